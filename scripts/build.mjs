@@ -1,0 +1,22 @@
+// Builds the three bundles with esbuild: the extension host (CommonJS, vscode external),
+// the webview (browser IIFE with d3 inside: nothing comes from a CDN), and the attn CLI.
+// Types are checked separately by `tsc --noEmit`, since esbuild does not check them.
+import * as esbuild from 'esbuild';
+
+const production = process.argv.includes('--production');
+const common = { bundle: true, minify: production, sourcemap: !production, logLevel: 'warning' };
+
+await Promise.all([
+  esbuild.build({
+    ...common, entryPoints: ['src/host/extension.ts'], outfile: 'dist/extension.js',
+    platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'],
+  }),
+  esbuild.build({
+    ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/attn.js',
+    platform: 'node', format: 'cjs', target: 'node20', external: ['jsdom'],
+  }),
+  esbuild.build({
+    ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js',
+    platform: 'browser', format: 'iife', target: 'es2022',
+  }),
+]);

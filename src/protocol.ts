@@ -1,0 +1,106 @@
+// The messages between the extension host and the webview, in both directions.
+// Imported with `import type` by both sides; each side checks what it receives
+// (isWebviewMessage / isHostMessage) because a message is untrusted until checked.
+import type { AttentionJson } from './core/result-json.js';
+
+export type ViewName = 'arcs' | 'matrix' | 'steps' | 'quadrant' | 'projection' | 'compare';
+export const VIEW_NAMES: readonly ViewName[] = ['arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare'];
+
+/** A problem as the panel lists it: already placed at line and column. */
+export interface PanelProblem {
+  severity: 'error' | 'warning';
+  message: string;
+  path: string;
+  line: number;
+  column: number;
+}
+
+/** What the webview remembers across reloads (getState/setState) and what the serializer restores. */
+export interface PanelState {
+  documentUri: string;
+  view: ViewName;
+  head: number | 'all';
+  input: number;
+  /** The token the user picked (step-by-step and projection use it). */
+  token: number;
+  matrixMode?: 'scores' | 'scaled' | 'weights';
+  projection?: 'wq' | 'wk' | 'wv' | 'wo';
+  locked?: boolean;
+}
+
+// ---- host → webview ----
+
+/** A fresh result for a document version. */
+export interface RenderMessage {
+  type: 'render';
+  documentUri: string;
+  fileName: string;
+  version: number;
+  result: AttentionJson;
+  warnings: PanelProblem[];
+}
+
+/** The spec is broken: list the problems and keep the last good picture, dimmed. */
+export interface ProblemsMessage {
+  type: 'problems';
+  documentUri: string;
+  fileName: string;
+  version: number;
+  problems: PanelProblem[];
+}
+
+/** Ask the webview for the current view as a standalone SVG (for Export SVG / PNG). */
+export interface ExportRequestMessage {
+  type: 'exportRequest';
+  requestId: number;
+  format: 'svg' | 'png';
+}
+
+export interface LockMessage {
+  type: 'lock';
+  locked: boolean;
+}
+
+export type HostMessage = RenderMessage | ProblemsMessage | ExportRequestMessage | LockMessage;
+
+// ---- webview → host ----
+
+/** The webview script is running and wants the current result. */
+export interface ReadyMessage {
+  type: 'ready';
+}
+
+/** The webview painted a result: used for timings and by the tests. */
+export interface RenderedMessage {
+  type: 'rendered';
+  documentUri: string;
+  version: number;
+  view: ViewName;
+  /** Milliseconds the webview spent drawing. */
+  drawMs: number;
+}
+
+/** Show a place in the spec: a token of an input, a matrix cell, or a problem's position. */
+export interface RevealMessage {
+  type: 'reveal';
+  documentUri: string;
+  target:
+    | { kind: 'token'; input: number; token: number }
+    | { kind: 'matrix'; role: 'wq' | 'wk' | 'wv' | 'wo'; head?: number; row?: number; col?: number }
+    | { kind: 'position'; line: number; column: number };
+}
+
+export interface StateMessage {
+  type: 'state';
+  state: PanelState;
+}
+
+export interface ExportResultMessage {
+  type: 'exportResult';
+  requestId: number;
+  format: 'svg' | 'png';
+  /** SVG text, or a PNG as a data: URL. */
+  data: string;
+}
+
+export type WebviewMessage = ReadyMessage | RenderedMessage | RevealMessage | StateMessage | ExportResultMessage;
