@@ -80,7 +80,7 @@ export function toJson(spec: Spec, result: AttentionResult): AttentionJson {
     }
   });
   if (spec.wo) {
-    matrices.push({ role: 'wo', rows: spec.wo.matrix.rows, cols: spec.wo.matrix.cols, identity: false, values: toRows(spec.wo.matrix) });
+    matrices.push({ role: 'wo', rows: spec.wo.matrix.rows, cols: spec.wo.matrix.cols, identity: spec.wo.identity, values: toRows(spec.wo.matrix) });
   }
   const q = spec.views.quadrant;
   const axis = (a: NonNullable<typeof q>['x']) => ({ label: a.label, direction: Array.from(a.direction), ...(a.ends ? { ends: [...a.ends] as [string, string] } : {}) });

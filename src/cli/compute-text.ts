@@ -1,0 +1,30 @@
+// The readable (non --json) report of `attn compute`: every intermediate as a labelled table.
+import type { AttentionJson } from '../core/result-json.js';
+import { table } from './table.js';
+
+const dims = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+
+export function computeReport(json: AttentionJson): string {
+  const out: string[] = [];
+  if (json.title) out.push(json.title, '');
+  out.push(`d_model ${json.dModel} · scale ${json.scale} · mask ${json.mask} · ${json.parameters.total} learnable parameters ` +
+    `(full-size estimate ${json.parameters.fullSize.total.toLocaleString('en-US')})`, '');
+  for (const input of json.inputs) {
+    out.push(`== ${input.name} ==`, '');
+    const t = input.tokens;
+    out.push(table('embeddings', t, json.features, input.embeddings), '');
+    for (const h of input.heads) {
+      out.push(`-- head: ${h.name} (d_k ${h.dk}, d_v ${h.dv}, scores ÷ ${Number(h.divisor.toFixed(4))}) --`);
+      out.push(table('Q', t, dims('q', h.dk), h.q));
+      out.push(table('K', t, dims('k', h.dk), h.k));
+      out.push(table('V', t, dims('v', h.dv), h.v));
+      out.push(table('scores (Q·Kᵀ), rows = queries, columns = keys', t, t, h.scores));
+      out.push(table('scaled', t, t, h.scaled));
+      out.push(table('weights (softmax)', t, t, h.weights));
+      out.push(table('output (weights·V)', t, dims('o', h.dv), h.output), '');
+    }
+    if (input.heads.length > 1) out.push(table('heads side by side', t, dims('c', input.concat[0]?.length ?? 0), input.concat), '');
+    out.push(table('output', t, dims('y', input.output[0]?.length ?? 0), input.output), '');
+  }
+  return out.join('\n');
+}

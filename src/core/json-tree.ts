@@ -1,0 +1,104 @@
+// Parsing JSON with positions. jsonc-parser gives every value its offset and length, which is
+// what lets each problem point at the exact place. Its parser recurses, so nesting is measured
+// first with its (iterative) scanner and absurd depths are refused before they can overflow the stack.
+import { createScanner, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import type { Problem } from './problems.js';
+
+export type { Node };
+
+/** Specs nest four levels at most (heads[0].wq[1][2]); 64 leaves room without risking the stack. */
+export const MAX_DEPTH = 64;
+/** Specs are small; big tensors belong in a binary file, not in JSON. */
+export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
+
+const PARSE_MESSAGES: Record<string, string> = {
+  InvalidSymbol: 'unexpected character',
+  InvalidNumberFormat: 'not a valid number',
+  PropertyNameExpected: 'expected a property name in double quotes',
+  ValueExpected: 'expected a value',
+  ColonExpected: 'expected ":"',
+  CommaExpected: 'expected ","',
+  CloseBraceExpected: 'expected "}"',
+  CloseBracketExpected: 'expected "]"',
+  EndOfFileExpected: 'unexpected text after the end of the JSON value',
+  InvalidCommentToken: 'comments are not allowed in JSON',
+  UnexpectedEndOfComment: 'unterminated comment',
+  UnexpectedEndOfString: 'unterminated string',
+  UnexpectedEndOfNumber: 'unterminated number',
+  InvalidUnicode: 'invalid unicode escape',
+  InvalidEscapeCharacter: 'invalid escape character',
+  InvalidCharacter: 'invalid character in string',
+};
+
+function whole(text: string): { offset: number; length: number } {
+  return { offset: 0, length: Math.min(text.length, 1) };
+}
+
+/** The first place where brackets nest deeper than `max`, or undefined. */
+function tooDeep(text: string, max: number): number | undefined {
+  const scanner = createScanner(text, true);
+  let depth = 0;
+  for (let kind = scanner.scan(); kind !== 17 /* EOF */; kind = scanner.scan()) {
+    if (kind === 1 || kind === 3) {
+      if (++depth > max) return scanner.getTokenOffset();
+    } else if (kind === 2 || kind === 4) {
+      depth--;
+    }
+  }
+  return undefined;
+}
+
+/** UTF-8 size without Buffer, so the core stays free of Node APIs. */
+function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c < 0xdc00 ? (i++, 4) : 3;
+  }
+  return n;
+}
+
+export interface ParsedJson {
+  root?: Node;
+  problems: Problem[];
+}
+
+export function parseJson(text: string, maxBytes = DEFAULT_MAX_BYTES): ParsedJson {
+  const bytes = utf8Length(text);
+  if (bytes > maxBytes) {
+    return { problems: [{
+      severity: 'error', path: '', span: whole(text),
+      message: `the spec is ${(bytes / 1048576).toFixed(1)} MB, over the ${(maxBytes / 1048576).toFixed(0)} MB limit: ` +
+        'a spec is for small, readable examples; big tensors belong in a binary file',
+    }] };
+  }
+  if (text.trim() === '') {
+    return { problems: [{ severity: 'error', path: '', span: whole(text), message: 'the file is empty: expected a JSON object such as { "embeddings": {...}, "inputs": [...] }' }] };
+  }
+  const deep = tooDeep(text, MAX_DEPTH);
+  if (deep !== undefined) {
+    return { problems: [{ severity: 'error', path: '', span: { offset: deep, length: 1 }, message: `nested more than ${MAX_DEPTH} levels deep; a spec needs four at most` }] };
+  }
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const problems: Problem[] = errors.map((e) => ({
+    severity: 'error', path: '', span: { offset: e.offset, length: Math.max(e.length, 1) },
+    message: `invalid JSON: ${PARSE_MESSAGES[printParseErrorCode(e.error)] ?? printParseErrorCode(e.error)}`,
+  }));
+  return { root, problems };
+}
+
+/** The node at a path of property names and indices, as jsonc-parser's findNodeAtLocation but for our node type. */
+export function childAt(node: Node | undefined, segment: string | number): Node | undefined {
+  if (!node) return undefined;
+  if (typeof segment === 'number') return node.type === 'array' ? node.children?.[segment] : undefined;
+  if (node.type !== 'object') return undefined;
+  const prop = node.children?.find((p) => p.children?.[0]?.value === segment);
+  return prop?.children?.[1];
+}
+
+/** The property node (key and value) named `name` in an object node. */
+export function propertyNode(node: Node | undefined, name: string): Node | undefined {
+  if (!node || node.type !== 'object') return undefined;
+  return node.children?.find((p) => p.children?.[0]?.value === name);
+}
