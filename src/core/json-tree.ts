@@ -81,11 +81,23 @@ export function parseJson(text: string, maxBytes = DEFAULT_MAX_BYTES): ParsedJso
   }
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  const problems: Problem[] = errors.map((e) => ({
-    severity: 'error', path: '', span: { offset: e.offset, length: Math.max(e.length, 1) },
-    message: `invalid JSON: ${PARSE_MESSAGES[printParseErrorCode(e.error)] ?? printParseErrorCode(e.error)}`,
-  }));
+  const problems: Problem[] = [];
+  const seen = new Set<string>();
+  for (const e of errors) {
+    const message = `invalid JSON: ${PARSE_MESSAGES[printParseErrorCode(e.error)] ?? printParseErrorCode(e.error)}`;
+    const span = insideText(text, e.offset, e.length);
+    const key = `${span.offset}:${message}`;
+    if (seen.has(key)) continue; // the parser repeats itself at the end of a truncated file
+    seen.add(key);
+    problems.push({ severity: 'error', path: '', span, message });
+  }
   return { root, problems };
+}
+
+/** A range clamped into the text; an error at the very end is put on the last character so it can be underlined. */
+function insideText(text: string, offset: number, length: number): { offset: number; length: number } {
+  const start = Math.min(Math.max(offset, 0), Math.max(text.length - 1, 0));
+  return { offset: start, length: Math.min(Math.max(length, 1), text.length - start) };
 }
 
 /** The node at a path of property names and indices, as jsonc-parser's findNodeAtLocation but for our node type. */

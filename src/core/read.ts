@@ -12,7 +12,7 @@ import type {
 /** Longest input we compute: n² scores per head must stay quick to draw and to hover. */
 export const MAX_TOKENS = 4096;
 /** Multiply-adds one spec may ask for; past this the reader refuses instead of hanging. */
-export const MAX_WORK = 4e9;
+export const MAX_WORK = 2e9;
 
 const TOP_LEVEL = new Set(['$schema', 'title', 'description', 'features', 'embeddings', 'inputs', 'heads', 'wo', 'scale', 'mask', 'views']);
 
