@@ -1,0 +1,40 @@
+// "Show me this in the spec": a token, a matrix (cell) or a line/column, selected in the spec's editor.
+import * as vscode from 'vscode';
+import { locate } from '../core/locate.js';
+import { pathOfTarget } from '../core/spec-target.js';
+import type { Span } from '../core/spec.js';
+import type { RevealMessage } from '../protocol.js';
+import { spanToRange } from './ranges.js';
+
+/** Where a target is: its exact path, else the nearest enclosing part that exists ("identity", a default). */
+export function spanOfTarget(text: string, target: RevealMessage['target']): Span | undefined {
+  if (target.kind === 'position') return undefined;
+  const path = pathOfTarget(target);
+  for (let n = path.length; n > 0; n--) {
+    const span = locate(text, path.slice(0, n));
+    if (span) return span;
+  }
+  return undefined;
+}
+
+export function rangeOfTarget(document: vscode.TextDocument, target: RevealMessage['target']): vscode.Range | undefined {
+  if (target.kind === 'position') {
+    const line = Math.min(target.line - 1, document.lineCount - 1);
+    const position = document.validatePosition(new vscode.Position(line, target.column - 1));
+    return new vscode.Range(position, position);
+  }
+  const span = spanOfTarget(document.getText(), target);
+  return span && spanToRange(document, span);
+}
+
+/** Opens the spec (in the editor column already showing it, if any) and selects the target. */
+export async function revealInSpec(uri: vscode.Uri, target: RevealMessage['target'], besideColumn?: vscode.ViewColumn): Promise<void> {
+  const document = await vscode.workspace.openTextDocument(uri);
+  const range = rangeOfTarget(document, target);
+  if (!range) return;
+  const visible = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
+  const viewColumn = visible?.viewColumn
+    ?? (besideColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One);
+  const editor = await vscode.window.showTextDocument(document, { viewColumn, selection: range, preserveFocus: false });
+  editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+}

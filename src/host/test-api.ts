@@ -1,0 +1,27 @@
+// What activate() returns: a small window into the panels for the integration tests.
+import type { ViewName } from '../protocol.js';
+
+export type PanelStatus = 'ready' | 'error' | 'loading';
+
+export interface PanelInfo {
+  documentUri: string;
+  /** The document version the panel last showed (rendered or listed problems for). */
+  version: number;
+  state: PanelStatus;
+  /** Tokens of the input the panel shows, from the last result it rendered. */
+  tokens: string[];
+  view: ViewName | string;
+  locked: boolean;
+}
+
+export interface Timings {
+  /** From the extension's module loading to the end of activate(). */
+  activateMs: number;
+  /** From the last Show Attention to the webview's first 'rendered' after it. */
+  lastShowToPaintMs?: number;
+}
+
+export interface AttentionLensApi {
+  panels(): PanelInfo[];
+  timings(): Timings;
+}
