@@ -20,7 +20,7 @@ const ROLE_TEXT: Record<MatrixRole, { out: string; does: string; identity: strin
   wq: { out: 'd_k', does: 'maps each embedding to a query (what the token is looking for)', identity: 'the query is the embedding itself' },
   wk: { out: 'd_k', does: 'maps each embedding to a key (what the token offers to be found by)', identity: 'the key is the embedding itself' },
   wv: { out: 'd_v', does: 'maps each embedding to a value (what the token passes on when attended to)', identity: 'the value is the embedding itself' },
-  wo: { out: 'd_model', does: "mixes the heads' outputs, side by side, back into one vector per token", identity: '' },
+  wo: { out: 'd_model', does: "mixes the heads' outputs, side by side, back into one vector per token", identity: "the heads' outputs, side by side, pass through unchanged" },
 };
 
 const COLUMN_NAME: Record<MatrixRole, string> = { wq: 'query', wk: 'key', wv: 'value', wo: 'output' };
@@ -95,7 +95,8 @@ export function matrixHover(json: AttentionJson, target: SpecTarget & { kind: 'm
   const outName = role === 'wo' && m.cols !== json.dModel ? 'd_out' : text.out;
   const lines: string[] = [];
   if (m.identity) {
-    lines.push(`${symbol}: identity, d_model × d_model = ${m.rows} × ${m.cols}, ${text.identity}`);
+    const size = role === 'wo' ? 'heads·d_v × heads·d_v' : 'd_model × d_model';
+    lines.push(`${symbol}: identity, ${size} = ${m.rows} × ${m.cols}, ${text.identity}`);
   } else {
     lines.push(`${symbol}: ${inName} × ${outName} = ${m.rows} × ${m.cols}, ${text.does}`);
     lines.push(`${m.rows * m.cols} learnable numbers`);

@@ -1,6 +1,8 @@
 // The things in a spec a hover or a click can point at (a token of an input, a weight matrix or
 // one of its cells), and how they map to and from JSON paths in the spec's text.
+import { locate } from './locate.js';
 import type { PathSegment } from './path.js';
+import type { Span } from './spec.js';
 
 export type MatrixRole = 'wq' | 'wk' | 'wv' | 'wo';
 
@@ -45,4 +47,15 @@ export function pathOfTarget(target: SpecTarget): PathSegment[] {
     if (target.col !== undefined) base.push(target.col);
   }
   return base;
+}
+
+/** Where a target is in the text: its exact path, else the nearest enclosing part that exists
+ *  (a cell of an "identity" matrix selects "identity"; a missing default matrix selects its head). */
+export function spanOfTarget(text: string, target: SpecTarget): Span | undefined {
+  const path = pathOfTarget(target);
+  for (let n = path.length; n > 0; n--) {
+    const span = locate(text, path.slice(0, n));
+    if (span) return span;
+  }
+  return undefined;
 }

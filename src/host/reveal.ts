@@ -1,21 +1,8 @@
 // "Show me this in the spec": a token, a matrix (cell) or a line/column, selected in the spec's editor.
 import * as vscode from 'vscode';
-import { locate } from '../core/locate.js';
-import { pathOfTarget } from '../core/spec-target.js';
-import type { Span } from '../core/spec.js';
+import { spanOfTarget } from '../core/spec-target.js';
 import type { RevealMessage } from '../protocol.js';
 import { spanToRange } from './ranges.js';
-
-/** Where a target is: its exact path, else the nearest enclosing part that exists ("identity", a default). */
-export function spanOfTarget(text: string, target: RevealMessage['target']): Span | undefined {
-  if (target.kind === 'position') return undefined;
-  const path = pathOfTarget(target);
-  for (let n = path.length; n > 0; n--) {
-    const span = locate(text, path.slice(0, n));
-    if (span) return span;
-  }
-  return undefined;
-}
 
 export function rangeOfTarget(document: vscode.TextDocument, target: RevealMessage['target']): vscode.Range | undefined {
   if (target.kind === 'position') {

@@ -5,7 +5,7 @@ import { fromRows, identity } from '../../src/core/matrix.js';
 import { toJson, type AttentionJson } from '../../src/core/result-json.js';
 import type { Spec, WeightMatrix } from '../../src/core/spec.js';
 import { hoverAt, matrixHover, tokenHover } from '../../src/core/hover-text.js';
-import { pathOfTarget, targetAtPath } from '../../src/core/spec-target.js';
+import { pathOfTarget, spanOfTarget, targetAtPath } from '../../src/core/spec-target.js';
 
 // The apple-watch example built by hand, so these tests do not depend on the reader.
 const text = `{
@@ -75,6 +75,20 @@ describe('targetAtPath and pathOfTarget', () => {
   });
 });
 
+describe('spanOfTarget', () => {
+  const slice = (span: { offset: number; length: number } | undefined) => span && text.slice(span.offset, span.offset + span.length);
+  it('finds a token and a matrix cell', () => {
+    assert.equal(slice(spanOfTarget(text, { kind: 'token', input: 0, token: 3 })), '"watch"');
+    assert.equal(slice(spanOfTarget(text, { kind: 'matrix', role: 'wk', head: 1, row: 2, col: 0 })), '4');
+    assert.equal(slice(spanOfTarget(text, { kind: 'matrix', role: 'wo', row: 4 })), '[0, 0, 0.5]');
+  });
+  it('falls back to what encloses a place that is not written out', () => {
+    assert.equal(slice(spanOfTarget(text, { kind: 'matrix', role: 'wq', head: 0, row: 1, col: 1 })), '"identity"');
+    assert.match(slice(spanOfTarget(text, { kind: 'token', input: 0, token: 9 }))!, /^\["i", "love"/);
+    assert.equal(spanOfTarget('{}', { kind: 'token', input: 0, token: 0 }), undefined);
+  });
+});
+
 describe('token hovers', () => {
   it('say whom "watch" attends to most in each head', () => {
     const hover = hoverAt(text, at('"watch"]', 2), json);
@@ -129,5 +143,8 @@ describe('matrix hovers', () => {
     assert.match(hover.lines[0], /^W_O: heads·d_v × d_model = 5 × 3, mixes/);
     assert.equal(hover.lines.at(-1), 'row 4 (head "tech lens", value 1) → output 1 (is_tech): 1');
     assert.equal(matrixHover(json, { kind: 'matrix', role: 'wq', head: 7 }), undefined);
+    const plain = structuredClone(json);
+    plain.matrices = plain.matrices.map((m) => (m.role === 'wo' ? { ...m, identity: true } : m));
+    assert.match(matrixHover(plain, { kind: 'matrix', role: 'wo' })!.lines[0], /^W_O: identity, heads·d_v × heads·d_v = 5 × 3, the heads' outputs, side by side, pass through unchanged$/);
   });
 });
