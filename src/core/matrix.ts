@@ -37,36 +37,47 @@ export function toRows(m: Matrix): number[][] {
   return out;
 }
 
-/** a (n×k) · b (k×m) = (n×m). The i-k-j loop order walks both inputs row-wise, which keeps it cache-friendly. */
-export function matmul(a: Matrix, b: Matrix): Matrix {
-  if (a.cols !== b.rows) throw new Error(`matmul: ${a.rows}×${a.cols} · ${b.rows}×${b.cols}`);
-  const n = a.rows, k = a.cols, m = b.cols;
-  const out = zeros(n, m);
-  const A = a.data, B = b.data, C = out.data;
-  for (let i = 0; i < n; i++) {
-    const ci = i * m;
-    for (let t = 0; t < k; t++) {
-      const av = A[i * k + t];
-      if (av === 0) continue;
-      const bt = t * m;
-      for (let j = 0; j < m; j++) C[ci + j] += av * B[bt + j];
-    }
-  }
-  return out;
+export function transpose(m: Matrix): Matrix {
+  const t = zeros(m.cols, m.rows);
+  for (let i = 0; i < m.rows; i++) for (let j = 0; j < m.cols; j++) t.data[j * m.rows + i] = m.data[i * m.cols + j];
+  return t;
 }
 
-/** a (n×k) · bᵀ where b is (m×k): every row of a dotted with every row of b, as scores = Q · Kᵀ. */
+/** a (n×k) · b (k×m) = (n×m), done as a · (bᵀ)ᵀ so the inner loop walks two contiguous rows. */
+export function matmul(a: Matrix, b: Matrix): Matrix {
+  if (a.cols !== b.rows) throw new Error(`matmul: ${a.rows}×${a.cols} · ${b.rows}×${b.cols}`);
+  return matmulTransposed(a, transpose(b));
+}
+
+/**
+ * a (n×k) · bᵀ where b is (m×k): every row of a dotted with every row of b, as scores = Q · Kᵀ.
+ * Two rows of a meet two rows of b at a time (a 2×2 block), so each number loaded is used
+ * twice; in V8 that about doubles the speed of the plain triple loop.
+ */
 export function matmulTransposed(a: Matrix, b: Matrix): Matrix {
   if (a.cols !== b.cols) throw new Error(`matmulTransposed: ${a.rows}×${a.cols} · (${b.rows}×${b.cols})ᵀ`);
   const n = a.rows, k = a.cols, m = b.rows;
   const out = zeros(n, m);
   const A = a.data, B = b.data, C = out.data;
+  const n2 = n - (n % 2), m2 = m - (m % 2);
+  for (let i = 0; i < n2; i += 2) {
+    const a0 = i * k, a1 = a0 + k;
+    for (let j = 0; j < m2; j += 2) {
+      const b0 = j * k, b1 = b0 + k;
+      let s00 = 0, s01 = 0, s10 = 0, s11 = 0;
+      for (let t = 0; t < k; t++) {
+        const x0 = A[a0 + t], x1 = A[a1 + t], y0 = B[b0 + t], y1 = B[b1 + t];
+        s00 += x0 * y0; s01 += x0 * y1; s10 += x1 * y0; s11 += x1 * y1;
+      }
+      C[i * m + j] = s00; C[i * m + j + 1] = s01;
+      C[(i + 1) * m + j] = s10; C[(i + 1) * m + j + 1] = s11;
+    }
+  }
+  // The odd last column of the paired rows, and all of an odd last row.
   for (let i = 0; i < n; i++) {
-    const ai = i * k;
-    for (let j = 0; j < m; j++) {
-      const bj = j * k;
+    for (let j = i < n2 ? m2 : 0; j < m; j++) {
       let s = 0;
-      for (let t = 0; t < k; t++) s += A[ai + t] * B[bj + t];
+      for (let t = 0; t < k; t++) s += A[i * k + t] * B[j * k + t];
       C[i * m + j] = s;
     }
   }
