@@ -115,3 +115,16 @@ export function matrixHover(json: AttentionJson, target: SpecTarget & { kind: 'm
   }
   return { heading, lines };
 }
+
+/**
+ * Markdown-escapes plain text (spec strings included) so it shows as written, while staying
+ * readable in the raw Markdown: "d_model" keeps its underscore, since CommonMark never reads an
+ * underscore between two word characters as emphasis.
+ */
+export function escapeMarkdown(text: string): string {
+  const escaped = text
+    .replace(/[\\`*[\]<>~|&!]/g, '\\$&')
+    .replace(/_/g, (u, at: number, s: string) => (/\w/.test(s[at - 1] ?? '') && /\w/.test(s[at + 1] ?? '') ? u : '\\_'));
+  // What would start a heading, quote, list or rule at the beginning of a line.
+  return escaped.replace(/^(\s*)([#>+=-]|\d+[.)])/, (_m, space: string, mark: string) => `${space}${mark.slice(0, -1)}\\${mark.slice(-1)}`);
+}

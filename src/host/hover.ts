@@ -1,7 +1,7 @@
 // Hovers in a spec's editor: over a token, whom it attends to most in each head; over a weight
-// matrix, its shape and role. The text comes from the pure core (hover-text.ts); this only escapes it.
+// matrix, its shape and role. The text and its escaping come from the pure core (hover-text.ts).
 import * as vscode from 'vscode';
-import { hoverAt } from '../core/hover-text.js';
+import { escapeMarkdown, hoverAt } from '../core/hover-text.js';
 import type { AnalysisCache } from './analysis-cache.js';
 import { spanToRange } from './ranges.js';
 import { SPEC_GLOB } from './spec-files.js';
@@ -12,14 +12,8 @@ export function registerSpecHovers(cache: AnalysisCache): vscode.Disposable {
       const text = document.getText();
       const hover = hoverAt(text, document.offsetAt(position), cache.lastGoodJson(document));
       if (!hover) return undefined;
-      const markdown = new vscode.MarkdownString();
-      markdown.appendMarkdown('**');
-      markdown.appendText(hover.heading);
-      markdown.appendMarkdown('**\n\n');
-      for (const line of hover.lines) {
-        markdown.appendText(line);
-        markdown.appendMarkdown('  \n');
-      }
+      const lines = [`**${escapeMarkdown(hover.heading)}**`, '', ...hover.lines.map((l) => `${escapeMarkdown(l)}  `)];
+      const markdown = new vscode.MarkdownString(lines.join('\n'));
       return new vscode.Hover(markdown, hover.span && spanToRange(document, hover.span));
     },
   });

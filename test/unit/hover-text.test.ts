@@ -4,7 +4,7 @@ import { computeAttention } from '../../src/core/attention.js';
 import { fromRows, identity } from '../../src/core/matrix.js';
 import { toJson, type AttentionJson } from '../../src/core/result-json.js';
 import type { Spec, WeightMatrix } from '../../src/core/spec.js';
-import { hoverAt, matrixHover, tokenHover } from '../../src/core/hover-text.js';
+import { escapeMarkdown, hoverAt, matrixHover, tokenHover } from '../../src/core/hover-text.js';
 import { pathOfTarget, spanOfTarget, targetAtPath } from '../../src/core/spec-target.js';
 
 // The apple-watch example built by hand, so these tests do not depend on the reader.
@@ -146,5 +146,22 @@ describe('matrix hovers', () => {
     const plain = structuredClone(json);
     plain.matrices = plain.matrices.map((m) => (m.role === 'wo' ? { ...m, identity: true } : m));
     assert.match(matrixHover(plain, { kind: 'matrix', role: 'wo' })!.lines[0], /^W_O: identity, heads·d_v × heads·d_v = 5 × 3, the heads' outputs, side by side, pass through unchanged$/);
+  });
+});
+
+describe('escapeMarkdown', () => {
+  it('leaves ordinary hover text readable', () => {
+    assert.equal(escapeMarkdown('W_Q: d_model × d_k = 3 × 2, maps each embedding to a query (what it looks for)'),
+      'W_Q: d_model × d_k = 3 × 2, maps each embedding to a query (what it looks for)');
+    assert.equal(escapeMarkdown('watch → apple 0.98 (tech lens)'), 'watch → apple 0.98 (tech lens)');
+  });
+
+  it('escapes what Markdown would act on', () => {
+    assert.equal(escapeMarkdown('*bold* [link](x) `code` <b> _x_ a|b &amp; ![i](y)'),
+      '\\*bold\\* \\[link\\](x) \\`code\\` \\<b\\> \\_x\\_ a\\|b \\&amp; \\!\\[i\\](y)');
+    assert.equal(escapeMarkdown('# title'), '\\# title');
+    assert.equal(escapeMarkdown('- item'), '\\- item');
+    assert.equal(escapeMarkdown('12. item'), '12\\. item');
+    assert.equal(escapeMarkdown('back\\slash'), 'back\\\\slash');
   });
 });
