@@ -15,6 +15,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { buildIntegrationSuite } from './build-tests.mjs';
+import { report } from './report.mjs';
 import { killGroup, launchChromium, makeExampleWorkspace, makeUserDataDir, ROOT, startCodeServer, tail, tempDir, workbenchUrl } from './code-server.mjs';
 
 const started = Date.now();
@@ -88,26 +89,10 @@ async function main() {
   const result = JSON.parse(fs.readFileSync(resultFile, 'utf8'));
   fs.copyFileSync(resultFile, path.join(resultsDir, 'vscode-result.json'));
 
-  console.log(`\nVS Code ${result.vscodeVersion} (code-server), extension host suite:`);
-  for (const t of result.tests) {
-    console.log(`  ${t.state === 'passed' ? 'ok  ' : 'FAIL'} ${t.title} (${t.durationMs} ms)`);
-    if (t.error) console.log(t.error.split('\n').slice(0, 8).map((l) => `         ${l}`).join('\n'));
-  }
-  const tm = result.timings ?? {};
-  const fmt = (v) => (v === undefined ? 'n/a' : `${v} ms`);
-  console.log('\nTimings:');
-  console.log(`  extension activation (timings().activateMs):          ${fmt(tm.activateMs)}`);
-  console.log(`  Show Attention -> first paint (lastShowToPaintMs):    ${fmt(tm.showToPaintMs)}`);
-  console.log(`  Show Attention -> panel ready, seen by the test:      ${fmt(tm.showToReadyFromTestMs)}`);
-  console.log(`  workbench opened -> suite done:                       ${suiteWallMs} ms`);
-  console.log(`  whole run:                                            ${Date.now() - started} ms`);
-  console.log(`\n${result.passed} passed, ${result.failed} failed`);
-  const total = result.passed + result.failed;
-  if (total === 0) {
-    console.log('no tests ran');
-    return 1;
-  }
-  return result.failed > 0 ? 1 : 0;
+  return report(result, {
+    label: 'code-server',
+    extra: { 'workbench opened -> suite done': suiteWallMs, 'whole run (build, start, suite)': Date.now() - started },
+  });
 }
 
 let code = 1;
