@@ -1,7 +1,7 @@
 // Starting and stopping code-server, and opening its workbench in Debian's Chromium:
 // shared by the integration runner, the end-to-end tests and `npm start`.
 /* global fetch, URLSearchParams */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -137,4 +137,13 @@ export async function launchChromium({ headless = true } = {}) {
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
+}
+
+/** Installs a packaged extension the way a user does: `code-server --install-extension x.vsix`. */
+export function installVsix(vsix, extensionsDir) {
+  const bin = ensureCodeServer();
+  const r = spawnSync(process.execPath, [bin, '--extensions-dir', extensionsDir, '--install-extension', vsix], { encoding: 'utf8' });
+  if (r.status !== 0 || !/successfully installed/i.test(r.stdout + r.stderr)) {
+    throw new Error(`code-server --install-extension ${vsix} failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
+  }
 }
