@@ -45,7 +45,7 @@ export class PanelManager implements vscode.Disposable {
       // Only a panel that has something new to draw restarts the show-to-paint clock.
       if (existing.uri.toString() !== key) existing.markShown();
       existing.showDocument(uri);
-      existing.panel.reveal(existing.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
+      existing.panel.reveal(undefined, true); // in the column it is already in
       this.setActive(existing);
       return existing;
     }

@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { log } from './log.js';
+import { PANEL_VIEW_TYPE } from './panel.js';
 
 export const SHOW_ON_START_ENV = 'ATTN_SHOW_ON_START';
 
@@ -14,6 +15,10 @@ export function startUri(value: string, folder: vscode.Uri | undefined): vscode.
 export async function showOnStart(show: (uri: vscode.Uri) => Promise<unknown>): Promise<void> {
   const value = process.env[SHOW_ON_START_ENV]?.trim();
   if (!value) return;
+  if (panelTabsOpen()) {
+    log().info(`${SHOW_ON_START_ENV}: the window is restoring its Attention panels; not opening another`);
+    return;
+  }
   const uri = startUri(value, vscode.workspace.workspaceFolders?.[0]?.uri);
   if (!uri) {
     log().warn(`${SHOW_ON_START_ENV}=${value} is relative but no folder is open`);
@@ -26,4 +31,10 @@ export async function showOnStart(show: (uri: vscode.Uri) => Promise<unknown>): 
   } catch (err) {
     log().error(`${SHOW_ON_START_ENV}: cannot show ${uri.toString()}:`, err instanceof Error ? err.message : String(err));
   }
+}
+
+/** Attention panel tabs the workbench restores after a reload (their serializer may not have run yet). */
+function panelTabsOpen(): boolean {
+  return vscode.window.tabGroups.all.some((g) => g.tabs.some((t) =>
+    t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith(PANEL_VIEW_TYPE)));
 }
