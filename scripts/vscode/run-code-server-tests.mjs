@@ -89,6 +89,9 @@ async function main() {
   const result = JSON.parse(fs.readFileSync(resultFile, 'utf8'));
   fs.copyFileSync(resultFile, path.join(resultsDir, 'vscode-result.json'));
 
+  // The extension host's own errors reach the page console, not the suite: show ours.
+  const ours = lines.filter((l) => /^\[(error|pageerror)\]/.test(l) && /attention-lens|attentionLens/i.test(l));
+  if (ours.length) console.log(`\nErrors the workbench logged about the extension:\n${ours.slice(0, 10).map((l) => `  ${l}`).join('\n')}`);
   return report(result, {
     label: 'code-server',
     extra: { 'workbench opened -> suite done': suiteWallMs, 'whole run (build, start, suite)': Date.now() - started },
