@@ -1,0 +1,48 @@
+// `attn render`: the panel's own view code run on jsdom, serialised as a standalone SVG file.
+// Colours, fonts and sizes are attributes on the elements (the views never use CSS variables),
+// hover text goes into <title> elements, and every spec string is escaped by the serializer.
+import { JSDOM } from 'jsdom';
+import type { AttentionJson } from '../core/result-json.js';
+import { makeTheme, type ThemeKind } from '../../webview/colour.js';
+import { VIEWS, defaultToken, type AnyView } from '../../webview/views.js';
+import type { MatrixMode, Role } from '../../webview/view.js';
+
+export interface RenderOptions {
+  input?: number;
+  /** A head index, or 'all'. Default: 'all' for arcs and matrix, else the first head. */
+  head?: number | 'all';
+  /** A token index; -1 or missing picks a sensible one (the last token; for compare, a shared word). */
+  token?: number;
+  width?: number;
+  theme?: ThemeKind;
+  matrixMode?: MatrixMode;
+  projection?: Role;
+}
+
+export function renderSvg(json: AttentionJson, view: AnyView, options: RenderOptions = {}): string {
+  const draw = VIEWS[view];
+  if (!draw) throw new Error(`unknown view "${String(view)}"`);
+  const dom = new JSDOM('<!doctype html><html><body><div id="root"></div></body></html>');
+  const container = dom.window.document.getElementById('root') as unknown as HTMLElement;
+  let input = Number.isInteger(options.input) && options.input! >= 0 && options.input! < json.inputs.length ? options.input! : 0;
+  let token = options.token ?? -1;
+  if (!Number.isInteger(token) || token < 0 || token >= (json.inputs[input]?.tokens.length ?? 0)) {
+    const pick = defaultToken(json, view, input);
+    // For compare without an explicit input, start where the shared word was found.
+    if (view === 'compare' && options.input === undefined) input = pick.input;
+    token = pick.input === input ? pick.token : Math.max(0, (json.inputs[input]?.tokens.length ?? 1) - 1);
+  }
+  const handle = draw(container, json, {
+    theme: makeTheme(options.theme ?? 'light'),
+    width: options.width ?? 900,
+    head: options.head ?? 0,
+    input,
+    token,
+    matrixMode: options.matrixMode ?? 'weights',
+    projection: options.projection ?? 'wq',
+    interactive: false,
+  });
+  const text = new dom.window.XMLSerializer().serializeToString(handle.svg);
+  dom.window.close();
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${text}\n`;
+}

@@ -1,0 +1,341 @@
+// The panel shell: the toolbar (view, input, head, token, matrix mode, projection matrix), the
+// summary strip, the problems list and the view itself. It checks every host message, draws on
+// 'render' and answers 'rendered', keeps the last good picture dimmed on 'problems', exports on
+// 'exportRequest', and remembers its state across reloads.
+import type { AttentionJson } from '../src/core/result-json.js';
+import type { HostMessage, PanelProblem, ViewName, WebviewMessage } from '../src/protocol.js';
+import { VIEW_NAMES } from '../src/protocol.js';
+import { themeFromDocument, type Theme } from './colour.js';
+import { standaloneSvg, svgToPng } from './export.js';
+import { rovingGrid } from './keyboard.js';
+import { MODE_LABEL } from './matrix.js';
+import { isHostMessage } from './message-check.js';
+import { clampState, restoreState, toPanelState, type UiState } from './state.js';
+import { Tooltip } from './tooltip.js';
+import { VIEWS, VIEW_TITLES, defaultToken } from './views.js';
+import type { MatrixMode, RevealTarget, Role, ViewHandle } from './view.js';
+
+export interface VsCodeApi {
+  postMessage(message: WebviewMessage): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
+type Status = 'loading' | 'ready' | 'error';
+
+function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
+  const e = doc.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+export class App {
+  private readonly doc: Document;
+  private readonly tooltip: Tooltip;
+  private state: UiState;
+  private data?: AttentionJson;
+  private documentUri: string;
+  private fileName: string;
+  private version = 0;
+  private status: Status = 'loading';
+  private handle?: ViewHandle;
+  private summary?: ViewHandle;
+  private lastWidth = 0;
+  private redrawTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly cleanups: (() => void)[] = [];
+
+  private readonly titleEl: HTMLElement;
+  private readonly fileEl: HTMLElement;
+  private readonly lockEl: HTMLElement;
+  private readonly toolbar: HTMLElement;
+  private readonly tabs: HTMLElement;
+  private readonly controls: HTMLElement;
+  private readonly summaryEl: HTMLElement;
+  private readonly problemsEl: HTMLElement;
+  private readonly statusEl: HTMLElement;
+  private readonly viewEl: HTMLElement;
+
+  constructor(private readonly root: HTMLElement, tooltipEl: HTMLElement, private readonly api: VsCodeApi) {
+    this.doc = root.ownerDocument;
+    this.tooltip = new Tooltip(tooltipEl);
+    this.documentUri = root.dataset.documentUri ?? '';
+    this.fileName = root.dataset.fileName ?? '';
+    const saved = api.getState() as { documentUri?: string } | undefined;
+    let initial: unknown = saved && (!this.documentUri || saved.documentUri === this.documentUri) ? saved : undefined;
+    if (!initial && root.dataset.panelState) {
+      try { initial = JSON.parse(root.dataset.panelState); } catch { initial = undefined; }
+    }
+    this.state = restoreState(initial);
+    if (root.dataset.locked === 'true') this.state.locked = true;
+
+    const d = this.doc;
+    const header = el(d, 'header', { class: 'al-header' });
+    this.titleEl = el(d, 'h1', { class: 'al-title' }, 'Attention Lens');
+    this.fileEl = el(d, 'span', { class: 'al-file' }, this.fileName);
+    this.lockEl = el(d, 'span', { class: 'al-lock', title: 'This panel stays on its document' }, 'locked');
+    this.lockEl.hidden = !this.state.locked;
+    header.append(this.titleEl, this.fileEl, this.lockEl);
+    this.toolbar = el(d, 'nav', { class: 'al-toolbar', 'aria-label': 'View options' });
+    this.tabs = el(d, 'div', { class: 'al-tabs', role: 'tablist', 'aria-label': 'View' });
+    this.controls = el(d, 'div', { class: 'al-controls' });
+    this.toolbar.append(this.tabs, this.controls);
+    this.summaryEl = el(d, 'div', { id: 'attention-summary', class: 'al-summary' });
+    this.problemsEl = el(d, 'ul', { id: 'attention-problems', class: 'al-problems', 'aria-label': 'Problems in the spec' });
+    this.problemsEl.hidden = true;
+    this.statusEl = el(d, 'p', { id: 'attention-status', class: 'al-status', role: 'status' }, 'Waiting for a spec…');
+    this.viewEl = el(d, 'div', { id: 'attention-view', class: 'al-view' });
+    root.replaceChildren(header, this.toolbar, this.summaryEl, this.problemsEl, this.statusEl, this.viewEl);
+    this.setStatus('loading');
+    this.buildTabs();
+  }
+
+  /** Listens to the host, the window size and the theme, then says 'ready'. */
+  start(): void {
+    const win = this.doc.defaultView!;
+    const onMessage = (e: MessageEvent) => this.receive(e.data);
+    win.addEventListener('message', onMessage);
+    this.cleanups.push(() => win.removeEventListener('message', onMessage));
+    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') this.tooltip.hide(); };
+    this.doc.addEventListener('keydown', onKey);
+    if ('ResizeObserver' in win) {
+      const ro = new win.ResizeObserver(() => {
+        const w = this.viewEl.clientWidth;
+        if (Math.abs(w - this.lastWidth) > 4) this.scheduleRedraw();
+      });
+      ro.observe(this.viewEl);
+      this.cleanups.push(() => ro.disconnect());
+    }
+    // VS Code changes the body's classes and CSS variables when the colour theme changes.
+    const mo = new win.MutationObserver(() => this.scheduleRedraw());
+    mo.observe(this.doc.body, { attributes: true, attributeFilter: ['class', 'style'] });
+    this.cleanups.push(() => mo.disconnect());
+    this.api.postMessage({ type: 'ready' });
+  }
+
+  receive(message: unknown): void {
+    if (!isHostMessage(message, (why) => console.warn(`Attention Lens: ignored a message (${why})`))) return;
+    this.handle_(message);
+  }
+
+  private handle_(message: HostMessage): void {
+    switch (message.type) {
+      case 'render': {
+        const newDoc = message.documentUri !== this.documentUri;
+        this.documentUri = message.documentUri;
+        this.fileName = message.fileName;
+        this.version = message.version;
+        this.data = message.result;
+        if (newDoc) this.state = { ...this.state, input: 0, token: -1, hiddenHeads: [] };
+        this.state = clampState(this.state, this.data);
+        this.showProblems(message.warnings);
+        this.setStatus('ready');
+        this.draw();
+        return;
+      }
+      case 'problems':
+        if (message.documentUri !== this.documentUri && this.data) {
+          // Another document's problems: the old picture belongs to a different file.
+          this.clearView();
+        }
+        this.documentUri = message.documentUri;
+        this.fileName = message.fileName;
+        this.fileEl.textContent = message.fileName;
+        this.showProblems(message.problems);
+        this.setStatus('error');
+        return;
+      case 'exportRequest':
+        void this.export(message.requestId, message.format);
+        return;
+      case 'lock':
+        this.state.locked = message.locked;
+        this.lockEl.hidden = !message.locked;
+        this.save(false);
+        return;
+    }
+  }
+
+  private setStatus(status: Status): void {
+    this.status = status;
+    this.root.dataset.state = status;
+    const text = status === 'loading' ? 'Waiting for a spec…'
+      : status === 'error' ? (this.handle ? 'The spec has problems: the last good picture is shown dimmed.' : 'No picture yet: fix the problems listed above.')
+      : '';
+    this.statusEl.textContent = text;
+    this.statusEl.hidden = text === '';
+    this.viewEl.setAttribute('aria-disabled', String(status === 'error'));
+  }
+
+  private clearView(): void {
+    this.handle?.destroy();
+    this.handle = undefined;
+    this.summary?.destroy();
+    this.summary = undefined;
+    this.data = undefined;
+    this.viewEl.replaceChildren();
+  }
+
+  private showProblems(problems: readonly PanelProblem[]): void {
+    const d = this.doc;
+    this.problemsEl.replaceChildren(...problems.map((p) => {
+      const li = el(d, 'li', { class: `al-problem ${p.severity}` });
+      const b = el(d, 'button', { type: 'button', class: 'al-problem-link', title: 'Show this place in the spec' });
+      const where = el(d, 'span', { class: 'al-where' }, `${p.line}:${p.column}`);
+      const sev = el(d, 'span', { class: 'al-severity' }, p.severity === 'error' ? 'error' : 'warning');
+      const msg = el(d, 'span', { class: 'al-message' }, `${p.path ? `${p.path}: ` : ''}${p.message}`);
+      b.append(sev, where, msg);
+      b.addEventListener('click', () => this.reveal({ kind: 'position', line: p.line, column: p.column }));
+      li.append(b);
+      return li;
+    }));
+    this.problemsEl.hidden = problems.length === 0;
+  }
+
+  private reveal(target: RevealTarget): void {
+    this.api.postMessage({ type: 'reveal', documentUri: this.documentUri, target });
+  }
+
+  private scheduleRedraw(): void {
+    if (this.redrawTimer !== undefined) clearTimeout(this.redrawTimer);
+    this.redrawTimer = setTimeout(() => {
+      this.redrawTimer = undefined;
+      if (this.data && this.status !== 'loading') this.draw(false);
+    }, 60);
+  }
+
+  /** A change made by the user: remembered, told to the host, drawn. */
+  private commit(change: Partial<UiState>): void {
+    this.state = { ...this.state, ...change };
+    if (this.data) this.state = clampState(this.state, this.data);
+    this.save(true);
+    this.draw();
+  }
+
+  private save(tellHost: boolean): void {
+    const token = this.resolvedToken().token;
+    this.api.setState({ ...this.state, documentUri: this.documentUri });
+    if (tellHost && this.documentUri) this.api.postMessage({ type: 'state', state: toPanelState(this.state, this.documentUri, token) });
+  }
+
+  private resolvedToken(): { input: number; token: number } {
+    if (!this.data) return { input: this.state.input, token: Math.max(0, this.state.token) };
+    if (this.state.token >= 0) return { input: this.state.input, token: this.state.token };
+    return defaultToken(this.data, this.state.view, this.state.input);
+  }
+
+  private theme(): Theme {
+    return themeFromDocument(this.doc);
+  }
+
+  /** Draws the current view; `announce` says whether to post 'rendered' (not for resizes and theme changes). */
+  draw(announce = true): void {
+    const data = this.data;
+    if (!data) return;
+    const t0 = performance.now();
+    const theme = this.theme();
+    this.titleEl.textContent = data.title ?? 'Attention Lens';
+    this.fileEl.textContent = this.fileName;
+    const pick = this.resolvedToken();
+    if (this.state.token < 0 && this.state.view === 'compare') this.state.input = pick.input;
+    this.buildControls(data, pick.token);
+    this.tooltip.hide();
+    this.handle?.destroy();
+    this.summary?.destroy();
+    this.viewEl.replaceChildren();
+    this.summaryEl.replaceChildren();
+    const width = Math.max(280, this.viewEl.clientWidth || this.root.clientWidth || 800);
+    this.lastWidth = this.viewEl.clientWidth;
+    const options = {
+      theme, width, head: this.state.head, input: this.state.input, token: pick.token,
+      matrixMode: this.state.matrixMode, projection: this.state.projection, hiddenHeads: this.state.hiddenHeads,
+      interactive: true, tooltip: this.tooltip,
+      onReveal: (t: RevealTarget) => this.reveal(t),
+      onPick: (c: Partial<UiState>) => this.commit(c),
+    };
+    try {
+      this.summary = VIEWS.summary(this.summaryEl, data, { ...options, width: Math.max(280, this.summaryEl.clientWidth || width) });
+      this.handle = VIEWS[this.state.view](this.viewEl, data, options);
+      this.viewEl.classList.toggle('has-canvas', Boolean(this.handle.canvas));
+    } catch (err) {
+      this.statusEl.hidden = false;
+      this.statusEl.textContent = `Could not draw the ${VIEW_TITLES[this.state.view]} view: ${err instanceof Error ? err.message : String(err)}`;
+      console.error(err);
+      return;
+    }
+    const drawMs = performance.now() - t0;
+    if (announce) this.api.postMessage({ type: 'rendered', documentUri: this.documentUri, version: this.version, view: this.state.view, drawMs });
+  }
+
+  private buildTabs(): void {
+    const d = this.doc;
+    const buttons = VIEW_NAMES.map((v, i) => {
+      const b = el(d, 'button', { type: 'button', role: 'tab', class: 'al-tab', 'data-view': v, 'aria-selected': String(v === this.state.view) }, VIEW_TITLES[v]);
+      b.addEventListener('click', () => this.commit({ view: v }));
+      return { el: b, row: 0, col: i };
+    });
+    this.tabs.replaceChildren(...buttons.map((b) => b.el));
+    rovingGrid(this.tabs, buttons, Math.max(0, VIEW_NAMES.indexOf(this.state.view)));
+  }
+
+  private buildControls(data: AttentionJson, token: number): void {
+    const d = this.doc;
+    this.tabs.querySelectorAll<HTMLButtonElement>('.al-tab').forEach((b) => {
+      const on = b.dataset.view === this.state.view;
+      b.setAttribute('aria-selected', String(on));
+      b.tabIndex = on ? 0 : -1;
+    });
+    const view: ViewName = this.state.view;
+    const input = data.inputs[this.state.input];
+    const select = (label: string, name: string, options: [string, string][], value: string, onChange: (v: string) => void) => {
+      const wrap = el(d, 'label', { class: `al-control al-${name}` });
+      const s = el(d, 'select', { 'data-control': name });
+      for (const [v, t] of options) {
+        const o = el(d, 'option', { value: v }, t);
+        if (v === value) o.selected = true;
+        s.append(o);
+      }
+      s.addEventListener('change', () => onChange(s.value));
+      wrap.append(el(d, 'span', {}, label), s);
+      return wrap;
+    };
+    const parts: HTMLElement[] = [];
+    if (view !== 'quadrant' && data.inputs.length > 1) {
+      parts.push(select('Input', 'input', data.inputs.map((inp, i) => [String(i), inp.name]), String(this.state.input),
+        (v) => this.commit({ input: Number(v), token: -1 })));
+    }
+    if (input && input.heads.length > 0) {
+      const heads: [string, string][] = input.heads.map((h, i) => [String(i), h.name]);
+      const allowAll = view === 'arcs' || view === 'matrix' || view === 'quadrant';
+      if (allowAll && input.heads.length > 1) heads.unshift(['all', 'all heads']);
+      const value = this.state.head === 'all' && !allowAll ? '0' : String(this.state.head);
+      parts.push(select('Head', 'head', heads, value, (v) => this.commit({ head: v === 'all' ? 'all' : Number(v) })));
+    }
+    if (input && (view === 'steps' || view === 'projection' || view === 'compare')) {
+      parts.push(select(view === 'compare' ? 'Word' : 'Token', 'token', input.tokens.map((t, i) => [String(i), `${i + 1}. ${t}`]), String(token),
+        (v) => this.commit({ token: Number(v) })));
+    }
+    if (view === 'matrix') {
+      const short: Record<MatrixMode, string> = { scores: 'raw scores', scaled: 'scaled scores', weights: 'weights' };
+      parts.push(select('Show', 'mode', (Object.keys(MODE_LABEL) as MatrixMode[]).map((m) => [m, short[m]]), this.state.matrixMode,
+        (v) => this.commit({ matrixMode: v as MatrixMode })));
+    }
+    if (view === 'projection') {
+      const roles: [string, string][] = [['wq', 'W_Q (queries)'], ['wk', 'W_K (keys)'], ['wv', 'W_V (values)']];
+      if (data.matrices.some((m) => m.role === 'wo')) roles.push(['wo', 'W_O (output)']);
+      parts.push(select('Matrix', 'projection', roles, this.state.projection, (v) => this.commit({ projection: v as Role })));
+    }
+    this.controls.replaceChildren(...parts);
+  }
+
+  private async export(requestId: number, format: 'svg' | 'png'): Promise<void> {
+    if (!this.handle) return;
+    const svg = standaloneSvg(this.handle, this.doc);
+    const data = format === 'svg' ? svg.text : await svgToPng(svg.text, svg.width, svg.height, this.doc);
+    this.api.postMessage({ type: 'exportResult', requestId, format, data });
+  }
+
+  dispose(): void {
+    this.cleanups.forEach((f) => f());
+    this.handle?.destroy();
+  }
+}

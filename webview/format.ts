@@ -1,0 +1,69 @@
+// Number formatting shared by every view: integers stay integers (136, not 136.000),
+// other values get up to `digits` decimals, tiny and huge values use exponents.
+
+export function fmt(v: number | null | undefined, digits = 3): string {
+  if (v === null || v === undefined) return 'masked';
+  if (Number.isNaN(v)) return 'NaN';
+  if (v === Infinity) return '∞';
+  if (v === -Infinity) return '−∞';
+  if (Number.isInteger(v)) return String(v);
+  const a = Math.abs(v);
+  if (a !== 0 && (a < 10 ** -digits || a >= 1e7)) return v.toExponential(2);
+  return String(Number(v.toFixed(digits)));
+}
+
+/** A number written as a factor in a sum: negatives in parentheses, so 2·(−1) reads unambiguously. */
+export function factor(v: number, digits = 3): string {
+  const s = fmt(v, digits);
+  return v < 0 ? `(${s})` : s;
+}
+
+/** "a·b + c·d + … = total", cut in the middle with "…" when there are many terms. */
+export function dotTerms(a: readonly number[], b: readonly number[], total: number, maxTerms = 12): string {
+  const terms = a.map((x, t) => `${factor(x)}·${factor(b[t])}`);
+  let shown = terms;
+  if (terms.length > maxTerms) {
+    const half = Math.floor(maxTerms / 2);
+    shown = [...terms.slice(0, half), `… (${terms.length - maxTerms} more terms) …`, ...terms.slice(-half)];
+  }
+  return `${shown.join(' + ')} = ${fmt(total)}`;
+}
+
+/** A vector as [1, 3, 0], shortened in the middle when long. */
+export function vec(v: readonly number[], max = 16): string {
+  if (v.length <= max) return `[${v.map((x) => fmt(x)).join(', ')}]`;
+  const half = Math.floor(max / 2);
+  return `[${v.slice(0, half).map((x) => fmt(x)).join(', ')}, … ${v.length - max} more …, ${v.slice(-half).map((x) => fmt(x)).join(', ')}]`;
+}
+
+/** 3145728 → "3,145,728" without depending on the host locale. */
+export function thousands(n: number): string {
+  return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** Rough width of a text in pixels: jsdom has no layout, so every view measures this way. */
+export function textWidth(s: string, fontSize: number): number {
+  let w = 0;
+  for (const ch of s) w += /[ilj.,:;'|!1]/.test(ch) ? 0.32 : /[mwMW@]/.test(ch) ? 0.9 : /[A-Z0-9]/.test(ch) ? 0.66 : 0.56;
+  return w * fontSize;
+}
+
+/** Shorten a label to fit `px` pixels, with an ellipsis. */
+export function clip(s: string, px: number, fontSize: number): string {
+  if (textWidth(s, fontSize) <= px) return s;
+  let out = s;
+  while (out.length > 1 && textWidth(out + '…', fontSize) > px) out = out.slice(0, -1);
+  return out + '…';
+}
+
+/** A weight for a label: "<0.001" rather than 1.4e-16, which reads as noise. */
+export function fmtWeight(w: number, digits = 3): string {
+  if (w === 0) return '0';
+  if (w > 0 && w < 10 ** -digits) return `<${10 ** -digits}`;
+  return fmt(w, digits);
+}
+
+/** Width of a text in a monospace font. */
+export function monoWidth(s: string, fontSize: number): number {
+  return [...s].length * fontSize * 0.6;
+}

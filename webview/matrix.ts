@@ -1,0 +1,381 @@
+// The attention matrix of one head (or of every head, side by side): rows are queries, columns
+// are keys, colour is the raw score, the scaled score or the weight. Masked cells are hatched and
+// labelled. Hover a cell: the dot product term by term, the scaling, the weight, its row and
+// column outlined. Small inputs draw one <rect> per cell (data-query, data-key, data-head); large
+// ones (more than CANVAS_ABOVE tokens) paint a canvas and find the cell under the pointer.
+import { select } from 'd3';
+import type { AttentionJson, HeadJson, InputJson } from '../src/core/result-json.js';
+import type { Theme } from './colour.js';
+import { textOn } from './colour.js';
+import { clip, dotTerms, fmt, textWidth } from './format.js';
+import { rovingGrid } from './keyboard.js';
+import { wireTips, type Tip } from './tooltip.js';
+import {
+  clampIndex, createSvg, emptyView, hatch, note, type G, type MatrixMode, type Svg, type ViewFn, type ViewHandle,
+} from './view.js';
+
+/** Above this many tokens the panel paints cells on a canvas. */
+export const CANVAS_ABOVE = 128;
+/** Above this many tokens `attn render` (no canvas) draws blocks of cells, each the block's mean. */
+export const STATIC_BLOCKS_ABOVE = 160;
+
+export const MODE_LABEL: Record<MatrixMode, string> = {
+  scores: 'raw scores q·k',
+  scaled: 'scaled scores q·k ÷ s',
+  weights: 'weights (softmax of each row)',
+};
+
+export function divisorText(data: AttentionJson, head: HeadJson): string {
+  if (data.scale === 'sqrt_dk') return `√${head.dk} ≈ ${fmt(head.divisor)}`;
+  if (data.scale === 'none') return '1 (no scaling)';
+  return fmt(head.divisor);
+}
+
+export function value(head: HeadJson, mode: MatrixMode, i: number, j: number): number | null {
+  if (head.scaled[i][j] === null) return null;
+  return mode === 'weights' ? head.weights[i][j] : mode === 'scaled' ? head.scaled[i][j] : head.scores[i][j];
+}
+
+/** The hover text of one cell, also the <title> of the cell in `attn render`. */
+export function cellLines(data: AttentionJson, input: InputJson, h: number, i: number, j: number): string[] {
+  const head = input.heads[h];
+  const tq = input.tokens[i], tk = input.tokens[j];
+  const lines = [`${tq} → ${tk} (query ${i + 1}, key ${j + 1}) · head "${head.name}"`];
+  if (head.scaled[i][j] === null) {
+    lines.push(`masked: "${tq}" may not attend to "${tk}", weight 0`);
+    return lines;
+  }
+  lines.push(`q_${tq} · k_${tk} = ${dotTerms(head.q[i], head.k[j], head.scores[i][j])}`);
+  lines.push(`scaled: ${fmt(head.scores[i][j])} ÷ ${divisorText(data, head)} = ${fmt(head.scaled[i][j])}`);
+  lines.push(`weight: ${fmt(head.weights[i][j], 4)} (softmax of row "${tq}")`);
+  return lines;
+}
+
+interface Domain { lo: number; hi: number }
+
+function domainOf(heads: readonly HeadJson[], mode: MatrixMode): Domain {
+  if (mode === 'weights') return { lo: 0, hi: 1 };
+  let lo = Infinity, hi = -Infinity;
+  for (const head of heads) {
+    head.scaled.forEach((r, i) => r.forEach((s, j) => {
+      if (s === null) return;
+      const v = mode === 'scaled' ? s : head.scores[i][j];
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }));
+  }
+  if (!Number.isFinite(lo)) return { lo: 0, hi: 1 };
+  return lo === hi ? { lo: lo - 1, hi: hi + 1 } : { lo, hi };
+}
+
+function legend(svg: Svg, theme: Theme, x: number, y: number, dom: Domain, mode: MatrixMode, maskFill: string, hasMasked: boolean): void {
+  const g = svg.append('g').attr('class', 'legend').attr('transform', `translate(${x},${y})`);
+  g.append('text').attr('y', 10).attr('fill', theme.muted).text(MODE_LABEL[mode]);
+  const w = 160, steps = 32, top = 16;
+  for (let s = 0; s < steps; s++) {
+    g.append('rect').attr('x', (s * w) / steps).attr('y', top).attr('width', w / steps + 0.5).attr('height', 10)
+      .attr('fill', theme.seq(s / (steps - 1)));
+  }
+  g.append('rect').attr('y', top).attr('width', w).attr('height', 10).attr('fill', 'none').attr('stroke', theme.grid);
+  g.append('text').attr('y', top + 24).attr('fill', theme.fg).text(fmt(dom.lo, 2));
+  g.append('text').attr('x', w).attr('y', top + 24).attr('text-anchor', 'end').attr('fill', theme.fg).text(fmt(dom.hi, 2));
+  if (hasMasked) {
+    g.append('rect').attr('x', w + 16).attr('y', top).attr('width', 14).attr('height', 10).attr('fill', maskFill).attr('stroke', theme.grid);
+    g.append('text').attr('x', w + 34).attr('y', top + 9).attr('fill', theme.fg).text('masked (weight 0)');
+  }
+}
+
+interface Block {
+  /** Cell size in pixels. */
+  cell: number;
+  /** Tokens per drawn cell (1 unless a static render of a large input). */
+  stride: number;
+  labelW: number;
+  labelH: number;
+  width: number;
+  height: number;
+}
+
+function layoutBlock(tokens: readonly string[], n: number, cell: number, stride: number, fontSize: number): Block {
+  const m = Math.ceil(n / stride);
+  const showLabels = cell >= 7;
+  const longest = showLabels ? Math.min(110, Math.max(...tokens.map((t) => textWidth(t, fontSize)), 10)) : 0;
+  const labelW = showLabels ? longest + 8 : 28;
+  const labelH = showLabels ? (cell >= textWidth('wwwwww', fontSize) ? fontSize + 8 : longest * 0.72 + 12) : 18;
+  return { cell, stride, labelW, labelH, width: labelW + m * cell, height: labelH + m * cell + 22 };
+}
+
+export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
+  const theme = options.theme;
+  const input = data.inputs[clampIndex(options.input, data.inputs.length)];
+  if (!input || input.tokens.length === 0) return emptyView(container, theme, options.width, 'matrix', 'No tokens to draw.');
+  if (input.heads.length === 0) return emptyView(container, theme, options.width, 'matrix', 'No heads to draw.');
+  const n = input.tokens.length;
+  const mode = options.matrixMode;
+  const notes: string[] = [];
+  const useCanvas = options.interactive && n > CANVAS_ABOVE;
+  let heads = options.head === 'all' ? input.heads.map((_, h) => h) : [clampIndex(options.head, input.heads.length)];
+  if (useCanvas && heads.length > 1) {
+    heads = [heads[0]];
+    notes.push(`${n} tokens: one head at a time (pick a head in the toolbar)`);
+  }
+  const stride = !options.interactive && n > STATIC_BLOCKS_ABOVE ? Math.ceil(n / 128) : 1;
+  if (stride > 1) notes.push(`${n} tokens: each cell is a block of ${stride}×${stride} token pairs (its mean)`);
+  const m = Math.ceil(n / stride);
+  const fs = theme.fontSize;
+  const pad = 8, gap = 24;
+  const avail = Math.max(200, options.width - 2 * pad);
+  // Cell size: as large as fits (up to 44 px), with every head side by side when there is room.
+  const probe = layoutBlock(input.tokens, n, 10, stride, fs);
+  let perRow = heads.length;
+  let cell = Math.floor((avail - perRow * (probe.labelW + gap)) / (perRow * m));
+  while (perRow > 1 && cell < 22) {
+    perRow -= 1;
+    cell = Math.floor((avail - perRow * (probe.labelW + gap)) / (perRow * m));
+  }
+  cell = Math.max(useCanvas ? 1 : 2, Math.min(44, cell));
+  const block = layoutBlock(input.tokens, n, cell, stride, Math.min(fs, Math.max(8, cell - 2)));
+  const rowsOfHeads = Math.ceil(heads.length / perRow);
+  const titleH = 22 + notes.length * 16;
+  const legendH = 52;
+  const width = Math.max(options.width, pad * 2 + perRow * (block.width + gap));
+  const height = titleH + rowsOfHeads * (block.height + 12) + legendH;
+  const svg = createSvg(container, theme, width, height, `Attention matrix of "${input.name}", ${MODE_LABEL[mode]}`, 'matrix');
+  const maskFill = hatch(svg, theme);
+  svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
+    .text(`${input.name}: ${MODE_LABEL[mode]}, rows = queries, columns = keys`);
+  notes.forEach((t, k) => note(svg, theme, pad, 34 + k * 16, t));
+
+  const dom = domainOf(heads.map((h) => input.heads[h]), mode);
+  const norm = (v: number) => (v - dom.lo) / (dom.hi - dom.lo);
+  let hasMasked = false;
+  const cellsG: G[] = [];
+  const canvasBox: { x: number; y: number; w: number; h: number; head: number }[] = [];
+  const labelFs = Math.min(fs, Math.max(8, cell - 2));
+  const showValues = stride === 1 && cell >= 26;
+
+  heads.forEach((h, k) => {
+    const head = input.heads[h];
+    const ox = pad + (k % perRow) * (block.width + gap);
+    const oy = titleH + Math.floor(k / perRow) * (block.height + 12);
+    const g = svg.append('g').attr('class', 'head-matrix').attr('data-head', h).attr('transform', `translate(${ox},${oy})`);
+    g.append('text').attr('class', 'head-name').attr('x', block.labelW).attr('y', 12).attr('font-weight', 600)
+      .attr('fill', theme.heads[h % theme.heads.length]).text(clip(`head "${head.name}" (d_k ${head.dk}, ÷ ${divisorText(data, head)})`,
+        (k % perRow === perRow - 1 ? width - ox - pad : block.width + gap - 8) - block.labelW, fs));
+    const gx = block.labelW, gy = block.labelH + 18;
+    // Token labels: queries down the left, keys along the top (slanted when the cells are narrow).
+    if (cell >= 7) {
+      const everyK = 1;
+      const lab = g.append('g').attr('class', 'labels').attr('font-size', labelFs);
+      for (let i = 0; i < n; i += everyK * stride) {
+        const t = input.tokens[i];
+        lab.append('text').attr('class', 'row-label token hot').attr('data-token', i).attr('data-head', h)
+          .attr('x', gx - 4).attr('y', gy + (i / stride) * cell + cell / 2 + labelFs * 0.35).attr('text-anchor', 'end')
+          .text(clip(t, block.labelW - 8, labelFs));
+        const slanted = block.labelH > labelFs + 8;
+        const cx = gx + (i / stride) * cell + cell / 2;
+        lab.append('text').attr('class', 'col-label token hot').attr('data-token', i).attr('data-head', h)
+          .attr('x', cx).attr('y', gy - 4)
+          .attr('text-anchor', slanted ? 'start' : 'middle')
+          .attr('transform', slanted ? `rotate(-45 ${cx} ${gy - 4})` : null)
+          .text(clip(t, 110, labelFs));
+      }
+    } else {
+      g.append('text').attr('x', gx).attr('y', gy - 4).attr('fill', theme.muted).text(`keys 1–${n} →`);
+      g.append('text').attr('x', gx - 4).attr('y', gy + 10).attr('text-anchor', 'end').attr('fill', theme.muted).text('queries ↓');
+    }
+    if (useCanvas) {
+      canvasBox.push({ x: ox + gx, y: oy + gy, w: m * cell, h: m * cell, head: h });
+      head.scaled.forEach((r) => r.forEach((s) => { if (s === null) hasMasked = true; }));
+      return;
+    }
+    const cells = g.append('g').attr('class', 'cells').attr('transform', `translate(${gx},${gy})`);
+    cellsG.push(cells as unknown as G);
+    for (let bi = 0; bi < m; bi++) {
+      for (let bj = 0; bj < m; bj++) {
+        const i = bi * stride, j = bj * stride;
+        let v: number | null;
+        if (stride === 1) v = value(head, mode, i, j);
+        else {
+          let sum = 0, cnt = 0;
+          for (let a = i; a < Math.min(n, i + stride); a++) for (let b = j; b < Math.min(n, j + stride); b++) {
+            const x = value(head, mode, a, b);
+            if (x !== null) { sum += x; cnt++; }
+          }
+          v = cnt ? sum / cnt : null;
+        }
+        if (v === null) hasMasked = true;
+        const fill = v === null ? maskFill : theme.seq(norm(v));
+        const rect = cells.append('rect').attr('class', v === null ? 'cell hot masked' : 'cell hot')
+          .attr('data-query', i).attr('data-key', j).attr('data-head', h)
+          .attr('x', bj * cell).attr('y', bi * cell).attr('width', cell).attr('height', cell)
+          .attr('fill', fill).attr('stroke', cell >= 6 ? theme.bg : 'none').attr('stroke-width', cell >= 6 ? 1 : 0);
+        if (stride > 1) rect.attr('data-block', stride);
+        if (showValues) {
+          const text = v === null ? (cell >= 44 ? 'masked' : '×') : Math.abs(v) < 0.005 && v !== 0 ? '0' : fmt(v, cell >= 40 ? 2 : 1);
+          if (textWidth(text, labelFs) <= cell - 3) {
+            cells.append('text').attr('class', 'value').attr('pointer-events', 'none')
+              .attr('x', bj * cell + cell / 2).attr('y', bi * cell + cell / 2 + labelFs * 0.35).attr('text-anchor', 'middle')
+              .attr('font-size', labelFs).attr('fill', v === null ? theme.fg : textOn(fill)).text(text);
+          }
+        }
+      }
+    }
+    g.append('rect').attr('class', 'frame').attr('x', gx).attr('y', gy).attr('width', m * cell).attr('height', m * cell)
+      .attr('fill', 'none').attr('stroke', theme.grid);
+  });
+  legend(svg, theme, pad, height - legendH + 6, dom, mode, maskFill, hasMasked);
+
+  // Highlight of the hovered cell's row and column: two outlines, drawn above the cells.
+  const hl = svg.append('g').attr('class', 'highlight').attr('pointer-events', 'none');
+  const headOrigin = (h: number) => {
+    const k = heads.indexOf(h);
+    const ox = pad + (k % perRow) * (block.width + gap) + block.labelW;
+    const oy = titleH + Math.floor(k / perRow) * (block.height + 12) + block.labelH + 18;
+    return { ox, oy };
+  };
+  const highlight = (h: number, i: number, j: number) => {
+    hl.selectAll('*').remove();
+    const { ox, oy } = headOrigin(h);
+    const bi = Math.floor(i / stride), bj = Math.floor(j / stride);
+    const line = { fill: 'none', stroke: theme.accent, 'stroke-width': 2 };
+    const r1 = hl.append('rect').attr('x', ox).attr('y', oy + bi * cell).attr('width', m * cell).attr('height', cell);
+    const r2 = hl.append('rect').attr('x', ox + bj * cell).attr('y', oy).attr('width', cell).attr('height', m * cell);
+    const r3 = hl.append('rect').attr('x', ox + bj * cell - 1).attr('y', oy + bi * cell - 1).attr('width', cell + 2).attr('height', cell + 2);
+    for (const r of [r1, r2]) for (const [k, v] of Object.entries(line)) r.attr(k, v);
+    r3.attr('fill', 'none').attr('stroke', theme.focus).attr('stroke-width', 3);
+  };
+  const clear = () => { hl.selectAll('*').remove(); };
+
+  const describe = (el: Element): Tip | undefined => {
+    const h = Number(el.getAttribute('data-head'));
+    if (el.classList.contains('token')) {
+      const t = Number(el.getAttribute('data-token'));
+      return {
+        lines: [`${input.tokens[t]} (token ${t + 1} of "${input.name}")`, 'click: show it in the spec and pick it'],
+        reveal: { kind: 'token', input: options.input, token: t },
+        click: () => options.onPick?.({ token: t }),
+      };
+    }
+    const i = Number(el.getAttribute('data-query')), j = Number(el.getAttribute('data-key'));
+    if (!Number.isInteger(i) || !Number.isInteger(j)) return undefined;
+    const lines = stride > 1
+      ? [`queries ${i + 1}–${Math.min(n, i + stride)} × keys ${j + 1}–${Math.min(n, j + stride)}, head "${input.heads[h].name}"`,
+        `mean ${MODE_LABEL[mode]}: ${fmt(meanBlock(input.heads[h], mode, i, j, stride, n))}`]
+      : cellLines(data, input, h, i, j);
+    return {
+      lines,
+      enter: () => highlight(h, i, j),
+      leave: clear,
+      reveal: { kind: 'token', input: options.input, token: i },
+      click: () => options.onPick?.({ token: i }),
+    };
+  };
+  const cleanups: (() => void)[] = [];
+  const svgNode = svg.node()!;
+  cleanups.push(wireTips(svgNode, options, '.hot', describe));
+
+  let canvas: HTMLCanvasElement | undefined;
+  if (useCanvas && canvasBox.length) {
+    const box = canvasBox[0];
+    const head = input.heads[box.head];
+    const wrap = select(container).append('div').attr('class', 'canvas-layer');
+    canvas = wrap.append('canvas').attr('class', 'matrix-canvas').node()!;
+    const dpr = container.ownerDocument.defaultView?.devicePixelRatio ?? 1;
+    canvas.width = Math.ceil(box.w * dpr);
+    canvas.height = Math.ceil(box.h * dpr);
+    canvas.style.width = `${box.w}px`;
+    canvas.style.height = `${box.h}px`;
+    canvas.style.left = `${box.x}px`;
+    canvas.style.top = `${box.y}px`;
+    canvas.dataset.x = String(box.x);
+    canvas.dataset.y = String(box.y);
+    canvas.dataset.head = String(box.head);
+    canvas.tabIndex = 0;
+    canvas.setAttribute('role', 'grid');
+    canvas.setAttribute('aria-label', `${n}×${n} attention matrix, head "${head.name}": arrow keys move between cells`);
+    const ctx = canvas.getContext('2d');
+    if (ctx) {
+      ctx.scale(dpr, dpr);
+      // Hatch for masked cells, drawn once as a pattern tile.
+      const tile = container.ownerDocument.createElement('canvas');
+      tile.width = 6; tile.height = 6;
+      const tc = tile.getContext('2d')!;
+      tc.fillStyle = theme.masked; tc.fillRect(0, 0, 6, 6);
+      tc.strokeStyle = theme.maskedHatch; tc.lineWidth = 1.5;
+      tc.beginPath(); tc.moveTo(0, 6); tc.lineTo(6, 0); tc.stroke();
+      const pattern = ctx.createPattern(tile, 'repeat');
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+        const v = value(head, mode, i, j);
+        ctx.fillStyle = v === null ? (pattern ?? theme.masked) : theme.seq(norm(v));
+        ctx.fillRect(j * cell, i * cell, cell, cell);
+      }
+    }
+    let active: [number, number] = [clampIndex(options.token, n), 0];
+    const at = (e: PointerEvent): [number, number] | undefined => {
+      const r = canvas!.getBoundingClientRect();
+      const i = Math.floor((e.clientY - r.top) / cell), j = Math.floor((e.clientX - r.left) / cell);
+      return i >= 0 && j >= 0 && i < n && j < n ? [i, j] : undefined;
+    };
+    const show = (i: number, j: number, anchor: { x: number; y: number } | Element) => {
+      highlight(box.head, i, j);
+      options.tooltip?.show(cellLines(data, input, box.head, i, j), anchor);
+    };
+    const move = (e: Event) => {
+      const p = at(e as PointerEvent);
+      if (!p) return;
+      active = p;
+      show(p[0], p[1], { x: (e as PointerEvent).clientX, y: (e as PointerEvent).clientY });
+    };
+    const leave = () => { clear(); options.tooltip?.hide(); };
+    const click = (e: Event) => {
+      const p = at(e as PointerEvent);
+      if (!p) return;
+      options.onReveal?.({ kind: 'token', input: options.input, token: p[0] });
+      options.onPick?.({ token: p[0] });
+    };
+    const key = (e: Event) => {
+      const ke = e as KeyboardEvent;
+      const [i, j] = active;
+      const d: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+      if (ke.key === 'Escape') { leave(); return; }
+      const step = d[ke.key];
+      if (!step) return;
+      ke.preventDefault();
+      active = [Math.max(0, Math.min(n - 1, i + step[0])), Math.max(0, Math.min(n - 1, j + step[1]))];
+      show(active[0], active[1], canvas!);
+    };
+    canvas.addEventListener('pointermove', move);
+    canvas.addEventListener('pointerleave', leave);
+    canvas.addEventListener('click', click);
+    canvas.addEventListener('keydown', key);
+    canvas.addEventListener('focus', () => show(active[0], active[1], canvas!));
+    canvas.addEventListener('blur', leave);
+    cleanups.push(() => wrap.remove());
+  }
+
+  if (options.interactive && !useCanvas) {
+    for (const g of cellsG) {
+      const items = Array.from(g.node()!.querySelectorAll('rect.cell'), (el) => ({
+        el, row: Number(el.getAttribute('data-query')), col: Number(el.getAttribute('data-key')),
+      }));
+      cleanups.push(rovingGrid(g.node()!, items, clampIndex(options.token, n) * m));
+    }
+  }
+
+  return {
+    svg: svgNode,
+    canvas,
+    notes,
+    destroy: () => { cleanups.forEach((f) => f()); svg.remove(); },
+  };
+};
+
+function meanBlock(head: HeadJson, mode: MatrixMode, i: number, j: number, stride: number, n: number): number {
+  let sum = 0, cnt = 0;
+  for (let a = i; a < Math.min(n, i + stride); a++) for (let b = j; b < Math.min(n, j + stride); b++) {
+    const x = value(head, mode, a, b);
+    if (x !== null) { sum += x; cnt++; }
+  }
+  return cnt ? sum / cnt : NaN;
+}

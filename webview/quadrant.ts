@@ -1,0 +1,211 @@
+// The quadrant plot: two named axes (directions over the features, from views.quadrant), each
+// input token as a hollow point where its embedding sits and a filled point where attention
+// moved it, with an arrow between. Every input in one plot, on one scale. Without axes in the
+// spec: the first two principal components of all the vectors, and the plot says so.
+import { scaleLinear } from 'd3';
+import type { AttentionJson, InputJson } from '../src/core/result-json.js';
+import { clip, fmt } from './format.js';
+import { pca2 } from './pca.js';
+import { rovingGrid } from './keyboard.js';
+import { TipTable } from './tips.js';
+import { wireTips } from './tooltip.js';
+import { clampIndex, createSvg, emptyView, nextId, note, type ViewFn, type ViewOptions } from './view.js';
+
+interface Outputs {
+  /** Per input, per token, the vector after attention (or undefined when not plottable). */
+  rows?: (input: InputJson) => number[][];
+  /** What the filled points are. */
+  label: string;
+  /** Said on the plot when outputs cannot be drawn in the embedding space. */
+  why?: string;
+}
+
+/** Which vectors "after attention" live in the embedding space (width d_model) and can be plotted. */
+export function plottableOutputs(data: AttentionJson, options: Pick<ViewOptions, 'head'>): Outputs {
+  const input0 = data.inputs[0];
+  const d = data.dModel;
+  if (!input0) return { label: '' };
+  if (typeof options.head === 'number') {
+    const h = clampIndex(options.head, input0.heads.length);
+    if (input0.heads[h]?.dv === d) return { rows: (inp) => inp.heads[h].output, label: `after head "${input0.heads[h].name}"` };
+  }
+  const width = input0.output[0]?.length ?? 0;
+  if (width === d) return { rows: (inp) => inp.output, label: input0.heads.length > 1 ? 'after attention (heads joined, then W_O)' : 'after attention' };
+  const h = input0.heads.findIndex((head) => head.dv === d);
+  if (h >= 0) {
+    return {
+      rows: (inp) => inp.heads[h].output, label: `after head "${input0.heads[h].name}"`,
+      why: `the joined output is ${width} wide, not d_model = ${d}: showing head "${input0.heads[h].name}" (d_v = ${d}) instead`,
+    };
+  }
+  return { label: '', why: `outputs are ${width} wide, not d_model = ${d}: they cannot be placed on these axes, only the inputs are shown` };
+}
+
+const dot = (a: readonly number[], b: readonly number[]) => a.reduce((s, x, i) => s + x * (b[i] ?? 0), 0);
+
+export const renderQuadrant: ViewFn = (container, data, options) => {
+  const theme = options.theme;
+  const inputs = data.inputs.filter((inp) => inp.tokens.length > 0);
+  if (inputs.length === 0) return emptyView(container, theme, options.width, 'quadrant', 'No tokens to draw.');
+  const notes: string[] = [];
+  const outs = plottableOutputs(data, options);
+  if (outs.why) notes.push(outs.why);
+  const q = data.views.quadrant;
+  const all: number[][] = [];
+  for (const inp of data.inputs) {
+    all.push(...inp.embeddings);
+    if (outs.rows) all.push(...outs.rows(inp));
+  }
+  let project: (v: readonly number[]) => [number, number];
+  let xLabel: string, yLabel: string, xEnds: [string, string] | undefined, yEnds: [string, string] | undefined;
+  if (q && q.x.direction.length === data.dModel && q.y.direction.length === data.dModel) {
+    project = (v) => [dot(v, q.x.direction), dot(v, q.y.direction)];
+    xLabel = q.x.label; yLabel = q.y.label; xEnds = q.x.ends; yEnds = q.y.ends;
+  } else {
+    const p = pca2(all);
+    project = p.project;
+    xLabel = `PC1 (${Math.round(p.explained[0] * 100)}% of the variance)`;
+    yLabel = `PC2 (${Math.round(p.explained[1] * 100)}%)`;
+    notes.push('no axes in the spec (views.quadrant): showing the first two principal components of all the vectors');
+  }
+
+  const fs = theme.fontSize;
+  const pad = 12;
+  const titleH = 24 + notes.length * 16;
+  const legendH = 22 * Math.ceil(inputs.length / 2) + 22;
+  const plotW = Math.max(260, Math.min(options.width - 2 * pad, 900));
+  const plotH = Math.max(220, Math.min(plotW * 0.75, 620));
+  const left = pad + fs + 34, top = titleH + legendH + 8;
+  const innerW = plotW - (left - pad) - 10, innerH = plotH - 40;
+  const width = Math.max(options.width, plotW + 2 * pad);
+  const height = top + innerH + 64;
+
+  const pts: { inp: number; tok: number; p: [number, number]; o?: [number, number] }[] = [];
+  data.inputs.forEach((inp, a) => inp.tokens.forEach((_, t) => {
+    pts.push({ inp: a, tok: t, p: project(inp.embeddings[t]), o: outs.rows ? project(outs.rows(inp)[t]) : undefined });
+  }));
+  const xs = pts.flatMap((p) => (p.o ? [p.p[0], p.o[0]] : [p.p[0]])).concat([0]);
+  const ys = pts.flatMap((p) => (p.o ? [p.p[1], p.o[1]] : [p.p[1]])).concat([0]);
+  const ext = (v: number[]): [number, number] => {
+    const lo = Math.min(...v), hi = Math.max(...v);
+    const span = hi - lo || 1;
+    return [lo - span * 0.08, hi + span * 0.08];
+  };
+  const sx = scaleLinear().domain(ext(xs)).range([left, left + innerW]).nice();
+  const sy = scaleLinear().domain(ext(ys)).range([top + innerH, top]).nice();
+
+  const svg = createSvg(container, theme, width, height, `Quadrant plot: ${xLabel} against ${yLabel}`, 'quadrant');
+  svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
+    .text(`${data.title ?? 'Embeddings'}: where each word sits, and where attention moves it`);
+  notes.forEach((t, k) => note(svg, theme, pad, 34 + k * 16, t));
+
+  // Legend: one colour per input, hollow = input embedding, filled = after attention.
+  const lg = svg.append('g').attr('class', 'legend').attr('transform', `translate(${pad},${titleH + 4})`);
+  const colW = Math.max(180, (width - 2 * pad) / 2);
+  data.inputs.forEach((inp, a) => {
+    const c = theme.heads[a % theme.heads.length];
+    const g = lg.append('g').attr('transform', `translate(${(a % 2) * colW},${Math.floor(a / 2) * 22})`);
+    g.append('circle').attr('cx', 6).attr('cy', 8).attr('r', 5).attr('fill', c);
+    g.append('text').attr('x', 16).attr('y', 12).text(clip(inp.name, colW - 24, fs));
+  });
+  const ly = Math.ceil(data.inputs.length / 2) * 22;
+  lg.append('circle').attr('cx', 6).attr('cy', ly + 8).attr('r', 4.5).attr('fill', theme.bg).attr('stroke', theme.fg).attr('stroke-width', 1.5);
+  lg.append('text').attr('x', 16).attr('y', ly + 12).attr('fill', theme.muted)
+    .text(outs.rows ? `input embedding → ● ${outs.label}` : 'input embedding');
+
+  // Axes cross where both coordinates are 0 (inside the domain, thanks to the padding above).
+  const ax = svg.append('g').attr('class', 'axes');
+  const x0 = sx(0), y0 = sy(0);
+  ax.append('rect').attr('x', left).attr('y', top).attr('width', innerW).attr('height', innerH).attr('fill', 'none').attr('stroke', theme.grid);
+  ax.append('line').attr('x1', left).attr('x2', left + innerW).attr('y1', y0).attr('y2', y0).attr('stroke', theme.muted);
+  ax.append('line').attr('x1', x0).attr('x2', x0).attr('y1', top).attr('y2', top + innerH).attr('stroke', theme.muted);
+  for (const t of sx.ticks(6)) {
+    ax.append('line').attr('x1', sx(t)).attr('x2', sx(t)).attr('y1', top + innerH).attr('y2', top + innerH + 4).attr('stroke', theme.muted);
+    ax.append('text').attr('x', sx(t)).attr('y', top + innerH + 16).attr('text-anchor', 'middle').attr('fill', theme.muted).attr('font-size', fs - 1).text(fmt(t, 2));
+  }
+  for (const t of sy.ticks(6)) {
+    ax.append('line').attr('x1', left - 4).attr('x2', left).attr('y1', sy(t)).attr('y2', sy(t)).attr('stroke', theme.muted);
+    ax.append('text').attr('x', left - 6).attr('y', sy(t) + 4).attr('text-anchor', 'end').attr('fill', theme.muted).attr('font-size', fs - 1).text(fmt(t, 2));
+  }
+  ax.append('text').attr('x', left + innerW / 2).attr('y', top + innerH + 34).attr('text-anchor', 'middle').attr('font-weight', 600)
+    .text(xEnds ? `${xEnds[0]} ← ${xLabel} → ${xEnds[1]}` : `${xLabel} →`);
+  const yx = pad + fs - 2, yy = top + innerH / 2;
+  ax.append('text').attr('x', yx).attr('y', yy).attr('text-anchor', 'middle').attr('font-weight', 600)
+    .attr('transform', `rotate(-90 ${yx} ${yy})`).text(yEnds ? `${yEnds[0]} ← ${yLabel} → ${yEnds[1]}` : `${yLabel} →`);
+  if (q?.quadrants) {
+    // top-right, top-left, bottom-left, bottom-right
+    const spots: [number, number, string][] = [
+      [left + innerW - 6, top + 16, 'end'], [left + 6, top + 16, 'start'],
+      [left + 6, top + innerH - 8, 'start'], [left + innerW - 6, top + innerH - 8, 'end'],
+    ];
+    q.quadrants.forEach((name, k) => ax.append('text').attr('class', 'quadrant-name').attr('x', spots[k][0]).attr('y', spots[k][1])
+      .attr('text-anchor', spots[k][2]).attr('fill', theme.muted).attr('font-style', 'italic').text(name));
+  }
+
+  const tips = new TipTable();
+  const marker = nextId('arrow');
+  const defs = svg.append('defs');
+  data.inputs.forEach((_, a) => {
+    defs.append('marker').attr('id', `${marker}-${a}`).attr('viewBox', '0 0 10 10').attr('refX', 9).attr('refY', 5)
+      .attr('markerWidth', 7).attr('markerHeight', 7).attr('orient', 'auto-start-reverse')
+      .append('path').attr('d', 'M 0 0 L 10 5 L 0 10 z').attr('fill', theme.heads[a % theme.heads.length]);
+  });
+  const arrows = svg.append('g').attr('class', 'arrows');
+  const points = svg.append('g').attr('class', 'points');
+  const labels = svg.append('g').attr('class', 'labels').attr('pointer-events', 'none');
+  const placed = new Set<string>();
+  const sel = { input: clampIndex(options.input, data.inputs.length), token: options.token };
+  const vecLines = (v: readonly number[], names: readonly string[]) => {
+    const parts = v.map((x, k) => `${names[k] ?? `d${k}`} ${fmt(x)}`);
+    return parts.length > 16 ? [`${parts.slice(0, 16).join(', ')}, … (${parts.length} in all)`] : [parts.join(', ')];
+  };
+  const focusables: { el: Element; row: number; col: number }[] = [];
+  for (const pt of pts) {
+    const inp = data.inputs[pt.inp];
+    const c = theme.heads[pt.inp % theme.heads.length];
+    const word = inp.tokens[pt.tok];
+    const isSel = pt.inp === sel.input && pt.tok === sel.token;
+    const [px, py] = [sx(pt.p[0]), sy(pt.p[1])];
+    if (pt.o) {
+      const [qx, qy] = [sx(pt.o[0]), sy(pt.o[1])];
+      const len = Math.hypot(qx - px, qy - py);
+      if (len > 8) {
+        const k = (len - 6) / len;
+        arrows.append('line').attr('x1', px).attr('y1', py).attr('x2', px + (qx - px) * k).attr('y2', py + (qy - py) * k)
+          .attr('stroke', c).attr('stroke-width', isSel ? 2.5 : 1.3).attr('stroke-opacity', 0.8)
+          .attr('marker-end', `url(#${marker}-${pt.inp})`);
+      }
+      const outRow = outs.rows!(inp)[pt.tok];
+      const names = outRow.length === data.dModel ? data.features : [];
+      const dot2 = points.append('circle').attr('class', 'point output hot').attr('data-input', pt.inp).attr('data-token', pt.tok)
+        .attr('cx', qx).attr('cy', qy).attr('r', isSel ? 6.5 : 5).attr('fill', c).attr('stroke', isSel ? theme.accent : theme.bg).attr('stroke-width', isSel ? 2 : 1)
+        .attr('cursor', 'pointer')
+        .attr('data-tip', tips.add({
+          lines: [`${word} ${outs.label} (in "${inp.name}")`, `(${fmt(pt.o[0])}, ${fmt(pt.o[1])}) on ${xLabel} / ${yLabel}`, ...vecLines(outRow, names)],
+          reveal: { kind: 'token', input: pt.inp, token: pt.tok },
+          click: () => options.onPick?.({ input: pt.inp, token: pt.tok }),
+        }));
+      focusables.push({ el: dot2.node()!, row: pt.inp, col: pt.tok * 2 + 1 });
+      labels.append('text').attr('x', qx + 8).attr('y', qy - 6).attr('fill', c).attr('font-weight', isSel ? 700 : 600).text(`${word}′`);
+    }
+    const key = `${fmt(pt.p[0])},${fmt(pt.p[1])},${word}`;
+    const hollow = points.append('circle').attr('class', 'point input hot').attr('data-input', pt.inp).attr('data-token', pt.tok)
+      .attr('cx', px).attr('cy', py).attr('r', 4.5).attr('fill', theme.bg).attr('stroke', c).attr('stroke-width', 1.8).attr('cursor', 'pointer')
+      .attr('data-tip', tips.add({
+        lines: [`${word}: input embedding (in "${inp.name}")`, `(${fmt(pt.p[0])}, ${fmt(pt.p[1])}) on ${xLabel} / ${yLabel}`, ...vecLines(inp.embeddings[pt.tok], data.features)],
+        reveal: { kind: 'token', input: pt.inp, token: pt.tok },
+        click: () => options.onPick?.({ input: pt.inp, token: pt.tok }),
+      }));
+    focusables.push({ el: hollow.node()!, row: pt.inp, col: pt.tok * 2 });
+    if (!placed.has(key)) {
+      placed.add(key);
+      labels.append('text').attr('x', px + 7).attr('y', py + 14).attr('fill', theme.muted).attr('font-size', fs - 1)
+        .text(clip(word, 90, fs - 1));
+    }
+  }
+
+  const svgNode = svg.node()!;
+  const cleanups = [wireTips(svgNode, options, '.hot', (el) => tips.get(el))];
+  if (options.interactive) cleanups.push(rovingGrid(svgNode, focusables));
+  return { svg: svgNode, notes, destroy: () => { cleanups.forEach((f) => f()); svg.remove(); } };
+};

@@ -1,0 +1,61 @@
+// What the panel remembers: view, head, input, token and modes. Restored from the host's
+// data-panel-state attribute or from acquireVsCodeApi().getState(), kept inside the data's bounds,
+// saved with setState and sent to the host as a 'state' message when the user changes it.
+import { VIEW_NAMES, type PanelState, type ViewName } from '../src/protocol.js';
+import type { AttentionJson } from '../src/core/result-json.js';
+import type { MatrixMode, Role } from './view.js';
+
+export interface UiState {
+  view: ViewName;
+  head: number | 'all';
+  input: number;
+  /** -1 until a token is picked: the view chooses (the last token, or a word shared by inputs). */
+  token: number;
+  matrixMode: MatrixMode;
+  projection: Role;
+  hiddenHeads: number[];
+  locked: boolean;
+}
+
+export const DEFAULT_STATE: UiState = {
+  view: 'arcs', head: 'all', input: 0, token: -1, matrixMode: 'weights', projection: 'wq', hiddenHeads: [], locked: false,
+};
+
+const isIndex = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0;
+
+/** Whatever is usable in `raw` (a saved state of any age), over the defaults. */
+export function restoreState(raw: unknown): UiState {
+  const s: UiState = { ...DEFAULT_STATE, hiddenHeads: [] };
+  if (typeof raw !== 'object' || raw === null) return s;
+  const r = raw as Record<string, unknown>;
+  if (typeof r.view === 'string' && (VIEW_NAMES as readonly string[]).includes(r.view)) s.view = r.view as ViewName;
+  if (r.head === 'all' || isIndex(r.head)) s.head = r.head;
+  if (isIndex(r.input)) s.input = r.input;
+  if (isIndex(r.token)) s.token = r.token;
+  if (r.matrixMode === 'scores' || r.matrixMode === 'scaled' || r.matrixMode === 'weights') s.matrixMode = r.matrixMode;
+  if (r.projection === 'wq' || r.projection === 'wk' || r.projection === 'wv' || r.projection === 'wo') s.projection = r.projection;
+  if (Array.isArray(r.hiddenHeads)) s.hiddenHeads = r.hiddenHeads.filter(isIndex);
+  if (typeof r.locked === 'boolean') s.locked = r.locked;
+  return s;
+}
+
+/** The state kept inside what `data` has: an input, head and token that exist. */
+export function clampState(s: UiState, data: AttentionJson): UiState {
+  const out = { ...s, hiddenHeads: [...s.hiddenHeads] };
+  if (out.input >= data.inputs.length) out.input = 0;
+  const input = data.inputs[out.input];
+  const heads = input?.heads.length ?? 0;
+  if (out.head !== 'all' && out.head >= heads) out.head = 'all';
+  if (out.token >= (input?.tokens.length ?? 0)) out.token = -1;
+  out.hiddenHeads = out.hiddenHeads.filter((h) => h < heads);
+  if (out.projection === 'wo' && !data.matrices.some((m) => m.role === 'wo')) out.projection = 'wq';
+  return out;
+}
+
+/** The protocol's PanelState (what the host stores and the serializer restores). */
+export function toPanelState(s: UiState, documentUri: string, token: number): PanelState {
+  return {
+    documentUri, view: s.view, head: s.head, input: s.input, token: Math.max(0, token),
+    matrixMode: s.matrixMode, projection: s.projection, locked: s.locked,
+  };
+}

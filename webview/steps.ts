@@ -1,0 +1,182 @@
+// Step by step, for one query token of one head: q, every key k, q·k term by term, ÷ the scale,
+// e^(s − max), the softmax weight, weight × v, and the sum that becomes the token's new vector.
+// Every number is hoverable (and focusable) and says where it comes from.
+import type { AttentionJson, HeadJson, InputJson, MatrixInfo } from '../src/core/result-json.js';
+import { dotTerms, factor, fmt, monoWidth, textWidth, vec } from './format.js';
+import { rovingGrid } from './keyboard.js';
+import { divisorText } from './matrix.js';
+import { TipTable } from './tips.js';
+import { wireTips, type Tip } from './tooltip.js';
+import { clampIndex, createSvg, emptyView, note, singleHead, type G, type ViewFn } from './view.js';
+
+/** Vectors longer than this are shown as their first and last entries around "…". */
+const SHOW_ENTRIES = 6;
+
+function matrixOf(data: AttentionJson, role: 'wq' | 'wk' | 'wv', head: number): MatrixInfo | undefined {
+  return data.matrices.find((m) => m.role === role && m.head === head);
+}
+
+/** Where entry t of a projected vector comes from: "e_watch · W_Q column 1 = 1·3 + 3·1 + 0·1 = 6". */
+function projectionLine(data: AttentionJson, input: InputJson, role: 'wq' | 'wk' | 'wv', h: number, token: number, t: number, out: number): string {
+  const letter = role === 'wq' ? 'Q' : role === 'wk' ? 'K' : 'V';
+  const name = `${role[1]}_${input.tokens[token]}[${t}]`;
+  const m = matrixOf(data, role, h);
+  if (!m || m.identity) return `${name} = e_${input.tokens[token]}[${data.features[t] ?? t}] = ${fmt(out)} (W_${letter} is the identity)`;
+  const e = input.embeddings[token];
+  const col = m.values.map((r) => r[t]);
+  return `${name} = e_${input.tokens[token]} · W_${letter} column ${t} = ${dotTerms(e, col, out)}`;
+}
+
+export const renderSteps: ViewFn = (container, data, options) => {
+  const theme = options.theme;
+  const inputIndex = clampIndex(options.input, data.inputs.length);
+  const input = data.inputs[inputIndex];
+  if (!input || input.tokens.length === 0 || input.heads.length === 0) return emptyView(container, theme, options.width, 'steps', 'No tokens to draw.');
+  const h = singleHead(data, options);
+  const head: HeadJson = input.heads[h];
+  const n = input.tokens.length;
+  const i = clampIndex(options.token, n);
+  const tq = input.tokens[i];
+  const fs = theme.fontSize;
+  const mono = theme.mono;
+  const tips = new TipTable();
+  const notes: string[] = [];
+  if (options.head === 'all' && input.heads.length > 1) notes.push(`showing head "${head.name}"; pick another head in the toolbar`);
+
+  // Softmax pieces of the row, computed as the core does: subtract the row's maximum first.
+  const row = head.scaled[i];
+  const unmasked = row.filter((s): s is number => s !== null);
+  const max = unmasked.length ? Math.max(...unmasked) : 0;
+  const ex = row.map((s) => (s === null ? 0 : Math.exp(s - max)));
+  const sumEx = ex.reduce((a, b) => a + b, 0);
+  const divText = divisorText(data, head);
+
+  // Columns: key | k_j | q·k | ÷ s = scaled | e^(s−max) | weight | weight × v_j
+  const cw = (s: string) => Math.max(textWidth(s, fs), monoWidth(s, fs)) + 14;
+  const mw = (s: string) => monoWidth(s, fs);
+  const vecW = (v: readonly number[]) => {
+    const shown = v.length > SHOW_ENTRIES ? [...v.slice(0, 3), ...v.slice(-2)] : v;
+    return shown.reduce((s, x) => s + mw(fmt(x, 3)) + mw(', '), 0) + (v.length > SHOW_ENTRIES ? mw('…, ') : 0) + mw('[]') + 12;
+  };
+  const weighted = head.v.map((vj, j) => vj.map((x) => head.weights[i][j] * x));
+  const cols = [
+    { key: 'key', title: 'key', w: Math.max(60, ...input.tokens.map((t) => cw(t))) },
+    { key: 'k', title: 'k (key vector)', w: Math.max(cw('k (key vector)'), ...head.k.map(vecW)) },
+    { key: 'score', title: 'q · k', w: Math.max(cw('q · k'), ...head.scores[i].map((s) => cw(fmt(s)))) },
+    { key: 'scaled', title: `÷ ${divText}`, w: Math.max(cw(`÷ ${divText}`), ...row.map((s) => cw(fmt(s)))) },
+    { key: 'exp', title: 'e^(s − max)', w: Math.max(cw('e^(s − max)'), ...ex.map((e) => cw(fmt(e, 4)))) },
+    { key: 'weight', title: 'softmax', w: Math.max(cw('softmax'), ...head.weights[i].map((w) => cw(fmt(w, 4)))) },
+    { key: 'wv', title: 'weight × v', w: Math.max(cw('weight × v'), ...weighted.map(vecW)) },
+  ];
+  const pad = 10;
+  const colX: number[] = [];
+  let x = pad;
+  for (const c of cols) { colX.push(x); x += c.w + 8; }
+  const tableW = x + pad;
+  const width = Math.max(options.width, tableW);
+  const rowH = fs + 12;
+  const titleH = 24 + notes.length * 16;
+  const qY = titleH + 22;
+  const headY = qY + 34;
+  const bodyY = headY + rowH;
+  const sumY = bodyY + n * rowH + 20;
+  const height = sumY + 3 * rowH + 10;
+  const svg = createSvg(container, theme, width, height, `Step by step: how "${tq}" attends, head "${head.name}"`, 'steps');
+  svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
+    .text(`How "${tq}" attends: head "${head.name}" of "${input.name}"`);
+  notes.forEach((t, k) => note(svg, theme, pad, 34 + k * 16, t));
+
+  const focusables: { el: Element; row: number; col: number }[] = [];
+  const perRow = new Map<number, number>();
+  // The arrow keys move along a row in reading order and up and down between rows.
+  const num = (g: G, px: number, py: number, text: string, tip: Tip, gridRow: number, _gridCol: number, fill = theme.fg, weight = 400) => {
+    const col = perRow.get(gridRow) ?? 0;
+    perRow.set(gridRow, col + 1);
+    const t = g.append('text').attr('class', 'num hot').attr('x', px).attr('y', py).attr('font-family', mono)
+      .attr('fill', fill).attr('font-weight', weight).attr('data-tip', tips.add(tip)).text(text);
+    focusables.push({ el: t.node()!, row: gridRow, col });
+    return t;
+  };
+  /** A vector as [a, b, …] with every entry its own hoverable number. */
+  const vector = (g: G, px: number, py: number, v: readonly number[], tipOf: (t: number) => Tip, gridRow: number, gridCol: number, fill = theme.fg) => {
+    const idx = v.length > SHOW_ENTRIES ? [0, 1, 2, -1, v.length - 2, v.length - 1] : v.map((_, t) => t);
+    g.append('text').attr('x', px).attr('y', py).attr('fill', theme.muted).attr('font-family', mono).text('[');
+    let cx = px + mw('[');
+    idx.forEach((t, k) => {
+      const s = t === -1 ? '…' : fmt(v[t], 3);
+      if (t === -1) num(g, cx, py, s, { lines: [`all ${v.length} entries: ${vec(v, 64)}`] }, gridRow, gridCol * 100 + k, theme.muted);
+      else num(g, cx, py, s, tipOf(t), gridRow, gridCol * 100 + k, fill);
+      cx += mw(s);
+      if (k < idx.length - 1) {
+        g.append('text').attr('x', cx).attr('y', py).attr('fill', theme.muted).attr('font-family', mono).text(',');
+        cx += mw(', ');
+      }
+    });
+    g.append('text').attr('x', cx).attr('y', py).attr('fill', theme.muted).attr('font-family', mono).text(']');
+    return cx + mw(']');
+  };
+
+  // 1. The query vector.
+  const qG = svg.append('g').attr('class', 'query');
+  qG.append('text').attr('x', pad).attr('y', qY).text(`1. q_${tq} =`);
+  const qx = pad + textWidth(`1. q_${tq} =`, fs) + 10;
+  const qEnd = vector(qG as unknown as G, qx, qY, head.q[i], (t) => ({ lines: [projectionLine(data, input, 'wq', h, i, t, head.q[i][t])] }), 0, 0, theme.accent);
+  qG.append('text').attr('x', qEnd + 10).attr('y', qY).attr('fill', theme.muted)
+    .text(`2. compare it with every key: q · k, ÷ ${divText}, softmax. 3. mix the values v by the weights.`);
+
+  // 2. The table, one row per key.
+  const table = svg.append('g').attr('class', 'table') as unknown as G;
+  cols.forEach((c, k) => table.append('text').attr('x', colX[k]).attr('y', headY).attr('font-weight', 600).attr('fill', theme.muted).text(c.title));
+  table.append('line').attr('x1', pad).attr('x2', tableW - pad).attr('y1', headY + 6).attr('y2', headY + 6).attr('stroke', theme.grid);
+  for (let j = 0; j < n; j++) {
+    const y = bodyY + j * rowH + fs;
+    const masked = row[j] === null;
+    const r = table.append('g').attr('class', masked ? 'key-row masked' : 'key-row').attr('data-key', j) as unknown as G;
+    if (j === i) r.append('rect').attr('x', pad - 4).attr('y', y - fs - 2).attr('width', tableW - 2 * pad + 8).attr('height', rowH - 2)
+      .attr('fill', theme.grid).attr('fill-opacity', 0.35);
+    const tk = input.tokens[j];
+    const tokTip: Tip = { lines: [`${tk} (token ${j + 1}): click to follow it`], reveal: { kind: 'token', input: inputIndex, token: j }, click: () => options.onPick?.({ token: j }) };
+    r.append('text').attr('class', 'token hot').attr('data-token', j).attr('x', colX[0]).attr('y', y).attr('data-tip', tips.add(tokTip))
+      .attr('fill', masked ? theme.muted : theme.fg).attr('cursor', 'pointer').text(tk);
+    vector(r, colX[1], y, head.k[j], (t) => ({ lines: [projectionLine(data, input, 'wk', h, j, t, head.k[j][t])] }), j + 1, 1, masked ? theme.muted : theme.fg);
+    if (masked) {
+      r.append('text').attr('x', colX[2]).attr('y', y).attr('fill', theme.muted).attr('font-style', 'italic')
+        .text(`masked: "${tq}" may not look at "${tk}" (weight 0)`);
+      continue;
+    }
+    num(r, colX[2], y, fmt(head.scores[i][j]), { lines: [`q_${tq} · k_${tk} = ${dotTerms(head.q[i], head.k[j], head.scores[i][j])}`] }, j + 1, 2);
+    num(r, colX[3], y, fmt(row[j]), { lines: [`${fmt(head.scores[i][j])} ÷ ${divText} = ${fmt(row[j])}`, 'scaling keeps softmax from getting too sharp as d_k grows'] }, j + 1, 3);
+    num(r, colX[4], y, fmt(ex[j], 4), { lines: [`e^(${fmt(row[j])} − ${fmt(max)}) = ${fmt(ex[j], 4)}`, 'the row maximum is subtracted first, so nothing overflows'] }, j + 1, 4);
+    const wTip = { lines: [`weight = ${fmt(ex[j], 4)} ÷ ${fmt(sumEx, 4)} = ${fmt(head.weights[i][j], 4)}`, `how much "${tq}" takes from "${tk}"; the row sums to 1`] };
+    num(r, colX[5], y, fmt(head.weights[i][j], 4), wTip, j + 1, 5, theme.fg, 600);
+    const bar = Math.max(0, Math.min(1, head.weights[i][j])) * (cols[5].w - 10);
+    r.append('rect').attr('x', colX[5]).attr('y', y + 3).attr('width', bar).attr('height', 3).attr('fill', theme.heads[h % theme.heads.length]);
+    vector(r, colX[6], y, weighted[j], (t) => ({ lines: [`${fmt(head.weights[i][j], 4)} × v_${tk}[${t}] = ${factor(head.weights[i][j], 4)}·${factor(head.v[j][t])} = ${fmt(weighted[j][t], 4)}`] }), j + 1, 6);
+  }
+  table.append('text').attr('x', colX[4]).attr('y', bodyY + n * rowH + 8).attr('fill', theme.muted).attr('font-family', mono)
+    .text(`Σ = ${fmt(sumEx, 4)}`);
+
+  // 3. The sum: the new vector of the query token.
+  const sG = svg.append('g').attr('class', 'sum') as unknown as G;
+  const label = `4. new ${tq} = Σ weight × v =`;
+  sG.append('text').attr('x', pad).attr('y', sumY + fs).attr('font-weight', 600).text(label);
+  vector(sG, pad + textWidth(label, fs) + 14, sumY + fs, head.output[i], (t) => ({
+    lines: [`new ${tq}[${t}] = ${head.weights[i].map((w, j) => `${factor(w, 3)}·${factor(head.v[j][t])}`).join(' + ')} = ${fmt(head.output[i][t], 4)}`,
+      'the weighted values added up: this is what the head hands on'],
+  }), n + 2, 0, theme.accent);
+  if (head.output[i].length === input.embeddings[i].length) {
+    const l2 = `was e_${tq} =`;
+    sG.append('text').attr('x', pad + 20).attr('y', sumY + fs + rowH).attr('fill', theme.muted).text(l2);
+    vector(sG, pad + 20 + textWidth(l2, fs) + 14, sumY + fs + rowH, input.embeddings[i], (t) => ({
+      lines: [`e_${tq}[${data.features[t] ?? t}] = ${fmt(input.embeddings[i][t])} (the input embedding)`],
+    }), n + 3, 0, theme.muted);
+  } else {
+    sG.append('text').attr('x', pad + 20).attr('y', sumY + fs + rowH).attr('fill', theme.muted)
+      .text(`(${head.output[i].length} wide: d_v of this head; the embedding has d_model = ${data.dModel})`);
+  }
+
+  const svgNode = svg.node()!;
+  const cleanups = [wireTips(svgNode, options, '.hot', (el) => tips.get(el))];
+  if (options.interactive) cleanups.push(rovingGrid(svgNode, focusables));
+  return { svg: svgNode, notes, destroy: () => { cleanups.forEach((f) => f()); svg.remove(); } };
+};

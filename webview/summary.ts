@@ -1,0 +1,56 @@
+// The summary strip: the shapes (n, d_model, d_k, d_v, heads), how many learnable numbers the
+// spec holds, and the seeds' estimate for a full-size Transformer (512×64 × 8 × 6 × 2).
+import type { AttentionJson } from '../src/core/result-json.js';
+import { textWidth, thousands } from './format.js';
+import { clampIndex, createSvg, type ViewFn } from './view.js';
+
+export function summaryItems(data: AttentionJson, inputIndex: number): { label: string; value: string; tip: string }[] {
+  const input = data.inputs[clampIndex(inputIndex, data.inputs.length)];
+  const heads = input?.heads ?? [];
+  const p = data.parameters;
+  const f = p.fullSize;
+  const dk = [...new Set(heads.map((h) => h.dk))].join('/');
+  const dv = [...new Set(heads.map((h) => h.dv))].join('/');
+  return [
+    { label: 'n', value: String(input?.tokens.length ?? 0), tip: `tokens in "${input?.name ?? ''}"` },
+    { label: 'd_model', value: String(data.dModel), tip: `features: ${data.features.join(', ')}` },
+    { label: 'heads', value: String(heads.length), tip: heads.map((h) => `"${h.name}": d_k ${h.dk}, d_v ${h.dv}`).join('; ') },
+    { label: 'd_k', value: dk || '–', tip: 'width of queries and keys' },
+    { label: 'd_v', value: dv || '–', tip: 'width of values (and of each head\'s output)' },
+    { label: 'scale', value: data.scale === 'sqrt_dk' ? '÷√d_k' : data.scale === 'none' ? 'none' : `÷${data.scale}`, tip: 'what the scores are divided by' },
+    { label: 'mask', value: data.mask, tip: 'causal: a token sees only itself and earlier tokens' },
+    { label: 'learnable numbers', value: thousands(p.total), tip: `${p.heads.map((h) => `"${h.name}": ${h.wq}+${h.wk}+${h.wv}`).join('; ')}${p.wo ? `; W_O ${p.wo}` : ''} (identity matrices hold none)` },
+    {
+      label: 'full size', value: thousands(f.total),
+      tip: `${f.dModel}×${f.dk} per matrix × ${f.heads} heads × ${f.blocks} blocks × ${f.stacks} stacks = ${thousands(f.total)} (the original Transformer, per matrix role)`,
+    },
+  ];
+}
+
+export const renderSummary: ViewFn = (container, data, options) => {
+  const theme = options.theme;
+  const fs = theme.fontSize;
+  const items = summaryItems(data, options.input);
+  const pad = 8, gapX = 18, rowH = fs + 14;
+  const width = Math.max(options.width, 200);
+  // Flow the items like words, wrapping when the line is full.
+  const placed: { x: number; y: number; i: number }[] = [];
+  let x = pad, y = 0;
+  items.forEach((it, i) => {
+    const w = textWidth(`${it.label} `, fs) + textWidth(it.value, fs) * 1.1 + 6;
+    if (x + w > width - pad && x > pad) { x = pad; y += rowH; }
+    placed.push({ x, y, i });
+    x += w + gapX;
+  });
+  const height = y + rowH + 6;
+  const svg = createSvg(container, theme, width, height, 'Summary: shapes and parameter counts', 'summary');
+  const g = svg.append('g').attr('class', 'summary-items');
+  for (const p of placed) {
+    const it = items[p.i];
+    const t = g.append('text').attr('class', 'summary-item').attr('data-label', it.label).attr('x', p.x).attr('y', p.y + fs + 6);
+    t.append('title').text(it.tip);
+    t.append('tspan').attr('fill', theme.muted).text(`${it.label} `);
+    t.append('tspan').attr('font-weight', 700).attr('font-family', theme.mono).text(it.value);
+  }
+  return { svg: svg.node()!, notes: [], destroy: () => svg.remove() };
+};

@@ -1,0 +1,152 @@
+// Hover text. In the panel there is one tooltip element, #attention-tooltip (role=tooltip,
+// aria-live=polite, so screen readers read what the focused cell says); on jsdom (`attn render`)
+// the same text goes into each element's <title>. Views describe elements; wireTips does the rest.
+import type { ViewOptions, RevealTarget } from './view.js';
+
+export interface TooltipApi {
+  show(lines: readonly string[], at: { x: number; y: number } | Element): void;
+  hide(): void;
+}
+
+/** The panel's tooltip: lines of text (never markup) next to the pointer or the focused element. */
+export class Tooltip implements TooltipApi {
+  constructor(private readonly el: HTMLElement) {
+    el.setAttribute('role', 'tooltip');
+    el.setAttribute('aria-live', 'polite');
+    el.hidden = true;
+  }
+
+  show(lines: readonly string[], at: { x: number; y: number } | Element): void {
+    const doc = this.el.ownerDocument;
+    this.el.replaceChildren(...lines.map((line, i) => {
+      const div = doc.createElement('div');
+      if (i === 0) div.className = 'tip-head';
+      div.textContent = line;
+      return div;
+    }));
+    this.el.hidden = false;
+    let x: number, y: number;
+    if ('getBoundingClientRect' in at) {
+      const r = at.getBoundingClientRect();
+      x = r.right + 8;
+      y = r.bottom + 4;
+    } else {
+      x = at.x + 14;
+      y = at.y + 14;
+    }
+    const win = doc.defaultView;
+    const vw = win?.innerWidth ?? 800, vh = win?.innerHeight ?? 600;
+    const w = this.el.offsetWidth || 200, h = this.el.offsetHeight || 40;
+    if (x + w > vw - 4) x = Math.max(4, x - w - 28);
+    if (y + h > vh - 4) y = Math.max(4, y - h - 28);
+    this.el.style.left = `${Math.round(x)}px`;
+    this.el.style.top = `${Math.round(y)}px`;
+  }
+
+  hide(): void {
+    this.el.hidden = true;
+  }
+}
+
+export interface Tip {
+  lines: string[];
+  /** Highlight (row and column, the token's arcs) while hovered or focused. */
+  enter?: () => void;
+  leave?: () => void;
+  /** Clicking (or Enter on) the element shows this place in the spec. */
+  reveal?: RevealTarget;
+  /** Clicking also changes the selection (a token picked). */
+  click?: () => void;
+}
+
+/**
+ * Hover, focus and click for every element of `root` matching `selector`, through one set of
+ * delegated listeners (a 128×128 matrix has 16,384 cells and no listener of its own).
+ * Non-interactive: each element gets a <title> with the tip's lines instead.
+ */
+export function wireTips(root: SVGSVGElement, options: ViewOptions, selector: string, describe: (el: Element) => Tip | undefined): () => void {
+  if (!options.interactive) {
+    const doc = root.ownerDocument;
+    root.querySelectorAll(selector).forEach((el) => {
+      const tip = describe(el);
+      if (!tip) return;
+      const title = doc.createElementNS('http://www.w3.org/2000/svg', 'title');
+      title.textContent = tip.lines.join('\n');
+      el.insertBefore(title, el.firstChild);
+    });
+    return () => {};
+  }
+  let current: Element | undefined;
+  let currentTip: Tip | undefined;
+  const leave = () => {
+    currentTip?.leave?.();
+    current = undefined;
+    currentTip = undefined;
+    options.tooltip?.hide();
+  };
+  const enter = (el: Element, at: { x: number; y: number } | Element) => {
+    if (el !== current) {
+      leave();
+      current = el;
+      currentTip = describe(el);
+      currentTip?.enter?.();
+      if (currentTip && el.getAttribute('tabindex') !== null) el.setAttribute('aria-label', currentTip.lines.join('. '));
+    }
+    if (currentTip) options.tooltip?.show(currentTip.lines, at);
+  };
+  const over = (e: Event) => {
+    const pe = e as PointerEvent;
+    const el = (e.target as Element | null)?.closest?.(selector);
+    if (el && root.contains(el)) enter(el, { x: pe.clientX, y: pe.clientY });
+    else if (current) leave();
+  };
+  const out = (e: Event) => {
+    const to = (e as PointerEvent).relatedTarget as Node | null;
+    if (!to || !root.contains(to)) leave();
+  };
+  const focus = (e: Event) => {
+    const el = (e.target as Element | null)?.closest?.(selector);
+    if (el && root.contains(el)) enter(el, el);
+  };
+  const blur = (e: Event) => {
+    const to = (e as FocusEvent).relatedTarget as Node | null;
+    if (!to || !root.contains(to)) leave();
+  };
+  const click = (e: Event) => {
+    const el = (e.target as Element | null)?.closest?.(selector);
+    if (!el || !root.contains(el)) return;
+    const tip = el === current && currentTip ? currentTip : describe(el);
+    if (tip?.reveal) options.onReveal?.(tip.reveal);
+    tip?.click?.();
+  };
+  const key = (e: Event) => {
+    const ke = e as KeyboardEvent;
+    if (ke.key === 'Escape') {
+      leave();
+      (root.ownerDocument.activeElement as HTMLElement | null)?.blur?.();
+    } else if (ke.key === 'Enter' || ke.key === ' ') {
+      const el = (e.target as Element | null)?.closest?.(selector);
+      if (el) {
+        ke.preventDefault();
+        click(e);
+      }
+    }
+  };
+  root.addEventListener('pointerover', over);
+  root.addEventListener('pointermove', over);
+  root.addEventListener('pointerout', out);
+  root.addEventListener('focusin', focus);
+  root.addEventListener('focusout', blur);
+  root.addEventListener('click', click);
+  root.addEventListener('keydown', key);
+  return () => {
+    leave();
+    root.removeEventListener('pointerover', over);
+    root.removeEventListener('pointermove', over);
+    root.removeEventListener('pointerout', out);
+    root.removeEventListener('focusin', focus);
+    root.removeEventListener('focusout', blur);
+    root.removeEventListener('click', click);
+    root.removeEventListener('keydown', key);
+  };
+}

@@ -1,0 +1,113 @@
+// What every view shares: its options, its handle, and small SVG helpers. A view is a function
+// (container, data, options) → handle that appends one <svg> to the container, so the panel, the
+// export and `attn render` (on jsdom, interactive: false) all draw the very same picture.
+import { select, type Selection } from 'd3';
+import type { AttentionJson } from '../src/core/result-json.js';
+import type { RevealMessage } from '../src/protocol.js';
+import type { Theme } from './colour.js';
+import type { TooltipApi } from './tooltip.js';
+
+export type MatrixMode = 'scores' | 'scaled' | 'weights';
+export type Role = 'wq' | 'wk' | 'wv' | 'wo';
+export type RevealTarget = RevealMessage['target'];
+
+export interface Selection_ {
+  head: number | 'all';
+  input: number;
+  token: number;
+}
+
+export interface ViewOptions extends Selection_ {
+  theme: Theme;
+  /** Width available, in CSS pixels; views lay themselves out from 300 to 1600 and beyond. */
+  width: number;
+  matrixMode: MatrixMode;
+  /** Which matrix the projection view multiplies by (its head is options.head, or 0 for 'all'). */
+  projection: Role;
+  /** Heads hidden by the arcs legend toggles. */
+  hiddenHeads?: readonly number[];
+  /** false on jsdom (`attn render`): hover text goes into <title> elements, no listeners, no canvas. */
+  interactive: boolean;
+  tooltip?: TooltipApi;
+  onReveal?: (target: RevealTarget) => void;
+  /** The user picked something inside the view (a token, a head toggle): the panel stores it and redraws. */
+  onPick?: (change: Partial<Selection_> & { hiddenHeads?: number[] }) => void;
+}
+
+export interface ViewHandle {
+  /** The picture itself: what Export SVG / PNG serialises. */
+  readonly svg: SVGSVGElement;
+  /** A canvas drawn instead of SVG cells for large inputs (matrix view), if any. */
+  readonly canvas?: HTMLCanvasElement;
+  /** Notes written on the view ("showing the 3 strongest links…"), also for tests. */
+  readonly notes: readonly string[];
+  destroy(): void;
+}
+
+export type ViewFn = (container: HTMLElement, data: AttentionJson, options: ViewOptions) => ViewHandle;
+
+export type Svg = Selection<SVGSVGElement, unknown, null, undefined>;
+export type G = Selection<SVGGElement, unknown, null, undefined>;
+
+let uid = 0;
+/** A prefix for ids inside one SVG (patterns, clip paths), unique within the document. */
+export function nextId(prefix: string): string {
+  uid += 1;
+  return `al-${prefix}-${uid}`;
+}
+
+/** The view's <svg>, standalone: xmlns, size, font, colours and a background as attributes. */
+export function createSvg(container: HTMLElement, theme: Theme, width: number, height: number, label: string, view: string): Svg {
+  const svg = select(container).append('svg')
+    .attr('xmlns', 'http://www.w3.org/2000/svg')
+    .attr('class', `attention-view attention-${view}`)
+    .attr('data-view', view)
+    .attr('width', Math.ceil(width))
+    .attr('height', Math.ceil(height))
+    .attr('viewBox', `0 0 ${Math.ceil(width)} ${Math.ceil(height)}`)
+    .attr('font-family', theme.font)
+    .attr('font-size', theme.fontSize)
+    .attr('fill', theme.fg)
+    .attr('role', 'group')
+    .attr('aria-label', label);
+  svg.append('rect').attr('class', 'bg').attr('width', '100%').attr('height', '100%').attr('fill', theme.bg);
+  return svg as unknown as Svg;
+}
+
+export function resize(svg: Svg, width: number, height: number): void {
+  svg.attr('width', Math.ceil(width)).attr('height', Math.ceil(height)).attr('viewBox', `0 0 ${Math.ceil(width)} ${Math.ceil(height)}`);
+}
+
+/** A diagonal hatch for masked cells: different from every colour of the scale, not only by hue. */
+export function hatch(svg: Svg, theme: Theme): string {
+  const id = nextId('hatch');
+  const p = svg.append('defs').append('pattern').attr('id', id).attr('patternUnits', 'userSpaceOnUse')
+    .attr('width', 6).attr('height', 6).attr('patternTransform', 'rotate(45)');
+  p.append('rect').attr('width', 6).attr('height', 6).attr('fill', theme.masked);
+  p.append('line').attr('x1', 0).attr('y1', 0).attr('x2', 0).attr('y2', 6).attr('stroke', theme.maskedHatch).attr('stroke-width', 2);
+  return `url(#${id})`;
+}
+
+/** A line of explanatory text on the view (notes, "say so on the plot"). */
+export function note(g: G | Svg, theme: Theme, x: number, y: number, text: string): void {
+  (g as G).append('text').attr('class', 'note').attr('x', x).attr('y', y).attr('fill', theme.muted)
+    .attr('font-style', 'italic').text(text);
+}
+
+export function clampIndex(i: number, n: number): number {
+  return Number.isInteger(i) && i >= 0 && i < n ? i : 0;
+}
+
+/** The head a single-head view shows: the selected one, or the first when "all" is selected. */
+export function singleHead(data: AttentionJson, options: Selection_): number {
+  const input = data.inputs[clampIndex(options.input, data.inputs.length)];
+  const n = input?.heads.length ?? 0;
+  return options.head === 'all' ? 0 : clampIndex(options.head, n);
+}
+
+/** An empty view with a sentence, for data the view cannot draw (no inputs, no tokens). */
+export function emptyView(container: HTMLElement, theme: Theme, width: number, view: string, message: string): ViewHandle {
+  const svg = createSvg(container, theme, width, 40, message, view);
+  svg.append('text').attr('x', 8).attr('y', 24).attr('fill', theme.muted).text(message);
+  return { svg: svg.node()!, notes: [message], destroy: () => svg.remove() };
+}
