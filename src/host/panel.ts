@@ -55,6 +55,7 @@ export class AttentionPanel implements vscode.Disposable {
   private queued: HostMessage[] = [];
   private status: PanelStatus = 'loading';
   private shownVersion = -1;
+  private shownDocument?: vscode.TextDocument;
   private tokens: string[] = [];
   private lastJson?: AttentionJson;
   private view: ViewName;
@@ -122,6 +123,7 @@ export class AttentionPanel implements vscode.Disposable {
     if (uri.toString() === this.documentUri.toString()) return;
     this.documentUri = uri;
     this.shownVersion = -1;
+    this.shownDocument = undefined;
     this.status = 'loading';
     this.tokens = [];
     this.lastJson = undefined;
@@ -165,7 +167,10 @@ export class AttentionPanel implements vscode.Disposable {
       return;
     }
     // The panel moved on to another document, or a newer version was shown already: drop this one.
-    if (this.disposed || uri.toString() !== this.documentUri.toString() || document.version < this.shownVersion) return;
+    // (A closed and reopened document counts from 1 again, as a new TextDocument.)
+    if (this.disposed || uri.toString() !== this.documentUri.toString()) return;
+    if (document === this.shownDocument && document.version < this.shownVersion) return;
+    this.shownDocument = document;
     this.showAnalysis(document, this.context.cache.get(document));
   }
 
