@@ -1,0 +1,197 @@
+// The panel shell on jsdom: messages in, messages out, the states it shows, keyboard and export.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { JSDOM } from 'jsdom';
+import { App, type VsCodeApi } from '../../webview/app.js';
+import { analyze } from '../../src/core/index.js';
+import type { WebviewMessage } from '../../src/protocol.js';
+import { exampleText } from '../support/specs.js';
+
+const URI = 'file:///w/apple-watch-lens.attn.json';
+
+function setup(saved?: unknown) {
+  const dom = new JSDOM(`<!doctype html><html><body class="vscode-light">
+    <main id="attention-root" data-state="loading" data-document-uri="${URI}" data-file-name="apple-watch-lens.attn.json"></main>
+    <div id="attention-tooltip" role="tooltip"></div></body></html>`, { pretendToBeVisual: true });
+  const doc = dom.window.document;
+  const posted: WebviewMessage[] = [];
+  let state: unknown = saved;
+  const api: VsCodeApi = { postMessage: (m) => posted.push(m), getState: () => state, setState: (s) => { state = s; } };
+  const root = doc.getElementById('attention-root')!;
+  const app = new App(root, doc.getElementById('attention-tooltip')!, api);
+  app.start();
+  return { dom, doc, root, app, posted, state: () => state };
+}
+
+const json = analyze(exampleText('apple-watch-lens.attn.json')).json!;
+const render = (version = 1, result: unknown = json) => ({ type: 'render', documentUri: URI, fileName: 'apple-watch-lens.attn.json', version, result, warnings: [] });
+
+test('starts in "loading", never blank, and says ready', () => {
+  const { root, posted, doc } = setup();
+  assert.equal(root.dataset.state, 'loading');
+  assert.match(doc.getElementById('attention-status')!.textContent!, /waiting for a spec/i);
+  assert.deepEqual(posted[0], { type: 'ready' });
+});
+
+test('render: draws, answers "rendered" with the version and view', () => {
+  const { root, app, posted, doc } = setup({ view: 'matrix', head: 1, input: 0, token: 3, documentUri: URI });
+  app.receive(render(7));
+  assert.equal(root.dataset.state, 'ready');
+  const rendered = posted.find((m) => m.type === 'rendered');
+  assert.ok(rendered && rendered.type === 'rendered');
+  assert.equal(rendered.version, 7);
+  assert.equal(rendered.view, 'matrix');
+  assert.ok(rendered.drawMs >= 0);
+  assert.equal(doc.querySelectorAll('#attention-view rect.cell[data-query][data-key][data-head="1"]').length, 16);
+  assert.ok(doc.querySelector('#attention-summary svg'));
+});
+
+test('hovering (focusing) a cell fills #attention-tooltip with the dot product, for screen readers too', () => {
+  const { app, doc, dom } = setup({ view: 'matrix', head: 1, input: 0, token: 3, documentUri: URI });
+  app.receive(render());
+  const cell = doc.querySelector('rect.cell[data-query="3"][data-key="2"]')!;
+  cell.dispatchEvent(new dom.window.FocusEvent('focusin', { bubbles: true }));
+  const tip = doc.getElementById('attention-tooltip')!;
+  assert.equal(tip.hidden, false);
+  assert.equal(tip.getAttribute('role'), 'tooltip');
+  assert.equal(tip.getAttribute('aria-live'), 'polite');
+  assert.match(tip.textContent!, /q_watch · k_apple = 10·10 \+ 6·6 = 136/);
+  // Row and column highlighted.
+  assert.equal(doc.querySelectorAll('g.highlight rect').length, 3);
+  // Escape clears.
+  cell.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+  assert.equal(tip.hidden, true);
+});
+
+test('arrow keys move through the cells (one tab stop)', () => {
+  const { app, doc, dom } = setup({ view: 'matrix', head: 1, input: 0, token: 0, documentUri: URI });
+  app.receive(render());
+  const stops = doc.querySelectorAll('rect.cell[tabindex="0"]');
+  assert.equal(stops.length, 1);
+  const first = stops[0] as unknown as HTMLElement;
+  first.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+  const now = doc.querySelector('rect.cell[tabindex="0"]')!;
+  assert.equal(now.getAttribute('data-key'), String(Number(first.getAttribute('data-key')) + 1));
+});
+
+test('clicking a token posts a reveal of kind "token"', () => {
+  const { app, doc, posted, dom } = setup({ view: 'arcs', head: 'all', input: 0, token: 0, documentUri: URI });
+  app.receive(render());
+  const tok = doc.querySelector('g.token[data-token="2"] text')!;
+  tok.dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true }));
+  const reveal = posted.find((m) => m.type === 'reveal');
+  assert.deepEqual(reveal, { type: 'reveal', documentUri: URI, target: { kind: 'token', input: 0, token: 2 } });
+});
+
+test('clicking a weight of the projection posts a reveal of kind "matrix"', () => {
+  const { app, doc, posted, dom } = setup({ view: 'projection', head: 1, input: 0, token: 2, projection: 'wq', documentUri: URI });
+  app.receive(render());
+  const w = doc.querySelector('rect.w-cell[data-row-index="0"][data-col-index="1"]')!;
+  w.dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true }));
+  const reveal = posted.find((m) => m.type === 'reveal');
+  assert.deepEqual(reveal, { type: 'reveal', documentUri: URI, target: { kind: 'matrix', role: 'wq', head: 1, row: 0, col: 1 } });
+});
+
+test('problems: listed, clickable to their position, the last picture kept dimmed', () => {
+  const { app, doc, root, posted, dom } = setup({ view: 'matrix', head: 1, input: 0, token: 0, documentUri: URI });
+  app.receive(render(1));
+  app.receive({ type: 'problems', documentUri: URI, fileName: 'x', version: 2, problems: [
+    { severity: 'error', message: '<img src=x onerror=alert(1)> is not a number', path: 'embeddings.apple[1]', line: 6, column: 20 },
+  ] });
+  assert.equal(root.dataset.state, 'error');
+  const list = doc.getElementById('attention-problems')!;
+  assert.equal(list.hidden, false);
+  assert.equal(list.querySelectorAll('li').length, 1);
+  assert.equal(list.querySelectorAll('img').length, 0, 'the message is text');
+  assert.match(list.textContent!, /<img src=x onerror=alert\(1\)> is not a number/);
+  assert.ok(doc.querySelector('#attention-view svg'), 'the last good picture stays');
+  list.querySelector('button')!.dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true }));
+  assert.deepEqual(posted.at(-1), { type: 'reveal', documentUri: URI, target: { kind: 'position', line: 6, column: 20 } });
+  // A good render again: back to ready, the list gone.
+  app.receive(render(3));
+  assert.equal(root.dataset.state, 'ready');
+  assert.equal(list.hidden, true);
+});
+
+test('problems before any picture: says so instead of a blank panel', () => {
+  const { app, doc, root } = setup();
+  app.receive({ type: 'problems', documentUri: URI, fileName: 'x', version: 1, problems: [{ severity: 'error', message: 'bad', path: '', line: 1, column: 1 }] });
+  assert.equal(root.dataset.state, 'error');
+  assert.match(doc.getElementById('attention-status')!.textContent!, /no picture yet/i);
+});
+
+test('malformed messages are ignored, not drawn', () => {
+  const { app, root, posted } = setup();
+  const bad = structuredClone(json) as unknown as { inputs: { heads: { weights: number[][] }[] }[] };
+  bad.inputs[0].heads[0].weights[1] = [1];
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    app.receive(render(1, bad));
+    app.receive({ type: 'render' });
+    app.receive('render');
+    app.receive({ type: 'nonsense' });
+  } finally {
+    console.warn = warn;
+  }
+  assert.equal(root.dataset.state, 'loading');
+  assert.equal(posted.filter((m) => m.type === 'rendered').length, 0);
+});
+
+test('toolbar: switching the view redraws, saves the state and tells the host', () => {
+  const { app, doc, posted, dom, state } = setup({ view: 'arcs', head: 'all', input: 0, token: 0, documentUri: URI });
+  app.receive(render());
+  const tab = doc.querySelector<HTMLButtonElement>('.al-tab[data-view="steps"]')!;
+  tab.dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true }));
+  assert.equal(tab.getAttribute('aria-selected'), 'true');
+  assert.ok(doc.querySelector('svg.attention-steps'));
+  const st = posted.filter((m) => m.type === 'state').at(-1);
+  assert.ok(st && st.type === 'state');
+  assert.equal(st.state.view, 'steps');
+  assert.equal((state() as { view: string }).view, 'steps');
+  // The matrix mode control switches raw scores / scaled / weights.
+  doc.querySelector<HTMLButtonElement>('.al-tab[data-view="matrix"]')!.dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true }));
+  const mode = doc.querySelector<HTMLSelectElement>('select[data-control="mode"]')!;
+  mode.value = 'scores';
+  mode.dispatchEvent(new dom.window.Event('change'));
+  assert.match(doc.querySelector('svg.attention-matrix .title')!.textContent!, /raw scores/);
+});
+
+test('export: answers with a standalone SVG', async () => {
+  const { app, posted } = setup({ view: 'matrix', head: 1, input: 0, token: 0, documentUri: URI });
+  app.receive(render());
+  app.receive({ type: 'exportRequest', requestId: 4, format: 'svg' });
+  await new Promise((r) => setTimeout(r, 10));
+  const res = posted.find((m) => m.type === 'exportResult');
+  assert.ok(res && res.type === 'exportResult');
+  assert.equal(res.requestId, 4);
+  assert.match(res.data, /^<\?xml[^]*<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  assert.ok(!res.data.includes('var(--'));
+  assert.ok(res.data.includes('data-query="3"'));
+});
+
+test('lock: shown in the header', () => {
+  const { app, doc } = setup();
+  app.receive({ type: 'lock', locked: true });
+  assert.equal(doc.querySelector<HTMLElement>('.al-lock')!.hidden, false);
+  app.receive({ type: 'lock', locked: false });
+  assert.equal(doc.querySelector<HTMLElement>('.al-lock')!.hidden, true);
+});
+
+test('every view draws in the panel at 300 and 1600 pixels without throwing', () => {
+  for (const ex of ['apple-watch-lens.attn.json', 'mouse-two-contexts.attn.json', 'multi-head-causal.attn.json']) {
+    const result = analyze(exampleText(ex)).json!;
+    for (const view of ['arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare'] as const) {
+      for (const width of [300, 1600]) {
+        const { app, posted, doc } = setup({ view, head: 'all', input: 0, token: 0, documentUri: URI });
+        // jsdom has no layout: give the view area a width as a browser would.
+        Object.defineProperty(doc.getElementById('attention-view')!, 'clientWidth', { value: width });
+        app.receive(render(1, result));
+        assert.ok(posted.some((m) => m.type === 'rendered'), `${ex} ${view} ${width}`);
+        const svg = doc.querySelector(`#attention-view svg.attention-${view}`);
+        assert.ok(svg, `${ex} ${view} ${width}`);
+        assert.ok(Number(svg.getAttribute('width')) >= Math.min(width, 300), `${ex} ${view} ${width}: uses the width`);
+      }
+    }
+  }
+});
