@@ -62,7 +62,7 @@ for (const n of [16, 128, 512]) {
 }
 
 console.log('\nread + compute + JSON form of the examples (what one edit costs the extension host)');
-const dir = join(import.meta.dirname, '..', 'examples');
+const dir = join(__dirname, '..', 'examples');
 for (const f of readdirSync(dir).filter((x) => x.endsWith('.attn.json')).sort()) {
   const text = readFileSync(join(dir, f), 'utf8');
   console.log(`  ${f.padEnd(34)} ${(time(() => analyze(text), 200, 20) * 1000).toFixed(0).padStart(6)} µs`);

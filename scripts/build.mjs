@@ -5,15 +5,15 @@ import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
 const common = { bundle: true, minify: production, sourcemap: !production, logLevel: 'warning' };
+// jsonc-parser's "main" is a UMD build whose inner requires esbuild cannot follow; its ESM build bundles cleanly.
+const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'] };
 
 await Promise.all([
   esbuild.build({
-    ...common, entryPoints: ['src/host/extension.ts'], outfile: 'dist/extension.js',
-    platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'],
+    ...node, entryPoints: ['src/host/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'],
   }),
   esbuild.build({
-    ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/attn.js',
-    platform: 'node', format: 'cjs', target: 'node20', external: ['jsdom'],
+    ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/attn.js', external: ['jsdom'],
   }),
   esbuild.build({
     ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js',

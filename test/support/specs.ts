@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { analyze, type Analysis } from '../../src/core/index.js';
 
-export const EXAMPLES = join(import.meta.dirname, '..', '..', 'examples');
+export const EXAMPLES = join(__dirname, '..', '..', 'examples');
 
 export function exampleFiles(): string[] {
   return readdirSync(EXAMPLES).filter((f) => f.endsWith('.attn.json')).map((f) => join(EXAMPLES, f));

@@ -87,7 +87,7 @@ test('a file over --max-bytes is refused before reading it', async () => {
 
 test('the built attn prints no stack trace for malformed JSON', () => {
   const file = tempSpec('{"inputs": [');
-  const r = spawnSync(process.execPath, [join(import.meta.dirname, '..', '..', 'bin', 'attn.js'), 'compute', file], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(__dirname, '..', '..', 'bin', 'attn.js'), 'compute', file], { encoding: 'utf8' });
   assert.equal(r.status, 1);
   assert.match(r.stderr, /bad\.attn\.json:1:\d+: invalid JSON/);
   assert.doesNotMatch(r.stderr, /\n\s+at /);
