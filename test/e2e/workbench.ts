@@ -34,16 +34,26 @@ async function focusWorkbench(page: Page): Promise<void> {
   if (await statusbar.count()) await statusbar.click({ position: { x: 5, y: 5 } }).catch(() => {});
 }
 
+/** Picks the row `label` in a quick pick: Enter when the list has filtered down to it, else a click on it. */
+async function pressEnterOn(page: Page, label: string, timeoutMs: number): Promise<void> {
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
+  await row.waitFor({ timeout: timeoutMs });
+  await sleep(300); // the list filters as it is typed into
+  const focused = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: label });
+  if (await focused.count()) await page.keyboard.press('Enter');
+  else await row.click();
+}
+
 /** Ctrl+P, the file's name, Enter: the file opens in an editor. */
 export async function quickOpen(page: Page, fileName: string): Promise<void> {
   await focusWorkbench(page);
+  await page.keyboard.press('Control+1'); // into the first editor group, not the panel's group beside it
   await page.keyboard.press('Control+P');
   const input = page.locator('.quick-input-widget input[type="text"], .quick-input-widget .quick-input-box input').first();
   await input.waitFor({ state: 'visible', timeout: 10_000 });
   await input.fill(fileName);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: fileName }).first().waitFor({ timeout: 20_000 });
-  await page.keyboard.press('Enter');
-  await page.locator('.tabs-container .tab.active', { hasText: fileName }).waitFor({ timeout: 20_000 });
+  await pressEnterOn(page, fileName, 20_000);
+  await page.locator(`.tabs-container .tab.active[data-resource-name="${fileName}"]`).first().waitFor({ timeout: 20_000 });
 }
 
 /** Ctrl+Shift+P, the command's title, Enter. */
@@ -52,21 +62,16 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   const input = page.locator('.quick-input-widget input[type="text"], .quick-input-widget .quick-input-box input').first();
   await input.waitFor({ state: 'visible', timeout: 10_000 });
   await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
-  await page.keyboard.press('Enter');
+  await pressEnterOn(page, title, 15_000);
 }
 
-/** The webview frame holding #attention-root (VS Code nests it two iframes deep). */
-export async function attentionFrame(page: Page, timeoutMs = 30_000, documentName?: string): Promise<Frame> {
-  return poll('the Attention Lens webview (a frame with #attention-root)', async () => {
+/** The webview frame holding #attention-root (VS Code nests it two iframes deep), optionally the one that `accept`s. */
+export async function attentionFrame(page: Page, timeoutMs = 30_000, accept?: (f: Frame) => Promise<boolean>): Promise<Frame> {
+  return poll(`the Attention Lens webview (a frame with #attention-root${accept ? ' showing the expected spec' : ''})`, async () => {
     for (const f of page.frames()) {
       const root = await f.$('#attention-root').catch(() => null);
       if (!root) continue;
-      if (documentName) {
-        const file = await root.getAttribute('data-file-name').catch(() => null);
-        const uri = await root.getAttribute('data-document-uri').catch(() => null);
-        if (!`${file} ${uri}`.includes(documentName)) continue;
-      }
+      if (accept && !(await accept(f).catch(() => false))) continue;
       return f;
     }
     return undefined;
@@ -141,6 +146,15 @@ export async function hoverMatrixCell(frame: Frame, headName: string, query: num
     });
     return text || undefined;
   }, 5_000);
+}
+
+/** "Preferences: Color Theme" from the command palette, then the theme by name. */
+export async function pickColorTheme(page: Page, theme: string): Promise<void> {
+  await runCommand(page, 'Preferences: Color Theme');
+  const input = page.locator('.quick-input-widget input[type="text"], .quick-input-widget .quick-input-box input').first();
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(theme);
+  await pressEnterOn(page, theme, 10_000);
 }
 
 /** Opens the Problems panel and returns its rows' text. */
