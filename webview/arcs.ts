@@ -44,8 +44,10 @@ export const renderArcs: ViewFn = (container, data, options) => {
   const allHeads = input.heads.map((_, h) => h);
   const heads = options.head === 'all' ? allHeads.filter((h) => !hidden.has(h)) : [clampIndex(options.head, H)];
   const notes: string[] = [];
-  const topK = n > ALL_LINKS_UP_TO ? TOP_K : undefined;
-  if (topK) notes.push(`${n} tokens: showing the ${TOP_K} strongest links of each token per head (weights ≥ ${MIN_WEIGHT})`);
+  // Many tokens: keep each token's strongest links (fewer when several heads share the picture).
+  const topK = n > ALL_LINKS_UP_TO ? (heads.length > 2 ? 1 : heads.length > 1 ? 2 : TOP_K) : undefined;
+  if (topK) notes.push(`${n} tokens: showing the ${topK === 1 ? 'strongest link' : `${topK} strongest links`} of each token per head (weights ≥ ${MIN_WEIGHT}); hover a token for its own`);
+  const thick = topK ? 3.5 : 7;
   const links = strongestLinks(input, heads, topK);
   if (heads.length === 0) notes.push('every head is hidden: click a head in the legend to show it');
 
@@ -64,24 +66,39 @@ export const renderArcs: ViewFn = (container, data, options) => {
     if (l.j > l.i) maxUp = Math.max(maxUp, arcH(l.j - l.i));
     if (l.j < l.i) maxDown = Math.max(maxDown, arcH(l.i - l.j));
   }
-  const legendH = 26;
+  // Legend items flow like words; their positions are known before the picture's height.
+  const legendItems = input.heads.map((head) => `head "${head.name}"`);
+  const allLabel = options.head === 'all' ? 'all heads (click a head to hide it)' : 'show all heads';
+  const legendPos: [number, number][] = [];
+  {
+    let lx = 0, ly = 0;
+    const room = Math.max(260, options.width) - 2 * pad;
+    legendItems.forEach((label) => {
+      const w = textWidth(label, fs) + 30;
+      if (lx + w > room && lx > 0) { lx = 0; ly += 20; }
+      legendPos.push([lx, ly]);
+      lx += w;
+    });
+    if (lx + textWidth(allLabel, fs) + 10 > room && lx > 0) { lx = 0; ly += 20; }
+    legendPos.push([lx, ly]);
+  }
+  const legendH = legendPos[legendPos.length - 1][1] + 26;
   const titleH = 22 + notes.length * 16;
   const labelH = slanted ? Math.min(widest, 120) * 0.75 + 14 : fs + 12;
   const baseY = titleH + legendH + maxUp + 16;
   const height = baseY + labelH + maxDown + 20;
   const svg = createSvg(container, theme, width, height, `Attention arcs of "${input.name}"`, 'arcs');
   svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
-    .text(`${input.name}: who attends to whom (arc width = weight; above: to a later token, below: to an earlier one)`);
+    .text(clip(`${input.name}: who attends to whom (arc width = weight; above: to a later token, below: to an earlier one)`, width - 2 * pad, theme.fontSize));
   notes.forEach((t, k) => note(svg, theme, pad, 34 + k * 16, t));
 
   // Legend: one swatch per head; in "all heads" mode clicking toggles a head, otherwise picks it.
   const lg = svg.append('g').attr('class', 'legend').attr('transform', `translate(${pad},${titleH + 6})`);
-  let lx = 0, ly = 0;
   input.heads.forEach((head, h) => {
     const on = options.head === 'all' ? !hidden.has(h) : h === heads[0];
-    const label = `head "${head.name}"`;
+    const label = legendItems[h];
     const w = textWidth(label, fs) + 30;
-    if (lx + w > width - 2 * pad && lx > 0) { lx = 0; ly += 18; }
+    const [lx, ly] = legendPos[h];
     const item = lg.append('g').attr('class', 'head-toggle hot').attr('data-head', h).attr('role', 'switch')
       .attr('aria-checked', String(on)).attr('transform', `translate(${lx},${ly})`).attr('cursor', 'pointer');
     item.append('rect').attr('width', w - 6).attr('height', 16).attr('rx', 3).attr('fill', 'transparent')
@@ -89,12 +106,11 @@ export const renderArcs: ViewFn = (container, data, options) => {
     item.append('rect').attr('x', 5).attr('y', 4).attr('width', 12).attr('height', 8).attr('rx', 2)
       .attr('fill', on ? theme.heads[h % theme.heads.length] : 'none').attr('stroke', theme.heads[h % theme.heads.length]);
     item.append('text').attr('x', 22).attr('y', 12).attr('fill', on ? theme.fg : theme.muted).text(label);
-    lx += w;
   });
   if (H > 1) {
-    const label = options.head === 'all' ? 'all heads (click a head to hide it)' : 'show all heads';
+    const [lx, ly] = legendPos[H];
     const item = lg.append('g').attr('class', 'head-toggle hot').attr('data-head', 'all').attr('transform', `translate(${lx},${ly})`).attr('cursor', 'pointer');
-    item.append('text').attr('x', 4).attr('y', 12).attr('fill', theme.focus).attr('text-decoration', 'underline').text(label);
+    item.append('text').attr('x', 4).attr('y', 12).attr('fill', theme.focus).attr('text-decoration', 'underline').text(allLabel);
   }
 
   const xOf = (i: number) => pad + step * i + step / 2;
@@ -115,8 +131,8 @@ export const renderArcs: ViewFn = (container, data, options) => {
     arcsG.append('path').attr('class', 'arc hot').attr('d', d)
       .attr('data-head', l.h).attr('data-query', l.i).attr('data-key', l.j).attr('data-weight', l.w.toFixed(4))
       .attr('stroke', theme.heads[l.h % theme.heads.length])
-      .attr('stroke-width', (0.6 + 7 * l.w).toFixed(2))
-      .attr('stroke-opacity', (0.18 + 0.8 * l.w).toFixed(3))
+      .attr('stroke-width', (0.6 + thick * l.w).toFixed(2))
+      .attr('stroke-opacity', (topK ? 0.12 + 0.6 * l.w : 0.18 + 0.8 * l.w).toFixed(3))
       .attr('stroke-linecap', 'round');
   }
   // Arrow heads: a small dot at the key end says where the arc goes.

@@ -17,7 +17,7 @@ import {
 /** Above this many tokens the panel paints cells on a canvas. */
 export const CANVAS_ABOVE = 128;
 /** Above this many tokens `attn render` (no canvas) draws blocks of cells, each the block's mean. */
-export const STATIC_BLOCKS_ABOVE = 160;
+export const STATIC_BLOCKS_ABOVE = 128;
 
 export const MODE_LABEL: Record<MatrixMode, string> = {
   scores: 'raw scores q·k',
@@ -51,11 +51,27 @@ export function cellLines(data: AttentionJson, input: InputJson, h: number, i: n
   return lines;
 }
 
-interface Domain { lo: number; hi: number }
+interface Domain { lo: number; hi: number; clipped?: boolean }
 
 function domainOf(heads: readonly HeadJson[], mode: MatrixMode): Domain {
-  if (mode === 'weights') return { lo: 0, hi: 1 };
   let lo = Infinity, hi = -Infinity;
+  if (mode === 'weights') {
+    // From 0 to the largest weight. With many tokens a row's weights are near 1/n each and one
+    // weight of 1 (the first row of a causal mask) would wash every other cell out: there the top
+    // is the 99th percentile, cells above it take the top colour, and the legend says "≥".
+    const n = heads[0]?.weights.length ?? 0;
+    if (n <= 32) {
+      for (const head of heads) for (const r of head.weights) for (const w of r) if (w > hi) hi = w;
+      return { lo: 0, hi: hi > 0 ? hi : 1 };
+    }
+    const all = new Float64Array(heads.length * n * n);
+    let k = 0;
+    for (const head of heads) head.weights.forEach((r, i) => r.forEach((w, j) => { if (head.scaled[i][j] !== null) all[k++] = w; }));
+    const used = all.subarray(0, k).sort();
+    const top = used[Math.min(k - 1, Math.floor(k * 0.99))] ?? 1;
+    const max = used[k - 1] ?? 1;
+    return { lo: 0, hi: top > 0 ? top : 1, clipped: top < max };
+  }
   for (const head of heads) {
     head.scaled.forEach((r, i) => r.forEach((s, j) => {
       if (s === null) return;
@@ -78,7 +94,7 @@ function legend(svg: Svg, theme: Theme, x: number, y: number, dom: Domain, mode:
   }
   g.append('rect').attr('y', top).attr('width', w).attr('height', 10).attr('fill', 'none').attr('stroke', theme.grid);
   g.append('text').attr('y', top + 24).attr('fill', theme.fg).text(fmt(dom.lo, 2));
-  g.append('text').attr('x', w).attr('y', top + 24).attr('text-anchor', 'end').attr('fill', theme.fg).text(fmt(dom.hi, 2));
+  g.append('text').attr('x', w).attr('y', top + 24).attr('text-anchor', 'end').attr('fill', theme.fg).text(`${dom.clipped ? '≥ ' : ''}${fmt(dom.hi, 2)}`);
   if (hasMasked) {
     g.append('rect').attr('x', w + 16).attr('y', top).attr('width', 14).attr('height', 10).attr('fill', maskFill).attr('stroke', theme.grid);
     g.append('text').attr('x', w + 34).attr('y', top + 9).attr('fill', theme.fg).text('masked (weight 0)');
@@ -119,7 +135,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
     heads = [heads[0]];
     notes.push(`${n} tokens: one head at a time (pick a head in the toolbar)`);
   }
-  const stride = !options.interactive && n > STATIC_BLOCKS_ABOVE ? Math.ceil(n / 128) : 1;
+  const stride = !options.interactive && n > STATIC_BLOCKS_ABOVE ? Math.ceil(n / 96) : 1;
   if (stride > 1) notes.push(`${n} tokens: each cell is a block of ${stride}×${stride} token pairs (its mean)`);
   const m = Math.ceil(n / stride);
   const fs = theme.fontSize;
@@ -143,11 +159,11 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   const svg = createSvg(container, theme, width, height, `Attention matrix of "${input.name}", ${MODE_LABEL[mode]}`, 'matrix');
   const maskFill = hatch(svg, theme);
   svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
-    .text(`${input.name}: ${MODE_LABEL[mode]}, rows = queries, columns = keys`);
+    .text(clip(`${input.name}: ${MODE_LABEL[mode]}, rows = queries, columns = keys`, width - 2 * pad, theme.fontSize));
   notes.forEach((t, k) => note(svg, theme, pad, 34 + k * 16, t));
 
   const dom = domainOf(heads.map((h) => input.heads[h]), mode);
-  const norm = (v: number) => (v - dom.lo) / (dom.hi - dom.lo);
+  const norm = (v: number) => Math.min(1, (v - dom.lo) / (dom.hi - dom.lo));
   let hasMasked = false;
   const cellsG: G[] = [];
   const canvasBox: { x: number; y: number; w: number; h: number; head: number }[] = [];
@@ -182,14 +198,17 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
       }
     } else {
       g.append('text').attr('x', gx).attr('y', gy - 4).attr('fill', theme.muted).text(`keys 1–${n} →`);
-      g.append('text').attr('x', gx - 4).attr('y', gy + 10).attr('text-anchor', 'end').attr('fill', theme.muted).text('queries ↓');
+      g.append('text').attr('x', gx - fs - 4).attr('y', gy).attr('fill', theme.muted)
+        .attr('transform', `rotate(90 ${gx - fs - 4} ${gy})`).text(`queries 1–${n} →`);
     }
     if (useCanvas) {
       canvasBox.push({ x: ox + gx, y: oy + gy, w: m * cell, h: m * cell, head: h });
       head.scaled.forEach((r) => r.forEach((s) => { if (s === null) hasMasked = true; }));
       return;
     }
-    const cells = g.append('g').attr('class', 'cells').attr('transform', `translate(${gx},${gy})`);
+    // Cell borders are set once on the group: every attribute fewer per cell counts at 16,384 cells.
+    const cells = g.append('g').attr('class', 'cells').attr('transform', `translate(${gx},${gy})`)
+      .attr('stroke', cell >= 6 ? theme.bg : 'none').attr('stroke-width', cell >= 6 ? 1 : 0);
     cellsG.push(cells as unknown as G);
     for (let bi = 0; bi < m; bi++) {
       for (let bj = 0; bj < m; bj++) {
@@ -209,12 +228,12 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
         const rect = cells.append('rect').attr('class', v === null ? 'cell hot masked' : 'cell hot')
           .attr('data-query', i).attr('data-key', j).attr('data-head', h)
           .attr('x', bj * cell).attr('y', bi * cell).attr('width', cell).attr('height', cell)
-          .attr('fill', fill).attr('stroke', cell >= 6 ? theme.bg : 'none').attr('stroke-width', cell >= 6 ? 1 : 0);
+          .attr('fill', fill);
         if (stride > 1) rect.attr('data-block', stride);
         if (showValues) {
           const text = v === null ? (cell >= 44 ? 'masked' : '×') : Math.abs(v) < 0.005 && v !== 0 ? '0' : fmt(v, cell >= 40 ? 2 : 1);
           if (textWidth(text, labelFs) <= cell - 3) {
-            cells.append('text').attr('class', 'value').attr('pointer-events', 'none')
+            cells.append('text').attr('class', 'value').attr('pointer-events', 'none').attr('stroke', 'none')
               .attr('x', bj * cell + cell / 2).attr('y', bi * cell + cell / 2 + labelFs * 0.35).attr('text-anchor', 'middle')
               .attr('font-size', labelFs).attr('fill', v === null ? theme.fg : textOn(fill)).text(text);
           }

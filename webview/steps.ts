@@ -2,7 +2,7 @@
 // e^(s − max), the softmax weight, weight × v, and the sum that becomes the token's new vector.
 // Every number is hoverable (and focusable) and says where it comes from.
 import type { AttentionJson, HeadJson, InputJson, MatrixInfo } from '../src/core/result-json.js';
-import { dotTerms, factor, fmt, monoWidth, textWidth, vec } from './format.js';
+import { dotTerms, factor, fmt, monoWidth, textWidth, vec, clip } from './format.js';
 import { rovingGrid } from './keyboard.js';
 import { divisorText } from './matrix.js';
 import { TipTable } from './tips.js';
@@ -83,7 +83,7 @@ export const renderSteps: ViewFn = (container, data, options) => {
   const height = sumY + 3 * rowH + 10;
   const svg = createSvg(container, theme, width, height, `Step by step: how "${tq}" attends, head "${head.name}"`, 'steps');
   svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
-    .text(`How "${tq}" attends: head "${head.name}" of "${input.name}"`);
+    .text(clip(`How "${tq}" attends: head "${head.name}" of "${input.name}"`, width - 2 * pad, theme.fontSize));
   notes.forEach((t, k) => note(svg, theme, pad, 34 + k * 16, t));
 
   const focusables: { el: Element; row: number; col: number }[] = [];

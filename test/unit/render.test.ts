@@ -194,8 +194,8 @@ test('large inputs: the static matrix is drawn in blocks, and says so', () => {
   const embeddings = Object.fromEntries(tokens.map((t, i) => [t, [Math.sin(i), Math.cos(i), 1]]));
   const { json } = analyzeOk({ embeddings, inputs: [{ name: 'long', tokens }], mask: 'causal' });
   const doc = parse(renderSvg(json, 'matrix', { head: 0 }));
-  assert.match(svgText(doc), /each cell is a block of 3×3 token pairs/);
-  assert.equal(doc.querySelectorAll('rect.cell').length, 100 * 100);
+  assert.match(svgText(doc), /each cell is a block of 4×4 token pairs/);
+  assert.equal(doc.querySelectorAll('rect.cell').length, 75 * 75);
 });
 
 test('dark and high-contrast themes draw with their own colours', () => {
