@@ -40,6 +40,7 @@ export function makeUserDataDir(extraSettings = {}) {
     'extensions.autoCheckUpdates': false,
     'extensions.autoUpdate': false,
     'extensions.ignoreRecommendations': true,
+    'git.openRepositoryInParentFolders': 'never',
     ...extraSettings,
   }, null, 2));
   return dir;
