@@ -5,6 +5,7 @@ import type { Browser } from 'playwright-core';
 export const ROOT: string;
 export function freePort(): Promise<number>;
 export function tempDir(prefix: string): string;
+export function removeTempDirs(): void;
 export function makeUserDataDir(extraSettings?: Record<string, unknown>): string;
 export function makeExampleWorkspace(): string;
 export function killGroup(pid: number | undefined, graceMs?: number): Promise<void>;

@@ -23,8 +23,16 @@ export function freePort() {
   });
 }
 
+const madeDirs = [];
 export function tempDir(prefix) {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `attn-${prefix}-`));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `attn-${prefix}-`));
+  madeDirs.push(dir);
+  return dir;
+}
+
+/** Removes every temp dir tempDir() made in this process (after the processes using them ended). */
+export function removeTempDirs() {
+  for (const dir of madeDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
 }
 
 /** A user-data-dir whose settings keep the trust dialog and welcome page out of the way. */

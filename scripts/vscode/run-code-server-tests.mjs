@@ -16,7 +16,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { buildIntegrationSuite } from './build-tests.mjs';
 import { report } from './report.mjs';
-import { killGroup, launchChromium, makeExampleWorkspace, makeUserDataDir, ROOT, startCodeServer, tail, tempDir, workbenchUrl } from './code-server.mjs';
+import {
+  killGroup, launchChromium, makeExampleWorkspace, makeUserDataDir, removeTempDirs, ROOT, startCodeServer, tail, tempDir, workbenchUrl,
+} from './code-server.mjs';
 
 const started = Date.now();
 const timeoutMs = Number(process.env.ATTN_TEST_TIMEOUT || 240) * 1000;
@@ -30,6 +32,7 @@ async function cleanUp() {
   cleaning ??= (async () => {
     if (browser) await browser.close().catch(() => {});
     if (server) await killGroup(server.pid);
+    if (!process.env.ATTN_KEEP_TEMP) removeTempDirs();
   })();
   return cleaning;
 }

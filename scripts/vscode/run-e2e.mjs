@@ -6,7 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { killGroup, ROOT, tempDir } from './code-server.mjs';
+import { killGroup, removeTempDirs, ROOT, tempDir } from './code-server.mjs';
 import { ensureCodeServer } from './install-code-server.mjs';
 
 const started = Date.now();
@@ -18,6 +18,7 @@ async function cleanUp() {
   if (child?.pid) await killGroup(child.pid);
   const pids = fs.existsSync(pidFile) ? fs.readFileSync(pidFile, 'utf8').split('\n').filter(Boolean).map(Number) : [];
   for (const pid of pids) await killGroup(pid);
+  if (!process.env.ATTN_KEEP_TEMP) removeTempDirs();
 }
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => { cleanUp().finally(() => process.exit(130)); });
 

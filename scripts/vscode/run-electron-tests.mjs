@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runTests } from '@vscode/test-electron';
 import { buildIntegrationSuite } from './build-tests.mjs';
-import { makeExampleWorkspace, makeUserDataDir, ROOT, tempDir } from './code-server.mjs';
+import { makeExampleWorkspace, makeUserDataDir, removeTempDirs, ROOT, tempDir } from './code-server.mjs';
 import { report } from './report.mjs';
 
 const VSCODE_VERSION = '1.100.3';
@@ -47,6 +47,7 @@ async function main() {
 let code = 1;
 try {
   code = await main();
+  if (!process.env.ATTN_KEEP_TEMP) removeTempDirs();
 } catch (e) {
   console.error(`\ntest:electron: the run did not complete: ${e.message}\n` +
     'It needs VS Code: network access to download it, or VSCODE_EXECUTABLE=/path/to/code. ' +

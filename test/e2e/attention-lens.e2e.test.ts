@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Browser, Dialog, Frame, Page } from 'playwright-core';
 import {
-  installVsix, launchChromium, makeExampleWorkspace, makeUserDataDir, ROOT, startCodeServer, tail, tempDir, workbenchUrl,
+  installVsix, launchChromium, makeExampleWorkspace, makeUserDataDir, removeTempDirs, ROOT, startCodeServer, tail, tempDir, workbenchUrl,
   type CodeServer,
 } from '../../scripts/vscode/code-server.mjs';
 import {
@@ -85,6 +85,7 @@ describe('Attention Lens installed from the .vsix into code-server', { timeout: 
     if (page && !page.isClosed()) await shot('last').catch(() => {});
     await browser?.close().catch(() => {});
     await server?.stop();
+    if (!process.env.ATTN_KEEP_TEMP) removeTempDirs();
     for (const [k, v] of Object.entries(timings)) console.log(`timing: ${k}: ${v} ms`);
     if (server) console.log(`code-server log (tail):\n${tail(server.logFile, 5)}`);
   });
