@@ -107,7 +107,13 @@ export async function startCodeServer({ port, userDataDir, extensionsDir, env = 
   });
   fs.closeSync(out);
   const base = `http://127.0.0.1:${port}`;
-  const stop = () => killGroup(child.pid);
+  // Last resort: whatever way this process ends (process.exit included), the group goes with it.
+  const onExit = () => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ } };
+  process.once('exit', onExit);
+  const stop = async () => {
+    await killGroup(child.pid);
+    process.removeListener('exit', onExit);
+  };
   try {
     await waitForHttp(`${base}/healthz`, 60_000, child);
   } catch (e) {
@@ -143,6 +149,8 @@ export async function launchChromium({ headless = true } = {}) {
   return chromium.launch({
     executablePath: chromiumPath(),
     headless,
+    // The runners handle signals themselves (ending code-server's group too), so Playwright must not exit first.
+    handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
