@@ -1,6 +1,10 @@
-// Times every view on jsdom (the `attn render` path) for 64, 256 and 1024 tokens:
-//   node --import tsx scripts/bench-views.ts [--sizes 64,256,1024] [--runs 3]
-// Prints one line per view and size: the median draw+serialise time and the SVG's size.
+// Times every view for 64, 256 and 1024 tokens, on jsdom (the `attn render` path) or, with
+// --chromium, in headless Chromium with the panel's own bundle (dist/webview.js: run `npm run build`):
+//   node --import tsx scripts/bench-views.ts [--sizes 64,256,1024] [--runs 3] [--chromium [PATH]]
+// Prints one line per view and size: the median time (jsdom: draw + serialise; Chromium: the
+// drawMs the panel reports in 'rendered') and, on jsdom, the SVG's size.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { analyze } from '../src/core/index.js';
 import { renderSvg } from '../src/cli/render.js';
 import type { AnyView } from '../webview/views.js';
@@ -21,31 +25,87 @@ function spec(n: number) {
   const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
   const embeddings = Object.fromEntries(vocab.map((w) => [w, features.map(() => Number(rnd().toFixed(3)))]));
   const w = (r: number, c: number) => Array.from({ length: r }, () => Array.from({ length: c }, () => Number((rnd() * 0.5).toFixed(3))));
-  const heads = [0, 1].map((h) => ({ name: `head ${h + 1}`, wq: w(d, 4), wk: w(d, 4), wv: w(d, 4) }));
+  // Above 256 tokens one input and one head: the result JSON grows with inputs × heads × n².
+  const heads = (n > 256 ? [0] : [0, 1]).map((h) => ({ name: `head ${h + 1}`, wq: w(d, 4), wk: w(d, 4), wv: w(d, 4) }));
   const tokens = Array.from({ length: n }, (_, i) => vocab[(i * 7) % vocab.length]);
   return JSON.stringify({
     features, embeddings, heads, mask: 'causal', scale: 'sqrt_dk',
-    inputs: [{ name: `${n} tokens`, tokens }, { name: 'second', tokens: tokens.slice().reverse() }],
+    inputs: n > 256 ? [{ name: `${n} tokens`, tokens }] : [{ name: `${n} tokens`, tokens }, { name: 'second', tokens: tokens.slice().reverse() }],
   });
 }
 
-console.log('view        tokens   median ms   SVG kB');
-for (const n of sizes) {
-  const t0 = performance.now();
-  const a = analyze(spec(n));
-  if (!a.json) throw new Error(a.problems.map((p) => p.message).join('; '));
-  const analyzeMs = performance.now() - t0;
-  console.log(`(analyze)   ${String(n).padStart(6)}   ${analyzeMs.toFixed(1).padStart(9)}`);
-  for (const view of views) {
-    const times: number[] = [];
-    let size = 0;
-    for (let r = 0; r < runs; r++) {
-      const s = performance.now();
-      const svg = renderSvg(a.json, view, { head: view === 'arcs' || view === 'matrix' ? 'all' : 0, token: n - 1 });
-      times.push(performance.now() - s);
-      size = svg.length;
+async function chromium(path: string): Promise<void> {
+  const { chromium: browserType } = await import('playwright-core');
+  const dir = resolve('test-results');
+  mkdirSync(dir, { recursive: true });
+  const page = join(dir, 'bench-views.html');
+  writeFileSync(page, `<!DOCTYPE html><html><head><meta charset="utf-8">
+<link rel="stylesheet" href="${resolve('media/attention.css')}"></head>
+<body class="vscode-light"><main id="attention-root" data-state="loading" data-document-uri="file:///bench"></main>
+<div id="attention-tooltip"></div>
+<script>window.posted = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.posted.push(m), getState: () => undefined, setState: () => {} });</script>
+<script src="${resolve('dist/webview.js')}"></script></body></html>`);
+  const browser = await browserType.launch({
+    executablePath: path,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+  });
+  const tab = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  await tab.goto(`file://${page}`);
+  console.log('view        tokens   median drawMs (Chromium, panel bundle)');
+  for (const n of sizes) {
+    const json = analyze(spec(n)).json!;
+    for (const view of views.filter((v) => v !== 'summary')) {
+      const times: number[] = [];
+      for (let r = 0; r < runs; r++) {
+        const ms = await tab.evaluate(async ([result, v, version]) => {
+          const w = window as unknown as { posted: { type: string; version?: number; drawMs?: number }[] };
+          const tabEl = document.querySelector<HTMLButtonElement>(`.al-tab[data-view="${v}"]`);
+          window.postMessage({ type: 'render', documentUri: 'file:///bench', fileName: 'bench', version, result, warnings: [] }, '*');
+          await new Promise((ok) => setTimeout(ok, 0));
+          for (let i = 0; i < 600 && !w.posted.some((m) => m.type === 'rendered' && m.version === version); i++) await new Promise((ok) => setTimeout(ok, 10));
+          if (tabEl && tabEl.getAttribute('aria-selected') !== 'true') {
+            const before = w.posted.length;
+            tabEl.click();
+            for (let i = 0; i < 600 && !w.posted.slice(before).some((m) => m.type === 'rendered'); i++) await new Promise((ok) => setTimeout(ok, 10));
+            return w.posted.slice(before).find((m) => m.type === 'rendered')?.drawMs ?? NaN;
+          }
+          return w.posted.find((m) => m.type === 'rendered' && m.version === version)?.drawMs ?? NaN;
+        }, [json, view, n * 100 + r * 10 + views.indexOf(view)] as const);
+        times.push(ms);
+      }
+      times.sort((x, y) => x - y);
+      console.log(`${view.padEnd(11)} ${String(n).padStart(6)}   ${times[Math.floor(times.length / 2)].toFixed(1).padStart(9)}`);
     }
-    times.sort((x, y) => x - y);
-    console.log(`${view.padEnd(11)} ${String(n).padStart(6)}   ${times[Math.floor(times.length / 2)].toFixed(1).padStart(9)}   ${(size / 1024).toFixed(0).padStart(6)}`);
+  }
+  await browser.close();
+}
+
+async function jsdom(): Promise<void> {
+  console.log('view        tokens   median ms   SVG kB');
+  for (const n of sizes) {
+    const t0 = performance.now();
+    const a = analyze(spec(n));
+    if (!a.json) throw new Error(a.problems.map((p) => p.message).join('; '));
+    const analyzeMs = performance.now() - t0;
+    console.log(`(analyze)   ${String(n).padStart(6)}   ${analyzeMs.toFixed(1).padStart(9)}`);
+    for (const view of views) {
+      const times: number[] = [];
+      let size = 0;
+      for (let r = 0; r < runs; r++) {
+        const s = performance.now();
+        const svg = renderSvg(a.json, view, { head: view === 'arcs' || view === 'matrix' ? 'all' : 0, token: n - 1 });
+        times.push(performance.now() - s);
+        size = svg.length;
+      }
+      times.sort((x, y) => x - y);
+      console.log(`${view.padEnd(11)} ${String(n).padStart(6)}   ${times[Math.floor(times.length / 2)].toFixed(1).padStart(9)}   ${(size / 1024).toFixed(0).padStart(6)}`);
+    }
   }
 }
+
+const ci = process.argv.indexOf('--chromium');
+const next = process.argv[ci + 1];
+(ci >= 0 ? chromium(next && !next.startsWith('--') ? next : '/usr/bin/chromium') : jsdom()).catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -109,6 +109,7 @@ export class App {
     // VS Code changes the body's classes and CSS variables when the colour theme changes.
     const mo = new win.MutationObserver(() => this.scheduleRedraw());
     mo.observe(this.doc.body, { attributes: true, attributeFilter: ['class', 'style'] });
+    mo.observe(this.doc.documentElement, { attributes: true, attributeFilter: ['class', 'style'] });
     this.cleanups.push(() => mo.disconnect());
     this.api.postMessage({ type: 'ready' });
   }
@@ -237,6 +238,8 @@ export class App {
     this.fileEl.textContent = this.fileName;
     const pick = this.resolvedToken();
     if (this.state.token < 0 && this.state.view === 'compare') this.state.input = pick.input;
+    // Keyboard users keep their place: the focused control or element is focused again after the redraw.
+    const refocus = this.focusKey();
     this.buildControls(data, pick.token);
     this.tooltip.hide();
     this.handle?.destroy();
@@ -262,8 +265,23 @@ export class App {
       console.error(err);
       return;
     }
+    if (refocus) this.root.querySelector<HTMLElement>(refocus)?.focus();
     const drawMs = performance.now() - t0;
     if (announce) this.api.postMessage({ type: 'rendered', documentUri: this.documentUri, version: this.version, view: this.state.view, drawMs });
+  }
+
+  /** A selector for the focused element inside the panel (a control, a token, a cell), if any. */
+  private focusKey(): string | undefined {
+    const a = this.doc.activeElement;
+    if (!a || !this.root.contains(a) || a === this.root) return undefined;
+    if (a.closest('.al-tabs')) return undefined;
+    const control = a.getAttribute('data-control');
+    if (control) return `select[data-control="${control}"]`;
+    if (!this.viewEl.contains(a)) return undefined;
+    const attrs = ['data-head', 'data-query', 'data-key', 'data-token', 'data-input', 'data-tip']
+      .filter((n) => a.hasAttribute(n)).map((n) => `[${n}="${(a.getAttribute(n) ?? '').replace(/["\\]/g, '')}"]`).join('');
+    const cls = a.classList[0];
+    return cls && attrs ? `#attention-view .${cls}${attrs}` : undefined;
   }
 
   private buildTabs(): void {

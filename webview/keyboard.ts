@@ -17,7 +17,8 @@ export function rovingGrid(root: Element, items: readonly GridItem[], startIndex
   for (const it of items) {
     at.set(`${it.row},${it.col}`, it.el);
     pos.set(it.el, it);
-    it.el.setAttribute('tabindex', '-1');
+    // Only the current item carries a tabindex (16,384 cells need no attribute each).
+    if (it.el.getAttribute('tabindex') === '0') it.el.removeAttribute('tabindex');
     maxRow = Math.max(maxRow, it.row);
     maxCol = Math.max(maxCol, it.col);
   }
@@ -48,7 +49,7 @@ export function rovingGrid(root: Element, items: readonly GridItem[], startIndex
     }
     ke.preventDefault();
     if (!to) return;
-    from.el.setAttribute('tabindex', '-1');
+    from.el.removeAttribute('tabindex');
     to.setAttribute('tabindex', '0');
     (to as HTMLElement).focus?.();
   };

@@ -311,7 +311,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
     canvas.dataset.y = String(box.y);
     canvas.dataset.head = String(box.head);
     canvas.tabIndex = 0;
-    canvas.setAttribute('role', 'grid');
+    canvas.setAttribute('role', 'application');
     canvas.setAttribute('aria-label', `${n}×${n} attention matrix, head "${head.name}": arrow keys move between cells`);
     const ctx = canvas.getContext('2d');
     if (ctx) {
