@@ -1,0 +1,96 @@
+// The webview's checks of host messages, its saved state, and its number formatting.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyze } from '../../src/core/index.js';
+import { attentionJsonProblem, isHostMessage } from '../../webview/message-check.js';
+import { clampState, restoreState, toPanelState, DEFAULT_STATE } from '../../webview/state.js';
+import { dotTerms, fmt, fmtWeight, thousands, vec } from '../../webview/format.js';
+import { exampleText } from '../support/specs.js';
+
+const json = analyze(exampleText('multi-head-causal.attn.json')).json!;
+const render = (result: unknown) => ({ type: 'render', documentUri: 'u', fileName: 'f', version: 1, result, warnings: [] });
+
+test('a real result passes; masked entries (null) are allowed only in "scaled"', () => {
+  assert.equal(attentionJsonProblem(json), undefined);
+  assert.ok(isHostMessage(render(json)));
+  const bad = structuredClone(json);
+  (bad.inputs[0].heads[0].weights[0] as unknown as (number | null)[])[1] = null;
+  assert.match(attentionJsonProblem(bad) ?? '', /input 1 is malformed/);
+});
+
+test('malformed results are rejected with a reason', () => {
+  const cases: [string, (j: Record<string, unknown>) => void][] = [
+    ['dModel', (j) => { j.dModel = 0; }],
+    ['features', (j) => { j.features = ['a']; }],
+    ['inputs', (j) => { j.inputs = 'x'; }],
+    ['ragged', (j) => { (j.inputs as { embeddings: number[][] }[])[0].embeddings[0] = [1]; }],
+    ['token type', (j) => { (j.inputs as { tokens: unknown[] }[])[0].tokens[0] = 7; }],
+    ['NaN', (j) => { (j.inputs as { heads: { scores: number[][] }[] }[])[0].heads[0].scores[0][0] = NaN; }],
+    ['matrices', (j) => { (j.matrices as { values: number[][] }[])[0].values = [[1]]; }],
+    ['parameters', (j) => { j.parameters = {}; }],
+  ];
+  for (const [name, spoil] of cases) {
+    const bad = structuredClone(json) as unknown as Record<string, unknown>;
+    spoil(bad);
+    let why = '';
+    assert.equal(isHostMessage(render(bad), (w) => { why = w; }), false, name);
+    assert.ok(why.length > 0, name);
+  }
+});
+
+test('other host messages', () => {
+  assert.ok(isHostMessage({ type: 'problems', documentUri: 'u', fileName: 'f', version: 0, problems: [{ severity: 'error', message: 'm', path: '', line: 1, column: 1 }] }));
+  assert.ok(!isHostMessage({ type: 'problems', documentUri: 'u', fileName: 'f', version: 0, problems: [{ severity: 'fatal', message: 'm', path: '', line: 1, column: 1 }] }));
+  assert.ok(isHostMessage({ type: 'exportRequest', requestId: 3, format: 'png' }));
+  assert.ok(!isHostMessage({ type: 'exportRequest', requestId: -1, format: 'png' }));
+  assert.ok(!isHostMessage({ type: 'exportRequest', requestId: 1, format: 'gif' }));
+  assert.ok(isHostMessage({ type: 'lock', locked: false }));
+  assert.ok(!isHostMessage({ type: 'lock', locked: 'no' }));
+  for (const x of [null, 1, 'render', [], { type: 'render' }, { type: 'eval', code: 'x' }]) assert.ok(!isHostMessage(x));
+});
+
+test('saved state: anything usable is kept, anything else falls back to the defaults', () => {
+  assert.deepEqual(restoreState(undefined), DEFAULT_STATE);
+  assert.deepEqual(restoreState('x'), DEFAULT_STATE);
+  const s = restoreState({ view: 'matrix', head: 1, input: 0, token: 2, matrixMode: 'scores', projection: 'wo', hiddenHeads: [1, -1, 'x'], locked: true, junk: 1 });
+  assert.equal(s.view, 'matrix');
+  assert.equal(s.head, 1);
+  assert.equal(s.token, 2);
+  assert.equal(s.matrixMode, 'scores');
+  assert.equal(s.projection, 'wo');
+  assert.deepEqual(s.hiddenHeads, [1]);
+  assert.equal(s.locked, true);
+  const odd = restoreState({ view: 'nope', head: -2, input: 1.5, matrixMode: 'x' });
+  assert.equal(odd.view, DEFAULT_STATE.view);
+  assert.equal(odd.head, 'all');
+  assert.equal(odd.input, 0);
+});
+
+test('state is kept inside the data: a head, input or token that no longer exists is dropped', () => {
+  const s = clampState({ ...DEFAULT_STATE, head: 5, input: 3, token: 40, hiddenHeads: [0, 9] }, json);
+  assert.equal(s.head, 'all');
+  assert.equal(s.input, 0);
+  assert.equal(s.token, -1);
+  assert.deepEqual(s.hiddenHeads, [0]);
+  const lens = analyze(exampleText('apple-watch-lens.attn.json')).json!;
+  assert.equal(clampState({ ...DEFAULT_STATE, projection: 'wo' }, lens).projection, 'wq', 'no W_O in that spec');
+  assert.deepEqual(toPanelState({ ...DEFAULT_STATE, view: 'steps' }, 'u', 3),
+    { documentUri: 'u', view: 'steps', head: 'all', input: 0, token: 3, matrixMode: 'weights', projection: 'wq', locked: false });
+});
+
+test('numbers: integers stay integers, terms written as in the seeds', () => {
+  assert.equal(fmt(136), '136');
+  assert.equal(fmt(0.5), '0.5');
+  assert.equal(fmt(1 / 3), '0.333');
+  assert.equal(fmt(-2.5), '-2.5');
+  assert.equal(fmt(null), 'masked');
+  assert.equal(fmt(1.5e-41), '1.50e-41');
+  assert.equal(dotTerms([10, 6], [10, 6], 136), '10·10 + 6·6 = 136');
+  assert.equal(dotTerms([2, 0, 2], [4, 2, 0], 8), '2·4 + 0·2 + 2·0 = 8');
+  assert.equal(dotTerms([1, -1], [-2, 3], -5), '1·(-2) + (-1)·3 = -5');
+  assert.match(dotTerms(new Array(64).fill(1), new Array(64).fill(1), 64), /… \(52 more terms\) …/);
+  assert.equal(fmtWeight(1e-20), '<0.001');
+  assert.equal(fmtWeight(0), '0');
+  assert.equal(thousands(3145728), '3,145,728');
+  assert.equal(vec([1, 2, 3]), '[1, 2, 3]');
+});
