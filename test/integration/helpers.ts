@@ -14,6 +14,7 @@ export interface PanelInfo {
   state: 'ready' | 'error' | 'loading';
   tokens: string[];
   view: string;
+  locked: boolean;
 }
 export interface TestApi {
   panels(): PanelInfo[];

@@ -31,16 +31,26 @@ export function resultPath(): string {
 }
 
 export function run(): Promise<void> {
+  return runMocha(resultPath(), () => {
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    require('./extension.test');
+    require('./diagnostics.test');
+    require('./panel.test');
+    require('./hover.test');
+    require('./lock-export.test');
+    require('./reveal.test');
+    /* eslint-enable @typescript-eslint/no-require-imports */
+  });
+}
+
+/** Runs the test files `load` registers (with require(), after mocha's globals exist) and writes the result to `file`. */
+export function runMocha(file: string, load: () => void): Promise<void> {
   const started = Date.now();
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 30_000, reporter: 'spec' });
   // Register the test files with mocha's globals in place (suite, test, setup...): require() runs
   // each file now, after pre-require, where an import would have run it before mocha existed.
   mocha.suite.emit('pre-require', globalThis, '', mocha);
-  /* eslint-disable @typescript-eslint/no-require-imports */
-  require('./extension.test');
-  require('./diagnostics.test');
-  require('./panel.test');
-  /* eslint-enable @typescript-eslint/no-require-imports */
+  load();
 
   const tests: TestOutcome[] = [];
   return new Promise<void>((resolve, reject) => {
@@ -53,7 +63,6 @@ export function run(): Promise<void> {
         timings: timingsSeen(),
         durationMs: Date.now() - started,
       };
-      const file = resultPath();
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file + '.tmp', JSON.stringify(result, null, 2));
       fs.renameSync(file + '.tmp', file); // the runner never reads half a file
