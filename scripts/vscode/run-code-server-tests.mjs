@@ -6,15 +6,17 @@
 //    user-data-dir and a temp workspace holding copies of examples/;
 // 3. opens the workbench with the payload extensionDevelopmentPath=<repo>, extensionTestsPath=<suite>,
 //    so VS Code loads the extension from this folder and calls the suite's run();
-// 4. waits for the result file run() writes, prints every test and `N passed, M failed`, and the timings;
-// 5. ends every process group it started, on failure and on Ctrl+C too.
+// 4. waits for the result file run() writes;
+// 5. opens a second window on an empty workspace with test/integration/activation/ as the suite, to see
+//    that opening a spec is what activates the extension (ATTN_SKIP_ACTIVATION=1 skips it);
+// 6. prints every test and `N passed, M failed`, and the timings; ends every process group it started, on failure and on Ctrl+C too.
 //
 // Env: ATTN_TEST_TIMEOUT (seconds, default 240), ATTN_SKIP_BUILD=1 to reuse dist/ and out/,
 // ATTN_EXTENSION_DEV_PATH to load another extension folder (for checking the harness itself).
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildIntegrationSuite } from './build-tests.mjs';
+import { buildActivationSuite, buildIntegrationSuite } from './build-tests.mjs';
 import { report } from './report.mjs';
 import {
   killGroup, launchChromium, makeExampleWorkspace, makeUserDataDir, removeTempDirs, ROOT, startCodeServer, tail, tempDir, workbenchUrl,
@@ -74,8 +76,37 @@ async function main() {
   const url = workbenchUrl(server.base, { folder: workspace, extensionDevelopmentPath: extensionPath, extensionTestsPath: suite });
   const opened = Date.now();
   await page.goto(url);
+  await waitForResult(page, resultFile, lines);
+  const suiteWallMs = Date.now() - opened;
+  fs.writeFileSync(consoleLog, lines.join('\n'));
+  const result = JSON.parse(fs.readFileSync(resultFile, 'utf8'));
+  fs.copyFileSync(resultFile, path.join(resultsDir, 'vscode-result.json'));
 
-  // run() writes the result file; the page must stay open until then.
+  if (!process.env.ATTN_SKIP_ACTIVATION) {
+    // A new window on a workspace without specs: the extension host starts again, the extension idle.
+    step('second window: a workspace without specs (activation)');
+    const activationResult = path.join(scratch, 'activation-result.json');
+    const emptyWorkspace = tempDir('empty-workspace');
+    await page.goto(workbenchUrl(server.base, { folder: emptyWorkspace, extensionDevelopmentPath: extensionPath, extensionTestsPath: await buildActivationSuite() }));
+    await waitForResult(page, activationResult, lines);
+    const more = JSON.parse(fs.readFileSync(activationResult, 'utf8'));
+    result.tests.push(...more.tests);
+    result.passed += more.passed;
+    result.failed += more.failed;
+    result.timings = { ...result.timings, ...more.timings };
+  }
+
+  // The extension host's own errors reach the page console, not the suite: show ours.
+  const ours = lines.filter((l) => /^\[(error|pageerror)\]/.test(l) && /attention-lens|attentionLens/i.test(l));
+  if (ours.length) console.log(`\nErrors the workbench logged about the extension:\n${ours.slice(0, 10).map((l) => `  ${l}`).join('\n')}`);
+  return report(result, {
+    label: 'code-server',
+    extra: { 'workbench opened -> suite done': suiteWallMs, 'whole run (build, start, suite)': Date.now() - started },
+  });
+}
+
+/** run() writes the result file; the page must stay open until then. */
+async function waitForResult(page, resultFile, lines) {
   const deadline = Date.now() + timeoutMs;
   while (!fs.existsSync(resultFile)) {
     if (Date.now() > deadline) {
@@ -87,18 +118,6 @@ async function main() {
     if (page.isClosed()) throw new Error('the workbench page closed before the suite finished');
     await new Promise((r) => setTimeout(r, 200));
   }
-  const suiteWallMs = Date.now() - opened;
-  fs.writeFileSync(consoleLog, lines.join('\n'));
-  const result = JSON.parse(fs.readFileSync(resultFile, 'utf8'));
-  fs.copyFileSync(resultFile, path.join(resultsDir, 'vscode-result.json'));
-
-  // The extension host's own errors reach the page console, not the suite: show ours.
-  const ours = lines.filter((l) => /^\[(error|pageerror)\]/.test(l) && /attention-lens|attentionLens/i.test(l));
-  if (ours.length) console.log(`\nErrors the workbench logged about the extension:\n${ours.slice(0, 10).map((l) => `  ${l}`).join('\n')}`);
-  return report(result, {
-    label: 'code-server',
-    extra: { 'workbench opened -> suite done': suiteWallMs, 'whole run (build, start, suite)': Date.now() - started },
-  });
 }
 
 let code = 1;
