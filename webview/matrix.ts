@@ -164,6 +164,9 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
 
   const dom = domainOf(heads.map((h) => input.heads[h]), mode);
   const norm = (v: number) => Math.min(1, (v - dom.lo) / (dom.hi - dom.lo));
+  // 256 colours computed once: 16,384 cells then cost a lookup each, not an interpolation.
+  const lut = Array.from({ length: 256 }, (_, k) => theme.seq(k / 255));
+  const colour = (v: number) => lut[Math.max(0, Math.min(255, Math.round(norm(v) * 255)))];
   let hasMasked = false;
   const cellsG: G[] = [];
   const canvasBox: { x: number; y: number; w: number; h: number; head: number }[] = [];
@@ -210,6 +213,11 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
     const cells = g.append('g').attr('class', 'cells').attr('transform', `translate(${gx},${gy})`)
       .attr('stroke', cell >= 6 ? theme.bg : 'none').attr('stroke-width', cell >= 6 ? 1 : 0);
     cellsG.push(cells as unknown as G);
+    // Plain DOM calls in this loop: it runs up to 16,384 times per head.
+    const cellsNode = cells.node()!;
+    const doc = cellsNode.ownerDocument;
+    const SVG = 'http://www.w3.org/2000/svg';
+    const frag = doc.createDocumentFragment();
     for (let bi = 0; bi < m; bi++) {
       for (let bj = 0; bj < m; bj++) {
         const i = bi * stride, j = bj * stride;
@@ -224,22 +232,38 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
           v = cnt ? sum / cnt : null;
         }
         if (v === null) hasMasked = true;
-        const fill = v === null ? maskFill : theme.seq(norm(v));
-        const rect = cells.append('rect').attr('class', v === null ? 'cell hot masked' : 'cell hot')
-          .attr('data-query', i).attr('data-key', j).attr('data-head', h)
-          .attr('x', bj * cell).attr('y', bi * cell).attr('width', cell).attr('height', cell)
-          .attr('fill', fill);
-        if (stride > 1) rect.attr('data-block', stride);
+        const fill = v === null ? maskFill : colour(v);
+        const rect = doc.createElementNS(SVG, 'rect');
+        rect.setAttribute('class', v === null ? 'cell hot masked' : 'cell hot');
+        rect.setAttribute('data-query', String(i));
+        rect.setAttribute('data-key', String(j));
+        rect.setAttribute('data-head', String(h));
+        rect.setAttribute('x', String(bj * cell));
+        rect.setAttribute('y', String(bi * cell));
+        rect.setAttribute('width', String(cell));
+        rect.setAttribute('height', String(cell));
+        rect.setAttribute('fill', fill);
+        if (stride > 1) rect.setAttribute('data-block', String(stride));
+        frag.appendChild(rect);
         if (showValues) {
           const text = v === null ? (cell >= 44 ? 'masked' : '×') : Math.abs(v) < 0.005 && v !== 0 ? '0' : fmt(v, cell >= 40 ? 2 : 1);
           if (textWidth(text, labelFs) <= cell - 3) {
-            cells.append('text').attr('class', 'value').attr('pointer-events', 'none').attr('stroke', 'none')
-              .attr('x', bj * cell + cell / 2).attr('y', bi * cell + cell / 2 + labelFs * 0.35).attr('text-anchor', 'middle')
-              .attr('font-size', labelFs).attr('fill', v === null ? theme.fg : textOn(fill)).text(text);
+            const t = doc.createElementNS(SVG, 'text');
+            t.setAttribute('class', 'value');
+            t.setAttribute('pointer-events', 'none');
+            t.setAttribute('stroke', 'none');
+            t.setAttribute('x', String(bj * cell + cell / 2));
+            t.setAttribute('y', String(bi * cell + cell / 2 + labelFs * 0.35));
+            t.setAttribute('text-anchor', 'middle');
+            t.setAttribute('font-size', String(labelFs));
+            t.setAttribute('fill', v === null ? theme.fg : textOn(fill));
+            t.textContent = text;
+            frag.appendChild(t);
           }
         }
       }
     }
+    cellsNode.appendChild(frag);
     g.append('rect').attr('class', 'frame').attr('x', gx).attr('y', gy).attr('width', m * cell).attr('height', m * cell)
       .attr('fill', 'none').attr('stroke', theme.grid);
   });
@@ -324,11 +348,17 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
       tc.strokeStyle = theme.maskedHatch; tc.lineWidth = 1.5;
       tc.beginPath(); tc.moveTo(0, 6); tc.lineTo(6, 0); tc.stroke();
       const pattern = ctx.createPattern(tile, 'repeat');
+      // One fillStyle per colour, not per cell: cells are grouped by their colour first.
+      const buckets: number[][] = Array.from({ length: 257 }, () => []);
       for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
         const v = value(head, mode, i, j);
-        ctx.fillStyle = v === null ? (pattern ?? theme.masked) : theme.seq(norm(v));
-        ctx.fillRect(j * cell, i * cell, cell, cell);
+        buckets[v === null ? 256 : Math.max(0, Math.min(255, Math.round(norm(v) * 255)))].push(i * n + j);
       }
+      buckets.forEach((cellsOf, k) => {
+        if (cellsOf.length === 0) return;
+        ctx.fillStyle = k === 256 ? (pattern ?? theme.masked) : lut[k];
+        for (const c of cellsOf) ctx.fillRect((c % n) * cell, Math.floor(c / n) * cell, cell, cell);
+      });
     }
     let active: [number, number] = [clampIndex(options.token, n), 0];
     const at = (e: PointerEvent): [number, number] | undefined => {

@@ -11,6 +11,8 @@ import { clampIndex, createSvg, emptyView, note, singleHead, type G, type ViewFn
 
 /** Vectors longer than this are shown as their first and last entries around "…". */
 const SHOW_ENTRIES = 6;
+/** With more keys than this, the table lists the keys with the largest weights (in reading order). */
+export const MAX_KEY_ROWS = 48;
 
 function matrixOf(data: AttentionJson, role: 'wq' | 'wk' | 'wv', head: number): MatrixInfo | undefined {
   return data.matrices.find((m) => m.role === role && m.head === head);
@@ -50,6 +52,15 @@ export const renderSteps: ViewFn = (container, data, options) => {
   const ex = row.map((s) => (s === null ? 0 : Math.exp(s - max)));
   const sumEx = ex.reduce((a, b) => a + b, 0);
   const divText = divisorText(data, head);
+  let rows = input.tokens.map((_, j) => j);
+  let rest = { count: 0, weight: 0 };
+  if (n > MAX_KEY_ROWS) {
+    const keep = new Set([...rows].sort((a, b) => head.weights[i][b] - head.weights[i][a]).slice(0, MAX_KEY_ROWS - 1));
+    keep.add(i);
+    rows = rows.filter((j) => keep.has(j));
+    rest = { count: n - rows.length, weight: head.weights[i].reduce((acc, w, j) => acc + (keep.has(j) ? 0 : w), 0) };
+    notes.push(`${n} keys: the table lists the ${rows.length} with the largest weights; the sum uses all ${n}`);
+  }
 
   // Columns: key | k_j | q·k | ÷ s = scaled | e^(s−max) | weight | weight × v_j
   const cw = (s: string) => Math.max(textWidth(s, fs), monoWidth(s, fs)) + 14;
@@ -79,7 +90,8 @@ export const renderSteps: ViewFn = (container, data, options) => {
   const qY = titleH + 22;
   const headY = qY + 34;
   const bodyY = headY + rowH;
-  const sumY = bodyY + n * rowH + 20;
+  const tableRows = rows.length + (rest.count ? 1 : 0);
+  const sumY = bodyY + tableRows * rowH + 20;
   const height = sumY + 3 * rowH + 10;
   const svg = createSvg(container, theme, width, height, `Step by step: how "${tq}" attends, head "${head.name}"`, 'steps');
   svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
@@ -128,8 +140,8 @@ export const renderSteps: ViewFn = (container, data, options) => {
   const table = svg.append('g').attr('class', 'table') as unknown as G;
   cols.forEach((c, k) => table.append('text').attr('x', colX[k]).attr('y', headY).attr('font-weight', 600).attr('fill', theme.muted).text(c.title));
   table.append('line').attr('x1', pad).attr('x2', tableW - pad).attr('y1', headY + 6).attr('y2', headY + 6).attr('stroke', theme.grid);
-  for (let j = 0; j < n; j++) {
-    const y = bodyY + j * rowH + fs;
+  rows.forEach((j, rowIndex) => {
+    const y = bodyY + rowIndex * rowH + fs;
     const masked = row[j] === null;
     const r = table.append('g').attr('class', masked ? 'key-row masked' : 'key-row').attr('data-key', j) as unknown as G;
     if (j === i) r.append('rect').attr('x', pad - 4).attr('y', y - fs - 2).attr('width', tableW - 2 * pad + 8).attr('height', rowH - 2)
@@ -142,7 +154,7 @@ export const renderSteps: ViewFn = (container, data, options) => {
     if (masked) {
       r.append('text').attr('x', colX[2]).attr('y', y).attr('fill', theme.muted).attr('font-style', 'italic')
         .text(`masked: "${tq}" may not look at "${tk}" (weight 0)`);
-      continue;
+      return;
     }
     num(r, colX[2], y, fmt(head.scores[i][j]), { lines: [`q_${tq} · k_${tk} = ${dotTerms(head.q[i], head.k[j], head.scores[i][j])}`] }, j + 1, 2);
     num(r, colX[3], y, fmt(row[j]), { lines: [`${fmt(head.scores[i][j])} ÷ ${divText} = ${fmt(row[j])}`, 'scaling keeps softmax from getting too sharp as d_k grows'] }, j + 1, 3);
@@ -152,8 +164,12 @@ export const renderSteps: ViewFn = (container, data, options) => {
     const bar = Math.max(0, Math.min(1, head.weights[i][j])) * (cols[5].w - 10);
     r.append('rect').attr('x', colX[5]).attr('y', y + 3).attr('width', bar).attr('height', 3).attr('fill', theme.heads[h % theme.heads.length]);
     vector(r, colX[6], y, weighted[j], (t) => ({ lines: [`${fmt(head.weights[i][j], 4)} × v_${tk}[${t}] = ${factor(head.weights[i][j], 4)}·${factor(head.v[j][t])} = ${fmt(weighted[j][t], 4)}`] }), j + 1, 6);
+  });
+  if (rest.count) {
+    table.append('text').attr('x', colX[0]).attr('y', bodyY + rows.length * rowH + fs).attr('fill', theme.muted).attr('font-style', 'italic')
+      .text(`… ${rest.count} other keys, weight ${fmt(rest.weight, 4)} together`);
   }
-  table.append('text').attr('x', colX[4]).attr('y', bodyY + n * rowH + 8).attr('fill', theme.muted).attr('font-family', mono)
+  table.append('text').attr('x', colX[4]).attr('y', bodyY + tableRows * rowH + 8).attr('fill', theme.muted).attr('font-family', mono)
     .text(`Σ = ${fmt(sumEx, 4)}`);
 
   // 3. The sum: the new vector of the query token.
@@ -161,7 +177,7 @@ export const renderSteps: ViewFn = (container, data, options) => {
   const label = `4. new ${tq} = Σ weight × v =`;
   sG.append('text').attr('x', pad).attr('y', sumY + fs).attr('font-weight', 600).text(label);
   vector(sG, pad + textWidth(label, fs) + 14, sumY + fs, head.output[i], (t) => ({
-    lines: [`new ${tq}[${t}] = ${head.weights[i].map((w, j) => `${factor(w, 3)}·${factor(head.v[j][t])}`).join(' + ')} = ${fmt(head.output[i][t], 4)}`,
+    lines: [`new ${tq}[${t}] = ${dotTerms(head.weights[i], head.v.map((vj) => vj[t]), head.output[i][t])}`,
       'the weighted values added up: this is what the head hands on'],
   }), n + 2, 0, theme.accent);
   if (head.output[i].length === input.embeddings[i].length) {
