@@ -195,3 +195,32 @@ test('every view draws in the panel at 300 and 1600 pixels without throwing', ()
     }
   }
 });
+
+test('arcs: hovering a token keeps only its arcs; head toggles hide a head', () => {
+  const { app, doc, dom, state } = setup({ view: 'arcs', head: 'all', input: 0, token: 0, documentUri: URI });
+  app.receive(render());
+  const token = doc.querySelector('g.token[data-token="3"]')!;
+  token.dispatchEvent(new dom.window.FocusEvent('focusin', { bubbles: true }));
+  const arcs = Array.from(doc.querySelectorAll('path.arc'));
+  assert.ok(arcs.length > 4);
+  for (const a of arcs) {
+    const mine = a.getAttribute('data-query') === '3';
+    assert.equal(a.getAttribute('visibility'), mine ? 'visible' : 'hidden');
+  }
+  assert.match(doc.getElementById('attention-tooltip')!.textContent!, /watch \(token 4 of 4\)/);
+  // Clicking the legend entry of head 1 hides it.
+  doc.querySelector('g.head-toggle[data-head="1"] text')!.dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true }));
+  assert.deepEqual((state() as { hiddenHeads: number[] }).hiddenHeads, [1]);
+  assert.equal(doc.querySelectorAll('path.arc[data-head="1"]').length, 0);
+  assert.ok(doc.querySelectorAll('path.arc[data-head="0"]').length > 0);
+});
+
+test('steps: every number is hoverable and says where it comes from', () => {
+  const { app, doc, dom } = setup({ view: 'steps', head: 1, input: 0, token: 3, documentUri: URI });
+  app.receive(render());
+  const nums = Array.from(doc.querySelectorAll('#attention-view text.num'));
+  const score = nums.find((t) => t.textContent === '136')!;
+  assert.ok(score, 'the score 136 is drawn');
+  score.dispatchEvent(new dom.window.FocusEvent('focusin', { bubbles: true }));
+  assert.match(doc.getElementById('attention-tooltip')!.textContent!, /q_watch · k_apple = 10·10 \+ 6·6 = 136/);
+});
