@@ -1,0 +1,71 @@
+// The heads' W_Q, W_K, W_V (a matrix or "identity"), W_O, the scale and the mask.
+import { identity } from './matrix.js';
+import { childAt, type Node } from './json-tree.js';
+import type { JsonPath } from './path.js';
+import type { HeadSpec, MaskKind, Scale, WeightMatrix } from './spec.js';
+import type { Dimensions } from './read-dimensions.js';
+import { describe, spanOf, type Reader } from './read-values.js';
+
+export function readWeight(r: Reader, node: Node | undefined, path: JsonPath, rows: { count: number; what: string }): WeightMatrix | undefined {
+  if (!node) return { matrix: identity(rows.count), identity: true };
+  if (node.type === 'string') {
+    if (node.value === 'identity') return { matrix: identity(rows.count), identity: true, span: spanOf(node) };
+    return r.error(node, path, `expected a matrix or "identity", got ${describe(node)}`);
+  }
+  const matrix = r.matrix(node, path, rows);
+  return matrix ? { matrix, identity: false, span: spanOf(node) } : undefined;
+}
+
+export function readHeads(r: Reader, root: Node, dims: Dimensions): { heads: HeadSpec[]; given: boolean } | undefined {
+  const node = childAt(root, 'heads');
+  const dm = { count: dims.dModel, what: 'd_model' };
+  if (!node) {
+    const w = () => ({ matrix: identity(dims.dModel), identity: true });
+    return { heads: [{ name: 'Q = K = V = input', wq: w(), wk: w(), wv: w() }], given: false };
+  }
+  if (node.type !== 'array' || (node.children?.length ?? 0) === 0) {
+    return r.error(node, ['heads'], `expected a non-empty list of heads, got ${describe(node)}`);
+  }
+  const heads: HeadSpec[] = [];
+  let ok = true;
+  node.children!.forEach((h, i) => {
+    const path = ['heads', i];
+    if (!r.object(h, path, 'a head { "name", "wq", "wk", "wv" }')) { ok = false; return; }
+    r.unknownKeys(h, path, new Set(['name', 'wq', 'wk', 'wv']));
+    const nameNode = childAt(h, 'name');
+    const name = nameNode ? r.string(nameNode, [...path, 'name']) : `head ${i + 1}`;
+    const wq = readWeight(r, childAt(h, 'wq'), [...path, 'wq'], dm);
+    const wk = readWeight(r, childAt(h, 'wk'), [...path, 'wk'], dm);
+    const wv = readWeight(r, childAt(h, 'wv'), [...path, 'wv'], dm);
+    if (wq && wk && wq.matrix.cols !== wk.matrix.cols) {
+      const at = childAt(h, 'wk') ?? h;
+      r.error(at, [...path, 'wk'], `${wk.matrix.cols} columns, expected ${wq.matrix.cols} (d_k: W_Q and W_K must be as wide, since scores are q · k)`);
+      ok = false;
+      return;
+    }
+    if (name === undefined || !wq || !wk || !wv) { ok = false; return; }
+    heads.push({ name, wq, wk, wv, span: spanOf(h) });
+  });
+  return ok ? { heads, given: true } : undefined;
+}
+
+export function readScale(r: Reader, root: Node): Scale | undefined {
+  const node = childAt(root, 'scale');
+  if (!node) return { kind: 'sqrt_dk' };
+  if (node.type === 'string') {
+    if (node.value === 'sqrt_dk') return { kind: 'sqrt_dk' };
+    if (node.value === 'none') return { kind: 'none' };
+    return r.error(node, ['scale'], `unknown scale ${JSON.stringify(node.value)}: expected "sqrt_dk", "none" or a positive number`);
+  }
+  const v = r.number(node, ['scale']);
+  if (v === undefined) return undefined;
+  if (!(v > 0)) return r.error(node, ['scale'], `scale must be positive (the scores are divided by it), got ${v}`);
+  return { kind: 'number', value: v };
+}
+
+export function readMask(r: Reader, root: Node): MaskKind | undefined {
+  const node = childAt(root, 'mask');
+  if (!node) return 'none';
+  if (node.type === 'string' && (node.value === 'none' || node.value === 'causal')) return node.value;
+  return r.error(node, ['mask'], `unknown mask ${node.type === 'string' ? JSON.stringify(node.value) : describe(node)}: expected "none" or "causal"`);
+}

@@ -1,0 +1,122 @@
+// The reader's toolkit: checks for numbers, strings, vectors and matrices that add a problem
+// (with path and exact range) instead of throwing, so every part of a spec is read the same way.
+import { fromRows, type Matrix } from './matrix.js';
+import type { Node } from './json-tree.js';
+import { formatPath, type JsonPath } from './path.js';
+import type { Problem } from './problems.js';
+import type { Span } from './spec.js';
+
+export function spanOf(node: Node): Span {
+  return { offset: node.offset, length: node.length };
+}
+
+export function describe(node: Node): string {
+  switch (node.type) {
+    case 'string': return `a string ${JSON.stringify(String(node.value).slice(0, 40))}`;
+    case 'number': return `the number ${node.value}`;
+    case 'boolean': return String(node.value);
+    case 'null': return 'null';
+    case 'array': return `a list of ${node.children?.length ?? 0}`;
+    case 'object': return 'an object';
+    default: return node.type;
+  }
+}
+
+export class Reader {
+  readonly problems: Problem[] = [];
+
+  constructor(private readonly text: string) {}
+
+  error(at: Node | Span, path: JsonPath, message: string): undefined {
+    const span = 'type' in at ? spanOf(at) : at;
+    this.problems.push({ severity: 'error', path: formatPath(path), message, span });
+    return undefined;
+  }
+
+  warn(at: Node | Span, path: JsonPath, message: string): void {
+    const span = 'type' in at ? spanOf(at) : at;
+    this.problems.push({ severity: 'warning', path: formatPath(path), message, span });
+  }
+
+  /** The end of the document, for problems about something missing from the top-level object. */
+  rootKeySpan(root: Node): Span {
+    return { offset: root.offset, length: 1 };
+  }
+
+  number(node: Node, path: JsonPath): number | undefined {
+    if (node.type !== 'number') return this.error(node, path, `expected a number, got ${describe(node)}`);
+    const v = node.value as number;
+    if (!Number.isFinite(v)) {
+      return this.error(node, path, `${this.text.slice(node.offset, node.offset + node.length)} is too large: it overflows to Infinity`);
+    }
+    return v;
+  }
+
+  string(node: Node, path: JsonPath, what = 'a string'): string | undefined {
+    if (node.type !== 'string') return this.error(node, path, `expected ${what}, got ${describe(node)}`);
+    return node.value as string;
+  }
+
+  /** A list of numbers, optionally of an expected length. */
+  vector(node: Node, path: JsonPath, expected?: { length: number; what: string }): Float64Array | undefined {
+    if (node.type !== 'array') return this.error(node, path, `expected a list of numbers, got ${describe(node)}`);
+    const items = node.children ?? [];
+    if (items.length === 0) return this.error(node, path, 'expected a list of numbers, got an empty list');
+    if (expected && items.length !== expected.length) {
+      return this.error(node, path, `${items.length} numbers, expected ${expected.length} (${expected.what})`);
+    }
+    const out = new Float64Array(items.length);
+    let ok = true;
+    items.forEach((item, i) => {
+      const v = this.number(item, [...path, i]);
+      if (v === undefined) ok = false;
+      else out[i] = v;
+    });
+    return ok ? out : undefined;
+  }
+
+  /** A matrix as a list of rows of equal length; `rows` is the expected row count and what it is. */
+  matrix(node: Node, path: JsonPath, rows: { count: number; what: string }): Matrix | undefined {
+    if (node.type !== 'array') return this.error(node, path, `expected a matrix (a list of rows) or "identity", got ${describe(node)}`);
+    const rowNodes = node.children ?? [];
+    if (rowNodes.length !== rows.count) {
+      return this.error(node, path, `${rowNodes.length} rows, expected ${rows.count} (${rows.what})`);
+    }
+    const first = rowNodes[0];
+    if (first.type !== 'array') return this.error(first, [...path, 0], `expected a row (a list of numbers), got ${describe(first)}`);
+    const cols = first.children?.length ?? 0;
+    if (cols === 0) return this.error(first, [...path, 0], 'a row needs at least one number');
+    const values: Float64Array[] = [];
+    let ok = true;
+    rowNodes.forEach((r, i) => {
+      if (r.type === 'array' && (r.children?.length ?? 0) !== cols) {
+        ok = false;
+        this.error(r, [...path, i], `row ${i} has ${r.children?.length ?? 0} numbers but row 0 has ${cols}: every row must be as long`);
+        return;
+      }
+      const v = this.vector(r, [...path, i]);
+      if (v) values.push(v);
+      else ok = false;
+    });
+    if (!ok) return undefined;
+    return fromRows(values.map((v) => Array.from(v)), cols);
+  }
+
+  /** Warn about properties this version does not know, so typos do not pass silently. */
+  unknownKeys(node: Node, path: JsonPath, known: ReadonlySet<string>): void {
+    for (const prop of node.children ?? []) {
+      const key = prop.children?.[0];
+      if (key && !known.has(key.value as string)) {
+        this.warn(key, [...path, key.value as string], `unknown property "${key.value}" (ignored); expected one of ${[...known].filter((k) => !k.startsWith('$')).join(', ')}`);
+      }
+    }
+  }
+
+  object(node: Node, path: JsonPath, what: string): boolean {
+    if (node.type !== 'object') {
+      this.error(node, path, `expected ${what} (an object), got ${describe(node)}`);
+      return false;
+    }
+    return true;
+  }
+}
