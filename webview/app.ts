@@ -258,7 +258,7 @@ export class App {
     try {
       this.summary = VIEWS.summary(this.summaryEl, data, { ...options, width: Math.max(280, this.summaryEl.clientWidth || width) });
       this.handle = VIEWS[this.state.view](this.viewEl, data, options);
-      this.viewEl.classList.toggle('has-canvas', Boolean(this.handle.canvas));
+      this.viewEl.classList.toggle('has-canvas', Boolean(this.handle.canvases?.length));
     } catch (err) {
       this.statusEl.hidden = false;
       this.statusEl.textContent = `Could not draw the ${VIEW_TITLES[this.state.view]} view: ${err instanceof Error ? err.message : String(err)}`;

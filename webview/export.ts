@@ -12,8 +12,7 @@ export function standaloneSvg(handle: ViewHandle, doc: Document): { text: string
   clone.querySelectorAll('[visibility]').forEach((el) => el.removeAttribute('visibility'));
   clone.removeAttribute('pointer-events');
   clone.querySelector('rect.bg')?.removeAttribute('fill-opacity');
-  if (handle.canvas) {
-    const c = handle.canvas;
+  for (const c of handle.canvases ?? []) {
     const img = doc.createElementNS(SVG_NS, 'image');
     img.setAttribute('x', c.dataset.x ?? '0');
     img.setAttribute('y', c.dataset.y ?? '0');

@@ -14,8 +14,9 @@ import {
   clampIndex, createSvg, emptyView, hatch, note, type G, type MatrixMode, type Svg, type ViewFn, type ViewHandle,
 } from './view.js';
 
-/** Above this many tokens the panel paints cells on a canvas. */
+/** Above this many tokens, or this many cells in all, the panel paints cells on a canvas. */
 export const CANVAS_ABOVE = 128;
+export const MAX_SVG_CELLS = 16384;
 /** Above this many tokens `attn render` (no canvas) draws blocks of cells, each the block's mean. */
 export const STATIC_BLOCKS_ABOVE = 128;
 
@@ -129,12 +130,8 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   const n = input.tokens.length;
   const mode = options.matrixMode;
   const notes: string[] = [];
-  const useCanvas = options.interactive && n > CANVAS_ABOVE;
-  let heads = options.head === 'all' ? input.heads.map((_, h) => h) : [clampIndex(options.head, input.heads.length)];
-  if (useCanvas && heads.length > 1) {
-    heads = [heads[0]];
-    notes.push(`${n} tokens: one head at a time (pick a head in the toolbar)`);
-  }
+  const heads = options.head === 'all' ? input.heads.map((_, h) => h) : [clampIndex(options.head, input.heads.length)];
+  const useCanvas = options.interactive && (n > CANVAS_ABOVE || heads.length * n * n > MAX_SVG_CELLS);
   const stride = !options.interactive && n > STATIC_BLOCKS_ABOVE ? Math.ceil(n / 96) : 1;
   if (stride > 1) notes.push(`${n} tokens: each cell is a block of ${stride}×${stride} token pairs (its mean)`);
   const m = Math.ceil(n / stride);
@@ -318,12 +315,13 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   const svgNode = svg.node()!;
   cleanups.push(wireTips(svgNode, options, '.hot', describe));
 
-  let canvas: HTMLCanvasElement | undefined;
-  if (useCanvas && canvasBox.length) {
-    const box = canvasBox[0];
+  const canvases: HTMLCanvasElement[] = [];
+  const wrap = useCanvas ? select(container).append('div').attr('class', 'canvas-layer') : undefined;
+  if (wrap) cleanups.push(() => wrap.remove());
+  for (const box of useCanvas ? canvasBox : []) {
     const head = input.heads[box.head];
-    const wrap = select(container).append('div').attr('class', 'canvas-layer');
-    canvas = wrap.append('canvas').attr('class', 'matrix-canvas').node()!;
+    const canvas = wrap!.append('canvas').attr('class', 'matrix-canvas').node()!;
+    canvases.push(canvas);
     const dpr = container.ownerDocument.defaultView?.devicePixelRatio ?? 1;
     canvas.width = Math.ceil(box.w * dpr);
     canvas.height = Math.ceil(box.h * dpr);
@@ -362,7 +360,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
     }
     let active: [number, number] = [clampIndex(options.token, n), 0];
     const at = (e: PointerEvent): [number, number] | undefined => {
-      const r = canvas!.getBoundingClientRect();
+      const r = canvas.getBoundingClientRect();
       const i = Math.floor((e.clientY - r.top) / cell), j = Math.floor((e.clientX - r.left) / cell);
       return i >= 0 && j >= 0 && i < n && j < n ? [i, j] : undefined;
     };
@@ -392,15 +390,14 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
       if (!step) return;
       ke.preventDefault();
       active = [Math.max(0, Math.min(n - 1, i + step[0])), Math.max(0, Math.min(n - 1, j + step[1]))];
-      show(active[0], active[1], canvas!);
+      show(active[0], active[1], canvas);
     };
     canvas.addEventListener('pointermove', move);
     canvas.addEventListener('pointerleave', leave);
     canvas.addEventListener('click', click);
     canvas.addEventListener('keydown', key);
-    canvas.addEventListener('focus', () => show(active[0], active[1], canvas!));
+    canvas.addEventListener('focus', () => show(active[0], active[1], canvas));
     canvas.addEventListener('blur', leave);
-    cleanups.push(() => wrap.remove());
   }
 
   if (options.interactive && !useCanvas) {
@@ -414,7 +411,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
 
   return {
     svg: svgNode,
-    canvas,
+    canvases,
     notes,
     destroy: () => { cleanups.forEach((f) => f()); svg.remove(); },
   };

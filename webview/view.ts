@@ -37,8 +37,8 @@ export interface ViewOptions extends Selection_ {
 export interface ViewHandle {
   /** The picture itself: what Export SVG / PNG serialises. */
   readonly svg: SVGSVGElement;
-  /** A canvas drawn instead of SVG cells for large inputs (matrix view), if any. */
-  readonly canvas?: HTMLCanvasElement;
+  /** Canvases painted instead of SVG cells for large inputs (matrix view), one per head. */
+  readonly canvases?: readonly HTMLCanvasElement[];
   /** Notes written on the view ("showing the 3 strongest links…"), also for tests. */
   readonly notes: readonly string[];
   destroy(): void;
