@@ -85,7 +85,7 @@ export const renderArcs: ViewFn = (container, data, options) => {
   const legendH = legendPos[legendPos.length - 1][1] + 26;
   const titleH = 22 + notes.length * 16;
   const labelH = slanted ? Math.min(widest, 120) * 0.75 + 14 : fs + 12;
-  const baseY = titleH + legendH + maxUp + 16;
+  const baseY = titleH + legendH + Math.max(maxUp, 20) + 16;
   const height = baseY + labelH + maxDown + 20;
   const svg = createSvg(container, theme, width, height, `Attention arcs of "${input.name}"`, 'arcs');
   svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)

@@ -71,7 +71,7 @@ export const renderProjection: ViewFn = (container, data, options) => {
   const gridTop = titleH + 18 + colLabelH;
   const yTop = gridTop + rb.count * cell + 22;
   const width = Math.max(options.width, wX + cb.count * cell + pad + 40);
-  const height = yTop + cell + 40;
+  const height = yTop + cell + 44;
   const svg = createSvg(container, theme, width, height, `Projection: ${shape}`, 'projection');
   svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
     .text(clip(`${yName} = ${xName} · ${ROLE_NAME[role]}${headName}`, width - 2 * pad, theme.fontSize));
@@ -121,8 +121,10 @@ export const renderProjection: ViewFn = (container, data, options) => {
   }
   labels.append('text').attr('x', xX + cell / 2).attr('y', titleH + 12).attr('text-anchor', 'middle').attr('font-weight', 600).attr('font-size', fs).text('x');
   labels.append('text').attr('x', wX).attr('y', titleH + 12).attr('font-weight', 600).attr('font-size', fs).text(`${ROLE_NAME[role]} (${m.rows}×${m.cols})`);
-  svg.append('text').attr('x', xX + cell + 8).attr('y', gridTop + (rb.count * cell) / 2 + 5).attr('font-weight', 700).text('·');
-  svg.append('text').attr('x', pad).attr('y', yTop + cell / 2 + 5).attr('font-weight', 600).text(clip(`= ${yName}`, wX - pad - 6, fs));
+  svg.append('text').attr('x', xX + cell + 14).attr('y', gridTop + (rb.count * cell) / 2 + 6).attr('text-anchor', 'middle')
+    .attr('font-weight', 700).attr('font-size', fs * 1.6).text('·');
+  svg.append('text').attr('x', wX - 6).attr('y', yTop + cell / 2 + 5).attr('text-anchor', 'end').attr('font-weight', 700).text('=');
+  svg.append('text').attr('x', wX).attr('y', yTop + cell + 16).attr('font-weight', 600).text(`${yName} (1×${m.cols})`);
 
   const xG = svg.append('g').attr('class', 'x') as unknown as G;
   for (let b = 0; b < rb.count; b++) {

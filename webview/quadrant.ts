@@ -147,7 +147,7 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
   const defs = svg.append('defs');
   data.inputs.forEach((_, a) => {
     defs.append('marker').attr('id', `${marker}-${a}`).attr('viewBox', '0 0 10 10').attr('refX', 9).attr('refY', 5)
-      .attr('markerWidth', 7).attr('markerHeight', 7).attr('orient', 'auto-start-reverse')
+      .attr('markerUnits', 'userSpaceOnUse').attr('markerWidth', 9).attr('markerHeight', 9).attr('orient', 'auto-start-reverse')
       .append('path').attr('d', 'M 0 0 L 10 5 L 0 10 z').attr('fill', theme.heads[a % theme.heads.length]);
   });
   const arrows = svg.append('g').attr('class', 'arrows');
