@@ -33,17 +33,62 @@ function specPath(name = SPEC): string {
   return path.join(workspace, name);
 }
 
-/** Edits the spec on disk, as another editor or `git checkout` would; the open editor follows. */
-function editSpec(from: string, to: string, name = SPEC): void {
-  const text = fs.readFileSync(specPath(name), 'utf8');
-  assert.ok(text.includes(from), `"${from}" is in ${name}`);
-  fs.writeFileSync(specPath(name), text.replace(from, to));
-}
-
 /** The drawn view as markup: its numbers, colours and shapes. */
 async function svgMarkup(f: Frame): Promise<string> {
   return f.$$eval('#attention-root svg.attention-view, #attention-root svg[data-view]',
     (svgs) => svgs.map((svg) => new XMLSerializer().serializeToString(svg)).join('\n'));
+}
+
+/** Where `offset` is in `text`, as the status bar counts: line and column from 1. */
+function lineCol(text: string, offset: number): { line: number; col: number } {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, col: before[before.length - 1].length + 1 };
+}
+
+/** The active editor's cursor as the status bar shows it: "Ln 11, Col 41 (7 selected)". */
+async function cursorStatus(): Promise<string> {
+  return (await page.locator('[id="status.editor.selection"]').first().innerText()).replace(/\s+/g, ' ').trim();
+}
+
+/** Back into the first editor group (the spec), away from the panel, the Problems panel or a quick pick. */
+async function focusEditor(): Promise<void> {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+1');
+  await poll('the editor to have the focus', async () =>
+    page.evaluate(() => Boolean(document.activeElement?.closest('.editor-group-container .monaco-editor'))), 5_000);
+}
+
+/**
+ * Ctrl+F for `needle` in the focused editor, Escape back to the text with the match selected, then
+ * the selection narrowed to its last `chars` characters (Right, then Shift+Left), ready to type over.
+ */
+async function selectInEditor(needle: string, chars: number): Promise<void> {
+  await page.keyboard.press('Control+F');
+  const input = page.locator('.editor-group-container .find-widget .monaco-findInput textarea, .editor-group-container .find-widget .monaco-findInput input').first();
+  await input.waitFor({ state: 'visible', timeout: 5_000 });
+  await input.fill(needle);
+  await poll(`the find widget to find "${needle}"`, async () =>
+    /^1 of 1$/.test((await page.locator('.find-widget .matchesCount').first().innerText()).trim()) || undefined, 5_000);
+  await page.keyboard.press('Escape');
+  await poll(`"${needle}" selected in the editor`, async () => (await cursorStatus()).includes(`(${needle.length} selected)`) || undefined, 5_000);
+  await page.keyboard.press('ArrowRight');
+  for (let i = 0; i < chars; i++) await page.keyboard.press('Shift+ArrowLeft');
+}
+
+/** The view whose tab is selected in the panel. */
+async function selectedView(f: Frame): Promise<string | null> {
+  return f.$eval('#attention-root .al-tab[aria-selected="true"]', (b) => b.getAttribute('data-view'));
+}
+
+/** Posts `message` to the extension the way the webview's script does, from the panel's own frame. */
+async function postFromWebview(panelFrame: Frame, message: unknown): Promise<void> {
+  const host = panelFrame.parentFrame();
+  assert.ok(host, 'the panel frame sits inside VS Code\'s webview host frame');
+  await host.evaluate((m) => {
+    const post = (window as unknown as Record<string, (channel: string, data: unknown) => void>).__vscode_post_message__;
+    if (typeof post !== 'function') throw new Error('no __vscode_post_message__ in the webview host frame');
+    post('onmessage', { message: m });
+  }, message);
 }
 
 async function shot(name: string): Promise<void> {
@@ -64,7 +109,11 @@ describe('Attention Lens installed from the .vsix into code-server', { timeout: 
     const t0 = Date.now();
     installVsix(VSIX, extensionsDir);
     timings['install .vsix'] = Date.now() - t0;
-    server = await startCodeServer({ extensionsDir, userDataDir: makeUserDataDir({ 'workbench.colorTheme': 'Default Light Modern' }), logFile: path.join(RESULTS, 'e2e-server.log') });
+    server = await startCodeServer({ extensionsDir, userDataDir: makeUserDataDir({
+      'workbench.colorTheme': 'Default Light Modern',
+      // VS Code for the Web saves after a delay by default; the desktop default (off) keeps typed edits in the editor only.
+      'files.autoSave': 'off',
+    }), logFile: path.join(RESULTS, 'e2e-server.log') });
     if (process.env.ATTN_E2E_PIDS) fs.appendFileSync(process.env.ATTN_E2E_PIDS, `${server.pid}\n`);
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
@@ -118,34 +167,103 @@ describe('Attention Lens installed from the .vsix into code-server', { timeout: 
     await shot('matrix-hover');
   });
 
-  it('changing a number in the spec changes the picture', async () => {
+  it('typing a new number into the spec in the editor changes the picture', async () => {
     const svgBefore = await svgMarkup(frame);
-    // tech lens W_Q from [[4, 3], [2, 1], [0, 1]] to [[5, 3], [2, 1], [0, 2]]:
-    // q(watch) = [11, 6] and k(apple) = [10, 6] give 146; q(i) = [0, 1] moves row "i" visibly.
-    editSpec('"wq": [[4, 3], [2, 1], [0, 1]]', '"wq": [[5, 3], [2, 1], [0, 2]]');
-    await poll('the panel to redraw with the new numbers', async () =>
+    await quickOpen(page, SPEC); // the editor has the focus, the panel stays beside it
+    // tech lens W_Q [[4, 3], ...] → [[5, 3], ...]: q(watch) = [11, 6], k(apple) = [10, 6], 146 instead of 136.
+    await selectInEditor('[[4', 1);
+    assert.match(await cursorStatus(), /\(1 selected\)/, 'the 4 is selected');
+    await page.keyboard.type('5');
+    await poll('the panel to redraw with the typed number', async () =>
       (await rootState(frame)) === 'ready' && (await svgMarkup(frame)) !== svgBefore, 20_000);
-    const tip = await hoverMatrixCell(frame, 'tech lens', 3, 2);
-    assert.match(tip, /\b146\b/, `tooltip after the edit: ${tip}`);
+    // The tooltip is drawn from the picture's data: poll until it reads the new numbers.
+    const tip = await poll('the watch → apple tooltip to read 146', async () => {
+      await page.mouse.move(5, 5); // off the cell, so hovering it again is a new hover
+      const t = await hoverMatrixCell(frame, 'tech lens', 3, 2).catch(() => '');
+      return /\b146\b/.test(t) ? t : undefined;
+    }, 15_000).catch(async () => hoverMatrixCell(frame, 'tech lens', 3, 2));
+    assert.match(tip, /\b146\b/, `tooltip after typing: ${tip}`);
     assert.doesNotMatch(tip, /\b136\b/);
+    assert.ok(fs.readFileSync(specPath(), 'utf8').includes('"wq": [[4, 3]'), 'typed, not saved: the file on disk is unchanged');
   });
 
-  it('a broken spec shows in Problems and puts the panel in its error state; fixing it recovers', async () => {
-    editSpec('"apple", "watch"] }', '"apple", "wtch"] }');
+  it('typing a broken value shows it in Problems and dims the panel; Ctrl+Z brings the picture back', async () => {
+    await focusEditor();
+    await selectInEditor('[[5', 1);
+    await page.keyboard.type('1e999');
     await waitForState(frame, 'error', 20_000);
-    const listed = await poll('#attention-problems to list the problem', async () => {
+    const listed = await poll('#attention-problems to list the overflow', async () => {
       const text = await frame.$eval('#attention-problems', (el) => el.textContent ?? '').catch(() => '');
-      return /wtch/.test(text) ? text : undefined;
+      return /1e999/.test(text) ? text : undefined;
     });
-    assert.match(listed, /unknown token/);
-    const problems = await poll('the Problems panel to list the unknown token', async () => {
+    assert.match(listed, /too large/);
+    const problems = await poll('the Problems panel to list the overflow', async () => {
       const text = await problemsPanelText(page);
-      return /unknown token "wtch"/.test(text) ? text : undefined;
+      return /1e999 is too large/.test(text) ? text : undefined;
     });
     assert.match(problems, /apple-watch-lens\.attn\.json/);
     await shot('error-state');
-    editSpec('"apple", "wtch"] }', '"apple", "watch"] }');
+
+    await focusEditor();
+    await page.keyboard.press('Control+Z'); // back to the 5
     await waitForState(frame, 'ready', 20_000);
+    await page.keyboard.press('Control+Z'); // back to the 4, as on disk
+    await poll('the panel to show 136 again', async () => {
+      if ((await rootState(frame)) !== 'ready') return undefined;
+      await page.mouse.move(5, 5);
+      return /\b136\b/.test(await hoverMatrixCell(frame, 'tech lens', 3, 2).catch(() => ''));
+    }, 20_000);
+    const after = await problemsPanelText(page);
+    assert.doesNotMatch(after, /too large/, `the Problems entry is gone: ${after.slice(0, 300)}`);
+    await focusEditor();
+    assert.doesNotMatch(await page.locator('.tabs-container .tab.active').first().getAttribute('class') ?? '', /\bdirty\b/,
+      'undone to the saved text: the editor is clean again');
+  });
+
+  it('clicking a token in the panel selects it in the spec', async () => {
+    await chooseView(frame, 'arcs');
+    await waitForState(frame, 'ready');
+    const text = fs.readFileSync(specPath(), 'utf8');
+    // The status bar shows where the cursor is: at the end of the selection.
+    const apple = lineCol(text, text.indexOf('"apple"', text.indexOf('"I love Apple watch"')) + '"apple"'.length);
+    await frame.click('#attention-root g.token[data-token="2"]', { force: true });
+    const status = await poll(`the editor to select "apple" at Ln ${apple.line}, Col ${apple.col}`, async () => {
+      const s = await cursorStatus().catch(() => '');
+      return s.includes(`Ln ${apple.line}, Col ${apple.col} (7 selected)`) ? s : undefined;
+    }, 10_000);
+    assert.match(status, /7 selected/);
+  });
+
+  it("'reveal' messages for another document, and messages outside the protocol, are ignored", async () => {
+    // Posted the way the webview's own script posts (VS Code's acquireVsCodeApi → the host frame's
+    // __vscode_post_message__), so they reach the extension exactly like the panel's messages.
+    const documentUri = await frame.$eval('#attention-root', (el) => el.getAttribute('data-document-uri') ?? '');
+    assert.match(documentUri, /apple-watch-lens\.attn\.json$/);
+    const text = fs.readFileSync(specPath(), 'utf8');
+    // The status bar shows where the cursor is: at the end of the selection.
+    const watch = lineCol(text, text.indexOf('"watch"]') + '"watch"'.length);
+    const love = lineCol(text, text.indexOf('"love"', text.indexOf('"I love Apple watch"')) + '"love"'.length);
+    await focusEditor();
+    await page.keyboard.press('Control+Home');
+    await poll('the cursor at the top', async () => /^Ln 1, Col 1$/.test(await cursorStatus()) || undefined, 5_000);
+
+    const other = documentUri.replace('apple-watch-lens', 'mouse-two-contexts');
+    await postFromWebview(frame, { type: 'reveal', documentUri: other, target: { kind: 'token', input: 0, token: 3 } });
+    for (const bogus of [{ type: 'reveal', documentUri, target: { kind: 'token', input: 'x' } }, { type: 'nope' }, 42, null,
+      { type: 'reveal', documentUri, target: { kind: 'position', line: -1 } }, { type: 'exportResult', requestId: 999, format: 'svg', data: '<svg/>' }]) {
+      await postFromWebview(frame, bogus);
+    }
+    await sleep(1500);
+    assert.match(await cursorStatus(), /^Ln 1, Col 1$/, 'nothing moved the cursor');
+    assert.equal(await rootState(frame), 'ready', 'the panel carries on');
+
+    // The same channel with the right document does reveal: the ignored ones were not lost on the way.
+    await postFromWebview(frame, { type: 'reveal', documentUri, target: { kind: 'token', input: 0, token: 3 } });
+    await poll(`"watch" selected at Ln ${watch.line}, Col ${watch.col}`, async () =>
+      (await cursorStatus()).includes(`Ln ${watch.line}, Col ${watch.col} (7 selected)`) || undefined, 10_000);
+    await postFromWebview(frame, { type: 'reveal', documentUri, target: { kind: 'token', input: 0, token: 1 } });
+    await poll(`"love" selected at Ln ${love.line}, Col ${love.col}`, async () =>
+      (await cursorStatus()).includes(`Ln ${love.line}, Col ${love.col} (6 selected)`) || undefined, 10_000);
   });
 
   it('a token written as markup is shown as text and runs no script', async () => {
@@ -191,5 +309,43 @@ describe('Attention Lens installed from the .vsix into code-server', { timeout: 
       assert.ok(fs.statSync(path.join(RESULTS, `e2e-theme-${t.name}.png`)).size > 10_000, 'a real screenshot');
     }
     assert.notEqual(backgrounds.light, backgrounds.dark, `the picture follows the theme: ${JSON.stringify(backgrounds)}`);
+  });
+
+  it('after Developer: Reload Window the panel comes back, painted, on the same spec and view', async () => {
+    await chooseView(frame, 'steps');
+    await waitForState(frame, 'ready');
+    await frame.selectOption('#attention-root select[data-control="token"]', '1'); // "love"
+    await waitForState(frame, 'ready');
+    assert.equal(await selectedView(frame), 'steps');
+    const t0 = Date.now();
+    const navigated = page.waitForEvent('framenavigated', { predicate: (f) => f === page.mainFrame(), timeout: 30_000 });
+    await focusEditor();
+    await runCommand(page, 'Developer: Reload Window');
+    await navigated;
+    await waitForWorkbench(page);
+    frame = await attentionFrame(page, 60_000, async (f) => (await drawnTexts(f)).some((t) => t.includes('I love Apple watch')));
+    await waitForState(frame, 'ready', 30_000);
+    await poll('a drawn view (svg) in the restored panel', () => frame.$('#attention-root svg'));
+    timings['Reload Window -> panel painted again'] = Date.now() - t0;
+    assert.equal(await selectedView(frame), 'steps', 'the restored panel shows the view it showed before');
+    assert.equal(await frame.$eval('#attention-root select[data-control="token"]', (el) => (el as HTMLSelectElement).value), '1',
+      'and the token picked before');
+    const texts = await drawnTexts(frame);
+    for (const token of ['love', 'apple', 'watch']) assert.ok(texts.some((t) => t.includes(token)), `"${token}" is drawn after the reload`);
+    await shot('after-reload-window');
+  });
+
+  it('after reloading the browser page the panel comes back painted on the same spec', async () => {
+    // The browser's reload gives the workbench no time to store its latest state, so the view may be
+    // an earlier one: only the spec and a painted picture are checked here.
+    const t0 = Date.now();
+    await page.reload();
+    await waitForWorkbench(page);
+    frame = await attentionFrame(page, 60_000, async (f) => (await drawnTexts(f)).some((t) => t.includes('I love Apple watch')));
+    await waitForState(frame, 'ready', 30_000);
+    await poll('a drawn view (svg) in the restored panel', () => frame.$('#attention-root svg'));
+    timings['page reload -> panel painted again'] = Date.now() - t0;
+    assert.match(await frame.$eval('#attention-root', (el) => el.getAttribute('data-document-uri') ?? ''), /apple-watch-lens\.attn\.json$/);
+    await shot('after-page-reload');
   });
 });
