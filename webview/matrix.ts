@@ -3,7 +3,7 @@
 // labelled. Hover a cell: the dot product term by term, the scaling, the weight, its row and
 // column outlined. Small inputs draw one <rect> per cell (data-query, data-key, data-head); large
 // ones (more than CANVAS_ABOVE tokens) paint a canvas and find the cell under the pointer.
-import { select } from 'd3';
+import { rgb, select } from 'd3';
 import type { AttentionJson, HeadJson, InputJson } from '../src/core/result-json.js';
 import type { Theme } from './colour.js';
 import { textOn } from './colour.js';
@@ -16,7 +16,7 @@ import {
 
 /** Above this many tokens, or this many cells in all, the panel paints cells on a canvas. */
 export const CANVAS_ABOVE = 128;
-export const MAX_SVG_CELLS = 16384;
+export const MAX_SVG_CELLS = 4096;
 /** Above this many tokens `attn render` (no canvas) draws blocks of cells, each the block's mean. */
 export const STATIC_BLOCKS_ABOVE = 128;
 
@@ -164,6 +164,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   // 256 colours computed once: 16,384 cells then cost a lookup each, not an interpolation.
   const lut = Array.from({ length: 256 }, (_, k) => theme.seq(k / 255));
   const colour = (v: number) => lut[Math.max(0, Math.min(255, Math.round(norm(v) * 255)))];
+  const rgbLut = lut.map((c) => { const r = rgb(c); return [r.r, r.g, r.b] as [number, number, number]; });
   let hasMasked = false;
   const cellsG: G[] = [];
   const canvasBox: { x: number; y: number; w: number; h: number; head: number }[] = [];
@@ -336,28 +337,10 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
     canvas.setAttribute('role', 'application');
     canvas.setAttribute('aria-label', `${n}×${n} attention matrix, head "${head.name}": arrow keys move between cells`);
     const ctx = canvas.getContext('2d');
-    if (ctx) {
-      ctx.scale(dpr, dpr);
-      // Hatch for masked cells, drawn once as a pattern tile.
-      const tile = container.ownerDocument.createElement('canvas');
-      tile.width = 6; tile.height = 6;
-      const tc = tile.getContext('2d')!;
-      tc.fillStyle = theme.masked; tc.fillRect(0, 0, 6, 6);
-      tc.strokeStyle = theme.maskedHatch; tc.lineWidth = 1.5;
-      tc.beginPath(); tc.moveTo(0, 6); tc.lineTo(6, 0); tc.stroke();
-      const pattern = ctx.createPattern(tile, 'repeat');
-      // One fillStyle per colour, not per cell: cells are grouped by their colour first.
-      const buckets: number[][] = Array.from({ length: 257 }, () => []);
-      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
-        const v = value(head, mode, i, j);
-        buckets[v === null ? 256 : Math.max(0, Math.min(255, Math.round(norm(v) * 255)))].push(i * n + j);
-      }
-      buckets.forEach((cellsOf, k) => {
-        if (cellsOf.length === 0) return;
-        ctx.fillStyle = k === 256 ? (pattern ?? theme.masked) : lut[k];
-        for (const c of cellsOf) ctx.fillRect((c % n) * cell, Math.floor(c / n) * cell, cell, cell);
-      });
-    }
+    if (ctx) paintCells(ctx, canvas.width, canvas.height, n, cell * dpr, (i, j) => {
+      const v = value(head, mode, i, j);
+      return v === null ? -1 : Math.max(0, Math.min(255, Math.round(norm(v) * 255)));
+    }, rgbLut, theme);
     let active: [number, number] = [clampIndex(options.token, n), 0];
     const at = (e: PointerEvent): [number, number] | undefined => {
       const r = canvas.getBoundingClientRect();
@@ -424,4 +407,35 @@ function meanBlock(head: HeadJson, mode: MatrixMode, i: number, j: number, strid
     if (x !== null) { sum += x; cnt++; }
   }
   return cnt ? sum / cnt : NaN;
+}
+
+/**
+ * Paints every cell straight into the canvas's pixels: a million cells (1024 tokens) cost one
+ * pass over the pixels instead of a million fillRect calls. `level(i, j)` is 0..255 on the
+ * colour table, or −1 for a masked cell, which gets the diagonal hatch.
+ */
+function paintCells(ctx: CanvasRenderingContext2D, width: number, height: number, n: number, cellPx: number,
+  level: (i: number, j: number) => number, lut: readonly [number, number, number][], theme: Theme): void {
+  const img = ctx.createImageData(width, height);
+  const px = img.data;
+  const m = rgb(theme.masked), hatch = rgb(theme.maskedHatch);
+  const levels = new Int16Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) levels[i * n + j] = level(i, j);
+  for (let y = 0; y < height; y++) {
+    const i = Math.min(n - 1, Math.floor(y / cellPx));
+    for (let x = 0; x < width; x++) {
+      const j = Math.min(n - 1, Math.floor(x / cellPx));
+      const k = levels[i * n + j];
+      const o = (y * width + x) * 4;
+      if (k < 0) {
+        const line = (x + y) % 6 < 1.5;
+        px[o] = line ? hatch.r : m.r; px[o + 1] = line ? hatch.g : m.g; px[o + 2] = line ? hatch.b : m.b;
+      } else {
+        const c = lut[k];
+        px[o] = c[0]; px[o + 1] = c[1]; px[o + 2] = c[2];
+      }
+      px[o + 3] = 255;
+    }
+  }
+  ctx.putImageData(img, 0, 0);
 }

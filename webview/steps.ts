@@ -71,7 +71,7 @@ export const renderSteps: ViewFn = (container, data, options) => {
   };
   const weighted = head.v.map((vj, j) => vj.map((x) => head.weights[i][j] * x));
   const cols = [
-    { key: 'key', title: 'key', w: Math.max(60, ...input.tokens.map((t) => cw(t))) },
+    { key: 'key', title: 'key', w: Math.min(160, Math.max(60, ...input.tokens.map((t) => cw(t)))) },
     { key: 'k', title: 'k (key vector)', w: Math.max(cw('k (key vector)'), ...head.k.map(vecW)) },
     { key: 'score', title: 'q · k', w: Math.max(cw('q · k'), ...head.scores[i].map((s) => cw(fmt(s)))) },
     { key: 'scaled', title: `÷ ${divText}`, w: Math.max(cw(`÷ ${divText}`), ...row.map((s) => cw(fmt(s)))) },
@@ -149,7 +149,7 @@ export const renderSteps: ViewFn = (container, data, options) => {
     const tk = input.tokens[j];
     const tokTip: Tip = { lines: [`${tk} (token ${j + 1}): click to follow it`], reveal: { kind: 'token', input: inputIndex, token: j }, click: () => options.onPick?.({ token: j }) };
     r.append('text').attr('class', 'token hot').attr('data-token', j).attr('x', colX[0]).attr('y', y).attr('data-tip', tips.add(tokTip))
-      .attr('fill', masked ? theme.muted : theme.fg).attr('cursor', 'pointer').text(tk);
+      .attr('fill', masked ? theme.muted : theme.fg).attr('cursor', 'pointer').text(clip(tk, cols[0].w - 8, fs));
     vector(r, colX[1], y, head.k[j], (t) => ({ lines: [projectionLine(data, input, 'wk', h, j, t, head.k[j][t])] }), j + 1, 1, masked ? theme.muted : theme.fg);
     if (masked) {
       r.append('text').attr('x', colX[2]).attr('y', y).attr('fill', theme.muted).attr('font-style', 'italic')
