@@ -1,0 +1,105 @@
+// `npm run bench:vscode`: timings in the real VS Code (code-server 4.100.3 in headless Chromium).
+//
+// 1. From a changed spec to the webview's next paint, for every spec in examples/ (the 64-token,
+//    8-head one included): test/integration/bench/index.ts runs inside the extension host, applies
+//    WorkspaceEdits and polls the panel's test API for the 'rendered' of each version. Printed per
+//    spec: the median (and p90, min, max) of the total, and of the part after the host's 150 ms debounce.
+// 2. Each view's draw time in headless Chromium for 64, 256 and 1024 tokens, with the panel's own
+//    bundle (dist/webview.js): scripts/bench-views.ts --chromium, which does exactly that.
+//
+//   node scripts/bench-vscode.mjs [--runs 10] [--no-views] [--sizes 64,256,1024]
+// Env: ATTN_SKIP_BUILD=1 reuses dist/; ATTN_KEEP_TEMP=1 keeps the temp dirs.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { buildIntegrationSuite } from './vscode/build-tests.mjs';
+import {
+  killGroup, launchChromium, makeExampleWorkspace, makeUserDataDir, removeTempDirs, ROOT, startCodeServer, tail, tempDir, workbenchUrl,
+} from './vscode/code-server.mjs';
+
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : dflt;
+};
+const runs = Number(arg('--runs', '10'));
+const sizes = arg('--sizes', '64,256,1024');
+const views = !process.argv.includes('--no-views');
+const GOAL_MS = 100;
+
+let server;
+let browser;
+async function cleanUp() {
+  if (browser) await browser.close().catch(() => {});
+  if (server) await killGroup(server.pid);
+  if (!process.env.ATTN_KEEP_TEMP) removeTempDirs();
+}
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => { cleanUp().finally(() => process.exit(130)); });
+
+const sorted = (xs) => [...xs].sort((a, b) => a - b);
+const pct = (xs, p) => sorted(xs)[Math.min(xs.length - 1, Math.ceil(p * xs.length) - 1)];
+const f1 = (x) => (x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(1));
+
+async function editToPaint() {
+  if (!process.env.ATTN_SKIP_BUILD) {
+    const build = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('npm run build failed');
+  }
+  const bundle = await buildIntegrationSuite(path.join(ROOT, 'test', 'integration', 'bench', 'index.ts'), path.join(ROOT, 'out', 'integration', 'bench.js'));
+  const resultFile = path.join(tempDir('bench'), 'bench-result.json');
+  const workspace = makeExampleWorkspace();
+  server = await startCodeServer({ userDataDir: makeUserDataDir(), env: { ATTN_BENCH_RESULT: resultFile, ATTN_BENCH_RUNS: String(runs) } });
+  browser = await launchChromium();
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(workbenchUrl(server.base, { folder: workspace, extensionDevelopmentPath: ROOT, extensionTestsPath: bundle }));
+  const deadline = Date.now() + 600_000;
+  while (!fs.existsSync(resultFile)) {
+    if (Date.now() > deadline) throw new Error(`no result within 10 minutes\n${tail(server.logFile, 15)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const result = JSON.parse(fs.readFileSync(resultFile, 'utf8'));
+  await page.screenshot({ path: path.join(ROOT, 'test-results', 'bench-vscode.png') }).catch(() => {});
+  await cleanUp();
+  server = undefined;
+  browser = undefined;
+  if (result.error) throw new Error(`the bench failed inside VS Code:\n${result.error}`);
+
+  console.log(`\nFrom a changed spec to the webview's next paint, VS Code ${result.vscodeVersion} (code-server, headless Chromium), ${runs} edits per spec`);
+  console.log('(total: WorkspaceEdit applied -> the panel\'s \'rendered\' for that version; after debounce: total minus the host\'s 150 ms wait)\n');
+  const header = ['spec', 'tokens', 'heads', 'view', 'total median', 'p90', 'min', 'max', 'after debounce median', 'p90', 'switch spec -> paint'];
+  const rows = result.rows.map((r) => [
+    r.spec, String(r.tokens), String(r.heads), r.view,
+    f1(pct(r.totalMs, 0.5)), f1(pct(r.totalMs, 0.9)), f1(Math.min(...r.totalMs)), f1(Math.max(...r.totalMs)),
+    f1(pct(r.afterDebounceMs, 0.5)), f1(pct(r.afterDebounceMs, 0.9)), f1(r.switchToPaintMs),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells) => cells.map((c, i) => (i < 4 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows) console.log(line(r));
+  console.log(`\nfirst Show Attention (new panel, webview boot) -> paint: ${f1(result.coldShowToPaintMs)} ms`);
+  const over = result.rows.filter((r) => pct(r.afterDebounceMs, 0.5) > GOAL_MS);
+  console.log(over.length
+    ? `after the debounce, over the ${GOAL_MS} ms goal (median): ${over.map((r) => r.spec).join(', ')}`
+    : `after the debounce, every spec is under the ${GOAL_MS} ms goal (median)`);
+  fs.mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
+  fs.writeFileSync(path.join(ROOT, 'test-results', 'bench-vscode.json'), JSON.stringify(result, null, 2));
+}
+
+function viewDraws() {
+  console.log(`\nEach view's draw in headless Chromium (dist/webview.js on a plain page), ${sizes} tokens: scripts/bench-views.ts --chromium`);
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'bench-views.ts'), '--chromium', '--sizes', sizes, '--runs', '3'],
+    { cwd: ROOT, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('scripts/bench-views.ts --chromium failed');
+}
+
+let code = 0;
+try {
+  await editToPaint();
+  if (views) viewDraws();
+} catch (e) {
+  console.error(`\nbench:vscode: ${e.message}`);
+  code = 1;
+} finally {
+  await cleanUp();
+}
+process.exit(code);

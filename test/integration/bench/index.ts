@@ -1,0 +1,144 @@
+// `npm run bench:vscode`, the part that runs inside VS Code's extension host (loaded as
+// extensionTestsPath by scripts/bench-vscode.mjs): for each spec in the workspace, how long from
+// a changed spec to the webview's next paint.
+//
+// The panel's test API reports the version it last showed and its state, but a good version that
+// follows another good one is reported 'ready' as soon as it is posted, before the webview paints.
+// So each measured edit takes the spec from broken (the panel in 'error') to good again: the panel
+// turns 'ready' only on the webview's 'rendered' for that version. The host and webview work is the
+// same as for any edit (debounce, analysis, post, draw, 'rendered' back).
+//
+// Figures per spec (ms, from performance.now() in this process, polled every ~1 ms):
+//   total     WorkspaceEdit applied -> panels() shows that version 'ready' (the webview said 'rendered')
+//   after     the same minus the moment onDidChangeTextDocument fired and the host's 150 ms debounce
+//   switch    Show Attention on this spec while the panel shows another -> 'rendered' (timings().lastShowToPaintMs; no debounce)
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { api, extension, type TestApi } from '../helpers';
+
+const DEBOUNCE_MS = 150; // UPDATE_DELAY_MS in src/host/panel.ts
+
+export interface BenchRow {
+  spec: string;
+  tokens: number;
+  heads: number;
+  view: string;
+  runs: number;
+  totalMs: number[];
+  afterDebounceMs: number[];
+  switchToPaintMs?: number;
+}
+
+export interface BenchResult {
+  vscodeVersion: string;
+  rows: BenchRow[];
+  coldShowToPaintMs?: number;
+  error?: string;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(1);
+  }
+}
+
+function panelOn(a: TestApi, doc: vscode.TextDocument, state: 'ready' | 'error', version = doc.version) {
+  const uri = doc.uri.toString();
+  return a.panels().find((p) => p.documentUri === uri && p.version >= version && p.state === state);
+}
+
+/** The first number among the embeddings: the value the edits toggle. */
+function numberToToggle(text: string): { offset: number; text: string } {
+  const from = text.indexOf('"embeddings"');
+  const m = /-?\d+(\.\d+)?/.exec(text.slice(from));
+  if (from < 0 || !m) throw new Error('no number in "embeddings" to edit');
+  return { offset: from + m.index, text: m[0] };
+}
+
+async function replaceAt(doc: vscode.TextDocument, offset: number, length: number, text: string): Promise<void> {
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(doc.uri, new vscode.Range(doc.positionAt(offset), doc.positionAt(offset + length)), text);
+  if (!(await vscode.workspace.applyEdit(edit))) throw new Error('the edit was not applied');
+}
+
+async function benchSpec(a: TestApi, file: string, runs: number): Promise<BenchRow> {
+  const doc = await vscode.workspace.openTextDocument(file);
+  const before = a.timings().lastShowToPaintMs;
+  await vscode.commands.executeCommand('attentionLens.show', doc.uri);
+  await until(`the panel to paint ${path.basename(file)}`, () => panelOn(a, doc, 'ready', 0) && a.timings().lastShowToPaintMs !== before);
+  const switchToPaintMs = a.timings().lastShowToPaintMs;
+  await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preview: false });
+  const panel = await until('the panel on the spec', () => panelOn(a, doc, 'ready', 0));
+  await sleep(300);
+
+  let changedAt = 0;
+  const listener = vscode.workspace.onDidChangeTextDocument((e) => {
+    if (e.document === doc && e.contentChanges.length) changedAt = performance.now();
+  });
+  const original = numberToToggle(doc.getText());
+  const totalMs: number[] = [];
+  const afterDebounceMs: number[] = [];
+  try {
+    for (let run = 0; run <= runs; run++) { // run 0 warms up
+      // Break it, as typing does mid-number: a lone minus sign.
+      const { offset, text } = numberToToggle(doc.getText());
+      await replaceAt(doc, offset, text.length, '-');
+      await until(`the error state for v${doc.version}`, () => panelOn(a, doc, 'error'));
+      await sleep(350); // past the diagnostics' 250 ms debounce too
+      // Fix it with a new number: this edit is measured.
+      const value = run % 2 === 0 ? String(Number(original.text) + 0.25) : original.text;
+      const t0 = performance.now();
+      await replaceAt(doc, offset, 1, value);
+      const version = doc.version;
+      await until(`'rendered' for v${version}`, () => panelOn(a, doc, 'ready', version));
+      const t1 = performance.now();
+      if (run > 0) {
+        totalMs.push(t1 - t0);
+        afterDebounceMs.push(t1 - changedAt - DEBOUNCE_MS);
+      }
+      await sleep(200);
+    }
+  } finally {
+    listener.dispose();
+  }
+  // Leave the text as it was (the document stays dirty; the window is thrown away).
+  const now = numberToToggle(doc.getText());
+  if (now.text !== original.text) await replaceAt(doc, now.offset, now.text.length, original.text);
+  const json = JSON.parse(doc.getText()) as { inputs: { tokens: unknown[] }[]; heads?: unknown[] };
+  return {
+    spec: path.basename(file), tokens: json.inputs[0].tokens.length, heads: json.heads?.length ?? 1, view: panel.view,
+    runs, totalMs, afterDebounceMs, switchToPaintMs,
+  };
+}
+
+export async function run(): Promise<void> {
+  const out = process.env.ATTN_BENCH_RESULT || path.join(__dirname, 'bench-result.json');
+  const runs = Number(process.env.ATTN_BENCH_RUNS || 10);
+  const result: BenchResult = { vscodeVersion: vscode.version, rows: [] };
+  try {
+    const a = await api();
+    if (!extension().isActive) throw new Error('the extension did not activate');
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (!folder) throw new Error('no workspace folder');
+    const specs = fs.readdirSync(folder).filter((f) => f.endsWith('.attn.json')).sort().map((f) => path.join(folder, f));
+    // A first panel, on the last spec, so each spec below is a switch from another one.
+    // The spec in the first column and the panel beside it, visible (a hidden webview draws nothing).
+    const last = await vscode.workspace.openTextDocument(specs[specs.length - 1]);
+    await vscode.window.showTextDocument(last, { viewColumn: vscode.ViewColumn.One, preview: false });
+    await vscode.commands.executeCommand('attentionLens.show', last.uri);
+    await until('the first panel to paint', () => panelOn(a, last, 'ready', 0), 60_000);
+    result.coldShowToPaintMs = a.timings().lastShowToPaintMs;
+    for (const file of specs) result.rows.push(await benchSpec(a, file, runs));
+  } catch (err) {
+    result.error = err instanceof Error ? err.stack ?? err.message : String(err);
+  }
+  fs.writeFileSync(`${out}.tmp`, JSON.stringify(result, null, 2));
+  fs.renameSync(`${out}.tmp`, out);
+}
