@@ -73,6 +73,7 @@ async function selectInEditor(needle: string, chars: number): Promise<void> {
   await poll(`"${needle}" selected in the editor`, async () => (await cursorStatus()).includes(`(${needle.length} selected)`) || undefined, 5_000);
   await page.keyboard.press('ArrowRight');
   for (let i = 0; i < chars; i++) await page.keyboard.press('Shift+ArrowLeft');
+  await poll(`the last ${chars} character(s) selected`, async () => (await cursorStatus()).includes(`(${chars} selected)`) || undefined, 5_000);
 }
 
 /** The view whose tab is selected in the panel. */
@@ -172,7 +173,7 @@ describe('Attention Lens installed from the .vsix into code-server', { timeout: 
     await quickOpen(page, SPEC); // the editor has the focus, the panel stays beside it
     // tech lens W_Q [[4, 3], ...] → [[5, 3], ...]: q(watch) = [11, 6], k(apple) = [10, 6], 146 instead of 136.
     await selectInEditor('[[4', 1);
-    assert.match(await cursorStatus(), /\(1 selected\)/, 'the 4 is selected');
+    await poll('the 4 selected (the status bar follows the cursor a moment later)', async () => /\(1 selected\)/.test(await cursorStatus()) || undefined, 5_000);
     await page.keyboard.type('5');
     await poll('the panel to redraw with the typed number', async () =>
       (await rootState(frame)) === 'ready' && (await svgMarkup(frame)) !== svgBefore, 20_000);
