@@ -89,7 +89,7 @@ export const renderArcs: ViewFn = (container, data, options) => {
   const height = baseY + labelH + maxDown + 20;
   const svg = createSvg(container, theme, width, height, `Attention arcs of "${input.name}"`, 'arcs');
   svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
-    .text(clip(`${input.name}: who attends to whom (arc width = weight; above: to a later token, below: to an earlier one)`, width - 2 * pad, theme.fontSize));
+    .text(clip(`${input.name}: who attends to whom (arc width = weight; above: to a later token, below: to an earlier one)`, width - 2 * pad, theme.fontSize * 1.1));
   notes.forEach((t, k) => note(svg, theme, pad, 34 + k * 16, t));
 
   // Legend: one swatch per head; in "all heads" mode clicking toggles a head, otherwise picks it.

@@ -39,7 +39,7 @@ export const renderCompare: ViewFn = (container, data, options) => {
   const height = titleH + rows * (panelH + gap) + 30;
   const svg = createSvg(container, theme, width, height, `"${word}" in ${found.length} contexts`, 'compare');
   svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
-    .text(clip(`"${word}" in ${found.length} context${found.length === 1 ? '' : 's'}: head "${base.heads[h]?.name ?? ''}"`, width - 2 * pad, theme.fontSize));
+    .text(clip(`"${word}" in ${found.length} context${found.length === 1 ? '' : 's'}: head "${base.heads[h]?.name ?? ''}"`, width - 2 * pad, theme.fontSize * 1.1));
   notes.forEach((s, k) => note(svg, theme, pad, 34 + k * 16, s));
 
   // One scale for every panel: weights 0..1, vectors by the largest absolute entry anywhere.

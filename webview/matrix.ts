@@ -17,8 +17,10 @@ import {
 /** Above this many tokens, or this many cells in all, the panel paints cells on a canvas. */
 export const CANVAS_ABOVE = 128;
 export const MAX_SVG_CELLS = 4096;
-/** Above this many tokens `attn render` (no canvas) draws blocks of cells, each the block's mean. */
-export const STATIC_BLOCKS_ABOVE = 128;
+/** `attn render` draws at most this many cells in all: above, blocks of cells (jsdom is slow). */
+export const MAX_STATIC_CELLS = 8192;
+/** Height of a head's name and shape above its matrix. */
+const HEAD_TITLE_H = 32;
 
 export const MODE_LABEL: Record<MatrixMode, string> = {
   scores: 'raw scores q·k',
@@ -119,7 +121,7 @@ function layoutBlock(tokens: readonly string[], n: number, cell: number, stride:
   const longest = showLabels ? Math.min(110, Math.max(...tokens.map((t) => textWidth(t, fontSize)), 10)) : 0;
   const labelW = showLabels ? longest + 8 : 28;
   const labelH = showLabels ? (cell >= textWidth('wwwwww', fontSize) ? fontSize + 8 : longest * 0.72 + 12) : 18;
-  return { cell, stride, labelW, labelH, width: labelW + m * cell, height: labelH + m * cell + 22 };
+  return { cell, stride, labelW, labelH, width: labelW + m * cell, height: labelH + m * cell + HEAD_TITLE_H + 4 };
 }
 
 export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
@@ -132,7 +134,8 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   const notes: string[] = [];
   const heads = options.head === 'all' ? input.heads.map((_, h) => h) : [clampIndex(options.head, input.heads.length)];
   const useCanvas = options.interactive && (n > CANVAS_ABOVE || heads.length * n * n > MAX_SVG_CELLS);
-  const stride = !options.interactive && n > STATIC_BLOCKS_ABOVE ? Math.ceil(n / 96) : 1;
+  const maxSide = Math.max(16, Math.floor(Math.sqrt(MAX_STATIC_CELLS / heads.length)));
+  const stride = !options.interactive && n > maxSide ? Math.ceil(n / maxSide) : 1;
   if (stride > 1) notes.push(`${n} tokens: each cell is a block of ${stride}×${stride} token pairs (its mean)`);
   const m = Math.ceil(n / stride);
   const fs = theme.fontSize;
@@ -156,7 +159,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   const svg = createSvg(container, theme, width, height, `Attention matrix of "${input.name}", ${MODE_LABEL[mode]}`, 'matrix');
   const maskFill = hatch(svg, theme);
   svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
-    .text(clip(`${input.name}: ${MODE_LABEL[mode]}, rows = queries, columns = keys`, width - 2 * pad, theme.fontSize));
+    .text(clip(`${input.name}: ${MODE_LABEL[mode]}, rows = queries, columns = keys`, width - 2 * pad, theme.fontSize * 1.1));
   notes.forEach((t, k) => note(svg, theme, pad, 34 + k * 16, t));
 
   const dom = domainOf(heads.map((h) => input.heads[h]), mode);
@@ -176,10 +179,13 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
     const ox = pad + (k % perRow) * (block.width + gap);
     const oy = titleH + Math.floor(k / perRow) * (block.height + 12);
     const g = svg.append('g').attr('class', 'head-matrix').attr('data-head', h).attr('transform', `translate(${ox},${oy})`);
+    // The head's name, then its shape and scaling on a second, quieter line.
+    const room = (k % perRow === perRow - 1 ? width - ox - pad : block.width + gap - 8) - block.labelW;
     g.append('text').attr('class', 'head-name').attr('x', block.labelW).attr('y', 12).attr('font-weight', 600)
-      .attr('fill', theme.heads[h % theme.heads.length]).text(clip(`head "${head.name}" (d_k ${head.dk}, ÷ ${divisorText(data, head)})`,
-        (k % perRow === perRow - 1 ? width - ox - pad : block.width + gap - 8) - block.labelW, fs));
-    const gx = block.labelW, gy = block.labelH + 18;
+      .attr('fill', theme.heads[h % theme.heads.length]).text(clip(`head "${head.name}"`, room, fs));
+    g.append('text').attr('class', 'head-shape').attr('x', block.labelW).attr('y', 27).attr('fill', theme.muted)
+      .attr('font-size', fs - 1).text(clip(`d_k ${head.dk}, ÷ ${divisorText(data, head)}`, room, fs - 1));
+    const gx = block.labelW, gy = block.labelH + HEAD_TITLE_H;
     // Token labels: queries down the left, keys along the top (slanted when the cells are narrow).
     if (cell >= 7) {
       const everyK = 1;
@@ -272,7 +278,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   const headOrigin = (h: number) => {
     const k = heads.indexOf(h);
     const ox = pad + (k % perRow) * (block.width + gap) + block.labelW;
-    const oy = titleH + Math.floor(k / perRow) * (block.height + 12) + block.labelH + 18;
+    const oy = titleH + Math.floor(k / perRow) * (block.height + 12) + block.labelH + HEAD_TITLE_H;
     return { ox, oy };
   };
   const highlight = (h: number, i: number, j: number) => {

@@ -74,7 +74,7 @@ export const renderProjection: ViewFn = (container, data, options) => {
   const height = yTop + cell + 44;
   const svg = createSvg(container, theme, width, height, `Projection: ${shape}`, 'projection');
   svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
-    .text(clip(`${yName} = ${xName} · ${ROLE_NAME[role]}${headName}`, width - 2 * pad, theme.fontSize));
+    .text(clip(`${yName} = ${xName} · ${ROLE_NAME[role]}${headName}`, width - 2 * pad, theme.fontSize * 1.1));
   svg.append('text').attr('class', 'shape').attr('x', pad).attr('y', 34).attr('fill', theme.muted).attr('font-family', theme.mono).text(shape);
   notes.forEach((s, k) => note(svg, theme, pad, 52 + k * 16, s));
 

@@ -96,7 +96,7 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
 
   const svg = createSvg(container, theme, width, height, `Quadrant plot: ${xLabel} against ${yLabel}`, 'quadrant');
   svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
-    .text(clip(`${data.title ?? 'Embeddings'}: where each word sits, and where attention moves it`, width - 2 * pad, theme.fontSize));
+    .text(clip(`${data.title ?? 'Embeddings'}: where each word sits, and where attention moves it`, width - 2 * pad, theme.fontSize * 1.1));
   notes.forEach((t, k) => note(svg, theme, pad, 34 + k * 16, t));
 
   // Legend: one colour per input, hollow = input embedding, filled = after attention.

@@ -95,7 +95,7 @@ export const renderSteps: ViewFn = (container, data, options) => {
   const height = sumY + 3 * rowH + 10;
   const svg = createSvg(container, theme, width, height, `Step by step: how "${tq}" attends, head "${head.name}"`, 'steps');
   svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
-    .text(clip(`How "${tq}" attends: head "${head.name}" of "${input.name}"`, width - 2 * pad, theme.fontSize));
+    .text(clip(`How "${tq}" attends: head "${head.name}" of "${input.name}"`, width - 2 * pad, theme.fontSize * 1.1));
   notes.forEach((t, k) => note(svg, theme, pad, 34 + k * 16, t));
 
   const focusables: { el: Element; row: number; col: number }[] = [];
