@@ -25,7 +25,7 @@ export const renderCompare: ViewFn = (container, data, options) => {
 
   const fs = theme.fontSize;
   const pad = 12, gap = 20;
-  const minPanel = 280;
+  const minPanel = Math.min(280, Math.max(230, options.width - 2 * pad));
   const perRow = Math.max(1, Math.min(found.length, Math.floor((Math.max(options.width, minPanel) - 2 * pad + gap) / (minPanel + gap))));
   const panelW = Math.max(minPanel, (Math.max(options.width, minPanel) - 2 * pad - (perRow - 1) * gap) / perRow);
   const maxTokens = Math.max(...found.map((f) => f.inp.tokens.length));
