@@ -45,6 +45,8 @@ async function main() {
   const failed = Number(/^\S*\s*fail (\d+)/m.exec(strip)?.[1] ?? 0) + Number(/^\S*\s*cancelled (\d+)/m.exec(strip)?.[1] ?? 0);
   console.log(`\n[test:e2e] whole run: ${Date.now() - started} ms`);
   console.log(`${passed} passed, ${failed} failed`);
+  const todo = Number(/^\S*\s*todo (\d+)/m.exec(strip)?.[1] ?? 0);
+  if (todo > 0) console.log(`${todo} todo: a known problem, its outcome is shown above after "#" and not counted`);
   return code === 0 && failed === 0 && passed > 0 ? 0 : 1;
 }
 

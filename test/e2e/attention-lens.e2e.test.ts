@@ -349,4 +349,30 @@ describe('Attention Lens installed from the .vsix into code-server', { timeout: 
     assert.match(await frame.$eval('#attention-root', (el) => el.getAttribute('data-document-uri') ?? ''), /apple-watch-lens\.attn\.json$/);
     await shot('after-page-reload');
   });
+
+  // Known to fail (2026-11-22): the webview saves its state with token -1 until a token is picked,
+  // the host's isPanelState wants an index >= 0, so the restored panel falls back to the active
+  // editor's spec and loses its lock. Kept as a todo until the host or the webview is fixed.
+  it('a locked panel comes back after Reload Window locked, on its own spec', { todo: 'the host rejects the saved state (token -1)' }, async () => {
+    // Leave the panel with no picked token: another spec and back resets it.
+    await quickOpen(page, 'apple-watch-raw.attn.json');
+    await attentionFrame(page, 20_000, async (f) => (await drawnTexts(f)).some((t) => /raw/i.test(t)));
+    await quickOpen(page, SPEC);
+    frame = await attentionFrame(page, 20_000, async (f) => (await drawnTexts(f)).some((t) => t.includes('I love Apple watch')));
+    await waitForState(frame, 'ready');
+    await runCommand(page, 'Attention Lens: Toggle Panel Lock');
+    await page.locator('.tabs-container .tab', { hasText: '[Locked] Attention: apple-watch-lens.attn.json' }).first().waitFor({ timeout: 10_000 });
+    await quickOpen(page, 'mouse-two-contexts.attn.json');
+    await sleep(1000);
+    assert.equal(await page.locator('.tabs-container .tab', { hasText: '[Locked] Attention: apple-watch-lens.attn.json' }).count(), 1, 'still locked before the reload');
+
+    const navigated = page.waitForEvent('framenavigated', { predicate: (f) => f === page.mainFrame(), timeout: 30_000 });
+    await runCommand(page, 'Developer: Reload Window');
+    await navigated;
+    await waitForWorkbench(page);
+    frame = await attentionFrame(page, 60_000);
+    await waitForState(frame, 'ready', 30_000);
+    const root = await frame.$eval('#attention-root', (el) => `${el.getAttribute('data-document-uri')} locked=${el.getAttribute('data-locked')}`);
+    assert.match(root, /apple-watch-lens\.attn\.json locked=true$/, `the restored panel: ${root}`);
+  });
 });
