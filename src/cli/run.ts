@@ -14,7 +14,8 @@ const USAGE = `usage:
   attn compute FILE [--json]     every intermediate of the attention computation
   attn validate FILE...          check specs; prints FILE:LINE:COL: message per problem
   attn render FILE --view arcs|matrix|steps|quadrant|projection|compare [--out FILE.svg]
-              [--input N] [--head N] [--token N]
+              [--input N] [--head N|all] [--token N] [--width PX]
+              [--theme light|dark|hc-dark|hc-light] [--show scores|scaled|weights] [--matrix wq|wk|wv|wo]
 options:
   --max-bytes N   refuse specs larger than N bytes (default ${DEFAULT_MAX_BYTES})
   --help, --version`;
@@ -28,7 +29,10 @@ interface Args {
   flags: Map<string, string | true>;
 }
 
-const VALUED = new Set(['--view', '--out', '--input', '--head', '--token', '--max-bytes']);
+const VALUED = new Set(['--view', '--out', '--input', '--head', '--token', '--width', '--theme', '--show', '--matrix', '--max-bytes']);
+const THEMES = ['light', 'dark', 'hc-dark', 'hc-light'] as const;
+const MODES = ['scores', 'scaled', 'weights'] as const;
+const ROLES = ['wq', 'wk', 'wv', 'wo'] as const;
 
 function parseArgs(argv: readonly string[]): Args | string {
   const args: Args = { files: [], flags: new Map() };
@@ -74,11 +78,14 @@ function readSpecFile(file: string, maxBytes: number, io: Io): string | undefine
   }
 }
 
-function intFlag(args: Args, name: string, fallback: number): number | string {
+interface Bad { error: string }
+const isBad = (v: unknown): v is Bad => typeof v === 'object' && v !== null && 'error' in v;
+
+function intFlag(args: Args, name: string, fallback: number): number | Bad {
   const v = args.flags.get(name);
   if (v === undefined) return fallback;
   const n = Number(v);
-  return Number.isInteger(n) && n >= 0 ? n : `${name} takes a whole number, got ${String(v)}`;
+  return Number.isInteger(n) && n >= 0 ? n : { error: `${name} takes a whole number, got ${String(v)}` };
 }
 
 export async function run(argv: readonly string[], io: Io): Promise<number> {
@@ -96,8 +103,8 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     return 0;
   }
   const maxBytes = intFlag(args, '--max-bytes', DEFAULT_MAX_BYTES);
-  if (typeof maxBytes === 'string') {
-    io.err(`attn: ${maxBytes}`);
+  if (isBad(maxBytes)) {
+    io.err(`attn: ${maxBytes.error}`);
     return 2;
   }
   switch (args.command) {
@@ -149,19 +156,45 @@ function compute(args: Args, maxBytes: number, io: Io): number {
   return 0;
 }
 
+/** A flag that must be one of a few words; undefined when absent. */
+function choiceFlag<T extends string>(args: Args, name: string, choices: readonly T[]): T | undefined | Bad {
+  const v = args.flags.get(name);
+  if (v === undefined) return undefined;
+  return (choices as readonly unknown[]).includes(v) ? (v as T) : { error: `${name} must be one of ${choices.join(', ')}` };
+}
+
 async function render(args: Args, maxBytes: number, io: Io): Promise<number> {
   const view = args.flags.get('--view');
   if (typeof view !== 'string' || !(VIEWS as readonly string[]).includes(view)) {
     io.err(`attn render: --view must be one of ${VIEWS.join(', ')}`);
     return 2;
   }
-  const picks = { input: intFlag(args, '--input', 0), head: intFlag(args, '--head', 0), token: intFlag(args, '--token', -1) };
-  for (const v of Object.values(picks)) if (typeof v === 'string') { io.err(`attn render: ${v}`); return 2; }
+  const input = intFlag(args, '--input', 0);
+  const head = args.flags.get('--head') === 'all' ? 'all' : intFlag(args, '--head', -1);
+  const token = intFlag(args, '--token', -1);
+  const width = intFlag(args, '--width', 0);
+  const theme = choiceFlag(args, '--theme', THEMES);
+  const matrixMode = choiceFlag(args, '--show', MODES);
+  const projection = choiceFlag(args, '--matrix', ROLES);
+  if (isBad(input) || isBad(head) || isBad(token) || isBad(width) || isBad(theme) || isBad(matrixMode) || isBad(projection)) {
+    io.err(`attn render: ${[input, head, token, width, theme, matrixMode, projection].find(isBad)?.error}`);
+    return 2;
+  }
   const done = analyzeFile(args, maxBytes, io, 'render');
   if (!done) return 1;
+  const inputCount = done.json.inputs.length, headCount = done.json.inputs[0].heads.length;
+  if (input >= inputCount) { io.err(`attn render: --input ${input}, but the spec has ${inputCount} input(s), numbered from 0`); return 2; }
+  if (head !== 'all' && head >= headCount) { io.err(`attn render: --head ${head}, but the spec has ${headCount} head(s), numbered from 0`); return 2; }
   // jsdom is loaded only here: compute and validate stay fast to start.
   const { renderSvg } = await import('./render.js');
-  const svg = renderSvg(done.json, view as View, picks as { input: number; head: number; token: number });
+  const svg = renderSvg(done.json, view as View, {
+    input, token,
+    ...(head === 'all' || head >= 0 ? { head } : {}),
+    ...(width > 0 ? { width } : {}),
+    ...(theme ? { theme } : {}),
+    ...(matrixMode ? { matrixMode } : {}),
+    ...(projection ? { projection } : {}),
+  });
   const out = args.flags.get('--out');
   if (typeof out === 'string') {
     writeFileSync(out, svg);

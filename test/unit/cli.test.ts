@@ -92,3 +92,20 @@ test('the built attn prints no stack trace for malformed JSON', () => {
   assert.match(r.stderr, /bad\.attn\.json:1:\d+: invalid JSON/);
   assert.doesNotMatch(r.stderr, /\n\s+at /);
 });
+
+test('render draws the matrix as a standalone SVG with the 136 cell, in the theme asked for', async () => {
+  const r = await attn('render', lens, '--view', 'matrix', '--head', '1', '--show', 'scores', '--theme', 'dark');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^<\?xml[^]*<svg[^]*<\/svg>\s*$/);
+  assert.match(r.out, /10·10 \+ 6·6 = 136/);
+  assert.doesNotMatch(r.out, /var\(--/);
+});
+
+test('render refuses a head the spec does not have, and an unknown theme', async () => {
+  const noHead = await attn('render', lens, '--view', 'matrix', '--head', '7');
+  assert.equal(noHead.code, 2);
+  assert.match(noHead.err, /--head 7, but the spec has 2 head\(s\)/);
+  const badTheme = await attn('render', lens, '--view', 'arcs', '--theme', 'purple');
+  assert.equal(badTheme.code, 2);
+  assert.match(badTheme.err, /--theme must be one of light, dark, hc-dark, hc-light/);
+});
