@@ -31,7 +31,7 @@ export function isPanelState(x: unknown): x is PanelState {
     && isOneOf(x.view, VIEW_NAMES)
     && (x.head === 'all' || isIndex(x.head))
     && isIndex(x.input)
-    && isIndex(x.token)
+    && (x.token === -1 || isIndex(x.token))
     && isOptional(x.matrixMode, (v) => isOneOf(v, MATRIX_MODES))
     && isOptional(x.projection, (v) => isOneOf(v, ROLES))
     && isOptional(x.locked, (v) => typeof v === 'boolean');

@@ -21,7 +21,7 @@ export interface PanelState {
   view: ViewName;
   head: number | 'all';
   input: number;
-  /** The token the user picked (step-by-step and projection use it). */
+  /** The token the user picked (step-by-step and projection use it); -1 until one is picked. */
   token: number;
   matrixMode?: 'scores' | 'scaled' | 'weights';
   projection?: 'wq' | 'wk' | 'wv' | 'wo';

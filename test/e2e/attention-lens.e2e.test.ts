@@ -350,10 +350,9 @@ describe('Attention Lens installed from the .vsix into code-server', { timeout: 
     await shot('after-page-reload');
   });
 
-  // Known to fail (2026-11-22): the webview saves its state with token -1 until a token is picked,
-  // the host's isPanelState wants an index >= 0, so the restored panel falls back to the active
-  // editor's spec and loses its lock. Kept as a todo until the host or the webview is fixed.
-  it('a locked panel comes back after Reload Window locked, on its own spec', { todo: 'the host rejects the saved state (token -1)' }, async () => {
+  // The webview saves token -1 until a token is picked; the host once refused that state and the
+  // panel came back unlocked on the active editor's spec.
+  it('a locked panel comes back after Reload Window locked, on its own spec', async () => {
     // Leave the panel with no picked token: another spec and back resets it.
     await quickOpen(page, 'apple-watch-raw.attn.json');
     await attentionFrame(page, 20_000, async (f) => (await drawnTexts(f)).some((t) => /raw/i.test(t)));

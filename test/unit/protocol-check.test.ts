@@ -74,4 +74,10 @@ describe('isPanelState', () => {
     assert.equal(isPanelState({ ...state, locked: 'yes' }), false);
     assert.equal(isPanelState({ ...state, head: 'some' }), false);
   });
+
+  it('accepts token -1 (none picked yet), as the webview saves it, but nothing below', () => {
+    assert.equal(isPanelState({ ...state, token: -1 }), true);
+    assert.equal(isPanelState({ ...state, token: -2 }), false);
+    assert.equal(isPanelState({ ...state, token: 0.5 }), false);
+  });
 });
