@@ -1,4 +1,4 @@
-// Per-key debouncing: the latest call for a key wins, after `delayMs` of quiet.
+// Per-key debouncing: the latest call for a key wins, after `delayMs` of quiet (or the delay given to that call).
 import type * as vscode from 'vscode';
 
 export class Debouncer implements vscode.Disposable {
@@ -6,12 +6,12 @@ export class Debouncer implements vscode.Disposable {
 
   constructor(private readonly delayMs: number) {}
 
-  schedule(key: string, run: () => void): void {
+  schedule(key: string, run: () => void, delayMs = this.delayMs): void {
     this.cancel(key);
     this.timers.set(key, setTimeout(() => {
       this.timers.delete(key);
       run();
-    }, this.delayMs));
+    }, delayMs));
   }
 
   cancel(key: string): void {

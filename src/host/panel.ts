@@ -17,9 +17,9 @@ import { panelHtml } from './panel-html.js';
 import { revealInSpec } from './reveal.js';
 import { baseName } from './spec-files.js';
 import type { PanelInfo, PanelStatus, Timings } from './test-api.js';
+import { FIRST_UPDATE_DELAY_MS, updateDelay } from './update-delay.js';
 
 export const PANEL_VIEW_TYPE = 'attentionLens.panel';
-export const UPDATE_DELAY_MS = 150;
 const EXPORT_TIMEOUT_MS = 20_000;
 
 export function toPanelProblem(text: string, p: Problem): PanelProblem {
@@ -63,7 +63,12 @@ export class AttentionPanel implements vscode.Disposable {
   private showStartedAt?: number;
   private nextRequestId = 1;
   private readonly pendingExports = new Map<number, PendingExport>();
-  private readonly debouncer = new Debouncer(UPDATE_DELAY_MS);
+  private readonly debouncer = new Debouncer(FIRST_UPDATE_DELAY_MS);
+  /** Analysis time of the version last posted, and that plus its drawing once the webview reports it. */
+  private lastAnalysisMs = 0;
+  private lastCostMs?: number;
+  /** When the first edit since the last paint arrived: stopped by the 'rendered' of a later version. */
+  private editStartedAt?: { at: number; version: number };
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   private disposed = false;
@@ -139,8 +144,11 @@ export class AttentionPanel implements vscode.Disposable {
   }
 
   /** The document changed: show the new version once typing pauses. */
-  documentChanged(): void {
-    this.debouncer.schedule('update', () => void this.update());
+  documentChanged(version: number): void {
+    this.editStartedAt ??= { at: performance.now(), version };
+    const delay = updateDelay(this.lastCostMs);
+    this.context.timings.lastUpdateDelayMs = delay;
+    this.debouncer.schedule('update', () => void this.update(), delay);
   }
 
   requestExport(format: 'svg' | 'png'): void {
@@ -171,7 +179,10 @@ export class AttentionPanel implements vscode.Disposable {
     if (this.disposed || uri.toString() !== this.documentUri.toString()) return;
     if (document === this.shownDocument && document.version < this.shownVersion) return;
     this.shownDocument = document;
-    this.showAnalysis(document, this.context.cache.get(document));
+    const started = performance.now();
+    const analysis = this.context.cache.get(document);
+    this.lastAnalysisMs = performance.now() - started;
+    this.showAnalysis(document, analysis);
   }
 
   private showAnalysis(document: vscode.TextDocument, analysis: Analysis): void {
@@ -274,6 +285,11 @@ export class AttentionPanel implements vscode.Disposable {
       this.context.timings.lastShowToPaintMs = performance.now() - this.showStartedAt;
       this.showStartedAt = undefined;
     }
+    if (this.editStartedAt && version >= this.editStartedAt.version) {
+      this.context.timings.lastEditToPaintMs = performance.now() - this.editStartedAt.at;
+      this.editStartedAt = undefined;
+    }
+    this.lastCostMs = this.lastAnalysisMs + drawMs;
     log().trace(`rendered ${this.documentUri.toString()} v${version} (${view}) in ${drawMs.toFixed(1)} ms`);
   }
 

@@ -22,7 +22,7 @@ export class PanelManager implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length === 0) return;
         const uri = e.document.uri.toString();
-        for (const p of this.panels) if (p.uri.toString() === uri) p.documentChanged();
+        for (const p of this.panels) if (p.uri.toString() === uri) p.documentChanged(e.document.version);
       }),
       vscode.window.onDidChangeActiveTextEditor((editor) => {
         if (!editor || !isSpecDocument(editor.document)) return;

@@ -19,6 +19,10 @@ export interface Timings {
   activateMs: number;
   /** From the last Show Attention to the webview's first 'rendered' after it. */
   lastShowToPaintMs?: number;
+  /** From the first edit after a paint to the webview's 'rendered' of that version or a later one. */
+  lastEditToPaintMs?: number;
+  /** The wait the panel chose after the last edit (about the cost of the last redraw). */
+  lastUpdateDelayMs?: number;
 }
 
 export interface AttentionLensApi {

@@ -7,19 +7,10 @@ import * as vscode from 'vscode';
 export const EXTENSION_ID = 'attention-lens.attention-lens';
 export const PANEL_VIEW_TYPE = 'attentionLens.panel';
 
-/** What the extension's activate() returns, for tests (the host's contract). */
-export interface PanelInfo {
-  documentUri: string;
-  version: number;
-  state: 'ready' | 'error' | 'loading';
-  tokens: string[];
-  view: string;
-  locked: boolean;
-}
-export interface TestApi {
-  panels(): PanelInfo[];
-  timings(): { activateMs: number; lastShowToPaintMs?: number };
-}
+/** What the extension's activate() returns, for tests: the host's own types, so they cannot drift. */
+import type { AttentionLensApi as TestApi, PanelInfo } from '../../src/host/test-api.js';
+
+export type { PanelInfo, TestApi };
 
 const seen: Record<string, number | undefined> = {};
 

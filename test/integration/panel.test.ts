@@ -52,6 +52,11 @@ suite('Panel', () => {
     const after = await panelFor(a, doc, 'ready', { version: doc.version, also: (p) => p.tokens.includes('orange') });
     assert.ok(!after.tokens.includes('apple'), `"apple" is gone from the picture: ${after.tokens.join(' ')}`);
     assert.ok(after.version >= doc.version);
+    // A toy spec redraws in milliseconds, so the panel waits far less than the 300 ms cap after an edit.
+    const t = a.timings();
+    assert.ok(t.lastUpdateDelayMs !== undefined && t.lastUpdateDelayMs >= 25 && t.lastUpdateDelayMs <= 100, `waited ${t.lastUpdateDelayMs} ms`);
+    assert.ok(t.lastEditToPaintMs !== undefined && t.lastEditToPaintMs > 0);
+    recordTiming('editToPaintMs', t.lastEditToPaintMs);
   });
 
   test('a broken spec puts the panel in its error state, and fixing it brings the picture back', async () => {
