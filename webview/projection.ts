@@ -2,7 +2,7 @@
 // as a column beside W's rows so that each x_i sits next to the row it multiplies, y lying under
 // W's columns. Hover y_j: its terms (2·4 + 0·2 + 2·0 = 8) and the column it comes from. Large
 // dimensions are drawn compressed, each band the mean of several entries, and the shape is written.
-import type { AttentionJson, MatrixInfo } from '../src/core/result-json.js';
+import { findMatrix } from '../src/core/matrix-info.js';
 import { clip, dotTerms, fmt, textWidth } from './format.js';
 import { rovingGrid } from './keyboard.js';
 import { TipTable } from './tips.js';
@@ -15,10 +15,6 @@ export const MAX_BANDS = 64;
 
 const ROLE_NAME: Record<Role, string> = { wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O' };
 const OUT_NAME: Record<Role, string> = { wq: 'q', wk: 'k', wv: 'v', wo: 'output' };
-
-export function findMatrix(data: AttentionJson, role: Role, head: number): MatrixInfo | undefined {
-  return data.matrices.find((m) => m.role === role && (role === 'wo' || m.head === head));
-}
 
 interface Bands { count: number; stride: number; range(b: number): [number, number] }
 function bands(n: number): Bands {

@@ -3,7 +3,8 @@
 // the seeds' terms ("W_Q: d_model × d_k = 3 × 2, maps each embedding to a query").
 // Plain text only: the host escapes it into Markdown.
 import { getLocation } from 'jsonc-parser';
-import type { AttentionJson, MatrixInfo } from './result-json.js';
+import { findMatrix } from './matrix-info.js';
+import type { AttentionJson } from './result-json.js';
 import type { Span } from './spec.js';
 import { targetAtPath, type MatrixRole, type SpecTarget } from './spec-target.js';
 
@@ -66,10 +67,6 @@ export function tokenHover(json: AttentionJson, inputIndex: number, tokenIndex: 
     heading: `"${query}": token ${tokenIndex + 1} of ${input.tokens.length} in "${input.name}"`,
     lines,
   };
-}
-
-function findMatrix(json: AttentionJson, role: MatrixRole, head: number | undefined): MatrixInfo | undefined {
-  return json.matrices.find((m) => m.role === role && (role === 'wo' || m.head === head));
 }
 
 /** Names of the rows of a matrix: the features for W_Q, W_K, W_V; head and value dimension for W_O. */
