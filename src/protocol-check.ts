@@ -1,23 +1,23 @@
 // Checks a message from the webview before the host acts on it. A webview's messages are
 // untrusted until checked: anything that does not match protocol.ts exactly is rejected.
-import { VIEW_NAMES, type PanelState, type WebviewMessage } from './protocol.js';
+// The small checks (isObject, isIndex, isOneOf) are shared with the webview's checks of host
+// messages (webview/message-check.ts) and its saved state (webview/state.ts).
+import { EXPORT_FORMATS, MATRIX_MODES, ROLES, VIEW_NAMES, type PanelState, type WebviewMessage } from './protocol.js';
 
-type Obj = Record<string, unknown>;
+export type Obj = Record<string, unknown>;
 
-const ROLES = ['wq', 'wk', 'wv', 'wo'] as const;
-const MATRIX_MODES = ['scores', 'scaled', 'weights'] as const;
-const FORMATS = ['svg', 'png'] as const;
-
-function isObject(x: unknown): x is Obj {
+/** A plain object (not null, not an array). */
+export function isObject(x: unknown): x is Obj {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
-/** A whole number ≥ min (array indices, versions, request ids). */
-function isIndex(x: unknown, min = 0): x is number {
+/** A whole number ≥ min (array indices, versions, request ids). Not for Array.filter: its 2nd argument would be min. */
+export function isIndex(x: unknown, min = 0): x is number {
   return typeof x === 'number' && Number.isInteger(x) && x >= min;
 }
 
-function isOneOf<T extends string>(x: unknown, options: readonly T[]): x is T {
+/** One of the listed strings. */
+export function isOneOf<T extends string>(x: unknown, options: readonly T[]): x is T {
   return typeof x === 'string' && (options as readonly string[]).includes(x);
 }
 
@@ -44,7 +44,7 @@ function isRevealTarget(t: unknown): boolean {
       return isIndex(t.input) && isIndex(t.token);
     case 'matrix':
       return isOneOf(t.role, ROLES)
-        && isOptional(t.head, isIndex) && isOptional(t.row, isIndex) && isOptional(t.col, isIndex);
+        && isOptional(t.head, (v) => isIndex(v)) && isOptional(t.row, (v) => isIndex(v)) && isOptional(t.col, (v) => isIndex(v));
     case 'position':
       return isIndex(t.line, 1) && isIndex(t.column, 1);
     default:
@@ -67,7 +67,7 @@ export function isWebviewMessage(x: unknown): x is WebviewMessage {
     case 'state':
       return isPanelState(x.state);
     case 'exportResult':
-      return isIndex(x.requestId) && isOneOf(x.format, FORMATS) && typeof x.data === 'string';
+      return isIndex(x.requestId) && isOneOf(x.format, EXPORT_FORMATS) && typeof x.data === 'string';
     default:
       return false;
   }

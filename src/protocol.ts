@@ -6,6 +6,17 @@ import type { AttentionJson } from './core/result-json.js';
 export type ViewName = 'arcs' | 'matrix' | 'steps' | 'quadrant' | 'projection' | 'compare';
 export const VIEW_NAMES: readonly ViewName[] = ['arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare'];
 
+/** The weight matrices' roles, as PanelState.projection and a 'matrix' reveal name them. */
+export type MatrixRoleName = 'wq' | 'wk' | 'wv' | 'wo';
+export const ROLES: readonly MatrixRoleName[] = ['wq', 'wk', 'wv', 'wo'];
+
+/** What the matrix view shows, as PanelState.matrixMode names it. */
+export type MatrixModeName = 'scores' | 'scaled' | 'weights';
+export const MATRIX_MODES: readonly MatrixModeName[] = ['scores', 'scaled', 'weights'];
+
+/** The export formats of ExportRequestMessage and ExportResultMessage. */
+export const EXPORT_FORMATS: readonly ('svg' | 'png')[] = ['svg', 'png'];
+
 /** A problem as the panel lists it: already placed at line and column. */
 export interface PanelProblem {
   severity: 'error' | 'warning';

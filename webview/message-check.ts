@@ -2,14 +2,9 @@
 // checked, and a malformed result must produce a sentence on screen, never a crash or a blank panel.
 // The result is checked for shape and consistency (every matrix as wide and tall as it claims).
 import type { AttentionJson, HeadJson, InputJson } from '../src/core/result-json.js';
-import type { HostMessage, PanelProblem } from '../src/protocol.js';
+import { EXPORT_FORMATS, ROLES, type HostMessage, type PanelProblem } from '../src/protocol.js';
+import { isIndex, isObject, isOneOf } from '../src/protocol-check.js';
 
-type Obj = Record<string, unknown>;
-
-function isObject(x: unknown): x is Obj {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-const isIndex = (x: unknown, min = 0): x is number => typeof x === 'number' && Number.isInteger(x) && x >= min;
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 const isStr = (x: unknown): x is string => typeof x === 'string';
 
@@ -57,7 +52,7 @@ export function attentionJsonProblem(x: unknown): string | undefined {
   for (let i = 0; i < x.inputs.length; i++) if (!isInput(x.inputs[i], d)) return `input ${i + 1} is malformed`;
   if (!Array.isArray(x.matrices)) return 'matrices is not a list';
   for (const m of x.matrices) {
-    if (!isObject(m) || !['wq', 'wk', 'wv', 'wo'].includes(m.role as string) || !isIndex(m.rows) || !isIndex(m.cols)
+    if (!isObject(m) || !isOneOf(m.role, ROLES) || !isIndex(m.rows) || !isIndex(m.cols)
       || (m.head !== undefined && !isIndex(m.head)) || !isRows(m.values, m.rows, m.cols)) return 'a weight matrix is malformed';
   }
   if (!isObject(x.views)) return 'views is missing';
@@ -100,7 +95,7 @@ export function isHostMessage(x: unknown, why: (reason: string) => void = () => 
       }
       return true;
     case 'exportRequest':
-      if (!isIndex(x.requestId) || (x.format !== 'svg' && x.format !== 'png')) { why('exportRequest: malformed'); return false; }
+      if (!isIndex(x.requestId) || !isOneOf(x.format, EXPORT_FORMATS)) { why('exportRequest: malformed'); return false; }
       return true;
     case 'lock':
       if (typeof x.locked !== 'boolean') { why('lock: malformed'); return false; }

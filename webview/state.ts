@@ -1,7 +1,8 @@
 // What the panel remembers: view, head, input, token and modes. Restored from the host's
 // data-panel-state attribute or from acquireVsCodeApi().getState(), kept inside the data's bounds,
 // saved with setState and sent to the host as a 'state' message when the user changes it.
-import { VIEW_NAMES, type PanelState, type ViewName } from '../src/protocol.js';
+import { MATRIX_MODES, ROLES, VIEW_NAMES, type PanelState, type ViewName } from '../src/protocol.js';
+import { isIndex, isOneOf } from '../src/protocol-check.js';
 import type { AttentionJson } from '../src/core/result-json.js';
 import type { MatrixMode, Role } from './view.js';
 
@@ -21,20 +22,18 @@ export const DEFAULT_STATE: UiState = {
   view: 'arcs', head: 'all', input: 0, token: -1, matrixMode: 'weights', projection: 'wq', hiddenHeads: [], locked: false,
 };
 
-const isIndex = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0;
-
 /** Whatever is usable in `raw` (a saved state of any age), over the defaults. */
 export function restoreState(raw: unknown): UiState {
   const s: UiState = { ...DEFAULT_STATE, hiddenHeads: [] };
   if (typeof raw !== 'object' || raw === null) return s;
   const r = raw as Record<string, unknown>;
-  if (typeof r.view === 'string' && (VIEW_NAMES as readonly string[]).includes(r.view)) s.view = r.view as ViewName;
+  if (isOneOf(r.view, VIEW_NAMES)) s.view = r.view;
   if (r.head === 'all' || isIndex(r.head)) s.head = r.head;
   if (isIndex(r.input)) s.input = r.input;
   if (isIndex(r.token)) s.token = r.token;
-  if (r.matrixMode === 'scores' || r.matrixMode === 'scaled' || r.matrixMode === 'weights') s.matrixMode = r.matrixMode;
-  if (r.projection === 'wq' || r.projection === 'wk' || r.projection === 'wv' || r.projection === 'wo') s.projection = r.projection;
-  if (Array.isArray(r.hiddenHeads)) s.hiddenHeads = r.hiddenHeads.filter(isIndex);
+  if (isOneOf(r.matrixMode, MATRIX_MODES)) s.matrixMode = r.matrixMode;
+  if (isOneOf(r.projection, ROLES)) s.projection = r.projection;
+  if (Array.isArray(r.hiddenHeads)) s.hiddenHeads = r.hiddenHeads.filter((h) => isIndex(h));
   if (typeof r.locked === 'boolean') s.locked = r.locked;
   return s;
 }
