@@ -45,12 +45,15 @@ export const renderSteps: ViewFn = (container, data, options) => {
   const notes: string[] = [];
   if (options.head === 'all' && input.heads.length > 1) notes.push(`showing head "${head.name}"; pick another head in the toolbar`);
 
-  // Softmax pieces of the row, computed as the core does: subtract the row's maximum first.
+  // Softmax pieces of the row, read back from the core's weights rather than recomputed: the core
+  // subtracts the row's maximum first, so the top key has e^0 = 1 and weight 1/Σ; hence
+  // Σ = 1 / (top weight) and e^(s_j − max) = weight_j × Σ. A fully masked row has all weights 0.
   const row = head.scaled[i];
   const unmasked = row.filter((s): s is number => s !== null);
   const max = unmasked.length ? Math.max(...unmasked) : 0;
-  const ex = row.map((s) => (s === null ? 0 : Math.exp(s - max)));
-  const sumEx = ex.reduce((a, b) => a + b, 0);
+  const topWeight = head.weights[i].reduce((a, w) => Math.max(a, w), 0);
+  const sumEx = topWeight > 0 ? 1 / topWeight : 0;
+  const ex = head.weights[i].map((w) => w * sumEx);
   const divText = divisorText(data, head);
   let rows = input.tokens.map((_, j) => j);
   let rest = { count: 0, weight: 0 };
