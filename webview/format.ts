@@ -48,11 +48,26 @@ export function textWidth(s: string, fontSize: number): number {
   return w * fontSize;
 }
 
-/** Shorten a label to fit `px` pixels, with an ellipsis. */
+/**
+ * The characters of a text as a reader sees them: grapheme clusters where the runtime can tell
+ * (an emoji with skin tone or a family joined by ZWJ stays whole), else code points (never half a
+ * surrogate pair).
+ */
+export function characters(s: string): string[] {
+  const Segmenter = (Intl as { Segmenter?: typeof Intl.Segmenter }).Segmenter;
+  if (Segmenter) return Array.from(new Segmenter(undefined, { granularity: 'grapheme' }).segment(s), (x) => x.segment);
+  return Array.from(s);
+}
+
+/** Shorten a label to fit `px` pixels, with an ellipsis; cuts only between whole characters. */
 export function clip(s: string, px: number, fontSize: number): string {
   if (textWidth(s, fontSize) <= px) return s;
+  const chars = characters(s);
   let out = s;
-  while (out.length > 1 && textWidth(out + '…', fontSize) > px) out = out.slice(0, -1);
+  while (chars.length > 1 && textWidth(out + '…', fontSize) > px) {
+    chars.pop();
+    out = chars.join('');
+  }
   return out + '…';
 }
 
