@@ -15,6 +15,9 @@ test('clip cuts an emoji token between characters, never inside a surrogate pair
       assert.ok(token.startsWith(out.slice(0, -1)), `width ${px}: a prefix of the token`);
     }
   }
+  // Too narrow for anything: the first emoji stays whole (a code-unit cut would leave '\uD83D…').
+  assert.equal(clip('😀😀', 1, 12), '😀…');
+  for (const t of ['😀', '😀x', '😀😀😀😀']) assert.doesNotMatch(clip(t, 1, 12), LONE_SURROGATE, t);
   // A width that falls inside the second emoji: the whole emoji goes.
   assert.equal(clip('😀😀😀', textWidth('😀😀', 12) - 1, 12).replace('…', ''), '😀');
 });
