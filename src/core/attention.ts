@@ -114,7 +114,7 @@ export function computeAttention(spec: Spec): AttentionResult {
       computeHead(x, head, spec.scale, masked, (query) =>
         warnings.push({
           input: inputIndex, head: headIndex, query,
-          message: `every key is masked for query "${input.tokens[query].text}"; its weights are all 0`,
+          message: `every key is masked for query "${input.tokens[query].text}": its weights are all 0 in every head`,
         })),
     );
     const concat = heads.length === 1 ? heads[0].output : concatColumns(heads.map((h) => h.output));

@@ -2,6 +2,7 @@
 // typed result and its plain-JSON form. Callers (the extension host, the CLI) stay thin.
 import { computeAttention, type AttentionResult } from './attention.js';
 import { toJson, type AttentionJson } from './result-json.js';
+import { findOverflow, type Overflow } from './overflow.js';
 import { readSpec, type ReadOptions } from './read.js';
 import type { Problem } from './problems.js';
 import type { Spec } from './spec.js';
@@ -18,13 +19,35 @@ export function analyze(text: string, options: ReadOptions = {}): Analysis {
   const { spec, problems } = readSpec(text, options);
   if (!spec) return { problems };
   const result = computeAttention(spec);
-  const warnings: Problem[] = result.warnings.map((w) => ({
-    severity: 'warning',
-    path: `inputs[${w.input}].tokens[${w.query}]`,
-    message: `head "${spec.heads[w.head].name}": ${w.message}`,
-    span: spec.inputs[w.input].tokens[w.query].span ?? { offset: 0, length: 1 },
-  }));
+  const overflow = findOverflow(result);
+  if (overflow) return { spec, problems: [...problems, overflowProblem(spec, overflow)] };
+  // A mask belongs to the input, so a fully masked row is the same in every head: say it once.
+  const seen = new Set<string>();
+  const warnings: Problem[] = [];
+  for (const w of result.warnings) {
+    const key = `${w.input}:${w.query}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    warnings.push({
+      severity: 'warning',
+      path: `inputs[${w.input}].tokens[${w.query}]`,
+      message: w.message,
+      span: spec.inputs[w.input].tokens[w.query].span ?? { offset: 0, length: 1 },
+    });
+  }
   return { spec, result, json: toJson(spec, result), problems: [...problems, ...warnings] };
+}
+
+/** Placed on the head (or W_O) that produced it, else on the input: the nearest thing the user wrote. */
+function overflowProblem(spec: Spec, o: Overflow): Problem {
+  const input = spec.inputs[o.input];
+  const token = input.tokens[o.row]?.text ?? '';
+  const head = o.head === undefined ? undefined : spec.heads[o.head];
+  const where = head ? `${o.what} of "${token}" in head "${head.name}"` : `the output of "${token}" after W_O`;
+  const hint = o.what === 'scaled' ? 'the scale divides the scores by too small a number' : 'use smaller embeddings or weights';
+  const span = (head ? (spec.headsGiven ? head.span : undefined) : spec.wo?.span) ?? input.span ?? { offset: 0, length: 1 };
+  const path = head ? (spec.headsGiven ? `heads[${o.head}]` : `inputs[${o.input}]`) : 'wo';
+  return { severity: 'error', path, span, message: `the numbers grow too large to compute: ${where} is ${o.value}; ${hint}` };
 }
 
 export { readSpec } from './read.js';

@@ -43,3 +43,26 @@ test('two heads: each keeps its own name and widths, and the outputs are joined 
   assert.deepEqual(input.concat[0], [...input.heads[0].output[0], ...input.heads[1].output[0]]);
   assert.deepEqual(input.output, input.concat);
 });
+
+test('numbers that multiply past a double are an error on the head, not NaN in the picture', () => {
+  const text = JSON.stringify({ ...BASE, embeddings: { x: [1e200, 1e200], y: [0, 1], z: [1, 1] }, inputs: [{ tokens: ['x', 'y'] }], heads: [{ name: 'big' }] }, null, 2);
+  const a = analyze(text);
+  assert.equal(a.json, undefined);
+  const p = a.problems.find((x) => x.severity === 'error');
+  assert.ok(p);
+  assert.equal(p.path, 'heads[0]');
+  assert.match(p.message, /the numbers grow too large to compute: scores of "x" in head "big" is Infinity; use smaller embeddings or weights/);
+});
+
+test('a scale so small that the scaled scores overflow says the scale is the cause', () => {
+  const a = analyze(JSON.stringify({ ...BASE, inputs: [{ tokens: ['x', 'z'] }], scale: 1e-320 }));
+  assert.equal(a.json, undefined);
+  assert.match(a.problems[0].message, /scaled of "x" .* is Infinity; the scale divides the scores by too small a number/);
+  assert.equal(a.problems[0].path, 'inputs[0]');
+});
+
+test('a fully masked row is reported once, whatever the number of heads', () => {
+  const a = analyze(JSON.stringify({ ...BASE, inputs: [{ tokens: ['x', 'y'], mask: [[0, 0], [1, 1]] }], heads: [{}, {}, {}] }));
+  assert.equal(a.problems.length, 1);
+  assert.match(a.problems[0].message, /in every head/);
+});

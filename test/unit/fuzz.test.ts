@@ -55,3 +55,22 @@ test('structural mutations (numbers to strings, rows dropped) give problems, not
     check(text);
   }), { numRuns: 200 });
 });
+
+test('every spec the reader accepts computes to finite numbers only, however large its numbers', () => {
+  const magnitude = fc.constantFrom(1, 1e10, 1e100, 1e154, 1e155, 1e200, 1e300, 1e-300);
+  fc.assert(fc.property(fc.integer({ min: 0, max: texts.length - 1 }), magnitude, fc.constantFrom<unknown>('sqrt_dk', 'none', 1e-300, 5e-324, 1e300), (i, m, scale) => {
+    const spec = JSON.parse(texts[i]);
+    for (const w of Object.keys(spec.embeddings)) spec.embeddings[w] = spec.embeddings[w].map((v: number) => v * m);
+    spec.scale = scale;
+    const a = analyze(JSON.stringify(spec));
+    if (!a.json) {
+      assert.ok(a.problems.some((p) => p.severity === 'error'), 'refused without saying why');
+      return;
+    }
+    const finite = (x: unknown): boolean => (Array.isArray(x) ? x.every(finite) : typeof x !== 'number' || Number.isFinite(x));
+    for (const input of a.json.inputs) {
+      assert.ok(finite(input.output) && finite(input.concat));
+      for (const h of input.heads) assert.ok([h.q, h.k, h.v, h.scores, h.scaled, h.weights, h.output].every(finite));
+    }
+  }), { numRuns: 300 });
+});
