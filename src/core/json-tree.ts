@@ -6,7 +6,7 @@ import type { Problem } from './problems.js';
 
 export type { Node };
 
-/** Specs nest four levels at most (heads[0].wq[1][2]); 64 leaves room without risking the stack. */
+/** A spec nests six levels at most (inputs[0].tokens[0].embedding[0]); 64 leaves room without risking the stack. */
 export const MAX_DEPTH = 64;
 /** Specs are small; big tensors belong in a binary file, not in JSON. */
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
@@ -63,21 +63,28 @@ export interface ParsedJson {
   problems: Problem[];
 }
 
+function size(bytes: number): string {
+  return bytes >= 1048576 ? `${(bytes / 1048576).toFixed(1)} MB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${bytes} bytes`;
+}
+
+/** The one message for a spec over the size cap, from the reader and from the CLI (which checks before reading). */
+export function sizeLimitMessage(bytes: number, maxBytes: number): string {
+  return `the spec is ${size(bytes)}, over the ${size(maxBytes)} limit: a spec is for small, readable examples; big tensors belong in a binary file`;
+}
+
 export function parseJson(text: string, maxBytes = DEFAULT_MAX_BYTES): ParsedJson {
   const bytes = utf8Length(text);
   if (bytes > maxBytes) {
-    return { problems: [{
-      severity: 'error', path: '', span: whole(text),
-      message: `the spec is ${(bytes / 1048576).toFixed(1)} MB, over the ${(maxBytes / 1048576).toFixed(0)} MB limit: ` +
-        'a spec is for small, readable examples; big tensors belong in a binary file',
-    }] };
+    return { problems: [{ severity: 'error', path: '', span: whole(text), message: sizeLimitMessage(bytes, maxBytes) }] };
   }
+  // Editors on Windows may save a byte-order mark: read it as a space, so every offset stays put.
+  if (text.charCodeAt(0) === 0xfeff) text = ' ' + text.slice(1);
   if (text.trim() === '') {
     return { problems: [{ severity: 'error', path: '', span: whole(text), message: 'the file is empty: expected a JSON object such as { "embeddings": {...}, "inputs": [...] }' }] };
   }
   const deep = tooDeep(text, MAX_DEPTH);
   if (deep !== undefined) {
-    return { problems: [{ severity: 'error', path: '', span: { offset: deep, length: 1 }, message: `nested more than ${MAX_DEPTH} levels deep; a spec needs four at most` }] };
+    return { problems: [{ severity: 'error', path: '', span: { offset: deep, length: 1 }, message: `nested more than ${MAX_DEPTH} levels deep; a spec needs six at most` }] };
   }
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });

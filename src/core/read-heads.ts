@@ -4,7 +4,7 @@ import { childAt, type Node } from './json-tree.js';
 import type { JsonPath } from './path.js';
 import type { HeadSpec, MaskKind, Scale, WeightMatrix } from './spec.js';
 import type { Dimensions } from './read-dimensions.js';
-import { describe, spanOf, type Reader } from './read-values.js';
+import { count, describe, spanOf, type Reader } from './read-values.js';
 
 export function readWeight(r: Reader, node: Node | undefined, path: JsonPath, rows: { count: number; what: string }): WeightMatrix | undefined {
   if (!node) return { matrix: identity(rows.count), identity: true };
@@ -39,7 +39,10 @@ export function readHeads(r: Reader, root: Node, dims: Dimensions): { heads: Hea
     const wv = readWeight(r, childAt(h, 'wv'), [...path, 'wv'], dm);
     if (wq && wk && wq.matrix.cols !== wk.matrix.cols) {
       const at = childAt(h, 'wk') ?? h;
-      r.error(at, [...path, 'wk'], `${wk.matrix.cols} columns, expected ${wq.matrix.cols} (d_k: W_Q and W_K must be as wide, since scores are q · k)`);
+      const message = wk.identity && !childAt(h, 'wk')
+        ? `W_K is missing, so it is the identity (${dims.dModel} wide), but W_Q is ${wq.matrix.cols} wide: give a "wk" ${wq.matrix.cols} wide, since scores are q · k`
+        : `${count(wk.matrix.cols, 'column')}, expected ${wq.matrix.cols} (d_k: W_Q and W_K must be as wide, since scores are q · k)`;
+      r.error(at, [...path, 'wk'], message);
       ok = false;
       return;
     }

@@ -3,44 +3,82 @@ import { childAt, propertyNode, type Node } from './json-tree.js';
 import type { JsonPath } from './path.js';
 import type { InputSpec, TokenSpec } from './spec.js';
 import type { Dimensions } from './read-dimensions.js';
-import { describe, spanOf, type Reader } from './read-values.js';
+import { count, describe, spanOf, type Reader } from './read-values.js';
 
-/** Longest input we compute: n² scores per head must stay quick to draw and to hover. */
-export const MAX_TOKENS = 4096;
+/** Longest input read at all (a quick early refusal); the cell limit in read-limits.ts has the last word. */
+export const MAX_TOKENS = 2048;
 
-export function readEmbeddings(r: Reader, root: Node, dims: Dimensions): Map<string, Float64Array> {
-  const table = new Map<string, Float64Array>();
+/**
+ * The embedding table, with a case-insensitive index built once (a lookup per token stays O(1)),
+ * and the words whose own vector was broken, so a token using one gets no second problem.
+ */
+export class Vocabulary {
+  readonly table = new Map<string, Float64Array>();
+  private readonly broken = new Set<string>();
+  private readonly byLowerCase = new Map<string, string[]>();
+
+  add(word: string, vector: Float64Array): void {
+    this.table.set(word, vector);
+    const lower = word.toLowerCase();
+    this.byLowerCase.set(lower, [...(this.byLowerCase.get(lower) ?? []), word]);
+  }
+
+  markBroken(word: string): void {
+    this.broken.add(word.toLowerCase());
+  }
+
+  /** Exact word first; otherwise a unique case-insensitive match, so "Apple" finds "apple". */
+  lookUp(word: string): Float64Array | undefined {
+    const exact = this.table.get(word);
+    if (exact) return exact;
+    const matches = this.byLowerCase.get(word.toLowerCase());
+    return matches?.length === 1 ? this.table.get(matches[0]) : undefined;
+  }
+
+  /** True when the word's own entry in "embeddings" already has a problem. */
+  isBroken(word: string): boolean {
+    return this.broken.has(word.toLowerCase());
+  }
+
+  /** A few known words, for the unknown-token message. */
+  sample(count = 12): string {
+    const words: string[] = [];
+    for (const w of this.table.keys()) {
+      if (words.length === count) break;
+      words.push(w);
+    }
+    return words.join(', ');
+  }
+}
+
+export function readEmbeddings(r: Reader, root: Node, dims: Dimensions): Vocabulary {
+  const vocabulary = new Vocabulary();
   const node = childAt(root, 'embeddings');
-  if (!node || !r.object(node, ['embeddings'], 'a table of word → vector')) return table;
+  if (!node || !r.object(node, ['embeddings'], 'a table of word → vector')) return vocabulary;
   const what = dims.featuresGiven ? 'd_model, the number of features' : 'd_model, the length of the first embedding';
   for (const prop of node.children ?? []) {
     const [key, value] = prop.children ?? [];
     if (!key || !value) continue;
     const word = key.value as string;
     const vector = r.vector(value, ['embeddings', word], { length: dims.dModel, what });
-    if (vector) table.set(word, vector);
+    if (vector) vocabulary.add(word, vector);
+    else vocabulary.markBroken(word);
   }
-  return table;
+  return vocabulary;
 }
 
-/** Exact word first; otherwise a unique case-insensitive match, so "Apple" finds "apple". */
-export function lookUp(table: ReadonlyMap<string, Float64Array>, word: string): Float64Array | undefined {
-  const exact = table.get(word);
-  if (exact) return exact;
-  const lower = word.toLowerCase();
-  const matches = [...table.keys()].filter((k) => k.toLowerCase() === lower);
-  return matches.length === 1 ? table.get(matches[0]) : undefined;
+function unknownToken(r: Reader, node: Node, path: JsonPath, vocabulary: Vocabulary, text: string): undefined {
+  if (vocabulary.isBroken(text)) return undefined; // its broken embedding already has its own problem
+  const known = vocabulary.sample();
+  return r.error(node, path, `unknown token "${text}": it has no entry in "embeddings"${known ? ` (known: ${known})` : ''}; ` +
+    `add one, or write the token as { "text": "${text}", "embedding": [...] }`);
 }
 
-export function readToken(r: Reader, node: Node, path: JsonPath, table: ReadonlyMap<string, Float64Array>, dims: Dimensions, tableBroken: boolean): TokenSpec | undefined {
+export function readToken(r: Reader, node: Node, path: JsonPath, vocabulary: Vocabulary, dims: Dimensions): TokenSpec | undefined {
   if (node.type === 'string') {
     const text = node.value as string;
-    const embedding = lookUp(table, text);
-    if (!embedding) {
-      if (tableBroken) return undefined; // the broken embedding already has its own problem
-      const known = [...table.keys()].slice(0, 12).join(', ');
-      return r.error(node, path, `unknown token "${text}": it has no entry in "embeddings"${known ? ` (known: ${known})` : ''}; add one, or write the token as { "text": "${text}", "embedding": [...] }`);
-    }
+    const embedding = vocabulary.lookUp(text);
+    if (!embedding) return unknownToken(r, node, path, vocabulary, text);
     return { text, embedding, inline: false, span: spanOf(node) };
   }
   if (node.type === 'object') {
@@ -51,8 +89,8 @@ export function readToken(r: Reader, node: Node, path: JsonPath, table: Readonly
     const text = r.string(textNode, [...path, 'text']);
     if (text === undefined) return undefined;
     if (!vecNode) {
-      const embedding = lookUp(table, text);
-      if (!embedding) return r.error(node, path, `unknown token "${text}": give it an "embedding" or add it to "embeddings"`);
+      const embedding = vocabulary.lookUp(text);
+      if (!embedding) return unknownToken(r, textNode, [...path, 'text'], vocabulary, text);
       return { text, embedding, inline: false, span: spanOf(textNode) };
     }
     const embedding = r.vector(vecNode, [...path, 'embedding'], { length: dims.dModel, what: 'd_model' });
@@ -64,7 +102,7 @@ export function readToken(r: Reader, node: Node, path: JsonPath, table: Readonly
 export function readInputMask(r: Reader, node: Node, path: JsonPath, n: number): boolean[][] | undefined {
   const m = r.matrix(node, path, { count: n, what: 'one row per token' });
   if (!m) return undefined;
-  if (m.cols !== n) return r.error(node, path, `${m.cols} columns, expected ${n} (one per token)`);
+  if (m.cols !== n) return r.error(node, path, `${count(m.cols, 'column')}, expected ${n} (one per token)`);
   for (let i = 0; i < m.data.length; i++) {
     const v = m.data[i];
     if (v !== 0 && v !== 1) {
@@ -75,7 +113,7 @@ export function readInputMask(r: Reader, node: Node, path: JsonPath, n: number):
   return Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => m.data[i * n + j] === 1));
 }
 
-export function readInputs(r: Reader, root: Node, table: ReadonlyMap<string, Float64Array>, dims: Dimensions, tableBroken: boolean): InputSpec[] | undefined {
+export function readInputs(r: Reader, root: Node, vocabulary: Vocabulary, dims: Dimensions): InputSpec[] | undefined {
   const node = childAt(root, 'inputs');
   if (!node) return r.error(propertyNode(root, 'embeddings') ?? r.rootKeySpan(root), ['inputs'], 'missing "inputs": give at least one { "name": "...", "tokens": [...] }');
   if (node.type !== 'array' || (node.children?.length ?? 0) === 0) {
@@ -97,7 +135,7 @@ export function readInputs(r: Reader, root: Node, table: ReadonlyMap<string, Flo
     if (tokensNode.children!.length > MAX_TOKENS) {
       ok = false; r.error(tokensNode, [...path, 'tokens'], `${tokensNode.children!.length} tokens, more than the ${MAX_TOKENS} one input may have`); return;
     }
-    const tokens = tokensNode.children!.map((t, j) => readToken(r, t, [...path, 'tokens', j], table, dims, tableBroken));
+    const tokens = tokensNode.children!.map((t, j) => readToken(r, t, [...path, 'tokens', j], vocabulary, dims));
     const maskNode = childAt(inputNode, 'mask');
     const mask = maskNode ? readInputMask(r, maskNode, [...path, 'mask'], tokens.length) : undefined;
     if (name === undefined || tokens.some((t) => !t) || (maskNode && !mask)) { ok = false; return; }

@@ -10,6 +10,11 @@ export function spanOf(node: Node): Span {
   return { offset: node.offset, length: node.length };
 }
 
+/** "1 row", "2 rows". */
+export function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 export function describe(node: Node): string {
   switch (node.type) {
     case 'string': return `a string ${JSON.stringify(String(node.value).slice(0, 40))}`;
@@ -38,7 +43,7 @@ export class Reader {
     this.problems.push({ severity: 'warning', path: formatPath(path), message, span });
   }
 
-  /** The end of the document, for problems about something missing from the top-level object. */
+  /** The top-level object's opening brace, for problems about something missing from it. */
   rootKeySpan(root: Node): Span {
     return { offset: root.offset, length: 1 };
   }
@@ -63,7 +68,7 @@ export class Reader {
     const items = node.children ?? [];
     if (items.length === 0) return this.error(node, path, 'expected a list of numbers, got an empty list');
     if (expected && items.length !== expected.length) {
-      return this.error(node, path, `${items.length} numbers, expected ${expected.length} (${expected.what})`);
+      return this.error(node, path, `${count(items.length, 'number')}, expected ${expected.length} (${expected.what})`);
     }
     const out = new Float64Array(items.length);
     let ok = true;
@@ -80,7 +85,7 @@ export class Reader {
     if (node.type !== 'array') return this.error(node, path, `expected a matrix (a list of rows) or "identity", got ${describe(node)}`);
     const rowNodes = node.children ?? [];
     if (rowNodes.length !== rows.count) {
-      return this.error(node, path, `${rowNodes.length} rows, expected ${rows.count} (${rows.what})`);
+      return this.error(node, path, `${count(rowNodes.length, 'row')}, expected ${rows.count} (${rows.what})`);
     }
     const first = rowNodes[0];
     if (first.type !== 'array') return this.error(first, [...path, 0], `expected a row (a list of numbers), got ${describe(first)}`);

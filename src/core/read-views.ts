@@ -12,6 +12,9 @@ export function readAxis(r: Reader, node: Node, path: JsonPath, dims: Dimensions
   const directionNode = childAt(node, 'direction');
   let direction: Float64Array | undefined;
   let defaultLabel = '';
+  if (featureNode && directionNode) {
+    return r.error(directionNode, [...path, 'direction'], 'an axis takes "feature" or "direction", not both');
+  }
   if (featureNode) {
     const name = r.string(featureNode, [...path, 'feature'], 'a feature name');
     if (name === undefined) return undefined;

@@ -3,17 +3,17 @@
 // so the user sees all of them at once. Each part of the spec has its own read-*.ts file.
 import { childAt, parseJson, DEFAULT_MAX_BYTES } from './json-tree.js';
 import type { Problem } from './problems.js';
-import type { HeadSpec, InputSpec, Spec, WeightMatrix } from './spec.js';
+import type { Spec, WeightMatrix } from './spec.js';
 import { describe, Reader } from './read-values.js';
 import { readDimensions } from './read-dimensions.js';
 import { readEmbeddings, readInputs } from './read-inputs.js';
 import { readHeads, readMask, readScale, readWeight } from './read-heads.js';
 import { readViews } from './read-views.js';
+import { reportDuplicateKeys } from './read-duplicates.js';
+import { overLimit } from './read-limits.js';
 
 export { MAX_TOKENS } from './read-inputs.js';
-
-/** Multiply-adds one spec may ask for; past this the reader refuses instead of hanging. */
-export const MAX_WORK = 2e9;
+export { MAX_CELLS, MAX_WORK } from './read-limits.js';
 
 const TOP_LEVEL = new Set(['$schema', 'title', 'description', 'features', 'embeddings', 'inputs', 'heads', 'wo', 'scale', 'mask', 'views']);
 
@@ -26,19 +26,6 @@ export interface ReadResult {
   problems: Problem[];
 }
 
-/** Multiply-adds the compute will need, so a spec that would take minutes is refused up front. */
-function estimateWork(inputs: readonly InputSpec[], heads: readonly HeadSpec[], dModel: number): number {
-  let work = 0;
-  for (const input of inputs) {
-    const n = input.tokens.length;
-    for (const h of heads) {
-      const dk = h.wq.matrix.cols, dv = h.wv.matrix.cols;
-      work += n * dModel * (2 * dk + dv) + n * n * (dk + dv);
-    }
-  }
-  return work;
-}
-
 export function readSpec(text: string, options: ReadOptions = {}): ReadResult {
   const parsed = parseJson(text, options.maxBytes ?? DEFAULT_MAX_BYTES);
   if (!parsed.root || parsed.problems.length > 0) return { problems: parsed.problems };
@@ -49,15 +36,14 @@ export function readSpec(text: string, options: ReadOptions = {}): ReadResult {
     return { problems: r.problems };
   }
   r.unknownKeys(root, [], TOP_LEVEL);
+  reportDuplicateKeys(r, root, text);
 
   const titleNode = childAt(root, 'title');
   const title = titleNode ? r.string(titleNode, ['title']) : undefined;
   const dims = readDimensions(r, root);
   if (!dims) return { problems: r.problems };
-  const before = r.problems.length;
-  const embeddings = readEmbeddings(r, root, dims);
-  const tableBroken = r.problems.length > before;
-  const inputs = readInputs(r, root, embeddings, dims, tableBroken);
+  const vocabulary = readEmbeddings(r, root, dims);
+  const inputs = readInputs(r, root, vocabulary, dims);
   const heads = readHeads(r, root, dims);
   const woNode = childAt(root, 'wo');
   let wo: WeightMatrix | undefined;
@@ -72,9 +58,9 @@ export function readSpec(text: string, options: ReadOptions = {}): ReadResult {
 
   const hasErrors = r.problems.some((p) => p.severity === 'error');
   if (hasErrors || !inputs || !heads || !scale || !mask || !views || (woNode && !wo)) return { problems: r.problems };
-  const work = estimateWork(inputs, heads.heads, dims.dModel);
-  if (work > MAX_WORK) {
-    r.error(childAt(root, 'inputs')!, ['inputs'], `this spec needs about ${(work / 1e9).toFixed(1)} billion multiply-adds, over the ${MAX_WORK / 1e9} billion limit: use fewer tokens, heads or dimensions`);
+  const tooBig = overLimit(inputs, heads.heads, dims.dModel);
+  if (tooBig) {
+    r.error(childAt(root, 'inputs')!, ['inputs'], tooBig);
     return { problems: r.problems };
   }
   const spec: Spec = {
@@ -82,7 +68,7 @@ export function readSpec(text: string, options: ReadOptions = {}): ReadResult {
     dModel: dims.dModel,
     features: dims.features,
     featuresGiven: dims.featuresGiven,
-    embeddings,
+    embeddings: vocabulary.table,
     inputs,
     heads: heads.heads,
     headsGiven: heads.given,

@@ -63,6 +63,7 @@ export interface AttentionJson {
   warnings: ComputeWarning[];
 }
 
+/** Masked entries hold -Infinity in the core; JSON has no infinities, so they become null. (The core refuses any other non-finite number before this.) */
 function scaledRows(m: Matrix): (number | null)[][] {
   return toRows(m).map((r) => r.map((v) => (Number.isFinite(v) ? v : null)));
 }

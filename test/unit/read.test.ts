@@ -94,7 +94,7 @@ test('wrong embedding length names d_model', () => {
 test('W_K must be as wide as W_Q', () => {
   const p = only(JSON.stringify({ ...BASE, heads: [{ wq: [[1, 0], [0, 1], [1, 1]], wk: [[1], [0], [1]] }] }));
   assert.equal(p.path, 'heads[0].wk');
-  assert.match(p.message, /1 columns, expected 2 \(d_k/);
+  assert.match(p.message, /1 column, expected 2 \(d_k/);
 });
 
 test('W_O rows must add up to the heads\' d_v', () => {
@@ -166,8 +166,48 @@ test('an input mask must be n × n of 0 and 1', () => {
 });
 
 test('a spec that would take billions of multiply-adds is refused up front', () => {
-  const tokens = Array.from({ length: 4000 }, () => 'x');
-  const heads = Array.from({ length: 40 }, () => ({}));
-  const p = only(JSON.stringify({ features: ['a', 'b', 'c'], embeddings: { x: [1, 0, 0] }, inputs: [{ tokens }], heads }));
+  // 2,048 tokens of d_model 256 with the identity head: within the cell limit, but ~2.5e9 multiply-adds.
+  const tokens = Array.from({ length: 2048 }, () => 'x');
+  const p = only(JSON.stringify({ embeddings: { x: Array.from({ length: 256 }, () => 1) }, inputs: [{ tokens }] }));
   assert.match(p.message, /billion multiply-adds/);
+});
+
+test('a key written twice is an error on the second one, naming the line of the first', () => {
+  const text = '{\n  "features": ["a", "b", "c"],\n  "embeddings": { "x": [1, 0, 0] },\n  "inputs": [{ "tokens": ["x"] }],\n  "scale": "none",\n  "scale": 2\n}';
+  const p = only(text);
+  assert.equal(p.path, 'scale');
+  assert.equal(p.where.line, 6);
+  assert.match(p.message, /"scale" is written twice \(also at line 5\)/);
+});
+
+test('a broken embedding does not hide an unrelated unknown token', () => {
+  const text = JSON.stringify({ ...BASE, embeddings: { x: [1, '0', 0], y: [0, 1, 0] }, inputs: [{ tokens: ['x', 'zebra'] }] });
+  const paths = readSpec(text).problems.map((p) => p.path);
+  assert.deepEqual(paths, ['embeddings.x[1]', 'inputs[0].tokens[1]']);
+});
+
+test('a byte-order mark at the start is read as white space', () => {
+  const r = readSpec('\uFEFF' + JSON.stringify(BASE));
+  assert.deepEqual(r.problems, []);
+});
+
+test('a missing W_K next to a narrow W_Q says W_K defaults to the identity', () => {
+  const p = only(JSON.stringify({ ...BASE, heads: [{ wq: [[1], [0], [0]] }] }));
+  assert.equal(p.path, 'heads[0].wk');
+  assert.match(p.message, /W_K is missing, so it is the identity \(3 wide\), but W_Q is 1 wide/);
+});
+
+test('counts read as English: "1 row", not "1 rows"', () => {
+  assert.equal(only(JSON.stringify({ ...BASE, heads: [{ wq: [[1, 0]] }] })).message, '1 row, expected 3 (d_model)');
+});
+
+test('an axis with both "feature" and "direction" is refused, as the schema does', () => {
+  const p = only(JSON.stringify({ ...BASE, views: { quadrant: { x: { feature: 'a', direction: [1, 0, 0] }, y: { feature: 'b' } } } }));
+  assert.equal(p.path, 'views.quadrant.x.direction');
+});
+
+test('too many attention cells (tokens² × heads) is refused before any memory is taken', () => {
+  const tokens = Array.from({ length: 1100 }, () => 'x');
+  const p = only(JSON.stringify({ features: ['a'], embeddings: { x: [1] }, inputs: [{ tokens }], heads: [{}, {}, {}, {}] }));
+  assert.match(p.message, /4,840,000 attention cells .* over the 4,194,304 limit/);
 });

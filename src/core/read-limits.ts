@@ -1,0 +1,39 @@
+// Limits that keep one spec from freezing the editor: the work the compute will do, and the
+// attention cells (tokens² × heads) it must hold in memory and send to the panel.
+import type { HeadSpec, InputSpec } from './spec.js';
+
+/** Multiply-adds one spec may ask for; past this the reader refuses instead of hanging. */
+export const MAX_WORK = 2e9;
+/** Attention cells over all inputs and heads: each holds a score, a scaled score and a weight. 4 heads of 1,024 tokens. */
+export const MAX_CELLS = 4 * 1024 * 1024;
+
+export function estimateWork(inputs: readonly InputSpec[], heads: readonly HeadSpec[], dModel: number): number {
+  let work = 0;
+  for (const input of inputs) {
+    const n = input.tokens.length;
+    for (const h of heads) {
+      const dk = h.wq.matrix.cols, dv = h.wv.matrix.cols;
+      work += n * dModel * (2 * dk + dv) + n * n * (dk + dv);
+    }
+  }
+  return work;
+}
+
+export function countCells(inputs: readonly InputSpec[], heads: number): number {
+  return inputs.reduce((s, input) => s + input.tokens.length ** 2 * heads, 0);
+}
+
+/** The message for the first limit the spec passes, or undefined when it fits. */
+export function overLimit(inputs: readonly InputSpec[], heads: readonly HeadSpec[], dModel: number): string | undefined {
+  const cells = countCells(inputs, heads.length);
+  if (cells > MAX_CELLS) {
+    return `this spec has ${cells.toLocaleString('en-US')} attention cells (tokens² × heads, over all inputs), ` +
+      `over the ${MAX_CELLS.toLocaleString('en-US')} limit: use fewer tokens or heads`;
+  }
+  const work = estimateWork(inputs, heads, dModel);
+  if (work > MAX_WORK) {
+    return `this spec needs about ${(work / 1e9).toFixed(1)} billion multiply-adds, over the ${MAX_WORK / 1e9} billion limit: ` +
+      'use fewer tokens, heads or dimensions';
+  }
+  return undefined;
+}
