@@ -7,8 +7,9 @@ const dims = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => 
 export function computeReport(json: AttentionJson): string {
   const out: string[] = [];
   if (json.title) out.push(json.title, '');
-  out.push(`d_model ${json.dModel} · scale ${json.scale} · mask ${json.mask} · ${json.parameters.total} learnable parameters ` +
-    `(full-size estimate ${json.parameters.fullSize.total.toLocaleString('en-US')})`, '');
+  const full = json.parameters.fullSize;
+  out.push(`d_model ${json.dModel} · scale ${json.scale} · mask ${json.mask} · ${json.parameters.total} learnable numbers in this spec`,
+    `full-size estimate: one ${full.dModel}×${full.dk} matrix × ${full.heads} heads × ${full.blocks} blocks × ${full.stacks} (encoder and decoder) = ${full.total.toLocaleString('en-US')}`, '');
   for (const input of json.inputs) {
     out.push(`== ${input.name} ==`, '');
     const t = input.tokens;

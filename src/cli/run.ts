@@ -2,8 +2,9 @@
 // output streams as parameters, so tests call it directly; main.ts wires it to the process.
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { analyze, formatProblem, hasErrors } from '../core/index.js';
-import { DEFAULT_MAX_BYTES } from '../core/json-tree.js';
+import { DEFAULT_MAX_BYTES, sizeLimitMessage } from '../core/json-tree.js';
 import { computeReport } from './compute-text.js';
+import { VIEW_NAMES, type ViewName } from '../protocol.js';
 
 export interface Io {
   out(text: string): void;
@@ -12,7 +13,7 @@ export interface Io {
 
 const USAGE = `usage:
   attn compute FILE [--json]     every intermediate of the attention computation
-  attn validate FILE...          check specs; prints FILE:LINE:COL: message per problem
+  attn validate FILE...          check specs; prints FILE:LINE:COL: [warning: ]path: message per problem
   attn render FILE --view arcs|matrix|steps|quadrant|projection|compare [--out FILE.svg]
               [--input N] [--head N|all] [--token N] [--width PX]
               [--theme light|dark|hc-dark|hc-light] [--show scores|scaled|weights] [--matrix wq|wk|wv|wo]
@@ -20,8 +21,8 @@ options:
   --max-bytes N   refuse specs larger than N bytes (default ${DEFAULT_MAX_BYTES})
   --help, --version`;
 
-const VIEWS = ['arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare'] as const;
-type View = (typeof VIEWS)[number];
+const VIEWS = VIEW_NAMES;
+type View = ViewName;
 
 interface Args {
   command?: string;
@@ -66,8 +67,7 @@ function readSpecFile(file: string, maxBytes: number, io: Io): string | undefine
       return undefined;
     }
     if (st.size > maxBytes) {
-      io.err(`${file}:1:1: the spec is ${(st.size / 1048576).toFixed(1)} MB, over the ${(maxBytes / 1048576).toFixed(0)} MB limit: ` +
-        'a spec is for small, readable examples; big tensors belong in a binary file');
+      io.err(`${file}:1:1: ${sizeLimitMessage(st.size, maxBytes)}`);
       return undefined;
     }
     return readFileSync(file, 'utf8');
@@ -185,6 +185,8 @@ async function render(args: Args, maxBytes: number, io: Io): Promise<number> {
   const inputCount = done.json.inputs.length, headCount = done.json.inputs[0].heads.length;
   if (input >= inputCount) { io.err(`attn render: --input ${input}, but the spec has ${inputCount} input(s), numbered from 0`); return 2; }
   if (head !== 'all' && head >= headCount) { io.err(`attn render: --head ${head}, but the spec has ${headCount} head(s), numbered from 0`); return 2; }
+  const tokenCount = done.json.inputs[input].tokens.length;
+  if (token >= tokenCount) { io.err(`attn render: --token ${token}, but input ${input} has ${tokenCount} token(s), numbered from 0`); return 2; }
   // jsdom is loaded only here: compute and validate stay fast to start.
   const { renderSvg } = await import('./render.js');
   const svg = renderSvg(done.json, view as View, {
@@ -197,7 +199,12 @@ async function render(args: Args, maxBytes: number, io: Io): Promise<number> {
   });
   const out = args.flags.get('--out');
   if (typeof out === 'string') {
-    writeFileSync(out, svg);
+    try {
+      writeFileSync(out, svg);
+    } catch (e) {
+      io.err(`attn render: cannot write ${out} (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      return 1;
+    }
     io.out(`wrote ${out}`);
   } else {
     io.out(svg);

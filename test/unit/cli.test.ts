@@ -72,8 +72,12 @@ test('compute refuses a broken spec the same way validate reports it', async () 
 });
 
 test('a missing file, a directory and an unknown command are plain messages', async () => {
-  assert.match((await attn('validate', '/no/such.attn.json')).err, /no such file/);
-  assert.match((await attn('validate', EXAMPLES)).err, /is a directory/);
+  const missing = await attn('validate', '/no/such.attn.json');
+  assert.equal(missing.code, 1);
+  assert.match(missing.err, /no such file/);
+  const dir = await attn('validate', EXAMPLES);
+  assert.equal(dir.code, 1);
+  assert.match(dir.err, /is a directory/);
   const r = await attn('frobnicate');
   assert.equal(r.code, 2);
   assert.match(r.err, /unknown command "frobnicate"/);
@@ -82,7 +86,7 @@ test('a missing file, a directory and an unknown command are plain messages', as
 test('a file over --max-bytes is refused before reading it', async () => {
   const r = await attn('validate', lens, '--max-bytes', '100');
   assert.equal(r.code, 1);
-  assert.match(r.err, /over the .* limit: .*binary file/);
+  assert.match(r.err, /:1:1: the spec is \d+ bytes, over the 100 bytes limit: .*binary file/);
 });
 
 test('the built attn prints no stack trace for malformed JSON', () => {
@@ -108,4 +112,19 @@ test('render refuses a head the spec does not have, and an unknown theme', async
   const badTheme = await attn('render', lens, '--view', 'arcs', '--theme', 'purple');
   assert.equal(badTheme.code, 2);
   assert.match(badTheme.err, /--theme must be one of light, dark, hc-dark, hc-light/);
+});
+
+test('render says plainly when it cannot write --out, and refuses a token the input does not have', async () => {
+  const noDir = await attn('render', lens, '--view', 'arcs', '--out', '/no/such/folder/x.svg');
+  assert.equal(noDir.code, 1);
+  assert.equal(noDir.err, 'attn render: cannot write /no/such/folder/x.svg (ENOENT)');
+  const noToken = await attn('render', lens, '--view', 'steps', '--token', '99');
+  assert.equal(noToken.code, 2);
+  assert.match(noToken.err, /--token 99, but input 0 has 4 token\(s\)/);
+});
+
+test('compute labels the full-size figure as the seeds\' estimate, not the spec\'s own count', async () => {
+  const r = await attn('compute', lens);
+  assert.match(r.out, /18 learnable numbers in this spec/);
+  assert.match(r.out, /full-size estimate: one 512×64 matrix × 8 heads × 6 blocks × 2 \(encoder and decoder\) = 3,145,728/);
 });

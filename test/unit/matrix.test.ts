@@ -14,7 +14,10 @@ test('matmul and matmulTransposed agree with the textbook formula for every shap
     const b = Array.from({ length: k }, (_, t) => Array.from({ length: m }, (_, j) => ((seed + t * 13 + j * 3) % 9) - 4));
     const expected = a.map((r) => b[0].map((_, j) => r.reduce((s, v, t) => s + v * b[t][j], 0)));
     assert.deepEqual(toRows(matmul(fromRows(a), fromRows(b))), expected);
-    assert.deepEqual(toRows(matmulTransposed(fromRows(a), transpose(fromRows(b)))), expected);
+    // bᵀ written out directly, so this checks matmulTransposed on its own, not through transpose().
+    const bT = b[0].map((_, j) => b.map((r) => r[j]));
+    assert.deepEqual(toRows(matmulTransposed(fromRows(a), fromRows(bT))), expected);
+    assert.deepEqual(toRows(transpose(fromRows(b))), bT);
   }));
 });
 
