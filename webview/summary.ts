@@ -1,10 +1,19 @@
 // The summary strip: the shapes (n, d_model, d_k, d_v, heads), how many learnable numbers the
-// spec holds, and the seeds' estimate for a full-size Transformer (512×64 × 8 × 6 × 2).
+// spec holds, and the seeds' estimate for a full-size Transformer (512×64 × 8 × 6 × 2), labelled
+// as an estimate so that it is not read as this spec's own total.
 import type { AttentionJson } from '../src/core/result-json.js';
 import { textWidth, thousands } from './format.js';
 import { clampIndex, createSvg, type ViewFn } from './view.js';
 
-export function summaryItems(data: AttentionJson, inputIndex: number): { label: string; value: string; tip: string }[] {
+export interface SummaryItem {
+  label: string;
+  value: string;
+  /** Muted words after the value, when the number alone would mislead. */
+  note?: string;
+  tip: string;
+}
+
+export function summaryItems(data: AttentionJson, inputIndex: number): SummaryItem[] {
   const input = data.inputs[clampIndex(inputIndex, data.inputs.length)];
   const heads = input?.heads ?? [];
   const p = data.parameters;
@@ -21,8 +30,10 @@ export function summaryItems(data: AttentionJson, inputIndex: number): { label: 
     { label: 'mask', value: data.mask, tip: 'causal: a token sees only itself and earlier tokens' },
     { label: 'learnable numbers', value: thousands(p.total), tip: `${p.heads.map((h) => `"${h.name}": ${h.wq}+${h.wk}+${h.wv}`).join('; ')}${p.wo ? `; W_O ${p.wo}` : ''} (identity matrices hold none)` },
     {
+      // Not this spec's numbers: the seeds' estimate for the original Transformer, and labelled so.
       label: 'full size', value: thousands(f.total),
-      tip: `${f.dModel}×${f.dk} per matrix × ${f.heads} heads × ${f.blocks} blocks × ${f.stacks} stacks = ${thousands(f.total)} (the original Transformer, per matrix role)`,
+      note: `(estimate, not this spec: ${f.dModel}×${f.dk} per head × ${f.heads} heads × ${f.blocks} blocks × ${f.stacks})`,
+      tip: `The seeds' full-size estimate, not a count of this spec: one ${f.dModel}×${f.dk} matrix per head × ${f.heads} heads × ${f.blocks} blocks × ${f.stacks} stacks (encoder and decoder) = ${thousands(f.total)}, per matrix role of the original Transformer`,
     },
   ];
 }
@@ -37,7 +48,7 @@ export const renderSummary: ViewFn = (container, data, options) => {
   const placed: { x: number; y: number; i: number }[] = [];
   let x = pad, y = 0;
   items.forEach((it, i) => {
-    const w = textWidth(`${it.label} `, fs) + textWidth(it.value, fs) * 1.1 + 6;
+    const w = textWidth(`${it.label} `, fs) + textWidth(it.value, fs) * 1.1 + (it.note ? textWidth(` ${it.note}`, fs) : 0) + 6;
     if (x + w > width - pad && x > pad) { x = pad; y += rowH; }
     placed.push({ x, y, i });
     x += w + gapX;
@@ -51,6 +62,7 @@ export const renderSummary: ViewFn = (container, data, options) => {
     t.append('title').text(it.tip);
     t.append('tspan').attr('fill', theme.muted).text(`${it.label} `);
     t.append('tspan').attr('font-weight', 700).attr('font-family', theme.mono).text(it.value);
+    if (it.note) t.append('tspan').attr('class', 'summary-note').attr('fill', theme.muted).text(` ${it.note}`);
   }
   return { svg: svg.node()!, notes: [], destroy: () => svg.remove() };
 };
