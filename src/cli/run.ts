@@ -126,7 +126,7 @@ function validate(args: Args, maxBytes: number, io: Io): number {
   for (const file of args.files) {
     const text = readSpecFile(file, maxBytes, io);
     if (text === undefined) { failed = true; continue; }
-    const { problems } = analyze(text, { maxBytes });
+    const { problems } = analyze(text, { maxBytes, json: false });
     for (const p of problems) io.err(formatProblem(file, text, p));
     if (problems.length > 0) failed = true;
     else io.out(`${file}: ok`);

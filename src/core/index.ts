@@ -15,7 +15,12 @@ export interface Analysis {
   problems: Problem[];
 }
 
-export function analyze(text: string, options: ReadOptions = {}): Analysis {
+export interface AnalyzeOptions extends ReadOptions {
+  /** false: skip the plain-JSON form (validation needs only the problems, and the JSON costs more than the math at large n). */
+  json?: boolean;
+}
+
+export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
   const { spec, problems } = readSpec(text, options);
   if (!spec) return { problems };
   const result = computeAttention(spec);
@@ -35,7 +40,8 @@ export function analyze(text: string, options: ReadOptions = {}): Analysis {
       span: spec.inputs[w.input].tokens[w.query].span ?? { offset: 0, length: 1 },
     });
   }
-  return { spec, result, json: toJson(spec, result), problems: [...problems, ...warnings] };
+  const json = options.json === false ? undefined : toJson(spec, result);
+  return { spec, result, ...(json ? { json } : {}), problems: [...problems, ...warnings] };
 }
 
 /** Placed on the head (or W_O) that produced it, else on the input: the nearest thing the user wrote. */
