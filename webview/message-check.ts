@@ -1,70 +1,117 @@
 // Checks every message from the host before the panel acts on it: a message is untrusted until
 // checked, and a malformed result must produce a sentence on screen, never a crash or a blank panel.
 // The result is checked for shape and consistency (every matrix as wide and tall as it claims).
-import type { AttentionJson, HeadJson, InputJson } from '../src/core/result-json.js';
-import { EXPORT_FORMATS, ROLES, type HostMessage, type PanelProblem } from '../src/protocol.js';
+import type { AttentionJson, HeadJson } from '../src/core/result-json.js';
+import { EXPORT_FORMATS, ROLES, type HostMessage } from '../src/protocol.js';
 import { isIndex, isObject, isOneOf } from '../src/protocol-check.js';
 
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 const isStr = (x: unknown): x is string => typeof x === 'string';
 
-/** rows × cols of finite numbers (nulls allowed where `nulls`). */
-function isRows(x: unknown, rows: number | undefined, cols: number | undefined, nulls = false): boolean {
-  if (!Array.isArray(x) || (rows !== undefined && x.length !== rows)) return false;
+/** Why `x` at `path` is not rows × cols of finite numbers (nulls allowed where `nulls`), or undefined. */
+function rowsProblem(x: unknown, path: string, rows: number | undefined, cols: number | undefined, nulls = false): string | undefined {
+  if (!Array.isArray(x)) return `${path} is not a list`;
+  if (rows !== undefined && x.length !== rows) return `${path} has ${x.length} rows, expected ${rows}`;
   let width = cols;
-  for (const r of x) {
-    if (!Array.isArray(r)) return false;
-    if (width === undefined) width = r.length;
-    if (r.length !== width) return false;
-    for (const v of r) if (!(isNum(v) || (nulls && v === null))) return false;
+  for (let r = 0; r < x.length; r++) {
+    const row: unknown = x[r];
+    if (!Array.isArray(row)) return `${path}[${r}] is not a list`;
+    if (width === undefined) width = row.length;
+    if (row.length !== width) return `${path}[${r}] has ${row.length} numbers, expected ${width}`;
+    for (let c = 0; c < row.length; c++) {
+      const v: unknown = row[c];
+      if (!(isNum(v) || (nulls && v === null))) return `${path}[${r}][${c}] is not a finite number${nulls ? ' or null' : ''}`;
+    }
   }
-  return true;
+  return undefined;
 }
 
-function isHead(x: unknown, n: number, d: number): x is HeadJson {
-  if (!isObject(x) || !isStr(x.name) || !isIndex(x.dk) || !isIndex(x.dv) || !isNum(x.divisor)) return false;
-  return isRows(x.q, n, x.dk) && isRows(x.k, n, x.dk) && isRows(x.v, n, x.dv)
-    && isRows(x.scores, n, n) && isRows(x.scaled, n, n, true) && isRows(x.weights, n, n) && isRows(x.output, n, x.dv)
-    && d >= 0;
+function headProblem(x: unknown, path: string, n: number): string | undefined {
+  if (!isObject(x)) return `${path} is not an object`;
+  if (!isStr(x.name)) return `${path}.name is not text`;
+  if (!isIndex(x.dk)) return `${path}.dk is not a whole number`;
+  if (!isIndex(x.dv)) return `${path}.dv is not a whole number`;
+  if (!isNum(x.divisor)) return `${path}.divisor is not a number`;
+  const dk = x.dk, dv = x.dv;
+  const shapes: [keyof HeadJson, number, boolean?][] = [
+    ['q', dk], ['k', dk], ['v', dv], ['scores', n], ['scaled', n, true], ['weights', n], ['output', dv],
+  ];
+  for (const [key, cols, nulls] of shapes) {
+    const problem = rowsProblem(x[key], `${path}.${key}`, n, cols, nulls);
+    if (problem) return problem;
+  }
+  return undefined;
 }
 
-function isInput(x: unknown, d: number): x is InputJson {
-  if (!isObject(x) || !isStr(x.name) || !Array.isArray(x.tokens) || !x.tokens.every(isStr)) return false;
+function inputProblem(x: unknown, path: string, d: number): string | undefined {
+  if (!isObject(x)) return `${path} is not an object`;
+  if (!isStr(x.name)) return `${path}.name is not text`;
+  if (!Array.isArray(x.tokens)) return `${path}.tokens is not a list`;
+  const badToken = x.tokens.findIndex((t) => !isStr(t));
+  if (badToken >= 0) return `${path}.tokens[${badToken}] is not text`;
   const n = x.tokens.length;
-  return isRows(x.embeddings, n, d) && Array.isArray(x.heads) && x.heads.every((h) => isHead(h, n, d))
-    && isRows(x.concat, n, undefined) && isRows(x.output, n, undefined);
+  const embeddings = rowsProblem(x.embeddings, `${path}.embeddings`, n, d);
+  if (embeddings) return embeddings;
+  if (!Array.isArray(x.heads)) return `${path}.heads is not a list`;
+  for (let h = 0; h < x.heads.length; h++) {
+    const problem = headProblem(x.heads[h], `${path}.heads[${h}]`, n);
+    if (problem) return problem;
+  }
+  return rowsProblem(x.concat, `${path}.concat`, n, undefined) ?? rowsProblem(x.output, `${path}.output`, n, undefined);
 }
 
-function isAxis(x: unknown, d: number): boolean {
-  return isObject(x) && isStr(x.label) && Array.isArray(x.direction) && x.direction.length === d && x.direction.every(isNum)
-    && (x.ends === undefined || (Array.isArray(x.ends) && x.ends.length === 2 && x.ends.every(isStr)));
+function axisProblem(x: unknown, path: string, d: number): string | undefined {
+  if (!isObject(x)) return `${path} is not an object`;
+  if (!isStr(x.label)) return `${path}.label is not text`;
+  if (!Array.isArray(x.direction) || x.direction.length !== d || !x.direction.every(isNum)) return `${path}.direction is not ${d} numbers`;
+  if (x.ends !== undefined && !(Array.isArray(x.ends) && x.ends.length === 2 && x.ends.every(isStr))) return `${path}.ends is not two texts`;
+  return undefined;
 }
 
-/** Why `x` is not a usable AttentionJson, or undefined when it is. */
+/** Why `x` is not a usable AttentionJson, naming the field at fault, or undefined when it is. */
 export function attentionJsonProblem(x: unknown): string | undefined {
   if (!isObject(x)) return 'the result is not an object';
   if (!isIndex(x.dModel, 1)) return 'dModel is not a positive whole number';
   const d = x.dModel;
-  if (!Array.isArray(x.features) || x.features.length !== d || !x.features.every(isStr)) return 'features do not match dModel';
-  if (!isStr(x.scale) || !isStr(x.mask)) return 'scale or mask is missing';
+  if (!Array.isArray(x.features) || x.features.length !== d || !x.features.every(isStr)) return `features are not ${d} texts (dModel)`;
+  if (!isStr(x.scale)) return 'scale is missing';
+  if (!isStr(x.mask)) return 'mask is missing';
   if (x.title !== undefined && !isStr(x.title)) return 'title is not text';
   if (!Array.isArray(x.inputs)) return 'inputs is not a list';
-  for (let i = 0; i < x.inputs.length; i++) if (!isInput(x.inputs[i], d)) return `input ${i + 1} is malformed`;
+  for (let i = 0; i < x.inputs.length; i++) {
+    const problem = inputProblem(x.inputs[i], `inputs[${i}]`, d);
+    if (problem) return `input ${i + 1} is malformed: ${problem}`;
+  }
   if (!Array.isArray(x.matrices)) return 'matrices is not a list';
-  for (const m of x.matrices) {
-    if (!isObject(m) || !isOneOf(m.role, ROLES) || !isIndex(m.rows) || !isIndex(m.cols)
-      || (m.head !== undefined && !isIndex(m.head)) || !isRows(m.values, m.rows, m.cols)) return 'a weight matrix is malformed';
+  for (let i = 0; i < x.matrices.length; i++) {
+    const m: unknown = x.matrices[i];
+    const path = `matrices[${i}]`;
+    const problem = !isObject(m) ? `${path} is not an object`
+      : !isOneOf(m.role, ROLES) ? `${path}.role is not one of ${ROLES.join(', ')}`
+      : !isIndex(m.rows) ? `${path}.rows is not a whole number`
+      : !isIndex(m.cols) ? `${path}.cols is not a whole number`
+      : m.head !== undefined && !isIndex(m.head) ? `${path}.head is not a whole number`
+      : rowsProblem(m.values, `${path}.values`, m.rows, m.cols);
+    if (problem) return `a weight matrix is malformed: ${problem}`;
   }
   if (!isObject(x.views)) return 'views is missing';
   const q = x.views.quadrant;
-  if (q !== undefined && !(isObject(q) && isAxis(q.x, d) && isAxis(q.y, d)
-    && (q.quadrants === undefined || (Array.isArray(q.quadrants) && q.quadrants.length === 4 && q.quadrants.every(isStr))))) {
-    return 'views.quadrant is malformed';
+  if (q !== undefined) {
+    const problem = !isObject(q) ? 'views.quadrant is not an object'
+      : axisProblem(q.x, 'views.quadrant.x', d) ?? axisProblem(q.y, 'views.quadrant.y', d)
+      ?? (q.quadrants === undefined || (Array.isArray(q.quadrants) && q.quadrants.length === 4 && q.quadrants.every(isStr))
+        ? undefined : 'views.quadrant.quadrants is not four texts');
+    if (problem) return `views.quadrant is malformed: ${problem}`;
   }
   const p = x.parameters;
-  if (!isObject(p) || !isNum(p.total) || !isNum(p.wo) || !Array.isArray(p.heads) || !isObject(p.fullSize) || !isNum(p.fullSize.total)) {
-    return 'parameters are malformed';
-  }
+  const parameters = !isObject(p) ? 'parameters is not an object'
+    : !isNum(p.total) ? 'parameters.total is not a number'
+    : !isNum(p.wo) ? 'parameters.wo is not a number'
+    : !Array.isArray(p.heads) ? 'parameters.heads is not a list'
+    : !isObject(p.fullSize) ? 'parameters.fullSize is not an object'
+    : !isNum(p.fullSize.total) ? 'parameters.fullSize.total is not a number'
+    : undefined;
+  if (parameters) return `parameters are malformed: ${parameters}`;
   if (!Array.isArray(x.warnings)) return 'warnings is not a list';
   return undefined;
 }
@@ -73,35 +120,54 @@ export function isAttentionJson(x: unknown): x is AttentionJson {
   return attentionJsonProblem(x) === undefined;
 }
 
-function isProblem(x: unknown): x is PanelProblem {
-  return isObject(x) && (x.severity === 'error' || x.severity === 'warning') && isStr(x.message) && isStr(x.path)
-    && isIndex(x.line, 1) && isIndex(x.column, 1);
+/** Why `x` at `path` is not a PanelProblem, or undefined. */
+function problemProblem(x: unknown, path: string): string | undefined {
+  if (!isObject(x)) return `${path} is not an object`;
+  if (x.severity !== 'error' && x.severity !== 'warning') return `${path}.severity is not "error" or "warning"`;
+  if (!isStr(x.message)) return `${path}.message is not text`;
+  if (!isStr(x.path)) return `${path}.path is not text`;
+  if (!isIndex(x.line, 1)) return `${path}.line is not a line number`;
+  if (!isIndex(x.column, 1)) return `${path}.column is not a column number`;
+  return undefined;
 }
 
-/** Checks a host message; `why` receives a sentence when it is rejected. */
+function problemsProblem(x: unknown, path: string): string | undefined {
+  if (!Array.isArray(x)) return `${path} is not a list`;
+  for (let i = 0; i < x.length; i++) {
+    const problem = problemProblem(x[i], `${path}[${i}]`);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** documentUri, fileName and version, shared by 'render' and 'problems'. */
+function documentProblem(x: Record<string, unknown>): string | undefined {
+  if (!isStr(x.documentUri)) return 'documentUri is not text';
+  if (!isStr(x.fileName)) return 'fileName is not text';
+  if (!isIndex(x.version)) return 'version is not a whole number';
+  return undefined;
+}
+
+/** Checks a host message; `why` receives a sentence naming the field at fault when it is rejected. */
 export function isHostMessage(x: unknown, why: (reason: string) => void = () => {}): x is HostMessage {
-  if (!isObject(x)) { why('not an object'); return false; }
+  const reject = (reason: string) => { why(reason); return false; };
+  if (!isObject(x)) return reject('the message is not an object');
   switch (x.type) {
     case 'render': {
-      if (!isStr(x.documentUri) || !isStr(x.fileName) || !isIndex(x.version)) { why('render: documentUri, fileName or version missing'); return false; }
-      if (!Array.isArray(x.warnings) || !x.warnings.every(isProblem)) { why('render: warnings malformed'); return false; }
-      const problem = attentionJsonProblem(x.result);
-      if (problem) { why(`render: ${problem}`); return false; }
-      return true;
+      const problem = documentProblem(x) ?? problemsProblem(x.warnings, 'warnings') ?? attentionJsonProblem(x.result);
+      return problem ? reject(`render: ${problem}`) : true;
     }
-    case 'problems':
-      if (!isStr(x.documentUri) || !isStr(x.fileName) || !isIndex(x.version) || !Array.isArray(x.problems) || !x.problems.every(isProblem)) {
-        why('problems: malformed'); return false;
-      }
-      return true;
+    case 'problems': {
+      const problem = documentProblem(x) ?? problemsProblem(x.problems, 'problems');
+      return problem ? reject(`problems: ${problem}`) : true;
+    }
     case 'exportRequest':
-      if (!isIndex(x.requestId) || !isOneOf(x.format, EXPORT_FORMATS)) { why('exportRequest: malformed'); return false; }
+      if (!isIndex(x.requestId)) return reject('exportRequest: requestId is not a whole number');
+      if (!isOneOf(x.format, EXPORT_FORMATS)) return reject(`exportRequest: format is not ${EXPORT_FORMATS.join(' or ')}`);
       return true;
     case 'lock':
-      if (typeof x.locked !== 'boolean') { why('lock: malformed'); return false; }
-      return true;
+      return typeof x.locked === 'boolean' ? true : reject('lock: locked is not true or false');
     default:
-      why(`unknown message type ${JSON.stringify(String(x.type)).slice(0, 40)}`);
-      return false;
+      return reject(`unknown message type ${JSON.stringify(String(x.type)).slice(0, 40)}`);
   }
 }

@@ -18,23 +18,46 @@ test('a real result passes; masked entries (null) are allowed only in "scaled"',
   assert.match(attentionJsonProblem(bad) ?? '', /input 1 is malformed/);
 });
 
-test('malformed results are rejected with a reason', () => {
-  const cases: [string, (j: Record<string, unknown>) => void][] = [
-    ['dModel', (j) => { j.dModel = 0; }],
-    ['features', (j) => { j.features = ['a']; }],
-    ['inputs', (j) => { j.inputs = 'x'; }],
-    ['ragged', (j) => { (j.inputs as { embeddings: number[][] }[])[0].embeddings[0] = [1]; }],
-    ['token type', (j) => { (j.inputs as { tokens: unknown[] }[])[0].tokens[0] = 7; }],
-    ['NaN', (j) => { (j.inputs as { heads: { scores: number[][] }[] }[])[0].heads[0].scores[0][0] = NaN; }],
-    ['matrices', (j) => { (j.matrices as { values: number[][] }[])[0].values = [[1]]; }],
-    ['parameters', (j) => { j.parameters = {}; }],
+test('malformed results are rejected with a reason that names the spoiled field', () => {
+  // [case, spoil, the field the reason must name]
+  const cases: [string, (j: Record<string, unknown>) => void, RegExp][] = [
+    ['dModel', (j) => { j.dModel = 0; }, /\bdModel\b/],
+    ['features', (j) => { j.features = ['a']; }, /\bfeatures\b/],
+    ['inputs', (j) => { j.inputs = 'x'; }, /\binputs is not a list/],
+    ['ragged', (j) => { (j.inputs as { embeddings: number[][] }[])[0].embeddings[0] = [1]; }, /inputs\[0\]\.embeddings\[0\] has 1 numbers, expected 4/],
+    ['token type', (j) => { (j.inputs as { tokens: unknown[] }[])[0].tokens[0] = 7; }, /inputs\[0\]\.tokens\[0\] is not text/],
+    ['NaN', (j) => { (j.inputs as { heads: { scores: number[][] }[] }[])[0].heads[0].scores[0][0] = NaN; }, /inputs\[0\]\.heads\[0\]\.scores\[0\]\[0\] is not a finite number/],
+    ['weights row', (j) => { (j.inputs as { heads: { weights: number[][] }[] }[])[0].heads[1].weights[2] = [1]; }, /inputs\[0\]\.heads\[1\]\.weights\[2\]/],
+    ['matrices', (j) => { (j.matrices as { values: number[][] }[])[0].values = [[1]]; }, /matrices\[0\]\.values\b/],
+    ['matrix role', (j) => { (j.matrices as { role: string }[])[1].role = 'wx'; }, /matrices\[1\]\.role\b/],
+    ['parameters', (j) => { j.parameters = {}; }, /parameters\.total\b/],
+    ['fullSize', (j) => { (j.parameters as { fullSize: { total: unknown } }).fullSize.total = '3145728'; }, /parameters\.fullSize\.total\b/],
   ];
-  for (const [name, spoil] of cases) {
+  for (const [name, spoil, field] of cases) {
     const bad = structuredClone(json) as unknown as Record<string, unknown>;
     spoil(bad);
     let why = '';
     assert.equal(isHostMessage(render(bad), (w) => { why = w; }), false, name);
     assert.ok(why.length > 0, name);
+    assert.match(why, field, `${name}: ${why}`);
+  }
+});
+
+test('malformed envelopes are rejected with a reason that names the field', () => {
+  const cases: [unknown, RegExp][] = [
+    [{ ...render(json), version: -1 }, /render: version\b/],
+    [{ ...render(json), fileName: 3 }, /render: fileName\b/],
+    [{ ...render(json), warnings: [{ severity: 'error', message: 'm', path: '', line: 0, column: 1 }] }, /render: warnings\[0\]\.line\b/],
+    [{ type: 'problems', documentUri: 'u', fileName: 'f', version: 0, problems: [{ severity: 'fatal', message: 'm', path: '', line: 1, column: 1 }] }, /problems: problems\[0\]\.severity\b/],
+    [{ type: 'exportRequest', requestId: 1, format: 'gif' }, /exportRequest: format\b/],
+    [{ type: 'exportRequest', requestId: 1.5, format: 'svg' }, /exportRequest: requestId\b/],
+    [{ type: 'lock', locked: 'no' }, /lock: locked\b/],
+    [{ type: 'eval' }, /unknown message type "eval"/],
+  ];
+  for (const [message, field] of cases) {
+    let why = '';
+    assert.equal(isHostMessage(message, (w) => { why = w; }), false, String(field));
+    assert.match(why, field);
   }
 });
 
