@@ -115,8 +115,27 @@ export class App {
   }
 
   receive(message: unknown): void {
-    if (!isHostMessage(message, (why) => console.warn(`Attention Lens: ignored a message (${why})`))) return;
+    let why = '';
+    if (!isHostMessage(message, (w) => { why = w; })) {
+      console.warn(`Attention Lens: rejected a message (${why})`);
+      this.showRejected(why);
+      return;
+    }
     this.handle_(message);
+  }
+
+  /**
+   * A message from the host failed its check: say so on screen, never a silent 'loading' or a
+   * picture that looks current. The last good picture, if any, stays dimmed; the next good
+   * 'render' clears the error.
+   */
+  private showRejected(why: string): void {
+    this.setStatus('error');
+    const reason = why.length > 300 ? `${why.slice(0, 300)}…` : why;
+    this.statusEl.textContent = `The result could not be shown: ${reason || 'the message was malformed'}.`
+      + (this.handle ? ' The last good picture is shown dimmed.' : '');
+    this.statusEl.hidden = false;
+    this.root.dataset.error = 'rejected';
   }
 
   private handle_(message: HostMessage): void {
@@ -159,6 +178,7 @@ export class App {
   private setStatus(status: Status): void {
     this.status = status;
     this.root.dataset.state = status;
+    delete this.root.dataset.error;
     const text = status === 'loading' ? 'Waiting for a spec…'
       : status === 'error' ? (this.handle ? 'The spec has problems: the last good picture is shown dimmed.' : 'No picture yet: fix the problems listed above.')
       : '';

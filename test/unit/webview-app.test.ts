@@ -120,22 +120,61 @@ test('problems before any picture: says so instead of a blank panel', () => {
   assert.match(doc.getElementById('attention-status')!.textContent!, /no picture yet/i);
 });
 
-test('malformed messages are ignored, not drawn', () => {
-  const { app, root, posted } = setup();
+/** Runs `f` with console.warn silenced, returning what was warned. */
+function quietly(f: () => void): string[] {
+  const warned: string[] = [];
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => { warned.push(args.join(' ')); };
+  try { f(); } finally { console.warn = warn; }
+  return warned;
+}
+
+test('malformed messages are not drawn: the panel shows an error that says why, never a silent "loading"', () => {
+  const { app, root, posted, doc } = setup();
   const bad = structuredClone(json) as unknown as { inputs: { heads: { weights: number[][] }[] }[] };
   bad.inputs[0].heads[0].weights[1] = [1];
-  const warn = console.warn;
-  console.warn = () => {};
-  try {
-    app.receive(render(1, bad));
-    app.receive({ type: 'render' });
-    app.receive('render');
-    app.receive({ type: 'nonsense' });
-  } finally {
-    console.warn = warn;
+  const status = doc.getElementById('attention-status')!;
+  const warned = quietly(() => app.receive(render(1, bad)));
+  assert.equal(root.dataset.state, 'error');
+  assert.equal(root.dataset.error, 'rejected');
+  assert.equal(status.hidden, false);
+  assert.match(status.textContent!, /^The result could not be shown: render: input 1 is malformed: inputs\[0\]\.heads\[0\]\.weights\[1\] has 1 numbers, expected 4\.$/);
+  assert.equal(warned.length, 1, 'still logged for the developer');
+  for (const [message, reason] of [
+    [{ type: 'render' }, /render: documentUri is not text/],
+    ['render', /the message is not an object/],
+    [{ type: 'nonsense' }, /unknown message type "nonsense"/],
+  ] as const) {
+    quietly(() => app.receive(message));
+    assert.equal(root.dataset.state, 'error');
+    assert.match(status.textContent!, /^The result could not be shown: /);
+    assert.match(status.textContent!, reason);
   }
-  assert.equal(root.dataset.state, 'loading');
   assert.equal(posted.filter((m) => m.type === 'rendered').length, 0);
+  assert.equal(doc.querySelector('#attention-view svg'), null, 'nothing drawn from a rejected result');
+  // The next good result clears the error.
+  app.receive(render(2));
+  assert.equal(root.dataset.state, 'ready');
+  assert.equal(root.dataset.error, undefined);
+  assert.equal(status.hidden, true);
+});
+
+test('a rejected result after a good one: the old picture stays, dimmed, under a readable error', () => {
+  const { app, root, doc } = setup({ view: 'matrix', head: 1, input: 0, token: 0, documentUri: URI });
+  app.receive(render(1));
+  const bad = structuredClone(json) as unknown as Record<string, unknown>;
+  bad.dModel = 'three';
+  quietly(() => app.receive(render(2, bad)));
+  assert.equal(root.dataset.state, 'error');
+  const status = doc.getElementById('attention-status')!;
+  assert.equal(status.hidden, false);
+  assert.equal(status.textContent, 'The result could not be shown: render: dModel is not a positive whole number. The last good picture is shown dimmed.');
+  assert.ok(doc.querySelector('#attention-view svg'), 'the last good picture is kept, not blanked');
+  assert.equal(doc.getElementById('attention-view')!.getAttribute('aria-disabled'), 'true');
+  // A hostile reason is shown as text.
+  quietly(() => app.receive({ type: '<img src=x onerror=alert(1)>' }));
+  assert.equal(root.querySelectorAll('img').length, 0);
+  assert.match(status.textContent!, /<img src=x/);
 });
 
 test('toolbar: switching the view redraws, saves the state and tells the host', () => {
