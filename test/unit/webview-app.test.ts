@@ -6,6 +6,7 @@ import { App, type VsCodeApi } from '../../webview/app.js';
 import { analyze } from '../../src/core/index.js';
 import type { WebviewMessage } from '../../src/protocol.js';
 import { exampleText } from '../support/specs.js';
+import { exportBytes } from '../../src/host/export-file.js';
 
 const URI = 'file:///w/apple-watch-lens.attn.json';
 
@@ -207,6 +208,7 @@ test('export: answers with a standalone SVG', async () => {
   assert.match(res.data, /^<\?xml[^]*<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
   assert.ok(!res.data.includes('var(--'));
   assert.ok(res.data.includes('data-query="3"'));
+  assert.ok(exportBytes('svg', res.data) instanceof Uint8Array, 'the host accepts what the panel sends');
 });
 
 test('lock: shown in the header', () => {
