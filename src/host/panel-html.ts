@@ -1,22 +1,16 @@
-// The panel's HTML: a strict CSP (scripts only by nonce), the webview bundle and the styles from
-// media/, the root element the webview draws into, and the initial state in escaped data-* attributes.
-// Everything after this is data sent with postMessage; the HTML is never rebuilt to show a result.
+// The panel's HTML, from plain inputs (no vscode, unit-tested): a strict CSP (default-src 'none',
+// scripts only by nonce), the webview bundle and the styles, the root element the webview draws
+// into, and the initial state in escaped data-* attributes. Everything after this is data sent
+// with postMessage; the HTML is never rebuilt to show a result. panel-webview.ts supplies the
+// webview's URIs and CSP source.
 import { randomBytes } from 'node:crypto';
-import * as vscode from 'vscode';
 import type { PanelState } from '../protocol.js';
 
 export const STYLE_SHEETS = ['attention.css'];
 
-export function panelResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
-  return [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')];
-}
-
-export function panelOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-  return { enableScripts: true, enableFindWidget: true, localResourceRoots: panelResourceRoots(extensionUri) };
-}
-
+/** 32 hex digits from 16 random bytes: always [0-9a-f], so always a valid nonce. */
 export function makeNonce(): string {
-  return randomBytes(18).toString('base64').replace(/[+/=]/g, '');
+  return randomBytes(16).toString('hex');
 }
 
 /** Escapes text for a double-quoted HTML attribute or element content. */
@@ -31,17 +25,34 @@ export interface InitialPanel {
   state?: PanelState;
 }
 
-export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, initial: InitialPanel): string {
-  const nonce = makeNonce();
-  const asset = (...segments: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...segments)).toString();
-  const csp = [
+export interface PanelHtmlInputs {
+  /** The script nonce: [A-Za-z0-9] only (makeNonce). */
+  nonce: string;
+  /** The webview's CSP source (webview.cspSource). */
+  cspSource: string;
+  /** The webview bundle's URI, as the webview loads it. */
+  scriptUri: string;
+  /** The style sheets' URIs, as the webview loads them. */
+  styleUris: readonly string[];
+  initial: InitialPanel;
+}
+
+/** The Content-Security-Policy: nothing by default, scripts only with the nonce, no inline styles. */
+export function panelCsp(nonce: string, cspSource: string): string {
+  return [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
-    `style-src ${webview.cspSource}`,
-    `img-src ${webview.cspSource} data:`,
-    `font-src ${webview.cspSource}`,
+    `style-src ${cspSource}`,
+    `img-src ${cspSource} data:`,
+    `font-src ${cspSource}`,
   ].join('; ');
-  const styles = STYLE_SHEETS.map((s) => `<link rel="stylesheet" href="${escapeHtml(asset('media', s))}">`).join('\n  ');
+}
+
+export function panelHtml(inputs: PanelHtmlInputs): string {
+  const { nonce, cspSource, initial } = inputs;
+  if (!/^[A-Za-z0-9]{16,}$/.test(nonce)) throw new Error('panelHtml: the nonce must be at least 16 letters and digits');
+  const csp = panelCsp(nonce, cspSource);
+  const styles = inputs.styleUris.map((s) => `<link rel="stylesheet" href="${escapeHtml(s)}">`).join('\n  ');
   const attr = (name: string, value: string) => ` ${name}="${escapeHtml(value)}"`;
   const rootAttributes = attr('data-state', 'loading')
     + attr('data-document-uri', initial.documentUri)
@@ -60,7 +71,7 @@ export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, ini
 <body>
   <main id="attention-root"${rootAttributes}></main>
   <div id="attention-tooltip" role="tooltip"></div>
-  <script nonce="${nonce}" src="${escapeHtml(asset('dist', 'webview.js'))}"></script>
+  <script nonce="${nonce}" src="${escapeHtml(inputs.scriptUri)}"></script>
 </body>
 </html>`;
 }

@@ -13,7 +13,7 @@ import type { AnalysisCache } from './analysis-cache.js';
 import { Debouncer } from './debounce.js';
 import { writeExport } from './export.js';
 import { log } from './log.js';
-import { panelHtml } from './panel-html.js';
+import { webviewHtml } from './panel-webview.js';
 import { revealInSpec } from './reveal.js';
 import { baseName } from './spec-files.js';
 import type { PanelInfo, PanelStatus, Timings } from './test-api.js';
@@ -98,7 +98,7 @@ export class AttentionPanel implements vscode.Disposable {
       panel.onDidDispose(() => this.dispose()),
     );
     this.setTitle();
-    panel.webview.html = panelHtml(panel.webview, extensionUri, {
+    panel.webview.html = webviewHtml(panel.webview, extensionUri, {
       documentUri: documentUri.toString(), fileName: baseName(documentUri), locked: this.locked, state: this.savedState,
     });
     void this.update();

@@ -5,7 +5,7 @@ import type { PanelState } from '../protocol.js';
 import { isPanelState } from '../protocol-check.js';
 import { log } from './log.js';
 import { AttentionPanel, PANEL_VIEW_TYPE, type PanelContext } from './panel.js';
-import { panelOptions } from './panel-html.js';
+import { panelOptions } from './panel-webview.js';
 import { isSpecDocument, isSpecUri, SPEC_GLOB } from './spec-files.js';
 import type { PanelInfo } from './test-api.js';
 
