@@ -1,6 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { isPanelState, isWebviewMessage } from '../../src/protocol-check.js';
+import { isIndex, isObject, isOneOf, isPanelState, isWebviewMessage } from '../../src/protocol-check.js';
+import { EXPORT_FORMATS, MATRIX_MODES, ROLES, VIEW_NAMES } from '../../src/protocol.js';
+import { restoreState } from '../../webview/state.js';
 
 const uri = 'file:///w/apple.attn.json';
 const state = { documentUri: uri, view: 'arcs', head: 1, input: 0, token: 2 };
@@ -79,5 +81,36 @@ describe('isPanelState', () => {
     assert.equal(isPanelState({ ...state, token: -1 }), true);
     assert.equal(isPanelState({ ...state, token: -2 }), false);
     assert.equal(isPanelState({ ...state, token: 0.5 }), false);
+  });
+});
+
+describe('the shared checks and the protocol\'s name lists', () => {
+  it('isObject, isIndex and isOneOf', () => {
+    assert.ok(isObject({}) && !isObject(null) && !isObject([]) && !isObject('x'));
+    assert.ok(isIndex(0) && isIndex(3) && !isIndex(-1) && !isIndex(1.5) && !isIndex('1') && !isIndex(NaN));
+    assert.ok(isIndex(1, 1) && !isIndex(0, 1));
+    assert.ok(isOneOf('wo', ROLES) && !isOneOf('wx', ROLES) && !isOneOf(1, ROLES));
+  });
+  it('every listed view, mode and role is accepted by the host and restored by the webview; others are not', () => {
+    assert.deepEqual([...ROLES], ['wq', 'wk', 'wv', 'wo']);
+    assert.deepEqual([...MATRIX_MODES], ['scores', 'scaled', 'weights']);
+    assert.deepEqual([...EXPORT_FORMATS], ['svg', 'png']);
+    for (const view of VIEW_NAMES) {
+      assert.ok(isPanelState({ ...state, view }), view);
+      assert.equal(restoreState({ view }).view, view);
+    }
+    for (const matrixMode of MATRIX_MODES) {
+      assert.ok(isPanelState({ ...state, matrixMode }), matrixMode);
+      assert.equal(restoreState({ matrixMode }).matrixMode, matrixMode);
+    }
+    for (const projection of ROLES) {
+      assert.ok(isPanelState({ ...state, projection }), projection);
+      assert.equal(restoreState({ projection }).projection, projection);
+    }
+    assert.ok(!isPanelState({ ...state, view: 'graph' }));
+    assert.ok(!isPanelState({ ...state, matrixMode: 'logits' }));
+    assert.ok(!isPanelState({ ...state, projection: 'wx' }));
+    // hiddenHeads keeps every whole number, wherever it sits in the list.
+    assert.deepEqual(restoreState({ hiddenHeads: [2, 0, 1, -1, 'x', 5] }).hiddenHeads, [2, 0, 1, 5]);
   });
 });
