@@ -132,21 +132,14 @@ export function wireTips(root: SVGSVGElement, options: ViewOptions, selector: st
       }
     }
   };
-  root.addEventListener('pointerover', over);
-  root.addEventListener('pointermove', over);
-  root.addEventListener('pointerout', out);
-  root.addEventListener('focusin', focus);
-  root.addEventListener('focusout', blur);
-  root.addEventListener('click', click);
-  root.addEventListener('keydown', key);
+  // One list for adding and removing, so the two can never disagree.
+  const listeners: [string, EventListener][] = [
+    ['pointerover', over as EventListener], ['pointermove', over as EventListener], ['pointerout', out as EventListener],
+    ['focusin', focus as EventListener], ['focusout', blur as EventListener], ['click', click as EventListener], ['keydown', key as EventListener],
+  ];
+  for (const [type, listener] of listeners) root.addEventListener(type, listener);
   return () => {
     leave();
-    root.removeEventListener('pointerover', over);
-    root.removeEventListener('pointermove', over);
-    root.removeEventListener('pointerout', out);
-    root.removeEventListener('focusin', focus);
-    root.removeEventListener('focusout', blur);
-    root.removeEventListener('click', click);
-    root.removeEventListener('keydown', key);
+    for (const [type, listener] of listeners) root.removeEventListener(type, listener);
   };
 }
