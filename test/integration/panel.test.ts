@@ -12,6 +12,12 @@ function hasAll(tokens: string[], expected: string[]): boolean {
 
 suite('Panel', () => {
   let a: TestApi;
+  /** Makes `doc` the active editor, runs Show Attention, and waits for the painted panel. */
+  async function showFrom(doc: vscode.TextDocument, opts: Parameters<typeof panelFor>[3] = {}) {
+    await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+    await vscode.commands.executeCommand('attentionLens.show');
+    return panelFor(a, doc, 'ready', opts);
+  }
   suiteSetup(async () => { a = await api(); await closeAllEditors(); });
   teardown(closeAllEditors);
 
@@ -33,12 +39,8 @@ suite('Panel', () => {
 
   test('running Show Attention again for the same spec does not open a second panel', async () => {
     const doc = await vscode.workspace.openTextDocument(path.join(workspaceDir(), 'apple-watch-lens.attn.json'));
-    await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
-    await vscode.commands.executeCommand('attentionLens.show');
-    await panelFor(a, doc, 'ready');
-    await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
-    await vscode.commands.executeCommand('attentionLens.show');
-    await panelFor(a, doc, 'ready');
+    await showFrom(doc);
+    await showFrom(doc);
     assert.equal(panelTabs().length, 1);
   });
 
@@ -76,13 +78,9 @@ suite('Panel', () => {
     const mouse = await vscode.workspace.openTextDocument(path.join(workspaceDir(), 'mouse-two-contexts.attn.json'));
     const expected: string[] = JSON.parse(mouse.getText()).inputs[0].tokens.map((t: string | { text: string }) => (typeof t === 'string' ? t : t.text));
     const apple = await vscode.workspace.openTextDocument(path.join(workspaceDir(), 'apple-watch-lens.attn.json'));
-    await vscode.window.showTextDocument(apple, vscode.ViewColumn.One);
-    await vscode.commands.executeCommand('attentionLens.show');
-    await panelFor(a, apple, 'ready');
+    await showFrom(apple);
 
-    await vscode.window.showTextDocument(mouse, vscode.ViewColumn.One);
-    await vscode.commands.executeCommand('attentionLens.show');
-    const panel = await panelFor(a, mouse, 'ready', { also: (p) => hasAll(p.tokens, expected) });
+    const panel = await showFrom(mouse, { also: (p) => hasAll(p.tokens, expected) });
     assert.equal(panel.documentUri, mouse.uri.toString());
   });
 });
