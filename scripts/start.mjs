@@ -59,7 +59,7 @@ let server;
 try {
   server = await startCodeServer({
     port, userDataDir, extensionsDir: path.join(ROOT, '.vscode-test', 'start-extensions'), env,
-    logFile: path.join(ROOT, '.vscode-test', 'start-code-server.log'),
+    logFile: path.join(ROOT, '.vscode-test', 'start-code-server.log'), browser: false,
   });
 } catch (e) {
   console.error(`npm start: ${e.message}`);

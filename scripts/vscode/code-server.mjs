@@ -89,12 +89,13 @@ async function waitForHttp(url, timeoutMs, child) {
  * Starts code-server on 127.0.0.1 in its own process group.
  * Returns { base, port, pid, logFile, stop() }; stop() ends the whole group (file watcher, extension host too).
  */
-export async function startCodeServer({ port, userDataDir, extensionsDir, env = {}, logFile, folder } = {}) {
-  const bin = ensureCodeServer();
+export async function startCodeServer({ port, userDataDir, extensionsDir, env = {}, logFile, folder, browser = true } = {}) {
+  const bin = ensureCodeServer({ browser });
   port = port ?? await freePort();
   userDataDir = userDataDir ?? makeUserDataDir();
   extensionsDir = extensionsDir ?? tempDir('extensions');
   logFile = logFile ?? path.join(userDataDir, 'code-server.log');
+  fs.mkdirSync(path.dirname(logFile), { recursive: true }); // a fresh clone has no test-results/ yet
   const out = fs.openSync(logFile, 'a');
   const args = [bin,
     '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',

@@ -43,13 +43,15 @@ export function chromiumPath() {
   return found;
 }
 
-function checkPrerequisites({ forInstall }) {
+function checkPrerequisites({ forInstall, browser }) {
   const problems = [];
   const [major] = process.versions.node.split('.').map(Number);
   if (major !== 20 && major !== 22) {
     problems.push(`code-server ${CODE_SERVER_VERSION} needs Node 20 (found ${process.versions.node}).`);
   }
-  try { chromiumPath(); } catch (e) { problems.push(e.message); }
+  if (browser) {
+    try { chromiumPath(); } catch (e) { problems.push(e.message); }
+  }
   if (forInstall) {
     if (!which('rg')) problems.push('ripgrep is not installed. On Debian: sudo apt-get install -y ripgrep');
     const krb = ['/usr/include/gssapi/gssapi.h', '/usr/include/krb5.h'].some((p) => fs.existsSync(p)) || which('krb5-config');
@@ -85,12 +87,13 @@ export function isInstalled() {
 }
 
 /** Installs code-server if it is not there yet; returns the path of its launcher (run it with node). */
-export function ensureCodeServer({ quiet = false } = {}) {
+/** `browser: false` for `npm start`, where the user opens the URL in a browser of their own. */
+export function ensureCodeServer({ quiet = false, browser = true } = {}) {
   if (isInstalled()) {
-    checkPrerequisites({ forInstall: false });
+    checkPrerequisites({ forInstall: false, browser });
     return CODE_SERVER_BIN;
   }
-  checkPrerequisites({ forInstall: true });
+  checkPrerequisites({ forInstall: true, browser });
   seedRipgrepCache();
   fs.mkdirSync(CACHE_DIR, { recursive: true });
   // Its own package.json so npm does not walk up into the project's.

@@ -157,6 +157,22 @@ export async function pickColorTheme(page: Page, theme: string): Promise<void> {
   await pressEnterOn(page, theme, 10_000);
 }
 
+/**
+ * The error count of the status bar's Problems item. VS Code updates that item on every marker change,
+ * while the Problems panel repaints its rows lazily (a hidden or unfocused panel can show rows that are
+ * already gone), so a test waiting for problems to clear reads this, not the panel.
+ */
+export async function statusBarErrorCount(page: Page): Promise<number> {
+  const item = page.locator('[id="status.problems"]').first();
+  await item.waitFor({ state: 'attached', timeout: 10_000 });
+  const label = await item.evaluate((el) =>
+    el.getAttribute('aria-label') || el.querySelector('[aria-label]')?.getAttribute('aria-label') || '');
+  if (/no problems/i.test(label)) return 0;
+  const m = /errors?\D{0,3}(\d+)|(\d+)\D{0,3}errors?/i.exec(label);
+  if (!m) throw new Error(`cannot read the error count from the status bar's Problems item: "${label}"`);
+  return Number(m[1] ?? m[2]);
+}
+
 /** Opens the Problems panel and returns its rows' text. */
 export async function problemsPanelText(page: Page): Promise<string> {
   await page.keyboard.press('Control+Shift+M');
