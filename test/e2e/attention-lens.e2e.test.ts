@@ -303,7 +303,8 @@ describe('Attention Lens installed from the .vsix into code-server', { timeout: 
       await poll(`the webview body to get class ${t.body}`, async () =>
         (await frame.$eval('body', (b) => b.className)).split(/\s+/).includes(t.body), 20_000);
       await waitForState(frame, 'ready');
-      await sleep(500); // let the redraw settle before the picture is taken
+      // The theme change redraws in the next frames: wait for two of them before the picture is taken.
+      await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       backgrounds[t.name] = await frame.$eval('#attention-root svg', (svg) => {
         const bg = svg.querySelector('rect.bg');
         return bg ? getComputedStyle(bg).fill : getComputedStyle(svg).backgroundColor;

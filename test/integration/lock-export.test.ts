@@ -90,9 +90,10 @@ suite('Lock and export', () => {
       assert.ok(!fs.existsSync(out), `${path.basename(out)} is not there before the export`);
 
       await vscode.commands.executeCommand(format === 'svg' ? 'attentionLens.exportSvg' : 'attentionLens.exportPng');
-      await waitFor(`${path.basename(out)} to be written`, () => fs.existsSync(out) && fs.statSync(out).size > 0, 20_000,
+      // Complete, not merely started: an SVG ends with </svg>, a PNG with its IEND chunk.
+      const complete = (b: Buffer) => format === 'svg' ? /<\/svg>\s*$/.test(b.toString('utf8')) : b.subarray(-8, -4).toString('latin1') === 'IEND';
+      await waitFor(`${path.basename(out)} to be written whole`, () => fs.existsSync(out) && complete(fs.readFileSync(out)), 20_000,
         () => fs.readdirSync(path.dirname(out)).filter((f) => f.startsWith(stem)));
-      await sleep(200); // written in one go, but let a slow writer finish
       const bytes = fs.readFileSync(out);
       if (format === 'svg') {
         const svg = bytes.toString('utf8');
