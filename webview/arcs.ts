@@ -9,6 +9,7 @@ import { rovingGrid } from './keyboard.js';
 import { divisorText } from './matrix.js';
 import { wireTips, type Tip } from './tooltip.js';
 import { clampIndex, createSvg, emptyView, note, type ViewFn } from './view.js';
+import { maxOf } from '../src/core/extent.js';
 
 /** Above this many tokens only the TOP_K strongest links of each token are drawn. */
 export const ALL_LINKS_UP_TO = 24;
@@ -53,7 +54,7 @@ export const renderArcs: ViewFn = (container, data, options) => {
 
   const fs = theme.fontSize;
   const pad = 12;
-  const widest = Math.max(...input.tokens.map((t) => textWidth(t, fs)), 8);
+  const widest = Math.max(maxOf(input.tokens, (t) => textWidth(t, fs)), 8);
   const avail = Math.max(260, options.width) - 2 * pad;
   const step = Math.max(Math.min(avail / n, Math.max(150, widest + 14)), 14);
   const slanted = step < widest + 8;

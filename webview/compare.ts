@@ -8,6 +8,7 @@ import { TipTable } from './tips.js';
 import { wireTips } from './tooltip.js';
 import { rovingGrid } from './keyboard.js';
 import { clampIndex, createSvg, emptyView, note, singleHead, type G, type ViewFn } from './view.js';
+import { maxOf } from '../src/core/extent.js';
 
 export const renderCompare: ViewFn = (container, data, options) => {
   const theme = options.theme;
@@ -28,7 +29,7 @@ export const renderCompare: ViewFn = (container, data, options) => {
   const minPanel = Math.min(280, Math.max(230, options.width - 2 * pad));
   const perRow = Math.max(1, Math.min(found.length, Math.floor((Math.max(options.width, minPanel) - 2 * pad + gap) / (minPanel + gap))));
   const panelW = Math.max(minPanel, (Math.max(options.width, minPanel) - 2 * pad - (perRow - 1) * gap) / perRow);
-  const maxTokens = Math.max(...found.map((f) => f.inp.tokens.length));
+  const maxTokens = maxOf(found, (f) => f.inp.tokens.length);
   const barRowH = fs + 8;
   const d = data.dModel;
   const featRowH = fs + 10;
@@ -60,7 +61,7 @@ export const renderCompare: ViewFn = (container, data, options) => {
     const head = f.inp.heads[h];
     if (!head) return;
     g.append('text').attr('x', 12).attr('y', 34).attr('fill', theme.muted).attr('font-size', fs - 1).text(`how much "${word}" attends to each word`);
-    const labelW = Math.min(110, Math.max(...f.inp.tokens.map((t) => textWidth(t, fs))) + 10);
+    const labelW = Math.min(110, maxOf(f.inp.tokens, (t) => textWidth(t, fs)) + 10);
     const barX = 12 + labelW, barW = panelW - barX - 60;
     f.inp.tokens.forEach((tok, j) => {
       const y = 42 + j * barRowH;
@@ -82,7 +83,7 @@ export const renderCompare: ViewFn = (container, data, options) => {
     const fy = 42 + f.inp.tokens.length * barRowH + 18;
     g.append('text').attr('x', 12).attr('y', fy).attr('fill', theme.muted).attr('font-size', fs - 1)
       .text(outs.rows ? `"${word}" before (outline) and ${outs.label} (filled)` : `"${word}" (input embedding)`);
-    const fl = Math.min(110, Math.max(...data.features.map((n) => textWidth(n, fs))) + 10);
+    const fl = Math.min(110, maxOf(data.features, (n) => textWidth(n, fs)) + 10);
     const half = (panelW - fl - 24 - 84) / 2, zeroX = 12 + fl + half;
     g.append('line').attr('x1', zeroX).attr('x2', zeroX).attr('y1', fy + 6).attr('y2', fy + 8 + d * featRowH).attr('stroke', theme.muted);
     const e = f.inp.embeddings[f.t];

@@ -1,6 +1,7 @@
 // Export: the current view as a standalone SVG (colours and fonts are already attributes; a
 // canvas-painted matrix goes in as an <image>), or as a PNG drawn from that SVG onto a canvas.
 import type { ViewHandle } from './view.js';
+import { xmlSafe } from './xml-safe.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -25,7 +26,7 @@ export function standaloneSvg(handle: ViewHandle, doc: Document): { text: string
   }
   const width = Number(clone.getAttribute('width')) || 800;
   const height = Number(clone.getAttribute('height')) || 600;
-  const text = new (doc.defaultView as Window & typeof globalThis).XMLSerializer().serializeToString(clone);
+  const text = xmlSafe(new (doc.defaultView as Window & typeof globalThis).XMLSerializer().serializeToString(clone));
   return { text: `<?xml version="1.0" encoding="UTF-8"?>\n${text}\n`, width, height };
 }
 

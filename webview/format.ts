@@ -48,25 +48,39 @@ export function textWidth(s: string, fontSize: number): number {
   return w * fontSize;
 }
 
+/** The characters of a text one by one, lazily (see `characters`). */
+function* eachCharacter(s: string): Generator<string> {
+  const Segmenter = (Intl as { Segmenter?: typeof Intl.Segmenter }).Segmenter;
+  if (Segmenter) {
+    for (const x of new Segmenter(undefined, { granularity: 'grapheme' }).segment(s)) yield x.segment;
+  } else {
+    yield* s;
+  }
+}
+
 /**
  * The characters of a text as a reader sees them: grapheme clusters where the runtime can tell
  * (an emoji with skin tone or a family joined by ZWJ stays whole), else code points (never half a
  * surrogate pair).
  */
 export function characters(s: string): string[] {
-  const Segmenter = (Intl as { Segmenter?: typeof Intl.Segmenter }).Segmenter;
-  if (Segmenter) return Array.from(new Segmenter(undefined, { granularity: 'grapheme' }).segment(s), (x) => x.segment);
-  return Array.from(s);
+  return Array.from(eachCharacter(s));
 }
 
-/** Shorten a label to fit `px` pixels, with an ellipsis; cuts only between whole characters. */
+/**
+ * Shorten a label to fit `px` pixels, with an ellipsis; cuts only between whole characters and
+ * keeps at least one. One pass that stops at the budget: a 100,000-character token costs as much
+ * as the characters that fit, not the square of its length.
+ */
 export function clip(s: string, px: number, fontSize: number): string {
   if (textWidth(s, fontSize) <= px) return s;
-  const chars = characters(s);
-  let out = s;
-  while (chars.length > 1 && textWidth(out + '…', fontSize) > px) {
-    chars.pop();
-    out = chars.join('');
+  const budget = px - textWidth('…', fontSize);
+  let out = '', width = 0;
+  for (const ch of eachCharacter(s)) {
+    const w = textWidth(ch, fontSize);
+    if (out && width + w > budget) break;
+    out += ch;
+    width += w;
   }
   return out + '…';
 }

@@ -10,6 +10,7 @@ import { textOn } from './colour.js';
 import { clip, dotTerms, fmt, textWidth } from './format.js';
 import { rovingGrid } from './keyboard.js';
 import { wireTips, type Tip } from './tooltip.js';
+import { maxOf } from '../src/core/extent.js';
 import {
   clampIndex, createSvg, emptyView, hatch, note, type G, type MatrixMode, type Svg, type ViewFn, type ViewHandle,
 } from './view.js';
@@ -118,7 +119,7 @@ interface Block {
 function layoutBlock(tokens: readonly string[], n: number, cell: number, stride: number, fontSize: number): Block {
   const m = Math.ceil(n / stride);
   const showLabels = cell >= 7;
-  const longest = showLabels ? Math.min(110, Math.max(...tokens.map((t) => textWidth(t, fontSize)), 10)) : 0;
+  const longest = showLabels ? Math.min(110, Math.max(maxOf(tokens, (t) => textWidth(t, fontSize)), 10)) : 0;
   const labelW = showLabels ? longest + 8 : 28;
   const labelH = showLabels ? (cell >= textWidth('wwwwww', fontSize) ? fontSize + 8 : longest * 0.72 + 12) : 18;
   return { cell, stride, labelW, labelH, width: labelW + m * cell, height: labelH + m * cell + HEAD_TITLE_H + 4 };
@@ -163,7 +164,12 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   notes.forEach((t, k) => note(svg, theme, pad, 34 + k * 16, t));
 
   const dom = domainOf(heads.map((h) => input.heads[h]), mode);
-  const norm = (v: number) => Math.min(1, (v - dom.lo) / (dom.hi - dom.lo));
+  // 0..1 on the colour scale; a domain too wide or too narrow for doubles (all scores equal and
+  // huge) gives NaN here, which must become a colour, not `fill="undefined"`.
+  const norm = (v: number) => {
+    const t = (v - dom.lo) / (dom.hi - dom.lo);
+    return Number.isFinite(t) ? Math.max(0, Math.min(1, t)) : 0.5;
+  };
   // 256 colours computed once: 16,384 cells then cost a lookup each, not an interpolation.
   const lut = Array.from({ length: 256 }, (_, k) => theme.seq(k / 255));
   const colour = (v: number) => lut[Math.max(0, Math.min(255, Math.round(norm(v) * 255)))];
@@ -308,7 +314,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
     if (!Number.isInteger(i) || !Number.isInteger(j)) return undefined;
     const lines = stride > 1
       ? [`queries ${i + 1}–${Math.min(n, i + stride)} × keys ${j + 1}–${Math.min(n, j + stride)}, head "${input.heads[h].name}"`,
-        `mean ${MODE_LABEL[mode]}: ${fmt(meanBlock(input.heads[h], mode, i, j, stride, n))}`]
+        blockMeanText(MODE_LABEL[mode], meanBlock(input.heads[h], mode, i, j, stride, n))]
       : cellLines(data, input, h, i, j);
     return {
       lines,
@@ -406,13 +412,19 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   };
 };
 
-function meanBlock(head: HeadJson, mode: MatrixMode, i: number, j: number, stride: number, n: number): number {
+/** The hover line of a block of cells: its mean, or why it has none. */
+export function blockMeanText(what: string, mean: number | null): string {
+  return mean === null ? `mean ${what}: none, the mask hides every pair in this block` : `mean ${what}: ${fmt(mean)}`;
+}
+
+/** The mean over a block's unmasked pairs; null when the mask hides every pair of the block. */
+function meanBlock(head: HeadJson, mode: MatrixMode, i: number, j: number, stride: number, n: number): number | null {
   let sum = 0, cnt = 0;
   for (let a = i; a < Math.min(n, i + stride); a++) for (let b = j; b < Math.min(n, j + stride); b++) {
     const x = value(head, mode, a, b);
     if (x !== null) { sum += x; cnt++; }
   }
-  return cnt ? sum / cnt : NaN;
+  return cnt ? sum / cnt : null;
 }
 
 /**

@@ -9,6 +9,7 @@ import { TipTable } from './tips.js';
 import { wireTips } from './tooltip.js';
 import { textOn } from './colour.js';
 import { clampIndex, createSvg, emptyView, note, singleHead, type G, type Role, type ViewFn } from './view.js';
+import { maxOf } from '../src/core/extent.js';
 
 /** More rows or columns than this are drawn as bands. */
 export const MAX_BANDS = 64;
@@ -56,12 +57,12 @@ export const renderProjection: ViewFn = (container, data, options) => {
   const pad = 12;
   const shape = `${xName} (1×${m.rows}) · ${ROLE_NAME[role]} (${m.rows}×${m.cols}) = ${yName} (1×${m.cols})`;
   const titleH = 42 + notes.length * 16;
-  const rowLabelW = Math.min(110, Math.max(...rowNames.map((n) => textWidth(n, fs)), 20) + 10);
+  const rowLabelW = Math.min(110, Math.max(maxOf(rowNames, (n) => textWidth(n, fs)), 20) + 10);
   const avail = Math.max(260, options.width) - 2 * pad - rowLabelW - 40;
   let cell = Math.floor(avail / (cb.count + 2));
   cell = Math.max(6, Math.min(48, cell, Math.floor(Math.max(260, 640) / rb.count)));
   const showVals = cell >= 28;
-  const colLabelH = cell >= 14 ? Math.min(80, Math.max(...colNames.map((n) => textWidth(n, fs - 1)))) * 0.72 + 14 : 14;
+  const colLabelH = cell >= 14 ? Math.min(80, maxOf(colNames, (n) => textWidth(n, fs - 1))) * 0.72 + 14 : 14;
   const xX = pad + rowLabelW;
   const wX = xX + cell + 28;
   const gridTop = titleH + 18 + colLabelH;

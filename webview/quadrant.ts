@@ -5,11 +5,12 @@
 import { scaleLinear } from 'd3';
 import type { AttentionJson, InputJson } from '../src/core/result-json.js';
 import { clip, fmt } from './format.js';
-import { pca2 } from './pca.js';
+import { pca2 } from '../src/core/pca.js';
 import { rovingGrid } from './keyboard.js';
 import { TipTable } from './tips.js';
 import { wireTips } from './tooltip.js';
 import { clampIndex, createSvg, emptyView, nextId, note, type ViewFn, type ViewOptions } from './view.js';
+import { extentOf } from '../src/core/extent.js';
 
 interface Outputs {
   /** Per input, per token, the vector after attention (or undefined when not plottable). */
@@ -41,6 +42,9 @@ export function plottableOutputs(data: AttentionJson, options: Pick<ViewOptions,
   return { label: '', why: `outputs are ${width} wide, not d_model = ${d}: they cannot be placed on these axes, only the inputs are shown` };
 }
 
+/** A share as a whole percentage; "?" when it cannot be known (never "NaN%"). */
+const percent = (share: number) => (Number.isFinite(share) ? `${Math.round(share * 100)}%` : '?');
+
 const dot = (a: readonly number[], b: readonly number[]) => a.reduce((s, x, i) => s + x * (b[i] ?? 0), 0);
 
 export const renderQuadrant: ViewFn = (container, data, options) => {
@@ -64,10 +68,22 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
   } else {
     const p = pca2(all);
     project = p.project;
-    xLabel = `PC1 (${Math.round(p.explained[0] * 100)}% of the variance)`;
-    yLabel = `PC2 (${Math.round(p.explained[1] * 100)}%)`;
+    xLabel = `PC1 (${percent(p.explained[0])} of the variance)`;
+    yLabel = `PC2 (${percent(p.explained[1])})`;
     notes.push('no axes in the spec (views.quadrant): showing the first two principal components of all the vectors');
   }
+
+  // A point whose coordinates overflow (huge embeddings on a long direction) cannot be placed:
+  // it is left out and the plot says so, rather than drawn at NaN.
+  const finite = (c: [number, number] | undefined) => !c || (Number.isFinite(c[0]) && Number.isFinite(c[1]));
+  const pts: { inp: number; tok: number; p: [number, number]; o?: [number, number] }[] = [];
+  let unplaced = 0;
+  data.inputs.forEach((inp, a) => inp.tokens.forEach((_, t) => {
+    const pt = { inp: a, tok: t, p: project(inp.embeddings[t]), o: outs.rows ? project(outs.rows(inp)[t]) : undefined };
+    if (finite(pt.p) && finite(pt.o)) pts.push(pt);
+    else unplaced++;
+  }));
+  if (unplaced > 0) notes.push(`${unplaced} token(s) left out: their coordinates are too large to draw`);
 
   const fs = theme.fontSize;
   const pad = 12;
@@ -80,14 +96,10 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
   const width = Math.max(options.width, plotW + 2 * pad);
   const height = top + innerH + 64;
 
-  const pts: { inp: number; tok: number; p: [number, number]; o?: [number, number] }[] = [];
-  data.inputs.forEach((inp, a) => inp.tokens.forEach((_, t) => {
-    pts.push({ inp: a, tok: t, p: project(inp.embeddings[t]), o: outs.rows ? project(outs.rows(inp)[t]) : undefined });
-  }));
   const xs = pts.flatMap((p) => (p.o ? [p.p[0], p.o[0]] : [p.p[0]])).concat([0]);
   const ys = pts.flatMap((p) => (p.o ? [p.p[1], p.o[1]] : [p.p[1]])).concat([0]);
   const ext = (v: number[]): [number, number] => {
-    const lo = Math.min(...v), hi = Math.max(...v);
+    const [lo, hi] = extentOf(v);
     const span = hi - lo || 1;
     return [lo - span * 0.08, hi + span * 0.08];
   };

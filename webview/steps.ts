@@ -8,6 +8,7 @@ import { divisorText } from './matrix.js';
 import { TipTable } from './tips.js';
 import { wireTips, type Tip } from './tooltip.js';
 import { clampIndex, createSvg, emptyView, note, singleHead, type G, type ViewFn } from './view.js';
+import { maxOf } from '../src/core/extent.js';
 
 /** Vectors longer than this are shown as their first and last entries around "…". */
 const SHOW_ENTRIES = 6;
@@ -50,7 +51,7 @@ export const renderSteps: ViewFn = (container, data, options) => {
   // Σ = 1 / (top weight) and e^(s_j − max) = weight_j × Σ. A fully masked row has all weights 0.
   const row = head.scaled[i];
   const unmasked = row.filter((s): s is number => s !== null);
-  const max = unmasked.length ? Math.max(...unmasked) : 0;
+  const max = maxOf(unmasked, (s) => s);
   const topWeight = head.weights[i].reduce((a, w) => Math.max(a, w), 0);
   const sumEx = topWeight > 0 ? 1 / topWeight : 0;
   const ex = head.weights[i].map((w) => w * sumEx);

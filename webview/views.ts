@@ -32,25 +32,43 @@ export const VIEW_TITLES: Record<AnyView, string> = {
   summary: 'Summary',
 };
 
+/** Inputs compared per shared word when picking compare's start: enough for any teaching spec, and bounded. */
+const MAX_PAIRED = 8;
+
 /**
  * The token a view starts on when none was picked: for "compare", a word found in several inputs
  * whose outputs differ the most (the mouse of the two sentences); otherwise the last token.
+ * Linear in the tokens: each word's first occurrence per input is collected once, and only the
+ * first MAX_PAIRED inputs holding a word are compared pairwise.
  */
 export function defaultToken(data: AttentionJson, view: AnyView, input: number): { input: number; token: number } {
   const inp = data.inputs[input] ?? data.inputs[0];
   if (!inp) return { input: 0, token: 0 };
   if (view === 'compare' && data.inputs.length > 1) {
-    let best: { input: number; token: number; d: number } | undefined;
-    data.inputs.forEach((a, ia) => a.tokens.forEach((t, ta) => {
-      data.inputs.forEach((b, ib) => {
-        if (ib <= ia) return;
-        const tb = b.tokens.indexOf(t);
-        if (tb < 0) return;
-        const va = a.output[ta] ?? [], vb = b.output[tb] ?? [];
-        const d = va.reduce((s, x, k) => s + (x - (vb[k] ?? 0)) ** 2, 0);
-        if (!best || d > best.d) best = { input: ia, token: ta, d };
+    const places = new Map<string, { input: number; token: number }[]>();
+    data.inputs.forEach((a, ia) => {
+      const seen = new Set<string>();
+      a.tokens.forEach((t, ta) => {
+        if (seen.has(t)) return;
+        seen.add(t);
+        const list = places.get(t) ?? [];
+        if (list.length < MAX_PAIRED) list.push({ input: ia, token: ta });
+        places.set(t, list);
       });
-    }));
+    });
+    let best: { input: number; token: number; d: number } | undefined;
+    for (const list of places.values()) {
+      for (let x = 0; x < list.length; x++) {
+        for (let y = x + 1; y < list.length; y++) {
+          const va = data.inputs[list[x].input].output[list[x].token] ?? [];
+          const vb = data.inputs[list[y].input].output[list[y].token] ?? [];
+          const d = va.reduce((s, v, k) => s + (v - (vb[k] ?? 0)) ** 2, 0);
+          if (!best || d > best.d || (d === best.d && (list[x].input < best.input || (list[x].input === best.input && list[x].token < best.token)))) {
+            best = { ...list[x], d };
+          }
+        }
+      }
+    }
     if (best) return { input: best.input, token: best.token };
   }
   return { input: data.inputs.indexOf(inp), token: inp.tokens.length - 1 };

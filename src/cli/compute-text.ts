@@ -1,21 +1,24 @@
 // The readable (non --json) report of `attn compute`: every intermediate as a labelled table.
 import type { AttentionJson } from '../core/result-json.js';
 import { table } from './table.js';
+import { printable } from './terminal.js';
 
 const dims = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 
 export function computeReport(json: AttentionJson): string {
   const out: string[] = [];
-  if (json.title) out.push(json.title, '');
+  // Spec strings are escaped where they enter the report, so no token can add a line of its own.
+  const features = json.features.map(printable);
+  if (json.title) out.push(printable(json.title), '');
   const full = json.parameters.fullSize;
   out.push(`d_model ${json.dModel} · scale ${json.scale} · mask ${json.mask} · ${json.parameters.total} learnable numbers in this spec`,
     `full-size estimate: one ${full.dModel}×${full.dk} matrix × ${full.heads} heads × ${full.blocks} blocks × ${full.stacks} (encoder and decoder) = ${full.total.toLocaleString('en-US')}`, '');
   for (const input of json.inputs) {
-    out.push(`== ${input.name} ==`, '');
-    const t = input.tokens;
-    out.push(table('embeddings', t, json.features, input.embeddings), '');
+    out.push(`== ${printable(input.name)} ==`, '');
+    const t = input.tokens.map(printable);
+    out.push(table('embeddings', t, features, input.embeddings), '');
     for (const h of input.heads) {
-      out.push(`-- head: ${h.name} (d_k ${h.dk}, d_v ${h.dv}, scores ÷ ${Number(h.divisor.toFixed(4))}) --`);
+      out.push(`-- head: ${printable(h.name)} (d_k ${h.dk}, d_v ${h.dv}, scores ÷ ${Number(h.divisor.toFixed(4))}) --`);
       out.push(table('Q', t, dims('q', h.dk), h.q));
       out.push(table('K', t, dims('k', h.dk), h.k));
       out.push(table('V', t, dims('v', h.dv), h.v));

@@ -6,6 +6,7 @@ import type { AttentionJson } from '../core/result-json.js';
 import { makeTheme, type ThemeKind } from '../../webview/colour.js';
 import { VIEWS, defaultToken, type AnyView } from '../../webview/views.js';
 import type { MatrixMode, Role } from '../../webview/view.js';
+import { xmlSafe } from '../../webview/xml-safe.js';
 
 export interface RenderOptions {
   input?: number;
@@ -42,7 +43,7 @@ export function renderSvg(json: AttentionJson, view: AnyView, options: RenderOpt
     projection: options.projection ?? 'wq',
     interactive: false,
   });
-  const text = new dom.window.XMLSerializer().serializeToString(handle.svg);
+  const text = xmlSafe(new dom.window.XMLSerializer().serializeToString(handle.svg));
   dom.window.close();
   return `<?xml version="1.0" encoding="UTF-8"?>\n${text}\n`;
 }

@@ -1,8 +1,11 @@
 // The `attn` command: compute, validate and render a spec. `run` takes its arguments and
 // output streams as parameters, so tests call it directly; main.ts wires it to the process.
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, realpathSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { analyze, formatProblem, hasErrors } from '../core/index.js';
-import { DEFAULT_MAX_BYTES, sizeLimitMessage } from '../core/json-tree.js';
+import { DEFAULT_MAX_BYTES } from '../core/json-tree.js';
+import { readSpecText } from './read-file.js';
+import { printable, printableJson } from './terminal.js';
 import { computeReport } from './compute-text.js';
 import { VIEW_NAMES, type ViewName } from '../protocol.js';
 
@@ -17,6 +20,7 @@ const USAGE = `usage:
   attn render FILE --view arcs|matrix|steps|quadrant|projection|compare [--out FILE.svg]
               [--input N] [--head N|all] [--token N] [--width PX]
               [--theme light|dark|hc-dark|hc-light] [--show scores|scaled|weights] [--matrix wq|wk|wv|wo]
+FILE may be - for standard input.
 options:
   --max-bytes N   refuse specs larger than N bytes (default ${DEFAULT_MAX_BYTES})
   --help, --version`;
@@ -58,24 +62,15 @@ function parseArgs(argv: readonly string[]): Args | string {
   return args;
 }
 
-/** Reads a spec file, refusing huge ones by their size before reading them into memory. */
+/** Reads a spec file within the byte budget; prints why not and returns undefined when it cannot. */
 function readSpecFile(file: string, maxBytes: number, io: Io): string | undefined {
-  try {
-    const st = statSync(file);
-    if (st.isDirectory()) {
-      io.err(`${file}: is a directory, expected a .attn.json file`);
-      return undefined;
-    }
-    if (st.size > maxBytes) {
-      io.err(`${file}:1:1: ${sizeLimitMessage(st.size, maxBytes)}`);
-      return undefined;
-    }
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    io.err(`${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : `cannot read (${code ?? String(e)})`}`);
+  const outcome = readSpecText(file, maxBytes);
+  if ('error' in outcome) {
+    // A message with a place reads FILE:LINE:COL: …, one without FILE: …
+    io.err(`${printable(file)}:${/^\d/.test(outcome.error) ? '' : ' '}${outcome.error}`);
     return undefined;
   }
+  return outcome.text;
 }
 
 interface Bad { error: string }
@@ -91,7 +86,7 @@ function intFlag(args: Args, name: string, fallback: number): number | Bad {
 export async function run(argv: readonly string[], io: Io): Promise<number> {
   const args = parseArgs(argv);
   if (typeof args === 'string') {
-    io.err(`attn: ${args}\n${USAGE}`);
+    io.err(`attn: ${printable(args)}\n${USAGE}`);
     return 2;
   }
   if (args.flags.has('--help') || !args.command) {
@@ -104,7 +99,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   }
   const maxBytes = intFlag(args, '--max-bytes', DEFAULT_MAX_BYTES);
   if (isBad(maxBytes)) {
-    io.err(`attn: ${maxBytes.error}`);
+    io.err(`attn: ${printable(maxBytes.error)}`);
     return 2;
   }
   switch (args.command) {
@@ -112,7 +107,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     case 'compute': return compute(args, maxBytes, io);
     case 'render': return render(args, maxBytes, io);
     default:
-      io.err(`attn: unknown command "${args.command}"\n${USAGE}`);
+      io.err(`attn: unknown command ${printable(JSON.stringify(args.command))}\n${USAGE}`);
       return 2;
   }
 }
@@ -127,9 +122,9 @@ function validate(args: Args, maxBytes: number, io: Io): number {
     const text = readSpecFile(file, maxBytes, io);
     if (text === undefined) { failed = true; continue; }
     const { problems } = analyze(text, { maxBytes, json: false });
-    for (const p of problems) io.err(formatProblem(file, text, p));
+    for (const p of problems) io.err(printable(formatProblem(file, text, p)));
     if (problems.length > 0) failed = true;
-    else io.out(`${file}: ok`);
+    else io.out(`${printable(file)}: ok`);
   }
   return failed ? 1 : 0;
 }
@@ -144,7 +139,7 @@ function analyzeFile(args: Args, maxBytes: number, io: Io, command: string) {
   const text = readSpecFile(file, maxBytes, io);
   if (text === undefined) return undefined;
   const analysis = analyze(text, { maxBytes });
-  for (const p of analysis.problems) io.err(formatProblem(file, text, p));
+  for (const p of analysis.problems) io.err(printable(formatProblem(file, text, p)));
   if (hasErrors(analysis.problems) || !analysis.json) return undefined;
   return { file, json: analysis.json };
 }
@@ -152,7 +147,7 @@ function analyzeFile(args: Args, maxBytes: number, io: Io, command: string) {
 function compute(args: Args, maxBytes: number, io: Io): number {
   const done = analyzeFile(args, maxBytes, io, 'compute');
   if (!done) return 1;
-  io.out(args.flags.has('--json') ? JSON.stringify(done.json, null, 2) : computeReport(done.json));
+  io.out(args.flags.has('--json') ? printableJson(JSON.stringify(done.json, null, 2)) : computeReport(done.json));
   return 0;
 }
 
@@ -177,7 +172,12 @@ async function render(args: Args, maxBytes: number, io: Io): Promise<number> {
   const matrixMode = choiceFlag(args, '--show', MODES);
   const projection = choiceFlag(args, '--matrix', ROLES);
   if (isBad(input) || isBad(head) || isBad(token) || isBad(width) || isBad(theme) || isBad(matrixMode) || isBad(projection)) {
-    io.err(`attn render: ${[input, head, token, width, theme, matrixMode, projection].find(isBad)?.error}`);
+    io.err(`attn render: ${printable([input, head, token, width, theme, matrixMode, projection].find(isBad)?.error ?? '')}`);
+    return 2;
+  }
+  const out = args.flags.get('--out');
+  if (typeof out === 'string' && args.files.length === 1 && sameFile(out, args.files[0])) {
+    io.err(`attn render: --out ${printable(out)} is the spec itself; name another file`);
     return 2;
   }
   const done = analyzeFile(args, maxBytes, io, 'render');
@@ -197,17 +197,26 @@ async function render(args: Args, maxBytes: number, io: Io): Promise<number> {
     ...(matrixMode ? { matrixMode } : {}),
     ...(projection ? { projection } : {}),
   });
-  const out = args.flags.get('--out');
   if (typeof out === 'string') {
     try {
       writeFileSync(out, svg);
     } catch (e) {
-      io.err(`attn render: cannot write ${out} (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      io.err(`attn render: cannot write ${printable(out)} (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
       return 1;
     }
-    io.out(`wrote ${out}`);
+    io.out(`wrote ${printable(out)}`);
   } else {
     io.out(svg);
   }
   return 0;
+}
+
+/** True when two paths name one file (through links too), so an export never overwrites its spec. */
+function sameFile(a: string, b: string): boolean {
+  const real = (p: string) => (existsSync(p) ? realpathSync(p) : resolve(p));
+  try {
+    return real(a) === real(b);
+  } catch {
+    return resolve(a) === resolve(b);
+  }
 }

@@ -6,6 +6,7 @@ import { findOverflow, type Overflow } from './overflow.js';
 import { readSpec, type ReadOptions } from './read.js';
 import type { Problem } from './problems.js';
 import type { Spec } from './spec.js';
+import { quote } from './quote.js';
 
 export interface Analysis {
   spec?: Spec;
@@ -49,10 +50,12 @@ function overflowProblem(spec: Spec, o: Overflow): Problem {
   const input = spec.inputs[o.input];
   const token = input.tokens[o.row]?.text ?? '';
   const head = o.head === undefined ? undefined : spec.heads[o.head];
-  const where = head ? `${o.what} of "${token}" in head "${head.name}"` : `the output of "${token}" after W_O`;
+  const where = head ? `${o.what} of ${quote(token)} in head ${quote(head.name)}` : `the output of ${quote(token)} after W_O`;
   const hint = o.what === 'scaled' ? 'the scale divides the scores by too small a number' : 'use smaller embeddings or weights';
-  const span = (head ? (spec.headsGiven ? head.span : undefined) : spec.wo?.span) ?? input.span ?? { offset: 0, length: 1 };
-  const path = head ? (spec.headsGiven ? `heads[${o.head}]` : `inputs[${o.input}]`) : 'wo';
+  // A number scale that turned finite scores into infinite scaled ones is the culprit: point at it.
+  const byScale = o.what === 'scaled' && spec.scale.kind === 'number' && spec.scale.span ? spec.scale.span : undefined;
+  const span = byScale ?? (head ? (spec.headsGiven ? head.span : undefined) : spec.wo?.span) ?? input.span ?? { offset: 0, length: 1 };
+  const path = byScale ? 'scale' : head ? (spec.headsGiven ? `heads[${o.head}]` : `inputs[${o.input}]`) : 'wo';
   return { severity: 'error', path, span, message: `the numbers grow too large to compute: ${where} is ${o.value}; ${hint}` };
 }
 

@@ -34,15 +34,21 @@ function whole(text: string): { offset: number; length: number } {
   return { offset: 0, length: Math.min(text.length, 1) };
 }
 
-/** The first place where brackets nest deeper than `max`, or undefined. */
+/**
+ * The first place where brackets nest deeper than `max`, or undefined. A closer only closes the
+ * bracket it matches: jsonc-parser's error recovery does not close a level on a stray or
+ * mismatched closer, so counting those down would let `]]]` followed by deep nesting slip past.
+ */
 function tooDeep(text: string, max: number): number | undefined {
   const scanner = createScanner(text, true);
-  let depth = 0;
+  const open: number[] = [];
   for (let kind = scanner.scan(); kind !== 17 /* EOF */; kind = scanner.scan()) {
     if (kind === 1 || kind === 3) {
-      if (++depth > max) return scanner.getTokenOffset();
+      open.push(kind);
+      if (open.length > max) return scanner.getTokenOffset();
     } else if (kind === 2 || kind === 4) {
-      depth--;
+      // 1 "{" is closed by 2 "}", 3 "[" by 4 "]"
+      if (open.length > 0 && open[open.length - 1] === kind - 1) open.pop();
     }
   }
   return undefined;
@@ -68,8 +74,10 @@ function size(bytes: number): string {
 }
 
 /** The one message for a spec over the size cap, from the reader and from the CLI (which checks before reading). */
-export function sizeLimitMessage(bytes: number, maxBytes: number): string {
-  return `the spec is ${size(bytes)}, over the ${size(maxBytes)} limit: a spec is for small, readable examples; big tensors belong in a binary file`;
+export function sizeLimitMessage(bytes: number | undefined, maxBytes: number): string {
+  // undefined: the reader stopped at the budget, so the whole size is not known.
+  const what = bytes === undefined ? 'the spec is' : `the spec is ${size(bytes)},`;
+  return `${what} over the ${size(maxBytes)} limit: a spec is for small, readable examples; big tensors belong in a binary file`;
 }
 
 export function parseJson(text: string, maxBytes = DEFAULT_MAX_BYTES): ParsedJson {
@@ -87,7 +95,14 @@ export function parseJson(text: string, maxBytes = DEFAULT_MAX_BYTES): ParsedJso
     return { problems: [{ severity: 'error', path: '', span: { offset: deep, length: 1 }, message: `nested more than ${MAX_DEPTH} levels deep; a spec needs six at most` }] };
   }
   const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  let root: Node | undefined;
+  try {
+    root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  } catch (e) {
+    // The guard above should make this unreachable; if a recovery path still recurses too deep, say so in place.
+    if (!(e instanceof RangeError)) throw e;
+    return { problems: [{ severity: 'error', path: '', span: whole(text), message: `nested too deeply to read; a spec needs six levels at most` }] };
+  }
   const problems: Problem[] = [];
   const seen = new Set<string>();
   for (const e of errors) {

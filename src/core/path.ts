@@ -2,14 +2,16 @@
 export type PathSegment = string | number;
 export type JsonPath = readonly PathSegment[];
 
+import { quote } from './quote.js';
+
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 export function formatPath(path: JsonPath): string {
   let out = '';
   for (const seg of path) {
     if (typeof seg === 'number') out += `[${seg}]`;
-    else if (IDENTIFIER.test(seg)) out += out ? `.${seg}` : seg;
-    else out += `[${JSON.stringify(seg)}]`;
+    else if (seg.length <= 40 && IDENTIFIER.test(seg)) out += out ? `.${seg}` : seg;
+    else out += `[${quote(seg)}]`;
   }
   return out;
 }

@@ -18,18 +18,52 @@ export interface Position {
   readonly column: number;
 }
 
-/** Line and column (1-based) of a character offset. */
-export function positionAt(text: string, offset: number): Position {
-  let line = 1;
-  let lineStart = 0;
-  const end = Math.min(Math.max(offset, 0), text.length);
-  for (let i = 0; i < end; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
+/**
+ * Where each line of a text starts, found once (O(length)), so each position after that is a
+ * binary search: a file with 100,000 problems must not rescan the text 100,000 times.
+ * Line breaks are \n, \r\n and a lone \r, as editors count them. A leading byte-order mark is
+ * invisible in editors, so it does not count as a column.
+ */
+export class LineIndex {
+  private readonly starts: number[] = [0];
+  private readonly bom: boolean;
+
+  constructor(private readonly text: string) {
+    this.bom = text.charCodeAt(0) === 0xfeff;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10) this.starts.push(i + 1);
+      else if (c === 13) {
+        if (text.charCodeAt(i + 1) === 10) i++;
+        this.starts.push(i + 1);
+      }
     }
   }
-  return { line, column: end - lineStart + 1 };
+
+  positionAt(offset: number): Position {
+    const end = Math.min(Math.max(offset, 0), this.text.length);
+    let lo = 0, hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid] <= end) lo = mid;
+      else hi = mid - 1;
+    }
+    const column = end - this.starts[lo] + 1 - (lo === 0 && this.bom && end > 0 ? 1 : 0);
+    return { line: lo + 1, column };
+  }
+}
+
+// The last text's index: the CLI formats all problems of one file in a row.
+let cached: { text: string; index: LineIndex } | undefined;
+
+function indexOf(text: string): LineIndex {
+  if (cached?.text !== text) cached = { text, index: new LineIndex(text) };
+  return cached.index;
+}
+
+/** Line and column (1-based) of a character offset. */
+export function positionAt(text: string, offset: number): Position {
+  return indexOf(text).positionAt(offset);
 }
 
 /** `FILE:LINE:COL: message`, the form compilers use, so terminals and editors can link it. */

@@ -1,6 +1,7 @@
 // d_model and the feature names: everything else in a spec is checked against them.
 import { childAt, type Node } from './json-tree.js';
 import { describe, type Reader } from './read-values.js';
+import { quote } from './quote.js';
 
 export interface Dimensions {
   dModel: number;
@@ -19,7 +20,7 @@ export function readFeatures(r: Reader, root: Node): string[] | undefined {
   node.children!.forEach((c, i) => {
     const name = r.string(c, ['features', i], 'a feature name');
     if (name === undefined) return;
-    if (seen.has(name)) r.error(c, ['features', i], `feature "${name}" is named twice`);
+    if (seen.has(name)) r.error(c, ['features', i], `feature ${quote(name)} is named twice`);
     seen.add(name);
     names.push(name);
   });

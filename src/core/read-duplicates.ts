@@ -4,6 +4,7 @@ import type { Node } from './json-tree.js';
 import { positionAt } from './problems.js';
 import type { JsonPath } from './path.js';
 import type { Reader } from './read-values.js';
+import { quote } from './quote.js';
 
 export function reportDuplicateKeys(r: Reader, root: Node, text: string): void {
   // Iterative walk: the tree is at most MAX_DEPTH deep, but a stack costs nothing here.
@@ -18,7 +19,7 @@ export function reportDuplicateKeys(r: Reader, root: Node, text: string): void {
         const name = key.value as string;
         const earlier = first.get(name);
         if (earlier) {
-          r.error(key, [...path, name], `"${name}" is written twice (also at line ${positionAt(text, earlier.offset).line}): keep one, since JSON readers disagree on which wins`);
+          r.error(key, [...path, name], `${quote(name)} is written twice (also at line ${positionAt(text, earlier.offset).line}): keep one, since JSON readers disagree on which wins`);
         } else {
           first.set(name, key);
         }

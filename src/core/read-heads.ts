@@ -5,6 +5,7 @@ import type { JsonPath } from './path.js';
 import type { HeadSpec, MaskKind, Scale, WeightMatrix } from './spec.js';
 import type { Dimensions } from './read-dimensions.js';
 import { count, describe, spanOf, type Reader } from './read-values.js';
+import { identityOverLimit, MAX_HEADS } from './read-limits.js';
 
 export function readWeight(r: Reader, node: Node | undefined, path: JsonPath, rows: { count: number; what: string }): WeightMatrix | undefined {
   if (!node) return { matrix: identity(rows.count), identity: true };
@@ -16,9 +17,27 @@ export function readWeight(r: Reader, node: Node | undefined, path: JsonPath, ro
   return matrix ? { matrix, identity: false, span: spanOf(node) } : undefined;
 }
 
+/** How many of a head's W_Q, W_K, W_V are identities (omitted or "identity"), from the tree alone. */
+function identitiesIn(head: Node): number {
+  let n = 0;
+  for (const role of ['wq', 'wk', 'wv']) {
+    const w = childAt(head, role);
+    if (!w || (w.type === 'string' && w.value === 'identity')) n++;
+  }
+  return n;
+}
+
 export function readHeads(r: Reader, root: Node, dims: Dimensions): { heads: HeadSpec[]; given: boolean } | undefined {
   const node = childAt(root, 'heads');
   const dm = { count: dims.dModel, what: 'd_model' };
+  // Costs are checked from the shapes before anything is allocated.
+  if (node?.type === 'array' && node.children!.length > MAX_HEADS) {
+    return r.error(node, ['heads'], `${node.children!.length.toLocaleString('en-US')} heads, more than the ${MAX_HEADS} one spec may have`);
+  }
+  const identities = !node ? 3 : node.type === 'array' ? node.children!.reduce((s, h) => s + (h.type === 'object' ? identitiesIn(h) : 0), 0) : 0;
+  const tooBig = identityOverLimit(new Array<number>(identities).fill(dims.dModel),
+    `${identities} identity matrices of d_model × d_model = ${dims.dModel} × ${dims.dModel}${node ? '' : ' (no "heads": W_Q = W_K = W_V = identity)'}`);
+  if (tooBig) return r.error(node ?? r.rootKeySpan(root), ['heads'], tooBig);
   if (!node) {
     const w = () => ({ matrix: identity(dims.dModel), identity: true });
     return { heads: [{ name: 'Q = K = V = input', wq: w(), wk: w(), wv: w() }], given: false };
@@ -63,7 +82,7 @@ export function readScale(r: Reader, root: Node): Scale | undefined {
   const v = r.number(node, ['scale']);
   if (v === undefined) return undefined;
   if (!(v > 0)) return r.error(node, ['scale'], `scale must be positive (the scores are divided by it), got ${v}`);
-  return { kind: 'number', value: v };
+  return { kind: 'number', value: v, span: spanOf(node) };
 }
 
 export function readMask(r: Reader, root: Node): MaskKind | undefined {

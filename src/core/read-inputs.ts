@@ -4,9 +4,12 @@ import type { JsonPath } from './path.js';
 import type { InputSpec, TokenSpec } from './spec.js';
 import type { Dimensions } from './read-dimensions.js';
 import { count, describe, spanOf, type Reader } from './read-values.js';
+import { listSome, quote } from './quote.js';
 
 /** Longest input read at all (a quick early refusal); the cell limit in read-limits.ts has the last word. */
 export const MAX_TOKENS = 2048;
+/** Inputs one spec may have: a few sentences to compare, not a corpus. Checked before any is read. */
+export const MAX_INPUTS = 256;
 
 /**
  * The embedding table, with a case-insensitive index built once (a lookup per token stays O(1)),
@@ -19,8 +22,11 @@ export class Vocabulary {
 
   add(word: string, vector: Float64Array): void {
     this.table.set(word, vector);
+    // Appended in place: copying the list on every add made many case variants of one word quadratic.
     const lower = word.toLowerCase();
-    this.byLowerCase.set(lower, [...(this.byLowerCase.get(lower) ?? []), word]);
+    const same = this.byLowerCase.get(lower);
+    if (same) same.push(word);
+    else this.byLowerCase.set(lower, [word]);
   }
 
   markBroken(word: string): void {
@@ -35,6 +41,12 @@ export class Vocabulary {
     return matches?.length === 1 ? this.table.get(matches[0]) : undefined;
   }
 
+  /** The words that differ from `word` only by case, when there are several (so a lookup cannot choose). */
+  ambiguous(word: string): readonly string[] | undefined {
+    const matches = this.byLowerCase.get(word.toLowerCase());
+    return matches && matches.length > 1 && !this.table.has(word) ? matches : undefined;
+  }
+
   /** True when the word's own entry in "embeddings" already has a problem. */
   isBroken(word: string): boolean {
     return this.broken.has(word.toLowerCase());
@@ -42,12 +54,7 @@ export class Vocabulary {
 
   /** A few known words, for the unknown-token message. */
   sample(count = 12): string {
-    const words: string[] = [];
-    for (const w of this.table.keys()) {
-      if (words.length === count) break;
-      words.push(w);
-    }
-    return words.join(', ');
+    return listSome(this.table.keys(), count);
   }
 }
 
@@ -67,11 +74,26 @@ export function readEmbeddings(r: Reader, root: Node, dims: Dimensions): Vocabul
   return vocabulary;
 }
 
+// The known words are listed in the first unknown-token message only: repeated in every one of
+// thousands of problems they once made gigabytes of messages.
+const listedKnownWords = new WeakSet<Reader>();
+
 function unknownToken(r: Reader, node: Node, path: JsonPath, vocabulary: Vocabulary, text: string): undefined {
   if (vocabulary.isBroken(text)) return undefined; // its broken embedding already has its own problem
-  const known = vocabulary.sample();
-  return r.error(node, path, `unknown token "${text}": it has no entry in "embeddings"${known ? ` (known: ${known})` : ''}; ` +
-    `add one, or write the token as { "text": "${text}", "embedding": [...] }`);
+  const word = quote(text);
+  const cases = vocabulary.ambiguous(text);
+  if (cases) {
+    return r.error(node, path, `token ${word} matches ${listSome(cases.map((c) => JSON.stringify(c)), 4)} in "embeddings" ` +
+      'when case is ignored, so it is not clear which one is meant: write it exactly as one of them');
+  }
+  let known = '';
+  if (!listedKnownWords.has(r)) {
+    listedKnownWords.add(r);
+    const sample = vocabulary.sample();
+    known = sample ? ` (known: ${sample})` : '';
+  }
+  return r.error(node, path, `unknown token ${word}: it has no entry in "embeddings"${known}; ` +
+    `add one, or write the token as { "text": ${word}, "embedding": [...] }`);
 }
 
 export function readToken(r: Reader, node: Node, path: JsonPath, vocabulary: Vocabulary, dims: Dimensions): TokenSpec | undefined {
@@ -100,7 +122,7 @@ export function readToken(r: Reader, node: Node, path: JsonPath, vocabulary: Voc
 }
 
 export function readInputMask(r: Reader, node: Node, path: JsonPath, n: number): boolean[][] | undefined {
-  const m = r.matrix(node, path, { count: n, what: 'one row per token' });
+  const m = r.matrix(node, path, { count: n, what: 'one row per token' }, 'a mask: a list of rows of 1 (may attend) and 0 (hidden), one row per token');
   if (!m) return undefined;
   if (m.cols !== n) return r.error(node, path, `${count(m.cols, 'column')}, expected ${n} (one per token)`);
   for (let i = 0; i < m.data.length; i++) {
@@ -118,6 +140,9 @@ export function readInputs(r: Reader, root: Node, vocabulary: Vocabulary, dims: 
   if (!node) return r.error(propertyNode(root, 'embeddings') ?? r.rootKeySpan(root), ['inputs'], 'missing "inputs": give at least one { "name": "...", "tokens": [...] }');
   if (node.type !== 'array' || (node.children?.length ?? 0) === 0) {
     return r.error(node, ['inputs'], `expected a non-empty list of inputs, got ${describe(node)}`);
+  }
+  if (node.children!.length > MAX_INPUTS) {
+    return r.error(node, ['inputs'], `${node.children!.length.toLocaleString('en-US')} inputs, more than the ${MAX_INPUTS} one spec may have`);
   }
   const inputs: InputSpec[] = [];
   let ok = true;

@@ -7,6 +7,24 @@ export const MAX_WORK = 2e9;
 /** Attention cells over all inputs and heads: each holds a score, a scaled score and a weight. 4 heads of 1,024 tokens. */
 export const MAX_CELLS = 4 * 1024 * 1024;
 
+/** Heads one spec may have: real models have up to a few dozen per layer; a teaching spec far fewer. */
+export const MAX_HEADS = 256;
+/**
+ * Numbers all "identity" (or omitted, hence identity) weight matrices may hold together. An identity
+ * is d_model² numbers written by the reader, not by the user: a 3 KB spec could otherwise ask for
+ * gigabytes. Explicit matrices are bounded by the file size already.
+ */
+export const MAX_IDENTITY_CELLS = 4 * 1024 * 1024;
+
+/** The message when identity matrices of these sizes would hold too many numbers, else undefined. */
+export function identityOverLimit(sizes: readonly number[], what: string): string | undefined {
+  let cells = 0;
+  for (const n of sizes) cells += n * n;
+  if (cells <= MAX_IDENTITY_CELLS) return undefined;
+  return `${what} would hold ${cells.toLocaleString('en-US')} numbers, over the ${MAX_IDENTITY_CELLS.toLocaleString('en-US')} limit: ` +
+    'write narrower W_Q, W_K and W_V (d_k columns) instead of "identity" at this d_model';
+}
+
 export function estimateWork(inputs: readonly InputSpec[], heads: readonly HeadSpec[], dModel: number): number {
   let work = 0;
   for (const input of inputs) {

@@ -5,6 +5,7 @@ import type { Node } from './json-tree.js';
 import { formatPath, type JsonPath } from './path.js';
 import type { Problem } from './problems.js';
 import type { Span } from './spec.js';
+import { quote } from './quote.js';
 
 export function spanOf(node: Node): Span {
   return { offset: node.offset, length: node.length };
@@ -17,7 +18,7 @@ export function count(n: number, noun: string): string {
 
 export function describe(node: Node): string {
   switch (node.type) {
-    case 'string': return `a string ${JSON.stringify(String(node.value).slice(0, 40))}`;
+    case 'string': return `a string ${quote(String(node.value))}`;
     case 'number': return `the number ${node.value}`;
     case 'boolean': return String(node.value);
     case 'null': return 'null';
@@ -27,20 +28,38 @@ export function describe(node: Node): string {
   }
 }
 
+/**
+ * Most problems one read reports. Past this the rest are counted, not kept: 100,000 broken
+ * numbers would otherwise become 100,000 diagnostics and as many lines in a terminal.
+ */
+export const MAX_PROBLEMS = 1000;
+
 export class Reader {
   readonly problems: Problem[] = [];
+  private dropped = 0;
 
   constructor(private readonly text: string) {}
 
   error(at: Node | Span, path: JsonPath, message: string): undefined {
-    const span = 'type' in at ? spanOf(at) : at;
-    this.problems.push({ severity: 'error', path: formatPath(path), message, span });
+    this.add('error', at, path, message);
     return undefined;
   }
 
   warn(at: Node | Span, path: JsonPath, message: string): void {
+    this.add('warning', at, path, message);
+  }
+
+  private add(severity: Problem['severity'], at: Node | Span, path: JsonPath, message: string): void {
+    if (this.problems.length >= MAX_PROBLEMS) {
+      // Keep one error among the kept problems even when only warnings were kept, so the read still fails.
+      if (this.dropped++ === 0) {
+        this.problems.push({ severity: 'error', path: '', span: { offset: 0, length: Math.min(1, this.text.length) },
+          message: `more than ${MAX_PROBLEMS} problems: only the first ${MAX_PROBLEMS} are listed; fix those and check again` });
+      }
+      return;
+    }
     const span = 'type' in at ? spanOf(at) : at;
-    this.problems.push({ severity: 'warning', path: formatPath(path), message, span });
+    this.problems.push({ severity, path: formatPath(path), message, span });
   }
 
   /** The top-level object's opening brace, for problems about something missing from it. */
@@ -81,8 +100,8 @@ export class Reader {
   }
 
   /** A matrix as a list of rows of equal length; `rows` is the expected row count and what it is. */
-  matrix(node: Node, path: JsonPath, rows: { count: number; what: string }): Matrix | undefined {
-    if (node.type !== 'array') return this.error(node, path, `expected a matrix (a list of rows) or "identity", got ${describe(node)}`);
+  matrix(node: Node, path: JsonPath, rows: { count: number; what: string }, expected = 'a matrix (a list of rows) or "identity"'): Matrix | undefined {
+    if (node.type !== 'array') return this.error(node, path, `expected ${expected}, got ${describe(node)}`);
     const rowNodes = node.children ?? [];
     if (rowNodes.length !== rows.count) {
       return this.error(node, path, `${count(rowNodes.length, 'row')}, expected ${rows.count} (${rows.what})`);
@@ -112,7 +131,7 @@ export class Reader {
     for (const prop of node.children ?? []) {
       const key = prop.children?.[0];
       if (key && !known.has(key.value as string)) {
-        this.warn(key, [...path, key.value as string], `unknown property "${key.value}" (ignored); expected one of ${[...known].filter((k) => !k.startsWith('$')).join(', ')}`);
+        this.warn(key, [...path, key.value as string], `unknown property ${quote(String(key.value))} (ignored); expected one of ${[...known].filter((k) => !k.startsWith('$')).join(', ')}`);
       }
     }
   }

@@ -4,6 +4,7 @@ import { formatPath, type JsonPath } from './path.js';
 import type { QuadrantAxis, QuadrantOptions, ViewOptions } from './spec.js';
 import type { Dimensions } from './read-dimensions.js';
 import type { Reader } from './read-values.js';
+import { listSome, quote } from './quote.js';
 
 export function readAxis(r: Reader, node: Node, path: JsonPath, dims: Dimensions): QuadrantAxis | undefined {
   if (!r.object(node, path, 'an axis { "feature" or "direction", "label" }')) return undefined;
@@ -19,7 +20,7 @@ export function readAxis(r: Reader, node: Node, path: JsonPath, dims: Dimensions
     const name = r.string(featureNode, [...path, 'feature'], 'a feature name');
     if (name === undefined) return undefined;
     const index = dims.features.indexOf(name);
-    if (index < 0) return r.error(featureNode, [...path, 'feature'], `unknown feature "${name}": expected one of ${dims.features.join(', ')}`);
+    if (index < 0) return r.error(featureNode, [...path, 'feature'], `unknown feature ${quote(name)}: expected one of ${listSome(dims.features)}`);
     direction = new Float64Array(dims.dModel);
     direction[index] = 1;
     defaultLabel = name;

@@ -10,7 +10,7 @@ import { readEmbeddings, readInputs } from './read-inputs.js';
 import { readHeads, readMask, readScale, readWeight } from './read-heads.js';
 import { readViews } from './read-views.js';
 import { reportDuplicateKeys } from './read-duplicates.js';
-import { overLimit } from './read-limits.js';
+import { identityOverLimit, overLimit } from './read-limits.js';
 
 export { MAX_TOKENS } from './read-inputs.js';
 export { MAX_CELLS, MAX_WORK } from './read-limits.js';
@@ -50,7 +50,9 @@ export function readSpec(text: string, options: ReadOptions = {}): ReadResult {
   if (woNode && heads) {
     const width = heads.heads.reduce((s, h) => s + h.wv.matrix.cols, 0);
     const what = heads.heads.length === 1 ? 'd_v of the one head' : `the heads' d_v added up: ${heads.heads.map((h) => h.wv.matrix.cols).join(' + ')}`;
-    wo = readWeight(r, woNode, ['wo'], { count: width, what });
+    const tooBig = woNode.type === 'string' && woNode.value === 'identity' ? identityOverLimit([width], `W_O as the identity, ${width} × ${width},`) : undefined;
+    if (tooBig) r.error(woNode, ['wo'], tooBig);
+    else wo = readWeight(r, woNode, ['wo'], { count: width, what });
   }
   const scale = readScale(r, root);
   const mask = readMask(r, root);

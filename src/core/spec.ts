@@ -8,7 +8,8 @@ export interface Span {
   readonly length: number;
 }
 
-export type Scale = { kind: 'sqrt_dk' } | { kind: 'none' } | { kind: 'number'; value: number };
+/** A number scale keeps where it was written, so a problem it causes is underlined there. */
+export type Scale = { kind: 'sqrt_dk' } | { kind: 'none' } | { kind: 'number'; value: number; span?: Span };
 export type MaskKind = 'none' | 'causal';
 
 /** Where a matrix came from: written out in the spec, or the "identity" shorthand (also the default). */

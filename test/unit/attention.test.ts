@@ -55,10 +55,13 @@ test('numbers that multiply past a double are an error on the head, not NaN in t
 });
 
 test('a scale so small that the scaled scores overflow says the scale is the cause', () => {
-  const a = analyze(JSON.stringify({ ...BASE, inputs: [{ tokens: ['x', 'z'] }], scale: 1e-320 }));
+  const text = JSON.stringify({ ...BASE, inputs: [{ tokens: ['x', 'z'] }], scale: 1e-320 });
+  const a = analyze(text);
   assert.equal(a.json, undefined);
   assert.match(a.problems[0].message, /scaled of "x" .* is Infinity; the scale divides the scores by too small a number/);
-  assert.equal(a.problems[0].path, 'inputs[0]');
+  // Underlined on the scale itself, the number the user must change.
+  assert.equal(a.problems[0].path, 'scale');
+  assert.equal(text.slice(a.problems[0].span.offset, a.problems[0].span.offset + a.problems[0].span.length), '1e-320');
 });
 
 test('a fully masked row is reported once, whatever the number of heads', () => {

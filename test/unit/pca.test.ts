@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pca2 } from '../../webview/pca.js';
+import { pca2 } from '../../src/core/pca.js';
 
 const near = (a: number, b: number, d = 1e-6) => assert.ok(Math.abs(a - b) <= d, `${a} ≉ ${b}`);
 
