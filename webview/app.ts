@@ -154,8 +154,8 @@ export class App {
         return;
       }
       case 'problems':
-        if (message.documentUri !== this.documentUri && this.data) {
-          // Another document's problems: the old picture belongs to a different file.
+        if (message.documentUri !== this.documentUri) {
+          // Another document's problems: the old picture, title and controls belong to a different file.
           this.clearView();
         }
         this.documentUri = message.documentUri;
@@ -187,6 +187,7 @@ export class App {
     this.viewEl.setAttribute('aria-disabled', String(status === 'error'));
   }
 
+  /** Forgets the picture and everything drawn from it: the title, the input/head/token controls, the summary. */
   private clearView(): void {
     this.handle?.destroy();
     this.handle = undefined;
@@ -194,6 +195,9 @@ export class App {
     this.summary = undefined;
     this.data = undefined;
     this.viewEl.replaceChildren();
+    this.summaryEl.replaceChildren();
+    this.controls.replaceChildren();
+    this.titleEl.textContent = 'Attention Lens';
   }
 
   private showProblems(problems: readonly PanelProblem[]): void {

@@ -14,10 +14,18 @@ export const renderCompare: ViewFn = (container, data, options) => {
   const theme = options.theme;
   const base = data.inputs[clampIndex(options.input, data.inputs.length)];
   if (!base || base.tokens.length === 0) return emptyView(container, theme, options.width, 'compare', 'No tokens to draw.');
-  const word = base.tokens[clampIndex(options.token, base.tokens.length)];
+  const baseIndex = data.inputs.indexOf(base);
+  const chosen = clampIndex(options.token, base.tokens.length);
+  const word = base.tokens[chosen];
   const h = singleHead(data, options);
   const notes: string[] = [];
-  const found = data.inputs.map((inp, a) => ({ a, inp, t: inp.tokens.indexOf(word) })).filter((f) => f.t >= 0);
+  // The chosen token itself in its own input (a repeated word's own position, not its first), and
+  // the occurrence with the same rank elsewhere ("the" no. 2 beside "the" no. 2), else the first.
+  const rank = occurrenceRank(base.tokens, chosen);
+  const found = data.inputs.map((inp, a) => ({ a, inp, t: a === baseIndex ? chosen : nthOccurrence(inp.tokens, word, rank) })).filter((f) => f.t >= 0);
+  if (found.some((f) => countOf(f.inp.tokens, word) > 1)) {
+    notes.push(`"${word}" appears more than once: each panel shows the occurrence named in it (token number in the sentence)`);
+  }
   const missing = data.inputs.filter((inp) => !inp.tokens.includes(word)).map((inp) => `"${inp.name}"`);
   if (missing.length) notes.push(`"${word}" is not in ${missing.join(', ')}`);
   if (data.inputs.length < 2) notes.push('only one input in this spec: add another input to compare contexts');
@@ -57,7 +65,8 @@ export const renderCompare: ViewFn = (container, data, options) => {
     const c = theme.heads[f.a % theme.heads.length];
     g.append('rect').attr('width', panelW).attr('height', panelH).attr('rx', 4).attr('fill', 'none').attr('stroke', theme.grid);
     g.append('rect').attr('width', 4).attr('height', panelH).attr('fill', c);
-    g.append('text').attr('x', 12).attr('y', 18).attr('font-weight', 600).text(clip(f.inp.name, panelW - 20, fs));
+    const which = countOf(f.inp.tokens, word) > 1 ? ` (token ${f.t + 1}, "${word}" no. ${occurrenceRank(f.inp.tokens, f.t) + 1})` : '';
+    g.append('text').attr('x', 12).attr('y', 18).attr('font-weight', 600).text(clip(`${f.inp.name}${which}`, panelW - 20, fs));
     const head = f.inp.heads[h];
     if (!head) return;
     g.append('text').attr('x', 12).attr('y', 34).attr('fill', theme.muted).attr('font-size', fs - 1).text(`how much "${word}" attends to each word`);
@@ -67,7 +76,7 @@ export const renderCompare: ViewFn = (container, data, options) => {
       const y = 42 + j * barRowH;
       const w = head.weights[f.t][j];
       const masked = head.scaled[f.t][j] === null;
-      const isWord = tok === word;
+      const isWord = j === f.t;
       g.append('text').attr('class', isWord ? 'token same-word' : 'token').attr('x', barX - 6).attr('y', y + fs - 1).attr('text-anchor', 'end')
         .attr('font-weight', isWord ? 700 : 400).attr('fill', isWord ? theme.accent : theme.fg).text(clip(tok, labelW - 8, fs));
       const bar = g.append('rect').attr('class', 'bar hot').attr('x', barX).attr('y', y + 2).attr('height', barRowH - 6)
@@ -111,3 +120,27 @@ export const renderCompare: ViewFn = (container, data, options) => {
   if (options.interactive) cleanups.push(rovingGrid(svgNode, focusables));
   return { svg: svgNode, notes, destroy: () => { cleanups.forEach((f) => f()); svg.remove(); } };
 };
+
+/** How many times tokens[i] occurs before position i (0 for its first occurrence). */
+export function occurrenceRank(tokens: readonly string[], i: number): number {
+  let rank = 0;
+  for (let j = 0; j < i; j++) if (tokens[j] === tokens[i]) rank++;
+  return rank;
+}
+
+/** Position of the rank-th occurrence of word (0-based), else of its first, else -1. */
+export function nthOccurrence(tokens: readonly string[], word: string, rank: number): number {
+  let first = -1, seen = 0;
+  for (let j = 0; j < tokens.length; j++) {
+    if (tokens[j] !== word) continue;
+    if (first < 0) first = j;
+    if (seen++ === rank) return j;
+  }
+  return first;
+}
+
+function countOf(tokens: readonly string[], word: string): number {
+  let n = 0;
+  for (const t of tokens) if (t === word) n++;
+  return n;
+}

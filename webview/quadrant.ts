@@ -27,8 +27,11 @@ export function plottableOutputs(data: AttentionJson, options: Pick<ViewOptions,
   const d = data.dModel;
   if (!input0) return { label: '' };
   if (typeof options.head === 'number') {
+    // The chosen head, or nothing: showing another head's output under this head's name was a wrong picture.
     const h = clampIndex(options.head, input0.heads.length);
-    if (input0.heads[h]?.dv === d) return { rows: (inp) => inp.heads[h].output, label: `after head "${input0.heads[h].name}"` };
+    const head = input0.heads[h];
+    if (head?.dv === d) return { rows: (inp) => inp.heads[h].output, label: `after head "${head.name}"` };
+    return { label: '', why: `head "${head?.name ?? h}" gives ${head?.dv ?? 0} numbers per token (d_v), not d_model = ${d}: its output cannot be placed on these axes, only the inputs are shown` };
   }
   const width = input0.output[0]?.length ?? 0;
   if (width === d) return { rows: (inp) => inp.output, label: input0.heads.length > 1 ? 'after attention (heads joined, then W_O)' : 'after attention' };

@@ -14,7 +14,16 @@ export function rangeOfTarget(document: vscode.TextDocument, target: RevealMessa
   return span && spanToRange(document, span);
 }
 
-/** Opens the spec (in the editor column already showing it, if any) and selects the target. */
+/**
+ * Opens the spec (in the editor column already showing it, if any) and selects the target.
+ * Keyboard focus stays in the panel for a token or a matrix: the user is exploring there, and a
+ * focused editor with "apple" selected would let the next keystroke (Tab) replace it. A problem's
+ * line and column is different: the user clicked it to fix it, so the editor takes focus.
+ */
+export function keepsPanelFocus(target: RevealMessage['target']): boolean {
+  return target.kind !== 'position';
+}
+
 export async function revealInSpec(uri: vscode.Uri, target: RevealMessage['target'], besideColumn?: vscode.ViewColumn): Promise<void> {
   const document = await vscode.workspace.openTextDocument(uri);
   const range = rangeOfTarget(document, target);
@@ -22,6 +31,6 @@ export async function revealInSpec(uri: vscode.Uri, target: RevealMessage['targe
   const visible = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
   const viewColumn = visible?.viewColumn
     ?? (besideColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One);
-  const editor = await vscode.window.showTextDocument(document, { viewColumn, selection: range, preserveFocus: false });
+  const editor = await vscode.window.showTextDocument(document, { viewColumn, selection: range, preserveFocus: keepsPanelFocus(target) });
   editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }

@@ -4,11 +4,17 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { revealInSpec } from '../../src/host/reveal';
-import { api, closeAllEditors, exampleText, openFreshSpec, rangeOf, showRange, waitFor } from './helpers';
+import { api, closeAllEditors, exampleText, openFreshSpec, PANEL_VIEW_TYPE, panelFor, rangeOf, showRange, waitFor } from './helpers';
 
+/** The selection of the visible editor showing `doc` (it need not have focus: a reveal from the panel keeps focus there). */
 function selectionIn(doc: vscode.TextDocument): vscode.Selection | undefined {
-  const e = vscode.window.activeTextEditor;
-  return e && e.document.uri.toString() === doc.uri.toString() ? e.selection : undefined;
+  return vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === doc.uri.toString())?.selection;
+}
+
+/** True when keyboard focus is on the Attention Lens panel's tab. */
+function panelHasFocus(): boolean {
+  const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+  return !!tab && tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(PANEL_VIEW_TYPE);
 }
 
 async function expectSelection(doc: vscode.TextDocument, expected: vscode.Range, what: string): Promise<void> {
@@ -53,6 +59,21 @@ suite('Reveal in the spec', () => {
     await closeAllEditors();
     await revealInSpec(doc.uri, { kind: 'token', input: 0, token: 3 }, vscode.ViewColumn.Two);
     await expectSelection(doc, rangeOf(doc, '"watch"]').with({ end: rangeOf(doc, '"watch"]').end.translate(0, -1) }), 'token 4 ("watch")');
-    assert.equal(vscode.window.activeTextEditor?.viewColumn, vscode.ViewColumn.One);
+    assert.equal(vscode.window.visibleTextEditors.find((e) => e.document === doc)?.viewColumn, vscode.ViewColumn.One);
+  });
+
+  test('a token revealed from the focused panel is selected in the spec while focus stays in the panel', async () => {
+    // Before: focus moved into the editor with "apple" selected, and the next Tab replaced it.
+    const editor = await openFreshSpec(exampleText('apple-watch-lens.attn.json'), 'reveal-focus');
+    const doc = editor.document;
+    await vscode.commands.executeCommand('attentionLens.show');
+    await panelFor(await api(), doc, 'ready');
+    await waitFor('the panel to have focus', () => panelHasFocus(), 10_000, () => vscode.window.tabGroups.activeTabGroup.activeTab?.label);
+    await revealInSpec(doc.uri, { kind: 'token', input: 0, token: 2 }, vscode.ViewColumn.Two);
+    await expectSelection(doc, rangeOf(doc, '"apple"', '"I love Apple watch"'), 'token 3 ("apple")');
+    assert.ok(panelHasFocus(), `focus moved to ${vscode.window.tabGroups.activeTabGroup.activeTab?.label}`);
+    // A problem's position is different: the user wants to fix it, so the editor takes focus.
+    await revealInSpec(doc.uri, { kind: 'position', line: 2, column: 3 }, vscode.ViewColumn.Two);
+    await waitFor('the editor to take focus for a problem', () => vscode.window.activeTextEditor?.document === doc, 5_000);
   });
 });

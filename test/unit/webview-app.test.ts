@@ -121,6 +121,20 @@ test('problems before any picture: says so instead of a blank panel', () => {
   assert.match(doc.getElementById('attention-status')!.textContent!, /no picture yet/i);
 });
 
+test('switching to another, broken spec clears the old title, controls and summary above its problems', () => {
+  const { app, doc } = setup({ view: 'matrix', head: 1, input: 0, token: 0, documentUri: URI });
+  app.receive(render(1));
+  assert.match(doc.querySelector('.al-title')!.textContent!, /136 vs 64/);
+  assert.ok(doc.querySelectorAll('.al-controls select').length > 0);
+  app.receive({ type: 'problems', documentUri: 'file:///w/empty.attn.json', fileName: 'empty.attn.json', version: 1,
+    problems: [{ severity: 'error', message: 'the file is empty', path: '', line: 1, column: 1 }] });
+  assert.equal(doc.querySelector('.al-title')!.textContent, 'Attention Lens');
+  assert.equal(doc.querySelectorAll('.al-controls select').length, 0, 'no input/head controls of the previous spec');
+  assert.equal(doc.getElementById('attention-summary')!.childElementCount, 0);
+  assert.equal(doc.querySelector('#attention-view svg'), null);
+  assert.match(doc.getElementById('attention-status')!.textContent!, /no picture yet/i);
+});
+
 /** Runs `f` with console.warn silenced, returning what was warned. */
 function quietly(f: () => void): string[] {
   const warned: string[] = [];
