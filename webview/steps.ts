@@ -66,7 +66,9 @@ export const renderSteps: ViewFn = (container, data, options) => {
     notes.push(`${n} keys: the table lists the ${rows.length} with the largest weights; the sum uses all ${n}`);
   }
 
-  // Columns: key | k_j | q·k | ÷ s = scaled | e^(s−max) | weight | weight × v_j
+  // Columns: key | k_j | q·k | ÷ s = scaled | e^(s−max) | weight | v_j | weight × v_j. Keys are
+  // numbered, so a repeated word's rows can be told apart. A narrow panel drops the k and v columns
+  // first (each key's hover still shows them) rather than running off the right edge.
   const cw = (s: string) => Math.max(textWidth(s, fs), monoWidth(s, fs)) + 14;
   const mw = (s: string) => monoWidth(s, fs);
   const vecW = (v: readonly number[]) => {
@@ -74,25 +76,38 @@ export const renderSteps: ViewFn = (container, data, options) => {
     return shown.reduce((s, x) => s + mw(fmt(x, 3)) + mw(', '), 0) + (v.length > SHOW_ENTRIES ? mw('…, ') : 0) + mw('[]') + 12;
   };
   const weighted = head.v.map((vj, j) => vj.map((x) => head.weights[i][j] * x));
-  const cols = [
-    { key: 'key', title: 'key', w: Math.min(160, Math.max(60, ...input.tokens.map((t) => cw(t)))) },
-    { key: 'k', title: 'k (key vector)', w: Math.max(cw('k (key vector)'), ...head.k.map(vecW)) },
-    { key: 'score', title: 'q · k', w: Math.max(cw('q · k'), ...head.scores[i].map((s) => cw(fmt(s)))) },
-    { key: 'scaled', title: `÷ ${divText}`, w: Math.max(cw(`÷ ${divText}`), ...row.map((s) => cw(fmt(s)))) },
-    { key: 'exp', title: 'e^(s − max)', w: Math.max(cw('e^(s − max)'), ...ex.map((e) => cw(fmt(e, 4)))) },
-    { key: 'weight', title: 'softmax', w: Math.max(cw('softmax'), ...head.weights[i].map((w) => cw(fmt(w, 4)))) },
-    { key: 'wv', title: 'weight × v', w: Math.max(cw('weight × v'), ...weighted.map(vecW)) },
+  const keyLabel = (j: number) => `${j + 1}. ${input.tokens[j]}`;
+  const allCols = [
+    { key: 'key', title: 'key', w: Math.min(160, Math.max(60, maxOf(rows, (j) => cw(keyLabel(j))))) },
+    { key: 'k', title: 'k (key vector)', w: Math.max(cw('k (key vector)'), maxOf(rows, (j) => vecW(head.k[j]))) },
+    { key: 'score', title: 'q · k', w: Math.max(cw('q · k'), maxOf(rows, (j) => cw(fmt(head.scores[i][j])))) },
+    { key: 'scaled', title: `÷ ${divText}`, w: Math.max(cw(`÷ ${divText}`), maxOf(rows, (j) => cw(fmt(row[j])))) },
+    { key: 'exp', title: 'e^(s − max)', w: Math.max(cw('e^(s − max)'), maxOf(rows, (j) => cw(fmt(ex[j], 4)))) },
+    { key: 'weight', title: 'softmax', w: Math.max(cw('softmax'), maxOf(rows, (j) => cw(fmt(head.weights[i][j], 4)))) },
+    { key: 'v', title: 'v (value vector)', w: Math.max(cw('v (value vector)'), maxOf(rows, (j) => vecW(head.v[j]))) },
+    { key: 'wv', title: 'weight × v', w: Math.max(cw('weight × v'), maxOf(rows, (j) => vecW(weighted[j]))) },
   ];
   const pad = 10;
-  const colX: number[] = [];
+  const widthOf = (cs: readonly { w: number }[]) => cs.reduce((s, c) => s + c.w + 8, 2 * pad);
+  let cols = allCols;
+  const dropped: string[] = [];
+  for (const drop of ['k', 'v', 'exp']) {
+    if (widthOf(cols) <= Math.max(options.width, 320)) break;
+    cols = cols.filter((c) => c.key !== drop);
+    dropped.push(drop === 'exp' ? 'e^(s − max)' : drop);
+  }
+  if (dropped.length) notes.push(`narrow panel: ${dropped.join(', ')} left out of the table (hover a key to see its k and v); widen the panel to see every column`);
+  const colX = new Map<string, number>();
+  const colW = new Map<string, number>();
   let x = pad;
-  for (const c of cols) { colX.push(x); x += c.w + 8; }
+  for (const c of cols) { colX.set(c.key, x); colW.set(c.key, c.w); x += c.w + 8; }
+  const X = (key: string) => colX.get(key) ?? -1;
   const tableW = x + pad;
   const width = Math.max(options.width, tableW);
   const rowH = fs + 12;
   const titleH = 24 + notes.length * 16;
   const qY = titleH + 22;
-  const headY = qY + 34;
+  const headY = qY + 52;
   const bodyY = headY + rowH;
   const tableRows = rows.length + (rest.count ? 1 : 0);
   const sumY = bodyY + tableRows * rowH + 20;
@@ -137,12 +152,14 @@ export const renderSteps: ViewFn = (container, data, options) => {
   qG.append('text').attr('x', pad).attr('y', qY).text(`1. q_${tq} =`);
   const qx = pad + textWidth(`1. q_${tq} =`, fs) + 10;
   const qEnd = vector(qG as unknown as G, qx, qY, head.q[i], (t) => ({ lines: [projectionLine(data, input, 'wq', h, i, t, head.q[i][t])] }), 0, 0, theme.accent);
-  qG.append('text').attr('x', qEnd + 10).attr('y', qY).attr('fill', theme.muted)
-    .text(`2. compare it with every key: q · k, ÷ ${divText}, softmax. 3. mix the values v by the weights.`);
+  void qEnd;
+  // The plan on its own line, clipped to the panel: beside q it ran off the right edge.
+  qG.append('text').attr('x', pad).attr('y', qY + 22).attr('fill', theme.muted)
+    .text(clip(`2. compare q with every key: q · k, ÷ ${divText}, softmax. 3. mix the values v by the weights.`, width - 2 * pad, fs));
 
   // 2. The table, one row per key.
   const table = svg.append('g').attr('class', 'table') as unknown as G;
-  cols.forEach((c, k) => table.append('text').attr('x', colX[k]).attr('y', headY).attr('font-weight', 600).attr('fill', theme.muted).text(c.title));
+  cols.forEach((c) => table.append('text').attr('x', X(c.key)).attr('y', headY).attr('font-weight', 600).attr('fill', theme.muted).text(c.title));
   table.append('line').attr('x1', pad).attr('x2', tableW - pad).attr('y1', headY + 6).attr('y2', headY + 6).attr('stroke', theme.grid);
   rows.forEach((j, rowIndex) => {
     const y = bodyY + rowIndex * rowH + fs;
@@ -151,29 +168,33 @@ export const renderSteps: ViewFn = (container, data, options) => {
     if (j === i) r.append('rect').attr('x', pad - 4).attr('y', y - fs - 2).attr('width', tableW - 2 * pad + 8).attr('height', rowH - 2)
       .attr('fill', theme.grid).attr('fill-opacity', 0.35);
     const tk = input.tokens[j];
-    const tokTip: Tip = { lines: [`${tk} (token ${j + 1}): click to follow it`], reveal: { kind: 'token', input: inputIndex, token: j }, click: () => options.onPick?.({ token: j }) };
-    r.append('text').attr('class', 'token hot').attr('data-token', j).attr('x', colX[0]).attr('y', y).attr('data-tip', tips.add(tokTip))
-      .attr('fill', masked ? theme.muted : theme.fg).attr('cursor', 'pointer').text(clip(tk, cols[0].w - 8, fs));
-    vector(r, colX[1], y, head.k[j], (t) => ({ lines: [projectionLine(data, input, 'wk', h, j, t, head.k[j][t])] }), j + 1, 1, masked ? theme.muted : theme.fg);
+    const tokTip: Tip = {
+      lines: [`${tk} (token ${j + 1}): click to follow it`, `k_${tk} = ${vec(head.k[j])}`, `v_${tk} = ${vec(head.v[j])}`],
+      reveal: { kind: 'token', input: inputIndex, token: j }, click: () => options.onPick?.({ token: j }),
+    };
+    r.append('text').attr('class', 'token hot').attr('data-token', j).attr('x', X('key')).attr('y', y).attr('data-tip', tips.add(tokTip))
+      .attr('fill', masked ? theme.muted : theme.fg).attr('cursor', 'pointer').text(clip(keyLabel(j), colW.get('key')! - 8, fs));
+    if (colX.has('k')) vector(r, X('k'), y, head.k[j], (t) => ({ lines: [projectionLine(data, input, 'wk', h, j, t, head.k[j][t])] }), j + 1, 1, masked ? theme.muted : theme.fg);
     if (masked) {
-      r.append('text').attr('x', colX[2]).attr('y', y).attr('fill', theme.muted).attr('font-style', 'italic')
+      r.append('text').attr('x', X('score')).attr('y', y).attr('fill', theme.muted).attr('font-style', 'italic')
         .text(`masked: "${tq}" may not look at "${tk}" (weight 0)`);
       return;
     }
-    num(r, colX[2], y, fmt(head.scores[i][j]), { lines: [`q_${tq} · k_${tk} = ${dotTerms(head.q[i], head.k[j], head.scores[i][j])}`] }, j + 1, 2);
-    num(r, colX[3], y, fmt(row[j]), { lines: [`${fmt(head.scores[i][j])} ÷ ${divText} = ${fmt(row[j])}`, 'scaling keeps softmax from getting too sharp as d_k grows'] }, j + 1, 3);
-    num(r, colX[4], y, fmt(ex[j], 4), { lines: [`e^(${fmt(row[j])} − ${fmt(max)}) = ${fmt(ex[j], 4)}`, 'the row maximum is subtracted first, so nothing overflows'] }, j + 1, 4);
+    num(r, X('score'), y, fmt(head.scores[i][j]), { lines: [`q_${tq} · k_${tk} = ${dotTerms(head.q[i], head.k[j], head.scores[i][j])}`] }, j + 1, 2);
+    num(r, X('scaled'), y, fmt(row[j]), { lines: [`${fmt(head.scores[i][j])} ÷ ${divText} = ${fmt(row[j])}`, 'scaling keeps softmax from getting too sharp as d_k grows'] }, j + 1, 3);
+    if (colX.has('exp')) num(r, X('exp'), y, fmt(ex[j], 4), { lines: [`e^(${fmt(row[j])} − ${fmt(max)}) = ${fmt(ex[j], 4)}`, 'the row maximum is subtracted first, so nothing overflows'] }, j + 1, 4);
     const wTip = { lines: [`weight = ${fmt(ex[j], 4)} ÷ ${fmt(sumEx, 4)} = ${fmt(head.weights[i][j], 4)}`, `how much "${tq}" takes from "${tk}"; the row sums to 1`] };
-    num(r, colX[5], y, fmt(head.weights[i][j], 4), wTip, j + 1, 5, theme.fg, 600);
-    const bar = Math.max(0, Math.min(1, head.weights[i][j])) * (cols[5].w - 10);
-    r.append('rect').attr('x', colX[5]).attr('y', y + 3).attr('width', bar).attr('height', 3).attr('fill', theme.heads[h % theme.heads.length]);
-    vector(r, colX[6], y, weighted[j], (t) => ({ lines: [`${fmt(head.weights[i][j], 4)} × v_${tk}[${t}] = ${factor(head.weights[i][j], 4)}·${factor(head.v[j][t])} = ${fmt(weighted[j][t], 4)}`] }), j + 1, 6);
+    num(r, X('weight'), y, fmt(head.weights[i][j], 4), wTip, j + 1, 5, theme.fg, 600);
+    const bar = Math.max(0, Math.min(1, head.weights[i][j])) * (colW.get('weight')! - 10);
+    r.append('rect').attr('x', X('weight')).attr('y', y + 3).attr('width', bar).attr('height', 3).attr('fill', theme.heads[h % theme.heads.length]);
+    if (colX.has('v')) vector(r, X('v'), y, head.v[j], (t) => ({ lines: [projectionLine(data, input, 'wv', h, j, t, head.v[j][t])] }), j + 1, 6);
+    vector(r, X('wv'), y, weighted[j], (t) => ({ lines: [`${fmt(head.weights[i][j], 4)} × v_${tk}[${t}] = ${factor(head.weights[i][j], 4)}·${factor(head.v[j][t])} = ${fmt(weighted[j][t], 4)}`] }), j + 1, 7);
   });
   if (rest.count) {
-    table.append('text').attr('x', colX[0]).attr('y', bodyY + rows.length * rowH + fs).attr('fill', theme.muted).attr('font-style', 'italic')
+    table.append('text').attr('x', X('key')).attr('y', bodyY + rows.length * rowH + fs).attr('fill', theme.muted).attr('font-style', 'italic')
       .text(`… ${rest.count} other keys, weight ${fmt(rest.weight, 4)} together`);
   }
-  table.append('text').attr('x', colX[4]).attr('y', bodyY + tableRows * rowH + 8).attr('fill', theme.muted).attr('font-family', mono)
+  table.append('text').attr('x', X(colX.has('exp') ? 'exp' : 'weight')).attr('y', bodyY + tableRows * rowH + 8).attr('fill', theme.muted).attr('font-family', mono)
     .text(`Σ = ${fmt(sumEx, 4)}`);
 
   // 3. The sum: the new vector of the query token.

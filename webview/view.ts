@@ -6,6 +6,7 @@ import type { AttentionJson } from '../src/core/result-json.js';
 import type { RevealMessage } from '../src/protocol.js';
 import type { Theme } from './colour.js';
 import type { TooltipApi } from './tooltip.js';
+import { clip } from './format.js';
 
 export type MatrixMode = 'scores' | 'scaled' | 'weights';
 export type Role = 'wq' | 'wk' | 'wv' | 'wo';
@@ -89,9 +90,15 @@ export function hatch(svg: Svg, theme: Theme): string {
 }
 
 /** A line of explanatory text on the view (notes, "say so on the plot"). */
+/** A muted line of explanation; clipped to the picture's width (the whole sentence stays in its hover). */
 export function note(g: G | Svg, theme: Theme, x: number, y: number, text: string): void {
-  (g as G).append('text').attr('class', 'note').attr('x', x).attr('y', y).attr('fill', theme.muted)
-    .attr('font-style', 'italic').text(text);
+  const node = (g as G).node() as Element | null;
+  const svgEl = node?.closest?.('svg') ?? node;
+  const width = Number(svgEl?.getAttribute('width')) || Infinity;
+  const shown = clip(text, width - x - 8, theme.fontSize);
+  const t = (g as G).append('text').attr('class', 'note').attr('x', x).attr('y', y).attr('fill', theme.muted)
+    .attr('font-style', 'italic').text(shown);
+  if (shown !== text) t.append('title').text(text);
 }
 
 export function clampIndex(i: number, n: number): number {

@@ -68,6 +68,8 @@ suite('Reveal in the spec', () => {
     const doc = editor.document;
     await vscode.commands.executeCommand('attentionLens.show');
     await panelFor(await api(), doc, 'ready');
+    // Show Attention leaves focus in the editor; the user moves into the panel (column 2) to explore.
+    await vscode.commands.executeCommand('workbench.action.focusSecondEditorGroup');
     await waitFor('the panel to have focus', () => panelHasFocus(), 10_000, () => vscode.window.tabGroups.activeTabGroup.activeTab?.label);
     await revealInSpec(doc.uri, { kind: 'token', input: 0, token: 2 }, vscode.ViewColumn.Two);
     await expectSelection(doc, rangeOf(doc, '"apple"', '"I love Apple watch"'), 'token 3 ("apple")');
