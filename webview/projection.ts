@@ -3,7 +3,7 @@
 // W's columns. Hover y_j: its terms (2·4 + 0·2 + 2·0 = 8) and the column it comes from. Large
 // dimensions are drawn compressed, each band the mean of several entries, and the shape is written.
 import { findMatrix } from '../src/core/matrix-info.js';
-import { clip, dotTerms, fmt, textWidth } from './format.js';
+import { clip, dotTerms, fmt, textWidth, thousands } from './format.js';
 import { rovingGrid } from './keyboard.js';
 import { TipTable } from './tips.js';
 import { wireTips } from './tooltip.js';
@@ -68,14 +68,16 @@ export const renderProjection: ViewFn = (container, data, options) => {
   const gridTop = titleH + 18 + colLabelH;
   const yTop = gridTop + rb.count * cell + 22;
   const width = Math.max(options.width, wX + cb.count * cell + pad + 40);
-  const height = yTop + cell + 44;
+  // One line under W_Q, W_K or W_V for scale: how big this matrix is in the original Transformer.
+  const scaleLine = role === 'wo' ? undefined : fullSizeLine(data, ROLE_NAME[role], m.rows * m.cols, m.identity);
+  const height = yTop + cell + 44 + (scaleLine ? 22 : 0);
   const svg = createSvg(container, theme, width, height, `Projection: ${shape}`, 'projection');
   svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
     .text(clip(`${yName} = ${xName} · ${ROLE_NAME[role]}${headName}`, width - 2 * pad, theme.fontSize * 1.1));
   svg.append('text').attr('class', 'shape').attr('x', pad).attr('y', 34).attr('fill', theme.muted).attr('font-family', theme.mono).text(shape);
   notes.forEach((s, k) => note(svg, theme, pad, 52 + k * 16, s));
 
-  const maxAbs = (v: number[]) => Math.max(1e-12, ...v.map(Math.abs));
+  const maxAbs = (v: number[]) => Math.max(1e-12, maxOf(v, Math.abs));
   const xMax = maxAbs(x), wMax = maxAbs(W.flat()), yMax = maxAbs(y);
   const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / Math.max(1, v.length);
   const tips = new TipTable();
@@ -177,6 +179,10 @@ export const renderProjection: ViewFn = (container, data, options) => {
     });
     cellRect(yG, wX + b * cell, yTop, v, yMax, 'y-cell', tip, rb.count + 1, b + 1);
   }
+  if (scaleLine) {
+    svg.append('text').attr('class', 'full-size').attr('x', pad).attr('y', yTop + cell + 44).attr('fill', theme.muted)
+      .text(clip(scaleLine.text, width - 2 * pad, fs)).append('title').text(scaleLine.tip);
+  }
   svg.append('g').attr('class', 'highlight').attr('pointer-events', 'none');
 
   const svgNode = svg.node()!;
@@ -184,3 +190,14 @@ export const renderProjection: ViewFn = (container, data, options) => {
   if (options.interactive) cleanups.push(rovingGrid(svgNode, focusables));
   return { svg: svgNode, notes, destroy: () => { cleanups.forEach((f) => f()); svg.remove(); } };
 };
+
+/** "At full size …": the original Transformer's count for this matrix role, beside this spec's own. */
+export function fullSizeLine(data: { parameters: { fullSize: { dModel: number; dk: number; heads: number; blocks: number; stacks: number; total: number } } }, name: string, own: number, identity: boolean): { text: string; tip: string } {
+  const f = data.parameters.fullSize;
+  const mine = identity ? 'here: the identity, nothing learnt' : `here: ${thousands(own)}`;
+  return {
+    text: `Full size: ${name} is ${f.dModel}×${f.dk} per head × ${f.heads} heads × ${f.blocks} layers × ${f.stacks} (encoder, decoder) = ${thousands(f.total)} numbers; ${mine}.`,
+    tip: `In the original Transformer (d_model ${f.dModel}, d_k ${f.dk}, ${f.heads} heads, ${f.blocks} layers in the encoder and ${f.blocks} in the decoder), ` +
+      `every ${name} is ${f.dModel}×${f.dk} = ${thousands(f.dModel * f.dk)} learnt numbers, ${thousands(f.total)} in all. An estimate for scale, not a count of this spec.`,
+  };
+}

@@ -1,8 +1,9 @@
-// The summary strip: the shapes (n, d_model, d_k, d_v, heads), how many learnable numbers the
-// spec holds, and the seeds' estimate for a full-size Transformer (512×64 × 8 × 6 × 2), labelled
-// as an estimate so that it is not read as this spec's own total.
+// The summary strip: the shapes (n, d_model, d_k, d_v, heads) and how many learnable numbers the
+// spec holds. The full-size comparison (512×64 × 8 × 6 × 2) lives under the projection diagram,
+// next to the matrix it is about.
 import type { AttentionJson } from '../src/core/result-json.js';
 import { textWidth, thousands } from './format.js';
+import { listSome } from '../src/core/quote.js';
 import { clampIndex, createSvg, type ViewFn } from './view.js';
 
 export interface SummaryItem {
@@ -17,24 +18,23 @@ export function summaryItems(data: AttentionJson, inputIndex: number): SummaryIt
   const input = data.inputs[clampIndex(inputIndex, data.inputs.length)];
   const heads = input?.heads ?? [];
   const p = data.parameters;
-  const f = p.fullSize;
-  const dk = [...new Set(heads.map((h) => h.dk))].join('/');
-  const dv = [...new Set(heads.map((h) => h.dv))].join('/');
+  // One number when every head agrees; else one per head in head order ("3, 2"), never "3/2", which reads as a fraction.
+  const perHead = (f: (h: (typeof heads)[number]) => number) => {
+    const values = heads.map(f);
+    return values.every((v) => v === values[0]) ? String(values[0] ?? '–') : listSome(values.map(String), 8);
+  };
+  const same = (f: (h: (typeof heads)[number]) => number) => heads.every((h) => f(h) === f(heads[0]));
+  const dk = heads.length ? perHead((h) => h.dk) : '';
+  const dv = heads.length ? perHead((h) => h.dv) : '';
   return [
     { label: 'n', value: String(input?.tokens.length ?? 0), tip: `tokens in "${input?.name ?? ''}"` },
-    { label: 'd_model', value: String(data.dModel), tip: `features: ${data.features.join(', ')}` },
-    { label: 'heads', value: String(heads.length), tip: heads.map((h) => `"${h.name}": d_k ${h.dk}, d_v ${h.dv}`).join('; ') },
-    { label: 'd_k', value: dk || '–', tip: 'width of queries and keys' },
-    { label: 'd_v', value: dv || '–', tip: 'width of values (and of each head\'s output)' },
+    { label: 'd_model', value: String(data.dModel), tip: `features: ${listSome(data.features, 24)}` },
+    { label: 'heads', value: String(heads.length), tip: listSome(heads.map((h) => `"${h.name}": d_k ${h.dk}, d_v ${h.dv}`), 16) },
+    { label: same((h) => h.dk) ? 'd_k' : 'd_k per head', value: dk || '–', tip: 'width of queries and keys' },
+    { label: same((h) => h.dv) ? 'd_v' : 'd_v per head', value: dv || '–', tip: 'width of values (and of each head\'s output)' },
     { label: 'scale', value: data.scale === 'sqrt_dk' ? '÷√d_k' : data.scale === 'none' ? 'none' : `÷${data.scale}`, tip: 'what the scores are divided by' },
     { label: 'mask', value: data.mask, tip: 'causal: a token sees only itself and earlier tokens' },
     { label: 'learnable numbers', value: thousands(p.total), tip: `${p.heads.map((h) => `"${h.name}": ${h.wq}+${h.wk}+${h.wv}`).join('; ')}${p.wo ? `; W_O ${p.wo}` : ''} (identity matrices hold none)` },
-    {
-      // Not this spec's numbers: the seeds' estimate for the original Transformer, and labelled so.
-      label: 'full size', value: thousands(f.total),
-      note: `(estimate, not this spec: ${f.dModel}×${f.dk} per head × ${f.heads} heads × ${f.blocks} blocks × ${f.stacks})`,
-      tip: `The seeds' full-size estimate, not a count of this spec: one ${f.dModel}×${f.dk} matrix per head × ${f.heads} heads × ${f.blocks} blocks × ${f.stacks} stacks (encoder and decoder) = ${thousands(f.total)}, per matrix role of the original Transformer`,
-    },
   ];
 }
 

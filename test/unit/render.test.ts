@@ -181,12 +181,17 @@ test('compare: the same word in two sentences, side by side', () => {
   assert.equal(doc.querySelectorAll('text.same-word').length, 2);
 });
 
-test('summary: shapes, learnable numbers and the full-size estimate', () => {
+test('summary: shapes per head (never "3/2") and learnable numbers; the full-size figure sits under the projection', () => {
   const json = example('apple-watch-lens.attn.json');
   const text = svgText(parse(renderSvg(json, 'summary', {})));
-  assert.match(text, /full size 3,145,728/);
+  assert.doesNotMatch(text, /3,145,728|\d\/\d/);
   assert.match(text, /d_model 3/);
+  assert.match(text, /d_k per head 3, 2/);
   assert.match(text, /learnable numbers 18/);
+  const projection = svgText(parse(renderSvg(json, 'projection', { head: 1, projection: 'wq', width: 1200 })));
+  assert.match(projection, /Full size: W_Q is 512×64 per head × 8 heads × 6 layers × 2 \(encoder, decoder\) = 3,145,728 numbers; here: 6\./);
+  const raw = svgText(parse(renderSvg(json, 'projection', { head: 0, projection: 'wq', width: 1200 })));
+  assert.match(raw, /here: the identity, nothing learnt/);
 });
 
 test('large inputs: the static matrix is drawn in blocks, and says so', () => {

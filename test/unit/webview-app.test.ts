@@ -280,14 +280,11 @@ test('steps: every number is hoverable and says where it comes from', () => {
   assert.match(doc.getElementById('attention-tooltip')!.textContent!, /q_watch · k_apple = 10·10 \+ 6·6 = 136/);
 });
 
-test('summary: the full-size figure is labelled as the seeds\' estimate, not the spec\'s total', () => {
+test('summary: the spec\'s own count, unqualified; no full-size line above every view', () => {
   const { app, doc } = setup({ view: 'arcs', head: 'all', input: 0, token: 0, documentUri: URI });
   app.receive(render());
-  const item = doc.querySelector('#attention-summary text.summary-item[data-label="full size"]')!;
-  const shown = Array.from(item.querySelectorAll('tspan'), (t) => t.textContent).join('');
-  assert.equal(shown, 'full size 3,145,728 (estimate, not this spec: 512×64 per head × 8 heads × 6 blocks × 2)');
-  assert.match(item.querySelector('title')!.textContent!, /estimate, not a count of this spec/);
-  // The spec's own count stays unqualified.
+  assert.equal(doc.querySelector('#attention-summary text.summary-item[data-label="full size"]'), null);
   const own = doc.querySelector('#attention-summary text.summary-item[data-label="learnable numbers"]')!;
   assert.equal(Array.from(own.querySelectorAll('tspan'), (t) => t.textContent).join(''), 'learnable numbers 18');
+  assert.doesNotMatch(doc.getElementById('attention-summary')!.textContent!, /seed/i);
 });
