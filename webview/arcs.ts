@@ -83,14 +83,27 @@ export const renderArcs: ViewFn = (container, data, options) => {
     if (lx + textWidth(allLabel, fs) + 10 > room && lx > 0) { lx = 0; ly += 20; }
     legendPos.push([lx, ly]);
   }
-  const legendH = legendPos[legendPos.length - 1][1] + 26;
+  // How to read the arcs, as short items that wrap instead of one sentence cut with "…".
+  const readingItems = ['arc width = weight', 'above: to a later token', 'below: to an earlier token', 'loop over a token: to itself'];
+  const readingPos: [number, number][] = [];
+  {
+    let lx = 0, ly = legendPos[legendPos.length - 1][1] + 22;
+    const room = Math.max(260, options.width) - 2 * pad;
+    for (const item of readingItems) {
+      const w = textWidth(item, fs - 1) + 18;
+      if (lx + w > room && lx > 0) { lx = 0; ly += 16; }
+      readingPos.push([lx, ly]);
+      lx += w;
+    }
+  }
+  const legendH = readingPos[readingPos.length - 1][1] + 24;
   const titleH = 22 + notes.length * 16;
   const labelH = slanted ? Math.min(widest, 120) * 0.75 + 14 : fs + 12;
   const baseY = titleH + legendH + Math.max(maxUp, 20) + 16;
   const height = baseY + labelH + maxDown + 20;
   const svg = createSvg(container, theme, width, height, `Attention arcs of "${input.name}"`, 'arcs');
   svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
-    .text(clip(`${input.name}: who attends to whom (arc width = weight; above: to a later token, below: to an earlier one)`, width - 2 * pad, theme.fontSize * 1.1));
+    .text(clip(`${input.name}: who attends to whom`, width - 2 * pad, theme.fontSize * 1.1));
   notes.forEach((t, k) => note(svg, theme, pad, 34 + k * 16, t));
 
   // Legend: one swatch per head; in "all heads" mode clicking toggles a head, otherwise picks it.
@@ -113,6 +126,9 @@ export const renderArcs: ViewFn = (container, data, options) => {
     const item = lg.append('g').attr('class', 'head-toggle hot').attr('data-head', 'all').attr('transform', `translate(${lx},${ly})`).attr('cursor', 'pointer');
     item.append('text').attr('x', 4).attr('y', 12).attr('fill', theme.focus).attr('text-decoration', 'underline').text(allLabel);
   }
+
+  const reading = lg.append('g').attr('class', 'reading').attr('font-size', fs - 1).attr('fill', theme.muted);
+  readingItems.forEach((item, k) => reading.append('text').attr('x', readingPos[k][0]).attr('y', readingPos[k][1] + 12).text(item));
 
   const xOf = (i: number) => pad + step * i + step / 2;
   const arcsG = svg.append('g').attr('class', 'arcs').attr('fill', 'none');
