@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { AnalysisCache } from './analysis-cache.js';
 import { SpecDiagnostics } from './diagnostics.js';
 import { registerSpecHovers } from './hover.js';
+import { registerWeightCompletions } from './completion.js';
 import { disposeLog, log } from './log.js';
 import { PanelManager } from './panels.js';
 import { showOnStart } from './start.js';
@@ -18,6 +19,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   context.subscriptions.push(
     new SpecDiagnostics(cache),
     registerSpecHovers(cache),
+    registerWeightCompletions(),
     panels,
     vscode.commands.registerCommand('attentionLens.show', (uri?: unknown) => panels.show(uri)),
     vscode.commands.registerCommand('attentionLens.toggleLock', () => panels.toggleLock()),
