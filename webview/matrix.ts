@@ -88,7 +88,7 @@ function domainOf(heads: readonly HeadJson[], mode: MatrixMode): Domain {
   return lo === hi ? { lo: lo - 1, hi: hi + 1 } : { lo, hi };
 }
 
-function legend(svg: Svg, theme: Theme, x: number, y: number, dom: Domain, mode: MatrixMode, maskFill: string, hasMasked: boolean): void {
+function legend(svg: Svg, theme: Theme, x: number, y: number, dom: Domain, mode: MatrixMode, maskFill: string, hasMasked: boolean, perHead = false): void {
   const g = svg.append('g').attr('class', 'legend').attr('transform', `translate(${x},${y})`);
   g.append('text').attr('y', 10).attr('fill', theme.muted).text(MODE_LABEL[mode]);
   const w = 160, steps = 32, top = 16;
@@ -97,8 +97,9 @@ function legend(svg: Svg, theme: Theme, x: number, y: number, dom: Domain, mode:
       .attr('fill', theme.seq(s / (steps - 1)));
   }
   g.append('rect').attr('y', top).attr('width', w).attr('height', 10).attr('fill', 'none').attr('stroke', theme.grid);
-  g.append('text').attr('y', top + 24).attr('fill', theme.fg).text(fmt(dom.lo, 2));
-  g.append('text').attr('x', w).attr('y', top + 24).attr('text-anchor', 'end').attr('fill', theme.fg).text(`${dom.clipped ? '≥ ' : ''}${fmt(dom.hi, 2)}`);
+  g.append('text').attr('y', top + 24).attr('fill', theme.fg).text(perHead ? "each head's lowest" : fmt(dom.lo, 2));
+  g.append('text').attr('x', w).attr('y', top + 24).attr('text-anchor', 'end').attr('fill', theme.fg)
+    .text(perHead ? 'its highest' : `${dom.clipped ? '≥ ' : ''}${fmt(dom.hi, 2)}`);
   if (hasMasked) {
     g.append('rect').attr('x', w + 16).attr('y', top).attr('width', 14).attr('height', 10).attr('fill', maskFill).attr('stroke', theme.grid);
     g.append('text').attr('x', w + 34).attr('y', top + 9).attr('fill', theme.fg).text('masked (weight 0)');
@@ -144,13 +145,28 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   const avail = Math.max(200, options.width - 2 * pad);
   // Cell size: as large as fits (up to 44 px), with every head side by side when there is room.
   const probe = layoutBlock(input.tokens, n, 10, stride, fs);
+  const minCell = useCanvas ? 1 : 2;
+  const cellFor = (perRow: number) => Math.max(minCell, Math.min(44, Math.floor((avail - perRow * (probe.labelW + gap)) / (perRow * m))));
+  const tallness = (perRow: number, c: number) => Math.ceil(heads.length / perRow) * (probe.labelH + m * c + HEAD_TITLE_H + 16);
   let perRow = heads.length;
-  let cell = Math.floor((avail - perRow * (probe.labelW + gap)) / (perRow * m));
+  let cell = cellFor(perRow);
   while (perRow > 1 && cell < 22) {
     perRow -= 1;
-    cell = Math.floor((avail - perRow * (probe.labelW + gap)) / (perRow * m));
+    cell = cellFor(perRow);
   }
-  cell = Math.max(useCanvas ? 1 : 2, Math.min(44, cell));
+  // Small multiples: one head per row made 8 heads of 64 tokens a page thousands of pixels tall.
+  // When the heads would stand taller than 1.5 panel widths, pick the grid with the largest cells
+  // that fits, each head on its own colour scale (a weak head is still readable beside a sharp one).
+  const smallMultiples = heads.length > 1 && tallness(perRow, cell) > 1.5 * avail;
+  if (smallMultiples) {
+    let best = { perRow: heads.length, cell: cellFor(heads.length) };
+    for (let p = 1; p <= heads.length; p++) {
+      const c = cellFor(p);
+      if (tallness(p, c) <= 1.5 * avail && c > best.cell) best = { perRow: p, cell: c };
+    }
+    ({ perRow, cell } = best);
+    notes.push(`${heads.length} heads as small multiples: each head coloured from its own lowest to its own highest value`);
+  }
   const block = layoutBlock(input.tokens, n, cell, stride, Math.min(fs, Math.max(8, cell - 2)));
   const rowsOfHeads = Math.ceil(heads.length / perRow);
   const titleH = 22 + notes.length * 16;
@@ -164,15 +180,17 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   notes.forEach((t, k) => note(svg, theme, pad, 34 + k * 16, t));
 
   const dom = domainOf(heads.map((h) => input.heads[h]), mode);
-  // 0..1 on the colour scale; a domain too wide or too narrow for doubles (all scores equal and
-  // huge) gives NaN here, which must become a colour, not `fill="undefined"`.
-  const norm = (v: number) => {
-    const t = (v - dom.lo) / (dom.hi - dom.lo);
+  const domains = new Map(heads.map((h) => [h, smallMultiples ? domainOf([input.heads[h]], mode) : dom]));
+  // 0..1 on the colour scale of head h; a domain too wide or too narrow for doubles (all scores
+  // equal and huge) gives NaN here, which must become a colour, not `fill="undefined"`.
+  const norm = (v: number, h: number) => {
+    const d = domains.get(h) ?? dom;
+    const t = (v - d.lo) / (d.hi - d.lo);
     return Number.isFinite(t) ? Math.max(0, Math.min(1, t)) : 0.5;
   };
   // 256 colours computed once: 16,384 cells then cost a lookup each, not an interpolation.
   const lut = Array.from({ length: 256 }, (_, k) => theme.seq(k / 255));
-  const colour = (v: number) => lut[Math.max(0, Math.min(255, Math.round(norm(v) * 255)))];
+  const colour = (v: number, h: number) => lut[Math.max(0, Math.min(255, Math.round(norm(v, h) * 255)))];
   const rgbLut = lut.map((c) => { const r = rgb(c); return [r.r, r.g, r.b] as [number, number, number]; });
   let hasMasked = false;
   const cellsG: G[] = [];
@@ -242,7 +260,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
           v = cnt ? sum / cnt : null;
         }
         if (v === null) hasMasked = true;
-        const fill = v === null ? maskFill : colour(v);
+        const fill = v === null ? maskFill : colour(v, h);
         const rect = doc.createElementNS(SVG, 'rect');
         rect.setAttribute('class', v === null ? 'cell hot masked' : 'cell hot');
         rect.setAttribute('data-query', String(i));
@@ -277,7 +295,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
     g.append('rect').attr('class', 'frame').attr('x', gx).attr('y', gy).attr('width', m * cell).attr('height', m * cell)
       .attr('fill', 'none').attr('stroke', theme.grid);
   });
-  legend(svg, theme, pad, height - legendH + 6, dom, mode, maskFill, hasMasked);
+  legend(svg, theme, pad, height - legendH + 6, dom, mode, maskFill, hasMasked, smallMultiples);
 
   // Highlight of the hovered cell's row and column: two outlines, drawn above the cells.
   const hl = svg.append('g').attr('class', 'highlight').attr('pointer-events', 'none');
@@ -351,7 +369,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
     const ctx = canvas.getContext('2d');
     if (ctx) paintCells(ctx, canvas.width, canvas.height, n, cell * dpr, (i, j) => {
       const v = value(head, mode, i, j);
-      return v === null ? -1 : Math.max(0, Math.min(255, Math.round(norm(v) * 255)));
+      return v === null ? -1 : Math.max(0, Math.min(255, Math.round(norm(v, box.head) * 255)));
     }, rgbLut, theme);
     let active: [number, number] = [clampIndex(options.token, n), 0];
     const at = (e: PointerEvent): [number, number] | undefined => {

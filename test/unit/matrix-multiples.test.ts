@@ -1,0 +1,38 @@
+// Many heads of a long input: small multiples that fit the panel, each head on its own colour scale.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { JSDOM } from 'jsdom';
+import { renderSvg } from '../../src/cli/render.js';
+import { analyze } from '../../src/core/index.js';
+import { exampleText } from '../support/specs.js';
+
+const parse = (svg: string) => new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document;
+
+test('8 heads × 64 tokens at 1,000 px: a grid of small multiples, not a page 5,591 px tall', () => {
+  const data = analyze(exampleText('long-64-tokens-8-heads.attn.json')).json!;
+  const doc = parse(renderSvg(data, 'matrix', { width: 1000, head: 'all' }));
+  const height = Number(doc.documentElement.getAttribute('height'));
+  assert.ok(height <= 1.5 * 1000 + 200, `the picture is ${height} px tall`);
+  assert.equal(doc.querySelectorAll('g.head-matrix').length, 8);
+  const rows = new Set(Array.from(doc.querySelectorAll('g.head-matrix'), (g) => /translate\([^,]+,([^)]+)\)/.exec(g.getAttribute('transform')!)![1]));
+  assert.ok(rows.size < 8, 'heads share rows');
+  assert.match(doc.documentElement.textContent!, /8 heads as small multiples: each head coloured from its own lowest to its own highest value/);
+  assert.match(doc.querySelector('g.legend')!.textContent!, /each head's lowest.*its highest/);
+});
+
+test('each small multiple spans the whole colour scale (per-head normalisation)', () => {
+  const data = analyze(exampleText('long-64-tokens-8-heads.attn.json')).json!;
+  const doc = parse(renderSvg(data, 'matrix', { width: 1000, head: 'all', matrixMode: 'scores' }));
+  for (const g of Array.from(doc.querySelectorAll('g.head-matrix'))) {
+    const fills = new Set(Array.from(g.querySelectorAll('rect.cell:not(.masked)'), (r) => r.getAttribute('fill')));
+    // The lightest and darkest colours of the scale are both used in every head.
+    assert.ok(fills.size > 8, `head ${g.getAttribute('data-head')}: ${fills.size} colours`);
+  }
+});
+
+test('two heads of four tokens keep one shared scale with numbers in the legend', () => {
+  const data = analyze(exampleText('apple-watch-lens.attn.json')).json!;
+  const doc = parse(renderSvg(data, 'matrix', { width: 1000, head: 'all' }));
+  assert.doesNotMatch(doc.documentElement.textContent!, /small multiples/);
+  assert.doesNotMatch(doc.querySelector('g.legend')!.textContent!, /each head/);
+});
