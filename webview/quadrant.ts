@@ -4,7 +4,8 @@
 // spec: the first two principal components of all the vectors, and the plot says so.
 import { scaleLinear } from 'd3';
 import type { AttentionJson, InputJson } from '../src/core/result-json.js';
-import { clip, fmt } from './format.js';
+import { clip, fmt, textWidth } from './format.js';
+import { LabelPlacer } from './label-placer.js';
 import { pca2 } from '../src/core/pca.js';
 import { rovingGrid } from './keyboard.js';
 import { TipTable } from './tips.js';
@@ -87,6 +88,19 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
     else unplaced++;
   }));
   if (unplaced > 0) notes.push(`${unplaced} token(s) left out: their coordinates are too large to draw`);
+  // Where the four quadrants meet: at 0, unless every point is on one side of 0 on an axis (all the
+  // mouse points had positive coordinates, so all sat in one quadrant); then at the points' mean.
+  const coords = (k: 0 | 1) => pts.flatMap((p) => (p.o ? [p.p[k], p.o[k]] : [p.p[k]]));
+  const splitAt = (k: 0 | 1) => {
+    const v = coords(k);
+    const oneSide = v.length > 1 && (v.every((x) => x >= 0) || v.every((x) => x <= 0));
+    const mean = v.reduce((s, x) => s + x, 0) / Math.max(1, v.length);
+    return oneSide && Number.isFinite(mean) ? mean : 0;
+  };
+  const split: [number, number] = [splitAt(0), splitAt(1)];
+  if (q?.quadrants && (split[0] !== 0 || split[1] !== 0)) {
+    notes.push(`quadrants split at the mean of the points (${fmt(split[0], 2)}, ${fmt(split[1], 2)}): every point is on one side of 0`);
+  }
 
   const fs = theme.fontSize;
   const pad = 12;
@@ -143,10 +157,17 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
     ax.append('text').attr('x', left - 6).attr('y', sy(t) + 4).attr('text-anchor', 'end').attr('fill', theme.muted).attr('font-size', fs - 1).text(fmt(t, 2));
   }
   ax.append('text').attr('x', left + innerW / 2).attr('y', top + innerH + 34).attr('text-anchor', 'middle').attr('font-weight', 600)
-    .text(xEnds ? `${xEnds[0]} ← ${xLabel} → ${xEnds[1]}` : `${xLabel} →`);
+    .text(clip(xEnds ? `${xEnds[0]} ← ${xLabel} → ${xEnds[1]}` : `${xLabel} →`, innerW - 8, fs));
   const yx = pad + fs - 2, yy = top + innerH / 2;
   ax.append('text').attr('x', yx).attr('y', yy).attr('text-anchor', 'middle').attr('font-weight', 600)
-    .attr('transform', `rotate(-90 ${yx} ${yy})`).text(yEnds ? `${yEnds[0]} ← ${yLabel} → ${yEnds[1]}` : `${yLabel} →`);
+    // Clipped to the plot's height: longer, it ran up into the legend.
+    .attr('transform', `rotate(-90 ${yx} ${yy})`).text(clip(yEnds ? `${yEnds[0]} ← ${yLabel} → ${yEnds[1]}` : `${yLabel} →`, innerH - 8, fs));
+  if (q?.quadrants && (split[0] !== 0 || split[1] !== 0)) {
+    ax.append('line').attr('class', 'split').attr('x1', sx(split[0])).attr('x2', sx(split[0])).attr('y1', top).attr('y2', top + innerH)
+      .attr('stroke', theme.muted).attr('stroke-dasharray', '4 3');
+    ax.append('line').attr('class', 'split').attr('x1', left).attr('x2', left + innerW).attr('y1', sy(split[1])).attr('y2', sy(split[1]))
+      .attr('stroke', theme.muted).attr('stroke-dasharray', '4 3');
+  }
   if (q?.quadrants) {
     // top-right, top-left, bottom-left, bottom-right
     const spots: [number, number, string][] = [
@@ -169,6 +190,11 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
   const points = svg.append('g').attr('class', 'points');
   const labels = svg.append('g').attr('class', 'labels').attr('pointer-events', 'none');
   const placed = new Set<string>();
+  // Labels that would cover each other move to another side of their point, or are left to the hover.
+  const placer = new LabelPlacer();
+  const around = (x: number, y: number, w: number, h: number): [number, number][] => [
+    [x + 8, y - 6], [x + 8, y + h + 4], [x - 8 - w, y - 6], [x - 8 - w, y + h + 4], [x - w / 2, y - 10], [x - w / 2, y + h + 10],
+  ];
   const sel = { input: clampIndex(options.input, data.inputs.length), token: options.token };
   const vecLines = (v: readonly number[], names: readonly string[]) => {
     const parts = v.map((x, k) => `${names[k] ?? `d${k}`} ${fmt(x)}`);
@@ -201,7 +227,9 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
           click: () => options.onPick?.({ input: pt.inp, token: pt.tok }),
         }));
       focusables.push({ el: dot2.node()!, row: pt.inp, col: pt.tok * 2 + 1 });
-      labels.append('text').attr('x', qx + 8).attr('y', qy - 6).attr('fill', c).attr('font-weight', isSel ? 700 : 600).text(`${word}′`);
+      const text = clip(`${word}′`, 90, fs);
+      const spot = placer.place(around(qx, qy, textWidth(text, fs), fs), textWidth(text, fs), fs);
+      if (spot) labels.append('text').attr('class', 'point-label').attr('x', spot[0]).attr('y', spot[1]).attr('fill', c).attr('font-weight', isSel ? 700 : 600).text(text);
     }
     const key = `${fmt(pt.p[0])},${fmt(pt.p[1])},${word}`;
     const hollow = points.append('circle').attr('class', 'point input hot').attr('data-input', pt.inp).attr('data-token', pt.tok)
@@ -214,8 +242,10 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
     focusables.push({ el: hollow.node()!, row: pt.inp, col: pt.tok * 2 });
     if (!placed.has(key)) {
       placed.add(key);
-      labels.append('text').attr('x', px + 7).attr('y', py + 14).attr('fill', theme.muted).attr('font-size', fs - 1)
-        .text(clip(word, 90, fs - 1));
+      const text = clip(word, 90, fs - 1);
+      const w = textWidth(text, fs - 1);
+      const spot = placer.place([[px + 7, py + 14], ...around(px, py, w, fs - 1)], w, fs - 1);
+      if (spot) labels.append('text').attr('class', 'point-label').attr('x', spot[0]).attr('y', spot[1]).attr('fill', theme.muted).attr('font-size', fs - 1).text(text);
     }
   }
 

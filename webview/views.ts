@@ -71,5 +71,9 @@ export function defaultToken(data: AttentionJson, view: AnyView, input: number):
     }
     if (best) return { input: best.input, token: best.token };
   }
-  return { input: data.inputs.indexOf(inp), token: inp.tokens.length - 1 };
+  const last = inp.tokens.length - 1;
+  // Step by step starts on the word the input leads up to (its last word), at that word's first
+  // occurrence: a repeated last word would otherwise start on a copy rather than the word itself.
+  if (view === 'steps') return { input: data.inputs.indexOf(inp), token: Math.max(0, inp.tokens.indexOf(inp.tokens[last])) };
+  return { input: data.inputs.indexOf(inp), token: last };
 }
