@@ -65,6 +65,8 @@ export interface ExportRequestMessage {
   type: 'exportRequest';
   requestId: number;
   format: 'svg' | 'png';
+  /** 'light': drawn again on a light background (for slides and print); absent: as the panel shows it. */
+  theme?: 'light';
 }
 
 export interface LockMessage {

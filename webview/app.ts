@@ -5,7 +5,7 @@
 import type { AttentionJson } from '../src/core/result-json.js';
 import type { HostMessage, PanelProblem, ViewName, WebviewMessage } from '../src/protocol.js';
 import { VIEW_NAMES } from '../src/protocol.js';
-import { themeFromDocument, type Theme } from './colour.js';
+import { makeTheme, themeFromDocument, type Theme } from './colour.js';
 import { standaloneSvg, svgToPng } from './export.js';
 import { rovingGrid } from './keyboard.js';
 import { MODE_LABEL } from './matrix.js';
@@ -165,7 +165,7 @@ export class App {
         this.setStatus('error');
         return;
       case 'exportRequest':
-        void this.export(message.requestId, message.format);
+        void this.export(message.requestId, message.format, message.theme);
         return;
       case 'lock':
         this.state.locked = message.locked;
@@ -369,9 +369,22 @@ export class App {
     this.controls.replaceChildren(...parts);
   }
 
-  private async export(requestId: number, format: 'svg' | 'png'): Promise<void> {
-    if (!this.handle) return;
-    const svg = standaloneSvg(this.handle, this.doc);
+  private async export(requestId: number, format: 'svg' | 'png', theme?: 'light'): Promise<void> {
+    if (!this.handle || !this.data) return;
+    let svg: ReturnType<typeof standaloneSvg>;
+    if (theme === 'light') {
+      // The same view drawn again, off screen, in the light theme and without interaction (SVG cells, no canvas).
+      const box = this.doc.createElement('div');
+      const pick = this.resolvedToken();
+      const handle = VIEWS[this.state.view](box, this.data, {
+        theme: makeTheme('light'), width: Math.max(280, this.viewEl.clientWidth || 800), head: this.state.head, input: this.state.input,
+        token: pick.token, matrixMode: this.state.matrixMode, projection: this.state.projection, hiddenHeads: this.state.hiddenHeads, interactive: false,
+      });
+      svg = standaloneSvg(handle, this.doc);
+      handle.destroy();
+    } else {
+      svg = standaloneSvg(this.handle, this.doc);
+    }
     const data = format === 'svg' ? svg.text : await svgToPng(svg.text, svg.width, svg.height, this.doc);
     this.api.postMessage({ type: 'exportResult', requestId, format, data });
   }

@@ -164,6 +164,7 @@ export function isHostMessage(x: unknown, why: (reason: string) => void = () => 
     case 'exportRequest':
       if (!isIndex(x.requestId)) return reject('exportRequest: requestId is not a whole number');
       if (!isOneOf(x.format, EXPORT_FORMATS)) return reject(`exportRequest: format is not ${EXPORT_FORMATS.join(' or ')}`);
+      if (x.theme !== undefined && x.theme !== 'light') return reject('exportRequest: theme is not "light"');
       return true;
     case 'lock':
       return typeof x.locked === 'boolean' ? true : reject('lock: locked is not true or false');

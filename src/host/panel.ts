@@ -159,7 +159,9 @@ export class AttentionPanel implements vscode.Disposable {
       }
     }, EXPORT_TIMEOUT_MS);
     this.pendingExports.set(requestId, { format, documentUri: this.documentUri, timer });
-    this.post({ type: 'exportRequest', requestId, format });
+    // Slides and print want a light background whatever the editor's theme: a setting says which.
+    const light = vscode.workspace.getConfiguration('attentionLens').get<string>('exportBackground') === 'light';
+    this.post({ type: 'exportRequest', requestId, format, ...(light ? { theme: 'light' as const } : {}) });
   }
 
   /** Reads the document as it is now and posts its result or its problems. */

@@ -7,11 +7,12 @@ import { analyze } from '../../src/core/index.js';
 import type { WebviewMessage } from '../../src/protocol.js';
 import { exampleText } from '../support/specs.js';
 import { exportBytes } from '../../src/host/export-file.js';
+import { isHostMessage } from '../../webview/message-check.js';
 
 const URI = 'file:///w/apple-watch-lens.attn.json';
 
-function setup(saved?: unknown) {
-  const dom = new JSDOM(`<!doctype html><html><body class="vscode-light">
+function setup(saved?: unknown, bodyClass = 'vscode-light') {
+  const dom = new JSDOM(`<!doctype html><html><body class="${bodyClass}">
     <main id="attention-root" data-state="loading" data-document-uri="${URI}" data-file-name="apple-watch-lens.attn.json"></main>
     <div id="attention-tooltip" role="tooltip"></div></body></html>`, { pretendToBeVisual: true });
   const doc = dom.window.document;
@@ -223,6 +224,27 @@ test('export: answers with a standalone SVG', async () => {
   assert.ok(!res.data.includes('var(--'));
   assert.ok(res.data.includes('data-query="3"'));
   assert.ok(exportBytes('svg', res.data) instanceof Uint8Array, 'the host accepts what the panel sends');
+});
+
+test('export on a light background from a dark panel: drawn again in the light theme, for slides', async () => {
+  const { app, posted } = setup({ view: 'matrix', head: 1, input: 0, token: 0, documentUri: URI }, 'vscode-dark');
+  app.receive(render());
+  const exported = async (requestId: number, theme?: 'light') => {
+    app.receive({ type: 'exportRequest', requestId, format: 'svg', ...(theme ? { theme } : {}) });
+    await new Promise((r) => setTimeout(r, 10));
+    const res = posted.find((m) => m.type === 'exportResult' && m.requestId === requestId);
+    assert.ok(res && res.type === 'exportResult');
+    return res.data;
+  };
+  const background = (svg: string) => /<rect[^>]*class="bg"[^>]*fill="([^"]+)"/.exec(svg)?.[1] ?? /<rect[^>]*fill="([^"]+)"[^>]*class="bg"/.exec(svg)?.[1];
+  assert.equal(background(await exported(1)), '#1e1e1e');
+  const light = await exported(2, 'light');
+  assert.equal(background(light), '#ffffff');
+  assert.ok(light.includes('data-query="3"'), 'the same view, every cell');
+});
+
+test('an export request with an unknown theme is refused by the message check', () => {
+  assert.notEqual(isHostMessage({ type: 'exportRequest', requestId: 1, format: 'svg', theme: 'neon' }), true);
 });
 
 test('lock: shown in the header', () => {
