@@ -230,6 +230,13 @@ describe('Attention Lens installed from the .vsix into code-server', { timeout: 
     // The status bar shows where the cursor is: at the end of the selection.
     const apple = lineCol(text, text.indexOf('"apple"', text.indexOf('"I love Apple watch"')) + '"apple"'.length);
     await frame.click('#attention-root g.token[data-token="2"]', { force: true });
+    // Focus stays in the panel (the next key must not type over the selected "apple")... The spec's
+    // editor paints the selection even without focus: once it is there, the reveal is done.
+    await poll('the selection painted in the spec\'s editor', async () =>
+      (await page.locator('.editor-group-container .monaco-editor .view-overlays .selected-text').count()) > 0 || undefined, 10_000);
+    assert.ok(await frame.evaluate(() => document.hasFocus()), 'the panel keeps keyboard focus after the click');
+    // ...and the spec's editor has "apple" selected, as the user sees when they go back to it.
+    await page.keyboard.press('Control+1');
     const status = await poll(`the editor to select "apple" at Ln ${apple.line}, Col ${apple.col}`, async () => {
       const s = await cursorStatus().catch(() => '');
       return s.includes(`Ln ${apple.line}, Col ${apple.col} (7 selected)`) ? s : undefined;
