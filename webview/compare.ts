@@ -9,6 +9,7 @@ import { wireTips } from './tooltip.js';
 import { rovingGrid } from './keyboard.js';
 import { clampIndex, createSvg, emptyView, note, singleHead, type G, type ViewFn } from './view.js';
 import { maxOf } from '../src/core/extent.js';
+import { listSome } from '../src/core/quote.js';
 
 export const renderCompare: ViewFn = (container, data, options) => {
   const theme = options.theme;
@@ -27,7 +28,7 @@ export const renderCompare: ViewFn = (container, data, options) => {
     notes.push(`"${word}" appears more than once: each panel shows the occurrence named in it (token number in the sentence)`);
   }
   const missing = data.inputs.filter((inp) => !inp.tokens.includes(word)).map((inp) => `"${inp.name}"`);
-  if (missing.length) notes.push(`"${word}" is not in ${missing.join(', ')}`);
+  if (missing.length) notes.push(`"${word}" is not in ${listSome(missing, 6)}`);
   if (data.inputs.length < 2) notes.push('only one input in this spec: add another input to compare contexts');
   const outs = plottableOutputs(data, { head: options.head === 'all' ? 'all' : h });
   if (outs.why) notes.push(outs.why);

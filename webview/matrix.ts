@@ -90,16 +90,16 @@ function domainOf(heads: readonly HeadJson[], mode: MatrixMode): Domain {
 
 function legend(svg: Svg, theme: Theme, x: number, y: number, dom: Domain, mode: MatrixMode, maskFill: string, hasMasked: boolean, perHead = false): void {
   const g = svg.append('g').attr('class', 'legend').attr('transform', `translate(${x},${y})`);
-  g.append('text').attr('y', 10).attr('fill', theme.muted).text(MODE_LABEL[mode]);
+  g.append('text').attr('y', 10).attr('fill', theme.muted).text(perHead ? `${MODE_LABEL[mode]}, each head on its own scale` : MODE_LABEL[mode]);
   const w = 160, steps = 32, top = 16;
   for (let s = 0; s < steps; s++) {
     g.append('rect').attr('x', (s * w) / steps).attr('y', top).attr('width', w / steps + 0.5).attr('height', 10)
       .attr('fill', theme.seq(s / (steps - 1)));
   }
   g.append('rect').attr('y', top).attr('width', w).attr('height', 10).attr('fill', 'none').attr('stroke', theme.grid);
-  g.append('text').attr('y', top + 24).attr('fill', theme.fg).text(perHead ? "each head's lowest" : fmt(dom.lo, 2));
+  g.append('text').attr('y', top + 24).attr('fill', theme.fg).text(perHead ? 'lowest' : fmt(dom.lo, 2));
   g.append('text').attr('x', w).attr('y', top + 24).attr('text-anchor', 'end').attr('fill', theme.fg)
-    .text(perHead ? 'its highest' : `${dom.clipped ? '≥ ' : ''}${fmt(dom.hi, 2)}`);
+    .text(perHead ? 'highest' : `${dom.clipped ? '≥ ' : ''}${fmt(dom.hi, 2)}`);
   if (hasMasked) {
     g.append('rect').attr('x', w + 16).attr('y', top).attr('width', 14).attr('height', 10).attr('fill', maskFill).attr('stroke', theme.grid);
     g.append('text').attr('x', w + 34).attr('y', top + 9).attr('fill', theme.fg).text('masked (weight 0)');
@@ -146,7 +146,8 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   // Cell size: as large as fits (up to 44 px), with every head side by side when there is room.
   const probe = layoutBlock(input.tokens, n, 10, stride, fs);
   const minCell = useCanvas ? 1 : 2;
-  const cellFor = (perRow: number) => Math.max(minCell, Math.min(44, Math.floor((avail - perRow * (probe.labelW + gap)) / (perRow * m))));
+  const rawCell = (perRow: number) => Math.floor((avail - perRow * (probe.labelW + gap)) / (perRow * m));
+  const cellFor = (perRow: number) => Math.max(minCell, Math.min(44, rawCell(perRow)));
   const tallness = (perRow: number, c: number) => Math.ceil(heads.length / perRow) * (probe.labelH + m * c + HEAD_TITLE_H + 16);
   let perRow = heads.length;
   let cell = cellFor(perRow);
@@ -159,8 +160,11 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   // that fits, each head on its own colour scale (a weak head is still readable beside a sharp one).
   const smallMultiples = heads.length > 1 && tallness(perRow, cell) > 1.5 * avail;
   if (smallMultiples) {
-    let best = { perRow: heads.length, cell: cellFor(heads.length) };
-    for (let p = 1; p <= heads.length; p++) {
+    // Only grids that fit the width (a clamped cell would push the last heads off the right edge);
+    // among those, the largest cells within the height, else the widest grid that fits.
+    const fitting = Array.from({ length: heads.length }, (_, k) => k + 1).filter((p) => p === 1 || rawCell(p) >= minCell);
+    let best = { perRow: fitting[fitting.length - 1], cell: cellFor(fitting[fitting.length - 1]) };
+    for (const p of fitting) {
       const c = cellFor(p);
       if (tallness(p, c) <= 1.5 * avail && c > best.cell) best = { perRow: p, cell: c };
     }

@@ -91,10 +91,10 @@ export const renderSteps: ViewFn = (container, data, options) => {
   const widthOf = (cs: readonly { w: number }[]) => cs.reduce((s, c) => s + c.w + 8, 2 * pad);
   let cols = allCols;
   const dropped: string[] = [];
-  for (const drop of ['k', 'v', 'exp']) {
+  for (const drop of ['k', 'v', 'exp', 'wv']) {
     if (widthOf(cols) <= Math.max(options.width, 320)) break;
     cols = cols.filter((c) => c.key !== drop);
-    dropped.push(drop === 'exp' ? 'e^(s − max)' : drop);
+    dropped.push(drop === 'exp' ? 'e^(s − max)' : drop === 'wv' ? 'weight × v' : drop);
   }
   if (dropped.length) notes.push(`narrow panel: ${dropped.join(', ')} left out of the table (hover a key to see its k and v); widen the panel to see every column`);
   const colX = new Map<string, number>();
@@ -188,7 +188,7 @@ export const renderSteps: ViewFn = (container, data, options) => {
     const bar = Math.max(0, Math.min(1, head.weights[i][j])) * (colW.get('weight')! - 10);
     r.append('rect').attr('x', X('weight')).attr('y', y + 3).attr('width', bar).attr('height', 3).attr('fill', theme.heads[h % theme.heads.length]);
     if (colX.has('v')) vector(r, X('v'), y, head.v[j], (t) => ({ lines: [projectionLine(data, input, 'wv', h, j, t, head.v[j][t])] }), j + 1, 6);
-    vector(r, X('wv'), y, weighted[j], (t) => ({ lines: [`${fmt(head.weights[i][j], 4)} × v_${tk}[${t}] = ${factor(head.weights[i][j], 4)}·${factor(head.v[j][t])} = ${fmt(weighted[j][t], 4)}`] }), j + 1, 7);
+    if (colX.has('wv')) vector(r, X('wv'), y, weighted[j], (t) => ({ lines: [`${fmt(head.weights[i][j], 4)} × v_${tk}[${t}] = ${factor(head.weights[i][j], 4)}·${factor(head.v[j][t])} = ${fmt(weighted[j][t], 4)}`] }), j + 1, 7);
   });
   if (rest.count) {
     table.append('text').attr('x', X('key')).attr('y', bodyY + rows.length * rowH + fs).attr('fill', theme.muted).attr('font-style', 'italic')

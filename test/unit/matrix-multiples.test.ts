@@ -17,7 +17,19 @@ test('8 heads × 64 tokens at 1,000 px: a grid of small multiples, not a page 5,
   const rows = new Set(Array.from(doc.querySelectorAll('g.head-matrix'), (g) => /translate\([^,]+,([^)]+)\)/.exec(g.getAttribute('transform')!)![1]));
   assert.ok(rows.size < 8, 'heads share rows');
   assert.match(doc.documentElement.textContent!, /8 heads as small multiples: each head coloured from its own lowest to its own highest value/);
-  assert.match(doc.querySelector('g.legend')!.textContent!, /each head's lowest.*its highest/);
+  assert.match(doc.querySelector('g.legend')!.textContent!, /each head on its own scale.*lowest.*highest/);
+  // Every head inside the picture's width.
+  const svgWidth = Number(doc.documentElement.getAttribute('width'));
+  for (const g of Array.from(doc.querySelectorAll('g.head-matrix'))) {
+    const x = Number(/translate\(([^,]+),/.exec(g.getAttribute('transform')!)![1]);
+    assert.ok(x < svgWidth - 20, `a head starts at ${x}, past the ${svgWidth} px picture`);
+  }
+});
+
+test('at a narrow 480 px the small multiples still fit the width', () => {
+  const data = analyze(exampleText('long-64-tokens-8-heads.attn.json')).json!;
+  const doc = parse(renderSvg(data, 'matrix', { width: 480, head: 'all' }));
+  assert.equal(Number(doc.documentElement.getAttribute('width')), 480);
 });
 
 test('each small multiple spans the whole colour scale (per-head normalisation)', () => {

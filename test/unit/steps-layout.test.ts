@@ -51,3 +51,10 @@ test('step by step starts on the first occurrence of the word the input leads up
   assert.deepEqual(defaultToken(data, 'steps', 0), { input: 0, token: 0 });
   assert.deepEqual(defaultToken(data, 'arcs', 0), { input: 0, token: 3 });
 });
+
+test('steps in a 480 px panel: the table and the notes fit (weight × v left to the sum line)', () => {
+  const data = analyze(exampleFiles().map((f) => readFileSync(f, 'utf8')).find((t) => t.includes('136 vs 64'))!).json!;
+  const { width, doc } = texts(renderSvg(data, 'steps', { width: 480 }));
+  assert.equal(width, 480);
+  assert.match(doc.documentElement.textContent!, /weight × v left out of the table/);
+});
