@@ -117,8 +117,11 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
   const ys = pts.flatMap((p) => (p.o ? [p.p[1], p.o[1]] : [p.p[1]])).concat([0]);
   const ext = (v: number[]): [number, number] => {
     const [lo, hi] = extentOf(v);
-    const span = hi - lo || 1;
-    return [lo - span * 0.08, hi + span * 0.08];
+    // A span too small for d3's ticks (points 1e-300 apart) is widened to the size of the values,
+    // or to 1: the points then sit together, which is what they are at this scale.
+    const span = hi - lo;
+    const pad = span > 1e-100 * Math.max(1, Math.abs(lo), Math.abs(hi)) ? span * 0.08 : Math.max(1, Math.abs(lo), Math.abs(hi)) * 0.1;
+    return [lo - pad, hi + pad];
   };
   const sx = scaleLinear().domain(ext(xs)).range([left, left + innerW]).nice();
   const sy = scaleLinear().domain(ext(ys)).range([top + innerH, top]).nice();
@@ -148,11 +151,11 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
   ax.append('rect').attr('x', left).attr('y', top).attr('width', innerW).attr('height', innerH).attr('fill', 'none').attr('stroke', theme.grid);
   ax.append('line').attr('x1', left).attr('x2', left + innerW).attr('y1', y0).attr('y2', y0).attr('stroke', theme.muted);
   ax.append('line').attr('x1', x0).attr('x2', x0).attr('y1', top).attr('y2', top + innerH).attr('stroke', theme.muted);
-  for (const t of sx.ticks(6)) {
+  for (const t of safeTicks(sx)) {
     ax.append('line').attr('x1', sx(t)).attr('x2', sx(t)).attr('y1', top + innerH).attr('y2', top + innerH + 4).attr('stroke', theme.muted);
     ax.append('text').attr('x', sx(t)).attr('y', top + innerH + 16).attr('text-anchor', 'middle').attr('fill', theme.muted).attr('font-size', fs - 1).text(fmt(t, 2));
   }
-  for (const t of sy.ticks(6)) {
+  for (const t of safeTicks(sy)) {
     ax.append('line').attr('x1', left - 4).attr('x2', left).attr('y1', sy(t)).attr('y2', sy(t)).attr('stroke', theme.muted);
     ax.append('text').attr('x', left - 6).attr('y', sy(t) + 4).attr('text-anchor', 'end').attr('fill', theme.muted).attr('font-size', fs - 1).text(fmt(t, 2));
   }
@@ -254,3 +257,12 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
   if (options.interactive) cleanups.push(rovingGrid(svgNode, focusables));
   return { svg: svgNode, notes, destroy: () => { cleanups.forEach((f) => f()); svg.remove(); } };
 };
+
+/** Six ticks, or the domain's ends when d3 cannot make ticks for it (a domain near the limits of a double). */
+function safeTicks(scale: { ticks(count: number): number[]; domain(): number[] }): number[] {
+  try {
+    return scale.ticks(6).filter(Number.isFinite);
+  } catch {
+    return scale.domain().filter(Number.isFinite);
+  }
+}

@@ -2,7 +2,9 @@
 // output streams as parameters, so tests call it directly; main.ts wires it to the process.
 import { existsSync, realpathSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { analyze, formatProblem, hasErrors } from '../core/index.js';
+import { analyze, formatProblem, hasErrors, readSpec } from '../core/index.js';
+import { stepsProblem, trainJson, trainReport } from './train.js';
+import { train } from '../core/train/descent.js';
 import { DEFAULT_MAX_BYTES } from '../core/json-tree.js';
 import { readSpecText } from './read-file.js';
 import { printable, printableJson } from './terminal.js';
@@ -17,6 +19,8 @@ export interface Io {
 const USAGE = `usage:
   attn compute FILE [--json]     every intermediate of the attention computation
   attn validate FILE...          check specs; prints FILE:LINE:COL: [warning: ]path: message per problem
+  attn train FILE [--steps N] [--json]
+                                 gradient descent on the spec's "train" section: the loss at every step, the learnt W
   attn render FILE --view arcs|matrix|steps|quadrant|projection|compare [--out FILE.svg]
               [--input N] [--head N|all] [--token N] [--width PX]
               [--theme light|dark|hc-dark|hc-light] [--show scores|scaled|weights] [--matrix wq|wk|wv|wo]
@@ -34,7 +38,7 @@ interface Args {
   flags: Map<string, string | true>;
 }
 
-const VALUED = new Set(['--view', '--out', '--input', '--head', '--token', '--width', '--theme', '--show', '--matrix', '--max-bytes']);
+const VALUED = new Set(['--view', '--out', '--input', '--head', '--token', '--width', '--theme', '--show', '--matrix', '--max-bytes', '--steps']);
 const THEMES = ['light', 'dark', 'hc-dark', 'hc-light'] as const;
 const MODES = ['scores', 'scaled', 'weights'] as const;
 const ROLES = ['wq', 'wk', 'wv', 'wo'] as const;
@@ -106,6 +110,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     case 'validate': return validate(args, maxBytes, io);
     case 'compute': return compute(args, maxBytes, io);
     case 'render': return render(args, maxBytes, io);
+    case 'train': return trainCommand(args, maxBytes, io);
     default:
       io.err(`attn: unknown command ${printable(JSON.stringify(args.command))}\n${USAGE}`);
       return 2;
@@ -219,4 +224,27 @@ function sameFile(a: string, b: string): boolean {
   } catch {
     return resolve(a) === resolve(b);
   }
+}
+
+function trainCommand(args: Args, maxBytes: number, io: Io): number {
+  const steps = intFlag(args, '--steps', -1);
+  if (isBad(steps)) { io.err(`attn train: ${printable(steps.error)}`); return 2; }
+  if (args.files.length !== 1) { io.err(`attn train: name exactly one spec file\n${USAGE}`); return 2; }
+  const file = args.files[0];
+  const text = readSpecFile(file, maxBytes, io);
+  if (text === undefined) return 1;
+  const { spec, problems } = readSpec(text, { maxBytes });
+  for (const p of problems) io.err(printable(formatProblem(file, text, p)));
+  if (!spec || hasErrors(problems)) return 1;
+  if (!spec.train) { io.err(`${printable(file)}: no "train" section: add { "head", "learn", "targets", "steps", "rate" } to say what to learn`); return 1; }
+  const n = steps >= 0 ? steps : spec.train.steps;
+  const tooMuch = stepsProblem(spec, spec.train, n);
+  if (tooMuch) { io.err(`attn train: ${tooMuch}`); return 2; }
+  const run = train(spec, spec.train, { steps: n });
+  io.out(args.flags.has('--json') ? JSON.stringify(trainJson(run), null, 2) : trainReport(spec, spec.train, run));
+  if (run.stoppedAt !== undefined) {
+    io.err(`attn train: the numbers overflowed at step ${run.stoppedAt} (rate ${spec.train.rate} is too large): stopped, with the last finite weights`);
+    return 1;
+  }
+  return 0;
 }

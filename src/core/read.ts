@@ -9,13 +9,14 @@ import { readDimensions } from './read-dimensions.js';
 import { readEmbeddings, readInputs } from './read-inputs.js';
 import { readHeads, readMask, readScale, readWeight } from './read-heads.js';
 import { readViews } from './read-views.js';
+import { readTrain } from './read-train.js';
 import { reportDuplicateKeys } from './read-duplicates.js';
 import { identityOverLimit, overLimit } from './read-limits.js';
 
 export { MAX_TOKENS } from './read-inputs.js';
 export { MAX_CELLS, MAX_WORK } from './read-limits.js';
 
-const TOP_LEVEL = new Set(['$schema', 'title', 'description', 'features', 'embeddings', 'inputs', 'heads', 'wo', 'scale', 'mask', 'views']);
+const TOP_LEVEL = new Set(['$schema', 'title', 'description', 'features', 'embeddings', 'inputs', 'heads', 'wo', 'scale', 'mask', 'views', 'train']);
 
 export interface ReadOptions {
   maxBytes?: number;
@@ -57,9 +58,11 @@ export function readSpec(text: string, options: ReadOptions = {}): ReadResult {
   const scale = readScale(r, root);
   const mask = readMask(r, root);
   const views = readViews(r, root, dims);
+  // Training is read once the heads, inputs and mask it refers to are known.
+  const train = inputs && heads && mask ? readTrain(r, root, { inputs, heads: heads.heads, mask, dModel: dims.dModel }) : null;
 
   const hasErrors = r.problems.some((p) => p.severity === 'error');
-  if (hasErrors || !inputs || !heads || !scale || !mask || !views || (woNode && !wo)) return { problems: r.problems };
+  if (hasErrors || !inputs || !heads || !scale || !mask || !views || (woNode && !wo) || train === undefined) return { problems: r.problems };
   const tooBig = overLimit(inputs, heads.heads, dims.dModel);
   if (tooBig) {
     r.error(childAt(root, 'inputs')!, ['inputs'], tooBig);
@@ -78,6 +81,7 @@ export function readSpec(text: string, options: ReadOptions = {}): ReadResult {
     scale,
     mask,
     views,
+    ...(train ? { train } : {}),
   };
   return { spec, problems: r.problems };
 }

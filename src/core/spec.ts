@@ -58,6 +58,36 @@ export interface QuadrantOptions {
   readonly quadrants?: readonly [string, string, string, string];
 }
 
+export type LearnableRole = 'wq' | 'wk' | 'wv';
+
+/** "watch should attend to apple": raise weights[query][key] of the training head in one input. */
+export interface AttentionTarget {
+  readonly kind: 'attention';
+  readonly input: number;
+  readonly query: number;
+  readonly key: number;
+  readonly span?: Span;
+}
+
+/** "watch should come out as this vector": the training head's output row for the query. */
+export interface OutputTarget {
+  readonly kind: 'output';
+  readonly input: number;
+  readonly query: number;
+  readonly output: Float64Array;
+  readonly span?: Span;
+}
+
+/** The "train" section: which head learns which matrices, toward which targets, how fast, how long. */
+export interface TrainSpec {
+  readonly head: number;
+  readonly learn: readonly LearnableRole[];
+  readonly targets: readonly (AttentionTarget | OutputTarget)[];
+  readonly steps: number;
+  readonly rate: number;
+  readonly span?: Span;
+}
+
 export interface ViewOptions {
   readonly quadrant?: QuadrantOptions;
 }
@@ -76,4 +106,5 @@ export interface Spec {
   readonly scale: Scale;
   readonly mask: MaskKind;
   readonly views: ViewOptions;
+  readonly train?: TrainSpec;
 }

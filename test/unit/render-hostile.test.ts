@@ -108,3 +108,8 @@ test('compare\'s start token over 256 inputs of 2 tokens sharing one word is fou
   assert.equal(data.inputs[pick.input].tokens[pick.token], 'w');
   assert.ok(pick.input < 8, 'only the first inputs holding a word are paired');
 });
+
+test('embeddings 1e-300 apart: the quadrant draws (d3 cannot make ticks for such a span) instead of throwing', () => {
+  const data = json({ features: ['x', 'y'], embeddings: { a: [1e-300, 0], b: [0, 1e-300] }, inputs: [{ tokens: ['a', 'b'] }] });
+  assertClean(renderSvg(data, 'quadrant'), 'tiny quadrant');
+});

@@ -1,0 +1,52 @@
+// `attn train FILE [--steps N] [--json]`: gradient descent on the spec's "train" section.
+// --json prints { "head", "loss": [N + 1 numbers], "weights": { "wq", "wk", "wv" } } (rows);
+// the text form prints the loss every few steps, the target weights before and after, and the
+// learnt matrices.
+import { toRows } from '../core/matrix.js';
+import { computeAttention } from '../core/attention.js';
+import type { Spec, TrainSpec } from '../core/spec.js';
+import { stepWork, trainOverLimit } from '../core/read-train.js';
+import type { TrainRun } from '../core/train/descent.js';
+import { printable } from './terminal.js';
+import { formatNumber } from './table.js';
+
+export interface TrainJson {
+  head: number;
+  loss: number[];
+  weights: { wq: number[][]; wk: number[][]; wv: number[][] };
+}
+
+export function trainJson(run: TrainRun): TrainJson {
+  return { head: run.head, loss: run.loss, weights: { wq: toRows(run.weights.wq), wk: toRows(run.weights.wk), wv: toRows(run.weights.wv) } };
+}
+
+/** The reason the steps cannot run, or undefined. */
+export function stepsProblem(spec: Spec, t: TrainSpec, steps: number): string | undefined {
+  return trainOverLimit(steps, stepWork(spec.inputs, spec.heads[t.head], t.targets, spec.dModel));
+}
+
+/** The spec with the training head's matrices replaced by the learnt ones. */
+export function withWeights(spec: Spec, run: TrainRun): Spec {
+  const heads = spec.heads.map((h, i) => (i !== run.head ? h : {
+    ...h,
+    wq: { matrix: run.weights.wq, identity: false }, wk: { matrix: run.weights.wk, identity: false }, wv: { matrix: run.weights.wv, identity: false },
+  }));
+  return { ...spec, heads };
+}
+
+export function trainReport(spec: Spec, t: TrainSpec, run: TrainRun): string {
+  const head = spec.heads[t.head];
+  const out: string[] = [`training head ${printable(JSON.stringify(head.name))}: learning ${t.learn.join(', ')}, rate ${t.rate}, ${run.loss.length - 1} step(s)`];
+  const every = Math.max(1, Math.ceil((run.loss.length - 1) / 10));
+  run.loss.forEach((l, s) => { if (s % every === 0 || s === run.loss.length - 1) out.push(`  step ${String(s).padStart(6)}  loss ${Number(l.toPrecision(4))}`); });
+  const before = computeAttention(spec), after = computeAttention(withWeights(spec, run));
+  for (const target of t.targets) {
+    if (target.kind !== 'attention') continue;
+    const tokens = spec.inputs[target.input].tokens;
+    const w0 = before.inputs[target.input].heads[t.head].weights.data[target.query * tokens.length + target.key];
+    const w1 = after.inputs[target.input].heads[t.head].weights.data[target.query * tokens.length + target.key];
+    out.push(`  ${printable(tokens[target.query].text)} → ${printable(tokens[target.key].text)}: weight ${formatNumber(w0)} → ${formatNumber(w1)}`);
+  }
+  for (const role of t.learn) out.push(`learnt ${role}:`, ...toRows(run.weights[role]).map((r) => `  [${r.map((v) => formatNumber(v)).join(', ')}]`));
+  return out.join('\n');
+}
