@@ -113,6 +113,35 @@ export function attentionJsonProblem(x: unknown): string | undefined {
     : undefined;
   if (parameters) return `parameters are malformed: ${parameters}`;
   if (!Array.isArray(x.warnings)) return 'warnings is not a list';
+  if (x.training !== undefined) {
+    const problem = trainingProblem(x.training, x.inputs as unknown[]);
+    if (problem) return `training is malformed: ${problem}`;
+  }
+  return undefined;
+}
+
+/** The Training view's data: every frame's matrices and weights the right shape, once, here. */
+function trainingProblem(t: unknown, inputs: unknown[]): string | undefined {
+  if (!isObject(t)) return 'not an object';
+  if (!isIndex(t.head) || !isStr(t.headName) || !isNum(t.rate) || !isIndex(t.steps)) return 'head, headName, rate or steps is missing';
+  if (!isIndex(t.input) || t.input >= inputs.length) return 'input is not one of the inputs';
+  if (!Array.isArray(t.learn) || !t.learn.every((r) => isOneOf(r, ROLES))) return 'learn is not a list of roles';
+  if (!Array.isArray(t.loss) || !t.loss.every(isNum)) return 'loss is not a list of numbers';
+  if (!Array.isArray(t.targets) || !t.targets.every((g) => isObject(g) && isIndex(g.input) && isIndex(g.query))) return 'targets are malformed';
+  if (t.tooBig !== undefined && !isStr(t.tooBig)) return 'tooBig is not text';
+  if (t.stoppedAt !== undefined && !isIndex(t.stoppedAt)) return 'stoppedAt is not a whole number';
+  const input = inputs[t.input] as { tokens: unknown[] };
+  const n = input.tokens.length;
+  if (!Array.isArray(t.frames)) return 'frames is not a list';
+  for (let f = 0; f < t.frames.length; f++) {
+    const fr: unknown = t.frames[f];
+    const path = `frames[${f}]`;
+    const problem = !isObject(fr) ? `${path} is not an object`
+      : !isIndex(fr.step) ? `${path}.step is not a whole number`
+      : rowsProblem(fr.wq, `${path}.wq`, undefined, undefined) ?? rowsProblem(fr.wk, `${path}.wk`, undefined, undefined)
+        ?? rowsProblem(fr.wv, `${path}.wv`, undefined, undefined) ?? rowsProblem(fr.weights, `${path}.weights`, n, n);
+    if (problem) return problem;
+  }
   return undefined;
 }
 

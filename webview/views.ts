@@ -8,6 +8,7 @@ import { renderQuadrant } from './quadrant.js';
 import { renderProjection } from './projection.js';
 import { renderCompare } from './compare.js';
 import { renderSummary } from './summary.js';
+import { renderTraining } from './training.js';
 import type { ViewFn } from './view.js';
 
 export type AnyView = ViewName | 'summary';
@@ -19,6 +20,7 @@ export const VIEWS: Record<AnyView, ViewFn> = {
   quadrant: renderQuadrant,
   projection: renderProjection,
   compare: renderCompare,
+  training: renderTraining,
   summary: renderSummary,
 };
 
@@ -29,6 +31,7 @@ export const VIEW_TITLES: Record<AnyView, string> = {
   quadrant: 'Quadrant',
   projection: 'Projection',
   compare: 'Compare',
+  training: 'Training',
   summary: 'Summary',
 };
 

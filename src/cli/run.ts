@@ -21,7 +21,7 @@ const USAGE = `usage:
   attn validate FILE...          check specs; prints FILE:LINE:COL: [warning: ]path: message per problem
   attn train FILE [--steps N] [--json]
                                  gradient descent on the spec's "train" section: the loss at every step, the learnt W
-  attn render FILE --view arcs|matrix|steps|quadrant|projection|compare [--out FILE.svg]
+  attn render FILE --view arcs|matrix|steps|quadrant|projection|compare|training [--out FILE.svg]
               [--input N] [--head N|all] [--token N] [--width PX]
               [--theme light|dark|hc-dark|hc-light] [--show scores|scaled|weights] [--matrix wq|wk|wv|wo]
 FILE may be - for standard input.

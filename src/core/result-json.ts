@@ -4,6 +4,7 @@ import { toRows, type Matrix } from './matrix.js';
 import type { AttentionResult, ComputeWarning } from './attention.js';
 import type { ParameterCount } from './parameters.js';
 import type { Spec } from './spec.js';
+import { trainingJson, type TrainingJson } from './train/frames.js';
 
 export type Rows = number[][];
 
@@ -61,6 +62,8 @@ export interface AttentionJson {
   views: { quadrant?: QuadrantJson };
   parameters: ParameterCount;
   warnings: ComputeWarning[];
+  /** The run of the spec's "train" section, for the Training view. */
+  training?: TrainingJson;
 }
 
 /** Masked entries hold -Infinity in the core; JSON has no infinities, so they become null. (The core refuses any other non-finite number before this.) */
@@ -108,5 +111,6 @@ export function toJson(spec: Spec, result: AttentionResult): AttentionJson {
     views: q ? { quadrant: { x: axis(q.x), y: axis(q.y), ...(q.quadrants ? { quadrants: [...q.quadrants] as [string, string, string, string] } : {}) } } : {},
     parameters: result.parameters,
     warnings: [...result.warnings],
+    ...(spec.train ? { training: trainingJson(spec) } : {}),
   };
 }
