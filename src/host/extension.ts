@@ -5,6 +5,7 @@ import { AnalysisCache } from './analysis-cache.js';
 import { SpecDiagnostics } from './diagnostics.js';
 import { registerSpecHovers } from './hover.js';
 import { registerWeightCompletions } from './completion.js';
+import { applyLearnedWeights } from './apply-weights.js';
 import { disposeLog, log } from './log.js';
 import { PanelManager } from './panels.js';
 import { showOnStart } from './start.js';
@@ -25,6 +26,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     vscode.commands.registerCommand('attentionLens.toggleLock', () => panels.toggleLock()),
     vscode.commands.registerCommand('attentionLens.exportSvg', () => panels.exportPicture('svg')),
     vscode.commands.registerCommand('attentionLens.exportPng', () => panels.exportPicture('png')),
+    vscode.commands.registerCommand('attentionLens.applyLearnedWeights', (uri?: unknown) => applyLearnedWeights(uri instanceof vscode.Uri ? uri : panels.currentSpec())),
     { dispose: disposeLog },
   );
   timings.activateMs = performance.now() - loadedAt;

@@ -79,6 +79,13 @@ export class PanelManager implements vscode.Disposable {
     panel.requestExport(format);
   }
 
+  /** The spec a command acts on: the active editor's, else the one the focused panel shows. */
+  currentSpec(): vscode.Uri | undefined {
+    const editor = vscode.window.activeTextEditor;
+    if (editor && isSpecDocument(editor.document)) return editor.document.uri;
+    return this.target()?.uri ?? vscode.window.visibleTextEditors.find((e) => isSpecDocument(e.document))?.document.uri;
+  }
+
   infos(): PanelInfo[] {
     return [...this.panels].map((p) => p.info());
   }

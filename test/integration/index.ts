@@ -39,6 +39,7 @@ export function run(): Promise<void> {
     require('./hover.test');
     require('./lock-export.test');
     require('./reveal.test');
+    require('./train.test');
     /* eslint-enable @typescript-eslint/no-require-imports */
   });
 }
