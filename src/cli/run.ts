@@ -5,6 +5,8 @@ import { resolve } from 'node:path';
 import { analyze, formatProblem, hasErrors, readSpec } from '../core/index.js';
 import { stepsProblem, trainJson, trainReport } from './train.js';
 import { train } from '../core/train/descent.js';
+import { analyzeOverLimit, analyzeSpec } from '../core/linalg/analyze.js';
+import { analyzeReport } from './analyze.js';
 import { DEFAULT_MAX_BYTES } from '../core/json-tree.js';
 import { readSpecText } from './read-file.js';
 import { printable, printableJson } from './terminal.js';
@@ -19,6 +21,7 @@ export interface Io {
 const USAGE = `usage:
   attn compute FILE [--json]     every intermediate of the attention computation
   attn validate FILE...          check specs; prints FILE:LINE:COL: [warning: ]path: message per problem
+  attn analyze FILE [--json]     singular values, QK and OV circuits, head overlap, covariance
   attn train FILE [--steps N] [--json]
                                  gradient descent on the spec's "train" section: the loss at every step, the learnt W
   attn render FILE --view arcs|matrix|steps|quadrant|projection|compare|training [--out FILE.svg]
@@ -111,6 +114,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     case 'compute': return compute(args, maxBytes, io);
     case 'render': return render(args, maxBytes, io);
     case 'train': return trainCommand(args, maxBytes, io);
+    case 'analyze': return analyzeCommand(args, maxBytes, io);
     default:
       io.err(`attn: unknown command ${printable(JSON.stringify(args.command))}\n${USAGE}`);
       return 2;
@@ -246,5 +250,20 @@ function trainCommand(args: Args, maxBytes: number, io: Io): number {
     io.err(`attn train: the numbers overflowed at step ${run.stoppedAt} (rate ${spec.train.rate} is too large): stopped, with the last finite weights`);
     return 1;
   }
+  return 0;
+}
+
+function analyzeCommand(args: Args, maxBytes: number, io: Io): number {
+  if (args.files.length !== 1) { io.err(`attn analyze: name exactly one spec file\n${USAGE}`); return 2; }
+  const file = args.files[0];
+  const text = readSpecFile(file, maxBytes, io);
+  if (text === undefined) return 1;
+  const { spec, problems } = readSpec(text, { maxBytes });
+  for (const p of problems) io.err(printable(formatProblem(file, text, p)));
+  if (!spec || hasErrors(problems)) return 1;
+  const tooBig = analyzeOverLimit(spec);
+  if (tooBig) { io.err(`attn analyze: ${tooBig}`); return 2; }
+  const result = analyzeSpec(spec);
+  io.out(args.flags.has('--json') ? printableJson(JSON.stringify(result, null, 2)) : analyzeReport(result));
   return 0;
 }

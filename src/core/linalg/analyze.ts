@@ -1,0 +1,129 @@
+// The linear algebra of a spec's heads (the third seed): singular values of W_Q, W_K, W_V and of the
+// QK circuit W_Q·W_Kᵀ, the eigenvalues of the OV circuit W_V·W_O^h with its copying score, how much
+// the heads' subspaces overlap, and the covariance of each input's embeddings. This is the
+// `attn analyze --json` contract. SVD and the (non-symmetric) eigendecomposition come from ml-matrix,
+// a maintained port of JAMA, rather than our own: they are the hard, well-trodden part.
+import { EigenvalueDecomposition, Matrix as MlMatrix, SVD } from 'ml-matrix';
+import type { Matrix } from '../matrix.js';
+import { matmul, transpose } from '../matrix.js';
+import type { Spec } from '../spec.js';
+
+export interface AnalyzeJson {
+  heads: {
+    name: string;
+    wq: { singularValues: number[] };
+    wk: { singularValues: number[] };
+    wv: { singularValues: number[] };
+    qk: { singularValues: number[] };
+    ov: { eigenvalues: [number, number][]; copyingScore: number } | null;
+  }[];
+  headOverlap: { wq: number[][]; wk: number[][]; wv: number[][] };
+  inputs: { name: string; covariance: number[][] | null }[];
+}
+
+const toMl = (m: Matrix) => new MlMatrix(Array.from({ length: m.rows }, (_, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols))));
+
+/** Singular values, largest first: min(rows, cols) of them. */
+export function singularValues(m: Matrix): number[] {
+  if (m.rows === 0 || m.cols === 0) return [];
+  const s = new SVD(toMl(m), { computeLeftSingularVectors: false, computeRightSingularVectors: false, autoTranspose: true }).diagonal;
+  return s.map((v) => Math.max(0, v)).sort((a, b) => b - a).slice(0, Math.min(m.rows, m.cols));
+}
+
+/** An orthonormal basis of the column space (columns of U whose singular value is above numpy's rank tolerance). */
+function columnBasis(m: Matrix): MlMatrix {
+  const svd = new SVD(toMl(m), { computeLeftSingularVectors: true, computeRightSingularVectors: false, autoTranspose: false });
+  const s = svd.diagonal;
+  const tol = Math.max(0, s[0] ?? 0) * Math.max(m.rows, m.cols) * Number.EPSILON;
+  const keep: number[] = [];
+  s.forEach((v, k) => { if (v > tol) keep.push(k); });
+  const u = svd.leftSingularVectors;
+  return new MlMatrix(Array.from({ length: m.rows }, (_, i) => keep.map((k) => u.get(i, k))));
+}
+
+/** Mean cos² of the principal angles between the column spaces of a and b: 1 for the same space, 0 for orthogonal ones. */
+export function subspaceOverlap(a: Matrix, b: Matrix): number {
+  const ua = columnBasis(a), ub = columnBasis(b);
+  const r = Math.min(ua.columns, ub.columns);
+  if (r === 0) return 0;
+  const cos = new SVD(ua.transpose().mmul(ub), { computeLeftSingularVectors: false, computeRightSingularVectors: false, autoTranspose: true }).diagonal;
+  const top = cos.sort((x, y) => y - x).slice(0, r);
+  return top.reduce((s, c) => s + Math.min(1, c) ** 2, 0) / r;
+}
+
+/** Eigenvalues of a square matrix as [re, im], largest in size first (then by real, then imaginary part). */
+export function eigenvalues(m: Matrix): [number, number][] {
+  const e = new EigenvalueDecomposition(toMl(m));
+  const re = e.realEigenvalues, im = e.imaginaryEigenvalues;
+  return re.map((r, k): [number, number] => [r, im[k]])
+    .sort((x, y) => Math.hypot(y[0], y[1]) - Math.hypot(x[0], x[1]) || y[0] - x[0] || y[1] - x[1]);
+}
+
+/** Sample covariance (divide by n − 1) of the rows of x, features as variables; null for fewer than 2 rows. */
+export function covariance(x: Matrix): number[][] | null {
+  const n = x.rows, d = x.cols;
+  if (n < 2) return null;
+  const mean = new Float64Array(d);
+  for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) mean[j] += x.data[i * d + j] / n;
+  const c = Array.from({ length: d }, () => new Array<number>(d).fill(0));
+  for (let i = 0; i < n; i++) {
+    for (let a = 0; a < d; a++) {
+      const da = x.data[i * d + a] - mean[a];
+      for (let b = a; b < d; b++) c[a][b] += (da * (x.data[i * d + b] - mean[b])) / (n - 1);
+    }
+  }
+  for (let a = 0; a < d; a++) for (let b = 0; b < a; b++) c[a][b] = c[b][a];
+  return c;
+}
+
+/** Rows [from, to) of m: the part of W_O that takes one head's output. */
+function rowsOf(m: Matrix, from: number, to: number): Matrix {
+  return { rows: to - from, cols: m.cols, data: m.data.slice(from * m.cols, to * m.cols) };
+}
+
+/** Multiply-adds the analysis may cost (SVDs and eigendecompositions are about 10·n³); past this it is refused. */
+export const MAX_ANALYZE_WORK = 4e9;
+
+/** Why the spec is too big to analyse, or undefined. Estimated from the shapes, before any work. */
+export function analyzeOverLimit(spec: Spec): string | undefined {
+  const d = spec.dModel;
+  const H = spec.heads.length;
+  const work = H * 10 * (3 * d * d * d + d * d * d) + (spec.wo ? H * 10 * d ** 3 : 0) + 3 * H * H * 10 * d * d * d;
+  if (work <= MAX_ANALYZE_WORK) return undefined;
+  return `analysing ${H} head(s) at d_model ${d} needs about ${(work / 1e9).toFixed(0)} billion multiply-adds, over the ${MAX_ANALYZE_WORK / 1e9} billion limit: use a smaller d_model or fewer heads`;
+}
+
+export function analyzeSpec(spec: Spec): AnalyzeJson {
+  let offset = 0;
+  const heads = spec.heads.map((h) => {
+    const dv = h.wv.matrix.cols;
+    let ov: AnalyzeJson['heads'][number]['ov'] = null;
+    if (spec.wo && spec.wo.matrix.cols === spec.dModel) {
+      const circuit = matmul(h.wv.matrix, rowsOf(spec.wo.matrix, offset, offset + dv));
+      const eig = eigenvalues(circuit);
+      const total = eig.reduce((s, [re, im]) => s + Math.hypot(re, im), 0);
+      const trace = eig.reduce((s, [re]) => s + re, 0);
+      ov = { eigenvalues: eig, copyingScore: total > 0 ? trace / total : 0 };
+    }
+    offset += dv;
+    const qk = matmul(h.wq.matrix, transpose(h.wk.matrix));
+    return {
+      name: h.name,
+      wq: { singularValues: singularValues(h.wq.matrix) },
+      wk: { singularValues: singularValues(h.wk.matrix) },
+      wv: { singularValues: singularValues(h.wv.matrix) },
+      qk: { singularValues: singularValues(qk).slice(0, Math.min(spec.dModel, h.wq.matrix.cols)) },
+      ov,
+    };
+  });
+  const overlap = (role: 'wq' | 'wk' | 'wv') => spec.heads.map((a, i) => spec.heads.map((b, j) => (i === j ? 1 : subspaceOverlap(a[role].matrix, b[role].matrix))));
+  return {
+    heads,
+    headOverlap: { wq: overlap('wq'), wk: overlap('wk'), wv: overlap('wv') },
+    inputs: spec.inputs.map((input) => {
+      const x: Matrix = { rows: input.tokens.length, cols: spec.dModel, data: new Float64Array(input.tokens.length * spec.dModel) };
+      input.tokens.forEach((t, i) => x.data.set(t.embedding, i * spec.dModel));
+      return { name: input.name, covariance: covariance(x) };
+    }),
+  };
+}
