@@ -7,6 +7,7 @@ import { stepsProblem, trainJson, trainReport } from './train.js';
 import { train } from '../core/train/descent.js';
 import { analyzeOverLimit, analyzeSpec } from '../core/linalg/analyze.js';
 import { analyzeReport } from './analyze.js';
+import type { Spec } from '../core/spec.js';
 import { DEFAULT_MAX_BYTES } from '../core/json-tree.js';
 import { readSpecText } from './read-file.js';
 import { printable, printableJson } from './terminal.js';
@@ -230,16 +231,24 @@ function sameFile(a: string, b: string): boolean {
   }
 }
 
-function trainCommand(args: Args, maxBytes: number, io: Io): number {
-  const steps = intFlag(args, '--steps', -1);
-  if (isBad(steps)) { io.err(`attn train: ${printable(steps.error)}`); return 2; }
-  if (args.files.length !== 1) { io.err(`attn train: name exactly one spec file\n${USAGE}`); return 2; }
+/** Reads the one spec a command takes: the spec, or the exit code after printing why not. */
+function readOneSpec(args: Args, maxBytes: number, io: Io, command: string): { file: string; spec: Spec } | number {
+  if (args.files.length !== 1) { io.err(`attn ${command}: name exactly one spec file\n${USAGE}`); return 2; }
   const file = args.files[0];
   const text = readSpecFile(file, maxBytes, io);
   if (text === undefined) return 1;
   const { spec, problems } = readSpec(text, { maxBytes });
   for (const p of problems) io.err(printable(formatProblem(file, text, p)));
   if (!spec || hasErrors(problems)) return 1;
+  return { file, spec };
+}
+
+function trainCommand(args: Args, maxBytes: number, io: Io): number {
+  const steps = intFlag(args, '--steps', -1);
+  if (isBad(steps)) { io.err(`attn train: ${printable(steps.error)}`); return 2; }
+  const read = readOneSpec(args, maxBytes, io, 'train');
+  if (typeof read === 'number') return read;
+  const { file, spec } = read;
   if (!spec.train) { io.err(`${printable(file)}: no "train" section: add { "head", "learn", "targets", "steps", "rate" } to say what to learn`); return 1; }
   const n = steps >= 0 ? steps : spec.train.steps;
   const tooMuch = stepsProblem(spec, spec.train, n);
@@ -254,16 +263,11 @@ function trainCommand(args: Args, maxBytes: number, io: Io): number {
 }
 
 function analyzeCommand(args: Args, maxBytes: number, io: Io): number {
-  if (args.files.length !== 1) { io.err(`attn analyze: name exactly one spec file\n${USAGE}`); return 2; }
-  const file = args.files[0];
-  const text = readSpecFile(file, maxBytes, io);
-  if (text === undefined) return 1;
-  const { spec, problems } = readSpec(text, { maxBytes });
-  for (const p of problems) io.err(printable(formatProblem(file, text, p)));
-  if (!spec || hasErrors(problems)) return 1;
-  const tooBig = analyzeOverLimit(spec);
+  const read = readOneSpec(args, maxBytes, io, 'analyze');
+  if (typeof read === 'number') return read;
+  const tooBig = analyzeOverLimit(read.spec);
   if (tooBig) { io.err(`attn analyze: ${tooBig}`); return 2; }
-  const result = analyzeSpec(spec);
+  const result = analyzeSpec(read.spec);
   io.out(args.flags.has('--json') ? printableJson(JSON.stringify(result, null, 2)) : analyzeReport(result));
   return 0;
 }
