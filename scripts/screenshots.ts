@@ -14,7 +14,7 @@ const SHOTS: { spec: string; words: string; views: string[] }[] = [
   { spec: 'apple-watch-lens.attn.json', words: 'I love Apple watch', views: ['arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare'] },
   { spec: 'mouse-two-contexts.attn.json', words: 'mouse', views: ['quadrant', 'compare'] },
   { spec: 'long-64-tokens-8-heads.attn.json', words: '64', views: ['matrix', 'steps', 'arcs'] },
-  { spec: 'learn-apple-watch.attn.json', words: 'Training', views: ['training'] },
+  { spec: 'learn-apple-watch.attn.json', words: 'Learning the lens', views: ['training'] },
 ];
 const THEMES = [
   { name: 'dark', theme: 'Dark Modern', widths: [1400, 2400] },
