@@ -3,8 +3,8 @@
 // (isWebviewMessage / isHostMessage) because a message is untrusted until checked.
 import type { AttentionJson } from './core/result-json.js';
 
-export type ViewName = 'arcs' | 'matrix' | 'steps' | 'quadrant' | 'projection' | 'compare' | 'training';
-export const VIEW_NAMES: readonly ViewName[] = ['arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'training'];
+export type ViewName = 'arcs' | 'matrix' | 'steps' | 'quadrant' | 'projection' | 'compare' | 'training' | 'geometry';
+export const VIEW_NAMES: readonly ViewName[] = ['arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'training', 'geometry'];
 
 /** The weight matrices' roles, as PanelState.projection and a 'matrix' reveal name them. */
 export type MatrixRoleName = 'wq' | 'wk' | 'wv' | 'wo';

@@ -9,6 +9,7 @@ import { renderProjection } from './projection.js';
 import { renderCompare } from './compare.js';
 import { renderSummary } from './summary.js';
 import { renderTraining } from './training.js';
+import { renderGeometry } from './geometry.js';
 import type { ViewFn } from './view.js';
 
 export type AnyView = ViewName | 'summary';
@@ -21,6 +22,7 @@ export const VIEWS: Record<AnyView, ViewFn> = {
   projection: renderProjection,
   compare: renderCompare,
   training: renderTraining,
+  geometry: renderGeometry,
   summary: renderSummary,
 };
 
@@ -32,6 +34,7 @@ export const VIEW_TITLES: Record<AnyView, string> = {
   projection: 'Projection',
   compare: 'Compare',
   training: 'Training',
+  geometry: 'Geometry',
   summary: 'Summary',
 };
 

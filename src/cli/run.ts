@@ -25,7 +25,7 @@ const USAGE = `usage:
   attn analyze FILE [--json]     singular values, QK and OV circuits, head overlap, covariance
   attn train FILE [--steps N] [--json]
                                  gradient descent on the spec's "train" section: the loss at every step, the learnt W
-  attn render FILE --view arcs|matrix|steps|quadrant|projection|compare|training [--out FILE.svg]
+  attn render FILE --view arcs|matrix|steps|quadrant|projection|compare|training|geometry [--out FILE.svg]
               [--input N] [--head N|all] [--token N] [--width PX]
               [--theme light|dark|hc-dark|hc-light] [--show scores|scaled|weights] [--matrix wq|wk|wv|wo]
 FILE may be - for standard input.

@@ -25,7 +25,7 @@ const spec = fc.record({
   causal: fc.boolean(),
 });
 
-const VIEWS = ['arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'summary'] as const;
+const VIEWS = ['arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'geometry', 'training', 'summary'] as const;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 

@@ -10,7 +10,7 @@ import { xmlSafe } from '../../webview/xml-safe.js';
 import { clip, textWidth } from '../../webview/format.js';
 import { defaultToken } from '../../webview/views.js';
 
-const VIEWS = ['arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'summary'] as const;
+const VIEWS = ['arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'geometry', 'training', 'summary'] as const;
 
 function json(spec: unknown): AttentionJson {
   const a = analyze(JSON.stringify(spec));
