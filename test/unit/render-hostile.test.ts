@@ -20,8 +20,10 @@ function json(spec: unknown): AttentionJson {
 
 /** Well-formed XML, and no number that is not one. */
 function assertClean(svg: string, what: string): void {
-  const doc = new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document;
-  assert.equal(doc.getElementsByTagName('parsererror').length, 0, `${what}: not well-formed`);
+  const dom = new JSDOM(svg, { contentType: 'image/svg+xml' });
+  const wellFormed = dom.window.document.getElementsByTagName('parsererror').length === 0;
+  dom.window.close();
+  assert.ok(wellFormed, `${what}: not well-formed`);
   assert.doesNotMatch(svg, /="[^"]*(NaN|undefined|Infinity)[^"]*"/, `${what}: a bad number in an attribute`);
   assert.doesNotMatch(svg, />[^<]*\b(NaN|undefined)\b[^<]*</, `${what}: a bad number in a text`);
 }
