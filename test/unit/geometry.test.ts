@@ -39,3 +39,10 @@ test('a zero query has no angle: cos θ is 0, and nothing is NaN', () => {
   const g = pairGeometry([0, 0], [1, 2]);
   assert.deepEqual([g.cos, g.degrees, g.dot], [0, 90, 0]);
 });
+
+test('a key of length 1e300 (found by the hostile property test): finite lengths and coordinates, never NaN', () => {
+  const g = pairGeometry([0, 1], [0, 1e300]);
+  assert.equal(g.kNorm, 1e300);
+  assert.equal(g.cos, 1);
+  assert.ok([...g.q2, ...g.k2, g.shadow, g.degrees].every(Number.isFinite));
+});

@@ -17,16 +17,28 @@ export interface PairGeometry {
   k2: [number, number];
 }
 
+/** |v| without overflow or underflow: scaled by its largest entry first, as hypot does. */
+function norm(v: readonly number[]): number {
+  let big = 0;
+  for (const x of v) big = Math.max(big, Math.abs(x));
+  if (big === 0 || !Number.isFinite(big)) return big;
+  let ss = 0;
+  for (const x of v) ss += (x / big) ** 2;
+  return big * Math.sqrt(ss);
+}
+
 export function pairGeometry(q: readonly number[], k: readonly number[]): PairGeometry {
-  let dot = 0, qq = 0, kk = 0;
-  for (let i = 0; i < q.length; i++) {
-    dot += q[i] * k[i];
-    qq += q[i] * q[i];
-    kk += k[i] * k[i];
+  let dot = 0;
+  for (let i = 0; i < q.length; i++) dot += q[i] * k[i];
+  const qNorm = norm(q), kNorm = norm(k);
+  // cos θ from the unit vectors, so |q||k| never has to be formed (it can overflow when q · k does not).
+  let cos = 0;
+  if (qNorm > 0 && kNorm > 0) {
+    let c = 0;
+    for (let i = 0; i < q.length; i++) c += (q[i] / qNorm) * (k[i] / kNorm);
+    cos = Math.max(-1, Math.min(1, c));
   }
-  const qNorm = Math.sqrt(qq), kNorm = Math.sqrt(kk);
-  const cos = qNorm > 0 && kNorm > 0 ? Math.max(-1, Math.min(1, dot / (qNorm * kNorm))) : 0;
-  const shadow = kNorm > 0 ? dot / kNorm : 0;
-  const rest = Math.sqrt(Math.max(0, qq - shadow * shadow));
-  return { dot, qNorm, kNorm, cos, degrees: (Math.acos(cos) * 180) / Math.PI, shadow, q2: [shadow, rest], k2: [kNorm, 0] };
+  const sin = Math.sqrt(Math.max(0, 1 - cos * cos));
+  const shadow = qNorm * cos;
+  return { dot, qNorm, kNorm, cos, degrees: (Math.acos(cos) * 180) / Math.PI, shadow, q2: [shadow, qNorm * sin], k2: [kNorm, 0] };
 }
