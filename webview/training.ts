@@ -125,7 +125,7 @@ export const renderTraining: ViewFn = (container, data, options) => {
       f.weights.forEach((row, i) => row.forEach((w, j) => {
         const r = grid.append('rect').attr('class', 'cell hot').attr('data-query', i).attr('data-key', j)
           .attr('x', gx + j * cell).attr('y', gy + i * cell).attr('width', cell - 1).attr('height', cell - 1).attr('fill', theme.seq(w))
-          .attr('stroke', isTarget(i, j) ? theme.accent : 'none').attr('stroke-width', isTarget(i, j) ? 2.5 : 0)
+          .attr('stroke', isTarget(i, j) ? theme.fg : 'none').attr('stroke-width', isTarget(i, j) ? 2.5 : 0)
           .attr('data-tip', tips.add({ lines: [`${input.tokens[i]} → ${input.tokens[j]}: weight ${fmt(w, 4)} at step ${f.step}${isTarget(i, j) ? ' (a target: training raises it)' : ''}`] }));
         focusables.push({ el: r.node()!, row: i, col: j });
       }));
