@@ -11,8 +11,8 @@ export type MatrixRoleName = 'wq' | 'wk' | 'wv' | 'wo';
 export const ROLES: readonly MatrixRoleName[] = ['wq', 'wk', 'wv', 'wo'];
 
 /** What the matrix view shows, as PanelState.matrixMode names it. */
-export type MatrixModeName = 'scores' | 'scaled' | 'weights';
-export const MATRIX_MODES: readonly MatrixModeName[] = ['scores', 'scaled', 'weights'];
+export type MatrixModeName = 'scores' | 'scaled' | 'weights' | 'cosine';
+export const MATRIX_MODES: readonly MatrixModeName[] = ['scores', 'scaled', 'weights', 'cosine'];
 
 /** The export formats of ExportRequestMessage and ExportResultMessage. */
 export const EXPORT_FORMATS: readonly ('svg' | 'png')[] = ['svg', 'png'];
@@ -34,7 +34,7 @@ export interface PanelState {
   input: number;
   /** The token the user picked (step-by-step and projection use it); -1 until one is picked. */
   token: number;
-  matrixMode?: 'scores' | 'scaled' | 'weights';
+  matrixMode?: MatrixModeName;
   projection?: 'wq' | 'wk' | 'wv' | 'wo';
   locked?: boolean;
 }

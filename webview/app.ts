@@ -357,7 +357,7 @@ export class App {
         (v) => this.commit({ token: Number(v) })));
     }
     if (view === 'matrix') {
-      const short: Record<MatrixMode, string> = { scores: 'raw scores', scaled: 'scaled scores', weights: 'weights' };
+      const short: Record<MatrixMode, string> = { scores: 'raw scores', scaled: 'scaled scores', weights: 'weights', cosine: 'cosine (angle only)' };
       parts.push(select('Show', 'mode', (Object.keys(MODE_LABEL) as MatrixMode[]).map((m) => [m, short[m]]), this.state.matrixMode,
         (v) => this.commit({ matrixMode: v as MatrixMode })));
     }

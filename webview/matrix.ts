@@ -11,6 +11,7 @@ import { clip, dotTerms, fmt, textWidth } from './format.js';
 import { rovingGrid } from './keyboard.js';
 import { wireTips, type Tip } from './tooltip.js';
 import { maxOf } from '../src/core/extent.js';
+import { pairGeometry } from '../src/core/linalg/geometry.js';
 import {
   clampIndex, createSvg, emptyView, hatch, note, type G, type MatrixMode, type Svg, type ViewFn, type ViewHandle,
 } from './view.js';
@@ -27,6 +28,7 @@ export const MODE_LABEL: Record<MatrixMode, string> = {
   scores: 'raw scores q·k',
   scaled: 'scaled scores q·k ÷ s',
   weights: 'weights (softmax of each row)',
+  cosine: 'cosine q·k ÷ (|q||k|): direction only',
 };
 
 export function divisorText(data: AttentionJson, head: HeadJson): string {
@@ -37,6 +39,7 @@ export function divisorText(data: AttentionJson, head: HeadJson): string {
 
 export function value(head: HeadJson, mode: MatrixMode, i: number, j: number): number | null {
   if (head.scaled[i][j] === null) return null;
+  if (mode === 'cosine') return pairGeometry(head.q[i], head.k[j]).cos;
   return mode === 'weights' ? head.weights[i][j] : mode === 'scaled' ? head.scaled[i][j] : head.scores[i][j];
 }
 
@@ -50,6 +53,8 @@ export function cellLines(data: AttentionJson, input: InputJson, h: number, i: n
     return lines;
   }
   lines.push(`q_${tq} · k_${tk} = ${dotTerms(head.q[i], head.k[j], head.scores[i][j])}`);
+  const g = pairGeometry(head.q[i], head.k[j]);
+  lines.push(`= |q||k| cos θ = ${fmt(g.qNorm, 2)} · ${fmt(g.kNorm, 2)} · ${g.cos.toFixed(3)} (θ = ${fmt(g.degrees, 1)}°)`);
   lines.push(`scaled: ${fmt(head.scores[i][j])} ÷ ${divisorText(data, head)} = ${fmt(head.scaled[i][j])}`);
   lines.push(`weight: ${fmt(head.weights[i][j], 4)} (softmax of row "${tq}")`);
   return lines;
@@ -58,6 +63,8 @@ export function cellLines(data: AttentionJson, input: InputJson, h: number, i: n
 interface Domain { lo: number; hi: number; clipped?: boolean }
 
 function domainOf(heads: readonly HeadJson[], mode: MatrixMode): Domain {
+  // A cosine is −1..1 whatever the vectors: the fixed scale lets two heads be compared by angle alone.
+  if (mode === 'cosine') return { lo: -1, hi: 1 };
   let lo = Infinity, hi = -Infinity;
   if (mode === 'weights') {
     // From 0 to the largest weight. With many tokens a row's weights are near 1/n each and one

@@ -8,7 +8,7 @@ import type { Theme } from './colour.js';
 import type { TooltipApi } from './tooltip.js';
 import { clip } from './format.js';
 
-export type MatrixMode = 'scores' | 'scaled' | 'weights';
+export type MatrixMode = 'scores' | 'scaled' | 'weights' | 'cosine';
 export type Role = 'wq' | 'wk' | 'wv' | 'wo';
 export type RevealTarget = RevealMessage['target'];
 

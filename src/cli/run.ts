@@ -27,7 +27,7 @@ const USAGE = `usage:
                                  gradient descent on the spec's "train" section: the loss at every step, the learnt W
   attn render FILE --view arcs|matrix|steps|quadrant|projection|compare|training|geometry [--out FILE.svg]
               [--input N] [--head N|all] [--token N] [--width PX]
-              [--theme light|dark|hc-dark|hc-light] [--show scores|scaled|weights] [--matrix wq|wk|wv|wo]
+              [--theme light|dark|hc-dark|hc-light] [--show scores|scaled|weights|cosine] [--matrix wq|wk|wv|wo]
 FILE may be - for standard input.
 options:
   --max-bytes N   refuse specs larger than N bytes (default ${DEFAULT_MAX_BYTES})
@@ -44,7 +44,7 @@ interface Args {
 
 const VALUED = new Set(['--view', '--out', '--input', '--head', '--token', '--width', '--theme', '--show', '--matrix', '--max-bytes', '--steps']);
 const THEMES = ['light', 'dark', 'hc-dark', 'hc-light'] as const;
-const MODES = ['scores', 'scaled', 'weights'] as const;
+const MODES = ['scores', 'scaled', 'weights', 'cosine'] as const;
 const ROLES = ['wq', 'wk', 'wv', 'wo'] as const;
 
 function parseArgs(argv: readonly string[]): Args | string {

@@ -46,3 +46,13 @@ test('a key of length 1e300 (found by the hostile property test): finite lengths
   assert.equal(g.cos, 1);
   assert.ok([...g.q2, ...g.k2, g.shadow, g.degrees].every(Number.isFinite));
 });
+
+test('the matrix view\'s cosine mode: watch → apple is 1.000 (same direction) while the raw score is 136', () => {
+  const data = analyze(exampleText('apple-watch-lens.attn.json')).json!;
+  const svg = renderSvg(data, 'matrix', { head: 1, matrixMode: 'cosine', width: 900 });
+  const doc = new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document;
+  const cell = doc.querySelector('rect.cell[data-query="3"][data-key="2"]')!;
+  const tip = cell.querySelector('title')?.textContent ?? doc.querySelector('[data-query="3"][data-key="2"] title')?.textContent ?? '';
+  assert.match(tip, /= \|q\|\|k\| cos θ = 11\.66 · 11\.66 · 1\.000 \(θ = 0°\)/);
+  assert.match(doc.querySelector('g.legend')!.textContent!, /cosine q·k ÷ \(\|q\|\|k\|\): direction only.*-1.*1/);
+});
