@@ -184,3 +184,50 @@ test('a rate that makes the numbers overflow stops, says at which step, and keep
   assert.equal(code, 1);
   assert.match(err.join('\n'), /overflowed at step \d+ .*stopped, with the last finite weights/);
 });
+
+test('the analytic gradient agrees with a numpy backward pass written out separately', { skip: numpy ? false : 'numpy is not installed (CI installs python3-numpy)' }, () => {
+  // Central differences check the gradient against our own loss; this checks it against a second,
+  // independent derivation (numpy, through ∂A then the softmax Jacobian), so a slip shared by the
+  // loss and its gradient would also show.
+  const cases = Array.from({ length: 12 }, (_, c) => build({ n: 2 + (c % 4), d: 1 + (c % 3), dk: 1 + ((c + 2) % 3), dv: 1 + ((c + 1) % 3),
+    values: Array.from({ length: 200 }, (_, i) => Math.sin(i * 0.53 + 2 * c)), causal: c % 2 === 0, scale: c % 3 === 0 ? 0.7 : 'sqrt_dk', withOutput: c % 3 !== 2, withAttention: c % 4 !== 1 }));
+  const rows = (m: { rows: number; cols: number; data: Float64Array }) => Array.from({ length: m.rows }, (_, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols)));
+  const payload = cases.map((spec) => {
+    const w = startingWeights(spec, 0);
+    return {
+      x: spec.inputs[0].tokens.map((t) => Array.from(t.embedding)), wq: rows(w.wq), wk: rows(w.wk), wv: rows(w.wv),
+      causal: spec.mask === 'causal', scale: spec.scale.kind === 'number' ? spec.scale.value : spec.scale.kind === 'none' ? 1 : Math.sqrt(w.wq.cols),
+      targets: spec.train!.targets.map((t) => (t.kind === 'attention' ? { q: t.query, k: t.key } : { q: t.query, y: Array.from(t.output) })),
+    };
+  });
+  const script = `
+import json, sys, numpy as np
+out = []
+for c in json.load(sys.stdin):
+    X, Wq, Wk, Wv = (np.array(c[k], dtype=np.float64) for k in ('x', 'wq', 'wk', 'wv'))
+    Q, K, V = X @ Wq, X @ Wk, X @ Wv
+    M = np.triu(np.ones((len(X), len(X))), 1) > 0 if c['causal'] else np.zeros((len(X), len(X)), dtype=bool)
+    S = np.where(M, -np.inf, Q @ K.T / c['scale'])
+    A = np.exp(S - S.max(axis=1, keepdims=True)); A /= A.sum(axis=1, keepdims=True)
+    O = A @ V
+    att = [t for t in c['targets'] if 'k' in t]; outs = [t for t in c['targets'] if 'y' in t]
+    dA = np.zeros_like(A); dO = np.zeros_like(O)
+    for t in att: dA[t['q'], t['k']] += -1.0 / (len(att) * A[t['q'], t['k']])
+    for t in outs: dO[t['q']] += (O[t['q']] - np.array(t['y'])) / len(outs)
+    dA += dO @ V.T
+    dS = np.where(M, 0.0, A * (dA - (A * dA).sum(axis=1, keepdims=True))) / c['scale']
+    out.append({'wq': (X.T @ (dS @ K)).tolist(), 'wk': (X.T @ (dS.T @ Q)).tolist(), 'wv': (X.T @ (A.T @ dO)).tolist()})
+print(json.dumps(out))`;
+  const r = spawnSync(python!, ['-c', script], { input: JSON.stringify(payload), encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const reference = JSON.parse(r.stdout) as Record<'wq' | 'wk' | 'wv', number[][]>[];
+  cases.forEach((spec, c) => {
+    const { gradient } = lossAndGradient(spec, spec.train!, startingWeights(spec, 0));
+    for (const role of ['wq', 'wk', 'wv'] as const) {
+      rows(gradient[role]).flat().forEach((g, i) => {
+        const ref = reference[c][role].flat()[i];
+        assert.ok(Math.abs(g - ref) <= 1e-10 * Math.max(1, Math.abs(ref)), `case ${c} ${role}[${i}]: ${g} vs numpy ${ref}`);
+      });
+    }
+  });
+});
