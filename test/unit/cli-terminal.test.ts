@@ -91,3 +91,10 @@ test('printable escapes each kind once; printableJson keeps the JSON value', () 
   const value = { s: 'x\u0085\u2066y' };
   assert.deepEqual(JSON.parse(printableJson(JSON.stringify(value))), value);
 });
+
+test('invisible characters (zero-width space, BOM, noncharacters) are written as escapes too', () => {
+  assert.equal(printable('a\u200bb\ufeffc\uffffd'), 'a\\u{200b}b\\u{feff}c\\u{ffff}d');
+  const value = { s: 'x\u200b\ufeffy' };
+  assert.deepEqual(JSON.parse(printableJson(JSON.stringify(value))), value);
+  assert.doesNotMatch(printableJson(JSON.stringify(value)), /[\u200b\ufeff]/);
+});
