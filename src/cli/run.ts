@@ -13,6 +13,7 @@ import { readSpecText } from './read-file.js';
 import { printable, printableJson } from './terminal.js';
 import { computeReport } from './compute-text.js';
 import { VIEW_NAMES, type ViewName } from '../protocol.js';
+import { inspectCommand } from './inspect.js';
 
 export interface Io {
   out(text: string): void;
@@ -23,6 +24,8 @@ const USAGE = `usage:
   attn compute FILE [--json]     every intermediate of the attention computation
   attn validate FILE...          check specs; prints FILE:LINE:COL: [warning: ]path: message per problem
   attn analyze FILE [--json]     singular values, QK and OV circuits, head overlap, covariance
+  attn inspect FILE [--json] [--tensor NAME]
+                                 a model's attention (.safetensors, .npy, .npz): every head's statistics, rollout
   attn train FILE [--steps N] [--json]
                                  gradient descent on the spec's "train" section: the loss at every step, the learnt W
   attn render FILE --view arcs|matrix|steps|quadrant|projection|compare|training|geometry [--out FILE.svg]
@@ -42,7 +45,7 @@ interface Args {
   flags: Map<string, string | true>;
 }
 
-const VALUED = new Set(['--view', '--out', '--input', '--head', '--token', '--width', '--theme', '--show', '--matrix', '--max-bytes', '--steps']);
+const VALUED = new Set(['--view', '--out', '--input', '--head', '--token', '--width', '--theme', '--show', '--matrix', '--max-bytes', '--steps', '--tensor']);
 const THEMES = ['light', 'dark', 'hc-dark', 'hc-light'] as const;
 const MODES = ['scores', 'scaled', 'weights', 'cosine'] as const;
 const ROLES = ['wq', 'wk', 'wv', 'wo'] as const;
@@ -116,6 +119,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     case 'render': return render(args, maxBytes, io);
     case 'train': return trainCommand(args, maxBytes, io);
     case 'analyze': return analyzeCommand(args, maxBytes, io);
+    case 'inspect': return inspectCommand(args.files, { json: args.flags.has('--json'), ...(typeof args.flags.get('--tensor') === 'string' ? { tensor: args.flags.get('--tensor') as string } : {}) }, io);
     default:
       io.err(`attn: unknown command ${printable(JSON.stringify(args.command))}\n${USAGE}`);
       return 2;

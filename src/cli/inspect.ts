@@ -1,0 +1,58 @@
+// `attn inspect FILE [--json] [--tensor NAME]`: what is in a model's attention file (.safetensors,
+// .npy, .npz): its shape, tokens, every head's statistics and the rollout. --json prints the issue's
+// contract; without it, a table of the heads a reader can scan.
+import { openAttention } from '../core/tensors/open.js';
+import { inspectAttention, inspectOverLimit, type InspectJson } from '../core/tensors/inspect.js';
+import { TensorFileError } from '../core/tensors/source.js';
+import { STAT_NAMES } from '../core/tensors/head-stats.js';
+import { formatNumber } from './table.js';
+import { printable, printableJson } from './terminal.js';
+
+interface Io { out(text: string): void; err(text: string): void }
+
+export function inspectCommand(files: readonly string[], options: { json: boolean; tensor?: string }, io: Io): number {
+  if (files.length !== 1) { io.err('attn inspect: name exactly one .safetensors, .npy or .npz file'); return 2; }
+  let outcome;
+  try {
+    const attention = openAttention(files[0], options.tensor === undefined ? {} : { tensor: options.tensor });
+    try {
+      const tooBig = inspectOverLimit(attention);
+      if (tooBig) { io.err(printable(tooBig)); return 1; }
+      outcome = inspectAttention(attention);
+    } finally {
+      attention.close();
+    }
+  } catch (e) {
+    if (e instanceof TensorFileError) { io.err(printable(e.message)); return 1; }
+    throw e;
+  }
+  for (const w of outcome.warnings) io.err(printable(w));
+  io.out(options.json ? printableJson(JSON.stringify(outcome.json, null, 2)) : inspectReport(outcome.json));
+  return 0;
+}
+
+const cell = (v: number | null) => (v === null ? '—' : formatNumber(v));
+
+/** Rows of cells right-aligned under their headings (the widths from a pass over every row). */
+function columns(rows: readonly string[][]): string[] {
+  const widths = rows[0].map((_, j) => rows.reduce((w, r) => Math.max(w, r[j].length), 0));
+  return rows.map((r) => r.map((c, j) => c.padStart(widths[j])).join('  '));
+}
+
+export function inspectReport(r: InspectJson): string {
+  const shown = r.tokenTexts.slice(0, 12).map((t) => JSON.stringify(t)).join(' ');
+  const lines = [
+    `${r.file}: ${r.dtype}, ${r.layers} layer(s) × ${r.heads} head(s) × ${r.tokens} tokens`,
+    r.tokenTexts.length ? `tokens: ${shown}${r.tokenTexts.length > 12 ? ' …' : ''}` : 'tokens: none given (duplicateToken and induction need them)',
+    '',
+    ...columns([['layer', 'head', ...STAT_NAMES], ...r.stats.map((s) => [String(s.layer), String(s.head), ...STAT_NAMES.map((k) => cell(s[k]))])]),
+  ];
+  if (r.rollout) {
+    const last = r.rollout[r.tokens - 1];
+    const top = last.map((w, j) => ({ w, j })).sort((a, b) => b.w - a.w).slice(0, 5);
+    lines.push('', `rollout: the last token's information came most from ${top.map(({ w, j }) => `${j}${r.tokenTexts[j] !== undefined ? ` ${JSON.stringify(r.tokenTexts[j])}` : ''} (${formatNumber(w)})`).join(', ')}`);
+  } else {
+    lines.push('', `rollout: not computed above 1,024 tokens`);
+  }
+  return lines.map(printable).join('\n');
+}
