@@ -105,6 +105,15 @@ np.savez_compressed(f'{out_dir}/packed.npz', attentions=A[None])
 json.dump(toks, open(f'{out_dir}/packed.tokens.json', 'w'))
 cases['npz-deflated'] = dict(file='packed.npz', dtype='F64', tokens=toks, **reference(A, toks))
 
+# 7. The repo's helper (scripts/save_attention.py) on Hugging Face-shaped layers: [1, heads, n, n] each.
+import os
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'scripts'))
+from save_attention import save_attention
+A = attention(4, 3, 9, causal=True)
+toks = ['<s>', 'Mr', 'D', 'urs', 'ley', 'Mr', 'D', 'urs', 'ley']
+save_attention(f'{out_dir}/helper.safetensors', [A[l][None] for l in range(4)], toks)
+cases['helper'] = dict(file='helper.safetensors', dtype='F32', tokens=toks, **reference(A.astype('<f4').astype(np.float64), toks))
+
 # Every half float: the bits as <u2 and numpy's values as <f8.
 bits = np.arange(65536, dtype='<u2')
 np.save(f'{out_dir}/all-f16.npy', bits.view('<f2'))

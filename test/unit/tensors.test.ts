@@ -41,7 +41,7 @@ const close = (a: number | null, b: number | null, what: string) => {
   assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)), `${what}: ours ${a}, numpy ${b}`);
 };
 
-for (const name of ['safetensors-f32', 'safetensors-bf16-per-layer', 'npy-f16', 'npy-f64', 'npz-stored', 'npz-deflated']) {
+for (const name of ['safetensors-f32', 'safetensors-bf16-per-layer', 'npy-f16', 'npy-f64', 'npz-stored', 'npz-deflated', 'helper']) {
   test(`attn inspect --json ${name}: every head's statistics and the rollout equal numpy's`, { skip }, async () => {
     const c = cases[name];
     const r = await attn('inspect', join(dir, c.file), '--json');
