@@ -79,7 +79,9 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
 
   // A point whose coordinates overflow (huge embeddings on a long direction) cannot be placed:
   // it is left out and the plot says so, rather than drawn at NaN.
-  const finite = (c: [number, number] | undefined) => !c || (Number.isFinite(c[0]) && Number.isFinite(c[1]));
+  // Past 1e300 the scale's own arithmetic (a span, a nice domain) overflows: such points are left out too.
+  const drawable = (v: number) => Number.isFinite(v) && Math.abs(v) <= 1e300;
+  const finite = (c: [number, number] | undefined) => !c || (drawable(c[0]) && drawable(c[1]));
   const pts: { inp: number; tok: number; p: [number, number]; o?: [number, number] }[] = [];
   let unplaced = 0;
   data.inputs.forEach((inp, a) => inp.tokens.forEach((_, t) => {
@@ -119,9 +121,11 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
     const [lo, hi] = extentOf(v);
     // A span too small for d3's ticks (points 1e-300 apart) is widened to the size of the values,
     // or to 1: the points then sit together, which is what they are at this scale.
-    const span = hi - lo;
-    const pad = span > 1e-100 * Math.max(1, Math.abs(lo), Math.abs(hi)) ? span * 0.08 : Math.max(1, Math.abs(lo), Math.abs(hi)) * 0.1;
-    return [lo - pad, hi + pad];
+    // Halves first: 1e308 − (−1e308) overflows, its half does not.
+    const half = hi / 2 - lo / 2;
+    const pad = half > 1e-100 * Math.max(1, Math.abs(lo), Math.abs(hi)) ? half * 0.16 : Math.max(1, Math.abs(lo) / 2, Math.abs(hi) / 2) * 0.2;
+    const clampD = (v: number) => Math.max(-Number.MAX_VALUE / 2, Math.min(Number.MAX_VALUE / 2, v));
+    return [clampD(lo - pad), clampD(hi + pad)];
   };
   const sx = scaleLinear().domain(ext(xs)).range([left, left + innerW]).nice();
   const sy = scaleLinear().domain(ext(ys)).range([top + innerH, top]).nice();

@@ -1,20 +1,25 @@
 // Process wiring for `attn`: real argv and streams, an exit code, and never a stack trace.
 import { run } from './run.js';
 
-// A reader that stops early (`attn compute … --json | head -c 10`) closes the pipe: that is the
-// reader's choice, not a failure to report, so writing stops quietly.
+// A reader that stops early (`attn validate … | head -1`) closes the pipe: that is the reader's
+// choice, so writing stops quietly, but the exit code is still the command's own (a failed
+// validation stays 1). Any other write error (a full disk) is reported and makes the exit code 1.
+let closed = false;
+let writeFailed = false;
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    process.exitCode = 3;
+    if (e.code === 'EPIPE') { closed = true; return; }
+    if (!writeFailed && stream !== process.stderr) process.stderr.write(`attn: cannot write the output (${e.code ?? e.message})\n`);
+    writeFailed = true;
+    process.exitCode = 1;
   });
 }
 
 run(process.argv.slice(2), {
-  out: (t) => process.stdout.write(t + '\n'),
-  err: (t) => process.stderr.write(t + '\n'),
+  out: (t) => { if (!closed) process.stdout.write(t + '\n'); },
+  err: (t) => { if (!closed) process.stderr.write(t + '\n'); },
 }).then(
-  (code) => { process.exitCode = code; },
+  (code) => { process.exitCode = writeFailed ? 1 : code; },
   (e: unknown) => {
     process.stderr.write(`attn: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exitCode = 3;

@@ -1,6 +1,6 @@
 // The `attn` command: compute, validate and render a spec. `run` takes its arguments and
 // output streams as parameters, so tests call it directly; main.ts wires it to the process.
-import { existsSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { analyze, formatProblem, hasErrors, readSpec } from '../core/index.js';
 import { stepsProblem, trainJson, trainReport } from './train.js';
@@ -37,6 +37,7 @@ options:
   --help, --version`;
 
 const VIEWS = VIEW_NAMES;
+const MAX_MAX_BYTES = 256 * 1024 * 1024;
 type View = ViewName;
 
 interface Args {
@@ -111,6 +112,11 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   const maxBytes = intFlag(args, '--max-bytes', DEFAULT_MAX_BYTES);
   if (isBad(maxBytes)) {
     io.err(`attn: ${printable(maxBytes.error)}`);
+    return 2;
+  }
+  // A spec is read into one string: past this size neither the string nor the JSON tree would fit.
+  if (maxBytes > MAX_MAX_BYTES) {
+    io.err(`attn: --max-bytes ${maxBytes} is more than ${MAX_MAX_BYTES} (256 MB), the largest spec attn can hold`);
     return 2;
   }
   switch (args.command) {
@@ -225,10 +231,14 @@ async function render(args: Args, maxBytes: number, io: Io): Promise<number> {
   return 0;
 }
 
-/** True when two paths name one file (through links too), so an export never overwrites its spec. */
+/** True when two paths name one file (through symbolic and hard links too), so an export never overwrites its spec. */
 function sameFile(a: string, b: string): boolean {
   const real = (p: string) => (existsSync(p) ? realpathSync(p) : resolve(p));
   try {
+    if (existsSync(a) && existsSync(b)) {
+      const sa = statSync(a), sb = statSync(b);
+      if (sa.dev === sb.dev && sa.ino === sb.ino) return true;
+    }
     return real(a) === real(b);
   } catch {
     return resolve(a) === resolve(b);
@@ -272,6 +282,19 @@ function analyzeCommand(args: Args, maxBytes: number, io: Io): number {
   const tooBig = analyzeOverLimit(read.spec);
   if (tooBig) { io.err(`attn analyze: ${tooBig}`); return 2; }
   const result = analyzeSpec(read.spec);
+  // Embeddings near the largest double make the covariance overflow: say so rather than print Infinity.
+  if (!allFinite(result)) {
+    io.err(`${printable(read.file)}: the numbers grow too large to analyse (a covariance or singular value overflows): use smaller embeddings or weights`);
+    return 1;
+  }
   io.out(args.flags.has('--json') ? printableJson(JSON.stringify(result, null, 2)) : analyzeReport(result));
   return 0;
+}
+
+/** True when every number inside a value is finite (nulls that mean "none" are fine). */
+function allFinite(v: unknown): boolean {
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (Array.isArray(v)) return v.every(allFinite);
+  if (v && typeof v === 'object') return Object.values(v).every(allFinite);
+  return true;
 }

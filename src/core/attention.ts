@@ -5,6 +5,7 @@ import { concatColumns, matmul, matmulTransposed, row, zeros, type Matrix } from
 import { softmaxRow } from './softmax.js';
 import { countParameters, type ParameterCount } from './parameters.js';
 import type { HeadSpec, InputSpec, Scale, Spec } from './spec.js';
+import { quote } from './quote.js';
 
 export interface HeadResult {
   readonly name: string;
@@ -114,7 +115,7 @@ export function computeAttention(spec: Spec): AttentionResult {
       computeHead(x, head, spec.scale, masked, (query) =>
         warnings.push({
           input: inputIndex, head: headIndex, query,
-          message: `every key is masked for query "${input.tokens[query].text}": its weights are all 0 in every head`,
+          message: `every key is masked for query ${quote(input.tokens[query].text)}: its weights are all 0 in every head`,
         })),
     );
     const concat = heads.length === 1 ? heads[0].output : concatColumns(heads.map((h) => h.output));

@@ -6,6 +6,7 @@ import type { HeadSpec, MaskKind, Scale, WeightMatrix } from './spec.js';
 import type { Dimensions } from './read-dimensions.js';
 import { count, describe, spanOf, type Reader } from './read-values.js';
 import { identityOverLimit, MAX_HEADS } from './read-limits.js';
+import { quote } from './quote.js';
 
 export function readWeight(r: Reader, node: Node | undefined, path: JsonPath, rows: { count: number; what: string }): WeightMatrix | undefined {
   if (!node) return { matrix: identity(rows.count), identity: true };
@@ -77,7 +78,7 @@ export function readScale(r: Reader, root: Node): Scale | undefined {
   if (node.type === 'string') {
     if (node.value === 'sqrt_dk') return { kind: 'sqrt_dk' };
     if (node.value === 'none') return { kind: 'none' };
-    return r.error(node, ['scale'], `unknown scale ${JSON.stringify(node.value)}: expected "sqrt_dk", "none" or a positive number`);
+    return r.error(node, ['scale'], `unknown scale ${quote(String(node.value))}: expected "sqrt_dk", "none" or a positive number`);
   }
   const v = r.number(node, ['scale']);
   if (v === undefined) return undefined;
@@ -89,5 +90,5 @@ export function readMask(r: Reader, root: Node): MaskKind | undefined {
   const node = childAt(root, 'mask');
   if (!node) return 'none';
   if (node.type === 'string' && (node.value === 'none' || node.value === 'causal')) return node.value;
-  return r.error(node, ['mask'], `unknown mask ${node.type === 'string' ? JSON.stringify(node.value) : describe(node)}: expected "none" or "causal"`);
+  return r.error(node, ['mask'], `unknown mask ${node.type === 'string' ? quote(String(node.value)) : describe(node)}: expected "none" or "causal"`);
 }

@@ -98,3 +98,53 @@ test('invisible characters (zero-width space, BOM, noncharacters) are written as
   assert.deepEqual(JSON.parse(printableJson(JSON.stringify(value))), value);
   assert.doesNotMatch(printableJson(JSON.stringify(value)), /[\u200b\ufeff]/);
 });
+
+test('attack review: EPIPE keeps the exit code, a full disk fails, --max-bytes is capped, hard links are the spec too', async () => {
+  const attnBin = join(__dirname, '..', '..', 'bin', 'attn.js');
+  const bad = spec('unknown.attn.json', { embeddings: { a: [1] }, inputs: [{ tokens: ['zz', 'zz', 'zz'] }] });
+  const piped = spawnSync('bash', ['-c', `set -o pipefail; '${process.execPath}' '${attnBin}' validate '${bad}' 2>&1 | head -c 5 >/dev/null; echo $?`], { encoding: 'utf8' });
+  assert.equal(piped.stdout.trim(), '1', 'a failed validation stays 1 when the reader stops early');
+  const ok = spec('ok.attn.json', { embeddings: { a: [1] }, inputs: [{ tokens: ['a'] }] });
+  const full = spawnSync('bash', ['-c', `'${process.execPath}' '${attnBin}' compute '${ok}' > /dev/full; echo $?`], { encoding: 'utf8' });
+  assert.equal(full.stdout.trim(), '1');
+  assert.match(full.stderr, /cannot write the output \(ENOSPC\)/);
+  const capped = await attn('validate', '--max-bytes', '1e30', '/dev/zero');
+  assert.equal(capped.code, 2);
+  assert.match(capped.err, /more than 268435456 \(256 MB\)/);
+  const { linkSync } = await import('node:fs');
+  const link = join(dir, 'hard.svg');
+  linkSync(ok, link);
+  const before = readFileSync(ok, 'utf8');
+  const r = await attn('render', ok, '--view', 'arcs', '--out', link);
+  assert.equal(r.code, 2);
+  assert.equal(readFileSync(ok, 'utf8'), before);
+});
+
+test('attack review: attn analyze refuses numbers that overflow instead of printing Infinity', async () => {
+  const file = spec('huge.attn.json', { embeddings: { a: [1e308, 0], b: [-1e308, 0] }, inputs: [{ tokens: ['a', 'b'] }], heads: [{ wq: [[0], [0]], wk: [[0], [0]], wv: 'identity' }] });
+  const r = await attn('analyze', file, '--json');
+  assert.equal(r.code, 1);
+  assert.match(r.err, /too large to analyse/);
+  const q = await attn('render', file, '--view', 'quadrant');
+  assert.equal(q.code, 0);
+  assert.doesNotMatch(q.out, /NaN|Infinity/);
+});
+
+test('attack review: a 200,000-character token or scale is quoted clipped in every message', async () => {
+  const L = 'W'.repeat(200_000);
+  const file = spec('long.attn.json', { embeddings: { [L]: [1], b: [2] }, inputs: [{ tokens: [L, 'b'], mask: [[0, 0], [1, 1]] }], scale: L, mask: L });
+  const r = await attn('validate', file);
+  assert.ok(r.err.split('\n').every((line) => line.length < 600), `a line of ${Math.max(...r.err.split('\n').map((l) => l.length))} characters`);
+  const masked = spec('masked.attn.json', { embeddings: { [L]: [1], b: [2] }, inputs: [{ tokens: [L, 'b'], mask: [[0, 0], [1, 1]] }] });
+  const w = await attn('validate', masked);
+  assert.ok(w.err.length < 600, `${w.err.length} characters`);
+});
+
+test('attack review: bidi and invisible characters in an SVG printed to the terminal are character references', async () => {
+  const word = 'a\u202eb\u2066c\u2028d\u200b';
+  const file = spec('bidi.attn.json', { embeddings: { [word]: [1] }, inputs: [{ tokens: [word] }] });
+  const r = await attn('render', file, '--view', 'arcs');
+  assert.equal(r.code, 0);
+  assert.doesNotMatch(r.out, /[\u202e\u2066\u2028\u200b]/);
+  assert.match(r.out, /a&#x202e;b&#x2066;c&#x2028;d&#x200b;/);
+});
