@@ -1,0 +1,27 @@
+// The committed kernel bytes (src/core/kernels/gemm-wasm.ts) are what gemm.wat compiles to, so the
+// reviewed source is the code that runs; and the memory cap sends a too-large product to JavaScript.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gemmWasmBase64 } from '../../src/core/kernels/gemm-wasm.js';
+import { gemm, MAX_BYTES } from '../../src/core/kernels/gemm.js';
+import { zeros } from '../../src/core/matrix.js';
+import { compileWat } from '../../scripts/compile-wat.js';
+
+const dir = join(__dirname, '..', '..', 'src', 'core', 'kernels');
+
+test('gemm-wasm.ts holds exactly the bytes gemm.wat compiles to (run npm run build:wasm after editing the .wat)', async () => {
+  const bytes = await compileWat(readFileSync(join(dir, 'gemm.wat'), 'utf8'));
+  assert.equal(Buffer.from(bytes).toString('base64'), gemmWasmBase64);
+});
+
+test('a product whose packed operands would pass the memory cap is left to JavaScript, before allocating', () => {
+  // 1 × 2^25 · 2^25 × 1 packs 2 × 4 × 2^25 words = 2 GiB: over the cap; the shapes are all that is read.
+  const long = 2 ** 25;
+  const a = { rows: 1, cols: long, data: new Float64Array(0) };
+  const b = { rows: long, cols: 1, data: new Float64Array(0) };
+  assert.ok(8 * 8 * long > MAX_BYTES);
+  assert.equal(gemm(a, b, false), undefined);
+  assert.ok(gemm(zeros(2, 3), zeros(3, 2), false) instanceof Float64Array);
+});
