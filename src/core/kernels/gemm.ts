@@ -14,7 +14,7 @@ import { gemmWasmBase64 } from './gemm-wasm.js';
 
 interface Kernel {
   readonly memory: WebAssembly.Memory;
-  readonly kernel: (pa: number, pb: number, pc: number, kc: number, ldc: number) => void;
+  readonly kernel: (pa: number, pb: number, pc: number, kc: number, ldb: number, ldc: number) => void;
 }
 
 interface Operand {
@@ -102,58 +102,55 @@ function packA(F: Float64Array, at: number, a: Operand): Int32Array {
   return ends;
 }
 
-/**
- * Packs B into panels of 4 columns at word offset `at`: B is k × m when `transposed` is false,
- * m × k (so the product is A · Bᵀ) when true. Returns whether every entry is finite.
- */
-function packB(F: Float64Array, at: number, b: Operand, transposed: boolean): boolean {
-  const B = b.data;
-  let probe = 0; // stays ±0 unless an entry is ±Infinity or NaN
-  if (transposed) {
-    const m = b.rows, k = b.cols;
-    for (let j = 0; j < m; j++) {
-      const src = j * k;
-      let o = at + (j >> 2) * k * 4 + (j & 3);
-      for (let t = 0; t < k; t++, o += 4) {
-        const v = B[src + t];
-        F[o] = v;
-        probe += v * 0;
-      }
-    }
-    for (let j = m; j < round4(m); j++) {
-      let o = at + (j >> 2) * k * 4 + (j & 3);
-      for (let t = 0; t < k; t++, o += 4) F[o] = 0;
-    }
-  } else {
-    const k = b.rows, m = b.cols, m4 = round4(m);
-    for (let t = 0; t < k; t++) {
-      const src = t * m;
-      for (let j = 0; j < m4; j++) {
-        const v = j < m ? B[src + j] : 0;
-        F[at + (j >> 2) * k * 4 + t * 4 + (j & 3)] = v;
-        probe += v * 0;
-      }
-    }
+/** Packs B (m × k; the product is A · Bᵀ) into panels of 4 columns at word offset `at`. */
+function packTransposedB(F: Float64Array, at: number, b: Operand): void {
+  const B = b.data, m = b.rows, k = b.cols;
+  for (let j = 0; j < m; j++) {
+    const src = j * k;
+    let o = at + (j >> 2) * k * 4 + (j & 3);
+    for (let t = 0; t < k; t++, o += 4) F[o] = B[src + t];
   }
+  for (let j = m; j < round4(m); j++) {
+    let o = at + (j >> 2) * k * 4 + (j & 3);
+    for (let t = 0; t < k; t++, o += 4) F[o] = 0;
+  }
+}
+
+/** Whether every entry is finite: a sum that stays ±0 unless one is ±Infinity or NaN. */
+function allFinite(data: Float64Array): boolean {
+  let probe = 0;
+  for (let i = 0; i < data.length; i++) probe += data[i] * 0;
   return probe === 0;
 }
 
-/** C = packed A · packed B into the padded n4 × m4 block at word offset `c`, then copied out as n × m. */
+/**
+ * C = A · B into the padded n4 × m4 block at word offset `cAt`, then copied out as n × m. A is packed
+ * at `aAt`; B is either packed in panels there (`transposed`: the product is A · Bᵀ) or copied as it
+ * is, k × m row-major, and read in place 4 columns at a time (the columns past m land in C's padding,
+ * and the last row's overreach stays inside B's k × round4(m) words).
+ */
 function multiply(
-  k: Kernel, F: Float64Array, aAt: number, ends: Int32Array, bAt: number, cAt: number,
-  n: number, depth: number, m: number,
+  k: Kernel, F: Float64Array, aAt: number, rowEnds: Int32Array, b: Operand, transposed: boolean,
+  bAt: number, cAt: number, n: number, depth: number,
 ): Float64Array {
+  const m = transposed ? b.rows : b.cols;
   const n4 = round4(n), m4 = round4(m), ldc = m4 * 8;
+  if (transposed) packTransposedB(F, bAt, b);
+  else F.set(b.data, bAt);
+  // Skipping the zero ends of A's rows is exact only if B is finite (0 · ∞ is NaN).
+  const skips = rowEnds.some((end) => end < depth);
+  const ends = skips && !allFinite(b.data) ? rowEnds.map(() => depth) : rowEnds;
+  const ldb = transposed ? 32 : m * 8;
   F.fill(0, cAt, cAt + n4 * m4);
   const run = k.kernel;
   for (let t0 = 0; t0 < depth; t0 += KC) {
     for (let i0 = 0; i0 < n4; i0 += MC) {
       const i1 = Math.min(n4, i0 + MC);
       for (let j = 0; j < m4; j += 4) {
-        const pb = (bAt + j * depth + t0 * 4) * 8;
+        const pb = (transposed ? bAt + j * depth + t0 * 4 : bAt + j + t0 * m) * 8;
         for (let i = i0; i < i1; i += 4) {
           const steps = Math.min(KC, ends[i >> 2] - t0);
-          if (steps > 0) run((aAt + i * depth + t0 * 4) * 8, pb, (cAt + i * m4 + j) * 8, steps, ldc);
+          if (steps > 0) run((aAt + i * depth + t0 * 4) * 8, pb, (cAt + i * m4 + j) * 8, steps, ldb, ldc);
         }
       }
     }
@@ -183,11 +180,7 @@ export function gemmEach(a: Operand, bs: readonly Operand[], transposed: boolean
   const F = memoryFor(k, bytes);
   if (!F) return undefined;
   const rowEnds = packA(F, 0, a);
-  const full = new Int32Array(rowEnds.length).fill(depth);
-  return bs.map((b) => {
-    const finite = packB(F, aWords, b, transposed);
-    return multiply(k, F, 0, finite ? rowEnds : full, aWords, aWords + bWords, n, depth, transposed ? b.rows : b.cols);
-  });
+  return bs.map((b) => multiply(k, F, 0, rowEnds, b, transposed, aWords, aWords + bWords, n, depth));
 }
 
 /** a · b (or a · bᵀ with `transposed`) on the kernel, or undefined where it cannot run. */

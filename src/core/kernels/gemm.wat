@@ -1,14 +1,15 @@
 ;; The one hot loop of the core, in WebAssembly with 128-bit SIMD (two float64 lanes).
 ;; C (4 × 4, rows ldc bytes apart) += A panel · B panel, where the A panel holds 4 rows of A
-;; interleaved (a[t][0..3] contiguous for each step t) and the B panel holds 4 columns of B
-;; interleaved (b[t][0..3] contiguous). Sixteen sums live in eight registers; each step loads
-;; two B pairs and four A numbers and does 16 multiplications and 16 additions.
+;; interleaved (a[t][0..3] contiguous for each step t) and the B panel holds 4 columns of B,
+;; b[t][0..3] contiguous and ldb bytes after b[t-1][0..3] (32 when packed, the row length when B is
+;; read in place). Sixteen sums live in eight registers; each step loads two B pairs and four
+;; A numbers and does 16 multiplications and 16 additions.
 ;; Every sum is built in the order t = 0, 1, 2, … with a separate multiply and add (no fused
 ;; multiply-add), so each cell is bit for bit what the plain triple loop gives.
 ;; Compiled by scripts/build-wasm.ts into gemm-wasm.ts; edit this file, then run it.
 (module
   (memory (export "memory") 1)
-  (func (export "kernel") (param $pa i32) (param $pb i32) (param $pc i32) (param $kc i32) (param $ldc i32)
+  (func (export "kernel") (param $pa i32) (param $pb i32) (param $pc i32) (param $kc i32) (param $ldb i32) (param $ldc i32)
     (local $c00 v128) (local $c01 v128) (local $c10 v128) (local $c11 v128)
     (local $c20 v128) (local $c21 v128) (local $c30 v128) (local $c31 v128)
     (local $b0 v128) (local $b1 v128) (local $a v128)
@@ -42,7 +43,7 @@
           (local.set $c30 (f64x2.add (local.get $c30) (f64x2.mul (local.get $a) (local.get $b0))))
           (local.set $c31 (f64x2.add (local.get $c31) (f64x2.mul (local.get $a) (local.get $b1))))
           (local.set $pa (i32.add (local.get $pa) (i32.const 32)))
-          (local.set $pb (i32.add (local.get $pb) (i32.const 32)))
+          (local.set $pb (i32.add (local.get $pb) (local.get $ldb)))
           (br_if $step (local.tee $kc (i32.sub (local.get $kc) (i32.const 1)))))))
     (v128.store (local.get $pc) (local.get $c00))
     (v128.store offset=16 (local.get $pc) (local.get $c01))
