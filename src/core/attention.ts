@@ -151,7 +151,9 @@ function scaleAndSoftmax(
       weights[c] = e;
       sum += e;
     }
-    for (let c = start; c < end; c++) weights[c] /= sum;
+    // A masked weight stays 0 (0 ÷ sum), unless the sum is NaN, where softmaxRow makes it NaN too.
+    if (Number.isNaN(sum)) for (let c = start; c < end; c++) weights[c] /= sum;
+    else for (let c = start; c < end; c++) if (!masked[c]) weights[c] /= sum;
   }
 }
 

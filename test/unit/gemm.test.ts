@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gemmWasmBase64 } from '../../src/core/kernels/gemm-wasm.js';
-import { gemm, MAX_BYTES } from '../../src/core/kernels/gemm.js';
+import { gemm, MAX_BYTES, wasmMemoryBytes } from '../../src/core/kernels/gemm.js';
 import { zeros } from '../../src/core/matrix.js';
 import { compileWat } from '../../scripts/compile-wat.js';
 
@@ -24,4 +24,19 @@ test('a product whose packed operands would pass the memory cap is left to JavaS
   assert.ok(8 * 8 * long > MAX_BYTES);
   assert.equal(gemm(a, b, false), undefined);
   assert.ok(gemm(zeros(2, 3), zeros(3, 2), false) instanceof Float64Array);
+});
+
+test('after a product that needed more than 64 MB the kernel lets its memory go and still computes right', () => {
+  // 6,000 × 1,500 · 1,500 × 8: A alone packs to 72 MB.
+  const n = 6000, k = 1500;
+  const a = zeros(n, k), b = zeros(k, 8);
+  a.data[k * (n - 1) + 1499] = 3;
+  b.data[1499 * 8 + 7] = 2;
+  const product = gemm(a, b, false)!;
+  assert.equal(product[(n - 1) * 8 + 7], 6);
+  assert.equal(wasmMemoryBytes(), 0, 'the grown memory is let go');
+  assert.equal(product[0], 0);
+  const small = gemm({ rows: 1, cols: 2, data: Float64Array.of(1, 2) }, { rows: 2, cols: 1, data: Float64Array.of(3, 4) }, false)!;
+  assert.deepEqual(Array.from(small), [11]);
+  assert.ok(wasmMemoryBytes() < 64 << 20, `${wasmMemoryBytes()} bytes kept`);
 });

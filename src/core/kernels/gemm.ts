@@ -14,7 +14,7 @@ import { gemmWasmBase64 } from './gemm-wasm.js';
 
 interface Kernel {
   readonly memory: WebAssembly.Memory;
-  readonly kernel: (pa: number, pb: number, pc: number, kc: number, ldb: number, ldc: number) => void;
+  readonly kernel: (pa: number, pb: number, pc: number, kc: number, ldb: number, ldc: number, accumulate: number) => void;
 }
 
 interface Operand {
@@ -25,6 +25,8 @@ interface Operand {
 
 /** Above this, the products fall back to JavaScript rather than hold a large buffer for the session. */
 export const MAX_BYTES = 1 << 30;
+/** Memory the instance may keep between products (a 512-token, 768-wide layer needs about 12 MB). */
+const KEEP_BYTES = 64 << 20;
 /** Steps of t per block (8 KB per panel, so an A panel and a B panel sit together in L1). */
 const KC = 256;
 /** Rows of A per block (64 × 256 × 8 B = 128 KB, within L2). */
@@ -58,6 +60,11 @@ function load(): Kernel | undefined {
     kernel = undefined;
   }
   return kernel;
+}
+
+/** How much memory the kernel holds now (0 when it holds none), for the test of KEEP_BYTES. */
+export function wasmMemoryBytes(): number {
+  return kernel ? kernel.memory.buffer.byteLength : 0;
 }
 
 /** Whether the products run on the WebAssembly kernel here (for the bench's caption). */
@@ -141,16 +148,17 @@ function multiply(
   const skips = rowEnds.some((end) => end < depth);
   const ends = skips && !allFinite(b.data) ? rowEnds.map(() => depth) : rowEnds;
   const ldb = transposed ? 32 : m * 8;
-  F.fill(0, cAt, cAt + n4 * m4);
   const run = k.kernel;
   for (let t0 = 0; t0 < depth; t0 += KC) {
+    // The first block writes every cell (from +0, even with no steps to do); later ones add to it.
+    const accumulate = t0 > 0 ? 1 : 0;
     for (let i0 = 0; i0 < n4; i0 += MC) {
       const i1 = Math.min(n4, i0 + MC);
       for (let j = 0; j < m4; j += 4) {
         const pb = (transposed ? bAt + j * depth + t0 * 4 : bAt + j + t0 * m) * 8;
         for (let i = i0; i < i1; i += 4) {
-          const steps = Math.min(KC, ends[i >> 2] - t0);
-          if (steps > 0) run((aAt + i * depth + t0 * 4) * 8, pb, (cAt + i * m4 + j) * 8, steps, ldb, ldc);
+          const steps = Math.max(0, Math.min(KC, ends[i >> 2] - t0));
+          if (steps > 0 || !accumulate) run((aAt + i * depth + t0 * 4) * 8, pb, (cAt + i * m4 + j) * 8, steps, ldb, ldc, accumulate);
         }
       }
     }
@@ -180,7 +188,11 @@ export function gemmEach(a: Operand, bs: readonly Operand[], transposed: boolean
   const F = memoryFor(k, bytes);
   if (!F) return undefined;
   const rowEnds = packA(F, 0, a);
-  return bs.map((b) => multiply(k, F, 0, rowEnds, b, transposed, aWords, aWords + bWords, n, depth));
+  const products = bs.map((b) => multiply(k, F, 0, rowEnds, b, transposed, aWords, aWords + bWords, n, depth));
+  // A memory cannot shrink: after a large product, let the instance go (it is rebuilt in
+  // microseconds) rather than hold its buffer for the rest of the session.
+  if (k.memory.buffer.byteLength > KEEP_BYTES) kernel = null;
+  return products;
 }
 
 /** a · b (or a · bᵀ with `transposed`) on the kernel, or undefined where it cannot run. */

@@ -1,6 +1,7 @@
 ;; The one hot loop of the core, in WebAssembly with 128-bit SIMD (two float64 lanes).
-;; C (4 × 4, rows ldc bytes apart) += A panel · B panel, where the A panel holds 4 rows of A
-;; interleaved (a[t][0..3] contiguous for each step t) and the B panel holds 4 columns of B,
+;; C (4 × 4, rows ldc bytes apart) = (C if accumulate, else 0) + A panel · B panel, where the
+;; A panel holds 4 rows of A interleaved (a[t][0..3] contiguous for each step t) and the B panel
+;; holds 4 columns of B,
 ;; b[t][0..3] contiguous and ldb bytes after b[t-1][0..3] (32 when packed, the row length when B is
 ;; read in place). Sixteen sums live in eight registers; each step loads two B pairs and four
 ;; A numbers and does 16 multiplications and 16 additions.
@@ -9,7 +10,7 @@
 ;; Compiled by scripts/build-wasm.ts into gemm-wasm.ts; edit this file, then run it.
 (module
   (memory (export "memory") 1)
-  (func (export "kernel") (param $pa i32) (param $pb i32) (param $pc i32) (param $kc i32) (param $ldb i32) (param $ldc i32)
+  (func (export "kernel") (param $pa i32) (param $pb i32) (param $pc i32) (param $kc i32) (param $ldb i32) (param $ldc i32) (param $accumulate i32)
     (local $c00 v128) (local $c01 v128) (local $c10 v128) (local $c11 v128)
     (local $c20 v128) (local $c21 v128) (local $c30 v128) (local $c31 v128)
     (local $b0 v128) (local $b1 v128) (local $a v128)
@@ -17,14 +18,17 @@
     (local.set $p1 (i32.add (local.get $pc) (local.get $ldc)))
     (local.set $p2 (i32.add (local.get $p1) (local.get $ldc)))
     (local.set $p3 (i32.add (local.get $p2) (local.get $ldc)))
-    (local.set $c00 (v128.load (local.get $pc)))
-    (local.set $c01 (v128.load offset=16 (local.get $pc)))
-    (local.set $c10 (v128.load (local.get $p1)))
-    (local.set $c11 (v128.load offset=16 (local.get $p1)))
-    (local.set $c20 (v128.load (local.get $p2)))
-    (local.set $c21 (v128.load offset=16 (local.get $p2)))
-    (local.set $c30 (v128.load (local.get $p3)))
-    (local.set $c31 (v128.load offset=16 (local.get $p3)))
+    ;; The sums start at +0 (a v128 local starts as zero) on the first block of steps, else from C.
+    (if (local.get $accumulate)
+      (then
+        (local.set $c00 (v128.load (local.get $pc)))
+        (local.set $c01 (v128.load offset=16 (local.get $pc)))
+        (local.set $c10 (v128.load (local.get $p1)))
+        (local.set $c11 (v128.load offset=16 (local.get $p1)))
+        (local.set $c20 (v128.load (local.get $p2)))
+        (local.set $c21 (v128.load offset=16 (local.get $p2)))
+        (local.set $c30 (v128.load (local.get $p3)))
+        (local.set $c31 (v128.load offset=16 (local.get $p3)))))
     (if (i32.gt_s (local.get $kc) (i32.const 0))
       (then
         (loop $step
