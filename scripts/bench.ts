@@ -4,11 +4,12 @@
 // reading + computing the examples end to end. Figures, not assertions: timing belongs here, not in tests.
 //
 //   npm run -s bench                          the table above (--no-reference: without python)
-//   npm run -s bench -- --json                only {"compute": [{"n": 16, "ms": median}, …]} on stdout
+//   npm run -s bench -- --json                only {"compute": [{"n": 16, "ms": median}, …]} on stdout,
+//                                             and the same in test-results/bench.json
 //   npm run -s bench -- --json --reference    … plus "reference": [{"backend", "threads", "compute"}] (1 and 2 threads)
 // (-s keeps npm's own "> attention-lens bench" banner off stdout.)
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { computeAttention } from '../src/core/attention.js';
 import { wasmKernelAvailable } from '../src/core/kernels/gemm.js';
@@ -105,7 +106,11 @@ if (json) {
     ? `{ "error": ${JSON.stringify(r)} }`
     : `{ "backend": ${JSON.stringify(r.backend)}, "threads": ${r.threads}, "compute": [ ${r.compute.map(row).join(', ')} ] }`;
   const extra = withReference ? `, "reference": [ ${refs.map(one).join(', ')} ]` : '';
-  console.log(`{ "compute": [ ${compute.map(row).join(', ')} ]${extra} }`);
+  const line = `{ "compute": [ ${compute.map(row).join(', ')} ]${extra} }`;
+  // Also in a file, like bench:vscode's: `npm run` without -s writes its own banner on stdout.
+  mkdirSync(join(__dirname, '..', 'test-results'), { recursive: true });
+  writeFileSync(join(__dirname, '..', 'test-results', 'bench.json'), line + '\n');
+  console.log(line);
   process.exit(0);
 }
 for (const ref of refs) {
