@@ -143,10 +143,10 @@ function multiply(
   const m = transposed ? b.rows : b.cols;
   const n4 = round4(n), m4 = round4(m), ldc = m4 * 8;
   if (transposed) packTransposedB(F, bAt, b);
-  else F.set(b.data, bAt);
+  else F.set(b.data.subarray(0, depth * m), bAt); // only rows × cols, whatever the array behind it
   // Skipping the zero ends of A's rows is exact only if B is finite (0 · ∞ is NaN).
   const skips = rowEnds.some((end) => end < depth);
-  const ends = skips && !allFinite(b.data) ? rowEnds.map(() => depth) : rowEnds;
+  const ends = skips && !allFinite(b.data.subarray(0, depth * m)) ? rowEnds.map(() => depth) : rowEnds;
   const ldb = transposed ? 32 : m * 8;
   const run = k.kernel;
   for (let t0 = 0; t0 < depth; t0 += KC) {
