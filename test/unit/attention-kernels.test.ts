@@ -4,7 +4,8 @@
 // the WebAssembly kernel against the plain JavaScript loops to the bit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { computeAttention, type AttentionResult } from '../../src/core/attention.js';
+import { computeAttention, computeHead, type AttentionResult } from '../../src/core/attention.js';
+import { softmaxRow } from '../../src/core/softmax.js';
 import { toRows, zeros, type Matrix } from '../../src/core/matrix.js';
 import { useWasmKernel } from '../../src/core/kernels/gemm.js';
 import type { HeadSpec, Spec } from '../../src/core/spec.js';
@@ -88,4 +89,24 @@ test('the WebAssembly kernel and the plain JavaScript loops give the same bits f
     }
   });
   assert.deepEqual(a.output.data, b.output.data);
+});
+
+test('weights are softmaxRow of the scaled scores to the bit (the webview recomputes them so), masks and overflow included', () => {
+  const size = 23;
+  const masked = new Uint8Array(size * size);
+  for (let i = 0; i < size; i++) for (let j = 0; j < size; j++) if (j > i || (i * 7 + j) % 5 === 0) masked[i * size + j] = 1;
+  for (let j = 0; j < size; j++) masked[4 * size + j] = 1; // a row with every key masked
+  const xs = random(size, 6, 11);
+  xs.data[9 * 6] = 1e200; // scores past a double in row 9: NaN and ±Infinity reach the softmax
+  const head: HeadSpec = { name: 'h', wq: { matrix: random(6, 3, 12), identity: false }, wk: { matrix: random(6, 3, 13), identity: false }, wv: { matrix: random(6, 2, 14), identity: false } };
+  const empty: number[] = [];
+  const h = computeHead(xs, head, { kind: 'sqrt_dk' }, masked, (query) => empty.push(query));
+  for (let i = 0; i < size; i++) {
+    const expected = new Float64Array(size);
+    const ok = softmaxRow(h.scaled.data.subarray(i * size, (i + 1) * size), expected, (j) => masked[i * size + j] === 1);
+    assert.deepEqual(h.weights.data.subarray(i * size, (i + 1) * size), expected, `row ${i}`);
+    assert.equal(empty.includes(i), !ok, `row ${i} reported as empty`);
+  }
+  assert.ok(empty.includes(4));
+  assert.ok(Array.from(h.weights.data).some(Number.isNaN), 'the overflow case (a NaN sum) is exercised');
 });
