@@ -50,3 +50,24 @@ test('operands that are views into longer arrays are read as rows × cols only',
   assert.deepEqual(Array.from(gemm(a, b, false)!), [2 * 5 + 3 * 7, 2 * 6 + 3 * 8]);
   assert.deepEqual(Array.from(gemm(a, b, true)!), [2 * 5 + 3 * 6, 2 * 7 + 3 * 8]);
 });
+
+test('the kernel itself on the smallest and emptiest shapes (matmul leaves these to the plain loop)', () => {
+  const naive = (a: { rows: number; cols: number; data: Float64Array }, b: { rows: number; cols: number; data: Float64Array }) => {
+    const out = new Float64Array(a.rows * b.cols);
+    for (let i = 0; i < a.rows; i++) for (let j = 0; j < b.cols; j++) {
+      let s = 0;
+      for (let t = 0; t < a.cols; t++) s += a.data[i * a.cols + t] * b.data[t * b.cols + j];
+      out[i * b.cols + j] = s;
+    }
+    return out;
+  };
+  const shapes = [[1, 1, 1], [1, 0, 1], [0, 3, 2], [2, 3, 0], [3, 5, 2], [5, 1, 7], [4, 4, 4], [7, 2, 9]];
+  for (const [n, k, m] of shapes) {
+    const a = zeros(n, k), b = zeros(k, m), bT = zeros(m, k);
+    a.data.forEach((_, i) => { a.data[i] = ((i * 7) % 11) - 5; });
+    b.data.forEach((_, i) => { b.data[i] = ((i * 5) % 9) - 4; });
+    for (let t = 0; t < k; t++) for (let j = 0; j < m; j++) bT.data[j * k + t] = b.data[t * m + j];
+    assert.deepEqual(gemm(a, b, false), naive(a, b), `${n}×${k}×${m}`);
+    assert.deepEqual(gemm(a, bT, true), naive(a, b), `${n}×${k}×${m} transposed`);
+  }
+});
