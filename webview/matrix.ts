@@ -3,6 +3,7 @@
 // labelled. Hover a cell: the dot product term by term, the scaling, the weight, its row and
 // column outlined. Small inputs draw one <rect> per cell (data-query, data-key, data-head); large
 // ones (more than CANVAS_ABOVE tokens) paint a canvas and find the cell under the pointer.
+import { MODE_LABEL } from '../src/vocabulary.js';
 import { at, row, scaledAt, isMasked } from '../src/core/model/attention-data.js';
 import { rgb, select } from 'd3';
 import type { AttentionData, HeadData, InputData } from '../src/core/model/attention-data.js';
@@ -25,12 +26,7 @@ export const MAX_STATIC_CELLS = 8192;
 /** Height of a head's name and shape above its matrix. */
 const HEAD_TITLE_H = 32;
 
-export const MODE_LABEL: Record<MatrixMode, string> = {
-  scores: 'raw scores q·k',
-  scaled: 'scaled scores q·k ÷ s',
-  weights: 'weights (softmax of each row)',
-  cosine: 'cosine q·k ÷ (|q||k|): direction only',
-};
+export { MODE_LABEL } from '../src/vocabulary.js';
 
 export function divisorText(data: AttentionData, head: HeadData): string {
   if (data.scale === 'sqrt_dk') return `√${head.dk} ≈ ${fmt(head.divisor)}`;
@@ -228,9 +224,8 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
     const gx = block.labelW, gy = block.labelH + HEAD_TITLE_H;
     // Token labels: queries down the left, keys along the top (slanted when the cells are narrow).
     if (cell >= 7) {
-      const everyK = 1;
       const lab = g.append('g').attr('class', 'labels').attr('font-size', labelFs);
-      for (let i = 0; i < n; i += everyK * stride) {
+      for (let i = 0; i < n; i += stride) {
         const t = input.tokens[i];
         lab.append('text').attr('class', 'row-label token hot').attr('data-token', i).attr('data-head', h)
           .attr('x', gx - 4).attr('y', gy + (i / stride) * cell + cell / 2 + labelFs * 0.35).attr('text-anchor', 'end')
