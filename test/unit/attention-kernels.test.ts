@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { computeAttention, computeHead, type AttentionResult } from '../../src/core/attention.js';
 import { softmaxRow } from '../../src/core/softmax.js';
+import { weightsFromScores } from '../../src/core/model/wire.js';
 import { toRows, zeros, type Matrix } from '../../src/core/matrix.js';
 import { useWasmKernel } from '../../src/core/kernels/gemm.js';
 import type { HeadSpec, Spec } from '../../src/core/spec.js';
@@ -91,7 +92,7 @@ test('the WebAssembly kernel and the plain JavaScript loops give the same bits f
   assert.deepEqual(a.output.data, b.output.data);
 });
 
-test('weights are softmaxRow of the scaled scores to the bit (the webview recomputes them so), masks and overflow included', () => {
+test('weights are softmaxRow of the scaled scores to the bit, and what the webview derives from the scores, masks and overflow included', () => {
   const size = 23;
   const masked = new Uint8Array(size * size);
   for (let i = 0; i < size; i++) for (let j = 0; j < size; j++) if (j > i || (i * 7 + j) % 5 === 0) masked[i * size + j] = 1;
@@ -109,4 +110,6 @@ test('weights are softmaxRow of the scaled scores to the bit (the webview recomp
   }
   assert.ok(empty.includes(4));
   assert.ok(Array.from(h.weights.data).some(Number.isNaN), 'the overflow case (a NaN sum) is exercised');
+  // The webview's decode (weightsFromScores) derives the same bits from the scores alone.
+  assert.deepEqual(weightsFromScores(h.scores, h.divisor, h.masked).data, h.weights.data);
 });
