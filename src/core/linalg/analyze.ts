@@ -3,7 +3,7 @@
 // the heads' subspaces overlap, and the covariance of each input's embeddings. This is the
 // `attn analyze --json` contract. SVD and the (non-symmetric) eigendecomposition come from ml-matrix,
 // a maintained port of JAMA, rather than our own: they are the hard, well-trodden part.
-import { EigenvalueDecomposition, Matrix as MlMatrix, SVD } from 'ml-matrix';
+import { EigenvalueDecomposition, Matrix as MlMatrix, QrDecomposition, SVD } from 'ml-matrix';
 import type { Matrix } from '../matrix.js';
 import { matmul, transpose } from '../matrix.js';
 import type { Spec } from '../spec.js';
@@ -26,8 +26,26 @@ const toMl = (m: Matrix) => new MlMatrix(Array.from({ length: m.rows }, (_, i) =
 /** Singular values, largest first: min(rows, cols) of them. */
 export function singularValues(m: Matrix): number[] {
   if (m.rows === 0 || m.cols === 0) return [];
-  const s = new SVD(toMl(m), { computeLeftSingularVectors: false, computeRightSingularVectors: false, autoTranspose: true }).diagonal;
-  return s.map((v) => Math.max(0, v)).sort((a, b) => b - a).slice(0, Math.min(m.rows, m.cols));
+  return mlSingularValues(toMl(m));
+}
+
+function mlSingularValues(m: MlMatrix): number[] {
+  const s = new SVD(m, { computeLeftSingularVectors: false, computeRightSingularVectors: false, autoTranspose: true }).diagonal;
+  return s.map((v) => Math.max(0, v)).sort((a, b) => b - a).slice(0, Math.min(m.rows, m.columns));
+}
+
+/**
+ * The first min(d_model, d_k) singular values of the QK circuit W_Q·W_Kᵀ (d_model × d_model). When
+ * d_k < d_model the d_model² product is never formed: with thin QR factors W_Q = Q_a·R_a and
+ * W_K = Q_b·R_b (orthonormal columns), W_Q·W_Kᵀ = Q_a·(R_a·R_bᵀ)·Q_bᵀ has the singular values of the
+ * d_k × d_k matrix R_a·R_bᵀ. At 512 × 64 that is about 2·10⁷ multiply-adds instead of 10⁹.
+ */
+export function qkSingularValues(wq: Matrix, wk: Matrix): number[] {
+  const d = wq.rows, dk = wq.cols;
+  if (dk >= d) return singularValues(matmul(wq, transpose(wk))).slice(0, Math.min(d, dk));
+  const ra = new QrDecomposition(toMl(wq)).upperTriangularMatrix;
+  const rb = new QrDecomposition(toMl(wk)).upperTriangularMatrix;
+  return mlSingularValues(ra.mmul(rb.transpose())).slice(0, Math.min(d, dk));
 }
 
 /** An orthonormal basis of the column space (columns of U whose singular value is above numpy's rank tolerance). */
@@ -43,7 +61,10 @@ function columnBasis(m: Matrix): MlMatrix {
 
 /** Mean cos² of the principal angles between the column spaces of a and b: 1 for the same space, 0 for orthogonal ones. */
 export function subspaceOverlap(a: Matrix, b: Matrix): number {
-  const ua = columnBasis(a), ub = columnBasis(b);
+  return basesOverlap(columnBasis(a), columnBasis(b));
+}
+
+function basesOverlap(ua: MlMatrix, ub: MlMatrix): number {
   const r = Math.min(ua.columns, ub.columns);
   if (r === 0) return 0;
   const cos = new SVD(ua.transpose().mmul(ub), { computeLeftSingularVectors: false, computeRightSingularVectors: false, autoTranspose: true }).diagonal;
@@ -81,16 +102,33 @@ function rowsOf(m: Matrix, from: number, to: number): Matrix {
   return { rows: to - from, cols: m.cols, data: m.data.slice(from * m.cols, to * m.cols) };
 }
 
-/** Multiply-adds the analysis may cost (SVDs and eigendecompositions are about 10·n³); past this it is refused. */
+/** Multiply-adds the analysis may cost (an SVD or eigendecomposition is about 10·m·n·min(m, n)); past this it is refused. */
 export const MAX_ANALYZE_WORK = 4e9;
+
+const svdWork = (m: number, n: number) => 10 * m * n * Math.min(m, n);
+
+/** The analysis's multiply-adds, estimated from the shapes alone, before any work. */
+export function analyzeWork(spec: Spec): number {
+  const d = spec.dModel;
+  let work = 0;
+  for (const h of spec.heads) {
+    const dk = h.wq.matrix.cols, dv = h.wv.matrix.cols;
+    work += svdWork(d, dk) * 2 + svdWork(d, dv);
+    work += dk >= d ? d * d * dk + svdWork(d, d) : 4 * d * dk * dk + svdWork(dk, dk); // the QK circuit
+    if (spec.wo) work += d * dv * d + svdWork(d, d); // the OV circuit's eigenvalues
+    work += (svdWork(d, dk) * 2 + svdWork(d, dv)) * 2; // column bases for the head overlap
+  }
+  const H = spec.heads.length;
+  work += H * H * 3 * svdWork(d, d) / 10; // pairs of bases: at most d × d each, usually far less
+  for (const input of spec.inputs) work += input.tokens.length * d * d;
+  return work;
+}
 
 /** Why the spec is too big to analyse, or undefined. Estimated from the shapes, before any work. */
 export function analyzeOverLimit(spec: Spec): string | undefined {
-  const d = spec.dModel;
-  const H = spec.heads.length;
-  const work = H * 10 * (3 * d * d * d + d * d * d) + (spec.wo ? H * 10 * d ** 3 : 0) + 3 * H * H * 10 * d * d * d;
+  const work = analyzeWork(spec);
   if (work <= MAX_ANALYZE_WORK) return undefined;
-  return `analysing ${H} head(s) at d_model ${d} needs about ${(work / 1e9).toFixed(0)} billion multiply-adds, over the ${MAX_ANALYZE_WORK / 1e9} billion limit: use a smaller d_model or fewer heads`;
+  return `analysing ${spec.heads.length} head(s) at d_model ${spec.dModel} needs about ${(work / 1e9).toFixed(0)} billion multiply-adds, over the ${MAX_ANALYZE_WORK / 1e9} billion limit: use a smaller d_model or fewer heads`;
 }
 
 export function analyzeSpec(spec: Spec): AnalyzeJson {
@@ -106,17 +144,20 @@ export function analyzeSpec(spec: Spec): AnalyzeJson {
       ov = { eigenvalues: eig, copyingScore: total > 0 ? trace / total : 0 };
     }
     offset += dv;
-    const qk = matmul(h.wq.matrix, transpose(h.wk.matrix));
     return {
       name: h.name,
       wq: { singularValues: singularValues(h.wq.matrix) },
       wk: { singularValues: singularValues(h.wk.matrix) },
       wv: { singularValues: singularValues(h.wv.matrix) },
-      qk: { singularValues: singularValues(qk).slice(0, Math.min(spec.dModel, h.wq.matrix.cols)) },
+      qk: { singularValues: qkSingularValues(h.wq.matrix, h.wk.matrix) },
       ov,
     };
   });
-  const overlap = (role: 'wq' | 'wk' | 'wv') => spec.heads.map((a, i) => spec.heads.map((b, j) => (i === j ? 1 : subspaceOverlap(a[role].matrix, b[role].matrix))));
+  // One basis per head and role (an SVD each), then one small SVD per pair.
+  const overlap = (role: 'wq' | 'wk' | 'wv') => {
+    const bases = spec.heads.map((h) => columnBasis(h[role].matrix));
+    return bases.map((a, i) => bases.map((b, j) => (i === j ? 1 : basesOverlap(a, b))));
+  };
   return {
     heads,
     headOverlap: { wq: overlap('wq'), wk: overlap('wk'), wv: overlap('wv') },
