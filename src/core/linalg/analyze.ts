@@ -7,18 +7,21 @@ import { EigenvalueDecomposition, Matrix as MlMatrix, QrDecomposition, SVD } fro
 import type { Matrix } from '../matrix.js';
 import { matmul, transpose } from '../matrix.js';
 import type { Spec } from '../spec.js';
+import { inputFeatures, inputFeaturesWork, spectrumJson, type InputFeaturesJson, type SpectrumJson } from './analyze-extras.js';
 
+/** The contract's keys first; the keys after them (analyze-extras.ts) are additions, never changes. */
 export interface AnalyzeJson {
   heads: {
     name: string;
-    wq: { singularValues: number[] };
-    wk: { singularValues: number[] };
-    wv: { singularValues: number[] };
-    qk: { singularValues: number[] };
+    wq: SpectrumJson;
+    wk: SpectrumJson;
+    wv: SpectrumJson;
+    /** conditionNumber and effectiveRank of the min(d_model, d_k) values listed. */
+    qk: SpectrumJson;
     ov: { eigenvalues: [number, number][]; copyingScore: number } | null;
   }[];
   headOverlap: { wq: number[][]; wk: number[][]; wv: number[][] };
-  inputs: { name: string; covariance: number[][] | null }[];
+  inputs: ({ name: string; covariance: number[][] | null } & InputFeaturesJson)[];
 }
 
 const toMl = (m: Matrix) => new MlMatrix(Array.from({ length: m.rows }, (_, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols))));
@@ -121,7 +124,7 @@ export function analyzeWork(spec: Spec): number {
   const H = spec.heads.length;
   work += H * H * 3 * svdWork(d, d) / 10; // pairs of bases: at most d × d each, usually far less
   for (const input of spec.inputs) work += input.tokens.length * d * d;
-  return work;
+  return work + inputFeaturesWork(spec);
 }
 
 /** Why the spec is too big to analyse, or undefined. Estimated from the shapes, before any work. */
@@ -132,6 +135,7 @@ export function analyzeOverLimit(spec: Spec): string | undefined {
 }
 
 export function analyzeSpec(spec: Spec): AnalyzeJson {
+  const d = spec.dModel;
   let offset = 0;
   const heads = spec.heads.map((h) => {
     const dv = h.wv.matrix.cols;
@@ -146,10 +150,10 @@ export function analyzeSpec(spec: Spec): AnalyzeJson {
     offset += dv;
     return {
       name: h.name,
-      wq: { singularValues: singularValues(h.wq.matrix) },
-      wk: { singularValues: singularValues(h.wk.matrix) },
-      wv: { singularValues: singularValues(h.wv.matrix) },
-      qk: { singularValues: qkSingularValues(h.wq.matrix, h.wk.matrix) },
+      wq: spectrumJson(singularValues(h.wq.matrix), d, h.wq.matrix.cols),
+      wk: spectrumJson(singularValues(h.wk.matrix), d, h.wk.matrix.cols),
+      wv: spectrumJson(singularValues(h.wv.matrix), d, dv),
+      qk: spectrumJson(qkSingularValues(h.wq.matrix, h.wk.matrix), d, d),
       ov,
     };
   });
@@ -158,13 +162,14 @@ export function analyzeSpec(spec: Spec): AnalyzeJson {
     const bases = spec.heads.map((h) => columnBasis(h[role].matrix));
     return bases.map((a, i) => bases.map((b, j) => (i === j ? 1 : basesOverlap(a, b))));
   };
+  const features = inputFeatures(spec);
   return {
     heads,
     headOverlap: { wq: overlap('wq'), wk: overlap('wk'), wv: overlap('wv') },
-    inputs: spec.inputs.map((input) => {
+    inputs: spec.inputs.map((input, k) => {
       const x: Matrix = { rows: input.tokens.length, cols: spec.dModel, data: new Float64Array(input.tokens.length * spec.dModel) };
       input.tokens.forEach((t, i) => x.data.set(t.embedding, i * spec.dModel));
-      return { name: input.name, covariance: covariance(x) };
+      return { name: input.name, covariance: covariance(x), ...features[k] };
     }),
   };
 }

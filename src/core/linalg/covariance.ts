@@ -47,10 +47,14 @@ export function featureStatsWork(n: number, d: number): number {
   return n * d * d + (d <= n ? 10 * d * d * d : n * n * d + 10 * n * n * n);
 }
 
-/** The feature statistics of the rows of x; null for fewer than 2 rows (no variance from one token). */
+/**
+ * The feature statistics of the rows of x; null for fewer than 2 rows (no variance from one token)
+ * and for data holding Infinity or NaN (the statistics would be NaN, which must never reach a picture).
+ */
 export function featureStats(x: Matrix, threshold = REDUNDANT_CORRELATION): FeatureStats | null {
   const n = x.rows, d = x.cols, v = x.data;
   if (n < 2 || d === 0) return null;
+  for (let i = 0; i < v.length; i++) if (!Number.isFinite(v[i])) return null;
   const mean = new Float64Array(d);
   for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) mean[j] += v[i * d + j];
   for (let j = 0; j < d; j++) mean[j] /= n;
