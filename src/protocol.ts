@@ -1,7 +1,7 @@
 // The messages between the extension host and the webview, in both directions.
 // Imported with `import type` by both sides; each side checks what it receives
 // (isWebviewMessage / isHostMessage) because a message is untrusted until checked.
-import type { AttentionJson } from './core/result-json.js';
+import type { WireAttention } from './core/model/wire.js';
 
 export type ViewName = 'arcs' | 'matrix' | 'steps' | 'quadrant' | 'projection' | 'compare' | 'training' | 'geometry';
 export const VIEW_NAMES: readonly ViewName[] = ['arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'training', 'geometry'];
@@ -41,13 +41,14 @@ export interface PanelState {
 
 // ---- host → webview ----
 
-/** A fresh result for a document version. */
+/** A fresh result for a document version: a small header and one binary buffer with every tensor (see core/model/wire.ts). */
 export interface RenderMessage {
   type: 'render';
   documentUri: string;
   fileName: string;
   version: number;
-  result: AttentionJson;
+  result: WireAttention;
+  buffer: ArrayBuffer;
   warnings: PanelProblem[];
 }
 
@@ -74,7 +75,16 @@ export interface LockMessage {
   locked: boolean;
 }
 
-export type HostMessage = RenderMessage | ProblemsMessage | ExportRequestMessage | LockMessage;
+/** Work on a version is under way: heads computed so far out of all (inputs × heads). */
+export interface ProgressMessage {
+  type: 'progress';
+  documentUri: string;
+  version: number;
+  done: number;
+  total: number;
+}
+
+export type HostMessage = RenderMessage | ProblemsMessage | ExportRequestMessage | LockMessage | ProgressMessage;
 
 // ---- webview → host ----
 

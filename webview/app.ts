@@ -2,14 +2,14 @@
 // summary strip, the problems list and the view itself. It checks every host message, draws on
 // 'render' and answers 'rendered', keeps the last good picture dimmed on 'problems', exports on
 // 'exportRequest', and remembers its state across reloads.
-import type { AttentionJson } from '../src/core/result-json.js';
+import type { AttentionData } from '../src/core/model/attention-data.js';
 import type { HostMessage, PanelProblem, ViewName, WebviewMessage } from '../src/protocol.js';
 import { VIEW_NAMES } from '../src/protocol.js';
 import { makeTheme, themeFromDocument, type Theme } from './colour.js';
 import { standaloneSvg, svgToPng } from './export.js';
 import { rovingGrid } from './keyboard.js';
 import { MODE_LABEL } from './matrix.js';
-import { isHostMessage } from './message-check.js';
+import { readHostMessage } from './message-check.js';
 import { clampState, restoreState, toPanelState, type UiState } from './state.js';
 import { Tooltip } from './tooltip.js';
 import { VIEWS, VIEW_TITLES, defaultToken } from './views.js';
@@ -34,7 +34,7 @@ export class App {
   private readonly doc: Document;
   private readonly tooltip: Tooltip;
   private state: UiState;
-  private data?: AttentionJson;
+  private data?: AttentionData;
   private documentUri: string;
   private fileName: string;
   private version = 0;
@@ -115,13 +115,13 @@ export class App {
   }
 
   receive(message: unknown): void {
-    let why = '';
-    if (!isHostMessage(message, (w) => { why = w; })) {
-      console.warn(`Attention Lens: rejected a message (${why})`);
-      this.showRejected(why);
+    const checked = readHostMessage(message);
+    if ('why' in checked) {
+      console.warn(`Attention Lens: rejected a message (${checked.why})`);
+      this.showRejected(checked.why);
       return;
     }
-    this.handle_(message);
+    this.handle_(checked.message, checked.data);
   }
 
   /**
@@ -138,14 +138,15 @@ export class App {
     this.root.dataset.error = 'rejected';
   }
 
-  private handle_(message: HostMessage): void {
+  private handle_(message: HostMessage, decoded?: AttentionData): void {
     switch (message.type) {
       case 'render': {
+        if (!decoded) return;
         const newDoc = message.documentUri !== this.documentUri;
         this.documentUri = message.documentUri;
         this.fileName = message.fileName;
         this.version = message.version;
-        this.data = message.result;
+        this.data = decoded;
         if (newDoc) this.state = { ...this.state, input: 0, token: -1, hiddenHeads: [] };
         this.state = clampState(this.state, this.data);
         this.showProblems(message.warnings);
@@ -166,6 +167,12 @@ export class App {
         return;
       case 'exportRequest':
         void this.export(message.requestId, message.format, message.theme);
+        return;
+      case 'progress':
+        // Only for the document shown, and only while its picture is not yet current.
+        if (message.documentUri !== this.documentUri || message.version <= this.version) return;
+        this.statusEl.hidden = false;
+        this.statusEl.textContent = `Computing: ${message.done} of ${message.total} heads…`;
         return;
       case 'lock':
         this.state.locked = message.locked;
@@ -319,7 +326,7 @@ export class App {
     rovingGrid(this.tabs, buttons, Math.max(0, VIEW_NAMES.indexOf(this.state.view)));
   }
 
-  private buildControls(data: AttentionJson, token: number): void {
+  private buildControls(data: AttentionData, token: number): void {
     const d = this.doc;
     this.tabs.querySelectorAll<HTMLButtonElement>('.al-tab').forEach((b) => {
       const on = b.dataset.view === this.state.view;

@@ -3,8 +3,9 @@
 // labelled. Hover a cell: the dot product term by term, the scaling, the weight, its row and
 // column outlined. Small inputs draw one <rect> per cell (data-query, data-key, data-head); large
 // ones (more than CANVAS_ABOVE tokens) paint a canvas and find the cell under the pointer.
+import { at, row, scaledAt, isMasked } from '../src/core/model/attention-data.js';
 import { rgb, select } from 'd3';
-import type { AttentionJson, HeadJson, InputJson } from '../src/core/result-json.js';
+import type { AttentionData, HeadData, InputData } from '../src/core/model/attention-data.js';
 import type { Theme } from './colour.js';
 import { textOn } from './colour.js';
 import { clip, dotTerms, fmt, textWidth } from './format.js';
@@ -31,38 +32,38 @@ export const MODE_LABEL: Record<MatrixMode, string> = {
   cosine: 'cosine q·k ÷ (|q||k|): direction only',
 };
 
-export function divisorText(data: AttentionJson, head: HeadJson): string {
+export function divisorText(data: AttentionData, head: HeadData): string {
   if (data.scale === 'sqrt_dk') return `√${head.dk} ≈ ${fmt(head.divisor)}`;
   if (data.scale === 'none') return '1 (no scaling)';
   return fmt(head.divisor);
 }
 
-export function value(head: HeadJson, mode: MatrixMode, i: number, j: number): number | null {
-  if (head.scaled[i][j] === null) return null;
-  if (mode === 'cosine') return pairGeometry(head.q[i], head.k[j]).cos;
-  return mode === 'weights' ? head.weights[i][j] : mode === 'scaled' ? head.scaled[i][j] : head.scores[i][j];
+export function value(head: HeadData, mode: MatrixMode, i: number, j: number): number | null {
+  if (isMasked(head, i, j)) return null;
+  if (mode === 'cosine') return pairGeometry(row(head.q, i), row(head.k, j)).cos;
+  return mode === 'weights' ? at(head.weights, i, j) : mode === 'scaled' ? scaledAt(head, i, j) : at(head.scores, i, j);
 }
 
 /** The hover text of one cell, also the <title> of the cell in `attn render`. */
-export function cellLines(data: AttentionJson, input: InputJson, h: number, i: number, j: number): string[] {
+export function cellLines(data: AttentionData, input: InputData, h: number, i: number, j: number): string[] {
   const head = input.heads[h];
   const tq = input.tokens[i], tk = input.tokens[j];
   const lines = [`${tq} → ${tk} (query ${i + 1}, key ${j + 1}) · head "${head.name}"`];
-  if (head.scaled[i][j] === null) {
+  if (isMasked(head, i, j)) {
     lines.push(`masked: "${tq}" may not attend to "${tk}", weight 0`);
     return lines;
   }
-  lines.push(`q_${tq} · k_${tk} = ${dotTerms(head.q[i], head.k[j], head.scores[i][j])}`);
-  const g = pairGeometry(head.q[i], head.k[j]);
+  lines.push(`q_${tq} · k_${tk} = ${dotTerms(row(head.q, i), row(head.k, j), at(head.scores, i, j))}`);
+  const g = pairGeometry(row(head.q, i), row(head.k, j));
   lines.push(`= |q||k| cos θ = ${fmt(g.qNorm, 2)} · ${fmt(g.kNorm, 2)} · ${g.cos.toFixed(3)} (θ = ${fmt(g.degrees, 1)}°)`);
-  lines.push(`scaled: ${fmt(head.scores[i][j])} ÷ ${divisorText(data, head)} = ${fmt(head.scaled[i][j])}`);
-  lines.push(`weight: ${fmt(head.weights[i][j], 4)} (softmax of row "${tq}")`);
+  lines.push(`scaled: ${fmt(at(head.scores, i, j))} ÷ ${divisorText(data, head)} = ${fmt(scaledAt(head, i, j))}`);
+  lines.push(`weight: ${fmt(at(head.weights, i, j), 4)} (softmax of row "${tq}")`);
   return lines;
 }
 
 interface Domain { lo: number; hi: number; clipped?: boolean }
 
-function domainOf(heads: readonly HeadJson[], mode: MatrixMode): Domain {
+function domainOf(heads: readonly HeadData[], mode: MatrixMode): Domain {
   // A cosine is −1..1 whatever the vectors: the fixed scale lets two heads be compared by angle alone.
   if (mode === 'cosine') return { lo: -1, hi: 1 };
   let lo = Infinity, hi = -Infinity;
@@ -70,26 +71,30 @@ function domainOf(heads: readonly HeadJson[], mode: MatrixMode): Domain {
     // From 0 to the largest weight. With many tokens a row's weights are near 1/n each and one
     // weight of 1 (the first row of a causal mask) would wash every other cell out: there the top
     // is the 99th percentile, cells above it take the top colour, and the legend says "≥".
-    const n = heads[0]?.weights.length ?? 0;
+    const n = heads[0]?.weights.rows ?? 0;
     if (n <= 32) {
-      for (const head of heads) for (const r of head.weights) for (const w of r) if (w > hi) hi = w;
+      for (const head of heads) for (const w of head.weights.data) if (w > hi) hi = w;
       return { lo: 0, hi: hi > 0 ? hi : 1 };
     }
     const all = new Float64Array(heads.length * n * n);
     let k = 0;
-    for (const head of heads) head.weights.forEach((r, i) => r.forEach((w, j) => { if (head.scaled[i][j] !== null) all[k++] = w; }));
+    for (const head of heads) {
+      const w = head.weights.data;
+      for (let c = 0; c < w.length; c++) if (!head.masked[c]) all[k++] = w[c];
+    }
     const used = all.subarray(0, k).sort();
     const top = used[Math.min(k - 1, Math.floor(k * 0.99))] ?? 1;
     const max = used[k - 1] ?? 1;
     return { lo: 0, hi: top > 0 ? top : 1, clipped: top < max };
   }
   for (const head of heads) {
-    head.scaled.forEach((r, i) => r.forEach((s, j) => {
-      if (s === null) return;
-      const v = mode === 'scaled' ? s : head.scores[i][j];
+    const scores = head.scores.data;
+    for (let c = 0; c < scores.length; c++) {
+      if (head.masked[c]) continue;
+      const v = mode === 'scaled' ? scores[c] / head.divisor : scores[c];
       if (v < lo) lo = v;
       if (v > hi) hi = v;
-    }));
+    }
   }
   if (!Number.isFinite(lo)) return { lo: 0, hi: 1 };
   return lo === hi ? { lo: lo - 1, hi: hi + 1 } : { lo, hi };
@@ -245,7 +250,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
     }
     if (useCanvas) {
       canvasBox.push({ x: ox + gx, y: oy + gy, w: m * cell, h: m * cell, head: h });
-      head.scaled.forEach((r) => r.forEach((s) => { if (s === null) hasMasked = true; }));
+      if (head.masked.includes(1)) hasMasked = true;
       return;
     }
     // Cell borders are set once on the group: every attribute fewer per cell counts at 16,384 cells.
@@ -447,7 +452,7 @@ export function blockMeanText(what: string, mean: number | null): string {
 }
 
 /** The mean over a block's unmasked pairs; null when the mask hides every pair of the block. */
-function meanBlock(head: HeadJson, mode: MatrixMode, i: number, j: number, stride: number, n: number): number | null {
+function meanBlock(head: HeadData, mode: MatrixMode, i: number, j: number, stride: number, n: number): number | null {
   let sum = 0, cnt = 0;
   for (let a = i; a < Math.min(n, i + stride); a++) for (let b = j; b < Math.min(n, j + stride); b++) {
     const x = value(head, mode, a, b);

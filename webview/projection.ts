@@ -2,6 +2,7 @@
 // as a column beside W's rows so that each x_i sits next to the row it multiplies, y lying under
 // W's columns. Hover y_j: its terms (2·4 + 0·2 + 2·0 = 8) and the column it comes from. Large
 // dimensions are drawn compressed, each band the mean of several entries, and the shape is written.
+import { row, weightAt, weightColumn } from '../src/core/model/attention-data.js';
 import { findMatrix } from '../src/core/matrix-info.js';
 import { clip, dotTerms, fmt, textWidth, thousands } from './format.js';
 import { rovingGrid } from './keyboard.js';
@@ -38,9 +39,9 @@ export const renderProjection: ViewFn = (container, data, options) => {
   }
   const t = clampIndex(options.token, input.tokens.length);
   const word = input.tokens[t];
-  const x = role === 'wo' ? input.concat[t] : input.embeddings[t];
-  const W = m.values;
-  const y = Array.from({ length: m.cols }, (_, j) => x.reduce((s, xi, i) => s + xi * W[i][j], 0));
+  const x = role === 'wo' ? row(input.concat, t) : row(input.embeddings, t);
+  const W = (i: number, j: number) => weightAt(m, i, j);
+  const y = Array.from({ length: m.cols }, (_, j) => x.reduce((s, xi, i) => s + xi * W(i, j), 0));
   const rowNames = role === 'wo' ? Array.from({ length: m.rows }, (_, i) => `c${i}`) : data.features.slice(0, m.rows);
   const colNames = Array.from({ length: m.cols }, (_, j) => (role === 'wo' && m.cols === data.dModel ? data.features[j] : `${OUT_NAME[role][0]}${j}`));
   const xName = role === 'wo' ? `concat_${word}` : `e_${word}`;
@@ -77,9 +78,9 @@ export const renderProjection: ViewFn = (container, data, options) => {
   svg.append('text').attr('class', 'shape').attr('x', pad).attr('y', 34).attr('fill', theme.muted).attr('font-family', theme.mono).text(shape);
   notes.forEach((s, k) => note(svg, theme, pad, 52 + k * 16, s));
 
-  const maxAbs = (v: number[]) => Math.max(1e-12, maxOf(v, Math.abs));
-  const xMax = maxAbs(x), wMax = maxAbs(W.flat()), yMax = maxAbs(y);
-  const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / Math.max(1, v.length);
+  const maxAbs = (v: Iterable<number>) => Math.max(1e-12, maxOf(v, Math.abs));
+  const xMax = maxAbs(x), wMax = m.values ? maxAbs(m.values.data) : 1, yMax = maxAbs(y);
+  const mean = (v: ArrayLike<number>) => Array.from(v).reduce((a, b) => a + b, 0) / Math.max(1, v.length);
   const tips = new TipTable();
   const focusables: { el: Element; row: number; col: number }[] = [];
   const cellRect = (g: G, cx: number, cy: number, v: number, scale: number, cls: string, tip: number, gridRow: number, gridCol: number) => {
@@ -144,12 +145,13 @@ export const renderProjection: ViewFn = (container, data, options) => {
     const [ra, rz] = rb.range(bi);
     for (let bj = 0; bj < cb.count; bj++) {
       const [ca, cz] = cb.range(bj);
-      const block = W.slice(ra, rz).flatMap((r) => r.slice(ca, cz));
+      const block: number[] = [];
+      for (let i = ra; i < rz; i++) for (let j = ca; j < cz; j++) block.push(W(i, j));
       const v = mean(block);
       const single = rb.stride === 1 && cb.stride === 1;
       const tip = tips.add({
         lines: single
-          ? [`${ROLE_NAME[role]}[${rowNames[ra] ?? ra}, ${colNames[ca]}] = ${fmt(W[ra][ca])}`, `row ${ra + 1}, column ${ca + 1}${headName}; click to show it in the spec`]
+          ? [`${ROLE_NAME[role]}[${rowNames[ra] ?? ra}, ${colNames[ca]}] = ${fmt(W(ra, ca))}`, `row ${ra + 1}, column ${ca + 1}${headName}; click to show it in the spec`]
           : [`${ROLE_NAME[role]} rows ${ra}–${rz - 1}, columns ${ca}–${cz - 1}: mean ${fmt(v)}`],
         enter: () => {
           outline(wX, gridTop + bi * cell, cb.count * cell, cell);
@@ -169,7 +171,7 @@ export const renderProjection: ViewFn = (container, data, options) => {
     const tip = tips.add({
       lines: cb.stride > 1
         ? [`${yName}[${a}–${z - 1}]: mean ${fmt(v)}`]
-        : [`${yName}[${colNames[a]}] = ${xName} · column ${a + 1} of ${ROLE_NAME[role]}`, dotTerms(x, W.map((r) => r[a]), y[a])],
+        : [`${yName}[${colNames[a]}] = ${xName} · column ${a + 1} of ${ROLE_NAME[role]}`, dotTerms(x, weightColumn(m, a), y[a])],
       enter: () => {
         outline(wX + b * cell, gridTop, cell, rb.count * cell);
         outline(xX, gridTop, cell, rb.count * cell);

@@ -3,7 +3,7 @@
 // target's input with the targets outlined, and the learnt matrices, all at the current step.
 // Play, pause, step, reset and speed are buttons in the picture (Enter or Space on them too).
 // `attn render --view training` draws the last step.
-import type { AttentionJson } from '../src/core/result-json.js';
+import type { AttentionData } from '../src/core/model/attention-data.js';
 import type { TrainingFrame, TrainingJson } from '../src/core/train/frames.js';
 import { extentOf, maxOf } from '../src/core/extent.js';
 import { clip, fmt, textWidth } from './format.js';
@@ -200,6 +200,6 @@ export const renderTraining: ViewFn = (container, data, options) => {
 };
 
 /** For tests and `attn render`: the data's training run, if any. */
-export function hasTraining(data: AttentionJson): boolean {
+export function hasTraining(data: AttentionData): boolean {
   return Boolean(data.training && !data.training.tooBig && data.training.frames.length > 0);
 }

@@ -1,6 +1,7 @@
 // Every view by name, for the panel and for `attn render`.
+import { row } from '../src/core/model/attention-data.js';
 import type { ViewName } from '../src/protocol.js';
-import type { AttentionJson } from '../src/core/result-json.js';
+import type { AttentionData } from '../src/core/model/attention-data.js';
 import { renderArcs } from './arcs.js';
 import { renderMatrix } from './matrix.js';
 import { renderSteps } from './steps.js';
@@ -47,7 +48,7 @@ const MAX_PAIRED = 8;
  * Linear in the tokens: each word's first occurrence per input is collected once, and only the
  * first MAX_PAIRED inputs holding a word are compared pairwise.
  */
-export function defaultToken(data: AttentionJson, view: AnyView, input: number): { input: number; token: number } {
+export function defaultToken(data: AttentionData, view: AnyView, input: number): { input: number; token: number } {
   const inp = data.inputs[input] ?? data.inputs[0];
   if (!inp) return { input: 0, token: 0 };
   if (view === 'compare' && data.inputs.length > 1) {
@@ -66,9 +67,10 @@ export function defaultToken(data: AttentionJson, view: AnyView, input: number):
     for (const list of places.values()) {
       for (let x = 0; x < list.length; x++) {
         for (let y = x + 1; y < list.length; y++) {
-          const va = data.inputs[list[x].input].output[list[x].token] ?? [];
-          const vb = data.inputs[list[y].input].output[list[y].token] ?? [];
-          const d = va.reduce((s, v, k) => s + (v - (vb[k] ?? 0)) ** 2, 0);
+          const va = row(data.inputs[list[x].input].output, list[x].token);
+          const vb = row(data.inputs[list[y].input].output, list[y].token);
+          let d = 0;
+          for (let k = 0; k < va.length; k++) d += (va[k] - (vb[k] ?? 0)) ** 2;
           if (!best || d > best.d || (d === best.d && (list[x].input < best.input || (list[x].input === best.input && list[x].token < best.token)))) {
             best = { ...list[x], d };
           }

@@ -2,7 +2,7 @@
 // Colours, fonts and sizes are attributes on the elements (the views never use CSS variables),
 // hover text goes into <title> elements, and every spec string is escaped by the serializer.
 import { JSDOM } from 'jsdom';
-import type { AttentionJson } from '../core/result-json.js';
+import type { AttentionData } from '../core/model/attention-data.js';
 import { makeTheme, type ThemeKind } from '../../webview/colour.js';
 import { VIEWS, defaultToken, type AnyView } from '../../webview/views.js';
 import type { MatrixMode, Role } from '../../webview/view.js';
@@ -20,7 +20,7 @@ export interface RenderOptions {
   projection?: Role;
 }
 
-export function renderSvg(json: AttentionJson, view: AnyView, options: RenderOptions = {}): string {
+export function renderSvg(json: AttentionData, view: AnyView, options: RenderOptions = {}): string {
   const draw = VIEWS[view];
   if (!draw) throw new Error(`unknown view "${String(view)}"`);
   const dom = new JSDOM('<!doctype html><html><body><div id="root"></div></body></html>');

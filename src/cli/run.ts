@@ -141,7 +141,7 @@ function validate(args: Args, maxBytes: number, io: Io): number {
   for (const file of args.files) {
     const text = readSpecFile(file, maxBytes, io);
     if (text === undefined) { failed = true; continue; }
-    const { problems } = analyze(text, { maxBytes, json: false });
+    const { problems } = analyze(text, { maxBytes });
     for (const p of problems) io.err(printable(formatProblem(file, text, p)));
     if (problems.length > 0) failed = true;
     else io.out(`${printable(file)}: ok`);
@@ -158,15 +158,16 @@ function analyzeFile(args: Args, maxBytes: number, io: Io, command: string) {
   const file = args.files[0];
   const text = readSpecFile(file, maxBytes, io);
   if (text === undefined) return undefined;
-  const analysis = analyze(text, { maxBytes });
+  // Only compute prints arrays of rows; render reads the typed model.
+  const analysis = analyze(text, { maxBytes, json: command === 'compute' });
   for (const p of analysis.problems) io.err(printable(formatProblem(file, text, p)));
-  if (hasErrors(analysis.problems) || !analysis.json) return undefined;
-  return { file, json: analysis.json };
+  if (hasErrors(analysis.problems) || !analysis.data) return undefined;
+  return { file, data: analysis.data, json: analysis.json };
 }
 
 function compute(args: Args, maxBytes: number, io: Io): number {
   const done = analyzeFile(args, maxBytes, io, 'compute');
-  if (!done) return 1;
+  if (!done?.json) return 1;
   io.out(args.flags.has('--json') ? printableJson(JSON.stringify(done.json, null, 2)) : computeReport(done.json));
   return 0;
 }
@@ -202,14 +203,14 @@ async function render(args: Args, maxBytes: number, io: Io): Promise<number> {
   }
   const done = analyzeFile(args, maxBytes, io, 'render');
   if (!done) return 1;
-  const inputCount = done.json.inputs.length, headCount = done.json.inputs[0].heads.length;
+  const inputCount = done.data.inputs.length, headCount = done.data.inputs[0].heads.length;
   if (input >= inputCount) { io.err(`attn render: --input ${input}, but the spec has ${inputCount} input(s), numbered from 0`); return 2; }
   if (head !== 'all' && head >= headCount) { io.err(`attn render: --head ${head}, but the spec has ${headCount} head(s), numbered from 0`); return 2; }
-  const tokenCount = done.json.inputs[input].tokens.length;
+  const tokenCount = done.data.inputs[input].tokens.length;
   if (token >= tokenCount) { io.err(`attn render: --token ${token}, but input ${input} has ${tokenCount} token(s), numbered from 0`); return 2; }
   // jsdom is loaded only here: compute and validate stay fast to start.
   const { renderSvg } = await import('./render.js');
-  const svg = renderSvg(done.json, view as View, {
+  const svg = renderSvg(done.data, view as View, {
     input, token,
     ...(head === 'all' || head >= 0 ? { head } : {}),
     ...(width > 0 ? { width } : {}),

@@ -106,18 +106,25 @@ export function computeHead(
   };
 }
 
-export function computeAttention(spec: Spec): AttentionResult {
+/** Reports work done, in heads computed out of inputs × heads: for a progress line on long work. */
+export type Progress = (done: number, total: number) => void;
+
+export function computeAttention(spec: Spec, onProgress?: Progress): AttentionResult {
   const warnings: ComputeWarning[] = [];
+  const total = spec.inputs.length * spec.heads.length;
+  let done = 0;
   const inputs = spec.inputs.map((input, inputIndex): InputResult => {
     const x = embeddingMatrix(input, spec.dModel);
     const masked = buildMask(spec, input);
-    const heads = spec.heads.map((head, headIndex) =>
-      computeHead(x, head, spec.scale, masked, (query) =>
+    const heads = spec.heads.map((head, headIndex) => {
+      const result = computeHead(x, head, spec.scale, masked, (query) =>
         warnings.push({
           input: inputIndex, head: headIndex, query,
           message: `every key is masked for query ${quote(input.tokens[query].text)}: its weights are all 0 in every head`,
-        })),
-    );
+        }));
+      onProgress?.(++done, total);
+      return result;
+    });
     const concat = heads.length === 1 ? heads[0].output : concatColumns(heads.map((h) => h.output));
     const output = spec.wo ? matmul(concat, spec.wo.matrix) : concat;
     return { name: input.name, tokens: input.tokens.map((t) => t.text), x, heads, concat, output };

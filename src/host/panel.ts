@@ -2,14 +2,13 @@
 // for each document version, follows edits with a short debounce, and acts on the webview's
 // messages once they pass isWebviewMessage and are about the document it shows.
 import * as vscode from 'vscode';
-import type { Analysis } from '../core/index.js';
 import { positionAt, type Problem } from '../core/problems.js';
-import type { AttentionJson } from '../core/result-json.js';
+import type { WireAttention } from '../core/model/wire.js';
 import type {
   HostMessage, PanelProblem, PanelState, ProblemsMessage, RenderMessage, ViewName, WebviewMessage,
 } from '../protocol.js';
 import { isWebviewMessage } from '../protocol-check.js';
-import type { AnalysisCache } from './analysis-cache.js';
+import type { AnalysisCache, HostAnalysis } from './analysis-cache.js';
 import { Debouncer } from './debounce.js';
 import { writeExport } from './export.js';
 import { log } from './log.js';
@@ -28,7 +27,7 @@ export function toPanelProblem(text: string, p: Problem): PanelProblem {
 }
 
 /** Tokens of the input the panel shows (the first one unless the user picked another). */
-function shownTokens(json: AttentionJson, state: PanelState | undefined): string[] {
+function shownTokens(json: WireAttention, state: PanelState | undefined): string[] {
   const input = json.inputs[state?.input ?? 0] ?? json.inputs[0];
   return input ? [...input.tokens] : [];
 }
@@ -57,7 +56,7 @@ export class AttentionPanel implements vscode.Disposable {
   private shownVersion = -1;
   private shownDocument?: vscode.TextDocument;
   private tokens: string[] = [];
-  private lastJson?: AttentionJson;
+  private lastJson?: WireAttention;
   private view: ViewName;
   private savedState?: PanelState;
   private showStartedAt?: number;
@@ -180,26 +179,37 @@ export class AttentionPanel implements vscode.Disposable {
     // (A closed and reopened document counts from 1 again, as a new TextDocument.)
     if (this.disposed || uri.toString() !== this.documentUri.toString()) return;
     if (document === this.shownDocument && document.version < this.shownVersion) return;
+    const version = document.version;
+    const text = document.getText();
+    let analysis: HostAnalysis;
+    try {
+      // Read and computed in the worker; long work says how far it is in the panel's status line.
+      analysis = await this.context.cache.get(document, (done, total) =>
+        this.post({ type: 'progress', documentUri: uri.toString(), version, done, total }));
+    } catch {
+      return; // replaced by a newer version, whose update is on its way
+    }
+    if (this.disposed || uri.toString() !== this.documentUri.toString()) return;
+    if (document === this.shownDocument && version < this.shownVersion) return;
     this.shownDocument = document;
-    const started = performance.now();
-    const analysis = this.context.cache.get(document);
-    this.lastAnalysisMs = performance.now() - started;
-    this.showAnalysis(document, analysis);
+    this.lastAnalysisMs = analysis.ms;
+    this.context.timings.lastAnalysisMs = analysis.ms;
+    this.showAnalysis(document, version, text, analysis);
   }
 
-  private showAnalysis(document: vscode.TextDocument, analysis: Analysis): void {
-    const text = document.getText();
+  private showAnalysis(document: vscode.TextDocument, version: number, text: string, analysis: HostAnalysis): void {
     const problems = analysis.problems.map((p) => toPanelProblem(text, p));
-    if (analysis.json) {
-      this.shownVersion = document.version;
-      this.lastJson = analysis.json;
+    if (analysis.wire) {
+      this.shownVersion = version;
+      this.lastJson = analysis.wire.header;
       this.content = {
         type: 'render', documentUri: document.uri.toString(), fileName: baseName(document.uri),
-        version: document.version, result: analysis.json, warnings: problems.filter((p) => p.severity === 'warning'),
+        version, result: analysis.wire.header, buffer: analysis.wire.buffer, warnings: problems.filter((p) => p.severity === 'warning'),
       };
+      this.context.timings.lastMessageBytes = analysis.wire.buffer.byteLength;
       this.post(this.content);
     } else {
-      this.showProblems(document.uri, document.version, problems);
+      this.showProblems(document.uri, version, problems);
     }
   }
 

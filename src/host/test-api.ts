@@ -23,9 +23,16 @@ export interface Timings {
   lastEditToPaintMs?: number;
   /** The wait the panel chose after the last edit (about the cost of the last redraw). */
   lastUpdateDelayMs?: number;
+  /** Bytes of the binary buffer of the last result posted to a panel. */
+  lastMessageBytes?: number;
+  /** Milliseconds the last analysis took in the worker (read, compute, pack). */
+  lastAnalysisMs?: number;
 }
 
 export interface AttentionLensApi {
   panels(): PanelInfo[];
   timings(): Timings;
+  /** The longest stall of the extension host's thread since the last resetStall(), in ms. */
+  maxStallMs(): number;
+  resetStall(): void;
 }
