@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createRandom } from '../../src/core/random.js';
-import { drawLayerStack, drawScores, layerStack, layerVariances, scoreScaling, scoreScalingFrom, weightSpectrum } from '../../src/core/linalg/init-lab.js';
+import { compareRules, drawLayerStack, drawScores, layerStack, layerVariances, scoreScaling, scoreScalingFrom, weightSpectrum } from '../../src/core/linalg/init-lab.js';
 import type { Matrix } from '../../src/core/matrix.js';
 
 const python = ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import numpy'], { encoding: 'utf8' }).status === 0);
@@ -118,4 +118,13 @@ print(json.dumps({'var': float(np.mean(S ** 2)), 'scaled': float(np.mean((S / np
   near(ours.scaledVariance, ref.scaled, 'Var(q·k/√d_k)');
   near(ours.maxWeight, ref.max, 'max weight');
   near(ours.maxWeightScaled, ref.maxScaled, 'max weight, scaled');
+});
+
+test('compareRules: the same inputs through each rule; Xavier lies on LeCun for square layers; a fixed variance is added when given', () => {
+  const rows = compareRules({ width: 64, layers: 6, activation: 'relu', seed: 2, samples: 32, variance: 0.05 });
+  assert.deepEqual(rows.map((r) => r.label), ['LeCun 1/d_in', 'Xavier 2/(d_in + d_out)', 'Kaiming 2/d_in', 'Var(W) = 0.05']);
+  assert.deepEqual(rows[0].stack.variance, rows[1].stack.variance);
+  assert.ok(new Set(rows.map((r) => r.stack.variance[0])).size === 1, 'the same inputs for every rule');
+  assert.ok(rows[2].stack.variance[6] > rows[0].stack.variance[6] * 16, 'Kaiming keeps what LeCun loses under ReLU (64 times apart by layer 6 in theory)');
+  assert.equal(compareRules({ width: 8, layers: 2, activation: 'linear', seed: 1 }).length, 3);
 });

@@ -226,3 +226,24 @@ export function scoreScaling(o: ScoreScalingOptions): ScoreScalingRow[] {
     return scoreScalingFrom(queries, keys, tokens);
   });
 }
+
+export interface RuleComparison {
+  readonly label: string;
+  readonly rule: VarianceRule;
+  readonly stack: LayerStack;
+}
+
+/**
+ * The lab's main picture: the same inputs (one seed) through stacks drawn with LeCun, Xavier,
+ * Kaiming and, if given, a fixed variance, so the curves differ only by the rule. On square
+ * layers Xavier's 2/(d + d) equals LeCun's 1/d: its curve lies on LeCun's, which is the lesson.
+ */
+export function compareRules(o: Omit<LayerStackOptions, 'rule'> & { readonly variance?: number }): RuleComparison[] {
+  const rules: { label: string; rule: VarianceRule }[] = [
+    { label: 'LeCun 1/d_in', rule: 'lecun' },
+    { label: 'Xavier 2/(d_in + d_out)', rule: 'xavier' },
+    { label: 'Kaiming 2/d_in', rule: 'kaiming' },
+    ...(o.variance !== undefined ? [{ label: `Var(W) = ${o.variance}`, rule: { variance: o.variance } }] : []),
+  ];
+  return rules.map(({ label, rule }) => ({ label, rule, stack: layerStack({ ...o, rule }) }));
+}
