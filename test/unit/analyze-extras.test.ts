@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { readSpec } from '../../src/core/read.js';
-import { analyzeSpec } from '../../src/core/linalg/analyze.js';
+import { analyzeSpec, headOverlap } from '../../src/core/linalg/analyze.js';
+import { inputFeatureStats } from '../../src/core/linalg/analyze-extras.js';
 import { run } from '../../src/cli/run.js';
 import { createRandom } from '../../src/core/random.js';
 import { EXAMPLES, exampleText } from '../support/specs.js';
@@ -110,4 +111,15 @@ print(json.dumps(out))`], { input: JSON.stringify(specs), encoding: 'utf8', maxB
     });
     same(x.output, e.output, `spec ${k} output`);
   });
+});
+
+test('the views\' entry points give the same numbers as attn analyze: headOverlap, and typed feature statistics per input', () => {
+  const spec = readSpec(exampleText('heads-same-and-different-subspaces.attn.json')).spec!;
+  assert.deepEqual(headOverlap(spec), analyzeSpec(spec).headOverlap);
+  const cov = readSpec(exampleText('covariance-redundant-features.attn.json')).spec!;
+  const [input] = inputFeatureStats(cov);
+  assert.ok(input.x!.covariance instanceof Float64Array);
+  assert.deepEqual(Array.from(input.x!.explained), analyzeSpec(cov).inputs[0].varianceExplained);
+  assert.equal(input.heads[0].q!.d, 2);
+  assert.equal(input.output!.d, 4, 'no W_O: the head\'s output (d_v = d_model = 4, W_V identity)');
 });

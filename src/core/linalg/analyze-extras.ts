@@ -4,7 +4,6 @@
 // same statistics for every head's Q, K, V and output and for the final output (from the core's
 // own attention, so the numbers are those every view shows).
 import { computeAttention } from '../attention.js';
-import type { Matrix } from '../matrix.js';
 import type { Spec } from '../spec.js';
 import { conditionNumber, effectiveRank } from './spectrum.js';
 import { featureStats, featureStatsWork, squareRows, type FeatureStats } from './covariance.js';
@@ -60,17 +59,33 @@ export function inputFeaturesWork(spec: Spec): number {
   return work;
 }
 
+/** The Covariance view's numbers: feature statistics of X, each head's Q, K, V and output, and the output, per input. */
+export interface InputFeatureStats {
+  readonly name: string;
+  readonly x: FeatureStats | null;
+  readonly heads: readonly { readonly name: string; readonly q: FeatureStats | null; readonly k: FeatureStats | null; readonly v: FeatureStats | null; readonly output: FeatureStats | null }[];
+  /** After W_O, or the heads' outputs side by side without one. */
+  readonly output: FeatureStats | null;
+}
+
+export function inputFeatureStats(spec: Spec): InputFeatureStats[] {
+  return computeAttention(spec).inputs.map((input) => ({
+    name: input.name,
+    x: featureStats(input.x),
+    heads: input.heads.map((h) => ({ name: h.name, q: featureStats(h.q), k: featureStats(h.k), v: featureStats(h.v), output: featureStats(h.output) })),
+    output: featureStats(input.output),
+  }));
+}
+
 export function inputFeatures(spec: Spec): InputFeaturesJson[] {
-  const result = computeAttention(spec);
-  const json = (m: Matrix) => statsJson(featureStats(m));
-  return result.inputs.map((input) => {
-    const x = statsJson(featureStats(input.x));
+  return inputFeatureStats(spec).map((input) => {
+    const x = statsJson(input.x);
     return {
       correlation: x?.correlation ?? null,
       redundantPairs: x?.redundantPairs ?? [],
       varianceExplained: x?.varianceExplained ?? null,
-      heads: input.heads.map((h) => ({ name: h.name, q: json(h.q), k: json(h.k), v: json(h.v), output: json(h.output) })),
-      output: json(input.output),
+      heads: input.heads.map((h) => ({ name: h.name, q: statsJson(h.q), k: statsJson(h.k), v: statsJson(h.v), output: statsJson(h.output) })),
+      output: statsJson(input.output),
     };
   });
 }

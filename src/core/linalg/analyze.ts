@@ -134,6 +134,18 @@ export function analyzeOverLimit(spec: Spec): string | undefined {
   return `analysing ${spec.heads.length} head(s) at d_model ${spec.dModel} needs about ${(work / 1e9).toFixed(0)} billion multiply-adds, over the ${MAX_ANALYZE_WORK / 1e9} billion limit: use a smaller d_model or fewer heads`;
 }
 
+/**
+ * The Heads view's matrices: heads × heads subspace overlap of W_Q, W_K and W_V (1 on the diagonal).
+ * One basis per head and role (an SVD each), then one small SVD per pair.
+ */
+export function headOverlap(spec: Spec): AnalyzeJson['headOverlap'] {
+  const overlap = (role: 'wq' | 'wk' | 'wv') => {
+    const bases = spec.heads.map((h) => columnBasis(h[role].matrix));
+    return bases.map((a, i) => bases.map((b, j) => (i === j ? 1 : basesOverlap(a, b))));
+  };
+  return { wq: overlap('wq'), wk: overlap('wk'), wv: overlap('wv') };
+}
+
 export function analyzeSpec(spec: Spec): AnalyzeJson {
   const d = spec.dModel;
   let offset = 0;
@@ -157,15 +169,10 @@ export function analyzeSpec(spec: Spec): AnalyzeJson {
       ov,
     };
   });
-  // One basis per head and role (an SVD each), then one small SVD per pair.
-  const overlap = (role: 'wq' | 'wk' | 'wv') => {
-    const bases = spec.heads.map((h) => columnBasis(h[role].matrix));
-    return bases.map((a, i) => bases.map((b, j) => (i === j ? 1 : basesOverlap(a, b))));
-  };
   const features = inputFeatures(spec);
   return {
     heads,
-    headOverlap: { wq: overlap('wq'), wk: overlap('wk'), wv: overlap('wv') },
+    headOverlap: headOverlap(spec),
     inputs: spec.inputs.map((input, k) => {
       const x: Matrix = { rows: input.tokens.length, cols: spec.dModel, data: new Float64Array(input.tokens.length * spec.dModel) };
       input.tokens.forEach((t, i) => x.data.set(t.embedding, i * spec.dModel));
