@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readSpec } from '../../src/core/read.js';
 import { analyzeSpec } from '../../src/core/linalg/analyze.js';
-import { headSpectrum, MAX_FORMED_CIRCUIT } from '../../src/core/linalg/spectrum-data.js';
+import { headSpectrum, MAX_FORMED_CIRCUIT, spectrumOverLimit } from '../../src/core/linalg/spectrum-data.js';
 import { createRandom } from '../../src/core/random.js';
 import { exampleText } from '../support/specs.js';
 
@@ -96,4 +96,15 @@ test(`past d_model ${MAX_FORMED_CIRCUIT} the circuits are not formed: no top-two
   assert.equal(qk.eigenvalues!.length + qk.zeroEigenvalues, d);
   const numbers = (v: unknown): number[] => typeof v === 'number' ? [v] : v instanceof Float64Array ? Array.from(v) : Array.isArray(v) ? v.flatMap(numbers) : v && typeof v === 'object' ? Object.values(v).flatMap(numbers) : [];
   for (const x of s) assert.ok(numbers(x).every(Number.isFinite), `${x.name}: finite`);
+});
+
+test('a head too costly for the Spectrum view is refused from its shapes (headSpectrum throws the same message); the seeds\' 512 → 64 head is not', () => {
+  const seed = readSpec(exampleText('seed-projection-512-64.attn.json')).spec!;
+  assert.equal(spectrumOverLimit(seed, 0), undefined);
+  const d = 2048;
+  const text = JSON.stringify({ embeddings: { a: new Array(d).fill(0) }, inputs: [{ tokens: ['a'] }],
+    heads: [{ wq: { init: 'lecun', shape: [d, 960], seed: 1 }, wk: { init: 'lecun', shape: [d, 960], seed: 2 }, wv: { init: 'lecun', shape: [d, 8], seed: 3 } }] });
+  const big = readSpec(text).spec!;
+  assert.match(spectrumOverLimit(big, 0) ?? '', /^the spectrum of head 1 at d_model 2048 needs about \d+ billion multiply-adds, over the 2 billion limit$/);
+  assert.throws(() => headSpectrum(big, 0), /over the 2 billion limit/);
 });

@@ -92,13 +92,39 @@ function circuit(name: 'qk' | 'ov', a: Matrix, b: Matrix, features: Vec2, small:
   return describe(name, src, qkSingularValues(a, b), eig, features, extra(eig.values));
 }
 
+/** Multiply-adds one head's Spectrum numbers may cost before the view refuses (about a second). */
+export const MAX_SPECTRUM_WORK = 2e9;
+
+const svdWork = (m: number, n: number) => 10 * m * n * Math.min(m, n);
+
+/** headSpectrum's multiply-adds, from the shapes alone: two SVDs per W (values, then vectors), the circuits' small products. */
+export function headSpectrumWork(spec: Spec, head: number): number {
+  const h = spec.heads[head];
+  if (!h) return 0;
+  const d = spec.dModel, dk = h.wq.matrix.cols, dv = h.wv.matrix.cols;
+  let work = 2 * (2 * svdWork(d, dk) + svdWork(d, dv)) + 4 * d * dk * dk + 20 * dk ** 3;
+  if (d <= MAX_FORMED_CIRCUIT) work += 2 * (d * d * dk + svdWork(d, d));
+  if (spec.wo) work += 2 * svdWork(dv, spec.wo.matrix.cols) + 4 * d * dv * dv + 20 * dv ** 3 + (d <= MAX_FORMED_CIRCUIT ? 2 * (d * d * dv + svdWork(d, d)) : 0);
+  return work;
+}
+
+/** Why one head's Spectrum numbers are too costly to compute, or undefined. Estimated before any work. */
+export function spectrumOverLimit(spec: Spec, head: number): string | undefined {
+  const work = headSpectrumWork(spec, head);
+  if (work <= MAX_SPECTRUM_WORK) return undefined;
+  return `the spectrum of head ${head + 1} at d_model ${spec.dModel} needs about ${(work / 1e9).toFixed(0)} billion multiply-adds, over the ${MAX_SPECTRUM_WORK / 1e9} billion limit`;
+}
+
 /**
  * The Spectrum view's numbers for one head. `features` picks the two features of the restriction
  * picture (default the first two). Costs: SVDs of d_model × d_k; d_model² matrices only up to d_model 256.
+ * Throws (a RangeError with the message of spectrumOverLimit) past MAX_SPECTRUM_WORK: check that first.
  */
 export function headSpectrum(spec: Spec, head: number, features: Vec2 = [0, 1]): MatrixSpectrum[] {
   const h = spec.heads[head];
   if (!h) throw new RangeError(`headSpectrum: no head ${head}`);
+  const tooBig = spectrumOverLimit(spec, head);
+  if (tooBig) throw new RangeError(tooBig);
   const d = spec.dModel;
   const small = d <= MAX_FORMED_CIRCUIT;
   const square = (m: Matrix) => (m.rows === m.cols ? { values: eigenvalues(m), zeros: 0 } : null);
