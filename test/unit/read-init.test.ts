@@ -1,6 +1,7 @@
 // Generated weights in a spec ({ "init", "shape", "seed" }): the variances of the named rules,
 // reproducible numbers, and every bad case refused at its exact place, before anything is allocated.
 import { test } from 'node:test';
+import fc from 'fast-check';
 import assert from 'node:assert/strict';
 import { readSpec } from '../../src/core/read.js';
 import { analyze } from '../../src/core/index.js';
@@ -155,4 +156,23 @@ test('a shape too big to generate is refused on the shape from its numbers alone
   const p = only(spec([{ wq: { init: 'xavier', shape: [3, cols], seed: 1 }, wk: { init: 'xavier', shape: [3, cols], seed: 2 } }]));
   assert.equal(p.path, 'heads[0].wk.shape');
   assert.match(p.message, new RegExp(`\\(with the ${(3 * cols).toLocaleString('en-US')} generated before it\\), over the`));
+});
+
+test('any JSON in "init", "shape" and "seed" is read or refused, never thrown, with every range inside the text and no NaN in a matrix', () => {
+  const value = fc.oneof(
+    fc.constantFrom('lecun', 'xavier', 'kaiming', 'glorot', '', 'identity'),
+    fc.double(), fc.integer(), fc.constantFrom(-0, 1e308, -1e-320, 2 ** 53, 2 ** 53 + 2),
+    fc.constant(null), fc.boolean(),
+    fc.record({ variance: fc.oneof(fc.double(), fc.string(), fc.constant(null)) }),
+    fc.array(fc.oneof(fc.integer({ min: -3, max: 8 }), fc.double(), fc.string()), { maxLength: 3 }),
+  );
+  fc.assert(fc.property(value, value, value, fc.boolean(), (init, shape, seed, withSeed) => {
+    const text = spec([{ wq: { init, shape, ...(withSeed ? { seed } : {}) }, wk: { init: 'lecun', shape: [3, 2] } }]);
+    const { spec: s, problems } = readSpec(text);
+    for (const p of problems) {
+      assert.ok(p.span.offset >= 0 && p.span.offset + p.span.length <= text.length, JSON.stringify(p));
+      assert.ok(p.message.length > 0 && !/undefined|NaN/.test(p.message), p.message);
+    }
+    if (s) for (const v of s.heads[0].wq.matrix.data) assert.ok(Number.isFinite(v));
+  }), { numRuns: 300 });
 });
