@@ -123,3 +123,24 @@ test('the views\' entry points give the same numbers as attn analyze: headOverla
   assert.equal(input.heads[0].q!.d, 2);
   assert.equal(input.output!.d, 4, 'no W_O: the head\'s output (d_v = d_model = 4, W_V identity)');
 });
+
+test('head overlap: random subspaces of k in d dimensions overlap k/d on average; rank-deficient heads use their true rank', () => {
+  const d = 128, k = 16, H = 6;
+  const g = (seed: number) => ({ init: 'xavier', shape: [d, k], seed });
+  const text = JSON.stringify({ embeddings: { a: new Array(d).fill(0) }, inputs: [{ tokens: ['a'] }],
+    heads: Array.from({ length: H }, (_, h) => ({ wq: g(10 * h + 1), wk: g(10 * h + 2), wv: g(10 * h + 3) })) });
+  const o = headOverlap(readSpec(text).spec!);
+  let sum = 0, pairs = 0;
+  for (const role of ['wq', 'wk', 'wv'] as const) {
+    for (let i = 0; i < H; i++) {
+      assert.equal(o[role][i][i], 1);
+      for (let j = 0; j < H; j++) if (i !== j) { sum += o[role][i][j]; pairs++; assert.equal(o[role][i][j], o[role][j][i]); }
+    }
+  }
+  // E[cos²] of one principal angle between random k-planes in d dimensions is k/d = 0.125; 90 pairs average it.
+  assert.ok(Math.abs(sum / pairs - k / d) < 0.01, `mean overlap ${sum / pairs} vs ${k / d}`);
+  // W_Q of rank 1 (two equal columns) inside head 2's plane: overlap 1 (one angle, of 0°); with an orthogonal plane 0.
+  const rank = headOverlap(readSpec(JSON.stringify({ embeddings: { a: [1, 0, 0, 0] }, inputs: [{ tokens: ['a'] }],
+    heads: [[[1, 1], [2, 2], [0, 0], [0, 0]], [[1, 0], [0, 1], [0, 0], [0, 0]], [[0, 0], [0, 0], [1, 0], [0, 1]]].map((w) => ({ wq: w, wk: w })) })).spec!);
+  assert.ok(Math.abs(rank.wq[0][1] - 1) < 1e-12 && Math.abs(rank.wq[0][2]) < 1e-12, JSON.stringify(rank.wq));
+});
