@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { analyze } from '../src/core/index.js';
 import { renderSvg } from '../src/cli/render.js';
-import type { AnyView } from '../webview/views.js';
+import type { AnyViewName as AnyView } from '../webview/selection.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(name);

@@ -3,19 +3,15 @@
 // (isWebviewMessage / isHostMessage) because a message is untrusted until checked.
 import type { WireAttention } from './core/model/wire.js';
 
-export type ViewName = 'arcs' | 'matrix' | 'steps' | 'quadrant' | 'projection' | 'compare' | 'training' | 'geometry';
-export const VIEW_NAMES: readonly ViewName[] = ['arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'training', 'geometry'];
+import type { MatrixMode, Role, ViewName } from './vocabulary.js';
 
+// The words of the messages (views, roles, modes, formats) live in vocabulary.ts.
+export { EXPORT_FORMATS, MATRIX_MODES, ROLES, VIEW_NAMES } from './vocabulary.js';
+export type { ViewName } from './vocabulary.js';
 /** The weight matrices' roles, as PanelState.projection and a 'matrix' reveal name them. */
-export type MatrixRoleName = 'wq' | 'wk' | 'wv' | 'wo';
-export const ROLES: readonly MatrixRoleName[] = ['wq', 'wk', 'wv', 'wo'];
-
+export type MatrixRoleName = Role;
 /** What the matrix view shows, as PanelState.matrixMode names it. */
-export type MatrixModeName = 'scores' | 'scaled' | 'weights' | 'cosine';
-export const MATRIX_MODES: readonly MatrixModeName[] = ['scores', 'scaled', 'weights', 'cosine'];
-
-/** The export formats of ExportRequestMessage and ExportResultMessage. */
-export const EXPORT_FORMATS: readonly ('svg' | 'png')[] = ['svg', 'png'];
+export type MatrixModeName = MatrixMode;
 
 /** A problem as the panel lists it: already placed at line and column. */
 export interface PanelProblem {

@@ -122,7 +122,7 @@ export const renderSteps: ViewFn = (container, data, options) => {
   const focusables: { el: Element; row: number; col: number }[] = [];
   const perRow = new Map<number, number>();
   // The arrow keys move along a row in reading order and up and down between rows.
-  const num = (g: G, px: number, py: number, text: string, tip: Tip, gridRow: number, _gridCol: number, fill = theme.fg, weight = 400) => {
+  const num = (g: G, px: number, py: number, text: string, tip: Tip, gridRow: number, fill = theme.fg, weight = 400) => {
     const col = perRow.get(gridRow) ?? 0;
     perRow.set(gridRow, col + 1);
     const t = g.append('text').attr('class', 'num hot').attr('x', px).attr('y', py).attr('font-family', mono)
@@ -131,14 +131,14 @@ export const renderSteps: ViewFn = (container, data, options) => {
     return t;
   };
   /** A vector as [a, b, …] with every entry its own hoverable number. */
-  const vector = (g: G, px: number, py: number, v: ArrayLike<number>, tipOf: (t: number) => Tip, gridRow: number, gridCol: number, fill = theme.fg) => {
+  const vector = (g: G, px: number, py: number, v: ArrayLike<number>, tipOf: (t: number) => Tip, gridRow: number, fill = theme.fg) => {
     const idx = v.length > SHOW_ENTRIES ? [0, 1, 2, -1, v.length - 2, v.length - 1] : Array.from(v, (_, t) => t);
     g.append('text').attr('x', px).attr('y', py).attr('fill', theme.muted).attr('font-family', mono).text('[');
     let cx = px + mw('[');
     idx.forEach((t, k) => {
       const s = t === -1 ? '…' : fmt(v[t], 3);
-      if (t === -1) num(g, cx, py, s, { lines: [`all ${v.length} entries: ${vec(v, 64)}`] }, gridRow, gridCol * 100 + k, theme.muted);
-      else num(g, cx, py, s, tipOf(t), gridRow, gridCol * 100 + k, fill);
+      if (t === -1) num(g, cx, py, s, { lines: [`all ${v.length} entries: ${vec(v, 64)}`] }, gridRow, theme.muted);
+      else num(g, cx, py, s, tipOf(t), gridRow, fill);
       cx += mw(s);
       if (k < idx.length - 1) {
         g.append('text').attr('x', cx).attr('y', py).attr('fill', theme.muted).attr('font-family', mono).text(',');
@@ -153,7 +153,7 @@ export const renderSteps: ViewFn = (container, data, options) => {
   const qG = svg.append('g').attr('class', 'query');
   qG.append('text').attr('x', pad).attr('y', qY).text(`1. q_${tq} =`);
   const qx = pad + textWidth(`1. q_${tq} =`, fs) + 10;
-  const qEnd = vector(qG as unknown as G, qx, qY, row(head.q, i), (t) => ({ lines: [projectionLine(data, input, 'wq', h, i, t, at(head.q, i, t))] }), 0, 0, theme.accent);
+  const qEnd = vector(qG as unknown as G, qx, qY, row(head.q, i), (t) => ({ lines: [projectionLine(data, input, 'wq', h, i, t, at(head.q, i, t))] }), 0, theme.accent);
   void qEnd;
   // The plan on its own line, clipped to the panel: beside q it ran off the right edge.
   qG.append('text').attr('x', pad).attr('y', qY + 22).attr('fill', theme.muted)
@@ -176,21 +176,21 @@ export const renderSteps: ViewFn = (container, data, options) => {
     };
     r.append('text').attr('class', 'token hot').attr('data-token', j).attr('x', X('key')).attr('y', y).attr('data-tip', tips.add(tokTip))
       .attr('fill', masked ? theme.muted : theme.fg).attr('cursor', 'pointer').text(clip(keyLabel(j), colW.get('key')! - 8, fs));
-    if (colX.has('k')) vector(r, X('k'), y, row(head.k, j), (t) => ({ lines: [projectionLine(data, input, 'wk', h, j, t, at(head.k, j, t))] }), j + 1, 1, masked ? theme.muted : theme.fg);
+    if (colX.has('k')) vector(r, X('k'), y, row(head.k, j), (t) => ({ lines: [projectionLine(data, input, 'wk', h, j, t, at(head.k, j, t))] }), j + 1, masked ? theme.muted : theme.fg);
     if (masked) {
       r.append('text').attr('x', X('score')).attr('y', y).attr('fill', theme.muted).attr('font-style', 'italic')
         .text(`masked: "${tq}" may not look at "${tk}" (weight 0)`);
       return;
     }
-    num(r, X('score'), y, fmt(at(head.scores, i, j)), { lines: [`q_${tq} · k_${tk} = ${dotTerms(row(head.q, i), row(head.k, j), at(head.scores, i, j))}`] }, j + 1, 2);
-    num(r, X('scaled'), y, fmt(scaledI[j]), { lines: [`${fmt(at(head.scores, i, j))} ÷ ${divText} = ${fmt(scaledI[j])}`, 'scaling keeps softmax from getting too sharp as d_k grows'] }, j + 1, 3);
-    if (colX.has('exp')) num(r, X('exp'), y, fmt(ex[j], 4), { lines: [`e^(${fmt(scaledI[j])} − ${fmt(max)}) = ${fmt(ex[j], 4)}`, 'the row maximum is subtracted first, so nothing overflows'] }, j + 1, 4);
+    num(r, X('score'), y, fmt(at(head.scores, i, j)), { lines: [`q_${tq} · k_${tk} = ${dotTerms(row(head.q, i), row(head.k, j), at(head.scores, i, j))}`] }, j + 1);
+    num(r, X('scaled'), y, fmt(scaledI[j]), { lines: [`${fmt(at(head.scores, i, j))} ÷ ${divText} = ${fmt(scaledI[j])}`, 'scaling keeps softmax from getting too sharp as d_k grows'] }, j + 1);
+    if (colX.has('exp')) num(r, X('exp'), y, fmt(ex[j], 4), { lines: [`e^(${fmt(scaledI[j])} − ${fmt(max)}) = ${fmt(ex[j], 4)}`, 'the row maximum is subtracted first, so nothing overflows'] }, j + 1);
     const wTip = { lines: [`weight = ${fmt(ex[j], 4)} ÷ ${fmt(sumEx, 4)} = ${fmt(at(head.weights, i, j), 4)}`, `how much "${tq}" takes from "${tk}"; the row sums to 1`] };
-    num(r, X('weight'), y, fmt(at(head.weights, i, j), 4), wTip, j + 1, 5, theme.fg, 600);
+    num(r, X('weight'), y, fmt(at(head.weights, i, j), 4), wTip, j + 1, theme.fg, 600);
     const bar = Math.max(0, Math.min(1, at(head.weights, i, j))) * (colW.get('weight')! - 10);
     r.append('rect').attr('x', X('weight')).attr('y', y + 3).attr('width', bar).attr('height', 3).attr('fill', theme.heads[h % theme.heads.length]);
-    if (colX.has('v')) vector(r, X('v'), y, row(head.v, j), (t) => ({ lines: [projectionLine(data, input, 'wv', h, j, t, at(head.v, j, t))] }), j + 1, 6);
-    if (colX.has('wv')) vector(r, X('wv'), y, weighted[j], (t) => ({ lines: [`${fmt(at(head.weights, i, j), 4)} × v_${tk}[${t}] = ${factor(at(head.weights, i, j), 4)}·${factor(at(head.v, j, t))} = ${fmt(weighted[j][t], 4)}`] }), j + 1, 7);
+    if (colX.has('v')) vector(r, X('v'), y, row(head.v, j), (t) => ({ lines: [projectionLine(data, input, 'wv', h, j, t, at(head.v, j, t))] }), j + 1);
+    if (colX.has('wv')) vector(r, X('wv'), y, weighted[j], (t) => ({ lines: [`${fmt(at(head.weights, i, j), 4)} × v_${tk}[${t}] = ${factor(at(head.weights, i, j), 4)}·${factor(at(head.v, j, t))} = ${fmt(weighted[j][t], 4)}`] }), j + 1);
   });
   if (rest.count) {
     table.append('text').attr('x', X('key')).attr('y', bodyY + rows.length * rowH + fs).attr('fill', theme.muted).attr('font-style', 'italic')
@@ -206,13 +206,13 @@ export const renderSteps: ViewFn = (container, data, options) => {
   vector(sG, pad + textWidth(label, fs) + 14, sumY + fs, row(head.output, i), (t) => ({
     lines: [`new ${tq}[${t}] = ${dotTerms(row(head.weights, i), column(head.v, t), at(head.output, i, t))}`,
       'the weighted values added up: this is what the head hands on'],
-  }), n + 2, 0, theme.accent);
+  }), n + 2, theme.accent);
   if (row(head.output, i).length === row(input.embeddings, i).length) {
     const l2 = `was e_${tq} =`;
     sG.append('text').attr('x', pad + 20).attr('y', sumY + fs + rowH).attr('fill', theme.muted).text(l2);
     vector(sG, pad + 20 + textWidth(l2, fs) + 14, sumY + fs + rowH, row(input.embeddings, i), (t) => ({
       lines: [`e_${tq}[${data.features[t] ?? t}] = ${fmt(at(input.embeddings, i, t))} (the input embedding)`],
-    }), n + 3, 0, theme.muted);
+    }), n + 3, theme.muted);
   } else {
     sG.append('text').attr('x', pad + 20).attr('y', sumY + fs + rowH).attr('fill', theme.muted)
       .text(`(${row(head.output, i).length} wide: d_v of this head; the embedding has d_model = ${data.dModel})`);

@@ -8,8 +8,8 @@ import type { Theme } from './colour.js';
 import type { TooltipApi } from './tooltip.js';
 import { clip } from './format.js';
 
-export type MatrixMode = 'scores' | 'scaled' | 'weights' | 'cosine';
-export type Role = 'wq' | 'wk' | 'wv' | 'wo';
+export type { MatrixMode, Role } from '../src/vocabulary.js';
+import type { MatrixMode, Role } from '../src/vocabulary.js';
 export type RevealTarget = RevealMessage['target'];
 
 export interface Selection_ {
@@ -73,10 +73,6 @@ export function createSvg(container: HTMLElement, theme: Theme, width: number, h
     .attr('aria-label', label);
   svg.append('rect').attr('class', 'bg').attr('width', '100%').attr('height', '100%').attr('fill', theme.bg);
   return svg as unknown as Svg;
-}
-
-export function resize(svg: Svg, width: number, height: number): void {
-  svg.attr('width', Math.ceil(width)).attr('height', Math.ceil(height)).attr('viewBox', `0 0 ${Math.ceil(width)} ${Math.ceil(height)}`);
 }
 
 /** A diagonal hatch for masked cells: different from every colour of the scale, not only by hue. */

@@ -1,5 +1,6 @@
 // `attn analyze FILE [--json]`: the linear algebra of the spec's heads (src/core/linalg/analyze.ts).
 // --json prints the contract's shape; without it, readable lines per head.
+import { ROLE_SYMBOL } from '../vocabulary.js';
 import type { AnalyzeJson } from '../core/linalg/analyze.js';
 import { formatNumber, table } from './table.js';
 import { printable } from './terminal.js';
@@ -24,7 +25,7 @@ export function analyzeReport(a: AnalyzeJson): string {
   }
   const names = a.heads.map((h) => printable(h.name));
   for (const role of ['wq', 'wk', 'wv'] as const) {
-    out.push(table(`subspace overlap of the heads' ${role === 'wq' ? 'W_Q' : role === 'wk' ? 'W_K' : 'W_V'} (mean cos² of the principal angles)`, names, names, a.headOverlap[role]), '');
+    out.push(table(`subspace overlap of the heads' ${ROLE_SYMBOL[role]} (mean cos² of the principal angles)`, names, names, a.headOverlap[role]), '');
   }
   for (const input of a.inputs) {
     if (!input.covariance) { out.push(`covariance of "${printable(input.name)}": fewer than 2 tokens`, ''); continue; }

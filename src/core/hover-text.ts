@@ -2,6 +2,7 @@
 // each head ("watch → apple 0.98 (tech lens)"). Over a weight matrix: its shape and its role in
 // the seeds' terms ("W_Q: d_model × d_k = 3 × 2, maps each embedding to a query").
 // Plain text only: the host escapes it into Markdown.
+import { ROLE_SYMBOL } from '../vocabulary.js';
 import { getLocation } from 'jsonc-parser';
 import { findMatrix } from './matrix-info.js';
 import { row, weightAt, type AttentionData } from './model/attention-data.js';
@@ -15,7 +16,6 @@ export interface HoverText {
   readonly lines: readonly string[];
 }
 
-const SYMBOL: Record<MatrixRole, string> = { wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O' };
 
 const ROLE_TEXT: Record<MatrixRole, { out: string; does: string; identity: string }> = {
   wq: { out: 'd_k', does: 'maps each embedding to a query (what the token is looking for)', identity: 'the query is the embedding itself' },
@@ -85,7 +85,7 @@ export function matrixHover(json: AttentionData, target: SpecTarget & { kind: 'm
   const m = findMatrix(json, role, head);
   if (!m) return undefined;
   const text = ROLE_TEXT[role];
-  const symbol = SYMBOL[role];
+  const symbol = ROLE_SYMBOL[role];
   const headName = head !== undefined ? json.inputs[0]?.heads[head]?.name : undefined;
   const heading = role === 'wo' ? `${symbol}: the output projection` : `${symbol} of head "${headName ?? head}"`;
   const inName = role === 'wo' ? 'heads·d_v' : 'd_model';

@@ -8,7 +8,7 @@ import { analyze } from '../../src/core/index.js';
 import type { AttentionData } from '../../src/core/model/attention-data.js';
 import { xmlSafe } from '../../webview/xml-safe.js';
 import { clip, textWidth } from '../../webview/format.js';
-import { defaultToken } from '../../webview/views.js';
+import { defaultToken } from '../../webview/selection.js';
 
 const VIEWS = ['arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'geometry', 'training', 'summary'] as const;
 

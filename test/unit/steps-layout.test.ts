@@ -46,7 +46,7 @@ test('keys are numbered, v has a column when wide, and each key\'s hover gives k
 });
 
 test('step by step starts on the first occurrence of the word the input leads up to, not on its last copy', async () => {
-  const { defaultToken } = await import('../../webview/views.js');
+  const { defaultToken } = await import('../../webview/selection.js');
   const data = analyze(JSON.stringify({ embeddings: { the: [1, 0], cat: [0, 1], saw: [1, 1] }, inputs: [{ tokens: ['the', 'cat', 'saw', 'the'] }] })).data!;
   assert.deepEqual(defaultToken(data, 'steps', 0), { input: 0, token: 0 });
   assert.deepEqual(defaultToken(data, 'arcs', 0), { input: 0, token: 3 });

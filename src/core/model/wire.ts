@@ -7,7 +7,6 @@
 // softmaxRow over the same scores gives the same bits; they would double the n² part of the
 // message), the scaled scores (scores ÷ divisor where not masked), and any tensor that is the
 // same array as one already sent (Q = K = V = X for identity weights; output = concat without W_O).
-import { softmaxRow } from '../softmax.js';
 import type { Matrix } from '../matrix.js';
 import type { TrainingJson } from '../train/frames.js';
 import type {
@@ -159,14 +158,32 @@ class Unpacker {
   }
 }
 
-/** softmax(scores ÷ divisor) row by row, masked keys left out: the core's own arithmetic, so the same bits. */
+/**
+ * softmax(scores ÷ divisor) row by row, masked keys left out. The very operations of the core's
+ * computeHead + softmaxRow, in the same order (the row's max over unmasked keys, exp(s − max), the
+ * sum left to right, each divided by the sum), so the weights come out bit for bit the same;
+ * written inline because a decode of 4 million cells is on the webview's critical path.
+ */
 export function weightsFromScores(scores: Matrix, divisor: number, masked: Uint8Array): Matrix {
   const n = scores.rows, m = scores.cols;
+  const S = scores.data;
   const weights = new Float64Array(n * m);
-  const scaled = new Float64Array(m);
   for (let i = 0; i < n; i++) {
-    for (let j = 0; j < m; j++) scaled[j] = masked[i * m + j] ? -Infinity : scores.data[i * m + j] / divisor;
-    softmaxRow(scaled, weights.subarray(i * m, (i + 1) * m), (j) => masked[i * m + j] === 1);
+    const base = i * m;
+    let max = -Infinity;
+    for (let j = 0; j < m; j++) {
+      if (masked[base + j]) continue;
+      const s = S[base + j] / divisor;
+      if (s > max) max = s;
+    }
+    if (max === -Infinity) continue; // every key masked: weights stay 0
+    let sum = 0;
+    for (let j = 0; j < m; j++) {
+      const e = masked[base + j] ? 0 : Math.exp(S[base + j] / divisor - max);
+      weights[base + j] = e;
+      sum += e;
+    }
+    for (let j = 0; j < m; j++) weights[base + j] /= sum;
   }
   return { rows: n, cols: m, data: weights };
 }

@@ -1,43 +1,40 @@
-// Every view by name, for the panel and for `attn render`.
-import { row } from '../src/core/model/attention-data.js';
-import type { ViewName } from '../src/protocol.js';
-import type { AttentionData } from '../src/core/model/attention-data.js';
-import { renderArcs } from './arcs.js';
-import { renderMatrix } from './matrix.js';
-import { renderSteps } from './steps.js';
-import { renderQuadrant } from './quadrant.js';
-import { renderProjection } from './projection.js';
-import { renderCompare } from './compare.js';
-import { renderSummary } from './summary.js';
-import { renderTraining } from './training.js';
-import { renderGeometry } from './geometry.js';
-import type { ViewFn } from './view.js';
+// Which input, head and token a view shows: one answer for the panel, `attn render` and the views,
+// from whatever the user (or a flag, or a saved state) asked for, kept inside what the data has.
+import { row, type AttentionData } from '../src/core/model/attention-data.js';
+import type { ViewName } from '../src/vocabulary.js';
 
-export type AnyView = ViewName | 'summary';
+/** A view's name, or the summary strip's. */
+export type AnyViewName = ViewName | 'summary';
 
-export const VIEWS: Record<AnyView, ViewFn> = {
-  arcs: renderArcs,
-  matrix: renderMatrix,
-  steps: renderSteps,
-  quadrant: renderQuadrant,
-  projection: renderProjection,
-  compare: renderCompare,
-  training: renderTraining,
-  geometry: renderGeometry,
-  summary: renderSummary,
-};
+export interface Selection {
+  input: number;
+  head: number | 'all';
+  /** A token of the input; -1 asks for the view's own start (see defaultToken). */
+  token: number;
+}
 
-export const VIEW_TITLES: Record<AnyView, string> = {
-  arcs: 'Arcs',
-  matrix: 'Matrix',
-  steps: 'Step by step',
-  quadrant: 'Quadrant',
-  projection: 'Projection',
-  compare: 'Compare',
-  training: 'Training',
-  geometry: 'Geometry',
-  summary: 'Summary',
-};
+const inRange = (i: unknown, n: number): i is number => Number.isInteger(i) && (i as number) >= 0 && (i as number) < n;
+
+/**
+ * What `view` shows of `data` for the asked selection: an input that exists (else the first), a
+ * head that exists (else "all"), and a token of that input (else the view's own start; for
+ * compare, that start may be in another input unless `inputPinned`, as a flag pins it).
+ */
+export function resolveSelection(data: AttentionData, view: AnyViewName, asked: Selection, inputPinned = false): Selection {
+  let input = inRange(asked.input, data.inputs.length) ? asked.input : 0;
+  const heads = data.inputs[input]?.heads.length ?? 0;
+  const head = asked.head === 'all' || !inRange(asked.head, heads) ? 'all' : asked.head;
+  let token = asked.token;
+  if (!inRange(token, data.inputs[input]?.tokens.length ?? 0)) {
+    const pick = defaultToken(data, view, input);
+    if (view === 'compare' && !inputPinned) input = pick.input;
+    // A pinned input starts on the same word if it has it, else on its last token.
+    const word = data.inputs[pick.input]?.tokens[pick.token];
+    const here = data.inputs[input]?.tokens ?? [];
+    token = pick.input === input ? pick.token : word !== undefined && here.includes(word) ? here.indexOf(word) : Math.max(0, here.length - 1);
+  }
+  return { input, head, token };
+}
 
 /** Inputs compared per shared word when picking compare's start: enough for any teaching spec, and bounded. */
 const MAX_PAIRED = 8;
@@ -48,7 +45,7 @@ const MAX_PAIRED = 8;
  * Linear in the tokens: each word's first occurrence per input is collected once, and only the
  * first MAX_PAIRED inputs holding a word are compared pairwise.
  */
-export function defaultToken(data: AttentionData, view: AnyView, input: number): { input: number; token: number } {
+export function defaultToken(data: AttentionData, view: AnyViewName, input: number): { input: number; token: number } {
   const inp = data.inputs[input] ?? data.inputs[0];
   if (!inp) return { input: 0, token: 0 };
   if (view === 'compare' && data.inputs.length > 1) {
