@@ -44,5 +44,5 @@ bench('init lab: 3 rules × 20 layers of 256 × 256, 64 samples, ReLU', () => co
 bench('init lab: singular values of one 256 × 256 W', () => weightSpectrum('lecun', 256, 256, 1));
 bench('init lab: Var(q·k) for d_k 1…256, 1,000 queries × 16 keys', () => scoreScaling({ dks: [1, 4, 16, 64, 256], seed: 1 }));
 
-const width = Math.max(...rows.map(([w]) => w.length));
+const width = rows.reduce((m, [w]) => Math.max(m, w.length), 0);
 for (const [what, ms] of rows) console.log(`${what.padEnd(width)}  ${ms.toFixed(1).padStart(8)} ms`);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { readSpec } from '../../src/core/read.js';
-import { analyzeSpec, headOverlap } from '../../src/core/linalg/analyze.js';
+import { analyzeLimitProblem, analyzeSpec, headOverlap } from '../../src/core/linalg/analyze.js';
 import { inputFeatureStats } from '../../src/core/linalg/analyze-extras.js';
 import { run } from '../../src/cli/run.js';
 import { createRandom } from '../../src/core/random.js';
@@ -143,4 +143,18 @@ test('head overlap: random subspaces of k in d dimensions overlap k/d on average
   const rank = headOverlap(readSpec(JSON.stringify({ embeddings: { a: [1, 0, 0, 0] }, inputs: [{ tokens: ['a'] }],
     heads: [[[1, 1], [2, 2], [0, 0], [0, 0]], [[1, 0], [0, 1], [0, 0], [0, 0]], [[0, 0], [0, 0], [1, 0], [0, 1]]].map((w) => ({ wq: w, wk: w })) })).spec!);
   assert.ok(Math.abs(rank.wq[0][1] - 1) < 1e-12 && Math.abs(rank.wq[0][2]) < 1e-12, JSON.stringify(rank.wq));
+});
+
+test('a spec too big to analyse gets a positioned problem on its costliest head (or the first character for the default head)', () => {
+  const zeros = (n: number) => new Array(n).fill(0);
+  const text = JSON.stringify({ embeddings: { a: zeros(1000) }, inputs: [{ tokens: ['a'] }],
+    heads: [{ name: 'small', wq: { init: 'lecun', shape: [1000, 2] }, wk: { init: 'lecun', shape: [1000, 2] }, wv: { init: 'lecun', shape: [1000, 2] } }, { name: 'square', wq: 'identity', wk: 'identity', wv: 'identity' }] }, null, 1);
+  const spec = readSpec(text).spec!;
+  const p = analyzeLimitProblem(spec)!;
+  assert.equal(p.path, 'heads[1]');
+  assert.ok(text.slice(p.span.offset, p.span.offset + p.span.length).includes('"square"'));
+  assert.match(p.message, /^analysing 2 head\(s\) at d_model 1000 needs about \d+ billion multiply-adds, over the 4 billion limit/);
+  const byDefault = readSpec(`{"embeddings":{"a":[${zeros(1100).join(',')}]},"inputs":[{"tokens":["a"]}]}`).spec!;
+  assert.deepEqual([analyzeLimitProblem(byDefault)!.path, analyzeLimitProblem(byDefault)!.span], ['', { offset: 0, length: 1 }]);
+  assert.equal(analyzeLimitProblem(readSpec(exampleText('seed-projection-512-64.attn.json')).spec!), undefined);
 });

@@ -7,6 +7,7 @@ import { EigenvalueDecomposition, Matrix as MlMatrix, QrDecomposition, SVD } fro
 import type { Matrix } from '../matrix.js';
 import { matmul, matmulTransposed, transpose } from '../matrix.js';
 import type { Spec } from '../spec.js';
+import type { Problem } from '../problems.js';
 import { inputFeatures, inputFeaturesWork, spectrumJson, type InputFeaturesJson, type SpectrumJson } from './analyze-extras.js';
 
 /** The contract's keys first; the keys after them (analyze-extras.ts) are additions, never changes. */
@@ -138,26 +139,29 @@ export const MAX_ANALYZE_WORK = 4e9;
 
 const svdWork = (m: number, n: number) => 10 * m * n * Math.min(m, n);
 
+/** One head's share of the analysis: its SVDs, its circuits, its overlap bases and its pairs with every head. */
+function headWork(spec: Spec, h: Spec['heads'][number]): number {
+  const d = spec.dModel;
+  const dk = h.wq.matrix.cols, dv = h.wv.matrix.cols;
+  let work = svdWork(d, dk) * 2 + svdWork(d, dv);
+  work += dk >= d ? d * d * dk + svdWork(d, d) : 4 * d * dk * dk + svdWork(dk, dk); // the QK circuit
+  if (spec.wo) work += dv < d ? d * dv * dv + svdWork(dv, dv) : d * dv * d + svdWork(d, d); // the OV circuit's eigenvalues
+  work += (svdWork(d, dk) * 2 + svdWork(d, dv)) * 2; // column bases for the head overlap
+  // Pairs of bases: a k_i × k_j product of d-long columns, then its SVD (k ≤ the heads' widths, at most d).
+  for (const role of ['wq', 'wk', 'wv'] as const) {
+    for (const b of spec.heads) {
+      const ka = Math.min(d, h[role].matrix.cols), kb = Math.min(d, b[role].matrix.cols);
+      work += d * ka * kb + svdWork(ka, kb);
+    }
+  }
+  return work;
+}
+
 /** The analysis's multiply-adds, estimated from the shapes alone, before any work. */
 export function analyzeWork(spec: Spec): number {
   const d = spec.dModel;
   let work = 0;
-  for (const h of spec.heads) {
-    const dk = h.wq.matrix.cols, dv = h.wv.matrix.cols;
-    work += svdWork(d, dk) * 2 + svdWork(d, dv);
-    work += dk >= d ? d * d * dk + svdWork(d, d) : 4 * d * dk * dk + svdWork(dk, dk); // the QK circuit
-    if (spec.wo) work += dv < d ? d * dv * dv + svdWork(dv, dv) : d * dv * d + svdWork(d, d); // the OV circuit's eigenvalues
-    work += (svdWork(d, dk) * 2 + svdWork(d, dv)) * 2; // column bases for the head overlap
-  }
-  // Pairs of bases: a k_i × k_j product of d-long columns, then its SVD (k ≤ the heads' widths, at most d).
-  for (const role of ['wq', 'wk', 'wv'] as const) {
-    for (const a of spec.heads) {
-      for (const b of spec.heads) {
-        const ka = Math.min(d, a[role].matrix.cols), kb = Math.min(d, b[role].matrix.cols);
-        work += d * ka * kb + svdWork(ka, kb);
-      }
-    }
-  }
+  for (const h of spec.heads) work += headWork(spec, h);
   for (const input of spec.inputs) work += input.tokens.length * d * d;
   return work + inputFeaturesWork(spec);
 }
@@ -167,6 +171,22 @@ export function analyzeOverLimit(spec: Spec): string | undefined {
   const work = analyzeWork(spec);
   if (work <= MAX_ANALYZE_WORK) return undefined;
   return `analysing ${spec.heads.length} head(s) at d_model ${spec.dModel} needs about ${(work / 1e9).toFixed(0)} billion multiply-adds, over the ${MAX_ANALYZE_WORK / 1e9} billion limit: use a smaller d_model or fewer heads`;
+}
+
+/**
+ * The same refusal as a positioned problem, for an editor: on the head that costs the most (the one
+ * to make smaller), or on the spec's first character when the heads are the default identity head.
+ */
+export function analyzeLimitProblem(spec: Spec): Problem | undefined {
+  const message = analyzeOverLimit(spec);
+  if (!message) return undefined;
+  let worst = 0, worstWork = -1;
+  spec.heads.forEach((h, i) => {
+    const w = headWork(spec, h);
+    if (w > worstWork) { worst = i; worstWork = w; }
+  });
+  const span = spec.headsGiven ? spec.heads[worst].span : undefined;
+  return { severity: 'error', path: span ? `heads[${worst}]` : '', span: span ?? { offset: 0, length: 1 }, message };
 }
 
 /**
