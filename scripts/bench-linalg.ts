@@ -1,5 +1,6 @@
 // npm run bench:linalg: the third seed's linear algebra (issue 10) at the sizes a user meets:
-// reading the seeds' 512 → 64 spec (generating 3 × 32,768 weights), attn analyze on it, one head's
+// reading the seeds' 512 → 64 spec (generating 3 × 32,768 weights), attn analyze on it and on the
+// seeds' 8-head layer with W_O, one head's
 // Spectrum numbers, feature statistics at 512 features (few tokens: the Gram route; many: the
 // d × d route), the init lab's default stacks, and Var(q·k) for five d_k. Median ms of several runs.
 // Figures, not assertions: timing belongs here, not in tests.
@@ -35,6 +36,13 @@ bench('1,000,000 seeded Gaussians (xoshiro128** + Box–Muller)', () => fillGaus
 bench('read the 512 → 64 spec (3 × 32,768 generated weights)', () => readSpec(text));
 bench('attn analyze of it (contract + extras, 1 head, d_model 512)', () => analyzeSpec(spec));
 bench('Spectrum numbers of its head (circuits not formed past 256)', () => headSpectrum(spec, 0));
+// The seeds' full layer: 8 heads of 512 × 64 and W_O 512 × 512, all generated.
+const layer = JSON.parse(text);
+const xavier = (shape: number[], seed: number) => ({ init: 'xavier', shape, seed });
+layer.heads = Array.from({ length: 8 }, (_, h) => ({ name: `head ${h + 1}`, wq: xavier([512, 64], 10 * h + 1), wk: xavier([512, 64], 10 * h + 2), wv: xavier([512, 64], 10 * h + 3) }));
+layer.wo = xavier([512, 512], 99);
+const layerSpec = readSpec(JSON.stringify(layer)).spec!;
+rows.push(['attn analyze of 8 heads of 512 × 64 with W_O 512 × 512 (one run)', median(() => analyzeSpec(layerSpec), 0, 1)]);
 const random = createRandom(2);
 const data = (n: number, d: number) => ({ rows: n, cols: d, data: Float64Array.from({ length: n * d }, () => random.gaussian()) });
 const few = data(16, 512), many = data(600, 512);
