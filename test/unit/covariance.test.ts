@@ -102,6 +102,7 @@ test('redundant pairs: |corr| ≥ 0.9 listed strongest first, negative ones too;
 test('fewer than two tokens: no statistics; all constant: zero eigenvalues and shares', () => {
   assert.equal(featureStats({ rows: 1, cols: 3, data: new Float64Array(3) }), null);
   assert.equal(featureStats({ rows: 2, cols: 1, data: Float64Array.from([1, Infinity]) }), null, 'no NaN from infinite data');
+  assert.equal(featureStats({ rows: 2, cols: 2, data: Float64Array.from([1e200, 1, -1e200, 2]) }), null, 'no NaN from a covariance that overflows');
   const flat = featureStats({ rows: 3, cols: 2, data: Float64Array.from([1, 2, 1, 2, 1, 2]) })!;
   assert.deepEqual(Array.from(flat.eigenvalues), [0, 0]);
   assert.deepEqual(Array.from(flat.explained), [0, 0]);

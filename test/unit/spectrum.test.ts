@@ -129,7 +129,11 @@ test('the picture: the circle\'s image is the ellipse with axes σ₁, σ₂; a 
   assert.equal(planePicture([[2, 0], [0, 2]]).eigenDirections.length, 2);
   const zero = planePicture([[0, 0], [0, 0]]);
   assert.ok(zero.singular.every((s) => s.sigma === 0) && Array.from(zero.image).every((v) => v === 0));
-  for (const q of [p, shear, rotation, zero]) for (const v of [...q.image, ...q.circle]) assert.ok(Number.isFinite(v));
+  for (const q of [p, shear, rotation, zero]) {
+    assert.equal(q.finite, true);
+    for (const v of [...q.image, ...q.circle]) assert.ok(Number.isFinite(v));
+  }
+  assert.equal(planePicture([[1e300, 1e300], [1e300, 1]]).finite, false, 'M·Mᵀ overflows: said, not drawn as NaN');
 });
 
 test('restriction picks the 2 × 2 block (features i, j to outputs a, b) and refuses indices outside', () => {

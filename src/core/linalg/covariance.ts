@@ -49,7 +49,8 @@ export function featureStatsWork(n: number, d: number): number {
 
 /**
  * The feature statistics of the rows of x; null for fewer than 2 rows (no variance from one token)
- * and for data holding Infinity or NaN (the statistics would be NaN, which must never reach a picture).
+ * and for data holding Infinity or NaN or so large that the covariance overflows (the statistics would
+ * be NaN, which must never reach a picture).
  */
 export function featureStats(x: Matrix, threshold = REDUNDANT_CORRELATION): FeatureStats | null {
   const n = x.rows, d = x.cols, v = x.data;
@@ -76,6 +77,8 @@ export function featureStats(x: Matrix, threshold = REDUNDANT_CORRELATION): Feat
       covariance[b * d + a] = covariance[a * d + b];
     }
   }
+  // Finite data can still square past the largest double (features near 1e155): no statistics then, rather than NaN.
+  for (let i = 0; i < covariance.length; i++) if (!Number.isFinite(covariance[i])) return null;
   // Constant: every token has the same value. Tested on the data, not on a variance of 1e-33 that
   // rounding in the mean can leave, which would make a meaningless correlation of ±1.
   const constant = Array.from({ length: d }, (_, j) => {

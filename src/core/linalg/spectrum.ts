@@ -82,6 +82,11 @@ export interface PlanePicture {
   readonly eigenvalues: readonly [Vec2, Vec2];
   /** Real eigen-directions: none for a complex pair (a rotation keeps no direction), one for a shear, two otherwise. */
   readonly eigenDirections: readonly EigenDirection[];
+  /**
+   * False when entries so large (past about 1e154) overflowed somewhere in the picture: a view then
+   * says so instead of drawing. Everything is finite when this is true.
+   */
+  readonly finite: boolean;
 }
 
 const unit = (x: number, y: number): Vec2 => {
@@ -136,7 +141,7 @@ export function eigen2(m: Mat2): { eigenvalues: [Vec2, Vec2]; directions: EigenD
 
 /** The 2 × 2 picture of a 2 × 2 matrix: the unit circle, its image, singular and eigen-directions. */
 export function planePicture(m: Mat2, points = 96): PlanePicture {
-  const n = Math.max(4, Math.floor(points));
+  const n = Math.min(4096, Math.max(4, Math.floor(points) || 4)); // a smooth ellipse needs ~100; never an absurd allocation
   const circle = new Float64Array(2 * n), image = new Float64Array(2 * n);
   for (let i = 0; i < n; i++) {
     const t = (2 * Math.PI * i) / n;
@@ -146,7 +151,9 @@ export function planePicture(m: Mat2, points = 96): PlanePicture {
     image[2 * i + 1] = x * m[0][1] + y * m[1][1];
   }
   const e = eigen2(m);
-  return { matrix: m, circle, image, singular: singular2(m), eigenvalues: e.eigenvalues, eigenDirections: e.directions };
+  const singular = singular2(m);
+  const numbers = [...image, ...m.flat(), ...singular.flatMap((s) => [s.sigma, ...s.input, ...s.output]), ...e.eigenvalues.flat(), ...e.directions.flatMap((x) => [x.lambda, ...x.direction])];
+  return { matrix: m, circle, image, singular, eigenvalues: e.eigenvalues, eigenDirections: e.directions, finite: numbers.every(Number.isFinite) };
 }
 
 /** The 2 × 2 block of m at rows (i, j) and columns (a, b): what m does from features i, j to outputs a, b. */
