@@ -8,8 +8,14 @@ import type { Dimensions } from './read-dimensions.js';
 import { count, describe, spanOf, type Reader } from './read-values.js';
 import { identityOverLimit, MAX_HEADS } from './read-limits.js';
 import { quote } from './quote.js';
+import { readInit, type GeneratedBudget } from './read-init.js';
 
-export function readWeight(r: Reader, node: Node | undefined, path: JsonPath, rows: { count: number; what: string }): WeightMatrix | undefined {
+/**
+ * A weight: a matrix written out, "identity", or generated ({ "init", "shape", "seed" }, read-init.ts).
+ * `cols` is checked only for a generated one (W_O's: d_model); `budget` counts generated numbers over the spec.
+ */
+export function readWeight(r: Reader, node: Node | undefined, path: JsonPath, rows: { count: number; what: string },
+  budget: GeneratedBudget = { cells: 0 }, cols?: { count: number; what: string }): WeightMatrix | undefined {
   if (!node) return { matrix: identity(rows.count), identity: true };
   if (isFileRef(node)) {
     // Kept in a tensor file beside the spec: as many rows as a written-out matrix would have.
@@ -20,9 +26,10 @@ export function readWeight(r: Reader, node: Node | undefined, path: JsonPath, ro
   }
   if (node.type === 'string') {
     if (node.value === 'identity') return { matrix: identity(rows.count), identity: true, span: spanOf(node) };
-    return r.error(node, path, `expected a matrix or "identity", got ${describe(node)}`);
+    return r.error(node, path, `expected a matrix, "identity" or { "init", "shape" }, got ${describe(node)}`);
   }
-  const matrix = r.matrix(node, path, rows);
+  if (node.type === 'object') return readInit(r, node, path, { rows, ...(cols ? { cols } : {}) }, budget);
+  const matrix = r.matrix(node, path, rows, 'a matrix (a list of rows), "identity" or { "init", "shape" }');
   return matrix ? { matrix, identity: false, span: spanOf(node) } : undefined;
 }
 
@@ -36,7 +43,7 @@ function identitiesIn(head: Node): number {
   return n;
 }
 
-export function readHeads(r: Reader, root: Node, dims: Dimensions): { heads: HeadSpec[]; given: boolean } | undefined {
+export function readHeads(r: Reader, root: Node, dims: Dimensions, budget: GeneratedBudget = { cells: 0 }): { heads: HeadSpec[]; given: boolean } | undefined {
   const node = childAt(root, 'heads');
   const dm = { count: dims.dModel, what: 'd_model' };
   // Costs are checked from the shapes before anything is allocated.
@@ -62,9 +69,9 @@ export function readHeads(r: Reader, root: Node, dims: Dimensions): { heads: Hea
     r.unknownKeys(h, path, new Set(['name', 'wq', 'wk', 'wv']));
     const nameNode = childAt(h, 'name');
     const name = nameNode ? r.string(nameNode, [...path, 'name']) : `head ${i + 1}`;
-    const wq = readWeight(r, childAt(h, 'wq'), [...path, 'wq'], dm);
-    const wk = readWeight(r, childAt(h, 'wk'), [...path, 'wk'], dm);
-    const wv = readWeight(r, childAt(h, 'wv'), [...path, 'wv'], dm);
+    const wq = readWeight(r, childAt(h, 'wq'), [...path, 'wq'], dm, budget);
+    const wk = readWeight(r, childAt(h, 'wk'), [...path, 'wk'], dm, budget);
+    const wv = readWeight(r, childAt(h, 'wv'), [...path, 'wv'], dm, budget);
     if (wq && wk && wq.matrix.cols !== wk.matrix.cols) {
       const at = childAt(h, 'wk') ?? h;
       const message = wk.identity && !childAt(h, 'wk')

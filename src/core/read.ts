@@ -48,7 +48,8 @@ export function readSpec(text: string, options: ReadOptions = {}): ReadResult {
   if (!dims) return { problems: r.problems };
   const vocabulary = readEmbeddings(r, root, dims);
   const inputs = readInputs(r, root, vocabulary, dims);
-  const heads = readHeads(r, root, dims);
+  const generated = { cells: 0 }; // numbers drawn for { "init" } weights, against one cap for the whole spec
+  const heads = readHeads(r, root, dims, generated);
   const woNode = childAt(root, 'wo');
   let wo: WeightMatrix | undefined;
   if (woNode && heads) {
@@ -56,7 +57,7 @@ export function readSpec(text: string, options: ReadOptions = {}): ReadResult {
     const what = heads.heads.length === 1 ? 'd_v of the one head' : `the heads' d_v added up: ${heads.heads.map((h) => h.wv.matrix.cols).join(' + ')}`;
     const tooBig = woNode.type === 'string' && woNode.value === 'identity' ? identityOverLimit([width], `W_O as the identity, ${width} × ${width},`) : undefined;
     if (tooBig) r.error(woNode, ['wo'], tooBig);
-    else wo = readWeight(r, woNode, ['wo'], { count: width, what });
+    else wo = readWeight(r, woNode, ['wo'], { count: width, what }, generated, { count: dims.dModel, what: 'd_model: W_O maps the heads\' outputs back to d_model' });
   }
   const scale = readScale(r, root);
   const mask = readMask(r, root);
