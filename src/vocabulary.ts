@@ -31,5 +31,8 @@ export type ExportFormat = 'svg' | 'png';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['svg', 'png'];
 
 /** The panel's views, in the order of its tabs. */
-export type ViewName = 'arcs' | 'matrix' | 'steps' | 'quadrant' | 'projection' | 'compare' | 'training' | 'geometry';
-export const VIEW_NAMES: readonly ViewName[] = ['arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'training', 'geometry'];
+export type ViewName = 'arcs' | 'matrix' | 'steps' | 'quadrant' | 'projection' | 'compare' | 'training' | 'geometry'
+  | 'spectrum' | 'heads' | 'covariance' | 'init';
+export const VIEW_NAMES: readonly ViewName[] = [
+  'arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'training', 'geometry', 'spectrum', 'heads', 'covariance', 'init',
+];

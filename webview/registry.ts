@@ -11,6 +11,10 @@ import { renderCompare } from './compare.js';
 import { renderSummary } from './summary.js';
 import { renderTraining } from './training.js';
 import { renderGeometry } from './geometry.js';
+import { renderSpectrum } from './spectrum.js';
+import { renderHeads } from './heads.js';
+import { renderCovariance } from './covariance.js';
+import { renderInitLab } from './init-lab.js';
 import type { ViewFn } from './view.js';
 
 /** The toolbar's controls: which input, which head, which token, the matrix mode, the projection's matrix. */
@@ -37,6 +41,11 @@ export const REGISTRY: readonly ViewEntry[] = [
   { name: 'compare', title: 'Compare', controls: ['input', 'head', 'token'], tokenLabel: 'Word', render: renderCompare },
   { name: 'training', title: 'Training', controls: ['input', 'head'], render: renderTraining },
   { name: 'geometry', title: 'Geometry', controls: ['input', 'head', 'token'], tokenLabel: 'Query', render: renderGeometry },
+  // The linear-algebra lens (the third seed): numbers made in the core with the result.
+  { name: 'spectrum', title: 'Spectrum', controls: ['head'], render: renderSpectrum },
+  { name: 'heads', title: 'Heads', controls: [], render: renderHeads },
+  { name: 'covariance', title: 'Covariance', controls: ['input', 'head'], render: renderCovariance },
+  { name: 'init', title: 'Init lab', controls: [], render: renderInitLab },
   // Not a tab: the strip of numbers above every view.
   { name: 'summary', title: 'Summary', controls: [], render: renderSummary },
 ];

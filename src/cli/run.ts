@@ -160,7 +160,7 @@ function analyzeFile(args: Args, maxBytes: number, io: Io, command: string) {
   const text = readSpecFile(file, maxBytes, io);
   if (text === undefined) return undefined;
   // Only compute prints arrays of rows; render reads the typed model.
-  const analysis = analyze(text, { maxBytes, json: command === 'compute', files: filesBeside(file) });
+  const analysis = analyze(text, { maxBytes, json: command === 'compute', linalg: command === 'render', files: filesBeside(file) });
   for (const p of analysis.problems) io.err(printable(formatProblem(file, text, p)));
   if (hasErrors(analysis.problems) || !analysis.data) return undefined;
   return { file, data: analysis.data, json: analysis.json };

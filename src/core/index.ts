@@ -3,6 +3,7 @@
 import { computeAttention, type AttentionResult, type Progress } from './attention.js';
 import { dataToJson, type AttentionJson } from './result-json.js';
 import { attentionData, type AttentionData } from './model/attention-data.js';
+import { linalgData } from './model/linalg-data.js';
 import { findOverflow, type Overflow } from './overflow.js';
 import { readSpec, type ReadOptions } from './read.js';
 import type { Problem } from './problems.js';
@@ -23,6 +24,8 @@ export interface Analysis {
 export interface AnalyzeOptions extends ReadOptions {
   /** true: also build the arrays-of-rows form (it costs more than the math at large n, so only `attn compute --json` asks). */
   json?: boolean;
+  /** true: also the numbers of the linear-algebra views (the panel and attn render ask; validate does not). */
+  linalg?: boolean;
   /** Called as heads are computed (done, total), so long work can say how far it is. */
   onProgress?: Progress;
 }
@@ -47,7 +50,8 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
       span: spec.inputs[w.input].tokens[w.query].span ?? { offset: 0, length: 1 },
     });
   }
-  const data = attentionData(spec, result);
+  const base = attentionData(spec, result);
+  const data = options.linalg ? { ...base, linalg: linalgData(spec, result) } : base;
   const json = options.json === true ? dataToJson(data) : undefined;
   return { spec, result, data, ...(json ? { json } : {}), problems: [...problems, ...warnings] };
 }

@@ -16,6 +16,6 @@ export interface WireAnalysis {
 
 /** `files`: where the tensor files the spec names are opened (its folder); absent for a spec not on disk. */
 export function analyzeForWire(text: string, onProgress?: Progress, files?: TensorFiles): WireAnalysis {
-  const a = analyze(text, { onProgress, files });
+  const a = analyze(text, { onProgress, files, linalg: true });
   return { problems: a.problems, ...(a.data ? { wire: encodeAttention(a.data) } : {}) };
 }

@@ -8,6 +8,7 @@ import { get, row, toRows, zeros, type Matrix } from '../matrix.js';
 import type { ParameterCount } from '../parameters.js';
 import type { Spec } from '../spec.js';
 import { trainingJson, type TrainingJson } from '../train/frames.js';
+import type { LinalgJson } from './linalg-data.js';
 
 export type { Matrix } from '../matrix.js';
 export { get as at, row } from '../matrix.js';
@@ -89,6 +90,8 @@ export interface AttentionData {
   readonly warnings: readonly ComputeWarningData[];
   /** The run of the spec's "train" section, for the Training view (small by construction). */
   readonly training?: TrainingJson;
+  /** The numbers of the linear-algebra views (spectra, head overlap, covariance, init lab), when asked for. */
+  readonly linalg?: LinalgJson;
 }
 
 function scaleName(spec: Spec): string {

@@ -9,6 +9,7 @@
 // same array as one already sent (Q = K = V = X for identity weights; output = concat without W_O).
 import type { Matrix } from '../matrix.js';
 import type { TrainingJson } from '../train/frames.js';
+import type { LinalgJson } from './linalg-data.js';
 import type {
   AttentionData, ComputeWarningData, HeadData, InputData, QuadrantData, WeightData, WeightRole,
 } from './attention-data.js';
@@ -53,6 +54,7 @@ export interface WireAttention {
   parameters: ParameterCount;
   warnings: ComputeWarningData[];
   training?: TrainingJson;
+  linalg?: LinalgJson;
   /** Bytes of the buffer that travels with the header. */
   bytes: number;
 }
@@ -120,6 +122,7 @@ export function encodeAttention(data: AttentionData): WireMessage {
     features: [...data.features], dModel: data.dModel, scale: data.scale, mask: data.mask,
     inputs, matrices, views: data.views, parameters: data.parameters, warnings: [...data.warnings],
     ...(data.training ? { training: data.training } : {}),
+    ...(data.linalg ? { linalg: data.linalg } : {}),
     bytes: buffer.byteLength,
   };
   return { header, buffer };
@@ -282,6 +285,26 @@ function trainingProblem(t: unknown, inputs: readonly InputData[]): string | und
   return undefined;
 }
 
+/** The linear-algebra views' numbers: the lists they walk are lists, their numbers numbers (null where the core says "none"). */
+function linalgProblem(l: unknown): string | undefined {
+  if (!isObject(l)) return 'not an object';
+  if (l.tooBig !== undefined && !isStr(l.tooBig)) return 'tooBig is not text';
+  if (!Array.isArray(l.spectra) || !Array.isArray(l.covariance)) return 'spectra or covariance is not a list';
+  for (const head of l.spectra) {
+    if (head === null) continue;
+    if (!Array.isArray(head)) return 'a head\'s spectra are not a list';
+    for (const m of head) if (!isObject(m) || !isStr(m.label) || !Array.isArray(m.singularValues) || !m.singularValues.every(isNum)) return 'a spectrum is malformed';
+  }
+  if (l.overlap !== null && !(isObject(l.overlap) && ['wq', 'wk', 'wv'].every((k) => Array.isArray((l.overlap as Record<string, unknown>)[k])))) return 'overlap is malformed';
+  for (const c of l.covariance) {
+    if (!isObject(c) || !Array.isArray(c.spaces)) return 'a covariance entry is malformed';
+    for (const sp of c.spaces) if (!isObject(sp) || !isStr(sp.label) || !isIndex(sp.d) || !Array.isArray(sp.explained) || !sp.explained.every(isNum)) return 'a feature space is malformed';
+  }
+  const init = l.init;
+  if (!isObject(init) || !Array.isArray(init.curves) || !Array.isArray(init.scores) || !Array.isArray(init.spectra)) return 'init is malformed';
+  return undefined;
+}
+
 /** The model from a header and its buffer, or a WireError naming the field at fault. */
 export function decodeAttention(header: unknown, data: unknown): AttentionData {
   // By its tag, not instanceof: a buffer made in another realm (a frame, a worker) is still one.
@@ -330,7 +353,12 @@ export function decodeAttention(header: unknown, data: unknown): AttentionData {
     const problem = trainingProblem(x.training, inputs);
     if (problem) throw new WireError(`training is malformed: ${problem}`);
   }
+  if (x.linalg !== undefined) {
+    const problem = linalgProblem(x.linalg);
+    if (problem) throw new WireError(`linalg is malformed: ${problem}`);
+  }
   return {
+    ...(x.linalg !== undefined ? { linalg: x.linalg as unknown as LinalgJson } : {}),
     ...(x.title !== undefined ? { title: x.title } : {}),
     features, dModel: d, scale: x.scale, mask: x.mask, inputs, matrices,
     views: q !== undefined ? { quadrant: q as unknown as QuadrantData } : {},
