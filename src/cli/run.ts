@@ -1,7 +1,8 @@
 // The `attn` command: compute, validate and render a spec. `run` takes its arguments and
 // output streams as parameters, so tests call it directly; main.ts wires it to the process.
 import { existsSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { folderFiles, type TensorFiles } from '../core/tensors/spec-files.js';
 import { analyze, formatProblem, hasErrors, readSpec } from '../core/index.js';
 import { stepsProblem, trainJson, trainReport } from './train.js';
 import { train } from '../core/train/descent.js';
@@ -141,7 +142,7 @@ function validate(args: Args, maxBytes: number, io: Io): number {
   for (const file of args.files) {
     const text = readSpecFile(file, maxBytes, io);
     if (text === undefined) { failed = true; continue; }
-    const { problems } = analyze(text, { maxBytes });
+    const { problems } = analyze(text, { maxBytes, files: filesBeside(file) });
     for (const p of problems) io.err(printable(formatProblem(file, text, p)));
     if (problems.length > 0) failed = true;
     else io.out(`${printable(file)}: ok`);
@@ -159,7 +160,7 @@ function analyzeFile(args: Args, maxBytes: number, io: Io, command: string) {
   const text = readSpecFile(file, maxBytes, io);
   if (text === undefined) return undefined;
   // Only compute prints arrays of rows; render reads the typed model.
-  const analysis = analyze(text, { maxBytes, json: command === 'compute' });
+  const analysis = analyze(text, { maxBytes, json: command === 'compute', files: filesBeside(file) });
   for (const p of analysis.problems) io.err(printable(formatProblem(file, text, p)));
   if (hasErrors(analysis.problems) || !analysis.data) return undefined;
   return { file, data: analysis.data, json: analysis.json };
@@ -232,6 +233,11 @@ async function render(args: Args, maxBytes: number, io: Io): Promise<number> {
   return 0;
 }
 
+/** The tensor files a spec names are read from its folder; a spec from standard input has none. */
+function filesBeside(file: string): TensorFiles | undefined {
+  return file === '-' ? undefined : folderFiles(dirname(resolve(file)));
+}
+
 /** True when two paths name one file (through symbolic and hard links too), so an export never overwrites its spec. */
 function sameFile(a: string, b: string): boolean {
   const real = (p: string) => (existsSync(p) ? realpathSync(p) : resolve(p));
@@ -252,7 +258,7 @@ function readOneSpec(args: Args, maxBytes: number, io: Io, command: string): { f
   const file = args.files[0];
   const text = readSpecFile(file, maxBytes, io);
   if (text === undefined) return 1;
-  const { spec, problems } = readSpec(text, { maxBytes });
+  const { spec, problems } = readSpec(text, { maxBytes, files: filesBeside(file) });
   for (const p of problems) io.err(printable(formatProblem(file, text, p)));
   if (!spec || hasErrors(problems)) return 1;
   return { file, spec };

@@ -1,4 +1,5 @@
 // The heads' W_Q, W_K, W_V (a matrix or "identity"), W_O, the scale and the mask.
+import { isFileRef, readFileMatrix } from './read-file-ref.js';
 import { identity } from './matrix.js';
 import { childAt, type Node } from './json-tree.js';
 import type { JsonPath } from './path.js';
@@ -16,6 +17,13 @@ import { readInit, type GeneratedBudget } from './read-init.js';
 export function readWeight(r: Reader, node: Node | undefined, path: JsonPath, rows: { count: number; what: string },
   budget: GeneratedBudget = { cells: 0 }, cols?: { count: number; what: string }): WeightMatrix | undefined {
   if (!node) return { matrix: identity(rows.count), identity: true };
+  if (isFileRef(node)) {
+    // Kept in a tensor file beside the spec: as many rows as a written-out matrix would have.
+    const m = readFileMatrix(r, node, path);
+    if (!m) return undefined;
+    if (m.rows !== rows.count) return r.error(childAt(node, 'file')!, [...path, 'file'], `the file's matrix has ${m.rows} rows, but ${rows.what} is ${rows.count}`);
+    return { matrix: m, identity: false, span: spanOf(node) };
+  }
   if (node.type === 'string') {
     if (node.value === 'identity') return { matrix: identity(rows.count), identity: true, span: spanOf(node) };
     return r.error(node, path, `expected a matrix, "identity" or { "init", "shape" }, got ${describe(node)}`);

@@ -1,6 +1,7 @@
 // The spec reader: text in, a validated Spec or a list of problems out. It never throws on
 // bad input; every check adds a problem with its JSON path and exact range and carries on,
 // so the user sees all of them at once. Each part of the spec has its own read-*.ts file.
+import type { TensorFiles } from './tensors/spec-files.js';
 import { childAt, parseJson, DEFAULT_MAX_BYTES } from './json-tree.js';
 import type { Problem } from './problems.js';
 import type { Spec, WeightMatrix } from './spec.js';
@@ -20,6 +21,8 @@ const TOP_LEVEL = new Set(['$schema', 'title', 'description', 'features', 'embed
 
 export interface ReadOptions {
   maxBytes?: number;
+  /** Where tensor files named by the spec are opened (the spec's folder); absent when it is not on disk. */
+  files?: TensorFiles;
 }
 
 export interface ReadResult {
@@ -31,7 +34,7 @@ export function readSpec(text: string, options: ReadOptions = {}): ReadResult {
   const parsed = parseJson(text, options.maxBytes ?? DEFAULT_MAX_BYTES);
   if (!parsed.root || parsed.problems.length > 0) return { problems: parsed.problems };
   const root = parsed.root;
-  const r = new Reader(text);
+  const r = new Reader(text, options.files);
   if (root.type !== 'object') {
     r.error(root, [], `expected a JSON object with "embeddings" and "inputs", got ${describe(root)}`);
     return { problems: r.problems };

@@ -2,6 +2,7 @@
 // analysis worker (analysis-runner.ts), plus the last good result of each document so hovers keep
 // working while the user is mid-edit. The result stays packed (header + one buffer) as the worker
 // sent it: the panel posts it as it is, and only a hover decodes it, once.
+import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import type { Progress } from '../core/attention.js';
 import type { AttentionData } from '../core/model/attention-data.js';
@@ -45,7 +46,9 @@ export class AnalysisCache {
     }
     const listeners = new Set<Progress>(onProgress ? [onProgress] : []);
     const started = performance.now();
-    const analysis = this.runner.run(key, text, (done, total) => listeners.forEach((l) => l(done, total)))
+    // Tensor files named by the spec are read from its folder, when it is a file on disk.
+    const folder = document.uri.scheme === 'file' ? path.dirname(document.uri.fsPath) : undefined;
+    const analysis = this.runner.run(key, text, (done, total) => listeners.forEach((l) => l(done, total)), folder)
       .then((a): HostAnalysis => {
         if (a.wire && this.latest.get(key)?.analysis === analysis) this.lastGood.set(key, { wire: a.wire });
         return { ...a, ms: performance.now() - started };

@@ -5,6 +5,8 @@ import type { Problem } from '../core/problems.js';
 export interface WorkerRequest {
   id: number;
   text: string;
+  /** The spec's folder on disk, where the tensor files it names are read; absent for an unsaved spec. */
+  folder?: string;
 }
 
 export type WorkerReply =

@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { analyzeForWire, type WireAnalysis } from '../core/model/analyze-wire.js';
 import type { Progress } from '../core/attention.js';
 import type { WorkerReply } from './analysis-messages.js';
+import { folderFiles } from '../core/tensors/spec-files.js';
 
 /** The promise of a request that a newer request for the same document replaced. */
 export class Cancelled extends Error {
@@ -18,6 +19,7 @@ interface Job {
   id: number;
   key: string;
   text: string;
+  folder?: string;
   onProgress?: Progress;
   resolve(result: WireAnalysis): void;
   reject(err: Error): void;
@@ -35,13 +37,14 @@ export class AnalysisRunner {
   /** workerFile: the bundled analysis-worker.js; undefined runs everything on this thread. */
   constructor(private workerFile: string | undefined, private readonly log: (line: string) => void = () => {}) {}
 
-  run(key: string, text: string, onProgress?: Progress): Promise<WireAnalysis> {
+  /** `folder`: the spec's folder on disk, where the tensor files it names are read. */
+  run(key: string, text: string, onProgress?: Progress, folder?: string): Promise<WireAnalysis> {
     return new Promise<WireAnalysis>((resolve, reject) => {
       for (let i = this.queue.length - 1; i >= 0; i--) {
         if (this.queue[i].key === key) this.queue.splice(i, 1)[0].reject(new Cancelled());
       }
       if (this.current?.key === key) this.stopCurrent();
-      this.queue.push({ id: this.nextId++, key, text, onProgress, resolve, reject });
+      this.queue.push({ id: this.nextId++, key, text, folder, onProgress, resolve, reject });
       this.pump();
     });
   }
@@ -62,13 +65,13 @@ export class AnalysisRunner {
     this.current = job;
     const worker = this.ensureWorker();
     if (worker) {
-      worker.postMessage({ id: job.id, text: job.text });
+      worker.postMessage({ id: job.id, text: job.text, folder: job.folder });
       return;
     }
     // No worker: compute here, after the current event so the caller's own work goes first.
     setImmediate(() => {
       if (this.current !== job) return;
-      this.finish(job, () => analyzeForWire(job.text, job.onProgress));
+      this.finish(job, () => analyzeForWire(job.text, job.onProgress, job.folder ? folderFiles(job.folder) : undefined));
     });
   }
 

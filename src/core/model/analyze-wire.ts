@@ -4,6 +4,7 @@
 import { analyze } from '../index.js';
 import type { Progress } from '../attention.js';
 import type { Problem } from '../problems.js';
+import type { TensorFiles } from '../tensors/spec-files.js';
 import { encodeAttention, type WireMessage } from './wire.js';
 
 export interface WireAnalysis {
@@ -13,7 +14,8 @@ export interface WireAnalysis {
   wire?: WireMessage;
 }
 
-export function analyzeForWire(text: string, onProgress?: Progress): WireAnalysis {
-  const a = analyze(text, { onProgress });
+/** `files`: where the tensor files the spec names are opened (its folder); absent for a spec not on disk. */
+export function analyzeForWire(text: string, onProgress?: Progress, files?: TensorFiles): WireAnalysis {
+  const a = analyze(text, { onProgress, files });
   return { problems: a.problems, ...(a.data ? { wire: encodeAttention(a.data) } : {}) };
 }
