@@ -1,4 +1,4 @@
-// The heads' W_Q, W_K, W_V (a matrix or "identity"), W_O, the scale and the mask.
+// The heads' W_Q, W_K, W_V (a matrix, "identity", a tensor file or generated), W_O, the scale and the mask.
 import { isFileRef, readFileMatrix } from './read-file-ref.js';
 import { identity } from './matrix.js';
 import { childAt, type Node } from './json-tree.js';
@@ -11,7 +11,8 @@ import { quote } from './quote.js';
 import { readInit, type GeneratedBudget } from './read-init.js';
 
 /**
- * A weight: a matrix written out, "identity", or generated ({ "init", "shape", "seed" }, read-init.ts).
+ * A weight: a matrix written out, "identity", kept in a tensor file ({ "file", "tensor" }, read-file-ref.ts)
+ * or generated ({ "init", "shape", "seed" }, read-init.ts).
  * `cols` is checked only for a generated one (W_O's: d_model); `budget` counts generated numbers over the spec.
  */
 export function readWeight(r: Reader, node: Node | undefined, path: JsonPath, rows: { count: number; what: string },
@@ -26,10 +27,10 @@ export function readWeight(r: Reader, node: Node | undefined, path: JsonPath, ro
   }
   if (node.type === 'string') {
     if (node.value === 'identity') return { matrix: identity(rows.count), identity: true, span: spanOf(node) };
-    return r.error(node, path, `expected a matrix, "identity" or { "init", "shape" }, got ${describe(node)}`);
+    return r.error(node, path, `expected a matrix, "identity", { "init", "shape" } or { "file" }, got ${describe(node)}`);
   }
   if (node.type === 'object') return readInit(r, node, path, { rows, ...(cols ? { cols } : {}) }, budget);
-  const matrix = r.matrix(node, path, rows, 'a matrix (a list of rows), "identity" or { "init", "shape" }');
+  const matrix = r.matrix(node, path, rows, 'a matrix (a list of rows), "identity", { "init", "shape" } or { "file" }');
   return matrix ? { matrix, identity: false, span: spanOf(node) } : undefined;
 }
 

@@ -67,7 +67,7 @@ function readRule(r: Reader, node: Node, path: JsonPath): { rule: InitRule | 'va
   const at = [...path, 'init'];
   const initNode = childAt(node, 'init');
   const expected = `expected "lecun", "xavier", "kaiming" or { "variance": a number ≥ 0 }`;
-  if (!initNode) return r.error(node, path, `a generated weight needs "init": ${expected}`);
+  if (!initNode) return r.error(node, path, `a generated weight needs "init": ${expected} (or give "file" to read the matrix from a tensor file)`);
   if (initNode.type === 'string') {
     const name = initNode.value as string;
     if ((RULES as readonly string[]).includes(name)) return { rule: name as InitRule };
