@@ -147,7 +147,9 @@ export async function run(): Promise<void> {
     const specs = fs.readdirSync(folder).filter((f) => f.endsWith('.attn.json') && (!only || f.includes(only))).sort().map((f) => path.join(folder, f));
     // A first panel, on the last spec, so each spec below is a switch from another one.
     // The spec in the first column and the panel beside it, visible (a hidden webview draws nothing).
-    const last = await vscode.workspace.openTextDocument(specs[specs.length - 1]);
+    // (With ATTN_BENCH_ONLY, the first panel goes on a spec outside the list, so the first measured one is a switch too.)
+    const others = fs.readdirSync(folder).filter((f) => f.endsWith('.attn.json')).map((f) => path.join(folder, f)).filter((f) => !specs.includes(f));
+    const last = await vscode.workspace.openTextDocument(only && others.length > 0 ? others[0] : specs[specs.length - 1]);
     await vscode.window.showTextDocument(last, { viewColumn: vscode.ViewColumn.One, preview: false });
     await vscode.commands.executeCommand('attentionLens.show', last.uri);
     await until('the first panel to paint', () => panelOn(a, last, 'ready', 0), 60_000);
