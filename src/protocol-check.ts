@@ -68,6 +68,8 @@ export function isWebviewMessage(x: unknown): x is WebviewMessage {
       return isPanelState(x.state);
     case 'exportResult':
       return isIndex(x.requestId) && isOneOf(x.format, EXPORT_FORMATS) && typeof x.data === 'string';
+    case 'need':
+      return typeof x.documentUri === 'string' && isIndex(x.version) && x.what === 'linalg';
     default:
       return false;
   }

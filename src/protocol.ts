@@ -2,6 +2,7 @@
 // Imported with `import type` by both sides; each side checks what it receives
 // (isWebviewMessage / isHostMessage) because a message is untrusted until checked.
 import type { WireAttention } from './core/model/wire.js';
+import type { LinalgJson } from './core/model/linalg-data.js';
 
 import type { MatrixMode, Role, ViewName } from './vocabulary.js';
 
@@ -80,7 +81,15 @@ export interface ProgressMessage {
   total: number;
 }
 
-export type HostMessage = RenderMessage | ProblemsMessage | ExportRequestMessage | LockMessage | ProgressMessage;
+/** The numbers of the linear-algebra views for a version, sent when the webview asked for them ('need'). */
+export interface LinalgMessage {
+  type: 'linalg';
+  documentUri: string;
+  version: number;
+  linalg: LinalgJson;
+}
+
+export type HostMessage = RenderMessage | ProblemsMessage | ExportRequestMessage | LockMessage | ProgressMessage | LinalgMessage;
 
 // ---- webview → host ----
 
@@ -122,4 +131,12 @@ export interface ExportResultMessage {
   data: string;
 }
 
-export type WebviewMessage = ReadyMessage | RenderedMessage | RevealMessage | StateMessage | ExportResultMessage;
+/** A view needs what the result lacks (the linear-algebra numbers are made only when a view shows them). */
+export interface NeedMessage {
+  type: 'need';
+  documentUri: string;
+  version: number;
+  what: 'linalg';
+}
+
+export type WebviewMessage = ReadyMessage | RenderedMessage | RevealMessage | StateMessage | ExportResultMessage | NeedMessage;

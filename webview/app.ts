@@ -42,6 +42,8 @@ export class App {
   private handle?: ViewHandle;
   private summary?: ViewHandle;
   private lastWidth = 0;
+  /** The document and version whose linear-algebra numbers were asked for. */
+  private asked = '';
   private redrawTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly cleanups: (() => void)[] = [];
 
@@ -168,6 +170,12 @@ export class App {
       case 'exportRequest':
         void this.export(message.requestId, message.format, message.theme);
         return;
+      case 'linalg':
+        // The numbers a view asked for: only for the version drawn now.
+        if (!this.data || message.documentUri !== this.documentUri || message.version !== this.version) return;
+        this.data = { ...this.data, linalg: message.linalg };
+        this.draw(false);
+        return;
       case 'progress':
         // Only for the document shown, and only while its picture is not yet current.
         if (message.documentUri !== this.documentUri || message.version <= this.version) return;
@@ -285,6 +293,12 @@ export class App {
       onReveal: (t: RevealTarget) => this.reveal(t),
       onPick: (c: Partial<UiState>) => this.commit(c),
     };
+    // A view that needs what the result lacks asks the host, once per version, and says it is working.
+    const needs = viewEntry(this.state.view)?.needs;
+    if (needs === 'linalg' && !data.linalg && this.asked !== `${this.documentUri}#${this.version}`) {
+      this.asked = `${this.documentUri}#${this.version}`;
+      this.api.postMessage({ type: 'need', documentUri: this.documentUri, version: this.version, what: 'linalg' });
+    }
     try {
       this.summary = VIEWS.summary(this.summaryEl, data, { ...options, width: Math.max(280, this.summaryEl.clientWidth || width) });
       this.handle = VIEWS[this.state.view](this.viewEl, data, options);

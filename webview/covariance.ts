@@ -14,7 +14,7 @@ const MAX_COMPONENTS = 16;
 export const renderCovariance: ViewFn = (container, data, options) => {
   const theme = options.theme;
   const l = data.linalg;
-  if (!l) return emptyView(container, theme, options.width, 'covariance', 'No covariances were computed for this result.');
+  if (!l) return emptyView(container, theme, options.width, 'covariance', 'Working out the covariances…');
   if (l.tooBig) return emptyView(container, theme, options.width, 'covariance', l.tooBig);
   const inputIndex = clampIndex(options.input, l.covariance.length);
   const entry = l.covariance[inputIndex];

@@ -14,7 +14,7 @@ export const renderHeads: ViewFn = (container, data, options) => {
   const theme = options.theme;
   const l = data.linalg;
   const heads = data.inputs[0]?.heads ?? [];
-  if (!l) return emptyView(container, theme, options.width, 'heads', 'No head overlaps were computed for this result.');
+  if (!l) return emptyView(container, theme, options.width, 'heads', 'Working out the head overlaps…');
   if (l.tooBig) return emptyView(container, theme, options.width, 'heads', l.tooBig);
   if (!l.overlap || heads.length < 2) return emptyView(container, theme, options.width, 'heads', 'One head: there is no other head to compare it with. Add heads to see whether they read different directions.');
   const fs = theme.fontSize, pad = 12;

@@ -14,7 +14,7 @@ import { createSvg, emptyView, note, type G, type ViewFn } from './view.js';
 export const renderInitLab: ViewFn = (container, data, options) => {
   const theme = options.theme;
   const lab: InitLabJson | undefined = data.linalg?.init;
-  if (!lab) return emptyView(container, theme, options.width, 'init', 'The initialisation lab was not computed for this result.');
+  if (!lab) return emptyView(container, theme, options.width, 'init', 'Working out the initialisation lab…');
   const fs = theme.fontSize, pad = 12;
   const width = Math.max(options.width, 320);
   const notes = [

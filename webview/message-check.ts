@@ -3,7 +3,7 @@
 // The result is decoded here, once: its header checked for shape and consistency, and every
 // tensor's place in the binary buffer checked against its shape (not every number walked).
 import type { AttentionData } from '../src/core/model/attention-data.js';
-import { decodeAttention, WireError } from '../src/core/model/wire.js';
+import { decodeAttention, linalgProblem, WireError } from '../src/core/model/wire.js';
 import { EXPORT_FORMATS, type HostMessage } from '../src/protocol.js';
 import { isIndex, isObject, isOneOf } from '../src/protocol-check.js';
 
@@ -79,6 +79,11 @@ export function readHostMessage(x: unknown): CheckedMessage {
         return { why: 'progress: documentUri, version, done or total is malformed' };
       }
       return { message: x as unknown as HostMessage };
+    case 'linalg': {
+      if (!isStr(x.documentUri) || !isIndex(x.version)) return { why: 'linalg: documentUri or version is malformed' };
+      const problem = linalgProblem(x.linalg);
+      return problem ? { why: `linalg: ${problem}` } : { message: x as unknown as HostMessage };
+    }
     case 'lock':
       return typeof x.locked === 'boolean' ? { message: x as unknown as HostMessage } : { why: 'lock: locked is not true or false' };
     default:

@@ -28,6 +28,8 @@ export interface ViewEntry {
   readonly allHeads?: boolean;
   /** What the token menu is called in this view. */
   readonly tokenLabel?: string;
+  /** Data the result lacks until asked for: the panel asks the host when the view is shown. */
+  readonly needs?: 'linalg';
   readonly render: ViewFn;
 }
 
@@ -42,10 +44,10 @@ export const REGISTRY: readonly ViewEntry[] = [
   { name: 'training', title: 'Training', controls: ['input', 'head'], render: renderTraining },
   { name: 'geometry', title: 'Geometry', controls: ['input', 'head', 'token'], tokenLabel: 'Query', render: renderGeometry },
   // The linear-algebra lens (the third seed): numbers made in the core with the result.
-  { name: 'spectrum', title: 'Spectrum', controls: ['head'], render: renderSpectrum },
-  { name: 'heads', title: 'Heads', controls: [], render: renderHeads },
-  { name: 'covariance', title: 'Covariance', controls: ['input', 'head'], render: renderCovariance },
-  { name: 'init', title: 'Init lab', controls: [], render: renderInitLab },
+  { name: 'spectrum', title: 'Spectrum', controls: ['head'], needs: 'linalg', render: renderSpectrum },
+  { name: 'heads', title: 'Heads', controls: [], needs: 'linalg', render: renderHeads },
+  { name: 'covariance', title: 'Covariance', controls: ['input', 'head'], needs: 'linalg', render: renderCovariance },
+  { name: 'init', title: 'Init lab', controls: [], needs: 'linalg', render: renderInitLab },
   // Not a tab: the strip of numbers above every view.
   { name: 'summary', title: 'Summary', controls: [], render: renderSummary },
 ];

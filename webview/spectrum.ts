@@ -17,7 +17,7 @@ const MAX_BARS = 32;
 export const renderSpectrum: ViewFn = (container, data, options) => {
   const theme = options.theme;
   const l = data.linalg;
-  if (!l) return emptyView(container, theme, options.width, 'spectrum', 'No spectra were computed for this result.');
+  if (!l) return emptyView(container, theme, options.width, 'spectrum', 'Working out the spectra…');
   if (l.tooBig) return emptyView(container, theme, options.width, 'spectrum', l.tooBig);
   const h = singleHead(data, options);
   const spectra = l.spectra[h];

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import type { Progress } from '../core/attention.js';
 import type { AttentionData } from '../core/model/attention-data.js';
+import type { LinalgJson } from '../core/model/linalg-data.js';
 import { decodeAttention, type WireMessage } from '../core/model/wire.js';
 import type { Problem } from '../core/problems.js';
 import type { AnalysisRunner } from './analysis-runner.js';
@@ -55,6 +56,15 @@ export class AnalysisCache {
       });
     this.latest.set(key, { version: document.version, text, analysis, listeners });
     return analysis;
+  }
+
+  /**
+   * The linear-algebra views' numbers for the document as it is now, made on request (a view asked):
+   * a job of its own in the worker, so it never delays the attention of an edit.
+   */
+  linalg(document: vscode.TextDocument): Promise<LinalgJson | undefined> {
+    const folder = document.uri.scheme === 'file' ? path.dirname(document.uri.fsPath) : undefined;
+    return this.runner.run(`${document.uri.toString()}#linalg`, document.getText(), undefined, folder, 'linalg').then((a) => a.linalg);
   }
 
   /** The newest result that computed, decoded for reading (hovers), even if the document is broken now. */

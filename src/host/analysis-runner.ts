@@ -3,7 +3,7 @@
 // fresh one started, since a computation cannot be interrupted any other way). If the worker
 // cannot start, the analysis runs here instead, so a panel is never left blank.
 import { Worker } from 'node:worker_threads';
-import { analyzeForWire, type WireAnalysis } from '../core/model/analyze-wire.js';
+import { analyzeForWire, linalgForWire, type WireAnalysis } from '../core/model/analyze-wire.js';
 import type { Progress } from '../core/attention.js';
 import type { WorkerReply } from './analysis-messages.js';
 import { folderFiles } from '../core/tensors/spec-files.js';
@@ -20,6 +20,7 @@ interface Job {
   key: string;
   text: string;
   folder?: string;
+  want: 'result' | 'linalg';
   onProgress?: Progress;
   resolve(result: WireAnalysis): void;
   reject(err: Error): void;
@@ -38,13 +39,13 @@ export class AnalysisRunner {
   constructor(private workerFile: string | undefined, private readonly log: (line: string) => void = () => {}) {}
 
   /** `folder`: the spec's folder on disk, where the tensor files it names are read. */
-  run(key: string, text: string, onProgress?: Progress, folder?: string): Promise<WireAnalysis> {
+  run(key: string, text: string, onProgress?: Progress, folder?: string, want: 'result' | 'linalg' = 'result'): Promise<WireAnalysis> {
     return new Promise<WireAnalysis>((resolve, reject) => {
       for (let i = this.queue.length - 1; i >= 0; i--) {
         if (this.queue[i].key === key) this.queue.splice(i, 1)[0].reject(new Cancelled());
       }
       if (this.current?.key === key) this.stopCurrent();
-      this.queue.push({ id: this.nextId++, key, text, folder, onProgress, resolve, reject });
+      this.queue.push({ id: this.nextId++, key, text, folder, want, onProgress, resolve, reject });
       this.pump();
     });
   }
@@ -65,13 +66,17 @@ export class AnalysisRunner {
     this.current = job;
     const worker = this.ensureWorker();
     if (worker) {
-      worker.postMessage({ id: job.id, text: job.text, folder: job.folder });
+      worker.postMessage({ id: job.id, text: job.text, folder: job.folder, want: job.want });
       return;
     }
     // No worker: compute here, after the current event so the caller's own work goes first.
     setImmediate(() => {
       if (this.current !== job) return;
-      this.finish(job, () => analyzeForWire(job.text, job.onProgress, job.folder ? folderFiles(job.folder) : undefined));
+      this.finish(job, () => {
+        const files = job.folder ? folderFiles(job.folder) : undefined;
+        if (job.want === 'linalg') return { problems: [], linalg: linalgForWire(job.text, files) };
+        return analyzeForWire(job.text, job.onProgress, files);
+      });
     });
   }
 
@@ -113,6 +118,7 @@ export class AnalysisRunner {
     }
     this.finish(job, () => {
       if (reply.kind === 'failed') return failure(reply.message);
+      if (reply.kind === 'linalg') return { problems: [], ...(reply.linalg ? { linalg: reply.linalg } : {}) };
       return { problems: reply.problems, ...(reply.header && reply.buffer ? { wire: { header: reply.header, buffer: reply.buffer } } : {}) };
     });
   }

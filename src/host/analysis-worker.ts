@@ -2,7 +2,7 @@
 // stalls on a big one. One request at a time: { id, text } in; progress lines, then the problems
 // and the packed result out, the result's buffer transferred (moved, not copied).
 import { parentPort } from 'node:worker_threads';
-import { analyzeForWire } from '../core/model/analyze-wire.js';
+import { analyzeForWire, linalgForWire } from '../core/model/analyze-wire.js';
 import { folderFiles } from '../core/tensors/spec-files.js';
 import type { WorkerReply, WorkerRequest } from './analysis-messages.js';
 
@@ -16,6 +16,10 @@ if (port) {
     const post = (reply: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(reply, transfer);
     try {
       const files = request.folder ? folderFiles(request.folder) : undefined;
+      if (request.want === 'linalg') {
+        post({ id: request.id, kind: 'linalg', linalg: linalgForWire(request.text, files) });
+        return;
+      }
       const { problems, wire } = analyzeForWire(request.text, (done, total) => {
         const now = performance.now();
         if (now - last < PROGRESS_EVERY_MS || done === total) return;

@@ -208,6 +208,9 @@ export class AttentionPanel implements vscode.Disposable {
         this.view = message.state.view;
         if (this.preview.status === 'ready') this.preview.tokens = this.preview.tokensFor(this.savedState);
         return;
+      case 'need':
+        void this.sendLinalg(message.version);
+        return;
       case 'exportResult': {
         const documentUri = this.channel.answer(message.requestId, message.format);
         if (!documentUri) {
@@ -217,6 +220,20 @@ export class AttentionPanel implements vscode.Disposable {
         void writeExport(documentUri, this.view, message.format, message.data);
         return;
       }
+    }
+  }
+
+  /** A view asked for the linear-algebra numbers of the version it shows: made in the worker, posted when ready. */
+  private async sendLinalg(version: number): Promise<void> {
+    const preview = this.preview;
+    const document = preview.shownDocument;
+    if (!document || document.isClosed || version !== preview.shownVersion || document.version !== version) return;
+    try {
+      const linalg = await this.context.cache.linalg(document);
+      if (!linalg || this.disposed || preview !== this.preview || preview.shownVersion !== version) return;
+      this.channel.post({ type: 'linalg', documentUri: preview.uri.toString(), version, linalg });
+    } catch {
+      // Replaced by a newer request; the newer version's view asks again.
     }
   }
 

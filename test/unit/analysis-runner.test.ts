@@ -83,3 +83,18 @@ test('without a worker the analysis still runs, in place', async () => {
   assert.ok(b.wire || b.problems.length > 0, 'an answer, never a hang');
   missing.dispose();
 });
+
+test('the linear-algebra numbers are a job of their own, which does not cancel the attention of the same document', async () => {
+  const runner = new AnalysisRunner(WORKER);
+  try {
+    const text = exampleText('spectrum-stretch-shear-rotate.attn.json');
+    const result = runner.run('doc', text);
+    const linalg = runner.run('doc#linalg', text, undefined, undefined, 'linalg');
+    const [r, l] = await Promise.all([result, linalg]);
+    assert.ok(r.wire && r.wire.header.linalg === undefined, 'the result comes without them');
+    assert.equal(l.linalg?.spectra.length, 2);
+    assert.equal(l.linalg?.spectra[0]?.[0].singularValues[0], 3);
+  } finally {
+    runner.dispose();
+  }
+});

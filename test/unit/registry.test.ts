@@ -65,3 +65,28 @@ test('the toolbar shows the controls of the view\'s entry, named as the entry sa
   }
   assert.ok(panel('geometry').includes('Query'), 'the geometry view lets the user pick its query');
 });
+
+test('a view whose numbers the result lacks asks the host once per version, says it is working, and draws when they come', () => {
+  const dom = new JSDOM(`<!doctype html><html><body class="vscode-light"><main id="attention-root" data-document-uri="u" data-file-name="f"></main><div id="attention-tooltip"></div></body></html>`, { pretendToBeVisual: true });
+  const doc = dom.window.document;
+  const posted: { type: string; version?: number; what?: string }[] = [];
+  let state: unknown = { view: 'spectrum', head: 0, input: 0, token: -1, documentUri: 'u' };
+  const api: VsCodeApi = { postMessage: (m) => posted.push(m), getState: () => state, setState: (s) => { state = s; } };
+  const app = new App(doc.getElementById('attention-root')!, doc.getElementById('attention-tooltip')!, api);
+  app.start();
+  const text = exampleText('spectrum-stretch-shear-rotate.attn.json');
+  const wire = encodeAttention(analyze(text).data!);
+  app.receive({ type: 'render', documentUri: 'u', fileName: 'f', version: 3, result: wire.header, buffer: wire.buffer, warnings: [] });
+  assert.deepEqual(posted.filter((m) => m.type === 'need'), [{ type: 'need', documentUri: 'u', version: 3, what: 'linalg' }]);
+  assert.match(doc.querySelector('#attention-view svg')!.textContent!, /Working out the spectra/);
+  app.receive({ type: 'render', documentUri: 'u', fileName: 'f', version: 3, result: wire.header, buffer: wire.buffer, warnings: [] });
+  assert.equal(posted.filter((m) => m.type === 'need').length, 1, 'asked once for a version');
+  // An answer for another version is not drawn; the right one is.
+  const linalg = analyze(text, { linalg: true }).data!.linalg!;
+  app.receive({ type: 'linalg', documentUri: 'u', version: 2, linalg });
+  assert.match(doc.querySelector('#attention-view svg')!.textContent!, /Working out the spectra/);
+  app.receive({ type: 'linalg', documentUri: 'u', version: 3, linalg });
+  assert.match(doc.querySelector('#attention-view svg')!.textContent!, /W_Q \(2 × 2\)/);
+  app.dispose();
+  dom.window.close();
+});

@@ -6,16 +6,24 @@ import type { Progress } from '../attention.js';
 import type { Problem } from '../problems.js';
 import type { TensorFiles } from '../tensors/spec-files.js';
 import { encodeAttention, type WireMessage } from './wire.js';
+import type { LinalgJson } from './linalg-data.js';
 
 export interface WireAnalysis {
   /** Reader problems and compute warnings, with their spans in the text. */
   problems: Problem[];
   /** The packed result; absent when the spec has errors. */
   wire?: WireMessage;
+  /** For a 'linalg' request: the linear-algebra views' numbers. */
+  linalg?: LinalgJson;
 }
 
 /** `files`: where the tensor files the spec names are opened (its folder); absent for a spec not on disk. */
 export function analyzeForWire(text: string, onProgress?: Progress, files?: TensorFiles): WireAnalysis {
-  const a = analyze(text, { onProgress, files, linalg: true });
+  const a = analyze(text, { onProgress, files });
   return { problems: a.problems, ...(a.data ? { wire: encodeAttention(a.data) } : {}) };
+}
+
+/** The linear-algebra views' numbers alone, made when a view asks for them (they cost more than the attention). */
+export function linalgForWire(text: string, files?: TensorFiles): LinalgJson | undefined {
+  return analyze(text, { files, linalg: true }).data?.linalg;
 }

@@ -289,7 +289,7 @@ function trainingProblem(t: unknown, inputs: readonly InputData[]): string | und
 }
 
 /** The linear-algebra views' numbers: the lists they walk are lists, their numbers numbers (null where the core says "none"). */
-function linalgProblem(l: unknown): string | undefined {
+export function linalgProblem(l: unknown): string | undefined {
   if (!isObject(l)) return 'not an object';
   if (l.tooBig !== undefined && !isStr(l.tooBig)) return 'tooBig is not text';
   if (!Array.isArray(l.spectra) || !Array.isArray(l.covariance)) return 'spectra or covariance is not a list';
