@@ -168,6 +168,22 @@ describe('Attention Lens installed from the .vsix into code-server', { timeout: 
     await shot('matrix-hover');
   });
 
+  it('the Spectrum view asks the host for its numbers and draws them: the apple-watch lens W_Q and the QK circuit', async () => {
+    await chooseView(frame, 'spectrum');
+    await poll('the spectrum drawn from the numbers the host sent', async () => {
+      const texts = await drawnTexts(frame);
+      return texts.some((t) => t.startsWith('W_Q·W_Kᵀ (')) || undefined;
+    }, 30_000);
+    // Head "tech lens" (the second): its W_Q is 3 × 2, the raw head's the 3 × 3 identity.
+    await frame.selectOption('select[data-control="head"]', '1');
+    await poll('the spectrum of "tech lens"', async () => (await drawnTexts(frame)).some((t) => /^W_Q \(3 × 2\)$/.test(t)) || undefined, 30_000);
+    assert.ok(!(await drawnTexts(frame)).some((t) => /Working out/.test(t)), 'no longer working');
+    await shot('spectrum');
+    // Back to where the next tests expect the panel: the matrix of all heads.
+    await chooseView(frame, 'matrix');
+    await frame.selectOption('select[data-control="head"]', 'all');
+  });
+
   it('typing a new number into the spec in the editor changes the picture', async () => {
     const svgBefore = await svgMarkup(frame);
     await quickOpen(page, SPEC); // the editor has the focus, the panel stays beside it
