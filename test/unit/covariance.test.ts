@@ -124,3 +124,14 @@ test('fewer tokens than features (the Gram route): the same eigenvalues, shares 
   }
   assert.ok(Array.from(s.components.subarray(3 * 7)).every((v) => v === 0), 'no direction for a zero variance');
 });
+
+test('features near 1e-300 (their squares underflow) and a single feature: eigenvalues without a throw (found by the hostile property test)', () => {
+  const tiny: Matrix = { rows: 3, cols: 2, data: Float64Array.from([0, 1e-300, 1e-300, 0, 1e-300, 1e-300]) };
+  const s = featureStats(tiny)!;
+  assert.equal(s.eigenvalues.length, 2);
+  assert.ok([...s.eigenvalues, ...s.explained].every(Number.isFinite));
+  const one: Matrix = { rows: 3, cols: 1, data: Float64Array.from([1, 2, 4]) };
+  const t = featureStats(one)!;
+  assert.ok(Math.abs(t.eigenvalues[0] - 7 / 3) < 1e-12, `variance of 1, 2, 4 is 7/3, got ${t.eigenvalues[0]}`);
+  assert.deepEqual(Array.from(t.explained), [1]);
+});

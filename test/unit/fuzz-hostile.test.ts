@@ -26,7 +26,7 @@ const spec = fc.record({
   causal: fc.boolean(),
 });
 
-const VIEWS = ['arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'geometry', 'training', 'summary'] as const;
+const VIEWS = ['arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'geometry', 'training', 'spectrum', 'heads', 'covariance', 'init', 'summary'] as const;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
@@ -42,7 +42,7 @@ test('hostile names and extreme numbers: well-formed SVG without NaN from every 
     }));
     const text = JSON.stringify({ title: s.names[3], features: Array.from({ length: s.dModel }, (_, i) => `${s.names[i % 4]}${i}`), embeddings,
       inputs: [{ name: s.names[0], tokens: [...s.words, s.words[0]] }, { name: s.names[1], tokens: [s.words[1], s.words[0]] }], heads, mask: s.causal ? 'causal' : 'none' });
-    const a = analyze(text);
+    const a = analyze(text, { linalg: true });
     for (const p of a.problems) assert.doesNotMatch(printable(formatProblem('f', text, p)), CONTROL);
     if (!a.data) return;
     assert.doesNotMatch(computeReport(dataToJson(a.data)), CONTROL);
@@ -60,7 +60,7 @@ test('hostile names and extreme numbers: well-formed SVG without NaN from every 
 test('shapes that would cost too much are refused from the tree, whatever the numbers (fast: no allocation first)', () => {
   fc.assert(fc.property(fc.integer({ min: 2100, max: 40_000 }), fc.integer({ min: 1, max: 300 }), (dModel, heads) => {
     const text = `{"embeddings":{"a":[${new Array(dModel).fill(0).join(',')}]},"inputs":[{"tokens":["a"]}],"heads":[${new Array(heads).fill('{}').join(',')}]}`;
-    const a = analyze(text);
+    const a = analyze(text, { linalg: true });
     assert.equal(a.spec, undefined);
     assert.ok(a.problems.some((p) => p.path === 'heads'), JSON.stringify(a.problems.map((p) => p.message)));
   }), { numRuns: 40 });

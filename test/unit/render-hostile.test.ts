@@ -10,10 +10,10 @@ import { xmlSafe } from '../../webview/xml-safe.js';
 import { clip, textWidth } from '../../webview/format.js';
 import { defaultToken } from '../../webview/selection.js';
 
-const VIEWS = ['arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'geometry', 'training', 'summary'] as const;
+const VIEWS = ['arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'geometry', 'training', 'spectrum', 'heads', 'covariance', 'init', 'summary'] as const;
 
 function json(spec: unknown): AttentionData {
-  const a = analyze(JSON.stringify(spec));
+  const a = analyze(JSON.stringify(spec), { linalg: true });
   assert.ok(a.data, JSON.stringify(a.problems.slice(0, 3)));
   return a.data;
 }

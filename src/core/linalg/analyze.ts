@@ -64,7 +64,7 @@ const fromMl = (m: MlMatrix): Matrix => ({ rows: m.rows, cols: m.columns, data: 
 function columnBasis(m: Matrix): Matrix {
   const tall = m.rows > m.cols;
   const qr = tall ? new QrDecomposition(toMl(m)) : undefined;
-  const svd = new SVD(qr ? qr.upperTriangularMatrix : toMl(m), { computeLeftSingularVectors: true, computeRightSingularVectors: false, autoTranspose: false });
+  const svd = new SVD(qr ? qr.upperTriangularMatrix : toMl(m), { computeLeftSingularVectors: true, computeRightSingularVectors: false, autoTranspose: true });
   const s = svd.diagonal;
   const tol = Math.max(0, s[0] ?? 0) * Math.max(m.rows, m.cols) * Number.EPSILON;
   const keep: number[] = [];

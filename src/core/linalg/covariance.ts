@@ -114,12 +114,24 @@ function orient(u: Float64Array): void {
   if (u[big] < 0) for (let j = 0; j < u.length; j++) u[j] = -u[j] || 0;
 }
 
+/**
+ * Eigenvalues (largest first) and unit eigenvectors of a symmetric matrix. It is scaled to entries of
+ * at most 1 first: ml-matrix's tql2 failed (an index past the end) on entries near 1e-300, whose
+ * squares underflow; the eigenvalues are scaled back. A 1 × 1 matrix is its own eigenvalue.
+ */
 function symmetricEigen(values: Float64Array, size: number): { lambda: number[]; vector: (k: number) => Float64Array } {
-  const ml = new MlMatrix(Array.from({ length: size }, (_, a) => Array.from(values.subarray(a * size, (a + 1) * size))));
+  if (size <= 1) return { lambda: size ? [values[0]] : [], vector: () => Float64Array.of(1) };
+  let big = 0;
+  for (const x of values) if (Math.abs(x) > big) big = Math.abs(x);
+  if (!(big > 0) || !Number.isFinite(big)) {
+    // All zero (or not finite): every direction has eigenvalue 0; the unit axes are a basis.
+    return { lambda: new Array<number>(size).fill(0), vector: (i) => Float64Array.from({ length: size }, (_, j) => (i === j ? 1 : 0)) };
+  }
+  const ml = new MlMatrix(Array.from({ length: size }, (_, a) => Array.from(values.subarray(a * size, (a + 1) * size), (x) => x / big)));
   const eig = new EigenvalueDecomposition(ml, { assumeSymmetric: true });
   const order = eig.realEigenvalues.map((l, k) => [l, k]).sort((p, q) => q[0] - p[0]).map(([, k]) => k);
   const v = eig.eigenvectorMatrix;
-  return { lambda: order.map((k) => eig.realEigenvalues[k]), vector: (i) => Float64Array.from({ length: size }, (_, j) => v.get(j, order[i])) };
+  return { lambda: order.map((k) => eig.realEigenvalues[k] * big), vector: (i) => Float64Array.from({ length: size }, (_, j) => v.get(j, order[i])) };
 }
 
 /** Eigenvalues and unit eigenvectors of the d × d covariance itself (d ≤ n). */

@@ -69,7 +69,7 @@ export interface InitLabJson {
 }
 
 export interface LinalgJson {
-  /** Set when the spec is too large for the panel to analyse on each edit. */
+  /** Why the numbers are not shown: too large for the panel, or a decomposition that failed. */
   tooBig?: string;
   /** Per head (up to MAX_SPECTRUM_HEADS), its matrices' spectra; null for a head past the limit. */
   spectra: (SpectrumMatrixJson[] | null)[];
@@ -142,6 +142,16 @@ export function initLabData(): InitLabJson {
 
 /** What the four views need, or a sentence saying why the spec is too large for the panel. */
 export function linalgData(spec: Spec, result: AttentionResult): LinalgJson {
+  try {
+    return linalgDataOrThrow(spec, result);
+  } catch (err) {
+    // A decomposition that fails on extreme numbers must not take the attention down with it.
+    const why = err instanceof Error ? err.message : String(err);
+    return { tooBig: `these matrices could not be decomposed (${why.slice(0, 200)}): try smaller or less extreme numbers`, spectra: [], overlap: null, covariance: [], init: initLabData() };
+  }
+}
+
+function linalgDataOrThrow(spec: Spec, result: AttentionResult): LinalgJson {
   const init = initLabData();
   const featureWork = result.inputs.reduce((s, input) => s + featureStatsWork(input.tokens.length, spec.dModel) * (2 + 4 * input.heads.length), 0);
   const spectrumWork = spec.heads.slice(0, MAX_SPECTRUM_HEADS).reduce((s, _, h) => s + headSpectrumWork(spec, h), 0);
