@@ -1,7 +1,13 @@
 // `attn inspect FILE [--json] [--tensor NAME]`: what is in a model's attention file (.safetensors,
 // .npy, .npz): its shape, tokens, every head's statistics and the rollout. --json prints the issue's
 // contract; without it, a table of the heads a reader can scan.
+import { dirname, resolve } from 'node:path';
 import { openAttention } from '../core/tensors/open.js';
+import { resolveBeside } from '../core/tensors/spec-files.js';
+import { readSpec } from '../core/read.js';
+import { formatProblem, hasErrors } from '../core/problems.js';
+import { DEFAULT_MAX_BYTES } from '../core/json-tree.js';
+import { readSpecFile } from './read-file.js';
 import { inspectAttention, inspectOverLimit, type InspectJson } from '../core/tensors/inspect.js';
 import { TensorFileError } from '../core/tensors/source.js';
 import { STAT_NAMES } from '../core/tensors/head-stats.js';
@@ -10,11 +16,14 @@ import { printable, printableJson } from './terminal.js';
 
 interface Io { out(text: string): void; err(text: string): void }
 
-export function inspectCommand(files: readonly string[], options: { json: boolean; tensor?: string }, io: Io): number {
-  if (files.length !== 1) { io.err('attn inspect: name exactly one .safetensors, .npy or .npz file'); return 2; }
+export function inspectCommand(files: readonly string[], options: { json: boolean; tensor?: string; maxBytes?: number }, io: Io): number {
+  if (files.length !== 1) { io.err('attn inspect: name exactly one .safetensors, .npy or .npz file, or a spec that references one'); return 2; }
   let outcome;
   try {
-    const attention = openAttention(files[0], options.tensor === undefined ? {} : { tensor: options.tensor });
+    // A spec that references a file ({ "attention": { "file", "tensor" }, "tokens" }) opens that file with its tokens.
+    const target = modelTarget(files[0], options, io);
+    if (typeof target === 'number') return target;
+    const attention = openAttention(target.path, target.options);
     try {
       const tooBig = inspectOverLimit(attention);
       if (tooBig) { io.err(printable(tooBig)); return 1; }
@@ -29,6 +38,20 @@ export function inspectCommand(files: readonly string[], options: { json: boolea
   for (const w of outcome.warnings) io.err(printable(w));
   io.out(options.json ? printableJson(JSON.stringify(outcome.json, null, 2)) : inspectReport(outcome.json));
   return 0;
+}
+
+/** The model file to open and how: the file itself, or the one a spec references (beside it, with its tokens). */
+export function modelTarget(file: string, options: { tensor?: string; maxBytes?: number }, io: Io): { path: string; options: { tensor?: string; tokens?: string[] } } | number {
+  if (!/\.json$/i.test(file)) return { path: file, options: options.tensor === undefined ? {} : { tensor: options.tensor } };
+  const text = readSpecFile(file, options.maxBytes ?? DEFAULT_MAX_BYTES, io);
+  if (text === undefined) return 1;
+  const { problems, reference } = readSpec(text, { maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES });
+  for (const p of problems) io.err(printable(formatProblem(file, text, p)));
+  if (hasErrors(problems)) return 1;
+  if (!reference) { io.err(`attn: ${printable(file)} computes its own attention; give it to attn compute or attn render (it has no "attention": { "file" })`); return 2; }
+  const path = resolveBeside(dirname(resolve(file)), reference.file);
+  const tensor = options.tensor ?? reference.tensor;
+  return { path, options: { ...(tensor !== undefined ? { tensor } : {}), ...(reference.tokens ? { tokens: [...reference.tokens] } : {}) } };
 }
 
 const cell = (v: number | null) => (v === null ? '—' : formatNumber(v));

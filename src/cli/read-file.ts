@@ -2,6 +2,7 @@
 // /dev/zero, a FIFO or /dev/stdin report 0 and never end, so the reader counts what it reads and
 // stops one byte past the budget. Bytes are decoded strictly: invalid UTF-8 and UTF-16 get a
 // message at their place instead of silently becoming U+FFFD or "unexpected character".
+import { printable } from './terminal.js';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { sizeLimitMessage } from '../core/json-tree.js';
 import { LineIndex } from '../core/problems.js';
@@ -93,4 +94,15 @@ export function readSpecText(file: string, maxBytes: number): ReadOutcome {
     return { error: `${line}:${column}: the file is not valid UTF-8 (byte 0x${bytes[bad].toString(16).padStart(2, '0')} at offset ${bad}); save it as UTF-8` };
   }
   return { text: bytes.toString('utf8') };
+}
+
+/** The spec's text, or undefined after printing why it cannot be read (FILE:LINE:COL: … or FILE: …). */
+export function readSpecFile(file: string, maxBytes: number, io: { err(text: string): void }): string | undefined {
+  const outcome = readSpecText(file, maxBytes);
+  if ('error' in outcome) {
+    // A message with a place reads FILE:LINE:COL: …, one without FILE: …
+    io.err(`${printable(file)}:${/^\d/.test(outcome.error) ? '' : ' '}${outcome.error}`);
+    return undefined;
+  }
+  return outcome.text;
 }

@@ -10,7 +10,7 @@ import { analyzeOverLimit, analyzeSpec } from '../core/linalg/analyze.js';
 import { analyzeReport } from './analyze.js';
 import type { Spec } from '../core/spec.js';
 import { DEFAULT_MAX_BYTES } from '../core/json-tree.js';
-import { readSpecText } from './read-file.js';
+import { readSpecFile } from './read-file.js';
 import { printable, printableJson } from './terminal.js';
 import { computeReport } from './compute-text.js';
 import { VIEW_NAMES, type ViewName } from '../protocol.js';
@@ -76,15 +76,6 @@ function parseArgs(argv: readonly string[]): Args | string {
 }
 
 /** Reads a spec file within the byte budget; prints why not and returns undefined when it cannot. */
-function readSpecFile(file: string, maxBytes: number, io: Io): string | undefined {
-  const outcome = readSpecText(file, maxBytes);
-  if ('error' in outcome) {
-    // A message with a place reads FILE:LINE:COL: …, one without FILE: …
-    io.err(`${printable(file)}:${/^\d/.test(outcome.error) ? '' : ' '}${outcome.error}`);
-    return undefined;
-  }
-  return outcome.text;
-}
 
 interface Bad { error: string }
 const isBad = (v: unknown): v is Bad => typeof v === 'object' && v !== null && 'error' in v;
@@ -126,7 +117,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     case 'render': return render(args, maxBytes, io);
     case 'train': return trainCommand(args, maxBytes, io);
     case 'analyze': return analyzeCommand(args, maxBytes, io);
-    case 'inspect': return inspectCommand(args.files, { json: args.flags.has('--json'), ...(typeof args.flags.get('--tensor') === 'string' ? { tensor: args.flags.get('--tensor') as string } : {}) }, io);
+    case 'inspect': return inspectCommand(args.files, { json: args.flags.has('--json'), maxBytes, ...(typeof args.flags.get('--tensor') === 'string' ? { tensor: args.flags.get('--tensor') as string } : {}) }, io);
     default:
       io.err(`attn: unknown command ${printable(JSON.stringify(args.command))}\n${USAGE}`);
       return 2;
@@ -162,6 +153,10 @@ function analyzeFile(args: Args, maxBytes: number, io: Io, command: string) {
   // Only compute prints arrays of rows; render reads the typed model.
   const analysis = analyze(text, { maxBytes, json: command === 'compute', linalg: command === 'render', files: filesBeside(file) });
   for (const p of analysis.problems) io.err(printable(formatProblem(file, text, p)));
+  if (analysis.reference) {
+    io.err(`attn ${command}: ${printable(file)} shows a model's attention from ${printable(analysis.reference.file)}: use attn inspect ${printable(file)}, or attn render with --view model, head, finder or rollout`);
+    return undefined;
+  }
   if (hasErrors(analysis.problems) || !analysis.data) return undefined;
   return { file, data: analysis.data, json: analysis.json };
 }

@@ -6,6 +6,7 @@ import { attentionData, type AttentionData } from './model/attention-data.js';
 import { linalgData } from './model/linalg-data.js';
 import { findOverflow, type Overflow } from './overflow.js';
 import { readSpec, type ReadOptions } from './read.js';
+import type { AttentionReference } from './read-reference.js';
 import type { Problem } from './problems.js';
 import type { Spec } from './spec.js';
 import { quote } from './quote.js';
@@ -17,6 +18,8 @@ export interface Analysis {
   data?: AttentionData;
   /** Arrays of rows, only when asked for (options.json): what `attn compute --json` prints. */
   json?: AttentionJson;
+  /** A spec that names a model's attention file: shown by the model views, nothing computed here. */
+  reference?: AttentionReference;
   /** Reader problems, then compute warnings (such as fully masked rows) placed on their input. */
   problems: Problem[];
 }
@@ -31,7 +34,8 @@ export interface AnalyzeOptions extends ReadOptions {
 }
 
 export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
-  const { spec, problems } = readSpec(text, options);
+  const { spec, problems, reference } = readSpec(text, options);
+  if (reference) return { reference, problems };
   if (!spec) return { problems };
   const result = computeAttention(spec, options.onProgress);
   const overflow = findOverflow(result);

@@ -1,6 +1,7 @@
 // The spec reader: text in, a validated Spec or a list of problems out. It never throws on
 // bad input; every check adds a problem with its JSON path and exact range and carries on,
 // so the user sees all of them at once. Each part of the spec has its own read-*.ts file.
+import { readReference, type AttentionReference } from './read-reference.js';
 import type { TensorFiles } from './tensors/spec-files.js';
 import { childAt, parseJson, DEFAULT_MAX_BYTES } from './json-tree.js';
 import type { Problem } from './problems.js';
@@ -28,6 +29,8 @@ export interface ReadOptions {
 export interface ReadResult {
   spec?: Spec;
   problems: Problem[];
+  /** A spec that names a model's attention file instead of computing attention (read-reference.ts). */
+  reference?: AttentionReference;
 }
 
 export function readSpec(text: string, options: ReadOptions = {}): ReadResult {
@@ -39,8 +42,12 @@ export function readSpec(text: string, options: ReadOptions = {}): ReadResult {
     r.error(root, [], `expected a JSON object with "embeddings" and "inputs", got ${describe(root)}`);
     return { problems: r.problems };
   }
-  r.unknownKeys(root, [], TOP_LEVEL);
   reportDuplicateKeys(r, root, text);
+  if (childAt(root, 'attention')) {
+    const reference = readReference(r, root);
+    return { ...(reference && !r.problems.some((p) => p.severity === 'error') ? { reference } : {}), problems: r.problems };
+  }
+  r.unknownKeys(root, [], TOP_LEVEL);
 
   const titleNode = childAt(root, 'title');
   const title = titleNode ? r.string(titleNode, ['title']) : undefined;

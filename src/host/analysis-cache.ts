@@ -9,12 +9,15 @@ import type { AttentionData } from '../core/model/attention-data.js';
 import type { LinalgJson } from '../core/model/linalg-data.js';
 import { decodeAttention, type WireMessage } from '../core/model/wire.js';
 import type { Problem } from '../core/problems.js';
+import type { AttentionReference } from '../core/read-reference.js';
 import type { AnalysisRunner } from './analysis-runner.js';
 
 /** An analysis as the host keeps it. */
 export interface HostAnalysis {
   problems: Problem[];
   wire?: WireMessage;
+  /** A spec that names a model's attention file instead of computing one. */
+  reference?: AttentionReference;
   /** Milliseconds from the request to the answer (read + compute + packing, in the worker). */
   ms: number;
 }

@@ -1,6 +1,7 @@
 // The messages between the extension host and its analysis worker (analysis-worker.ts).
 import type { WireAttention } from '../core/model/wire.js';
 import type { Problem } from '../core/problems.js';
+import type { AttentionReference } from '../core/read-reference.js';
 import type { LinalgJson } from '../core/model/linalg-data.js';
 
 export interface WorkerRequest {
@@ -14,6 +15,6 @@ export interface WorkerRequest {
 
 export type WorkerReply =
   | { id: number; kind: 'progress'; done: number; total: number }
-  | { id: number; kind: 'done'; problems: Problem[]; header?: WireAttention; buffer?: ArrayBuffer }
+  | { id: number; kind: 'done'; problems: Problem[]; header?: WireAttention; buffer?: ArrayBuffer; reference?: AttentionReference }
   | { id: number; kind: 'linalg'; linalg?: LinalgJson }
   | { id: number; kind: 'failed'; message: string };

@@ -119,7 +119,7 @@ export class AnalysisRunner {
     this.finish(job, () => {
       if (reply.kind === 'failed') return failure(reply.message);
       if (reply.kind === 'linalg') return { problems: [], ...(reply.linalg ? { linalg: reply.linalg } : {}) };
-      return { problems: reply.problems, ...(reply.header && reply.buffer ? { wire: { header: reply.header, buffer: reply.buffer } } : {}) };
+      return { problems: reply.problems, ...(reply.header && reply.buffer ? { wire: { header: reply.header, buffer: reply.buffer } } : {}), ...(reply.reference ? { reference: reply.reference } : {}) };
     });
   }
 

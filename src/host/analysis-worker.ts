@@ -20,13 +20,13 @@ if (port) {
         post({ id: request.id, kind: 'linalg', linalg: linalgForWire(request.text, files) });
         return;
       }
-      const { problems, wire } = analyzeForWire(request.text, (done, total) => {
+      const { problems, wire, reference } = analyzeForWire(request.text, (done, total) => {
         const now = performance.now();
         if (now - last < PROGRESS_EVERY_MS || done === total) return;
         last = now;
         post({ id: request.id, kind: 'progress', done, total });
       }, files);
-      post({ id: request.id, kind: 'done', problems, ...(wire ? { header: wire.header, buffer: wire.buffer } : {}) }, wire ? [wire.buffer] : []);
+      post({ id: request.id, kind: 'done', problems, ...(wire ? { header: wire.header, buffer: wire.buffer } : {}), ...(reference ? { reference } : {}) }, wire ? [wire.buffer] : []);
     } catch (err) {
       post({ id: request.id, kind: 'failed', message: err instanceof Error ? err.message : String(err) });
     }

@@ -7,6 +7,7 @@ import type { Problem } from '../problems.js';
 import type { TensorFiles } from '../tensors/spec-files.js';
 import { encodeAttention, type WireMessage } from './wire.js';
 import type { LinalgJson } from './linalg-data.js';
+import type { AttentionReference } from '../read-reference.js';
 
 export interface WireAnalysis {
   /** Reader problems and compute warnings, with their spans in the text. */
@@ -15,12 +16,14 @@ export interface WireAnalysis {
   wire?: WireMessage;
   /** For a 'linalg' request: the linear-algebra views' numbers. */
   linalg?: LinalgJson;
+  /** A spec that names a model's attention file: the panel opens the model views on it. */
+  reference?: AttentionReference;
 }
 
 /** `files`: where the tensor files the spec names are opened (its folder); absent for a spec not on disk. */
 export function analyzeForWire(text: string, onProgress?: Progress, files?: TensorFiles): WireAnalysis {
   const a = analyze(text, { onProgress, files });
-  return { problems: a.problems, ...(a.data ? { wire: encodeAttention(a.data) } : {}) };
+  return { problems: a.problems, ...(a.data ? { wire: encodeAttention(a.data) } : {}), ...(a.reference ? { reference: a.reference } : {}) };
 }
 
 /** The linear-algebra views' numbers alone, made when a view asks for them (they cost more than the attention). */

@@ -20,26 +20,27 @@ export function badFileName(name: string): string | undefined {
   return undefined;
 }
 
+/** The real path of `name` in `folder` or below it; throws TensorFileError when it is not there or leads out. */
+export function resolveBeside(folder: string, name: string): string {
+  const bad = badFileName(name);
+  if (bad) throw new TensorFileError(`${name}: ${bad}`);
+  const path = join(folder, name);
+  let real: string, root: string;
+  try {
+    real = realpathSync(path);
+    root = realpathSync(folder);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new TensorFileError(`${name}: ${code === 'ENOENT' ? 'no such file beside the spec' : `cannot open (${code ?? String(e)})`}`);
+  }
+  const rel = relative(root, real);
+  if (rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..')) {
+    throw new TensorFileError(`${name}: leads outside the spec's folder (through a link)`);
+  }
+  return real;
+}
+
 /** Files in `folder` and below it. */
 export function folderFiles(folder: string): TensorFiles {
-  return {
-    open(name) {
-      const bad = badFileName(name);
-      if (bad) throw new TensorFileError(`${name}: ${bad}`);
-      const path = join(folder, name);
-      let real: string, root: string;
-      try {
-        real = realpathSync(path);
-        root = realpathSync(folder);
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        throw new TensorFileError(`${name}: ${code === 'ENOENT' ? 'no such file beside the spec' : `cannot open (${code ?? String(e)})`}`);
-      }
-      const rel = relative(root, real);
-      if (rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..')) {
-        throw new TensorFileError(`${name}: leads outside the spec's folder (through a link)`);
-      }
-      return fileSource(real);
-    },
-  };
+  return { open: (name) => fileSource(resolveBeside(folder, name)) };
 }

@@ -1,0 +1,79 @@
+// A spec that shows a model's attention from a file beside it (src/core/read-reference.ts):
+// { "attention": { "file", "tensor" }, "tokens": [...] }, read with positioned problems, and opened
+// by attn inspect with the spec's tokens.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { analyze } from '../../src/core/index.js';
+import { run } from '../../src/cli/run.js';
+
+const spec = (x: unknown) => JSON.stringify(x, null, 2);
+
+test('a reference spec is read: the file, the tensor and the tokens; nothing is computed', () => {
+  const a = analyze(spec({ title: 'run 1', attention: { file: 'runs/run1.safetensors', tensor: 'attn' }, tokens: ['The', 'cat'] }));
+  assert.deepEqual(a.problems, []);
+  assert.equal(a.data, undefined);
+  assert.equal(a.reference?.file, 'runs/run1.safetensors');
+  assert.equal(a.reference?.tensor, 'attn');
+  assert.deepEqual(a.reference?.tokens, ['The', 'cat']);
+});
+
+test('a bad reference is refused at its place', () => {
+  const cases: [unknown, RegExp, string][] = [
+    [{ attention: { file: '../up.npy' } }, /"\.\.", going up, is not allowed/, 'attention.file'],
+    [{ attention: { file: '/abs/x.npy' } }, /not an absolute one/, 'attention.file'],
+    [{ attention: { file: 'notes.txt' } }, /expected a \.safetensors, \.npy or \.npz file/, 'attention.file'],
+    [{ attention: {} }, /give "file"/, 'attention'],
+    [{ attention: 'x.npy' }, /expected \{ "file": "…", "tensor": "…" \}/, 'attention'],
+    [{ attention: { file: 'a.npy' }, tokens: ['a', 3] }, /a token's text/, 'tokens[1]'],
+  ];
+  for (const [x, message, path] of cases) {
+    const a = analyze(spec(x));
+    const e = a.problems.find((p) => p.severity === 'error');
+    assert.ok(e, JSON.stringify(x));
+    assert.match(e.message, message, JSON.stringify(x));
+    assert.equal(e.path, path, JSON.stringify(x));
+    assert.equal(a.reference, undefined);
+  }
+});
+
+/** A one-layer, one-head F32 safetensors of n × n weights, no tokens of its own. */
+function safetensors(n: number): Buffer {
+  const values = Array.from({ length: n * n }, (_, k) => (Math.floor(k / n) === k % n ? 1 : 0));
+  const data = Buffer.from(new Float32Array(values).buffer);
+  const header = Buffer.from(JSON.stringify({ attn: { dtype: 'F32', shape: [n, n], data_offsets: [0, data.length] } }));
+  const size = Buffer.alloc(8);
+  size.writeBigUInt64LE(BigInt(header.length));
+  return Buffer.concat([size, header, data]);
+}
+
+test('keys a reference spec does not know are flagged where they are', () => {
+  for (const [x, path] of [[{ attention: { file: 'a.npy', layer: 2 } }, 'attention.layer'], [{ attention: { file: 'a.npy' }, embeddings: {} }, 'embeddings']] as const) {
+    const p = analyze(spec(x)).problems.find((q) => q.path === path);
+    assert.ok(p, `${path}: ${JSON.stringify(analyze(spec(x)).problems)}`);
+    assert.match(p.message, /unknown|not a key/i);
+  }
+});
+
+test('attn inspect opens the file a spec references, with the spec\'s tokens; a link out of the folder is refused', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'attn-ref-'));
+  writeFileSync(join(dir, 'run.safetensors'), safetensors(3));
+  writeFileSync(join(dir, 'run.attn.json'), spec({ attention: { file: 'run.safetensors' }, tokens: ['a', 'b', 'a'] }));
+  let out = '', err = '';
+  const io = { out: (s: string) => { out += s; }, err: (s: string) => { err += s; } };
+  assert.equal(await run(['inspect', join(dir, 'run.attn.json'), '--json'], io), 0, err);
+  const json = JSON.parse(out) as { tokens: number; tokenTexts: string[]; stats: { duplicateToken: number | null }[] };
+  assert.equal(json.tokens, 3);
+  assert.deepEqual(json.tokenTexts, ['a', 'b', 'a']);
+  assert.equal(json.stats[0].duplicateToken, 0, 'query 2 ("a") attends to itself, not to its earlier copy');
+  symlinkSync('/etc', join(dir, 'etc'));
+  writeFileSync(join(dir, 'out.attn.json'), spec({ attention: { file: 'etc/passwd.npy' } }));
+  out = ''; err = '';
+  assert.equal(await run(['inspect', join(dir, 'out.attn.json')], io), 1);
+  assert.match(err, /etc\/passwd\.npy: (leads outside the spec's folder|no such file beside the spec)/);
+  out = ''; err = '';
+  assert.equal(await run(['compute', join(dir, 'run.attn.json')], io), 1);
+  assert.match(err, /shows a model's attention from run\.safetensors: use attn inspect/);
+});
