@@ -1,0 +1,171 @@
+// What the model views draw, and how it is read: a header (file, dtype, layers, heads, tokens,
+// every head's statistics, warnings), one max-pooled thumbnail per head (≤ 64 × 64, so a 4,096-token
+// head still shows its strongest links as a dot), and one head's n × n on request. One streaming pass
+// over the file builds the header and the thumbnails with one head in memory at a time; Float32 is
+// what is posted to the webview (exact for F16/BF16/F32 files; F64 files round to float32 there).
+import type { AttentionFile } from '../tensors/attention-file.js';
+import { earlierCopies, headStats, type HeadStats } from '../tensors/head-stats.js';
+import { inspectOverLimit } from '../tensors/inspect.js';
+import { MAX_ROLLOUT_TOKENS, Rollout } from '../tensors/rollout.js';
+import { TensorFileError } from '../tensors/source.js';
+
+/** Largest thumbnail side. */
+export const THUMB = 64;
+
+export interface ModelHeader {
+  file: string;
+  dtype: string;
+  layers: number;
+  heads: number;
+  tokens: number;
+  tokenTexts: string[];
+  /** One per head, layer-major (as `attn inspect --json`). */
+  stats: HeadStats[];
+  /** Side of each thumbnail: min(n, 64). */
+  thumb: number;
+  /** Rows that did not sum to 1 (scores saved before the softmax?), 0 when all did. */
+  offRows: number;
+  /** True when the softmax was applied to every row as it was read (the user asked for it). */
+  softmaxed: boolean;
+  warnings: string[];
+}
+
+/** What a model view is drawn from: the header, the thumbnails, and what has been read on request. */
+export interface ModelViewData {
+  header: ModelHeader;
+  /** layers × heads thumbnails of thumb × thumb, layer-major, each row-major. */
+  thumbnails: Float32Array;
+  /** One head's n × n weights, row-major (row = query). */
+  head?: { layer: number; head: number; weights: Float32Array };
+  /** R = Â_L ··· Â_1, n × n (absent above MAX_ROLLOUT_TOKENS, or until asked for). */
+  rollout?: Float32Array;
+}
+
+export interface ScanOptions {
+  /** Apply the softmax to each row as it is read (for files holding scores). */
+  softmax?: boolean;
+}
+
+/** The row-wise softmax of `a` (n × n), in place; rows of −Infinity only stay all zero. */
+export function softmaxRows(a: Float64Array, n: number): void {
+  for (let i = 0; i < n; i++) {
+    const row = i * n;
+    let max = -Infinity;
+    for (let j = 0; j < n; j++) if (a[row + j] > max) max = a[row + j];
+    let sum = 0;
+    for (let j = 0; j < n; j++) {
+      const e = max === -Infinity ? 0 : Math.exp(a[row + j] - max);
+      a[row + j] = e;
+      sum += e;
+    }
+    if (sum > 0) for (let j = 0; j < n; j++) a[row + j] /= sum;
+  }
+}
+
+/** Which of `side` bins each of n indices falls in: floor(i · side / n). */
+function bins(n: number, side: number): Int32Array {
+  const b = new Int32Array(n);
+  for (let i = 0; i < n; i++) b[i] = Math.floor((i * side) / n);
+  return b;
+}
+
+/** Max-pools one head's n × n into `out` (side × side): each pixel is the strongest weight of its block. */
+export function poolMax(a: ArrayLike<number>, n: number, side: number, out: Float32Array, offset = 0): void {
+  const b = bins(n, side);
+  out.fill(0, offset, offset + side * side);
+  for (let i = 0; i < n; i++) {
+    const row = offset + b[i] * side;
+    for (let j = 0; j < n; j++) {
+      const w = a[i * n + j];
+      const k = row + b[j];
+      if (w > out[k]) out[k] = w;
+    }
+  }
+}
+
+function rowTolerance(dtype: string): number {
+  return dtype === 'F16' || dtype === 'BF16' ? 1e-2 : 1e-4;
+}
+
+/** Reads one head, checks every value is finite (an error naming the place), applies the softmax if asked. */
+export function readHead(a: AttentionFile, layer: number, head: number, options: ScanOptions, out?: Float64Array): Float64Array {
+  const w = a.head(layer, head, out);
+  for (let k = 0; k < w.length; k++) {
+    if (!Number.isFinite(w[k]) && !(options.softmax && w[k] === -Infinity)) {
+      throw new TensorFileError(`${a.file}: layer ${layer} head ${head}: the weight of query ${Math.floor(k / a.n)} on key ${k % a.n} is ${w[k]}`);
+    }
+  }
+  if (options.softmax) softmaxRows(w, a.n);
+  return w;
+}
+
+/** One head as float32, for posting to the webview. */
+export function headFloat32(a: AttentionFile, layer: number, head: number, options: ScanOptions = {}): Float32Array {
+  return Float32Array.from(readHead(a, layer, head, options));
+}
+
+/** The one pass: statistics, thumbnails and the row checks of every head. Refused over inspect's budget. */
+export function scanModel(a: AttentionFile, options: ScanOptions = {}): { header: ModelHeader; thumbnails: Float32Array } {
+  const tooBig = inspectOverLimit(a);
+  if (tooBig) throw new TensorFileError(tooBig);
+  const { n } = a;
+  const thumb = Math.min(n, THUMB);
+  const thumbnails = new Float32Array(a.layers * a.heads * thumb * thumb);
+  const copies = earlierCopies(a.tokens, n);
+  const stats: HeadStats[] = [];
+  const weights = new Float64Array(n * n);
+  const tolerance = rowTolerance(a.dtype);
+  let offRows = 0, firstOff = '', negatives = 0;
+  for (let layer = 0; layer < a.layers; layer++) {
+    for (let head = 0; head < a.heads; head++) {
+      readHead(a, layer, head, options, weights);
+      for (let i = 0; i < n; i++) {
+        let sum = 0;
+        for (let j = 0; j < n; j++) {
+          const w = weights[i * n + j];
+          if (w < 0) negatives++;
+          sum += w;
+        }
+        if (Math.abs(sum - 1) > tolerance && offRows++ === 0) firstOff = `layer ${layer} head ${head} query ${i} sums to ${sum}`;
+      }
+      stats.push(headStats(layer, head, weights, n, copies));
+      poolMax(weights, n, thumb, thumbnails, (layer * a.heads + head) * thumb * thumb);
+    }
+  }
+  const warnings: string[] = [];
+  if (offRows > 0) warnings.push(`${offRows} row(s) do not sum to 1 (first: ${firstOff}); were scores saved before the softmax?`);
+  if (negatives > 0) warnings.push(`${negatives} negative weight(s); attention weights are ≥ 0`);
+  return {
+    header: {
+      file: a.file, dtype: a.dtype, layers: a.layers, heads: a.heads, tokens: n,
+      tokenTexts: a.tokens ?? [], stats, thumb, offRows, softmaxed: !!options.softmax, warnings,
+    },
+    thumbnails,
+  };
+}
+
+/** The rollout (Abnar & Zuidema 2020) as float32, in a second pass; undefined above MAX_ROLLOUT_TOKENS. */
+export function rolloutOf(a: AttentionFile, options: ScanOptions = {}): Float32Array | undefined {
+  const { n } = a;
+  if (n > MAX_ROLLOUT_TOKENS) return undefined;
+  const rollout = new Rollout(n);
+  const mean = new Float64Array(n * n);
+  const weights = new Float64Array(n * n);
+  for (let layer = 0; layer < a.layers; layer++) {
+    mean.fill(0);
+    for (let head = 0; head < a.heads; head++) {
+      readHead(a, layer, head, options, weights);
+      for (let k = 0; k < weights.length; k++) mean[k] += weights[k];
+    }
+    for (let k = 0; k < mean.length; k++) mean[k] /= a.heads;
+    rollout.addLayer(mean);
+  }
+  return Float32Array.from(rollout.result);
+}
+
+/** The largest value of an array, by a loop (never Math.max(...array)); 0 when empty or none is finite. */
+export function maxOf(values: ArrayLike<number>, start = 0, end = values.length): number {
+  let max = -Infinity;
+  for (let i = start; i < end; i++) if (values[i] > max) max = values[i];
+  return Number.isFinite(max) ? max : 0;
+}
