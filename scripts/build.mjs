@@ -1,4 +1,4 @@
-// Builds the three bundles with esbuild: the extension host (CommonJS, vscode external),
+// Builds the bundles with esbuild: the extension host (CommonJS, vscode external),
 // the webview (browser IIFE with d3 inside: nothing comes from a CDN), and the attn CLI.
 // Types are checked separately by `tsc --noEmit`, since esbuild does not check them.
 import * as esbuild from 'esbuild';
@@ -17,6 +17,11 @@ await Promise.all([
   }),
   esbuild.build({
     ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js',
+    platform: 'browser', format: 'iife', target: 'es2022',
+  }),
+  // The model editor's webview (.safetensors / .npy / .npz) and the --html page: its own bundle.
+  esbuild.build({
+    ...common, entryPoints: ['webview/model-main.ts'], outfile: 'dist/model-webview.js',
     platform: 'browser', format: 'iife', target: 'es2022',
   }),
 ]);

@@ -67,18 +67,23 @@ export function palette(theme: Theme): [number, number, number][] {
 }
 
 /**
- * A data: URL of a w × h heatmap of `values` (row-major from `offset`, row stride `stride`),
- * 0 → palette 0 and `max` → palette 255; NaN, ±Infinity and negatives paint as 0.
+ * Palette indices of a w × h heatmap of `values` (row-major from `offset`, row stride `stride`):
+ * 0 → 0 and `max` → 255; NaN, ±Infinity and negatives are 0.
  */
-export function heatmapHref(values: ArrayLike<number>, offset: number, stride: number, w: number, h: number, max: number, theme: Theme, deflate?: Deflate): string {
-  const indices = new Uint8Array(w * h);
+export function heatmapIndices(values: ArrayLike<number>, offset: number, stride: number, w: number, h: number, max: number, out = new Uint8Array(w * h), outOffset = 0, outStride = w): Uint8Array {
   const scale = max > 0 && Number.isFinite(max) ? 255 / max : 0;
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const v = values[offset + y * stride + x] * scale;
-      indices[y * w + x] = v > 0 ? (v >= 255 ? 255 : Math.round(v)) : 0;
+      out[outOffset + y * outStride + x] = v > 0 ? (v >= 255 ? 255 : Math.round(v)) : 0;
     }
   }
+  return out;
+}
+
+/** The heatmap as a data: URL of a palette PNG in the theme's sequential colours. */
+export function heatmapHref(values: ArrayLike<number>, offset: number, stride: number, w: number, h: number, max: number, theme: Theme, deflate?: Deflate): string {
+  const indices = heatmapIndices(values, offset, stride, w, h, max);
   return `data:image/png;base64,${base64(encodePalettePng(w, h, indices, palette(theme), deflate))}`;
 }
 

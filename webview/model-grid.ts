@@ -33,7 +33,7 @@ export function renderModelGrid(container: HTMLElement, data: ModelViewData, opt
   const { layers, heads, thumb } = header;
   const left = 64, top = 58, gap = 4;
   const cell = Math.max(20, Math.min(96, Math.floor((options.width - left - 12) / heads) - gap));
-  const width = left + heads * (cell + gap) + 12;
+  const width = Math.max(left + heads * (cell + gap) + 12, Math.min(options.width, 760));
   const height = top + layers * (cell + gap) + 40;
   const svg = createSvg(container, theme, width, height, `Model: ${layers} layers × ${heads} heads`, 'model');
   const stat = options.stat;
@@ -62,7 +62,7 @@ export function renderModelGrid(container: HTMLElement, data: ModelViewData, opt
       const g = grid.append('g').attr('class', 'head-cell').attr('data-layer', layer).attr('data-head', head)
         .attr('data-stat', v === null ? '' : finite(v)).attr('transform', `translate(${x},${y})`);
       if (options.interactive) g.attr('tabindex', 0).attr('role', 'button').attr('cursor', 'pointer');
-      g.append('image').attr('width', cell).attr('height', cell).attr('preserveAspectRatio', 'none').attr('image-rendering', 'optimizeSpeed')
+      g.append('image').attr('width', cell).attr('height', cell).attr('preserveAspectRatio', 'none').attr('image-rendering', 'pixelated')
         .attr('href', heatmapHref(thumbnails, offset, thumb, thumb, thumb, maxOf(thumbnails, offset, offset + thumb * thumb), theme, options.deflate));
       g.append('rect').attr('class', 'frame').attr('x', -1).attr('y', -1).attr('width', cell + 2).attr('height', cell + 2).attr('fill', 'none')
         .attr('stroke', v === null ? theme.grid : theme.div(finite((v - lo) / span) * 2 - 1)).attr('stroke-width', 2);

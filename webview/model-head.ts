@@ -20,6 +20,11 @@ export const PICTURE_MAX = 1024;
 /** Arcs are drawn up to this many tokens (beyond, they are a solid band). */
 export const ARCS_MAX = 96;
 
+/** A float32 weight written so that it reads back as the same float32 (9 significant digits suffice). */
+export function exactWeight(w: number): string {
+  return Number.isFinite(w) ? String(Number(w.toPrecision(9))) : String(w);
+}
+
 /** The k largest weights of each row: [query, key, weight] triples, O(n · k) per row. */
 export function strongestLinks(weights: ArrayLike<number>, n: number, k: number): [number, number, number][] {
   const links: [number, number, number][] = [];
@@ -53,7 +58,7 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
   const { weights, layer, head } = loaded;
   const tokens = header.tokenTexts;
   const labelled = tokens.length === n;
-  const side = Math.max(200, Math.min(760, options.width - 140));
+  const side = Math.max(200, Math.min(760, options.width - 140, n * 40));
   const cell = side / n;
   const showLabels = cell >= 10;
   const left = showLabels ? 110 : 40, top = showLabels ? 130 : 60;
@@ -91,7 +96,7 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
       notes.push(`the picture is max-pooled to ${res}×${res}; zoom in for every cell`);
     }
     matrix.append('image').attr('class', 'heatmap').attr('width', side).attr('height', side).attr('preserveAspectRatio', 'none')
-      .attr('image-rendering', 'optimizeSpeed').attr('href', heatmapHref(picture, 0, res, res, res, max, theme, options.deflate));
+      .attr('image-rendering', 'pixelated').attr('href', heatmapHref(picture, 0, res, res, res, max, theme, options.deflate));
   }
   const highlight = matrix.append('g').attr('class', 'highlight').attr('pointer-events', 'none');
   // Arcs: each query's k strongest keys, from the query's position to the key's, above a token line.
@@ -119,7 +124,7 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
   note(svg, theme, 8, 36, notes.join('; '));
   const describe = (i: number, j: number) => [
     `query ${tokenName(tokens, i)} → key ${tokenName(tokens, j)}`,
-    `weight ${weights[i * n + j]}`,
+    `weight ${exactWeight(weights[i * n + j])}`,
     ...(labelled ? [] : ['(no tokens in the file: give X.tokens.json beside it)']),
   ];
   let unwire = () => {};
@@ -159,7 +164,7 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
         const j0 = Math.max(0, Math.floor(-t.x / t.k / cell)), j1 = Math.min(n, Math.ceil((side - t.x) / t.k / cell));
         if (i1 <= i0 || j1 <= j0 || (i1 - i0) * (j1 - j0) > PICTURE_MAX * PICTURE_MAX) return;
         matrix.insert('image', 'g.highlight').attr('class', 'detail').attr('x', j0 * cell).attr('y', i0 * cell)
-          .attr('width', (j1 - j0) * cell).attr('height', (i1 - i0) * cell).attr('preserveAspectRatio', 'none').attr('image-rendering', 'optimizeSpeed')
+          .attr('width', (j1 - j0) * cell).attr('height', (i1 - i0) * cell).attr('preserveAspectRatio', 'none').attr('image-rendering', 'pixelated')
           .attr('href', heatmapHref(weights, i0 * n + j0, n, j1 - j0, i1 - i0, max, theme));
       });
     select(node).call(zoomer).call(zoomer.transform, zoomIdentity);

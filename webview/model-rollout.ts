@@ -6,6 +6,7 @@ import type { ModelViewData } from '../src/core/model-attention/data.js';
 import { maxOf } from '../src/core/model-attention/data.js';
 import { MAX_ROLLOUT_TOKENS } from '../src/core/tensors/rollout.js';
 import { createSvg, emptyView, note, type ViewHandle } from './view.js';
+import { exactWeight } from './model-head.js';
 import { wireTips } from './tooltip.js';
 import { fmt } from './format.js';
 import { clampTo, finite, heatmapHref, tipOptions, tokenLabel, tokenName, type ModelViewOptions } from './model-common.js';
@@ -47,7 +48,7 @@ export function renderModelRollout(container: HTMLElement, data: ModelViewData, 
   const notes = [`R = Â_L···Â_1, Â = 0.5·mean over heads + 0.5·I, rows renormalised (Abnar & Zuidema 2020); colour 0 to ${fmt(max, 4)}`];
   note(svg, theme, 8, 36, notes[0]);
   const m = svg.append('g').attr('class', 'matrix').attr('transform', `translate(${left},${top})`);
-  m.append('image').attr('class', 'heatmap').attr('width', side).attr('height', side).attr('preserveAspectRatio', 'none').attr('image-rendering', 'optimizeSpeed')
+  m.append('image').attr('class', 'heatmap').attr('width', side).attr('height', side).attr('preserveAspectRatio', 'none').attr('image-rendering', 'pixelated')
     .attr('href', heatmapHref(rollout, 0, n, n, n, max, theme, options.deflate));
   m.append('rect').attr('class', 'chosen').attr('y', token * cell).attr('width', side).attr('height', Math.max(1, cell)).attr('fill', 'none').attr('stroke', theme.accent);
   // The chosen token's row of R as bars.
@@ -68,7 +69,7 @@ export function renderModelRollout(container: HTMLElement, data: ModelViewData, 
   note(chart, theme, 0, chartH + 20, topNote);
   const unwire = wireTips(svg.node()!, tipOptions(options), 'rect.bar', (el) => {
     const j = Number(el.getAttribute('data-j'));
-    return { lines: [`${tokenName(tokens, token)} ← ${tokenName(tokens, j)}`, `rollout ${row[j]}`], click: () => options.onPick?.({ token: j }) };
+    return { lines: [`${tokenName(tokens, token)} ← ${tokenName(tokens, j)}`, `rollout ${exactWeight(row[j])}`], click: () => options.onPick?.({ token: j }) };
   });
   if (options.interactive) {
     m.on('click', (e: MouseEvent) => {

@@ -1,0 +1,89 @@
+// Reading a model's attention for the model views: one streaming pass (statistics, thumbnails,
+// row checks) with one head in memory at a time, and a head or the rollout on request.
+import type { AttentionFile } from '../tensors/attention-file.js';
+import { earlierCopies, headStats, type HeadStats } from '../tensors/head-stats.js';
+import { inspectOverLimit } from '../tensors/inspect.js';
+import { MAX_ROLLOUT_TOKENS, Rollout } from '../tensors/rollout.js';
+import { TensorFileError } from '../tensors/source.js';
+import { poolMax, softmaxRows, THUMB, type ModelHeader, type ScanOptions } from './data.js';
+
+function rowTolerance(dtype: string): number {
+  return dtype === 'F16' || dtype === 'BF16' ? 1e-2 : 1e-4;
+}
+
+/** Reads one head, checks every value is finite (an error naming the place), applies the softmax if asked. */
+export function readHead(a: AttentionFile, layer: number, head: number, options: ScanOptions, out?: Float64Array): Float64Array {
+  const w = a.head(layer, head, out);
+  for (let k = 0; k < w.length; k++) {
+    if (!Number.isFinite(w[k]) && !(options.softmax && w[k] === -Infinity)) {
+      throw new TensorFileError(`${a.file}: layer ${layer} head ${head}: the weight of query ${Math.floor(k / a.n)} on key ${k % a.n} is ${w[k]}`);
+    }
+  }
+  if (options.softmax) softmaxRows(w, a.n);
+  return w;
+}
+
+/** One head as float32, for posting to the webview. */
+export function headFloat32(a: AttentionFile, layer: number, head: number, options: ScanOptions = {}): Float32Array {
+  return Float32Array.from(readHead(a, layer, head, options));
+}
+
+/** The one pass: statistics, thumbnails and the row checks of every head. Refused over inspect's budget. */
+export function scanModel(a: AttentionFile, options: ScanOptions = {}): { header: ModelHeader; thumbnails: Float32Array } {
+  const tooBig = inspectOverLimit(a);
+  if (tooBig) throw new TensorFileError(tooBig);
+  const { n } = a;
+  const thumb = Math.min(n, THUMB);
+  const thumbnails = new Float32Array(a.layers * a.heads * thumb * thumb);
+  const copies = earlierCopies(a.tokens, n);
+  const stats: HeadStats[] = [];
+  const weights = new Float64Array(n * n);
+  const tolerance = rowTolerance(a.dtype);
+  let offRows = 0, firstOff = '', negatives = 0;
+  for (let layer = 0; layer < a.layers; layer++) {
+    for (let head = 0; head < a.heads; head++) {
+      readHead(a, layer, head, options, weights);
+      for (let i = 0; i < n; i++) {
+        let sum = 0;
+        for (let j = 0; j < n; j++) {
+          const w = weights[i * n + j];
+          if (w < 0) negatives++;
+          sum += w;
+        }
+        if (Math.abs(sum - 1) > tolerance && offRows++ === 0) firstOff = `layer ${layer} head ${head} query ${i} sums to ${sum}`;
+      }
+      stats.push(headStats(layer, head, weights, n, copies));
+      poolMax(weights, n, thumb, thumbnails, (layer * a.heads + head) * thumb * thumb);
+    }
+  }
+  const warnings: string[] = [];
+  if (offRows > 0) warnings.push(`${offRows} row(s) do not sum to 1 (first: ${firstOff}); were scores saved before the softmax?`);
+  if (negatives > 0) warnings.push(`${negatives} negative weight(s); attention weights are ≥ 0`);
+  return {
+    header: {
+      file: a.file, dtype: a.dtype, layers: a.layers, heads: a.heads, tokens: n,
+      tokenTexts: a.tokens ?? [], stats, thumb, offRows, softmaxed: !!options.softmax, warnings,
+    },
+    thumbnails,
+  };
+}
+
+/** The rollout (Abnar & Zuidema 2020) as float32, in a second pass; undefined above MAX_ROLLOUT_TOKENS. */
+export function rolloutOf(a: AttentionFile, options: ScanOptions = {}): Float32Array | undefined {
+  const { n } = a;
+  if (n > MAX_ROLLOUT_TOKENS) return undefined;
+  const rollout = new Rollout(n);
+  const mean = new Float64Array(n * n);
+  const weights = new Float64Array(n * n);
+  for (let layer = 0; layer < a.layers; layer++) {
+    mean.fill(0);
+    for (let head = 0; head < a.heads; head++) {
+      readHead(a, layer, head, options, weights);
+      for (let k = 0; k < weights.length; k++) mean[k] += weights[k];
+    }
+    for (let k = 0; k < mean.length; k++) mean[k] /= a.heads;
+    rollout.addLayer(mean);
+  }
+  return Float32Array.from(rollout.result);
+}
+
