@@ -105,6 +105,7 @@ export class ModelApp {
     panel.append(title, text);
     this.stage.replaceChildren(panel);
     this.root.dataset.state = 'error';
+    this.transport.post({ type: 'painted', view: 'error', items: 0, ms: 0 });
   }
 
   private pick(p: ModelPick): void {

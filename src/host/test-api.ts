@@ -1,5 +1,6 @@
 // What activate() returns: a small window into the panels for the integration tests.
 import type { ViewName } from '../protocol.js';
+import type { ModelEditorInfo } from './model-editor.js';
 
 export type PanelStatus = 'ready' | 'error' | 'loading';
 
@@ -28,4 +29,6 @@ export interface Timings {
 export interface AttentionLensApi {
   panels(): PanelInfo[];
   timings(): Timings;
+  /** The open model editors (.safetensors, .npy, .npz). */
+  modelEditors(): ModelEditorInfo[];
 }
