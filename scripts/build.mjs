@@ -12,6 +12,10 @@ await Promise.all([
   esbuild.build({
     ...node, entryPoints: ['src/host/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'],
   }),
+  // The model editor's reader runs in a worker thread of the extension host.
+  esbuild.build({
+    ...node, entryPoints: ['src/host/model-worker.ts'], outfile: 'dist/model-worker.js',
+  }),
   esbuild.build({
     ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/attn.js', external: ['jsdom'],
   }),

@@ -1,14 +1,11 @@
 // The read-only custom editor for model attention files (*.safetensors, *.npy, *.npz; "Open With…
-// Attention Lens", or the explorer's command). The host opens the file (header and offsets only),
-// reads every head once for the statistics and thumbnails, posts them as Float32Arrays, and then
-// one head or the rollout when the webview asks. Every message from the webview is checked; a file
+// Attention Lens", or the explorer's command). A worker thread (model-reader.ts) opens the file
+// (header and offsets only) and reads every head once for the statistics and thumbnails; the host
+// posts them as Float32Arrays, then one head or the rollout when the webview asks. Every message from the webview is checked; a file
 // the readers refuse becomes an error panel with their one-line message, never a blank editor.
 import * as vscode from 'vscode';
-import { openAttention } from '../core/tensors/open.js';
-import { TensorFileError } from '../core/tensors/source.js';
-import type { AttentionFile } from '../core/tensors/attention-file.js';
 import type { ModelHeader, ScanOptions } from '../core/model-attention/data.js';
-import { headFloat32, rolloutOf, scanModel } from '../core/model-attention/scan.js';
+import { ModelReader, ReaderError } from './model-reader.js';
 import { webviewMessageProblem, type ModelHostMessage, type ModelWebviewMessage } from '../core/model-attention/messages.js';
 import { makeNonce } from './panel-html.js';
 import { modelEditorHtml } from './model-editor-html.js';
@@ -31,11 +28,11 @@ export interface ModelEditorInfo {
 }
 
 class ModelSession {
-  file: AttentionFile | undefined;
+  reader: ModelReader | undefined;
   header: ModelHeader | undefined;
   options: ScanOptions = {};
   constructor(readonly info: ModelEditorInfo) {}
-  close(): void { this.file?.close(); this.file = undefined; }
+  close(): void { this.reader?.dispose(); this.reader = undefined; }
 }
 
 export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider {
@@ -73,41 +70,44 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider 
     });
     const session = new ModelSession({ uri: document.uri.toString(), state: 'loading' });
     this.sessions.add(session);
-    const post = (m: ModelHostMessage) => { void panel.webview.postMessage(m); };
+    let disposed = false;
+    const post = (m: ModelHostMessage) => { if (!disposed) void panel.webview.postMessage(m); };
     const fail = (message: string) => {
       session.info.state = 'error';
       session.info.error = message;
       post({ type: 'error', message });
     };
-    /** Runs a read; a reader's refusal becomes the error panel, anything else is logged too. */
-    const guarded = (work: () => void) => {
+    /** Runs a read in the worker; a reader's refusal becomes the error panel, anything else is logged too. */
+    const guarded = async (work: (reader: ModelReader) => Promise<void>) => {
       try {
-        work();
+        if (!session.reader) throw new ReaderError('the model file is not open', false);
+        await work(session.reader);
       } catch (e) {
-        if (!(e instanceof TensorFileError)) log().error(`model editor: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+        if (disposed) return;
+        if (!(e instanceof ReaderError && e.tensorError)) log().error(`model editor: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
         fail(e instanceof Error ? e.message : String(e));
       }
     };
-    const load = () => guarded(() => {
-      if (document.uri.scheme !== 'file') throw new TensorFileError(`${document.uri.toString()}: Attention Lens reads model files from disk only (this one is on ${document.uri.scheme})`);
-      session.close();
+    const load = async () => {
+      if (document.uri.scheme !== 'file') { fail(`${document.uri.toString()}: Attention Lens reads model files from disk only (this one is on ${document.uri.scheme})`); return; }
       session.header = undefined;
-      session.file = openAttention(document.uri.fsPath);
-      const t0 = performance.now();
-      const { header, thumbnails } = scanModel(session.file, session.options);
-      session.info.scanMs = performance.now() - t0;
-      session.header = header;
-      post({ type: 'model', header, thumbnails });
-    });
+      session.reader ??= new ModelReader(vscode.Uri.joinPath(this.extensionUri, 'dist', 'model-worker.js').fsPath);
+      await guarded(async (reader) => {
+        const { header, thumbnails, ms } = await reader.scan(document.uri.fsPath, session.options);
+        session.info.scanMs = ms;
+        session.header = header;
+        post({ type: 'model', header, thumbnails });
+      });
+    };
     panel.webview.onDidReceiveMessage((m: unknown) => {
       const problem = webviewMessageProblem(m, session.header);
       if (problem) { log().warn(`model editor: ignored a message from the webview: ${problem}`); return; }
       const message = m as ModelWebviewMessage;
       switch (message.type) {
-        case 'ready': load(); break;
-        case 'softmax': session.options = { softmax: true }; load(); break;
-        case 'head': guarded(() => post({ type: 'head', layer: message.layer, head: message.head, weights: headFloat32(session.file!, message.layer, message.head, session.options) })); break;
-        case 'rollout': guarded(() => post({ type: 'rollout', rollout: rolloutOf(session.file!, session.options) ?? null })); break;
+        case 'ready': void load(); break;
+        case 'softmax': session.options = { softmax: true }; void load(); break;
+        case 'head': void guarded(async (r) => post({ type: 'head', layer: message.layer, head: message.head, weights: await r.head(message.layer, message.head, session.options) })); break;
+        case 'rollout': void guarded(async (r) => post({ type: 'rollout', rollout: await r.rollout(session.options) })); break;
         case 'painted':
           if (session.info.state !== 'error') session.info.state = 'ready';
           session.info.view = message.view;
@@ -116,6 +116,6 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider 
           break;
       }
     });
-    panel.onDidDispose(() => { session.close(); this.sessions.delete(session); });
+    panel.onDidDispose(() => { disposed = true; session.close(); this.sessions.delete(session); });
   }
 }

@@ -5,22 +5,29 @@ import { earlierCopies, headStats, type HeadStats } from '../tensors/head-stats.
 import { inspectOverLimit } from '../tensors/inspect.js';
 import { MAX_ROLLOUT_TOKENS, Rollout } from '../tensors/rollout.js';
 import { TensorFileError } from '../tensors/source.js';
-import { poolMax, softmaxRows, THUMB, type ModelHeader, type ScanOptions } from './data.js';
+import { softmaxRows, THUMB, type ModelHeader, type ScanOptions } from './data.js';
 
 function rowTolerance(dtype: string): number {
   return dtype === 'F16' || dtype === 'BF16' ? 1e-2 : 1e-4;
 }
 
-/** Reads one head, checks every value is finite (an error naming the place), applies the softmax if asked. */
-export function readHead(a: AttentionFile, layer: number, head: number, options: ScanOptions, out?: Float64Array): Float64Array {
+/**
+ * Reads one head, checks every value is finite (an error naming the place), applies the softmax if
+ * asked. `check: false` leaves the check to a caller that loops over the values anyway (scanModel).
+ */
+export function readHead(a: AttentionFile, layer: number, head: number, options: ScanOptions, out?: Float64Array, check = true): Float64Array {
   const w = a.head(layer, head, out);
-  for (let k = 0; k < w.length; k++) {
-    if (!Number.isFinite(w[k]) && !(options.softmax && w[k] === -Infinity)) {
-      throw new TensorFileError(`${a.file}: layer ${layer} head ${head}: the weight of query ${Math.floor(k / a.n)} on key ${k % a.n} is ${w[k]}`);
+  if (check || options.softmax) {
+    for (let k = 0; k < w.length; k++) {
+      if (!Number.isFinite(w[k]) && !(options.softmax && w[k] === -Infinity)) throw notFinite(a, layer, head, k, w[k]);
     }
   }
   if (options.softmax) softmaxRows(w, a.n);
   return w;
+}
+
+function notFinite(a: AttentionFile, layer: number, head: number, k: number, w: number): TensorFileError {
+  return new TensorFileError(`${a.file}: layer ${layer} head ${head}: the weight of query ${Math.floor(k / a.n)} on key ${k % a.n} is ${w}`);
 }
 
 /** One head as float32, for posting to the webview. */
@@ -40,20 +47,29 @@ export function scanModel(a: AttentionFile, options: ScanOptions = {}): { header
   const weights = new Float64Array(n * n);
   const tolerance = rowTolerance(a.dtype);
   let offRows = 0, firstOff = '', negatives = 0;
+  // One loop over each head's values does the finite check, the row sums and the max-pooling.
+  const bin = new Int32Array(n);
+  for (let i = 0; i < n; i++) bin[i] = Math.floor((i * thumb) / n);
   for (let layer = 0; layer < a.layers; layer++) {
     for (let head = 0; head < a.heads; head++) {
-      readHead(a, layer, head, options, weights);
+      readHead(a, layer, head, options, weights, false);
+      const offset = (layer * a.heads + head) * thumb * thumb;
       for (let i = 0; i < n; i++) {
         let sum = 0;
+        const row = i * n, pooled = offset + bin[i] * thumb;
         for (let j = 0; j < n; j++) {
-          const w = weights[i * n + j];
-          if (w < 0) negatives++;
+          const w = weights[row + j];
+          if (!(w >= 0)) {
+            if (!Number.isFinite(w)) throw notFinite(a, layer, head, row + j, w);
+            negatives++;
+          }
           sum += w;
+          const k = pooled + bin[j];
+          if (w > thumbnails[k]) thumbnails[k] = w;
         }
         if (Math.abs(sum - 1) > tolerance && offRows++ === 0) firstOff = `layer ${layer} head ${head} query ${i} sums to ${sum}`;
       }
       stats.push(headStats(layer, head, weights, n, copies));
-      poolMax(weights, n, thumb, thumbnails, (layer * a.heads + head) * thumb * thumb);
     }
   }
   const warnings: string[] = [];
