@@ -12,11 +12,14 @@ import { Tooltip } from './tooltip.js';
 import type { ViewHandle } from './view.js';
 import { clampTo, MODEL_VIEW_NAMES, type ModelPick, type ModelViewName, type ModelViewOptions } from './model-common.js';
 import { MODEL_VIEWS } from './model-views.js';
+import { standaloneSvg, svgToPng } from './export.js';
 
 export interface ModelTransport {
   post(message: ModelWebviewMessage): void;
   /** Whether "Apply softmax" can be offered (the host re-reads the file; the page cannot). */
   canSoftmax: boolean;
+  /** Saves an exported picture; the page downloads it, VS Code posts it to the host. */
+  save?: (format: 'svg' | 'png', view: string, data: string) => void;
 }
 
 interface State { view: ModelViewName; layer: number; head: number; token: number; stat: StatName; sort: boolean; k: number }
@@ -178,7 +181,30 @@ export class ModelApp {
       number('head', s.head, header.heads - 1, (v) => this.pick({ head: v })),
       number('token', s.token, header.tokens - 1, (v) => this.pick({ token: v })),
       number('k', s.k, 16, (v) => this.pick({ k: Math.max(1, v) } as ModelPick)),
+      this.exportButton('svg'),
+      this.exportButton('png'),
     );
+  }
+
+  private exportButton(format: 'svg' | 'png'): HTMLButtonElement {
+    const button = this.root.ownerDocument.createElement('button');
+    button.textContent = `Export ${format.toUpperCase()}`;
+    button.addEventListener('click', () => { void this.exportPicture(format); });
+    return button;
+  }
+
+  /** The shown view as a standalone SVG, or a PNG drawn from it, handed to the transport. */
+  async exportPicture(format: 'svg' | 'png'): Promise<void> {
+    if (!this.handle) return;
+    const doc = this.root.ownerDocument;
+    const { text, width, height } = standaloneSvg(this.handle, doc);
+    const data = format === 'svg' ? text : await svgToPng(text, width, height, doc);
+    const view = this.state.view;
+    if (this.transport.save) { this.transport.save(format, view, data); return; }
+    const link = doc.createElement('a');
+    link.download = `attention.${view}.${format}`;
+    link.href = format === 'svg' ? URL.createObjectURL(new Blob([data], { type: 'image/svg+xml' })) : data;
+    link.click();
   }
 
   private drawWarning(header: ModelHeader): void {

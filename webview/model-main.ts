@@ -28,7 +28,11 @@ function main(): void {
     return;
   }
   const vscode = acquireVsCodeApi();
-  const app = new ModelApp(root, tip, { post: (m) => vscode.postMessage(m), canSoftmax: true });
+  const app = new ModelApp(root, tip, {
+    post: (m) => vscode.postMessage(m),
+    canSoftmax: true,
+    save: (format, view, data) => vscode.postMessage({ type: 'export', format, view, data }),
+  });
   window.addEventListener('message', (e: MessageEvent) => app.receive(e.data));
   app.start();
 }

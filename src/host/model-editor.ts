@@ -10,6 +10,7 @@ import { webviewMessageProblem, type ModelHostMessage, type ModelWebviewMessage 
 import { makeNonce } from './panel-html.js';
 import { modelEditorHtml } from './model-editor-html.js';
 import { log } from './log.js';
+import { writeExport } from './export.js';
 
 export const MODEL_VIEW_TYPE = 'attentionLens.model';
 
@@ -108,6 +109,7 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider 
         case 'softmax': session.options = { softmax: true }; void load(); break;
         case 'head': void guarded(async (r) => post({ type: 'head', layer: message.layer, head: message.head, weights: await r.head(message.layer, message.head, session.options) })); break;
         case 'rollout': void guarded(async (r) => post({ type: 'rollout', rollout: await r.rollout(session.options) })); break;
+        case 'export': void writeExport(document.uri, message.view, message.format, message.data); break;
         case 'painted':
           if (session.info.state !== 'error') session.info.state = 'ready';
           session.info.view = message.view;

@@ -15,8 +15,13 @@ export type ModelWebviewMessage =
   | { type: 'head'; layer: number; head: number }
   | { type: 'rollout' }
   | { type: 'softmax' }
+  /** Export the shown view: an SVG text or a PNG data: URL (the host checks the bytes again). */
+  | { type: 'export'; format: 'svg' | 'png'; view: string; data: string }
   /** The webview drew a view (for tests and timings): which, and how many heads or cells it shows. */
   | { type: 'painted'; view: string; items: number; ms: number };
+
+/** The largest picture the webview may send for export (a 4,096-token head as PNG is far less). */
+export const MAX_EXPORT_CHARS = 256 * 1024 * 1024;
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const isIndex = (x: unknown, below: number): x is number => Number.isInteger(x) && (x as number) >= 0 && (x as number) < below;
@@ -31,6 +36,10 @@ export function webviewMessageProblem(m: unknown, header: Pick<ModelHeader, 'lay
     case 'head':
       if (!header) return 'a head asked for before the model was read';
       return isIndex(m.layer, header.layers) && isIndex(m.head, header.heads) ? undefined : `no head ${String(m.layer)}, ${String(m.head)} in ${header.layers} × ${header.heads}`;
+    case 'export':
+      if (m.format !== 'svg' && m.format !== 'png') return 'an export that is neither svg nor png';
+      if (typeof m.view !== 'string' || !/^[a-z]{1,20}$/.test(m.view)) return 'an export of an unknown view';
+      return typeof m.data === 'string' && m.data.length <= MAX_EXPORT_CHARS ? undefined : 'an export that is not text of at most 256 MB';
     case 'painted':
       return typeof m.view === 'string' && m.view.length < 40 && isNum(m.items) && isNum(m.ms) ? undefined : 'a malformed painted report';
     default: return `unknown message type ${JSON.stringify(m.type).slice(0, 40)}`;
