@@ -3,11 +3,12 @@
 //   node --import tsx scripts/bench-views.ts [--sizes 64,256,1024] [--views arcs,matrix] [--runs 3] [--chromium [PATH]]
 // Prints one line per view and size: the median time (jsdom: draw + serialise; Chromium: the
 // drawMs the panel reports in 'rendered') and, on jsdom, the SVG's size.
+import { encodeAttention } from '../src/core/model/wire.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { analyze } from '../src/core/index.js';
 import { renderSvg } from '../src/cli/render.js';
-import type { AnyView } from '../webview/views.js';
+import type { AnyViewName as AnyView } from '../webview/selection.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(name);
@@ -53,17 +54,21 @@ async function chromium(path: string): Promise<void> {
   await tab.goto(`file://${page}`);
   console.log('view        tokens   median drawMs (Chromium, panel bundle)');
   for (const n of sizes) {
-    const json = analyze(spec(n)).json!;
-    // The result goes over once, as a string (structured arguments of 4M numbers are slow to send).
-    await tab.evaluate((text) => { (window as unknown as { DATA: unknown }).DATA = JSON.parse(text); }, JSON.stringify(json));
+    const wire = encodeAttention(analyze(spec(n)).data!);
+    // The result goes over once: the header as JSON, the buffer as base64 (what the panel gets as an ArrayBuffer).
+    await tab.evaluate(([text, b64]) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      (window as unknown as { DATA: unknown; BUFFER: ArrayBuffer }).DATA = JSON.parse(text);
+      (window as unknown as { BUFFER: ArrayBuffer }).BUFFER = bytes.buffer;
+    }, [JSON.stringify(wire.header), Buffer.from(wire.buffer).toString('base64')] as const);
     for (const view of views.filter((v) => v !== 'summary')) {
       const times: number[] = [];
       for (let r = 0; r < runs; r++) {
         const ms = await tab.evaluate(async ([v, version]) => {
-          const w = window as unknown as { posted: { type: string; version?: number; drawMs?: number }[]; DATA: unknown };
-          const result = w.DATA;
+          const w = window as unknown as { posted: { type: string; version?: number; drawMs?: number }[]; DATA: unknown; BUFFER: ArrayBuffer };
+          const result = w.DATA, buffer = w.BUFFER;
           const tabEl = document.querySelector<HTMLButtonElement>(`.al-tab[data-view="${v}"]`);
-          window.postMessage({ type: 'render', documentUri: 'file:///bench', fileName: 'bench', version, result, warnings: [] }, '*');
+          window.postMessage({ type: 'render', documentUri: 'file:///bench', fileName: 'bench', version, result, buffer, warnings: [] }, '*');
           await new Promise((ok) => setTimeout(ok, 0));
           for (let i = 0; i < 600 && !w.posted.some((m) => m.type === 'rendered' && m.version === version); i++) await new Promise((ok) => setTimeout(ok, 10));
           if (tabEl && tabEl.getAttribute('aria-selected') !== 'true') {
@@ -88,7 +93,7 @@ async function jsdom(): Promise<void> {
   for (const n of sizes) {
     const t0 = performance.now();
     const a = analyze(spec(n));
-    if (!a.json) throw new Error(a.problems.map((p) => p.message).join('; '));
+    if (!a.data) throw new Error(a.problems.map((p) => p.message).join('; '));
     const analyzeMs = performance.now() - t0;
     console.log(`(analyze)   ${String(n).padStart(6)}   ${analyzeMs.toFixed(1).padStart(9)}`);
     for (const view of views) {
@@ -96,7 +101,7 @@ async function jsdom(): Promise<void> {
       let size = 0;
       for (let r = 0; r < runs; r++) {
         const s = performance.now();
-        const svg = renderSvg(a.json, view, { head: view === 'arcs' || view === 'matrix' ? 'all' : 0, token: n - 1 });
+        const svg = renderSvg(a.data, view, { head: view === 'arcs' || view === 'matrix' ? 'all' : 0, token: n - 1 });
         times.push(performance.now() - s);
         size = svg.length;
       }

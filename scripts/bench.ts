@@ -1,9 +1,18 @@
 // npm run bench: the core's compute for a realistic layer (d_model 768, 12 heads of d_k = d_v = 64,
-// W_O 768 × 768) at n = 16, 128 and 512 tokens, in ms and GFLOP/s; then reading + computing the
-// examples end to end. Figures, not assertions: timing belongs here, not in tests.
-import { readFileSync, readdirSync } from 'node:fs';
+// causal, W_O 768 × 768) at n = 16, 128 and 512 tokens, in ms and GFLOP/s, beside the same layer in
+// PyTorch or numpy float64 (scripts/bench_reference.py, when python3 has either) and the ratio; then
+// reading + computing the examples end to end. Figures, not assertions: timing belongs here, not in tests.
+//
+//   npm run -s bench                          the table above (--no-reference: without python)
+//   npm run -s bench -- --json                only {"compute": [{"n": 16, "ms": median}, …]} on stdout,
+//                                             and the same in test-results/bench.json
+//   npm run -s bench -- --json --reference    … plus "reference": [{"backend", "threads", "compute"}] (1 and 2 threads)
+// (-s keeps npm's own "> attention-lens bench" banner off stdout.)
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { computeAttention } from '../src/core/attention.js';
+import { wasmKernelAvailable } from '../src/core/kernels/gemm.js';
 import { analyze } from '../src/core/index.js';
 import { toJson } from '../src/core/result-json.js';
 import { zeros, type Matrix } from '../src/core/matrix.js';
@@ -51,14 +60,70 @@ function time(fn: () => void, minMs = 500, minRuns = 3): number {
   return times[Math.floor(times.length / 2)]; // the median
 }
 
-console.log('core compute, d_model 768, 12 heads, d_k = d_v = 64, causal, with W_O (median of repeated runs)');
-console.log('    n   compute ms   GFLOP/s   toJson ms');
-for (const n of [16, 128, 512]) {
+interface Reference {
+  readonly backend: string;
+  readonly threads: number;
+  readonly compute: readonly { n: number; ms: number }[];
+}
+
+/** The same layer in PyTorch or numpy on that many threads, or why not. */
+function reference(sizes: readonly number[], threads: number): Reference | string {
+  const script = join(__dirname, 'bench_reference.py');
+  const run = spawnSync('python3', [script, '--sizes', sizes.join(','), '--threads', String(threads)], { encoding: 'utf8', timeout: 300_000 });
+  if (run.error) return `python3 did not run (${run.error.message})`;
+  if (run.status !== 0) return `bench_reference.py failed: ${(run.stderr || '').trim().split('\n').pop()}`;
+  try {
+    return JSON.parse(run.stdout) as Reference;
+  } catch {
+    return 'bench_reference.py printed no JSON';
+  }
+}
+
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const withReference = json ? args.includes('--reference') : !args.includes('--no-reference');
+const sizes = [16, 128, 512];
+const say = (line: string) => { if (!json) console.log(line); };
+
+say(`core compute, d_model 768, 12 heads, d_k = d_v = 64, causal, with W_O (median of repeated runs; ${wasmKernelAvailable() ? 'WebAssembly SIMD kernel' : 'plain JavaScript loops'})`);
+say('    n   compute ms   GFLOP/s   toJson ms');
+const compute: { n: number; ms: number }[] = [];
+for (const n of sizes) {
   const spec = layer(n);
   const ms = time(() => computeAttention(spec));
+  compute.push({ n, ms: Number(ms.toFixed(3)) });
+  if (json) continue;
   const result = computeAttention(spec);
   const jsonMs = time(() => toJson(spec, result), 200, 2);
-  console.log(`${String(n).padStart(5)}   ${ms.toFixed(2).padStart(10)}   ${(flops(n) / ms / 1e6).toFixed(2).padStart(7)}   ${jsonMs.toFixed(2).padStart(9)}`);
+  say(`${String(n).padStart(5)}   ${ms.toFixed(2).padStart(10)}   ${(flops(n) / ms / 1e6).toFixed(2).padStart(7)}   ${jsonMs.toFixed(2).padStart(9)}`);
+}
+
+// One thread and two: on a shared machine, a BLAS on two threads can lose more to waiting than it gains.
+const refs = withReference ? [1, 2].map((threads) => reference(sizes, threads)) : [];
+if (json) {
+  const row = (r: { n: number; ms: number }) => `{ "n": ${r.n}, "ms": ${r.ms} }`;
+  const one = (r: Reference | string) => typeof r === 'string'
+    ? `{ "error": ${JSON.stringify(r)} }`
+    : `{ "backend": ${JSON.stringify(r.backend)}, "threads": ${r.threads}, "compute": [ ${r.compute.map(row).join(', ')} ] }`;
+  const extra = withReference ? `, "reference": [ ${refs.map(one).join(', ')} ]` : '';
+  const line = `{ "compute": [ ${compute.map(row).join(', ')} ]${extra} }`;
+  // Also in a file, like bench:vscode's: `npm run` without -s writes its own banner on stdout.
+  mkdirSync(join(__dirname, '..', 'test-results'), { recursive: true });
+  writeFileSync(join(__dirname, '..', 'test-results', 'bench.json'), line + '\n');
+  console.log(line);
+  process.exit(0);
+}
+for (const ref of refs) {
+  if (typeof ref === 'string') {
+    say(`\nreference: not measured: ${ref}`);
+    break;
+  }
+  say(`\nthe same layer in ${ref.backend} on ${ref.threads} thread${ref.threads === 1 ? '' : 's'} (scripts/bench_reference.py), same machine, same run`);
+  say('    n   reference ms   core ÷ reference');
+  for (const r of ref.compute) {
+    const ours = compute.find((c) => c.n === r.n);
+    if (ours) say(`${String(r.n).padStart(5)}   ${r.ms.toFixed(2).padStart(12)}   ${(ours.ms / r.ms).toFixed(2).padStart(14)}×`);
+  }
 }
 
 console.log('\nread + compute + JSON form of the examples (what one edit costs the extension host)');

@@ -1,4 +1,4 @@
-// Builds the bundles with esbuild: the extension host (CommonJS, vscode external),
+// Builds the bundles with esbuild: the extension host (CommonJS, vscode external), its analysis worker,
 // the webview (browser IIFE with d3 inside: nothing comes from a CDN), and the attn CLI.
 // Types are checked separately by `tsc --noEmit`, since esbuild does not check them.
 import * as esbuild from 'esbuild';
@@ -15,6 +15,10 @@ await Promise.all([
   // The model editor's reader runs in a worker thread of the extension host.
   esbuild.build({
     ...node, entryPoints: ['src/host/model-worker.ts'], outfile: 'dist/model-worker.js',
+  }),
+  // The analysis worker (worker_threads): reads and computes specs off the extension host's thread.
+  esbuild.build({
+    ...node, entryPoints: ['src/host/analysis-worker.ts'], outfile: 'dist/analysis-worker.js',
   }),
   esbuild.build({
     ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/attn.js', external: ['jsdom'],

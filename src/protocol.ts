@@ -1,21 +1,17 @@
 // The messages between the extension host and the webview, in both directions.
 // Imported with `import type` by both sides; each side checks what it receives
 // (isWebviewMessage / isHostMessage) because a message is untrusted until checked.
-import type { AttentionJson } from './core/result-json.js';
+import type { WireAttention } from './core/model/wire.js';
 
-export type ViewName = 'arcs' | 'matrix' | 'steps' | 'quadrant' | 'projection' | 'compare' | 'training' | 'geometry';
-export const VIEW_NAMES: readonly ViewName[] = ['arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'training', 'geometry'];
+import type { MatrixMode, Role, ViewName } from './vocabulary.js';
 
+// The words of the messages (views, roles, modes, formats) live in vocabulary.ts.
+export { EXPORT_FORMATS, MATRIX_MODES, ROLES, VIEW_NAMES } from './vocabulary.js';
+export type { ViewName } from './vocabulary.js';
 /** The weight matrices' roles, as PanelState.projection and a 'matrix' reveal name them. */
-export type MatrixRoleName = 'wq' | 'wk' | 'wv' | 'wo';
-export const ROLES: readonly MatrixRoleName[] = ['wq', 'wk', 'wv', 'wo'];
-
+export type MatrixRoleName = Role;
 /** What the matrix view shows, as PanelState.matrixMode names it. */
-export type MatrixModeName = 'scores' | 'scaled' | 'weights' | 'cosine';
-export const MATRIX_MODES: readonly MatrixModeName[] = ['scores', 'scaled', 'weights', 'cosine'];
-
-/** The export formats of ExportRequestMessage and ExportResultMessage. */
-export const EXPORT_FORMATS: readonly ('svg' | 'png')[] = ['svg', 'png'];
+export type MatrixModeName = MatrixMode;
 
 /** A problem as the panel lists it: already placed at line and column. */
 export interface PanelProblem {
@@ -41,13 +37,14 @@ export interface PanelState {
 
 // ---- host → webview ----
 
-/** A fresh result for a document version. */
+/** A fresh result for a document version: a small header and one binary buffer with every tensor (see core/model/wire.ts). */
 export interface RenderMessage {
   type: 'render';
   documentUri: string;
   fileName: string;
   version: number;
-  result: AttentionJson;
+  result: WireAttention;
+  buffer: ArrayBuffer;
   warnings: PanelProblem[];
 }
 
@@ -74,7 +71,16 @@ export interface LockMessage {
   locked: boolean;
 }
 
-export type HostMessage = RenderMessage | ProblemsMessage | ExportRequestMessage | LockMessage;
+/** Work on a version is under way: heads computed so far out of all (inputs × heads). */
+export interface ProgressMessage {
+  type: 'progress';
+  documentUri: string;
+  version: number;
+  done: number;
+  total: number;
+}
+
+export type HostMessage = RenderMessage | ProblemsMessage | ExportRequestMessage | LockMessage | ProgressMessage;
 
 // ---- webview → host ----
 

@@ -2,17 +2,17 @@
 // summary strip, the problems list and the view itself. It checks every host message, draws on
 // 'render' and answers 'rendered', keeps the last good picture dimmed on 'problems', exports on
 // 'exportRequest', and remembers its state across reloads.
-import type { AttentionJson } from '../src/core/result-json.js';
+import type { AttentionData } from '../src/core/model/attention-data.js';
 import type { HostMessage, PanelProblem, ViewName, WebviewMessage } from '../src/protocol.js';
-import { VIEW_NAMES } from '../src/protocol.js';
 import { makeTheme, themeFromDocument, type Theme } from './colour.js';
 import { standaloneSvg, svgToPng } from './export.js';
 import { rovingGrid } from './keyboard.js';
-import { MODE_LABEL } from './matrix.js';
-import { isHostMessage } from './message-check.js';
+import { MATRIX_MODES, MODE_MENU } from '../src/vocabulary.js';
+import { readHostMessage } from './message-check.js';
 import { clampState, restoreState, toPanelState, type UiState } from './state.js';
 import { Tooltip } from './tooltip.js';
-import { VIEWS, VIEW_TITLES, defaultToken } from './views.js';
+import { REGISTRY, VIEWS, VIEW_TITLES, viewEntry } from './registry.js';
+import { resolveSelection } from './selection.js';
 import type { MatrixMode, RevealTarget, Role, ViewHandle } from './view.js';
 
 export interface VsCodeApi {
@@ -34,7 +34,7 @@ export class App {
   private readonly doc: Document;
   private readonly tooltip: Tooltip;
   private state: UiState;
-  private data?: AttentionJson;
+  private data?: AttentionData;
   private documentUri: string;
   private fileName: string;
   private version = 0;
@@ -115,13 +115,13 @@ export class App {
   }
 
   receive(message: unknown): void {
-    let why = '';
-    if (!isHostMessage(message, (w) => { why = w; })) {
-      console.warn(`Attention Lens: rejected a message (${why})`);
-      this.showRejected(why);
+    const checked = readHostMessage(message);
+    if ('why' in checked) {
+      console.warn(`Attention Lens: rejected a message (${checked.why})`);
+      this.showRejected(checked.why);
       return;
     }
-    this.handle_(message);
+    this.handle_(checked.message, checked.data);
   }
 
   /**
@@ -138,14 +138,15 @@ export class App {
     this.root.dataset.error = 'rejected';
   }
 
-  private handle_(message: HostMessage): void {
+  private handle_(message: HostMessage, decoded?: AttentionData): void {
     switch (message.type) {
       case 'render': {
+        if (!decoded) return;
         const newDoc = message.documentUri !== this.documentUri;
         this.documentUri = message.documentUri;
         this.fileName = message.fileName;
         this.version = message.version;
-        this.data = message.result;
+        this.data = decoded;
         if (newDoc) this.state = { ...this.state, input: 0, token: -1, hiddenHeads: [] };
         this.state = clampState(this.state, this.data);
         this.showProblems(message.warnings);
@@ -166,6 +167,12 @@ export class App {
         return;
       case 'exportRequest':
         void this.export(message.requestId, message.format, message.theme);
+        return;
+      case 'progress':
+        // Only for the document shown, and only while its picture is not yet current.
+        if (message.documentUri !== this.documentUri || message.version <= this.version) return;
+        this.statusEl.hidden = false;
+        this.statusEl.textContent = `Computing: ${message.done} of ${message.total} heads…`;
         return;
       case 'lock':
         this.state.locked = message.locked;
@@ -244,8 +251,7 @@ export class App {
 
   private resolvedToken(): { input: number; token: number } {
     if (!this.data) return { input: this.state.input, token: Math.max(0, this.state.token) };
-    if (this.state.token >= 0) return { input: this.state.input, token: this.state.token };
-    return defaultToken(this.data, this.state.view, this.state.input);
+    return resolveSelection(this.data, this.state.view, this.state);
   }
 
   private theme(): Theme {
@@ -310,16 +316,18 @@ export class App {
 
   private buildTabs(): void {
     const d = this.doc;
-    const buttons = VIEW_NAMES.map((v, i) => {
+    // One tab per view of the registry, in its order (the summary strip is not a tab).
+    const tabs = REGISTRY.map((e) => e.name).filter((v): v is ViewName => v !== 'summary');
+    const buttons = tabs.map((v, i) => {
       const b = el(d, 'button', { type: 'button', role: 'tab', class: 'al-tab', 'data-view': v, 'aria-selected': String(v === this.state.view) }, VIEW_TITLES[v]);
       b.addEventListener('click', () => this.commit({ view: v }));
       return { el: b, row: 0, col: i };
     });
     this.tabs.replaceChildren(...buttons.map((b) => b.el));
-    rovingGrid(this.tabs, buttons, Math.max(0, VIEW_NAMES.indexOf(this.state.view)));
+    rovingGrid(this.tabs, buttons, Math.max(0, tabs.indexOf(this.state.view)));
   }
 
-  private buildControls(data: AttentionJson, token: number): void {
+  private buildControls(data: AttentionData, token: number): void {
     const d = this.doc;
     this.tabs.querySelectorAll<HTMLButtonElement>('.al-tab').forEach((b) => {
       const on = b.dataset.view === this.state.view;
@@ -327,6 +335,8 @@ export class App {
       b.tabIndex = on ? 0 : -1;
     });
     const view: ViewName = this.state.view;
+    const entry = viewEntry(view);
+    const controls = new Set(entry?.controls ?? []);
     const input = data.inputs[this.state.input];
     const select = (label: string, name: string, options: [string, string][], value: string, onChange: (v: string) => void) => {
       const wrap = el(d, 'label', { class: `al-control al-${name}` });
@@ -340,28 +350,28 @@ export class App {
       wrap.append(el(d, 'span', {}, label), s);
       return wrap;
     };
+    // The view's entry in the registry says which controls it has.
     const parts: HTMLElement[] = [];
-    if (view !== 'quadrant' && data.inputs.length > 1) {
+    if (controls.has('input') && data.inputs.length > 1) {
       parts.push(select('Input', 'input', data.inputs.map((inp, i) => [String(i), inp.name]), String(this.state.input),
         (v) => this.commit({ input: Number(v), token: -1 })));
     }
-    if (input && input.heads.length > 0) {
+    if (controls.has('head') && input && input.heads.length > 0) {
       const heads: [string, string][] = input.heads.map((h, i) => [String(i), h.name]);
-      const allowAll = view === 'arcs' || view === 'matrix' || view === 'quadrant';
+      const allowAll = entry?.allHeads === true;
       if (allowAll && input.heads.length > 1) heads.unshift(['all', 'all heads']);
       const value = this.state.head === 'all' && !allowAll ? '0' : String(this.state.head);
       parts.push(select('Head', 'head', heads, value, (v) => this.commit({ head: v === 'all' ? 'all' : Number(v) })));
     }
-    if (input && (view === 'steps' || view === 'projection' || view === 'compare')) {
-      parts.push(select(view === 'compare' ? 'Word' : 'Token', 'token', input.tokens.map((t, i) => [String(i), `${i + 1}. ${t}`]), String(token),
+    if (controls.has('token') && input) {
+      parts.push(select(entry?.tokenLabel ?? 'Token', 'token', input.tokens.map((t, i) => [String(i), `${i + 1}. ${t}`]), String(token),
         (v) => this.commit({ token: Number(v) })));
     }
-    if (view === 'matrix') {
-      const short: Record<MatrixMode, string> = { scores: 'raw scores', scaled: 'scaled scores', weights: 'weights', cosine: 'cosine (angle only)' };
-      parts.push(select('Show', 'mode', (Object.keys(MODE_LABEL) as MatrixMode[]).map((m) => [m, short[m]]), this.state.matrixMode,
+    if (controls.has('mode')) {
+      parts.push(select('Show', 'mode', MATRIX_MODES.map((m) => [m, MODE_MENU[m]]), this.state.matrixMode,
         (v) => this.commit({ matrixMode: v as MatrixMode })));
     }
-    if (view === 'projection') {
+    if (controls.has('projection')) {
       const roles: [string, string][] = [['wq', 'W_Q (queries)'], ['wk', 'W_K (keys)'], ['wv', 'W_V (values)']];
       if (data.matrices.some((m) => m.role === 'wo')) roles.push(['wo', 'W_O (output)']);
       parts.push(select('Matrix', 'projection', roles, this.state.projection, (v) => this.commit({ projection: v as Role })));

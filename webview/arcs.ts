@@ -3,7 +3,8 @@
 // arcs to an earlier token below, attention to itself is a ring. Hover a token: only its arcs.
 // Hover an arc: "watch → apple: weight …, score 136, scaled …". With many tokens only the
 // strongest links of each token are kept, and the view says so.
-import type { InputJson } from '../src/core/result-json.js';
+import { at, row, scaledAt } from '../src/core/model/attention-data.js';
+import type { InputData } from '../src/core/model/attention-data.js';
 import { clip, fmt, textWidth } from './format.js';
 import { rovingGrid } from './keyboard.js';
 import { divisorText } from './matrix.js';
@@ -19,16 +20,19 @@ export const MIN_WEIGHT = 0.01;
 
 interface Link { h: number; i: number; j: number; w: number }
 
-export function strongestLinks(input: InputJson, heads: readonly number[], topK: number | undefined, minWeight = MIN_WEIGHT): Link[] {
+export function strongestLinks(input: InputData, heads: readonly number[], topK: number | undefined, minWeight = MIN_WEIGHT): Link[] {
   const links: Link[] = [];
   const n = input.tokens.length;
   for (const h of heads) {
     const W = input.heads[h].weights;
     for (let i = 0; i < n; i++) {
-      let row: Link[] = [];
-      for (let j = 0; j < n; j++) if (W[i][j] >= minWeight) row.push({ h, i, j, w: W[i][j] });
-      if (topK !== undefined && row.length > topK) row = row.sort((a, b) => b.w - a.w).slice(0, topK);
-      links.push(...row);
+      let kept: Link[] = [];
+      for (let j = 0; j < n; j++) {
+        const w = W.data[i * n + j];
+        if (w >= minWeight) kept.push({ h, i, j, w });
+      }
+      if (topK !== undefined && kept.length > topK) kept = kept.sort((a, b) => b.w - a.w).slice(0, topK);
+      for (const l of kept) links.push(l);
     }
   }
   return links;
@@ -207,10 +211,10 @@ export const renderArcs: ViewFn = (container, data, options) => {
     if (el.classList.contains('token')) {
       const t = Number(el.getAttribute('data-token'));
       const strongest = heads.map((h) => {
-        const row = input.heads[h].weights[t];
+        const weights = row(input.heads[h].weights, t);
         let best = 0;
-        row.forEach((w, j) => { if (w > row[best]) best = j; });
-        return `head "${input.heads[h].name}": attends most to "${input.tokens[best]}" (${fmt(row[best])})`;
+        weights.forEach((w, j) => { if (w > weights[best]) best = j; });
+        return `head "${input.heads[h].name}": attends most to "${input.tokens[best]}" (${fmt(weights[best])})`;
       });
       return {
         lines: [`${input.tokens[t]} (token ${t + 1} of ${n})`, ...strongest, 'click: show it in the spec'],
@@ -225,7 +229,7 @@ export const renderArcs: ViewFn = (container, data, options) => {
     if (!head) return undefined;
     return {
       lines: [
-        `${input.tokens[i]} → ${input.tokens[j]}: weight ${fmt(head.weights[i][j], 4)}, score ${fmt(head.scores[i][j])}, scaled ${fmt(head.scores[i][j])} ÷ ${divisorText(data, head)} = ${fmt(head.scaled[i][j])}`,
+        `${input.tokens[i]} → ${input.tokens[j]}: weight ${fmt(at(head.weights, i, j), 4)}, score ${fmt(at(head.scores, i, j))}, scaled ${fmt(at(head.scores, i, j))} ÷ ${divisorText(data, head)} = ${fmt(scaledAt(head, i, j))}`,
         `head "${head.name}"`,
       ],
       enter: () => focusOn((a) => a === el),

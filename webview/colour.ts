@@ -1,7 +1,7 @@
 // Colours for every view, always as concrete values (never CSS variables) so that the SVG a view
 // draws is standalone: the same picture in the panel, in an exported file and from `attn render`.
 // The panel reads VS Code's theme variables once per theme change (themeFromDocument) and redraws.
-import { interpolateViridis, interpolateBlues, color as d3color, hsl } from 'd3';
+import { interpolateViridis, interpolateBlues, color as d3color } from 'd3';
 
 export type ThemeKind = 'light' | 'dark' | 'hc-dark' | 'hc-light';
 
@@ -86,13 +86,6 @@ export function textOn(background: string): string {
   const lin = (v: number) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; };
   const l = 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
   return l > 0.4 ? '#000000' : '#ffffff';
-}
-
-/** A colour made lighter or darker, for hovered states. */
-export function shade(c: string, k: number): string {
-  const h = hsl(c);
-  h.l = Math.max(0, Math.min(1, h.l + k));
-  return h.formatHex();
 }
 
 /** Normalise any CSS colour (rgb(), #rgb, names) to #rrggbb, or undefined if it cannot be parsed. */

@@ -2,6 +2,7 @@
 // contains the word: the sentence with the word highlighted, how much the word attends to each
 // token (the selected head), and the word's vector before and after attention, feature by
 // feature. The mouse next to "cat" leans animal; next to "keyboard", tech.
+import { at, row, scaledAt } from '../src/core/model/attention-data.js';
 import { clip, fmt, fmtWeight, textWidth } from './format.js';
 import { plottableOutputs } from './quadrant.js';
 import { TipTable } from './tips.js';
@@ -55,8 +56,8 @@ export const renderCompare: ViewFn = (container, data, options) => {
   // One scale for every panel: weights 0..1, vectors by the largest absolute entry anywhere.
   let vmax = 1e-12;
   for (const f of found) {
-    for (const v of f.inp.embeddings[f.t]) vmax = Math.max(vmax, Math.abs(v));
-    if (outs.rows) for (const v of outs.rows(f.inp)[f.t]) vmax = Math.max(vmax, Math.abs(v));
+    for (const v of row(f.inp.embeddings, f.t)) vmax = Math.max(vmax, Math.abs(v));
+    if (outs.rows) for (const v of row(outs.rows(f.inp), f.t)) vmax = Math.max(vmax, Math.abs(v));
   }
   const tips = new TipTable();
   const focusables: { el: Element; row: number; col: number }[] = [];
@@ -75,15 +76,15 @@ export const renderCompare: ViewFn = (container, data, options) => {
     const barX = 12 + labelW, barW = panelW - barX - 60;
     f.inp.tokens.forEach((tok, j) => {
       const y = 42 + j * barRowH;
-      const w = head.weights[f.t][j];
-      const masked = head.scaled[f.t][j] === null;
+      const w = at(head.weights, f.t, j);
+      const masked = scaledAt(head, f.t, j) === null;
       const isWord = j === f.t;
       g.append('text').attr('class', isWord ? 'token same-word' : 'token').attr('x', barX - 6).attr('y', y + fs - 1).attr('text-anchor', 'end')
         .attr('font-weight', isWord ? 700 : 400).attr('fill', isWord ? theme.accent : theme.fg).text(clip(tok, labelW - 8, fs));
       const bar = g.append('rect').attr('class', 'bar hot').attr('x', barX).attr('y', y + 2).attr('height', barRowH - 6)
         .attr('width', Math.max(1, w * barW)).attr('fill', masked ? theme.masked : c).attr('data-input', f.a).attr('data-token', j)
         .attr('data-tip', tips.add({
-          lines: [`${word} → ${tok} in "${f.inp.name}": weight ${fmt(w, 4)}`, masked ? 'masked' : `score ${fmt(head.scores[f.t][j])}, scaled ${fmt(head.scaled[f.t][j])}`],
+          lines: [`${word} → ${tok} in "${f.inp.name}": weight ${fmt(w, 4)}`, masked ? 'masked' : `score ${fmt(at(head.scores, f.t, j))}, scaled ${fmt(scaledAt(head, f.t, j))}`],
           reveal: { kind: 'token', input: f.a, token: j },
         }));
       focusables.push({ el: bar.node()!, row: k * 1000 + j, col: 0 });
@@ -96,8 +97,8 @@ export const renderCompare: ViewFn = (container, data, options) => {
     const fl = Math.min(110, maxOf(data.features, (n) => textWidth(n, fs)) + 10);
     const half = (panelW - fl - 24 - 84) / 2, zeroX = 12 + fl + half;
     g.append('line').attr('x1', zeroX).attr('x2', zeroX).attr('y1', fy + 6).attr('y2', fy + 8 + d * featRowH).attr('stroke', theme.muted);
-    const e = f.inp.embeddings[f.t];
-    const o = outs.rows ? outs.rows(f.inp)[f.t] : undefined;
+    const e = row(f.inp.embeddings, f.t);
+    const o = outs.rows ? row(outs.rows(f.inp), f.t) : undefined;
     for (let q = 0; q < d; q++) {
       const y = fy + 8 + q * featRowH;
       g.append('text').attr('x', 12 + fl - 6).attr('y', y + fs).attr('text-anchor', 'end').text(clip(data.features[q], fl - 8, fs));

@@ -19,8 +19,8 @@ export function factor(v: number, digits = 3): string {
 }
 
 /** "a·b + c·d + … = total", cut in the middle with "…" when there are many terms. */
-export function dotTerms(a: readonly number[], b: readonly number[], total: number, maxTerms = 12): string {
-  const terms = a.map((x, t) => `${factor(x)}·${factor(b[t])}`);
+export function dotTerms(a: ArrayLike<number>, b: ArrayLike<number>, total: number, maxTerms = 12): string {
+  const terms = Array.from(a, (x, t) => `${factor(x)}·${factor(b[t])}`);
   let shown = terms;
   if (terms.length > maxTerms) {
     const half = Math.floor(maxTerms / 2);
@@ -30,7 +30,8 @@ export function dotTerms(a: readonly number[], b: readonly number[], total: numb
 }
 
 /** A vector as [1, 3, 0], shortened in the middle when long. */
-export function vec(v: readonly number[], max = 16): string {
+export function vec(values: ArrayLike<number>, max = 16): string {
+  const v = Array.from(values);
   if (v.length <= max) return `[${v.map((x) => fmt(x)).join(', ')}]`;
   const half = Math.floor(max / 2);
   return `[${v.slice(0, half).map((x) => fmt(x)).join(', ')}, … ${v.length - max} more …, ${v.slice(-half).map((x) => fmt(x)).join(', ')}]`;

@@ -2,6 +2,7 @@
 // k (the key it attends to most), drawn exactly: both arrows, the angle θ between them, and the
 // shadow of q on k, whose length times |k| is the score. Beside it, every key: |k|, cos θ, q · k,
 // so a reader sees that a dot product rewards length as well as direction.
+import { at, row, scaledAt } from '../src/core/model/attention-data.js';
 import { pairGeometry } from '../src/core/linalg/geometry.js';
 import { maxOf } from '../src/core/extent.js';
 import { clip, fmt, textWidth } from './format.js';
@@ -26,10 +27,10 @@ export const renderGeometry: ViewFn = (container, data, options) => {
   if (options.head === 'all' && input.heads.length > 1) notes.push(`showing head "${head.name}"; pick another head in the toolbar`);
   // The key drawn: the one the query attends to most (ties: the first).
   let j = -1;
-  head.weights[i].forEach((w, k) => { if (head.scaled[i][k] !== null && (j < 0 || w > head.weights[i][j])) j = k; });
+  row(head.weights, i).forEach((w, k) => { if (scaledAt(head, i, k) !== null && (j < 0 || w > at(head.weights, i, j))) j = k; });
   if (j < 0) return emptyView(container, theme, options.width, 'geometry', `Every key is masked for "${tq}": there is no score to draw.`);
   const tk = input.tokens[j];
-  const g = pairGeometry(head.q[i], head.k[j]);
+  const g = pairGeometry(row(head.q, i), row(head.k, j));
   const plane = Math.max(220, Math.min(380, options.width - 2 * pad));
   const side = options.width - 2 * pad >= plane + 320 ? 'beside' : 'below';
   const titleH = 24 + notes.length * 16;
@@ -66,8 +67,8 @@ export const renderGeometry: ViewFn = (container, data, options) => {
   pg.append('line').attr('x1', qx).attr('y1', qy).attr('x2', sx).attr('y2', sy).attr('stroke', theme.muted).attr('stroke-dasharray', '4 3');
   pg.append('line').attr('class', 'shadow hot').attr('x1', cx).attr('y1', cy + 6).attr('x2', sx).attr('y2', sy + 6).attr('stroke', theme.accent).attr('stroke-width', 2)
     .attr('data-tip', tips.add({ lines: [`the shadow of q_${tq} on k_${tk}: q · k / |k| = ${fmt(g.dot)} / ${fmt(g.kNorm, 2)} = ${fmt(g.shadow, 3)}`, `× |k| = ${fmt(g.shadow, 3)} · ${fmt(g.kNorm, 2)} = ${fmt(g.dot)}, the score`] }));
-  arrow(g.k2, theme.heads[1 % theme.heads.length], `k_${tk}`, 'k-arrow', [`k_${tk} = [${head.k[j].map((v) => fmt(v)).join(', ')}], |k| = ${fmt(g.kNorm, 2)}`], true);
-  arrow(g.q2, theme.heads[0], `q_${tq}`, 'q-arrow', [`q_${tq} = [${head.q[i].map((v) => fmt(v)).join(', ')}], |q| = ${fmt(g.qNorm, 2)}`], false);
+  arrow(g.k2, theme.heads[1 % theme.heads.length], `k_${tk}`, 'k-arrow', [`k_${tk} = [${Array.from(row(head.k, j), (v) => fmt(v)).join(', ')}], |k| = ${fmt(g.kNorm, 2)}`], true);
+  arrow(g.q2, theme.heads[0], `q_${tq}`, 'q-arrow', [`q_${tq} = [${Array.from(row(head.q, i), (v) => fmt(v)).join(', ')}], |q| = ${fmt(g.qNorm, 2)}`], false);
   // θ as an arc at the origin.
   const r = Math.min(40, plane * 0.12);
   const a = (g.degrees * Math.PI) / 180;
@@ -77,7 +78,7 @@ export const renderGeometry: ViewFn = (container, data, options) => {
   pg.append('text').attr('x', cx + r + 4).attr('y', cy - 6).attr('fill', theme.muted).attr('font-size', fs - 1).text(`θ = ${fmt(g.degrees, 1)}°`);
   const formula = `q_${tq} · k_${tk} = |q||k| cos θ = ${fmt(g.qNorm, 2)} · ${fmt(g.kNorm, 2)} · ${g.cos.toFixed(3)} = ${fmt(g.dot)}`;
   svg.append('text').attr('class', 'formula hot').attr('x', pad).attr('y', titleH + 20 + plane + 24).attr('font-family', theme.mono)
-    .attr('data-tip', tips.add({ lines: [formula, `term by term: ${head.q[i].map((v, t) => `${fmt(v)}·${fmt(head.k[j][t])}`).join(' + ')} = ${fmt(g.dot)}`] }))
+    .attr('data-tip', tips.add({ lines: [formula, `term by term: ${Array.from(row(head.q, i), (v, t) => `${fmt(v)}·${fmt(at(head.k, j, t))}`).join(' + ')} = ${fmt(g.dot)}`] }))
     .text(clip(formula, width - 2 * pad, fs));
 
   // Every key: length, angle, score. The longest keys win even at the same angle.
@@ -88,10 +89,10 @@ export const renderGeometry: ViewFn = (container, data, options) => {
   const focusables: { el: Element; row: number; col: number }[] = [];
   input.tokens.forEach((t, k) => {
     const y = (k + 1) * rowH + 4;
-    const masked = head.scaled[i][k] === null;
-    const gk = pairGeometry(head.q[i], head.k[k]);
+    const masked = scaledAt(head, i, k) === null;
+    const gk = pairGeometry(row(head.q, i), row(head.k, k));
     tg.append('text').attr('x', 0).attr('y', y).attr('font-weight', k === j ? 700 : 400).attr('fill', masked ? theme.muted : theme.fg).text(clip(`${k + 1}. ${t}`, labelW - 6, fs));
-    const values = masked ? ['', '', '', 'masked', '0'] : [fmt(gk.kNorm, 2), gk.cos.toFixed(3), `${fmt(gk.degrees, 1)}°`, fmt(gk.dot), fmt(head.weights[i][k], 3)];
+    const values = masked ? ['', '', '', 'masked', '0'] : [fmt(gk.kNorm, 2), gk.cos.toFixed(3), `${fmt(gk.degrees, 1)}°`, fmt(gk.dot), fmt(at(head.weights, i, k), 3)];
     values.forEach((v, c) => {
       const el = tg.append('text').attr('class', 'num hot').attr('x', labelW + c * 64).attr('y', y).attr('font-family', theme.mono).text(v)
         .attr('data-tip', tips.add({ lines: masked ? [`the mask hides "${t}" from "${tq}"`] : [`q_${tq} · k_${t} = |q||k| cos θ = ${fmt(gk.qNorm, 2)} · ${fmt(gk.kNorm, 2)} · ${gk.cos.toFixed(3)} = ${fmt(gk.dot)}`] }));

@@ -3,17 +3,16 @@
 // labelled. Hover a cell: the dot product term by term, the scaling, the weight, its row and
 // column outlined. Small inputs draw one <rect> per cell (data-query, data-key, data-head); large
 // ones (more than CANVAS_ABOVE tokens) paint a canvas and find the cell under the pointer.
-import { rgb, select } from 'd3';
-import type { AttentionJson, HeadJson, InputJson } from '../src/core/result-json.js';
-import type { Theme } from './colour.js';
+// The parts live beside it: matrix-text.ts (hover text), matrix-scale.ts (colour range, legend),
+// matrix-layout.ts (blocks and grid), matrix-canvas.ts (pixels for large inputs).
+import { MODE_LABEL } from '../src/vocabulary.js';
+import { rgb } from 'd3';
 import { textOn } from './colour.js';
-import { clip, dotTerms, fmt, textWidth } from './format.js';
+import { clip, fmt, textWidth } from './format.js';
 import { rovingGrid } from './keyboard.js';
 import { wireTips, type Tip } from './tooltip.js';
-import { maxOf } from '../src/core/extent.js';
-import { pairGeometry } from '../src/core/linalg/geometry.js';
 import {
-  clampIndex, createSvg, emptyView, hatch, note, type G, type MatrixMode, type Svg, type ViewFn, type ViewHandle,
+  clampIndex, createSvg, emptyView, hatch, note, type G, type ViewFn, type ViewHandle,
 } from './view.js';
 
 /** Above this many tokens, or this many cells in all, the panel paints cells on a canvas. */
@@ -21,117 +20,13 @@ export const CANVAS_ABOVE = 128;
 export const MAX_SVG_CELLS = 4096;
 /** `attn render` draws at most this many cells in all: above, blocks of cells (jsdom is slow). */
 export const MAX_STATIC_CELLS = 8192;
-/** Height of a head's name and shape above its matrix. */
-const HEAD_TITLE_H = 32;
 
-export const MODE_LABEL: Record<MatrixMode, string> = {
-  scores: 'raw scores q·k',
-  scaled: 'scaled scores q·k ÷ s',
-  weights: 'weights (softmax of each row)',
-  cosine: 'cosine q·k ÷ (|q||k|): direction only',
-};
-
-export function divisorText(data: AttentionJson, head: HeadJson): string {
-  if (data.scale === 'sqrt_dk') return `√${head.dk} ≈ ${fmt(head.divisor)}`;
-  if (data.scale === 'none') return '1 (no scaling)';
-  return fmt(head.divisor);
-}
-
-export function value(head: HeadJson, mode: MatrixMode, i: number, j: number): number | null {
-  if (head.scaled[i][j] === null) return null;
-  if (mode === 'cosine') return pairGeometry(head.q[i], head.k[j]).cos;
-  return mode === 'weights' ? head.weights[i][j] : mode === 'scaled' ? head.scaled[i][j] : head.scores[i][j];
-}
-
-/** The hover text of one cell, also the <title> of the cell in `attn render`. */
-export function cellLines(data: AttentionJson, input: InputJson, h: number, i: number, j: number): string[] {
-  const head = input.heads[h];
-  const tq = input.tokens[i], tk = input.tokens[j];
-  const lines = [`${tq} → ${tk} (query ${i + 1}, key ${j + 1}) · head "${head.name}"`];
-  if (head.scaled[i][j] === null) {
-    lines.push(`masked: "${tq}" may not attend to "${tk}", weight 0`);
-    return lines;
-  }
-  lines.push(`q_${tq} · k_${tk} = ${dotTerms(head.q[i], head.k[j], head.scores[i][j])}`);
-  const g = pairGeometry(head.q[i], head.k[j]);
-  lines.push(`= |q||k| cos θ = ${fmt(g.qNorm, 2)} · ${fmt(g.kNorm, 2)} · ${g.cos.toFixed(3)} (θ = ${fmt(g.degrees, 1)}°)`);
-  lines.push(`scaled: ${fmt(head.scores[i][j])} ÷ ${divisorText(data, head)} = ${fmt(head.scaled[i][j])}`);
-  lines.push(`weight: ${fmt(head.weights[i][j], 4)} (softmax of row "${tq}")`);
-  return lines;
-}
-
-interface Domain { lo: number; hi: number; clipped?: boolean }
-
-function domainOf(heads: readonly HeadJson[], mode: MatrixMode): Domain {
-  // A cosine is −1..1 whatever the vectors: the fixed scale lets two heads be compared by angle alone.
-  if (mode === 'cosine') return { lo: -1, hi: 1 };
-  let lo = Infinity, hi = -Infinity;
-  if (mode === 'weights') {
-    // From 0 to the largest weight. With many tokens a row's weights are near 1/n each and one
-    // weight of 1 (the first row of a causal mask) would wash every other cell out: there the top
-    // is the 99th percentile, cells above it take the top colour, and the legend says "≥".
-    const n = heads[0]?.weights.length ?? 0;
-    if (n <= 32) {
-      for (const head of heads) for (const r of head.weights) for (const w of r) if (w > hi) hi = w;
-      return { lo: 0, hi: hi > 0 ? hi : 1 };
-    }
-    const all = new Float64Array(heads.length * n * n);
-    let k = 0;
-    for (const head of heads) head.weights.forEach((r, i) => r.forEach((w, j) => { if (head.scaled[i][j] !== null) all[k++] = w; }));
-    const used = all.subarray(0, k).sort();
-    const top = used[Math.min(k - 1, Math.floor(k * 0.99))] ?? 1;
-    const max = used[k - 1] ?? 1;
-    return { lo: 0, hi: top > 0 ? top : 1, clipped: top < max };
-  }
-  for (const head of heads) {
-    head.scaled.forEach((r, i) => r.forEach((s, j) => {
-      if (s === null) return;
-      const v = mode === 'scaled' ? s : head.scores[i][j];
-      if (v < lo) lo = v;
-      if (v > hi) hi = v;
-    }));
-  }
-  if (!Number.isFinite(lo)) return { lo: 0, hi: 1 };
-  return lo === hi ? { lo: lo - 1, hi: hi + 1 } : { lo, hi };
-}
-
-function legend(svg: Svg, theme: Theme, x: number, y: number, dom: Domain, mode: MatrixMode, maskFill: string, hasMasked: boolean, perHead = false): void {
-  const g = svg.append('g').attr('class', 'legend').attr('transform', `translate(${x},${y})`);
-  g.append('text').attr('y', 10).attr('fill', theme.muted).text(perHead ? `${MODE_LABEL[mode]}, each head on its own scale` : MODE_LABEL[mode]);
-  const w = 160, steps = 32, top = 16;
-  for (let s = 0; s < steps; s++) {
-    g.append('rect').attr('x', (s * w) / steps).attr('y', top).attr('width', w / steps + 0.5).attr('height', 10)
-      .attr('fill', theme.seq(s / (steps - 1)));
-  }
-  g.append('rect').attr('y', top).attr('width', w).attr('height', 10).attr('fill', 'none').attr('stroke', theme.grid);
-  g.append('text').attr('y', top + 24).attr('fill', theme.fg).text(perHead ? 'lowest' : fmt(dom.lo, 2));
-  g.append('text').attr('x', w).attr('y', top + 24).attr('text-anchor', 'end').attr('fill', theme.fg)
-    .text(perHead ? 'highest' : `${dom.clipped ? '≥ ' : ''}${fmt(dom.hi, 2)}`);
-  if (hasMasked) {
-    g.append('rect').attr('x', w + 16).attr('y', top).attr('width', 14).attr('height', 10).attr('fill', maskFill).attr('stroke', theme.grid);
-    g.append('text').attr('x', w + 34).attr('y', top + 9).attr('fill', theme.fg).text('masked (weight 0)');
-  }
-}
-
-interface Block {
-  /** Cell size in pixels. */
-  cell: number;
-  /** Tokens per drawn cell (1 unless a static render of a large input). */
-  stride: number;
-  labelW: number;
-  labelH: number;
-  width: number;
-  height: number;
-}
-
-function layoutBlock(tokens: readonly string[], n: number, cell: number, stride: number, fontSize: number): Block {
-  const m = Math.ceil(n / stride);
-  const showLabels = cell >= 7;
-  const longest = showLabels ? Math.min(110, Math.max(maxOf(tokens, (t) => textWidth(t, fontSize)), 10)) : 0;
-  const labelW = showLabels ? longest + 8 : 28;
-  const labelH = showLabels ? (cell >= textWidth('wwwwww', fontSize) ? fontSize + 8 : longest * 0.72 + 12) : 18;
-  return { cell, stride, labelW, labelH, width: labelW + m * cell, height: labelH + m * cell + HEAD_TITLE_H + 4 };
-}
+export { MODE_LABEL } from '../src/vocabulary.js';
+export { blockMeanText, cellLines, divisorText, value } from './matrix-text.js';
+import { blockMeanText, cellLines, divisorText, meanBlock, value } from './matrix-text.js';
+import { domainOf, legend } from './matrix-scale.js';
+import { HEAD_TITLE_H, layoutBlock } from './matrix-layout.js';
+import { paintCanvases } from './matrix-canvas.js';
 
 export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   const theme = options.theme;
@@ -223,9 +118,8 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
     const gx = block.labelW, gy = block.labelH + HEAD_TITLE_H;
     // Token labels: queries down the left, keys along the top (slanted when the cells are narrow).
     if (cell >= 7) {
-      const everyK = 1;
       const lab = g.append('g').attr('class', 'labels').attr('font-size', labelFs);
-      for (let i = 0; i < n; i += everyK * stride) {
+      for (let i = 0; i < n; i += stride) {
         const t = input.tokens[i];
         lab.append('text').attr('class', 'row-label token hot').attr('data-token', i).attr('data-head', h)
           .attr('x', gx - 4).attr('y', gy + (i / stride) * cell + cell / 2 + labelFs * 0.35).attr('text-anchor', 'end')
@@ -245,7 +139,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
     }
     if (useCanvas) {
       canvasBox.push({ x: ox + gx, y: oy + gy, w: m * cell, h: m * cell, head: h });
-      head.scaled.forEach((r) => r.forEach((s) => { if (s === null) hasMasked = true; }));
+      if (head.masked.includes(1)) hasMasked = true;
       return;
     }
     // Cell borders are set once on the group: every attribute fewer per cell counts at 16,384 cells.
@@ -357,72 +251,15 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   const svgNode = svg.node()!;
   cleanups.push(wireTips(svgNode, options, '.hot', describe));
 
-  const canvases: HTMLCanvasElement[] = [];
-  const wrap = useCanvas ? select(container).append('div').attr('class', 'canvas-layer') : undefined;
-  if (wrap) cleanups.push(() => wrap.remove());
-  for (const box of useCanvas ? canvasBox : []) {
-    const head = input.heads[box.head];
-    const canvas = wrap!.append('canvas').attr('class', 'matrix-canvas').node()!;
-    canvases.push(canvas);
-    const dpr = container.ownerDocument.defaultView?.devicePixelRatio ?? 1;
-    canvas.width = Math.ceil(box.w * dpr);
-    canvas.height = Math.ceil(box.h * dpr);
-    canvas.style.width = `${box.w}px`;
-    canvas.style.height = `${box.h}px`;
-    canvas.style.left = `${box.x}px`;
-    canvas.style.top = `${box.y}px`;
-    canvas.dataset.x = String(box.x);
-    canvas.dataset.y = String(box.y);
-    canvas.dataset.head = String(box.head);
-    canvas.tabIndex = 0;
-    canvas.setAttribute('role', 'application');
-    canvas.setAttribute('aria-label', `${n}×${n} attention matrix, head "${head.name}": arrow keys move between cells`);
-    const ctx = canvas.getContext('2d');
-    if (ctx) paintCells(ctx, canvas.width, canvas.height, n, cell * dpr, (i, j) => {
-      const v = value(head, mode, i, j);
-      return v === null ? -1 : Math.max(0, Math.min(255, Math.round(norm(v, box.head) * 255)));
-    }, rgbLut, theme);
-    let active: [number, number] = [clampIndex(options.token, n), 0];
-    const at = (e: PointerEvent): [number, number] | undefined => {
-      const r = canvas.getBoundingClientRect();
-      const i = Math.floor((e.clientY - r.top) / cell), j = Math.floor((e.clientX - r.left) / cell);
-      return i >= 0 && j >= 0 && i < n && j < n ? [i, j] : undefined;
-    };
-    const show = (i: number, j: number, anchor: { x: number; y: number } | Element) => {
-      highlight(box.head, i, j);
-      options.tooltip?.show(cellLines(data, input, box.head, i, j), anchor);
-    };
-    const move = (e: Event) => {
-      const p = at(e as PointerEvent);
-      if (!p) return;
-      active = p;
-      show(p[0], p[1], { x: (e as PointerEvent).clientX, y: (e as PointerEvent).clientY });
-    };
-    const leave = () => { clear(); options.tooltip?.hide(); };
-    const click = (e: Event) => {
-      const p = at(e as PointerEvent);
-      if (!p) return;
-      options.onReveal?.({ kind: 'token', input: options.input, token: p[0] });
-      options.onPick?.({ token: p[0] });
-    };
-    const key = (e: Event) => {
-      const ke = e as KeyboardEvent;
-      const [i, j] = active;
-      const d: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-      if (ke.key === 'Escape') { leave(); return; }
-      const step = d[ke.key];
-      if (!step) return;
-      ke.preventDefault();
-      active = [Math.max(0, Math.min(n - 1, i + step[0])), Math.max(0, Math.min(n - 1, j + step[1]))];
-      show(active[0], active[1], canvas);
-    };
-    canvas.addEventListener('pointermove', move);
-    canvas.addEventListener('pointerleave', leave);
-    canvas.addEventListener('click', click);
-    canvas.addEventListener('keydown', key);
-    canvas.addEventListener('focus', () => show(active[0], active[1], canvas));
-    canvas.addEventListener('blur', leave);
-  }
+  const painted = useCanvas ? paintCanvases({
+    container, boxes: canvasBox, data, input, n, cell, options, theme, lut: rgbLut, highlight, clear,
+    level: (h, i, j) => {
+      const v = value(input.heads[h], mode, i, j);
+      return v === null ? -1 : Math.max(0, Math.min(255, Math.round(norm(v, h) * 255)));
+    },
+  }) : { canvases: [], cleanup: () => {} };
+  cleanups.push(painted.cleanup);
+  const canvases = painted.canvases;
 
   if (options.interactive && !useCanvas) {
     for (const g of cellsG) {
@@ -441,48 +278,3 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   };
 };
 
-/** The hover line of a block of cells: its mean, or why it has none. */
-export function blockMeanText(what: string, mean: number | null): string {
-  return mean === null ? `mean ${what}: none, the mask hides every pair in this block` : `mean ${what}: ${fmt(mean)}`;
-}
-
-/** The mean over a block's unmasked pairs; null when the mask hides every pair of the block. */
-function meanBlock(head: HeadJson, mode: MatrixMode, i: number, j: number, stride: number, n: number): number | null {
-  let sum = 0, cnt = 0;
-  for (let a = i; a < Math.min(n, i + stride); a++) for (let b = j; b < Math.min(n, j + stride); b++) {
-    const x = value(head, mode, a, b);
-    if (x !== null) { sum += x; cnt++; }
-  }
-  return cnt ? sum / cnt : null;
-}
-
-/**
- * Paints every cell straight into the canvas's pixels: a million cells (1024 tokens) cost one
- * pass over the pixels instead of a million fillRect calls. `level(i, j)` is 0..255 on the
- * colour table, or −1 for a masked cell, which gets the diagonal hatch.
- */
-function paintCells(ctx: CanvasRenderingContext2D, width: number, height: number, n: number, cellPx: number,
-  level: (i: number, j: number) => number, lut: readonly [number, number, number][], theme: Theme): void {
-  const img = ctx.createImageData(width, height);
-  const px = img.data;
-  const m = rgb(theme.masked), hatch = rgb(theme.maskedHatch);
-  const levels = new Int16Array(n * n);
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) levels[i * n + j] = level(i, j);
-  for (let y = 0; y < height; y++) {
-    const i = Math.min(n - 1, Math.floor(y / cellPx));
-    for (let x = 0; x < width; x++) {
-      const j = Math.min(n - 1, Math.floor(x / cellPx));
-      const k = levels[i * n + j];
-      const o = (y * width + x) * 4;
-      if (k < 0) {
-        const line = (x + y) % 6 < 1.5;
-        px[o] = line ? hatch.r : m.r; px[o + 1] = line ? hatch.g : m.g; px[o + 2] = line ? hatch.b : m.b;
-      } else {
-        const c = lut[k];
-        px[o] = c[0]; px[o + 1] = c[1]; px[o + 2] = c[2];
-      }
-      px[o + 3] = 255;
-    }
-  }
-  ctx.putImageData(img, 0, 0);
-}

@@ -2,20 +2,20 @@
 // as a column beside W's rows so that each x_i sits next to the row it multiplies, y lying under
 // W's columns. Hover y_j: its terms (2·4 + 0·2 + 2·0 = 8) and the column it comes from. Large
 // dimensions are drawn compressed, each band the mean of several entries, and the shape is written.
+import { ROLE_SYMBOL, ROLE_VECTOR } from '../src/vocabulary.js';
+import { row, weightAt, weightColumn } from '../src/core/model/attention-data.js';
 import { findMatrix } from '../src/core/matrix-info.js';
 import { clip, dotTerms, fmt, textWidth, thousands } from './format.js';
 import { rovingGrid } from './keyboard.js';
 import { TipTable } from './tips.js';
 import { wireTips } from './tooltip.js';
 import { textOn } from './colour.js';
-import { clampIndex, createSvg, emptyView, note, singleHead, type G, type Role, type ViewFn } from './view.js';
+import { clampIndex, createSvg, emptyView, note, singleHead, type G, type ViewFn } from './view.js';
 import { maxOf } from '../src/core/extent.js';
 
 /** More rows or columns than this are drawn as bands. */
 export const MAX_BANDS = 64;
 
-const ROLE_NAME: Record<Role, string> = { wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O' };
-const OUT_NAME: Record<Role, string> = { wq: 'q', wk: 'k', wv: 'v', wo: 'output' };
 
 interface Bands { count: number; stride: number; range(b: number): [number, number] }
 function bands(n: number): Bands {
@@ -34,20 +34,20 @@ export const renderProjection: ViewFn = (container, data, options) => {
   if (!m) {
     return emptyView(container, theme, options.width, 'projection', role === 'wo'
       ? 'This spec has no W_O: the heads\' outputs, side by side, are the output.'
-      : `No ${ROLE_NAME[role]} for head ${h + 1}.`);
+      : `No ${ROLE_SYMBOL[role]} for head ${h + 1}.`);
   }
   const t = clampIndex(options.token, input.tokens.length);
   const word = input.tokens[t];
-  const x = role === 'wo' ? input.concat[t] : input.embeddings[t];
-  const W = m.values;
-  const y = Array.from({ length: m.cols }, (_, j) => x.reduce((s, xi, i) => s + xi * W[i][j], 0));
+  const x = role === 'wo' ? row(input.concat, t) : row(input.embeddings, t);
+  const W = (i: number, j: number) => weightAt(m, i, j);
+  const y = Array.from({ length: m.cols }, (_, j) => x.reduce((s, xi, i) => s + xi * W(i, j), 0));
   const rowNames = role === 'wo' ? Array.from({ length: m.rows }, (_, i) => `c${i}`) : data.features.slice(0, m.rows);
-  const colNames = Array.from({ length: m.cols }, (_, j) => (role === 'wo' && m.cols === data.dModel ? data.features[j] : `${OUT_NAME[role][0]}${j}`));
+  const colNames = Array.from({ length: m.cols }, (_, j) => (role === 'wo' && m.cols === data.dModel ? data.features[j] : `${ROLE_VECTOR[role][0]}${j}`));
   const xName = role === 'wo' ? `concat_${word}` : `e_${word}`;
-  const yName = `${OUT_NAME[role]}_${word}`;
+  const yName = `${ROLE_VECTOR[role]}_${word}`;
   const headName = role === 'wo' ? '' : ` of head "${input.heads[h]?.name ?? h + 1}"`;
   const notes: string[] = [];
-  if (m.identity) notes.push(`${ROLE_NAME[role]} is the identity ("identity" in the spec): ${yName} = ${xName}`);
+  if (m.identity) notes.push(`${ROLE_SYMBOL[role]} is the identity ("identity" in the spec): ${yName} = ${xName}`);
   const rb = bands(m.rows), cb = bands(m.cols);
   if (rb.stride > 1 || cb.stride > 1) {
     notes.push(`compressed: ${m.rows} rows shown as ${rb.count} bands of ${rb.stride}, ${m.cols} columns as ${cb.count} bands of ${cb.stride} (each band the mean)`);
@@ -55,7 +55,7 @@ export const renderProjection: ViewFn = (container, data, options) => {
 
   const fs = theme.fontSize;
   const pad = 12;
-  const shape = `${xName} (1×${m.rows}) · ${ROLE_NAME[role]} (${m.rows}×${m.cols}) = ${yName} (1×${m.cols})`;
+  const shape = `${xName} (1×${m.rows}) · ${ROLE_SYMBOL[role]} (${m.rows}×${m.cols}) = ${yName} (1×${m.cols})`;
   const titleH = 42 + notes.length * 16;
   const rowLabelW = Math.min(110, Math.max(maxOf(rowNames, (n) => textWidth(n, fs)), 20) + 10);
   const avail = Math.max(260, options.width) - 2 * pad - rowLabelW - 40;
@@ -69,17 +69,17 @@ export const renderProjection: ViewFn = (container, data, options) => {
   const yTop = gridTop + rb.count * cell + 22;
   const width = Math.max(options.width, wX + cb.count * cell + pad + 40);
   // One line under W_Q, W_K or W_V for scale: how big this matrix is in the original Transformer.
-  const scaleLine = role === 'wo' ? undefined : fullSizeLine(data, ROLE_NAME[role], m.rows * m.cols, m.identity);
+  const scaleLine = role === 'wo' ? undefined : fullSizeLine(data, ROLE_SYMBOL[role], m.rows * m.cols, m.identity);
   const height = yTop + cell + 44 + (scaleLine ? 22 : 0);
   const svg = createSvg(container, theme, width, height, `Projection: ${shape}`, 'projection');
   svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
-    .text(clip(`${yName} = ${xName} · ${ROLE_NAME[role]}${headName}`, width - 2 * pad, theme.fontSize * 1.1));
+    .text(clip(`${yName} = ${xName} · ${ROLE_SYMBOL[role]}${headName}`, width - 2 * pad, theme.fontSize * 1.1));
   svg.append('text').attr('class', 'shape').attr('x', pad).attr('y', 34).attr('fill', theme.muted).attr('font-family', theme.mono).text(shape);
   notes.forEach((s, k) => note(svg, theme, pad, 52 + k * 16, s));
 
-  const maxAbs = (v: number[]) => Math.max(1e-12, maxOf(v, Math.abs));
-  const xMax = maxAbs(x), wMax = maxAbs(W.flat()), yMax = maxAbs(y);
-  const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / Math.max(1, v.length);
+  const maxAbs = (v: Iterable<number>) => Math.max(1e-12, maxOf(v, Math.abs));
+  const xMax = maxAbs(x), wMax = m.values ? maxAbs(m.values.data) : 1, yMax = maxAbs(y);
+  const mean = (v: ArrayLike<number>) => Array.from(v).reduce((a, b) => a + b, 0) / Math.max(1, v.length);
   const tips = new TipTable();
   const focusables: { el: Element; row: number; col: number }[] = [];
   const cellRect = (g: G, cx: number, cy: number, v: number, scale: number, cls: string, tip: number, gridRow: number, gridCol: number) => {
@@ -119,7 +119,7 @@ export const renderProjection: ViewFn = (container, data, options) => {
     }
   }
   labels.append('text').attr('x', xX + cell / 2).attr('y', titleH + 12).attr('text-anchor', 'middle').attr('font-weight', 600).attr('font-size', fs).text('x');
-  labels.append('text').attr('x', wX).attr('y', titleH + 12).attr('font-weight', 600).attr('font-size', fs).text(`${ROLE_NAME[role]} (${m.rows}×${m.cols})`);
+  labels.append('text').attr('x', wX).attr('y', titleH + 12).attr('font-weight', 600).attr('font-size', fs).text(`${ROLE_SYMBOL[role]} (${m.rows}×${m.cols})`);
   svg.append('text').attr('x', xX + cell + 14).attr('y', gridTop + (rb.count * cell) / 2 + 6).attr('text-anchor', 'middle')
     .attr('font-weight', 700).attr('font-size', fs * 1.6).text('·');
   svg.append('text').attr('x', wX - 6).attr('y', yTop + cell / 2 + 5).attr('text-anchor', 'end').attr('font-weight', 700).text('=');
@@ -144,13 +144,14 @@ export const renderProjection: ViewFn = (container, data, options) => {
     const [ra, rz] = rb.range(bi);
     for (let bj = 0; bj < cb.count; bj++) {
       const [ca, cz] = cb.range(bj);
-      const block = W.slice(ra, rz).flatMap((r) => r.slice(ca, cz));
+      const block: number[] = [];
+      for (let i = ra; i < rz; i++) for (let j = ca; j < cz; j++) block.push(W(i, j));
       const v = mean(block);
       const single = rb.stride === 1 && cb.stride === 1;
       const tip = tips.add({
         lines: single
-          ? [`${ROLE_NAME[role]}[${rowNames[ra] ?? ra}, ${colNames[ca]}] = ${fmt(W[ra][ca])}`, `row ${ra + 1}, column ${ca + 1}${headName}; click to show it in the spec`]
-          : [`${ROLE_NAME[role]} rows ${ra}–${rz - 1}, columns ${ca}–${cz - 1}: mean ${fmt(v)}`],
+          ? [`${ROLE_SYMBOL[role]}[${rowNames[ra] ?? ra}, ${colNames[ca]}] = ${fmt(W(ra, ca))}`, `row ${ra + 1}, column ${ca + 1}${headName}; click to show it in the spec`]
+          : [`${ROLE_SYMBOL[role]} rows ${ra}–${rz - 1}, columns ${ca}–${cz - 1}: mean ${fmt(v)}`],
         enter: () => {
           outline(wX, gridTop + bi * cell, cb.count * cell, cell);
           outline(wX + bj * cell, gridTop, cell, rb.count * cell);
@@ -169,7 +170,7 @@ export const renderProjection: ViewFn = (container, data, options) => {
     const tip = tips.add({
       lines: cb.stride > 1
         ? [`${yName}[${a}–${z - 1}]: mean ${fmt(v)}`]
-        : [`${yName}[${colNames[a]}] = ${xName} · column ${a + 1} of ${ROLE_NAME[role]}`, dotTerms(x, W.map((r) => r[a]), y[a])],
+        : [`${yName}[${colNames[a]}] = ${xName} · column ${a + 1} of ${ROLE_SYMBOL[role]}`, dotTerms(x, weightColumn(m, a), y[a])],
       enter: () => {
         outline(wX + b * cell, gridTop, cell, rb.count * cell);
         outline(xX, gridTop, cell, rb.count * cell);

@@ -2,8 +2,9 @@
 // input token as a hollow point where its embedding sits and a filled point where attention
 // moved it, with an arrow between. Every input in one plot, on one scale. Without axes in the
 // spec: the first two principal components of all the vectors, and the plot says so.
+import { row } from '../src/core/model/attention-data.js';
 import { scaleLinear } from 'd3';
-import type { AttentionJson, InputJson } from '../src/core/result-json.js';
+import type { AttentionData, InputData, Matrix } from '../src/core/model/attention-data.js';
 import { clip, fmt, textWidth } from './format.js';
 import { LabelPlacer } from './label-placer.js';
 import { pca2 } from '../src/core/pca.js';
@@ -15,7 +16,7 @@ import { extentOf } from '../src/core/extent.js';
 
 interface Outputs {
   /** Per input, per token, the vector after attention (or undefined when not plottable). */
-  rows?: (input: InputJson) => number[][];
+  rows?: (input: InputData) => Matrix;
   /** What the filled points are. */
   label: string;
   /** Said on the plot when outputs cannot be drawn in the embedding space. */
@@ -23,7 +24,7 @@ interface Outputs {
 }
 
 /** Which vectors "after attention" live in the embedding space (width d_model) and can be plotted. */
-export function plottableOutputs(data: AttentionJson, options: Pick<ViewOptions, 'head'>): Outputs {
+export function plottableOutputs(data: AttentionData, options: Pick<ViewOptions, 'head'>): Outputs {
   const input0 = data.inputs[0];
   const d = data.dModel;
   if (!input0) return { label: '' };
@@ -34,7 +35,7 @@ export function plottableOutputs(data: AttentionJson, options: Pick<ViewOptions,
     if (head?.dv === d) return { rows: (inp) => inp.heads[h].output, label: `after head "${head.name}"` };
     return { label: '', why: `head "${head?.name ?? h}" gives ${head?.dv ?? 0} numbers per token (d_v), not d_model = ${d}: its output cannot be placed on these axes, only the inputs are shown` };
   }
-  const width = input0.output[0]?.length ?? 0;
+  const width = input0.output.cols;
   if (width === d) return { rows: (inp) => inp.output, label: input0.heads.length > 1 ? 'after attention (heads joined, then W_O)' : 'after attention' };
   const h = input0.heads.findIndex((head) => head.dv === d);
   if (h >= 0) {
@@ -49,7 +50,11 @@ export function plottableOutputs(data: AttentionJson, options: Pick<ViewOptions,
 /** A share as a whole percentage; "?" when it cannot be known (never "NaN%"). */
 const percent = (share: number) => (Number.isFinite(share) ? `${Math.round(share * 100)}%` : '?');
 
-const dot = (a: readonly number[], b: readonly number[]) => a.reduce((s, x, i) => s + x * (b[i] ?? 0), 0);
+const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * (b[i] ?? 0);
+  return s;
+};
 
 export const renderQuadrant: ViewFn = (container, data, options) => {
   const theme = options.theme;
@@ -59,13 +64,14 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
   const outs = plottableOutputs(data, options);
   if (outs.why) notes.push(outs.why);
   const q = data.views.quadrant;
-  const all: number[][] = [];
+  const all: Float64Array[] = [];
   for (const inp of data.inputs) {
-    all.push(...inp.embeddings);
-    if (outs.rows) all.push(...outs.rows(inp));
+    for (let t = 0; t < inp.tokens.length; t++) all.push(row(inp.embeddings, t));
+    const o = outs.rows?.(inp);
+    if (o) for (let t = 0; t < o.rows; t++) all.push(row(o, t));
   }
-  let project: (v: readonly number[]) => [number, number];
-  let xLabel: string, yLabel: string, xEnds: [string, string] | undefined, yEnds: [string, string] | undefined;
+  let project: (v: ArrayLike<number>) => [number, number];
+  let xLabel: string, yLabel: string, xEnds: readonly [string, string] | undefined, yEnds: readonly [string, string] | undefined;
   if (q && q.x.direction.length === data.dModel && q.y.direction.length === data.dModel) {
     project = (v) => [dot(v, q.x.direction), dot(v, q.y.direction)];
     xLabel = q.x.label; yLabel = q.y.label; xEnds = q.x.ends; yEnds = q.y.ends;
@@ -85,7 +91,7 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
   const pts: { inp: number; tok: number; p: [number, number]; o?: [number, number] }[] = [];
   let unplaced = 0;
   data.inputs.forEach((inp, a) => inp.tokens.forEach((_, t) => {
-    const pt = { inp: a, tok: t, p: project(inp.embeddings[t]), o: outs.rows ? project(outs.rows(inp)[t]) : undefined };
+    const pt = { inp: a, tok: t, p: project(row(inp.embeddings, t)), o: outs.rows ? project(row(outs.rows(inp), t)) : undefined };
     if (finite(pt.p) && finite(pt.o)) pts.push(pt);
     else unplaced++;
   }));
@@ -203,8 +209,8 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
     [x + 8, y - 6], [x + 8, y + h + 4], [x - 8 - w, y - 6], [x - 8 - w, y + h + 4], [x - w / 2, y - 10], [x - w / 2, y + h + 10],
   ];
   const sel = { input: clampIndex(options.input, data.inputs.length), token: options.token };
-  const vecLines = (v: readonly number[], names: readonly string[]) => {
-    const parts = v.map((x, k) => `${names[k] ?? `d${k}`} ${fmt(x)}`);
+  const vecLines = (v: ArrayLike<number>, names: readonly string[]) => {
+    const parts = Array.from(v, (x, k) => `${names[k] ?? `d${k}`} ${fmt(x)}`);
     return parts.length > 16 ? [`${parts.slice(0, 16).join(', ')}, … (${parts.length} in all)`] : [parts.join(', ')];
   };
   const focusables: { el: Element; row: number; col: number }[] = [];
@@ -223,7 +229,7 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
           .attr('stroke', c).attr('stroke-width', isSel ? 2.5 : 1.3).attr('stroke-opacity', 0.8)
           .attr('marker-end', `url(#${marker}-${pt.inp})`);
       }
-      const outRow = outs.rows!(inp)[pt.tok];
+      const outRow = row(outs.rows!(inp), pt.tok);
       const names = outRow.length === data.dModel ? data.features : [];
       const dot2 = points.append('circle').attr('class', 'point output hot').attr('data-input', pt.inp).attr('data-token', pt.tok)
         .attr('cx', qx).attr('cy', qy).attr('r', isSel ? 6.5 : 5).attr('fill', c).attr('stroke', isSel ? theme.accent : theme.bg).attr('stroke-width', isSel ? 2 : 1)
@@ -242,7 +248,7 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
     const hollow = points.append('circle').attr('class', 'point input hot').attr('data-input', pt.inp).attr('data-token', pt.tok)
       .attr('cx', px).attr('cy', py).attr('r', 4.5).attr('fill', theme.bg).attr('stroke', c).attr('stroke-width', 1.8).attr('cursor', 'pointer')
       .attr('data-tip', tips.add({
-        lines: [`${word}: input embedding (in "${inp.name}")`, `(${fmt(pt.p[0])}, ${fmt(pt.p[1])}) on ${xLabel} / ${yLabel}`, ...vecLines(inp.embeddings[pt.tok], data.features)],
+        lines: [`${word}: input embedding (in "${inp.name}")`, `(${fmt(pt.p[0])}, ${fmt(pt.p[1])}) on ${xLabel} / ${yLabel}`, ...vecLines(row(inp.embeddings, pt.tok), data.features)],
         reveal: { kind: 'token', input: pt.inp, token: pt.tok },
         click: () => options.onPick?.({ input: pt.inp, token: pt.tok }),
       }));

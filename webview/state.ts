@@ -3,7 +3,7 @@
 // saved with setState and sent to the host as a 'state' message when the user changes it.
 import { MATRIX_MODES, ROLES, VIEW_NAMES, type PanelState, type ViewName } from '../src/protocol.js';
 import { isIndex, isOneOf } from '../src/protocol-check.js';
-import type { AttentionJson } from '../src/core/result-json.js';
+import type { AttentionData } from '../src/core/model/attention-data.js';
 import type { MatrixMode, Role } from './view.js';
 
 export interface UiState {
@@ -39,7 +39,7 @@ export function restoreState(raw: unknown): UiState {
 }
 
 /** The state kept inside what `data` has: an input, head and token that exist. */
-export function clampState(s: UiState, data: AttentionJson): UiState {
+export function clampState(s: UiState, data: AttentionData): UiState {
   const out = { ...s, hiddenHeads: [...s.hiddenHeads] };
   if (out.input >= data.inputs.length) out.input = 0;
   const input = data.inputs[out.input];

@@ -1,7 +1,8 @@
 // Step by step, for one query token of one head: q, every key k, q·k term by term, ÷ the scale,
 // e^(s − max), the softmax weight, weight × v, and the sum that becomes the token's new vector.
 // Every number is hoverable (and focusable) and says where it comes from.
-import type { AttentionJson, HeadJson, InputJson, MatrixInfo } from '../src/core/result-json.js';
+import { at, row, scaledRow, weightColumn, column } from '../src/core/model/attention-data.js';
+import type { AttentionData, HeadData, InputData, WeightData } from '../src/core/model/attention-data.js';
 import { dotTerms, factor, fmt, monoWidth, textWidth, vec, clip } from './format.js';
 import { rovingGrid } from './keyboard.js';
 import { divisorText } from './matrix.js';
@@ -15,18 +16,18 @@ const SHOW_ENTRIES = 6;
 /** With more keys than this, the table lists the keys with the largest weights (in reading order). */
 export const MAX_KEY_ROWS = 48;
 
-function matrixOf(data: AttentionJson, role: 'wq' | 'wk' | 'wv', head: number): MatrixInfo | undefined {
+function matrixOf(data: AttentionData, role: 'wq' | 'wk' | 'wv', head: number): WeightData | undefined {
   return data.matrices.find((m) => m.role === role && m.head === head);
 }
 
 /** Where entry t of a projected vector comes from: "e_watch · W_Q column 1 = 1·3 + 3·1 + 0·1 = 6". */
-function projectionLine(data: AttentionJson, input: InputJson, role: 'wq' | 'wk' | 'wv', h: number, token: number, t: number, out: number): string {
+function projectionLine(data: AttentionData, input: InputData, role: 'wq' | 'wk' | 'wv', h: number, token: number, t: number, out: number): string {
   const letter = role === 'wq' ? 'Q' : role === 'wk' ? 'K' : 'V';
   const name = `${role[1]}_${input.tokens[token]}[${t}]`;
   const m = matrixOf(data, role, h);
   if (!m || m.identity) return `${name} = e_${input.tokens[token]}[${data.features[t] ?? t}] = ${fmt(out)} (W_${letter} is the identity)`;
-  const e = input.embeddings[token];
-  const col = m.values.map((r) => r[t]);
+  const e = row(input.embeddings, token);
+  const col = weightColumn(m, t);
   return `${name} = e_${input.tokens[token]} · W_${letter} column ${t} = ${dotTerms(e, col, out)}`;
 }
 
@@ -36,7 +37,7 @@ export const renderSteps: ViewFn = (container, data, options) => {
   const input = data.inputs[inputIndex];
   if (!input || input.tokens.length === 0 || input.heads.length === 0) return emptyView(container, theme, options.width, 'steps', 'No tokens to draw.');
   const h = singleHead(data, options);
-  const head: HeadJson = input.heads[h];
+  const head: HeadData = input.heads[h];
   const n = input.tokens.length;
   const i = clampIndex(options.token, n);
   const tq = input.tokens[i];
@@ -49,20 +50,20 @@ export const renderSteps: ViewFn = (container, data, options) => {
   // Softmax pieces of the row, read back from the core's weights rather than recomputed: the core
   // subtracts the row's maximum first, so the top key has e^0 = 1 and weight 1/Σ; hence
   // Σ = 1 / (top weight) and e^(s_j − max) = weight_j × Σ. A fully masked row has all weights 0.
-  const row = head.scaled[i];
-  const unmasked = row.filter((s): s is number => s !== null);
+  const scaledI = scaledRow(head, i);
+  const unmasked = scaledI.filter((s): s is number => s !== null);
   const max = maxOf(unmasked, (s) => s);
-  const topWeight = head.weights[i].reduce((a, w) => Math.max(a, w), 0);
+  const topWeight = row(head.weights, i).reduce((a, w) => Math.max(a, w), 0);
   const sumEx = topWeight > 0 ? 1 / topWeight : 0;
-  const ex = head.weights[i].map((w) => w * sumEx);
+  const ex = Array.from(row(head.weights, i), (w) => w * sumEx);
   const divText = divisorText(data, head);
   let rows = input.tokens.map((_, j) => j);
   let rest = { count: 0, weight: 0 };
   if (n > MAX_KEY_ROWS) {
-    const keep = new Set([...rows].sort((a, b) => head.weights[i][b] - head.weights[i][a]).slice(0, MAX_KEY_ROWS - 1));
+    const keep = new Set([...rows].sort((a, b) => at(head.weights, i, b) - at(head.weights, i, a)).slice(0, MAX_KEY_ROWS - 1));
     keep.add(i);
     rows = rows.filter((j) => keep.has(j));
-    rest = { count: n - rows.length, weight: head.weights[i].reduce((acc, w, j) => acc + (keep.has(j) ? 0 : w), 0) };
+    rest = { count: n - rows.length, weight: row(head.weights, i).reduce((acc, w, j) => acc + (keep.has(j) ? 0 : w), 0) };
     notes.push(`${n} keys: the table lists the ${rows.length} with the largest weights; the sum uses all ${n}`);
   }
 
@@ -71,20 +72,21 @@ export const renderSteps: ViewFn = (container, data, options) => {
   // first (each key's hover still shows them) rather than running off the right edge.
   const cw = (s: string) => Math.max(textWidth(s, fs), monoWidth(s, fs)) + 14;
   const mw = (s: string) => monoWidth(s, fs);
-  const vecW = (v: readonly number[]) => {
+  const vecW = (values: ArrayLike<number>) => {
+    const v = Array.from(values);
     const shown = v.length > SHOW_ENTRIES ? [...v.slice(0, 3), ...v.slice(-2)] : v;
     return shown.reduce((s, x) => s + mw(fmt(x, 3)) + mw(', '), 0) + (v.length > SHOW_ENTRIES ? mw('…, ') : 0) + mw('[]') + 12;
   };
-  const weighted = head.v.map((vj, j) => vj.map((x) => head.weights[i][j] * x));
+  const weighted = Array.from({ length: head.v.rows }, (_, j) => row(head.v, j).map((x) => at(head.weights, i, j) * x));
   const keyLabel = (j: number) => `${j + 1}. ${input.tokens[j]}`;
   const allCols = [
     { key: 'key', title: 'key', w: Math.min(160, Math.max(60, maxOf(rows, (j) => cw(keyLabel(j))))) },
-    { key: 'k', title: 'k (key vector)', w: Math.max(cw('k (key vector)'), maxOf(rows, (j) => vecW(head.k[j]))) },
-    { key: 'score', title: 'q · k', w: Math.max(cw('q · k'), maxOf(rows, (j) => cw(fmt(head.scores[i][j])))) },
-    { key: 'scaled', title: `÷ ${divText}`, w: Math.max(cw(`÷ ${divText}`), maxOf(rows, (j) => cw(fmt(row[j])))) },
+    { key: 'k', title: 'k (key vector)', w: Math.max(cw('k (key vector)'), maxOf(rows, (j) => vecW(row(head.k, j)))) },
+    { key: 'score', title: 'q · k', w: Math.max(cw('q · k'), maxOf(rows, (j) => cw(fmt(at(head.scores, i, j))))) },
+    { key: 'scaled', title: `÷ ${divText}`, w: Math.max(cw(`÷ ${divText}`), maxOf(rows, (j) => cw(fmt(scaledI[j])))) },
     { key: 'exp', title: 'e^(s − max)', w: Math.max(cw('e^(s − max)'), maxOf(rows, (j) => cw(fmt(ex[j], 4)))) },
-    { key: 'weight', title: 'softmax', w: Math.max(cw('softmax'), maxOf(rows, (j) => cw(fmt(head.weights[i][j], 4)))) },
-    { key: 'v', title: 'v (value vector)', w: Math.max(cw('v (value vector)'), maxOf(rows, (j) => vecW(head.v[j]))) },
+    { key: 'weight', title: 'softmax', w: Math.max(cw('softmax'), maxOf(rows, (j) => cw(fmt(at(head.weights, i, j), 4)))) },
+    { key: 'v', title: 'v (value vector)', w: Math.max(cw('v (value vector)'), maxOf(rows, (j) => vecW(row(head.v, j)))) },
     { key: 'wv', title: 'weight × v', w: Math.max(cw('weight × v'), maxOf(rows, (j) => vecW(weighted[j]))) },
   ];
   const pad = 10;
@@ -120,7 +122,7 @@ export const renderSteps: ViewFn = (container, data, options) => {
   const focusables: { el: Element; row: number; col: number }[] = [];
   const perRow = new Map<number, number>();
   // The arrow keys move along a row in reading order and up and down between rows.
-  const num = (g: G, px: number, py: number, text: string, tip: Tip, gridRow: number, _gridCol: number, fill = theme.fg, weight = 400) => {
+  const num = (g: G, px: number, py: number, text: string, tip: Tip, gridRow: number, fill = theme.fg, weight = 400) => {
     const col = perRow.get(gridRow) ?? 0;
     perRow.set(gridRow, col + 1);
     const t = g.append('text').attr('class', 'num hot').attr('x', px).attr('y', py).attr('font-family', mono)
@@ -129,14 +131,14 @@ export const renderSteps: ViewFn = (container, data, options) => {
     return t;
   };
   /** A vector as [a, b, …] with every entry its own hoverable number. */
-  const vector = (g: G, px: number, py: number, v: readonly number[], tipOf: (t: number) => Tip, gridRow: number, gridCol: number, fill = theme.fg) => {
-    const idx = v.length > SHOW_ENTRIES ? [0, 1, 2, -1, v.length - 2, v.length - 1] : v.map((_, t) => t);
+  const vector = (g: G, px: number, py: number, v: ArrayLike<number>, tipOf: (t: number) => Tip, gridRow: number, fill = theme.fg) => {
+    const idx = v.length > SHOW_ENTRIES ? [0, 1, 2, -1, v.length - 2, v.length - 1] : Array.from(v, (_, t) => t);
     g.append('text').attr('x', px).attr('y', py).attr('fill', theme.muted).attr('font-family', mono).text('[');
     let cx = px + mw('[');
     idx.forEach((t, k) => {
       const s = t === -1 ? '…' : fmt(v[t], 3);
-      if (t === -1) num(g, cx, py, s, { lines: [`all ${v.length} entries: ${vec(v, 64)}`] }, gridRow, gridCol * 100 + k, theme.muted);
-      else num(g, cx, py, s, tipOf(t), gridRow, gridCol * 100 + k, fill);
+      if (t === -1) num(g, cx, py, s, { lines: [`all ${v.length} entries: ${vec(v, 64)}`] }, gridRow, theme.muted);
+      else num(g, cx, py, s, tipOf(t), gridRow, fill);
       cx += mw(s);
       if (k < idx.length - 1) {
         g.append('text').attr('x', cx).attr('y', py).attr('fill', theme.muted).attr('font-family', mono).text(',');
@@ -151,7 +153,7 @@ export const renderSteps: ViewFn = (container, data, options) => {
   const qG = svg.append('g').attr('class', 'query');
   qG.append('text').attr('x', pad).attr('y', qY).text(`1. q_${tq} =`);
   const qx = pad + textWidth(`1. q_${tq} =`, fs) + 10;
-  const qEnd = vector(qG as unknown as G, qx, qY, head.q[i], (t) => ({ lines: [projectionLine(data, input, 'wq', h, i, t, head.q[i][t])] }), 0, 0, theme.accent);
+  const qEnd = vector(qG as unknown as G, qx, qY, row(head.q, i), (t) => ({ lines: [projectionLine(data, input, 'wq', h, i, t, at(head.q, i, t))] }), 0, theme.accent);
   void qEnd;
   // The plan on its own line, clipped to the panel: beside q it ran off the right edge.
   qG.append('text').attr('x', pad).attr('y', qY + 22).attr('fill', theme.muted)
@@ -163,32 +165,32 @@ export const renderSteps: ViewFn = (container, data, options) => {
   table.append('line').attr('x1', pad).attr('x2', tableW - pad).attr('y1', headY + 6).attr('y2', headY + 6).attr('stroke', theme.grid);
   rows.forEach((j, rowIndex) => {
     const y = bodyY + rowIndex * rowH + fs;
-    const masked = row[j] === null;
+    const masked = scaledI[j] === null;
     const r = table.append('g').attr('class', masked ? 'key-row masked' : 'key-row').attr('data-key', j) as unknown as G;
     if (j === i) r.append('rect').attr('x', pad - 4).attr('y', y - fs - 2).attr('width', tableW - 2 * pad + 8).attr('height', rowH - 2)
       .attr('fill', theme.grid).attr('fill-opacity', 0.35);
     const tk = input.tokens[j];
     const tokTip: Tip = {
-      lines: [`${tk} (token ${j + 1}): click to follow it`, `k_${tk} = ${vec(head.k[j])}`, `v_${tk} = ${vec(head.v[j])}`],
+      lines: [`${tk} (token ${j + 1}): click to follow it`, `k_${tk} = ${vec(row(head.k, j))}`, `v_${tk} = ${vec(row(head.v, j))}`],
       reveal: { kind: 'token', input: inputIndex, token: j }, click: () => options.onPick?.({ token: j }),
     };
     r.append('text').attr('class', 'token hot').attr('data-token', j).attr('x', X('key')).attr('y', y).attr('data-tip', tips.add(tokTip))
       .attr('fill', masked ? theme.muted : theme.fg).attr('cursor', 'pointer').text(clip(keyLabel(j), colW.get('key')! - 8, fs));
-    if (colX.has('k')) vector(r, X('k'), y, head.k[j], (t) => ({ lines: [projectionLine(data, input, 'wk', h, j, t, head.k[j][t])] }), j + 1, 1, masked ? theme.muted : theme.fg);
+    if (colX.has('k')) vector(r, X('k'), y, row(head.k, j), (t) => ({ lines: [projectionLine(data, input, 'wk', h, j, t, at(head.k, j, t))] }), j + 1, masked ? theme.muted : theme.fg);
     if (masked) {
       r.append('text').attr('x', X('score')).attr('y', y).attr('fill', theme.muted).attr('font-style', 'italic')
         .text(`masked: "${tq}" may not look at "${tk}" (weight 0)`);
       return;
     }
-    num(r, X('score'), y, fmt(head.scores[i][j]), { lines: [`q_${tq} · k_${tk} = ${dotTerms(head.q[i], head.k[j], head.scores[i][j])}`] }, j + 1, 2);
-    num(r, X('scaled'), y, fmt(row[j]), { lines: [`${fmt(head.scores[i][j])} ÷ ${divText} = ${fmt(row[j])}`, 'scaling keeps softmax from getting too sharp as d_k grows'] }, j + 1, 3);
-    if (colX.has('exp')) num(r, X('exp'), y, fmt(ex[j], 4), { lines: [`e^(${fmt(row[j])} − ${fmt(max)}) = ${fmt(ex[j], 4)}`, 'the row maximum is subtracted first, so nothing overflows'] }, j + 1, 4);
-    const wTip = { lines: [`weight = ${fmt(ex[j], 4)} ÷ ${fmt(sumEx, 4)} = ${fmt(head.weights[i][j], 4)}`, `how much "${tq}" takes from "${tk}"; the row sums to 1`] };
-    num(r, X('weight'), y, fmt(head.weights[i][j], 4), wTip, j + 1, 5, theme.fg, 600);
-    const bar = Math.max(0, Math.min(1, head.weights[i][j])) * (colW.get('weight')! - 10);
+    num(r, X('score'), y, fmt(at(head.scores, i, j)), { lines: [`q_${tq} · k_${tk} = ${dotTerms(row(head.q, i), row(head.k, j), at(head.scores, i, j))}`] }, j + 1);
+    num(r, X('scaled'), y, fmt(scaledI[j]), { lines: [`${fmt(at(head.scores, i, j))} ÷ ${divText} = ${fmt(scaledI[j])}`, 'scaling keeps softmax from getting too sharp as d_k grows'] }, j + 1);
+    if (colX.has('exp')) num(r, X('exp'), y, fmt(ex[j], 4), { lines: [`e^(${fmt(scaledI[j])} − ${fmt(max)}) = ${fmt(ex[j], 4)}`, 'the row maximum is subtracted first, so nothing overflows'] }, j + 1);
+    const wTip = { lines: [`weight = ${fmt(ex[j], 4)} ÷ ${fmt(sumEx, 4)} = ${fmt(at(head.weights, i, j), 4)}`, `how much "${tq}" takes from "${tk}"; the row sums to 1`] };
+    num(r, X('weight'), y, fmt(at(head.weights, i, j), 4), wTip, j + 1, theme.fg, 600);
+    const bar = Math.max(0, Math.min(1, at(head.weights, i, j))) * (colW.get('weight')! - 10);
     r.append('rect').attr('x', X('weight')).attr('y', y + 3).attr('width', bar).attr('height', 3).attr('fill', theme.heads[h % theme.heads.length]);
-    if (colX.has('v')) vector(r, X('v'), y, head.v[j], (t) => ({ lines: [projectionLine(data, input, 'wv', h, j, t, head.v[j][t])] }), j + 1, 6);
-    if (colX.has('wv')) vector(r, X('wv'), y, weighted[j], (t) => ({ lines: [`${fmt(head.weights[i][j], 4)} × v_${tk}[${t}] = ${factor(head.weights[i][j], 4)}·${factor(head.v[j][t])} = ${fmt(weighted[j][t], 4)}`] }), j + 1, 7);
+    if (colX.has('v')) vector(r, X('v'), y, row(head.v, j), (t) => ({ lines: [projectionLine(data, input, 'wv', h, j, t, at(head.v, j, t))] }), j + 1);
+    if (colX.has('wv')) vector(r, X('wv'), y, weighted[j], (t) => ({ lines: [`${fmt(at(head.weights, i, j), 4)} × v_${tk}[${t}] = ${factor(at(head.weights, i, j), 4)}·${factor(at(head.v, j, t))} = ${fmt(weighted[j][t], 4)}`] }), j + 1);
   });
   if (rest.count) {
     table.append('text').attr('x', X('key')).attr('y', bodyY + rows.length * rowH + fs).attr('fill', theme.muted).attr('font-style', 'italic')
@@ -201,19 +203,19 @@ export const renderSteps: ViewFn = (container, data, options) => {
   const sG = svg.append('g').attr('class', 'sum') as unknown as G;
   const label = `4. new ${tq} = Σ weight × v =`;
   sG.append('text').attr('x', pad).attr('y', sumY + fs).attr('font-weight', 600).text(label);
-  vector(sG, pad + textWidth(label, fs) + 14, sumY + fs, head.output[i], (t) => ({
-    lines: [`new ${tq}[${t}] = ${dotTerms(head.weights[i], head.v.map((vj) => vj[t]), head.output[i][t])}`,
+  vector(sG, pad + textWidth(label, fs) + 14, sumY + fs, row(head.output, i), (t) => ({
+    lines: [`new ${tq}[${t}] = ${dotTerms(row(head.weights, i), column(head.v, t), at(head.output, i, t))}`,
       'the weighted values added up: this is what the head hands on'],
-  }), n + 2, 0, theme.accent);
-  if (head.output[i].length === input.embeddings[i].length) {
+  }), n + 2, theme.accent);
+  if (row(head.output, i).length === row(input.embeddings, i).length) {
     const l2 = `was e_${tq} =`;
     sG.append('text').attr('x', pad + 20).attr('y', sumY + fs + rowH).attr('fill', theme.muted).text(l2);
-    vector(sG, pad + 20 + textWidth(l2, fs) + 14, sumY + fs + rowH, input.embeddings[i], (t) => ({
-      lines: [`e_${tq}[${data.features[t] ?? t}] = ${fmt(input.embeddings[i][t])} (the input embedding)`],
-    }), n + 3, 0, theme.muted);
+    vector(sG, pad + 20 + textWidth(l2, fs) + 14, sumY + fs + rowH, row(input.embeddings, i), (t) => ({
+      lines: [`e_${tq}[${data.features[t] ?? t}] = ${fmt(at(input.embeddings, i, t))} (the input embedding)`],
+    }), n + 3, theme.muted);
   } else {
     sG.append('text').attr('x', pad + 20).attr('y', sumY + fs + rowH).attr('fill', theme.muted)
-      .text(`(${head.output[i].length} wide: d_v of this head; the embedding has d_model = ${data.dModel})`);
+      .text(`(${row(head.output, i).length} wide: d_v of this head; the embedding has d_model = ${data.dModel})`);
   }
 
   const svgNode = svg.node()!;

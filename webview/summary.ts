@@ -1,7 +1,7 @@
 // The summary strip: the shapes (n, d_model, d_k, d_v, heads) and how many learnable numbers the
 // spec holds. The full-size comparison (512×64 × 8 × 6 × 2) lives under the projection diagram,
 // next to the matrix it is about.
-import type { AttentionJson } from '../src/core/result-json.js';
+import type { AttentionData } from '../src/core/model/attention-data.js';
 import { textWidth, thousands } from './format.js';
 import { listSome } from '../src/core/quote.js';
 import { clampIndex, createSvg, type ViewFn } from './view.js';
@@ -14,7 +14,7 @@ export interface SummaryItem {
   tip: string;
 }
 
-export function summaryItems(data: AttentionJson, inputIndex: number): SummaryItem[] {
+export function summaryItems(data: AttentionData, inputIndex: number): SummaryItem[] {
   const input = data.inputs[clampIndex(inputIndex, data.inputs.length)];
   const heads = input?.heads ?? [];
   const p = data.parameters;

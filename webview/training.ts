@@ -3,7 +3,8 @@
 // target's input with the targets outlined, and the learnt matrices, all at the current step.
 // Play, pause, step, reset and speed are buttons in the picture (Enter or Space on them too).
 // `attn render --view training` draws the last step.
-import type { AttentionJson } from '../src/core/result-json.js';
+import { ROLE_SYMBOL, type Role } from '../src/vocabulary.js';
+import type { AttentionData } from '../src/core/model/attention-data.js';
 import type { TrainingFrame, TrainingJson } from '../src/core/train/frames.js';
 import { extentOf, maxOf } from '../src/core/extent.js';
 import { clip, fmt, textWidth } from './format.js';
@@ -13,7 +14,6 @@ import { createSvg, emptyView, note, type G, type ViewFn, type ViewOptions } fro
 import { rovingGrid } from './keyboard.js';
 import { textOn } from './colour.js';
 
-const ROLE_NAME: Record<string, string> = { wq: 'W_Q', wk: 'W_K', wv: 'W_V' };
 const SPEEDS = [1, 4, 16];
 /** Past this many tokens the attention grid is left out (the loss and matrices still play). */
 const MAX_GRID_TOKENS = 32;
@@ -51,7 +51,7 @@ export const renderTraining: ViewFn = (container, data, options) => {
   const height = Math.max(curveTop + curveH + 50, rightTop + gridH + 20 + matH + 20);
   const svg = createSvg(container, theme, width, height, `Training head "${t.headName}" by gradient descent`, 'training');
   svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
-    .text(clip(`Training head "${t.headName}": ${t.learn.map((r) => ROLE_NAME[r]).join(', ')} by gradient descent, rate ${t.rate}`, width - 2 * pad, fs * 1.1));
+    .text(clip(`Training head "${t.headName}": ${t.learn.map((r) => ROLE_SYMBOL[r as Role]).join(', ')} by gradient descent, rate ${t.rate}`, width - 2 * pad, fs * 1.1));
   notes.forEach((s, k) => note(svg, theme, pad, 34 + k * 16, s));
 
   // Two tables: the frame's tips are rebuilt at every step, the buttons' only when they change.
@@ -138,17 +138,17 @@ export const renderTraining: ViewFn = (container, data, options) => {
       const cols = m[0]?.length ?? 0;
       const big = maxOf(m.flat(), Math.abs, 1e-12);
       const mg = g.append('g').attr('class', `learnt ${role}`).attr('transform', `translate(${mx},${y})`);
-      mg.append('text').attr('y', 0).attr('font-weight', 600).text(`${ROLE_NAME[role]} (${m.length}×${cols})`);
+      mg.append('text').attr('y', 0).attr('font-weight', 600).text(`${ROLE_SYMBOL[role as Role]} (${m.length}×${cols})`);
       m.forEach((row, i) => row.forEach((v, j) => {
         const fill = theme.div(v / big);
         mg.append('rect').attr('class', 'w-cell hot').attr('x', j * mCell).attr('y', 8 + i * mCell).attr('width', mCell - 1).attr('height', mCell - 1).attr('fill', fill)
-          .attr('data-tip', tips.add({ lines: [`${ROLE_NAME[role]}[${i}][${j}] = ${fmt(v, 4)} at step ${f.step}`, `started at ${fmt(t.frames[0][role as 'wq'][i][j], 4)}`] }));
+          .attr('data-tip', tips.add({ lines: [`${ROLE_SYMBOL[role as Role]}[${i}][${j}] = ${fmt(v, 4)} at step ${f.step}`, `started at ${fmt(t.frames[0][role as 'wq'][i][j], 4)}`] }));
         if (mCell >= 24) {
           mg.append('text').attr('x', j * mCell + (mCell - 1) / 2).attr('y', 8 + i * mCell + mCell / 2 + 4).attr('text-anchor', 'middle')
             .attr('font-size', fs - 2).attr('fill', textOn(fill)).attr('pointer-events', 'none').text(fmt(v, 1));
         }
       }));
-      mx += Math.max(cols * mCell, textWidth(`${ROLE_NAME[role]} (${m.length}×${cols})`, fs)) + 24;
+      mx += Math.max(cols * mCell, textWidth(`${ROLE_SYMBOL[role as Role]} (${m.length}×${cols})`, fs)) + 24;
     }
     if (options.interactive) {
       gridCleanup();
@@ -200,6 +200,6 @@ export const renderTraining: ViewFn = (container, data, options) => {
 };
 
 /** For tests and `attn render`: the data's training run, if any. */
-export function hasTraining(data: AttentionJson): boolean {
+export function hasTraining(data: AttentionData): boolean {
   return Boolean(data.training && !data.training.tooBig && data.training.frames.length > 0);
 }

@@ -2,14 +2,14 @@
 // (container, data, options) → handle that appends one <svg> to the container, so the panel, the
 // export and `attn render` (on jsdom, interactive: false) all draw the very same picture.
 import { select, type Selection } from 'd3';
-import type { AttentionJson } from '../src/core/result-json.js';
+import type { AttentionData } from '../src/core/model/attention-data.js';
 import type { RevealMessage } from '../src/protocol.js';
 import type { Theme } from './colour.js';
 import type { TooltipApi } from './tooltip.js';
 import { clip } from './format.js';
 
-export type MatrixMode = 'scores' | 'scaled' | 'weights' | 'cosine';
-export type Role = 'wq' | 'wk' | 'wv' | 'wo';
+export type { MatrixMode, Role } from '../src/vocabulary.js';
+import type { MatrixMode, Role } from '../src/vocabulary.js';
 export type RevealTarget = RevealMessage['target'];
 
 export interface Selection_ {
@@ -45,7 +45,7 @@ export interface ViewHandle {
   destroy(): void;
 }
 
-export type ViewFn = (container: HTMLElement, data: AttentionJson, options: ViewOptions) => ViewHandle;
+export type ViewFn = (container: HTMLElement, data: AttentionData, options: ViewOptions) => ViewHandle;
 
 export type Svg = Selection<SVGSVGElement, unknown, null, undefined>;
 export type G = Selection<SVGGElement, unknown, null, undefined>;
@@ -75,10 +75,6 @@ export function createSvg(container: HTMLElement, theme: Theme, width: number, h
   return svg as unknown as Svg;
 }
 
-export function resize(svg: Svg, width: number, height: number): void {
-  svg.attr('width', Math.ceil(width)).attr('height', Math.ceil(height)).attr('viewBox', `0 0 ${Math.ceil(width)} ${Math.ceil(height)}`);
-}
-
 /** A diagonal hatch for masked cells: different from every colour of the scale, not only by hue. */
 export function hatch(svg: Svg, theme: Theme): string {
   const id = nextId('hatch');
@@ -106,7 +102,7 @@ export function clampIndex(i: number, n: number): number {
 }
 
 /** The head a single-head view shows: the selected one, or the first when "all" is selected. */
-export function singleHead(data: AttentionJson, options: Selection_): number {
+export function singleHead(data: AttentionData, options: Selection_): number {
   const input = data.inputs[clampIndex(options.input, data.inputs.length)];
   const n = input?.heads.length ?? 0;
   return options.head === 'all' ? 0 : clampIndex(options.head, n);

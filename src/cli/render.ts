@@ -2,9 +2,10 @@
 // Colours, fonts and sizes are attributes on the elements (the views never use CSS variables),
 // hover text goes into <title> elements, and every spec string is escaped by the serializer.
 import { JSDOM } from 'jsdom';
-import type { AttentionJson } from '../core/result-json.js';
+import type { AttentionData } from '../core/model/attention-data.js';
 import { makeTheme, type ThemeKind } from '../../webview/colour.js';
-import { VIEWS, defaultToken, type AnyView } from '../../webview/views.js';
+import { viewEntry } from '../../webview/registry.js';
+import { resolveSelection, type AnyViewName } from '../../webview/selection.js';
 import type { MatrixMode, Role } from '../../webview/view.js';
 import { xmlSafe } from '../../webview/xml-safe.js';
 
@@ -20,23 +21,17 @@ export interface RenderOptions {
   projection?: Role;
 }
 
-export function renderSvg(json: AttentionJson, view: AnyView, options: RenderOptions = {}): string {
-  const draw = VIEWS[view];
+export function renderSvg(json: AttentionData, view: AnyViewName, options: RenderOptions = {}): string {
+  const draw = viewEntry(view)?.render;
   if (!draw) throw new Error(`unknown view "${String(view)}"`);
   const dom = new JSDOM('<!doctype html><html><body><div id="root"></div></body></html>');
   const container = dom.window.document.getElementById('root') as unknown as HTMLElement;
-  let input = Number.isInteger(options.input) && options.input! >= 0 && options.input! < json.inputs.length ? options.input! : 0;
-  let token = options.token ?? -1;
-  if (!Number.isInteger(token) || token < 0 || token >= (json.inputs[input]?.tokens.length ?? 0)) {
-    const pick = defaultToken(json, view, input);
-    // For compare without an explicit input, start where the shared word was found.
-    if (view === 'compare' && options.input === undefined) input = pick.input;
-    token = pick.input === input ? pick.token : Math.max(0, (json.inputs[input]?.tokens.length ?? 1) - 1);
-  }
+  // For compare without an explicit input, the start is where the shared word was found.
+  const { input, head, token } = resolveSelection(json, view, { input: options.input ?? 0, head: options.head ?? 0, token: options.token ?? -1 }, options.input !== undefined);
   const handle = draw(container, json, {
     theme: makeTheme(options.theme ?? 'light'),
     width: options.width ?? 900,
-    head: options.head ?? 0,
+    head,
     input,
     token,
     matrixMode: options.matrixMode ?? 'weights',

@@ -1,7 +1,8 @@
 // The `attn` command: compute, validate and render a spec. `run` takes its arguments and
 // output streams as parameters, so tests call it directly; main.ts wires it to the process.
 import { existsSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { folderFiles, type TensorFiles } from '../core/tensors/spec-files.js';
 import { analyze, formatProblem, hasErrors, readSpec } from '../core/index.js';
 import { stepsProblem, trainJson, trainReport } from './train.js';
 import { train } from '../core/train/descent.js';
@@ -143,7 +144,7 @@ function validate(args: Args, maxBytes: number, io: Io): number {
   for (const file of args.files) {
     const text = readSpecFile(file, maxBytes, io);
     if (text === undefined) { failed = true; continue; }
-    const { problems } = analyze(text, { maxBytes, json: false });
+    const { problems } = analyze(text, { maxBytes, files: filesBeside(file) });
     for (const p of problems) io.err(printable(formatProblem(file, text, p)));
     if (problems.length > 0) failed = true;
     else io.out(`${printable(file)}: ok`);
@@ -160,15 +161,16 @@ function analyzeFile(args: Args, maxBytes: number, io: Io, command: string) {
   const file = args.files[0];
   const text = readSpecFile(file, maxBytes, io);
   if (text === undefined) return undefined;
-  const analysis = analyze(text, { maxBytes });
+  // Only compute prints arrays of rows; render reads the typed model.
+  const analysis = analyze(text, { maxBytes, json: command === 'compute', linalg: command === 'render', files: filesBeside(file) });
   for (const p of analysis.problems) io.err(printable(formatProblem(file, text, p)));
-  if (hasErrors(analysis.problems) || !analysis.json) return undefined;
-  return { file, json: analysis.json };
+  if (hasErrors(analysis.problems) || !analysis.data) return undefined;
+  return { file, data: analysis.data, json: analysis.json };
 }
 
 function compute(args: Args, maxBytes: number, io: Io): number {
   const done = analyzeFile(args, maxBytes, io, 'compute');
-  if (!done) return 1;
+  if (!done?.json) return 1;
   io.out(args.flags.has('--json') ? printableJson(JSON.stringify(done.json, null, 2)) : computeReport(done.json));
   return 0;
 }
@@ -205,14 +207,14 @@ async function render(args: Args, maxBytes: number, io: Io): Promise<number> {
   }
   const done = analyzeFile(args, maxBytes, io, 'render');
   if (!done) return 1;
-  const inputCount = done.json.inputs.length, headCount = done.json.inputs[0].heads.length;
+  const inputCount = done.data.inputs.length, headCount = done.data.inputs[0].heads.length;
   if (input >= inputCount) { io.err(`attn render: --input ${input}, but the spec has ${inputCount} input(s), numbered from 0`); return 2; }
   if (head !== 'all' && head >= headCount) { io.err(`attn render: --head ${head}, but the spec has ${headCount} head(s), numbered from 0`); return 2; }
-  const tokenCount = done.json.inputs[input].tokens.length;
+  const tokenCount = done.data.inputs[input].tokens.length;
   if (token >= tokenCount) { io.err(`attn render: --token ${token}, but input ${input} has ${tokenCount} token(s), numbered from 0`); return 2; }
   // jsdom is loaded only here: compute and validate stay fast to start.
   const { renderSvg } = await import('./render.js');
-  const svg = renderSvg(done.json, view as View, {
+  const svg = renderSvg(done.data, view as View, {
     input, token,
     ...(head === 'all' || head >= 0 ? { head } : {}),
     ...(width > 0 ? { width } : {}),
@@ -232,6 +234,11 @@ async function render(args: Args, maxBytes: number, io: Io): Promise<number> {
     io.out(svg);
   }
   return 0;
+}
+
+/** The tensor files a spec names are read from its folder; a spec from standard input has none. */
+function filesBeside(file: string): TensorFiles | undefined {
+  return file === '-' ? undefined : folderFiles(dirname(resolve(file)));
 }
 
 /** True when two paths name one file (through symbolic and hard links too), so an export never overwrites its spec. */
@@ -254,7 +261,7 @@ function readOneSpec(args: Args, maxBytes: number, io: Io, command: string): { f
   const file = args.files[0];
   const text = readSpecFile(file, maxBytes, io);
   if (text === undefined) return 1;
-  const { spec, problems } = readSpec(text, { maxBytes });
+  const { spec, problems } = readSpec(text, { maxBytes, files: filesBeside(file) });
   for (const p of problems) io.err(printable(formatProblem(file, text, p)));
   if (!spec || hasErrors(problems)) return 1;
   return { file, spec };

@@ -1,8 +1,7 @@
 // Scaled dot-product attention, every intermediate kept: for each input and head,
 // Q = X·W_Q, K = X·W_K, V = X·W_V, scores = Q·Kᵀ, scaled = scores ÷ s (masked entries hidden),
 // weights = softmax(scaled) row by row, output = weights·V; then the heads side by side, then W_O.
-import { concatColumns, matmul, matmulTransposed, row, zeros, type Matrix } from './matrix.js';
-import { softmaxRow } from './softmax.js';
+import { concatColumns, matmul, matmulEach, matmulTransposed, row, zeros, type Matrix } from './matrix.js';
 import { countParameters, type ParameterCount } from './parameters.js';
 import type { HeadSpec, InputSpec, Scale, Spec } from './spec.js';
 import { quote } from './quote.js';
@@ -78,46 +77,107 @@ export function embeddingMatrix(input: InputSpec, dModel: number): Matrix {
   return x;
 }
 
+export interface Projection {
+  readonly q: Matrix;
+  readonly k: Matrix;
+  readonly v: Matrix;
+}
+
+/**
+ * Q, K and V of every head. Identity weights are skipped rather than multiplied: Q = K = V = X in the
+ * seeds' recipe. The rest go through one matmulEach, so the embeddings are packed once for all heads.
+ */
+export function projectHeads(x: Matrix, heads: readonly HeadSpec[]): Projection[] {
+  const weights = heads.flatMap((h) => [h.wq, h.wk, h.wv]).filter((w) => !w.identity).map((w) => w.matrix);
+  const products = matmulEach(x, weights);
+  let next = 0;
+  const take = (w: HeadSpec['wq']) => (w.identity ? x : products[next++]);
+  return heads.map((h) => {
+    const q = take(h.wq), k = take(h.wk), v = take(h.wv);
+    return { q, k, v };
+  });
+}
+
 export function computeHead(
   x: Matrix,
   head: HeadSpec,
   scale: Scale,
   masked: Uint8Array,
   onEmptyRow: (query: number) => void = () => {},
+  projection: Projection = projectHeads(x, [head])[0],
 ): HeadResult {
   const n = x.rows;
-  // Identity weights are skipped rather than multiplied: Q = K = V = X in the seeds' recipe.
-  const q = head.wq.identity ? x : matmul(x, head.wq.matrix);
-  const k = head.wk.identity ? x : matmul(x, head.wk.matrix);
-  const v = head.wv.identity ? x : matmul(x, head.wv.matrix);
+  const { q, k, v } = projection;
   const scores = matmulTransposed(q, k);
   const divisor = scaleDivisor(scale, q.cols);
   const scaled = zeros(n, n);
   const weights = zeros(n, n);
-  for (let i = 0; i < n; i++) {
-    const s = row(scaled, i);
-    const raw = row(scores, i);
-    for (let j = 0; j < n; j++) s[j] = masked[i * n + j] ? -Infinity : raw[j] / divisor;
-    if (!softmaxRow(s, row(weights, i), (j) => masked[i * n + j] === 1)) onEmptyRow(i);
-  }
+  scaleAndSoftmax(scores.data, scaled.data, weights.data, n, divisor, masked, onEmptyRow);
   return {
     name: head.name, dk: q.cols, dv: v.cols, q, k, v,
     scores, scaled, divisor, masked, weights, output: matmul(weights, v),
   };
 }
 
-export function computeAttention(spec: Spec): AttentionResult {
+/**
+ * scaled = scores ÷ divisor (−∞ where masked) and weights = softmax(scaled) row by row, for all n
+ * rows at once. The same operations in the same order as softmaxRow (so the same bits), written out
+ * on the flat arrays: at n = 512 × 12 heads the per-entry mask callback cost more than the products.
+ */
+function scaleAndSoftmax(
+  scores: Float64Array, scaled: Float64Array, weights: Float64Array, n: number, divisor: number,
+  masked: Uint8Array, onEmptyRow: (query: number) => void,
+): void {
+  for (let i = 0; i < n; i++) {
+    const start = i * n, end = start + n;
+    let max = -Infinity;
+    for (let c = start; c < end; c++) {
+      if (masked[c]) {
+        scaled[c] = -Infinity;
+      } else {
+        const s = scores[c] / divisor;
+        scaled[c] = s;
+        if (s > max) max = s;
+      }
+    }
+    if (max === -Infinity) { // every key masked (or −∞): zeros, as softmaxRow leaves them
+      onEmptyRow(i);
+      continue;
+    }
+    let sum = 0;
+    for (let c = start; c < end; c++) {
+      if (masked[c]) continue; // weight 0, and adding 0 leaves the sum as it is
+      const e = Math.exp(scaled[c] - max);
+      weights[c] = e;
+      sum += e;
+    }
+    // A masked weight stays 0 (0 ÷ sum), unless the sum is NaN, where softmaxRow makes it NaN too.
+    if (Number.isNaN(sum)) for (let c = start; c < end; c++) weights[c] /= sum;
+    else for (let c = start; c < end; c++) if (!masked[c]) weights[c] /= sum;
+  }
+}
+
+/** Reports work done, in heads computed out of inputs × heads: for a progress line on long work. */
+export type Progress = (done: number, total: number) => void;
+
+export function computeAttention(spec: Spec, onProgress?: Progress): AttentionResult {
   const warnings: ComputeWarning[] = [];
+  const total = spec.inputs.length * spec.heads.length;
+  let done = 0;
   const inputs = spec.inputs.map((input, inputIndex): InputResult => {
     const x = embeddingMatrix(input, spec.dModel);
     const masked = buildMask(spec, input);
-    const heads = spec.heads.map((head, headIndex) =>
-      computeHead(x, head, spec.scale, masked, (query) =>
+    // Every head's projections first, the embeddings packed once for all of them.
+    const projections = projectHeads(x, spec.heads);
+    const heads = spec.heads.map((head, headIndex) => {
+      const result = computeHead(x, head, spec.scale, masked, (query) =>
         warnings.push({
           input: inputIndex, head: headIndex, query,
           message: `every key is masked for query ${quote(input.tokens[query].text)}: its weights are all 0 in every head`,
-        })),
-    );
+        }), projections[headIndex]);
+      onProgress?.(++done, total);
+      return result;
+    });
     const concat = heads.length === 1 ? heads[0].output : concatColumns(heads.map((h) => h.output));
     const output = spec.wo ? matmul(concat, spec.wo.matrix) : concat;
     return { name: input.name, tokens: input.tokens.map((t) => t.text), x, heads, concat, output };

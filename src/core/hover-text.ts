@@ -2,9 +2,10 @@
 // each head ("watch → apple 0.98 (tech lens)"). Over a weight matrix: its shape and its role in
 // the seeds' terms ("W_Q: d_model × d_k = 3 × 2, maps each embedding to a query").
 // Plain text only: the host escapes it into Markdown.
+import { ROLE_SYMBOL } from '../vocabulary.js';
 import { getLocation } from 'jsonc-parser';
 import { findMatrix } from './matrix-info.js';
-import type { AttentionJson } from './result-json.js';
+import { row, weightAt, type AttentionData } from './model/attention-data.js';
 import type { Span } from './spec.js';
 import { targetAtPath, type MatrixRole, type SpecTarget } from './spec-target.js';
 
@@ -15,7 +16,6 @@ export interface HoverText {
   readonly lines: readonly string[];
 }
 
-const SYMBOL: Record<MatrixRole, string> = { wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O' };
 
 const ROLE_TEXT: Record<MatrixRole, { out: string; does: string; identity: string }> = {
   wq: { out: 'd_k', does: 'maps each embedding to a query (what the token is looking for)', identity: 'the query is the embedding itself' },
@@ -36,7 +36,7 @@ function formatNumber(v: number): string {
 }
 
 /** The hover at a character offset of the spec's text, from the last computed result. */
-export function hoverAt(text: string, offset: number, json: AttentionJson | undefined): HoverText | undefined {
+export function hoverAt(text: string, offset: number, json: AttentionData | undefined): HoverText | undefined {
   if (!json) return undefined;
   const location = getLocation(text, offset);
   const target = targetAtPath(location.path);
@@ -47,17 +47,17 @@ export function hoverAt(text: string, offset: number, json: AttentionJson | unde
   return hover && span ? { ...hover, span } : hover;
 }
 
-export function hoverForTarget(json: AttentionJson, target: SpecTarget): HoverText | undefined {
+export function hoverForTarget(json: AttentionData, target: SpecTarget): HoverText | undefined {
   return target.kind === 'token' ? tokenHover(json, target.input, target.token) : matrixHover(json, target);
 }
 
 /** Per head, the key the token's query gives the most weight to. */
-export function tokenHover(json: AttentionJson, inputIndex: number, tokenIndex: number): HoverText | undefined {
+export function tokenHover(json: AttentionData, inputIndex: number, tokenIndex: number): HoverText | undefined {
   const input = json.inputs[inputIndex];
   const query = input?.tokens[tokenIndex];
   if (query === undefined) return undefined;
   const lines = input.heads.map((head) => {
-    const weights = head.weights[tokenIndex] ?? [];
+    const weights = tokenIndex < head.weights.rows ? row(head.weights, tokenIndex) : new Float64Array(0);
     let best = -1;
     weights.forEach((w, j) => { if (w > 0 && (best < 0 || w > weights[best])) best = j; });
     if (best < 0) return `${query} → nothing: every key is masked (${head.name})`;
@@ -70,7 +70,7 @@ export function tokenHover(json: AttentionJson, inputIndex: number, tokenIndex: 
 }
 
 /** Names of the rows of a matrix: the features for W_Q, W_K, W_V; head and value dimension for W_O. */
-function rowName(json: AttentionJson, role: MatrixRole, row: number): string | undefined {
+function rowName(json: AttentionData, role: MatrixRole, row: number): string | undefined {
   if (role !== 'wo') return json.features[row];
   let start = 0;
   for (const head of json.inputs[0]?.heads ?? []) {
@@ -80,12 +80,12 @@ function rowName(json: AttentionJson, role: MatrixRole, row: number): string | u
   return undefined;
 }
 
-export function matrixHover(json: AttentionJson, target: SpecTarget & { kind: 'matrix' }): HoverText | undefined {
+export function matrixHover(json: AttentionData, target: SpecTarget & { kind: 'matrix' }): HoverText | undefined {
   const { role, head } = target;
   const m = findMatrix(json, role, head);
   if (!m) return undefined;
   const text = ROLE_TEXT[role];
-  const symbol = SYMBOL[role];
+  const symbol = ROLE_SYMBOL[role];
   const headName = head !== undefined ? json.inputs[0]?.heads[head]?.name : undefined;
   const heading = role === 'wo' ? `${symbol}: the output projection` : `${symbol} of head "${headName ?? head}"`;
   const inName = role === 'wo' ? 'heads·d_v' : 'd_model';
@@ -105,7 +105,7 @@ export function matrixHover(json: AttentionJson, target: SpecTarget & { kind: 'm
       const outCol = role === 'wo' && json.features[target.col] && m.cols === json.dModel
         ? `${COLUMN_NAME[role]} ${target.col + 1} (${json.features[target.col]})`
         : `${COLUMN_NAME[role]} ${target.col + 1}`;
-      lines.push(`${rowText} → ${outCol}: ${formatNumber(m.values[target.row][target.col])}`);
+      lines.push(`${rowText} → ${outCol}: ${formatNumber(weightAt(m, target.row, target.col))}`);
     } else {
       lines.push(`${rowText}: how ${role === 'wo' ? 'this value dimension' : `the feature ${name ?? target.row + 1}`} feeds each ${COLUMN_NAME[role]} dimension`);
     }

@@ -1,7 +1,9 @@
 // The core's front door: read a spec's text, compute its attention, and hand back both the
 // typed result and its plain-JSON form. Callers (the extension host, the CLI) stay thin.
-import { computeAttention, type AttentionResult } from './attention.js';
-import { toJson, type AttentionJson } from './result-json.js';
+import { computeAttention, type AttentionResult, type Progress } from './attention.js';
+import { dataToJson, type AttentionJson } from './result-json.js';
+import { attentionData, type AttentionData } from './model/attention-data.js';
+import { linalgData } from './model/linalg-data.js';
 import { findOverflow, type Overflow } from './overflow.js';
 import { readSpec, type ReadOptions } from './read.js';
 import type { Problem } from './problems.js';
@@ -11,20 +13,27 @@ import { quote } from './quote.js';
 export interface Analysis {
   spec?: Spec;
   result?: AttentionResult;
+  /** The typed result model: what the panel, hovers and `attn render` read. */
+  data?: AttentionData;
+  /** Arrays of rows, only when asked for (options.json): what `attn compute --json` prints. */
   json?: AttentionJson;
   /** Reader problems, then compute warnings (such as fully masked rows) placed on their input. */
   problems: Problem[];
 }
 
 export interface AnalyzeOptions extends ReadOptions {
-  /** false: skip the plain-JSON form (validation needs only the problems, and the JSON costs more than the math at large n). */
+  /** true: also build the arrays-of-rows form (it costs more than the math at large n, so only `attn compute --json` asks). */
   json?: boolean;
+  /** true: also the numbers of the linear-algebra views (the panel and attn render ask; validate does not). */
+  linalg?: boolean;
+  /** Called as heads are computed (done, total), so long work can say how far it is. */
+  onProgress?: Progress;
 }
 
 export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
   const { spec, problems } = readSpec(text, options);
   if (!spec) return { problems };
-  const result = computeAttention(spec);
+  const result = computeAttention(spec, options.onProgress);
   const overflow = findOverflow(result);
   if (overflow) return { spec, problems: [...problems, overflowProblem(spec, overflow)] };
   // A mask belongs to the input, so a fully masked row is the same in every head: say it once.
@@ -41,8 +50,10 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
       span: spec.inputs[w.input].tokens[w.query].span ?? { offset: 0, length: 1 },
     });
   }
-  const json = options.json === false ? undefined : toJson(spec, result);
-  return { spec, result, ...(json ? { json } : {}), problems: [...problems, ...warnings] };
+  const base = attentionData(spec, result);
+  const data = options.linalg ? { ...base, linalg: linalgData(spec, result) } : base;
+  const json = options.json === true ? dataToJson(data) : undefined;
+  return { spec, result, data, ...(json ? { json } : {}), problems: [...problems, ...warnings] };
 }
 
 /** Placed on the head (or W_O) that produced it, else on the input: the nearest thing the user wrote. */
@@ -65,6 +76,7 @@ export { toJson } from './result-json.js';
 export { formatProblem, positionAt, hasErrors } from './problems.js';
 export { locate } from './locate.js';
 export type { AttentionJson } from './result-json.js';
+export type { AttentionData, HeadData, InputData, WeightData } from './model/attention-data.js';
 export type { AttentionResult, HeadResult, InputResult } from './attention.js';
 export type { Problem } from './problems.js';
 export type { Spec } from './spec.js';

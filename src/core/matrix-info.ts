@@ -1,10 +1,10 @@
 // Finding a weight matrix in a result: W_Q, W_K, W_V belong to a head, W_O is shared.
 // Used by the editor's hovers (hover-text.ts) and the panel's projection view.
-import type { AttentionJson, MatrixInfo } from './result-json.js';
+import type { AttentionData, WeightData } from './model/attention-data.js';
 
 export type MatrixRoleName = 'wq' | 'wk' | 'wv' | 'wo';
 
 /** The matrix of `role` for `head` (W_O ignores the head), or undefined when the spec has none. */
-export function findMatrix(json: AttentionJson, role: MatrixRoleName, head: number | undefined): MatrixInfo | undefined {
+export function findMatrix(json: AttentionData, role: MatrixRoleName, head: number | undefined): WeightData | undefined {
   return json.matrices.find((m) => m.role === role && (role === 'wo' || m.head === head));
 }

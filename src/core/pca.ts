@@ -11,7 +11,7 @@ export interface Pca {
   components: [number[], number[]];
   /** Share of the total variance each component explains, 0..1. */
   explained: [number, number];
-  project(v: readonly number[]): [number, number];
+  project(v: ArrayLike<number>): [number, number];
 }
 
 /** Multiply-adds the iteration may spend (about a tenth of a second). */
@@ -55,7 +55,7 @@ function orient(v: Float64Array): number[] {
   return Array.from(v, (x) => (v[k] < 0 ? -x : x) || 0);
 }
 
-export function pca2(rows: readonly (readonly number[])[]): Pca {
+export function pca2(rows: readonly ArrayLike<number>[]): Pca {
   const n = rows.length;
   const d = rows[0]?.length ?? 0;
   const mean = new Array<number>(d).fill(0);

@@ -2,6 +2,7 @@
 import { childAt, type Node } from './json-tree.js';
 import { describe, type Reader } from './read-values.js';
 import { quote } from './quote.js';
+import { isFileRef, readFileMatrix } from './read-file-ref.js';
 
 export interface Dimensions {
   dModel: number;
@@ -32,7 +33,14 @@ export function readDimensions(r: Reader, root: Node): Dimensions | undefined {
   const features = readFeatures(r, root);
   if (childAt(root, 'features') && !features) return undefined;
   if (features) return { dModel: features.length, features, featuresGiven: true };
-  const firstEmbedding = childAt(root, 'embeddings')?.children?.[0]?.children?.[1];
+  const embeddings = childAt(root, 'embeddings');
+  // Embeddings kept in a tensor file: d_model is its width (read once; readEmbeddings reuses it).
+  if (isFileRef(embeddings)) {
+    const m = readFileMatrix(r, embeddings!, ['embeddings'], ['words']);
+    if (!m) return undefined;
+    return { dModel: m.cols, features: Array.from({ length: m.cols }, (_, i) => `d${i}`), featuresGiven: false };
+  }
+  const firstEmbedding = embeddings?.children?.[0]?.children?.[1];
   let width = firstEmbedding?.type === 'array' ? firstEmbedding.children?.length : undefined;
   if (!width) {
     for (const input of childAt(root, 'inputs')?.children ?? []) {

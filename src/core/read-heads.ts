@@ -1,4 +1,5 @@
-// The heads' W_Q, W_K, W_V (a matrix or "identity"), W_O, the scale and the mask.
+// The heads' W_Q, W_K, W_V (a matrix, "identity", a tensor file or generated), W_O, the scale and the mask.
+import { isFileRef, readFileMatrix } from './read-file-ref.js';
 import { identity } from './matrix.js';
 import { childAt, type Node } from './json-tree.js';
 import type { JsonPath } from './path.js';
@@ -7,14 +8,29 @@ import type { Dimensions } from './read-dimensions.js';
 import { count, describe, spanOf, type Reader } from './read-values.js';
 import { identityOverLimit, MAX_HEADS } from './read-limits.js';
 import { quote } from './quote.js';
+import { readInit, type GeneratedBudget } from './read-init.js';
 
-export function readWeight(r: Reader, node: Node | undefined, path: JsonPath, rows: { count: number; what: string }): WeightMatrix | undefined {
+/**
+ * A weight: a matrix written out, "identity", kept in a tensor file ({ "file", "tensor" }, read-file-ref.ts)
+ * or generated ({ "init", "shape", "seed" }, read-init.ts).
+ * `cols` is checked only for a generated one (W_O's: d_model); `budget` counts generated numbers over the spec.
+ */
+export function readWeight(r: Reader, node: Node | undefined, path: JsonPath, rows: { count: number; what: string },
+  budget: GeneratedBudget = { cells: 0 }, cols?: { count: number; what: string }): WeightMatrix | undefined {
   if (!node) return { matrix: identity(rows.count), identity: true };
+  if (isFileRef(node)) {
+    // Kept in a tensor file beside the spec: as many rows as a written-out matrix would have.
+    const m = readFileMatrix(r, node, path);
+    if (!m) return undefined;
+    if (m.rows !== rows.count) return r.error(childAt(node, 'file')!, [...path, 'file'], `the file's matrix has ${m.rows} rows, but ${rows.what} is ${rows.count}`);
+    return { matrix: m, identity: false, span: spanOf(node) };
+  }
   if (node.type === 'string') {
     if (node.value === 'identity') return { matrix: identity(rows.count), identity: true, span: spanOf(node) };
-    return r.error(node, path, `expected a matrix or "identity", got ${describe(node)}`);
+    return r.error(node, path, `expected a matrix, "identity", { "init", "shape" } or { "file" }, got ${describe(node)}`);
   }
-  const matrix = r.matrix(node, path, rows);
+  if (node.type === 'object') return readInit(r, node, path, { rows, ...(cols ? { cols } : {}) }, budget);
+  const matrix = r.matrix(node, path, rows, 'a matrix (a list of rows), "identity", { "init", "shape" } or { "file" }');
   return matrix ? { matrix, identity: false, span: spanOf(node) } : undefined;
 }
 
@@ -28,7 +44,7 @@ function identitiesIn(head: Node): number {
   return n;
 }
 
-export function readHeads(r: Reader, root: Node, dims: Dimensions): { heads: HeadSpec[]; given: boolean } | undefined {
+export function readHeads(r: Reader, root: Node, dims: Dimensions, budget: GeneratedBudget = { cells: 0 }): { heads: HeadSpec[]; given: boolean } | undefined {
   const node = childAt(root, 'heads');
   const dm = { count: dims.dModel, what: 'd_model' };
   // Costs are checked from the shapes before anything is allocated.
@@ -54,9 +70,9 @@ export function readHeads(r: Reader, root: Node, dims: Dimensions): { heads: Hea
     r.unknownKeys(h, path, new Set(['name', 'wq', 'wk', 'wv']));
     const nameNode = childAt(h, 'name');
     const name = nameNode ? r.string(nameNode, [...path, 'name']) : `head ${i + 1}`;
-    const wq = readWeight(r, childAt(h, 'wq'), [...path, 'wq'], dm);
-    const wk = readWeight(r, childAt(h, 'wk'), [...path, 'wk'], dm);
-    const wv = readWeight(r, childAt(h, 'wv'), [...path, 'wv'], dm);
+    const wq = readWeight(r, childAt(h, 'wq'), [...path, 'wq'], dm, budget);
+    const wk = readWeight(r, childAt(h, 'wk'), [...path, 'wk'], dm, budget);
+    const wv = readWeight(r, childAt(h, 'wv'), [...path, 'wv'], dm, budget);
     if (wq && wk && wq.matrix.cols !== wk.matrix.cols) {
       const at = childAt(h, 'wk') ?? h;
       const message = wk.identity && !childAt(h, 'wk')

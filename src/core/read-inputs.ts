@@ -1,4 +1,5 @@
 // The embedding table and the inputs: each token resolved to its vector, each input's own mask.
+import { isFileRef, readFileMatrix } from './read-file-ref.js';
 import { childAt, propertyNode, type Node } from './json-tree.js';
 import type { JsonPath } from './path.js';
 import type { InputSpec, TokenSpec } from './spec.js';
@@ -61,6 +62,7 @@ export class Vocabulary {
 export function readEmbeddings(r: Reader, root: Node, dims: Dimensions): Vocabulary {
   const vocabulary = new Vocabulary();
   const node = childAt(root, 'embeddings');
+  if (isFileRef(node)) return fileEmbeddings(r, node!, dims, vocabulary);
   if (!node || !r.object(node, ['embeddings'], 'a table of word → vector')) return vocabulary;
   const what = dims.featuresGiven ? 'd_model, the number of features' : 'd_model, the length of the first embedding';
   for (const prop of node.children ?? []) {
@@ -71,6 +73,38 @@ export function readEmbeddings(r: Reader, root: Node, dims: Dimensions): Vocabul
     if (vector) vocabulary.add(word, vector);
     else vocabulary.markBroken(word);
   }
+  return vocabulary;
+}
+
+/** { "file": "emb.npy", "words": [...] }: row i of the file's matrix is the embedding of words[i]. */
+function fileEmbeddings(r: Reader, node: Node, dims: Dimensions, vocabulary: Vocabulary): Vocabulary {
+  const wordsNode = childAt(node, 'words');
+  if (!wordsNode || wordsNode.type !== 'array') {
+    r.error(wordsNode ?? node, ['embeddings', 'words'], 'give "words": the word of each row of the file, in order');
+    return vocabulary;
+  }
+  const m = readFileMatrix(r, node, ['embeddings'], ['words']);
+  if (!m) return vocabulary;
+  const words = wordsNode.children ?? [];
+  if (words.length !== m.rows) {
+    r.error(wordsNode, ['embeddings', 'words'], `${words.length} words for the ${m.rows} rows of the file: give one word per row`);
+    return vocabulary;
+  }
+  if (m.cols !== dims.dModel) {
+    r.error(childAt(node, 'file')!, ['embeddings', 'file'], `the file's rows are ${m.cols} wide, but d_model is ${dims.dModel} (the number of features)`);
+    return vocabulary;
+  }
+  const seen = new Set<string>();
+  words.forEach((w, i) => {
+    const word = r.string(w, ['embeddings', 'words', i], 'a word');
+    if (word === undefined) return;
+    if (seen.has(word)) {
+      r.error(w, ['embeddings', 'words', i], `${quote(word)} is listed twice`);
+      return;
+    }
+    seen.add(word);
+    vocabulary.add(word, m.data.slice(i * m.cols, (i + 1) * m.cols));
+  });
   return vocabulary;
 }
 

@@ -1,5 +1,6 @@
 // The reader's toolkit: checks for numbers, strings, vectors and matrices that add a problem
 // (with path and exact range) instead of throwing, so every part of a spec is read the same way.
+import type { TensorFiles } from './tensors/spec-files.js';
 import { fromRows, type Matrix } from './matrix.js';
 import type { Node } from './json-tree.js';
 import { formatPath, type JsonPath } from './path.js';
@@ -38,7 +39,11 @@ export class Reader {
   readonly problems: Problem[] = [];
   private dropped = 0;
 
-  constructor(private readonly text: string) {}
+  /** Matrices read from tensor files beside the spec, by file and tensor: each is read once. */
+  readonly fileMatrices = new Map<string, Matrix>();
+
+  /** `files`: where the tensor files a spec names are opened (absent: the spec is not on disk). */
+  constructor(private readonly text: string, readonly files?: TensorFiles) {}
 
   error(at: Node | Span, path: JsonPath, message: string): undefined {
     this.add('error', at, path, message);

@@ -1,6 +1,7 @@
 // The spec reader: text in, a validated Spec or a list of problems out. It never throws on
 // bad input; every check adds a problem with its JSON path and exact range and carries on,
 // so the user sees all of them at once. Each part of the spec has its own read-*.ts file.
+import type { TensorFiles } from './tensors/spec-files.js';
 import { childAt, parseJson, DEFAULT_MAX_BYTES } from './json-tree.js';
 import type { Problem } from './problems.js';
 import type { Spec, WeightMatrix } from './spec.js';
@@ -20,6 +21,8 @@ const TOP_LEVEL = new Set(['$schema', 'title', 'description', 'features', 'embed
 
 export interface ReadOptions {
   maxBytes?: number;
+  /** Where tensor files named by the spec are opened (the spec's folder); absent when it is not on disk. */
+  files?: TensorFiles;
 }
 
 export interface ReadResult {
@@ -31,7 +34,7 @@ export function readSpec(text: string, options: ReadOptions = {}): ReadResult {
   const parsed = parseJson(text, options.maxBytes ?? DEFAULT_MAX_BYTES);
   if (!parsed.root || parsed.problems.length > 0) return { problems: parsed.problems };
   const root = parsed.root;
-  const r = new Reader(text);
+  const r = new Reader(text, options.files);
   if (root.type !== 'object') {
     r.error(root, [], `expected a JSON object with "embeddings" and "inputs", got ${describe(root)}`);
     return { problems: r.problems };
@@ -45,7 +48,8 @@ export function readSpec(text: string, options: ReadOptions = {}): ReadResult {
   if (!dims) return { problems: r.problems };
   const vocabulary = readEmbeddings(r, root, dims);
   const inputs = readInputs(r, root, vocabulary, dims);
-  const heads = readHeads(r, root, dims);
+  const generated = { cells: 0 }; // numbers drawn for { "init" } weights, against one cap for the whole spec
+  const heads = readHeads(r, root, dims, generated);
   const woNode = childAt(root, 'wo');
   let wo: WeightMatrix | undefined;
   if (woNode && heads) {
@@ -53,7 +57,7 @@ export function readSpec(text: string, options: ReadOptions = {}): ReadResult {
     const what = heads.heads.length === 1 ? 'd_v of the one head' : `the heads' d_v added up: ${heads.heads.map((h) => h.wv.matrix.cols).join(' + ')}`;
     const tooBig = woNode.type === 'string' && woNode.value === 'identity' ? identityOverLimit([width], `W_O as the identity, ${width} × ${width},`) : undefined;
     if (tooBig) r.error(woNode, ['wo'], tooBig);
-    else wo = readWeight(r, woNode, ['wo'], { count: width, what });
+    else wo = readWeight(r, woNode, ['wo'], { count: width, what }, generated, { count: dims.dModel, what: 'd_model: W_O maps the heads\' outputs back to d_model' });
   }
   const scale = readScale(r, root);
   const mask = readMask(r, root);

@@ -1,10 +1,11 @@
 // The plain-JSON form of a computed spec: what `attn compute --json` prints and what the
 // host posts to the webview. Matrices are arrays of rows; masked entries of "scaled" are null.
-import { toRows, type Matrix } from './matrix.js';
+import { toRows } from './matrix.js';
+import { attentionData, scaledRow, weightRow, type AttentionData, type HeadData, type QuadrantAxisData } from './model/attention-data.js';
 import type { AttentionResult, ComputeWarning } from './attention.js';
 import type { ParameterCount } from './parameters.js';
 import type { Spec } from './spec.js';
-import { trainingJson, type TrainingJson } from './train/frames.js';
+import type { TrainingJson } from './train/frames.js';
 
 export type Rows = number[][];
 
@@ -66,51 +67,45 @@ export interface AttentionJson {
   training?: TrainingJson;
 }
 
-/** Masked entries hold -Infinity in the core; JSON has no infinities, so they become null. (The core refuses any other non-finite number before this.) */
-function scaledRows(m: Matrix): (number | null)[][] {
-  return toRows(m).map((r) => r.map((v) => (Number.isFinite(v) ? v : null)));
+/** The rows of the scaled scores; masked entries are null, since JSON has no -Infinity. */
+function scaledRows(head: HeadData): (number | null)[][] {
+  return Array.from({ length: head.scores.rows }, (_, i) => scaledRow(head, i));
 }
 
-function scaleName(spec: Spec): string {
-  return spec.scale.kind === 'number' ? String(spec.scale.value) : spec.scale.kind;
-}
-
-export function toJson(spec: Spec, result: AttentionResult): AttentionJson {
-  const matrices: MatrixInfo[] = [];
-  spec.heads.forEach((h, head) => {
-    for (const role of ['wq', 'wk', 'wv'] as const) {
-      const w = h[role];
-      matrices.push({ role, head, rows: w.matrix.rows, cols: w.matrix.cols, identity: w.identity, values: toRows(w.matrix) });
-    }
-  });
-  if (spec.wo) {
-    matrices.push({ role: 'wo', rows: spec.wo.matrix.rows, cols: spec.wo.matrix.cols, identity: spec.wo.identity, values: toRows(spec.wo.matrix) });
-  }
-  const q = spec.views.quadrant;
-  const axis = (a: NonNullable<typeof q>['x']) => ({ label: a.label, direction: Array.from(a.direction), ...(a.ends ? { ends: [...a.ends] as [string, string] } : {}) });
+/** The arrays-of-rows form of the model: what `attn compute --json` prints. */
+export function dataToJson(data: AttentionData): AttentionJson {
+  const q = data.views.quadrant;
+  const axis = (a: QuadrantAxisData) => ({ label: a.label, direction: [...a.direction], ...(a.ends ? { ends: [a.ends[0], a.ends[1]] as [string, string] } : {}) });
   return {
-    ...(spec.title !== undefined ? { title: spec.title } : {}),
-    features: [...spec.features],
-    dModel: spec.dModel,
-    scale: scaleName(spec),
-    mask: spec.mask,
-    inputs: result.inputs.map((input) => ({
+    ...(data.title !== undefined ? { title: data.title } : {}),
+    features: [...data.features],
+    dModel: data.dModel,
+    scale: data.scale,
+    mask: data.mask,
+    inputs: data.inputs.map((input) => ({
       name: input.name,
       tokens: [...input.tokens],
-      embeddings: toRows(input.x),
+      embeddings: toRows(input.embeddings),
       heads: input.heads.map((h) => ({
         name: h.name, dk: h.dk, dv: h.dv, divisor: h.divisor,
         q: toRows(h.q), k: toRows(h.k), v: toRows(h.v),
-        scores: toRows(h.scores), scaled: scaledRows(h.scaled),
+        scores: toRows(h.scores), scaled: scaledRows(h),
         weights: toRows(h.weights), output: toRows(h.output),
       })),
       concat: toRows(input.concat),
       output: toRows(input.output),
     })),
-    matrices,
+    matrices: data.matrices.map((m) => ({
+      role: m.role, ...(m.head !== undefined ? { head: m.head } : {}), rows: m.rows, cols: m.cols, identity: m.identity,
+      values: Array.from({ length: m.rows }, (_, i) => Array.from(weightRow(m, i))),
+    })),
     views: q ? { quadrant: { x: axis(q.x), y: axis(q.y), ...(q.quadrants ? { quadrants: [...q.quadrants] as [string, string, string, string] } : {}) } } : {},
-    parameters: result.parameters,
-    warnings: [...result.warnings],
-    ...(spec.train ? { training: trainingJson(spec) } : {}),
+    parameters: data.parameters,
+    warnings: [...data.warnings],
+    ...(data.training ? { training: data.training } : {}),
   };
+}
+
+export function toJson(spec: Spec, result: AttentionResult): AttentionJson {
+  return dataToJson(attentionData(spec, result));
 }

@@ -12,11 +12,25 @@ export interface Span {
 export type Scale = { kind: 'sqrt_dk' } | { kind: 'none' } | { kind: 'number'; value: number; span?: Span };
 export type MaskKind = 'none' | 'causal';
 
-/** Where a matrix came from: written out in the spec, or the "identity" shorthand (also the default). */
+/** A named variance rule for a generated weight (read-init.ts): LeCun 1/d_in, Xavier 2/(d_in + d_out), Kaiming 2/d_in. */
+export type InitRule = 'lecun' | 'xavier' | 'kaiming';
+
+/** How a generated weight was drawn: normal, mean 0, this variance, from this seed. */
+export interface GeneratedWeight {
+  readonly init: InitRule | 'variance';
+  readonly variance: number;
+  readonly seed: number;
+}
+
+/**
+ * Where a matrix came from: written out in the spec, generated from { "init", "shape", "seed" }
+ * (then `generated` says how), or the "identity" shorthand (also the default).
+ */
 export interface WeightMatrix {
   readonly matrix: Matrix;
   readonly identity: boolean;
   readonly span?: Span;
+  readonly generated?: GeneratedWeight;
 }
 
 export interface HeadSpec {

@@ -1,7 +1,8 @@
 // Weight matrices written for the user while they type a spec: at "wq", "wk" or "wv" the editor
 // offers a matrix of the right height (d_model, read from the spec being written), so nobody counts
 // rows by hand. The numbers are small and come from a seeded generator, so the same spec always
-// gets the same suggestion.
+// gets the same suggestion. A generated weight ({ "init": "xavier", "shape", "seed" }, read-init.ts)
+// is offered too: at a real model's width (512) it is the only suggestion short enough to read.
 import { getLocation, parseTree } from 'jsonc-parser';
 import { readDimensions } from './read-dimensions.js';
 import { Reader } from './read-values.js';
@@ -56,5 +57,13 @@ export function weightSnippetsAt(text: string, offset: number, indent = '      '
       text: matrixText(rows, indent),
     });
   }
+  // d_k = d_model / 8 as in the seeds' 512 → 64 (8 heads); 2 for a toy d_model.
+  const dk = d <= 8 ? Math.min(d, 2) : Math.round(d / 8);
+  const seed = path[1] * 10 + (path[2] === 'wq' ? 1 : path[2] === 'wk' ? 2 : 3);
+  out.push({
+    label: `generated ${d} × ${dk} weights (Xavier, seeded)`,
+    detail: `drawn when the spec is read: normal with Var(W) = 2 / (${d} + ${dk}), the same numbers for seed ${seed} every time`,
+    text: `{ "init": "xavier", "shape": [${d}, ${dk}], "seed": ${seed} }`,
+  });
   return out;
 }

@@ -1,6 +1,7 @@
 // The command "Apply Learned Weights": runs the spec's "train" section and writes the learnt
 // matrices into the spec as one edit, so a single Undo brings the old ones back. The edits are
 // made by the pure core (train/apply.ts); this shell finds the document and reports.
+import { ROLE_SYMBOL } from '../vocabulary.js';
 import * as vscode from 'vscode';
 import { hasErrors } from '../core/problems.js';
 import { readSpec } from '../core/read.js';
@@ -10,7 +11,6 @@ import { train } from '../core/train/descent.js';
 import { PANEL_TRAIN_WORK } from '../core/train/frames.js';
 import { spanToRange } from './ranges.js';
 
-const ROLE_NAME = { wq: 'W_Q', wk: 'W_K', wv: 'W_V' } as const;
 
 /** Applies the learnt weights to the spec at `uri`; false (with a message) when it cannot. */
 export async function applyLearnedWeights(uri: vscode.Uri | undefined): Promise<boolean> {
@@ -51,7 +51,7 @@ export async function applyLearnedWeights(uri: vscode.Uri | undefined): Promise<
     void vscode.window.showWarningMessage('Attention Lens: the editor refused the edit (is the file read-only?).');
     return false;
   }
-  const roles = t.learn.map((r) => ROLE_NAME[r]).join(', ');
+  const roles = t.learn.map((r) => ROLE_SYMBOL[r]).join(', ');
   const [first, last] = [run.loss[0], run.loss[run.loss.length - 1]];
   void vscode.window.showInformationMessage(
     `Attention Lens: wrote the learnt ${roles} of head "${spec.heads[t.head].name}" (${t.steps} steps, loss ${first.toPrecision(3)} → ${last.toPrecision(3)}). Undo restores the previous matrices.`);

@@ -41,8 +41,12 @@ export class SpecDiagnostics implements vscode.Disposable {
 
   update(document: vscode.TextDocument): void {
     if (!isSpecDocument(document) || document.isClosed) return;
-    const { problems } = this.cache.get(document);
-    this.collection.set(document.uri, problems.map((p) => toDiagnostic(document, p)));
+    const version = document.version;
+    this.cache.get(document).then(({ problems }) => {
+      // An answer for a version the user has since changed is dropped: the newer one is coming.
+      if (document.isClosed || document.version !== version) return;
+      this.collection.set(document.uri, problems.map((p) => toDiagnostic(document, p)));
+    }, () => { /* Cancelled: a newer version replaced it */ });
   }
 
   dispose(): void {

@@ -1,7 +1,10 @@
 // The extension host's entry: wires the spec diagnostics, the hovers, the Attention panels and
 // their commands, and returns the small API the integration tests read.
 import * as vscode from 'vscode';
+import * as path from 'node:path';
 import { AnalysisCache } from './analysis-cache.js';
+import { AnalysisRunner } from './analysis-runner.js';
+import { StallMonitor } from './stall-monitor.js';
 import { SpecDiagnostics } from './diagnostics.js';
 import { registerSpecHovers } from './hover.js';
 import { registerWeightCompletions } from './completion.js';
@@ -16,7 +19,10 @@ const loadedAt = performance.now();
 
 export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   const timings: Timings = { activateMs: 0 };
-  const cache = new AnalysisCache();
+  const stalls = new StallMonitor();
+  // Specs are read and computed in a worker thread: the host's own thread only posts the result.
+  const runner = new AnalysisRunner(path.join(__dirname, 'analysis-worker.js'), (line) => log().warn(line));
+  const cache = new AnalysisCache(runner);
   const panels = new PanelManager({ extensionUri: context.extensionUri, cache, timings });
   context.subscriptions.push(
     new SpecDiagnostics(cache),
@@ -28,6 +34,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     vscode.commands.registerCommand('attentionLens.exportSvg', () => panels.exportPicture('svg')),
     vscode.commands.registerCommand('attentionLens.exportPng', () => panels.exportPicture('png')),
     vscode.commands.registerCommand('attentionLens.applyLearnedWeights', (uri?: unknown) => applyLearnedWeights(uri instanceof vscode.Uri ? uri : panels.currentSpec())),
+    { dispose: () => { runner.dispose(); stalls.dispose(); } },
     { dispose: disposeLog },
   );
   const models = ModelEditorProvider.register(context);
@@ -38,6 +45,8 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     panels: () => panels.infos(),
     timings: () => ({ ...timings }),
     modelEditors: () => models.infos(),
+    maxStallMs: () => stalls.maxMs(),
+    resetStall: () => stalls.reset(),
   };
 }
 

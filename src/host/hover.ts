@@ -8,9 +8,10 @@ import { SPEC_GLOB } from './spec-files.js';
 
 export function registerSpecHovers(cache: AnalysisCache): vscode.Disposable {
   return vscode.languages.registerHoverProvider({ pattern: SPEC_GLOB }, {
-    provideHover(document, position) {
+    async provideHover(document, position) {
       const text = document.getText();
-      const hover = hoverAt(text, document.offsetAt(position), cache.lastGoodJson(document));
+      const offset = document.offsetAt(position);
+      const hover = hoverAt(text, offset, await cache.lastGoodData(document));
       if (!hover) return undefined;
       const lines = [`**${escapeMarkdown(hover.heading)}**`, '', ...hover.lines.map((l) => `${escapeMarkdown(l)}  `)];
       const markdown = new vscode.MarkdownString(lines.join('\n'));

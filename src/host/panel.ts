@@ -1,42 +1,30 @@
 // One Attention panel: a webview showing one spec. It posts a result (or the spec's problems)
 // for each document version, follows edits with a short debounce, and acts on the webview's
-// messages once they pass isWebviewMessage and are about the document it shows.
+// messages once they pass isWebviewMessage and are about the document it shows. Its parts: the
+// channel to the webview (panel-channel.ts), its clocks (panel-metrics.ts) and what it knows of
+// the document it shows (preview.ts, made anew for each document).
 import * as vscode from 'vscode';
-import type { Analysis } from '../core/index.js';
 import { positionAt, type Problem } from '../core/problems.js';
-import type { AttentionJson } from '../core/result-json.js';
-import type {
-  HostMessage, PanelProblem, PanelState, ProblemsMessage, RenderMessage, ViewName, WebviewMessage,
-} from '../protocol.js';
+import type { PanelProblem, PanelState, ViewName, WebviewMessage } from '../protocol.js';
 import { isWebviewMessage } from '../protocol-check.js';
-import type { AnalysisCache } from './analysis-cache.js';
+import type { AnalysisCache, HostAnalysis } from './analysis-cache.js';
 import { Debouncer } from './debounce.js';
 import { writeExport } from './export.js';
 import { log } from './log.js';
+import { WebviewChannel } from './panel-channel.js';
+import { PanelMetrics } from './panel-metrics.js';
 import { webviewHtml } from './panel-webview.js';
+import { DocumentPreview } from './preview.js';
 import { revealInSpec } from './reveal.js';
 import { baseName } from './spec-files.js';
-import type { PanelInfo, PanelStatus, Timings } from './test-api.js';
-import { FIRST_UPDATE_DELAY_MS, updateDelay } from './update-delay.js';
+import type { PanelInfo, Timings } from './test-api.js';
+import { FIRST_UPDATE_DELAY_MS } from './update-delay.js';
 
 export const PANEL_VIEW_TYPE = 'attentionLens.panel';
-const EXPORT_TIMEOUT_MS = 20_000;
 
 export function toPanelProblem(text: string, p: Problem): PanelProblem {
   const { line, column } = positionAt(text, p.span.offset);
   return { severity: p.severity, message: p.message, path: p.path, line, column };
-}
-
-/** Tokens of the input the panel shows (the first one unless the user picked another). */
-function shownTokens(json: AttentionJson, state: PanelState | undefined): string[] {
-  const input = json.inputs[state?.input ?? 0] ?? json.inputs[0];
-  return input ? [...input.tokens] : [];
-}
-
-interface PendingExport {
-  format: 'svg' | 'png';
-  documentUri: vscode.Uri;
-  timer: ReturnType<typeof setTimeout>;
 }
 
 export interface PanelContext {
@@ -46,29 +34,14 @@ export interface PanelContext {
 }
 
 export class AttentionPanel implements vscode.Disposable {
-  private documentUri: vscode.Uri;
+  private preview: DocumentPreview;
   private locked: boolean;
-  /** The webview's script is running and has asked for data. */
-  private webviewReady = false;
-  /** The last render/problems message: re-sent whenever the webview (re)loads. */
-  private content?: RenderMessage | ProblemsMessage;
-  private queued: HostMessage[] = [];
-  private status: PanelStatus = 'loading';
-  private shownVersion = -1;
-  private shownDocument?: vscode.TextDocument;
-  private tokens: string[] = [];
-  private lastJson?: AttentionJson;
   private view: ViewName;
   private savedState?: PanelState;
-  private showStartedAt?: number;
-  private nextRequestId = 1;
-  private readonly pendingExports = new Map<number, PendingExport>();
+  /** An export asked for the document shown then: the file goes beside that spec. */
+  private readonly channel: WebviewChannel<vscode.Uri>;
+  private readonly metrics: PanelMetrics;
   private readonly debouncer = new Debouncer(FIRST_UPDATE_DELAY_MS);
-  /** Analysis time of the version last posted, and that plus its drawing once the webview reports it. */
-  private lastAnalysisMs = 0;
-  private lastCostMs?: number;
-  /** When the first edit since the last paint arrived: stopped by the 'rendered' of a later version. */
-  private editStartedAt?: { at: number; version: number };
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   private disposed = false;
@@ -80,10 +53,12 @@ export class AttentionPanel implements vscode.Disposable {
     private readonly context: PanelContext,
     options: { locked?: boolean; state?: PanelState } = {},
   ) {
-    this.documentUri = documentUri;
+    this.preview = new DocumentPreview(documentUri);
     this.locked = options.locked ?? options.state?.locked ?? false;
     this.savedState = options.state;
     this.view = options.state?.view ?? 'arcs';
+    this.channel = new WebviewChannel(panel.webview, () => this.locked);
+    this.metrics = new PanelMetrics(context.timings);
     const { extensionUri } = context;
     panel.iconPath = {
       light: vscode.Uri.joinPath(extensionUri, 'media', 'icon-light.svg'),
@@ -93,7 +68,7 @@ export class AttentionPanel implements vscode.Disposable {
       panel.webview.onDidReceiveMessage((m: unknown) => this.receive(m)),
       panel.onDidChangeViewState(() => {
         // Hidden webviews are torn down; the script sends 'ready' again when shown.
-        if (!panel.visible) this.webviewReady = false;
+        if (!panel.visible) this.channel.hidden();
       }),
       panel.onDidDispose(() => this.dispose()),
     );
@@ -105,7 +80,7 @@ export class AttentionPanel implements vscode.Disposable {
   }
 
   get uri(): vscode.Uri {
-    return this.documentUri;
+    return this.preview.uri;
   }
 
   get isLocked(): boolean {
@@ -113,25 +88,21 @@ export class AttentionPanel implements vscode.Disposable {
   }
 
   info(): PanelInfo {
+    const p = this.preview;
     return {
-      documentUri: this.documentUri.toString(), version: this.shownVersion, state: this.status,
-      tokens: [...this.tokens], view: this.view, locked: this.locked,
+      documentUri: p.uri.toString(), version: p.shownVersion, state: p.status,
+      tokens: [...p.tokens], view: this.view, locked: this.locked,
     };
   }
 
   /** Starts the clock for show-to-paint: stopped by the next 'rendered'. */
   markShown(): void {
-    this.showStartedAt = performance.now();
+    this.metrics.shown();
   }
 
   showDocument(uri: vscode.Uri): void {
-    if (uri.toString() === this.documentUri.toString()) return;
-    this.documentUri = uri;
-    this.shownVersion = -1;
-    this.shownDocument = undefined;
-    this.status = 'loading';
-    this.tokens = [];
-    this.lastJson = undefined;
+    if (uri.toString() === this.uri.toString()) return;
+    this.preview = new DocumentPreview(uri);
     this.debouncer.cancel('update');
     this.setTitle();
     void this.update();
@@ -140,91 +111,69 @@ export class AttentionPanel implements vscode.Disposable {
   setLocked(locked: boolean): void {
     this.locked = locked;
     this.setTitle();
-    this.post({ type: 'lock', locked });
+    this.channel.post({ type: 'lock', locked });
   }
 
   /** The document changed: show the new version once typing pauses. */
   documentChanged(version: number): void {
-    this.editStartedAt ??= { at: performance.now(), version };
-    const delay = updateDelay(this.lastCostMs);
-    this.context.timings.lastUpdateDelayMs = delay;
+    const delay = this.metrics.edited(version);
     this.debouncer.schedule('update', () => void this.update(), delay);
   }
 
   requestExport(format: 'svg' | 'png'): void {
-    const requestId = this.nextRequestId++;
-    const timer = setTimeout(() => {
-      if (this.pendingExports.delete(requestId)) {
-        void vscode.window.showWarningMessage('Attention Lens: the panel did not send the picture to export.');
-      }
-    }, EXPORT_TIMEOUT_MS);
-    this.pendingExports.set(requestId, { format, documentUri: this.documentUri, timer });
     // Slides and print want a light background whatever the editor's theme: a setting says which.
     const light = vscode.workspace.getConfiguration('attentionLens').get<string>('exportBackground') === 'light';
-    this.post({ type: 'exportRequest', requestId, format, ...(light ? { theme: 'light' as const } : {}) });
+    this.channel.requestExport({ format, ...(light ? { theme: 'light' as const } : {}) }, this.uri,
+      () => void vscode.window.showWarningMessage('Attention Lens: the panel did not send the picture to export.'));
   }
 
   /** Reads the document as it is now and posts its result or its problems. */
   async update(): Promise<void> {
-    const uri = this.documentUri;
+    const preview = this.preview;
+    const uri = preview.uri;
     let document: vscode.TextDocument;
     try {
       document = await vscode.workspace.openTextDocument(uri);
     } catch (err) {
-      if (this.disposed || uri.toString() !== this.documentUri.toString()) return;
+      if (this.disposed || preview !== this.preview) return;
       const message = `cannot open ${baseName(uri)}: ${err instanceof Error ? err.message : String(err)}`;
-      this.showProblems(uri, 0, [{ severity: 'error', message, path: '', line: 1, column: 1 }]);
+      this.showProblems(0, [{ severity: 'error', message, path: '', line: 1, column: 1 }]);
       return;
     }
     // The panel moved on to another document, or a newer version was shown already: drop this one.
     // (A closed and reopened document counts from 1 again, as a new TextDocument.)
-    if (this.disposed || uri.toString() !== this.documentUri.toString()) return;
-    if (document === this.shownDocument && document.version < this.shownVersion) return;
-    this.shownDocument = document;
-    const started = performance.now();
-    const analysis = this.context.cache.get(document);
-    this.lastAnalysisMs = performance.now() - started;
-    this.showAnalysis(document, analysis);
-  }
-
-  private showAnalysis(document: vscode.TextDocument, analysis: Analysis): void {
+    if (this.disposed || preview !== this.preview || !preview.isNew(document, document.version)) return;
+    const version = document.version;
     const text = document.getText();
-    const problems = analysis.problems.map((p) => toPanelProblem(text, p));
-    if (analysis.json) {
-      this.shownVersion = document.version;
-      this.lastJson = analysis.json;
-      this.content = {
-        type: 'render', documentUri: document.uri.toString(), fileName: baseName(document.uri),
-        version: document.version, result: analysis.json, warnings: problems.filter((p) => p.severity === 'warning'),
-      };
-      this.post(this.content);
-    } else {
-      this.showProblems(document.uri, document.version, problems);
+    let analysis: HostAnalysis;
+    try {
+      // Read and computed in the worker; long work says how far it is in the panel's status line.
+      analysis = await this.context.cache.get(document, (done, total) =>
+        this.channel.post({ type: 'progress', documentUri: uri.toString(), version, done, total }));
+    } catch {
+      return; // replaced by a newer version, whose update is on its way
     }
-  }
-
-  private showProblems(uri: vscode.Uri, version: number, problems: PanelProblem[]): void {
-    this.shownVersion = version;
-    this.status = 'error';
-    this.content = { type: 'problems', documentUri: uri.toString(), fileName: baseName(uri), version, problems };
-    this.post(this.content);
-  }
-
-  /** Posts now if the webview is listening; otherwise flush() sends the content, the lock and any export request on 'ready'. */
-  private post(message: HostMessage): void {
-    if (!this.webviewReady) {
-      if (message.type === 'exportRequest') this.queued.push(message);
+    if (this.disposed || preview !== this.preview || !preview.isNew(document, version)) return;
+    preview.shownDocument = document;
+    this.metrics.analysed(analysis.ms, analysis.wire?.buffer.byteLength);
+    const problems = analysis.problems.map((p) => toPanelProblem(text, p));
+    if (!analysis.wire) {
+      this.showProblems(version, problems);
       return;
     }
-    void this.panel.webview.postMessage(message);
+    preview.shownVersion = version;
+    preview.header = analysis.wire.header;
+    this.channel.show({
+      type: 'render', documentUri: uri.toString(), fileName: baseName(uri),
+      version, result: analysis.wire.header, buffer: analysis.wire.buffer, warnings: problems.filter((p) => p.severity === 'warning'),
+    });
   }
 
-  private flush(): void {
-    const messages: HostMessage[] = [{ type: 'lock', locked: this.locked }];
-    if (this.content) messages.push(this.content);
-    messages.push(...this.queued);
-    this.queued = [];
-    for (const m of messages) void this.panel.webview.postMessage(m);
+  private showProblems(version: number, problems: PanelProblem[]): void {
+    const p = this.preview;
+    p.shownVersion = version;
+    p.status = 'error';
+    this.channel.show({ type: 'problems', documentUri: p.uri.toString(), fileName: baseName(p.uri), version, problems });
   }
 
   private receive(message: unknown): void {
@@ -232,7 +181,7 @@ export class AttentionPanel implements vscode.Disposable {
       log().warn('ignored a message from the webview that is not in the protocol:', safeString(message));
       return;
     }
-    const current = this.documentUri.toString();
+    const current = this.uri.toString();
     if ('documentUri' in message && message.documentUri !== current) {
       log().info(`ignored a '${message.type}' message for ${message.documentUri}; the panel shows ${current}`);
       return;
@@ -243,60 +192,50 @@ export class AttentionPanel implements vscode.Disposable {
   private handle(message: WebviewMessage): void {
     switch (message.type) {
       case 'ready':
-        this.webviewReady = true;
-        this.flush();
+        this.channel.becameReady();
         return;
       case 'rendered':
         this.rendered(message.version, message.view, message.drawMs);
         return;
       case 'reveal':
-        void revealInSpec(this.documentUri, message.target, this.panel.viewColumn)
+        void revealInSpec(this.uri, message.target, this.panel.viewColumn)
           .catch((err) => log().error('reveal failed:', err instanceof Error ? err.message : String(err)));
         return;
       case 'state':
-        if (message.state.documentUri !== this.documentUri.toString()) return;
+        if (message.state.documentUri !== this.uri.toString()) return;
         this.savedState = message.state;
         this.view = message.state.view;
-        if (this.lastJson && this.status === 'ready') this.tokens = shownTokens(this.lastJson, this.savedState);
+        if (this.preview.status === 'ready') this.preview.tokens = this.preview.tokensFor(this.savedState);
         return;
       case 'exportResult': {
-        const pending = this.pendingExports.get(message.requestId);
-        if (!pending || pending.format !== message.format) {
+        const documentUri = this.channel.answer(message.requestId, message.format);
+        if (!documentUri) {
           log().warn(`ignored an export result for unknown request ${message.requestId}`);
           return;
         }
-        clearTimeout(pending.timer);
-        this.pendingExports.delete(message.requestId);
-        void writeExport(pending.documentUri, this.view, message.format, message.data);
+        void writeExport(documentUri, this.view, message.format, message.data);
         return;
       }
     }
   }
 
   private rendered(version: number, view: ViewName, drawMs: number): void {
-    if (version < this.shownVersion) {
-      log().trace(`dropped a stale 'rendered' for version ${version} (showing ${this.shownVersion})`);
+    const p = this.preview;
+    if (version < p.shownVersion) {
+      log().trace(`dropped a stale 'rendered' for version ${version} (showing ${p.shownVersion})`);
       return;
     }
     this.view = view;
-    if (this.content?.type === 'render' && this.lastJson) {
-      this.status = 'ready';
-      this.tokens = shownTokens(this.lastJson, this.savedState);
+    if (this.channel.current?.type === 'render' && p.header) {
+      p.status = 'ready';
+      p.tokens = p.tokensFor(this.savedState);
     }
-    if (this.showStartedAt !== undefined) {
-      this.context.timings.lastShowToPaintMs = performance.now() - this.showStartedAt;
-      this.showStartedAt = undefined;
-    }
-    if (this.editStartedAt && version >= this.editStartedAt.version) {
-      this.context.timings.lastEditToPaintMs = performance.now() - this.editStartedAt.at;
-      this.editStartedAt = undefined;
-    }
-    this.lastCostMs = this.lastAnalysisMs + drawMs;
-    log().trace(`rendered ${this.documentUri.toString()} v${version} (${view}) in ${drawMs.toFixed(1)} ms`);
+    this.metrics.painted(version, drawMs);
+    log().trace(`rendered ${p.uri.toString()} v${version} (${view}) in ${drawMs.toFixed(1)} ms`);
   }
 
   private setTitle(): void {
-    const name = baseName(this.documentUri);
+    const name = baseName(this.uri);
     this.panel.title = this.locked ? `[Locked] Attention: ${name}` : `Attention: ${name}`;
   }
 
@@ -304,8 +243,7 @@ export class AttentionPanel implements vscode.Disposable {
     if (this.disposed) return;
     this.disposed = true;
     this.debouncer.dispose();
-    for (const p of this.pendingExports.values()) clearTimeout(p.timer);
-    this.pendingExports.clear();
+    this.channel.dispose();
     for (const s of this.subscriptions) s.dispose();
     this.disposeEmitter.fire();
     this.disposeEmitter.dispose();

@@ -24,6 +24,10 @@ export interface Timings {
   lastEditToPaintMs?: number;
   /** The wait the panel chose after the last edit (about the cost of the last redraw). */
   lastUpdateDelayMs?: number;
+  /** Bytes of the binary buffer of the last result posted to a panel. */
+  lastMessageBytes?: number;
+  /** Milliseconds the last analysis took in the worker (read, compute, pack). */
+  lastAnalysisMs?: number;
 }
 
 export interface AttentionLensApi {
@@ -31,4 +35,7 @@ export interface AttentionLensApi {
   timings(): Timings;
   /** The open model editors (.safetensors, .npy, .npz). */
   modelEditors(): ModelEditorInfo[];
+  /** The longest stall of the extension host's thread since the last resetStall(), in ms. */
+  maxStallMs(): number;
+  resetStall(): void;
 }

@@ -13,11 +13,11 @@ suite('Training', () => {
     const original = exampleText('learn-apple-watch.attn.json');
     const editor = await openFreshSpec(original, 'learn');
     const doc = editor.document;
-    const before = analyze(original).json!.inputs[0].heads[0].weights[3][2];
+    const before = analyze(original, { json: true }).json!.inputs[0].heads[0].weights[3][2];
     assert.ok(before < 0.1, `watch → apple starts at ${before}`);
     await vscode.commands.executeCommand('attentionLens.applyLearnedWeights');
     await waitFor('the learnt matrices in the spec', () => doc.getText() !== original || undefined, 10_000);
-    const after = analyze(doc.getText());
+    const after = analyze(doc.getText(), { json: true });
     assert.deepEqual(after.problems, []);
     assert.equal(after.spec!.heads[0].wq.identity, false);
     assert.equal(after.spec!.heads[0].wv.identity, true, 'W_V was not learnt');

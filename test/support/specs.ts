@@ -15,11 +15,11 @@ export function exampleText(name: string): string {
 }
 
 /** Analyzes a spec given as an object and fails the test if it has errors. */
-export function analyzeOk(spec: unknown): Required<Pick<Analysis, 'spec' | 'result' | 'json'>> & Analysis {
-  const a = analyze(JSON.stringify(spec, null, 2));
+export function analyzeOk(spec: unknown): Required<Pick<Analysis, 'spec' | 'result' | 'json' | 'data'>> & Analysis {
+  const a = analyze(JSON.stringify(spec, null, 2), { json: true });
   assert.deepEqual(a.problems.filter((p) => p.severity === 'error'), []);
-  assert.ok(a.spec && a.result && a.json);
-  return a as Required<Pick<Analysis, 'spec' | 'result' | 'json'>> & Analysis;
+  assert.ok(a.spec && a.result && a.json && a.data);
+  return a as Required<Pick<Analysis, 'spec' | 'result' | 'json' | 'data'>> & Analysis;
 }
 
 export function assertInDelta(actual: number, expected: number, delta = 1e-9): void {

@@ -9,7 +9,7 @@ import { exampleText } from '../support/specs.js';
 
 for (const width of [700, 1000, 1400]) {
   test(`arcs at ${width} px: the title and the reading key are not cut, and loops are explained`, () => {
-    const data = analyze(exampleText('multi-head-causal.attn.json')).json!;
+    const data = analyze(exampleText('multi-head-causal.attn.json')).data!;
     const doc = new JSDOM(renderSvg(data, 'arcs', { width, head: 'all' }), { contentType: 'image/svg+xml' }).window.document;
     const title = doc.querySelector('text.title')!.textContent!;
     assert.doesNotMatch(title, /…/);

@@ -8,7 +8,7 @@ const BASE = { features: ['a', 'b'], embeddings: { x: [1, 0], y: [0, 1], z: [1, 
 
 test('a fully masked query row gets zero weights and a warning on that token, never NaN', () => {
   const text = JSON.stringify({ ...BASE, inputs: [{ tokens: ['x', 'y', 'z'], mask: [[1, 1, 1], [0, 0, 0], [1, 1, 1]] }] }, null, 2);
-  const a = analyze(text);
+  const a = analyze(text, { json: true });
   assert.ok(a.json);
   assert.deepEqual(a.json.inputs[0].heads[0].weights[1], [0, 0, 0]);
   assert.deepEqual(a.json.inputs[0].heads[0].output[1], [0, 0]);
@@ -65,7 +65,7 @@ test('a scale so small that the scaled scores overflow says the scale is the cau
 });
 
 test('a fully masked row is reported once, whatever the number of heads', () => {
-  const a = analyze(JSON.stringify({ ...BASE, inputs: [{ tokens: ['x', 'y'], mask: [[0, 0], [1, 1]] }], heads: [{}, {}, {}] }));
+  const a = analyze(JSON.stringify({ ...BASE, inputs: [{ tokens: ['x', 'y'], mask: [[0, 0], [1, 1]] }], heads: [{}, {}, {}] }), { json: true });
   assert.equal(a.problems.length, 1);
   assert.match(a.problems[0].message, /in every head/);
 });

@@ -1,11 +1,12 @@
 // Compare and Quadrant draw what was chosen: the chosen occurrence of a repeated word, and the
 // chosen head (never another head's numbers under its name).
+import { row as rowOf } from '../../src/core/model/attention-data.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { renderSvg } from '../../src/cli/render.js';
 import { analyze } from '../../src/core/index.js';
-import type { AttentionJson } from '../../src/core/result-json.js';
+import type { AttentionData } from '../../src/core/model/attention-data.js';
 import { exampleText } from '../support/specs.js';
 import { nthOccurrence, occurrenceRank } from '../../webview/compare.js';
 
@@ -21,15 +22,15 @@ function barWeights(svg: string, input: number): Map<number, number> {
   return out;
 }
 
-function assertRow(svg: string, data: AttentionJson, input: number, head: number, query: number): void {
+function assertRow(svg: string, data: AttentionData, input: number, head: number, query: number): void {
   const bars = barWeights(svg, input);
-  const row = data.inputs[input].heads[head].weights[query];
+  const row = Array.from(rowOf(data.inputs[input].heads[head].weights, query));
   assert.equal(bars.size, row.length);
   row.forEach((w, j) => assert.ok(Math.abs(bars.get(j)! - w) < 5e-5, `key ${j}: bar ${bars.get(j)} vs weight ${w}`));
 }
 
 test('"the cat saw the dog" (causal): the second "the" shows its own row, not the first "the" (weight 1)', () => {
-  const data = analyze(JSON.stringify({ embeddings: { the: [1, 0], cat: [0, 1], saw: [1, 1], dog: [0.5, 1] }, inputs: [{ tokens: ['the', 'cat', 'saw', 'the', 'dog'] }], mask: 'causal' })).json!;
+  const data = analyze(JSON.stringify({ embeddings: { the: [1, 0], cat: [0, 1], saw: [1, 1], dog: [0.5, 1] }, inputs: [{ tokens: ['the', 'cat', 'saw', 'the', 'dog'] }], mask: 'causal' })).data!;
   const svg = renderSvg(data, 'compare', { input: 0, token: 3 });
   assertRow(svg, data, 0, 0, 3);
   assert.notEqual(barWeights(svg, 0).get(0), 1);
@@ -37,14 +38,14 @@ test('"the cat saw the dog" (causal): the second "the" shows its own row, not th
 });
 
 test('the 64-token example: "64. runs" in Compare agrees with attn compute\'s row 64', () => {
-  const data = analyze(exampleText('long-64-tokens-8-heads.attn.json')).json!;
+  const data = analyze(exampleText('long-64-tokens-8-heads.attn.json')).data!;
   const input = data.inputs[0];
   const last = input.tokens.length - 1;
   for (const head of [0, 3]) assertRow(renderSvg(data, 'compare', { input: 0, token: last, head }), data, 0, head, last);
 });
 
 test('with head "tech lens" chosen, Quadrant and Compare never show head "raw"', () => {
-  const data = analyze(exampleText('apple-watch-lens.attn.json')).json!;
+  const data = analyze(exampleText('apple-watch-lens.attn.json')).data!;
   const tech = data.inputs[0].heads.findIndex((h) => h.name === 'tech lens');
   assert.ok(tech > 0);
   for (const view of ['quadrant', 'compare'] as const) {

@@ -62,7 +62,7 @@ test('every spec the reader accepts computes to finite numbers only, however lar
     const spec = JSON.parse(texts[i]);
     for (const w of Object.keys(spec.embeddings)) spec.embeddings[w] = spec.embeddings[w].map((v: number) => v * m);
     spec.scale = scale;
-    const a = analyze(JSON.stringify(spec));
+    const a = analyze(JSON.stringify(spec), { json: true });
     if (!a.json) {
       assert.ok(a.problems.some((p) => p.severity === 'error'), 'refused without saying why');
       return;

@@ -23,7 +23,7 @@ test('q · k = |q| |k| cos θ, and the plane keeps both lengths and the angle, i
 });
 
 test('the seed: q_watch · k_apple = |q||k| cos θ = 11.66 · 11.66 · 1.000 = 136 in the geometry view of "tech lens"', () => {
-  const data = analyze(exampleText('apple-watch-lens.attn.json')).json!;
+  const data = analyze(exampleText('apple-watch-lens.attn.json')).data!;
   const svg = renderSvg(data, 'geometry', { head: 1, token: 3 });
   const doc = new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document;
   const formula = Array.from(doc.querySelector('text.formula')!.childNodes).filter((c) => c.nodeName !== 'title').map((c) => c.textContent).join('');
@@ -48,7 +48,7 @@ test('a key of length 1e300 (found by the hostile property test): finite lengths
 });
 
 test('the matrix view\'s cosine mode: watch → apple is 1.000 (same direction) while the raw score is 136', () => {
-  const data = analyze(exampleText('apple-watch-lens.attn.json')).json!;
+  const data = analyze(exampleText('apple-watch-lens.attn.json')).data!;
   const svg = renderSvg(data, 'matrix', { head: 1, matrixMode: 'cosine', width: 900 });
   const doc = new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document;
   const cell = doc.querySelector('rect.cell[data-query="3"][data-key="2"]')!;

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { computeAttention } from '../../src/core/attention.js';
 import { fromRows, identity } from '../../src/core/matrix.js';
-import { toJson, type AttentionJson } from '../../src/core/result-json.js';
+import { attentionData, type AttentionData } from '../../src/core/model/attention-data.js';
 import type { Spec, WeightMatrix } from '../../src/core/spec.js';
 import { escapeMarkdown, hoverAt, matrixHover, tokenHover } from '../../src/core/hover-text.js';
 import { pathOfTarget, spanOfTarget, targetAtPath } from '../../src/core/spec-target.js';
@@ -45,7 +45,7 @@ const spec: Spec = {
   mask: 'none',
   views: {},
 };
-const json: AttentionJson = toJson(spec, computeAttention(spec));
+const json: AttentionData = attentionData(spec, computeAttention(spec));
 
 const at = (needle: string, skip = 0) => {
   const offset = text.indexOf(needle);
@@ -108,7 +108,7 @@ describe('token hovers', () => {
 
   it('say so when every key is masked', () => {
     const masked = structuredClone(json);
-    masked.inputs[0].heads[0].weights[0] = [0, 0, 0, 0];
+    masked.inputs[0].heads[0].weights.data.fill(0, 0, 4);
     assert.match(tokenHover(masked, 0, 0)!.lines[0], /every key is masked/);
     assert.equal(tokenHover(json, 0, 9), undefined);
     assert.equal(tokenHover(json, 5, 0), undefined);
@@ -143,8 +143,7 @@ describe('matrix hovers', () => {
     assert.match(hover.lines[0], /^W_O: heads·d_v × d_model = 5 × 3, mixes/);
     assert.equal(hover.lines.at(-1), 'row 4 (head "tech lens", value 1) → output 1 (is_tech): 1');
     assert.equal(matrixHover(json, { kind: 'matrix', role: 'wq', head: 7 }), undefined);
-    const plain = structuredClone(json);
-    plain.matrices = plain.matrices.map((m) => (m.role === 'wo' ? { ...m, identity: true } : m));
+    const plain = { ...json, matrices: json.matrices.map((m) => (m.role === 'wo' ? { ...m, identity: true } : m)) };
     assert.match(matrixHover(plain, { kind: 'matrix', role: 'wo' })!.lines[0], /^W_O: identity, heads·d_v × heads·d_v = 5 × 3, the heads' outputs, side by side, pass through unchanged$/);
   });
 });

@@ -9,7 +9,7 @@ import { exampleText } from '../support/specs.js';
 const parse = (svg: string) => new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document;
 
 test('8 heads × 64 tokens at 1,000 px: a grid of small multiples, not a page 5,591 px tall', () => {
-  const data = analyze(exampleText('long-64-tokens-8-heads.attn.json')).json!;
+  const data = analyze(exampleText('long-64-tokens-8-heads.attn.json')).data!;
   const doc = parse(renderSvg(data, 'matrix', { width: 1000, head: 'all' }));
   const height = Number(doc.documentElement.getAttribute('height'));
   assert.ok(height <= 1.5 * 1000 + 200, `the picture is ${height} px tall`);
@@ -27,13 +27,13 @@ test('8 heads × 64 tokens at 1,000 px: a grid of small multiples, not a page 5,
 });
 
 test('at a narrow 480 px the small multiples still fit the width', () => {
-  const data = analyze(exampleText('long-64-tokens-8-heads.attn.json')).json!;
+  const data = analyze(exampleText('long-64-tokens-8-heads.attn.json')).data!;
   const doc = parse(renderSvg(data, 'matrix', { width: 480, head: 'all' }));
   assert.equal(Number(doc.documentElement.getAttribute('width')), 480);
 });
 
 test('each small multiple spans the whole colour scale (per-head normalisation)', () => {
-  const data = analyze(exampleText('long-64-tokens-8-heads.attn.json')).json!;
+  const data = analyze(exampleText('long-64-tokens-8-heads.attn.json')).data!;
   const doc = parse(renderSvg(data, 'matrix', { width: 1000, head: 'all', matrixMode: 'scores' }));
   for (const g of Array.from(doc.querySelectorAll('g.head-matrix'))) {
     const fills = new Set(Array.from(g.querySelectorAll('rect.cell:not(.masked)'), (r) => r.getAttribute('fill')));
@@ -43,7 +43,7 @@ test('each small multiple spans the whole colour scale (per-head normalisation)'
 });
 
 test('two heads of four tokens keep one shared scale with numbers in the legend', () => {
-  const data = analyze(exampleText('apple-watch-lens.attn.json')).json!;
+  const data = analyze(exampleText('apple-watch-lens.attn.json')).data!;
   const doc = parse(renderSvg(data, 'matrix', { width: 1000, head: 'all' }));
   assert.doesNotMatch(doc.documentElement.textContent!, /small multiples/);
   assert.doesNotMatch(doc.querySelector('g.legend')!.textContent!, /each head/);

@@ -14,7 +14,7 @@ const parse = (svg: string) => new JSDOM(svg, { contentType: 'image/svg+xml' }).
 for (const name of ['apple-watch-lens.attn.json', 'mouse-two-contexts.attn.json', 'apple-watch-raw.attn.json']) {
   for (const width of [700, 1000]) {
     test(`quadrant of ${name} at ${width} px: no two point labels overlap`, () => {
-      const data = analyze(exampleText(name)).json!;
+      const data = analyze(exampleText(name)).data!;
       const doc = parse(renderSvg(data, 'quadrant', { width, head: 'all' }));
       const boxes = Array.from(doc.querySelectorAll('text.point-label'), (t) => {
         const size = Number(t.getAttribute('font-size') ?? 12);
@@ -33,7 +33,7 @@ for (const name of ['apple-watch-lens.attn.json', 'mouse-two-contexts.attn.json'
 }
 
 test('at 1,000 px the y-axis title stays within the plot\'s height, below the legend', () => {
-  const data = analyze(exampleText('mouse-two-contexts.attn.json')).json!;
+  const data = analyze(exampleText('mouse-two-contexts.attn.json')).data!;
   const doc = parse(renderSvg(data, 'quadrant', { width: 1000 }));
   const frame = doc.querySelector('g.axes rect')!;
   const innerH = Number(frame.getAttribute('height'));
@@ -42,7 +42,7 @@ test('at 1,000 px the y-axis title stays within the plot\'s height, below the le
 });
 
 test('mouse in two contexts: every point is positive, so the quadrants split at the points\' mean, and say so', () => {
-  const data = analyze(exampleText('mouse-two-contexts.attn.json')).json!;
+  const data = analyze(exampleText('mouse-two-contexts.attn.json')).data!;
   const svg = renderSvg(data, 'quadrant', { width: 1000 });
   const doc = parse(svg);
   assert.equal(doc.querySelectorAll('line.split').length, 2);

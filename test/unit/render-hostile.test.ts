@@ -5,17 +5,17 @@ import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { renderSvg } from '../../src/cli/render.js';
 import { analyze } from '../../src/core/index.js';
-import type { AttentionJson } from '../../src/core/result-json.js';
+import type { AttentionData } from '../../src/core/model/attention-data.js';
 import { xmlSafe } from '../../webview/xml-safe.js';
 import { clip, textWidth } from '../../webview/format.js';
-import { defaultToken } from '../../webview/views.js';
+import { defaultToken } from '../../webview/selection.js';
 
 const VIEWS = ['arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'geometry', 'training', 'summary'] as const;
 
-function json(spec: unknown): AttentionJson {
+function json(spec: unknown): AttentionData {
   const a = analyze(JSON.stringify(spec));
-  assert.ok(a.json, JSON.stringify(a.problems.slice(0, 3)));
-  return a.json;
+  assert.ok(a.data, JSON.stringify(a.problems.slice(0, 3)));
+  return a.data;
 }
 
 /** Well-formed XML, and no number that is not one. */
@@ -28,7 +28,7 @@ function assertClean(svg: string, what: string): void {
   assert.doesNotMatch(svg, />[^<]*\b(NaN|undefined)\b[^<]*</, `${what}: a bad number in a text`);
 }
 
-function renderAll(data: AttentionJson, name: string, extra: Parameters<typeof renderSvg>[2] = {}): void {
+function renderAll(data: AttentionData, name: string, extra: Parameters<typeof renderSvg>[2] = {}): void {
   for (const view of VIEWS) {
     for (const head of [0, 'all'] as const) assertClean(renderSvg(data, view, { ...extra, head }), `${name} / ${view} / head ${head}`);
   }

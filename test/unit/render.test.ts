@@ -5,15 +5,15 @@ import { readFileSync } from 'node:fs';
 import { JSDOM } from 'jsdom';
 import { renderSvg } from '../../src/cli/render.js';
 import { analyze } from '../../src/core/index.js';
-import type { AttentionJson } from '../../src/core/result-json.js';
+import type { AttentionData } from '../../src/core/model/attention-data.js';
 import { exampleFiles, exampleText, analyzeOk } from '../support/specs.js';
 
 const VIEWS = ['arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'summary'] as const;
 
-function example(name: string): AttentionJson {
+function example(name: string): AttentionData {
   const a = analyze(exampleText(name));
-  assert.ok(a.json, `${name} has a result`);
-  return a.json;
+  assert.ok(a.data, `${name} has a result`);
+  return a.data;
 }
 
 /** Parses the SVG as XML (so it must be well-formed) and returns its document. */
@@ -29,7 +29,7 @@ const titles = (doc: Document) => Array.from(doc.getElementsByTagName('title'), 
 
 test('every view renders every example as a standalone, well-formed SVG', () => {
   for (const file of exampleFiles()) {
-    const json = analyze(readFileSync(file, 'utf8')).json!;
+    const json = analyze(readFileSync(file, 'utf8')).data!;
     for (const view of VIEWS) {
       const svg = renderSvg(json, view, { head: view === 'matrix' || view === 'arcs' ? 'all' : 0 });
       const doc = parse(svg);
@@ -77,7 +77,7 @@ function svgText(doc: Document): string {
 }
 
 test('a token written as markup stays text, escaped, in every view', () => {
-  const { json } = analyzeOk({
+  const { data: json } = analyzeOk({
     title: '<script>alert(1)</script>',
     features: ['<b>f</b>', 'g'],
     embeddings: { '<img src=x onerror=alert(1)>': [1, 0], b: [0, 1] },
@@ -105,7 +105,7 @@ test('arcs: hover text of an arc names the pair, the weight and the score', () =
 test('arcs: with many tokens, only the strongest links, and the view says so', () => {
   const tokens = Array.from({ length: 60 }, (_, i) => `t${i}`);
   const embeddings = Object.fromEntries(tokens.map((t, i) => [t, [Math.sin(i), Math.cos(i)]]));
-  const { json } = analyzeOk({ embeddings, inputs: [{ name: 'long', tokens }], scale: 'none' });
+  const { data: json } = analyzeOk({ embeddings, inputs: [{ name: 'long', tokens }], scale: 'none' });
   const doc = parse(renderSvg(json, 'arcs', {}));
   assert.ok(doc.querySelectorAll('path.arc').length <= 60 * 3);
   assert.match(svgText(doc), /60 tokens: showing the 3 strongest links/);
@@ -129,7 +129,7 @@ test('steps: masked keys are said to be masked', () => {
 });
 
 test('projection: x · W = y as grids, the output cell written out term by term', () => {
-  const { json } = analyzeOk({
+  const { data: json } = analyzeOk({
     features: ['is_tech', 'is_watch', 'is_fruit'],
     embeddings: { apple: [2, 0, 2], watch: [1, 3, 0] },
     inputs: [{ name: 'a', tokens: ['apple', 'watch'] }],
@@ -151,7 +151,7 @@ test('projection: a 512 × 64 matrix is drawn compressed, its shape written', ()
   const features = Array.from({ length: d }, (_, i) => `f${i}`);
   const row = (i: number) => Array.from({ length: d }, (_, j) => ((i + j) % 5) / 5);
   const wq = Array.from({ length: d }, (_, i) => Array.from({ length: 64 }, (_, j) => ((i * 7 + j) % 11) / 11 - 0.5));
-  const { json } = analyzeOk({ features, embeddings: { a: row(0), b: row(1) }, inputs: [{ name: 'x', tokens: ['a', 'b'] }], heads: [{ name: 'h', wq, wk: wq, wv: wq }] });
+  const { data: json } = analyzeOk({ features, embeddings: { a: row(0), b: row(1) }, inputs: [{ name: 'x', tokens: ['a', 'b'] }], heads: [{ name: 'h', wq, wk: wq, wv: wq }] });
   const doc = parse(renderSvg(json, 'projection', { token: 0 }));
   assert.match(svgText(doc), /\(1×512\) · W_Q \(512×64\) = q_a \(1×64\)/);
   assert.match(svgText(doc), /512 rows shown as 64 bands of 8/);
@@ -197,7 +197,7 @@ test('summary: shapes per head (never "3/2") and learnable numbers; the full-siz
 test('large inputs: the static matrix is drawn in blocks, and says so', () => {
   const tokens = Array.from({ length: 300 }, (_, i) => `w${i}`);
   const embeddings = Object.fromEntries(tokens.map((t, i) => [t, [Math.sin(i), Math.cos(i), 1]]));
-  const { json } = analyzeOk({ embeddings, inputs: [{ name: 'long', tokens }], mask: 'causal' });
+  const { data: json } = analyzeOk({ embeddings, inputs: [{ name: 'long', tokens }], mask: 'causal' });
   const doc = parse(renderSvg(json, 'matrix', { head: 0 }));
   assert.match(svgText(doc), /each cell is a block of 4×4 token pairs/);
   assert.equal(doc.querySelectorAll('rect.cell').length, 75 * 75);

@@ -32,7 +32,7 @@ test('the terms of q_watch · k_apple are 10·10 and 6·6', () => {
 });
 
 test('the Apple-watch lens example gives the same 136 and 64 and watch attends to apple', () => {
-  const a = analyze(exampleText('apple-watch-lens.attn.json'));
+  const a = analyze(exampleText('apple-watch-lens.attn.json'), { json: true });
   assert.ok(a.json);
   const input = a.json.inputs[0];
   const lens = input.heads.find((h) => h.name === 'tech lens');
@@ -44,7 +44,7 @@ test('the Apple-watch lens example gives the same 136 and 64 and watch attends t
 });
 
 test('in raw space watch attends mostly to itself', () => {
-  const a = analyze(exampleText('apple-watch-raw.attn.json'));
+  const a = analyze(exampleText('apple-watch-raw.attn.json'), { json: true });
   assert.ok(a.json);
   const input = a.json.inputs[0];
   const watch = input.tokens.indexOf('watch');
@@ -65,7 +65,7 @@ test('the spec counts its own learnable numbers; identity holds none', () => {
 });
 
 test('the mouse moves toward animal next to cat and toward tech next to keyboard', () => {
-  const a = analyze(exampleText('mouse-two-contexts.attn.json'));
+  const a = analyze(exampleText('mouse-two-contexts.attn.json'), { json: true });
   assert.ok(a.json);
   const [cat, keyboard] = a.json.inputs;
   const animal = a.json.features.indexOf('animal'), tech = a.json.features.indexOf('tech');
@@ -78,7 +78,7 @@ test('the mouse moves toward animal next to cat and toward tech next to keyboard
 });
 
 test('the mouse example divides scores by √d_model = 2', () => {
-  const a = analyze(exampleText('mouse-two-contexts.attn.json'));
+  const a = analyze(exampleText('mouse-two-contexts.attn.json'), { json: true });
   const h = a.json!.inputs[0].heads[0];
   assert.equal(h.divisor, 2);
   assert.equal(h.scaled[2][2], h.scores[2][2] / 2);

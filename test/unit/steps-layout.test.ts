@@ -18,7 +18,7 @@ function texts(svg: string) {
 
 for (const file of exampleFiles()) {
   test(`steps at 730 px: ${basename(file)} stays inside the panel`, () => {
-    const data = analyze(readFileSync(file, 'utf8')).json!;
+    const data = analyze(readFileSync(file, 'utf8')).data!;
     const svg = renderSvg(data, 'steps', { width: 730, head: data.inputs[0].heads.length - 1 });
     const { width, items } = texts(svg);
     assert.ok(width <= 730, `the picture is ${width} px wide`);
@@ -35,7 +35,7 @@ for (const file of exampleFiles()) {
 }
 
 test('keys are numbered, v has a column when wide, and each key\'s hover gives k and v', () => {
-  const data = analyze(JSON.stringify({ embeddings: { the: [1, 0], cat: [0, 1] }, inputs: [{ tokens: ['the', 'cat', 'the'] }] })).json!;
+  const data = analyze(JSON.stringify({ embeddings: { the: [1, 0], cat: [0, 1] }, inputs: [{ tokens: ['the', 'cat', 'the'] }] })).data!;
   const { doc } = texts(renderSvg(data, 'steps', { width: 1400, token: 2 }));
   const shown = (t: Element) => Array.from(t.childNodes).filter((c) => c.nodeName !== 'title').map((c) => c.textContent).join('');
   const keys = Array.from(doc.querySelectorAll('text.token'), shown);
@@ -46,14 +46,14 @@ test('keys are numbered, v has a column when wide, and each key\'s hover gives k
 });
 
 test('step by step starts on the first occurrence of the word the input leads up to, not on its last copy', async () => {
-  const { defaultToken } = await import('../../webview/views.js');
-  const data = analyze(JSON.stringify({ embeddings: { the: [1, 0], cat: [0, 1], saw: [1, 1] }, inputs: [{ tokens: ['the', 'cat', 'saw', 'the'] }] })).json!;
+  const { defaultToken } = await import('../../webview/selection.js');
+  const data = analyze(JSON.stringify({ embeddings: { the: [1, 0], cat: [0, 1], saw: [1, 1] }, inputs: [{ tokens: ['the', 'cat', 'saw', 'the'] }] })).data!;
   assert.deepEqual(defaultToken(data, 'steps', 0), { input: 0, token: 0 });
   assert.deepEqual(defaultToken(data, 'arcs', 0), { input: 0, token: 3 });
 });
 
 test('steps in a 480 px panel: the table and the notes fit (weight × v left to the sum line)', () => {
-  const data = analyze(exampleFiles().map((f) => readFileSync(f, 'utf8')).find((t) => t.includes('136 vs 64'))!).json!;
+  const data = analyze(exampleFiles().map((f) => readFileSync(f, 'utf8')).find((t) => t.includes('136 vs 64'))!).data!;
   const { width, doc } = texts(renderSvg(data, 'steps', { width: 480 }));
   assert.equal(width, 480);
   assert.match(doc.documentElement.textContent!, /weight × v left out of the table/);

@@ -7,10 +7,11 @@ import { renderSvg } from '../../src/cli/render.js';
 import { analyze } from '../../src/core/index.js';
 import { renderTraining } from '../../webview/training.js';
 import { makeTheme } from '../../webview/colour.js';
-import { attentionJsonProblem } from '../../webview/message-check.js';
+import { resultProblem } from '../../webview/message-check.js';
+import { encodeAttention } from '../../src/core/model/wire.js';
 import { exampleText } from '../support/specs.js';
 
-const data = analyze(exampleText('learn-apple-watch.attn.json')).json!;
+const data = analyze(exampleText('learn-apple-watch.attn.json')).data!;
 
 test('the result carries the run: steps + 1 losses, frames from step 0 to the last, each with the head\'s attention', () => {
   const t = data.training!;
@@ -21,13 +22,15 @@ test('the result carries the run: steps + 1 losses, frames from step 0 to the la
   // watch (3) → apple (2): low at the start, above 0.9 at the end.
   assert.ok(t.frames[0].weights[3][2] < 0.1);
   assert.ok(t.frames[t.frames.length - 1].weights[3][2] > 0.9);
-  assert.equal(attentionJsonProblem(data), undefined, 'the panel accepts it');
+  const wire = encodeAttention(data);
+  assert.equal(resultProblem(wire.header, wire.buffer), undefined, 'the panel accepts it');
 });
 
 test('a malformed frame is refused by the panel\'s message check, naming it', () => {
-  const bad = JSON.parse(JSON.stringify(data));
-  bad.training.frames[3].weights[1] = [1, 2];
-  assert.match(attentionJsonProblem(bad) ?? '', /training is malformed: frames\[3\]\.weights\[1\] has 2 numbers, expected 4/);
+  const wire = encodeAttention(data);
+  const bad = structuredClone(wire.header);
+  bad.training!.frames[3].weights[1] = [1, 2];
+  assert.match(resultProblem(bad, wire.buffer) ?? '', /training is malformed: frames\[3\]\.weights\[1\] has 2 numbers, expected 4/);
 });
 
 test('attn render --view training draws the last step: the loss, the target outlined, the learnt W_Q and W_K', () => {
@@ -43,7 +46,7 @@ test('attn render --view training draws the last step: the loss, the target outl
 });
 
 test('a spec without "train" says how to add one', () => {
-  const plain = analyze(exampleText('apple-watch-lens.attn.json')).json!;
+  const plain = analyze(exampleText('apple-watch-lens.attn.json')).data!;
   assert.match(renderSvg(plain, 'training'), /No "train" section in this spec/);
 });
 

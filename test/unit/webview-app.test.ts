@@ -8,6 +8,7 @@ import type { WebviewMessage } from '../../src/protocol.js';
 import { exampleText } from '../support/specs.js';
 import { exportBytes } from '../../src/host/export-file.js';
 import { isHostMessage } from '../../webview/message-check.js';
+import { encodeAttention } from '../../src/core/model/wire.js';
 
 const URI = 'file:///w/apple-watch-lens.attn.json';
 
@@ -25,8 +26,9 @@ function setup(saved?: unknown, bodyClass = 'vscode-light') {
   return { dom, doc, root, app, posted, state: () => state };
 }
 
-const json = analyze(exampleText('apple-watch-lens.attn.json')).json!;
-const render = (version = 1, result: unknown = json) => ({ type: 'render', documentUri: URI, fileName: 'apple-watch-lens.attn.json', version, result, warnings: [] });
+const wire = encodeAttention(analyze(exampleText('apple-watch-lens.attn.json')).data!);
+const json = wire.header;
+const render = (version = 1, result: unknown = json) => ({ type: 'render', documentUri: URI, fileName: 'apple-watch-lens.attn.json', version, result, buffer: wire.buffer, warnings: [] });
 
 test('starts in "loading", never blank, and says ready', () => {
   const { root, posted, doc } = setup();
@@ -147,14 +149,14 @@ function quietly(f: () => void): string[] {
 
 test('malformed messages are not drawn: the panel shows an error that says why, never a silent "loading"', () => {
   const { app, root, posted, doc } = setup();
-  const bad = structuredClone(json) as unknown as { inputs: { heads: { weights: number[][] }[] }[] };
-  bad.inputs[0].heads[0].weights[1] = [1];
+  const bad = structuredClone(json) as unknown as { inputs: { heads: { q: { cols: number } }[] }[] };
+  bad.inputs[0].heads[0].q.cols = 1;
   const status = doc.getElementById('attention-status')!;
   const warned = quietly(() => app.receive(render(1, bad)));
   assert.equal(root.dataset.state, 'error');
   assert.equal(root.dataset.error, 'rejected');
   assert.equal(status.hidden, false);
-  assert.match(status.textContent!, /^The result could not be shown: render: input 1 is malformed: inputs\[0\]\.heads\[0\]\.weights\[1\] has 1 numbers, expected 4\.$/);
+  assert.match(status.textContent!, /^The result could not be shown: render: input 1 is malformed: inputs\[0\]\.heads\[0\]\.q has 1 columns, expected 3\.$/);
   assert.equal(warned.length, 1, 'still logged for the developer');
   for (const [message, reason] of [
     [{ type: 'render' }, /render: documentUri is not text/],

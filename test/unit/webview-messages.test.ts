@@ -2,45 +2,56 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze } from '../../src/core/index.js';
-import { attentionJsonProblem, isHostMessage } from '../../webview/message-check.js';
+import { isHostMessage, readHostMessage, resultProblem } from '../../webview/message-check.js';
+import { encodeAttention } from '../../src/core/model/wire.js';
 import { clampState, restoreState, toPanelState, DEFAULT_STATE } from '../../webview/state.js';
 import { dotTerms, fmt, fmtWeight, thousands, vec } from '../../webview/format.js';
 import { exampleText } from '../support/specs.js';
 
-const json = analyze(exampleText('multi-head-causal.attn.json')).json!;
-const render = (result: unknown) => ({ type: 'render', documentUri: 'u', fileName: 'f', version: 1, result, warnings: [] });
+const data = analyze(exampleText('multi-head-causal.attn.json')).data!;
+const wire = encodeAttention(data);
+const render = (result: unknown, buffer: unknown = wire.buffer) => ({ type: 'render', documentUri: 'u', fileName: 'f', version: 1, result, buffer, warnings: [] });
+const json = wire.header;
 
-test('a real result passes; masked entries (null) are allowed only in "scaled"', () => {
-  assert.equal(attentionJsonProblem(json), undefined);
-  assert.ok(isHostMessage(render(json)));
-  const bad = structuredClone(json);
-  (bad.inputs[0].heads[0].weights[0] as unknown as (number | null)[])[1] = null;
-  assert.match(attentionJsonProblem(bad) ?? '', /input 1 is malformed/);
+test('a real result passes, as a header and one binary buffer', () => {
+  assert.equal(resultProblem(wire.header, wire.buffer), undefined);
+  assert.ok(isHostMessage(render(wire.header)));
+  const checked = readHostMessage(render(wire.header));
+  assert.ok('data' in checked && checked.data, 'a render comes back decoded');
+  assert.deepEqual(Array.from(checked.data.inputs[0].heads[1].weights.data), Array.from(data.inputs[0].heads[1].weights.data));
 });
 
 test('malformed results are rejected with a reason that names the spoiled field', () => {
   // [case, spoil, the field the reason must name]
-  const cases: [string, (j: Record<string, unknown>) => void, RegExp][] = [
+  type J = Record<string, unknown> & { inputs: { tokens: unknown[]; embeddings: Record<string, number>; masked: Record<string, number>; heads: Record<string, Record<string, number> | number>[] }[]; matrices: Record<string, unknown>[] };
+  const cases: [string, (j: J) => void, RegExp][] = [
     ['dModel', (j) => { j.dModel = 0; }, /\bdModel\b/],
     ['features', (j) => { j.features = ['a']; }, /\bfeatures\b/],
-    ['inputs', (j) => { j.inputs = 'x'; }, /\binputs is not a list/],
-    ['ragged', (j) => { (j.inputs as { embeddings: number[][] }[])[0].embeddings[0] = [1]; }, /inputs\[0\]\.embeddings\[0\] has 1 numbers, expected 4/],
-    ['token type', (j) => { (j.inputs as { tokens: unknown[] }[])[0].tokens[0] = 7; }, /inputs\[0\]\.tokens\[0\] is not text/],
-    ['NaN', (j) => { (j.inputs as { heads: { scores: number[][] }[] }[])[0].heads[0].scores[0][0] = NaN; }, /inputs\[0\]\.heads\[0\]\.scores\[0\]\[0\] is not a finite number/],
-    ['weights row', (j) => { (j.inputs as { heads: { weights: number[][] }[] }[])[0].heads[1].weights[2] = [1]; }, /inputs\[0\]\.heads\[1\]\.weights\[2\]/],
-    ['matrices', (j) => { (j.matrices as { values: number[][] }[])[0].values = [[1]]; }, /matrices\[0\]\.values\b/],
-    ['matrix role', (j) => { (j.matrices as { role: string }[])[1].role = 'wx'; }, /matrices\[1\]\.role\b/],
+    ['inputs', (j) => { j.inputs = 'x' as never; }, /\binputs is not a list/],
+    ['embedding width', (j) => { j.inputs[0].embeddings.cols = 3; }, /inputs\[0\]\.embeddings has 3 columns, expected 4/],
+    ['token type', (j) => { j.inputs[0].tokens[0] = 7; }, /inputs\[0\]\.tokens is not a list of texts/],
+    ['past the end', (j) => { (j.inputs[0].heads[0].scores as Record<string, number>).at = wire.buffer.byteLength - 8; }, /inputs\[0\]\.heads\[0\]\.scores \(\d+ × \d+\) runs past the end/],
+    ['unaligned', (j) => { (j.inputs[0].heads[1].q as Record<string, number>).at = 4; }, /inputs\[0\]\.heads\[1\]\.q\.at is not a byte offset/],
+    ['query rows', (j) => { (j.inputs[0].heads[1].q as Record<string, number>).rows = 2; }, /inputs\[0\]\.heads\[1\]\.q has 2 rows/],
+    ['mask', (j) => { j.inputs[0].masked.n = 2; }, /inputs\[0\]\.masked is not an? \d+ × \d+ mask/],
+    ['divisor', (j) => { j.inputs[0].heads[0].divisor = 0; }, /heads\[0\]\.divisor\b/],
+    ['matrices', (j) => { (j.matrices[0].values as Record<string, number>).rows = 1; }, /matrices\[0\]\.values has 1 rows/],
+    ['matrix role', (j) => { j.matrices[1].role = 'wx'; }, /matrices\[1\]\.role\b/],
     ['parameters', (j) => { j.parameters = {}; }, /parameters\.total\b/],
     ['fullSize', (j) => { (j.parameters as { fullSize: { total: unknown } }).fullSize.total = '3145728'; }, /parameters\.fullSize\.total\b/],
+    ['bytes', (j) => { j.bytes = 8; }, /the data has \d+ bytes, the header says 8/],
   ];
   for (const [name, spoil, field] of cases) {
-    const bad = structuredClone(json) as unknown as Record<string, unknown>;
+    const bad = structuredClone(json) as unknown as J;
     spoil(bad);
     let why = '';
     assert.equal(isHostMessage(render(bad), (w) => { why = w; }), false, name);
     assert.ok(why.length > 0, name);
     assert.match(why, field, `${name}: ${why}`);
   }
+  let why = '';
+  assert.equal(isHostMessage(render(json, [1, 2, 3]), (w) => { why = w; }), false);
+  assert.match(why, /not binary/);
 });
 
 test('malformed envelopes are rejected with a reason that names the field', () => {
@@ -90,12 +101,12 @@ test('saved state: anything usable is kept, anything else falls back to the defa
 });
 
 test('state is kept inside the data: a head, input or token that no longer exists is dropped', () => {
-  const s = clampState({ ...DEFAULT_STATE, head: 5, input: 3, token: 40, hiddenHeads: [0, 9] }, json);
+  const s = clampState({ ...DEFAULT_STATE, head: 5, input: 3, token: 40, hiddenHeads: [0, 9] }, data);
   assert.equal(s.head, 'all');
   assert.equal(s.input, 0);
   assert.equal(s.token, -1);
   assert.deepEqual(s.hiddenHeads, [0]);
-  const lens = analyze(exampleText('apple-watch-lens.attn.json')).json!;
+  const lens = analyze(exampleText('apple-watch-lens.attn.json')).data!;
   assert.equal(clampState({ ...DEFAULT_STATE, projection: 'wo' }, lens).projection, 'wq', 'no W_O in that spec');
   assert.deepEqual(toPanelState({ ...DEFAULT_STATE, view: 'steps' }, 'u', 3),
     { documentUri: 'u', view: 'steps', head: 'all', input: 0, token: 3, matrixMode: 'weights', projection: 'wq', locked: false });

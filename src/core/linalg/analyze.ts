@@ -3,22 +3,26 @@
 // the heads' subspaces overlap, and the covariance of each input's embeddings. This is the
 // `attn analyze --json` contract. SVD and the (non-symmetric) eigendecomposition come from ml-matrix,
 // a maintained port of JAMA, rather than our own: they are the hard, well-trodden part.
-import { EigenvalueDecomposition, Matrix as MlMatrix, SVD } from 'ml-matrix';
+import { EigenvalueDecomposition, Matrix as MlMatrix, QrDecomposition, SVD } from 'ml-matrix';
 import type { Matrix } from '../matrix.js';
-import { matmul, transpose } from '../matrix.js';
+import { matmul, matmulTransposed, transpose } from '../matrix.js';
 import type { Spec } from '../spec.js';
+import type { Problem } from '../problems.js';
+import { inputFeatures, inputFeaturesWork, spectrumJson, type InputFeaturesJson, type SpectrumJson } from './analyze-extras.js';
 
+/** The contract's keys first; the keys after them (analyze-extras.ts) are additions, never changes. */
 export interface AnalyzeJson {
   heads: {
     name: string;
-    wq: { singularValues: number[] };
-    wk: { singularValues: number[] };
-    wv: { singularValues: number[] };
-    qk: { singularValues: number[] };
+    wq: SpectrumJson;
+    wk: SpectrumJson;
+    wv: SpectrumJson;
+    /** conditionNumber and effectiveRank of the min(d_model, d_k) values listed. */
+    qk: SpectrumJson;
     ov: { eigenvalues: [number, number][]; copyingScore: number } | null;
   }[];
   headOverlap: { wq: number[][]; wk: number[][]; wv: number[][] };
-  inputs: { name: string; covariance: number[][] | null }[];
+  inputs: ({ name: string; covariance: number[][] | null } & InputFeaturesJson)[];
 }
 
 const toMl = (m: Matrix) => new MlMatrix(Array.from({ length: m.rows }, (_, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols))));
@@ -26,27 +30,64 @@ const toMl = (m: Matrix) => new MlMatrix(Array.from({ length: m.rows }, (_, i) =
 /** Singular values, largest first: min(rows, cols) of them. */
 export function singularValues(m: Matrix): number[] {
   if (m.rows === 0 || m.cols === 0) return [];
-  const s = new SVD(toMl(m), { computeLeftSingularVectors: false, computeRightSingularVectors: false, autoTranspose: true }).diagonal;
-  return s.map((v) => Math.max(0, v)).sort((a, b) => b - a).slice(0, Math.min(m.rows, m.cols));
+  return mlSingularValues(toMl(m));
 }
 
-/** An orthonormal basis of the column space (columns of U whose singular value is above numpy's rank tolerance). */
-function columnBasis(m: Matrix): MlMatrix {
-  const svd = new SVD(toMl(m), { computeLeftSingularVectors: true, computeRightSingularVectors: false, autoTranspose: false });
+function mlSingularValues(m: MlMatrix): number[] {
+  const s = new SVD(m, { computeLeftSingularVectors: false, computeRightSingularVectors: false, autoTranspose: true }).diagonal;
+  return s.map((v) => Math.max(0, v)).sort((a, b) => b - a).slice(0, Math.min(m.rows, m.columns));
+}
+
+/**
+ * The first min(d_model, d_k) singular values of the QK circuit W_Q·W_Kᵀ (d_model × d_model). When
+ * d_k < d_model the d_model² product is never formed: with thin QR factors W_Q = Q_a·R_a and
+ * W_K = Q_b·R_b (orthonormal columns), W_Q·W_Kᵀ = Q_a·(R_a·R_bᵀ)·Q_bᵀ has the singular values of the
+ * d_k × d_k matrix R_a·R_bᵀ. At 512 × 64 that is about 2·10⁷ multiply-adds instead of 10⁹.
+ */
+export function qkSingularValues(wq: Matrix, wk: Matrix): number[] {
+  const d = wq.rows, dk = wq.cols;
+  if (dk >= d) return singularValues(matmul(wq, transpose(wk))).slice(0, Math.min(d, dk));
+  const ra = new QrDecomposition(toMl(wq)).upperTriangularMatrix;
+  const rb = new QrDecomposition(toMl(wk)).upperTriangularMatrix;
+  return mlSingularValues(ra.mmul(rb.transpose())).slice(0, Math.min(d, dk));
+}
+
+/** An ml-matrix as our row-major Matrix. */
+const fromMl = (m: MlMatrix): Matrix => ({ rows: m.rows, cols: m.columns, data: Float64Array.from(m.to1DArray()) });
+
+/**
+ * An orthonormal basis of the column space, one basis vector per ROW (k × m.rows): the columns of U
+ * whose singular value is above numpy's rank tolerance (σ_max · max(m, n) · ε). For a tall matrix
+ * (d_model × d_k) U comes the way LAPACK gets it, through a thin QR first: m = Q·R, R = U_R·Σ·V_Rᵀ,
+ * U = Q·U_R, so the SVD is of the small d_k × d_k R.
+ */
+function columnBasis(m: Matrix): Matrix {
+  const tall = m.rows > m.cols;
+  const qr = tall ? new QrDecomposition(toMl(m)) : undefined;
+  const svd = new SVD(qr ? qr.upperTriangularMatrix : toMl(m), { computeLeftSingularVectors: true, computeRightSingularVectors: false, autoTranspose: false });
   const s = svd.diagonal;
   const tol = Math.max(0, s[0] ?? 0) * Math.max(m.rows, m.cols) * Number.EPSILON;
   const keep: number[] = [];
   s.forEach((v, k) => { if (v > tol) keep.push(k); });
   const u = svd.leftSingularVectors;
-  return new MlMatrix(Array.from({ length: m.rows }, (_, i) => keep.map((k) => u.get(i, k))));
+  // Kept columns of U as rows: k × (rows of U).
+  const keptT: Matrix = { rows: keep.length, cols: u.rows, data: new Float64Array(keep.length * u.rows) };
+  keep.forEach((k, r) => { for (let i = 0; i < u.rows; i++) keptT.data[r * u.rows + i] = u.get(i, k); });
+  if (!qr) return keptT;
+  // (Q·U_kept)ᵀ = U_keptᵀ·Qᵀ: each basis row is U_kept's column dotted with Q's rows.
+  return matmulTransposed(keptT, fromMl(qr.orthogonalMatrix));
 }
 
 /** Mean cos² of the principal angles between the column spaces of a and b: 1 for the same space, 0 for orthogonal ones. */
 export function subspaceOverlap(a: Matrix, b: Matrix): number {
-  const ua = columnBasis(a), ub = columnBasis(b);
-  const r = Math.min(ua.columns, ub.columns);
+  return basesOverlap(columnBasis(a), columnBasis(b));
+}
+
+/** From two bases (rows orthonormal): the cosines of the principal angles are the singular values of Ua·Ubᵀ. */
+function basesOverlap(ua: Matrix, ub: Matrix): number {
+  const r = Math.min(ua.rows, ub.rows);
   if (r === 0) return 0;
-  const cos = new SVD(ua.transpose().mmul(ub), { computeLeftSingularVectors: false, computeRightSingularVectors: false, autoTranspose: true }).diagonal;
+  const cos = new SVD(toMl(matmulTransposed(ua, ub)), { computeLeftSingularVectors: false, computeRightSingularVectors: false, autoTranspose: true }).diagonal;
   const top = cos.sort((x, y) => y - x).slice(0, r);
   return top.reduce((s, c) => s + Math.min(1, c) ** 2, 0) / r;
 }
@@ -57,6 +98,18 @@ export function eigenvalues(m: Matrix): [number, number][] {
   const re = e.realEigenvalues, im = e.imaginaryEigenvalues;
   return re.map((r, k): [number, number] => [r, im[k]])
     .sort((x, y) => Math.hypot(y[0], y[1]) - Math.hypot(x[0], x[1]) || y[0] - x[0] || y[1] - x[1]);
+}
+
+/**
+ * Eigenvalues of the OV circuit W_V·W_O^h (d_model × d_model, rank ≤ d_v). When d_v < d_model they
+ * come from W_O^h·W_V (d_v × d_v): A·B and B·A have the same non-zero eigenvalues, and the other
+ * d_model − d_v are exactly 0 (listed last, as the smallest). At d_model 512 and d_v 64 that is 10⁷
+ * multiply-adds instead of 10⁹ per head, and numpy's eig of the full product agrees to 1e-8.
+ */
+export function ovEigenvalues(wv: Matrix, woh: Matrix): [number, number][] {
+  const d = wv.rows, dv = wv.cols;
+  if (dv >= d) return eigenvalues(matmul(wv, woh));
+  return [...eigenvalues(matmul(woh, wv)), ...Array.from({ length: d - dv }, (): [number, number] => [0, 0])];
 }
 
 /** Sample covariance (divide by n − 1) of the rows of x, features as variables; null for fewer than 2 rows. */
@@ -81,49 +134,106 @@ function rowsOf(m: Matrix, from: number, to: number): Matrix {
   return { rows: to - from, cols: m.cols, data: m.data.slice(from * m.cols, to * m.cols) };
 }
 
-/** Multiply-adds the analysis may cost (SVDs and eigendecompositions are about 10·n³); past this it is refused. */
+/** Multiply-adds the analysis may cost (an SVD or eigendecomposition is about 10·m·n·min(m, n)); past this it is refused. */
 export const MAX_ANALYZE_WORK = 4e9;
+
+const svdWork = (m: number, n: number) => 10 * m * n * Math.min(m, n);
+
+/** One head's share of the analysis: its SVDs, its circuits, its overlap bases and its pairs with every head. */
+function headWork(spec: Spec, h: Spec['heads'][number]): number {
+  const d = spec.dModel;
+  const dk = h.wq.matrix.cols, dv = h.wv.matrix.cols;
+  let work = svdWork(d, dk) * 2 + svdWork(d, dv);
+  work += dk >= d ? d * d * dk + svdWork(d, d) : 4 * d * dk * dk + svdWork(dk, dk); // the QK circuit
+  if (spec.wo) work += dv < d ? d * dv * dv + svdWork(dv, dv) : d * dv * d + svdWork(d, d); // the OV circuit's eigenvalues
+  work += (svdWork(d, dk) * 2 + svdWork(d, dv)) * 2; // column bases for the head overlap
+  // Pairs of bases: a k_i × k_j product of d-long columns, then its SVD (k ≤ the heads' widths, at most d).
+  for (const role of ['wq', 'wk', 'wv'] as const) {
+    for (const b of spec.heads) {
+      const ka = Math.min(d, h[role].matrix.cols), kb = Math.min(d, b[role].matrix.cols);
+      work += d * ka * kb + svdWork(ka, kb);
+    }
+  }
+  return work;
+}
+
+/** The analysis's multiply-adds, estimated from the shapes alone, before any work. */
+export function analyzeWork(spec: Spec): number {
+  const d = spec.dModel;
+  let work = 0;
+  for (const h of spec.heads) work += headWork(spec, h);
+  for (const input of spec.inputs) work += input.tokens.length * d * d;
+  return work + inputFeaturesWork(spec);
+}
 
 /** Why the spec is too big to analyse, or undefined. Estimated from the shapes, before any work. */
 export function analyzeOverLimit(spec: Spec): string | undefined {
-  const d = spec.dModel;
-  const H = spec.heads.length;
-  const work = H * 10 * (3 * d * d * d + d * d * d) + (spec.wo ? H * 10 * d ** 3 : 0) + 3 * H * H * 10 * d * d * d;
+  const work = analyzeWork(spec);
   if (work <= MAX_ANALYZE_WORK) return undefined;
-  return `analysing ${H} head(s) at d_model ${d} needs about ${(work / 1e9).toFixed(0)} billion multiply-adds, over the ${MAX_ANALYZE_WORK / 1e9} billion limit: use a smaller d_model or fewer heads`;
+  return `analysing ${spec.heads.length} head(s) at d_model ${spec.dModel} needs about ${(work / 1e9).toFixed(0)} billion multiply-adds, over the ${MAX_ANALYZE_WORK / 1e9} billion limit: use a smaller d_model or fewer heads`;
+}
+
+/**
+ * The same refusal as a positioned problem, for an editor: on the head that costs the most (the one
+ * to make smaller), or on the spec's first character when the heads are the default identity head.
+ */
+export function analyzeLimitProblem(spec: Spec): Problem | undefined {
+  const message = analyzeOverLimit(spec);
+  if (!message) return undefined;
+  let worst = 0, worstWork = -1;
+  spec.heads.forEach((h, i) => {
+    const w = headWork(spec, h);
+    if (w > worstWork) { worst = i; worstWork = w; }
+  });
+  const span = spec.headsGiven ? spec.heads[worst].span : undefined;
+  return { severity: 'error', path: span ? `heads[${worst}]` : '', span: span ?? { offset: 0, length: 1 }, message };
+}
+
+/**
+ * The Heads view's matrices: heads × heads subspace overlap of W_Q, W_K and W_V (1 on the diagonal).
+ * One basis per head and role (an SVD each), then one small SVD per pair.
+ */
+export function headOverlap(spec: Spec): AnalyzeJson['headOverlap'] {
+  // The overlap is symmetric (the singular values of Ua·Ubᵀ are those of Ub·Uaᵀ): each pair once.
+  const overlap = (role: 'wq' | 'wk' | 'wv') => {
+    const bases = spec.heads.map((h) => columnBasis(h[role].matrix));
+    const out = bases.map(() => new Array<number>(bases.length).fill(1));
+    for (let i = 0; i < bases.length; i++) for (let j = i + 1; j < bases.length; j++) out[i][j] = out[j][i] = basesOverlap(bases[i], bases[j]);
+    return out;
+  };
+  return { wq: overlap('wq'), wk: overlap('wk'), wv: overlap('wv') };
 }
 
 export function analyzeSpec(spec: Spec): AnalyzeJson {
+  const d = spec.dModel;
   let offset = 0;
   const heads = spec.heads.map((h) => {
     const dv = h.wv.matrix.cols;
     let ov: AnalyzeJson['heads'][number]['ov'] = null;
     if (spec.wo && spec.wo.matrix.cols === spec.dModel) {
-      const circuit = matmul(h.wv.matrix, rowsOf(spec.wo.matrix, offset, offset + dv));
-      const eig = eigenvalues(circuit);
+      const eig = ovEigenvalues(h.wv.matrix, rowsOf(spec.wo.matrix, offset, offset + dv));
       const total = eig.reduce((s, [re, im]) => s + Math.hypot(re, im), 0);
       const trace = eig.reduce((s, [re]) => s + re, 0);
       ov = { eigenvalues: eig, copyingScore: total > 0 ? trace / total : 0 };
     }
     offset += dv;
-    const qk = matmul(h.wq.matrix, transpose(h.wk.matrix));
     return {
       name: h.name,
-      wq: { singularValues: singularValues(h.wq.matrix) },
-      wk: { singularValues: singularValues(h.wk.matrix) },
-      wv: { singularValues: singularValues(h.wv.matrix) },
-      qk: { singularValues: singularValues(qk).slice(0, Math.min(spec.dModel, h.wq.matrix.cols)) },
+      wq: spectrumJson(singularValues(h.wq.matrix), d, h.wq.matrix.cols),
+      wk: spectrumJson(singularValues(h.wk.matrix), d, h.wk.matrix.cols),
+      wv: spectrumJson(singularValues(h.wv.matrix), d, dv),
+      qk: spectrumJson(qkSingularValues(h.wq.matrix, h.wk.matrix), d, d),
       ov,
     };
   });
-  const overlap = (role: 'wq' | 'wk' | 'wv') => spec.heads.map((a, i) => spec.heads.map((b, j) => (i === j ? 1 : subspaceOverlap(a[role].matrix, b[role].matrix))));
+  const features = inputFeatures(spec);
   return {
     heads,
-    headOverlap: { wq: overlap('wq'), wk: overlap('wk'), wv: overlap('wv') },
-    inputs: spec.inputs.map((input) => {
+    headOverlap: headOverlap(spec),
+    inputs: spec.inputs.map((input, k) => {
       const x: Matrix = { rows: input.tokens.length, cols: spec.dModel, data: new Float64Array(input.tokens.length * spec.dModel) };
       input.tokens.forEach((t, i) => x.data.set(t.embedding, i * spec.dModel));
-      return { name: input.name, covariance: covariance(x) };
+      return { name: input.name, covariance: covariance(x), ...features[k] };
     }),
   };
 }

@@ -18,16 +18,16 @@ export interface PairGeometry {
 }
 
 /** |v| without overflow or underflow: scaled by its largest entry first, as hypot does. */
-function norm(v: readonly number[]): number {
+function norm(v: ArrayLike<number>): number {
   let big = 0;
-  for (const x of v) big = Math.max(big, Math.abs(x));
+  for (let i = 0; i < v.length; i++) big = Math.max(big, Math.abs(v[i]));
   if (big === 0 || !Number.isFinite(big)) return big;
   let ss = 0;
-  for (const x of v) ss += (x / big) ** 2;
+  for (let i = 0; i < v.length; i++) ss += (v[i] / big) ** 2;
   return big * Math.sqrt(ss);
 }
 
-export function pairGeometry(q: readonly number[], k: readonly number[]): PairGeometry {
+export function pairGeometry(q: ArrayLike<number>, k: ArrayLike<number>): PairGeometry {
   let dot = 0;
   for (let i = 0; i < q.length; i++) dot += q[i] * k[i];
   const qNorm = norm(q), kNorm = norm(k);

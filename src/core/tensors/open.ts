@@ -30,7 +30,8 @@ export function openAttention(path: string, options: OpenOptions = {}): Attentio
   }
 }
 
-function findTensors(source: ByteSource, wanted: string | undefined): { tensors: TensorRef[]; tokens?: string[] } {
+/** The tensors of a file, by its first bytes: .npy (one), .npz (its .npy members), else safetensors; `wanted` keeps one by name. */
+export function findTensors(source: ByteSource, wanted: string | undefined): { tensors: TensorRef[]; tokens?: string[] } {
   const head = source.read(0, Math.min(8, source.size));
   if (isNpy(head)) {
     const t = readNpy(source, 'array');

@@ -28,6 +28,10 @@ export interface BenchRow {
   totalMs: number[];
   afterDebounceMs: number[];
   switchToPaintMs?: number;
+  /** Bytes of the binary buffer posted to the webview for this spec. */
+  messageBytes?: number;
+  /** The longest stall of the extension host's thread during each measured edit (ms). */
+  maxStallMs: number[];
 }
 
 export interface BenchResult {
@@ -72,7 +76,7 @@ async function benchSpec(a: TestApi, file: string, runs: number): Promise<BenchR
   const doc = await vscode.workspace.openTextDocument(file);
   const before = a.timings().lastShowToPaintMs;
   await vscode.commands.executeCommand('attentionLens.show', doc.uri);
-  await until(`the panel to paint ${path.basename(file)}`, () => panelOn(a, doc, 'ready', 0) && a.timings().lastShowToPaintMs !== before);
+  await until(`the panel to paint ${path.basename(file)}`, () => panelOn(a, doc, 'ready', 0) && a.timings().lastShowToPaintMs !== before, 120_000);
   const switchToPaintMs = a.timings().lastShowToPaintMs;
   await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preview: false });
   const panel = await until('the panel on the spec', () => panelOn(a, doc, 'ready', 0));
@@ -85,6 +89,7 @@ async function benchSpec(a: TestApi, file: string, runs: number): Promise<BenchR
   const original = numberToToggle(doc.getText());
   const totalMs: number[] = [];
   const afterDebounceMs: number[] = [];
+  const maxStallMs: number[] = [];
   try {
     for (let run = 0; run <= runs; run++) { // run 0 warms up
       // Break it, as typing does mid-number: a lone minus sign.
@@ -94,12 +99,14 @@ async function benchSpec(a: TestApi, file: string, runs: number): Promise<BenchR
       await sleep(350); // past the diagnostics' 250 ms debounce too
       // Fix it with a new number: this edit is measured.
       const value = run % 2 === 0 ? String(Number(original.text) + 0.25) : original.text;
+      a.resetStall();
       const t0 = performance.now();
       await replaceAt(doc, offset, 1, value);
       const version = doc.version;
-      await until(`'rendered' for v${version}`, () => panelOn(a, doc, 'ready', version));
+      await until(`'rendered' for v${version}`, () => panelOn(a, doc, 'ready', version), 120_000);
       const t1 = performance.now();
       if (run > 0) {
+        maxStallMs.push(a.maxStallMs());
         totalMs.push(t1 - t0);
         afterDebounceMs.push(t1 - changedAt - (a.timings().lastUpdateDelayMs ?? 0));
       }
@@ -114,7 +121,7 @@ async function benchSpec(a: TestApi, file: string, runs: number): Promise<BenchR
   const json = JSON.parse(doc.getText()) as { inputs: { tokens: unknown[] }[]; heads?: unknown[] };
   return {
     spec: path.basename(file), tokens: json.inputs[0].tokens.length, heads: json.heads?.length ?? 1, view: panel.view,
-    runs, totalMs, afterDebounceMs, switchToPaintMs,
+    runs, totalMs, afterDebounceMs, switchToPaintMs, messageBytes: a.timings().lastMessageBytes, maxStallMs,
   };
 }
 

@@ -1,0 +1,45 @@
+// The tensor files a spec may name ("wq": { "file": "w.safetensors", "tensor": "..." }), opened
+// beside the spec: only paths inside the spec's folder (no absolute path, no "..", no link that
+// leads out), so a spec from somewhere else cannot make the editor read files outside its folder.
+import { realpathSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { fileSource, TensorFileError, type ByteSource } from './source.js';
+
+/** Opens a file a spec names; throws TensorFileError with a sentence when it cannot. */
+export interface TensorFiles {
+  open(name: string): ByteSource;
+}
+
+/** Why a name a spec gives cannot be a file beside it, or undefined when it can. */
+export function badFileName(name: string): string | undefined {
+  if (name.length === 0) return 'the file name is empty';
+  if (name.length > 1000) return 'the file name is over 1,000 characters';
+  if (name.includes('\0')) return 'the file name holds a NUL character';
+  if (isAbsolute(name) || /^[a-zA-Z]:/.test(name) || name.startsWith('\\') || name.startsWith('/')) return 'give a path relative to the spec\'s folder, not an absolute one';
+  if (name.split(/[\\/]/).includes('..')) return 'the file must be in the spec\'s folder or below it ("..", going up, is not allowed)';
+  return undefined;
+}
+
+/** Files in `folder` and below it. */
+export function folderFiles(folder: string): TensorFiles {
+  return {
+    open(name) {
+      const bad = badFileName(name);
+      if (bad) throw new TensorFileError(`${name}: ${bad}`);
+      const path = join(folder, name);
+      let real: string, root: string;
+      try {
+        real = realpathSync(path);
+        root = realpathSync(folder);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        throw new TensorFileError(`${name}: ${code === 'ENOENT' ? 'no such file beside the spec' : `cannot open (${code ?? String(e)})`}`);
+      }
+      const rel = relative(root, real);
+      if (rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..')) {
+        throw new TensorFileError(`${name}: leads outside the spec's folder (through a link)`);
+      }
+      return fileSource(real);
+    },
+  };
+}

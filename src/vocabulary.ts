@@ -1,0 +1,38 @@
+// The project's words in one place: the weight matrices' roles and how each is written, what the
+// matrix view can show, the export formats, and the views' names. The host, the core's hovers,
+// the CLI and the webview all take their words from here, so a name is changed once.
+
+/** The weight matrices, by their role in a head (W_O is shared by the heads). */
+export type Role = 'wq' | 'wk' | 'wv' | 'wo';
+export const ROLES: readonly Role[] = ['wq', 'wk', 'wv', 'wo'];
+/** How a role is written in text: W_Q, W_K, W_V, W_O. */
+export const ROLE_SYMBOL: Record<Role, string> = { wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O' };
+/** What a row of the matrix's product is called: a query, a key, a value, an output. */
+export const ROLE_PRODUCT: Record<Role, string> = { wq: 'query', wk: 'key', wv: 'value', wo: 'output' };
+/** The product's short name in formulas: q_watch, k_apple, v_apple, output_watch. */
+export const ROLE_VECTOR: Record<Role, string> = { wq: 'q', wk: 'k', wv: 'v', wo: 'output' };
+
+/** What the matrix view colours its cells by. */
+export type MatrixMode = 'scores' | 'scaled' | 'weights' | 'cosine';
+export const MATRIX_MODES: readonly MatrixMode[] = ['scores', 'scaled', 'weights', 'cosine'];
+/** The mode as the picture's legend and title say it. */
+export const MODE_LABEL: Record<MatrixMode, string> = {
+  scores: 'raw scores q·k',
+  scaled: 'scaled scores q·k ÷ s',
+  weights: 'weights (softmax of each row)',
+  cosine: 'cosine q·k ÷ (|q||k|): direction only',
+};
+/** The mode as the toolbar's menu says it. */
+export const MODE_MENU: Record<MatrixMode, string> = {
+  scores: 'raw scores', scaled: 'scaled scores', weights: 'weights', cosine: 'cosine (angle only)',
+};
+
+export type ExportFormat = 'svg' | 'png';
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['svg', 'png'];
+
+/** The panel's views, in the order of its tabs. */
+export type ViewName = 'arcs' | 'matrix' | 'steps' | 'quadrant' | 'projection' | 'compare' | 'training' | 'geometry'
+  | 'spectrum' | 'heads' | 'covariance' | 'init';
+export const VIEW_NAMES: readonly ViewName[] = [
+  'arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'training', 'geometry', 'spectrum', 'heads', 'covariance', 'init',
+];

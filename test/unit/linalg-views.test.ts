@@ -1,0 +1,76 @@
+// The linear-algebra views (Spectrum, Heads, Covariance, Init lab) drawn from their examples by
+// attn render: the numbers the seed and each example promise are in the picture's hovers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { JSDOM } from 'jsdom';
+import { analyze } from '../../src/core/index.js';
+import { renderSvg } from '../../src/cli/render.js';
+import { decodeAttention, encodeAttention } from '../../src/core/model/wire.js';
+import { PANEL_LINALG_WORK } from '../../src/core/model/linalg-data.js';
+import { exampleText } from '../support/specs.js';
+
+const data = (name: string) => analyze(exampleText(name), { linalg: true }).data!;
+const titles = (svg: string) => {
+  const doc = new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document;
+  const out = Array.from(doc.querySelectorAll('title'), (t) => t.textContent ?? '');
+  return out.join('\n');
+};
+
+test('Spectrum: the stretch has σ = 3 and 0.5 (κ = 6); the shear σ = 1.618 and 0.618 with eigenvalues 1; the OV circuits copy (1) and turn (0)', () => {
+  const d = data('spectrum-stretch-shear-rotate.attn.json');
+  const stretch = titles(renderSvg(d, 'spectrum', { head: 0 }));
+  assert.match(stretch, /σ1 = 3\n/);
+  assert.match(stretch, /σ2 = 0\.5\n/);
+  assert.match(stretch, /condition number σ_max \/ σ_min = 6:/);
+  assert.match(stretch, /copying score trace \/ Σ\|λ\| = 1:/);
+  const shear = titles(renderSvg(d, 'spectrum', { head: 1 }));
+  assert.match(shear, /σ1 = 1\.618/);
+  assert.match(shear, /σ2 = 0\.618/);
+  assert.match(shear, /λ1 = 1, \|λ\| = 1/);
+  assert.match(shear, /copying score trace \/ Σ\|λ\| = 0:/);
+  assert.match(shear, /a complex pair: a turn, no direction is kept/);
+  assert.doesNotMatch(stretch + shear, /NaN|undefined|Infinity/);
+});
+
+test('Heads: the two grammar heads read the same directions (1), meaning reads others (0)', () => {
+  const t = titles(renderSvg(data('heads-same-and-different-subspaces.attn.json'), 'heads'));
+  assert.match(t, /W_Q: "grammar A" and "grammar B"\noverlap 1 /);
+  assert.match(t, /W_Q: "grammar A" and "meaning"\noverlap 0 /);
+  const one = renderSvg(data('apple-watch-raw.attn.json'), 'heads');
+  assert.match(one, /One head: there is no other head to compare it with/);
+});
+
+test('Covariance: the redundant features are called out, and PC1 explains most of the variance', () => {
+  const svg = renderSvg(data('covariance-redundant-features.attn.json'), 'covariance', { head: 0 });
+  assert.match(svg, /is_fruit and is_sweet: correlation 0\.985, nearly redundant/);
+  assert.match(titles(svg), /PC1: 7[5-9](\.\d)?% of the variance/);
+});
+
+test('Init lab: Var(q · k) grows like d_k, and ÷ √d_k keeps the largest weight from saturating', () => {
+  const d = data('apple-watch-lens.attn.json');
+  const rows = d.linalg!.init.scores;
+  const last = rows[rows.length - 1];
+  assert.equal(last.dk, 256);
+  assert.ok(last.dotVariance > 200 && last.dotVariance < 320, `Var(q · k) at d_k 256 is ${last.dotVariance}`);
+  assert.ok(Math.abs(last.scaledVariance - 1) < 0.25);
+  assert.ok(last.maxWeight > 0.8 && last.maxWeightScaled < 0.5, 'unscaled saturates, scaled does not');
+  const t = titles(renderSvg(d, 'init'));
+  assert.match(t, /d_k = 256, q · k ÷ √d_k: the largest weight is/);
+  // Kaiming keeps ReLU stacks steady; LeCun halves them layer after layer.
+  const relu = d.linalg!.init.curves.filter((c) => c.activation === 'relu');
+  const kaiming = relu.find((c) => c.label.startsWith('Kaiming'))!, lecun = relu.find((c) => c.label.startsWith('LeCun'))!;
+  assert.ok(kaiming.variance[kaiming.variance.length - 1] > 0.1 && kaiming.variance[kaiming.variance.length - 1] < 10);
+  assert.ok(lecun.variance[lecun.variance.length - 1] < 1e-4);
+});
+
+test('the numbers travel with the result to the webview, and a spec too large for the panel says to run attn analyze', () => {
+  const d = data('spectrum-stretch-shear-rotate.attn.json');
+  const wire = encodeAttention(d);
+  // (JSON has no −0: compare after the same round trip.)
+  assert.deepEqual(decodeAttention(JSON.parse(JSON.stringify(wire.header)), wire.buffer).linalg, JSON.parse(JSON.stringify(d.linalg)));
+  const n = 64, width = 600;
+  const embeddings = Object.fromEntries(Array.from({ length: n }, (_, i) => [`w${String.fromCharCode(97 + (i % 26))}${i}`, Array.from({ length: width }, (_, j) => Math.sin(i + j))]));
+  const big = analyze(JSON.stringify({ embeddings, inputs: [{ tokens: Object.keys(embeddings) }], heads: [{}, {}] }), { linalg: true }).data!;
+  assert.match(big.linalg!.tooBig ?? '', new RegExp(`over the ${PANEL_LINALG_WORK / 1e6} million the panel spends per edit: run attn analyze`));
+  assert.match(renderSvg(big, 'spectrum'), /run attn analyze/);
+});

@@ -1,0 +1,82 @@
+// The result model on the wire (src/core/model/wire.ts): one header and one buffer, decoded in
+// the webview to the very numbers the core computed, with the derived parts (softmax weights,
+// scaled scores) recomputed bit for bit, and shared arrays (identity weights) sent once.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { analyze } from '../../src/core/index.js';
+import { dataToJson } from '../../src/core/result-json.js';
+import { decodeAttention, encodeAttention, weightsFromScores } from '../../src/core/model/wire.js';
+import { scaledAt, weightAt, type AttentionData, type Matrix } from '../../src/core/model/attention-data.js';
+import { exampleFiles, exampleText } from '../support/specs.js';
+
+const same = (a: Matrix, b: Matrix, what: string) => {
+  assert.equal(a.rows, b.rows, what);
+  assert.equal(a.cols, b.cols, what);
+  assert.ok(a.data.every((v, i) => Object.is(v, b.data[i])), `${what}: every number identical`);
+};
+
+function roundTrip(data: AttentionData): AttentionData {
+  const { header, buffer } = encodeAttention(data);
+  // What postMessage does to the header: structured clone (here, JSON, which is stricter).
+  return decodeAttention(JSON.parse(JSON.stringify(header)), buffer.slice(0));
+}
+
+for (const file of exampleFiles()) {
+  test(`${file.split('/').pop()}: decoded result equals the core's, bit for bit, weights included`, () => {
+    const a = analyze(readFileSync(file, 'utf8'), { json: true });
+    if (!a.data) return; // an example with errors on purpose is covered by its own test
+    const back = roundTrip(a.data);
+    a.data.inputs.forEach((input, i) => {
+      const b = back.inputs[i];
+      assert.deepEqual(b.tokens, input.tokens);
+      same(b.embeddings, input.embeddings, 'embeddings');
+      same(b.output, input.output, 'output');
+      same(b.concat, input.concat, 'concat');
+      input.heads.forEach((h, k) => {
+        const g = b.heads[k];
+        for (const key of ['q', 'k', 'v', 'scores', 'weights', 'output'] as const) same(g[key], h[key], `input ${i} head ${k} ${key}`);
+        assert.deepEqual(Array.from(g.masked), Array.from(h.masked));
+      });
+    });
+    // The JSON a person reads is the same whether made before or after the wire.
+    assert.deepEqual(dataToJson(back), a.json);
+  });
+}
+
+test('weights are recomputed exactly as the core computed them (softmax of scores ÷ divisor, masked keys left out)', () => {
+  const data = analyze(exampleText('multi-head-causal.attn.json')).data!;
+  for (const h of data.inputs[0].heads) same(weightsFromScores(h.scores, h.divisor, h.masked), h.weights, h.name);
+  const h = data.inputs[0].heads[0];
+  assert.equal(scaledAt(h, 0, 1), null, 'causal: the first query cannot see the second key');
+  assert.equal(scaledAt(h, 1, 0), h.scores.data[h.scores.cols] / h.divisor);
+});
+
+test('identity weights are a flag and their Q, K, V the embeddings themselves: sent once, not three times', () => {
+  const data = analyze(exampleText('apple-watch-raw.attn.json')).data!;
+  const { header, buffer } = encodeAttention(data);
+  const input = header.inputs[0], head = input.heads[0];
+  assert.equal(head.q.at, input.embeddings.at);
+  assert.equal(head.k.at, input.embeddings.at);
+  assert.equal(head.v.at, input.embeddings.at);
+  for (const m of header.matrices.filter((w) => w.identity)) assert.equal(m.values, undefined);
+  const back = decodeAttention(header, buffer);
+  const wq = back.matrices.find((m) => m.role === 'wq')!;
+  assert.equal(weightAt(wq, 1, 1), 1);
+  assert.equal(weightAt(wq, 1, 0), 0);
+});
+
+test('the buffer holds scores, not weights: one n × n array of 8 bytes per head, plus the mask once per input', () => {
+  const n = 40, d = 4, heads = 3;
+  const tokens = Array.from({ length: n }, (_, i) => `t${i}`);
+  const embeddings = Object.fromEntries(tokens.map((t, i) => [t, [Math.sin(i), Math.cos(i), i / n, 1]]));
+  const w = Array.from({ length: d }, (_, i) => Array.from({ length: 2 }, (_, j) => ((i + 2 * j) % 3) - 1));
+  const spec = { embeddings, inputs: [{ tokens }], heads: Array.from({ length: heads }, () => ({ wq: w, wk: w, wv: w })) };
+  const data = analyze(JSON.stringify(spec)).data!;
+  const { buffer } = encodeAttention(data);
+  // Per head: q, k, v, output (n × 2 each) and scores (n × n); per input: embeddings (n × d), concat
+  // (n × 6, also the output: no W_O), the mask (n × n bytes, padded to 8); and each head's W_Q,
+  // W_K, W_V (d × 2): the reader gives every head its own matrices, so 3 × 3 of them.
+  const expected = 8 * (heads * (4 * n * 2 + n * n) + n * d + n * 2 * heads + heads * 3 * d * 2) + Math.ceil((n * n) / 8) * 8;
+  assert.equal(buffer.byteLength, expected);
+});

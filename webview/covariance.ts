@@ -1,0 +1,99 @@
+// Covariance: how the features vary together across an input's tokens, for X, the chosen head's
+// Q, K, V and output, and the output: the correlation matrix (small spaces), the pairs of features
+// so correlated that one is redundant, and the covariance's eigenvalues as the share of the
+// variance each principal direction explains (the quadrant view's PC1 and PC2 are the first two).
+import type { FeatureSpaceJson } from '../src/core/model/linalg-data.js';
+import { clip, fmt, textWidth } from './format.js';
+import { TipTable } from './tips.js';
+import { wireTips } from './tooltip.js';
+import { clampIndex, createSvg, emptyView, note, singleHead, type G, type ViewFn } from './view.js';
+
+/** Components whose share is drawn as a bar. */
+const MAX_COMPONENTS = 16;
+
+export const renderCovariance: ViewFn = (container, data, options) => {
+  const theme = options.theme;
+  const l = data.linalg;
+  if (!l) return emptyView(container, theme, options.width, 'covariance', 'No covariances were computed for this result.');
+  if (l.tooBig) return emptyView(container, theme, options.width, 'covariance', l.tooBig);
+  const inputIndex = clampIndex(options.input, l.covariance.length);
+  const entry = l.covariance[inputIndex];
+  const input = data.inputs[inputIndex];
+  if (!entry || !input) return emptyView(container, theme, options.width, 'covariance', 'No tokens to measure.');
+  const h = singleHead(data, options);
+  const head = input.heads[h];
+  // X, the chosen head's four spaces, and the output when there is one of its own.
+  const spaces = entry.spaces.filter((s, i) => i === 0 || (head && s.label.endsWith(`of head "${head.name}"`) && entry.spaces.indexOf(s) === i) || s.label.startsWith('output ('));
+  const fs = theme.fontSize, pad = 12;
+  const notes: string[] = [];
+  if (input.tokens.length < 2) notes.push('one token: a covariance needs at least two (it divides by n − 1)');
+  if (options.head === 'all' && input.heads.length > 1) notes.push(`showing head "${head?.name}"; pick another head in the toolbar`);
+  const width = Math.max(options.width, 320);
+  const titleH = 24 + notes.length * 16;
+  const heat = (s: FeatureSpaceJson) => (s.correlation ? Math.min(260, Math.max(80, s.d * 14)) : 0);
+  const blockH = (s: FeatureSpaceJson) => 40 + Math.max(heat(s) + 30, 120) + Math.min(4, s.redundant.length) * (fs + 4);
+  const height = titleH + spaces.reduce((t, s) => t + blockH(s) + 14, 0) + 8;
+  const svg = createSvg(container, theme, width, height, `Covariance of the features in "${input.name}"`, 'covariance');
+  svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
+    .text(clip(`How the features vary together across the ${input.tokens.length} tokens of "${input.name}"`, width - 2 * pad, fs * 1.1));
+  notes.forEach((s, k) => note(svg, theme, pad, 34 + k * 16, s));
+  const tips = new TipTable();
+  let y = titleH;
+  for (const s of spaces) {
+    const g = svg.append('g').attr('class', 'feature-space').attr('transform', `translate(${pad},${y})`) as unknown as G;
+    const names = (i: number) => (s.label.startsWith('X') ? data.features[i] ?? `d${i}` : `${s.label[0].toLowerCase()}${i}`);
+    g.append('text').attr('y', 14).attr('font-weight', 600).text(clip(`${s.label}: ${s.n} tokens × ${s.d} features`, width - 2 * pad, fs));
+    const size = heat(s);
+    if (s.correlation) drawCorrelation(g, s, 0, 30, size, names);
+    else g.append('text').attr('y', 34).attr('fill', theme.muted).attr('font-size', fs - 1).text(`${s.d} features: too many to draw each pair; the redundant pairs and the variance explained follow`);
+    drawExplained(g, s, size ? size + 40 : 0, 30, Math.min(360, width - 2 * pad - (size ? size + 40 : 0)), 100);
+    const listY = 40 + Math.max(size + 30, 120);
+    if (s.redundant.length === 0) {
+      g.append('text').attr('y', listY).attr('fill', theme.muted).attr('font-size', fs - 1).text('no redundant pair (|correlation| ≥ 0.9)');
+    }
+    s.redundant.slice(0, 4).forEach((p, k) => {
+      g.append('text').attr('class', 'redundant hot').attr('y', listY + k * (fs + 4)).attr('font-size', fs - 1)
+        .text(clip(`${names(p.a)} and ${names(p.b)}: correlation ${fmt(p.correlation, 3)}, ${Math.abs(p.correlation) >= 0.999 ? 'one is a copy of the other' : 'nearly redundant'}`, width - 2 * pad, fs - 1))
+        .attr('data-tip', tips.add({ lines: [`${names(p.a)} and ${names(p.b)} move together across the tokens (correlation ${fmt(p.correlation, 4)})`, 'one of them adds little the other does not carry'] }));
+    });
+    y += blockH(s) + 14;
+  }
+
+  function drawCorrelation(g: G, s: FeatureSpaceJson, x: number, y0: number, size: number, names: (i: number) => string): void {
+    const d = s.d, c = size / d;
+    const box = g.append('g').attr('class', 'correlation').attr('transform', `translate(${x},${y0})`);
+    for (let a = 0; a < d; a++) {
+      for (let b = 0; b < d; b++) {
+        const v = s.correlation![a * d + b];
+        const ok = Number.isFinite(v);
+        box.append('rect').attr('class', 'cell hot').attr('x', b * c).attr('y', a * c).attr('width', c).attr('height', c)
+          .attr('fill', ok ? theme.div(v) : theme.masked)
+          .attr('data-tip', tips.add({ lines: [`${names(a)} and ${names(b)}: correlation ${ok ? fmt(v, 3) : 'none'}`,
+            s.constant[a] || s.constant[b] ? 'a feature that does not vary across the tokens correlates with nothing' : 'covariance ÷ (σ_a σ_b), features as variables, tokens as observations (÷ n − 1)'] }));
+      }
+    }
+    box.append('rect').attr('width', size).attr('height', size).attr('fill', 'none').attr('stroke', theme.grid);
+    box.append('text').attr('y', size + 14).attr('fill', theme.muted).attr('font-size', fs - 2).text('correlation: −1 … 0 … 1');
+  }
+
+  function drawExplained(g: G, s: FeatureSpaceJson, x: number, y0: number, w: number, hgt: number): void {
+    const shown = s.explained.slice(0, MAX_COMPONENTS);
+    const box = g.append('g').attr('class', 'explained').attr('transform', `translate(${x},${y0})`);
+    const label = 'variance explained by each principal direction';
+    box.append('text').attr('y', 10).attr('fill', theme.muted).attr('font-size', fs - 1).text(clip(label, w, fs - 1));
+    const bw = Math.max(4, Math.min(28, w / Math.max(1, shown.length) - 3));
+    shown.forEach((share, k) => {
+      const ok = Number.isFinite(share);
+      const bh = ok ? Math.max(1, share * (hgt - 24)) : 1;
+      box.append('rect').attr('class', 'component hot').attr('x', k * (bw + 3)).attr('y', hgt - bh).attr('width', bw).attr('height', bh).attr('fill', theme.accent)
+        .attr('data-tip', tips.add({ lines: [`PC${k + 1}: ${ok ? fmt(share * 100, 1) : '?'}% of the variance (eigenvalue ${fmt(s.eigenvalues[k])})`, k < 2 ? 'the quadrant view plots PC1 and PC2 when the spec names no axes' : 'a direction of the covariance, by the variance along it'] }));
+      if (bw >= 16 && ok) box.append('text').attr('x', k * (bw + 3) + bw / 2).attr('y', hgt - bh - 3).attr('text-anchor', 'middle').attr('font-size', fs - 3).text(`${Math.round(share * 100)}`);
+    });
+    if (shown.length === 0) box.append('text').attr('y', hgt / 2).attr('fill', theme.muted).text('nothing varies');
+    void textWidth;
+  }
+
+  const svgNode = svg.node()!;
+  const cleanups = [wireTips(svgNode, options, '.hot', (el) => tips.get(el))];
+  return { svg: svgNode, notes, destroy: () => { cleanups.forEach((f) => f()); svg.remove(); } };
+};
