@@ -168,3 +168,23 @@ test('rollout: bars are the chosen token\'s row of R, matching inspect\'s rollou
   assertClean(text);
   assert.match(draw('rollout', scanned).text, /rollout: computing/);
 });
+
+test('edge shapes: one token, no tokens, hostile token text: every view draws, nothing unsafe reaches the SVG', () => {
+  const one = memoryAttention(new Float32Array([1]), 1, 1, 1, ['\u202eevil\u0000']);
+  const s1 = scanModel(one);
+  assert.equal(s1.header.stats[0].previousToken, null);
+  const data1: ModelViewData = { ...s1, head: { layer: 0, head: 0, weights: headFloat32(one, 0, 0) }, rollout: rolloutOf(one)! };
+  for (const view of ['model', 'head', 'finder', 'rollout'] as const) {
+    const { text } = draw(view, data1, { layer: 0, head: 0, token: 0 });
+    assertClean(text);
+    assert.ok(!text.includes('\u202e'), 'a bidi override is written as a reference');
+  }
+  const bare = memoryAttention(randomAttention(1, 2, 3), 1, 2, 3);
+  const s2 = scanModel(bare);
+  assert.equal(s2.header.stats[0].induction, null, 'no tokens: no induction score');
+  const { svg, text } = draw('head', { ...s2, head: { layer: 0, head: 1, weights: headFloat32(bare, 0, 1) } }, { layer: 0, head: 1 });
+  assert.match(svg.querySelector('rect.cell title')!.textContent!, /query #0 → key #0\nweight .*\n\(no tokens in the file/);
+  assertClean(text);
+  const finder = draw('finder', s2, { stat: 'induction' });
+  assert.equal(finder.svg.querySelectorAll('text.value[data-stat="induction"]')[0].textContent, '—');
+});
