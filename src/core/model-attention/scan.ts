@@ -31,8 +31,16 @@ function notFinite(a: AttentionFile, layer: number, head: number, k: number, w: 
 }
 
 /** One head as float32, for posting to the webview. */
+/** One float64 head per open file, reused between head switches (128 MiB at n = 4,096: not allocated anew each time). */
+const scratch = new WeakMap<AttentionFile, Float64Array>();
+
 export function headFloat32(a: AttentionFile, layer: number, head: number, options: ScanOptions = {}): Float32Array {
-  return Float32Array.from(readHead(a, layer, head, options));
+  let buffer = scratch.get(a);
+  if (!buffer) { buffer = new Float64Array(a.n * a.n); scratch.set(a, buffer); }
+  const weights = new Float32Array(a.n * a.n);
+  // set() converts in native code (Float32Array.from over a Float64Array is several times slower).
+  weights.set(readHead(a, layer, head, options, buffer));
+  return weights;
 }
 
 /** The one pass: statistics, thumbnails and the row checks of every head. Refused over inspect's budget. */
