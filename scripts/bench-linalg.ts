@@ -4,6 +4,7 @@
 // Spectrum numbers, feature statistics at 512 features (few tokens: the Gram route; many: the
 // d × d route), the init lab's default stacks, and Var(q·k) for five d_k. Median ms of several runs.
 // Figures, not assertions: timing belongs here, not in tests.
+import { medianMs as median } from './median-time.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSpec } from '../src/core/read.js';
@@ -13,18 +14,6 @@ import { featureStats } from '../src/core/linalg/covariance.js';
 import { compareRules, scoreScaling, weightSpectrum } from '../src/core/linalg/init-lab.js';
 import { createRandom, fillGaussian } from '../src/core/random.js';
 
-function median(fn: () => void, minMs = 400, minRuns = 3): number {
-  fn(); // warm up the JIT
-  const times: number[] = [];
-  const start = performance.now();
-  while (times.length < minRuns || performance.now() - start < minMs) {
-    const t0 = performance.now();
-    fn();
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
 
 const rows: [string, number][] = [];
 const bench = (what: string, fn: () => void) => rows.push([what, median(fn)]);

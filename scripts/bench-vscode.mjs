@@ -52,7 +52,7 @@ async function editToPaint() {
   // Beyond the examples: generated specs at the sizes the issue names. 2,048 × 8 (33,554,432
   // attention cells) is past the reader's cap of 4,194,304, so 2,048 tokens are measured with 1 head.
   for (const [n, heads] of GENERATED) fs.writeFileSync(path.join(workspace, `generated-${n}x${heads}.attn.json`), generatedSpec(n, heads));
-  server = await startCodeServer({ userDataDir: makeUserDataDir(), env: { ATTN_BENCH_RESULT: resultFile, ATTN_BENCH_RUNS: String(runs) } });
+  server = await startCodeServer({ userDataDir: makeUserDataDir(), env: { ATTN_BENCH_RESULT: resultFile, ATTN_BENCH_RUNS: String(runs), ...(process.env.ATTN_BENCH_ONLY ? { ATTN_BENCH_ONLY: process.env.ATTN_BENCH_ONLY } : {}) } });
   browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.goto(workbenchUrl(server.base, { folder: workspace, extensionDevelopmentPath: ROOT, extensionTestsPath: bundle }));
@@ -70,12 +70,13 @@ async function editToPaint() {
 
   console.log(`\nFrom a changed spec to the webview's next paint, VS Code ${result.vscodeVersion} (code-server, headless Chromium), ${runs} edits per spec`);
   console.log("(total: WorkspaceEdit applied -> the panel's 'rendered' for that version; after debounce: total minus the host's wait, about the last redraw's cost, 25-300 ms)\n");
-  const header = ['spec', 'tokens', 'heads', 'view', 'total median', 'p90', 'min', 'max', 'after debounce median', 'p90', 'switch spec -> paint', 'message MB', 'max host stall'];
+  const header = ['spec', 'tokens', 'heads', 'view', 'total median', 'p90', 'min', 'max', 'after debounce median', 'p90', 'switch spec -> paint', 'message MB', 'max host stall', 'post ms', 'worker ms'];
   const rows = result.rows.map((r) => [
     r.spec, String(r.tokens), String(r.heads), r.view,
     f1(pct(r.totalMs, 0.5)), f1(pct(r.totalMs, 0.9)), f1(Math.min(...r.totalMs)), f1(Math.max(...r.totalMs)),
     f1(pct(r.afterDebounceMs, 0.5)), f1(pct(r.afterDebounceMs, 0.9)), f1(r.switchToPaintMs),
     r.messageBytes === undefined ? 'n/a' : (r.messageBytes / 1e6).toFixed(2), f1(Math.max(...r.maxStallMs)),
+    f1(pct(r.postMs, 0.5)), f1(pct(r.analysisMs, 0.5)),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells) => cells.map((c, i) => (i < 4 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
@@ -96,6 +97,7 @@ async function editToPaint() {
       spec: r.spec, tokens: r.tokens, heads: r.heads,
       editToPaintMedianMs: pct(r.totalMs, 0.5), messageBytes: r.messageBytes ?? null,
       afterDebounceMedianMs: pct(r.afterDebounceMs, 0.5), maxHostStallMs: Math.max(...r.maxStallMs), switchToPaintMs: r.switchToPaintMs ?? null,
+      postMedianMs: pct(r.postMs, 0.5), workerMedianMs: pct(r.analysisMs, 0.5),
       totalMs: r.totalMs, maxStallMs: r.maxStallMs,
     })),
   };

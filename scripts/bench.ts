@@ -8,6 +8,7 @@
 //                                             and the same in test-results/bench.json
 //   npm run -s bench -- --json --reference    … plus "reference": [{"backend", "threads", "compute"}] (1 and 2 threads)
 // (-s keeps npm's own "> attention-lens bench" banner off stdout.)
+import { medianMs as time } from './median-time.js';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,18 +48,6 @@ function flops(n: number, dModel = 768, heads = 12, dk = 64): number {
   return heads * (projections + attention) + 2 * n * heads * dk * dModel; // + W_O
 }
 
-function time(fn: () => void, minMs = 500, minRuns = 3): number {
-  fn(); // warm up the JIT
-  const times: number[] = [];
-  const start = performance.now();
-  while (times.length < minRuns || performance.now() - start < minMs) {
-    const t0 = performance.now();
-    fn();
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]; // the median
-}
 
 interface Reference {
   readonly backend: string;

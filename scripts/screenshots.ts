@@ -15,6 +15,9 @@ const SHOTS: { spec: string; words: string; views: string[] }[] = [
   { spec: 'mouse-two-contexts.attn.json', words: 'mouse', views: ['quadrant', 'compare'] },
   { spec: 'long-64-tokens-8-heads.attn.json', words: '64', views: ['matrix', 'steps', 'arcs'] },
   { spec: 'learn-apple-watch.attn.json', words: 'Learning the lens', views: ['training'] },
+  { spec: 'spectrum-stretch-shear-rotate.attn.json', words: 'What a matrix does', views: ['spectrum', 'geometry'] },
+  { spec: 'heads-same-and-different-subspaces.attn.json', words: 'heads', views: ['heads'] },
+  { spec: 'covariance-redundant-features.attn.json', words: 'fruit', views: ['covariance', 'init'] },
 ];
 const THEMES = [
   { name: 'dark', theme: 'Dark Modern', widths: [1400, 2400] },

@@ -28,9 +28,11 @@ export const renderSpectrum: ViewFn = (container, data, options) => {
   if (options.head === 'all' && (data.inputs[0]?.heads.length ?? 0) > 1) notes.push(`showing head "${headName}"; pick another head in the toolbar`);
   const width = Math.max(options.width, 320);
   const pic = 140;
+  // Narrow: the bars on top, the eigenvalues and the plane picture side by side under them.
   const stacked = width < 640;
   const barsW = stacked ? width - 2 * pad : width - 2 * pad - 2 * (pic + 24);
-  const rowH = stacked ? 78 + 2 * (pic + 24) : Math.max(pic + 46, 124);
+  const barsH = stacked ? 60 : 0;
+  const rowH = stacked ? 40 + barsH + 14 + pic + 34 : Math.max(pic + 46, 124);
   const titleH = 24 + notes.length * 16;
   const height = titleH + spectra.length * rowH + 8;
   const svg = createSvg(container, theme, width, height, `Spectrum of head "${headName}"`, 'spectrum');
@@ -51,13 +53,13 @@ export const renderSpectrum: ViewFn = (container, data, options) => {
     g.append('text').attr('class', 'facts hot').attr('y', 30).attr('fill', theme.muted).attr('font-size', fs - 1)
       .text(clip(facts.join(' · '), barsW, fs - 1))
       .attr('data-tip', tips.add({ lines: factLines(m) }));
-    drawBars(g, m, 0, 40, barsW, stacked ? 60 : rowH - 56, tips);
+    drawBars(g, m, 0, 40, barsW, stacked ? barsH : rowH - 56, tips);
     const px = stacked ? 0 : barsW + 24;
-    const py = stacked ? 40 + 60 + 14 : 4;
+    const py = stacked ? 40 + barsH + 14 : 4;
     drawEigen(g, m, px, py, pic, tips);
     if (m.restricted) {
-      const qx = stacked ? 0 : px + pic + 24;
-      const qy = stacked ? py + pic + 24 : py;
+      const qx = px + pic + 24;
+      const qy = py;
       const names = (i: number) => data.features[i] ?? `d${i}`;
       const title = `${m.label} on ${names(m.restricted.rows[0])}, ${names(m.restricted.rows[1])}`;
       drawPlanePicture(g, theme, qx, qy, pic, m.restricted.picture, tips, title);

@@ -54,13 +54,18 @@ export class WebviewChannel<T> {
     return this.content;
   }
 
+  /** Milliseconds the last postMessage held this thread (VS Code serialises the message there). */
+  lastPostMs = 0;
+
   /** Posts now if the webview is listening; an export request waits for 'ready', anything else is dropped (the content is re-sent then). */
   post(message: HostMessage): void {
     if (!this.ready) {
       if (message.type === 'exportRequest') this.queued.push(message);
       return;
     }
+    const t0 = performance.now();
     void this.webview.postMessage(message);
+    this.lastPostMs = performance.now() - t0;
   }
 
   /** Asks the webview for a picture; `onTimeout` runs if no answer comes. `context` comes back with the answer. */

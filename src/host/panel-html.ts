@@ -37,11 +37,16 @@ export interface PanelHtmlInputs {
   initial: InitialPanel;
 }
 
-/** The Content-Security-Policy: nothing by default, scripts only with the nonce, no inline styles. */
+/**
+ * The Content-Security-Policy: nothing by default, scripts only with the nonce, no inline styles.
+ * 'wasm-unsafe-eval' lets the bundled matrix kernel (bytes inside our own nonce'd script) compile
+ * as WebAssembly, so the webview derives a 1,024-token head's scores from Q and K in milliseconds;
+ * it allows no JavaScript eval. Without it the plain loops give the same bits, slower.
+ */
 export function panelCsp(nonce: string, cspSource: string): string {
   return [
     "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
+    `script-src 'nonce-${nonce}' 'wasm-unsafe-eval'`,
     `style-src ${cspSource}`,
     `img-src ${cspSource} data:`,
     `font-src ${cspSource}`,

@@ -167,6 +167,7 @@ export class AttentionPanel implements vscode.Disposable {
       type: 'render', documentUri: uri.toString(), fileName: baseName(uri),
       version, result: analysis.wire.header, buffer: analysis.wire.buffer, warnings: problems.filter((p) => p.severity === 'warning'),
     });
+    this.context.timings.lastPostMs = this.channel.lastPostMs;
   }
 
   private showProblems(version: number, problems: PanelProblem[]): void {

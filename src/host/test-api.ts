@@ -28,6 +28,8 @@ export interface Timings {
   lastMessageBytes?: number;
   /** Milliseconds the last analysis took in the worker (read, compute, pack). */
   lastAnalysisMs?: number;
+  /** Milliseconds the last result's postMessage held the host's thread. */
+  lastPostMs?: number;
 }
 
 export interface AttentionLensApi {

@@ -30,7 +30,7 @@ test('malformed results are rejected with a reason that names the spoiled field'
     ['inputs', (j) => { j.inputs = 'x' as never; }, /\binputs is not a list/],
     ['embedding width', (j) => { j.inputs[0].embeddings.cols = 3; }, /inputs\[0\]\.embeddings has 3 columns, expected 4/],
     ['token type', (j) => { j.inputs[0].tokens[0] = 7; }, /inputs\[0\]\.tokens is not a list of texts/],
-    ['past the end', (j) => { (j.inputs[0].heads[0].scores as Record<string, number>).at = wire.buffer.byteLength - 8; }, /inputs\[0\]\.heads\[0\]\.scores \(\d+ × \d+\) runs past the end/],
+    ['past the end', (j) => { (j.inputs[0].heads[0].v as Record<string, number>).at = wire.buffer.byteLength - 8; }, /inputs\[0\]\.heads\[0\]\.v \(\d+ × \d+\) runs past the end/],
     ['unaligned', (j) => { (j.inputs[0].heads[1].q as Record<string, number>).at = 4; }, /inputs\[0\]\.heads\[1\]\.q\.at is not a byte offset/],
     ['query rows', (j) => { (j.inputs[0].heads[1].q as Record<string, number>).rows = 2; }, /inputs\[0\]\.heads\[1\]\.q has 2 rows/],
     ['mask', (j) => { j.inputs[0].masked.n = 2; }, /inputs\[0\]\.masked is not an? \d+ × \d+ mask/],

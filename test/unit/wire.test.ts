@@ -66,7 +66,7 @@ test('identity weights are a flag and their Q, K, V the embeddings themselves: s
   assert.equal(weightAt(wq, 1, 0), 0);
 });
 
-test('the buffer holds scores, not weights: one n × n array of 8 bytes per head, plus the mask once per input', () => {
+test('nothing n × n travels but the mask: the scores and weights are derived from Q and K, bit for bit', () => {
   const n = 40, d = 4, heads = 3;
   const tokens = Array.from({ length: n }, (_, i) => `t${i}`);
   const embeddings = Object.fromEntries(tokens.map((t, i) => [t, [Math.sin(i), Math.cos(i), i / n, 1]]));
@@ -74,9 +74,14 @@ test('the buffer holds scores, not weights: one n × n array of 8 bytes per head
   const spec = { embeddings, inputs: [{ tokens }], heads: Array.from({ length: heads }, () => ({ wq: w, wk: w, wv: w })) };
   const data = analyze(JSON.stringify(spec)).data!;
   const { buffer } = encodeAttention(data);
-  // Per head: q, k, v, output (n × 2 each) and scores (n × n); per input: embeddings (n × d), concat
+  // Per head: q, k, v, output (n × 2 each); per input: embeddings (n × d), concat
   // (n × 6, also the output: no W_O), the mask (n × n bytes, padded to 8); and each head's W_Q,
   // W_K, W_V (d × 2): the reader gives every head its own matrices, so 3 × 3 of them.
-  const expected = 8 * (heads * (4 * n * 2 + n * n) + n * d + n * 2 * heads + heads * 3 * d * 2) + Math.ceil((n * n) / 8) * 8;
+  const expected = 8 * (heads * 4 * n * 2 + n * d + n * 2 * heads + heads * 3 * d * 2) + Math.ceil((n * n) / 8) * 8;
   assert.equal(buffer.byteLength, expected);
+  const back = decodeAttention(encodeAttention(data).header, buffer);
+  data.inputs[0].heads.forEach((h, k) => {
+    same(back.inputs[0].heads[k].scores, h.scores, `head ${k} scores`);
+    same(back.inputs[0].heads[k].weights, h.weights, `head ${k} weights`);
+  });
 });

@@ -3,11 +3,13 @@
 // (webview.postMessage has carried ArrayBuffers since 1.57). The receiver checks the header and
 // that every tensor's bytes lie inside the buffer, once, instead of walking every number.
 //
-// What is not sent because the webview derives it exactly: the softmax weights (the same
-// softmaxRow over the same scores gives the same bits; they would double the n² part of the
-// message), the scaled scores (scores ÷ divisor where not masked), and any tensor that is the
-// same array as one already sent (Q = K = V = X for identity weights; output = concat without W_O).
-import type { Matrix } from '../matrix.js';
+// What is not sent because the webview derives it exactly: the scores (Q·Kᵀ by the core's own
+// matmulTransposed, which sums every cell in one fixed order on the WebAssembly kernel and on the
+// plain loops alike, so the same bits), the softmax weights (the core's arithmetic over those
+// scores), the scaled scores (scores ÷ divisor where not masked), and any tensor that is the same
+// array as one already sent (Q = K = V = X for identity weights; output = concat without W_O).
+// So nothing n × n travels but the mask's bytes: 1,024 tokens × 4 heads is about 3 MB, not 38.
+import { matmulTransposed, type Matrix } from '../matrix.js';
 import type { TrainingJson } from '../train/frames.js';
 import type { LinalgJson } from './linalg-data.js';
 import type {
@@ -30,7 +32,7 @@ export interface MaskRef {
 
 export interface WireHead {
   name: string; dk: number; dv: number; divisor: number;
-  q: TensorRef; k: TensorRef; v: TensorRef; scores: TensorRef; output: TensorRef;
+  q: TensorRef; k: TensorRef; v: TensorRef; output: TensorRef;
 }
 
 export interface WireInput {
@@ -107,7 +109,7 @@ export function encodeAttention(data: AttentionData): WireMessage {
     masked: pack.mask(input.masked, input.tokens.length),
     heads: input.heads.map((h) => ({
       name: h.name, dk: h.dk, dv: h.dv, divisor: h.divisor,
-      q: pack.tensor(h.q), k: pack.tensor(h.k), v: pack.tensor(h.v), scores: pack.tensor(h.scores), output: pack.tensor(h.output),
+      q: pack.tensor(h.q), k: pack.tensor(h.k), v: pack.tensor(h.v), output: pack.tensor(h.output),
     })),
     concat: pack.tensor(input.concat),
     output: pack.tensor(input.output),
@@ -202,10 +204,11 @@ function decodeHead(x: unknown, path: string, n: number, masked: Uint8Array, un:
   if (!isStr(x.name)) throw new WireError(`${path}.name is not text`);
   if (!isIndex(x.dk) || !isIndex(x.dv)) throw new WireError(`${path}.dk or dv is not a whole number`);
   if (!isNum(x.divisor) || x.divisor === 0) throw new WireError(`${path}.divisor is not a non-zero number`);
-  const scores = un.tensor(x.scores, `${path}.scores`, n, n);
+  const q = un.tensor(x.q, `${path}.q`, n, x.dk), k = un.tensor(x.k, `${path}.k`, n, x.dk);
+  const scores = matmulTransposed(q, k);
   return {
     name: x.name, dk: x.dk, dv: x.dv, divisor: x.divisor,
-    q: un.tensor(x.q, `${path}.q`, n, x.dk), k: un.tensor(x.k, `${path}.k`, n, x.dk), v: un.tensor(x.v, `${path}.v`, n, x.dv),
+    q, k, v: un.tensor(x.v, `${path}.v`, n, x.dv),
     scores, masked, weights: weightsFromScores(scores, x.divisor, masked), output: un.tensor(x.output, `${path}.output`, n, x.dv),
   };
 }

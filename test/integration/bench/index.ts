@@ -32,6 +32,10 @@ export interface BenchRow {
   messageBytes?: number;
   /** The longest stall of the extension host's thread during each measured edit (ms). */
   maxStallMs: number[];
+  /** How long the result's postMessage held the host's thread, per measured edit (ms). */
+  postMs: number[];
+  /** The worker's read + compute + pack, per measured edit (ms). */
+  analysisMs: number[];
 }
 
 export interface BenchResult {
@@ -90,6 +94,8 @@ async function benchSpec(a: TestApi, file: string, runs: number): Promise<BenchR
   const totalMs: number[] = [];
   const afterDebounceMs: number[] = [];
   const maxStallMs: number[] = [];
+  const postMs: number[] = [];
+  const analysisMs: number[] = [];
   try {
     for (let run = 0; run <= runs; run++) { // run 0 warms up
       // Break it, as typing does mid-number: a lone minus sign.
@@ -107,6 +113,8 @@ async function benchSpec(a: TestApi, file: string, runs: number): Promise<BenchR
       const t1 = performance.now();
       if (run > 0) {
         maxStallMs.push(a.maxStallMs());
+        postMs.push(a.timings().lastPostMs ?? NaN);
+        analysisMs.push(a.timings().lastAnalysisMs ?? NaN);
         totalMs.push(t1 - t0);
         afterDebounceMs.push(t1 - changedAt - (a.timings().lastUpdateDelayMs ?? 0));
       }
@@ -121,7 +129,7 @@ async function benchSpec(a: TestApi, file: string, runs: number): Promise<BenchR
   const json = JSON.parse(doc.getText()) as { inputs: { tokens: unknown[] }[]; heads?: unknown[] };
   return {
     spec: path.basename(file), tokens: json.inputs[0].tokens.length, heads: json.heads?.length ?? 1, view: panel.view,
-    runs, totalMs, afterDebounceMs, switchToPaintMs, messageBytes: a.timings().lastMessageBytes, maxStallMs,
+    runs, totalMs, afterDebounceMs, switchToPaintMs, messageBytes: a.timings().lastMessageBytes, maxStallMs, postMs, analysisMs,
   };
 }
 
@@ -134,10 +142,14 @@ export async function run(): Promise<void> {
     if (!extension().isActive) throw new Error('the extension did not activate');
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     if (!folder) throw new Error('no workspace folder');
-    const specs = fs.readdirSync(folder).filter((f) => f.endsWith('.attn.json')).sort().map((f) => path.join(folder, f));
+    // ATTN_BENCH_ONLY=text keeps the specs whose name holds it (for a quick look at one size).
+    const only = process.env.ATTN_BENCH_ONLY;
+    const specs = fs.readdirSync(folder).filter((f) => f.endsWith('.attn.json') && (!only || f.includes(only))).sort().map((f) => path.join(folder, f));
     // A first panel, on the last spec, so each spec below is a switch from another one.
     // The spec in the first column and the panel beside it, visible (a hidden webview draws nothing).
-    const last = await vscode.workspace.openTextDocument(specs[specs.length - 1]);
+    // (With ATTN_BENCH_ONLY, the first panel goes on a spec outside the list, so the first measured one is a switch too.)
+    const others = fs.readdirSync(folder).filter((f) => f.endsWith('.attn.json')).map((f) => path.join(folder, f)).filter((f) => !specs.includes(f));
+    const last = await vscode.workspace.openTextDocument(only && others.length > 0 ? others[0] : specs[specs.length - 1]);
     await vscode.window.showTextDocument(last, { viewColumn: vscode.ViewColumn.One, preview: false });
     await vscode.commands.executeCommand('attentionLens.show', last.uri);
     await until('the first panel to paint', () => panelOn(a, last, 'ready', 0), 60_000);
