@@ -7,6 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openAttention } from '../src/core/tensors/open.js';
 import { inspectAttention, inspectOverLimit } from '../src/core/tensors/inspect.js';
+import { headFloat32, scanModel } from '../src/core/model-attention/scan.js';
+import { svgOf } from '../src/cli/render-model.js';
+import { makeTheme } from '../webview/colour.js';
+import type { ModelViewOptions } from '../webview/model-common.js';
 
 type Dtype = 'F32' | 'F16';
 
@@ -78,9 +82,29 @@ try {
       inspectAttention(a);
       inspected = `${ms(t).toFixed(0)} ms`;
     }
+    // First paint of the model views, as the editor does it: the host's streaming pass (statistics and
+    // thumbnails) and the view drawn, here on jsdom and serialised (Chromium's own paint is not included).
+    let paint = 'over the limit';
+    if (!inspectOverLimit(a)) {
+      const options: ModelViewOptions = { theme: makeTheme('light'), width: 900, interactive: false, layer: 0, head: 0, token: n - 1, stat: 'entropy', sort: false, k: 3 };
+      t = process.hrtime.bigint();
+      const scanned = scanModel(a);
+      const scan = ms(t);
+      t = process.hrtime.bigint();
+      svgOf(scanned, 'model', options);
+      const grid = ms(t);
+      t = process.hrtime.bigint();
+      const weights = headFloat32(a, L - 1, H - 1);
+      const read = ms(t);
+      t = process.hrtime.bigint();
+      svgOf({ ...scanned, head: { layer: L - 1, head: H - 1, weights } }, 'head', { ...options, layer: L - 1, head: H - 1 });
+      const headDraw = ms(t);
+      paint = `model view: scan ${scan.toFixed(0)} ms + draw ${grid.toFixed(0)} ms; head view: read ${read.toFixed(1)} ms + draw ${headDraw.toFixed(0)} ms (drawn on jsdom)`;
+    }
     a.close();
     const mb = (L * H * n * n * (dtype === 'F32' ? 4 : 2)) / 2 ** 20;
     console.log(`${L} × ${H} × ${n} ${dtype} (${mb.toFixed(0)} MiB, written in ${written.toFixed(0)} ms): open ${opened.toFixed(1)} ms, first head ${first.toFixed(1)} ms, head switch ${headSwitch.toFixed(1)} ms, inspect (stats${n <= 1024 ? ' + rollout' : ''}) ${inspected}, peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
+    console.log(`  first paint: ${paint}`);
     rmSync(file);
   }
 } finally {

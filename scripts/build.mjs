@@ -12,6 +12,10 @@ await Promise.all([
   esbuild.build({
     ...node, entryPoints: ['src/host/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'],
   }),
+  // The model editor's reader runs in a worker thread of the extension host.
+  esbuild.build({
+    ...node, entryPoints: ['src/host/model-worker.ts'], outfile: 'dist/model-worker.js',
+  }),
   // The analysis worker (worker_threads): reads and computes specs off the extension host's thread.
   esbuild.build({
     ...node, entryPoints: ['src/host/analysis-worker.ts'], outfile: 'dist/analysis-worker.js',
@@ -21,6 +25,11 @@ await Promise.all([
   }),
   esbuild.build({
     ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js',
+    platform: 'browser', format: 'iife', target: 'es2022',
+  }),
+  // The model editor's webview (.safetensors / .npy / .npz) and the --html page: its own bundle.
+  esbuild.build({
+    ...common, entryPoints: ['webview/model-main.ts'], outfile: 'dist/model-webview.js',
     platform: 'browser', format: 'iife', target: 'es2022',
   }),
 ]);

@@ -32,6 +32,8 @@ const USAGE = `usage:
   attn render FILE --view arcs|matrix|steps|quadrant|projection|compare|training|geometry [--out FILE.svg]
               [--input N] [--head N|all] [--token N] [--width PX]
               [--theme light|dark|hc-dark|hc-light] [--show scores|scaled|weights|cosine] [--matrix wq|wk|wv|wo]
+  attn render FILE.safetensors|.npy|.npz --view model|head|finder|rollout [--layer L] [--head H] [--token N]
+              [--stat NAME] [--sort] [--softmax] [--tensor NAME] [--out FILE.svg|FILE.png] [--html FILE.html]
 FILE may be - for standard input.
 options:
   --max-bytes N   refuse specs larger than N bytes (default ${DEFAULT_MAX_BYTES})
@@ -47,7 +49,7 @@ interface Args {
   flags: Map<string, string | true>;
 }
 
-const VALUED = new Set(['--view', '--out', '--input', '--head', '--token', '--width', '--theme', '--show', '--matrix', '--max-bytes', '--steps', '--tensor']);
+const VALUED = new Set(['--view', '--out', '--input', '--head', '--token', '--width', '--theme', '--show', '--matrix', '--max-bytes', '--steps', '--tensor', '--layer', '--html', '--stat']);
 const THEMES = ['light', 'dark', 'hc-dark', 'hc-light'] as const;
 const MODES = ['scores', 'scaled', 'weights', 'cosine'] as const;
 const ROLES = ['wq', 'wk', 'wv', 'wo'] as const;
@@ -61,7 +63,7 @@ function parseArgs(argv: readonly string[]): Args | string {
         const v = argv[++i];
         if (v === undefined) return `${a} needs a value`;
         args.flags.set(a, v);
-      } else if (['--json', '--help', '--version'].includes(a)) {
+      } else if (['--json', '--help', '--version', '--sort', '--softmax'].includes(a)) {
         args.flags.set(a, true);
       } else {
         return `unknown option ${a}`;
@@ -176,6 +178,7 @@ function choiceFlag<T extends string>(args: Args, name: string, choices: readonl
 }
 
 async function render(args: Args, maxBytes: number, io: Io): Promise<number> {
+  if (args.files.length === 1 && /\.(safetensors|npy|npz)$/i.test(args.files[0])) return (await import('./render-model.js')).renderModelCommand(args.files, args.flags, io);
   const view = args.flags.get('--view');
   if (typeof view !== 'string' || !(VIEWS as readonly string[]).includes(view)) {
     io.err(`attn render: --view must be one of ${VIEWS.join(', ')}`);

@@ -13,6 +13,7 @@ import { disposeLog, log } from './log.js';
 import { PanelManager } from './panels.js';
 import { showOnStart } from './start.js';
 import type { AttentionLensApi, Timings } from './test-api.js';
+import { ModelEditorProvider } from './model-editor.js';
 
 const loadedAt = performance.now();
 
@@ -36,12 +37,14 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     { dispose: () => { runner.dispose(); stalls.dispose(); } },
     { dispose: disposeLog },
   );
+  const models = ModelEditorProvider.register(context);
   timings.activateMs = performance.now() - loadedAt;
   log().info(`activated in ${timings.activateMs.toFixed(1)} ms`);
   void showOnStart((uri) => panels.show(uri));
   return {
     panels: () => panels.infos(),
     timings: () => ({ ...timings }),
+    modelEditors: () => models.infos(),
     maxStallMs: () => stalls.maxMs(),
     resetStall: () => stalls.reset(),
   };

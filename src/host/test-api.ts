@@ -1,5 +1,6 @@
 // What activate() returns: a small window into the panels for the integration tests.
 import type { ViewName } from '../protocol.js';
+import type { ModelEditorInfo } from './model-editor.js';
 
 export type PanelStatus = 'ready' | 'error' | 'loading';
 
@@ -34,6 +35,8 @@ export interface Timings {
 export interface AttentionLensApi {
   panels(): PanelInfo[];
   timings(): Timings;
+  /** The open model editors (.safetensors, .npy, .npz). */
+  modelEditors(): ModelEditorInfo[];
   /** The longest stall of the extension host's thread since the last resetStall(), in ms. */
   maxStallMs(): number;
   resetStall(): void;

@@ -40,6 +40,7 @@ export function run(): Promise<void> {
     require('./lock-export.test');
     require('./reveal.test');
     require('./train.test');
+    require('./model-editor.test');
     /* eslint-enable @typescript-eslint/no-require-imports */
   });
 }

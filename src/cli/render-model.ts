@@ -1,0 +1,162 @@
+// `attn render FILE.safetensors|.npy|.npz --view model|head|finder|rollout`: the model views drawn
+// on jsdom as an SVG, a PNG of the heatmap alone (Node has no canvas to draw text: the grid of
+// thumbnails, or the head's or the rollout's matrix, without labels), or with --html one offline,
+// interactive page with the data inside it.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { JSDOM } from 'jsdom';
+import { openAttention } from '../core/tensors/open.js';
+import { TensorFileError } from '../core/tensors/source.js';
+import { STAT_NAMES, type StatName } from '../core/tensors/head-stats.js';
+import { MAX_ROLLOUT_TOKENS } from '../core/tensors/rollout.js';
+import { maxOf, poolMax, type ModelViewData } from '../core/model-attention/data.js';
+import { headFloat32, rolloutOf, scanModel } from '../core/model-attention/scan.js';
+import { base64, encodePalettePng } from '../core/model-attention/png.js';
+import { makeTheme, type ThemeKind } from '../../webview/colour.js';
+import { xmlSafe } from '../../webview/xml-safe.js';
+import { heatmapIndices, MODEL_VIEW_NAMES, palette, type ModelViewName, type ModelViewOptions } from '../../webview/model-common.js';
+import { MODEL_VIEWS } from '../../webview/model-views.js';
+import { PICTURE_MAX } from '../../webview/model-head.js';
+import { modelPage } from './model-html.js';
+import { printable } from './terminal.js';
+import type { ModelPageData } from '../../webview/model-page-data.js';
+
+interface Io { out(text: string): void; err(text: string): void }
+
+export const MODEL_FILE = /\.(safetensors|npy|npz)$/i;
+
+/** The --html page embeds every head up to this many weights in all (16 MB of float32), else only the chosen one. */
+export const HTML_ALL_HEADS_MAX = 4 * 1024 * 1024;
+
+const deflate = (b: Uint8Array) => new Uint8Array(deflateSync(b));
+const THEMES: readonly ThemeKind[] = ['light', 'dark', 'hc-dark', 'hc-light'];
+
+function whole(flags: ReadonlyMap<string, string | true>, name: string, fallback: number): number | string {
+  const v = flags.get(name);
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  return Number.isInteger(n) && n >= 0 ? n : `${name} takes a whole number, got ${String(v)}`;
+}
+
+/** A file next to this module in dist/ (the bundled CLI) or in the repository (tests run the sources). */
+function asset(...candidates: string[]): string | undefined {
+  return candidates.find((p) => existsSync(p));
+}
+
+export function renderModelCommand(files: readonly string[], flags: ReadonlyMap<string, string | true>, io: Io): number {
+  const usage = (message: string) => { io.err(`attn render: ${printable(message)}`); return 2; };
+  if (files.length !== 1) return usage('name exactly one .safetensors, .npy or .npz file');
+  const view = (flags.get('--view') ?? 'model') as ModelViewName;
+  if (!MODEL_VIEW_NAMES.includes(view)) return usage(`--view must be one of ${MODEL_VIEW_NAMES.join(', ')} for a model's attention file`);
+  const stat = (flags.get('--stat') ?? 'entropy') as StatName;
+  if (!STAT_NAMES.includes(stat)) return usage(`--stat must be one of ${STAT_NAMES.join(', ')}`);
+  const theme = (flags.get('--theme') ?? 'light') as ThemeKind;
+  if (!THEMES.includes(theme)) return usage(`--theme must be one of ${THEMES.join(', ')}`);
+  const numbers = ['--layer', '--head', '--token', '--width'].map((f) => whole(flags, f, f === '--width' ? 900 : f === '--token' ? -1 : 0));
+  const bad = numbers.find((x) => typeof x === 'string');
+  if (bad) return usage(bad as string);
+  const [layer, head, tokenFlag, width] = numbers as number[];
+  const out = flags.get('--out'), html = flags.get('--html');
+  if (out === true || html === true) return usage('--out and --html need a file name');
+  if (typeof out === 'string' && !/\.(svg|png)$/i.test(out)) return usage('--out must name a .svg or .png file');
+  if (typeof out === 'string' && /\.png$/i.test(out) && view === 'finder') return usage('the finder is a table: write it as .svg or --html (a PNG from the command line is a heatmap without text)');
+  const tensor = flags.get('--tensor');
+  const softmax = flags.has('--softmax');
+  let page: string | undefined, picture: string | Uint8Array | undefined;
+  try {
+    const a = openAttention(files[0], typeof tensor === 'string' ? { tensor } : {});
+    try {
+      if (layer >= a.layers) return usage(`--layer ${layer}, but the file has ${a.layers} layer(s), numbered from 0`);
+      if (head >= a.heads) return usage(`--head ${head}, but the file has ${a.heads} head(s), numbered from 0`);
+      if (tokenFlag >= a.n) return usage(`--token ${tokenFlag}, but the file has ${a.n} token(s), numbered from 0`);
+      const token = tokenFlag >= 0 ? tokenFlag : a.n - 1;
+      const { header, thumbnails } = scanModel(a, { softmax });
+      for (const w of header.warnings) io.err(printable(`${files[0]}: warning: ${w}${softmax ? '' : ' (--softmax applies it)'}`));
+      // The page carries the rollout up to 512 tokens (n³ per layer; the rollout view asks for it up to 1,024).
+      const wantRollout = view === 'rollout' || (typeof html === 'string' && a.n <= 512);
+      const rollout = wantRollout && a.n <= MAX_ROLLOUT_TOKENS ? rolloutOf(a, { softmax }) : undefined;
+      const weights = view === 'head' || typeof html === 'string' ? headFloat32(a, layer, head, { softmax }) : undefined;
+      const data: ModelViewData = { header, thumbnails, ...(weights ? { head: { layer, head, weights } } : {}), ...(rollout ? { rollout } : {}) };
+      const options: ModelViewOptions = { theme: makeTheme(theme), width, interactive: false, layer, head, token, stat, sort: flags.has('--sort'), k: 3, deflate };
+      if (typeof html === 'string') {
+        const heads: Record<string, string> = {};
+        if (a.layers * a.heads * a.n * a.n <= HTML_ALL_HEADS_MAX) {
+          for (let l = 0; l < a.layers; l++) for (let h = 0; h < a.heads; h++) heads[`${l}:${h}`] = float32Base64(l === layer && h === head && weights ? weights : headFloat32(a, l, h, { softmax }));
+        } else if (weights) {
+          heads[`${layer}:${head}`] = float32Base64(weights);
+        }
+        const script = asset(join(__dirname, 'model-webview.js'), join(__dirname, '..', '..', 'dist', 'model-webview.js'));
+        const css = asset(join(__dirname, '..', 'media', 'model.css'), join(__dirname, '..', '..', 'media', 'model.css'));
+        if (!script || !css) { io.err('attn render: the model page\'s script is not built: run npm run build'); return 1; }
+        const pageData: ModelPageData = {
+          header, thumbnails: float32Base64(thumbnails), heads,
+          ...(rollout ? { rollout: float32Base64(rollout) } : {}),
+          initial: { view, layer, head, token, stat },
+        };
+        page = modelPage({ title: basename(files[0]), script: readFileSync(script, 'utf8'), css: readFileSync(css, 'utf8'), data: pageData });
+      }
+      if (typeof out === 'string' && /\.png$/i.test(out)) picture = heatmapPng(data, view, options);
+      else if (typeof out === 'string' || typeof html !== 'string') picture = svgOf(data, view, options);
+    } finally {
+      a.close();
+    }
+  } catch (e) {
+    if (e instanceof TensorFileError) { io.err(printable(e.message)); return 1; }
+    throw e;
+  }
+  const write = (file: string, content: string | Uint8Array) => {
+    try {
+      writeFileSync(file, content);
+      io.out(`wrote ${printable(file)}`);
+      return true;
+    } catch (e) {
+      io.err(`attn render: cannot write ${printable(file)} (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      return false;
+    }
+  };
+  if (typeof html === 'string' && page !== undefined && !write(html, page)) return 1;
+  if (picture !== undefined) {
+    if (typeof out === 'string') { if (!write(out, picture)) return 1; }
+    else io.out(picture as string);
+  }
+  return 0;
+}
+
+function float32Base64(a: Float32Array): string {
+  return base64(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+}
+
+export function svgOf(data: ModelViewData, view: ModelViewName, options: ModelViewOptions): string {
+  const dom = new JSDOM('<!doctype html><html><body><div id="root"></div></body></html>');
+  const container = dom.window.document.getElementById('root') as unknown as HTMLElement;
+  const handle = MODEL_VIEWS[view](container, data, options);
+  const text = xmlSafe(new dom.window.XMLSerializer().serializeToString(handle.svg));
+  dom.window.close();
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${text}\n`;
+}
+
+/** The heatmap alone as a PNG: the thumbnails' grid (1 px apart), or the head's or rollout's matrix. */
+export function heatmapPng(data: ModelViewData, view: ModelViewName, options: ModelViewOptions): Uint8Array {
+  const { header } = data;
+  const pal = palette(options.theme);
+  if (view === 'model') {
+    const t = header.thumb, gap = 1;
+    const w = header.heads * (t + gap) - gap, h = header.layers * (t + gap) - gap;
+    const indices = new Uint8Array(w * h);
+    for (let l = 0; l < header.layers; l++) {
+      for (let hd = 0; hd < header.heads; hd++) {
+        const offset = (l * header.heads + hd) * t * t;
+        heatmapIndices(data.thumbnails, offset, t, t, t, maxOf(data.thumbnails, offset, offset + t * t), indices, l * (t + gap) * w + hd * (t + gap), w);
+      }
+    }
+    return encodePalettePng(w, h, indices, pal, options.deflate);
+  }
+  const n = header.tokens;
+  const matrix = view === 'head' ? data.head?.weights : data.rollout;
+  if (!matrix) throw new TensorFileError(`${header.file}: nothing to draw for the ${view} view`);
+  const res = Math.min(n, PICTURE_MAX);
+  let picture: Float32Array = matrix;
+  if (res < n) { picture = new Float32Array(res * res); poolMax(matrix, n, res, picture); }
+  return encodePalettePng(res, res, heatmapIndices(picture, 0, res, res, res, maxOf(matrix)), pal, options.deflate);
+}

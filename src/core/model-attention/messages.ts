@@ -1,0 +1,92 @@
+// The model editor's messages, and their checks (run on both sides: a message is untrusted until
+// checked). The host posts the header with typed arrays (thumbnails, a head, the rollout), which
+// postMessage carries as binary; the webview asks for a head, the rollout, or the softmax.
+import { STAT_NAMES, type HeadStats } from '../tensors/head-stats.js';
+import type { ModelHeader } from './data.js';
+
+export type ModelHostMessage =
+  | { type: 'model'; header: ModelHeader; thumbnails: Float32Array }
+  | { type: 'head'; layer: number; head: number; weights: Float32Array }
+  | { type: 'rollout'; rollout: Float32Array | null }
+  | { type: 'error'; message: string };
+
+export type ModelWebviewMessage =
+  | { type: 'ready' }
+  | { type: 'head'; layer: number; head: number }
+  | { type: 'rollout' }
+  | { type: 'softmax' }
+  /** Export the shown view: an SVG text or a PNG data: URL (the host checks the bytes again). */
+  | { type: 'export'; format: 'svg' | 'png'; view: string; data: string }
+  /** The webview drew a view (for tests and timings): which, and how many heads or cells it shows. */
+  | { type: 'painted'; view: string; items: number; ms: number };
+
+/** The largest picture the webview may send for export (a 4,096-token head as PNG is far less). */
+export const MAX_EXPORT_CHARS = 256 * 1024 * 1024;
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const isIndex = (x: unknown, below: number): x is number => Number.isInteger(x) && (x as number) >= 0 && (x as number) < below;
+const isCount = (x: unknown, max: number): x is number => Number.isInteger(x) && (x as number) >= 1 && (x as number) <= max;
+const isNum = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
+
+/** A message from the webview, checked against the header the host holds: why not, or undefined. */
+export function webviewMessageProblem(m: unknown, header: Pick<ModelHeader, 'layers' | 'heads'> | undefined): string | undefined {
+  if (!isObject(m) || typeof m.type !== 'string') return 'not a message';
+  switch (m.type) {
+    case 'ready': case 'rollout': case 'softmax': return undefined;
+    case 'head':
+      if (!header) return 'a head asked for before the model was read';
+      return isIndex(m.layer, header.layers) && isIndex(m.head, header.heads) ? undefined : `no head ${String(m.layer)}, ${String(m.head)} in ${header.layers} × ${header.heads}`;
+    case 'export':
+      if (m.format !== 'svg' && m.format !== 'png') return 'an export that is neither svg nor png';
+      if (typeof m.view !== 'string' || !/^[a-z]{1,20}$/.test(m.view)) return 'an export of an unknown view';
+      return typeof m.data === 'string' && m.data.length <= MAX_EXPORT_CHARS ? undefined : 'an export that is not text of at most 256 MB';
+    case 'painted':
+      return typeof m.view === 'string' && m.view.length < 40 && isNum(m.items) && isNum(m.ms) ? undefined : 'a malformed painted report';
+    default: return `unknown message type ${JSON.stringify(m.type).slice(0, 40)}`;
+  }
+}
+
+function statsProblem(stats: unknown, layers: number, heads: number): string | undefined {
+  if (!Array.isArray(stats) || stats.length !== layers * heads) return `stats is not a list of ${layers * heads} heads`;
+  for (let k = 0; k < stats.length; k++) {
+    const s: unknown = stats[k];
+    if (!isObject(s) || s.layer !== Math.floor(k / heads) || s.head !== k % heads) return `stats[${k}] is not layer ${Math.floor(k / heads)} head ${k % heads}`;
+    for (const name of STAT_NAMES) {
+      const v = (s as unknown as HeadStats)[name];
+      if (!(isNum(v) || (v === null && (name === 'previousToken' || name === 'duplicateToken' || name === 'induction')))) return `stats[${k}].${name} is not a finite number`;
+    }
+  }
+  return undefined;
+}
+
+const MAX_SIDE = 4096, MAX_HEADS = 16384;
+
+/** A message from the host, checked for shape and sizes (every array as long as the header says). */
+export function hostMessageProblem(m: unknown, header: ModelHeader | undefined): string | undefined {
+  if (!isObject(m) || typeof m.type !== 'string') return 'not a message';
+  switch (m.type) {
+    case 'error': return typeof m.message === 'string' ? undefined : 'an error without a message';
+    case 'model': {
+      const h = m.header;
+      if (!isObject(h)) return 'the model has no header';
+      if (typeof h.file !== 'string' || typeof h.dtype !== 'string') return 'the header has no file or dtype';
+      if (!isCount(h.layers, MAX_HEADS) || !isCount(h.heads, MAX_HEADS) || (h.layers as number) * (h.heads as number) > MAX_HEADS) return 'the header\'s layers × heads are not counts';
+      if (!isCount(h.tokens, MAX_SIDE) || !isCount(h.thumb, 64) || h.thumb !== Math.min(h.tokens as number, 64)) return 'the header\'s tokens or thumbnail size are wrong';
+      if (!Array.isArray(h.tokenTexts) || !(h.tokenTexts.length === 0 || h.tokenTexts.length === h.tokens) || h.tokenTexts.some((t) => typeof t !== 'string')) return 'tokenTexts is not one string per token';
+      if (!Array.isArray(h.warnings) || h.warnings.some((w) => typeof w !== 'string')) return 'warnings are not text';
+      if (!Number.isInteger(h.offRows) || typeof h.softmaxed !== 'boolean') return 'offRows or softmaxed is missing';
+      const stats = statsProblem(h.stats, h.layers as number, h.heads as number);
+      if (stats) return stats;
+      if (!(m.thumbnails instanceof Float32Array) || m.thumbnails.length !== (h.layers as number) * (h.heads as number) * (h.thumb as number) ** 2) return 'the thumbnails are not layers × heads × thumb² float32';
+      return undefined;
+    }
+    case 'head':
+      if (!header) return 'a head before the model';
+      if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return 'a head outside the model';
+      return m.weights instanceof Float32Array && m.weights.length === header.tokens ** 2 ? undefined : 'a head that is not n × n float32';
+    case 'rollout':
+      if (!header) return 'a rollout before the model';
+      return m.rollout === null || (m.rollout instanceof Float32Array && m.rollout.length === header.tokens ** 2) ? undefined : 'a rollout that is not n × n float32';
+    default: return `unknown message type ${JSON.stringify(m.type).slice(0, 40)}`;
+  }
+}

@@ -1,0 +1,43 @@
+// The model editor's HTML, from plain inputs (no vscode, unit-tested): the same strict CSP as the
+// spec panel (default-src 'none', scripts only by nonce, no inline styles), the model webview bundle,
+// its style sheet, and the root it draws into. Everything else arrives by postMessage.
+import { escapeHtml } from './panel-html.js';
+
+export interface ModelEditorHtmlInputs {
+  nonce: string;
+  cspSource: string;
+  scriptUri: string;
+  styleUri: string;
+  fileName: string;
+}
+
+/** The spec panel's CSP without WebAssembly (the model page runs no kernel): scripts by nonce only. */
+export function modelEditorCsp(nonce: string, cspSource: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src ${cspSource}`,
+    `img-src ${cspSource} data:`,
+    `font-src ${cspSource}`,
+  ].join('; ');
+}
+
+export function modelEditorHtml(inputs: ModelEditorHtmlInputs): string {
+  if (!/^[A-Za-z0-9]{16,}$/.test(inputs.nonce)) throw new Error('modelEditorHtml: the nonce must be at least 16 letters and digits');
+  const csp = modelEditorCsp(inputs.nonce, inputs.cspSource);
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="UTF-8">
+  <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+  <meta name="viewport" content="width=device-width, initial-scale=1.0">
+  <link rel="stylesheet" href="${escapeHtml(inputs.styleUri)}">
+  <title>Attention: ${escapeHtml(inputs.fileName)}</title>
+</head>
+<body>
+  <main id="model-root" data-state="loading"></main>
+  <div id="attention-tooltip" role="tooltip" hidden></div>
+  <script nonce="${inputs.nonce}" src="${escapeHtml(inputs.scriptUri)}"></script>
+</body>
+</html>`;
+}

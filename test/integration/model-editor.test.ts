@@ -1,0 +1,45 @@
+// The model editor: a small .safetensors opened with "Open With… Attention Lens" (and the explorer's
+// command) paints its layers × heads grid in the webview; a truncated file shows the error panel.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { api, closeAllEditors, recordTiming, waitFor, workspaceDir, type TestApi } from './helpers';
+import { randomAttention, writeSafetensors } from '../support/model-fixture';
+
+const L = 4, H = 6, N = 128;
+
+suite('Model editor', () => {
+  let a: TestApi;
+  suiteSetup(async () => { a = await api(); await closeAllEditors(); });
+  teardown(closeAllEditors);
+
+  function fileIn(name: string): vscode.Uri {
+    return vscode.Uri.file(path.join(workspaceDir(), `${name}-${process.pid}.safetensors`));
+  }
+
+  test('Open With… Attention Lens paints the grid of every head', async () => {
+    const uri = fileIn('model');
+    writeSafetensors(uri.fsPath, randomAttention(L, H, N), L, H, N, Array.from({ length: N }, (_, i) => `t${i}`));
+    const started = performance.now();
+    a.resetStall();
+    await vscode.commands.executeCommand('vscode.openWith', uri, 'attentionLens.model');
+    const info = await waitFor('the model editor painted its grid', () => a.modelEditors().find((e) => e.uri === uri.toString() && e.state === 'ready' && e.view === 'model'), 20_000);
+    recordTiming('modelOpenToPaintFromTestMs', performance.now() - started);
+    recordTiming('modelFirstPaintMs', info.firstPaintMs);
+    recordTiming('modelScanMs', info.scanMs);
+    // The file is read in a worker thread: the host's own thread should not stall for the scan.
+    recordTiming('modelOpenMaxHostStallMs', a.maxStallMs());
+    assert.equal(info.items, L * H, 'one thumbnail per head');
+  });
+
+  test('the explorer command opens it too; a truncated file shows the readers\' message', async () => {
+    const uri = fileIn('cut');
+    writeSafetensors(uri.fsPath, randomAttention(1, 1, 4), 1, 1, 4);
+    const whole = fs.readFileSync(uri.fsPath);
+    fs.writeFileSync(uri.fsPath, whole.subarray(0, whole.length - 8));
+    await vscode.commands.executeCommand('attentionLens.openModel', uri);
+    const info = await waitFor('the model editor shows an error', () => a.modelEditors().find((e) => e.uri === uri.toString() && e.state === 'error' && e.view === 'error'), 20_000);
+    assert.match(info.error ?? '', /truncated|outside/);
+  });
+});

@@ -1,0 +1,66 @@
+// The model page's shell on jsdom: it draws what checked messages bring, asks for a head when the
+// head view needs one, shows a refused file as an error panel (never blank), offers the softmax
+// when rows do not sum to 1, and hands an exported SVG to its transport.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { JSDOM } from 'jsdom';
+import { ModelApp } from '../../webview/model-app.js';
+import type { ModelWebviewMessage } from '../../src/core/model-attention/messages.js';
+import { headFloat32, scanModel } from '../../src/core/model-attention/scan.js';
+import { memoryAttention, randomAttention } from '../support/model-fixture.js';
+
+function page() {
+  const dom = new JSDOM('<!doctype html><body><main id="root"></main><div id="tip"></div></body>');
+  // d3-zoom (the head view's zoom, interactive here) reads navigator, which Node 20 does not define.
+  if (!('navigator' in globalThis)) Object.defineProperty(globalThis, 'navigator', { value: dom.window.navigator, configurable: true });
+  const doc = dom.window.document;
+  const posted: ModelWebviewMessage[] = [];
+  const saved: { format: string; view: string; data: string }[] = [];
+  const root = doc.getElementById('root') as unknown as HTMLElement;
+  const app = new ModelApp(root, doc.getElementById('tip') as unknown as HTMLElement, {
+    post: (m) => posted.push(m), canSoftmax: true, save: (format, view, data) => saved.push({ format, view, data }),
+  });
+  return { dom, doc, root, app, posted, saved };
+}
+
+test('the app draws the grid, asks for a head when the head view needs one, and draws it when it comes', () => {
+  const a = memoryAttention(randomAttention(2, 3, 5), 2, 3, 5);
+  const { header, thumbnails } = scanModel(a);
+  const { doc, root, app, posted, dom } = page();
+  app.start();
+  assert.deepEqual(posted[0], { type: 'ready' });
+  app.receive({ type: 'model', header, thumbnails });
+  assert.equal(root.dataset.state, 'ready');
+  assert.equal(doc.querySelectorAll('g.head-cell').length, 6);
+  doc.querySelector('g.head-cell[data-layer="1"][data-head="2"]')!.dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true }));
+  assert.deepEqual(posted.find((m) => m.type === 'head'), { type: 'head', layer: 1, head: 2 });
+  assert.match(doc.querySelector('svg')!.textContent!, /layer 1 head 2: loading/);
+  app.receive({ type: 'head', layer: 1, head: 2, weights: headFloat32(a, 1, 2) });
+  assert.equal(doc.querySelectorAll('rect.cell').length, 25);
+  assert.equal(root.dataset.view, 'head');
+});
+
+test('a refused file or a malformed message is an error panel; off rows offer the softmax', () => {
+  const { doc, root, app, posted } = page();
+  app.receive({ type: 'error', message: 'x.npy: truncated: bytes 0…64 are needed but the file has 10' });
+  assert.equal(root.dataset.state, 'error');
+  assert.match(doc.querySelector('[role=alert]')!.textContent!, /x\.npy: truncated/);
+  app.receive({ type: 'model', header: { file: 'x' }, thumbnails: new Float32Array(1) });
+  assert.match(doc.querySelector('[role=alert]')!.textContent!, /could not use a message/);
+  const scores = scanModel(memoryAttention(new Float32Array([0, 2, 2, 3]), 1, 1, 2));
+  app.receive({ type: 'model', ...scores });
+  const button = [...doc.querySelectorAll('button')].find((b) => b.textContent === 'Apply softmax')!;
+  assert.ok(button, 'the warning offers the softmax');
+  button.click();
+  assert.deepEqual(posted.at(-1), { type: 'softmax' });
+});
+
+test('Export SVG hands the shown view, standalone, to the transport', async () => {
+  const { app, saved } = page();
+  app.receive({ type: 'model', ...scanModel(memoryAttention(randomAttention(1, 2, 4), 1, 2, 4)) });
+  await app.exportPicture('svg');
+  assert.equal(saved.length, 1);
+  assert.equal(saved[0].view, 'model');
+  assert.match(saved[0].data, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  assert.equal(saved[0].data.match(/class="head-cell"/g)?.length, 2);
+});
