@@ -23,7 +23,9 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   // Specs are read and computed in a worker thread: the host's own thread only posts the result.
   const runner = new AnalysisRunner(path.join(__dirname, 'analysis-worker.js'), (line) => log().warn(line));
   const cache = new AnalysisCache(runner);
-  const panels = new PanelManager({ extensionUri: context.extensionUri, cache, timings });
+  const models = ModelEditorProvider.register(context);
+  // A spec that names a model's attention file opens the model editor on it, with the spec's tokens.
+  const panels = new PanelManager({ extensionUri: context.extensionUri, cache, timings, openModel: (file, open) => models.openReference(file, open) });
   context.subscriptions.push(
     new SpecDiagnostics(cache),
     registerSpecHovers(cache),
@@ -37,7 +39,6 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     { dispose: () => { runner.dispose(); stalls.dispose(); } },
     { dispose: disposeLog },
   );
-  const models = ModelEditorProvider.register(context);
   timings.activateMs = performance.now() - loadedAt;
   log().info(`activated in ${timings.activateMs.toFixed(1)} ms`);
   void showOnStart((uri) => panels.show(uri));

@@ -3,6 +3,7 @@
 // (header and offsets only) and reads every head once for the statistics and thumbnails; the host
 // posts them as Float32Arrays, then one head or the rollout when the webview asks. Every message from the webview is checked; a file
 // the readers refuse becomes an error panel with their one-line message, never a blank editor.
+import type { OpenOptions } from '../core/tensors/open.js';
 import * as vscode from 'vscode';
 import type { ModelHeader, ScanOptions } from '../core/model-attention/data.js';
 import { ModelReader, ReaderError } from './model-reader.js';
@@ -21,6 +22,8 @@ export interface ModelEditorInfo {
   view?: string;
   /** Heads, cells, rows or bars the webview drew in its last paint. */
   items?: number;
+  /** The first tokens of the file (or of the spec that references it). */
+  tokens?: string[];
   error?: string;
   /** From resolving the editor to the webview's first paint. */
   firstPaintMs?: number;
@@ -38,6 +41,14 @@ class ModelSession {
 
 export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider {
   private readonly sessions = new Set<ModelSession>();
+  /** The tensor and tokens a spec named for a file it references, by the file's URI (Show Attention on such a spec). */
+  private readonly references = new Map<string, OpenOptions>();
+
+  /** Opens the model editor on a file a spec references, with the spec's tensor and tokens. */
+  openReference(file: vscode.Uri, open: OpenOptions): Thenable<unknown> {
+    this.references.set(file.toString(), open);
+    return vscode.commands.executeCommand('vscode.openWith', file, MODEL_VIEW_TYPE, vscode.ViewColumn.Beside);
+  }
   constructor(private readonly extensionUri: vscode.Uri) {}
 
   static register(context: vscode.ExtensionContext): ModelEditorProvider {
@@ -94,9 +105,10 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider 
       session.header = undefined;
       session.reader ??= new ModelReader(vscode.Uri.joinPath(this.extensionUri, 'dist', 'model-worker.js').fsPath);
       await guarded(async (reader) => {
-        const { header, thumbnails, ms } = await reader.scan(document.uri.fsPath, session.options);
+        const { header, thumbnails, ms } = await reader.scan(document.uri.fsPath, session.options, this.references.get(document.uri.toString()));
         session.info.scanMs = ms;
         session.header = header;
+        session.info.tokens = header.tokenTexts.slice(0, 8);
         post({ type: 'model', header, thumbnails });
       });
     };

@@ -1,6 +1,7 @@
 // The extension host's side of the model reader: a worker thread per open model editor, asked one
 // thing at a time (scan, a head, the rollout), each answer a promise. A worker that dies answers
 // every pending request with its error, so an editor never waits forever.
+import type { OpenOptions } from '../core/tensors/open.js';
 import { Worker } from 'node:worker_threads';
 import type { ModelHeader, ScanOptions } from '../core/model-attention/data.js';
 import type { ReaderRequest, ReaderResponse } from './model-reader-protocol.js';
@@ -48,8 +49,9 @@ export class ModelReader {
     });
   }
 
-  async scan(path: string, options: ScanOptions): Promise<{ header: ModelHeader; thumbnails: Float32Array; ms: number }> {
-    const r = await this.ask({ op: 'scan', path, options });
+  /** `open`: the tensor and tokens a spec that references the file names (see read-reference.ts). */
+  async scan(path: string, options: ScanOptions, open?: OpenOptions): Promise<{ header: ModelHeader; thumbnails: Float32Array; ms: number }> {
+    const r = await this.ask({ op: 'scan', path, options, ...(open ? { open } : {}) });
     return { header: r.header!, thumbnails: r.thumbnails!, ms: r.ms ?? 0 };
   }
 

@@ -16,7 +16,7 @@ function answer(r: ReaderRequest): { response: ReaderResponse; transfer: ArrayBu
       case 'scan': {
         file?.close();
         file = undefined;
-        file = openAttention(r.path);
+        file = openAttention(r.path, r.open ?? {});
         const t0 = performance.now();
         const { header, thumbnails } = scanModel(file, r.options);
         return { response: { id: r.id, ok: true, header, thumbnails, ms: performance.now() - t0 }, transfer: [thumbnails.buffer as ArrayBuffer] };

@@ -3,11 +3,16 @@
 // messages once they pass isWebviewMessage and are about the document it shows. Its parts: the
 // channel to the webview (panel-channel.ts), its clocks (panel-metrics.ts) and what it knows of
 // the document it shows (preview.ts, made anew for each document).
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { resolveBeside } from '../core/tensors/spec-files.js';
+import { TensorFileError } from '../core/tensors/source.js';
 import { positionAt, type Problem } from '../core/problems.js';
 import type { PanelProblem, PanelState, ViewName, WebviewMessage } from '../protocol.js';
 import { isWebviewMessage } from '../protocol-check.js';
 import type { AnalysisCache, HostAnalysis } from './analysis-cache.js';
+import type { AttentionReference } from '../core/read-reference.js';
+import type { OpenOptions } from '../core/tensors/open.js';
 import { Debouncer } from './debounce.js';
 import { writeExport } from './export.js';
 import { log } from './log.js';
@@ -31,6 +36,8 @@ export interface PanelContext {
   extensionUri: vscode.Uri;
   cache: AnalysisCache;
   timings: Timings;
+  /** Opens the model editor on a file a spec references ({ "attention": { "file" } }). */
+  openModel?: (file: vscode.Uri, open: OpenOptions) => Thenable<unknown>;
 }
 
 export class AttentionPanel implements vscode.Disposable {
@@ -157,6 +164,10 @@ export class AttentionPanel implements vscode.Disposable {
     preview.shownDocument = document;
     this.metrics.analysed(analysis.ms, analysis.wire?.buffer.byteLength);
     const problems = analysis.problems.map((p) => toPanelProblem(text, p));
+    if (analysis.reference) {
+      this.showReference(document, version, text, analysis.reference, problems);
+      return;
+    }
     if (!analysis.wire) {
       this.showProblems(version, problems);
       return;
@@ -168,6 +179,33 @@ export class AttentionPanel implements vscode.Disposable {
       version, result: analysis.wire.header, buffer: analysis.wire.buffer, warnings: problems.filter((p) => p.severity === 'warning'),
     });
     this.context.timings.lastPostMs = this.channel.lastPostMs;
+  }
+
+  /**
+   * The spec shows a model's attention from a file: the model editor opens on it (once per version
+   * shown), and the panel says where the picture is instead of listing no problems.
+   */
+  private showReference(document: vscode.TextDocument, version: number, text: string, ref: AttentionReference, problems: PanelProblem[]): void {
+    const { line, column } = positionAt(text, ref.span.offset);
+    // The same rule as for tensor files: in the spec's folder or below it, no link leading out.
+    let file: vscode.Uri;
+    try {
+      if (document.uri.scheme !== 'file') throw new TensorFileError('this spec is not a file on disk, so the file beside it cannot be read: save it first');
+      file = vscode.Uri.file(resolveBeside(path.dirname(document.uri.fsPath), ref.file));
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.showProblems(version, [{ severity: 'error', path: 'attention.file', line, column, message }, ...problems]);
+      return;
+    }
+    const note: PanelProblem = {
+      severity: 'warning', path: 'attention.file', line, column,
+      message: `this spec shows the attention stored in ${ref.file}: it opens in the model view beside this panel (layers × heads, head finder, rollout)`,
+    };
+    this.showProblems(version, [note, ...problems]);
+    if (this.preview.referenced !== ref.file) {
+      this.preview.referenced = ref.file;
+      void this.context.openModel?.(file, { ...(ref.tensor !== undefined ? { tensor: ref.tensor } : {}), ...(ref.tokens ? { tokens: [...ref.tokens] } : {}) });
+    }
   }
 
   private showProblems(version: number, problems: PanelProblem[]): void {

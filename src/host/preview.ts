@@ -12,6 +12,8 @@ export class DocumentPreview {
   shownDocument?: vscode.TextDocument;
   /** The header of the last result posted (tokens, heads; no numbers). */
   header?: WireAttention;
+  /** The model file this document references, once the model editor was opened on it. */
+  referenced?: string;
   /** Tokens of the input the panel shows, from the last result the webview painted. */
   tokens: string[] = [];
 

@@ -42,4 +42,16 @@ suite('Model editor', () => {
     const info = await waitFor('the model editor shows an error', () => a.modelEditors().find((e) => e.uri === uri.toString() && e.state === 'error' && e.view === 'error'), 20_000);
     assert.match(info.error ?? '', /truncated|outside/);
   });
+
+  test('Show Attention on a spec that references a file opens the model editor on it, with the spec\'s tokens', async () => {
+    const uri = fileIn('referenced');
+    writeSafetensors(uri.fsPath, randomAttention(1, 2, 4), 1, 2, 4);
+    const spec = vscode.Uri.file(path.join(workspaceDir(), `reference-${process.pid}.attn.json`));
+    fs.writeFileSync(spec.fsPath, JSON.stringify({ attention: { file: path.basename(uri.fsPath) }, tokens: ['the', 'cat', 'sat', 'down'] }, null, 2));
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(spec));
+    await vscode.commands.executeCommand('attentionLens.show', spec);
+    const info = await waitFor('the model editor on the referenced file', () => a.modelEditors().find((e) => e.uri === uri.toString() && e.state === 'ready'), 30_000);
+    assert.deepEqual(info.tokens, ['the', 'cat', 'sat', 'down']);
+    assert.equal(info.items, 2, 'its two heads');
+  });
 });
