@@ -2,6 +2,7 @@
 // on jsdom as an SVG, a PNG of the heatmap alone (Node has no canvas to draw text: the grid of
 // thumbnails, or the head's or the rollout's matrix, without labels), or with --html one offline,
 // interactive page with the data inside it.
+import { modelTarget } from './inspect.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -65,7 +66,10 @@ export function renderModelCommand(files: readonly string[], flags: ReadonlyMap<
   const softmax = flags.has('--softmax');
   let page: string | undefined, picture: string | Uint8Array | undefined;
   try {
-    const a = openAttention(files[0], typeof tensor === 'string' ? { tensor } : {});
+    // A spec that references the file ({ "attention": { "file" } }) opens it with its tensor and tokens.
+    const target = modelTarget(files[0], typeof tensor === 'string' ? { tensor } : {}, io);
+    if (typeof target === 'number') return target;
+    const a = openAttention(target.path, target.options);
     try {
       if (layer >= a.layers) return usage(`--layer ${layer}, but the file has ${a.layers} layer(s), numbered from 0`);
       if (head >= a.heads) return usage(`--head ${head}, but the file has ${a.heads} head(s), numbered from 0`);

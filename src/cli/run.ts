@@ -178,7 +178,11 @@ function choiceFlag<T extends string>(args: Args, name: string, choices: readonl
 }
 
 async function render(args: Args, maxBytes: number, io: Io): Promise<number> {
-  if (args.files.length === 1 && /\.(safetensors|npy|npz)$/i.test(args.files[0])) return (await import('./render-model.js')).renderModelCommand(args.files, args.flags, io);
+  // Model files, and specs that reference one when a model view is asked for.
+  const modelView = ['model', 'head', 'finder', 'rollout'].includes(String(args.flags.get('--view')));
+  if (args.files.length === 1 && (/\.(safetensors|npy|npz)$/i.test(args.files[0]) || (modelView && /\.json$/i.test(args.files[0])))) {
+    return (await import('./render-model.js')).renderModelCommand(args.files, args.flags, io);
+  }
   const view = args.flags.get('--view');
   if (typeof view !== 'string' || !(VIEWS as readonly string[]).includes(view)) {
     io.err(`attn render: --view must be one of ${VIEWS.join(', ')}`);

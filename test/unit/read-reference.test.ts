@@ -77,3 +77,16 @@ test('attn inspect opens the file a spec references, with the spec\'s tokens; a 
   assert.equal(await run(['compute', join(dir, 'run.attn.json')], io), 1);
   assert.match(err, /shows a model's attention from run\.safetensors: use attn inspect/);
 });
+
+test('attn render SPEC --view head draws the file a spec references, with the spec\'s tokens', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'attn-ref-render-'));
+  writeFileSync(join(dir, 'run.safetensors'), safetensors(3));
+  writeFileSync(join(dir, 'run.attn.json'), spec({ attention: { file: 'run.safetensors' }, tokens: ['x', 'y', 'z'] }));
+  let out = '', err = '';
+  const io = { out: (s: string) => { out += s; }, err: (s: string) => { err += s; } };
+  assert.equal(await run(['render', join(dir, 'run.attn.json'), '--view', 'head', '--out', join(dir, 'head.svg')], io), 0, err);
+  const { readFileSync } = await import('node:fs');
+  const svg = readFileSync(join(dir, 'head.svg'), 'utf8');
+  assert.match(svg, /query #0 "x" → key #2 "z"/);
+  assert.match(svg, /layer 0 head 0: 3 × 3 weights/);
+});
