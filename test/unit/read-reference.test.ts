@@ -82,9 +82,10 @@ test('attn render SPEC --view head draws the file a spec references, with the sp
   const dir = mkdtempSync(join(tmpdir(), 'attn-ref-render-'));
   writeFileSync(join(dir, 'run.safetensors'), safetensors(3));
   writeFileSync(join(dir, 'run.attn.json'), spec({ attention: { file: 'run.safetensors' }, tokens: ['x', 'y', 'z'] }));
-  let out = '', err = '';
-  const io = { out: (s: string) => { out += s; }, err: (s: string) => { err += s; } };
+  let said = '', err = '';
+  const io = { out: (s: string) => { said += s; }, err: (s: string) => { err += s; } };
   assert.equal(await run(['render', join(dir, 'run.attn.json'), '--view', 'head', '--out', join(dir, 'head.svg')], io), 0, err);
+  assert.match(said, /head\.svg/, 'it says what it wrote');
   const { readFileSync } = await import('node:fs');
   const svg = readFileSync(join(dir, 'head.svg'), 'utf8');
   assert.match(svg, /query #0 "x" → key #2 "z"/);
