@@ -3,7 +3,7 @@
 // 'none'; the script and style only by nonce; images only from data: URLs). Every "<" in the data
 // is written as \u003c, and "</script" and "<!--" in the bundle are broken up, so no token or file
 // name can close the script element or open markup.
-import { escapeHtml, makeNonce } from '../host/panel-html.js';
+import { makeNonce, pageHead } from '../host/panel-html.js';
 
 export interface ModelPageInputs {
   title: string;
@@ -29,13 +29,7 @@ export function modelPage(inputs: ModelPageInputs): string {
   const csp = `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:`;
   return `<!DOCTYPE html>
 <html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>Attention: ${escapeHtml(inputs.title)}</title>
-<style nonce="${nonce}">${inputs.css.replace(/<\//g, '<\\/')}</style>
-</head>
+${pageHead(csp, inputs.title, `<style nonce="${nonce}">${inputs.css.replace(/<\//g, '<\\/')}</style>`)}
 <body>
 <main id="model-root"></main>
 <div id="attention-tooltip" role="tooltip" hidden></div>

@@ -1,7 +1,7 @@
 // The model editor's HTML, from plain inputs (no vscode, unit-tested): the same strict CSP as the
 // spec panel (default-src 'none', scripts only by nonce, no inline styles), the model webview bundle,
 // its style sheet, and the root it draws into. Everything else arrives by postMessage.
-import { escapeHtml } from './panel-html.js';
+import { escapeHtml, pageHead } from './panel-html.js';
 
 export interface ModelEditorHtmlInputs {
   nonce: string;
@@ -27,13 +27,7 @@ export function modelEditorHtml(inputs: ModelEditorHtmlInputs): string {
   const csp = modelEditorCsp(inputs.nonce, inputs.cspSource);
   return `<!DOCTYPE html>
 <html lang="en">
-<head>
-  <meta charset="UTF-8">
-  <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
-  <meta name="viewport" content="width=device-width, initial-scale=1.0">
-  <link rel="stylesheet" href="${escapeHtml(inputs.styleUri)}">
-  <title>Attention: ${escapeHtml(inputs.fileName)}</title>
-</head>
+${pageHead(csp, inputs.fileName, `<link rel="stylesheet" href="${escapeHtml(inputs.styleUri)}">`)}
 <body>
   <main id="model-root" data-state="loading"></main>
   <div id="attention-tooltip" role="tooltip" hidden></div>

@@ -53,6 +53,20 @@ export function panelCsp(nonce: string, cspSource: string): string {
   ].join('; ');
 }
 
+/**
+ * The <head> every page of ours starts with: UTF-8, the CSP, a viewport, then `extra` (stylesheets),
+ * then the title. Shared by the panel, the model editor and the offline page of attn render --html.
+ */
+export function pageHead(csp: string, title: string, extra: string): string {
+  return `<head>
+  <meta charset="UTF-8">
+  <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+  <meta name="viewport" content="width=device-width, initial-scale=1.0">
+  ${extra}
+  <title>Attention: ${escapeHtml(title)}</title>
+</head>`;
+}
+
 export function panelHtml(inputs: PanelHtmlInputs): string {
   const { nonce, cspSource, initial } = inputs;
   if (!/^[A-Za-z0-9]{16,}$/.test(nonce)) throw new Error('panelHtml: the nonce must be at least 16 letters and digits');
@@ -66,13 +80,7 @@ export function panelHtml(inputs: PanelHtmlInputs): string {
     + (initial.state ? attr('data-panel-state', JSON.stringify(initial.state)) : '');
   return `<!DOCTYPE html>
 <html lang="en">
-<head>
-  <meta charset="UTF-8">
-  <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
-  <meta name="viewport" content="width=device-width, initial-scale=1.0">
-  ${styles}
-  <title>Attention: ${escapeHtml(initial.fileName)}</title>
-</head>
+${pageHead(csp, initial.fileName, styles)}
 <body>
   <main id="attention-root"${rootAttributes}></main>
   <div id="attention-tooltip" role="tooltip"></div>
