@@ -2,8 +2,9 @@
 // Q, K, V and output, and the output: the correlation matrix (small spaces), the pairs of features
 // so correlated that one is redundant, and the covariance's eigenvalues as the share of the
 // variance each principal direction explains (the quadrant view's PC1 and PC2 are the first two).
+import { isHandle, linalgOrSay } from './linalg-view.js';
 import type { FeatureSpaceJson } from '../src/core/model/linalg-data.js';
-import { clip, fmt, textWidth } from './format.js';
+import { clip, fmt } from './format.js';
 import { TipTable } from './tips.js';
 import { wireTips } from './tooltip.js';
 import { clampIndex, createSvg, emptyView, note, singleHead, type G, type ViewFn } from './view.js';
@@ -13,9 +14,9 @@ const MAX_COMPONENTS = 16;
 
 export const renderCovariance: ViewFn = (container, data, options) => {
   const theme = options.theme;
-  const l = data.linalg;
-  if (!l) return emptyView(container, theme, options.width, 'covariance', 'Working out the covariances…');
-  if (l.tooBig) return emptyView(container, theme, options.width, 'covariance', l.tooBig);
+  const found = linalgOrSay(container, data, options, 'covariance', 'covariances');
+  if (isHandle(found)) return found;
+  const l = found;
   const inputIndex = clampIndex(options.input, l.covariance.length);
   const entry = l.covariance[inputIndex];
   const input = data.inputs[inputIndex];
@@ -90,7 +91,6 @@ export const renderCovariance: ViewFn = (container, data, options) => {
       if (bw >= 16 && ok) box.append('text').attr('x', k * (bw + 3) + bw / 2).attr('y', hgt - bh - 3).attr('text-anchor', 'middle').attr('font-size', fs - 3).text(`${Math.round(share * 100)}`);
     });
     if (shown.length === 0) box.append('text').attr('y', hgt / 2).attr('fill', theme.muted).text('nothing varies');
-    void textWidth;
   }
 
   const svgNode = svg.node()!;

@@ -1,6 +1,7 @@
 // Heads: are the heads diverse? For W_Q, W_K and W_V, a heads × heads matrix of subspace overlap:
 // the mean cos² of the principal angles between two heads' column spaces (1 on the diagonal, 1 for
 // heads that read the same directions, 0 for orthogonal ones).
+import { isHandle, linalgOrSay } from './linalg-view.js';
 import { textOn } from './colour.js';
 import { clip, fmt, textWidth } from './format.js';
 import { TipTable } from './tips.js';
@@ -12,10 +13,10 @@ import { createSvg, emptyView, note, type ViewFn } from './view.js';
 
 export const renderHeads: ViewFn = (container, data, options) => {
   const theme = options.theme;
-  const l = data.linalg;
+  const found = linalgOrSay(container, data, options, 'heads', 'head overlaps');
+  if (isHandle(found)) return found;
+  const l = found;
   const heads = data.inputs[0]?.heads ?? [];
-  if (!l) return emptyView(container, theme, options.width, 'heads', 'Working out the head overlaps…');
-  if (l.tooBig) return emptyView(container, theme, options.width, 'heads', l.tooBig);
   if (!l.overlap || heads.length < 2) return emptyView(container, theme, options.width, 'heads', 'One head: there is no other head to compare it with. Add heads to see whether they read different directions.');
   const fs = theme.fontSize, pad = 12;
   const H = heads.length;

@@ -3,6 +3,7 @@
 // (OV: what a head writes): the singular values (how much each direction is stretched), the
 // condition number and effective rank, the eigenvalues of the square ones on the complex plane
 // (with the OV copying score), and the 2-D picture of the unit circle and its image.
+import { isHandle, linalgOrSay } from './linalg-view.js';
 import type { SpectrumMatrixJson } from '../src/core/model/linalg-data.js';
 import { maxOf } from '../src/core/extent.js';
 import { clip, fmt } from './format.js';
@@ -16,9 +17,9 @@ const MAX_BARS = 32;
 
 export const renderSpectrum: ViewFn = (container, data, options) => {
   const theme = options.theme;
-  const l = data.linalg;
-  if (!l) return emptyView(container, theme, options.width, 'spectrum', 'Working out the spectra…');
-  if (l.tooBig) return emptyView(container, theme, options.width, 'spectrum', l.tooBig);
+  const found = linalgOrSay(container, data, options, 'spectrum', 'spectra');
+  if (isHandle(found)) return found;
+  const l = found;
   const h = singleHead(data, options);
   const spectra = l.spectra[h];
   const headName = data.inputs[0]?.heads[h]?.name ?? `head ${h + 1}`;

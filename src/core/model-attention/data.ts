@@ -4,20 +4,13 @@
 // over the file builds the header and the thumbnails with one head in memory at a time; Float32 is
 // what is posted to the webview (exact for F16/BF16/F32 files; F64 files round to float32 there).
 // This file is pure (the webview bundles it); scan.ts reads files.
-import type { HeadStats } from '../tensors/head-stats.js';
+import type { InspectJson } from '../tensors/inspect.js';
 
 /** Largest thumbnail side. */
 export const THUMB = 64;
 
-export interface ModelHeader {
-  file: string;
-  dtype: string;
-  layers: number;
-  heads: number;
-  tokens: number;
-  tokenTexts: string[];
-  /** One per head, layer-major (as `attn inspect --json`). */
-  stats: HeadStats[];
+/** What `attn inspect --json` says of the file (file, dtype, layers, heads, tokens, stats), and what the views add. */
+export interface ModelHeader extends Omit<InspectJson, 'rollout'> {
   /** Side of each thumbnail: min(n, 64). */
   thumb: number;
   /** Rows that did not sum to 1 (scores saved before the softmax?), 0 when all did. */

@@ -4,7 +4,7 @@
 // head is two 8 MB buffers, not a million JavaScript numbers in a million-element tree.
 // Arrays of rows exist only in result-json.ts, for people who read `attn compute --json`.
 import { buildMask, computeAttention, type AttentionResult } from '../attention.js';
-import { get, row, toRows, zeros, type Matrix } from '../matrix.js';
+import { get, row, type Matrix } from '../matrix.js';
 import type { ParameterCount } from '../parameters.js';
 import type { Spec } from '../spec.js';
 import { trainingJson, type TrainingJson } from '../train/frames.js';
@@ -186,11 +186,6 @@ export function weightColumn(w: WeightData, t: number): Float64Array {
   return out;
 }
 
-/** The rows of a matrix as plain arrays: only where a person reads JSON. */
-export function rowsOf(m: Matrix): number[][] {
-  return toRows(m);
-}
-
 /** Column t of a matrix (the t-th value dimension over all keys, for instance). */
 export function column(m: Matrix, t: number): Float64Array {
   const out = new Float64Array(m.rows);
@@ -198,4 +193,3 @@ export function column(m: Matrix, t: number): Float64Array {
   return out;
 }
 
-export { zeros };
