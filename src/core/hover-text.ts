@@ -5,7 +5,7 @@
 import { ROLE_SYMBOL } from '../vocabulary.js';
 import { getLocation } from 'jsonc-parser';
 import { findMatrix } from './matrix-info.js';
-import { row, weightAt, type AttentionData } from './model/attention-data.js';
+import { weightAt, weightsRowOf, type AttentionData } from './model/attention-data.js';
 import type { Span } from './spec.js';
 import { targetAtPath, type MatrixRole, type SpecTarget } from './spec-target.js';
 
@@ -57,7 +57,7 @@ export function tokenHover(json: AttentionData, inputIndex: number, tokenIndex: 
   const query = input?.tokens[tokenIndex];
   if (query === undefined) return undefined;
   const lines = input.heads.map((head) => {
-    const weights = tokenIndex < head.weights.rows ? row(head.weights, tokenIndex) : new Float64Array(0);
+    const weights = tokenIndex < head.q.rows ? weightsRowOf(head, tokenIndex) : new Float64Array(0);
     let best = -1;
     weights.forEach((w, j) => { if (w > 0 && (best < 0 || w > weights[best])) best = j; });
     if (best < 0) return `${query} → nothing: every key is masked (${head.name})`;

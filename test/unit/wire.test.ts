@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { analyze } from '../../src/core/index.js';
 import { dataToJson } from '../../src/core/result-json.js';
 import { decodeAttention, encodeAttention, weightsFromScores } from '../../src/core/model/wire.js';
-import { scaledAt, weightAt, type AttentionData, type Matrix } from '../../src/core/model/attention-data.js';
+import { scaledAt, weightAt, weightsRowOf, type AttentionData, type Matrix } from '../../src/core/model/attention-data.js';
 import { exampleFiles, exampleText } from '../support/specs.js';
 
 const same = (a: Matrix, b: Matrix, what: string) => {
@@ -84,4 +84,25 @@ test('nothing n × n travels but the mask: the scores and weights are derived fr
     same(back.inputs[0].heads[k].scores, h.scores, `head ${k} scores`);
     same(back.inputs[0].heads[k].weights, h.weights, `head ${k} weights`);
   });
+});
+
+test('a hover\'s row of weights, made from q_i, K and the mask alone, is the core\'s row bit for bit; decoded heads derive scores only when read', () => {
+  for (const file of exampleFiles()) {
+    const data = analyze(readFileSync(file, 'utf8')).data;
+    if (!data) continue;
+    for (const input of data.inputs) {
+      for (const h of input.heads) {
+        for (let i = 0; i < input.tokens.length; i++) {
+          const mine = weightsRowOf(h, i), core = h.weights.data.subarray(i * input.tokens.length, (i + 1) * input.tokens.length);
+          assert.ok(mine.every((v, j) => Object.is(v, core[j])), `${file} query ${i}`);
+        }
+      }
+    }
+  }
+  const data = analyze(exampleText('multi-head-causal.attn.json')).data!;
+  const { header, buffer } = encodeAttention(data);
+  const back = decodeAttention(header, buffer);
+  const head = back.inputs[0].heads[1];
+  assert.equal(Object.getOwnPropertyDescriptor(head, 'weights')?.get !== undefined, true, 'weights are a getter');
+  assert.equal(head.weights, head.weights, 'made once, then the same array');
 });

@@ -165,6 +165,35 @@ export function scaledRow(head: HeadData, i: number): (number | null)[] {
   return out;
 }
 
+/**
+ * Query i's row of attention weights, made from q_i and K alone (n · d_k multiply-adds) when the
+ * head's n × n weights were not needed yet: the same sums in the same order as the core's Q·Kᵀ and
+ * the same softmax arithmetic, so the same bits (hovers on the host read one row, not every head).
+ */
+export function weightsRowOf(head: HeadData, i: number): Float64Array {
+  const n = head.k.rows, dk = head.k.cols;
+  const q = head.q.data, k = head.k.data, masked = head.masked, divisor = head.divisor;
+  const out = new Float64Array(n);
+  const scaled = new Float64Array(n);
+  let max = -Infinity;
+  for (let j = 0; j < n; j++) {
+    if (masked[i * n + j]) continue;
+    let dot = 0;
+    for (let t = 0; t < dk; t++) dot += q[i * dk + t] * k[j * dk + t];
+    scaled[j] = dot / divisor;
+    if (scaled[j] > max) max = scaled[j];
+  }
+  if (max === -Infinity) return out;
+  let sum = 0;
+  for (let j = 0; j < n; j++) {
+    const e = masked[i * n + j] ? 0 : Math.exp(scaled[j] - max);
+    out[j] = e;
+    sum += e;
+  }
+  for (let j = 0; j < n; j++) out[j] /= sum;
+  return out;
+}
+
 /** A weight matrix's entry; an identity answers 1 on its diagonal. */
 export function weightAt(w: WeightData, i: number, j: number): number {
   if (w.values) return get(w.values, i, j);

@@ -205,11 +205,15 @@ function decodeHead(x: unknown, path: string, n: number, masked: Uint8Array, un:
   if (!isIndex(x.dk) || !isIndex(x.dv)) throw new WireError(`${path}.dk or dv is not a whole number`);
   if (!isNum(x.divisor) || x.divisor === 0) throw new WireError(`${path}.divisor is not a non-zero number`);
   const q = un.tensor(x.q, `${path}.q`, n, x.dk), k = un.tensor(x.k, `${path}.k`, n, x.dk);
-  const scores = matmulTransposed(q, k);
+  const divisor = x.divisor;
+  // Derived when first read, not at decode: a view of one head (or a hover, on the host) pays for
+  // that head only, never for n × n of every head.
+  let scores: Matrix | undefined, weights: Matrix | undefined;
   return {
-    name: x.name, dk: x.dk, dv: x.dv, divisor: x.divisor,
-    q, k, v: un.tensor(x.v, `${path}.v`, n, x.dv),
-    scores, masked, weights: weightsFromScores(scores, x.divisor, masked), output: un.tensor(x.output, `${path}.output`, n, x.dv),
+    name: x.name, dk: x.dk, dv: x.dv, divisor, q, k, masked,
+    v: un.tensor(x.v, `${path}.v`, n, x.dv), output: un.tensor(x.output, `${path}.output`, n, x.dv),
+    get scores() { return (scores ??= matmulTransposed(q, k)); },
+    get weights() { return (weights ??= weightsFromScores(this.scores, divisor, masked)); },
   };
 }
 
