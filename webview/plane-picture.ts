@@ -7,7 +7,8 @@ import { fmt } from './format.js';
 import type { TipTable } from './tips.js';
 import type { G } from './view.js';
 
-export function drawPlanePicture(g: G, theme: Theme, x: number, y: number, size: number, p: PictureJson, tips: TipTable, title: string): void {
+/** `square`: the matrix maps the plane to itself, so its eigen-directions mean something (else they are not drawn). */
+export function drawPlanePicture(g: G, theme: Theme, x: number, y: number, size: number, p: PictureJson, tips: TipTable, title: string, square: boolean): void {
   const box = g.append('g').attr('class', 'plane-picture').attr('transform', `translate(${x},${y})`);
   box.append('rect').attr('width', size).attr('height', size).attr('fill', 'none').attr('stroke', theme.grid);
   if (!p.finite) {
@@ -37,7 +38,7 @@ export function drawPlanePicture(g: G, theme: Theme, x: number, y: number, size:
       .attr('x2', c + ox * unit).attr('y2', c - oy * unit).attr('stroke', theme.heads[k % theme.heads.length]).attr('stroke-width', 2.5)
       .attr('data-tip', tips.add({ lines: [`σ${k + 1} = ${fmt(s.sigma)}: the unit direction (${fmt(s.input[0], 2)}, ${fmt(s.input[1], 2)}) goes to (${fmt(ox, 2)}, ${fmt(oy, 2)}), ${fmt(s.sigma)} long`, k === 0 ? 'the direction the matrix stretches most' : 'the direction it stretches least'] }));
   });
-  for (const e of p.eigenDirections) {
+  for (const e of square ? p.eigenDirections : []) {
     const [dx, dy] = e.direction;
     // To the box's edge and no further: the line has no end, the picture has.
     const far = (size / 2) / Math.max(1e-9, Math.abs(dx), Math.abs(dy));

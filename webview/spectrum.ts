@@ -38,7 +38,7 @@ export const renderSpectrum: ViewFn = (container, data, options) => {
   const height = titleH + spectra.length * rowH + 8;
   const svg = createSvg(container, theme, width, height, `Spectrum of head "${headName}"`, 'spectrum');
   svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
-    .text(clip(`What head "${headName}"'s matrices stretch, keep and turn`, width - 2 * pad, fs * 1.1));
+    .text(clip(`What the matrices of head "${headName}" stretch, keep and turn`, width - 2 * pad, fs * 1.1));
   notes.forEach((s, k) => note(svg, theme, pad, 34 + k * 16, s));
   const tips = new TipTable();
 
@@ -63,7 +63,7 @@ export const renderSpectrum: ViewFn = (container, data, options) => {
       const qy = py;
       const names = (i: number) => data.features[i] ?? `d${i}`;
       const title = `${m.label} on ${names(m.restricted.rows[0])}, ${names(m.restricted.rows[1])}`;
-      drawPlanePicture(g, theme, qx, qy, pic, m.restricted.picture, tips, title);
+      drawPlanePicture(g, theme, qx, qy, pic, m.restricted.picture, tips, title, m.rows === m.cols);
       g.append('text').attr('x', qx).attr('y', qy + pic + 13).attr('fill', theme.muted).attr('font-size', fs - 2).text(clip(title, pic + 20, fs - 2));
     }
   });
@@ -72,7 +72,7 @@ export const renderSpectrum: ViewFn = (container, data, options) => {
     const box = g.append('g').attr('class', 'eigenvalues').attr('transform', `translate(${x},${y})`);
     box.append('rect').attr('width', size).attr('height', size).attr('fill', 'none').attr('stroke', theme.grid);
     if (!m.eigenvalues) {
-      box.append('text').attr('x', 6).attr('y', size / 2).attr('fill', theme.muted).attr('font-size', fs - 1).text('not square: no eigenvalues');
+      box.append('text').attr('x', 6).attr('y', size / 2).attr('fill', theme.muted).attr('font-size', fs - 1).text(clip('not square: no eigenvalues', size - 10, fs - 1));
       return;
     }
     const reach = Math.max(1, maxOf(m.eigenvalues, (e) => Math.hypot(e[0], e[1])));

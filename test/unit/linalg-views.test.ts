@@ -74,3 +74,14 @@ test('the numbers travel with the result to the webview, and a spec too large fo
   assert.match(big.linalg!.tooBig ?? '', new RegExp(`over the ${PANEL_LINALG_WORK / 1e6} million the panel spends per edit: run attn analyze`));
   assert.match(renderSvg(big, 'spectrum'), /run attn analyze/);
 });
+
+test('Spectrum: eigen-directions are drawn only for a matrix that maps the plane to itself (square), never for a 3 × 2 W_Q', () => {
+  const count = (svg: string, cls: string) => {
+    const doc = new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document;
+    return doc.querySelectorAll(`g.matrix-spectrum.${cls} line.eigen`).length;
+  };
+  const lens = renderSvg(data('apple-watch-lens.attn.json'), 'spectrum', { head: 1 });
+  assert.equal(count(lens, 'wq'), 0, 'W_Q is 3 × 2: its 2 × 2 block maps features to outputs, it has no eigen-directions');
+  const stretch = renderSvg(data('spectrum-stretch-shear-rotate.attn.json'), 'spectrum', { head: 0 });
+  assert.equal(count(stretch, 'wq'), 2, 'a stretch keeps its two axes');
+});
