@@ -2,6 +2,7 @@
 // Q, K, V and output, and the output: the correlation matrix (small spaces), the pairs of features
 // so correlated that one is redundant, and the covariance's eigenvalues as the share of the
 // variance each principal direction explains (the quadrant view's PC1 and PC2 are the first two).
+import { hotGrid } from './keyboard.js';
 import { isHandle, linalgOrSay } from './linalg-view.js';
 import type { FeatureSpaceJson } from '../src/core/model/linalg-data.js';
 import { clip, fmt } from './format.js';
@@ -95,5 +96,7 @@ export const renderCovariance: ViewFn = (container, data, options) => {
 
   const svgNode = svg.node()!;
   const cleanups = [wireTips(svgNode, options, '.hot', (el) => tips.get(el))];
+  // Every number's hover is in reach of the keyboard too: Tab into the view, then the arrows.
+  if (options.interactive) cleanups.push(hotGrid(svgNode, '.hot', 'g.feature-space'));
   return { svg: svgNode, notes, destroy: () => { cleanups.forEach((f) => f()); svg.remove(); } };
 };

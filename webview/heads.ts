@@ -45,8 +45,9 @@ export const renderHeads: ViewFn = (container, data, options) => {
     let best: [number, number, number] | undefined;
     for (let a = 0; a < H; a++) for (let b = a + 1; b < H; b++) if (Number.isFinite(m[a]?.[b]) && (!best || m[a][b] > best[2])) best = [a, b, m[a][b]];
     g.append('text').attr('y', 14).attr('font-weight', 600).text(ROLE_SYMBOL[role]);
+    // One grid a row: the sentence may use the panel's width (it was cut at the grid's).
     if (best) g.append('text').attr('y', 30).attr('fill', theme.muted).attr('font-size', fs - 1)
-      .text(clip(`most alike: "${names[best[0]]}" and "${names[best[1]]}", ${fmt(best[2], 2)}`, blockW - 10, fs - 1));
+      .text(clip(`most alike: "${names[best[0]]}" and "${names[best[1]]}", ${fmt(best[2], 2)}`, perRow === 1 ? width - 2 * pad : blockW - 10, fs - 1));
     const gx = labelW, gy = 40 + labelW * 0.7;
     names.forEach((n, i) => {
       g.append('text').attr('x', gx - 4).attr('y', gy + i * cell + cell / 2 + 4).attr('text-anchor', 'end').attr('font-size', fs - 1).text(clip(n, labelW - 6, fs - 1));
@@ -63,7 +64,8 @@ export const renderHeads: ViewFn = (container, data, options) => {
           .attr('data-tip', tips.add({ lines: [`${ROLE_SYMBOL[role]}: "${names[a]}" and "${names[b]}"`, ok ? `overlap ${fmt(v, 4)} (mean cos² of the principal angles)` : 'not computed'] }));
         if (cell >= 30 && ok) g.append('text').attr('x', gx + b * cell + cell / 2).attr('y', gy + a * cell + cell / 2 + 4).attr('text-anchor', 'middle')
           .attr('font-size', fs - 2).attr('pointer-events', 'none').attr('fill', textOn(theme.seq(v))).text(fmt(v, 2));
-        if (r === 0) focusables.push({ el: rect.node()!, row: a, col: b });
+        // The three grids one under the other for the arrows: W_Q's rows, then W_K's, then W_V's.
+        focusables.push({ el: rect.node()!, row: r * H + a, col: b });
       }
     }
   });

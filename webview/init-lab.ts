@@ -3,6 +3,7 @@
 // activations' variance per layer on a log scale, for each rule, linear and with ReLU; the spread
 // of one random W's singular values; and the attention-specific fact: Var(q · k) grows with d_k, so
 // without ÷ √d_k the softmax saturates. Seeded in the core: the same picture every time.
+import { hotGrid } from './keyboard.js';
 import type { InitLabJson } from '../src/core/model/linalg-data.js';
 import { INIT_LAB } from '../src/core/model/linalg-data.js';
 import { maxOf } from '../src/core/extent.js';
@@ -111,5 +112,7 @@ export const renderInitLab: ViewFn = (container, data, options) => {
 
   const svgNode = svg.node()!;
   const cleanups = [wireTips(svgNode, options, '.hot', (el) => tips.get(el))];
+  // Every number's hover is in reach of the keyboard too: Tab into the view, then the arrows.
+  if (options.interactive) cleanups.push(hotGrid(svgNode, '.hot', 'g.stack, g.weight-spectrum, g.score-scaling'));
   return { svg: svgNode, notes, destroy: () => { cleanups.forEach((f) => f()); svg.remove(); } };
 };

@@ -56,3 +56,23 @@ export function rovingGrid(root: Element, items: readonly GridItem[], startIndex
   root.addEventListener('keydown', key);
   return () => root.removeEventListener('keydown', key);
 }
+
+/**
+ * Every hoverable element of a view in reach of the keyboard: one row per panel of the view (the
+ * closest ancestor matching `panels`, in document order), its elements left to right on that row,
+ * so arrows walk a panel and Up/Down move between panels. Tooltips follow the focus.
+ */
+export function hotGrid(root: Element, selector: string, panels: string): () => void {
+  const rows = new Map<Element | null, number>();
+  const cols = new Map<number, number>();
+  const items: GridItem[] = [];
+  root.querySelectorAll(selector).forEach((el) => {
+    const panel = el.closest(panels);
+    if (!rows.has(panel)) rows.set(panel, rows.size);
+    const row = rows.get(panel)!;
+    const col = cols.get(row) ?? 0;
+    cols.set(row, col + 1);
+    items.push({ el, row, col });
+  });
+  return rovingGrid(root, items);
+}

@@ -3,6 +3,7 @@
 // (OV: what a head writes): the singular values (how much each direction is stretched), the
 // condition number and effective rank, the eigenvalues of the square ones on the complex plane
 // (with the OV copying score), and the 2-D picture of the unit circle and its image.
+import { hotGrid } from './keyboard.js';
 import { isHandle, linalgOrSay } from './linalg-view.js';
 import type { SpectrumMatrixJson } from '../src/core/model/linalg-data.js';
 import { maxOf } from '../src/core/extent.js';
@@ -106,6 +107,8 @@ export const renderSpectrum: ViewFn = (container, data, options) => {
 
   const svgNode = svg.node()!;
   const cleanups = [wireTips(svgNode, options, '.hot', (el) => tips.get(el))];
+  // Every number's hover is in reach of the keyboard too: Tab into the view, then the arrows.
+  if (options.interactive) cleanups.push(hotGrid(svgNode, '.hot', 'g.matrix-spectrum'));
   return { svg: svgNode, notes, destroy: () => { cleanups.forEach((f) => f()); svg.remove(); } };
 };
 

@@ -85,3 +85,43 @@ test('Spectrum: eigen-directions are drawn only for a matrix that maps the plane
   const stretch = renderSvg(data('spectrum-stretch-shear-rotate.attn.json'), 'spectrum', { head: 0 });
   assert.equal(count(stretch, 'wq'), 2, 'a stretch keeps its two axes');
 });
+
+test('keyboard only: every hoverable number of Spectrum, Heads, Covariance and Init lab is reached by Tab then the arrows (a newcomer could reach none of them, or only W_Q in Heads)', async () => {
+  const { renderSpectrum } = await import('../../webview/spectrum.js');
+  const { renderHeads } = await import('../../webview/heads.js');
+  const { renderCovariance } = await import('../../webview/covariance.js');
+  const { renderInitLab } = await import('../../webview/init-lab.js');
+  const { makeTheme } = await import('../../webview/colour.js');
+  const cases = [
+    [renderSpectrum, 'spectrum-stretch-shear-rotate.attn.json'],
+    [renderHeads, 'heads-same-and-different-subspaces.attn.json'],
+    [renderCovariance, 'covariance-redundant-features.attn.json'],
+    [renderInitLab, 'apple-watch-lens.attn.json'],
+  ] as const;
+  for (const [render, file] of cases) {
+    const dom = new JSDOM('<!doctype html><div id="r"></div>', { pretendToBeVisual: true });
+    const doc = dom.window.document;
+    const handle = render(doc.getElementById('r') as unknown as HTMLElement, data(file), {
+      theme: makeTheme('light'), width: 676, head: 0, input: 0, token: 0, matrixMode: 'weights', projection: 'wq', interactive: true,
+    });
+    const hot = Array.from(handle.svg.querySelectorAll('.hot'));
+    assert.ok(hot.length > 4, file);
+    assert.equal(handle.svg.querySelectorAll('[tabindex="0"]').length, 1, `${file}: one tab stop`);
+    // Walk with the arrows from the tab stop: Right along a row, Home, Down to the next; count what is reached.
+    const seen = new Set<Element>();
+    let at = handle.svg.querySelector('[tabindex="0"]')!;
+    const press = (key: string) => { at.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key, bubbles: true })); at = doc.activeElement ?? at; };
+    (at as HTMLElement).focus();
+    for (let row = 0; row < 200 && seen.size < hot.length; row++) {
+      press('Home');
+      for (let i = 0; i < 400; i++) { seen.add(at); const before = at; press('ArrowRight'); if (at === before) break; }
+      press('Home'); // Down from the row's start: every row has a first element
+      const before = at;
+      press('ArrowDown');
+      if (at === before) break;
+    }
+    assert.equal(seen.size, hot.length, `${file}: ${seen.size} of ${hot.length} hoverable elements reached`);
+    handle.destroy();
+    dom.window.close();
+  }
+});
