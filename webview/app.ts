@@ -309,9 +309,24 @@ export class App {
       console.error(err);
       return;
     }
-    if (refocus) this.root.querySelector<HTMLElement>(refocus)?.focus();
+    if (refocus) this.refocus(refocus);
     const drawMs = performance.now() - t0;
     if (announce) this.api.postMessage({ type: 'rendered', documentUri: this.documentUri, version: this.version, view: this.state.view, drawMs });
+  }
+
+  /**
+   * Focus the element the user was on before the redraw. In a roving grid only the first item has a
+   * tabindex, and an SVG element without one cannot take focus (Enter on the second head toggle
+   * dropped focus to the page): it becomes its grid's tab stop instead.
+   */
+  private refocus(selector: string): void {
+    const el = this.root.querySelector<HTMLElement>(selector);
+    if (!el) return;
+    if (!el.hasAttribute('tabindex') && el.parentElement) {
+      for (const other of Array.from(el.parentElement.children)) if (other.getAttribute('tabindex') === '0') other.removeAttribute('tabindex');
+      el.setAttribute('tabindex', '0');
+    }
+    el.focus();
   }
 
   /** A selector for the focused element inside the panel (a control, a token, a cell), if any. */

@@ -122,8 +122,8 @@ export function wireTips(root: SVGSVGElement, options: ViewOptions, selector: st
   const key = (e: Event) => {
     const ke = e as KeyboardEvent;
     if (ke.key === 'Escape') {
+      // The tooltip goes; the focus stays where the user is (blurring it lost their place).
       leave();
-      (root.ownerDocument.activeElement as HTMLElement | null)?.blur?.();
     } else if (ke.key === 'Enter' || ke.key === ' ') {
       const el = (e.target as Element | null)?.closest?.(selector);
       if (el) {

@@ -67,6 +67,24 @@ test('hovering (focusing) a cell fills #attention-tooltip with the dot product, 
   assert.equal(tip.hidden, true);
 });
 
+test('keyboard only: Escape hides a tooltip but keeps the focus; Enter on the second head toggle keeps the focus on it after the redraw', () => {
+  const { app, doc, dom } = setup({ view: 'arcs', head: 'all', input: 0, token: 0, documentUri: URI });
+  app.receive(render());
+  const toggles = () => Array.from(doc.querySelectorAll<SVGGElement>('#attention-view g.head-toggle'));
+  const [first, second] = toggles();
+  assert.ok(second, 'two heads, two toggles');
+  (first as unknown as HTMLElement).focus();
+  first.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+  assert.equal(doc.activeElement, second, 'the arrow reached the second toggle');
+  second.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+  assert.equal(doc.activeElement, second, 'Escape left the focus where it was');
+  second.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+  const now = doc.activeElement as Element;
+  assert.ok(now.classList.contains('head-toggle'), `focus is on ${now.tagName}.${now.getAttribute('class')}`);
+  assert.equal(now.getAttribute('data-head'), second.getAttribute('data-head'));
+  assert.equal(now.getAttribute('tabindex'), '0');
+});
+
 test('arrow keys move through the cells (one tab stop)', () => {
   const { app, doc, dom } = setup({ view: 'matrix', head: 1, input: 0, token: 0, documentUri: URI });
   app.receive(render());
