@@ -75,7 +75,7 @@ export const renderCovariance: ViewFn = (container, data, options) => {
       }
     }
     box.append('rect').attr('width', size).attr('height', size).attr('fill', 'none').attr('stroke', theme.grid);
-    box.append('text').attr('y', size + 14).attr('fill', theme.muted).attr('font-size', fs - 2).text('correlation: −1 … 0 … 1');
+    box.append('text').attr('y', size + 14).attr('fill', theme.muted).attr('font-size', fs - 2).text(size >= 140 ? 'correlation: −1 … 0 … 1' : '−1 … 0 … 1');
   }
 
   function drawExplained(g: G, s: FeatureSpaceJson, x: number, y0: number, w: number, hgt: number): void {

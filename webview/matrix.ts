@@ -179,7 +179,10 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
         if (stride > 1) rect.setAttribute('data-block', String(stride));
         frag.appendChild(rect);
         if (showValues) {
-          const text = v === null ? (cell >= 44 ? 'masked' : '×') : Math.abs(v) < 0.005 && v !== 0 ? '0' : fmt(v, cell >= 40 ? 2 : 1);
+          // Rounded to the digits the cell has room for: 0.0061 at one digit is "0", never an exponent
+          // too wide to fit (such cells were left blank while smaller weights showed "0").
+          const digits = cell >= 40 ? 2 : 1;
+          const text = v === null ? (cell >= 44 ? 'masked' : '×') : Math.abs(v) < 10 ** -digits ? String(Number(v.toFixed(digits))) : fmt(v, digits);
           if (textWidth(text, labelFs) <= cell - 3) {
             const t = doc.createElementNS(SVG, 'text');
             t.setAttribute('class', 'value');

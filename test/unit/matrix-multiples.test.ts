@@ -48,3 +48,13 @@ test('two heads of four tokens keep one shared scale with numbers in the legend'
   assert.doesNotMatch(doc.documentElement.textContent!, /small multiples/);
   assert.doesNotMatch(doc.querySelector('g.legend')!.textContent!, /each head/);
 });
+
+test('every cell with room for a number shows one: a weight like 0.0061 reads "0" at one digit, never a blank cell', () => {
+  const data = analyze(exampleText('init-four-rules.attn.json')).data!;
+  for (let head = 0; head < 4; head++) {
+    const doc = new JSDOM(renderSvg(data, 'matrix', { head, width: 700 }), { contentType: 'image/svg+xml' }).window.document;
+    const cells = doc.querySelectorAll('rect.cell').length;
+    assert.equal(cells, 36);
+    assert.equal(doc.querySelectorAll('text.value').length, cells, `head ${head}: a number in every cell`);
+  }
+});
