@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyze } from '../../src/core/index.js';
@@ -122,4 +123,19 @@ test('attn compute reads the files beside the spec; from standard input it canno
   assert.equal(code, 0, err);
   const json = JSON.parse(out) as { inputs: { heads: { scores: number[][] }[] }[] };
   assert.equal(json.inputs[0].heads[0].scores[2][0], 136);
+});
+
+test('a FIFO or a folder named as a tensor file is refused at once, never opened (opening a FIFO blocks until a writer comes)', () => {
+  const dir = folder();
+  execFileSync('mkfifo', [join(dir, 'pipe.npy')]);
+  mkdirSync(join(dir, 'folder.npy'));
+  // The reading runs in a child: without the check it would block this process for good.
+  const script = `const { analyze } = require('./src/core/index.ts'); const { folderFiles } = require('./src/core/tensors/spec-files.ts');
+    const messages = ['pipe.npy', 'folder.npy'].map((file) => analyze(${JSON.stringify(JSON.stringify(INLINE))}.replace('"wq":[[4,3],[2,1],[0,1]]', JSON.stringify({ wq: { file } }).slice(1, -1)), { files: folderFiles(process.argv[1]) }).problems.map((p) => p.path + ': ' + p.message));
+    console.log(JSON.stringify(messages));`;
+  const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script, dir], { cwd: join(__dirname, '..', '..'), timeout: 30_000, encoding: 'utf8' });
+  assert.equal(child.signal, null, 'the child was killed: opening the FIFO blocked');
+  const [pipe, folderMessages] = JSON.parse(child.stdout) as string[][];
+  assert.deepEqual(pipe, ['heads[0].wq.file: pipe.npy: not a regular file (a pipe, device or folder cannot hold a tensor)']);
+  assert.match(folderMessages[0], /^heads\[0\]\.wq\.file: folder\.npy: not a regular file/);
 });

@@ -1,7 +1,7 @@
 // The tensor files a spec may name ("wq": { "file": "w.safetensors", "tensor": "..." }), opened
 // beside the spec: only paths inside the spec's folder (no absolute path, no "..", no link that
 // leads out), so a spec from somewhere else cannot make the editor read files outside its folder.
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { fileSource, TensorFileError, type ByteSource } from './source.js';
 
@@ -37,6 +37,9 @@ export function resolveBeside(folder: string, name: string): string {
   if (rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..')) {
     throw new TensorFileError(`${name}: leads outside the spec's folder (through a link)`);
   }
+  // Before anything opens it: opening a FIFO for reading blocks until a writer comes (forever), and
+  // a directory or device is no tensor file either.
+  if (!statSync(real).isFile()) throw new TensorFileError(`${name}: not a regular file (a pipe, device or folder cannot hold a tensor)`);
   return real;
 }
 
