@@ -15,6 +15,12 @@ export type { TensorFiles } from './tensors/spec-files.js';
 
 /** Numbers one referenced tensor may hold: 128 MB as float64 (a 4,096 × 4,096 matrix). */
 export const MAX_FILE_NUMBERS = 16_777_216;
+/**
+ * Numbers all the tensor files of one spec may hold together: 256 MB as float64. Without it, 256
+ * heads naming one 4,096 × 4,096 file three ways each ("w.npy", "./w.npy", ".//w.npy", …) made the
+ * reader allocate 100 GB before any other limit was looked at.
+ */
+export const MAX_FILE_NUMBERS_TOTAL = 2 * MAX_FILE_NUMBERS;
 
 const DTYPES: readonly string[] = ['F64', 'F32', 'F16', 'BF16'];
 const thousandsText = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -44,12 +50,14 @@ export function readFileMatrix(r: Reader, node: Node, path: JsonPath, allowed: r
   if (!r.files) {
     return r.error(fileNode, [...path, 'file'], 'this spec is not a file on disk, so the tensor files beside it cannot be read: save it first');
   }
-  const key = `${file}\u0000${tensor ?? ''}`;
+  // "./w.npy", "w.npy" and "sub//../w.npy" are one file: read once (".." is refused anyway).
+  const key = `${sameFile(file)}\u0000${tensor ?? ''}`;
   const cached = r.fileMatrices.get(key);
   if (cached) return cached;
   try {
-    const matrix = load(r.files, file, tensor);
+    const matrix = load(r.files, file, tensor, MAX_FILE_NUMBERS_TOTAL - r.fileNumbers);
     r.fileMatrices.set(key, matrix);
+    r.fileNumbers += matrix.data.length;
     return matrix;
   } catch (e) {
     if (e instanceof TensorFileError || e instanceof RangeError) return r.error(tensorNode && /no tensor/.test(e.message) ? tensorNode : fileNode, [...path, 'file'], e.message);
@@ -57,7 +65,13 @@ export function readFileMatrix(r: Reader, node: Node, path: JsonPath, allowed: r
   }
 }
 
-function load(files: TensorFiles, file: string, tensor: string | undefined): Matrix {
+/** One spelling per file: no "." parts, no repeated or trailing slashes. */
+function sameFile(name: string): string {
+  return name.split('/').filter((part) => part !== '' && part !== '.').join('/');
+}
+
+/** `budget`: the numbers the spec's files may still hold (checked from the header, before allocating). */
+function load(files: TensorFiles, file: string, tensor: string | undefined, budget: number): Matrix {
   const source = files.open(file);
   try {
     const { tensors } = findTensors(source, tensor);
@@ -75,6 +89,9 @@ function load(files: TensorFiles, file: string, tensor: string | undefined): Mat
     const [rows, cols] = shape;
     const count = rows * cols;
     if (count > MAX_FILE_NUMBERS) throw new TensorFileError(`${file}: ${rows} × ${cols} = ${thousandsText(count)} numbers, over the ${thousandsText(MAX_FILE_NUMBERS)} a referenced matrix may hold`);
+    if (count > budget) {
+      throw new TensorFileError(`${file}: ${rows} × ${cols} = ${thousandsText(count)} numbers, over what is left (${thousandsText(Math.max(0, budget))}) of the ${thousandsText(MAX_FILE_NUMBERS_TOTAL)} the tensor files of one spec may hold together`);
+    }
     const dtype = t.dtype as DType;
     const data = new Float64Array(count);
     decode(dtype, t.source.read(t.offset, count * ITEM_SIZE[dtype]), count, data);

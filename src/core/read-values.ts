@@ -41,6 +41,8 @@ export class Reader {
 
   /** Matrices read from tensor files beside the spec, by file and tensor: each is read once. */
   readonly fileMatrices = new Map<string, Matrix>();
+  /** Numbers read from tensor files so far (all references together are capped, not only each one). */
+  fileNumbers = 0;
 
   /** `files`: where the tensor files a spec names are opened (absent: the spec is not on disk). */
   constructor(private readonly text: string, readonly files?: TensorFiles) {}

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyze } from '../../src/core/index.js';
 import { folderFiles } from '../../src/core/tensors/spec-files.js';
+import { memorySource } from '../../src/core/tensors/source.js';
+import { MAX_FILE_NUMBERS_TOTAL } from '../../src/core/read-file-ref.js';
 import { run as runCli } from '../../src/cli/run.js';
 
 /** An .npy (version 1) of little-endian floats: '<f4' or '<f8'. */
@@ -138,4 +140,25 @@ test('a FIFO or a folder named as a tensor file is refused at once, never opened
   const [pipe, folderMessages] = JSON.parse(child.stdout) as string[][];
   assert.deepEqual(pipe, ['heads[0].wq.file: pipe.npy: not a regular file (a pipe, device or folder cannot hold a tensor)']);
   assert.match(folderMessages[0], /^heads\[0\]\.wq\.file: folder\.npy: not a regular file/);
+});
+
+test('the tensor files of one spec are capped together, from their headers: three big tensors cannot make the reader allocate past the cap; one file spelled three ways is read once', () => {
+  // 3 × 3,728,271 half floats per tensor: under the cap of one matrix, two of them under the cap of a spec, three over.
+  const cols = Math.floor(MAX_FILE_NUMBERS_TOTAL / 3 / 3) + 1;
+  const header = `{'descr': '<f2', 'fortran_order': False, 'shape': (3, ${cols}), }`.padEnd(117, ' ') + '\n';
+  const bytes = Buffer.concat([Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, header.length, 0]), Buffer.from(header, 'latin1'), Buffer.alloc(3 * cols * 2)]);
+  const opened: string[] = [];
+  const files = { open: (name: string) => { opened.push(name); return memorySource(name, bytes); } };
+  const spec = (heads: unknown[]) => JSON.stringify({ embeddings: { a: [1, 2, 3] }, inputs: [{ tokens: ['a'] }], heads }, null, 2);
+  const text = spec([{ wq: { file: 'a.npy' }, wk: { file: 'b.npy' } }, { wq: { file: 'c.npy' }, wk: { file: 'a.npy' } }]);
+  const a = analyze(text, { files });
+  assert.deepEqual(opened, ['a.npy', 'b.npy', 'c.npy'], 'c.npy is opened for its header, a.npy is not read twice');
+  const e = errorsOf(a)[0];
+  assert.equal(e.path, 'heads[1].wq.file');
+  assert.match(e.message, /^c\.npy: 3 × 3728271 = 11,184,813 numbers, over what is left \(11,184,806\) of the 33,554,432 the tensor files of one spec may hold together$/);
+  assert.equal(text.slice(e.span.offset, e.span.offset + e.span.length), '"c.npy"');
+  opened.length = 0;
+  const same = analyze(spec([{ wq: { file: 'a.npy' }, wk: { file: './a.npy' } }, { wq: { file: './/a.npy' }, wk: { file: 'a.npy/' } }]), { files });
+  assert.deepEqual(opened, ['a.npy'], 'one file, read once however it is written');
+  assert.ok(!errorsOf(same).some((p) => /hold together/.test(p.message)), 'the same file does not count twice');
 });
