@@ -6,7 +6,7 @@ import { attentionFromTensors, type AttentionFile, type TensorRef } from './atte
 import { isNpy, readNpy } from './npy.js';
 import { metadataTokens, readSafetensors } from './safetensors.js';
 import { fileSource, TensorFileError, type ByteSource } from './source.js';
-import { entrySource, isZip, zipEntries } from './zip.js';
+import { checkInflatedTotal, entrySource, isZip, zipEntries } from './zip.js';
 
 export interface OpenOptions {
   /** Use only this tensor (a safetensors name, or an .npz member without .npy). */
@@ -39,8 +39,9 @@ export function findTensors(source: ByteSource, wanted: string | undefined): { t
   }
   if (isZip(head)) {
     const entries = zipEntries(source).filter((e) => e.name.endsWith('.npy'));
-    const tensors = entries
-      .filter((e) => wanted === undefined || e.name === `${wanted}.npy`)
+    const chosen = entries.filter((e) => wanted === undefined || e.name === `${wanted}.npy`);
+    checkInflatedTotal(source.name, chosen);
+    const tensors = chosen
       .map((e) => {
         const { source: entry, start } = entrySource(source, e);
         return readNpy(entry, e.name.slice(0, -4), start);
