@@ -42,16 +42,39 @@ export function readNpy(source: ByteSource, name: string, start = 0): TensorRef 
   return { name, dtype, shape, source, offset: start + dataStart };
 }
 
-/** The three keys of the header dict, read strictly (it is data from a file, never evaluated). */
+/**
+ * The header dict, read strictly (it is data from a file, never evaluated): exactly the keys
+ * 'descr', 'fortran_order' and 'shape', each once, as numpy itself requires. A looser search for
+ * each key read a crafted header (a key said twice, or one hidden inside another value's string)
+ * differently from numpy, so the numbers shown would not be the file's.
+ */
 function parseHeader(where: string, text: string): { descr: string; fortran: boolean; shape: number[] } {
   const bad = (what: string) => new TensorFileError(`${where}: the .npy header ${what}: ${JSON.stringify(text.trim().slice(0, 120))}`);
-  const descr = /['"]descr['"]\s*:\s*['"]([^'"]*)['"]/.exec(text);
-  const fortran = /['"]fortran_order['"]\s*:\s*(True|False)/.exec(text);
-  const shape = /['"]shape['"]\s*:\s*\(([^)]*)\)/.exec(text);
-  if (!descr) throw bad('has no string descr (a structured dtype is not attention)');
-  if (!fortran) throw bad('has no fortran_order');
-  if (!shape) throw bad('has no shape');
-  const dims = shape[1].split(',').map((s) => s.trim()).filter((s) => s !== '');
+  // One entry: a quoted key, then a quoted string, True/False, or a tuple of whole numbers.
+  const entry = /\s*(['"])(\w+)\1\s*:\s*(?:(['"])([^'"]*)\3|(True|False)|\(([^()]*)\))\s*(,|(?=\}))/y;
+  const body = /^\s*\{/.exec(text);
+  if (!body) throw bad('is not a dict');
+  let at = body[0].length;
+  const values = new Map<string, RegExpExecArray>();
+  for (entry.lastIndex = at; ; entry.lastIndex = at) {
+    const m = entry.exec(text);
+    if (!m) break; // (a failed sticky match resets lastIndex: `at` keeps where the entries end)
+    if (values.has(m[2])) throw bad(`says '${m[2]}' twice`);
+    values.set(m[2], m);
+    at = entry.lastIndex;
+  }
+  if (!/^\s*\}\s*$/.test(text.slice(at))) {
+    throw bad(/['"]descr['"]\s*:\s*\[/.test(text) ? 'has no string descr (a structured dtype is not attention)' : 'is not a dict of descr, fortran_order and shape');
+  }
+  const extra = [...values.keys()].find((k) => !['descr', 'fortran_order', 'shape'].includes(k));
+  if (extra) throw bad(`has a key '${extra}' besides descr, fortran_order and shape`);
+  const descr = values.get('descr'), fortran = values.get('fortran_order'), shape = values.get('shape');
+  if (descr?.[4] === undefined) throw bad('has no string descr (a structured dtype is not attention)');
+  if (fortran?.[5] === undefined) throw bad('has no fortran_order');
+  if (shape?.[6] === undefined) throw bad('has no shape');
+  const dims = shape[6].split(',').map((d) => d.trim());
+  if (dims.length > 1 && dims[dims.length - 1] === '') dims.pop(); // (3,) and (3, 2,)
+  if (dims.length === 1 && dims[0] === '') dims.pop(); // () is a scalar
   if (dims.some((d) => !/^\d+L?$/.test(d))) throw bad('has a shape that is not whole numbers');
-  return { descr: descr[1], fortran: fortran[1] === 'True', shape: dims.map((d) => Number(d.replace('L', ''))) };
+  return { descr: descr[4], fortran: fortran[5] === 'True', shape: dims.map((d) => Number(d.replace('L', ''))) };
 }
