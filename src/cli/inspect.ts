@@ -19,10 +19,12 @@ interface Io { out(text: string): void; err(text: string): void }
 export function inspectCommand(files: readonly string[], options: { json: boolean; tensor?: string; maxBytes?: number }, io: Io): number {
   if (files.length !== 1) { io.err('attn inspect: name exactly one .safetensors, .npy or .npz file, or a spec that references one'); return 2; }
   let outcome;
+  let place = (message: string) => message;
   try {
     // A spec that references a file ({ "attention": { "file", "tensor" }, "tokens" }) opens that file with its tokens.
     const target = modelTarget(files[0], options, io);
     if (typeof target === 'number') return target;
+    place = target.place;
     const attention = openAttention(target.path, target.options);
     try {
       const tooBig = inspectOverLimit(attention);
@@ -32,7 +34,7 @@ export function inspectCommand(files: readonly string[], options: { json: boolea
       attention.close();
     }
   } catch (e) {
-    if (e instanceof TensorFileError) { io.err(printable(e.message)); return 1; }
+    if (e instanceof TensorFileError) { io.err(printable(place(e.message))); return 1; }
     throw e;
   }
   for (const w of outcome.warnings) io.err(printable(w));
@@ -40,18 +42,38 @@ export function inspectCommand(files: readonly string[], options: { json: boolea
   return 0;
 }
 
+export interface ModelTarget {
+  path: string;
+  options: { tensor?: string; tokens?: string[] };
+  /** A problem with the file as the terminal shows it: for a spec, at the place in the spec (FILE:LINE:COL: attention.file: …). */
+  place(message: string): string;
+}
+
 /** The model file to open and how: the file itself, or the one a spec references (beside it, with its tokens). */
-export function modelTarget(file: string, options: { tensor?: string; maxBytes?: number }, io: Io): { path: string; options: { tensor?: string; tokens?: string[] } } | number {
-  if (!/\.json$/i.test(file)) return { path: file, options: options.tensor === undefined ? {} : { tensor: options.tensor } };
+export function modelTarget(file: string, options: { tensor?: string; maxBytes?: number }, io: Io): ModelTarget | number {
+  if (!/\.json$/i.test(file)) return { path: file, options: options.tensor === undefined ? {} : { tensor: options.tensor }, place: (m) => m };
   const text = readSpecFile(file, options.maxBytes ?? DEFAULT_MAX_BYTES, io);
   if (text === undefined) return 1;
   const { problems, reference } = readSpec(text, { maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES });
   for (const p of problems) io.err(printable(formatProblem(file, text, p)));
   if (hasErrors(problems)) return 1;
   if (!reference) { io.err(`attn: ${printable(file)} computes its own attention; give it to attn compute or attn render (it has no "attention": { "file" })`); return 2; }
-  const path = resolveBeside(dirname(resolve(file)), reference.file);
+  // Problems with the file are the spec's problems, shown where it names the file (a count of
+  // tokens that does not match the file's, where it lists them).
+  const place = (message: string) => {
+    const atTokens = reference.tokensSpan !== undefined && /token\(s\) given, but/.test(message);
+    const problem = { severity: 'error' as const, path: atTokens ? 'tokens' : 'attention.file', message, span: atTokens ? reference.tokensSpan! : reference.span };
+    return formatProblem(file, text, problem);
+  };
+  let path: string;
+  try {
+    path = resolveBeside(dirname(resolve(file)), reference.file);
+  } catch (e) {
+    if (e instanceof TensorFileError) { io.err(printable(place(e.message))); return 1; }
+    throw e;
+  }
   const tensor = options.tensor ?? reference.tensor;
-  return { path, options: { ...(tensor !== undefined ? { tensor } : {}), ...(reference.tokens ? { tokens: [...reference.tokens] } : {}) } };
+  return { path, options: { ...(tensor !== undefined ? { tensor } : {}), ...(reference.tokens ? { tokens: [...reference.tokens] } : {}) }, place };
 }
 
 const cell = (v: number | null) => (v === null ? '—' : formatNumber(v));

@@ -65,10 +65,12 @@ export function renderModelCommand(files: readonly string[], flags: ReadonlyMap<
   const tensor = flags.get('--tensor');
   const softmax = flags.has('--softmax');
   let page: string | undefined, picture: string | Uint8Array | undefined;
+  let place = (message: string) => message;
   try {
     // A spec that references the file ({ "attention": { "file" } }) opens it with its tensor and tokens.
     const target = modelTarget(files[0], typeof tensor === 'string' ? { tensor } : {}, io);
     if (typeof target === 'number') return target;
+    place = target.place;
     const a = openAttention(target.path, target.options);
     try {
       if (layer >= a.layers) return usage(`--layer ${layer}, but the file has ${a.layers} layer(s), numbered from 0`);
@@ -106,7 +108,7 @@ export function renderModelCommand(files: readonly string[], flags: ReadonlyMap<
       a.close();
     }
   } catch (e) {
-    if (e instanceof TensorFileError) { io.err(printable(e.message)); return 1; }
+    if (e instanceof TensorFileError) { io.err(printable(place(e.message))); return 1; }
     throw e;
   }
   const write = (file: string, content: string | Uint8Array) => {

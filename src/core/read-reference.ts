@@ -13,7 +13,10 @@ export interface AttentionReference {
   readonly file: string;
   readonly tensor?: string;
   readonly tokens?: readonly string[];
+  /** Where "file" is written: problems with the file are reported there. */
   readonly span: Span;
+  /** Where "tokens" is written, when it is. */
+  readonly tokensSpan?: Span;
 }
 
 /** Keys a reference spec may have. */
@@ -50,5 +53,5 @@ export function readReference(r: Reader, root: Node): AttentionReference | undef
       tokens.push(t);
     }
   }
-  return { file, ...(tensor !== undefined ? { tensor } : {}), ...(tokens ? { tokens } : {}), span: spanOf(fileNode) };
+  return { file, ...(tensor !== undefined ? { tensor } : {}), ...(tokens ? { tokens, tokensSpan: spanOf(tokensNode!) } : {}), span: spanOf(fileNode) };
 }

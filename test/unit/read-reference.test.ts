@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyze } from '../../src/core/index.js';
 import { run } from '../../src/cli/run.js';
+import { JSDOM } from 'jsdom';
 
 const spec = (x: unknown) => JSON.stringify(x, null, 2);
 
@@ -90,4 +91,56 @@ test('attn render SPEC --view head draws the file a spec references, with the sp
   const svg = readFileSync(join(dir, 'head.svg'), 'utf8');
   assert.match(svg, /query #0 "x" → key #2 "z"/);
   assert.match(svg, /layer 0 head 0: 3 × 3 weights/);
+});
+
+test('a problem with the referenced file is the spec\'s problem: attn inspect and render print it at its place (FILE:LINE:COL: path: message)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'attn-ref-place-'));
+  writeFileSync(join(dir, 'run.safetensors'), safetensors(3));
+  writeFileSync(join(dir, 'short.npy'), 'xx');
+  symlinkSync('/etc/hostname', join(dir, 'out.npy'));
+  const cases: [unknown, RegExp][] = [
+    [{ attention: { file: 'missing.npy' } }, /^s\.attn\.json:2:21: attention\.file: missing\.npy: no such file beside the spec$/],
+    [{ attention: { file: 'out.npy' } }, /^s\.attn\.json:2:21: attention\.file: out\.npy: leads outside the spec's folder/],
+    [{ attention: { file: 'short.npy' } }, /^s\.attn\.json:2:21: attention\.file: .*short\.npy: truncated/],
+    [{ attention: { file: 'run.safetensors' }, tokens: ['a', 'b'] }, /^s\.attn\.json:3:10: tokens: .*2 token\(s\) given, but the attention is 3 × 3$/],
+  ];
+  const file = join(dir, 's.attn.json');
+  for (const [x, message] of cases) {
+    writeFileSync(file, JSON.stringify(x).replace('{"attention":', '{\n"attention":').replace(',"tokens":', ',\n"tokens":'));
+    for (const args of [['inspect', file], ['render', file, '--view', 'head']]) {
+      let err = '';
+      assert.equal(await run(args, { out: () => {}, err: (s) => { err += s; } }), 1, `${args[0]} ${JSON.stringify(x)}`);
+      assert.match(err.replace(dir + '/', ''), message, `${args[0]} ${JSON.stringify(x)}`);
+    }
+  }
+});
+
+test('hostile tokens in a reference spec (</script>, ]]>, control and XML-forbidden characters, a lone surrogate, 1 MB): well-formed SVG, a page whose one script is ours, a clean terminal', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'attn-ref-hostile-'));
+  const n = 8;
+  writeFileSync(join(dir, 'run.safetensors'), safetensors(n));
+  const tokens = ['</script><script>alert(1)</script>', ']]><x/>', '\u0000\u0001\u0008\u000b', '\ufffe\uffff', '\ud800 lone', '\u001b[2J\u001b]0;title\u0007', '<!--', 'x'.repeat(1 << 20)];
+  const file = join(dir, 's.attn.json');
+  writeFileSync(file, spec({ attention: { file: 'run.safetensors' }, tokens }));
+  // eslint-disable-next-line no-control-regex
+  const control = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+  for (const args of [['inspect', file], ['inspect', file, '--json'], ...['model', 'head', 'finder', 'rollout'].map((v) => ['render', file, '--view', v])]) {
+    let out = '', err = '';
+    assert.equal(await run(args, { out: (s) => { out += s; }, err: (s) => { err += s; } }), 0, err);
+    assert.doesNotMatch(out + err, control, args.join(' '));
+    if (args[0] === 'render') {
+      const dom = new JSDOM(out, { contentType: 'image/svg+xml' });
+      assert.equal(dom.window.document.getElementsByTagName('parsererror').length, 0, `${args[3]}: well-formed`);
+      dom.window.close();
+      assert.doesNotMatch(out, /[\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|NaN|undefined|Infinity/, args[3]);
+    }
+  }
+  const page = join(dir, 'page.html');
+  let err = '';
+  assert.equal(await run(['render', file, '--view', 'model', '--html', page], { out: () => {}, err: (s) => { err += s; } }), 0, err);
+  const { readFileSync } = await import('node:fs');
+  const html = readFileSync(page, 'utf8');
+  const doc = new JSDOM(html).window.document;
+  assert.equal(doc.querySelectorAll('script').length, 2, 'the data and the bundle, no script from a token');
+  assert.deepEqual((JSON.parse(doc.getElementById('model-data')!.textContent!) as { header: { tokenTexts: string[] } }).header.tokenTexts.slice(0, 2), tokens.slice(0, 2));
 });

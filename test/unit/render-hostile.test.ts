@@ -103,6 +103,19 @@ test('clip of a 100,000-character token costs a pass over what fits, not its len
   for (let k = 0; k < 2000; k++) clip(token, 90, 12);
 });
 
+test('clip of a 1 MB token costs what fits, not a measure of the whole token first (a head view of seven such tokens took 20 s)', { timeout: 20_000 }, async () => {
+  const token = 'w'.repeat(1 << 20);
+  assert.equal(clip(token, 90, 12), 'w'.repeat(Math.floor((90 - textWidth('…', 12)) / textWidth('w', 12))) + '…');
+  assert.equal(clip('short', 90, 12), 'short', 'what fits is kept whole');
+  assert.equal(clip('W', 1, 12), 'W…', 'at least one character');
+  // 2,000 labels of it: a whole-token pass per label was about 35 ms each, over a minute in all
+  // (the loop yields now and then, so the test's timeout can stop it).
+  for (let k = 0; k < 2000; k++) {
+    clip(token, 90, 12);
+    if (k % 50 === 0) await new Promise((done) => setImmediate(done));
+  }
+});
+
 test('compare\'s start token over 256 inputs of 2 tokens sharing one word is found without comparing every pair of inputs', () => {
   const inputs = Array.from({ length: 256 }, (_, i) => ({ tokens: ['w', i % 2 ? 'a' : 'b'] }));
   const data = json({ embeddings: { w: [1, 0], a: [0, 1], b: [0, -1] }, inputs, mask: 'none' });
