@@ -106,3 +106,35 @@ test('a hover\'s row of weights, made from q_i, K and the mask alone, is the cor
   assert.equal(Object.getOwnPropertyDescriptor(head, 'weights')?.get !== undefined, true, 'weights are a getter');
   assert.equal(head.weights, head.weights, 'made once, then the same array');
 });
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a header taken apart field by field, as an attacker would
+type Loose = Record<string, any>;
+
+test('a malformed header is refused with the field named, before any view reads past the buffer or draws from an untrusted size', () => {
+  const data = analyze(exampleText('apple-watch-lens.attn.json')).data!;
+  const { header, buffer } = encodeAttention(data);
+  const text = JSON.stringify(header);
+  const wv = header.matrices.findIndex((m) => m.role === 'wv' && m.identity);
+  const wq = header.matrices.findIndex((m) => m.role === 'wq' && !m.identity);
+  const cases: [string, (h: Loose) => void, RegExp][] = [
+    ['negative offset', (h) => { h.inputs[0].heads[0].q.at = -8; }, /inputs\[0\]\.heads\[0\]\.q\.at is not a byte offset/],
+    ['offset not a multiple of 8', (h) => { h.inputs[0].heads[0].k.at = 4; }, /inputs\[0\]\.heads\[0\]\.k\.at is not a byte offset/],
+    ['huge offset', (h) => { h.inputs[0].embeddings.at = 1e300; }, /inputs\[0\]\.embeddings\.at is not a byte offset/],
+    ['non-integer rows', (h) => { h.inputs[0].heads[0].v.rows = 2.5; }, /inputs\[0\]\.heads\[0\]\.v has no whole-number shape/],
+    ['past the end', (h) => { h.inputs[0].output.at = h.bytes - 8; }, /inputs\[0\]\.output \(\d+ × \d+\) runs past the end of the data/],
+    ['mask past the end', (h) => { h.inputs[0].masked.at = h.bytes; }, /inputs\[0\]\.masked runs past the end of the data/],
+    ['an identity of 1e9 rows', (h) => { h.matrices[wv].rows = 1e9; h.matrices[wv].cols = 1e9; }, new RegExp(`matrices\\[${wv}\\] \\(wv\\) has 1000000000 rows, expected d_model 3`)],
+    ['an identity not square', (h) => { h.matrices[wv].cols = 2; }, new RegExp(`matrices\\[${wv}\\] is an identity of 3 × 2, not square`)],
+    ['a head that is not there', (h) => { h.matrices[wv].head = 7; }, new RegExp(`matrices\\[${wv}\\] names head 7, but there are 2 heads`)],
+    ['W_Q as wide as nothing', (h) => { h.matrices[wq].values.cols = 1; h.matrices[wq].cols = 1; }, new RegExp(`matrices\\[${wq}\\] \\(wq\\) has 1 columns, expected 2`)],
+    ['a negative divisor', (h) => { h.inputs[0].heads[0].divisor = -1; }, /inputs\[0\]\.heads\[0\]\.divisor is not a positive number/],
+    ['a wrong role', (h) => { h.matrices[0].role = '__proto__'; }, /matrices\[0\]\.role is not one of wq, wk, wv, wo/],
+    ['fields under __proto__', (h) => { h.__proto__x = { ...h }; delete h.bytes; }, /the header says undefined/],
+  ];
+  for (const [what, mutate, message] of cases) {
+    const h = JSON.parse(text.replace('"__proto__x"', '"__proto__"')) as Loose;
+    mutate(h);
+    const again = JSON.parse(JSON.stringify(h).replace('"__proto__x"', '"__proto__"')) as unknown; // an own "__proto__", as JSON.parse makes it
+    assert.throws(() => decodeAttention(again, buffer.slice(0)), message, what);
+  }
+});

@@ -203,7 +203,7 @@ function decodeHead(x: unknown, path: string, n: number, masked: Uint8Array, un:
   if (!isObject(x)) throw new WireError(`${path} is not an object`);
   if (!isStr(x.name)) throw new WireError(`${path}.name is not text`);
   if (!isIndex(x.dk) || !isIndex(x.dv)) throw new WireError(`${path}.dk or dv is not a whole number`);
-  if (!isNum(x.divisor) || x.divisor === 0) throw new WireError(`${path}.divisor is not a non-zero number`);
+  if (!isNum(x.divisor) || x.divisor <= 0) throw new WireError(`${path}.divisor is not a positive number`);
   const q = un.tensor(x.q, `${path}.q`, n, x.dk), k = un.tensor(x.k, `${path}.k`, n, x.dk);
   const divisor = x.divisor;
   // Derived when first read, not at decode: a view of one head (or a hover, on the host) pays for
@@ -245,6 +245,29 @@ function decodeWeight(x: unknown, path: string, un: Unpacker): WeightData {
     role: x.role as WeightRole, ...(x.head !== undefined ? { head: x.head } : {}), rows: x.rows, cols: x.cols, identity: x.identity,
     ...(x.identity ? {} : { values: un.tensor(x.values, `${path}.values`, x.rows, x.cols) }),
   };
+}
+
+/**
+ * A weight's shape against the model's: an identity has no values to bound its rows and columns,
+ * and a view draws rows × cols cells from them (1e9 rows froze the Projection view), so each is
+ * checked against d_model and its head's d_k or d_v.
+ */
+function weightShapeProblem(m: WeightData, d: number, heads: readonly HeadData[] | undefined): string | undefined {
+  if (m.identity && m.rows !== m.cols) return `is an identity of ${m.rows} × ${m.cols}, not square`;
+  if (m.role === 'wo') {
+    if (m.head !== undefined) return 'is W_O but names a head';
+    const concat = heads?.reduce((sum, h) => sum + h.dv, 0);
+    if (concat !== undefined && m.rows !== concat) return `(W_O) has ${m.rows} rows, expected ${concat} (the heads' d_v added up)`;
+    return undefined;
+  }
+  if (m.head === undefined) return `(${m.role}) names no head`;
+  if (m.rows !== d) return `(${m.role}) has ${m.rows} rows, expected d_model ${d}`;
+  if (heads === undefined) return undefined;
+  const head = heads[m.head];
+  if (!head) return `names head ${m.head}, but there are ${heads.length} heads (numbered from 0)`;
+  const width = m.role === 'wv' ? head.dv : head.dk;
+  if (m.cols !== width) return `(${m.role}) has ${m.cols} columns, expected ${width} (the head's ${m.role === 'wv' ? 'd_v' : 'd_k'})`;
+  return undefined;
 }
 
 function axisProblem(x: unknown, path: string, d: number): string | undefined {
@@ -337,6 +360,10 @@ export function decodeAttention(header: unknown, data: unknown): AttentionData {
   });
   if (!Array.isArray(x.matrices)) throw new WireError('matrices is not a list');
   const matrices = x.matrices.map((m, i) => decodeWeight(m, `matrices[${i}]`, un));
+  matrices.forEach((m, i) => {
+    const problem = weightShapeProblem(m, d, inputs[0]?.heads);
+    if (problem) throw new WireError(`matrices[${i}] ${problem}`);
+  });
   if (!isObject(x.views)) throw new WireError('views is missing');
   const q = x.views.quadrant;
   if (q !== undefined) {
