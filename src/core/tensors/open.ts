@@ -1,7 +1,7 @@
 // Opening an attention file: which format (by its first bytes, so a renamed file still opens),
 // which tensors, and the tokens (safetensors' __metadata__.tokens, else a sidecar X.tokens.json
 // beside X.npy / X.npz / X.safetensors, else the caller's, as a spec's "tokens").
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { attentionFromTensors, type AttentionFile, type TensorRef } from './attention-file.js';
 import { isNpy, readNpy } from './npy.js';
 import { metadataTokens, readSafetensors } from './safetensors.js';
@@ -66,7 +66,9 @@ export function sidecarTokens(path: string): string[] | undefined {
   if (sidecar === path) return undefined;
   let fd: number;
   try {
-    fd = openSync(sidecar, 'r');
+    // Non-blocking: a FIFO named X.tokens.json would otherwise block the open until a writer came
+    // (forever); opened this way it returns at once and fstat below refuses it.
+    fd = openSync(sidecar, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new TensorFileError(`${sidecar}: cannot open (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
