@@ -77,6 +77,8 @@ export function modelTarget(file: string, options: { tensor?: string; maxBytes?:
 }
 
 const cell = (v: number | null) => (v === null ? '—' : formatNumber(v));
+/** A token as the report quotes it: at most 40 characters (a 1 MB token printed 13 MB of report). */
+const quoted = (t: string) => JSON.stringify(t.length > 40 ? `${t.slice(0, 40)}…` : t);
 
 /** Rows of cells right-aligned under their headings (the widths from a pass over every row). */
 function columns(rows: readonly string[][]): string[] {
@@ -85,7 +87,7 @@ function columns(rows: readonly string[][]): string[] {
 }
 
 export function inspectReport(r: InspectJson): string {
-  const shown = r.tokenTexts.slice(0, 12).map((t) => JSON.stringify(t)).join(' ');
+  const shown = r.tokenTexts.slice(0, 12).map(quoted).join(' ');
   const lines = [
     `${r.file}: ${r.dtype}, ${r.layers} layer(s) × ${r.heads} head(s) × ${r.tokens} tokens`,
     r.tokenTexts.length ? `tokens: ${shown}${r.tokenTexts.length > 12 ? ' …' : ''}` : 'tokens: none given (duplicateToken and induction need them)',
@@ -95,7 +97,7 @@ export function inspectReport(r: InspectJson): string {
   if (r.rollout) {
     const last = r.rollout[r.tokens - 1];
     const top = last.map((w, j) => ({ w, j })).sort((a, b) => b.w - a.w).slice(0, 5);
-    lines.push('', `rollout: the last token's information came most from ${top.map(({ w, j }) => `${j}${r.tokenTexts[j] !== undefined ? ` ${JSON.stringify(r.tokenTexts[j])}` : ''} (${formatNumber(w)})`).join(', ')}`);
+    lines.push('', `rollout: the last token's information came most from ${top.map(({ w, j }) => `${j}${r.tokenTexts[j] !== undefined ? ` ${quoted(r.tokenTexts[j])}` : ''} (${formatNumber(w)})`).join(', ')}`);
   } else {
     lines.push('', `rollout: not computed above 1,024 tokens`);
   }

@@ -128,6 +128,7 @@ test('hostile tokens in a reference spec (</script>, ]]>, control and XML-forbid
     let out = '', err = '';
     assert.equal(await run(args, { out: (s) => { out += s; }, err: (s) => { err += s; } }), 0, err);
     assert.doesNotMatch(out + err, control, args.join(' '));
+    if (args.length === 2) assert.ok(out.length < 4000, `the report quotes tokens shortly, not 1 MB: ${out.length} characters`);
     if (args[0] === 'render') {
       const dom = new JSDOM(out, { contentType: 'image/svg+xml' });
       assert.equal(dom.window.document.getElementsByTagName('parsererror').length, 0, `${args[3]}: well-formed`);
