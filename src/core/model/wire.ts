@@ -12,6 +12,7 @@
 import { matmulTransposed, type Matrix } from '../matrix.js';
 import type { TrainingJson } from '../train/frames.js';
 import type { LinalgJson } from './linalg-data.js';
+import { linalgProblem } from './linalg-check.js';
 import type {
   AttentionData, ComputeWarningData, HeadData, InputData, QuadrantData, WeightData, WeightRole,
 } from './attention-data.js';
@@ -315,25 +316,7 @@ function trainingProblem(t: unknown, inputs: readonly InputData[]): string | und
   return undefined;
 }
 
-/** The linear-algebra views' numbers: the lists they walk are lists, their numbers numbers (null where the core says "none"). */
-export function linalgProblem(l: unknown): string | undefined {
-  if (!isObject(l)) return 'not an object';
-  if (l.tooBig !== undefined && !isStr(l.tooBig)) return 'tooBig is not text';
-  if (!Array.isArray(l.spectra) || !Array.isArray(l.covariance)) return 'spectra or covariance is not a list';
-  for (const head of l.spectra) {
-    if (head === null) continue;
-    if (!Array.isArray(head)) return 'a head\'s spectra are not a list';
-    for (const m of head) if (!isObject(m) || !isStr(m.label) || !Array.isArray(m.singularValues) || !m.singularValues.every(isNum)) return 'a spectrum is malformed';
-  }
-  if (l.overlap !== null && !(isObject(l.overlap) && ['wq', 'wk', 'wv'].every((k) => Array.isArray((l.overlap as Record<string, unknown>)[k])))) return 'overlap is malformed';
-  for (const c of l.covariance) {
-    if (!isObject(c) || !Array.isArray(c.spaces)) return 'a covariance entry is malformed';
-    for (const sp of c.spaces) if (!isObject(sp) || !isStr(sp.label) || !isIndex(sp.d) || !Array.isArray(sp.explained) || !sp.explained.every(isNum)) return 'a feature space is malformed';
-  }
-  const init = l.init;
-  if (!isObject(init) || !Array.isArray(init.curves) || !Array.isArray(init.scores) || !Array.isArray(init.spectra)) return 'init is malformed';
-  return undefined;
-}
+export { linalgProblem } from './linalg-check.js';
 
 /** The model from a header and its buffer, or a WireError naming the field at fault. */
 export function decodeAttention(header: unknown, data: unknown): AttentionData {
