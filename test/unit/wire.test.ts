@@ -138,3 +138,21 @@ test('a malformed header is refused with the field named, before any view reads 
     assert.throws(() => decodeAttention(again, buffer.slice(0)), message, what);
   }
 });
+
+test('malformed training frames are refused naming the field (an empty W_Q made the Training view throw, an empty loss drew a curve through NaN)', () => {
+  const data = analyze(exampleText('learn-apple-watch.attn.json')).data!;
+  const { header, buffer } = encodeAttention(data);
+  const text = JSON.stringify(header);
+  const cases: [(h: Loose) => void, RegExp][] = [
+    [(h) => { h.training.frames[0].wq = []; }, /training is malformed: frames\[0\]\.wq has 0 rows, expected 3/],
+    [(h) => { h.training.frames[1].wv = [[1], [2], [3]]; }, /training is malformed: frames\[1\]\.wv\[0\] has 1 numbers, expected 3/],
+    [(h) => { h.training.loss = []; }, /training is malformed: loss is empty, for a run that was not refused/],
+    [(h) => { h.training.targets[0].query = 99; }, /training is malformed: targets\[0\]\.query is not one of the input's 4 tokens/],
+    [(h) => { h.training.head = 5; }, /training is malformed: head 5 is not one of the 1 heads/],
+  ];
+  for (const [mutate, message] of cases) {
+    const h = JSON.parse(text) as Loose;
+    mutate(h);
+    assert.throws(() => decodeAttention(h, buffer.slice(0)), message);
+  }
+});

@@ -293,16 +293,32 @@ function rowsProblem(x: unknown, path: string, rows?: number, cols?: number): st
   return undefined;
 }
 
-/** The Training view's data (small JSON by construction): every frame the right shape, once, here. */
-function trainingProblem(t: unknown, inputs: readonly InputData[]): string | undefined {
+/**
+ * The Training view's data (small JSON by construction): every frame the right shape, once, here.
+ * Shapes are checked against the head that learns (an empty W_Q made the view throw mid-drawing),
+ * targets against their input's tokens, and a run that was not refused has a loss to draw (an
+ * empty one drew a curve through NaN).
+ */
+function trainingProblem(t: unknown, inputs: readonly InputData[], d: number): string | undefined {
   if (!isObject(t)) return 'not an object';
   if (!isIndex(t.head) || !isStr(t.headName) || !isNum(t.rate) || !isIndex(t.steps)) return 'head, headName, rate or steps is missing';
   if (!isIndex(t.input) || t.input >= inputs.length) return 'input is not one of the inputs';
   if (!Array.isArray(t.learn) || !t.learn.every((r) => isStr(r) && ROLES.includes(r))) return 'learn is not a list of roles';
   if (!Array.isArray(t.loss) || !t.loss.every(isNum)) return 'loss is not a list of numbers';
-  if (!Array.isArray(t.targets) || !t.targets.every((g) => isObject(g) && isIndex(g.input) && isIndex(g.query))) return 'targets are malformed';
   if (t.tooBig !== undefined && !isStr(t.tooBig)) return 'tooBig is not text';
+  if (t.tooBig === undefined && t.loss.length === 0) return 'loss is empty, for a run that was not refused';
+  if (!Array.isArray(t.targets)) return 'targets is not a list';
+  for (let g = 0; g < t.targets.length; g++) {
+    const target: unknown = t.targets[g];
+    if (!isObject(target) || !isIndex(target.input) || target.input >= inputs.length) return `targets[${g}].input is not one of the inputs`;
+    const n = inputs[target.input].tokens.length;
+    if (!isIndex(target.query) || target.query >= n) return `targets[${g}].query is not one of the input's ${n} tokens`;
+    if (target.key !== undefined && (!isIndex(target.key) || target.key >= n)) return `targets[${g}].key is not one of the input's ${n} tokens`;
+    if (target.output !== undefined && !(Array.isArray(target.output) && target.output.every(isNum))) return `targets[${g}].output is not a list of numbers`;
+  }
   if (t.stoppedAt !== undefined && !isIndex(t.stoppedAt)) return 'stoppedAt is not a whole number';
+  const head = inputs[t.input].heads[t.head];
+  if (!head) return `head ${t.head} is not one of the ${inputs[t.input].heads.length} heads`;
   const n = inputs[t.input].tokens.length;
   if (!Array.isArray(t.frames)) return 'frames is not a list';
   for (let f = 0; f < t.frames.length; f++) {
@@ -310,7 +326,8 @@ function trainingProblem(t: unknown, inputs: readonly InputData[]): string | und
     const path = `frames[${f}]`;
     const problem = !isObject(fr) ? `${path} is not an object`
       : !isIndex(fr.step) ? `${path}.step is not a whole number`
-      : rowsProblem(fr.wq, `${path}.wq`) ?? rowsProblem(fr.wk, `${path}.wk`) ?? rowsProblem(fr.wv, `${path}.wv`) ?? rowsProblem(fr.weights, `${path}.weights`, n, n);
+      : rowsProblem(fr.wq, `${path}.wq`, d, head.dk) ?? rowsProblem(fr.wk, `${path}.wk`, d, head.dk) ?? rowsProblem(fr.wv, `${path}.wv`, d, head.dv)
+        ?? rowsProblem(fr.weights, `${path}.weights`, n, n);
     if (problem) return problem;
   }
   return undefined;
@@ -367,7 +384,7 @@ export function decodeAttention(header: unknown, data: unknown): AttentionData {
   if (parameters) throw new WireError(`parameters are malformed: ${parameters}`);
   if (!Array.isArray(x.warnings)) throw new WireError('warnings is not a list');
   if (x.training !== undefined) {
-    const problem = trainingProblem(x.training, inputs);
+    const problem = trainingProblem(x.training, inputs, d);
     if (problem) throw new WireError(`training is malformed: ${problem}`);
   }
   if (x.linalg !== undefined) {
