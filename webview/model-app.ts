@@ -22,6 +22,9 @@ export interface ModelTransport {
   save?: (format: 'svg' | 'png', view: string, data: string) => void;
 }
 
+/** Windows of exact weights kept for the shown head (hover blocks of 64 KiB, a zoomed window up to 1 MiB). */
+const WINDOWS_KEPT = 24;
+
 interface State { view: ModelViewName; layer: number; head: number; token: number; stat: StatName; sort: boolean; k: number }
 
 export class ModelApp {
@@ -80,11 +83,23 @@ export class ModelApp {
         break;
       }
       case 'head': {
-        const { layer, head, weights } = m;
-        if (this.data) this.data = { ...this.data, head: { layer, head, weights } };
+        const { layer, head, weights, picture, max } = m;
+        if (this.data) this.data = { ...this.data, head: { layer, head, ...(weights ? { weights } : {}), ...(picture ? { picture } : {}), ...(max !== undefined ? { max } : {}), windows: [] } };
         this.pendingHead = undefined;
         break;
       }
+      case 'window': {
+        // Exact weights of part of the shown head: kept beside it (a few), shown without a redraw.
+        const shown = this.data?.head;
+        if (!shown || shown.layer !== m.layer || shown.head !== m.head) return;
+        const { i0, j0, rows, cols, weights } = m;
+        shown.windows = [{ i0, j0, rows, cols, weights }, ...(shown.windows ?? [])].slice(0, WINDOWS_KEPT);
+        this.handle?.refresh?.();
+        return;
+      }
+      case 'show':
+        this.pick({ view: m.view, layer: m.layer, head: m.head });
+        return;
       case 'rollout': {
         const r = m.rollout;
         if (this.data) this.data = { ...this.data, ...(r ? { rollout: r } : {}) };
@@ -147,6 +162,7 @@ export class ModelApp {
       theme: this.theme, width: Math.max(320, this.root.clientWidth || 900), interactive: true, tooltip: this.tooltip,
       layer: s.layer, head: s.head, token: s.token, stat: s.stat, sort: s.sort, k: s.k,
       onPick: (p) => this.pick(p),
+      askWindow: (layer, head, i0, rows, j0, cols) => this.transport.post({ type: 'window', layer, head, i0, rows, j0, cols }),
     };
     this.handle = MODEL_VIEWS[s.view](this.stage, showHead, options);
     const items = this.handle.svg.querySelectorAll('g.head-cell, rect.cell, image.heatmap, g.head-row, rect.bar').length;

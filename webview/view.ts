@@ -42,6 +42,8 @@ export interface ViewHandle {
   readonly canvases?: readonly HTMLCanvasElement[];
   /** Notes written on the view ("showing the 3 strongest links…"), also for tests. */
   readonly notes: readonly string[];
+  /** New data arrived that the view reads in place (a window of a big head): show it without a redraw. */
+  refresh?(): void;
   destroy(): void;
 }
 

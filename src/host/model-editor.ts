@@ -7,7 +7,7 @@
 import type { OpenOptions } from '../core/tensors/open.js';
 import * as vscode from 'vscode';
 import { availableParallelism } from 'node:os';
-import type { ModelHeader, ScanOptions } from '../core/model-attention/data.js';
+import { WHOLE_HEAD_MAX, type ModelHeader, type ScanOptions } from '../core/model-attention/data.js';
 import { headerOf, type ModelShape } from '../core/model-attention/scan.js';
 import { PassAccumulator } from '../core/tensors/pass.js';
 import { headRanges, scanWithReaders } from './model-scan.js';
@@ -44,13 +44,20 @@ export interface ModelEditorInfo {
   total?: number;
   /** From resolving the editor to the first paint that shows every head. */
   fullPaintMs?: number;
+  /** The last head switch: from the webview asking for the head to its paint, and the worker's read within it. */
+  lastHeadMs?: number;
+  lastHeadReadMs?: number;
+  /** The webview's own drawing time of that head view (the rest is reading and carrying the message). */
+  lastHeadDrawMs?: number;
 }
 
 class ModelSession {
   reader: ModelReader | undefined;
   header: ModelHeader | undefined;
   options: ScanOptions = {};
-  constructor(readonly info: ModelEditorInfo) {}
+  /** When the webview asked for the head it is waiting for (for lastHeadMs). */
+  headAskedAt: number | undefined;
+  constructor(readonly info: ModelEditorInfo, readonly post: (m: ModelHostMessage) => void) {}
   close(): void { this.reader?.dispose(); this.reader = undefined; }
 }
 
@@ -91,6 +98,11 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider 
 
   infos(): ModelEditorInfo[] { return [...this.sessions].map((s) => ({ ...s.info })); }
 
+  /** Shows a view (of a head) in the editors open on `uri` (tests and benches drive the editor with it). */
+  show(uri: string, view: 'model' | 'head' | 'finder' | 'rollout', layer: number, head: number): void {
+    for (const s of this.sessions) if (s.info.uri === uri) s.post({ type: 'show', view, layer, head });
+  }
+
   openCustomDocument(uri: vscode.Uri): vscode.CustomDocument {
     return { uri, dispose: () => {} };
   }
@@ -105,10 +117,10 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider 
       scriptUri: asset('dist', 'model-webview.js'), styleUri: asset('media', 'model.css'),
       fileName: document.uri.path.split('/').pop() ?? 'attention',
     });
-    const session = new ModelSession({ uri: document.uri.toString(), state: 'loading' });
-    this.sessions.add(session);
     let disposed = false;
     const post = (m: ModelHostMessage) => { if (!disposed) void panel.webview.postMessage(m); };
+    const session = new ModelSession({ uri: document.uri.toString(), state: 'loading' }, post);
+    this.sessions.add(session);
     const fail = (message: string) => {
       session.info.state = 'error';
       session.info.error = message;
@@ -178,7 +190,27 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider 
       switch (message.type) {
         case 'ready': void load(); break;
         case 'softmax': session.options = { softmax: true }; void load(); break;
-        case 'head': void guarded(async (r) => post({ type: 'head', layer: message.layer, head: message.head, weights: await r.head(message.layer, message.head, session.options) })); break;
+        case 'head':
+          session.headAskedAt = performance.now();
+          void guarded(async (r) => {
+            const { layer, head } = message;
+            // A small head goes whole; a big one as its picture, with exact weights in windows on request.
+            if (session.header!.tokens <= WHOLE_HEAD_MAX) {
+              const weights = await r.head(layer, head, session.options);
+              session.info.lastHeadReadMs = performance.now() - session.headAskedAt!;
+              post({ type: 'head', layer, head, weights });
+            } else {
+              const { res, indices, max } = await r.picture(layer, head, session.options);
+              session.info.lastHeadReadMs = performance.now() - session.headAskedAt!;
+              post({ type: 'head', layer, head, picture: { res, indices }, max });
+            }
+          });
+          break;
+        case 'window': {
+          const { layer, head, i0, rows, j0, cols } = message;
+          void guarded(async (r) => post({ type: 'window', layer, head, i0, rows, j0, cols, weights: await r.window(layer, head, i0, rows, j0, cols, session.options) }));
+          break;
+        }
         case 'rollout': void guarded(async (r) => post({ type: 'rollout', rollout: await r.rollout(session.options) })); break;
         case 'export': void writeExport(document.uri, message.view, message.format, message.data); break;
         case 'painted':
@@ -187,6 +219,11 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider 
           session.info.items = message.items;
           if (message.items > 0 || message.view !== 'model') session.info.firstPaintMs ??= performance.now() - started;
           if (message.view === 'model' && message.items === session.info.total) session.info.fullPaintMs ??= performance.now() - started;
+          if (message.view === 'head' && message.items > 0 && session.headAskedAt !== undefined) {
+            session.info.lastHeadMs = performance.now() - session.headAskedAt;
+            session.info.lastHeadDrawMs = message.ms;
+            session.headAskedAt = undefined;
+          }
           break;
       }
     });

@@ -65,6 +65,16 @@ export class ModelReader {
     return (await this.ask({ op: 'head', layer, head, options })).weights!;
   }
 
+  /** A big head's picture (colour indices, max-pooled) and its strongest weight. */
+  async picture(layer: number, head: number, options: ScanOptions): Promise<{ res: number; indices: Uint8Array; max: number }> {
+    return (await this.ask({ op: 'picture', layer, head, options })).picture!;
+  }
+
+  /** Exact weights of a window of a head. */
+  async window(layer: number, head: number, i0: number, rows: number, j0: number, cols: number, options: ScanOptions): Promise<Float32Array> {
+    return (await this.ask({ op: 'window', layer, head, i0, rows, j0, cols, options })).weights!;
+  }
+
   async rollout(options: ScanOptions): Promise<Float32Array | null> {
     return (await this.ask({ op: 'rollout', options })).rollout ?? null;
   }

@@ -5,7 +5,7 @@
 import { parentPort } from 'node:worker_threads';
 import { openAttention } from '../core/tensors/open.js';
 import type { AttentionFile } from '../core/tensors/attention-file.js';
-import { headFloat32, passOverRange, rolloutOf, shapeOf } from '../core/model-attention/scan.js';
+import { headFloat32, headPicture, headWindow, passOverRange, rolloutOf, shapeOf } from '../core/model-attention/scan.js';
 import type { ReaderRequest, ReaderResponse } from './model-reader-protocol.js';
 
 let file: AttentionFile | undefined;
@@ -28,6 +28,16 @@ function answer(r: ReaderRequest): { response: ReaderResponse; transfer: ArrayBu
       case 'head': {
         if (!file) throw new Error('no file is open');
         const weights = headFloat32(file, r.layer, r.head, r.options);
+        return { response: { id: r.id, ok: true, weights }, transfer: [weights.buffer as ArrayBuffer] };
+      }
+      case 'picture': {
+        if (!file) throw new Error('no file is open');
+        const picture = headPicture(file, r.layer, r.head, r.options);
+        return { response: { id: r.id, ok: true, picture }, transfer: [picture.indices.buffer as ArrayBuffer] };
+      }
+      case 'window': {
+        if (!file) throw new Error('no file is open');
+        const weights = headWindow(file, r.layer, r.head, r.i0, r.rows, r.j0, r.cols, r.options);
         return { response: { id: r.id, ok: true, weights }, transfer: [weights.buffer as ArrayBuffer] };
       }
       case 'rollout': {

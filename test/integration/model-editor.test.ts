@@ -35,6 +35,11 @@ suite('Model editor', () => {
     // The file is read in a worker thread: the host's own thread should not stall for the scan.
     recordTiming('modelOpenMaxHostStallMs', a.maxStallMs());
     assert.equal(info.items, L * H, 'one thumbnail per head');
+    // A head asked for (as a click or the keyboard does): read in the worker, posted, drawn.
+    a.showModel(uri.toString(), 'head', 3, 5);
+    const head = await waitFor('the head view of layer 3 head 5', () => a.modelEditors().find((e) => e.uri === uri.toString() && e.view === 'head' && e.lastHeadMs !== undefined), 20_000);
+    assert.equal(head.items, 1, 'one bitmap (128 tokens is past the SVG cells)');
+    recordTiming('modelHeadSwitchMs', head.lastHeadMs);
   });
 
   test('the explorer command opens it too; a truncated file shows the readers\' message', async () => {

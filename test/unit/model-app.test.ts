@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { ModelApp } from '../../webview/model-app.js';
 import type { ModelWebviewMessage } from '../../src/core/model-attention/messages.js';
-import { headFloat32, scanModel } from '../../src/core/model-attention/scan.js';
+import { headFloat32, headPicture, headWindow, scanModel } from '../../src/core/model-attention/scan.js';
+import { exactWeight } from '../../webview/model-head.js';
 import { memoryAttention, randomAttention } from '../support/model-fixture.js';
 
 function page() {
@@ -92,4 +93,28 @@ test('heads arrive as they are read: the grid shows the file at once, fills in o
   skip.app.receive({ type: 'model', header: { ...header, stats: [] }, thumbnails: new Float32Array(thumbnails.length) });
   skip.app.receive({ type: 'scanned', from: 2, stats: header.stats.slice(2, 3), thumbnails: thumbnails.slice(2 * side, 3 * side), offRows: 0, warnings: [] });
   assert.match(skip.doc.querySelector('[role=alert]')!.textContent!, /heads from 2, but 0 were read/);
+});
+
+test('a big head comes as a picture: hover asks for the block under the pointer and then shows its exact weight', () => {
+  const n = 300;
+  const a = memoryAttention(randomAttention(1, 1, n, 3), 1, 1, n);
+  const { doc, dom, app, posted } = page();
+  app.receive({ type: 'model', ...scanModel(a) });
+  doc.querySelector('g.head-cell')!.dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true }));
+  assert.deepEqual(posted.filter((m) => m.type === 'head').at(-1), { type: 'head', layer: 0, head: 0 });
+  const { res, indices, max } = headPicture(a, 0, 0);
+  app.receive({ type: 'head', layer: 0, head: 0, picture: { res, indices }, max });
+  assert.equal(doc.querySelectorAll('image.heatmap').length, 1);
+  // The frame is 760 px for 300 keys: (x 127, y 380) is query 150, key 50, in the block at 128, 0.
+  const frame = doc.querySelector('g[clip-path]')!;
+  frame.dispatchEvent(new dom.window.MouseEvent('pointermove', { bubbles: true, clientX: 127, clientY: 380 }));
+  assert.deepEqual(posted.filter((m) => m.type === 'window'), [{ type: 'window', layer: 0, head: 0, i0: 128, rows: 128, j0: 0, cols: 128 }]);
+  const tip = doc.getElementById('tip')!;
+  assert.match(tip.textContent!, /query #150 → key #50.*reading it from the file/s);
+  // Moving within the block does not ask again.
+  frame.dispatchEvent(new dom.window.MouseEvent('pointermove', { bubbles: true, clientX: 130, clientY: 385 }));
+  assert.equal(posted.filter((m) => m.type === 'window').length, 1);
+  app.receive({ type: 'window', layer: 0, head: 0, i0: 128, rows: 128, j0: 0, cols: 128, weights: headWindow(a, 0, 0, 128, 128, 0, 128) });
+  assert.match(tip.textContent!, new RegExp(`query #151 → key #51.*weight ${exactWeight(headFloat32(a, 0, 0)[151 * n + 51]).replace('.', '\\.')}`, 's'));
+  assert.equal(doc.querySelectorAll('image.heatmap').length, 1, 'a window is shown without a redraw');
 });

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { ModelReader, ReaderError } from '../../src/host/model-reader.js';
 import { headRanges, scanWithReaders } from '../../src/host/model-scan.js';
 import { openAttention } from '../../src/core/tensors/open.js';
-import { headerOf, headFloat32, rolloutOf, scanModel } from '../../src/core/model-attention/scan.js';
+import { headerOf, headFloat32, headPicture, rolloutOf, scanModel } from '../../src/core/model-attention/scan.js';
+import { heatmapIndices, maxOf, PICTURE_MAX, poolMax } from '../../src/core/model-attention/data.js';
 import { randomAttention, writeSafetensors } from '../support/model-fixture.js';
 
 const worker = join(__dirname, '..', '..', 'dist', 'model-worker.js');
@@ -67,5 +68,44 @@ test('a NaN in the second worker\'s range rejects the scan with its place', asyn
     await assert.rejects(scanWithReaders(readers, shape, {}, () => {}, () => false, 25), (e: unknown) => e instanceof ReaderError && /layer 0 head 3: the weight of query 2 on key 1 is NaN/.test(e.message));
   } finally {
     for (const r of readers) r.dispose();
+  }
+});
+
+test('a big head as the editor sends it: the picture is the whole head pooled and coloured, windows are its exact weights', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'attn-reader-'));
+  const n = 1100; // past PICTURE_MAX: pooled to 1,024 a side (blocks of 1 or 2 keys)
+  const file = join(dir, 'big.safetensors');
+  writeSafetensors(file, randomAttention(1, 1, n, 9), 1, 1, n);
+  const local = openAttention(file);
+  const reader = new ModelReader(worker);
+  try {
+    const whole = headFloat32(local, 0, 0);
+    const pooled = new Float32Array(PICTURE_MAX * PICTURE_MAX);
+    poolMax(whole, n, PICTURE_MAX, pooled);
+    const max = maxOf(whole);
+    const expected = heatmapIndices(pooled, 0, PICTURE_MAX, PICTURE_MAX, PICTURE_MAX, max);
+    await reader.open(file);
+    const picture = await reader.picture(0, 0, {});
+    assert.equal(picture.res, PICTURE_MAX);
+    assert.equal(picture.max, max);
+    assert.ok(Buffer.from(picture.indices).equals(Buffer.from(expected)), 'the same colour index for every pixel');
+    const window = await reader.window(0, 0, 1000, 100, 37, 200, {});
+    for (let i = 0; i < 100; i++) {
+      for (let j = 0; j < 200; j += 13) assert.equal(window[i * 200 + j], whole[(1000 + i) * n + 37 + j]);
+    }
+    await assert.rejects(reader.window(0, 0, 1050, 100, 0, 10, {}), /not within 1100 × 1100/);
+    await assert.rejects(reader.window(0, 0, 0, 600, 0, 600, {}), /262144 cells/);
+    // A head of at most 1,024 tokens is its own picture: no pooling.
+    const smallFile = join(dir, 'small.safetensors');
+    writeSafetensors(smallFile, randomAttention(1, 2, 300, 4), 1, 2, 300);
+    const small = openAttention(smallFile);
+    const w = headFloat32(small, 0, 1);
+    const own = headPicture(small, 0, 1);
+    assert.equal(own.res, 300);
+    assert.ok(Buffer.from(own.indices).equals(Buffer.from(heatmapIndices(w, 0, 300, 300, 300, maxOf(w)))));
+    small.close();
+  } finally {
+    reader.dispose();
+    local.close();
   }
 });

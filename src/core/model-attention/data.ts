@@ -26,10 +26,62 @@ export interface ModelViewData {
   header: ModelHeader;
   /** layers × heads thumbnails of thumb × thumb, layer-major, each row-major. */
   thumbnails: Float32Array;
-  /** One head's n × n weights, row-major (row = query). */
-  head?: { layer: number; head: number; weights: Float32Array };
+  /** One head as read on request: whole, or (a big head in the editor) its picture and windows of it. */
+  head?: HeadData;
   /** R = Â_L ··· Â_1, n × n (absent above MAX_ROLLOUT_TOKENS, or until asked for). */
   rollout?: Float32Array;
+}
+
+/**
+ * One head for the head view. Small heads (and every head drawn in the same process) come whole;
+ * a big head in the editor comes as its picture (max-pooled, already turned into colour indices)
+ * and its strongest weight, and exact weights arrive in windows asked for on hover and zoom:
+ * carrying 4,096² float32 (64 MiB) to the webview took seconds, a 1,024² picture is 1 MiB.
+ */
+export interface HeadData {
+  layer: number;
+  head: number;
+  /** n × n weights, row-major (row = query), when the head came whole. */
+  weights?: Float32Array;
+  /** res × res colour indices (0 … 255 of max), max-pooled, when it did not. */
+  picture?: { res: number; indices: Uint8Array };
+  /** The head's strongest weight (what index 255 means). */
+  max?: number;
+  /** Windows of exact weights read so far (the newest first, a few kept). */
+  windows?: CellWindow[];
+}
+
+/** Rows i0 … i0 + rows − 1 by keys j0 … j0 + cols − 1 of a head, exact, row-major. */
+export interface CellWindow { i0: number; j0: number; rows: number; cols: number; weights: Float32Array }
+
+/** Most cells in one window asked of the host (1 MiB of float32). */
+export const MAX_WINDOW_CELLS = 2 ** 18;
+
+/** Largest side of the head's picture; bigger heads are max-pooled to it (zoom redraws at full size). */
+export const PICTURE_MAX = 1024;
+
+/** A head is sent whole up to this many tokens (256² float32 is 256 KiB); above, as a picture and windows. */
+export const WHOLE_HEAD_MAX = 256;
+
+/** The weight at (i, j) from a head's windows, or undefined when none holds it. */
+export function windowWeight(head: HeadData, n: number, i: number, j: number): number | undefined {
+  if (head.weights) return head.weights[i * n + j];
+  for (const w of head.windows ?? []) {
+    if (i >= w.i0 && i < w.i0 + w.rows && j >= w.j0 && j < w.j0 + w.cols) return w.weights[(i - w.i0) * w.cols + (j - w.j0)];
+  }
+  return undefined;
+}
+
+/** Colour indices 0 … 255 of `values` (w × h at offset, rows `stride` apart) scaled to `max`, into `out`. */
+export function heatmapIndices(values: ArrayLike<number>, offset: number, stride: number, w: number, h: number, max: number, out = new Uint8Array(w * h), outOffset = 0, outStride = w): Uint8Array {
+  const scale = max > 0 && Number.isFinite(max) ? 255 / max : 0;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const v = values[offset + y * stride + x] * scale;
+      out[outOffset + y * outStride + x] = v > 0 ? (v >= 255 ? 255 : Math.round(v)) : 0;
+    }
+  }
+  return out;
 }
 
 export interface ScanOptions {

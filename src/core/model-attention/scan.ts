@@ -6,7 +6,7 @@ import { passOverHeads, type PassResult } from '../tensors/pass.js';
 import { forEachRow, softmaxRow } from '../tensors/rows.js';
 import { MAX_ROLLOUT_TOKENS, Rollout } from '../tensors/rollout.js';
 import { TensorFileError } from '../tensors/source.js';
-import { THUMB, type ModelHeader, type ScanOptions } from './data.js';
+import { heatmapIndices, MAX_WINDOW_CELLS, PICTURE_MAX, THUMB, type ModelHeader, type ScanOptions } from './data.js';
 
 /** Checks a row read to show it: every weight finite (−Infinity too before a softmax); then the softmax if asked. */
 function checkedRow(a: AttentionFile, layer: number, head: number, options: ScanOptions): (i: number, row: Float64Array) => void {
@@ -32,6 +32,49 @@ export function headFloat32(a: AttentionFile, layer: number, head: number, optio
   // set() converts float64 to float32 in native code.
   forEachRow(a, layer, head, (i, row) => weights.set(row, i * a.n), { transform: checkedRow(a, layer, head, options), terms: false });
   return weights;
+}
+
+/** Key j's pixel column in a picture of `side` pixels: floor(j · side / n); the first key of each. */
+function pixelStarts(n: number, side: number): Int32Array {
+  const starts = new Int32Array(side + 1);
+  starts[side] = n;
+  for (let j = n - 1; j >= 0; j--) starts[Math.floor((j * side) / n)] = j;
+  return starts;
+}
+
+/**
+ * A big head's picture for the editor's head view: max-pooled to res × res (res = min(n, PICTURE_MAX))
+ * and turned into colour indices of its strongest weight, read a block of rows at a time (no n × n
+ * copy). Checked and softmaxed as readHead is.
+ */
+export function headPicture(a: AttentionFile, layer: number, head: number, options: ScanOptions = {}): { res: number; indices: Uint8Array; max: number } {
+  const { n } = a;
+  const res = Math.min(n, PICTURE_MAX);
+  const pooled = new Float32Array(res * res);
+  const starts = pixelStarts(n, res);
+  let max = 0;
+  forEachRow(a, layer, head, (i, row) => {
+    const at = Math.floor((i * res) / n) * res;
+    for (let b = 0; b < res; b++) {
+      let m = pooled[at + b];
+      for (let j = starts[b]; j < starts[b + 1]; j++) if (row[j] > m) m = row[j];
+      pooled[at + b] = m;
+      if (m > max) max = m;
+    }
+  }, { transform: checkedRow(a, layer, head, options), terms: false });
+  return { res, indices: heatmapIndices(pooled, 0, res, res, res, max), max };
+}
+
+/** Exact weights of rows i0 … i0 + rows − 1 by keys j0 … j0 + cols − 1 (at most MAX_WINDOW_CELLS), float32. */
+export function headWindow(a: AttentionFile, layer: number, head: number, i0: number, rows: number, j0: number, cols: number, options: ScanOptions = {}): Float32Array {
+  const { n } = a;
+  const whole = (x: number) => Number.isInteger(x) && x >= 0;
+  if (!(whole(i0) && whole(j0) && whole(rows) && whole(cols) && i0 + rows <= n && j0 + cols <= n && rows * cols <= MAX_WINDOW_CELLS)) {
+    throw new RangeError(`a window of ${rows} × ${cols} at ${i0}, ${j0} is not within ${n} × ${n} and ${MAX_WINDOW_CELLS} cells`);
+  }
+  const out = new Float32Array(rows * cols);
+  forEachRow(a, layer, head, (i, row) => out.set(row.subarray(j0, j0 + cols), (i - i0) * cols), { transform: checkedRow(a, layer, head, options), terms: false, from: i0, to: i0 + rows });
+  return out;
 }
 
 /** What a model file is, from its header alone (no weight read): the shape of what the pass fills in. */

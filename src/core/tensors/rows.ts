@@ -111,6 +111,9 @@ export interface RowOptions {
   transform?: (i: number, values: Float64Array) => void;
   /** False: the visitor does not read the entropy terms (reading a head to show it), skip them. */
   terms?: boolean;
+  /** Only rows from … to − 1 (a window of the head); every row when absent. */
+  from?: number;
+  to?: number;
 }
 
 /** Visits every row of one head in order; the terms are computed from the row after `transform`. */
@@ -122,8 +125,9 @@ export function forEachRow(a: AttentionFile, layer: number, head: number, visit:
   const { values, terms } = options.scratch ?? rowScratch(n);
   const { transform } = options;
   const wantTerms = options.terms !== false;
-  for (let first = 0; first < n; first += perBlock) {
-    const rows = Math.min(perBlock, n - first);
+  const end = options.to ?? n;
+  for (let first = options.from ?? 0; first < end; first += perBlock) {
+    const rows = Math.min(perBlock, end - first);
     let block = a.rowBytes(layer, head, first, rows);
     // Typed views need their element alignment; a slice of an in-memory file may not have it.
     if (block.byteOffset % ITEM_SIZE[a.dtype] !== 0) block = block.slice();
