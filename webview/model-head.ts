@@ -5,7 +5,7 @@
 // column. Below, arcs keep each token's k strongest links (up to 96 tokens), and say so.
 import { pointer, select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
 import type { ModelViewData } from '../src/core/model-attention/data.js';
-import { MAX_WINDOW_CELLS, maxOf, PICTURE_MAX, poolMax, windowWeight } from '../src/core/model-attention/data.js';
+import { MAX_WINDOW_CELLS, maxOf, PICTURE_MAX, poolMax, SENT_PICTURE_MAX, windowWeight } from '../src/core/model-attention/data.js';
 import { createSvg, emptyView, note, type ViewHandle } from './view.js';
 import { wireTips } from './tooltip.js';
 import { fmt } from './format.js';
@@ -54,7 +54,7 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
   const n = header.tokens;
   const loaded = data.head;
   const whole = loaded?.weights && loaded.weights.length === n * n ? loaded.weights : undefined;
-  const picture = !whole && loaded?.picture && loaded.picture.res === Math.min(n, PICTURE_MAX) ? loaded.picture : undefined;
+  const picture = !whole && loaded?.picture && loaded.picture.res === Math.min(n, SENT_PICTURE_MAX) ? loaded.picture : undefined;
   if (!loaded || (!whole && !picture)) {
     return emptyView(container, theme, options.width, 'head', `layer ${clampTo(options.layer, header.layers)} head ${clampTo(options.head, header.heads)}: loading…`);
   }

@@ -45,15 +45,15 @@ test('the editor page: strict CSP with the nonce, the bundle by nonce, the file 
 });
 
 test('a big head as a picture, windows of it, and show: checked against the header on both sides', () => {
-  const big = { ...header, tokens: 2048 }; // a picture is 1,024² there
+  const big = { ...header, tokens: 2048 }; // a picture is 512² there
   assert.equal(webviewMessageProblem({ type: 'window', layer: 1, head: 1, i0: 128, rows: 128, j0: 0, cols: 128 }, big), undefined);
   assert.match(webviewMessageProblem({ type: 'window', layer: 1, head: 1, i0: 2000, rows: 128, j0: 0, cols: 8 }, big)!, /outside 2048 × 2048/);
   assert.match(webviewMessageProblem({ type: 'window', layer: 1, head: 1, i0: 0, rows: 1024, j0: 0, cols: 1024 }, big)!, /over 262144 cells/);
   assert.match(webviewMessageProblem({ type: 'window', layer: 1, head: 1, i0: -1, rows: 1, j0: 0, cols: 1 }, big)!, /not whole numbers/);
   assert.match(webviewMessageProblem({ type: 'window', layer: 3, head: 1, i0: 0, rows: 1, j0: 0, cols: 1 }, big)!, /no head 3, 1/);
-  const picture = { res: 1024, indices: new Uint8Array(1024 * 1024) };
+  const picture = { res: 512, indices: new Uint8Array(512 * 512) };
   assert.equal(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture, max: 0.5 }, big), undefined);
-  assert.match(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture: { res: 512, indices: new Uint8Array(512 * 512) }, max: 0.5 }, big)!, /neither/);
+  assert.match(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture: { res: 1024, indices: new Uint8Array(1024 * 1024) }, max: 0.5 }, big)!, /neither/);
   assert.match(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture, max: NaN }, big)!, /strongest weight/);
   assert.equal(hostMessageProblem({ type: 'window', layer: 0, head: 1, i0: 0, rows: 2, j0: 4, cols: 3, weights: new Float32Array(6) }, big), undefined);
   assert.match(hostMessageProblem({ type: 'window', layer: 0, head: 1, i0: 0, rows: 2, j0: 4, cols: 3, weights: new Float32Array(5) }, big)!, /rows × cols float32/);

@@ -10,8 +10,10 @@ import { join } from 'node:path';
 import { ModelReader, ReaderError } from '../../src/host/model-reader.js';
 import { headRanges, scanWithReaders } from '../../src/host/model-scan.js';
 import { openAttention } from '../../src/core/tensors/open.js';
+import { attentionFromTensors } from '../../src/core/tensors/attention-file.js';
+import { memorySource } from '../../src/core/tensors/source.js';
 import { headerOf, headFloat32, headPicture, rolloutOf, scanModel } from '../../src/core/model-attention/scan.js';
-import { heatmapIndices, maxOf, PICTURE_MAX, poolMax } from '../../src/core/model-attention/data.js';
+import { heatmapIndices, maxOf, poolMax, SENT_PICTURE_MAX } from '../../src/core/model-attention/data.js';
 import { randomAttention, writeSafetensors } from '../support/model-fixture.js';
 
 const worker = join(__dirname, '..', '..', 'dist', 'model-worker.js');
@@ -73,20 +75,21 @@ test('a NaN in the second worker\'s range rejects the scan with its place', asyn
 
 test('a big head as the editor sends it: the picture is the whole head pooled and coloured, windows are its exact weights', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'attn-reader-'));
-  const n = 1100; // past PICTURE_MAX: pooled to 1,024 a side (blocks of 1 or 2 keys)
+  const n = 1100; // past SENT_PICTURE_MAX: pooled to 512 a side (blocks of 2 or 3 keys)
   const file = join(dir, 'big.safetensors');
   writeSafetensors(file, randomAttention(1, 1, n, 9), 1, 1, n);
   const local = openAttention(file);
   const reader = new ModelReader(worker);
   try {
     const whole = headFloat32(local, 0, 0);
-    const pooled = new Float32Array(PICTURE_MAX * PICTURE_MAX);
-    poolMax(whole, n, PICTURE_MAX, pooled);
+    const R = SENT_PICTURE_MAX;
+    const pooled = new Float32Array(R * R);
+    poolMax(whole, n, R, pooled);
     const max = maxOf(whole);
-    const expected = heatmapIndices(pooled, 0, PICTURE_MAX, PICTURE_MAX, PICTURE_MAX, max);
+    const expected = heatmapIndices(pooled, 0, R, R, R, max);
     await reader.open(file);
     const picture = await reader.picture(0, 0, {});
-    assert.equal(picture.res, PICTURE_MAX);
+    assert.equal(picture.res, R);
     assert.equal(picture.max, max);
     assert.ok(Buffer.from(picture.indices).equals(Buffer.from(expected)), 'the same colour index for every pixel');
     const window = await reader.window(0, 0, 1000, 100, 37, 200, {});
@@ -95,7 +98,7 @@ test('a big head as the editor sends it: the picture is the whole head pooled an
     }
     await assert.rejects(reader.window(0, 0, 1050, 100, 0, 10, {}), /not within 1100 × 1100/);
     await assert.rejects(reader.window(0, 0, 0, 600, 0, 600, {}), /262144 cells/);
-    // A head of at most 1,024 tokens is its own picture: no pooling.
+    // A head of at most 512 tokens is its own picture: no pooling.
     const smallFile = join(dir, 'small.safetensors');
     writeSafetensors(smallFile, randomAttention(1, 2, 300, 4), 1, 2, 300);
     const small = openAttention(smallFile);
@@ -109,3 +112,42 @@ test('a big head as the editor sends it: the picture is the whole head pooled an
     local.close();
   }
 });
+
+test('F16 and BF16 pictures are pooled on the codes: the same indices as decoding every weight; ±Infinity and NaN refused with the place', () => {
+  const n = 700;
+  for (const dtype of ['F16', 'BF16'] as const) {
+    const values = randomAttention(1, 2, n, 6);
+    values[n * n + 3 * n + 5] = -0.25; // a negative weight in head 1: the floor, never the maximum
+    const codes = new Uint16Array(values.length);
+    const f32 = new Float32Array(1), u32 = new Uint32Array(f32.buffer);
+    for (let k = 0; k < values.length; k++) {
+      f32[0] = values[k];
+      codes[k] = dtype === 'BF16' ? u32[0] >>> 16 : toHalfBits(values[k]);
+    }
+    const bytes = new Uint8Array(codes.buffer);
+    const file = (b: Uint8Array) => attentionFromTensors('mem', [{ name: 'a', dtype, shape: [1, 2, n, n], source: memorySource('mem', b), offset: 0 }], undefined, () => {});
+    const a = file(bytes);
+    for (const head of [0, 1]) {
+      const whole = headFloat32(a, 0, head);
+      const pooled = new Float32Array(512 * 512);
+      poolMax(whole, n, 512, pooled);
+      const got = headPicture(a, 0, head);
+      assert.equal(got.max, maxOf(whole), `${dtype} head ${head}: the strongest weight`);
+      assert.ok(Buffer.from(got.indices).equals(Buffer.from(heatmapIndices(pooled, 0, 512, 512, 512, maxOf(whole)))), `${dtype} head ${head}: every pixel`);
+    }
+    for (const bad of dtype === 'F16' ? [0x7c00, 0xfc00, 0x7e00, 0xfe01] : [0x7f80, 0xff80, 0x7fc0]) {
+      const broken = new Uint16Array(codes);
+      broken[n * n + 10 * n + 600] = bad;
+      assert.throws(() => headPicture(file(new Uint8Array(broken.buffer)), 0, 1), /layer 0 head 1: the weight of query 10 on key 600 is (-?Infinity|NaN)/);
+    }
+  }
+});
+
+/** float32 → binary16 bits, round to nearest (weights in [0, 1]). */
+function toHalfBits(v: number): number {
+  if (v === 0) return 0;
+  const e = Math.floor(Math.log2(Math.abs(v)));
+  if (e < -14) return (v < 0 ? 0x8000 : 0) | Math.round(Math.abs(v) / 2 ** -24);
+  const frac = Math.round((Math.abs(v) / 2 ** e - 1) * 1024);
+  return (v < 0 ? 0x8000 : 0) | (frac === 1024 ? ((e + 16) << 10) : ((e + 15) << 10) | frac);
+}

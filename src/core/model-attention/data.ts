@@ -60,6 +60,13 @@ export const MAX_WINDOW_CELLS = 2 ** 18;
 /** Largest side of the head's picture; bigger heads are max-pooled to it (zoom redraws at full size). */
 export const PICTURE_MAX = 1024;
 
+/**
+ * Side of the picture the editor sends of a big head: 512² indices are 256 KiB (measured in
+ * code-server, the webview channel carried about 5–10 MB/s; a 1,024² picture made a head switch
+ * ~0.8 s), and the head view is at most 760 px wide; a zoom shows every cell.
+ */
+export const SENT_PICTURE_MAX = 512;
+
 /** A head is sent whole up to this many tokens (256² float32 is 256 KiB); above, as a picture and windows. */
 export const WHOLE_HEAD_MAX = 256;
 

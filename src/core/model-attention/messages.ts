@@ -2,7 +2,7 @@
 // checked). The host posts the header with typed arrays (thumbnails, a head, the rollout), which
 // postMessage carries as binary; the webview asks for a head, the rollout, or the softmax.
 import { STAT_NAMES, type HeadStats } from '../tensors/head-stats.js';
-import { MAX_WINDOW_CELLS, PICTURE_MAX, type CellWindow, type ModelHeader } from './data.js';
+import { MAX_WINDOW_CELLS, SENT_PICTURE_MAX, type CellWindow, type ModelHeader } from './data.js';
 
 export type ModelHostMessage =
   /** The file: its header with the heads read so far (stats), thumbnails for every head (zero where not read). */
@@ -118,7 +118,7 @@ export function hostMessageProblem(m: unknown, header: ModelHeader | undefined):
       if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return 'a head outside the model';
       if (m.weights !== undefined) return m.weights instanceof Float32Array && m.weights.length === header.tokens ** 2 ? undefined : 'a head that is not n × n float32';
       const p = m.picture;
-      if (!isObject(p) || p.res !== Math.min(header.tokens, PICTURE_MAX) || !(p.indices instanceof Uint8Array) || p.indices.length !== (p.res as number) ** 2) return 'a head that is neither n × n float32 nor a res × res picture';
+      if (!isObject(p) || p.res !== Math.min(header.tokens, SENT_PICTURE_MAX) || !(p.indices instanceof Uint8Array) || p.indices.length !== (p.res as number) ** 2) return 'a head that is neither n × n float32 nor a res × res picture';
       return typeof m.max === 'number' && Number.isFinite(m.max) && m.max >= 0 ? undefined : 'a head picture without its strongest weight';
     }
     case 'window': {

@@ -4,9 +4,10 @@ import type { AttentionFile } from '../tensors/attention-file.js';
 import { inspectOverLimit } from '../tensors/inspect.js';
 import { passOverHeads, type PassResult } from '../tensors/pass.js';
 import { forEachRow, softmaxRow } from '../tensors/rows.js';
+import { float16 } from '../tensors/dtype.js';
 import { MAX_ROLLOUT_TOKENS, Rollout } from '../tensors/rollout.js';
 import { TensorFileError } from '../tensors/source.js';
-import { heatmapIndices, MAX_WINDOW_CELLS, PICTURE_MAX, THUMB, type ModelHeader, type ScanOptions } from './data.js';
+import { heatmapIndices, MAX_WINDOW_CELLS, SENT_PICTURE_MAX, THUMB, type ModelHeader, type ScanOptions } from './data.js';
 
 /** Checks a row read to show it: every weight finite (−Infinity too before a softmax); then the softmax if asked. */
 function checkedRow(a: AttentionFile, layer: number, head: number, options: ScanOptions): (i: number, row: Float64Array) => void {
@@ -43,26 +44,83 @@ function pixelStarts(n: number, side: number): Int32Array {
 }
 
 /**
- * A big head's picture for the editor's head view: max-pooled to res × res (res = min(n, PICTURE_MAX))
- * and turned into colour indices of its strongest weight, read a block of rows at a time (no n × n
- * copy). Checked and softmaxed as readHead is.
+ * A big head's picture for the editor's head view: max-pooled to res × res (res = min(n,
+ * SENT_PICTURE_MAX)) and turned into colour indices of its strongest weight, read a block of rows
+ * at a time (no n × n copy). Checked and softmaxed as readHead is.
  */
 export function headPicture(a: AttentionFile, layer: number, head: number, options: ScanOptions = {}): { res: number; indices: Uint8Array; max: number } {
   const { n } = a;
-  const res = Math.min(n, PICTURE_MAX);
-  const pooled = new Float32Array(res * res);
+  const res = Math.min(n, SENT_PICTURE_MAX);
   const starts = pixelStarts(n, res);
+  const pooled = halfCodes(a, options) ? poolCodes(a, layer, head, res, starts) : poolRows(a, layer, head, res, starts, options);
   let max = 0;
+  for (let k = 0; k < pooled.length; k++) if (pooled[k] > max) max = pooled[k];
+  return { res, indices: heatmapIndices(pooled, 0, res, res, res, max), max };
+}
+
+/** Max-pooling decoded rows (any dtype, the softmax, either byte order). */
+function poolRows(a: AttentionFile, layer: number, head: number, res: number, starts: Int32Array, options: ScanOptions): Float32Array {
+  const pooled = new Float32Array(res * res);
   forEachRow(a, layer, head, (i, row) => {
-    const at = Math.floor((i * res) / n) * res;
+    const at = Math.floor((i * res) / a.n) * res;
     for (let b = 0; b < res; b++) {
       let m = pooled[at + b];
       for (let j = starts[b]; j < starts[b + 1]; j++) if (row[j] > m) m = row[j];
       pooled[at + b] = m;
-      if (m > max) max = m;
     }
   }, { transform: checkedRow(a, layer, head, options), terms: false });
-  return { res, indices: heatmapIndices(pooled, 0, res, res, res, max), max };
+  return pooled;
+}
+
+/** Whether a head's 16-bit codes can be pooled as integers (F16/BF16 as stored, on a little-endian machine). */
+function halfCodes(a: AttentionFile, options: ScanOptions): boolean {
+  return (a.dtype === 'F16' || a.dtype === 'BF16') && !options.softmax && new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+}
+
+/**
+ * Max-pooling F16/BF16 codes without decoding them: for weights ≥ 0 the order of the codes is the
+ * order of the values, so the largest code of a block is its largest weight (negative weights, sign
+ * bit set, count as 0, the picture's floor). A code with every exponent bit set is ±Infinity or NaN:
+ * refused with its place, as readHead does. A comparison per weight instead of a decode.
+ */
+function poolCodes(a: AttentionFile, layer: number, head: number, res: number, starts: Int32Array): Float32Array {
+  const { n } = a;
+  const exponent = a.dtype === 'F16' ? 0x7c00 : 0x7f80;
+  const best = new Uint16Array(res * res);
+  const perBlock = Math.max(1, Math.floor((8 * 1024 * 1024) / (2 * n)));
+  for (let first = 0; first < n; first += perBlock) {
+    const rows = Math.min(perBlock, n - first);
+    let bytes = a.rowBytes(layer, head, first, rows);
+    if (bytes.byteOffset % 2 !== 0) bytes = bytes.slice();
+    const codes = new Uint16Array(bytes.buffer, bytes.byteOffset, rows * n);
+    for (let r = 0; r < rows; r++) {
+      const i = first + r, row = r * n, at = Math.floor((i * res) / n) * res;
+      for (let b = 0; b < res; b++) {
+        let m = best[at + b];
+        for (let j = starts[b]; j < starts[b + 1]; j++) {
+          const c = codes[row + j];
+          if (c > m) {
+            // Finite weights ≥ 0 are the codes below the exponent mask; the rest are rare: ±Infinity
+            // or NaN (refused with the place) or negative (never the maximum: the picture's floor is 0).
+            if (c >= exponent) {
+              if ((c & exponent) === exponent) throw new TensorFileError(`${a.file}: layer ${layer} head ${head}: the weight of query ${i} on key ${j} is ${decodeOne(a, c)}`);
+              continue;
+            }
+            m = c;
+          }
+        }
+        best[at + b] = m;
+      }
+    }
+  }
+  const pooled = new Float32Array(res * res);
+  for (let k = 0; k < best.length; k++) pooled[k] = decodeOne(a, best[k]);
+  return pooled;
+}
+
+/** One F16 or BF16 code's value (a BF16 is the top half of a float32). */
+function decodeOne(a: AttentionFile, code: number): number {
+  return a.dtype === 'F16' ? float16(code) : new Float32Array(new Uint32Array([code << 16]).buffer)[0];
 }
 
 /** Exact weights of rows i0 … i0 + rows − 1 by keys j0 … j0 + cols − 1 (at most MAX_WINDOW_CELLS), float32. */
