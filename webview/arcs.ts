@@ -9,6 +9,7 @@ import { clip, fmt, textWidth } from './format.js';
 import { rovingGrid } from './keyboard.js';
 import { divisorText } from './matrix.js';
 import { wireTips, type Tip } from './tooltip.js';
+import { plainToken, quotedToken, repeatedWords } from './token-names.js';
 import { clampIndex, createSvg, emptyView, note, type ViewFn } from './view.js';
 import { maxOf } from '../src/core/extent.js';
 
@@ -191,6 +192,8 @@ export const renderArcs: ViewFn = (container, data, options) => {
     for (const el of Array.from(svgNode.querySelectorAll('circle.key-end'))) el.setAttribute('visibility', pred(el) ? 'visible' : 'hidden');
   };
   const unfocus = () => focusOn(() => true);
+  // A repeated word is named with its position ("the" (token 4)), as the token menu numbers it.
+  const repeated = repeatedWords(input.tokens);
   const describe = (el: Element): Tip | undefined => {
     if (el.classList.contains('head-toggle')) {
       const hv = el.getAttribute('data-head');
@@ -214,7 +217,7 @@ export const renderArcs: ViewFn = (container, data, options) => {
         const weights = row(input.heads[h].weights, t);
         let best = 0;
         weights.forEach((w, j) => { if (w > weights[best]) best = j; });
-        return `head "${input.heads[h].name}": attends most to "${input.tokens[best]}" (${fmt(weights[best])})`;
+        return `head "${input.heads[h].name}": attends most to ${quotedToken(input.tokens, best, repeated)} (${fmt(weights[best])})`;
       });
       return {
         lines: [`${input.tokens[t]} (token ${t + 1} of ${n})`, ...strongest, 'click: show it in the spec'],
@@ -229,7 +232,7 @@ export const renderArcs: ViewFn = (container, data, options) => {
     if (!head) return undefined;
     return {
       lines: [
-        `${input.tokens[i]} → ${input.tokens[j]}: weight ${fmt(at(head.weights, i, j), 4)}, score ${fmt(at(head.scores, i, j))}, scaled ${fmt(at(head.scores, i, j))} ÷ ${divisorText(data, head)} = ${fmt(scaledAt(head, i, j))}`,
+        `${plainToken(input.tokens, i, repeated)} → ${plainToken(input.tokens, j, repeated)}: weight ${fmt(at(head.weights, i, j), 4)}, score ${fmt(at(head.scores, i, j))}, scaled ${fmt(at(head.scores, i, j))} ÷ ${divisorText(data, head)} = ${fmt(scaledAt(head, i, j))}`,
         `head "${head.name}"`,
       ],
       enter: () => focusOn((a) => a === el),

@@ -11,6 +11,7 @@ import { textOn } from './colour.js';
 import { clip, fmt, textWidth } from './format.js';
 import { rovingGrid } from './keyboard.js';
 import { wireTips, type Tip } from './tooltip.js';
+import { numberedLabel, repeatedWords } from './token-names.js';
 import {
   clampIndex, createSvg, emptyView, hatch, note, type G, type ViewFn, type ViewHandle,
 } from './view.js';
@@ -46,7 +47,9 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   const pad = 8, gap = 24;
   const avail = Math.max(200, options.width - 2 * pad);
   // Cell size: as large as fits (up to 44 px), with every head side by side when there is room.
-  const probe = layoutBlock(input.tokens, n, 10, stride, fs);
+  // A repeated word ("the cat saw the dog") gets its position on every label, as in the token menu.
+  const labels = repeatedWords(input.tokens).size > 0 ? input.tokens.map((_, i) => numberedLabel(input.tokens, i)) : input.tokens;
+  const probe = layoutBlock(labels, n, 10, stride, fs);
   const minCell = useCanvas ? 1 : 2;
   const rawCell = (perRow: number) => Math.floor((avail - perRow * (probe.labelW + gap)) / (perRow * m));
   const cellFor = (perRow: number) => Math.max(minCell, Math.min(44, rawCell(perRow)));
@@ -73,7 +76,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
     ({ perRow, cell } = best);
     notes.push(`${heads.length} heads as small multiples: each head coloured from its own lowest to its own highest value`);
   }
-  const block = layoutBlock(input.tokens, n, cell, stride, Math.min(fs, Math.max(8, cell - 2)));
+  const block = layoutBlock(labels, n, cell, stride, Math.min(fs, Math.max(8, cell - 2)));
   const rowsOfHeads = Math.ceil(heads.length / perRow);
   const titleH = 22 + notes.length * 16;
   const legendH = 52;
@@ -120,7 +123,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
     if (cell >= 7) {
       const lab = g.append('g').attr('class', 'labels').attr('font-size', labelFs);
       for (let i = 0; i < n; i += stride) {
-        const t = input.tokens[i];
+        const t = labels[i];
         lab.append('text').attr('class', 'row-label token hot').attr('data-token', i).attr('data-head', h)
           .attr('x', gx - 4).attr('y', gy + (i / stride) * cell + cell / 2 + labelFs * 0.35).attr('text-anchor', 'end')
           .text(clip(t, block.labelW - 8, labelFs));
