@@ -234,7 +234,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
     if (el.classList.contains('token')) {
       const t = Number(el.getAttribute('data-token'));
       return {
-        lines: [`${input.tokens[t]} (token ${t + 1} of "${input.name}")`, 'click: show it in the spec and pick it'],
+        lines: [`${input.tokens[t]} (token ${t + 1} of "${input.name}")`, 'click or press Enter: show it in the spec and pick it'],
         reveal: { kind: 'token', input: options.input, token: t },
         click: () => options.onPick?.({ token: t }),
       };
