@@ -1,5 +1,6 @@
 // From a newcomer's keyboard-only run in a 676 px panel: hovers and labels said "click" (and
-// "hover") as if every user had a mouse.
+// "hover") as if every user had a mouse, and the tooltip of a focused element could cover that
+// element (a tall row or a legend line near the bottom right of the panel).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
@@ -7,6 +8,7 @@ import { renderSvg } from '../../src/cli/render.js';
 import { REGISTRY } from '../../webview/registry.js';
 import { renderArcs } from '../../webview/arcs.js';
 import { makeTheme } from '../../webview/colour.js';
+import { Tooltip } from '../../webview/tooltip.js';
 import { analyze } from '../../src/core/index.js';
 import { exampleText } from '../support/specs.js';
 
@@ -46,4 +48,38 @@ test('the arcs note for every head hidden says how to show one with the keyboard
   });
   assert.ok(handle.notes.some((n) => /click or press Enter on a head/.test(n)), handle.notes.join(' | '));
   assert.deepEqual(mouseOnly(new dom.window.XMLSerializer().serializeToString(handle.svg)), []);
+});
+
+/** A tooltip of w × h in a window of vw × vh, shown for an element at `rect`: where it lands. */
+function placeFor(rect: { left: number; top: number; right: number; bottom: number }, w = 260, h = 64, vw = 676, vh = 420) {
+  const dom = new JSDOM('<!doctype html><div id="tip"></div><svg><g id="el"></g></svg>', { pretendToBeVisual: true });
+  const win = dom.window;
+  Object.defineProperty(win, 'innerWidth', { value: vw });
+  Object.defineProperty(win, 'innerHeight', { value: vh });
+  const tipEl = win.document.getElementById('tip')!;
+  Object.defineProperty(tipEl, 'offsetWidth', { value: w });
+  Object.defineProperty(tipEl, 'offsetHeight', { value: h });
+  const el = win.document.getElementById('el')!;
+  el.getBoundingClientRect = () => ({ ...rect, x: rect.left, y: rect.top, width: rect.right - rect.left, height: rect.bottom - rect.top, toJSON: () => '' });
+  new Tooltip(tipEl as unknown as HTMLElement).show(['a line'], el);
+  const x = Number.parseFloat(tipEl.style.left), y = Number.parseFloat(tipEl.style.top);
+  win.close();
+  return { x, y, w, h };
+}
+
+const overlaps = (a: { x: number; y: number; w: number; h: number }, r: { left: number; top: number; right: number; bottom: number }) =>
+  a.x < r.right && r.left < a.x + a.w && a.y < r.bottom && r.top < a.y + a.h;
+
+test('a focused element stays visible: its tooltip goes below it, or above when there is no room below, never over it', () => {
+  const cases = [
+    { left: 420, top: 340, right: 660, bottom: 384 }, // a legend line at the bottom right
+    { left: 12, top: 100, right: 660, bottom: 140 },   // a whole row, the panel's width
+    { left: 300, top: 10, right: 340, bottom: 54 },    // a matrix cell at the top
+    { left: 600, top: 200, right: 640, bottom: 244 },  // a cell near the right edge
+  ];
+  for (const r of cases) {
+    const t = placeFor(r);
+    assert.ok(!overlaps(t, r), `tooltip at ${JSON.stringify(t)} covers the element at ${JSON.stringify(r)}`);
+    assert.ok(t.x >= 0 && t.x + t.w <= 676 && t.y >= 0 && t.y + t.h <= 420, `tooltip at ${JSON.stringify(t)} stays in the window`);
+  }
 });
