@@ -9,7 +9,7 @@ import { clip, fmt, textWidth } from './format.js';
 import { maxOf } from '../src/core/extent.js';
 import { TipTable } from './tips.js';
 import { wireTips } from './tooltip.js';
-import { clampIndex, createSvg, emptyView, note, singleHead, type G, type ViewFn } from './view.js';
+import { clampIndex, createSvg, drawHeading, emptyView, layoutHeading, note, singleHead, type G, type ViewFn } from './view.js';
 
 /** Components whose share is drawn as a bar. */
 const MAX_COMPONENTS = 16;
@@ -34,7 +34,12 @@ export const renderCovariance: ViewFn = (container, data, options) => {
   if (input.tokens.length < 2) notes.push('one token: a covariance needs at least two (it divides by n − 1)');
   if (options.head === 'all' && input.heads.length > 1) notes.push(`showing head "${head?.name}"; pick another head in the toolbar`);
   const width = Math.max(options.width, 320);
-  const titleH = 24 + notes.length * 16;
+  // Headings wrap in a narrow panel (they were cut with "…" at 676 px): the title pushes the blocks
+  // down, a space's heading its own block.
+  const titleText = `How the features vary together across the ${input.tokens.length} tokens of "${input.name}"`;
+  const title = layoutHeading(titleText, width - 2 * pad, fs, true, 4);
+  const spaceHeading = (s: FeatureSpaceJson) => layoutHeading(`${s.label}: ${s.n} tokens × ${s.d} features`, width - 2 * pad, fs);
+  const titleH = 24 + title.extra + notes.length * 16;
   const heat = (s: FeatureSpaceJson) => (s.correlation ? Math.min(260, Math.max(80, s.d * 14)) : 0);
   // The heat map's rows and columns carry the features' names (the spec's, or q0, q1, … for the
   // head's spaces), cut to AXIS_MAX pixels with the full name in the hover; too small cells get none.
@@ -48,19 +53,21 @@ export const renderCovariance: ViewFn = (container, data, options) => {
     // Column names slant at 60°: at 45° two names 20 px apart ran into each other.
     return { w: longest + 8, h: longest * 0.87 + 10, names };
   };
-  const blockH = (s: FeatureSpaceJson) => 40 + Math.max(heat(s) + axes(s).h + 30, 120) + Math.min(4, s.redundant.length) * (fs + 4);
+  const blockH = (s: FeatureSpaceJson) => 40 + spaceHeading(s).extra + Math.max(heat(s) + axes(s).h + 30, 120) + Math.min(4, s.redundant.length) * (fs + 4);
   const height = titleH + spaces.reduce((t, s) => t + blockH(s) + 14, 0) + 8;
   const svg = createSvg(container, theme, width, height, `Covariance of the features in "${input.name}"`, 'covariance');
-  svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
-    .text(clip(`How the features vary together across the ${input.tokens.length} tokens of "${input.name}"`, width - 2 * pad, fs * 1.1));
-  notes.forEach((s, k) => note(svg, theme, pad, 34 + k * 16, s));
+  drawHeading(svg, 'title', pad, 16, title, titleText);
+  notes.forEach((s, k) => note(svg, theme, pad, 34 + title.extra + k * 16, s));
   const tips = new TipTable();
   let y = titleH;
   for (const s of spaces) {
-    const g = svg.append('g').attr('class', 'feature-space').attr('transform', `translate(${pad},${y})`) as unknown as G;
+    const sh = spaceHeading(s);
+    const outer = svg.append('g').attr('class', 'feature-space').attr('transform', `translate(${pad},${y})`) as unknown as G;
+    drawHeading(outer, 'heading', 0, 14, sh, `${s.label}: ${s.n} tokens × ${s.d} features`);
+    // Everything under the heading moves down by its extra lines.
+    const g = (sh.extra ? outer.append('g').attr('transform', `translate(0,${sh.extra})`) : outer) as unknown as G;
     const names = nameOf(s);
     const ax = axes(s);
-    g.append('text').attr('y', 14).attr('font-weight', 600).text(clip(`${s.label}: ${s.n} tokens × ${s.d} features`, width - 2 * pad, fs));
     const size = heat(s);
     if (s.correlation) {
       drawAxes(g, s, ax, 30, size);

@@ -13,7 +13,7 @@ import { rovingGrid } from './keyboard.js';
 import { wireTips, type Tip } from './tooltip.js';
 import { numberedLabel, repeatedWords } from './token-names.js';
 import {
-  clampIndex, createSvg, emptyView, hatch, note, type G, type ViewFn, type ViewHandle,
+  clampIndex, createSvg, drawHeading, emptyView, hatch, layoutHeading, note, type G, type ViewFn, type ViewHandle,
 } from './view.js';
 
 /** Above this many tokens, or this many cells in all, the panel paints cells on a canvas. */
@@ -78,15 +78,17 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   }
   const block = layoutBlock(labels, n, cell, stride, Math.min(fs, Math.max(8, cell - 2)));
   const rowsOfHeads = Math.ceil(heads.length / perRow);
-  const titleH = 22 + notes.length * 16;
   const legendH = 52;
   const width = Math.max(options.width, pad * 2 + perRow * (block.width + gap));
+  // The title wraps in a narrow panel (it was cut with "…" at 676 px) and pushes the matrices down.
+  const titleText = `${input.name}: ${MODE_LABEL[mode]}, rows = queries, columns = keys`;
+  const heading = layoutHeading(titleText, width - 2 * pad, fs, true, 4);
+  const titleH = 22 + heading.extra + notes.length * 16;
   const height = titleH + rowsOfHeads * (block.height + 12) + legendH;
   const svg = createSvg(container, theme, width, height, `Attention matrix of "${input.name}", ${MODE_LABEL[mode]}`, 'matrix');
   const maskFill = hatch(svg, theme);
-  svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
-    .text(clip(`${input.name}: ${MODE_LABEL[mode]}, rows = queries, columns = keys`, width - 2 * pad, theme.fontSize * 1.1));
-  notes.forEach((t, k) => note(svg, theme, pad, 34 + k * 16, t));
+  drawHeading(svg, 'title', pad, 16, heading, titleText);
+  notes.forEach((t, k) => note(svg, theme, pad, 34 + heading.extra + k * 16, t));
 
   const dom = domainOf(heads.map((h) => input.heads[h]), mode);
   const domains = new Map(heads.map((h) => [h, smallMultiples ? domainOf([input.heads[h]], mode) : dom]));
