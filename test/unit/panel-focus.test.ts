@@ -1,6 +1,7 @@
 // Where the keyboard lands, from a newcomer's keyboard-only run: Ctrl+2 (VS Code's "focus the
 // second editor group", where the panel sits beside the spec) focused the webview's page, not the
-// view's first control, so Tab had to walk the whole toolbar first. Drawn on jsdom.
+// view's first control, so Tab had to walk the whole toolbar first; and the focus on an arcs token
+// was a faint change of the word's colour. Drawn on jsdom with the panel's own stylesheet.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -53,4 +54,23 @@ test('a click into the panel is left alone (the pointer chose where to go), and 
   assert.equal(doc.activeElement, tab, 'coming back, the user is where they were');
   app.dispose();
   dom.window.close();
+});
+
+test('a focused arcs token (and head toggle) gets a 2 px ring in VS Code\'s focus colour, in light, dark and high-contrast themes', () => {
+  for (const theme of ['vscode-light', 'vscode-dark', 'vscode-high-contrast', 'vscode-high-contrast-light']) {
+    const { dom, doc, app } = panel('arcs', theme);
+    for (const sel of ['g.token', 'g.head-toggle']) {
+      const g = doc.querySelector<SVGGElement>(`#attention-view ${sel}[tabindex="0"]`)!;
+      (g as unknown as HTMLElement).focus();
+      assert.equal(doc.activeElement, g);
+      const ring = g.querySelector(':scope > rect')!;
+      const cs = dom.window.getComputedStyle(ring);
+      assert.match(cs.getPropertyValue('stroke'), /var\(--al-focus\)|var\(--vscode-contrastActiveBorder/, `${theme} ${sel}: stroke ${cs.getPropertyValue('stroke')}`);
+      assert.ok(Number.parseFloat(cs.getPropertyValue('stroke-width')) >= 2, `${theme} ${sel}: width ${cs.getPropertyValue('stroke-width')}`);
+    }
+    // --al-focus is VS Code's own focus colour.
+    assert.match(CSS, /--al-focus:\s*var\(--vscode-focusBorder/);
+    app.dispose();
+    dom.window.close();
+  }
 });
