@@ -71,6 +71,14 @@ export class ModelApp {
         this.state.token = Number.isInteger(this.state.token) && this.state.token > 0 && this.state.token < header.tokens ? this.state.token : header.tokens - 1;
         break;
       }
+      case 'scanned': {
+        // More heads read, in order: their statistics and thumbnails join what is drawn.
+        if (!this.data) return;
+        const { header, thumbnails } = this.data;
+        thumbnails.set(m.thumbnails, m.from * header.thumb ** 2);
+        this.data = { ...this.data, header: { ...header, stats: [...header.stats, ...m.stats], offRows: m.offRows, warnings: m.warnings } };
+        break;
+      }
       case 'head': {
         const { layer, head, weights } = m;
         if (this.data) this.data = { ...this.data, head: { layer, head, weights } };

@@ -52,6 +52,7 @@ export function renderModelGrid(container: HTMLElement, data: ModelViewData, opt
       .text(options.sort ? `#${c + 1}` : `h${c}`);
   }
   const grid = svg.append('g').attr('class', 'grid');
+  const read = header.stats.length, total = layers * heads;
   for (let layer = 0; layer < layers; layer++) {
     svg.append('text').attr('x', left - 8).attr('y', top + layer * (cell + gap) + cell / 2 + 4).attr('text-anchor', 'end').attr('fill', theme.muted).text(`L${layer}`);
     order[layer].forEach((head, c) => {
@@ -59,6 +60,12 @@ export function renderModelGrid(container: HTMLElement, data: ModelViewData, opt
       const v = s?.[stat] ?? null;
       const x = left + c * (cell + gap), y = top + layer * (cell + gap);
       const offset = (layer * heads + head) * thumb * thumb;
+      if (layer * heads + head >= read) {
+        // Not read yet (the file is still being read): an empty frame, no picture, no statistic.
+        grid.append('rect').attr('class', 'head-pending').attr('x', x).attr('y', y).attr('width', cell).attr('height', cell)
+          .attr('fill', 'none').attr('stroke', theme.grid).attr('stroke-dasharray', '3 3');
+        return;
+      }
       const g = grid.append('g').attr('class', 'head-cell').attr('data-layer', layer).attr('data-head', head)
         .attr('data-stat', v === null ? '' : finite(v)).attr('transform', `translate(${x},${y})`);
       if (options.interactive) g.attr('tabindex', 0).attr('role', 'button').attr('cursor', 'pointer');
@@ -70,7 +77,7 @@ export function renderModelGrid(container: HTMLElement, data: ModelViewData, opt
     });
   }
   const notes = [
-    `each thumbnail: one head max-pooled to ${thumb}×${thumb} and scaled to its own strongest weight; frame: ${stat} from ${fmt(finite(lo))} (blue) to ${fmt(finite(hi))} (red)${options.sort ? `; each layer sorted by ${stat}, highest first` : ''}`,
+    `${read < total ? `reading the file: ${read} of ${total} heads so far; ` : ''}each thumbnail: one head max-pooled to ${thumb}×${thumb} and scaled to its own strongest weight; frame: ${stat} from ${fmt(finite(lo))} (blue) to ${fmt(finite(hi))} (red)${options.sort ? `; each layer sorted by ${stat}, highest first` : ''}`,
   ];
   note(svg, theme, 8, 36, notes[0]);
   header.warnings.forEach((w, i) => note(svg, theme, 8, height - 24 + i * 14, `warning: ${w}`));

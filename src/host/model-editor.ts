@@ -1,11 +1,16 @@
 // The read-only custom editor for model attention files (*.safetensors, *.npy, *.npz; "Open With…
 // Attention Lens", or the explorer's command). A worker thread (model-reader.ts) opens the file
-// (header and offsets only) and reads every head once for the statistics and thumbnails; the host
-// posts them as Float32Arrays, then one head or the rollout when the webview asks. Every message from the webview is checked; a file
+// (header and offsets only) and the grid is posted at once; then the worker, with a helper per
+// spare core (model-scan.ts), reads every head once for the statistics and thumbnails, posted as
+// Float32Arrays as they come in order; then one head or the rollout when the webview asks. Every message from the webview is checked; a file
 // the readers refuse becomes an error panel with their one-line message, never a blank editor.
 import type { OpenOptions } from '../core/tensors/open.js';
 import * as vscode from 'vscode';
+import { availableParallelism } from 'node:os';
 import type { ModelHeader, ScanOptions } from '../core/model-attention/data.js';
+import { headerOf, type ModelShape } from '../core/model-attention/scan.js';
+import { PassAccumulator } from '../core/tensors/pass.js';
+import { headRanges, scanWithReaders } from './model-scan.js';
 import { ModelReader, ReaderError } from './model-reader.js';
 import { webviewMessageProblem, type ModelHostMessage, type ModelWebviewMessage } from '../core/model-attention/messages.js';
 import { makeNonce } from './panel-html.js';
@@ -14,6 +19,11 @@ import { log } from './log.js';
 import { writeExport } from './export.js';
 
 export const MODEL_VIEW_TYPE = 'attentionLens.model';
+
+/** Heads read are posted to the webview at most this often (each post redraws the grid). */
+const POST_EVERY_MS = 150;
+/** Workers reading a scan besides the editor's own (memory: a few rows each). */
+const MAX_SCAN_HELPERS = 3;
 
 /** What the integration tests see of each open model editor. */
 export interface ModelEditorInfo {
@@ -27,8 +37,13 @@ export interface ModelEditorInfo {
   error?: string;
   /** From resolving the editor to the webview's first paint. */
   firstPaintMs?: number;
-  /** The host's time for the streaming pass (statistics and thumbnails). */
+  /** From asking for the file to having read every head (statistics and thumbnails). */
   scanMs?: number;
+  /** Heads read so far, of `total`. */
+  read?: number;
+  total?: number;
+  /** From resolving the editor to the first paint that shows every head. */
+  fullPaintMs?: number;
 }
 
 class ModelSession {
@@ -50,6 +65,16 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider 
     return vscode.commands.executeCommand('vscode.openWith', file, MODEL_VIEW_TYPE, vscode.ViewColumn.Beside);
   }
   constructor(private readonly extensionUri: vscode.Uri) {}
+
+  private workerScript(): string {
+    return vscode.Uri.joinPath(this.extensionUri, 'dist', 'model-worker.js').fsPath;
+  }
+
+  /** More readers for a scan that is more than one range of heads, one per spare core (the host keeps one). */
+  private scanHelpers(shape: ModelShape): ModelReader[] {
+    const spare = Math.min(MAX_SCAN_HELPERS, availableParallelism() - 1, headRanges(shape).length - 1);
+    return Array.from({ length: Math.max(0, spare) }, () => new ModelReader(this.workerScript()));
+  }
 
   static register(context: vscode.ExtensionContext): ModelEditorProvider {
     const provider = new ModelEditorProvider(context.extensionUri);
@@ -100,16 +125,50 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider 
         fail(e instanceof Error ? e.message : String(e));
       }
     };
+    let generation = 0;
     const load = async () => {
       if (document.uri.scheme !== 'file') { fail(`${document.uri.toString()}: Attention Lens reads model files from disk only (this one is on ${document.uri.scheme})`); return; }
+      const mine = ++generation;
+      const stale = () => disposed || mine !== generation;
       session.header = undefined;
-      session.reader ??= new ModelReader(vscode.Uri.joinPath(this.extensionUri, 'dist', 'model-worker.js').fsPath);
+      session.reader ??= new ModelReader(this.workerScript());
       await guarded(async (reader) => {
-        const { header, thumbnails, ms } = await reader.scan(document.uri.fsPath, session.options, this.references.get(document.uri.toString()));
-        session.info.scanMs = ms;
-        session.header = header;
-        session.info.tokens = header.tokenTexts.slice(0, 8);
-        post({ type: 'model', header, thumbnails });
+        const t0 = performance.now();
+        const path = document.uri.fsPath, open = this.references.get(document.uri.toString());
+        const shape = await reader.open(path, open);
+        if (stale()) return;
+        // The header first (the grid of every head, none read yet), then the heads as they are read.
+        const options = session.options;
+        session.header = headerOf(shape, new PassAccumulator(0, 0).result(), options);
+        session.info.tokens = shape.tokenTexts.slice(0, 8);
+        session.info.read = 0;
+        session.info.total = shape.layers * shape.heads;
+        post({ type: 'model', header: session.header, thumbnails: new Float32Array(shape.layers * shape.heads * shape.thumb ** 2) });
+        const helpers = this.scanHelpers(shape);
+        try {
+          for (const h of helpers) await h.open(path, open);
+          let posted = 0, postedAt = 0;
+          const postRead = (done: PassAccumulator, last: boolean) => {
+            const now = performance.now();
+            if (posted === done.read || (!last && now - postedAt < POST_EVERY_MS)) return;
+            const all = done.result();
+            session.header = headerOf(shape, all, options);
+            post({
+              type: 'scanned', from: posted, stats: all.stats.slice(posted, done.read),
+              thumbnails: all.thumbnails.slice(posted * shape.thumb ** 2, done.read * shape.thumb ** 2),
+              offRows: all.offRows, warnings: session.header.warnings,
+            });
+            posted = done.read;
+            postedAt = now;
+            session.info.read = done.read;
+          };
+          const done = await scanWithReaders([reader, ...helpers], shape, options, (d) => postRead(d, false), stale);
+          if (stale()) return;
+          postRead(done, true);
+          session.info.scanMs = performance.now() - t0;
+        } finally {
+          for (const h of helpers) h.dispose();
+        }
       });
     };
     panel.webview.onDidReceiveMessage((m: unknown) => {
@@ -126,7 +185,8 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider 
           if (session.info.state !== 'error') session.info.state = 'ready';
           session.info.view = message.view;
           session.info.items = message.items;
-          session.info.firstPaintMs ??= performance.now() - started;
+          if (message.items > 0 || message.view !== 'model') session.info.firstPaintMs ??= performance.now() - started;
+          if (message.view === 'model' && message.items === session.info.total) session.info.fullPaintMs ??= performance.now() - started;
           break;
       }
     });

@@ -24,10 +24,14 @@ suite('Model editor', () => {
     const started = performance.now();
     a.resetStall();
     await vscode.commands.executeCommand('vscode.openWith', uri, 'attentionLens.model');
-    const info = await waitFor('the model editor painted its grid', () => a.modelEditors().find((e) => e.uri === uri.toString() && e.state === 'ready' && e.view === 'model'), 20_000);
+    // The grid is painted at once and fills in as the heads are read: wait for the paint with all of them.
+    const info = await waitFor('the model editor painted every head', () => a.modelEditors().find((e) => e.uri === uri.toString() && e.state === 'ready' && e.view === 'model' && e.items === L * H), 20_000);
     recordTiming('modelOpenToPaintFromTestMs', performance.now() - started);
     recordTiming('modelFirstPaintMs', info.firstPaintMs);
+    recordTiming('modelFullPaintMs', info.fullPaintMs);
     recordTiming('modelScanMs', info.scanMs);
+    assert.equal(info.read, L * H);
+    assert.equal(info.total, L * H);
     // The file is read in a worker thread: the host's own thread should not stall for the scan.
     recordTiming('modelOpenMaxHostStallMs', a.maxStallMs());
     assert.equal(info.items, L * H, 'one thumbnail per head');
@@ -50,7 +54,7 @@ suite('Model editor', () => {
     fs.writeFileSync(spec.fsPath, JSON.stringify({ attention: { file: path.basename(uri.fsPath) }, tokens: ['the', 'cat', 'sat', 'down'] }, null, 2));
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(spec));
     await vscode.commands.executeCommand('attentionLens.show', spec);
-    const info = await waitFor('the model editor on the referenced file', () => a.modelEditors().find((e) => e.uri === uri.toString() && e.state === 'ready'), 30_000);
+    const info = await waitFor('the model editor on the referenced file, every head read', () => a.modelEditors().find((e) => e.uri === uri.toString() && e.state === 'ready' && e.read === e.total && e.fullPaintMs !== undefined), 30_000);
     assert.deepEqual(info.tokens, ['the', 'cat', 'sat', 'down']);
     assert.equal(info.items, 2, 'its two heads');
   });

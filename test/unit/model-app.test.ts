@@ -64,3 +64,32 @@ test('Export SVG hands the shown view, standalone, to the transport', async () =
   assert.match(saved[0].data, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
   assert.equal(saved[0].data.match(/class="head-cell"/g)?.length, 2);
 });
+
+test('heads arrive as they are read: the grid shows the file at once, fills in order, and refuses heads out of order', () => {
+  const a = memoryAttention(randomAttention(2, 3, 5), 2, 3, 5);
+  const { header, thumbnails } = scanModel(a);
+  const side = header.thumb ** 2;
+  const { doc, app } = page();
+  app.receive({ type: 'model', header: { ...header, stats: [] }, thumbnails: new Float32Array(thumbnails.length) });
+  assert.equal(doc.querySelectorAll('g.head-cell').length, 0);
+  assert.equal(doc.querySelectorAll('rect.head-pending').length, 6, 'every head has its place before any is read');
+  assert.match(doc.querySelector('svg')!.textContent!, /reading the file: 0 of 6 heads/);
+  app.receive({ type: 'scanned', from: 0, stats: header.stats.slice(0, 4), thumbnails: thumbnails.slice(0, 4 * side), offRows: 0, warnings: [] });
+  assert.equal(doc.querySelectorAll('g.head-cell').length, 4);
+  assert.equal(doc.querySelectorAll('rect.head-pending').length, 2);
+  assert.match(doc.querySelector('svg')!.textContent!, /4 of 6 heads/);
+  app.receive({ type: 'scanned', from: 4, stats: header.stats.slice(4), thumbnails: thumbnails.slice(4 * side), offRows: 0, warnings: [] });
+  assert.equal(doc.querySelectorAll('g.head-cell').length, 6);
+  assert.equal(doc.querySelectorAll('rect.head-pending').length, 0);
+  assert.doesNotMatch(doc.querySelector('svg')!.textContent!, /reading the file/);
+  // The same grid as the one drawn from the whole file at once (thumbnails included).
+  const whole = page();
+  whole.app.receive({ type: 'model', header, thumbnails });
+  const xml = (d: typeof doc, w: typeof whole.dom) => new w.window.XMLSerializer().serializeToString(d.querySelector('svg')!);
+  assert.equal(xml(doc, page().dom), xml(whole.doc, whole.dom));
+  // A message that skips heads is refused, never drawn over.
+  const skip = page();
+  skip.app.receive({ type: 'model', header: { ...header, stats: [] }, thumbnails: new Float32Array(thumbnails.length) });
+  skip.app.receive({ type: 'scanned', from: 2, stats: header.stats.slice(2, 3), thumbnails: thumbnails.slice(2 * side, 3 * side), offRows: 0, warnings: [] });
+  assert.match(skip.doc.querySelector('[role=alert]')!.textContent!, /heads from 2, but 0 were read/);
+});

@@ -5,6 +5,7 @@
 // what is posted to the webview (exact for F16/BF16/F32 files; F64 files round to float32 there).
 // This file is pure (the webview bundles it); scan.ts reads files.
 import type { InspectJson } from '../tensors/inspect.js';
+import { softmaxRow } from '../tensors/rows.js';
 
 /** Largest thumbnail side. */
 export const THUMB = 64;
@@ -38,18 +39,7 @@ export interface ScanOptions {
 
 /** The row-wise softmax of `a` (n × n), in place; rows of −Infinity only stay all zero. */
 export function softmaxRows(a: Float64Array, n: number): void {
-  for (let i = 0; i < n; i++) {
-    const row = i * n;
-    let max = -Infinity;
-    for (let j = 0; j < n; j++) if (a[row + j] > max) max = a[row + j];
-    let sum = 0;
-    for (let j = 0; j < n; j++) {
-      const e = max === -Infinity ? 0 : Math.exp(a[row + j] - max);
-      a[row + j] = e;
-      sum += e;
-    }
-    if (sum > 0) for (let j = 0; j < n; j++) a[row + j] /= sum;
-  }
+  for (let i = 0; i < n; i++) softmaxRow(a.subarray(i * n, (i + 1) * n));
 }
 
 /** Which of `side` bins each of n indices falls in: floor(i · side / n). */

@@ -5,7 +5,10 @@ import { STAT_NAMES, type HeadStats } from '../tensors/head-stats.js';
 import type { ModelHeader } from './data.js';
 
 export type ModelHostMessage =
+  /** The file: its header with the heads read so far (stats), thumbnails for every head (zero where not read). */
   | { type: 'model'; header: ModelHeader; thumbnails: Float32Array }
+  /** More heads read, in order from `from` (the count read before): their statistics and thumbnails. */
+  | { type: 'scanned'; from: number; stats: HeadStats[]; thumbnails: Float32Array; offRows: number; warnings: string[] }
   | { type: 'head'; layer: number; head: number; weights: Float32Array }
   | { type: 'rollout'; rollout: Float32Array | null }
   | { type: 'error'; message: string };
@@ -46,14 +49,15 @@ export function webviewMessageProblem(m: unknown, header: Pick<ModelHeader, 'lay
   }
 }
 
-function statsProblem(stats: unknown, layers: number, heads: number): string | undefined {
-  if (!Array.isArray(stats) || stats.length !== layers * heads) return `stats is not a list of ${layers * heads} heads`;
-  for (let k = 0; k < stats.length; k++) {
-    const s: unknown = stats[k];
+/** Statistics of heads from … from + length − 1 (at most `layers × heads` in all), in head order. */
+function statsProblem(stats: unknown, layers: number, heads: number, from = 0): string | undefined {
+  if (!Array.isArray(stats) || from + stats.length > layers * heads) return `stats is not a list of at most ${layers * heads - from} heads`;
+  for (let i = 0; i < stats.length; i++) {
+    const s: unknown = stats[i], k = from + i;
     if (!isObject(s) || s.layer !== Math.floor(k / heads) || s.head !== k % heads) return `stats[${k}] is not layer ${Math.floor(k / heads)} head ${k % heads}`;
     for (const name of STAT_NAMES) {
       const v = (s as unknown as HeadStats)[name];
-      if (!(isNum(v) || (v === null && (name === 'previousToken' || name === 'duplicateToken' || name === 'induction')))) return `stats[${k}].${name} is not a finite number`;
+      if (!(isNum(v) || (v === null && (name === 'previousToken' || name === 'duplicateToken' || name === 'induction')))) return `stats[${from + i}].${name} is not a finite number`;
     }
   }
   return undefined;
@@ -79,6 +83,16 @@ export function hostMessageProblem(m: unknown, header: ModelHeader | undefined):
       if (stats) return stats;
       if (!(m.thumbnails instanceof Float32Array) || m.thumbnails.length !== (h.layers as number) * (h.heads as number) * (h.thumb as number) ** 2) return 'the thumbnails are not layers × heads × thumb² float32';
       return undefined;
+    }
+    case 'scanned': {
+      if (!header) return 'heads before the model';
+      if (m.from !== header.stats.length) return `heads from ${String(m.from)}, but ${header.stats.length} were read`;
+      const stats = statsProblem(m.stats, header.layers, header.heads, m.from);
+      if (stats) return stats;
+      const count = (m.stats as unknown[]).length;
+      if (!(m.thumbnails instanceof Float32Array) || m.thumbnails.length !== count * header.thumb ** 2) return 'the thumbnails are not one thumb² float32 per head';
+      if (!Number.isInteger(m.offRows) || (m.offRows as number) < 0) return 'offRows is not a count';
+      return Array.isArray(m.warnings) && m.warnings.every((w) => typeof w === 'string') ? undefined : 'warnings are not text';
     }
     case 'head':
       if (!header) return 'a head before the model';
