@@ -28,8 +28,20 @@ export class Tooltip implements TooltipApi {
     const win = doc.defaultView;
     const vw = win?.innerWidth ?? 800, vh = win?.innerHeight ?? 600;
     const w = this.el.offsetWidth || 200, h = this.el.offsetHeight || 40;
-    const box = 'getBoundingClientRect' in at ? at.getBoundingClientRect() : 'left' in at ? at : undefined;
-    const [x, y] = box ? besideBox(box, w, h, vw, vh) : nearPointer(at as { x: number; y: number }, w, h, vw, vh);
+    let x: number, y: number;
+    if ('getBoundingClientRect' in at) {
+      // A legend stays readable: an element of one keeps the whole legend clear, any other element's
+      // tooltip avoids the view's legends when it can (below a head toggle it hid the other toggles
+      // and the key to the arcs).
+      const own = at.closest('.legend');
+      const legends = Array.from(at.closest('svg')?.querySelectorAll('.legend') ?? [], (l) => l.getBoundingClientRect());
+      const keep = own ? union(at.getBoundingClientRect(), own.getBoundingClientRect()) : at.getBoundingClientRect();
+      [x, y] = besideBox(keep, w, h, vw, vh, legends);
+    } else if ('left' in at) {
+      [x, y] = besideBox(at, w, h, vw, vh, []);
+    } else {
+      [x, y] = nearPointer(at, w, h, vw, vh);
+    }
     this.el.style.left = `${Math.round(x)}px`;
     this.el.style.top = `${Math.round(y)}px`;
   }
@@ -54,15 +66,22 @@ function nearPointer(p: { x: number; y: number }, w: number, h: number, vw: numb
  * For a focused element: below it, else above it, never over it (a keyboard user must still see
  * where they are; beside a tall row or a legend line at the bottom right, the old flip covered it).
  * Its whole height band stays clear, so the focused row of a table or matrix stays readable; the
- * left edge follows the element's, kept inside the window.
+ * left edge follows the element's, kept inside the window. Of the two sides, one that covers none
+ * of `avoid` (the view's legends) is taken first.
  */
-function besideBox(r: Box, w: number, h: number, vw: number, vh: number): [number, number] {
+function besideBox(r: Box, w: number, h: number, vw: number, vh: number, avoid: readonly Box[]): [number, number] {
   const x = Math.max(4, Math.min(r.left, vw - w - 4));
   const below = r.bottom + 6, above = r.top - h - 6;
-  if (below + h <= vh - 4) return [x, below];
-  if (above >= 4) return [x, above];
+  const fits = [below, above].filter((y) => y >= 4 && y + h <= vh - 4);
+  const clear = fits.find((y) => !avoid.some((a) => x < a.right && a.left < x + w && y < a.bottom && a.top < y + h));
+  if (clear !== undefined) return [x, clear];
+  if (fits.length) return [x, fits[0]];
   // No room either side (an element nearly as tall as the window): the side with more room.
   return [x, vh - r.bottom >= r.top ? Math.min(below, vh - h - 4) : Math.max(4, above)];
+}
+
+function union(a: Box, b: Box): Box {
+  return { left: Math.min(a.left, b.left), top: Math.min(a.top, b.top), right: Math.max(a.right, b.right), bottom: Math.max(a.bottom, b.bottom) };
 }
 
 export interface Tip {

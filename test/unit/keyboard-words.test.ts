@@ -83,3 +83,29 @@ test('a focused element stays visible: its tooltip goes below it, or above when 
     assert.ok(t.x >= 0 && t.x + t.w <= 676 && t.y >= 0 && t.y + t.h <= 420, `tooltip at ${JSON.stringify(t)} stays in the window`);
   }
 });
+
+test('a legend stays readable: a head toggle\'s tooltip keeps its whole legend clear, and a cell\'s tooltip avoids the legend under the matrix', () => {
+  const dom = new JSDOM('<!doctype html><div id="tip"></div><svg><g class="legend" id="lg"><g id="toggle"></g><g id="key"></g></g><g id="cell"></g><g class="legend" id="scale"></g></svg>', { pretendToBeVisual: true });
+  const win = dom.window;
+  Object.defineProperty(win, 'innerWidth', { value: 676 });
+  Object.defineProperty(win, 'innerHeight', { value: 600 });
+  const tipEl = win.document.getElementById('tip')!;
+  Object.defineProperty(tipEl, 'offsetWidth', { value: 300 });
+  Object.defineProperty(tipEl, 'offsetHeight', { value: 40 });
+  const rects: Record<string, { left: number; top: number; right: number; bottom: number }> = {
+    lg: { left: 12, top: 60, right: 600, bottom: 130 },      // the arcs legend: toggles, then the key to the arcs
+    toggle: { left: 12, top: 60, right: 120, bottom: 78 },
+    cell: { left: 100, top: 420, right: 144, bottom: 464 },  // a matrix cell in the last row
+    scale: { left: 8, top: 480, right: 300, bottom: 530 },   // the colour legend under it
+  };
+  for (const [id, r] of Object.entries(rects)) {
+    win.document.getElementById(id)!.getBoundingClientRect = () => ({ ...r, x: r.left, y: r.top, width: r.right - r.left, height: r.bottom - r.top, toJSON: () => '' });
+  }
+  const tooltip = new Tooltip(tipEl as unknown as HTMLElement);
+  const at = () => ({ x: Number.parseFloat(tipEl.style.left), y: Number.parseFloat(tipEl.style.top), w: 300, h: 40 });
+  tooltip.show(['head "raw": click or press Enter to hide it'], win.document.getElementById('toggle')!);
+  assert.ok(!overlaps(at(), rects.lg), `toggle's tooltip at ${JSON.stringify(at())} covers the legend`);
+  tooltip.show(['a cell'], win.document.getElementById('cell')!);
+  assert.ok(!overlaps(at(), rects.cell) && !overlaps(at(), rects.scale), `cell's tooltip at ${JSON.stringify(at())} covers the cell or the colour legend`);
+  win.close();
+});
