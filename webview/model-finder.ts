@@ -34,7 +34,7 @@ export function renderModelFinder(container: HTMLElement, data: ModelViewData, o
   svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`${rows.length} heads, sorted by ${options.stat} (highest first)`);
   const total = header.layers * header.heads;
   const reading = rows.length < total ? `reading the file: the ${rows.length} of ${total} heads read so far; ` : '';
-  const notes = [`${reading}click a column to sort by it, a row to open the head${rows.length > shown.length ? `; the first ${shown.length} of ${rows.length} rows are shown` : ''}`];
+  const notes = [`${reading}click or press Enter on a column to sort by it, on a row to open the head${rows.length > shown.length ? `; the first ${shown.length} of ${rows.length} rows are shown` : ''}`];
   note(svg, theme, 8, 34, notes[0]);
   // Each statistic's range over all heads, for the bars.
   const range = STAT_NAMES.map((k) => {
