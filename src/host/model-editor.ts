@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { availableParallelism } from 'node:os';
 import { WHOLE_HEAD_MAX, type ModelHeader, type ScanOptions } from '../core/model-attention/data.js';
 import { headerOf, type ModelShape } from '../core/model-attention/scan.js';
-import { PassAccumulator } from '../core/tensors/pass.js';
+import { PassAccumulator, type HeadPicture } from '../core/tensors/pass.js';
 import { headRanges, scanWithReaders } from './model-scan.js';
 import { ModelReader, ReaderError } from './model-reader.js';
 import { webviewMessageProblem, type ModelHostMessage, type ModelWebviewMessage } from '../core/model-attention/messages.js';
@@ -57,6 +57,8 @@ class ModelSession {
   options: ScanOptions = {};
   /** When the webview asked for the head it is waiting for (for lastHeadMs). */
   headAskedAt: number | undefined;
+  /** The heads' pictures the scan kept (in head order, as far as it has read), for the options it read with. */
+  pictures: readonly HeadPicture[] = [];
   constructor(readonly info: ModelEditorInfo, readonly post: (m: ModelHostMessage) => void) {}
   close(): void { this.reader?.dispose(); this.reader = undefined; }
 }
@@ -143,6 +145,7 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider 
       const mine = ++generation;
       const stale = () => disposed || mine !== generation;
       session.header = undefined;
+      session.pictures = [];
       session.reader ??= new ModelReader(this.workerScript());
       await guarded(async (reader) => {
         const t0 = performance.now();
@@ -174,7 +177,7 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider 
             postedAt = now;
             session.info.read = done.read;
           };
-          const done = await scanWithReaders([reader, ...helpers], shape, options, (d) => postRead(d, false), stale);
+          const done = await scanWithReaders([reader, ...helpers], shape, options, (d) => { session.pictures = d.pictures; postRead(d, false); }, stale);
           if (stale()) return;
           postRead(done, true);
           session.info.scanMs = performance.now() - t0;
@@ -200,7 +203,9 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider 
               session.info.lastHeadReadMs = performance.now() - session.headAskedAt!;
               post({ type: 'head', layer, head, weights });
             } else {
-              const { res, indices, max } = await r.picture(layer, head, session.options);
+              // The scan kept it (a switch then reads nothing), else the worker reads it now.
+              const kept = session.pictures[layer * session.header!.heads + head];
+              const { res, indices, max } = kept ?? await r.picture(layer, head, session.options);
               session.info.lastHeadReadMs = performance.now() - session.headAskedAt!;
               post({ type: 'head', layer, head, picture: { res, indices }, max });
             }

@@ -23,7 +23,8 @@ function answer(r: ReaderRequest): { response: ReaderResponse; transfer: ArrayBu
         if (!file) throw new Error('no file is open');
         const t0 = performance.now();
         const pass = passOverRange(file, r.from, r.to, r.options);
-        return { response: { id: r.id, ok: true, pass, ms: performance.now() - t0 }, transfer: [pass.thumbnails.buffer as ArrayBuffer] };
+        const pictures = (pass.pictures ?? []).map((p) => p.indices.buffer as ArrayBuffer);
+        return { response: { id: r.id, ok: true, pass, ms: performance.now() - t0 }, transfer: [pass.thumbnails.buffer as ArrayBuffer, ...pictures] };
       }
       case 'head': {
         if (!file) throw new Error('no file is open');

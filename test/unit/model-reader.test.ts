@@ -12,7 +12,7 @@ import { headRanges, scanWithReaders } from '../../src/host/model-scan.js';
 import { openAttention } from '../../src/core/tensors/open.js';
 import { attentionFromTensors } from '../../src/core/tensors/attention-file.js';
 import { memorySource } from '../../src/core/tensors/source.js';
-import { headerOf, headFloat32, headPicture, rolloutOf, scanModel } from '../../src/core/model-attention/scan.js';
+import { headerOf, headFloat32, headPicture, keptPictureSide, rolloutOf, scanModel } from '../../src/core/model-attention/scan.js';
 import { heatmapIndices, maxOf, poolMax, SENT_PICTURE_MAX } from '../../src/core/model-attention/data.js';
 import { randomAttention, writeSafetensors } from '../support/model-fixture.js';
 
@@ -92,6 +92,15 @@ test('a big head as the editor sends it: the picture is the whole head pooled an
     assert.equal(picture.res, R);
     assert.equal(picture.max, max);
     assert.ok(Buffer.from(picture.indices).equals(Buffer.from(expected)), 'the same colour index for every pixel');
+    // The scan keeps the same picture (the editor's head switch then reads nothing).
+    const shape = await reader.open(file);
+    assert.equal(keptPictureSide(shape), R);
+    const scanned = await scanWithReaders([reader], shape, {}, () => {});
+    assert.equal(scanned.pictures.length, 1);
+    assert.equal(scanned.pictures[0].max, max);
+    assert.ok(Buffer.from(scanned.pictures[0].indices).equals(Buffer.from(expected)), 'the scan\'s picture is the one read on request');
+    assert.equal(keptPictureSide({ layers: 12, heads: 12, tokens: 256 }), 0, 'heads sent whole need no picture');
+    assert.equal(keptPictureSide({ layers: 64, heads: 64, tokens: 1024 }), 0, '4,096 pictures of 512² are over the memory kept');
     const window = await reader.window(0, 0, 1000, 100, 37, 200, {});
     for (let i = 0; i < 100; i++) {
       for (let j = 0; j < 200; j += 13) assert.equal(window[i * 200 + j], whole[(1000 + i) * n + 37 + j]);

@@ -7,7 +7,7 @@ import { forEachRow, softmaxRow } from '../tensors/rows.js';
 import { float16 } from '../tensors/dtype.js';
 import { MAX_ROLLOUT_TOKENS, Rollout } from '../tensors/rollout.js';
 import { TensorFileError } from '../tensors/source.js';
-import { heatmapIndices, MAX_WINDOW_CELLS, SENT_PICTURE_MAX, THUMB, type ModelHeader, type ScanOptions } from './data.js';
+import { heatmapIndices, MAX_WINDOW_CELLS, SENT_PICTURE_MAX, THUMB, WHOLE_HEAD_MAX, type ModelHeader, type ScanOptions } from './data.js';
 
 /** Checks a row read to show it: every weight finite (−Infinity too before a softmax); then the softmax if asked. */
 function checkedRow(a: AttentionFile, layer: number, head: number, options: ScanOptions): (i: number, row: Float64Array) => void {
@@ -153,9 +153,23 @@ export function headerOf(shape: ModelShape, pass: PassResult, options: ScanOptio
   return { ...shape, stats: pass.stats, offRows: pass.offRows, softmaxed: !!options.softmax, warnings };
 }
 
-/** The pass over heads from … to − 1 with this file's thumbnails (a worker's share of the scan). */
+/** Most bytes of head pictures the editor keeps from its scan (a head switch then reads nothing). */
+export const MAX_KEPT_PICTURE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The side of the pictures the scan keeps for the head view: heads sent as pictures (more than
+ * WHOLE_HEAD_MAX tokens), when all of them fit MAX_KEPT_PICTURE_BYTES; else 0 (read on request).
+ */
+export function keptPictureSide(shape: Pick<ModelShape, 'layers' | 'heads' | 'tokens'>): number {
+  if (shape.tokens <= WHOLE_HEAD_MAX) return 0;
+  const res = Math.min(shape.tokens, SENT_PICTURE_MAX);
+  return shape.layers * shape.heads * res * res <= MAX_KEPT_PICTURE_BYTES ? res : 0;
+}
+
+/** The pass over heads from … to − 1 with this file's thumbnails and, when kept, pictures (a worker's share of the scan). */
 export function passOverRange(a: AttentionFile, from: number, to: number, options: ScanOptions = {}): PassResult {
-  return passOverHeads(a, { softmax: options.softmax, thumb: Math.min(a.n, THUMB), from, to });
+  const picture = keptPictureSide({ layers: a.layers, heads: a.heads, tokens: a.n });
+  return passOverHeads(a, { softmax: options.softmax, thumb: Math.min(a.n, THUMB), from, to, ...(picture ? { picture } : {}) });
 }
 
 /** The one pass in one thread: statistics, thumbnails and the row checks of every head (pass.ts). Refused over inspect's budget. */

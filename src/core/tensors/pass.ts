@@ -8,12 +8,15 @@ import type { AttentionFile } from './attention-file.js';
 import { earlierCopies, HeadStatsSum, type HeadStats } from './head-stats.js';
 import { forEachRow, rowScratch, softmaxRow } from './rows.js';
 import { TensorFileError } from './source.js';
+import { heatmapIndices } from '../model-attention/data.js';
 
 export interface PassOptions {
   /** Apply the softmax to each row as it is read (a file of scores); −Infinity is then allowed. */
   softmax?: boolean;
   /** Side of each head's max-pooled thumbnail (≤ n); none when absent. */
   thumb?: number;
+  /** Side of each head's picture for the head view (≤ n), kept as colour indices; none when absent. */
+  picture?: number;
   /**
    * Only heads from … to − 1 (flat, layer-major: layer · heads + head), so that several workers can
    * share a file's heads; every head when absent. Passes over consecutive ranges, merged in order
@@ -27,11 +30,16 @@ export interface PassOptions {
   onHead?: (layer: number, head: number, sofar: PassResult) => void;
 }
 
+/** A head's picture: res × res colour indices (0 … 255 of max), max-pooled, and its strongest weight. */
+export interface HeadPicture { res: number; indices: Uint8Array; max: number }
+
 export interface PassResult {
   /** One per head read, layer-major. */
   stats: HeadStats[];
   /** The heads' thumbnails of thumb × thumb, in the order of `stats` (empty without `thumb`). */
   thumbnails: Float32Array;
+  /** With `picture`: each head's picture (max-pooled, colour indices of its strongest weight), in the order of `stats`. */
+  pictures?: HeadPicture[];
   /** Rows whose sum is further from 1 than the dtype's rounding allows, and the first of them. */
   offRows: number;
   firstOff: string;
@@ -51,6 +59,15 @@ function notFinite(a: AttentionFile, layer: number, head: number, i: number, j: 
   return new TensorFileError(`${a.file}: layer ${layer} head ${head}: the weight of query ${i} on key ${j} is ${w}`);
 }
 
+/** Max-pools one row into its line of a side × side picture (`starts` from binStarts). */
+function poolRow(row: Float64Array, into: Float32Array, at: number, side: number, starts: Int32Array): void {
+  for (let b = 0; b < side; b++) {
+    let m = into[at + b];
+    for (let j = starts[b]; j < starts[b + 1]; j++) if (row[j] > m) m = row[j];
+    into[at + b] = m;
+  }
+}
+
 /** The first key of each thumbnail column: key j falls in column floor(j · side / n). */
 function binStarts(n: number, side: number): Int32Array {
   const starts = new Int32Array(side + 1);
@@ -68,16 +85,20 @@ export function passOverHeads(a: AttentionFile, options: PassOptions = {}): Pass
   const side = options.thumb ?? 0;
   const thumbnails = new Float32Array((to - from) * side * side);
   const starts = binStarts(n, side);
+  const res = options.picture ?? 0;
+  const pictureStarts = binStarts(n, res);
+  const pooled = new Float32Array(res * res);
   const copies = earlierCopies(a.tokens, n);
   const mean = options.onLayerMean ? new Float64Array(n * n) : undefined;
   const tolerance = rowTolerance(a.dtype);
   const scratch = rowScratch(n);
-  const result: PassResult = { stats: [], thumbnails, offRows: 0, firstOff: '', negatives: 0, firstNegative: '' };
+  const result: PassResult = { stats: [], thumbnails, offRows: 0, firstOff: '', negatives: 0, firstNegative: '', ...(res > 0 ? { pictures: [] } : {}) };
   for (let flat = from; flat < to; flat++) {
     const layer = Math.floor(flat / a.heads), head = flat % a.heads;
     if (head === 0) mean?.fill(0);
     const sums = new HeadStatsSum(n, copies);
     const offset = (flat - from) * side * side;
+    pooled.fill(0);
     const softmax = options.softmax
       ? (i: number, row: Float64Array) => {
         for (let j = 0; j < n; j++) if (!Number.isFinite(row[j]) && row[j] !== -Infinity) throw notFinite(a, layer, head, i, j, row[j]);
@@ -88,21 +109,20 @@ export function passOverHeads(a: AttentionFile, options: PassOptions = {}): Pass
       const sum = sums.addRow(i, row, terms);
       if (sums.notFinite) throw notFinite(a, layer, head, sums.notFinite.i, sums.notFinite.j, sums.notFinite.w);
       if (Math.abs(sum - 1) > tolerance && result.offRows++ === 0) result.firstOff = `layer ${layer} head ${head} query ${i} sums to ${sum}`;
-      if (side > 0) {
-        // Max-pooling one run of keys at a time: a compare per weight, one store per pixel.
-        const pixels = offset + Math.floor((i * side) / n) * side;
-        for (let b = 0; b < side; b++) {
-          let m = thumbnails[pixels + b];
-          for (let j = starts[b]; j < starts[b + 1]; j++) if (row[j] > m) m = row[j];
-          thumbnails[pixels + b] = m;
-        }
-      }
+      // Max-pooling one run of keys at a time: a compare per weight, one store per pixel.
+      if (side > 0) poolRow(row, thumbnails, offset + Math.floor((i * side) / n) * side, side, starts);
+      if (res > 0) poolRow(row, pooled, Math.floor((i * res) / n) * res, res, pictureStarts);
       if (mean) {
         const at = i * n;
         for (let j = 0; j < n; j++) mean[at + j] += row[j];
       }
     }, { scratch, ...(softmax ? { transform: softmax } : {}) });
     result.stats.push(sums.result(layer, head));
+    if (res > 0) {
+      let max = 0;
+      for (let k = 0; k < pooled.length; k++) if (pooled[k] > max) max = pooled[k];
+      result.pictures!.push({ res, indices: heatmapIndices(pooled, 0, res, res, res, max), max });
+    }
     if (sums.negatives > 0) {
       const first = sums.firstNegative!;
       if (result.negatives === 0) result.firstNegative = `layer ${layer} head ${head} query ${first.i} key ${first.j} (${first.w})`;
@@ -125,6 +145,8 @@ export function passOverHeads(a: AttentionFile, options: PassOptions = {}): Pass
 export class PassAccumulator {
   readonly thumbnails: Float32Array;
   readonly stats: HeadStats[] = [];
+  /** The heads' pictures, when the passes made them (in head order, as stats). */
+  readonly pictures: HeadPicture[] = [];
   private readonly parts = new Map<number, PassResult>();
   private offRows = 0; private firstOff = ''; private negatives = 0; private firstNegative = '';
 
@@ -147,6 +169,7 @@ export class PassAccumulator {
       this.offRows += next.offRows;
       this.negatives += next.negatives;
       for (const s of next.stats) this.stats.push(s);
+      for (const p of next.pictures ?? []) this.pictures.push(p);
       if (next.stats.length === 0) break;
     }
     return this.read - before;
