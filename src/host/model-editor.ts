@@ -123,10 +123,13 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider 
     const post = (m: ModelHostMessage) => { if (!disposed) void panel.webview.postMessage(m); };
     const session = new ModelSession({ uri: document.uri.toString(), state: 'loading' }, post);
     this.sessions.add(session);
+    // The file is read while the webview boots: an error found before it is ready is posted when it is.
+    let failed: string | undefined;
     const fail = (message: string) => {
       session.info.state = 'error';
       session.info.error = message;
-      post({ type: 'error', message });
+      failed = message;
+      if (webviewReady) post({ type: 'error', message });
     };
     /** Runs a read in the worker; a reader's refusal becomes the error panel, anything else is logged too. */
     const guarded = async (work: (reader: ModelReader) => Promise<void>) => {
@@ -139,47 +142,67 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider 
         fail(e instanceof Error ? e.message : String(e));
       }
     };
+    // The file is opened and read from the moment the editor resolves, while the webview boots; the
+    // webview gets what is read so far when it says 'ready' (a snapshot: header and thumbnails), then
+    // the next heads as they come. A webview made anew (hidden and shown again) says 'ready' again.
     let generation = 0;
+    let webviewReady = false;
+    /** Posts what was read since the last post (at most every POST_EVERY_MS unless `last`); `fresh`: all of it, to a new webview. */
+    let sync: (last: boolean, fresh?: boolean) => void = () => {};
     const load = async () => {
       if (document.uri.scheme !== 'file') { fail(`${document.uri.toString()}: Attention Lens reads model files from disk only (this one is on ${document.uri.scheme})`); return; }
       const mine = ++generation;
       const stale = () => disposed || mine !== generation;
+      failed = undefined;
       session.header = undefined;
       session.pictures = [];
+      sync = () => {};
       session.reader ??= new ModelReader(this.workerScript());
       await guarded(async (reader) => {
         const t0 = performance.now();
         const path = document.uri.fsPath, open = this.references.get(document.uri.toString());
         const shape = await reader.open(path, open);
         if (stale()) return;
-        // The header first (the grid of every head, none read yet), then the heads as they are read.
         const options = session.options;
-        session.header = headerOf(shape, new PassAccumulator(0, 0).result(), options);
+        const side = shape.thumb ** 2;
+        let read: PassAccumulator = new PassAccumulator(shape.layers * shape.heads, shape.thumb);
+        let posted = -1, postedAt = 0; // −1: nothing posted to this webview yet
+        session.header = headerOf(shape, read.result(), options);
         session.info.tokens = shape.tokenTexts.slice(0, 8);
         session.info.read = 0;
         session.info.total = shape.layers * shape.heads;
-        post({ type: 'model', header: session.header, thumbnails: new Float32Array(shape.layers * shape.heads * shape.thumb ** 2) });
+        sync = (last, fresh = false) => {
+          if (fresh) posted = -1;
+          if (!webviewReady || stale()) return;
+          const now = performance.now();
+          const all = read.result();
+          session.header = headerOf(shape, all, options);
+          if (posted < 0) {
+            post({ type: 'model', header: session.header, thumbnails: all.thumbnails.slice() });
+          } else {
+            if (posted === read.read || (!last && now - postedAt < POST_EVERY_MS)) return;
+            post({
+              type: 'scanned', from: posted, stats: all.stats.slice(posted, read.read),
+              thumbnails: all.thumbnails.slice(posted * side, read.read * side),
+              offRows: all.offRows, warnings: session.header.warnings,
+            });
+          }
+          posted = read.read;
+          postedAt = now;
+        };
+        sync(true);
         const helpers = this.scanHelpers(shape);
         try {
           for (const h of helpers) await h.open(path, open);
-          let posted = 0, postedAt = 0;
-          const postRead = (done: PassAccumulator, last: boolean) => {
-            const now = performance.now();
-            if (posted === done.read || (!last && now - postedAt < POST_EVERY_MS)) return;
-            const all = done.result();
-            session.header = headerOf(shape, all, options);
-            post({
-              type: 'scanned', from: posted, stats: all.stats.slice(posted, done.read),
-              thumbnails: all.thumbnails.slice(posted * shape.thumb ** 2, done.read * shape.thumb ** 2),
-              offRows: all.offRows, warnings: session.header.warnings,
-            });
-            posted = done.read;
-            postedAt = now;
-            session.info.read = done.read;
-          };
-          const done = await scanWithReaders([reader, ...helpers], shape, options, (d) => { session.pictures = d.pictures; postRead(d, false); }, stale);
+          const done = await scanWithReaders([reader, ...helpers], shape, options, (d) => {
+            read = d;
+            session.pictures = d.pictures;
+            session.info.read = d.read;
+            sync(false);
+          }, stale);
           if (stale()) return;
-          postRead(done, true);
+          read = done;
+          sync(true);
           session.info.scanMs = performance.now() - t0;
         } finally {
           for (const h of helpers) h.dispose();
@@ -191,7 +214,11 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider 
       if (problem) { log().warn(`model editor: ignored a message from the webview: ${problem}`); return; }
       const message = m as ModelWebviewMessage;
       switch (message.type) {
-        case 'ready': void load(); break;
+        case 'ready':
+          webviewReady = true;
+          if (failed !== undefined) post({ type: 'error', message: failed });
+          else sync(true, true);
+          break;
         case 'softmax': session.options = { softmax: true }; void load(); break;
         case 'head':
           session.headAskedAt = performance.now();
@@ -232,6 +259,7 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider 
           break;
       }
     });
+    void load();
     panel.onDidDispose(() => { disposed = true; session.close(); this.sessions.delete(session); });
   }
 }
