@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { WHOLE_HEAD_MAX, type ModelHeader, type ScanOptions } from '../core/model-attention/data.js';
 import { headerOf, type ModelShape } from '../core/model-attention/scan.js';
 import { PassAccumulator, type HeadPicture } from '../core/tensors/pass.js';
-import { headRanges, scanWithReaders } from './model-scan.js';
+import { headRanges, scanWithReaders, WEIGHTS_PER_RANGE } from './model-scan.js';
 import { ModelReader, ReaderError } from './model-reader.js';
 import { webviewMessageProblem, type ModelHostMessage, type ModelWebviewMessage } from '../core/model-attention/messages.js';
 import { makeNonce } from './panel-html.js';
@@ -147,6 +147,8 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider 
     // the next heads as they come. A webview made anew (hidden and shown again) says 'ready' again.
     let generation = 0;
     let webviewReady = false;
+    let booted: () => void = () => {};
+    const webviewBooted = new Promise<void>((resolve) => { booted = resolve; });
     /** Posts what was read since the last post (at most every POST_EVERY_MS unless `last`); `fresh`: all of it, to a new webview. */
     let sync: (last: boolean, fresh?: boolean) => void = () => {};
     const load = async () => {
@@ -191,20 +193,31 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider 
           postedAt = now;
         };
         sync(true);
-        const helpers = this.scanHelpers(shape);
+        // Helpers join once the webview has booted (its first paint needs the cores more than the scan).
+        const helpers: ModelReader[] = [];
+        let scanning = true;
+        const later = webviewBooted.then(async () => {
+          if (!scanning || stale()) return [];
+          for (const h of this.scanHelpers(shape)) {
+            if (!scanning) { h.dispose(); break; }
+            helpers.push(h);
+            await h.open(path, open);
+          }
+          return scanning ? helpers : [];
+        });
         try {
-          for (const h of helpers) await h.open(path, open);
-          const done = await scanWithReaders([reader, ...helpers], shape, options, (d) => {
+          const done = await scanWithReaders([reader], shape, options, (d) => {
             read = d;
             session.pictures = d.pictures;
             session.info.read = d.read;
             sync(false);
-          }, stale);
+          }, stale, WEIGHTS_PER_RANGE, later);
           if (stale()) return;
           read = done;
           sync(true);
           session.info.scanMs = performance.now() - t0;
         } finally {
+          scanning = false;
           for (const h of helpers) h.dispose();
         }
       });
@@ -216,6 +229,7 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider 
       switch (message.type) {
         case 'ready':
           webviewReady = true;
+          booted();
           if (failed !== undefined) post({ type: 'error', message: failed });
           else sync(true, true);
           break;

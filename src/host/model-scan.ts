@@ -23,8 +23,10 @@ export function headRanges(shape: Pick<ModelShape, 'layers' | 'heads' | 'tokens'
 /**
  * Reads every head with the readers (each has the file open). Rejects with the first error; `stop()`
  * returning true (the editor closed, or a newer scan began) ends it quietly after the ranges under way.
+ * `later`: readers that join when it resolves (the editor adds its helpers once the webview has
+ * booted, so that the scan does not take the cores the webview needs for its first paint).
  */
-export async function scanWithReaders(readers: readonly ModelReader[], shape: ModelShape, options: ScanOptions, onRead: (done: PassAccumulator) => void, stop: () => boolean = () => false, weightsPerRange = WEIGHTS_PER_RANGE): Promise<PassAccumulator> {
+export async function scanWithReaders(readers: readonly ModelReader[], shape: ModelShape, options: ScanOptions, onRead: (done: PassAccumulator) => void, stop: () => boolean = () => false, weightsPerRange = WEIGHTS_PER_RANGE, later?: Promise<readonly ModelReader[]>): Promise<PassAccumulator> {
   const done = new PassAccumulator(shape.layers * shape.heads, shape.thumb);
   const ranges = headRanges(shape, weightsPerRange);
   let next = 0;
@@ -42,6 +44,15 @@ export async function scanWithReaders(readers: readonly ModelReader[], shape: Mo
       }
     }
   };
-  await Promise.all(readers.map(work));
+  const joined: Promise<void>[] = [];
+  let finished = false;
+  void later?.then((more) => { if (!finished) for (const r of more) joined.push(work(r)); }, () => {});
+  try {
+    await Promise.all(readers.map(work));
+    // Readers that joined may still be reading their last range.
+    await Promise.all(joined);
+  } finally {
+    finished = true;
+  }
   return done;
 }

@@ -43,6 +43,11 @@ test('two workers share the scan a head at a time; the result is the one-thread 
     // Scores before the softmax: the shared scan applies it as the single pass does.
     const soft = await scanWithReaders(readers, shape, { softmax: true }, () => {}, () => false, 36);
     assert.deepEqual(headerOf(shape, soft.result(), { softmax: true }), scanModel(local, { softmax: true }).header);
+    // A reader that joins later (the editor's helpers, once the webview has booted): the same pass.
+    let admit: (r: ModelReader[]) => void = () => {};
+    const later = new Promise<ModelReader[]>((resolve) => { admit = resolve; });
+    const joined = scanWithReaders([readers[0]], shape, {}, (d) => { if (d.read === 1) admit([readers[1]]); }, () => false, 36, later);
+    assert.deepEqual(headerOf(shape, (await joined).result(), {}), expected.header);
     // Stopped (the editor closed): no more ranges are asked for, and nothing more is heard.
     let calls = 0;
     const stopped = await scanWithReaders(readers, shape, {}, () => { calls++; }, () => calls >= 1, 36);
