@@ -3,7 +3,7 @@
 // error panel, and the chosen view. Data arrives as checked messages through a transport: the VS
 // Code host, or the data embedded in the --html page. Every control is built with textContent,
 // never markup.
-import type { ModelHeader, ModelViewData } from '../src/core/model-attention/data.js';
+import { thumbnailValues, type ModelHeader, type ModelViewData } from '../src/core/model-attention/data.js';
 import { hostMessageProblem, type ModelHostMessage, type ModelWebviewMessage } from '../src/core/model-attention/messages.js';
 import { STAT_NAMES, type StatName } from '../src/core/tensors/head-stats.js';
 import { MAX_ROLLOUT_TOKENS } from '../src/core/tensors/rollout.js';
@@ -65,7 +65,8 @@ export class ModelApp {
     switch (m.type) {
       case 'error': this.fail(m.message); return;
       case 'model': {
-        const { header, thumbnails } = m;
+        const { header } = m;
+        const thumbnails = m.thumbnails instanceof Uint8Array ? thumbnailValues(m.thumbnails) : m.thumbnails;
         this.data = { header, thumbnails };
         this.pendingHead = undefined;
         this.rolloutAsked = false;
@@ -78,7 +79,7 @@ export class ModelApp {
         // More heads read, in order: their statistics and thumbnails join what is drawn.
         if (!this.data) return;
         const { header, thumbnails } = this.data;
-        thumbnails.set(m.thumbnails, m.from * header.thumb ** 2);
+        thumbnails.set(m.thumbnails instanceof Uint8Array ? thumbnailValues(m.thumbnails) : m.thumbnails, m.from * header.thumb ** 2);
         this.data = { ...this.data, header: { ...header, stats: [...header.stats, ...m.stats], offRows: m.offRows, warnings: m.warnings } };
         break;
       }

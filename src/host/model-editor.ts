@@ -7,7 +7,7 @@
 import type { OpenOptions } from '../core/tensors/open.js';
 import * as vscode from 'vscode';
 import { availableParallelism } from 'node:os';
-import { WHOLE_HEAD_MAX, type ModelHeader, type ScanOptions } from '../core/model-attention/data.js';
+import { thumbnailIndices, WHOLE_HEAD_MAX, type ModelHeader, type ScanOptions } from '../core/model-attention/data.js';
 import { headerOf, type ModelShape } from '../core/model-attention/scan.js';
 import { PassAccumulator, type HeadPicture } from '../core/tensors/pass.js';
 import { headRanges, scanWithReaders, WEIGHTS_PER_RANGE } from './model-scan.js';
@@ -35,6 +35,8 @@ export interface ModelEditorInfo {
   /** The first tokens of the file (or of the spec that references it). */
   tokens?: string[];
   error?: string;
+  /** From resolving the editor to the webview's 'ready' (its boot: page, script, first message). */
+  readyMs?: number;
   /** From resolving the editor to the webview's first paint. */
   firstPaintMs?: number;
   /** From asking for the file to having read every head (statistics and thumbnails). */
@@ -180,12 +182,12 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider 
           const all = read.result();
           session.header = headerOf(shape, all, options);
           if (posted < 0) {
-            post({ type: 'model', header: session.header, thumbnails: all.thumbnails.slice() });
+            post({ type: 'model', header: session.header, thumbnails: thumbnailIndices(all.thumbnails, shape.thumb) });
           } else {
             if (posted === read.read || (!last && now - postedAt < POST_EVERY_MS)) return;
             post({
               type: 'scanned', from: posted, stats: all.stats.slice(posted, read.read),
-              thumbnails: all.thumbnails.slice(posted * side, read.read * side),
+              thumbnails: thumbnailIndices(all.thumbnails.subarray(posted * side, read.read * side), shape.thumb),
               offRows: all.offRows, warnings: session.header.warnings,
             });
           }
@@ -229,6 +231,7 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider 
       switch (message.type) {
         case 'ready':
           webviewReady = true;
+          session.info.readyMs ??= performance.now() - started;
           booted();
           if (failed !== undefined) post({ type: 'error', message: failed });
           else sync(true, true);

@@ -8,6 +8,7 @@ import { ModelApp } from '../../webview/model-app.js';
 import type { ModelWebviewMessage } from '../../src/core/model-attention/messages.js';
 import { headFloat32, headPicture, headWindow, scanModel } from '../../src/core/model-attention/scan.js';
 import { exactWeight } from '../../webview/model-head.js';
+import { thumbnailIndices } from '../../src/core/model-attention/data.js';
 import { memoryAttention, randomAttention } from '../support/model-fixture.js';
 
 function page() {
@@ -117,4 +118,19 @@ test('a big head comes as a picture: hover asks for the block under the pointer 
   app.receive({ type: 'window', layer: 0, head: 0, i0: 128, rows: 128, j0: 0, cols: 128, weights: headWindow(a, 0, 0, 128, 128, 0, 128) });
   assert.match(tip.textContent!, new RegExp(`query #151 → key #51.*weight ${exactWeight(headFloat32(a, 0, 0)[151 * n + 51]).replace('.', '\\.')}`, 's'));
   assert.equal(doc.querySelectorAll('image.heatmap').length, 1, 'a window is shown without a redraw');
+});
+
+test('thumbnails posted as each head\'s colour indices (a quarter of the bytes) draw the very grid the float32 values draw', () => {
+  const a = memoryAttention(randomAttention(2, 3, 70, 8), 2, 3, 70);
+  const { header, thumbnails } = scanModel(a);
+  const indices = thumbnailIndices(thumbnails, header.thumb);
+  assert.equal(indices.byteLength * 4, thumbnails.byteLength);
+  const svgOf = (t: Float32Array | Uint8Array) => {
+    const p = page();
+    p.app.receive({ type: 'model', header, thumbnails: t });
+    return new p.dom.window.XMLSerializer().serializeToString(p.doc.querySelector('svg')!);
+  };
+  const fromValues = svgOf(thumbnails);
+  assert.match(fromValues, /data:image\/png;base64,/);
+  assert.equal(svgOf(indices), fromValues);
 });

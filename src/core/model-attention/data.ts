@@ -91,6 +91,25 @@ export function heatmapIndices(values: ArrayLike<number>, offset: number, stride
   return out;
 }
 
+/**
+ * Thumbnails as the editor posts them: each head's colour indices of its own strongest weight (a
+ * quarter of the float32 bytes). The grid scales every thumbnail to its own maximum, so index / 255
+ * draws the very same picture (thumbnailValues).
+ */
+export function thumbnailIndices(thumbnails: Float32Array, side: number): Uint8Array {
+  const out = new Uint8Array(thumbnails.length);
+  const size = side * side;
+  for (let at = 0; at < thumbnails.length; at += size) heatmapIndices(thumbnails, at, side, side, side, maxOf(thumbnails, at, at + size), out, at, side);
+  return out;
+}
+
+/** Thumbnails from their indices: index / 255 (each head's strongest weight becomes 1). */
+export function thumbnailValues(indices: Uint8Array): Float32Array {
+  const out = new Float32Array(indices.length);
+  for (let k = 0; k < indices.length; k++) out[k] = indices[k] / 255;
+  return out;
+}
+
 export interface ScanOptions {
   /** Apply the softmax to each row as it is read (for files holding scores). */
   softmax?: boolean;

@@ -6,9 +6,9 @@ import { MAX_WINDOW_CELLS, SENT_PICTURE_MAX, type CellWindow, type ModelHeader }
 
 export type ModelHostMessage =
   /** The file: its header with the heads read so far (stats), thumbnails for every head (zero where not read). */
-  | { type: 'model'; header: ModelHeader; thumbnails: Float32Array }
+  | { type: 'model'; header: ModelHeader; thumbnails: Float32Array | Uint8Array }
   /** More heads read, in order from `from` (the count read before): their statistics and thumbnails. */
-  | { type: 'scanned'; from: number; stats: HeadStats[]; thumbnails: Float32Array; offRows: number; warnings: string[] }
+  | { type: 'scanned'; from: number; stats: HeadStats[]; thumbnails: Float32Array | Uint8Array; offRows: number; warnings: string[] }
   /** A head, whole (weights) or, above WHOLE_HEAD_MAX tokens, as its picture and strongest weight. */
   | { type: 'head'; layer: number; head: number; weights?: Float32Array; picture?: { res: number; indices: Uint8Array }; max?: number }
   /** Exact weights of a window of a head, asked for by the webview. */
@@ -36,6 +36,8 @@ export const MAX_EXPORT_CHARS = 256 * 1024 * 1024;
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const isIndex = (x: unknown, below: number): x is number => Number.isInteger(x) && (x as number) >= 0 && (x as number) < below;
 const isCount = (x: unknown, max: number): x is number => Number.isInteger(x) && (x as number) >= 1 && (x as number) <= max;
+/** Thumbnails as values (float32) or as each head's colour indices (thumbnailIndices). */
+const isThumbnails = (x: unknown): x is Float32Array | Uint8Array => x instanceof Float32Array || x instanceof Uint8Array;
 const isNum = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
 
 /** A message from the webview, checked against the header the host holds: why not, or undefined. */
@@ -100,7 +102,7 @@ export function hostMessageProblem(m: unknown, header: ModelHeader | undefined):
       if (!Number.isInteger(h.offRows) || typeof h.softmaxed !== 'boolean') return 'offRows or softmaxed is missing';
       const stats = statsProblem(h.stats, h.layers as number, h.heads as number);
       if (stats) return stats;
-      if (!(m.thumbnails instanceof Float32Array) || m.thumbnails.length !== (h.layers as number) * (h.heads as number) * (h.thumb as number) ** 2) return 'the thumbnails are not layers × heads × thumb² float32';
+      if (!isThumbnails(m.thumbnails) || m.thumbnails.length !== (h.layers as number) * (h.heads as number) * (h.thumb as number) ** 2) return 'the thumbnails are not layers × heads × thumb² float32 (or colour indices)';
       return undefined;
     }
     case 'scanned': {
@@ -109,7 +111,7 @@ export function hostMessageProblem(m: unknown, header: ModelHeader | undefined):
       const stats = statsProblem(m.stats, header.layers, header.heads, m.from);
       if (stats) return stats;
       const count = (m.stats as unknown[]).length;
-      if (!(m.thumbnails instanceof Float32Array) || m.thumbnails.length !== count * header.thumb ** 2) return 'the thumbnails are not one thumb² float32 per head';
+      if (!isThumbnails(m.thumbnails) || m.thumbnails.length !== count * header.thumb ** 2) return 'the thumbnails are not one thumb² float32 (or colour indices) per head';
       if (!Number.isInteger(m.offRows) || (m.offRows as number) < 0) return 'offRows is not a count';
       return Array.isArray(m.warnings) && m.warnings.every((w) => typeof w === 'string') ? undefined : 'warnings are not text';
     }
