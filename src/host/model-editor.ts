@@ -46,6 +46,8 @@ export interface ModelEditorInfo {
   total?: number;
   /** From resolving the editor to the first paint that shows every head. */
   fullPaintMs?: number;
+  /** The webview's own drawing time of its last paint. */
+  lastDrawMs?: number;
   /** The last head switch: from the webview asking for the head to its paint, and the worker's read within it. */
   lastHeadMs?: number;
   lastHeadReadMs?: number;
@@ -266,6 +268,7 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider 
           if (session.info.state !== 'error') session.info.state = 'ready';
           session.info.view = message.view;
           session.info.items = message.items;
+          session.info.lastDrawMs = message.ms;
           if (message.items > 0 || message.view !== 'model') session.info.firstPaintMs ??= performance.now() - started;
           if (message.view === 'model' && message.items === session.info.total) session.info.fullPaintMs ??= performance.now() - started;
           if (message.view === 'head' && message.items > 0 && session.headAskedAt !== undefined) {
