@@ -49,6 +49,11 @@ export class ModelApp {
     this.warning.hidden = true;
     this.stage = doc.createElement('div');
     this.stage.className = 'model-stage';
+    // Until the header comes (the host opens the file while this page boots), say what is happening.
+    const waiting = doc.createElement('p');
+    waiting.className = 'model-loading';
+    waiting.textContent = 'Reading the file…';
+    this.stage.append(waiting);
     root.replaceChildren(this.bar, this.warning, this.stage);
     this.tooltip = new Tooltip(tip);
     this.theme = themeFromDocument(doc);

@@ -134,3 +134,10 @@ test('thumbnails posted as each head\'s colour indices (a quarter of the bytes) 
   assert.match(fromValues, /data:image\/png;base64,/);
   assert.equal(svgOf(indices), fromValues);
 });
+
+test('before the file\'s header comes, the page says it is reading the file (never a blank editor)', () => {
+  const { root, app } = page();
+  assert.match(root.textContent!, /Reading the file…/);
+  app.receive({ type: 'model', ...scanModel(memoryAttention(randomAttention(1, 1, 3), 1, 1, 3)) });
+  assert.doesNotMatch(root.textContent!, /Reading the file/);
+});

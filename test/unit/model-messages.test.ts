@@ -40,6 +40,7 @@ test('the editor page: strict CSP with the nonce, the bundle by nonce, the file 
   assert.match(html, /default-src &#39;none&#39;; script-src &#39;nonce-abcdef0123456789abcdef0123456789&#39;/);
   assert.match(html, /<script nonce="abcdef0123456789abcdef0123456789" src="vscode-webview:\/\/x\/dist\/model-webview.js"><\/script>/);
   assert.ok(!html.includes('<img'));
+  assert.match(html, /<p class="model-loading">Reading &#60;img src=x&#62;\.npy…<\/p>/, 'the file name, escaped, in the page before its script runs');
   assert.ok(!html.includes('unsafe'), 'no unsafe-inline, unsafe-eval or wasm-unsafe-eval');
   assert.throws(() => modelEditorHtml({ nonce: 'x"', cspSource: '', scriptUri: '', styleUri: '', fileName: '' }), /nonce/);
 });
