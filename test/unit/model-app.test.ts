@@ -141,3 +141,17 @@ test('before the file\'s header comes, the page says it is reading the file (nev
   app.receive({ type: 'model', ...scanModel(memoryAttention(randomAttention(1, 1, 3), 1, 1, 3)) });
   assert.doesNotMatch(root.textContent!, /Reading the file/);
 });
+
+test('heads whose statistic differs only by rounding get one frame colour, and the note says the value is the same', () => {
+  const a = memoryAttention(randomAttention(1, 3, 8), 1, 3, 8);
+  const { header, thumbnails } = scanModel(a);
+  const stats = header.stats.map((s, k) => ({ ...s, entropy: 2.0794415416798357 + k * 1e-14 }));
+  const { doc, app } = page();
+  app.receive({ type: 'model', header: { ...header, stats }, thumbnails });
+  const strokes = new Set([...doc.querySelectorAll('rect.frame')].map((r) => r.getAttribute('stroke')));
+  assert.equal(strokes.size, 1, [...strokes].join(' '));
+  assert.match(doc.querySelector('svg')!.textContent!, /entropy is 2\.079 for every head read/);
+  const spread = page();
+  spread.app.receive({ type: 'model', header, thumbnails });
+  assert.ok(new Set([...spread.doc.querySelectorAll('rect.frame')].map((r) => r.getAttribute('stroke'))).size > 1, 'real differences keep their colours');
+});
