@@ -27,7 +27,7 @@ export function renderModelFinder(container: HTMLElement, data: ModelViewData, o
   const { theme } = options;
   const rows = sortHeads(header.stats, options.stat);
   const shown = rows.slice(0, FINDER_ROWS_MAX);
-  const rowH = 20, top = 60, colW = 104, idW = 56;
+  const rowH = 20, top = 60, colW = 120, idW = 56; // colW: "duplicateToken" in bold is about 110 px
   const width = Math.max(options.width, 2 * idW + STAT_NAMES.length * colW + 16);
   const height = top + shown.length * rowH + 30;
   const svg = createSvg(container, theme, width, height, `Head finder: ${rows.length} heads`, 'finder');
