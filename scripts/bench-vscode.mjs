@@ -7,13 +7,17 @@
 // 2. Each view's draw time in headless Chromium for 64, 256 and 1024 tokens, with the panel's own
 //    bundle (dist/webview.js): scripts/bench-views.ts --chromium, which does exactly that.
 //
-//   node scripts/bench-vscode.mjs [--runs 10] [--no-views] [--sizes 64,256,1024]
+// 3. The model editor on generated .safetensors (12 × 12 × 128 and × 512 F32; --large adds 4 × 8 × 4,096
+//    F16, 1 GiB): first paint, the paint with every head, the scan, head switches.
+//
+//   node scripts/bench-vscode.mjs [--runs 10] [--no-views] [--no-models] [--large] [--sizes 64,256,1024]
 // Env: ATTN_SKIP_BUILD=1 reuses dist/; ATTN_KEEP_TEMP=1 keeps the temp dirs.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { buildIntegrationSuite } from './vscode/build-tests.mjs';
 import { generatedSpec } from './generate-spec.mjs';
+import { writeAttentionFile } from './write-attention-file.mjs';
 import {
   killGroup, launchChromium, makeExampleWorkspace, makeUserDataDir, removeTempDirs, ROOT, startCodeServer, tail, tempDir, workbenchUrl,
 } from './vscode/code-server.mjs';
@@ -27,6 +31,8 @@ const sizes = arg('--sizes', '64,256,1024');
 const views = !process.argv.includes('--no-views');
 const GOAL_MS = 100;
 const GENERATED = [[1024, 4], [2048, 1]];
+const models = !process.argv.includes('--no-models');
+const MODEL_SIZES = [[12, 12, 128, 'F32'], [12, 12, 512, 'F32'], ...(process.argv.includes('--large') ? [[4, 8, 4096, 'F16']] : [])];
 
 let server;
 let browser;
@@ -52,7 +58,11 @@ async function editToPaint() {
   // Beyond the examples: generated specs at the sizes the issue names. 2,048 × 8 (33,554,432
   // attention cells) is past the reader's cap of 4,194,304, so 2,048 tokens are measured with 1 head.
   for (const [n, heads] of GENERATED) fs.writeFileSync(path.join(workspace, `generated-${n}x${heads}.attn.json`), generatedSpec(n, heads));
-  server = await startCodeServer({ userDataDir: makeUserDataDir(), env: { ATTN_BENCH_RESULT: resultFile, ATTN_BENCH_RUNS: String(runs), ...(process.env.ATTN_BENCH_ONLY ? { ATTN_BENCH_ONLY: process.env.ATTN_BENCH_ONLY } : {}) } });
+  // Model attention files for the model editor (issue 12's sizes; --large adds the 1 GiB 4 × 8 × 4,096 F16).
+  if (models) {
+    for (const [L, H, n, dtype] of MODEL_SIZES) writeAttentionFile(path.join(workspace, `${L}x${H}x${n}-${dtype}.safetensors`), L, H, n, dtype);
+  }
+  server = await startCodeServer({ userDataDir: makeUserDataDir(), env: { ATTN_BENCH_RESULT: resultFile, ATTN_BENCH_RUNS: String(runs), ...(models ? { ATTN_BENCH_MODELS: '1' } : {}), ...(process.env.ATTN_BENCH_ONLY ? { ATTN_BENCH_ONLY: process.env.ATTN_BENCH_ONLY } : {}) } });
   browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.goto(workbenchUrl(server.base, { folder: workspace, extensionDevelopmentPath: ROOT, extensionTestsPath: bundle }));
@@ -101,6 +111,13 @@ async function editToPaint() {
       totalMs: r.totalMs, maxStallMs: r.maxStallMs,
     })),
   };
+  if (result.models) {
+    console.log('\nThe model editor (Open With… Attention Lens), ms: first paint showing heads, paint with every head, the scan, the host\'s longest stall, head switch (request -> head view painted; worker read within it), median of 6');
+    for (const m of result.models) {
+      console.log(`${m.file}: webview ready ${f1(m.readyMs)}, first paint ${f1(m.firstPaintMs)}, all heads ${f1(m.fullPaintMs)} (grid drawn in ${f1(m.gridDrawMs)}), scan ${f1(m.scanMs)}, host stall ${f1(m.maxStallMs)}, head switch ${f1(pct(m.headSwitchMs, 0.5))} (max ${f1(Math.max(...m.headSwitchMs))}; read ${f1(pct(m.headReadMs, 0.5))}, webview draw ${f1(pct(m.headDrawMs, 0.5))})`);
+    }
+    summary.models = result.models.map((m) => ({ ...m, headSwitchMedianMs: pct(m.headSwitchMs, 0.5), headReadMedianMs: pct(m.headReadMs, 0.5) }));
+  }
   fs.writeFileSync(path.join(ROOT, 'test-results', 'bench-vscode.json'), JSON.stringify(summary, null, 2));
 }
 

@@ -100,6 +100,25 @@ export class App {
     this.cleanups.push(() => win.removeEventListener('message', onMessage));
     const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') this.tooltip.hide(); };
     this.doc.addEventListener('keydown', onKey);
+    // Ctrl+2 is VS Code's "focus the second editor group": the workbench focuses the webview's
+    // window and nothing in it, so the keyboard landed on the page and Tab walked the whole toolbar
+    // first. With nothing focused, the view's first control takes the focus; a click chose its
+    // own place (pointerdown comes just before the window's focus), and a place already focused is kept.
+    let pointerAt = -Infinity;
+    const onPointer = () => { pointerAt = performance.now(); };
+    const onFocus = () => {
+      if (performance.now() - pointerAt < 500) return;
+      const a = this.doc.activeElement;
+      if (a && a !== this.doc.body && a !== this.root && this.root.contains(a)) return;
+      this.focusView();
+    };
+    this.doc.addEventListener('pointerdown', onPointer, true);
+    win.addEventListener('focus', onFocus);
+    this.cleanups.push(() => {
+      this.doc.removeEventListener('keydown', onKey);
+      this.doc.removeEventListener('pointerdown', onPointer, true);
+      win.removeEventListener('focus', onFocus);
+    });
     if ('ResizeObserver' in win) {
       const ro = new win.ResizeObserver(() => {
         const w = this.viewEl.clientWidth;
@@ -327,6 +346,14 @@ export class App {
       el.setAttribute('tabindex', '0');
     }
     el.focus();
+  }
+
+  /** Focus the view's first control (its tab stop, or a painted matrix); false when it has none. */
+  focusView(): boolean {
+    const stop = this.viewEl.querySelector<HTMLElement>('[tabindex="0"]');
+    if (!stop) return false;
+    stop.focus();
+    return true;
   }
 
   /** A selector for the focused element inside the panel (a control, a token, a cell), if any. */

@@ -9,6 +9,7 @@ import { clip, fmt, textWidth } from './format.js';
 import { rovingGrid } from './keyboard.js';
 import { divisorText } from './matrix.js';
 import { wireTips, type Tip } from './tooltip.js';
+import { plainToken, quotedToken, repeatedWords } from './token-names.js';
 import { clampIndex, createSvg, emptyView, note, type ViewFn } from './view.js';
 import { maxOf } from '../src/core/extent.js';
 
@@ -51,10 +52,10 @@ export const renderArcs: ViewFn = (container, data, options) => {
   const notes: string[] = [];
   // Many tokens: keep each token's strongest links (fewer when several heads share the picture).
   const topK = n > ALL_LINKS_UP_TO ? (heads.length > 2 ? 1 : heads.length > 1 ? 2 : TOP_K) : undefined;
-  if (topK) notes.push(`${n} tokens: showing the ${topK === 1 ? 'strongest link' : `${topK} strongest links`} of each token per head (weights ≥ ${MIN_WEIGHT}); hover a token for its own`);
+  if (topK) notes.push(`${n} tokens: showing the ${topK === 1 ? 'strongest link' : `${topK} strongest links`} of each token per head (weights ≥ ${MIN_WEIGHT}); hover or focus a token for its own`);
   const thick = topK ? 3.5 : 7;
   const links = strongestLinks(input, heads, topK);
-  if (heads.length === 0) notes.push('every head is hidden: click a head in the legend to show it');
+  if (heads.length === 0) notes.push('every head is hidden: click or press Enter on a head in the legend to show it');
 
   const fs = theme.fontSize;
   const pad = 12;
@@ -73,7 +74,7 @@ export const renderArcs: ViewFn = (container, data, options) => {
   }
   // Legend items flow like words; their positions are known before the picture's height.
   const legendItems = input.heads.map((head) => `head "${head.name}"`);
-  const allLabel = options.head === 'all' ? 'all heads (click a head to hide it)' : 'show all heads';
+  const allLabel = options.head === 'all' ? 'all heads (click or press Enter on one to hide it)' : 'show all heads';
   const legendPos: [number, number][] = [];
   {
     let lx = 0, ly = 0;
@@ -191,15 +192,17 @@ export const renderArcs: ViewFn = (container, data, options) => {
     for (const el of Array.from(svgNode.querySelectorAll('circle.key-end'))) el.setAttribute('visibility', pred(el) ? 'visible' : 'hidden');
   };
   const unfocus = () => focusOn(() => true);
+  // A repeated word is named with its position ("the" (token 4)), as the token menu numbers it.
+  const repeated = repeatedWords(input.tokens);
   const describe = (el: Element): Tip | undefined => {
     if (el.classList.contains('head-toggle')) {
       const hv = el.getAttribute('data-head');
       if (hv === 'all') {
-        return { lines: ['show every head, each in its own colour'], click: () => options.onPick?.({ head: 'all', hiddenHeads: [] }) };
+        return { lines: ['show every head, each in its own colour (click or press Enter)'], click: () => options.onPick?.({ head: 'all', hiddenHeads: [] }) };
       }
       const h = Number(hv);
       return {
-        lines: [options.head === 'all' ? `head "${input.heads[h].name}": click to ${hidden.has(h) ? 'show' : 'hide'} it` : `head "${input.heads[h].name}": click to show only it`],
+        lines: [options.head === 'all' ? `head "${input.heads[h].name}": click or press Enter to ${hidden.has(h) ? 'show' : 'hide'} it` : `head "${input.heads[h].name}": click or press Enter to show only it`],
         click: () => {
           if (options.head !== 'all') { options.onPick?.({ head: h }); return; }
           const next = new Set(hidden);
@@ -214,10 +217,10 @@ export const renderArcs: ViewFn = (container, data, options) => {
         const weights = row(input.heads[h].weights, t);
         let best = 0;
         weights.forEach((w, j) => { if (w > weights[best]) best = j; });
-        return `head "${input.heads[h].name}": attends most to "${input.tokens[best]}" (${fmt(weights[best])})`;
+        return `head "${input.heads[h].name}": attends most to ${quotedToken(input.tokens, best, repeated)} (${fmt(weights[best])})`;
       });
       return {
-        lines: [`${input.tokens[t]} (token ${t + 1} of ${n})`, ...strongest, 'click: show it in the spec'],
+        lines: [`${input.tokens[t]} (token ${t + 1} of ${n})`, ...strongest, 'click or press Enter: show it in the spec'],
         enter: () => focusOn((a) => Number(a.getAttribute('data-query')) === t),
         leave: unfocus,
         reveal: { kind: 'token', input: inputIndex, token: t },
@@ -229,7 +232,7 @@ export const renderArcs: ViewFn = (container, data, options) => {
     if (!head) return undefined;
     return {
       lines: [
-        `${input.tokens[i]} → ${input.tokens[j]}: weight ${fmt(at(head.weights, i, j), 4)}, score ${fmt(at(head.scores, i, j))}, scaled ${fmt(at(head.scores, i, j))} ÷ ${divisorText(data, head)} = ${fmt(scaledAt(head, i, j))}`,
+        `${plainToken(input.tokens, i, repeated)} → ${plainToken(input.tokens, j, repeated)}: weight ${fmt(at(head.weights, i, j), 4)}, score ${fmt(at(head.scores, i, j))}, scaled ${fmt(at(head.scores, i, j))} ÷ ${divisorText(data, head)} = ${fmt(scaledAt(head, i, j))}`,
         `head "${head.name}"`,
       ],
       enter: () => focusOn((a) => a === el),

@@ -5,13 +5,16 @@
 import { hotGrid } from './keyboard.js';
 import { isHandle, linalgOrSay } from './linalg-view.js';
 import type { FeatureSpaceJson } from '../src/core/model/linalg-data.js';
-import { clip, fmt } from './format.js';
+import { clip, fmt, textWidth } from './format.js';
+import { maxOf } from '../src/core/extent.js';
 import { TipTable } from './tips.js';
 import { wireTips } from './tooltip.js';
-import { clampIndex, createSvg, emptyView, note, singleHead, type G, type ViewFn } from './view.js';
+import { clampIndex, createSvg, drawHeading, emptyView, layoutHeading, note, singleHead, type G, type ViewFn } from './view.js';
 
 /** Components whose share is drawn as a bar. */
 const MAX_COMPONENTS = 16;
+/** The longest a feature's name is drawn beside the heat map, in pixels (the hover has it whole). */
+const AXIS_MAX = 72;
 
 export const renderCovariance: ViewFn = (container, data, options) => {
   const theme = options.theme;
@@ -31,25 +34,49 @@ export const renderCovariance: ViewFn = (container, data, options) => {
   if (input.tokens.length < 2) notes.push('one token: a covariance needs at least two (it divides by n − 1)');
   if (options.head === 'all' && input.heads.length > 1) notes.push(`showing head "${head?.name}"; pick another head in the toolbar`);
   const width = Math.max(options.width, 320);
-  const titleH = 24 + notes.length * 16;
+  // Headings wrap in a narrow panel (they were cut with "…" at 676 px): the title pushes the blocks
+  // down, a space's heading its own block.
+  const titleText = `How the features vary together across the ${input.tokens.length} tokens of "${input.name}"`;
+  const title = layoutHeading(titleText, width - 2 * pad, fs, true, 4);
+  const spaceHeading = (s: FeatureSpaceJson) => layoutHeading(`${s.label}: ${s.n} tokens × ${s.d} features`, width - 2 * pad, fs);
+  const titleH = 24 + title.extra + notes.length * 16;
   const heat = (s: FeatureSpaceJson) => (s.correlation ? Math.min(260, Math.max(80, s.d * 14)) : 0);
-  const blockH = (s: FeatureSpaceJson) => 40 + Math.max(heat(s) + 30, 120) + Math.min(4, s.redundant.length) * (fs + 4);
+  // The heat map's rows and columns carry the features' names (the spec's, or q0, q1, … for the
+  // head's spaces), cut to AXIS_MAX pixels with the full name in the hover; too small cells get none.
+  const axisFs = fs - 2;
+  const nameOf = (s: FeatureSpaceJson) => (i: number) => (s.label.startsWith('X') ? data.features[i] ?? `d${i}` : `${s.label[0].toLowerCase()}${i}`);
+  const axes = (s: FeatureSpaceJson) => {
+    const size = heat(s);
+    if (!size || size / s.d < axisFs - 1) return { w: 0, h: 0, names: [] as string[] };
+    const names = Array.from({ length: s.d }, (_, i) => nameOf(s)(i));
+    const longest = Math.min(AXIS_MAX, maxOf(names, (t) => textWidth(t, axisFs)));
+    // Column names slant at 60°: at 45° two names 20 px apart ran into each other.
+    return { w: longest + 8, h: longest * 0.87 + 10, names };
+  };
+  const blockH = (s: FeatureSpaceJson) => 40 + spaceHeading(s).extra + Math.max(heat(s) + axes(s).h + 30, 120) + Math.min(4, s.redundant.length) * (fs + 4);
   const height = titleH + spaces.reduce((t, s) => t + blockH(s) + 14, 0) + 8;
   const svg = createSvg(container, theme, width, height, `Covariance of the features in "${input.name}"`, 'covariance');
-  svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
-    .text(clip(`How the features vary together across the ${input.tokens.length} tokens of "${input.name}"`, width - 2 * pad, fs * 1.1));
-  notes.forEach((s, k) => note(svg, theme, pad, 34 + k * 16, s));
+  drawHeading(svg, 'title', pad, 16, title, titleText);
+  notes.forEach((s, k) => note(svg, theme, pad, 34 + title.extra + k * 16, s));
   const tips = new TipTable();
   let y = titleH;
   for (const s of spaces) {
-    const g = svg.append('g').attr('class', 'feature-space').attr('transform', `translate(${pad},${y})`) as unknown as G;
-    const names = (i: number) => (s.label.startsWith('X') ? data.features[i] ?? `d${i}` : `${s.label[0].toLowerCase()}${i}`);
-    g.append('text').attr('y', 14).attr('font-weight', 600).text(clip(`${s.label}: ${s.n} tokens × ${s.d} features`, width - 2 * pad, fs));
+    const sh = spaceHeading(s);
+    const outer = svg.append('g').attr('class', 'feature-space').attr('transform', `translate(${pad},${y})`) as unknown as G;
+    drawHeading(outer, 'heading', 0, 14, sh, `${s.label}: ${s.n} tokens × ${s.d} features`);
+    // Everything under the heading moves down by its extra lines.
+    const g = (sh.extra ? outer.append('g').attr('transform', `translate(0,${sh.extra})`) : outer) as unknown as G;
+    const names = nameOf(s);
+    const ax = axes(s);
     const size = heat(s);
-    if (s.correlation) drawCorrelation(g, s, 0, 30, size, names);
-    else g.append('text').attr('y', 34).attr('fill', theme.muted).attr('font-size', fs - 1).text(`${s.d} features: too many to draw each pair; the redundant pairs and the variance explained follow`);
-    drawExplained(g, s, size ? size + 40 : 0, 30, Math.min(360, width - 2 * pad - (size ? size + 40 : 0)), 100);
-    const listY = 40 + Math.max(size + 30, 120);
+    if (s.correlation) {
+      drawAxes(g, s, ax, 30, size);
+      drawCorrelation(g, s, ax.w, 30 + ax.h, size, names);
+    } else g.append('text').attr('y', 34).attr('fill', theme.muted).attr('font-size', fs - 1).text(`${s.d} features: too many to draw each pair; the redundant pairs and the variance explained follow`);
+    // Slanted column names reach right of the heat map by half their length: the bars start past them.
+    const barsX = size ? ax.w + size + Math.max(40, ax.h * 0.6) : 0;
+    drawExplained(g, s, barsX, 30, Math.min(360, width - 2 * pad - barsX), 100);
+    const listY = 40 + Math.max(size + ax.h + 30, 120);
     if (s.redundant.length === 0) {
       g.append('text').attr('y', listY).attr('fill', theme.muted).attr('font-size', fs - 1).text('no redundant pair (|correlation| ≥ 0.9)');
     }
@@ -59,6 +86,20 @@ export const renderCovariance: ViewFn = (container, data, options) => {
         .attr('data-tip', tips.add({ lines: [`${names(p.a)} and ${names(p.b)} move together across the tokens (correlation ${fmt(p.correlation, 4)})`, 'one of them adds little the other does not carry'] }));
     });
     y += blockH(s) + 14;
+  }
+
+  function drawAxes(g: G, s: FeatureSpaceJson, ax: { w: number; h: number; names: string[] }, y0: number, size: number): void {
+    if (ax.names.length === 0) return;
+    const c = size / s.d;
+    const box = g.append('g').attr('class', 'axes').attr('font-size', axisFs).attr('fill', theme.muted);
+    ax.names.forEach((name, i) => {
+      const tip = (where: string) => tips.add({ lines: [name, `feature ${i + 1} of ${s.d}: the heat map's ${where} ${i + 1}`] });
+      box.append('text').attr('class', 'axis-label row hot').attr('x', ax.w - 4).attr('y', y0 + ax.h + (i + 0.5) * c + axisFs * 0.35)
+        .attr('text-anchor', 'end').attr('data-tip', tip('row')).text(clip(name, AXIS_MAX, axisFs));
+      const cx = ax.w + (i + 0.5) * c, cy = y0 + ax.h - 4;
+      box.append('text').attr('class', 'axis-label col hot').attr('x', cx).attr('y', cy).attr('transform', `rotate(-60 ${cx} ${cy})`)
+        .attr('data-tip', tip('column')).text(clip(name, AXIS_MAX, axisFs));
+    });
   }
 
   function drawCorrelation(g: G, s: FeatureSpaceJson, x: number, y0: number, size: number, names: (i: number) => string): void {

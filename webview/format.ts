@@ -113,3 +113,30 @@ export function fmtWeight(w: number, digits = 3): string {
 export function monoWidth(s: string, fontSize: number): number {
   return [...s].length * fontSize * 0.6;
 }
+
+/**
+ * A heading broken into lines of at most `px` pixels at its spaces, at most `maxLines` of them
+ * (the last cut with "…" if the text is longer still; a word wider than a line is cut too). A
+ * narrow panel gets a heading on two lines instead of one cut short.
+ */
+export function wrapLines(s: string, px: number, fontSize: number, maxLines = 3): string[] {
+  if (textWidth(s, fontSize) <= px) return [s];
+  const words = s.split(' ');
+  const out: string[] = [];
+  let line = '';
+  for (let k = 0; k < words.length; k++) {
+    const next = line ? `${line} ${words[k]}` : words[k];
+    if (textWidth(next, fontSize) <= px || !line) {
+      line = next;
+      continue;
+    }
+    out.push(line);
+    line = words[k];
+    if (out.length === maxLines - 1) {
+      line = words.slice(k).join(' ');
+      break;
+    }
+  }
+  out.push(line);
+  return out.map((l) => clip(l, px, fontSize));
+}

@@ -75,7 +75,11 @@ export const renderGeometry: ViewFn = (container, data, options) => {
   if (g.degrees > 0.5) {
     pg.append('path').attr('d', `M ${cx + r} ${cy} A ${r} ${r} 0 0 0 ${cx + r * Math.cos(a)} ${cy - r * Math.sin(a)}`).attr('fill', 'none').attr('stroke', theme.muted);
   }
-  pg.append('text').attr('x', cx + r + 4).attr('y', cy - 6).attr('fill', theme.muted).attr('font-size', fs - 1).text(`θ = ${fmt(g.degrees, 1)}°`);
+  // The label below the k axis, left of the origin: q, its dashed drop and its label are always
+  // above the axis, k and its label right of the origin, and a negative shadow runs at cy + 6, so
+  // nothing crosses it there (beside the arc, the drop from a q at a small angle ran through it).
+  pg.append('text').attr('class', 'theta').attr('x', cx - 6).attr('y', cy + 10 + fs).attr('text-anchor', 'end')
+    .attr('fill', theme.muted).attr('font-size', fs - 1).text(`θ = ${fmt(g.degrees, 1)}°`);
   const formula = `q_${tq} · k_${tk} = |q||k| cos θ = ${fmt(g.qNorm, 2)} · ${fmt(g.kNorm, 2)} · ${g.cos.toFixed(3)} = ${fmt(g.dot)}`;
   svg.append('text').attr('class', 'formula hot').attr('x', pad).attr('y', titleH + 20 + plane + 24).attr('font-family', theme.mono)
     .attr('data-tip', tips.add({ lines: [formula, `term by term: ${Array.from(row(head.q, i), (v, t) => `${fmt(v)}·${fmt(at(head.k, j, t))}`).join(' + ')} = ${fmt(g.dot)}`] }))
@@ -91,14 +95,26 @@ export const renderGeometry: ViewFn = (container, data, options) => {
     const y = (k + 1) * rowH + 4;
     const masked = scaledAt(head, i, k) === null;
     const gk = pairGeometry(row(head.q, i), row(head.k, k));
-    tg.append('text').attr('x', 0).attr('y', y).attr('font-weight', k === j ? 700 : 400).attr('fill', masked ? theme.muted : theme.fg).text(clip(`${k + 1}. ${t}`, labelW - 6, fs));
+    // The key's name is focusable too: a keyboard user reaches the row by its name, not only its numbers.
+    const keyEl = tg.append('text').attr('class', 'key hot').attr('data-token', k).attr('x', 0).attr('y', y)
+      .attr('font-weight', k === j ? 700 : 400).attr('fill', masked ? theme.muted : theme.fg).text(clip(`${k + 1}. ${t}`, labelW - 6, fs))
+      .attr('data-tip', tips.add({
+        lines: [`${t} (token ${k + 1}): k_${t} = [${Array.from(row(head.k, k), (v) => fmt(v)).join(', ')}], |k| = ${fmt(gk.kNorm, 2)}`,
+          masked ? `the mask hides it from "${tq}"` : `weight from "${tq}": ${fmt(at(head.weights, i, k), 3)}${k === j ? ', the largest: the key drawn' : ''}`,
+          'click or press Enter: show it in the spec'],
+        reveal: { kind: 'token', input: inputIndex, token: k },
+      }));
+    focusables.push({ el: keyEl.node()!, row: k + 1, col: 0 });
     const values = masked ? ['', '', '', 'masked', '0'] : [fmt(gk.kNorm, 2), gk.cos.toFixed(3), `${fmt(gk.degrees, 1)}°`, fmt(gk.dot), fmt(at(head.weights, i, k), 3)];
     values.forEach((v, c) => {
       const el = tg.append('text').attr('class', 'num hot').attr('x', labelW + c * 64).attr('y', y).attr('font-family', theme.mono).text(v)
         .attr('data-tip', tips.add({ lines: masked ? [`the mask hides "${t}" from "${tq}"`] : [`q_${tq} · k_${t} = |q||k| cos θ = ${fmt(gk.qNorm, 2)} · ${fmt(gk.kNorm, 2)} · ${gk.cos.toFixed(3)} = ${fmt(gk.dot)}`] }));
-      focusables.push({ el: el.node()!, row: k, col: c });
+      focusables.push({ el: el.node()!, row: k + 1, col: c + 1 });
     });
   });
+  // The plane's arrows, the shadow and the formula are the first row; each key is a row under it.
+  Array.from(svg.node()!.querySelectorAll('g.plane .hot, text.formula')).forEach((el, c) => focusables.push({ el, row: 0, col: c }));
+  focusables.sort((a, b) => a.row - b.row || a.col - b.col);
   const svgNode = svg.node()!;
   const cleanups = [wireTips(svgNode, options, '.hot', (el) => tips.get(el))];
   if (options.interactive) cleanups.push(rovingGrid(svgNode, focusables));

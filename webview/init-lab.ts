@@ -7,10 +7,10 @@ import { hotGrid } from './keyboard.js';
 import type { InitLabJson } from '../src/core/model/linalg-data.js';
 import { INIT_LAB } from '../src/core/model/linalg-data.js';
 import { maxOf } from '../src/core/extent.js';
-import { clip, fmt } from './format.js';
+import { clip, fmt, textWidth } from './format.js';
 import { TipTable } from './tips.js';
 import { wireTips } from './tooltip.js';
-import { createSvg, emptyView, note, type G, type ViewFn } from './view.js';
+import { createSvg, drawHeading, emptyView, layoutHeading, note, type G, type ViewFn } from './view.js';
 
 export const renderInitLab: ViewFn = (container, data, options) => {
   const theme = options.theme;
@@ -22,33 +22,44 @@ export const renderInitLab: ViewFn = (container, data, options) => {
     `${lab.layers} random ${lab.width} × ${lab.width} layers, 64 random inputs, seed ${INIT_LAB.seed}: the same numbers every time`,
     'on square layers Xavier\'s 2/(d + d) is LeCun\'s 1/d: their curves lie on each other',
   ];
-  const titleH = 24 + notes.length * 16;
   const two = width >= 760;
   const chartW = two ? (width - 3 * pad) / 2 : width - 2 * pad;
   const chartH = 200;
   const rows = two ? 2 : 4;
-  const height = titleH + rows * (chartH + 80) + 10;
+  // Headings wrap in a narrow panel (the title was cut with "…", the charts' ran off the picture):
+  // the title pushes everything down, and every chart leaves room for the tallest chart heading.
+  const titleText = 'How the variance of W keeps a deep stack steady, and why scores are divided by √d_k';
+  const title = layoutHeading(titleText, width - 2 * pad, fs, true, 4);
+  const headingTexts = ['Variance per layer, linear layers', 'Variance per layer, with ReLU',
+    `Singular values of one random ${lab.width} × ${lab.width} W`, `Largest softmax weight of ${lab.tokens} keys against d_k`];
+  const headings = headingTexts.map((t) => layoutHeading(t, chartW, fs));
+  const headExtra = maxOf(headings, (hd) => hd.extra);
+  const titleH = 24 + title.extra + notes.length * 16;
+  const blockH = chartH + 80 + headExtra;
+  const height = titleH + rows * blockH + 10;
   const svg = createSvg(container, theme, width, height, 'Initialisation lab', 'init');
-  svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
-    .text(clip('How the variance of W keeps a deep stack steady, and why scores are divided by √d_k', width - 2 * pad, fs * 1.1));
-  notes.forEach((s, k) => note(svg, theme, pad, 34 + k * 16, s));
+  drawHeading(svg, 'title', pad, 16, title, titleText);
+  notes.forEach((s, k) => note(svg, theme, pad, 34 + title.extra + k * 16, s));
   const tips = new TipTable();
-  const place = (k: number) => (two ? { x: pad + (k % 2) * (chartW + pad), y: titleH + Math.floor(k / 2) * (chartH + 80) } : { x: pad, y: titleH + k * (chartH + 80) });
+  const place = (k: number) => (two ? { x: pad + (k % 2) * (chartW + pad), y: titleH + Math.floor(k / 2) * blockH } : { x: pad, y: titleH + k * blockH });
+  /** A chart's group: its heading, then a group below the heading's lines for the chart itself. */
+  const block = (k: number, cls: string): G => {
+    const { x, y } = place(k);
+    const outer = svg.append('g').attr('class', cls).attr('transform', `translate(${x},${y})`) as unknown as G;
+    drawHeading(outer, 'heading', 0, 14, headings[k], headingTexts[k]);
+    return outer.append('g').attr('transform', `translate(0,${headExtra})`) as unknown as G;
+  };
   const ruleColour = (label: string) => theme.heads[['LeCun', 'Xavier', 'Kaiming', 'Var'].findIndex((p) => label.startsWith(p)) % theme.heads.length] ?? theme.fg;
 
   (['linear', 'relu'] as const).forEach((activation, k) => {
-    const { x, y } = place(k);
-    const g = svg.append('g').attr('class', `stack ${activation}`).attr('transform', `translate(${x},${y})`) as unknown as G;
+    const g = block(k, `stack ${activation}`);
     const curves = lab.curves.filter((c) => c.activation === activation);
-    g.append('text').attr('y', 14).attr('font-weight', 600).text(activation === 'linear' ? 'Variance per layer, linear layers' : 'Variance per layer, with ReLU');
     logChart(g, 0, 24, chartW, chartH, lab.layers, curves.map((c) => ({ label: c.label, values: c.variance, colour: ruleColour(c.label), why: c.stopped ? `stopped at layer ${c.stopped.layer}: ${c.stopped.why}` : undefined, expected: c.expected })));
   });
 
   // One random W's singular values, sorted, with the random-matrix edges.
   {
-    const { x, y } = place(2);
-    const g = svg.append('g').attr('class', 'weight-spectrum').attr('transform', `translate(${x},${y})`) as unknown as G;
-    g.append('text').attr('y', 14).attr('font-weight', 600).text(`Singular values of one random ${lab.width} × ${lab.width} W`);
+    const g = block(2, 'weight-spectrum');
     const top = Math.max(1e-12, maxOf(lab.spectra, (s) => Math.max(s.edges[1], s.singularValues[0] ?? 0)));
     lab.spectra.forEach((s, r) => {
       const rowY = 28 + r * ((chartH - 10) / 2);
@@ -65,9 +76,7 @@ export const renderInitLab: ViewFn = (container, data, options) => {
 
   // Var(q · k) and the largest softmax weight against d_k, scaled and not.
   {
-    const { x, y } = place(3);
-    const g = svg.append('g').attr('class', 'score-scaling').attr('transform', `translate(${x},${y})`) as unknown as G;
-    g.append('text').attr('y', 14).attr('font-weight', 600).text(`Largest softmax weight of ${lab.tokens} keys against d_k`);
+    const g = block(3, 'score-scaling');
     const n = lab.scores.length;
     const px = (i: number) => 30 + (i / Math.max(1, n - 1)) * (chartW - 50);
     const py = (w: number) => 24 + (1 - w) * (chartH - 20);
@@ -94,20 +103,32 @@ export const renderInitLab: ViewFn = (container, data, options) => {
     for (const s of series) for (const v of s.values) if (v > 0 && Number.isFinite(v)) { lo = Math.min(lo, Math.log10(v)); hi = Math.max(hi, Math.log10(v)); }
     lo = Math.floor(Math.max(lo, -300)); hi = Math.ceil(Math.min(hi, 300));
     if (hi === lo) hi = lo + 1;
-    const px = (l: number) => 36 + (l / Math.max(1, layers)) * (w - 46);
+    // The log axis: every k-th decade from 1 (the steady line) up and down, k chosen so that two
+    // labels stand at least 2.4 lines apart (1e1 sat on 1, 1e-1 under it); the margin fits the widest.
+    const tickFs = fs - 2;
+    const perDecade = (h - 10) / (hi - lo);
+    const every = Math.max(1, Math.ceil((tickFs * 2.4) / perDecade));
+    const decades: number[] = [];
+    for (let e = 0; e <= hi; e += every) decades.push(e);
+    for (let e = -every; e >= lo; e -= every) decades.push(e);
+    const tickText = (e: number) => (e === 0 ? '1' : `1e${e}`);
+    const left = Math.max(36, maxOf(decades, (e) => textWidth(tickText(e), tickFs)) + 10);
+    const px = (l: number) => left + (l / Math.max(1, layers)) * (w - left - 10);
     const py = (v: number) => h - ((Math.log10(v) - lo) / (hi - lo)) * (h - 10);
-    box.append('line').attr('x1', 36).attr('x2', w - 10).attr('y1', py(1)).attr('y2', py(1)).attr('stroke', theme.grid);
-    box.append('text').attr('x', 32).attr('y', py(1) + 4).attr('text-anchor', 'end').attr('font-size', fs - 2).text('1');
-    box.append('text').attr('x', 32).attr('y', py(10 ** hi) + 8).attr('text-anchor', 'end').attr('font-size', fs - 2).text(`1e${hi}`);
-    box.append('text').attr('x', 32).attr('y', py(10 ** lo)).attr('text-anchor', 'end').attr('font-size', fs - 2).text(`1e${lo}`);
+    box.append('line').attr('x1', left).attr('x2', w - 10).attr('y1', py(1)).attr('y2', py(1)).attr('stroke', theme.grid);
+    for (const e of decades) {
+      box.append('line').attr('x1', left - 3).attr('x2', left).attr('y1', py(10 ** e)).attr('y2', py(10 ** e)).attr('stroke', theme.muted);
+      box.append('text').attr('class', 'y-tick').attr('x', left - 5).attr('y', py(10 ** e) + tickFs * 0.35).attr('text-anchor', 'end')
+        .attr('font-size', tickFs).text(tickText(e));
+    }
     series.forEach((s, k) => {
       const pts = s.values.map((v, l) => (v > 0 && Number.isFinite(v) ? `${px(l).toFixed(1)},${py(v).toFixed(1)}` : '')).filter(Boolean).join(' ');
       box.append('polyline').attr('class', 'curve hot').attr('points', pts).attr('fill', 'none').attr('stroke', s.colour).attr('stroke-width', 2)
         .attr('data-tip', tips.add({ lines: [`${s.label}: variance ${fmt(s.values[s.values.length - 1], 3)} after ${s.values.length - 1} layers (theory ${fmt(s.expected[s.expected.length - 1], 3)})`, s.why ?? 'each layer multiplies the variance by d · Var(W) (÷ 2 with ReLU)'] }));
       // The key under the chart, one entry per rule: drawn over the curves it hid them.
-      box.append('text').attr('x', 36 + (k % 2) * ((w - 46) / 2)).attr('y', h + 32 + Math.floor(k / 2) * (fs + 2)).attr('font-size', fs - 2).attr('fill', s.colour).text(clip(s.label, (w - 46) / 2 - 4, fs - 2));
+      box.append('text').attr('x', left + (k % 2) * ((w - left - 10) / 2)).attr('y', h + 32 + Math.floor(k / 2) * (fs + 2)).attr('font-size', fs - 2).attr('fill', s.colour).text(clip(s.label, (w - left - 10) / 2 - 4, fs - 2));
     });
-    box.append('text').attr('x', 36).attr('y', h + 16).attr('font-size', fs - 2).attr('fill', theme.muted).text(`layer 0 … ${layers}`);
+    box.append('text').attr('x', left).attr('y', h + 16).attr('font-size', fs - 2).attr('fill', theme.muted).text(`layer 0 … ${layers}`);
   }
 
   const svgNode = svg.node()!;

@@ -5,6 +5,7 @@ import type { AttentionData, InputData } from '../src/core/model/attention-data.
 import type { Theme } from './colour.js';
 import { cellLines } from './matrix-text.js';
 import { clampIndex, type ViewOptions } from './view.js';
+import type { Box } from './tooltip.js';
 
 /** Where a head's canvas goes, in the view's coordinates. */
 export interface CanvasBox { x: number; y: number; w: number; h: number; head: number }
@@ -59,7 +60,13 @@ export function paintCanvases({ container, boxes, data, input, n, cell, options,
       const i = Math.floor((e.clientY - r.top) / cell), j = Math.floor((e.clientX - r.left) / cell);
       return i >= 0 && j >= 0 && i < n && j < n ? [i, j] : undefined;
     };
-    const show = (i: number, j: number, anchor: { x: number; y: number } | Element) => {
+    // The focused cell's own rectangle: the tooltip goes below or above it, not over it (anchored to
+    // the whole canvas it had no room below or above, and covered the cell being read).
+    const cellBox = (i: number, j: number): Box => {
+      const r = canvas.getBoundingClientRect();
+      return { left: r.left + j * cell, top: r.top + i * cell, right: r.left + (j + 1) * cell, bottom: r.top + (i + 1) * cell };
+    };
+    const show = (i: number, j: number, anchor: { x: number; y: number } | Box) => {
       highlight(box.head, i, j);
       options.tooltip?.show(cellLines(data, input, box.head, i, j), anchor);
     };
@@ -85,13 +92,13 @@ export function paintCanvases({ container, boxes, data, input, n, cell, options,
       if (!step) return;
       ke.preventDefault();
       active = [Math.max(0, Math.min(n - 1, i + step[0])), Math.max(0, Math.min(n - 1, j + step[1]))];
-      show(active[0], active[1], canvas);
+      show(active[0], active[1], cellBox(active[0], active[1]));
     };
     canvas.addEventListener('pointermove', move);
     canvas.addEventListener('pointerleave', leave);
     canvas.addEventListener('click', click);
     canvas.addEventListener('keydown', key);
-    canvas.addEventListener('focus', () => show(active[0], active[1], canvas));
+    canvas.addEventListener('focus', () => show(active[0], active[1], cellBox(active[0], active[1])));
     canvas.addEventListener('blur', leave);
   }
 

@@ -11,8 +11,9 @@ import { textOn } from './colour.js';
 import { clip, fmt, textWidth } from './format.js';
 import { rovingGrid } from './keyboard.js';
 import { wireTips, type Tip } from './tooltip.js';
+import { numberedLabel, repeatedWords } from './token-names.js';
 import {
-  clampIndex, createSvg, emptyView, hatch, note, type G, type ViewFn, type ViewHandle,
+  clampIndex, createSvg, drawHeading, emptyView, hatch, layoutHeading, note, type G, type ViewFn, type ViewHandle,
 } from './view.js';
 
 /** Above this many tokens, or this many cells in all, the panel paints cells on a canvas. */
@@ -46,7 +47,9 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   const pad = 8, gap = 24;
   const avail = Math.max(200, options.width - 2 * pad);
   // Cell size: as large as fits (up to 44 px), with every head side by side when there is room.
-  const probe = layoutBlock(input.tokens, n, 10, stride, fs);
+  // A repeated word ("the cat saw the dog") gets its position on every label, as in the token menu.
+  const labels = repeatedWords(input.tokens).size > 0 ? input.tokens.map((_, i) => numberedLabel(input.tokens, i)) : input.tokens;
+  const probe = layoutBlock(labels, n, 10, stride, fs);
   const minCell = useCanvas ? 1 : 2;
   const rawCell = (perRow: number) => Math.floor((avail - perRow * (probe.labelW + gap)) / (perRow * m));
   const cellFor = (perRow: number) => Math.max(minCell, Math.min(44, rawCell(perRow)));
@@ -73,17 +76,19 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
     ({ perRow, cell } = best);
     notes.push(`${heads.length} heads as small multiples: each head coloured from its own lowest to its own highest value`);
   }
-  const block = layoutBlock(input.tokens, n, cell, stride, Math.min(fs, Math.max(8, cell - 2)));
+  const block = layoutBlock(labels, n, cell, stride, Math.min(fs, Math.max(8, cell - 2)));
   const rowsOfHeads = Math.ceil(heads.length / perRow);
-  const titleH = 22 + notes.length * 16;
   const legendH = 52;
   const width = Math.max(options.width, pad * 2 + perRow * (block.width + gap));
+  // The title wraps in a narrow panel (it was cut with "…" at 676 px) and pushes the matrices down.
+  const titleText = `${input.name}: ${MODE_LABEL[mode]}, rows = queries, columns = keys`;
+  const heading = layoutHeading(titleText, width - 2 * pad, fs, true, 4);
+  const titleH = 22 + heading.extra + notes.length * 16;
   const height = titleH + rowsOfHeads * (block.height + 12) + legendH;
   const svg = createSvg(container, theme, width, height, `Attention matrix of "${input.name}", ${MODE_LABEL[mode]}`, 'matrix');
   const maskFill = hatch(svg, theme);
-  svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
-    .text(clip(`${input.name}: ${MODE_LABEL[mode]}, rows = queries, columns = keys`, width - 2 * pad, theme.fontSize * 1.1));
-  notes.forEach((t, k) => note(svg, theme, pad, 34 + k * 16, t));
+  drawHeading(svg, 'title', pad, 16, heading, titleText);
+  notes.forEach((t, k) => note(svg, theme, pad, 34 + heading.extra + k * 16, t));
 
   const dom = domainOf(heads.map((h) => input.heads[h]), mode);
   const domains = new Map(heads.map((h) => [h, smallMultiples ? domainOf([input.heads[h]], mode) : dom]));
@@ -120,7 +125,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
     if (cell >= 7) {
       const lab = g.append('g').attr('class', 'labels').attr('font-size', labelFs);
       for (let i = 0; i < n; i += stride) {
-        const t = input.tokens[i];
+        const t = labels[i];
         lab.append('text').attr('class', 'row-label token hot').attr('data-token', i).attr('data-head', h)
           .attr('x', gx - 4).attr('y', gy + (i / stride) * cell + cell / 2 + labelFs * 0.35).attr('text-anchor', 'end')
           .text(clip(t, block.labelW - 8, labelFs));
@@ -231,7 +236,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
     if (el.classList.contains('token')) {
       const t = Number(el.getAttribute('data-token'));
       return {
-        lines: [`${input.tokens[t]} (token ${t + 1} of "${input.name}")`, 'click: show it in the spec and pick it'],
+        lines: [`${input.tokens[t]} (token ${t + 1} of "${input.name}")`, 'click or press Enter: show it in the spec and pick it'],
         reveal: { kind: 'token', input: options.input, token: t },
         click: () => options.onPick?.({ token: t }),
       };

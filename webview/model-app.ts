@@ -3,7 +3,7 @@
 // error panel, and the chosen view. Data arrives as checked messages through a transport: the VS
 // Code host, or the data embedded in the --html page. Every control is built with textContent,
 // never markup.
-import type { ModelHeader, ModelViewData } from '../src/core/model-attention/data.js';
+import { thumbnailValues, type ModelHeader, type ModelViewData } from '../src/core/model-attention/data.js';
 import { hostMessageProblem, type ModelHostMessage, type ModelWebviewMessage } from '../src/core/model-attention/messages.js';
 import { STAT_NAMES, type StatName } from '../src/core/tensors/head-stats.js';
 import { MAX_ROLLOUT_TOKENS } from '../src/core/tensors/rollout.js';
@@ -21,6 +21,9 @@ export interface ModelTransport {
   /** Saves an exported picture; the page downloads it, VS Code posts it to the host. */
   save?: (format: 'svg' | 'png', view: string, data: string) => void;
 }
+
+/** Windows of exact weights kept for the shown head (hover blocks of 64 KiB, a zoomed window up to 1 MiB). */
+const WINDOWS_KEPT = 24;
 
 interface State { view: ModelViewName; layer: number; head: number; token: number; stat: StatName; sort: boolean; k: number }
 
@@ -46,6 +49,11 @@ export class ModelApp {
     this.warning.hidden = true;
     this.stage = doc.createElement('div');
     this.stage.className = 'model-stage';
+    // Until the header comes (the host opens the file while this page boots), say what is happening.
+    const waiting = doc.createElement('p');
+    waiting.className = 'model-loading';
+    waiting.textContent = 'Reading the file…';
+    this.stage.append(waiting);
     root.replaceChildren(this.bar, this.warning, this.stage);
     this.tooltip = new Tooltip(tip);
     this.theme = themeFromDocument(doc);
@@ -62,7 +70,8 @@ export class ModelApp {
     switch (m.type) {
       case 'error': this.fail(m.message); return;
       case 'model': {
-        const { header, thumbnails } = m;
+        const { header } = m;
+        const thumbnails = m.thumbnails instanceof Uint8Array ? thumbnailValues(m.thumbnails) : m.thumbnails;
         this.data = { header, thumbnails };
         this.pendingHead = undefined;
         this.rolloutAsked = false;
@@ -71,12 +80,32 @@ export class ModelApp {
         this.state.token = Number.isInteger(this.state.token) && this.state.token > 0 && this.state.token < header.tokens ? this.state.token : header.tokens - 1;
         break;
       }
+      case 'scanned': {
+        // More heads read, in order: their statistics and thumbnails join what is drawn.
+        if (!this.data) return;
+        const { header, thumbnails } = this.data;
+        thumbnails.set(m.thumbnails instanceof Uint8Array ? thumbnailValues(m.thumbnails) : m.thumbnails, m.from * header.thumb ** 2);
+        this.data = { ...this.data, header: { ...header, stats: [...header.stats, ...m.stats], offRows: m.offRows, warnings: m.warnings } };
+        break;
+      }
       case 'head': {
-        const { layer, head, weights } = m;
-        if (this.data) this.data = { ...this.data, head: { layer, head, weights } };
+        const { layer, head, weights, picture, max } = m;
+        if (this.data) this.data = { ...this.data, head: { layer, head, ...(weights ? { weights } : {}), ...(picture ? { picture } : {}), ...(max !== undefined ? { max } : {}), windows: [] } };
         this.pendingHead = undefined;
         break;
       }
+      case 'window': {
+        // Exact weights of part of the shown head: kept beside it (a few), shown without a redraw.
+        const shown = this.data?.head;
+        if (!shown || shown.layer !== m.layer || shown.head !== m.head) return;
+        const { i0, j0, rows, cols, weights } = m;
+        shown.windows = [{ i0, j0, rows, cols, weights }, ...(shown.windows ?? [])].slice(0, WINDOWS_KEPT);
+        this.handle?.refresh?.();
+        return;
+      }
+      case 'show':
+        this.pick({ view: m.view, layer: m.layer, head: m.head });
+        return;
       case 'rollout': {
         const r = m.rollout;
         if (this.data) this.data = { ...this.data, ...(r ? { rollout: r } : {}) };
@@ -139,6 +168,7 @@ export class ModelApp {
       theme: this.theme, width: Math.max(320, this.root.clientWidth || 900), interactive: true, tooltip: this.tooltip,
       layer: s.layer, head: s.head, token: s.token, stat: s.stat, sort: s.sort, k: s.k,
       onPick: (p) => this.pick(p),
+      askWindow: (layer, head, i0, rows, j0, cols) => this.transport.post({ type: 'window', layer, head, i0, rows, j0, cols }),
     };
     this.handle = MODEL_VIEWS[s.view](this.stage, showHead, options);
     const items = this.handle.svg.querySelectorAll('g.head-cell, rect.cell, image.heatmap, g.head-row, rect.bar').length;

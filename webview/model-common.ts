@@ -3,7 +3,7 @@
 // as palette PNGs in an SVG <image>: one bitmap per matrix instead of n² <rect>s, drawn the same in
 // the webview, in the --html page and on jsdom (no canvas needed), and exported as it is.
 import { color as d3color } from 'd3';
-import type { ModelViewData } from '../src/core/model-attention/data.js';
+import { heatmapIndices, type ModelViewData } from '../src/core/model-attention/data.js';
 import type { StatName } from '../src/core/tensors/head-stats.js';
 import { base64, encodePalettePng, type Deflate } from '../src/core/model-attention/png.js';
 import type { Theme } from './colour.js';
@@ -43,6 +43,8 @@ export interface ModelViewOptions {
   /** A zlib deflate for the heatmaps' PNGs (the CLI passes node:zlib's); stored blocks without. */
   deflate?: Deflate;
   onPick?: (pick: ModelPick) => void;
+  /** Asks for exact weights of a window of a head that came as a picture (the editor's big heads). */
+  askWindow?: (layer: number, head: number, i0: number, rows: number, j0: number, cols: number) => void;
 }
 
 export type ModelViewFn = (container: HTMLElement, data: ModelViewData, options: ModelViewOptions) => ViewHandle;
@@ -70,21 +72,14 @@ export function palette(theme: Theme): [number, number, number][] {
  * Palette indices of a w × h heatmap of `values` (row-major from `offset`, row stride `stride`):
  * 0 → 0 and `max` → 255; NaN, ±Infinity and negatives are 0.
  */
-export function heatmapIndices(values: ArrayLike<number>, offset: number, stride: number, w: number, h: number, max: number, out = new Uint8Array(w * h), outOffset = 0, outStride = w): Uint8Array {
-  const scale = max > 0 && Number.isFinite(max) ? 255 / max : 0;
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const v = values[offset + y * stride + x] * scale;
-      out[outOffset + y * outStride + x] = v > 0 ? (v >= 255 ? 255 : Math.round(v)) : 0;
-    }
-  }
-  return out;
+/** Colour indices as a data: URL of a palette PNG in the theme's sequential colours. */
+export function indicesHref(indices: Uint8Array, w: number, h: number, theme: Theme, deflate?: Deflate): string {
+  return `data:image/png;base64,${base64(encodePalettePng(w, h, indices, palette(theme), deflate))}`;
 }
 
 /** The heatmap as a data: URL of a palette PNG in the theme's sequential colours. */
 export function heatmapHref(values: ArrayLike<number>, offset: number, stride: number, w: number, h: number, max: number, theme: Theme, deflate?: Deflate): string {
-  const indices = heatmapIndices(values, offset, stride, w, h, max);
-  return `data:image/png;base64,${base64(encodePalettePng(w, h, indices, palette(theme), deflate))}`;
+  return indicesHref(heatmapIndices(values, offset, stride, w, h, max), w, h, theme, deflate);
 }
 
 /** A token's label for a picture: quoted with JSON rules (spaces and newlines visible), clipped. */

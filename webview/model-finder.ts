@@ -27,12 +27,14 @@ export function renderModelFinder(container: HTMLElement, data: ModelViewData, o
   const { theme } = options;
   const rows = sortHeads(header.stats, options.stat);
   const shown = rows.slice(0, FINDER_ROWS_MAX);
-  const rowH = 20, top = 60, colW = 104, idW = 56;
+  const rowH = 20, top = 60, colW = 120, idW = 56; // colW: "duplicateToken" in bold is about 110 px
   const width = Math.max(options.width, 2 * idW + STAT_NAMES.length * colW + 16);
   const height = top + shown.length * rowH + 30;
   const svg = createSvg(container, theme, width, height, `Head finder: ${rows.length} heads`, 'finder');
   svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`${rows.length} heads, sorted by ${options.stat} (highest first)`);
-  const notes = [`click a column to sort by it, a row to open the head${rows.length > shown.length ? `; the first ${shown.length} of ${rows.length} rows are shown` : ''}`];
+  const total = header.layers * header.heads;
+  const reading = rows.length < total ? `reading the file: the ${rows.length} of ${total} heads read so far; ` : '';
+  const notes = [`${reading}click or press Enter on a column to sort by it, on a row to open the head${rows.length > shown.length ? `; the first ${shown.length} of ${rows.length} rows are shown` : ''}`];
   note(svg, theme, 8, 34, notes[0]);
   // Each statistic's range over all heads, for the bars.
   const range = STAT_NAMES.map((k) => {

@@ -45,13 +45,17 @@ export function renderModelGrid(container: HTMLElement, data: ModelViewData, opt
     const v = s[stat];
     if (v !== null && Number.isFinite(v)) { if (v < lo) lo = v; if (v > hi) hi = v; }
   }
-  const span = hi > lo ? hi - lo : 1;
+  // Heads whose statistic differs only in its last digits (rounding) are one colour: a blue-to-red
+  // scale over a spread of 1e-12 would show a difference that is not there.
+  const same = !(hi - lo > 1e-9 * Math.max(Math.abs(hi), Math.abs(lo)));
+  const span = same ? 1 : hi - lo;
   const order = headOrder(header.stats, layers, heads, stat, options.sort);
   for (let c = 0; c < heads; c++) {
     svg.append('text').attr('x', left + c * (cell + gap) + cell / 2).attr('y', top - 8).attr('text-anchor', 'middle').attr('fill', theme.muted)
       .text(options.sort ? `#${c + 1}` : `h${c}`);
   }
   const grid = svg.append('g').attr('class', 'grid');
+  const read = header.stats.length, total = layers * heads;
   for (let layer = 0; layer < layers; layer++) {
     svg.append('text').attr('x', left - 8).attr('y', top + layer * (cell + gap) + cell / 2 + 4).attr('text-anchor', 'end').attr('fill', theme.muted).text(`L${layer}`);
     order[layer].forEach((head, c) => {
@@ -59,18 +63,24 @@ export function renderModelGrid(container: HTMLElement, data: ModelViewData, opt
       const v = s?.[stat] ?? null;
       const x = left + c * (cell + gap), y = top + layer * (cell + gap);
       const offset = (layer * heads + head) * thumb * thumb;
+      if (layer * heads + head >= read) {
+        // Not read yet (the file is still being read): an empty frame, no picture, no statistic.
+        grid.append('rect').attr('class', 'head-pending').attr('x', x).attr('y', y).attr('width', cell).attr('height', cell)
+          .attr('fill', 'none').attr('stroke', theme.grid).attr('stroke-dasharray', '3 3');
+        return;
+      }
       const g = grid.append('g').attr('class', 'head-cell').attr('data-layer', layer).attr('data-head', head)
         .attr('data-stat', v === null ? '' : finite(v)).attr('transform', `translate(${x},${y})`);
       if (options.interactive) g.attr('tabindex', 0).attr('role', 'button').attr('cursor', 'pointer');
       g.append('image').attr('width', cell).attr('height', cell).attr('preserveAspectRatio', 'none').attr('image-rendering', 'pixelated')
         .attr('href', heatmapHref(thumbnails, offset, thumb, thumb, thumb, maxOf(thumbnails, offset, offset + thumb * thumb), theme, options.deflate));
       g.append('rect').attr('class', 'frame').attr('x', -1).attr('y', -1).attr('width', cell + 2).attr('height', cell + 2).attr('fill', 'none')
-        .attr('stroke', v === null ? theme.grid : theme.div(finite((v - lo) / span) * 2 - 1)).attr('stroke-width', 2);
+        .attr('stroke', v === null ? theme.grid : theme.div(same ? 0 : finite((v - lo) / span) * 2 - 1)).attr('stroke-width', 2);
       if (options.sort && cell >= 28) g.append('text').attr('x', 2).attr('y', 11).attr('font-size', 9).attr('fill', theme.fg).text(`h${head}`);
     });
   }
   const notes = [
-    `each thumbnail: one head max-pooled to ${thumb}×${thumb} and scaled to its own strongest weight; frame: ${stat} from ${fmt(finite(lo))} (blue) to ${fmt(finite(hi))} (red)${options.sort ? `; each layer sorted by ${stat}, highest first` : ''}`,
+    `${read < total ? `reading the file: ${read} of ${total} heads so far; ` : ''}each thumbnail: one head max-pooled to ${thumb}×${thumb} and scaled to its own strongest weight; frame: ${same ? (Number.isFinite(lo) ? `${stat} is ${fmt(lo)} for every head read` : `no head has a ${stat}`) : `${stat} from ${fmt(finite(lo))} (blue) to ${fmt(finite(hi))} (red)`}${options.sort ? `; each layer sorted by ${stat}, highest first` : ''}`,
   ];
   note(svg, theme, 8, 36, notes[0]);
   header.warnings.forEach((w, i) => note(svg, theme, 8, height - 24 + i * 14, `warning: ${w}`));

@@ -5,18 +5,19 @@
 // column. Below, arcs keep each token's k strongest links (up to 96 tokens), and say so.
 import { pointer, select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
 import type { ModelViewData } from '../src/core/model-attention/data.js';
-import { maxOf, poolMax } from '../src/core/model-attention/data.js';
+import { MAX_WINDOW_CELLS, maxOf, PICTURE_MAX, poolMax, SENT_PICTURE_MAX, windowWeight } from '../src/core/model-attention/data.js';
 import { createSvg, emptyView, note, type ViewHandle } from './view.js';
 import { wireTips } from './tooltip.js';
 import { fmt } from './format.js';
-import { clampTo, finite, heatmapHref, tipOptions, tokenLabel, tokenName, type ModelViewOptions } from './model-common.js';
+import { clampTo, finite, heatmapHref, indicesHref, tipOptions, tokenLabel, tokenName, type ModelViewOptions } from './model-common.js';
 
 export const MODEL_HEAD_VIEW = { name: 'head', title: 'Head' } as const;
 
 /** Up to this many tokens, one SVG rect per cell (64² = 4,096 elements). */
 export const SVG_CELLS_MAX = 64;
-/** Largest side of the head's bitmap; bigger heads are max-pooled to it (zoom redraws at full size). */
-export const PICTURE_MAX = 1024;
+export { PICTURE_MAX };
+/** The side of the blocks of exact weights a hover asks for, for a head that came as a picture (64 KiB each). */
+export const HOVER_BLOCK = 128;
 /** Arcs are drawn up to this many tokens (beyond, they are a solid band). */
 export const ARCS_MAX = 96;
 
@@ -52,21 +53,25 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
   const { theme } = options;
   const n = header.tokens;
   const loaded = data.head;
-  if (!loaded || loaded.weights.length !== n * n) {
+  const whole = loaded?.weights && loaded.weights.length === n * n ? loaded.weights : undefined;
+  const picture = !whole && loaded?.picture && loaded.picture.res === Math.min(n, SENT_PICTURE_MAX) ? loaded.picture : undefined;
+  if (!loaded || (!whole && !picture)) {
     return emptyView(container, theme, options.width, 'head', `layer ${clampTo(options.layer, header.layers)} head ${clampTo(options.head, header.heads)}: loading…`);
   }
-  const { weights, layer, head } = loaded;
+  const { layer, head } = loaded;
+  // A whole head answers every weight here; a picture's weights come from windows read on request.
+  const weightAt = (i: number, j: number) => windowWeight(loaded, n, i, j);
   const tokens = header.tokenTexts;
   const labelled = tokens.length === n;
   const side = Math.max(200, Math.min(760, options.width - 140, n * 40));
   const cell = side / n;
   const showLabels = cell >= 10;
   const left = showLabels ? 110 : 40, top = showLabels ? 130 : 60;
-  const drawArcs = n <= ARCS_MAX;
+  const drawArcs = n <= ARCS_MAX && !!whole;
   const arcsHeight = drawArcs ? Math.min(240, side / 2) + 40 : 30;
   const width = left + side + 20, height = top + side + arcsHeight + 40;
   const svg = createSvg(container, theme, width, height, `Layer ${layer} head ${head}: ${n} × ${n}`, 'head');
-  const max = maxOf(weights);
+  const max = whole ? maxOf(whole) : finite(loaded.max);
   svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`layer ${layer} head ${head}: ${n} × ${n} weights (rows: queries, columns: keys)`);
   const notes: string[] = [`colour from 0 to this head's strongest weight, ${fmt(max, 4)}`];
   if (showLabels) {
@@ -79,14 +84,20 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
   svg.append('defs').append('clipPath').attr('id', clipId).append('rect').attr('width', side).attr('height', side);
   const frame = svg.append('g').attr('transform', `translate(${left},${top})`).attr('clip-path', `url(#${clipId})`);
   const matrix = frame.append('g').attr('class', 'matrix');
-  if (n <= SVG_CELLS_MAX) {
+  if (whole && n <= SVG_CELLS_MAX) {
     for (let i = 0; i < n; i++) {
       for (let j = 0; j < n; j++) {
         matrix.append('rect').attr('class', 'cell').attr('data-i', i).attr('data-j', j).attr('x', j * cell).attr('y', i * cell)
-          .attr('width', cell).attr('height', cell).attr('fill', theme.seq(max > 0 ? finite(weights[i * n + j]) / max : 0));
+          .attr('width', cell).attr('height', cell).attr('fill', theme.seq(max > 0 ? finite(whole[i * n + j]) / max : 0));
       }
     }
-  } else {
+  } else if (picture) {
+    // Already pooled and coloured by the host: drawn as it came.
+    if (picture.res < n) notes.push(`the picture is max-pooled to ${picture.res}×${picture.res}; zoom in for every cell`);
+    matrix.append('image').attr('class', 'heatmap').attr('width', side).attr('height', side).attr('preserveAspectRatio', 'none')
+      .attr('image-rendering', 'pixelated').attr('href', indicesHref(picture.indices, picture.res, picture.res, theme, options.deflate));
+  } else if (whole) {
+    const weights = whole;
     const res = Math.min(n, PICTURE_MAX);
     let picture: ArrayLike<number> = weights;
     if (res < n) {
@@ -102,7 +113,7 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
   // Arcs: each query's k strongest keys, from the query's position to the key's, above a token line.
   const arcTop = top + side + 30;
   if (drawArcs) {
-    const links = strongestLinks(weights, n, options.k);
+    const links = strongestLinks(whole!, n, options.k);
     const step = side / n, base = arcTop + Math.min(240, side / 2);
     const arcs = svg.append('g').attr('class', 'arcs').attr('fill', 'none');
     for (const [i, j, w] of links) {
@@ -122,11 +133,23 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
     note(svg, theme, 8, arcTop, arcNote);
   }
   note(svg, theme, 8, 36, notes.join('; '));
-  const describe = (i: number, j: number) => [
-    `query ${tokenName(tokens, i)} → key ${tokenName(tokens, j)}`,
-    `weight ${exactWeight(weights[i * n + j])}`,
-    ...(labelled ? [] : ['(no tokens in the file: give X.tokens.json beside it)']),
-  ];
+  const asked = new Set<string>();
+  const describe = (i: number, j: number) => {
+    const w = weightAt(i, j);
+    if (w === undefined) {
+      // Not here yet: ask for the block around it once; refresh() shows it when it comes.
+      const i0 = Math.floor(i / HOVER_BLOCK) * HOVER_BLOCK, j0 = Math.floor(j / HOVER_BLOCK) * HOVER_BLOCK;
+      const key = `${i0}:${j0}`;
+      if (!asked.has(key)) { asked.add(key); options.askWindow?.(layer, head, i0, Math.min(HOVER_BLOCK, n - i0), j0, Math.min(HOVER_BLOCK, n - j0)); }
+    }
+    return [
+      `query ${tokenName(tokens, i)} → key ${tokenName(tokens, j)}`,
+      w === undefined ? 'weight: reading it from the file…' : `weight ${exactWeight(w)}`,
+      ...(labelled ? [] : ['(no tokens in the file: give X.tokens.json beside it)']),
+    ];
+  };
+  let hovered: { i: number; j: number; x: number; y: number } | undefined;
+  let detailWanted: { i0: number; j0: number; rows: number; cols: number } | undefined;
   let unwire = () => {};
   if (n <= SVG_CELLS_MAX) {
     unwire = wireTips(svg.node()!, tipOptions(options), 'rect.cell', (el) => {
@@ -148,8 +171,9 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
         const i = Math.floor(y / cell), j = Math.floor(x / cell);
         if (i < 0 || j < 0 || i >= n || j >= n) return;
         light(i, j);
+        hovered = { i, j, x: e.clientX, y: e.clientY };
         options.tooltip?.show(describe(i, j), { x: e.clientX, y: e.clientY });
-      }).on('pointerleave', () => { highlight.selectAll('*').remove(); options.tooltip?.hide(); });
+      }).on('pointerleave', () => { hovered = undefined; highlight.selectAll('*').remove(); options.tooltip?.hide(); });
     }
     // Zoom and pan; after each zoom the visible window is redrawn at full resolution when it fits.
     const detail = () => matrix.select<SVGImageElement>('image.detail');
@@ -162,13 +186,39 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
         if (n <= SVG_CELLS_MAX || t.k === 1) return;
         const i0 = Math.max(0, Math.floor(-t.y / t.k / cell)), i1 = Math.min(n, Math.ceil((side - t.y) / t.k / cell));
         const j0 = Math.max(0, Math.floor(-t.x / t.k / cell)), j1 = Math.min(n, Math.ceil((side - t.x) / t.k / cell));
-        if (i1 <= i0 || j1 <= j0 || (i1 - i0) * (j1 - j0) > PICTURE_MAX * PICTURE_MAX) return;
-        matrix.insert('image', 'g.highlight').attr('class', 'detail').attr('x', j0 * cell).attr('y', i0 * cell)
-          .attr('width', (j1 - j0) * cell).attr('height', (i1 - i0) * cell).attr('preserveAspectRatio', 'none').attr('image-rendering', 'pixelated')
-          .attr('href', heatmapHref(weights, i0 * n + j0, n, j1 - j0, i1 - i0, max, theme));
+        detailWanted = undefined;
+        if (i1 <= i0 || j1 <= j0) return;
+        if (whole) {
+          if ((i1 - i0) * (j1 - j0) <= PICTURE_MAX * PICTURE_MAX) drawDetail(whole, i0 * n + j0, n, i0, j0, i1 - i0, j1 - j0);
+        } else if ((i1 - i0) * (j1 - j0) <= MAX_WINDOW_CELLS) {
+          detailWanted = { i0, j0, rows: i1 - i0, cols: j1 - j0 };
+          if (!showDetailWindow()) options.askWindow?.(layer, head, i0, i1 - i0, j0, j1 - j0);
+        }
       });
     select(node).call(zoomer).call(zoomer.transform, zoomIdentity);
     hit.attr('pointer-events', 'all');
   }
-  return { svg: svg.node()!, notes, destroy: () => { unwire(); svg.remove(); } };
+  function drawDetail(values: ArrayLike<number>, offset: number, stride: number, i0: number, j0: number, rows: number, cols: number): void {
+    matrix.select('image.detail').remove();
+    matrix.insert('image', 'g.highlight').attr('class', 'detail').attr('x', j0 * cell).attr('y', i0 * cell)
+      .attr('width', cols * cell).attr('height', rows * cell).attr('preserveAspectRatio', 'none').attr('image-rendering', 'pixelated')
+      .attr('href', heatmapHref(values, offset, stride, cols, rows, max, theme));
+  }
+  /** Draws the zoomed window at full resolution if a window read for it holds it; whether it did. */
+  function showDetailWindow(): boolean {
+    const want = detailWanted;
+    const w = want && loaded!.windows?.find((x) => x.i0 <= want.i0 && x.j0 <= want.j0 && x.i0 + x.rows >= want.i0 + want.rows && x.j0 + x.cols >= want.j0 + want.cols);
+    if (!want || !w) return false;
+    drawDetail(w.weights, (want.i0 - w.i0) * w.cols + (want.j0 - w.j0), w.cols, want.i0, want.j0, want.rows, want.cols);
+    detailWanted = undefined;
+    return true;
+  }
+  return {
+    svg: svg.node()!, notes,
+    refresh: () => {
+      showDetailWindow();
+      if (hovered) options.tooltip?.show(describe(hovered.i, hovered.j), { x: hovered.x, y: hovered.y });
+    },
+    destroy: () => { unwire(); svg.remove(); },
+  };
 }

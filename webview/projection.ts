@@ -132,7 +132,7 @@ export const renderProjection: ViewFn = (container, data, options) => {
     const tip = tips.add({
       lines: rb.stride > 1
         ? [`${xName}[${a}–${z - 1}]: mean ${fmt(v)}`]
-        : [`${xName}[${rowNames[a] ?? a}] = ${fmt(x[a])}`, role === 'wo' ? 'the heads\' outputs, joined' : `the embedding of "${word}"; click to show it in the spec`],
+        : [`${xName}[${rowNames[a] ?? a}] = ${fmt(x[a])}`, role === 'wo' ? 'the heads\' outputs, joined' : `the embedding of "${word}"; click or press Enter to show it in the spec`],
       enter: () => outline(xX, gridTop + b * cell, cell, cell),
       leave: clear,
       reveal: role === 'wo' ? undefined : { kind: 'token', input: inputIndex, token: t },
@@ -150,7 +150,7 @@ export const renderProjection: ViewFn = (container, data, options) => {
       const single = rb.stride === 1 && cb.stride === 1;
       const tip = tips.add({
         lines: single
-          ? [`${ROLE_SYMBOL[role]}[${rowNames[ra] ?? ra}, ${colNames[ca]}] = ${fmt(W(ra, ca))}`, `row ${ra + 1}, column ${ca + 1}${headName}; click to show it in the spec`]
+          ? [`${ROLE_SYMBOL[role]}[${rowNames[ra] ?? ra}, ${colNames[ca]}] = ${fmt(W(ra, ca))}`, `row ${ra + 1}, column ${ca + 1}${headName}; click or press Enter to show it in the spec`]
           : [`${ROLE_SYMBOL[role]} rows ${ra}–${rz - 1}, columns ${ca}–${cz - 1}: mean ${fmt(v)}`],
         enter: () => {
           outline(wX, gridTop + bi * cell, cb.count * cell, cell);

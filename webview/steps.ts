@@ -98,7 +98,7 @@ export const renderSteps: ViewFn = (container, data, options) => {
     cols = cols.filter((c) => c.key !== drop);
     dropped.push(drop === 'exp' ? 'e^(s − max)' : drop === 'wv' ? 'weight × v' : drop);
   }
-  if (dropped.length) notes.push(`narrow panel: ${dropped.join(', ')} left out of the table (hover a key to see its k and v); widen the panel to see every column`);
+  if (dropped.length) notes.push(`narrow panel: ${dropped.join(', ')} left out of the table (hover or focus a key to see its k and v); widen the panel to see every column`);
   const colX = new Map<string, number>();
   const colW = new Map<string, number>();
   let x = pad;
@@ -171,7 +171,7 @@ export const renderSteps: ViewFn = (container, data, options) => {
       .attr('fill', theme.grid).attr('fill-opacity', 0.35);
     const tk = input.tokens[j];
     const tokTip: Tip = {
-      lines: [`${tk} (token ${j + 1}): click to follow it`, `k_${tk} = ${vec(row(head.k, j))}`, `v_${tk} = ${vec(row(head.v, j))}`],
+      lines: [`${tk} (token ${j + 1}): click or press Enter to follow it`, `k_${tk} = ${vec(row(head.k, j))}`, `v_${tk} = ${vec(row(head.v, j))}`],
       reveal: { kind: 'token', input: inputIndex, token: j }, click: () => options.onPick?.({ token: j }),
     };
     r.append('text').attr('class', 'token hot').attr('data-token', j).attr('x', X('key')).attr('y', y).attr('data-tip', tips.add(tokTip))

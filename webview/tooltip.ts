@@ -4,7 +4,7 @@
 import type { ViewOptions, RevealTarget } from './view.js';
 
 export interface TooltipApi {
-  show(lines: readonly string[], at: { x: number; y: number } | Element): void;
+  show(lines: readonly string[], at: { x: number; y: number } | Element | Box): void;
   hide(): void;
 }
 
@@ -16,7 +16,7 @@ export class Tooltip implements TooltipApi {
     el.hidden = true;
   }
 
-  show(lines: readonly string[], at: { x: number; y: number } | Element): void {
+  show(lines: readonly string[], at: { x: number; y: number } | Element | Box): void {
     const doc = this.el.ownerDocument;
     this.el.replaceChildren(...lines.map((line, i) => {
       const div = doc.createElement('div');
@@ -25,20 +25,23 @@ export class Tooltip implements TooltipApi {
       return div;
     }));
     this.el.hidden = false;
-    let x: number, y: number;
-    if ('getBoundingClientRect' in at) {
-      const r = at.getBoundingClientRect();
-      x = r.right + 8;
-      y = r.bottom + 4;
-    } else {
-      x = at.x + 14;
-      y = at.y + 14;
-    }
     const win = doc.defaultView;
     const vw = win?.innerWidth ?? 800, vh = win?.innerHeight ?? 600;
     const w = this.el.offsetWidth || 200, h = this.el.offsetHeight || 40;
-    if (x + w > vw - 4) x = Math.max(4, x - w - 28);
-    if (y + h > vh - 4) y = Math.max(4, y - h - 28);
+    let x: number, y: number;
+    if ('getBoundingClientRect' in at) {
+      // A legend stays readable: an element of one keeps the whole legend clear, any other element's
+      // tooltip avoids the view's legends when it can (below a head toggle it hid the other toggles
+      // and the key to the arcs).
+      const own = at.closest('.legend');
+      const legends = Array.from(at.closest('svg')?.querySelectorAll('.legend') ?? [], (l) => l.getBoundingClientRect());
+      const keep = own ? union(at.getBoundingClientRect(), own.getBoundingClientRect()) : at.getBoundingClientRect();
+      [x, y] = besideBox(keep, w, h, vw, vh, legends);
+    } else if ('left' in at) {
+      [x, y] = besideBox(at, w, h, vw, vh, []);
+    } else {
+      [x, y] = nearPointer(at, w, h, vw, vh);
+    }
     this.el.style.left = `${Math.round(x)}px`;
     this.el.style.top = `${Math.round(y)}px`;
   }
@@ -46,6 +49,39 @@ export class Tooltip implements TooltipApi {
   hide(): void {
     this.el.hidden = true;
   }
+}
+
+/** A rectangle in the window's coordinates (a focused cell of a canvas has no element of its own). */
+export interface Box { left: number; top: number; right: number; bottom: number }
+
+/** Below-right of the pointer, flipped to its other side at the window's edges (the pointer moves on). */
+function nearPointer(p: { x: number; y: number }, w: number, h: number, vw: number, vh: number): [number, number] {
+  let x = p.x + 14, y = p.y + 14;
+  if (x + w > vw - 4) x = Math.max(4, x - w - 28);
+  if (y + h > vh - 4) y = Math.max(4, y - h - 28);
+  return [x, y];
+}
+
+/**
+ * For a focused element: below it, else above it, never over it (a keyboard user must still see
+ * where they are; beside a tall row or a legend line at the bottom right, the old flip covered it).
+ * Its whole height band stays clear, so the focused row of a table or matrix stays readable; the
+ * left edge follows the element's, kept inside the window. Of the two sides, one that covers none
+ * of `avoid` (the view's legends) is taken first.
+ */
+function besideBox(r: Box, w: number, h: number, vw: number, vh: number, avoid: readonly Box[]): [number, number] {
+  const x = Math.max(4, Math.min(r.left, vw - w - 4));
+  const below = r.bottom + 6, above = r.top - h - 6;
+  const fits = [below, above].filter((y) => y >= 4 && y + h <= vh - 4);
+  const clear = fits.find((y) => !avoid.some((a) => x < a.right && a.left < x + w && y < a.bottom && a.top < y + h));
+  if (clear !== undefined) return [x, clear];
+  if (fits.length) return [x, fits[0]];
+  // No room either side (an element nearly as tall as the window): the side with more room.
+  return [x, vh - r.bottom >= r.top ? Math.min(below, vh - h - 4) : Math.max(4, above)];
+}
+
+function union(a: Box, b: Box): Box {
+  return { left: Math.min(a.left, b.left), top: Math.min(a.top, b.top), right: Math.max(a.right, b.right), bottom: Math.max(a.bottom, b.bottom) };
 }
 
 export interface Tip {

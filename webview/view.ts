@@ -6,7 +6,7 @@ import type { AttentionData } from '../src/core/model/attention-data.js';
 import type { RevealMessage } from '../src/protocol.js';
 import type { Theme } from './colour.js';
 import type { TooltipApi } from './tooltip.js';
-import { clip } from './format.js';
+import { clip, wrapLines } from './format.js';
 
 export type { MatrixMode, Role } from '../src/vocabulary.js';
 import type { MatrixMode, Role } from '../src/vocabulary.js';
@@ -42,6 +42,8 @@ export interface ViewHandle {
   readonly canvases?: readonly HTMLCanvasElement[];
   /** Notes written on the view ("showing the 3 strongest links…"), also for tests. */
   readonly notes: readonly string[];
+  /** New data arrived that the view reads in place (a window of a big head): show it without a redraw. */
+  refresh?(): void;
   destroy(): void;
 }
 
@@ -113,4 +115,25 @@ export function emptyView(container: HTMLElement, theme: Theme, width: number, v
   const svg = createSvg(container, theme, width, 40, message, view);
   svg.append('text').attr('x', 8).attr('y', 24).attr('fill', theme.muted).text(message);
   return { svg: svg.node()!, notes: [message], destroy: () => svg.remove() };
+}
+
+/** A heading and the lines it takes: a picture lays itself out below `lines.length` lines. */
+export interface Heading { lines: string[]; lineH: number; size: number }
+
+/**
+ * Lay out a heading of `px` pixels at most: bold headings measure 1.1 times their size. Its
+ * `extra` is the height its lines past the first add to the picture.
+ */
+export function layoutHeading(text: string, px: number, size: number, bold = true, maxLines = 3): Heading & { extra: number } {
+  const lines = wrapLines(text, px, bold ? size * 1.1 : size, maxLines);
+  const lineH = Math.round(size * 1.3);
+  return { lines, lineH, size, extra: (lines.length - 1) * lineH };
+}
+
+/** Draws a heading laid out by layoutHeading: one <text> (its class given), a <tspan> per line; the whole text in its hover when cut. */
+export function drawHeading(g: G | Svg, cls: string, x: number, y: number, h: Heading, full: string): void {
+  const t = (g as G).append('text').attr('class', cls).attr('x', x).attr('y', y).attr('font-weight', 600);
+  if (h.lines.length === 1) t.text(h.lines[0]);
+  else h.lines.forEach((line, k) => t.append('tspan').attr('x', x).attr('dy', k === 0 ? 0 : h.lineH).text(line));
+  if (h.lines.join(' ') !== full) t.append('title').text(full);
 }

@@ -46,6 +46,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     panels: () => panels.infos(),
     timings: () => ({ ...timings }),
     modelEditors: () => models.infos(),
+    showModel: (uri, view, layer, head) => models.show(uri, view, layer, head),
     maxStallMs: () => stalls.maxMs(),
     resetStall: () => stalls.reset(),
   };

@@ -29,7 +29,7 @@ export function modelEditorHtml(inputs: ModelEditorHtmlInputs): string {
 <html lang="en">
 ${pageHead(csp, inputs.fileName, `<link rel="stylesheet" href="${escapeHtml(inputs.styleUri)}">`)}
 <body>
-  <main id="model-root" data-state="loading"></main>
+  <main id="model-root" data-state="loading"><p class="model-loading">Reading ${escapeHtml(inputs.fileName)}…</p></main>
   <div id="attention-tooltip" role="tooltip" hidden></div>
   <script nonce="${inputs.nonce}" src="${escapeHtml(inputs.scriptUri)}"></script>
 </body>

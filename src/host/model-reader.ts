@@ -3,7 +3,9 @@
 // every pending request with its error, so an editor never waits forever.
 import type { OpenOptions } from '../core/tensors/open.js';
 import { Worker } from 'node:worker_threads';
-import type { ModelHeader, ScanOptions } from '../core/model-attention/data.js';
+import type { ScanOptions } from '../core/model-attention/data.js';
+import type { ModelShape } from '../core/model-attention/scan.js';
+import type { PassResult } from '../core/tensors/pass.js';
 import type { ReaderRequest, ReaderResponse } from './model-reader-protocol.js';
 
 type Pending = { resolve: (r: ReaderResponse & { ok: true }) => void; reject: (e: Error) => void };
@@ -49,14 +51,28 @@ export class ModelReader {
     });
   }
 
-  /** `open`: the tensor and tokens a spec that references the file names (see read-reference.ts). */
-  async scan(path: string, options: ScanOptions, open?: OpenOptions): Promise<{ header: ModelHeader; thumbnails: Float32Array; ms: number }> {
-    const r = await this.ask({ op: 'scan', path, options, ...(open ? { open } : {}) });
-    return { header: r.header!, thumbnails: r.thumbnails!, ms: r.ms ?? 0 };
+  /** Opens the file (its header only). `open`: the tensor and tokens a spec that references the file names (see read-reference.ts). */
+  async open(path: string, open?: OpenOptions): Promise<ModelShape> {
+    return (await this.ask({ op: 'open', path, ...(open ? { open } : {}) })).shape!;
+  }
+
+  /** The pass over heads from … to − 1 of the open file (statistics, thumbnails, row checks). */
+  async pass(from: number, to: number, options: ScanOptions): Promise<PassResult> {
+    return (await this.ask({ op: 'pass', from, to, options })).pass!;
   }
 
   async head(layer: number, head: number, options: ScanOptions): Promise<Float32Array> {
     return (await this.ask({ op: 'head', layer, head, options })).weights!;
+  }
+
+  /** A big head's picture (colour indices, max-pooled) and its strongest weight. */
+  async picture(layer: number, head: number, options: ScanOptions): Promise<{ res: number; indices: Uint8Array; max: number }> {
+    return (await this.ask({ op: 'picture', layer, head, options })).picture!;
+  }
+
+  /** Exact weights of a window of a head. */
+  async window(layer: number, head: number, i0: number, rows: number, j0: number, cols: number, options: ScanOptions): Promise<Float32Array> {
+    return (await this.ask({ op: 'window', layer, head, i0, rows, j0, cols, options })).weights!;
   }
 
   async rollout(options: ScanOptions): Promise<Float32Array | null> {

@@ -1,11 +1,11 @@
 // The model editor's reader, in a worker thread: the streaming pass over a model file (seconds at
 // 4 × 8 × 4,096) and the rollout (n³ per layer) would otherwise stall the extension host. The
-// worker holds one open file and answers one request at a time; results go back as transferred
-// ArrayBuffers. Bundled by scripts/build.mjs as dist/model-worker.js.
+// worker holds one open file and answers one request at a time (several workers share a scan,
+// each a range of heads); results go back as transferred ArrayBuffers. Bundled by scripts/build.mjs as dist/model-worker.js.
 import { parentPort } from 'node:worker_threads';
 import { openAttention } from '../core/tensors/open.js';
 import type { AttentionFile } from '../core/tensors/attention-file.js';
-import { headFloat32, rolloutOf, scanModel } from '../core/model-attention/scan.js';
+import { headFloat32, headPicture, headWindow, passOverRange, rolloutOf, shapeOf } from '../core/model-attention/scan.js';
 import type { ReaderRequest, ReaderResponse } from './model-reader-protocol.js';
 
 let file: AttentionFile | undefined;
@@ -13,17 +13,32 @@ let file: AttentionFile | undefined;
 function answer(r: ReaderRequest): { response: ReaderResponse; transfer: ArrayBuffer[] } {
   try {
     switch (r.op) {
-      case 'scan': {
+      case 'open': {
         file?.close();
         file = undefined;
         file = openAttention(r.path, r.open ?? {});
+        return { response: { id: r.id, ok: true, shape: shapeOf(file) }, transfer: [] };
+      }
+      case 'pass': {
+        if (!file) throw new Error('no file is open');
         const t0 = performance.now();
-        const { header, thumbnails } = scanModel(file, r.options);
-        return { response: { id: r.id, ok: true, header, thumbnails, ms: performance.now() - t0 }, transfer: [thumbnails.buffer as ArrayBuffer] };
+        const pass = passOverRange(file, r.from, r.to, r.options);
+        const pictures = (pass.pictures ?? []).map((p) => p.indices.buffer as ArrayBuffer);
+        return { response: { id: r.id, ok: true, pass, ms: performance.now() - t0 }, transfer: [pass.thumbnails.buffer as ArrayBuffer, ...pictures] };
       }
       case 'head': {
         if (!file) throw new Error('no file is open');
         const weights = headFloat32(file, r.layer, r.head, r.options);
+        return { response: { id: r.id, ok: true, weights }, transfer: [weights.buffer as ArrayBuffer] };
+      }
+      case 'picture': {
+        if (!file) throw new Error('no file is open');
+        const picture = headPicture(file, r.layer, r.head, r.options);
+        return { response: { id: r.id, ok: true, picture }, transfer: [picture.indices.buffer as ArrayBuffer] };
+      }
+      case 'window': {
+        if (!file) throw new Error('no file is open');
+        const weights = headWindow(file, r.layer, r.head, r.i0, r.rows, r.j0, r.cols, r.options);
         return { response: { id: r.id, ok: true, weights }, transfer: [weights.buffer as ArrayBuffer] };
       }
       case 'rollout': {

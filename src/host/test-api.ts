@@ -37,6 +37,8 @@ export interface AttentionLensApi {
   timings(): Timings;
   /** The open model editors (.safetensors, .npy, .npz). */
   modelEditors(): ModelEditorInfo[];
+  /** Asks the model editors open on a file (URI string) to show a view of a head. */
+  showModel(uri: string, view: 'model' | 'head' | 'finder' | 'rollout', layer: number, head: number): void;
   /** The longest stall of the extension host's thread since the last resetStall(), in ms. */
   maxStallMs(): number;
   resetStall(): void;

@@ -24,13 +24,22 @@ suite('Model editor', () => {
     const started = performance.now();
     a.resetStall();
     await vscode.commands.executeCommand('vscode.openWith', uri, 'attentionLens.model');
-    const info = await waitFor('the model editor painted its grid', () => a.modelEditors().find((e) => e.uri === uri.toString() && e.state === 'ready' && e.view === 'model'), 20_000);
+    // The grid is painted at once and fills in as the heads are read: wait for the paint with all of them.
+    const info = await waitFor('the model editor painted every head', () => a.modelEditors().find((e) => e.uri === uri.toString() && e.state === 'ready' && e.view === 'model' && e.items === L * H), 20_000);
     recordTiming('modelOpenToPaintFromTestMs', performance.now() - started);
     recordTiming('modelFirstPaintMs', info.firstPaintMs);
+    recordTiming('modelFullPaintMs', info.fullPaintMs);
     recordTiming('modelScanMs', info.scanMs);
+    assert.equal(info.read, L * H);
+    assert.equal(info.total, L * H);
     // The file is read in a worker thread: the host's own thread should not stall for the scan.
     recordTiming('modelOpenMaxHostStallMs', a.maxStallMs());
     assert.equal(info.items, L * H, 'one thumbnail per head');
+    // A head asked for (as a click or the keyboard does): read in the worker, posted, drawn.
+    a.showModel(uri.toString(), 'head', 3, 5);
+    const head = await waitFor('the head view of layer 3 head 5', () => a.modelEditors().find((e) => e.uri === uri.toString() && e.view === 'head' && e.lastHeadMs !== undefined), 20_000);
+    assert.equal(head.items, 1, 'one bitmap (128 tokens is past the SVG cells)');
+    recordTiming('modelHeadSwitchMs', head.lastHeadMs);
   });
 
   test('the explorer command opens it too; a truncated file shows the readers\' message', async () => {
@@ -50,7 +59,7 @@ suite('Model editor', () => {
     fs.writeFileSync(spec.fsPath, JSON.stringify({ attention: { file: path.basename(uri.fsPath) }, tokens: ['the', 'cat', 'sat', 'down'] }, null, 2));
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(spec));
     await vscode.commands.executeCommand('attentionLens.show', spec);
-    const info = await waitFor('the model editor on the referenced file', () => a.modelEditors().find((e) => e.uri === uri.toString() && e.state === 'ready'), 30_000);
+    const info = await waitFor('the model editor on the referenced file, every head read', () => a.modelEditors().find((e) => e.uri === uri.toString() && e.state === 'ready' && e.read === e.total && e.fullPaintMs !== undefined), 30_000);
     assert.deepEqual(info.tokens, ['the', 'cat', 'sat', 'down']);
     assert.equal(info.items, 2, 'its two heads');
   });

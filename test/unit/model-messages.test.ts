@@ -40,6 +40,32 @@ test('the editor page: strict CSP with the nonce, the bundle by nonce, the file 
   assert.match(html, /default-src &#39;none&#39;; script-src &#39;nonce-abcdef0123456789abcdef0123456789&#39;/);
   assert.match(html, /<script nonce="abcdef0123456789abcdef0123456789" src="vscode-webview:\/\/x\/dist\/model-webview.js"><\/script>/);
   assert.ok(!html.includes('<img'));
+  assert.match(html, /<p class="model-loading">Reading &#60;img src=x&#62;\.npy…<\/p>/, 'the file name, escaped, in the page before its script runs');
   assert.ok(!html.includes('unsafe'), 'no unsafe-inline, unsafe-eval or wasm-unsafe-eval');
   assert.throws(() => modelEditorHtml({ nonce: 'x"', cspSource: '', scriptUri: '', styleUri: '', fileName: '' }), /nonce/);
+});
+
+test('a big head as a picture, windows of it, and show: checked against the header on both sides', () => {
+  const big = { ...header, tokens: 2048 }; // a picture is 512² there
+  assert.equal(webviewMessageProblem({ type: 'window', layer: 1, head: 1, i0: 128, rows: 128, j0: 0, cols: 128 }, big), undefined);
+  assert.match(webviewMessageProblem({ type: 'window', layer: 1, head: 1, i0: 2000, rows: 128, j0: 0, cols: 8 }, big)!, /outside 2048 × 2048/);
+  assert.match(webviewMessageProblem({ type: 'window', layer: 1, head: 1, i0: 0, rows: 1024, j0: 0, cols: 1024 }, big)!, /over 262144 cells/);
+  assert.match(webviewMessageProblem({ type: 'window', layer: 1, head: 1, i0: -1, rows: 1, j0: 0, cols: 1 }, big)!, /not whole numbers/);
+  assert.match(webviewMessageProblem({ type: 'window', layer: 3, head: 1, i0: 0, rows: 1, j0: 0, cols: 1 }, big)!, /no head 3, 1/);
+  const picture = { res: 512, indices: new Uint8Array(512 * 512) };
+  assert.equal(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture, max: 0.5 }, big), undefined);
+  assert.match(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture: { res: 1024, indices: new Uint8Array(1024 * 1024) }, max: 0.5 }, big)!, /neither/);
+  assert.match(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture, max: NaN }, big)!, /strongest weight/);
+  assert.equal(hostMessageProblem({ type: 'window', layer: 0, head: 1, i0: 0, rows: 2, j0: 4, cols: 3, weights: new Float32Array(6) }, big), undefined);
+  assert.match(hostMessageProblem({ type: 'window', layer: 0, head: 1, i0: 0, rows: 2, j0: 4, cols: 3, weights: new Float32Array(5) }, big)!, /rows × cols float32/);
+  assert.equal(hostMessageProblem({ type: 'show', view: 'head', layer: 1, head: 0 }, header), undefined);
+  assert.match(hostMessageProblem({ type: 'show', view: 'evil', layer: 1, head: 0 }, header)!, /unknown view/);
+  assert.match(hostMessageProblem({ type: 'show', view: 'head', layer: 9, head: 0 }, header)!, /outside the model/);
+  // Heads read so far: a prefix is a model; the next ones must follow it.
+  assert.equal(hostMessageProblem({ type: 'model', header: { ...header, stats: header.stats.slice(0, 1) }, thumbnails }, undefined), undefined);
+  const partial = { ...header, stats: header.stats.slice(0, 1) };
+  const side = header.thumb ** 2;
+  assert.equal(hostMessageProblem({ type: 'scanned', from: 1, stats: header.stats.slice(1), thumbnails: thumbnails.slice(side), offRows: 0, warnings: [] }, partial), undefined);
+  assert.match(hostMessageProblem({ type: 'scanned', from: 1, stats: header.stats.slice(2), thumbnails: thumbnails.slice(2 * side), offRows: 0, warnings: [] }, partial)!, /stats\[1\] is not layer 0 head 1/);
+  assert.match(hostMessageProblem({ type: 'scanned', from: 1, stats: header.stats.slice(1), thumbnails: thumbnails.slice(side + 1), offRows: 0, warnings: [] }, partial)!, /thumb²/);
 });

@@ -5,6 +5,7 @@
 // what is posted to the webview (exact for F16/BF16/F32 files; F64 files round to float32 there).
 // This file is pure (the webview bundles it); scan.ts reads files.
 import type { InspectJson } from '../tensors/inspect.js';
+import { softmaxRow } from '../tensors/rows.js';
 
 /** Largest thumbnail side. */
 export const THUMB = 64;
@@ -25,10 +26,88 @@ export interface ModelViewData {
   header: ModelHeader;
   /** layers × heads thumbnails of thumb × thumb, layer-major, each row-major. */
   thumbnails: Float32Array;
-  /** One head's n × n weights, row-major (row = query). */
-  head?: { layer: number; head: number; weights: Float32Array };
+  /** One head as read on request: whole, or (a big head in the editor) its picture and windows of it. */
+  head?: HeadData;
   /** R = Â_L ··· Â_1, n × n (absent above MAX_ROLLOUT_TOKENS, or until asked for). */
   rollout?: Float32Array;
+}
+
+/**
+ * One head for the head view. Small heads (and every head drawn in the same process) come whole;
+ * a big head in the editor comes as its picture (max-pooled, already turned into colour indices)
+ * and its strongest weight, and exact weights arrive in windows asked for on hover and zoom:
+ * carrying 4,096² float32 (64 MiB) to the webview took seconds, a 1,024² picture is 1 MiB.
+ */
+export interface HeadData {
+  layer: number;
+  head: number;
+  /** n × n weights, row-major (row = query), when the head came whole. */
+  weights?: Float32Array;
+  /** res × res colour indices (0 … 255 of max), max-pooled, when it did not. */
+  picture?: { res: number; indices: Uint8Array };
+  /** The head's strongest weight (what index 255 means). */
+  max?: number;
+  /** Windows of exact weights read so far (the newest first, a few kept). */
+  windows?: CellWindow[];
+}
+
+/** Rows i0 … i0 + rows − 1 by keys j0 … j0 + cols − 1 of a head, exact, row-major. */
+export interface CellWindow { i0: number; j0: number; rows: number; cols: number; weights: Float32Array }
+
+/** Most cells in one window asked of the host (1 MiB of float32). */
+export const MAX_WINDOW_CELLS = 2 ** 18;
+
+/** Largest side of the head's picture; bigger heads are max-pooled to it (zoom redraws at full size). */
+export const PICTURE_MAX = 1024;
+
+/**
+ * Side of the picture the editor sends of a big head: 512² indices are 256 KiB (measured in
+ * code-server, the webview channel carried about 5–10 MB/s; a 1,024² picture made a head switch
+ * ~0.8 s), and the head view is at most 760 px wide; a zoom shows every cell.
+ */
+export const SENT_PICTURE_MAX = 512;
+
+/** A head is sent whole up to this many tokens (256² float32 is 256 KiB); above, as a picture and windows. */
+export const WHOLE_HEAD_MAX = 256;
+
+/** The weight at (i, j) from a head's windows, or undefined when none holds it. */
+export function windowWeight(head: HeadData, n: number, i: number, j: number): number | undefined {
+  if (head.weights) return head.weights[i * n + j];
+  for (const w of head.windows ?? []) {
+    if (i >= w.i0 && i < w.i0 + w.rows && j >= w.j0 && j < w.j0 + w.cols) return w.weights[(i - w.i0) * w.cols + (j - w.j0)];
+  }
+  return undefined;
+}
+
+/** Colour indices 0 … 255 of `values` (w × h at offset, rows `stride` apart) scaled to `max`, into `out`. */
+export function heatmapIndices(values: ArrayLike<number>, offset: number, stride: number, w: number, h: number, max: number, out = new Uint8Array(w * h), outOffset = 0, outStride = w): Uint8Array {
+  const scale = max > 0 && Number.isFinite(max) ? 255 / max : 0;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const v = values[offset + y * stride + x] * scale;
+      out[outOffset + y * outStride + x] = v > 0 ? (v >= 255 ? 255 : Math.round(v)) : 0;
+    }
+  }
+  return out;
+}
+
+/**
+ * Thumbnails as the editor posts them: each head's colour indices of its own strongest weight (a
+ * quarter of the float32 bytes). The grid scales every thumbnail to its own maximum, so index / 255
+ * draws the very same picture (thumbnailValues).
+ */
+export function thumbnailIndices(thumbnails: Float32Array, side: number): Uint8Array {
+  const out = new Uint8Array(thumbnails.length);
+  const size = side * side;
+  for (let at = 0; at < thumbnails.length; at += size) heatmapIndices(thumbnails, at, side, side, side, maxOf(thumbnails, at, at + size), out, at, side);
+  return out;
+}
+
+/** Thumbnails from their indices: index / 255 (each head's strongest weight becomes 1). */
+export function thumbnailValues(indices: Uint8Array): Float32Array {
+  const out = new Float32Array(indices.length);
+  for (let k = 0; k < indices.length; k++) out[k] = indices[k] / 255;
+  return out;
 }
 
 export interface ScanOptions {
@@ -38,18 +117,7 @@ export interface ScanOptions {
 
 /** The row-wise softmax of `a` (n × n), in place; rows of −Infinity only stay all zero. */
 export function softmaxRows(a: Float64Array, n: number): void {
-  for (let i = 0; i < n; i++) {
-    const row = i * n;
-    let max = -Infinity;
-    for (let j = 0; j < n; j++) if (a[row + j] > max) max = a[row + j];
-    let sum = 0;
-    for (let j = 0; j < n; j++) {
-      const e = max === -Infinity ? 0 : Math.exp(a[row + j] - max);
-      a[row + j] = e;
-      sum += e;
-    }
-    if (sum > 0) for (let j = 0; j < n; j++) a[row + j] /= sum;
-  }
+  for (let i = 0; i < n; i++) softmaxRow(a.subarray(i * n, (i + 1) * n));
 }
 
 /** Which of `side` bins each of n indices falls in: floor(i · side / n). */

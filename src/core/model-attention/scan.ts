@@ -1,95 +1,182 @@
 // Reading a model's attention for the model views: one streaming pass (statistics, thumbnails,
-// row checks) with one head in memory at a time, and a head or the rollout on request.
+// row checks; pass.ts) a block of rows at a time, and a head or the rollout on request.
 import type { AttentionFile } from '../tensors/attention-file.js';
-import { earlierCopies, headStats, type HeadStats } from '../tensors/head-stats.js';
 import { inspectOverLimit } from '../tensors/inspect.js';
+import { passOverHeads, type PassResult } from '../tensors/pass.js';
+import { forEachRow, softmaxRow } from '../tensors/rows.js';
+import { float16 } from '../tensors/dtype.js';
 import { MAX_ROLLOUT_TOKENS, Rollout } from '../tensors/rollout.js';
 import { TensorFileError } from '../tensors/source.js';
-import { softmaxRows, THUMB, type ModelHeader, type ScanOptions } from './data.js';
+import { heatmapIndices, MAX_WINDOW_CELLS, SENT_PICTURE_MAX, THUMB, WHOLE_HEAD_MAX, type ModelHeader, type ScanOptions } from './data.js';
 
-function rowTolerance(dtype: string): number {
-  return dtype === 'F16' || dtype === 'BF16' ? 1e-2 : 1e-4;
-}
-
-/**
- * Reads one head, checks every value is finite (an error naming the place), applies the softmax if
- * asked. `check: false` leaves the check to a caller that loops over the values anyway (scanModel).
- */
-export function readHead(a: AttentionFile, layer: number, head: number, options: ScanOptions, out?: Float64Array, check = true): Float64Array {
-  const w = a.head(layer, head, out);
-  if (check || options.softmax) {
-    for (let k = 0; k < w.length; k++) {
-      if (!Number.isFinite(w[k]) && !(options.softmax && w[k] === -Infinity)) throw notFinite(a, layer, head, k, w[k]);
+/** Checks a row read to show it: every weight finite (−Infinity too before a softmax); then the softmax if asked. */
+function checkedRow(a: AttentionFile, layer: number, head: number, options: ScanOptions): (i: number, row: Float64Array) => void {
+  return (i, row) => {
+    for (let j = 0; j < row.length; j++) {
+      if (!Number.isFinite(row[j]) && !(options.softmax && row[j] === -Infinity)) {
+        throw new TensorFileError(`${a.file}: layer ${layer} head ${head}: the weight of query ${i} on key ${j} is ${row[j]}`);
+      }
     }
-  }
-  if (options.softmax) softmaxRows(w, a.n);
-  return w;
+    if (options.softmax) softmaxRow(row);
+  };
 }
 
-function notFinite(a: AttentionFile, layer: number, head: number, k: number, w: number): TensorFileError {
-  return new TensorFileError(`${a.file}: layer ${layer} head ${head}: the weight of query ${Math.floor(k / a.n)} on key ${k % a.n} is ${w}`);
+/** One head's n × n, checked (an error naming the place of a NaN or ±Infinity), softmaxed if asked. */
+export function readHead(a: AttentionFile, layer: number, head: number, options: ScanOptions = {}, out = new Float64Array(a.n * a.n)): Float64Array {
+  forEachRow(a, layer, head, (i, row) => out.set(row, i * a.n), { transform: checkedRow(a, layer, head, options), terms: false });
+  return out;
 }
 
-/** One head as float32, for posting to the webview. */
-/** One float64 head per open file, reused between head switches (128 MiB at n = 4,096: not allocated anew each time). */
-const scratch = new WeakMap<AttentionFile, Float64Array>();
-
+/** One head as float32, for posting to the webview: decoded a row at a time, never a float64 copy of the head. */
 export function headFloat32(a: AttentionFile, layer: number, head: number, options: ScanOptions = {}): Float32Array {
-  let buffer = scratch.get(a);
-  if (!buffer) { buffer = new Float64Array(a.n * a.n); scratch.set(a, buffer); }
   const weights = new Float32Array(a.n * a.n);
-  // set() converts in native code (Float32Array.from over a Float64Array is several times slower).
-  weights.set(readHead(a, layer, head, options, buffer));
+  // set() converts float64 to float32 in native code.
+  forEachRow(a, layer, head, (i, row) => weights.set(row, i * a.n), { transform: checkedRow(a, layer, head, options), terms: false });
   return weights;
 }
 
-/** The one pass: statistics, thumbnails and the row checks of every head. Refused over inspect's budget. */
-export function scanModel(a: AttentionFile, options: ScanOptions = {}): { header: ModelHeader; thumbnails: Float32Array } {
-  const tooBig = inspectOverLimit(a);
-  if (tooBig) throw new TensorFileError(tooBig);
+/** Key j's pixel column in a picture of `side` pixels: floor(j · side / n); the first key of each. */
+function pixelStarts(n: number, side: number): Int32Array {
+  const starts = new Int32Array(side + 1);
+  starts[side] = n;
+  for (let j = n - 1; j >= 0; j--) starts[Math.floor((j * side) / n)] = j;
+  return starts;
+}
+
+/**
+ * A big head's picture for the editor's head view: max-pooled to res × res (res = min(n,
+ * SENT_PICTURE_MAX)) and turned into colour indices of its strongest weight, read a block of rows
+ * at a time (no n × n copy). Checked and softmaxed as readHead is.
+ */
+export function headPicture(a: AttentionFile, layer: number, head: number, options: ScanOptions = {}): { res: number; indices: Uint8Array; max: number } {
   const { n } = a;
-  const thumb = Math.min(n, THUMB);
-  const thumbnails = new Float32Array(a.layers * a.heads * thumb * thumb);
-  const copies = earlierCopies(a.tokens, n);
-  const stats: HeadStats[] = [];
-  const weights = new Float64Array(n * n);
-  const tolerance = rowTolerance(a.dtype);
-  let offRows = 0, firstOff = '', negatives = 0;
-  // One loop over each head's values does the finite check, the row sums and the max-pooling.
-  const bin = new Int32Array(n);
-  for (let i = 0; i < n; i++) bin[i] = Math.floor((i * thumb) / n);
-  for (let layer = 0; layer < a.layers; layer++) {
-    for (let head = 0; head < a.heads; head++) {
-      readHead(a, layer, head, options, weights, false);
-      const offset = (layer * a.heads + head) * thumb * thumb;
-      for (let i = 0; i < n; i++) {
-        let sum = 0;
-        const row = i * n, pooled = offset + bin[i] * thumb;
-        for (let j = 0; j < n; j++) {
-          const w = weights[row + j];
-          if (!(w >= 0)) {
-            if (!Number.isFinite(w)) throw notFinite(a, layer, head, row + j, w);
-            negatives++;
+  const res = Math.min(n, SENT_PICTURE_MAX);
+  const starts = pixelStarts(n, res);
+  const pooled = halfCodes(a, options) ? poolCodes(a, layer, head, res, starts) : poolRows(a, layer, head, res, starts, options);
+  let max = 0;
+  for (let k = 0; k < pooled.length; k++) if (pooled[k] > max) max = pooled[k];
+  return { res, indices: heatmapIndices(pooled, 0, res, res, res, max), max };
+}
+
+/** Max-pooling decoded rows (any dtype, the softmax, either byte order). */
+function poolRows(a: AttentionFile, layer: number, head: number, res: number, starts: Int32Array, options: ScanOptions): Float32Array {
+  const pooled = new Float32Array(res * res);
+  forEachRow(a, layer, head, (i, row) => {
+    const at = Math.floor((i * res) / a.n) * res;
+    for (let b = 0; b < res; b++) {
+      let m = pooled[at + b];
+      for (let j = starts[b]; j < starts[b + 1]; j++) if (row[j] > m) m = row[j];
+      pooled[at + b] = m;
+    }
+  }, { transform: checkedRow(a, layer, head, options), terms: false });
+  return pooled;
+}
+
+/** Whether a head's 16-bit codes can be pooled as integers (F16/BF16 as stored, on a little-endian machine). */
+function halfCodes(a: AttentionFile, options: ScanOptions): boolean {
+  return (a.dtype === 'F16' || a.dtype === 'BF16') && !options.softmax && new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+}
+
+/**
+ * Max-pooling F16/BF16 codes without decoding them: for weights ≥ 0 the order of the codes is the
+ * order of the values, so the largest code of a block is its largest weight (negative weights, sign
+ * bit set, count as 0, the picture's floor). A code with every exponent bit set is ±Infinity or NaN:
+ * refused with its place, as readHead does. A comparison per weight instead of a decode.
+ */
+function poolCodes(a: AttentionFile, layer: number, head: number, res: number, starts: Int32Array): Float32Array {
+  const { n } = a;
+  const exponent = a.dtype === 'F16' ? 0x7c00 : 0x7f80;
+  const best = new Uint16Array(res * res);
+  const perBlock = Math.max(1, Math.floor((8 * 1024 * 1024) / (2 * n)));
+  for (let first = 0; first < n; first += perBlock) {
+    const rows = Math.min(perBlock, n - first);
+    let bytes = a.rowBytes(layer, head, first, rows);
+    if (bytes.byteOffset % 2 !== 0) bytes = bytes.slice();
+    const codes = new Uint16Array(bytes.buffer, bytes.byteOffset, rows * n);
+    for (let r = 0; r < rows; r++) {
+      const i = first + r, row = r * n, at = Math.floor((i * res) / n) * res;
+      for (let b = 0; b < res; b++) {
+        let m = best[at + b];
+        for (let j = starts[b]; j < starts[b + 1]; j++) {
+          const c = codes[row + j];
+          if (c > m) {
+            // Finite weights ≥ 0 are the codes below the exponent mask; the rest are rare: ±Infinity
+            // or NaN (refused with the place) or negative (never the maximum: the picture's floor is 0).
+            if (c >= exponent) {
+              if ((c & exponent) === exponent) throw new TensorFileError(`${a.file}: layer ${layer} head ${head}: the weight of query ${i} on key ${j} is ${decodeOne(a, c)}`);
+              continue;
+            }
+            m = c;
           }
-          sum += w;
-          const k = pooled + bin[j];
-          if (w > thumbnails[k]) thumbnails[k] = w;
         }
-        if (Math.abs(sum - 1) > tolerance && offRows++ === 0) firstOff = `layer ${layer} head ${head} query ${i} sums to ${sum}`;
+        best[at + b] = m;
       }
-      stats.push(headStats(layer, head, weights, n, copies));
     }
   }
+  const pooled = new Float32Array(res * res);
+  for (let k = 0; k < best.length; k++) pooled[k] = decodeOne(a, best[k]);
+  return pooled;
+}
+
+/** One F16 or BF16 code's value (a BF16 is the top half of a float32). */
+function decodeOne(a: AttentionFile, code: number): number {
+  return a.dtype === 'F16' ? float16(code) : new Float32Array(new Uint32Array([code << 16]).buffer)[0];
+}
+
+/** Exact weights of rows i0 … i0 + rows − 1 by keys j0 … j0 + cols − 1 (at most MAX_WINDOW_CELLS), float32. */
+export function headWindow(a: AttentionFile, layer: number, head: number, i0: number, rows: number, j0: number, cols: number, options: ScanOptions = {}): Float32Array {
+  const { n } = a;
+  const whole = (x: number) => Number.isInteger(x) && x >= 0;
+  if (!(whole(i0) && whole(j0) && whole(rows) && whole(cols) && i0 + rows <= n && j0 + cols <= n && rows * cols <= MAX_WINDOW_CELLS)) {
+    throw new RangeError(`a window of ${rows} × ${cols} at ${i0}, ${j0} is not within ${n} × ${n} and ${MAX_WINDOW_CELLS} cells`);
+  }
+  const out = new Float32Array(rows * cols);
+  forEachRow(a, layer, head, (i, row) => out.set(row.subarray(j0, j0 + cols), (i - i0) * cols), { transform: checkedRow(a, layer, head, options), terms: false, from: i0, to: i0 + rows });
+  return out;
+}
+
+/** What a model file is, from its header alone (no weight read): the shape of what the pass fills in. */
+export type ModelShape = Pick<ModelHeader, 'file' | 'dtype' | 'layers' | 'heads' | 'tokens' | 'tokenTexts' | 'thumb'>;
+
+/** The shape of an opened file; refused (a TensorFileError) when the pass would be over inspect's budget. */
+export function shapeOf(a: AttentionFile): ModelShape {
+  const tooBig = inspectOverLimit(a);
+  if (tooBig) throw new TensorFileError(tooBig);
+  return { file: a.file, dtype: a.dtype, layers: a.layers, heads: a.heads, tokens: a.n, tokenTexts: a.tokens ?? [], thumb: Math.min(a.n, THUMB) };
+}
+
+/** The header the model views draw from, for the heads a pass has read so far (all, once it is done). */
+export function headerOf(shape: ModelShape, pass: PassResult, options: ScanOptions): ModelHeader {
   const warnings: string[] = [];
-  if (offRows > 0) warnings.push(`${offRows} row(s) do not sum to 1 (first: ${firstOff}); were scores saved before the softmax?`);
-  if (negatives > 0) warnings.push(`${negatives} negative weight(s); attention weights are ≥ 0`);
-  return {
-    header: {
-      file: a.file, dtype: a.dtype, layers: a.layers, heads: a.heads, tokens: n,
-      tokenTexts: a.tokens ?? [], stats, thumb, offRows, softmaxed: !!options.softmax, warnings,
-    },
-    thumbnails,
-  };
+  if (pass.offRows > 0) warnings.push(`${pass.offRows} row(s) do not sum to 1 (first: ${pass.firstOff}); were scores saved before the softmax?`);
+  if (pass.negatives > 0) warnings.push(`${pass.negatives} negative weight(s); attention weights are ≥ 0`);
+  return { ...shape, stats: pass.stats, offRows: pass.offRows, softmaxed: !!options.softmax, warnings };
+}
+
+/** Most bytes of head pictures the editor keeps from its scan (a head switch then reads nothing). */
+export const MAX_KEPT_PICTURE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The side of the pictures the scan keeps for the head view: heads sent as pictures (more than
+ * WHOLE_HEAD_MAX tokens), when all of them fit MAX_KEPT_PICTURE_BYTES; else 0 (read on request).
+ */
+export function keptPictureSide(shape: Pick<ModelShape, 'layers' | 'heads' | 'tokens'>): number {
+  if (shape.tokens <= WHOLE_HEAD_MAX) return 0;
+  const res = Math.min(shape.tokens, SENT_PICTURE_MAX);
+  return shape.layers * shape.heads * res * res <= MAX_KEPT_PICTURE_BYTES ? res : 0;
+}
+
+/** The pass over heads from … to − 1 with this file's thumbnails and, when kept, pictures (a worker's share of the scan). */
+export function passOverRange(a: AttentionFile, from: number, to: number, options: ScanOptions = {}): PassResult {
+  const picture = keptPictureSide({ layers: a.layers, heads: a.heads, tokens: a.n });
+  return passOverHeads(a, { softmax: options.softmax, thumb: Math.min(a.n, THUMB), from, to, ...(picture ? { picture } : {}) });
+}
+
+/** The one pass in one thread: statistics, thumbnails and the row checks of every head (pass.ts). Refused over inspect's budget. */
+export function scanModel(a: AttentionFile, options: ScanOptions = {}): { header: ModelHeader; thumbnails: Float32Array } {
+  const shape = shapeOf(a);
+  const pass = passOverRange(a, 0, a.layers * a.heads, options);
+  return { header: headerOf(shape, pass, options), thumbnails: pass.thumbnails };
 }
 
 /** The rollout (Abnar & Zuidema 2020) as float32, in a second pass; undefined above MAX_ROLLOUT_TOKENS. */
@@ -98,16 +185,16 @@ export function rolloutOf(a: AttentionFile, options: ScanOptions = {}): Float32A
   if (n > MAX_ROLLOUT_TOKENS) return undefined;
   const rollout = new Rollout(n);
   const mean = new Float64Array(n * n);
-  const weights = new Float64Array(n * n);
   for (let layer = 0; layer < a.layers; layer++) {
     mean.fill(0);
     for (let head = 0; head < a.heads; head++) {
-      readHead(a, layer, head, options, weights);
-      for (let k = 0; k < weights.length; k++) mean[k] += weights[k];
+      forEachRow(a, layer, head, (i, row) => {
+        const at = i * n;
+        for (let j = 0; j < n; j++) mean[at + j] += row[j];
+      }, { transform: checkedRow(a, layer, head, options), terms: false });
     }
     for (let k = 0; k < mean.length; k++) mean[k] /= a.heads;
     rollout.addLayer(mean);
   }
   return Float32Array.from(rollout.result);
 }
-

@@ -25,6 +25,8 @@ export interface AttentionFile {
   tokens?: string[];
   /** The head's n × n weights, row-major (row = query), decoded exactly to float64. */
   head(layer: number, head: number, out?: Float64Array): Float64Array;
+  /** The little-endian bytes of rows first … first + rows − 1 of a head, as stored (see rows.ts). */
+  rowBytes(layer: number, head: number, first: number, rows: number): Uint8Array;
   close(): void;
 }
 
@@ -112,11 +114,15 @@ export function attentionFromTensors(file: string, tensors: readonly TensorRef[]
     file, dtype, layers, heads, n,
     ...(tokens ? { tokens } : {}),
     head(layer, head, out = new Float64Array(n * n)) {
+      decode(dtype, this.rowBytes(layer, head, 0, n), n * n, out);
+      return out;
+    },
+    rowBytes(layer, head, first, rows) {
       if (!(layer >= 0 && layer < layers && head >= 0 && head < heads)) throw new RangeError(`layer ${layer} head ${head} is outside ${layers} × ${heads}`);
+      if (!(first >= 0 && rows >= 0 && first + rows <= n)) throw new RangeError(`rows ${first} … ${first + rows - 1} are outside the ${n} queries`);
       const t = layerTensors.length === 1 ? layerTensors[0] : layerTensors[layer];
       const index = layerTensors.length === 1 ? layer * heads + head : head;
-      decode(dtype, t.source.read(t.offset + index * headBytes, headBytes), n * n, out);
-      return out;
+      return t.source.read(t.offset + index * headBytes + first * n * item, rows * n * item);
     },
     close: release,
   };

@@ -10,6 +10,8 @@
 //   duplicateToken Σ_{j∈J_i} A_ij                        attends to earlier copies of itself
 //   induction      Σ_{j∈J_i} A_i,j+1                     attends to the token after an earlier copy
 
+import { entropyTerm } from './rows.js';
+
 export interface HeadStats {
   layer: number;
   head: number;
@@ -41,39 +43,80 @@ export function earlierCopies(tokens: readonly string[] | undefined, n: number):
   return previous;
 }
 
-/** The statistics of one head's n × n weights `a` (row-major). `copies` comes from earlierCopies. */
-export function headStats(layer: number, head: number, a: Float64Array, n: number, copies: Int32Array): HeadStats {
-  let entropy = 0, confidence = 0, distance = 0, previous = 0, sink = 0, duplicate = 0, induction = 0, withCopies = 0;
-  for (let i = 0; i < n; i++) {
-    const row = i * n;
-    let h = 0, max = -Infinity, d = 0;
+/**
+ * One head's statistics, summed a row at a time (the passes over a file read rows, not whole heads).
+ * `terms[j]` is w · ln w of row i's weight j (0 for w ≤ 0), from rows.ts; the sums are made in the
+ * same order as a loop over the whole head would make them.
+ */
+export class HeadStatsSum {
+  private entropy = 0; private confidence = 0; private distance = 0; private previous = 0;
+  private sink = 0; private duplicate = 0; private induction = 0; private withCopies = 0;
+  constructor(private readonly n: number, private readonly copies: Int32Array) {}
+
+  /** Weights below 0 seen so far, and the first weight that is not finite (its row and key), if any. */
+  negatives = 0;
+  firstNegative: { i: number; j: number; w: number } | undefined;
+  notFinite: { i: number; j: number; w: number } | undefined;
+
+  /**
+   * Adds query i's row; returns the row's sum. The same loop notes negative and non-finite weights
+   * (the pass's checks), so a row is read once for all of it.
+   */
+  addRow(i: number, row: Float64Array, terms: Float64Array): number {
+    const { n, copies } = this;
+    let h = 0, max = -Infinity, d = 0, sum = 0;
     for (let j = 0; j < n; j++) {
-      const w = a[row + j];
-      if (w > 0) h -= w * Math.log(w);
+      const w = row[j];
+      if (!(w >= 0)) this.unusual(i, j, w);
+      sum += w;
+      h -= terms[j];
       if (w > max) max = w;
       d += w * Math.abs(i - j);
     }
-    entropy += h;
-    confidence += max;
-    distance += d;
-    sink += a[row];
-    if (i >= 1) previous += a[row + i - 1];
+    this.entropy += h;
+    this.confidence += max;
+    this.distance += d;
+    this.sink += row[0];
+    if (i >= 1) this.previous += row[i - 1];
     if (copies[i] >= 0) {
-      withCopies++;
+      this.withCopies++;
+      // j + 1 ≤ i: the token after an earlier copy is in the row.
       for (let j = copies[i]; j >= 0; j = copies[j]) {
-        duplicate += a[row + j];
-        induction += a[row + j + 1];
+        this.duplicate += row[j];
+        this.induction += row[j + 1];
       }
     }
+    return sum;
   }
-  return {
-    layer, head,
-    entropy: entropy / n,
-    confidence: confidence / n,
-    distance: distance / n,
-    previousToken: n > 1 ? previous / (n - 1) : null,
-    duplicateToken: withCopies > 0 ? duplicate / withCopies : null,
-    induction: withCopies > 0 ? induction / withCopies : null,
-    sink: sink / n,
-  };
+
+  private unusual(i: number, j: number, w: number): void {
+    if (!Number.isFinite(w)) this.notFinite ??= { i, j, w };
+    else if (this.negatives++ === 0) this.firstNegative = { i, j, w };
+  }
+
+  result(layer: number, head: number): HeadStats {
+    const { n, withCopies } = this;
+    return {
+      layer, head,
+      entropy: this.entropy / n,
+      confidence: this.confidence / n,
+      distance: this.distance / n,
+      previousToken: n > 1 ? this.previous / (n - 1) : null,
+      duplicateToken: withCopies > 0 ? this.duplicate / withCopies : null,
+      induction: withCopies > 0 ? this.induction / withCopies : null,
+      sink: this.sink / n,
+    };
+  }
+}
+
+/** The statistics of one head's n × n weights `a` (row-major). `copies` comes from earlierCopies. */
+export function headStats(layer: number, head: number, a: Float64Array, n: number, copies: Int32Array): HeadStats {
+  const sum = new HeadStatsSum(n, copies);
+  const terms = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const row = a.subarray(i * n, (i + 1) * n);
+    for (let j = 0; j < n; j++) terms[j] = entropyTerm(row[j]);
+    sum.addRow(i, row, terms);
+  }
+  return sum.result(layer, head);
 }

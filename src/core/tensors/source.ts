@@ -2,7 +2,7 @@
 // 302 MB), so nothing reads a whole file: readers ask for the slice at an offset they need. A file's
 // reported size is only a first guess (a FIFO or /dev/zero report 0 or never end): only regular
 // files are opened, and every read must return all the bytes it asked for, else the file is truncated.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 
 /** Bytes at offsets: a file on disk or, for a zip entry or a test, bytes in memory. */
 export interface ByteSource {
@@ -37,7 +37,9 @@ export function memorySource(name: string, bytes: Uint8Array): ByteSource {
 export function fileSource(path: string): ByteSource {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    // Non-blocking: opening a FIFO for reading otherwise waits for a writer, for ever; fstat below
+    // then refuses it. A regular file's reads are not changed by the flag.
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (e) {
     throw new TensorFileError(`${path}: cannot open (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
   }

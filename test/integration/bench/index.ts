@@ -38,9 +38,32 @@ export interface BenchRow {
   analysisMs: number[];
 }
 
+/** A model attention file opened in the model editor (ATTN_BENCH_MODELS=1). */
+export interface ModelBenchRow {
+  file: string;
+  layers: number;
+  heads: number;
+  tokens: number;
+  /** From resolving the editor to its webview's 'ready', to its first paint showing a head, and to the paint showing them all. */
+  readyMs: number;
+  firstPaintMs: number;
+  /** The webview's drawing of the grid with every head. */
+  gridDrawMs: number;
+  fullPaintMs: number;
+  /** From asking for the file to every head read (in the workers). */
+  scanMs: number;
+  /** The extension host's longest stall while the file was opened and read. */
+  maxStallMs: number;
+  /** Head switches: from the webview's request to the head view's paint, and the read within it. */
+  headSwitchMs: number[];
+  headReadMs: number[];
+  headDrawMs: number[];
+}
+
 export interface BenchResult {
   vscodeVersion: string;
   rows: BenchRow[];
+  models?: ModelBenchRow[];
   coldShowToPaintMs?: number;
   error?: string;
 }
@@ -133,6 +156,42 @@ async function benchSpec(a: TestApi, file: string, runs: number): Promise<BenchR
   };
 }
 
+/** Layers, heads and tokens from the bench file's name: `L x H x n - dtype.safetensors` (scripts/bench-vscode.mjs). */
+function shapeFromName(file: string): [number, number, number] {
+  const m = /^(\d+)x(\d+)x(\d+)-/.exec(path.basename(file));
+  if (!m) throw new Error(`${file}: not a bench model file name`);
+  return [Number(m[1]), Number(m[2]), Number(m[3])];
+}
+
+async function benchModel(a: TestApi, file: string): Promise<ModelBenchRow> {
+  const [layers, heads, tokens] = shapeFromName(file);
+  const uri = vscode.Uri.file(file).toString();
+  a.resetStall();
+  await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'attentionLens.model', vscode.ViewColumn.Two);
+  const info = await until(`${path.basename(file)}: every head painted`, () => a.modelEditors().find((e) => e.uri === uri && e.fullPaintMs !== undefined && e.scanMs !== undefined), 300_000);
+  const maxStallMs = a.maxStallMs();
+  const headSwitchMs: number[] = [], headReadMs: number[] = [], headDrawMs: number[] = [];
+  // Six heads across the model, none shown before.
+  for (let k = 1; k <= 6; k++) {
+    const flat = (k * 7) % (layers * heads);
+    const before = a.modelEditors().find((e) => e.uri === uri)?.lastHeadMs;
+    a.showModel(uri, 'head', Math.floor(flat / heads), flat % heads);
+    const after = await until('the head view painted', () => {
+      const e = a.modelEditors().find((x) => x.uri === uri);
+      return e && e.view === 'head' && e.lastHeadMs !== undefined && e.lastHeadMs !== before ? e : undefined;
+    }, 60_000);
+    headSwitchMs.push(after.lastHeadMs!);
+    headReadMs.push(after.lastHeadReadMs ?? NaN);
+    headDrawMs.push(after.lastHeadDrawMs ?? NaN);
+    await sleep(300);
+  }
+  await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  return {
+    file: path.basename(file), layers, heads, tokens,
+    readyMs: info.readyMs ?? NaN, firstPaintMs: info.firstPaintMs ?? NaN, gridDrawMs: info.lastDrawMs ?? NaN, fullPaintMs: info.fullPaintMs ?? NaN, scanMs: info.scanMs ?? NaN, maxStallMs, headSwitchMs, headReadMs, headDrawMs,
+  };
+}
+
 export async function run(): Promise<void> {
   const out = process.env.ATTN_BENCH_RESULT || path.join(__dirname, 'bench-result.json');
   const runs = Number(process.env.ATTN_BENCH_RUNS || 10);
@@ -155,6 +214,11 @@ export async function run(): Promise<void> {
     await until('the first panel to paint', () => panelOn(a, last, 'ready', 0), 60_000);
     result.coldShowToPaintMs = a.timings().lastShowToPaintMs;
     for (const file of specs) result.rows.push(await benchSpec(a, file, runs));
+    if (process.env.ATTN_BENCH_MODELS) {
+      result.models = [];
+      const models = fs.readdirSync(folder).filter((f) => /^\d+x\d+x\d+-\w+\.safetensors$/.test(f)).sort().map((f) => path.join(folder, f));
+      for (const file of models) result.models.push(await benchModel(a, file));
+    }
   } catch (err) {
     result.error = err instanceof Error ? err.stack ?? err.message : String(err);
   }

@@ -1,0 +1,181 @@
+// The one pass over every head of a model file that `attn inspect` and the model editor make:
+// each head's statistics, the row checks (NaN or ±Infinity stop with the place; rows that do not
+// sum to 1 and negative weights are counted for a warning), and on request the max-pooled
+// thumbnails and each layer's mean over heads (for the rollout). The file is read a block of rows at
+// a time (rows.ts), so memory is a few rows plus what was asked for, and each weight is touched
+// by a few loops over a row that sits in the cache.
+import type { AttentionFile } from './attention-file.js';
+import { earlierCopies, HeadStatsSum, type HeadStats } from './head-stats.js';
+import { forEachRow, rowScratch, softmaxRow } from './rows.js';
+import { TensorFileError } from './source.js';
+import { heatmapIndices } from '../model-attention/data.js';
+
+export interface PassOptions {
+  /** Apply the softmax to each row as it is read (a file of scores); −Infinity is then allowed. */
+  softmax?: boolean;
+  /** Side of each head's max-pooled thumbnail (≤ n); none when absent. */
+  thumb?: number;
+  /** Side of each head's picture for the head view (≤ n), kept as colour indices; none when absent. */
+  picture?: number;
+  /**
+   * Only heads from … to − 1 (flat, layer-major: layer · heads + head), so that several workers can
+   * share a file's heads; every head when absent. Passes over consecutive ranges, merged in order
+   * (mergePass), give exactly what one pass gives.
+   */
+  from?: number;
+  to?: number;
+  /** Called with each layer's mean over heads (row-major n × n, the caller may consume it); every head only. */
+  onLayerMean?: (layer: number, mean: Float64Array) => void;
+  /** Called after each head, in order, with what is done so far (the editor posts it). */
+  onHead?: (layer: number, head: number, sofar: PassResult) => void;
+}
+
+/** A head's picture: res × res colour indices (0 … 255 of max), max-pooled, and its strongest weight. */
+export interface HeadPicture { res: number; indices: Uint8Array; max: number }
+
+export interface PassResult {
+  /** One per head read, layer-major. */
+  stats: HeadStats[];
+  /** The heads' thumbnails of thumb × thumb, in the order of `stats` (empty without `thumb`). */
+  thumbnails: Float32Array;
+  /** With `picture`: each head's picture (max-pooled, colour indices of its strongest weight), in the order of `stats`. */
+  pictures?: HeadPicture[];
+  /** Rows whose sum is further from 1 than the dtype's rounding allows, and the first of them. */
+  offRows: number;
+  firstOff: string;
+  negatives: number;
+  firstNegative: string;
+}
+
+/**
+ * How far a row's sum may be from 1. Rounding each weight of a row that sums to 1 moves the sum by at
+ * most 2⁻⁸ in BF16 and 2⁻¹¹ in F16 (relative to the sum), 2⁻²⁴ in F32: 1e-2 and 1e-4 leave room.
+ */
+function rowTolerance(dtype: string): number {
+  return dtype === 'F16' || dtype === 'BF16' ? 1e-2 : 1e-4;
+}
+
+function notFinite(a: AttentionFile, layer: number, head: number, i: number, j: number, w: number): TensorFileError {
+  return new TensorFileError(`${a.file}: layer ${layer} head ${head}: the weight of query ${i} on key ${j} is ${w}`);
+}
+
+/** Max-pools one row into its line of a side × side picture (`starts` from binStarts). */
+function poolRow(row: Float64Array, into: Float32Array, at: number, side: number, starts: Int32Array): void {
+  for (let b = 0; b < side; b++) {
+    let m = into[at + b];
+    for (let j = starts[b]; j < starts[b + 1]; j++) if (row[j] > m) m = row[j];
+    into[at + b] = m;
+  }
+}
+
+/** The first key of each thumbnail column: key j falls in column floor(j · side / n). */
+function binStarts(n: number, side: number): Int32Array {
+  const starts = new Int32Array(side + 1);
+  starts[side] = n;
+  for (let j = n - 1; j >= 0; j--) starts[Math.floor((j * side) / n)] = j;
+  return starts;
+}
+
+export function passOverHeads(a: AttentionFile, options: PassOptions = {}): PassResult {
+  const { n } = a;
+  const total = a.layers * a.heads;
+  const from = options.from ?? 0, to = options.to ?? total;
+  if (!(Number.isInteger(from) && Number.isInteger(to) && 0 <= from && from <= to && to <= total)) throw new RangeError(`heads ${from} … ${to} are outside the file's ${total}`);
+  if (options.onLayerMean && (from !== 0 || to !== total)) throw new RangeError('a layer mean needs every head');
+  const side = options.thumb ?? 0;
+  const thumbnails = new Float32Array((to - from) * side * side);
+  const starts = binStarts(n, side);
+  const res = options.picture ?? 0;
+  const pictureStarts = binStarts(n, res);
+  const pooled = new Float32Array(res * res);
+  const copies = earlierCopies(a.tokens, n);
+  const mean = options.onLayerMean ? new Float64Array(n * n) : undefined;
+  const tolerance = rowTolerance(a.dtype);
+  const scratch = rowScratch(n);
+  const result: PassResult = { stats: [], thumbnails, offRows: 0, firstOff: '', negatives: 0, firstNegative: '', ...(res > 0 ? { pictures: [] } : {}) };
+  for (let flat = from; flat < to; flat++) {
+    const layer = Math.floor(flat / a.heads), head = flat % a.heads;
+    if (head === 0) mean?.fill(0);
+    const sums = new HeadStatsSum(n, copies);
+    const offset = (flat - from) * side * side;
+    pooled.fill(0);
+    const softmax = options.softmax
+      ? (i: number, row: Float64Array) => {
+        for (let j = 0; j < n; j++) if (!Number.isFinite(row[j]) && row[j] !== -Infinity) throw notFinite(a, layer, head, i, j, row[j]);
+        softmaxRow(row);
+      }
+      : undefined;
+    forEachRow(a, layer, head, (i, row, terms) => {
+      const sum = sums.addRow(i, row, terms);
+      if (sums.notFinite) throw notFinite(a, layer, head, sums.notFinite.i, sums.notFinite.j, sums.notFinite.w);
+      if (Math.abs(sum - 1) > tolerance && result.offRows++ === 0) result.firstOff = `layer ${layer} head ${head} query ${i} sums to ${sum}`;
+      // Max-pooling one run of keys at a time: a compare per weight, one store per pixel.
+      if (side > 0) poolRow(row, thumbnails, offset + Math.floor((i * side) / n) * side, side, starts);
+      if (res > 0) poolRow(row, pooled, Math.floor((i * res) / n) * res, res, pictureStarts);
+      if (mean) {
+        const at = i * n;
+        for (let j = 0; j < n; j++) mean[at + j] += row[j];
+      }
+    }, { scratch, ...(softmax ? { transform: softmax } : {}) });
+    result.stats.push(sums.result(layer, head));
+    if (res > 0) {
+      let max = 0;
+      for (let k = 0; k < pooled.length; k++) if (pooled[k] > max) max = pooled[k];
+      result.pictures!.push({ res, indices: heatmapIndices(pooled, 0, res, res, res, max), max });
+    }
+    if (sums.negatives > 0) {
+      const first = sums.firstNegative!;
+      if (result.negatives === 0) result.firstNegative = `layer ${layer} head ${head} query ${first.i} key ${first.j} (${first.w})`;
+      result.negatives += sums.negatives;
+    }
+    options.onHead?.(layer, head, result);
+    if (mean && head === a.heads - 1) {
+      for (let k = 0; k < mean.length; k++) mean[k] /= a.heads;
+      options.onLayerMean!(layer, mean);
+    }
+  }
+  return result;
+}
+
+/**
+ * Passes over ranges of heads, arriving in any order (several workers), put together in head order:
+ * `read` is how many heads from the first are in, and `result()` is what one pass over them gives
+ * (the counts summed, the first off row or negative weight the earliest one).
+ */
+export class PassAccumulator {
+  readonly thumbnails: Float32Array;
+  readonly stats: HeadStats[] = [];
+  /** The heads' pictures, when the passes made them (in head order, as stats). */
+  readonly pictures: HeadPicture[] = [];
+  private readonly parts = new Map<number, PassResult>();
+  private offRows = 0; private firstOff = ''; private negatives = 0; private firstNegative = '';
+
+  constructor(readonly total: number, readonly side: number) {
+    this.thumbnails = new Float32Array(total * side * side);
+  }
+
+  get read(): number { return this.stats.length; }
+
+  /** The pass over heads from … from + part.stats.length − 1; returns how many heads it made readable in order. */
+  add(from: number, part: PassResult): number {
+    if (!(Number.isInteger(from) && from >= this.read && from + part.stats.length <= this.total) || this.parts.has(from)) throw new RangeError(`a pass from head ${from} does not fit`);
+    this.parts.set(from, part);
+    const before = this.read;
+    for (let next = this.parts.get(this.read); next; next = this.parts.get(this.read)) {
+      this.parts.delete(this.read);
+      this.thumbnails.set(next.thumbnails, this.read * this.side * this.side);
+      if (this.offRows === 0) this.firstOff = next.firstOff;
+      if (this.negatives === 0) this.firstNegative = next.firstNegative;
+      this.offRows += next.offRows;
+      this.negatives += next.negatives;
+      for (const s of next.stats) this.stats.push(s);
+      for (const p of next.pictures ?? []) this.pictures.push(p);
+      if (next.stats.length === 0) break;
+    }
+    return this.read - before;
+  }
+
+  result(): PassResult {
+    return { stats: this.stats, thumbnails: this.thumbnails, offRows: this.offRows, firstOff: this.firstOff, negatives: this.negatives, firstNegative: this.firstNegative };
+  }
+}
