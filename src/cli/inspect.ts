@@ -3,7 +3,7 @@
 // contract; without it, a table of the heads a reader can scan.
 import { dirname, resolve } from 'node:path';
 import { openAttention } from '../core/tensors/open.js';
-import { resolveBeside } from '../core/tensors/spec-files.js';
+import { checkSidecarBeside, resolveBeside } from '../core/tensors/spec-files.js';
 import { readSpec } from '../core/read.js';
 import { formatProblem, hasErrors } from '../core/problems.js';
 import { DEFAULT_MAX_BYTES } from '../core/json-tree.js';
@@ -68,6 +68,7 @@ export function modelTarget(file: string, options: { tensor?: string; maxBytes?:
   let path: string;
   try {
     path = resolveBeside(dirname(resolve(file)), reference.file);
+    checkSidecarBeside(dirname(resolve(file)), path);
   } catch (e) {
     if (e instanceof TensorFileError) { io.err(printable(place(e.message))); return 1; }
     throw e;

@@ -5,7 +5,7 @@
 // the document it shows (preview.ts, made anew for each document).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { resolveBeside } from '../core/tensors/spec-files.js';
+import { checkSidecarBeside, resolveBeside } from '../core/tensors/spec-files.js';
 import { TensorFileError } from '../core/tensors/source.js';
 import { positionAt, type Problem } from '../core/problems.js';
 import type { PanelProblem, PanelState, ViewName, WebviewMessage } from '../protocol.js';
@@ -191,7 +191,9 @@ export class AttentionPanel implements vscode.Disposable {
     let file: vscode.Uri;
     try {
       if (document.uri.scheme !== 'file') throw new TensorFileError('this spec is not a file on disk, so the file beside it cannot be read: save it first');
-      file = vscode.Uri.file(resolveBeside(path.dirname(document.uri.fsPath), ref.file));
+      const real = resolveBeside(path.dirname(document.uri.fsPath), ref.file);
+      checkSidecarBeside(path.dirname(document.uri.fsPath), real); // its tokens file too, if it has one
+      file = vscode.Uri.file(real);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       this.showProblems(version, [{ severity: 'error', path: 'attention.file', line, column, message }, ...problems]);

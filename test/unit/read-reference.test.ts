@@ -145,3 +145,27 @@ test('hostile tokens in a reference spec (</script>, ]]>, control and XML-forbid
   assert.equal(doc.querySelectorAll('script').length, 2, 'the data and the bundle, no script from a token');
   assert.deepEqual((JSON.parse(doc.getElementById('model-data')!.textContent!) as { header: { tokenTexts: string[] } }).header.tokenTexts.slice(0, 2), tokens.slice(0, 2));
 });
+
+test('the tokens file beside a referenced file (X.tokens.json) keeps to the spec\'s folder, and a bad one is not quoted', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'attn-ref-sidecar-'));
+  writeFileSync(join(dir, 'run.safetensors'), safetensors(2));
+  writeFileSync(join(dir, 'secret.txt'), 'top secret words');
+  const outside = mkdtempSync(join(tmpdir(), 'attn-outside-'));
+  writeFileSync(join(outside, 'secret.txt'), 'root:x:0:0');
+  symlinkSync(join(outside, 'secret.txt'), join(dir, 'run.tokens.json'));
+  const file = join(dir, 's.attn.json');
+  writeFileSync(file, spec({ attention: { file: 'run.safetensors' }, tokens: ['a', 'b'] }));
+  let err = '';
+  const io = { out: () => {}, err: (s: string) => { err += s; } };
+  assert.equal(await run(['inspect', file], io), 1);
+  assert.match(err, /s\.attn\.json:\d+:\d+: attention\.file: run\.tokens\.json: leads outside the spec's folder/);
+  assert.doesNotMatch(err, /root:x/, 'nothing of the file outside is shown');
+  // Inside the folder but not JSON: refused without quoting it (the JSON parser's message quotes the first characters).
+  writeFileSync(join(dir, 'two.safetensors'), safetensors(2));
+  symlinkSync('secret.txt', join(dir, 'two.tokens.json'));
+  writeFileSync(file, spec({ attention: { file: 'two.safetensors' } }));
+  err = '';
+  assert.equal(await run(['inspect', file], io), 1);
+  assert.match(err, /two\.tokens\.json: not UTF-8 JSON; a tokens file is a JSON array of strings/);
+  assert.doesNotMatch(err, /top secret/);
+});

@@ -86,8 +86,9 @@ export function sidecarTokens(path: string): string[] | undefined {
     let tokens: unknown;
     try {
       tokens = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(buf.subarray(0, total)));
-    } catch (e) {
-      throw new TensorFileError(`${sidecar}: not UTF-8 JSON (${e instanceof Error ? e.message : String(e)})`);
+    } catch {
+      // Not the parser's message: it quotes the file's first characters, whatever file this is.
+      throw new TensorFileError(`${sidecar}: not UTF-8 JSON; a tokens file is a JSON array of strings`);
     }
     if (!Array.isArray(tokens) || tokens.some((t) => typeof t !== 'string')) throw new TensorFileError(`${sidecar}: must be a JSON array of strings`);
     return tokens as string[];

@@ -1,7 +1,7 @@
 // The tensor files a spec may name ("wq": { "file": "w.safetensors", "tensor": "..." }), opened
 // beside the spec: only paths inside the spec's folder (no absolute path, no "..", no link that
 // leads out), so a spec from somewhere else cannot make the editor read files outside its folder.
-import { realpathSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { fileSource, TensorFileError, type ByteSource } from './source.js';
 
@@ -41,6 +41,22 @@ export function resolveBeside(folder: string, name: string): string {
   // a directory or device is no tensor file either.
   if (!statSync(real).isFile()) throw new TensorFileError(`${name}: not a regular file (a pipe, device or folder cannot hold a tensor)`);
   return real;
+}
+
+/**
+ * The tokens file an attention file may carry beside it (X.tokens.json for X.npy, read by
+ * sidecarTokens), held to the same rule when it is there: a link named run.tokens.json that leads
+ * to /etc/passwd would otherwise be read, and its first characters quoted in the problem.
+ * `real`: the attention file's path as resolveBeside returned it.
+ */
+export function checkSidecarBeside(folder: string, real: string): void {
+  const sidecar = real.replace(/\.(npy|npz|safetensors)$/i, '') + '.tokens.json';
+  try {
+    lstatSync(sidecar);
+  } catch {
+    return; // none: the spec's tokens are used
+  }
+  resolveBeside(realpathSync(folder), relative(realpathSync(folder), sidecar));
 }
 
 /** Files in `folder` and below it. */
