@@ -72,8 +72,9 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
   const width = left + side + 20, height = top + side + arcsHeight + 40;
   const svg = createSvg(container, theme, width, height, `Layer ${layer} head ${head}: ${n} × ${n}`, 'head');
   const max = whole ? maxOf(whole) : finite(loaded.max);
-  svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`layer ${layer} head ${head}: ${n} × ${n} weights (rows: queries, columns: keys)`);
-  const notes: string[] = [`colour from 0 to this head's strongest weight, ${fmt(max, 4)}`];
+  // A short title (the picture can be 370 px wide in a narrow panel); what the axes are goes in the notes.
+  svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`layer ${layer} head ${head}: ${n} × ${n} weights`);
+  const notes: string[] = [`rows: queries, columns: keys; colour from 0 to this head's strongest weight, ${fmt(max, 4)}`];
   if (showLabels) {
     for (let i = 0; i < n; i++) {
       svg.append('text').attr('class', 'row-label').attr('x', left - 4).attr('y', top + (i + 0.5) * cell + 4).attr('text-anchor', 'end').attr('font-size', Math.min(12, cell)).text(tokenLabel(tokens, i, left - 10, 11));
