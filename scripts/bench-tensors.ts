@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openAttention } from '../src/core/tensors/open.js';
 import { inspectAttention, inspectOverLimit } from '../src/core/tensors/inspect.js';
-import { headerOf, headFloat32, scanModel } from '../src/core/model-attention/scan.js';
+import { headerOf, headFloat32 } from '../src/core/model-attention/scan.js';
+import { WHOLE_HEAD_MAX } from '../src/core/model-attention/data.js';
 import { ModelReader } from '../src/host/model-reader.js';
 import { scanWithReaders } from '../src/host/model-scan.js';
 import { svgOf } from '../src/cli/render-model.js';
@@ -38,10 +39,14 @@ async function scanInWorkers(file: string, count: number) {
     let first = 0, firstHeads = 0;
     const done = await scanWithReaders(readers, shape, {}, (d) => { if (!first) { first = ms(t); firstHeads = d.read; } });
     const all = ms(t);
+    // A head read on request, as the editor asks for it: whole up to 256 tokens, else its picture
+    // (the editor posts the picture its scan kept, when it kept them: then nothing is read at all).
     const switches: number[] = [];
     for (let k = 1; k <= 6; k++) {
       const t1 = process.hrtime.bigint();
-      await readers[0].head(k % shape.layers, (k * 5) % shape.heads, {});
+      const [l, h] = [k % shape.layers, (k * 5) % shape.heads];
+      if (shape.tokens <= WHOLE_HEAD_MAX) await readers[0].head(l, h, {});
+      else await readers[0].picture(l, h, {});
       switches.push(ms(t1));
     }
     return { shape, done, opened, first, firstHeads, all, headSwitch: median(switches) };
@@ -66,19 +71,21 @@ async function main(): Promise<void> {
     }
     // The model editor: header → grid of empty frames, then heads as they are read, in worker threads.
     const options: ModelViewOptions = { theme: makeTheme('light'), width: 900, interactive: false, layer: 0, head: 0, token: n - 1, stat: 'entropy', sort: false, k: 3 };
+    let scanned: { header: ReturnType<typeof headerOf>; thumbnails: Float32Array } | undefined;
     for (const count of [1, 2]) {
       const s = await scanInWorkers(file, count);
+      scanned = { header: headerOf(s.shape, s.done.result(), {}), thumbnails: s.done.thumbnails };
       t = process.hrtime.bigint();
       svgOf({ header: headerOf(s.shape, s.done.result(), {}), thumbnails: s.done.thumbnails }, 'model', options);
       const grid = ms(t);
-      console.log(`  editor scan, ${count} worker(s): header ${s.opened.toFixed(0)} ms, first ${s.firstHeads} head(s) ${s.first.toFixed(0)} ms, all ${L * H} heads ${s.all.toFixed(0)} ms; grid drawn (jsdom) ${grid.toFixed(0)} ms; head switch in the worker ${s.headSwitch.toFixed(1)} ms`);
+      console.log(`  editor scan, ${count} worker(s): header ${s.opened.toFixed(0)} ms, first ${s.firstHeads} head(s) ${s.first.toFixed(0)} ms, all ${L * H} heads ${s.all.toFixed(0)} ms (pictures kept: ${s.done.pictures.length}); grid drawn (jsdom) ${grid.toFixed(0)} ms; a head read on request in the worker ${s.headSwitch.toFixed(1)} ms (${n <= WHOLE_HEAD_MAX ? 'whole' : 'its picture'})`);
     }
     t = process.hrtime.bigint();
     const weights = headFloat32(a, L - 1, H - 1);
     const read = ms(t);
     t = process.hrtime.bigint();
-    svgOf({ ...scanModel(openAttention(file, {})), head: { layer: L - 1, head: H - 1, weights } }, 'head', { ...options, layer: L - 1, head: H - 1 });
-    console.log(`  head view: read ${read.toFixed(1)} ms (this thread), draw ${ms(t).toFixed(0)} ms (jsdom, includes a scan); peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
+    svgOf({ ...scanned!, head: { layer: L - 1, head: H - 1, weights } }, 'head', { ...options, layer: L - 1, head: H - 1 });
+    console.log(`  head view (attn render): whole head read ${read.toFixed(1)} ms (this thread), drawn ${ms(t).toFixed(0)} ms (jsdom); peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
     a.close();
     rmSync(file);
   }

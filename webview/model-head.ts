@@ -72,8 +72,9 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
   const width = left + side + 20, height = top + side + arcsHeight + 40;
   const svg = createSvg(container, theme, width, height, `Layer ${layer} head ${head}: ${n} × ${n}`, 'head');
   const max = whole ? maxOf(whole) : finite(loaded.max);
-  svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`layer ${layer} head ${head}: ${n} × ${n} weights (rows: queries, columns: keys)`);
-  const notes: string[] = [`colour from 0 to this head's strongest weight, ${fmt(max, 4)}`];
+  // A short title (the picture can be 370 px wide in a narrow panel); what the axes are goes in the notes.
+  svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`layer ${layer} head ${head}: ${n} × ${n} weights`);
+  const notes: string[] = [`rows: queries, columns: keys; colour from 0 to this head's strongest weight, ${fmt(max, 4)}`];
   if (showLabels) {
     for (let i = 0; i < n; i++) {
       svg.append('text').attr('class', 'row-label').attr('x', left - 4).attr('y', top + (i + 0.5) * cell + 4).attr('text-anchor', 'end').attr('font-size', Math.min(12, cell)).text(tokenLabel(tokens, i, left - 10, 11));
@@ -148,7 +149,7 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
       ...(labelled ? [] : ['(no tokens in the file: give X.tokens.json beside it)']),
     ];
   };
-  let hovered: { i: number; j: number; x: number; y: number } | undefined;
+  let hovered: { i: number; j: number; at: { x: number; y: number } | Element } | undefined;
   let detailWanted: { i0: number; j0: number; rows: number; cols: number } | undefined;
   let unwire = () => {};
   if (n <= SVG_CELLS_MAX) {
@@ -171,9 +172,33 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
         const i = Math.floor(y / cell), j = Math.floor(x / cell);
         if (i < 0 || j < 0 || i >= n || j >= n) return;
         light(i, j);
-        hovered = { i, j, x: e.clientX, y: e.clientY };
+        hovered = { i, j, at: { x: e.clientX, y: e.clientY } };
         options.tooltip?.show(describe(i, j), { x: e.clientX, y: e.clientY });
       }).on('pointerleave', () => { hovered = undefined; highlight.selectAll('*').remove(); options.tooltip?.hide(); });
+      // The keyboard reads the same cells: the picture is one tab stop, the arrows move a cell (with
+      // Shift, a sixteenth of the head), Home/End go to the row's ends; the tooltip sits at the cell.
+      let cursor = { i: n - 1, j: 0 };
+      const step = Math.max(1, Math.round(n / 16));
+      const show = () => {
+        light(cursor.i, cursor.j);
+        const mark = highlight.append('rect').attr('class', 'cursor').attr('x', cursor.j * cell).attr('y', cursor.i * cell)
+          .attr('width', Math.max(cell, 2)).attr('height', Math.max(cell, 2)).attr('fill', 'none').attr('stroke', theme.focus).attr('stroke-width', 2);
+        hovered = { i: cursor.i, j: cursor.j, at: mark.node()! };
+        options.tooltip?.show(describe(cursor.i, cursor.j), mark.node()!);
+      };
+      frame.attr('tabindex', 0).attr('role', 'application').attr('class', 'head-picture')
+        .attr('aria-label', `layer ${layer} head ${head}, ${n} by ${n}: the arrows move from cell to cell, with Shift by ${step}; Home and End go to the row's ends`)
+        .on('focus', show)
+        .on('blur', () => { hovered = undefined; highlight.selectAll('*').remove(); options.tooltip?.hide(); })
+        .on('keydown', (e: KeyboardEvent) => {
+          const by = e.shiftKey ? step : 1;
+          const move: Record<string, [number, number]> = { ArrowUp: [-by, 0], ArrowDown: [by, 0], ArrowLeft: [0, -by], ArrowRight: [0, by], Home: [0, -n], End: [0, n] };
+          const d = move[e.key];
+          if (!d) return;
+          e.preventDefault();
+          cursor = { i: Math.min(n - 1, Math.max(0, cursor.i + d[0])), j: Math.min(n - 1, Math.max(0, cursor.j + d[1])) };
+          show();
+        });
     }
     // Zoom and pan; after each zoom the visible window is redrawn at full resolution when it fits.
     const detail = () => matrix.select<SVGImageElement>('image.detail');
@@ -217,7 +242,7 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
     svg: svg.node()!, notes,
     refresh: () => {
       showDetailWindow();
-      if (hovered) options.tooltip?.show(describe(hovered.i, hovered.j), { x: hovered.x, y: hovered.y });
+      if (hovered) options.tooltip?.show(describe(hovered.i, hovered.j), hovered.at);
     },
     destroy: () => { unwire(); svg.remove(); },
   };

@@ -43,9 +43,9 @@ export function renderModelRollout(container: HTMLElement, data: ModelViewData, 
   const chartTop = top + side + 50, chartH = 180;
   const width = left + side + 40, height = chartTop + chartH + 80;
   const svg = createSvg(container, theme, width, height, `Rollout over ${header.layers} layers`, 'rollout');
-  svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`rollout over ${header.layers} layer(s): row i is where position i's information came from`);
+  svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`rollout over ${header.layers} layer(s)`);
   const max = maxOf(rollout);
-  const notes = [`R = Â_L···Â_1, Â = 0.5·mean over heads + 0.5·I, rows renormalised (Abnar & Zuidema 2020); colour 0 to ${fmt(max, 4)}`];
+  const notes = [`row i: where position i's information came from; R = Â_L···Â_1, Â = 0.5·mean over heads + 0.5·I, rows renormalised (Abnar & Zuidema 2020); colour 0 to ${fmt(max, 4)}`];
   note(svg, theme, 8, 36, notes[0]);
   const m = svg.append('g').attr('class', 'matrix').attr('transform', `translate(${left},${top})`);
   m.append('image').attr('class', 'heatmap').attr('width', side).attr('height', side).attr('preserveAspectRatio', 'none').attr('image-rendering', 'pixelated')

@@ -155,3 +155,29 @@ test('heads whose statistic differs only by rounding get one frame colour, and t
   spread.app.receive({ type: 'model', header, thumbnails });
   assert.ok(new Set([...spread.doc.querySelectorAll('rect.frame')].map((r) => r.getAttribute('stroke'))).size > 1, 'real differences keep their colours');
 });
+
+test('a big head is read by keyboard too: one tab stop, the arrows move the cell, the tooltip gives its weight', () => {
+  const n = 300;
+  const a = memoryAttention(randomAttention(1, 1, n, 5), 1, 1, n);
+  const { doc, dom, app, posted } = page();
+  app.receive({ type: 'model', ...scanModel(a) });
+  app.receive({ type: 'show', view: 'head', layer: 0, head: 0 });
+  const { res, indices, max } = headPicture(a, 0, 0);
+  app.receive({ type: 'head', layer: 0, head: 0, picture: { res, indices }, max });
+  const frame = doc.querySelector('g.head-picture') as unknown as HTMLElement;
+  assert.equal(frame.getAttribute('tabindex'), '0');
+  assert.match(frame.getAttribute('aria-label')!, /arrows move from cell to cell/);
+  frame.dispatchEvent(new dom.window.FocusEvent('focus'));
+  const tip = doc.getElementById('tip')!;
+  assert.match(tip.textContent!, /query #299 → key #0.*reading it from the file/s);
+  assert.deepEqual(posted.filter((m) => m.type === 'window').at(-1), { type: 'window', layer: 0, head: 0, i0: 256, rows: 44, j0: 0, cols: 128 });
+  const key = (k: string, shiftKey = false) => frame.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key: k, shiftKey, bubbles: true }));
+  key('ArrowUp');
+  key('ArrowRight', true);
+  assert.match(tip.textContent!, /query #298 → key #19/);
+  app.receive({ type: 'window', layer: 0, head: 0, i0: 256, rows: 44, j0: 0, cols: 128, weights: headWindow(a, 0, 0, 256, 44, 0, 128) });
+  assert.match(tip.textContent!, new RegExp(`query #298 → key #19.*weight ${exactWeight(headFloat32(a, 0, 0)[298 * n + 19]).replace('.', '\\.')}`, 's'));
+  key('End');
+  assert.match(tip.textContent!, /query #298 → key #299/);
+  assert.equal(doc.querySelectorAll('rect.cursor').length, 1, 'one cursor cell');
+});

@@ -145,3 +145,13 @@ test('passes over ranges of heads, put together in any order, are the one pass (
   assert.throws(() => passOverHeads(a, { from: 5, to: 7 }), /outside/);
   assert.throws(() => passOverHeads(a, { from: 0, to: 2, onLayerMean: () => {} }), /every head/);
 });
+
+test('with pictures kept, thumbnails pooled from the picture are the ones pooled from every weight', () => {
+  for (const [n, res] of [[300, 300], [1100, 512], [700, 512], [90, 90]]) {
+    const a = fileOf('F32', weights(1, 2, n, n, false), 1, 2, n);
+    const plain = passOverHeads(a, { thumb: 64 });
+    const withPictures = passOverHeads(a, { thumb: 64, picture: res });
+    assert.deepEqual(Array.from(withPictures.thumbnails), Array.from(plain.thumbnails), `n = ${n}, picture ${res}`);
+    assert.equal(withPictures.pictures!.length, 2);
+  }
+});

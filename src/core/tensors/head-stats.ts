@@ -64,15 +64,18 @@ export class HeadStatsSum {
    */
   addRow(i: number, row: Float64Array, terms: Float64Array): number {
     const { n, copies } = this;
-    let h = 0, max = -Infinity, d = 0, sum = 0;
-    for (let j = 0; j < n; j++) {
+    let h = 0, max = -Infinity, d = 0, sum = 0, bad = -1;
+    // Two runs, keys before the query and from it on, so |i − j| is a counter, not a call.
+    for (let j = 0, dj = i; j < n; j++) {
       const w = row[j];
-      if (!(w >= 0)) this.unusual(i, j, w);
+      if (!(w >= 0)) bad = j;
       sum += w;
       h -= terms[j];
       if (w > max) max = w;
-      d += w * Math.abs(i - j);
+      d += w * dj;
+      dj = j < i ? dj - 1 : dj + 1;
     }
+    if (bad >= 0) for (let j = 0; j < n; j++) if (!(row[j] >= 0)) this.unusual(i, j, row[j]);
     this.entropy += h;
     this.confidence += max;
     this.distance += d;

@@ -88,6 +88,10 @@ export function passOverHeads(a: AttentionFile, options: PassOptions = {}): Pass
   const res = options.picture ?? 0;
   const pictureStarts = binStarts(n, res);
   const pooled = new Float32Array(res * res);
+  // A thumbnail pixel's keys (and queries) are whole picture pixels when the picture is the head
+  // itself or a multiple of the thumbnail's side (floor(⌊res·j/n⌋ · side/res) = ⌊side·j/n⌋): then the
+  // thumbnail is pooled from the picture, once per head, not from every weight a second time.
+  const thumbFromPicture = res > 0 && side > 0 && (res === n || res % side === 0);
   const copies = earlierCopies(a.tokens, n);
   const mean = options.onLayerMean ? new Float64Array(n * n) : undefined;
   const tolerance = rowTolerance(a.dtype);
@@ -110,7 +114,7 @@ export function passOverHeads(a: AttentionFile, options: PassOptions = {}): Pass
       if (sums.notFinite) throw notFinite(a, layer, head, sums.notFinite.i, sums.notFinite.j, sums.notFinite.w);
       if (Math.abs(sum - 1) > tolerance && result.offRows++ === 0) result.firstOff = `layer ${layer} head ${head} query ${i} sums to ${sum}`;
       // Max-pooling one run of keys at a time: a compare per weight, one store per pixel.
-      if (side > 0) poolRow(row, thumbnails, offset + Math.floor((i * side) / n) * side, side, starts);
+      if (side > 0 && !thumbFromPicture) poolRow(row, thumbnails, offset + Math.floor((i * side) / n) * side, side, starts);
       if (res > 0) poolRow(row, pooled, Math.floor((i * res) / n) * res, res, pictureStarts);
       if (mean) {
         const at = i * n;
@@ -118,6 +122,15 @@ export function passOverHeads(a: AttentionFile, options: PassOptions = {}): Pass
       }
     }, { scratch, ...(softmax ? { transform: softmax } : {}) });
     result.stats.push(sums.result(layer, head));
+    if (thumbFromPicture) {
+      for (let y = 0; y < res; y++) {
+        const at = offset + Math.floor((y * side) / res) * side;
+        for (let x = 0; x < res; x++) {
+          const k = at + Math.floor((x * side) / res), v = pooled[y * res + x];
+          if (v > thumbnails[k]) thumbnails[k] = v;
+        }
+      }
+    }
     if (res > 0) {
       let max = 0;
       for (let k = 0; k < pooled.length; k++) if (pooled[k] > max) max = pooled[k];
