@@ -3,7 +3,7 @@
 import type { AttentionFile } from '../tensors/attention-file.js';
 import { inspectOverLimit } from '../tensors/inspect.js';
 import { passOverHeads, type PassResult } from '../tensors/pass.js';
-import { forEachRow, softmaxRow } from '../tensors/rows.js';
+import { rowToFloat32, forEachRow, softmaxRow } from '../tensors/rows.js';
 import { float16 } from '../tensors/dtype.js';
 import { MAX_ROLLOUT_TOKENS, Rollout } from '../tensors/rollout.js';
 import { TensorFileError } from '../tensors/source.js';
@@ -30,8 +30,7 @@ export function readHead(a: AttentionFile, layer: number, head: number, options:
 /** One head as float32, for posting to the webview: decoded a row at a time, never a float64 copy of the head. */
 export function headFloat32(a: AttentionFile, layer: number, head: number, options: ScanOptions = {}): Float32Array {
   const weights = new Float32Array(a.n * a.n);
-  // set() converts float64 to float32 in native code.
-  forEachRow(a, layer, head, (i, row) => weights.set(row, i * a.n), { transform: checkedRow(a, layer, head, options), terms: false });
+  forEachRow(a, layer, head, (i, row) => rowToFloat32(row, 0, a.n, weights, i * a.n), { transform: checkedRow(a, layer, head, options), terms: false });
   return weights;
 }
 
@@ -131,7 +130,7 @@ export function headWindow(a: AttentionFile, layer: number, head: number, i0: nu
     throw new RangeError(`a window of ${rows} × ${cols} at ${i0}, ${j0} is not within ${n} × ${n} and ${MAX_WINDOW_CELLS} cells`);
   }
   const out = new Float32Array(rows * cols);
-  forEachRow(a, layer, head, (i, row) => out.set(row.subarray(j0, j0 + cols), (i - i0) * cols), { transform: checkedRow(a, layer, head, options), terms: false, from: i0, to: i0 + rows });
+  forEachRow(a, layer, head, (i, row) => rowToFloat32(row, j0, cols, out, (i - i0) * cols), { transform: checkedRow(a, layer, head, options), terms: false, from: i0, to: i0 + rows });
   return out;
 }
 

@@ -6,7 +6,7 @@
 // by a few loops over a row that sits in the cache.
 import type { AttentionFile } from './attention-file.js';
 import { earlierCopies, HeadStatsSum, type HeadStats } from './head-stats.js';
-import { forEachRow, rowScratch, softmaxRow } from './rows.js';
+import { rowToFloat32, forEachRow, rowScratch, softmaxRow } from './rows.js';
 import { TensorFileError } from './source.js';
 import { heatmapIndices } from '../model-attention/data.js';
 
@@ -91,7 +91,10 @@ export function passOverHeads(a: AttentionFile, options: PassOptions = {}): Pass
   // A thumbnail pixel's keys (and queries) are whole picture pixels when the picture is the head
   // itself or a multiple of the thumbnail's side (floor(⌊res·j/n⌋ · side/res) = ⌊side·j/n⌋): then the
   // thumbnail is pooled from the picture, once per head, not from every weight a second time.
-  const thumbFromPicture = res > 0 && side > 0 && (res === n || res % side === 0);
+  // (Only when the picture is smaller than the head: else it is the head, and pooling it costs as much.)
+  const thumbFromPicture = res > 0 && side > 0 && res < n && res % side === 0;
+  const thumbColumn = new Int32Array(thumbFromPicture ? res : 0);
+  for (let x = 0; x < thumbColumn.length; x++) thumbColumn[x] = Math.floor((x * side) / res);
   const copies = earlierCopies(a.tokens, n);
   const mean = options.onLayerMean ? new Float64Array(n * n) : undefined;
   const tolerance = rowTolerance(a.dtype);
@@ -115,7 +118,9 @@ export function passOverHeads(a: AttentionFile, options: PassOptions = {}): Pass
       if (Math.abs(sum - 1) > tolerance && result.offRows++ === 0) result.firstOff = `layer ${layer} head ${head} query ${i} sums to ${sum}`;
       // Max-pooling one run of keys at a time: a compare per weight, one store per pixel.
       if (side > 0 && !thumbFromPicture) poolRow(row, thumbnails, offset + Math.floor((i * side) / n) * side, side, starts);
-      if (res > 0) poolRow(row, pooled, Math.floor((i * res) / n) * res, res, pictureStarts);
+      // A picture as big as the head is the head: its row as it is.
+      if (res === n) rowToFloat32(row, 0, n, pooled, i * n);
+      else if (res > 0) poolRow(row, pooled, Math.floor((i * res) / n) * res, res, pictureStarts);
       if (mean) {
         const at = i * n;
         for (let j = 0; j < n; j++) mean[at + j] += row[j];
@@ -126,14 +131,14 @@ export function passOverHeads(a: AttentionFile, options: PassOptions = {}): Pass
       for (let y = 0; y < res; y++) {
         const at = offset + Math.floor((y * side) / res) * side;
         for (let x = 0; x < res; x++) {
-          const k = at + Math.floor((x * side) / res), v = pooled[y * res + x];
+          const k = at + thumbColumn[x], v = pooled[y * res + x];
           if (v > thumbnails[k]) thumbnails[k] = v;
         }
       }
     }
     if (res > 0) {
       let max = 0;
-      for (let k = 0; k < pooled.length; k++) if (pooled[k] > max) max = pooled[k];
+      for (let k = 0; k < pooled.length; k++) { const v = pooled[k]; max = v > max ? v : max; }
       result.pictures!.push({ res, indices: heatmapIndices(pooled, 0, res, res, res, max), max });
     }
     if (sums.negatives > 0) {
