@@ -15,7 +15,7 @@ import { formatProblem } from '../../src/core/problems.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deflateRawSync } from 'node:zlib';
+import { npyFloat32, zipOf } from '../support/tensor-files.js';
 import { folderFiles } from '../../src/core/tensors/spec-files.js';
 
 const NASTY = ['\u0000', '\u0001', '\u0007', '\u001b[2J', '\n', '\r', '\u0085', '\u009b', '\u202e', '\ud800', '\udc00', '\ufffe', '\uffff', '<', '&', ']]>', '"', '😀'];
@@ -73,22 +73,14 @@ test('shapes that would cost too much are refused from the tree, whatever the nu
 
 /** A 3 × 2 float32 .npy, a safetensors and an .npz (stored or deflated) holding it: the bytes the fuzz below damages. */
 function npy(): Buffer {
-  const header = `{'descr': '<f4', 'fortran_order': False, 'shape': (3, 2), }`.padEnd(117, ' ') + '\n';
-  return Buffer.concat([Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, header.length, 0]), Buffer.from(header, 'latin1'), Buffer.from(new Float32Array([1, 2, 3, 4, 5, 6]).buffer)]);
+  return npyFloat32([3, 2], [1, 2, 3, 4, 5, 6]);
 }
 function st(): Buffer {
   const h = Buffer.from(JSON.stringify({ w: { dtype: 'F32', shape: [3, 2], data_offsets: [0, 24] }, __metadata__: { a: 'b' } }));
   const s = Buffer.alloc(8); s.writeBigUInt64LE(BigInt(h.length));
   return Buffer.concat([s, h, Buffer.from(new Float32Array([1, 2, 3, 4, 5, 6]).buffer)]);
 }
-function npz(deflate: boolean): Buffer {
-  const data = npy(); const stored = deflate ? deflateRawSync(data) : data; const name = Buffer.from('w.npy');
-  const local = Buffer.alloc(30); local.writeUInt32LE(0x04034b50, 0); local.writeUInt16LE(deflate ? 8 : 0, 8); local.writeUInt32LE(stored.length, 18); local.writeUInt32LE(data.length, 22); local.writeUInt16LE(name.length, 26);
-  const c = Buffer.alloc(46); c.writeUInt32LE(0x02014b50, 0); c.writeUInt16LE(deflate ? 8 : 0, 10); c.writeUInt32LE(stored.length, 20); c.writeUInt32LE(data.length, 24); c.writeUInt16LE(name.length, 28);
-  const cd = Buffer.concat([c, name]);
-  const e = Buffer.alloc(22); e.writeUInt32LE(0x06054b50, 0); e.writeUInt16LE(1, 8); e.writeUInt16LE(1, 10); e.writeUInt32LE(cd.length, 12); e.writeUInt32LE(30 + name.length + stored.length, 16);
-  return Buffer.concat([local, name, stored, cd, e]);
-}
+const npz = (deflate: boolean) => zipOf([{ name: 'w.npy', data: npy(), deflate }]);
 test('tensor files with random bytes changed or cut short: every problem is placed on the reference, never a throw', () => {
   const dir = mkdtempSync(join(tmpdir(), 'attn-fuzz-files-'));
   const bases: [string, Buffer][] = [['f.npy', npy()], ['f.safetensors', st()], ['f.npz', npz(false)], ['d.npz', npz(true)]];

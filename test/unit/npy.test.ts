@@ -5,11 +5,9 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readNpy } from '../../src/core/tensors/npy.js';
 import { memorySource } from '../../src/core/tensors/source.js';
+import { npyBytes } from '../support/tensor-files.js';
 
-function npy(dict: string, data: Buffer): Buffer {
-  const header = dict.padEnd(117, ' ') + '\n';
-  return Buffer.concat([Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, header.length, 0]), Buffer.from(header, 'latin1'), data]);
-}
+const npy = npyBytes;
 const f64 = Buffer.from(new Float64Array(6).buffer); // 48 bytes: six float64, or twelve float32
 const read = (dict: string) => readNpy(memorySource('w.npy', npy(dict, f64)), 'w');
 

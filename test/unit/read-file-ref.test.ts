@@ -11,16 +11,13 @@ import { analyze } from '../../src/core/index.js';
 import { folderFiles } from '../../src/core/tensors/spec-files.js';
 import { memorySource } from '../../src/core/tensors/source.js';
 import { MAX_FILE_NUMBERS_TOTAL } from '../../src/core/read-file-ref.js';
+import { npyBytes, npyDict } from '../support/tensor-files.js';
 import { run as runCli } from '../../src/cli/run.js';
 
 /** An .npy (version 1) of little-endian floats: '<f4' or '<f8'. */
 function npy(shape: number[], values: number[], descr: '<f4' | '<f8' = '<f4'): Buffer {
-  let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
-  const total = 10 + header.length + 1;
-  header += ' '.repeat((64 - (total % 64)) % 64) + '\n';
-  const pre = Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, header.length & 0xff, header.length >> 8]);
   const data = descr === '<f4' ? Buffer.from(new Float32Array(values).buffer) : Buffer.from(new Float64Array(values).buffer);
-  return Buffer.concat([pre, Buffer.from(header, 'latin1'), data]);
+  return npyBytes(npyDict(descr, shape), data);
 }
 
 /** A safetensors file with F32 tensors. */
@@ -145,8 +142,7 @@ test('a FIFO or a folder named as a tensor file is refused at once, never opened
 test('the tensor files of one spec are capped together, from their headers: three big tensors cannot make the reader allocate past the cap; one file spelled three ways is read once', () => {
   // 3 × 3,728,271 half floats per tensor: under the cap of one matrix, two of them under the cap of a spec, three over.
   const cols = Math.floor(MAX_FILE_NUMBERS_TOTAL / 3 / 3) + 1;
-  const header = `{'descr': '<f2', 'fortran_order': False, 'shape': (3, ${cols}), }`.padEnd(117, ' ') + '\n';
-  const bytes = Buffer.concat([Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, header.length, 0]), Buffer.from(header, 'latin1'), Buffer.alloc(3 * cols * 2)]);
+  const bytes = npyBytes(npyDict('<f2', [3, cols]), Buffer.alloc(3 * cols * 2));
   const opened: string[] = [];
   const files = { open: (name: string) => { opened.push(name); return memorySource(name, bytes); } };
   const spec = (heads: unknown[]) => JSON.stringify({ embeddings: { a: [1, 2, 3] }, inputs: [{ tokens: ['a'] }], heads }, null, 2);
