@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyze } from '../../src/core/index.js';
@@ -12,6 +12,7 @@ import { folderFiles } from '../../src/core/tensors/spec-files.js';
 import { memorySource } from '../../src/core/tensors/source.js';
 import { MAX_FILE_NUMBERS_TOTAL } from '../../src/core/read-file-ref.js';
 import { npyBytes, npyDict } from '../support/tensor-files.js';
+import { runInChild } from '../support/child.js';
 import { run as runCli } from '../../src/cli/run.js';
 
 /** An .npy (version 1) of little-endian floats: '<f4' or '<f8'. */
@@ -132,7 +133,7 @@ test('a FIFO or a folder named as a tensor file is refused at once, never opened
   const script = `const { analyze } = require('./src/core/index.ts'); const { folderFiles } = require('./src/core/tensors/spec-files.ts');
     const messages = ['pipe.npy', 'folder.npy'].map((file) => analyze(${JSON.stringify(JSON.stringify(INLINE))}.replace('"wq":[[4,3],[2,1],[0,1]]', JSON.stringify({ wq: { file } }).slice(1, -1)), { files: folderFiles(process.argv[1]) }).problems.map((p) => p.path + ': ' + p.message));
     console.log(JSON.stringify(messages));`;
-  const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script, dir], { cwd: join(__dirname, '..', '..'), timeout: 30_000, encoding: 'utf8' });
+  const child = runInChild(script, dir);
   assert.equal(child.signal, null, 'the child was killed: opening the FIFO blocked');
   const [pipe, folderMessages] = JSON.parse(child.stdout) as string[][];
   assert.deepEqual(pipe, ['heads[0].wq.file: pipe.npy: not a regular file (a pipe, device or folder cannot hold a tensor)']);
