@@ -2,8 +2,8 @@
 // row checks; pass.ts) a block of rows at a time, and a head or the rollout on request.
 import type { AttentionFile } from '../tensors/attention-file.js';
 import { inspectOverLimit } from '../tensors/inspect.js';
-import { passOverHeads, type PassResult } from '../tensors/pass.js';
-import { rowToFloat32, forEachRow, softmaxRow } from '../tensors/rows.js';
+import { binStarts, passOverHeads, poolRow, type PassResult } from '../tensors/pass.js';
+import { forEachBlock, forEachRow, rowToFloat32, softmaxRow } from '../tensors/rows.js';
 import { float16 } from '../tensors/dtype.js';
 import { MAX_ROLLOUT_TOKENS, Rollout } from '../tensors/rollout.js';
 import { TensorFileError } from '../tensors/source.js';
@@ -34,14 +34,6 @@ export function headFloat32(a: AttentionFile, layer: number, head: number, optio
   return weights;
 }
 
-/** Key j's pixel column in a picture of `side` pixels: floor(j · side / n); the first key of each. */
-function pixelStarts(n: number, side: number): Int32Array {
-  const starts = new Int32Array(side + 1);
-  starts[side] = n;
-  for (let j = n - 1; j >= 0; j--) starts[Math.floor((j * side) / n)] = j;
-  return starts;
-}
-
 /**
  * A big head's picture for the editor's head view: max-pooled to res × res (res = min(n,
  * SENT_PICTURE_MAX)) and turned into colour indices of its strongest weight, read a block of rows
@@ -50,7 +42,7 @@ function pixelStarts(n: number, side: number): Int32Array {
 export function headPicture(a: AttentionFile, layer: number, head: number, options: ScanOptions = {}): { res: number; indices: Uint8Array; max: number } {
   const { n } = a;
   const res = Math.min(n, SENT_PICTURE_MAX);
-  const starts = pixelStarts(n, res);
+  const starts = binStarts(n, res);
   const pooled = halfCodes(a, options) ? poolCodes(a, layer, head, res, starts) : poolRows(a, layer, head, res, starts, options);
   let max = 0;
   for (let k = 0; k < pooled.length; k++) if (pooled[k] > max) max = pooled[k];
@@ -60,14 +52,7 @@ export function headPicture(a: AttentionFile, layer: number, head: number, optio
 /** Max-pooling decoded rows (any dtype, the softmax, either byte order). */
 function poolRows(a: AttentionFile, layer: number, head: number, res: number, starts: Int32Array, options: ScanOptions): Float32Array {
   const pooled = new Float32Array(res * res);
-  forEachRow(a, layer, head, (i, row) => {
-    const at = Math.floor((i * res) / a.n) * res;
-    for (let b = 0; b < res; b++) {
-      let m = pooled[at + b];
-      for (let j = starts[b]; j < starts[b + 1]; j++) if (row[j] > m) m = row[j];
-      pooled[at + b] = m;
-    }
-  }, { transform: checkedRow(a, layer, head, options), terms: false });
+  forEachRow(a, layer, head, (i, row) => poolRow(row, pooled, Math.floor((i * res) / a.n) * res, res, starts), { transform: checkedRow(a, layer, head, options), terms: false });
   return pooled;
 }
 
@@ -86,11 +71,7 @@ function poolCodes(a: AttentionFile, layer: number, head: number, res: number, s
   const { n } = a;
   const exponent = a.dtype === 'F16' ? 0x7c00 : 0x7f80;
   const best = new Uint16Array(res * res);
-  const perBlock = Math.max(1, Math.floor((8 * 1024 * 1024) / (2 * n)));
-  for (let first = 0; first < n; first += perBlock) {
-    const rows = Math.min(perBlock, n - first);
-    let bytes = a.rowBytes(layer, head, first, rows);
-    if (bytes.byteOffset % 2 !== 0) bytes = bytes.slice();
+  forEachBlock(a, layer, head, 0, n, (first, rows, bytes) => {
     const codes = new Uint16Array(bytes.buffer, bytes.byteOffset, rows * n);
     for (let r = 0; r < rows; r++) {
       const i = first + r, row = r * n, at = Math.floor((i * res) / n) * res;
@@ -111,7 +92,7 @@ function poolCodes(a: AttentionFile, layer: number, head: number, res: number, s
         best[at + b] = m;
       }
     }
-  }
+  });
   const pooled = new Float32Array(res * res);
   for (let k = 0; k < best.length; k++) pooled[k] = decodeOne(a, best[k]);
   return pooled;

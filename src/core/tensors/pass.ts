@@ -60,7 +60,7 @@ function notFinite(a: AttentionFile, layer: number, head: number, i: number, j: 
 }
 
 /** Max-pools one row into its line of a side × side picture (`starts` from binStarts). */
-function poolRow(row: Float64Array, into: Float32Array, at: number, side: number, starts: Int32Array): void {
+export function poolRow(row: Float64Array, into: Float32Array, at: number, side: number, starts: Int32Array): void {
   for (let b = 0; b < side; b++) {
     let m = into[at + b];
     for (let j = starts[b]; j < starts[b + 1]; j++) if (row[j] > m) m = row[j];
@@ -69,7 +69,7 @@ function poolRow(row: Float64Array, into: Float32Array, at: number, side: number
 }
 
 /** The first key of each thumbnail column: key j falls in column floor(j · side / n). */
-function binStarts(n: number, side: number): Int32Array {
+export function binStarts(n: number, side: number): Int32Array {
   const starts = new Int32Array(side + 1);
   starts[side] = n;
   for (let j = n - 1; j >= 0; j--) starts[Math.floor((j * side) / n)] = j;

@@ -125,21 +125,29 @@ export interface RowOptions {
   to?: number;
 }
 
+/**
+ * The head's rows from … to − 1 as blocks of stored bytes (≤ BLOCK_BYTES, aligned for a typed view of
+ * the dtype): `visit(first, rows, block)`. What forEachRow decodes, and what a pass over raw codes reads.
+ */
+export function forEachBlock(a: AttentionFile, layer: number, head: number, from: number, to: number, visit: (first: number, rows: number, block: Uint8Array) => void): void {
+  const perBlock = Math.max(1, Math.floor(BLOCK_BYTES / (a.n * ITEM_SIZE[a.dtype])));
+  for (let first = from; first < to; first += perBlock) {
+    const rows = Math.min(perBlock, to - first);
+    let block = a.rowBytes(layer, head, first, rows);
+    // Typed views need their element alignment; a slice of an in-memory file may not have it.
+    if (block.byteOffset % ITEM_SIZE[a.dtype] !== 0) block = block.slice();
+    visit(first, rows, block);
+  }
+}
+
 /** Visits every row of one head in order; the terms are computed from the row after `transform`. */
 export function forEachRow(a: AttentionFile, layer: number, head: number, visit: RowVisitor, options: RowOptions = {}): void {
   const { n } = a;
-  const rowBytes = n * ITEM_SIZE[a.dtype];
-  const perBlock = Math.max(1, Math.floor(BLOCK_BYTES / rowBytes));
   const decodeRow = decoderFor(a.dtype, n);
   const { values, terms } = options.scratch ?? rowScratch(n);
   const { transform } = options;
   const wantTerms = options.terms !== false;
-  const end = options.to ?? n;
-  for (let first = options.from ?? 0; first < end; first += perBlock) {
-    const rows = Math.min(perBlock, end - first);
-    let block = a.rowBytes(layer, head, first, rows);
-    // Typed views need their element alignment; a slice of an in-memory file may not have it.
-    if (block.byteOffset % ITEM_SIZE[a.dtype] !== 0) block = block.slice();
+  forEachBlock(a, layer, head, options.from ?? 0, options.to ?? n, (first, rows, block) => {
     for (let r = 0; r < rows; r++) {
       decodeRow(block, r, values, wantTerms && !transform ? terms : undefined);
       if (transform) {
@@ -148,5 +156,5 @@ export function forEachRow(a: AttentionFile, layer: number, head: number, visit:
       }
       visit(first + r, values, terms);
     }
-  }
+  });
 }
