@@ -2,7 +2,7 @@
 // row checks; pass.ts) a block of rows at a time, and a head or the rollout on request.
 import type { AttentionFile } from '../tensors/attention-file.js';
 import { inspectOverLimit } from '../tensors/inspect.js';
-import { binStarts, passOverHeads, poolRow, type PassResult } from '../tensors/pass.js';
+import { binStarts, passOverHeads, passWarnings, poolRow, type PassResult } from '../tensors/pass.js';
 import { forEachBlock, forEachRow, rowToFloat32, softmaxRow } from '../tensors/rows.js';
 import { float16 } from '../tensors/dtype.js';
 import { MAX_ROLLOUT_TOKENS, Rollout } from '../tensors/rollout.js';
@@ -127,10 +127,7 @@ export function shapeOf(a: AttentionFile): ModelShape {
 
 /** The header the model views draw from, for the heads a pass has read so far (all, once it is done). */
 export function headerOf(shape: ModelShape, pass: PassResult, options: ScanOptions): ModelHeader {
-  const warnings: string[] = [];
-  if (pass.offRows > 0) warnings.push(`${pass.offRows} row(s) do not sum to 1 (first: ${pass.firstOff}); were scores saved before the softmax?`);
-  if (pass.negatives > 0) warnings.push(`${pass.negatives} negative weight(s); attention weights are ≥ 0`);
-  return { ...shape, stats: pass.stats, offRows: pass.offRows, softmaxed: !!options.softmax, warnings };
+  return { ...shape, stats: pass.stats, offRows: pass.offRows, softmaxed: !!options.softmax, warnings: passWarnings(pass) };
 }
 
 /** Most bytes of head pictures the editor keeps from its scan (a head switch then reads nothing). */

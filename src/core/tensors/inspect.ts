@@ -4,7 +4,7 @@
 // saved before the softmax?) and negative weights are counted and reported as a warning.
 import type { AttentionFile } from './attention-file.js';
 import type { HeadStats } from './head-stats.js';
-import { passOverHeads } from './pass.js';
+import { passOverHeads, passWarnings } from './pass.js';
 import { MAX_ROLLOUT_TOKENS, Rollout } from './rollout.js';
 
 export interface InspectJson {
@@ -38,9 +38,7 @@ export function inspectAttention(a: AttentionFile): InspectOutcome {
   const { n } = a;
   const rollout = n <= MAX_ROLLOUT_TOKENS ? new Rollout(n) : undefined;
   const pass = passOverHeads(a, rollout ? { onLayerMean: (_, mean) => rollout.addLayer(mean) } : {});
-  const warnings: string[] = [];
-  if (pass.offRows > 0) warnings.push(`${a.file}: warning: ${pass.offRows} row(s) do not sum to 1 (first: ${pass.firstOff}); were scores saved before the softmax? Apply softmax over the last axis before saving`);
-  if (pass.negatives > 0) warnings.push(`${a.file}: warning: ${pass.negatives} negative weight(s) (first: ${pass.firstNegative}); attention weights are ≥ 0`);
+  const warnings = passWarnings(pass).map((w) => `${a.file}: warning: ${w}${w.endsWith('softmax?') ? ' Apply softmax over the last axis before saving' : ''}`);
   const json: InspectJson = {
     file: a.file, dtype: a.dtype, layers: a.layers, heads: a.heads, tokens: n,
     tokenTexts: a.tokens ?? [],

@@ -155,6 +155,14 @@ export function passOverHeads(a: AttentionFile, options: PassOptions = {}): Pass
   return result;
 }
 
+/** What a pass saw that is not wrong enough to refuse the file: rows off 1, negative weights (sentences, no file name). */
+export function passWarnings(pass: PassResult): string[] {
+  const warnings: string[] = [];
+  if (pass.offRows > 0) warnings.push(`${pass.offRows} row(s) do not sum to 1 (first: ${pass.firstOff}); were scores saved before the softmax?`);
+  if (pass.negatives > 0) warnings.push(`${pass.negatives} negative weight(s) (first: ${pass.firstNegative}); attention weights are ≥ 0`);
+  return warnings;
+}
+
 /**
  * Passes over ranges of heads, arriving in any order (several workers), put together in head order:
  * `read` is how many heads from the first are in, and `result()` is what one pass over them gives
