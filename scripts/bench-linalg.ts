@@ -7,12 +7,12 @@
 import { medianMs as median } from './median-time.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readSpec } from '../src/core/read.js';
+import { readSpec } from '../src/core/spec/read.js';
 import { analyzeSpec } from '../src/core/linalg/analyze.js';
 import { headSpectrum } from '../src/core/linalg/spectrum-data.js';
 import { featureStats } from '../src/core/linalg/covariance.js';
 import { compareRules, scoreScaling, weightSpectrum } from '../src/core/linalg/init-lab.js';
-import { createRandom, fillGaussian } from '../src/core/random.js';
+import { createRandom, fillGaussian } from '../src/core/linalg/random.js';
 
 
 const rows: [string, number][] = [];

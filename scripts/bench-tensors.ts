@@ -9,15 +9,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { writeAttentionFile } from './write-attention-file.mjs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openAttention } from '../src/core/tensors/open.js';
+import { openAttention } from '../src/core/files/open.js';
 import { inspectAttention, inspectOverLimit } from '../src/core/tensors/inspect.js';
-import { headerOf, headFloat32 } from '../src/core/model-attention/scan.js';
-import { WHOLE_HEAD_MAX } from '../src/core/model-attention/data.js';
-import { ModelReader } from '../src/host/model-reader.js';
-import { scanWithReaders } from '../src/host/model-scan.js';
+import { headerOf, headFloat32 } from '../src/core/model/scan.js';
+import { WHOLE_HEAD_MAX } from '../src/core/model/data.js';
+import { ModelReader } from '../src/host/model-editor/reader.js';
+import { scanWithReaders } from '../src/host/model-editor/scan.js';
 import { svgOf } from '../src/cli/render-model.js';
-import { makeTheme } from '../webview/colour.js';
-import type { ModelViewOptions } from '../webview/model-common.js';
+import { makeTheme } from '../webview/kit/colour.js';
+import type { ModelViewOptions } from '../webview/views/model/common.js';
 
 type Dtype = 'F32' | 'F16';
 

@@ -3,12 +3,12 @@
 //   node --import tsx scripts/bench-views.ts [--sizes 64,256,1024] [--views arcs,matrix] [--runs 3] [--chromium [PATH]]
 // Prints one line per view and size: the median time (jsdom: draw + serialise; Chromium: the
 // drawMs the panel reports in 'rendered') and, on jsdom, the SVG's size.
-import { encodeAttention } from '../src/core/model/wire.js';
+import { encodeAttention } from '../src/core/result/wire.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { analyze } from '../src/core/index.js';
 import { renderSvg } from '../src/cli/render.js';
-import type { AnyViewName as AnyView } from '../webview/selection.js';
+import type { AnyViewName as AnyView } from '../webview/views/spec/selection.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(name);

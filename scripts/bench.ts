@@ -12,12 +12,12 @@ import { medianMs as time } from './median-time.js';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { computeAttention } from '../src/core/attention.js';
+import { computeAttention } from '../src/core/attention/attention.js';
 import { wasmKernelAvailable } from '../src/core/kernels/gemm.js';
 import { analyze } from '../src/core/index.js';
-import { toJson } from '../src/core/result-json.js';
-import { zeros, type Matrix } from '../src/core/matrix.js';
-import type { HeadSpec, Spec, TokenSpec } from '../src/core/spec.js';
+import { toJson } from '../src/core/result/result-json.js';
+import { zeros, type Matrix } from '../src/core/linalg/matrix.js';
+import type { HeadSpec, Spec, TokenSpec } from '../src/core/spec/spec.js';
 
 function random(rows: number, cols: number, seed: number): Matrix {
   const m = zeros(rows, cols);

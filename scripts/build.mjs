@@ -14,22 +14,22 @@ await Promise.all([
   }),
   // The model editor's reader runs in a worker thread of the extension host.
   esbuild.build({
-    ...node, entryPoints: ['src/host/model-worker.ts'], outfile: 'dist/model-worker.js',
+    ...node, entryPoints: ['src/host/model-editor/worker.ts'], outfile: 'dist/model-worker.js',
   }),
   // The analysis worker (worker_threads): reads and computes specs off the extension host's thread.
   esbuild.build({
-    ...node, entryPoints: ['src/host/analysis-worker.ts'], outfile: 'dist/analysis-worker.js',
+    ...node, entryPoints: ['src/host/analysis/worker.ts'], outfile: 'dist/analysis-worker.js',
   }),
   esbuild.build({
     ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/attn.js', external: ['jsdom'],
   }),
   esbuild.build({
-    ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js',
+    ...common, entryPoints: ['webview/panel/main.ts'], outfile: 'dist/webview.js',
     platform: 'browser', format: 'iife', target: 'es2022',
   }),
   // The model editor's webview (.safetensors / .npy / .npz) and the --html page: its own bundle.
   esbuild.build({
-    ...common, entryPoints: ['webview/model-main.ts'], outfile: 'dist/model-webview.js',
+    ...common, entryPoints: ['webview/model-editor/main.ts'], outfile: 'dist/model-webview.js',
     platform: 'browser', format: 'iife', target: 'es2022',
   }),
 ]);

@@ -6,7 +6,7 @@
 //   node --import tsx scripts/make-init-examples.ts
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRandom } from '../src/core/random.js';
+import { createRandom } from '../src/core/linalg/random.js';
 
 function embeddings(words: readonly string[], dModel: number, seed: number): string[] {
   const random = createRandom(seed);

@@ -5,7 +5,7 @@
 //   - otherwise code-server on 127.0.0.1 (port: $PORT, else 8080 if free, else any free port);
 //     it prints the URL to open and runs until Ctrl+C.
 // ATTN_START_WEB=1 uses code-server even when `code` is installed.
-// The panel opens through the extension's ATTN_SHOW_ON_START (src/host/start.ts).
+// The panel opens through the extension's ATTN_SHOW_ON_START (src/host/panel/start.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';

@@ -17,7 +17,7 @@ export async function buildIntegrationSuite(entry = path.join(ROOT, 'test', 'int
     outfile,
     bundle: true, platform: 'node', format: 'cjs', target: 'node20',
     external: ['vscode'], sourcemap: 'inline', logLevel: 'warning',
-    // Tests import host modules (src/host/reveal.ts) that use jsonc-parser: bundle its ESM build, as scripts/build.mjs does.
+    // Tests import host modules (src/host/spec-editor/reveal.ts) that use jsonc-parser: bundle its ESM build, as scripts/build.mjs does.
     mainFields: ['module', 'main'],
     // mocha's parallel mode (unused here) resolves worker files at run time.
     logOverride: { 'require-resolve-not-external': 'silent' },

@@ -1,6 +1,6 @@
 // `attn analyze FILE [--json]`: the linear algebra of the spec's heads (src/core/linalg/analyze.ts).
 // --json prints the contract's shape; without it, readable lines per head.
-import { ROLE_SYMBOL } from '../vocabulary.js';
+import { ROLE_SYMBOL } from '../core/vocabulary.js';
 import type { AnalyzeJson } from '../core/linalg/analyze.js';
 import { formatNumber, table } from './table.js';
 import { printable } from './terminal.js';

@@ -1,5 +1,5 @@
 // The readable (non --json) report of `attn compute`: every intermediate as a labelled table.
-import type { AttentionJson } from '../core/result-json.js';
+import type { AttentionJson } from '../core/result/result-json.js';
 import { table } from './table.js';
 import { printable } from './terminal.js';
 

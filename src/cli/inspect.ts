@@ -2,11 +2,11 @@
 // .npy, .npz): its shape, tokens, every head's statistics and the rollout. --json prints the issue's
 // contract; without it, a table of the heads a reader can scan.
 import { dirname, resolve } from 'node:path';
-import { openAttention } from '../core/tensors/open.js';
-import { checkSidecarBeside, resolveBeside } from '../core/tensors/spec-files.js';
-import { readSpec } from '../core/read.js';
-import { formatProblem, hasErrors } from '../core/problems.js';
-import { DEFAULT_MAX_BYTES } from '../core/json-tree.js';
+import { openAttention } from '../core/files/open.js';
+import { checkSidecarBeside, resolveBeside } from '../core/files/spec-files.js';
+import { readSpec } from '../core/spec/read.js';
+import { formatProblem, hasErrors } from '../core/json/problems.js';
+import { DEFAULT_MAX_BYTES } from '../core/json/json-tree.js';
 import { readSpecFile } from './read-file.js';
 import { inspectAttention, inspectOverLimit, type InspectJson } from '../core/tensors/inspect.js';
 import { TensorFileError } from '../core/tensors/source.js';

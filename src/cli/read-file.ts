@@ -4,8 +4,8 @@
 // message at their place instead of silently becoming U+FFFD or "unexpected character".
 import { printable } from './terminal.js';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { sizeLimitMessage } from '../core/json-tree.js';
-import { LineIndex } from '../core/problems.js';
+import { sizeLimitMessage } from '../core/json/json-tree.js';
+import { LineIndex } from '../core/json/problems.js';
 
 export type ReadOutcome = { text: string } | { error: string };
 

@@ -7,21 +7,21 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { JSDOM } from 'jsdom';
-import { openAttention } from '../core/tensors/open.js';
+import { openAttention } from '../core/files/open.js';
 import { TensorFileError } from '../core/tensors/source.js';
 import { STAT_NAMES, type StatName } from '../core/tensors/head-stats.js';
 import { MAX_ROLLOUT_TOKENS } from '../core/tensors/rollout.js';
-import { heatmapIndices, maxOf, poolMax, type ModelViewData } from '../core/model-attention/data.js';
-import { headFloat32, rolloutOf, scanModel } from '../core/model-attention/scan.js';
-import { base64, encodePalettePng } from '../core/model-attention/png.js';
-import { makeTheme, type ThemeKind } from '../../webview/colour.js';
-import { xmlSafe } from '../../webview/xml-safe.js';
-import { MODEL_VIEW_NAMES, palette, type ModelViewName, type ModelViewOptions } from '../../webview/model-common.js';
-import { MODEL_VIEWS } from '../../webview/model-views.js';
-import { PICTURE_MAX } from '../../webview/model-head.js';
-import { modelPage } from './model-html.js';
+import { heatmapIndices, maxOf, poolMax, type ModelViewData } from '../core/model/data.js';
+import { headFloat32, rolloutOf, scanModel } from '../core/model/scan.js';
+import { base64, encodePalettePng } from '../core/model/png.js';
+import { makeTheme, type ThemeKind } from '../../webview/kit/colour.js';
+import { xmlSafe } from '../../webview/kit/xml-safe.js';
+import { MODEL_VIEW_NAMES, palette, type ModelViewName, type ModelViewOptions } from '../../webview/views/model/common.js';
+import { MODEL_VIEWS } from '../../webview/views/model/views.js';
+import { PICTURE_MAX } from '../../webview/views/model/head.js';
+import { modelPage } from '../pages/model-page-html.js';
 import { printable } from './terminal.js';
-import type { ModelPageData } from '../../webview/model-page-data.js';
+import type { ModelPageData } from '../../webview/views/model/page-data.js';
 
 interface Io { out(text: string): void; err(text: string): void }
 

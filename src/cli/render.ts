@@ -2,12 +2,12 @@
 // Colours, fonts and sizes are attributes on the elements (the views never use CSS variables),
 // hover text goes into <title> elements, and every spec string is escaped by the serializer.
 import { JSDOM } from 'jsdom';
-import type { AttentionData } from '../core/model/attention-data.js';
-import { makeTheme, type ThemeKind } from '../../webview/colour.js';
-import { viewEntry } from '../../webview/registry.js';
-import { resolveSelection, type AnyViewName } from '../../webview/selection.js';
-import type { MatrixMode, Role } from '../../webview/view.js';
-import { xmlSafe } from '../../webview/xml-safe.js';
+import type { AttentionData } from '../core/result/attention-data.js';
+import { makeTheme, type ThemeKind } from '../../webview/kit/colour.js';
+import { viewEntry } from '../../webview/views/registry.js';
+import { resolveSelection, type AnyViewName } from '../../webview/views/spec/selection.js';
+import type { MatrixMode, Role } from '../../webview/kit/view.js';
+import { xmlSafe } from '../../webview/kit/xml-safe.js';
 
 export interface RenderOptions {
   input?: number;

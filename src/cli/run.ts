@@ -2,18 +2,18 @@
 // output streams as parameters, so tests call it directly; main.ts wires it to the process.
 import { existsSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { folderFiles, type TensorFiles } from '../core/tensors/spec-files.js';
+import { folderFiles, type TensorFiles } from '../core/files/spec-files.js';
 import { analyze, formatProblem, hasErrors, readSpec } from '../core/index.js';
 import { stepsProblem, trainJson, trainReport } from './train.js';
 import { train } from '../core/train/descent.js';
 import { analyzeOverLimit, analyzeSpec } from '../core/linalg/analyze.js';
 import { analyzeReport } from './analyze.js';
-import type { Spec } from '../core/spec.js';
-import { DEFAULT_MAX_BYTES } from '../core/json-tree.js';
+import type { Spec } from '../core/spec/spec.js';
+import { DEFAULT_MAX_BYTES } from '../core/json/json-tree.js';
 import { readSpecFile } from './read-file.js';
 import { printable, printableJson } from './terminal.js';
 import { computeReport } from './compute-text.js';
-import { VIEW_NAMES, type ViewName } from '../protocol.js';
+import { VIEW_NAMES, type ViewName } from '../protocol/panel.js';
 import { inspectCommand } from './inspect.js';
 
 export interface Io {

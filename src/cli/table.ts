@@ -1,6 +1,6 @@
 // Plain-text tables for `attn compute` without --json: labelled rows and columns, numbers
 // right-aligned and rounded so a 3×3 example reads like the seeds' worked tables.
-import { maxOf } from '../core/extent.js';
+import { maxOf } from '../core/linalg/extent.js';
 
 export function formatNumber(v: number | null, digits = 4): string {
   if (v === null || v === -Infinity) return 'masked';

@@ -2,10 +2,10 @@
 // --json prints { "head", "loss": [N + 1 numbers], "weights": { "wq", "wk", "wv" } } (rows);
 // the text form prints the loss every few steps, the target weights before and after, and the
 // learnt matrices.
-import { toRows } from '../core/matrix.js';
-import { computeAttention } from '../core/attention.js';
-import type { Spec, TrainSpec } from '../core/spec.js';
-import { stepWork, trainOverLimit } from '../core/read-train.js';
+import { toRows } from '../core/linalg/matrix.js';
+import { computeAttention } from '../core/attention/attention.js';
+import type { Spec, TrainSpec } from '../core/spec/spec.js';
+import { stepWork, trainOverLimit } from '../core/spec/read-train.js';
 import type { TrainRun } from '../core/train/descent.js';
 import { printable } from './terminal.js';
 import { formatNumber } from './table.js';

@@ -1,15 +1,15 @@
 // The core's front door: read a spec's text, compute its attention, and hand back both the
 // typed result and its plain-JSON form. Callers (the extension host, the CLI) stay thin.
-import { computeAttention, type AttentionResult, type Progress } from './attention.js';
-import { dataToJson, type AttentionJson } from './result-json.js';
-import { attentionData, type AttentionData } from './model/attention-data.js';
-import { linalgData } from './model/linalg-data.js';
-import { findOverflow, type Overflow } from './overflow.js';
-import { readSpec, type ReadOptions } from './read.js';
-import type { AttentionReference } from './read-reference.js';
-import type { Problem } from './problems.js';
-import type { Spec } from './spec.js';
-import { quote } from './quote.js';
+import { computeAttention, type AttentionResult, type Progress } from './attention/attention.js';
+import { dataToJson, type AttentionJson } from './result/result-json.js';
+import { attentionData, type AttentionData } from './result/attention-data.js';
+import { linalgData } from './result/linalg-data.js';
+import { findOverflow, type Overflow } from './attention/overflow.js';
+import { readSpec, type ReadOptions } from './spec/read.js';
+import type { AttentionReference } from './spec/read-reference.js';
+import type { Problem } from './json/problems.js';
+import type { Spec } from './spec/spec.js';
+import { quote } from './json/quote.js';
 
 export interface Analysis {
   spec?: Spec;
@@ -74,13 +74,13 @@ function overflowProblem(spec: Spec, o: Overflow): Problem {
   return { severity: 'error', path, span, message: `the numbers grow too large to compute: ${where} is ${o.value}; ${hint}` };
 }
 
-export { readSpec } from './read.js';
-export { computeAttention, scoreTerms } from './attention.js';
-export { toJson } from './result-json.js';
-export { formatProblem, positionAt, hasErrors } from './problems.js';
-export { locate } from './locate.js';
-export type { AttentionJson } from './result-json.js';
-export type { AttentionData, HeadData, InputData, WeightData } from './model/attention-data.js';
-export type { AttentionResult, HeadResult, InputResult } from './attention.js';
-export type { Problem } from './problems.js';
-export type { Spec } from './spec.js';
+export { readSpec } from './spec/read.js';
+export { computeAttention, scoreTerms } from './attention/attention.js';
+export { toJson } from './result/result-json.js';
+export { formatProblem, positionAt, hasErrors } from './json/problems.js';
+export { locate } from './json/locate.js';
+export type { AttentionJson } from './result/result-json.js';
+export type { AttentionData, HeadData, InputData, WeightData } from './result/attention-data.js';
+export type { AttentionResult, HeadResult, InputResult } from './attention/attention.js';
+export type { Problem } from './json/problems.js';
+export type { Spec } from './spec/spec.js';

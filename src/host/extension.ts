@@ -2,18 +2,18 @@
 // their commands, and returns the small API the integration tests read.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { AnalysisCache } from './analysis-cache.js';
-import { AnalysisRunner } from './analysis-runner.js';
+import { AnalysisCache } from './analysis/cache.js';
+import { AnalysisRunner } from './analysis/runner.js';
 import { StallMonitor } from './stall-monitor.js';
-import { SpecDiagnostics } from './diagnostics.js';
-import { registerSpecHovers } from './hover.js';
-import { registerWeightCompletions } from './completion.js';
-import { applyLearnedWeights } from './apply-weights.js';
+import { SpecDiagnostics } from './spec-editor/diagnostics.js';
+import { registerSpecHovers } from './spec-editor/hover.js';
+import { registerWeightCompletions } from './spec-editor/completion.js';
+import { applyLearnedWeights } from './spec-editor/apply-weights.js';
 import { disposeLog, log } from './log.js';
-import { PanelManager } from './panels.js';
-import { showOnStart } from './start.js';
+import { PanelManager } from './panel/panels.js';
+import { showOnStart } from './panel/start.js';
 import type { AttentionLensApi, Timings } from './test-api.js';
-import { ModelEditorProvider } from './model-editor.js';
+import { ModelEditorProvider } from './model-editor/editor.js';
 
 const loadedAt = performance.now();
 

@@ -1,6 +1,6 @@
 // What activate() returns: a small window into the panels for the integration tests.
-import type { ViewName } from '../protocol.js';
-import type { ModelEditorInfo } from './model-editor.js';
+import type { ViewName } from '../protocol/panel.js';
+import type { ModelEditorInfo } from './model-editor/editor.js';
 
 export type PanelStatus = 'ready' | 'error' | 'loading';
 

@@ -1,9 +1,9 @@
-// "Show it in the spec": the host's reveal (src/host/reveal.ts, the function the panel calls on a
+// "Show it in the spec": the host's reveal (src/host/spec-editor/reveal.ts, the function the panel calls on a
 // webview 'reveal' message) run against the real editor. The message path itself (a click in the
 // webview, messages for another document, bogus messages) is driven from the browser in test/e2e.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { revealInSpec } from '../../src/host/reveal';
+import { revealInSpec } from '../../src/host/spec-editor/reveal';
 import { api, closeAllEditors, exampleText, openFreshSpec, PANEL_VIEW_TYPE, panelFor, rangeOf, showRange, waitFor } from './helpers';
 
 /** The selection of the visible editor showing `doc` (it need not have focus: a reveal from the panel keeps focus there). */

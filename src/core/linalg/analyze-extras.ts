@@ -3,8 +3,8 @@
 // the correlation, redundant feature pairs and variance explained of its embeddings X, and the
 // same statistics for every head's Q, K, V and output and for the final output (from the core's
 // own attention, so the numbers are those every view shows).
-import { computeAttention } from '../attention.js';
-import type { Spec } from '../spec.js';
+import { computeAttention } from '../attention/attention.js';
+import type { Spec } from '../spec/spec.js';
 import { conditionNumber, effectiveRank } from './spectrum.js';
 import { featureStats, featureStatsWork, squareRows, type FeatureStats } from './covariance.js';
 

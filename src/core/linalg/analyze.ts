@@ -4,10 +4,10 @@
 // `attn analyze --json` contract. SVD and the (non-symmetric) eigendecomposition come from ml-matrix,
 // a maintained port of JAMA, rather than our own: they are the hard, well-trodden part.
 import { EigenvalueDecomposition, Matrix as MlMatrix, QrDecomposition, SVD } from 'ml-matrix';
-import type { Matrix } from '../matrix.js';
-import { matmul, matmulTransposed, transpose } from '../matrix.js';
-import type { Spec } from '../spec.js';
-import type { Problem } from '../problems.js';
+import type { Matrix } from './matrix.js';
+import { matmul, matmulTransposed, transpose } from './matrix.js';
+import type { Spec } from '../spec/spec.js';
+import type { Problem } from '../json/problems.js';
 import { inputFeatures, inputFeaturesWork, spectrumJson, type InputFeaturesJson, type SpectrumJson } from './analyze-extras.js';
 
 /** The contract's keys first; the keys after them (analyze-extras.ts) are additions, never changes. */

@@ -5,7 +5,7 @@
 // components; each over their sum is the share of variance that component explains (the same
 // components as the quadrant view's pca.ts, computed exactly here).
 import { EigenvalueDecomposition, Matrix as MlMatrix } from 'ml-matrix';
-import type { Matrix } from '../matrix.js';
+import type { Matrix } from './matrix.js';
 
 /** |correlation| at or above which two features are called redundant. */
 export const REDUNDANT_CORRELATION = 0.9;

@@ -7,11 +7,11 @@
 //    softmax saturates (its largest weight tends to 1); with it, Var = 1 at every d_k.
 // Row-vector convention: h_l = x_{l−1} · W_l. Plain typed results, no DOM.
 import { SVD, Matrix as MlMatrix } from 'ml-matrix';
-import { matmul, zeros, type Matrix } from '../matrix.js';
-import { createRandom, fillGaussian, type Random } from '../random.js';
-import { initVariance } from '../read-init.js';
-import { softmaxRow } from '../softmax.js';
-import type { InitRule } from '../spec.js';
+import { matmul, zeros, type Matrix } from './matrix.js';
+import { createRandom, fillGaussian, type Random } from './random.js';
+import { initVariance } from '../spec/read-init.js';
+import { softmaxRow } from '../attention/softmax.js';
+import type { InitRule } from '../spec/spec.js';
 
 /** A named rule or a fixed variance. */
 export type VarianceRule = InitRule | { readonly variance: number };

@@ -6,9 +6,9 @@
 // The circuits are d_model × d_model but of rank ≤ d_k (or d_v): their non-zero eigenvalues are
 // those of the small product taken the other way round (eig(A·B) = eig(B·A) plus zeros), so
 // W_Kᵀ·W_Q (d_k × d_k) and W_O^h·W_V (d_v × d_v) are decomposed instead of d_model² matrices.
-import type { Matrix } from '../matrix.js';
-import { matmul, transpose } from '../matrix.js';
-import type { Spec } from '../spec.js';
+import type { Matrix } from './matrix.js';
+import { matmul, transpose } from './matrix.js';
+import type { Spec } from '../spec/spec.js';
 import { eigenvalues, qkSingularValues, singularValues } from './analyze.js';
 import { conditionNumber, effectiveRank, planePicture, stableRank, topTwo, type PlanePicture, type TopTwo, type Vec2 } from './spectrum.js';
 

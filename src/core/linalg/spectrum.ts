@@ -6,7 +6,7 @@
 // input singular directions are the eigenvectors of M·Mᵀ, and the eigen-directions solve x·M = λx
 // (left eigenvectors of M, i.e. eigenvectors of Mᵀ). Pure numbers, no DOM.
 import { Matrix as MlMatrix, SVD } from 'ml-matrix';
-import type { Matrix } from '../matrix.js';
+import type { Matrix } from './matrix.js';
 
 /** Below this share of σ_max (numpy's matrix_rank tolerance: σ_max · max(m, n) · ε) a singular value counts as 0. */
 export function rankTolerance(sigmaMax: number, rows: number, cols: number): number {

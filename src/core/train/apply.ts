@@ -3,10 +3,10 @@
 // the host applies them as one undoable edit and the tests check them without an editor.
 // Numbers are written with 6 significant digits: readable in a teaching spec, and within 5e-7
 // (relative) of what was learnt.
-import { childAt, parseJson } from '../json-tree.js';
-import { LineIndex } from '../problems.js';
-import type { Matrix } from '../matrix.js';
-import type { LearnableRole } from '../spec.js';
+import { childAt, parseJson } from '../json/json-tree.js';
+import { LineIndex } from '../json/problems.js';
+import type { Matrix } from '../linalg/matrix.js';
+import type { LearnableRole } from '../spec/spec.js';
 
 export interface TextEdit {
   offset: number;

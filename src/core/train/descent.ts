@@ -2,7 +2,7 @@
 // W ← W − rate · ∂L/∂W. The loss is recorded before each step and after the last (N + 1 numbers).
 // A rate too large makes the numbers overflow: the run stops there, says at which step, and keeps
 // the last weights whose loss was finite.
-import type { Spec, TrainSpec } from '../spec.js';
+import type { Spec, TrainSpec } from '../spec/spec.js';
 import { lossAndGradient, startingWeights, type HeadWeights } from './loss.js';
 
 export interface TrainRun {

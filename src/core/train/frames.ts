@@ -2,10 +2,10 @@
 // spec is read (small by construction: the panel trains only runs under a work budget; larger
 // ones say to use `attn train`), as the loss at every step and at most MAX_FRAMES snapshots of
 // the learnt matrices and of the head's attention on the first target's input.
-import { buildMask, computeHead, embeddingMatrix } from '../attention.js';
-import { toRows } from '../matrix.js';
-import type { Spec } from '../spec.js';
-import { stepWork } from '../read-train.js';
+import { buildMask, computeHead, embeddingMatrix } from '../attention/attention.js';
+import { toRows } from '../linalg/matrix.js';
+import type { Spec } from '../spec/spec.js';
+import { stepWork } from '../spec/read-train.js';
 import { train } from './descent.js';
 
 /** Multiply-adds the panel spends on training: about 40 ms on the host (measured on 2 cores: n = 64, 29 steps); past this, `attn train`. */

@@ -10,9 +10,9 @@
 //   for an attention target: dS[q][j] += (A[q][j] − [j = k]) / K  (−ln softmax, written so that a
 //   weight that underflows to 0 gives a finite gradient)
 //   dQ = dS·K / c;  dK = dSᵀ·Q / c;  dW_Q = Xᵀ·dQ;  dW_K = Xᵀ·dK;  dW_V = Xᵀ·dV.
-import { buildMask, embeddingMatrix, scaleDivisor } from '../attention.js';
-import { matmul, matmulTransposed, transpose, zeros, type Matrix } from '../matrix.js';
-import type { LearnableRole, Spec, TrainSpec } from '../spec.js';
+import { buildMask, embeddingMatrix, scaleDivisor } from '../attention/attention.js';
+import { matmul, matmulTransposed, transpose, zeros, type Matrix } from '../linalg/matrix.js';
+import type { LearnableRole, Spec, TrainSpec } from '../spec/spec.js';
 
 export interface HeadWeights {
   wq: Matrix;

@@ -1,0 +1,193 @@
+// Scaled dot-product attention, every intermediate kept: for each input and head,
+// Q = X·W_Q, K = X·W_K, V = X·W_V, scores = Q·Kᵀ, scaled = scores ÷ s (masked entries hidden),
+// weights = softmax(scaled) row by row, output = weights·V; then the heads side by side, then W_O.
+import { concatColumns, matmul, matmulEach, matmulTransposed, row, zeros, type Matrix } from '../linalg/matrix.js';
+import { countParameters, type ParameterCount } from './parameters.js';
+import type { HeadSpec, InputSpec, Scale, Spec } from '../spec/spec.js';
+import { quote } from '../json/quote.js';
+
+export interface HeadResult {
+  readonly name: string;
+  readonly dk: number;
+  readonly dv: number;
+  readonly q: Matrix;
+  readonly k: Matrix;
+  readonly v: Matrix;
+  /** Raw similarities q_i · k_j. */
+  readonly scores: Matrix;
+  /** scores ÷ divisor; masked entries hold -Infinity. */
+  readonly scaled: Matrix;
+  /** What the scores were divided by: √d_k, 1, or the spec's number. */
+  readonly divisor: number;
+  /** 1 where query i may not attend to key j (row-major n×n). */
+  readonly masked: Uint8Array;
+  readonly weights: Matrix;
+  readonly output: Matrix;
+}
+
+export interface InputResult {
+  readonly name: string;
+  readonly tokens: readonly string[];
+  /** The tokens' embeddings, one row each (n × d_model). */
+  readonly x: Matrix;
+  readonly heads: readonly HeadResult[];
+  /** The heads' outputs side by side (n × heads·d_v). */
+  readonly concat: Matrix;
+  /** concat · W_O, or concat itself when the spec has no W_O. */
+  readonly output: Matrix;
+}
+
+export interface ComputeWarning {
+  readonly input: number;
+  readonly head: number;
+  readonly query: number;
+  readonly message: string;
+}
+
+export interface AttentionResult {
+  readonly inputs: readonly InputResult[];
+  readonly parameters: ParameterCount;
+  readonly warnings: readonly ComputeWarning[];
+}
+
+export function scaleDivisor(scale: Scale, dk: number): number {
+  switch (scale.kind) {
+    case 'sqrt_dk': return Math.sqrt(dk);
+    case 'none': return 1;
+    case 'number': return scale.value;
+  }
+}
+
+/** The mask of one input: causal hides later keys; an input's own mask hides where it holds 0. */
+export function buildMask(spec: Spec, input: InputSpec): Uint8Array {
+  const n = input.tokens.length;
+  const masked = new Uint8Array(n * n);
+  if (spec.mask === 'causal') {
+    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) masked[i * n + j] = 1;
+  }
+  if (input.mask) {
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (!input.mask[i][j]) masked[i * n + j] = 1;
+  }
+  return masked;
+}
+
+export function embeddingMatrix(input: InputSpec, dModel: number): Matrix {
+  const x = zeros(input.tokens.length, dModel);
+  input.tokens.forEach((t, i) => x.data.set(t.embedding, i * dModel));
+  return x;
+}
+
+export interface Projection {
+  readonly q: Matrix;
+  readonly k: Matrix;
+  readonly v: Matrix;
+}
+
+/**
+ * Q, K and V of every head. Identity weights are skipped rather than multiplied: Q = K = V = X in the
+ * seeds' recipe. The rest go through one matmulEach, so the embeddings are packed once for all heads.
+ */
+export function projectHeads(x: Matrix, heads: readonly HeadSpec[]): Projection[] {
+  const weights = heads.flatMap((h) => [h.wq, h.wk, h.wv]).filter((w) => !w.identity).map((w) => w.matrix);
+  const products = matmulEach(x, weights);
+  let next = 0;
+  const take = (w: HeadSpec['wq']) => (w.identity ? x : products[next++]);
+  return heads.map((h) => {
+    const q = take(h.wq), k = take(h.wk), v = take(h.wv);
+    return { q, k, v };
+  });
+}
+
+export function computeHead(
+  x: Matrix,
+  head: HeadSpec,
+  scale: Scale,
+  masked: Uint8Array,
+  onEmptyRow: (query: number) => void = () => {},
+  projection: Projection = projectHeads(x, [head])[0],
+): HeadResult {
+  const n = x.rows;
+  const { q, k, v } = projection;
+  const scores = matmulTransposed(q, k);
+  const divisor = scaleDivisor(scale, q.cols);
+  const scaled = zeros(n, n);
+  const weights = zeros(n, n);
+  scaleAndSoftmax(scores.data, scaled.data, weights.data, n, divisor, masked, onEmptyRow);
+  return {
+    name: head.name, dk: q.cols, dv: v.cols, q, k, v,
+    scores, scaled, divisor, masked, weights, output: matmul(weights, v),
+  };
+}
+
+/**
+ * scaled = scores ÷ divisor (−∞ where masked) and weights = softmax(scaled) row by row, for all n
+ * rows at once. The same operations in the same order as softmaxRow (so the same bits), written out
+ * on the flat arrays: at n = 512 × 12 heads the per-entry mask callback cost more than the products.
+ */
+function scaleAndSoftmax(
+  scores: Float64Array, scaled: Float64Array, weights: Float64Array, n: number, divisor: number,
+  masked: Uint8Array, onEmptyRow: (query: number) => void,
+): void {
+  for (let i = 0; i < n; i++) {
+    const start = i * n, end = start + n;
+    let max = -Infinity;
+    for (let c = start; c < end; c++) {
+      if (masked[c]) {
+        scaled[c] = -Infinity;
+      } else {
+        const s = scores[c] / divisor;
+        scaled[c] = s;
+        if (s > max) max = s;
+      }
+    }
+    if (max === -Infinity) { // every key masked (or −∞): zeros, as softmaxRow leaves them
+      onEmptyRow(i);
+      continue;
+    }
+    let sum = 0;
+    for (let c = start; c < end; c++) {
+      if (masked[c]) continue; // weight 0, and adding 0 leaves the sum as it is
+      const e = Math.exp(scaled[c] - max);
+      weights[c] = e;
+      sum += e;
+    }
+    // A masked weight stays 0 (0 ÷ sum), unless the sum is NaN, where softmaxRow makes it NaN too.
+    if (Number.isNaN(sum)) for (let c = start; c < end; c++) weights[c] /= sum;
+    else for (let c = start; c < end; c++) if (!masked[c]) weights[c] /= sum;
+  }
+}
+
+/** Reports work done, in heads computed out of inputs × heads: for a progress line on long work. */
+export type Progress = (done: number, total: number) => void;
+
+export function computeAttention(spec: Spec, onProgress?: Progress): AttentionResult {
+  const warnings: ComputeWarning[] = [];
+  const total = spec.inputs.length * spec.heads.length;
+  let done = 0;
+  const inputs = spec.inputs.map((input, inputIndex): InputResult => {
+    const x = embeddingMatrix(input, spec.dModel);
+    const masked = buildMask(spec, input);
+    // Every head's projections first, the embeddings packed once for all of them.
+    const projections = projectHeads(x, spec.heads);
+    const heads = spec.heads.map((head, headIndex) => {
+      const result = computeHead(x, head, spec.scale, masked, (query) =>
+        warnings.push({
+          input: inputIndex, head: headIndex, query,
+          message: `every key is masked for query ${quote(input.tokens[query].text)}: its weights are all 0 in every head`,
+        }), projections[headIndex]);
+      onProgress?.(++done, total);
+      return result;
+    });
+    const concat = heads.length === 1 ? heads[0].output : concatColumns(heads.map((h) => h.output));
+    const output = spec.wo ? matmul(concat, spec.wo.matrix) : concat;
+    return { name: input.name, tokens: input.tokens.map((t) => t.text), x, heads, concat, output };
+  });
+  return { inputs, parameters: countParameters(spec), warnings };
+}
+
+/** The terms of one dot product q_i · k_j, for hovers that write it out (10·10 + 6·6 = 136). */
+export function scoreTerms(head: HeadResult, query: number, key: number): { q: number; k: number }[] {
+  const qi = row(head.q, query);
+  const kj = row(head.k, key);
+  return Array.from(qi, (qv, t) => ({ q: qv, k: kj[t] }));
+}

@@ -1,0 +1,98 @@
+// Opening an attention file: which format (by its first bytes, so a renamed file still opens),
+// which tensors, and the tokens (safetensors' __metadata__.tokens, else a sidecar X.tokens.json
+// beside X.npy / X.npz / X.safetensors, else the caller's, as a spec's "tokens").
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { attentionFromTensors, type AttentionFile, type TensorRef } from '../tensors/attention-file.js';
+import { isNpy, readNpy } from '../tensors/npy.js';
+import { metadataTokens, readSafetensors } from '../tensors/safetensors.js';
+import { fileSource, TensorFileError, type ByteSource } from '../tensors/source.js';
+import { checkInflatedTotal, entrySource, isZip, zipEntries } from './zip.js';
+
+export interface OpenOptions {
+  /** Use only this tensor (a safetensors name, or an .npz member without .npy). */
+  tensor?: string;
+  /** Tokens to use when the file has none of its own. */
+  tokens?: string[];
+}
+
+/** A sidecar tokens file is small: a few thousand strings. */
+export const MAX_TOKENS_FILE_BYTES = 4 * 1024 * 1024;
+
+export function openAttention(path: string, options: OpenOptions = {}): AttentionFile {
+  const source = fileSource(path);
+  try {
+    const { tensors, tokens } = findTensors(source, options.tensor);
+    const found = tokens ?? sidecarTokens(path) ?? options.tokens;
+    return attentionFromTensors(path, tensors, found, () => source.close());
+  } catch (e) {
+    source.close();
+    throw e;
+  }
+}
+
+/** The tensors of a file, by its first bytes: .npy (one), .npz (its .npy members), else safetensors; `wanted` keeps one by name. */
+export function findTensors(source: ByteSource, wanted: string | undefined): { tensors: TensorRef[]; tokens?: string[] } {
+  const head = source.read(0, Math.min(8, source.size));
+  if (isNpy(head)) {
+    const t = readNpy(source, 'array');
+    return { tensors: [t] };
+  }
+  if (isZip(head)) {
+    const entries = zipEntries(source).filter((e) => e.name.endsWith('.npy'));
+    const chosen = entries.filter((e) => wanted === undefined || e.name === `${wanted}.npy`);
+    checkInflatedTotal(source.name, chosen);
+    const tensors = chosen
+      .map((e) => {
+        const { source: entry, start } = entrySource(source, e);
+        return readNpy(entry, e.name.slice(0, -4), start);
+      });
+    if (wanted !== undefined && tensors.length === 0) throw notFound(source.name, wanted, entries.map((e) => e.name.slice(0, -4)));
+    return { tensors };
+  }
+  const { tensors, metadata } = readSafetensors(source);
+  const chosen = wanted === undefined ? tensors : tensors.filter((t) => t.name === wanted);
+  if (wanted !== undefined && chosen.length === 0) throw notFound(source.name, wanted, tensors.map((t) => t.name));
+  return { tensors: chosen, tokens: metadataTokens(source.name, metadata) };
+}
+
+function notFound(file: string, wanted: string, names: string[]): TensorFileError {
+  const list = names.slice(0, 10).map((n) => JSON.stringify(n)).join(', ');
+  return new TensorFileError(`${file}: no tensor ${JSON.stringify(wanted)}; the file has ${list || 'none'}${names.length > 10 ? `, … (${names.length})` : ''}`);
+}
+
+/** X.tokens.json beside X.npy (or .npz, .safetensors): a JSON array of strings; undefined when there is none. */
+export function sidecarTokens(path: string): string[] | undefined {
+  const sidecar = path.replace(/\.(npy|npz|safetensors)$/i, '') + '.tokens.json';
+  if (sidecar === path) return undefined;
+  let fd: number;
+  try {
+    // Non-blocking: a FIFO named X.tokens.json would otherwise block the open until a writer came
+    // (forever); opened this way it returns at once and fstat below refuses it.
+    fd = openSync(sidecar, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new TensorFileError(`${sidecar}: cannot open (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw new TensorFileError(`${sidecar}: not a regular file`);
+    const buf = Buffer.alloc(MAX_TOKENS_FILE_BYTES + 1);
+    let total = 0;
+    for (;;) {
+      const n = readSync(fd, buf, total, buf.length - total, null);
+      if (n === 0) break;
+      total += n;
+      if (total > MAX_TOKENS_FILE_BYTES) throw new TensorFileError(`${sidecar}: more than ${MAX_TOKENS_FILE_BYTES} bytes; a tokens file is a JSON array of strings`);
+    }
+    let tokens: unknown;
+    try {
+      tokens = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(buf.subarray(0, total)));
+    } catch {
+      // Not the parser's message: it quotes the file's first characters, whatever file this is.
+      throw new TensorFileError(`${sidecar}: not UTF-8 JSON; a tokens file is a JSON array of strings`);
+    }
+    if (!Array.isArray(tokens) || tokens.some((t) => typeof t !== 'string')) throw new TensorFileError(`${sidecar}: must be a JSON array of strings`);
+    return tokens as string[];
+  } finally {
+    closeSync(fd);
+  }
+}

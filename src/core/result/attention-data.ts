@@ -1,0 +1,224 @@
+// The result model every reader of a computed spec shares: the panel's views, the editor's hovers,
+// `attn render` and the exporters. Numbers stay in typed arrays (Matrix: rows × cols on a
+// Float64Array) and are read through the accessors below, never as arrays of rows: a 1,024-token
+// head is two 8 MB buffers, not a million JavaScript numbers in a million-element tree.
+// Arrays of rows exist only in result-json.ts, for people who read `attn compute --json`.
+import { buildMask, computeAttention, type AttentionResult } from '../attention/attention.js';
+import { get, row, type Matrix } from '../linalg/matrix.js';
+import type { ParameterCount } from '../attention/parameters.js';
+import type { Spec } from '../spec/spec.js';
+import { trainingJson, type TrainingJson } from '../train/frames.js';
+import type { LinalgJson } from './linalg-data.js';
+
+export type { Matrix } from '../linalg/matrix.js';
+export { get as at, row } from '../linalg/matrix.js';
+
+export interface HeadData {
+  readonly name: string;
+  readonly dk: number;
+  readonly dv: number;
+  /** What the scores were divided by (√d_k, 1 or the spec's number). */
+  readonly divisor: number;
+  readonly q: Matrix;
+  readonly k: Matrix;
+  readonly v: Matrix;
+  /** Raw similarities q_i · k_j, masked or not. */
+  readonly scores: Matrix;
+  /** 1 where query i may not see key j (row-major n × n); the input's mask, shared by its heads. */
+  readonly masked: Uint8Array;
+  readonly weights: Matrix;
+  readonly output: Matrix;
+}
+
+export interface InputData {
+  readonly name: string;
+  readonly tokens: readonly string[];
+  /** Each token's embedding (n × d_model). */
+  readonly embeddings: Matrix;
+  readonly masked: Uint8Array;
+  readonly heads: readonly HeadData[];
+  /** The heads' outputs side by side (n × heads·d_v). */
+  readonly concat: Matrix;
+  /** concat · W_O, or concat itself without W_O. */
+  readonly output: Matrix;
+}
+
+export type WeightRole = 'wq' | 'wk' | 'wv' | 'wo';
+
+/** A weight matrix of the spec. An identity is a flag, never d_model² numbers written out. */
+export interface WeightData {
+  readonly role: WeightRole;
+  readonly head?: number;
+  readonly rows: number;
+  readonly cols: number;
+  readonly identity: boolean;
+  /** The matrix; absent for an identity (read it through weightAt / weightRow). */
+  readonly values?: Matrix;
+}
+
+export interface QuadrantAxisData {
+  readonly label: string;
+  readonly direction: readonly number[];
+  readonly ends?: readonly [string, string];
+}
+
+export interface QuadrantData {
+  readonly x: QuadrantAxisData;
+  readonly y: QuadrantAxisData;
+  readonly quadrants?: readonly [string, string, string, string];
+}
+
+export interface ComputeWarningData {
+  readonly input: number;
+  readonly head: number;
+  readonly query: number;
+  readonly message: string;
+}
+
+export interface AttentionData {
+  readonly title?: string;
+  readonly features: readonly string[];
+  readonly dModel: number;
+  /** 'sqrt_dk', 'none' or the spec's number, as text. */
+  readonly scale: string;
+  readonly mask: string;
+  readonly inputs: readonly InputData[];
+  /** Every weight matrix of the spec: W_Q, W_K, W_V per head, then W_O if any. */
+  readonly matrices: readonly WeightData[];
+  readonly views: { readonly quadrant?: QuadrantData };
+  readonly parameters: ParameterCount;
+  readonly warnings: readonly ComputeWarningData[];
+  /** The run of the spec's "train" section, for the Training view (small by construction). */
+  readonly training?: TrainingJson;
+  /** The numbers of the linear-algebra views (spectra, head overlap, covariance, init lab), when asked for. */
+  readonly linalg?: LinalgJson;
+}
+
+function scaleName(spec: Spec): string {
+  return spec.scale.kind === 'number' ? String(spec.scale.value) : spec.scale.kind;
+}
+
+function weight(role: WeightRole, head: number | undefined, w: { matrix: Matrix; identity: boolean }): WeightData {
+  return {
+    role, ...(head !== undefined ? { head } : {}), rows: w.matrix.rows, cols: w.matrix.cols, identity: w.identity,
+    ...(w.identity ? {} : { values: w.matrix }),
+  };
+}
+
+/** The model of a computed spec. Shares the result's arrays: nothing is copied. */
+export function attentionData(spec: Spec, result: AttentionResult = computeAttention(spec)): AttentionData {
+  const matrices: WeightData[] = [];
+  spec.heads.forEach((h, head) => {
+    for (const role of ['wq', 'wk', 'wv'] as const) matrices.push(weight(role, head, h[role]));
+  });
+  if (spec.wo) matrices.push(weight('wo', undefined, spec.wo));
+  const q = spec.views.quadrant;
+  const axis = (a: NonNullable<typeof q>['x']): QuadrantAxisData => ({
+    label: a.label, direction: Array.from(a.direction), ...(a.ends ? { ends: [a.ends[0], a.ends[1]] as const } : {}),
+  });
+  const training = spec.train ? trainingJson(spec) : undefined;
+  return {
+    ...(spec.title !== undefined ? { title: spec.title } : {}),
+    features: [...spec.features],
+    dModel: spec.dModel,
+    scale: scaleName(spec),
+    mask: spec.mask,
+    inputs: result.inputs.map((input, i) => {
+      const masked = input.heads[0]?.masked ?? buildMask(spec, spec.inputs[i]);
+      return {
+        name: input.name,
+        tokens: [...input.tokens],
+        embeddings: input.x,
+        masked,
+        heads: input.heads.map((h) => ({
+          name: h.name, dk: h.dk, dv: h.dv, divisor: h.divisor,
+          q: h.q, k: h.k, v: h.v, scores: h.scores, masked: h.masked, weights: h.weights, output: h.output,
+        })),
+        concat: input.concat,
+        output: input.output,
+      };
+    }),
+    matrices,
+    views: q ? { quadrant: { x: axis(q.x), y: axis(q.y), ...(q.quadrants ? { quadrants: [...q.quadrants] as [string, string, string, string] } : {}) } } : {},
+    parameters: result.parameters,
+    warnings: [...result.warnings],
+    ...(training ? { training } : {}),
+  };
+}
+
+// ---- accessors ----
+
+/** Whether query i may not see key j. */
+export function isMasked(head: HeadData, i: number, j: number): boolean {
+  return head.masked[i * head.scores.cols + j] === 1;
+}
+
+/** scores ÷ divisor, or null where the mask hides the key (the core's -Infinity). */
+export function scaledAt(head: HeadData, i: number, j: number): number | null {
+  return isMasked(head, i, j) ? null : get(head.scores, i, j) / head.divisor;
+}
+
+/** One row of the scaled scores, masked entries as null. */
+export function scaledRow(head: HeadData, i: number): (number | null)[] {
+  const out: (number | null)[] = [];
+  for (let j = 0; j < head.scores.cols; j++) out.push(scaledAt(head, i, j));
+  return out;
+}
+
+/**
+ * Query i's row of attention weights, made from q_i and K alone (n · d_k multiply-adds) when the
+ * head's n × n weights were not needed yet: the same sums in the same order as the core's Q·Kᵀ and
+ * the same softmax arithmetic, so the same bits (hovers on the host read one row, not every head).
+ */
+export function weightsRowOf(head: HeadData, i: number): Float64Array {
+  const n = head.k.rows, dk = head.k.cols;
+  const q = head.q.data, k = head.k.data, masked = head.masked, divisor = head.divisor;
+  const out = new Float64Array(n);
+  const scaled = new Float64Array(n);
+  let max = -Infinity;
+  for (let j = 0; j < n; j++) {
+    if (masked[i * n + j]) continue;
+    let dot = 0;
+    for (let t = 0; t < dk; t++) dot += q[i * dk + t] * k[j * dk + t];
+    scaled[j] = dot / divisor;
+    if (scaled[j] > max) max = scaled[j];
+  }
+  if (max === -Infinity) return out;
+  let sum = 0;
+  for (let j = 0; j < n; j++) {
+    const e = masked[i * n + j] ? 0 : Math.exp(scaled[j] - max);
+    out[j] = e;
+    sum += e;
+  }
+  for (let j = 0; j < n; j++) out[j] /= sum;
+  return out;
+}
+
+/** A weight matrix's entry; an identity answers 1 on its diagonal. */
+export function weightAt(w: WeightData, i: number, j: number): number {
+  if (w.values) return get(w.values, i, j);
+  return i === j ? 1 : 0;
+}
+
+/** A weight matrix's row, made for an identity (one row, not the whole matrix). */
+export function weightRow(w: WeightData, i: number): Float64Array {
+  if (w.values) return row(w.values, i);
+  const out = new Float64Array(w.cols);
+  if (i >= 0 && i < w.cols) out[i] = 1;
+  return out;
+}
+
+/** A weight matrix's column t (what one output dimension takes from each input dimension). */
+export function weightColumn(w: WeightData, t: number): Float64Array {
+  const out = new Float64Array(w.rows);
+  for (let i = 0; i < w.rows; i++) out[i] = weightAt(w, i, t);
+  return out;
+}
+
+/** Column t of a matrix (the t-th value dimension over all keys, for instance). */
+export function column(m: Matrix, t: number): Float64Array {
+  const out = new Float64Array(m.rows);
+  for (let i = 0; i < m.rows; i++) out[i] = m.data[i * m.cols + t];
+  return out;
+}
+

@@ -1,0 +1,178 @@
+// The numbers of the linear-algebra views (Spectrum, Heads, Covariance, Initialisation), made
+// in the core with the result so the views only draw, and sent as plain JSON in the result's
+// header (a few kilobytes for a teaching spec). Costs are estimated from the shapes first: past
+// PANEL_LINALG_WORK the views say to run `attn analyze`, so an edit never waits on SVDs.
+import type { Spec } from '../spec/spec.js';
+import { analyzeWork, headOverlap } from '../linalg/analyze.js';
+import { featureStats, featureStatsWork, type FeatureStats } from '../linalg/covariance.js';
+import { compareRules, scoreScaling, weightSpectrum, type Activation } from '../linalg/init-lab.js';
+import { headSpectrum, headSpectrumWork, type MatrixSpectrum } from '../linalg/spectrum-data.js';
+import type { PlanePicture, Vec2 } from '../linalg/spectrum.js';
+import type { AttentionResult } from '../attention/attention.js';
+import type { Matrix } from '../linalg/matrix.js';
+
+/** Multiply-adds the panel spends on these numbers per edit: about 0.1 s in the worker. */
+export const PANEL_LINALG_WORK = 1e8;
+/** Past this many features a correlation matrix is not drawn cell by cell (the view lists the redundant pairs and the variance explained). */
+export const MAX_CORRELATION_FEATURES = 48;
+/** Heads whose spectra the panel computes: the rest say to pick fewer heads or run attn analyze. */
+export const MAX_SPECTRUM_HEADS = 16;
+
+export interface PictureJson {
+  matrix: [[number, number], [number, number]];
+  circle: number[];
+  image: number[];
+  singular: { sigma: number; input: Vec2; output: Vec2 }[];
+  eigenvalues: Vec2[];
+  eigenDirections: { lambda: number; direction: Vec2 }[];
+  finite: boolean;
+}
+
+export interface SpectrumMatrixJson {
+  name: string;
+  label: string;
+  rows: number;
+  cols: number;
+  singularValues: number[];
+  conditionNumber: number | null;
+  effectiveRank: number;
+  stableRank: number;
+  eigenvalues: Vec2[] | null;
+  zeroEigenvalues: number;
+  copyingScore?: number;
+  /** The 2 × 2 block of two features; rows/cols are feature indices. */
+  restricted: { rows: Vec2; cols: Vec2; picture: PictureJson } | null;
+  strongest: PictureJson | null;
+}
+
+export interface FeatureSpaceJson {
+  /** "X", "Q of head 1"... */
+  label: string;
+  n: number;
+  d: number;
+  /** d × d row-major, only up to MAX_CORRELATION_FEATURES features. */
+  correlation: number[] | null;
+  constant: boolean[];
+  redundant: { a: number; b: number; correlation: number }[];
+  /** Share of the variance along each principal component, largest first. */
+  explained: number[];
+  eigenvalues: number[];
+}
+
+export interface InitLabJson {
+  width: number;
+  layers: number;
+  curves: { label: string; activation: Activation; variance: number[]; expected: number[]; weightVariance: number; stopped?: { layer: number; why: string } }[];
+  spectra: { label: string; singularValues: number[]; edges: [number, number] }[];
+  scores: { dk: number; dotVariance: number; scaledVariance: number; maxWeight: number; maxWeightScaled: number }[];
+  tokens: number;
+}
+
+export interface LinalgJson {
+  /** Why the numbers are not shown: too large for the panel, or a decomposition that failed. */
+  tooBig?: string;
+  /** Per head (up to MAX_SPECTRUM_HEADS), its matrices' spectra; null for a head past the limit. */
+  spectra: (SpectrumMatrixJson[] | null)[];
+  overlap: { wq: number[][]; wk: number[][]; wv: number[][] } | null;
+  /** Per input: X, then each head's Q, K, V and output, then the output. */
+  covariance: { name: string; spaces: FeatureSpaceJson[] }[];
+  init: InitLabJson;
+}
+
+const arr = (a: Float64Array | readonly number[]) => Array.from(a);
+
+function picture(p: PlanePicture): PictureJson {
+  return {
+    matrix: [[p.matrix[0][0], p.matrix[0][1]], [p.matrix[1][0], p.matrix[1][1]]],
+    circle: arr(p.circle), image: arr(p.image),
+    singular: p.singular.map((s) => ({ sigma: s.sigma, input: [s.input[0], s.input[1]], output: [s.output[0], s.output[1]] })),
+    eigenvalues: p.eigenvalues.map((e) => [e[0], e[1]] as Vec2),
+    eigenDirections: p.eigenDirections.map((e) => ({ lambda: e.lambda, direction: [e.direction[0], e.direction[1]] as Vec2 })),
+    finite: p.finite,
+  };
+}
+
+function spectrumJson(m: MatrixSpectrum): SpectrumMatrixJson {
+  return {
+    name: m.name, label: m.label, rows: m.rows, cols: m.cols, singularValues: arr(m.singularValues),
+    conditionNumber: m.conditionNumber, effectiveRank: m.effectiveRank, stableRank: m.stableRank,
+    eigenvalues: m.eigenvalues ? m.eigenvalues.map((e) => [e[0], e[1]] as Vec2) : null, zeroEigenvalues: m.zeroEigenvalues,
+    ...(m.copyingScore !== undefined ? { copyingScore: m.copyingScore } : {}),
+    restricted: m.restricted ? { rows: m.restricted.rows, cols: m.restricted.cols, picture: picture(m.restricted.picture) } : null,
+    strongest: m.strongest && m.strongest.picture.finite ? picture(m.strongest.picture) : null,
+  };
+}
+
+function space(label: string, m: Matrix): FeatureSpaceJson {
+  const s: FeatureStats | null = featureStats(m);
+  if (!s) return { label, n: m.rows, d: m.cols, correlation: null, constant: [], redundant: [], explained: [], eigenvalues: [] };
+  return {
+    label, n: s.n, d: s.d,
+    correlation: s.d <= MAX_CORRELATION_FEATURES ? arr(s.correlation) : null,
+    constant: [...s.constant],
+    redundant: s.redundant.slice(0, 20).map((p) => ({ a: p.a, b: p.b, correlation: p.correlation })),
+    explained: arr(s.explained), eigenvalues: arr(s.eigenvalues),
+  };
+}
+
+/** The lab's fixed setting: the same for every spec (its lesson does not depend on the spec), computed once. */
+export const INIT_LAB = { width: 64, layers: 24, seed: 7, dks: [1, 4, 16, 64, 256], tokens: 16, samples: 400 } as const;
+let initLab: InitLabJson | undefined;
+
+export function initLabData(): InitLabJson {
+  if (initLab) return initLab;
+  const { width, layers, seed } = INIT_LAB;
+  const curves: InitLabJson['curves'] = [];
+  for (const activation of ['linear', 'relu'] as const) {
+    for (const c of compareRules({ width, layers, activation, seed, samples: 64 })) {
+      curves.push({
+        label: c.label, activation, variance: [...c.stack.variance], expected: [...c.stack.expected], weightVariance: c.stack.weightVariance,
+        ...(c.stack.stopped ? { stopped: { layer: c.stack.stopped.layer, why: c.stack.stopped.why } } : {}),
+      });
+    }
+  }
+  const spectra = (['lecun', 'kaiming'] as const).map((rule) => {
+    const s = weightSpectrum(rule, width, width, seed);
+    return { label: rule === 'lecun' ? 'LeCun 1/d_in' : 'Kaiming 2/d_in', singularValues: arr(s.singularValues), edges: [s.edges[0], s.edges[1]] as [number, number] };
+  });
+  const scores = scoreScaling({ dks: INIT_LAB.dks, tokens: INIT_LAB.tokens, samples: INIT_LAB.samples, seed }).map((r) => ({ ...r }));
+  initLab = { width, layers, curves, spectra, scores, tokens: INIT_LAB.tokens };
+  return initLab;
+}
+
+/** What the four views need, or a sentence saying why the spec is too large for the panel. */
+export function linalgData(spec: Spec, result: AttentionResult): LinalgJson {
+  try {
+    return linalgDataOrThrow(spec, result);
+  } catch (err) {
+    // A decomposition that fails on extreme numbers must not take the attention down with it.
+    const why = err instanceof Error ? err.message : String(err);
+    return { tooBig: `these matrices could not be decomposed (${why.slice(0, 200)}): try smaller or less extreme numbers`, spectra: [], overlap: null, covariance: [], init: initLabData() };
+  }
+}
+
+function linalgDataOrThrow(spec: Spec, result: AttentionResult): LinalgJson {
+  const init = initLabData();
+  const featureWork = result.inputs.reduce((s, input) => s + featureStatsWork(input.tokens.length, spec.dModel) * (2 + 4 * input.heads.length), 0);
+  const spectrumWork = spec.heads.slice(0, MAX_SPECTRUM_HEADS).reduce((s, _, h) => s + headSpectrumWork(spec, h), 0);
+  const work = analyzeWork(spec) + featureWork + spectrumWork;
+  if (work > PANEL_LINALG_WORK) {
+    return {
+      tooBig: `this spec needs about ${(work / 1e6).toFixed(0)} million multiply-adds for its spectra, head overlaps and covariances, over the ${PANEL_LINALG_WORK / 1e6} million the panel spends per edit: run attn analyze on it`,
+      spectra: [], overlap: null, covariance: [], init,
+    };
+  }
+  return {
+    spectra: spec.heads.slice(0, MAX_SPECTRUM_HEADS).map((_, h) => headSpectrum(spec, h).map(spectrumJson)),
+    overlap: spec.heads.length > 1 ? headOverlap(spec) : null,
+    covariance: result.inputs.map((input) => ({
+      name: input.name,
+      spaces: [
+        space('X (the embeddings)', input.x),
+        ...input.heads.flatMap((h) => [space(`Q of head "${h.name}"`, h.q), space(`K of head "${h.name}"`, h.k), space(`V of head "${h.name}"`, h.v), space(`output of head "${h.name}"`, h.output)]),
+        ...(input.heads.length > 1 || spec.wo ? [space(spec.wo ? 'output (after W_O)' : 'output (heads side by side)', input.output)] : []),
+      ],
+    })),
+    init,
+  };
+}

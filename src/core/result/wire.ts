@@ -1,0 +1,403 @@
+// How the result model crosses from the extension host (or its worker) to the webview: a small
+// JSON header plus ONE ArrayBuffer holding every tensor, which VS Code transfers as binary
+// (webview.postMessage has carried ArrayBuffers since 1.57). The receiver checks the header and
+// that every tensor's bytes lie inside the buffer, once, instead of walking every number.
+//
+// What is not sent because the webview derives it exactly: the scores (Q·Kᵀ by the core's own
+// matmulTransposed, which sums every cell in one fixed order on the WebAssembly kernel and on the
+// plain loops alike, so the same bits), the softmax weights (the core's arithmetic over those
+// scores), the scaled scores (scores ÷ divisor where not masked), and any tensor that is the same
+// array as one already sent (Q = K = V = X for identity weights; output = concat without W_O).
+// So nothing n × n travels but the mask's bytes: 1,024 tokens × 4 heads is about 3 MB, not 38.
+import { matmulTransposed, type Matrix } from '../linalg/matrix.js';
+import type { TrainingJson } from '../train/frames.js';
+import type { LinalgJson } from './linalg-data.js';
+import { linalgProblem } from './linalg-check.js';
+import type {
+  AttentionData, ComputeWarningData, HeadData, InputData, QuadrantData, WeightData, WeightRole,
+} from './attention-data.js';
+import type { ParameterCount } from '../attention/parameters.js';
+
+/** A Float64 matrix inside the message's buffer: byte offset (a multiple of 8), rows, cols. */
+export interface TensorRef {
+  readonly at: number;
+  readonly rows: number;
+  readonly cols: number;
+}
+
+/** An n × n Uint8 mask inside the buffer. */
+export interface MaskRef {
+  readonly at: number;
+  readonly n: number;
+}
+
+export interface WireHead {
+  name: string; dk: number; dv: number; divisor: number;
+  q: TensorRef; k: TensorRef; v: TensorRef; output: TensorRef;
+}
+
+export interface WireInput {
+  name: string; tokens: string[]; embeddings: TensorRef; masked: MaskRef;
+  heads: WireHead[]; concat: TensorRef; output: TensorRef;
+}
+
+export interface WireWeight {
+  role: WeightRole; head?: number; rows: number; cols: number; identity: boolean; values?: TensorRef;
+}
+
+export interface WireAttention {
+  title?: string;
+  features: string[];
+  dModel: number;
+  scale: string;
+  mask: string;
+  inputs: WireInput[];
+  matrices: WireWeight[];
+  views: { quadrant?: QuadrantData };
+  parameters: ParameterCount;
+  warnings: ComputeWarningData[];
+  training?: TrainingJson;
+  linalg?: LinalgJson;
+  /** Bytes of the buffer that travels with the header. */
+  bytes: number;
+}
+
+export interface WireMessage {
+  header: WireAttention;
+  buffer: ArrayBuffer;
+}
+
+// ---- encoding (host side) ----
+
+/** Lays tensors out in one buffer; an array already placed is referenced again, not copied. */
+class Packer {
+  private readonly placed = new Map<ArrayBufferView, number>();
+  private readonly parts: { at: number; bytes: Uint8Array }[] = [];
+  private size = 0;
+
+  private place(view: Float64Array | Uint8Array): number {
+    const known = this.placed.get(view);
+    if (known !== undefined) return known;
+    this.size = Math.ceil(this.size / 8) * 8;
+    const at = this.size;
+    this.parts.push({ at, bytes: new Uint8Array(view.buffer, view.byteOffset, view.byteLength) });
+    this.size += view.byteLength;
+    this.placed.set(view, at);
+    return at;
+  }
+
+  tensor(m: Matrix): TensorRef {
+    return { at: this.place(m.data), rows: m.rows, cols: m.cols };
+  }
+
+  mask(masked: Uint8Array, n: number): MaskRef {
+    return { at: this.place(masked), n };
+  }
+
+  finish(): ArrayBuffer {
+    const out = new Uint8Array(Math.ceil(this.size / 8) * 8);
+    for (const p of this.parts) out.set(p.bytes, p.at);
+    return out.buffer;
+  }
+}
+
+export function encodeAttention(data: AttentionData): WireMessage {
+  const pack = new Packer();
+  const inputs = data.inputs.map((input): WireInput => ({
+    name: input.name,
+    tokens: [...input.tokens],
+    embeddings: pack.tensor(input.embeddings),
+    masked: pack.mask(input.masked, input.tokens.length),
+    heads: input.heads.map((h) => ({
+      name: h.name, dk: h.dk, dv: h.dv, divisor: h.divisor,
+      q: pack.tensor(h.q), k: pack.tensor(h.k), v: pack.tensor(h.v), output: pack.tensor(h.output),
+    })),
+    concat: pack.tensor(input.concat),
+    output: pack.tensor(input.output),
+  }));
+  const matrices = data.matrices.map((m): WireWeight => ({
+    role: m.role, ...(m.head !== undefined ? { head: m.head } : {}), rows: m.rows, cols: m.cols, identity: m.identity,
+    ...(m.values ? { values: pack.tensor(m.values) } : {}),
+  }));
+  const buffer = pack.finish();
+  const header: WireAttention = {
+    ...(data.title !== undefined ? { title: data.title } : {}),
+    features: [...data.features], dModel: data.dModel, scale: data.scale, mask: data.mask,
+    inputs, matrices, views: data.views, parameters: data.parameters, warnings: [...data.warnings],
+    ...(data.training ? { training: data.training } : {}),
+    ...(data.linalg ? { linalg: data.linalg } : {}),
+    bytes: buffer.byteLength,
+  };
+  return { header, buffer };
+}
+
+// ---- decoding (webview side): check once, then build typed views on the buffer ----
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+const isStr = (x: unknown): x is string => typeof x === 'string';
+const isIndex = (x: unknown, min = 0): x is number => Number.isSafeInteger(x) && (x as number) >= min;
+const ROLES: readonly string[] = ['wq', 'wk', 'wv', 'wo'];
+
+/** A decoding failure: a sentence naming the field at fault. */
+export class WireError extends Error {}
+
+class Unpacker {
+  constructor(private readonly buffer: ArrayBuffer) {}
+
+  tensor(x: unknown, path: string, rows: number | undefined, cols: number | undefined): Matrix {
+    if (!isObject(x)) throw new WireError(`${path} is not a tensor reference`);
+    const { at } = x;
+    if (!isIndex(at) || at % 8 !== 0) throw new WireError(`${path}.at is not a byte offset (a multiple of 8)`);
+    if (!isIndex(x.rows) || !isIndex(x.cols)) throw new WireError(`${path} has no whole-number shape`);
+    if (rows !== undefined && x.rows !== rows) throw new WireError(`${path} has ${x.rows} rows, expected ${rows}`);
+    if (cols !== undefined && x.cols !== cols) throw new WireError(`${path} has ${x.cols} columns, expected ${cols}`);
+    const length = x.rows * x.cols;
+    if (at + length * 8 > this.buffer.byteLength) throw new WireError(`${path} (${x.rows} × ${x.cols}) runs past the end of the data`);
+    return { rows: x.rows, cols: x.cols, data: new Float64Array(this.buffer, at, length) };
+  }
+
+  mask(x: unknown, path: string, n: number): Uint8Array {
+    if (!isObject(x) || !isIndex(x.at) || x.n !== n) throw new WireError(`${path} is not an ${n} × ${n} mask`);
+    if (x.at + n * n > this.buffer.byteLength) throw new WireError(`${path} runs past the end of the data`);
+    return new Uint8Array(this.buffer, x.at, n * n);
+  }
+}
+
+/**
+ * softmax(scores ÷ divisor) row by row, masked keys left out. The very operations of the core's
+ * computeHead + softmaxRow, in the same order (the row's max over unmasked keys, exp(s − max), the
+ * sum left to right, each divided by the sum), so the weights come out bit for bit the same;
+ * written inline because a decode of 4 million cells is on the webview's critical path.
+ */
+export function weightsFromScores(scores: Matrix, divisor: number, masked: Uint8Array): Matrix {
+  const n = scores.rows, m = scores.cols;
+  const S = scores.data;
+  const weights = new Float64Array(n * m);
+  for (let i = 0; i < n; i++) {
+    const base = i * m;
+    let max = -Infinity;
+    for (let j = 0; j < m; j++) {
+      if (masked[base + j]) continue;
+      const s = S[base + j] / divisor;
+      if (s > max) max = s;
+    }
+    if (max === -Infinity) continue; // every key masked: weights stay 0
+    let sum = 0;
+    for (let j = 0; j < m; j++) {
+      const e = masked[base + j] ? 0 : Math.exp(S[base + j] / divisor - max);
+      weights[base + j] = e;
+      sum += e;
+    }
+    for (let j = 0; j < m; j++) weights[base + j] /= sum;
+  }
+  return { rows: n, cols: m, data: weights };
+}
+
+function strings(x: unknown, path: string, length?: number): string[] {
+  if (!Array.isArray(x) || !x.every(isStr)) throw new WireError(`${path} is not a list of texts`);
+  if (length !== undefined && x.length !== length) throw new WireError(`${path} has ${x.length} texts, expected ${length}`);
+  return x;
+}
+
+function decodeHead(x: unknown, path: string, n: number, masked: Uint8Array, un: Unpacker): HeadData {
+  if (!isObject(x)) throw new WireError(`${path} is not an object`);
+  if (!isStr(x.name)) throw new WireError(`${path}.name is not text`);
+  if (!isIndex(x.dk) || !isIndex(x.dv)) throw new WireError(`${path}.dk or dv is not a whole number`);
+  if (!isNum(x.divisor) || x.divisor <= 0) throw new WireError(`${path}.divisor is not a positive number`);
+  const q = un.tensor(x.q, `${path}.q`, n, x.dk), k = un.tensor(x.k, `${path}.k`, n, x.dk);
+  const divisor = x.divisor;
+  // Derived when first read, not at decode: a view of one head (or a hover, on the host) pays for
+  // that head only, never for n × n of every head.
+  let scores: Matrix | undefined, weights: Matrix | undefined;
+  return {
+    name: x.name, dk: x.dk, dv: x.dv, divisor, q, k, masked,
+    v: un.tensor(x.v, `${path}.v`, n, x.dv), output: un.tensor(x.output, `${path}.output`, n, x.dv),
+    get scores() { return (scores ??= matmulTransposed(q, k)); },
+    get weights() { return (weights ??= weightsFromScores(this.scores, divisor, masked)); },
+  };
+}
+
+function decodeInput(x: unknown, path: string, d: number, un: Unpacker): InputData {
+  if (!isObject(x)) throw new WireError(`${path} is not an object`);
+  if (!isStr(x.name)) throw new WireError(`${path}.name is not text`);
+  const tokens = strings(x.tokens, `${path}.tokens`);
+  const n = tokens.length;
+  const masked = un.mask(x.masked, `${path}.masked`, n);
+  if (!Array.isArray(x.heads)) throw new WireError(`${path}.heads is not a list`);
+  const heads = x.heads.map((h, i) => decodeHead(h, `${path}.heads[${i}]`, n, masked, un));
+  const concatWidth = heads.reduce((s, h) => s + h.dv, 0);
+  return {
+    name: x.name, tokens, masked, heads,
+    embeddings: un.tensor(x.embeddings, `${path}.embeddings`, n, d),
+    concat: un.tensor(x.concat, `${path}.concat`, n, heads.length > 0 ? concatWidth : undefined),
+    output: un.tensor(x.output, `${path}.output`, n, undefined),
+  };
+}
+
+function decodeWeight(x: unknown, path: string, un: Unpacker): WeightData {
+  if (!isObject(x)) throw new WireError(`${path} is not an object`);
+  if (!isStr(x.role) || !ROLES.includes(x.role)) throw new WireError(`${path}.role is not one of ${ROLES.join(', ')}`);
+  if (!isIndex(x.rows) || !isIndex(x.cols)) throw new WireError(`${path} has no whole-number shape`);
+  if (x.head !== undefined && !isIndex(x.head)) throw new WireError(`${path}.head is not a whole number`);
+  if (typeof x.identity !== 'boolean') throw new WireError(`${path}.identity is not true or false`);
+  if (!x.identity && x.values === undefined) throw new WireError(`${path} has no values`);
+  return {
+    role: x.role as WeightRole, ...(x.head !== undefined ? { head: x.head } : {}), rows: x.rows, cols: x.cols, identity: x.identity,
+    ...(x.identity ? {} : { values: un.tensor(x.values, `${path}.values`, x.rows, x.cols) }),
+  };
+}
+
+/**
+ * A weight's shape against the model's: an identity has no values to bound its rows and columns,
+ * and a view draws rows × cols cells from them (1e9 rows froze the Projection view), so each is
+ * checked against d_model and its head's d_k or d_v.
+ */
+function weightShapeProblem(m: WeightData, d: number, heads: readonly HeadData[] | undefined): string | undefined {
+  if (m.identity && m.rows !== m.cols) return `is an identity of ${m.rows} × ${m.cols}, not square`;
+  if (m.role === 'wo') {
+    if (m.head !== undefined) return 'is W_O but names a head';
+    const concat = heads?.reduce((sum, h) => sum + h.dv, 0);
+    if (concat !== undefined && m.rows !== concat) return `(W_O) has ${m.rows} rows, expected ${concat} (the heads' d_v added up)`;
+    return undefined;
+  }
+  if (m.head === undefined) return `(${m.role}) names no head`;
+  if (m.rows !== d) return `(${m.role}) has ${m.rows} rows, expected d_model ${d}`;
+  if (heads === undefined) return undefined;
+  const head = heads[m.head];
+  if (!head) return `names head ${m.head}, but there are ${heads.length} heads (numbered from 0)`;
+  const width = m.role === 'wv' ? head.dv : head.dk;
+  if (m.cols !== width) return `(${m.role}) has ${m.cols} columns, expected ${width} (the head's ${m.role === 'wv' ? 'd_v' : 'd_k'})`;
+  return undefined;
+}
+
+function axisProblem(x: unknown, path: string, d: number): string | undefined {
+  if (!isObject(x)) return `${path} is not an object`;
+  if (!isStr(x.label)) return `${path}.label is not text`;
+  if (!Array.isArray(x.direction) || x.direction.length !== d || !x.direction.every(isNum)) return `${path}.direction is not ${d} numbers`;
+  if (x.ends !== undefined && !(Array.isArray(x.ends) && x.ends.length === 2 && x.ends.every(isStr))) return `${path}.ends is not two texts`;
+  return undefined;
+}
+
+function rowsProblem(x: unknown, path: string, rows?: number, cols?: number): string | undefined {
+  if (!Array.isArray(x)) return `${path} is not a list`;
+  if (rows !== undefined && x.length !== rows) return `${path} has ${x.length} rows, expected ${rows}`;
+  let width = cols;
+  for (let r = 0; r < x.length; r++) {
+    const row: unknown = x[r];
+    if (!Array.isArray(row)) return `${path}[${r}] is not a list`;
+    width ??= row.length;
+    if (row.length !== width) return `${path}[${r}] has ${row.length} numbers, expected ${width}`;
+    if (!row.every(isNum)) return `${path}[${r}] holds something that is not a finite number`;
+  }
+  return undefined;
+}
+
+/**
+ * The Training view's data (small JSON by construction): every frame the right shape, once, here.
+ * Shapes are checked against the head that learns (an empty W_Q made the view throw mid-drawing),
+ * targets against their input's tokens, and a run that was not refused has a loss to draw (an
+ * empty one drew a curve through NaN).
+ */
+function trainingProblem(t: unknown, inputs: readonly InputData[], d: number): string | undefined {
+  if (!isObject(t)) return 'not an object';
+  if (!isIndex(t.head) || !isStr(t.headName) || !isNum(t.rate) || !isIndex(t.steps)) return 'head, headName, rate or steps is missing';
+  if (!isIndex(t.input) || t.input >= inputs.length) return 'input is not one of the inputs';
+  if (!Array.isArray(t.learn) || !t.learn.every((r) => isStr(r) && ROLES.includes(r))) return 'learn is not a list of roles';
+  if (!Array.isArray(t.loss) || !t.loss.every(isNum)) return 'loss is not a list of numbers';
+  if (t.tooBig !== undefined && !isStr(t.tooBig)) return 'tooBig is not text';
+  if (t.tooBig === undefined && t.loss.length === 0) return 'loss is empty, for a run that was not refused';
+  if (!Array.isArray(t.targets)) return 'targets is not a list';
+  for (let g = 0; g < t.targets.length; g++) {
+    const target: unknown = t.targets[g];
+    if (!isObject(target) || !isIndex(target.input) || target.input >= inputs.length) return `targets[${g}].input is not one of the inputs`;
+    const n = inputs[target.input].tokens.length;
+    if (!isIndex(target.query) || target.query >= n) return `targets[${g}].query is not one of the input's ${n} tokens`;
+    if (target.key !== undefined && (!isIndex(target.key) || target.key >= n)) return `targets[${g}].key is not one of the input's ${n} tokens`;
+    if (target.output !== undefined && !(Array.isArray(target.output) && target.output.every(isNum))) return `targets[${g}].output is not a list of numbers`;
+  }
+  if (t.stoppedAt !== undefined && !isIndex(t.stoppedAt)) return 'stoppedAt is not a whole number';
+  const head = inputs[t.input].heads[t.head];
+  if (!head) return `head ${t.head} is not one of the ${inputs[t.input].heads.length} heads`;
+  const n = inputs[t.input].tokens.length;
+  if (!Array.isArray(t.frames)) return 'frames is not a list';
+  for (let f = 0; f < t.frames.length; f++) {
+    const fr: unknown = t.frames[f];
+    const path = `frames[${f}]`;
+    const problem = !isObject(fr) ? `${path} is not an object`
+      : !isIndex(fr.step) ? `${path}.step is not a whole number`
+      : rowsProblem(fr.wq, `${path}.wq`, d, head.dk) ?? rowsProblem(fr.wk, `${path}.wk`, d, head.dk) ?? rowsProblem(fr.wv, `${path}.wv`, d, head.dv)
+        ?? rowsProblem(fr.weights, `${path}.weights`, n, n);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+export { linalgProblem } from './linalg-check.js';
+
+/** The model from a header and its buffer, or a WireError naming the field at fault. */
+export function decodeAttention(header: unknown, data: unknown): AttentionData {
+  // By its tag, not instanceof: a buffer made in another realm (a frame, a worker) is still one.
+  if (Object.prototype.toString.call(data) !== '[object ArrayBuffer]') throw new WireError('the data is not binary (an ArrayBuffer)');
+  const buffer = data as ArrayBuffer;
+  const x = header;
+  if (!isObject(x)) throw new WireError('the result is not an object');
+  if (x.bytes !== buffer.byteLength) throw new WireError(`the data has ${buffer.byteLength} bytes, the header says ${String(x.bytes)}`);
+  if (!isIndex(x.dModel, 1)) throw new WireError('dModel is not a positive whole number');
+  const d = x.dModel;
+  const features = strings(x.features, 'features', d);
+  if (!isStr(x.scale)) throw new WireError('scale is missing');
+  if (!isStr(x.mask)) throw new WireError('mask is missing');
+  if (x.title !== undefined && !isStr(x.title)) throw new WireError('title is not text');
+  const un = new Unpacker(buffer);
+  if (!Array.isArray(x.inputs)) throw new WireError('inputs is not a list');
+  const inputs = x.inputs.map((inp, i) => {
+    try {
+      return decodeInput(inp, `inputs[${i}]`, d, un);
+    } catch (err) {
+      throw err instanceof WireError ? new WireError(`input ${i + 1} is malformed: ${err.message}`) : err;
+    }
+  });
+  if (!Array.isArray(x.matrices)) throw new WireError('matrices is not a list');
+  const matrices = x.matrices.map((m, i) => decodeWeight(m, `matrices[${i}]`, un));
+  matrices.forEach((m, i) => {
+    const problem = weightShapeProblem(m, d, inputs[0]?.heads);
+    if (problem) throw new WireError(`matrices[${i}] ${problem}`);
+  });
+  if (!isObject(x.views)) throw new WireError('views is missing');
+  const q = x.views.quadrant;
+  if (q !== undefined) {
+    const problem = !isObject(q) ? 'views.quadrant is not an object'
+      : axisProblem(q.x, 'views.quadrant.x', d) ?? axisProblem(q.y, 'views.quadrant.y', d)
+      ?? (q.quadrants === undefined || (Array.isArray(q.quadrants) && q.quadrants.length === 4 && q.quadrants.every(isStr))
+        ? undefined : 'views.quadrant.quadrants is not four texts');
+    if (problem) throw new WireError(`views.quadrant is malformed: ${problem}`);
+  }
+  const p = x.parameters;
+  const parameters = !isObject(p) ? 'parameters is not an object'
+    : !isNum(p.total) ? 'parameters.total is not a number'
+    : !isNum(p.wo) ? 'parameters.wo is not a number'
+    : !Array.isArray(p.heads) ? 'parameters.heads is not a list'
+    : !isObject(p.fullSize) ? 'parameters.fullSize is not an object'
+    : !isNum(p.fullSize.total) ? 'parameters.fullSize.total is not a number'
+    : undefined;
+  if (parameters) throw new WireError(`parameters are malformed: ${parameters}`);
+  if (!Array.isArray(x.warnings)) throw new WireError('warnings is not a list');
+  if (x.training !== undefined) {
+    const problem = trainingProblem(x.training, inputs, d);
+    if (problem) throw new WireError(`training is malformed: ${problem}`);
+  }
+  if (x.linalg !== undefined) {
+    const problem = linalgProblem(x.linalg);
+    if (problem) throw new WireError(`linalg is malformed: ${problem}`);
+  }
+  return {
+    ...(x.linalg !== undefined ? { linalg: x.linalg as unknown as LinalgJson } : {}),
+    ...(x.title !== undefined ? { title: x.title } : {}),
+    features, dModel: d, scale: x.scale, mask: x.mask, inputs, matrices,
+    views: q !== undefined ? { quadrant: q as unknown as QuadrantData } : {},
+    parameters: p as unknown as ParameterCount,
+    warnings: x.warnings as ComputeWarningData[],
+    ...(x.training !== undefined ? { training: x.training as unknown as TrainingJson } : {}),
+  };
+}

@@ -1,0 +1,85 @@
+// The extension host's side of the model reader: a worker thread per open model editor, asked one
+// thing at a time (scan, a head, the rollout), each answer a promise. A worker that dies answers
+// every pending request with its error, so an editor never waits forever.
+import type { OpenOptions } from '../../core/files/open.js';
+import { Worker } from 'node:worker_threads';
+import type { ScanOptions } from '../../core/model/data.js';
+import type { ModelShape } from '../../core/model/scan.js';
+import type { PassResult } from '../../core/tensors/pass.js';
+import type { ReaderRequest, ReaderResponse } from '../../protocol/model-reader.js';
+
+type Pending = { resolve: (r: ReaderResponse & { ok: true }) => void; reject: (e: Error) => void };
+
+/** An error from the worker: `tensorError` when a reader refused the file (shown as is). */
+export class ReaderError extends Error {
+  constructor(message: string, readonly tensorError: boolean) { super(message); }
+}
+
+type Without<T> = T extends unknown ? Omit<T, 'id'> : never;
+
+export class ModelReader {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private next = 1;
+  private dead: Error | undefined;
+
+  /** `script`: dist/model-worker.js (tests pass the .ts source with tsx in `execArgv`). */
+  constructor(script: string, execArgv: string[] = []) {
+    this.worker = new Worker(script, { execArgv });
+    this.worker.on('message', (r: ReaderResponse) => {
+      const p = this.pending.get(r.id);
+      if (!p) return;
+      this.pending.delete(r.id);
+      if (r.ok) p.resolve(r);
+      else p.reject(new ReaderError(r.error, r.tensorError));
+    });
+    const die = (e: Error) => {
+      this.dead = e;
+      for (const p of this.pending.values()) p.reject(e);
+      this.pending.clear();
+    };
+    this.worker.on('error', die);
+    this.worker.on('exit', (code) => die(new Error(`the model reader stopped (exit ${code})`)));
+  }
+
+  private ask(request: Without<ReaderRequest>): Promise<ReaderResponse & { ok: true }> {
+    if (this.dead) return Promise.reject(this.dead);
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...request, id });
+    });
+  }
+
+  /** Opens the file (its header only). `open`: the tensor and tokens a spec that references the file names (see read-reference.ts). */
+  async open(path: string, open?: OpenOptions): Promise<ModelShape> {
+    return (await this.ask({ op: 'open', path, ...(open ? { open } : {}) })).shape!;
+  }
+
+  /** The pass over heads from … to − 1 of the open file (statistics, thumbnails, row checks). */
+  async pass(from: number, to: number, options: ScanOptions): Promise<PassResult> {
+    return (await this.ask({ op: 'pass', from, to, options })).pass!;
+  }
+
+  async head(layer: number, head: number, options: ScanOptions): Promise<Float32Array> {
+    return (await this.ask({ op: 'head', layer, head, options })).weights!;
+  }
+
+  /** A big head's picture (colour indices, max-pooled) and its strongest weight. */
+  async picture(layer: number, head: number, options: ScanOptions): Promise<{ res: number; indices: Uint8Array; max: number }> {
+    return (await this.ask({ op: 'picture', layer, head, options })).picture!;
+  }
+
+  /** Exact weights of a window of a head. */
+  async window(layer: number, head: number, i0: number, rows: number, j0: number, cols: number, options: ScanOptions): Promise<Float32Array> {
+    return (await this.ask({ op: 'window', layer, head, i0, rows, j0, cols, options })).weights!;
+  }
+
+  async rollout(options: ScanOptions): Promise<Float32Array | null> {
+    return (await this.ask({ op: 'rollout', options })).rollout ?? null;
+  }
+
+  dispose(): void {
+    void this.worker.terminate();
+  }
+}

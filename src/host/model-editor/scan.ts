@@ -1,0 +1,58 @@
+// The scan of a model file shared out between worker threads: the heads are cut into ranges of
+// about four million weights (one head at n = 4,096, sixteen at 512), each worker takes the next
+// range when it is free, and the answers are put together in head order (PassAccumulator), so the
+// result is exactly one pass's. Every time the heads read in order grow, `onRead` hears of it: the
+// editor paints the first heads while the rest are read.
+import type { ScanOptions } from '../../core/model/data.js';
+import type { ModelShape } from '../../core/model/scan.js';
+import { PassAccumulator } from '../../core/tensors/pass.js';
+import type { ModelReader } from './reader.js';
+
+/** Weights per request: a worker answers in tens of milliseconds, so progress comes often. */
+export const WEIGHTS_PER_RANGE = 2 ** 22;
+
+/** The ranges [from, to) of heads, in order. */
+export function headRanges(shape: Pick<ModelShape, 'layers' | 'heads' | 'tokens'>, weightsPerRange = WEIGHTS_PER_RANGE): [number, number][] {
+  const total = shape.layers * shape.heads;
+  const per = Math.max(1, Math.floor(weightsPerRange / (shape.tokens * shape.tokens)));
+  const ranges: [number, number][] = [];
+  for (let from = 0; from < total; from += per) ranges.push([from, Math.min(total, from + per)]);
+  return ranges;
+}
+
+/**
+ * Reads every head with the readers (each has the file open). Rejects with the first error; `stop()`
+ * returning true (the editor closed, or a newer scan began) ends it quietly after the ranges under way.
+ * `later`: readers that join when it resolves (the editor adds its helpers once the webview has
+ * booted, so that the scan does not take the cores the webview needs for its first paint).
+ */
+export async function scanWithReaders(readers: readonly ModelReader[], shape: ModelShape, options: ScanOptions, onRead: (done: PassAccumulator) => void, stop: () => boolean = () => false, weightsPerRange = WEIGHTS_PER_RANGE, later?: Promise<readonly ModelReader[]>): Promise<PassAccumulator> {
+  const done = new PassAccumulator(shape.layers * shape.heads, shape.thumb);
+  const ranges = headRanges(shape, weightsPerRange);
+  let next = 0;
+  let failed = false;
+  const work = async (reader: ModelReader) => {
+    while (next < ranges.length && !failed && !stop()) {
+      const [from, to] = ranges[next++];
+      try {
+        const part = await reader.pass(from, to, options);
+        if (stop()) return;
+        if (done.add(from, part) > 0) onRead(done);
+      } catch (e) {
+        failed = true;
+        throw e;
+      }
+    }
+  };
+  const joined: Promise<void>[] = [];
+  let finished = false;
+  void later?.then((more) => { if (!finished) for (const r of more) joined.push(work(r)); }, () => {});
+  try {
+    await Promise.all(readers.map(work));
+    // Readers that joined may still be reading their last range.
+    await Promise.all(joined);
+  } finally {
+    finished = true;
+  }
+  return done;
+}

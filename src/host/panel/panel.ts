@@ -1,0 +1,318 @@
+// One Attention panel: a webview showing one spec. It posts a result (or the spec's problems)
+// for each document version, follows edits with a short debounce, and acts on the webview's
+// messages once they pass isWebviewMessage and are about the document it shows. Its parts: the
+// channel to the webview (panel-channel.ts), its clocks (panel-metrics.ts) and what it knows of
+// the document it shows (preview.ts, made anew for each document).
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { checkSidecarBeside, resolveBeside } from '../../core/files/spec-files.js';
+import { TensorFileError } from '../../core/tensors/source.js';
+import { positionAt, type Problem } from '../../core/json/problems.js';
+import type { PanelProblem, PanelState, ViewName, WebviewMessage } from '../../protocol/panel.js';
+import { isWebviewMessage } from '../../protocol/panel-check.js';
+import type { AnalysisCache, HostAnalysis } from '../analysis/cache.js';
+import type { AttentionReference } from '../../core/spec/read-reference.js';
+import type { OpenOptions } from '../../core/files/open.js';
+import { Debouncer } from '../debounce.js';
+import { writeExport } from './export.js';
+import { log } from '../log.js';
+import { WebviewChannel } from './channel.js';
+import { PanelMetrics } from './metrics.js';
+import { webviewHtml } from './webview.js';
+import { DocumentPreview } from './preview.js';
+import { revealInSpec } from '../spec-editor/reveal.js';
+import { baseName } from '../spec-files.js';
+import type { PanelInfo, Timings } from '../test-api.js';
+import { FIRST_UPDATE_DELAY_MS } from '../update-delay.js';
+
+export const PANEL_VIEW_TYPE = 'attentionLens.panel';
+
+export function toPanelProblem(text: string, p: Problem): PanelProblem {
+  const { line, column } = positionAt(text, p.span.offset);
+  return { severity: p.severity, message: p.message, path: p.path, line, column };
+}
+
+export interface PanelContext {
+  extensionUri: vscode.Uri;
+  cache: AnalysisCache;
+  timings: Timings;
+  /** Opens the model editor on a file a spec references ({ "attention": { "file" } }). */
+  openModel?: (file: vscode.Uri, open: OpenOptions) => Thenable<unknown>;
+}
+
+export class AttentionPanel implements vscode.Disposable {
+  private preview: DocumentPreview;
+  private locked: boolean;
+  private view: ViewName;
+  private savedState?: PanelState;
+  /** An export asked for the document shown then: the file goes beside that spec. */
+  private readonly channel: WebviewChannel<vscode.Uri>;
+  private readonly metrics: PanelMetrics;
+  private readonly debouncer = new Debouncer(FIRST_UPDATE_DELAY_MS);
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly disposeEmitter = new vscode.EventEmitter<void>();
+  private disposed = false;
+  readonly onDidDispose = this.disposeEmitter.event;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    documentUri: vscode.Uri,
+    private readonly context: PanelContext,
+    options: { locked?: boolean; state?: PanelState } = {},
+  ) {
+    this.preview = new DocumentPreview(documentUri);
+    this.locked = options.locked ?? options.state?.locked ?? false;
+    this.savedState = options.state;
+    this.view = options.state?.view ?? 'arcs';
+    this.channel = new WebviewChannel(panel.webview, () => this.locked);
+    this.metrics = new PanelMetrics(context.timings);
+    const { extensionUri } = context;
+    panel.iconPath = {
+      light: vscode.Uri.joinPath(extensionUri, 'media', 'icon-light.svg'),
+      dark: vscode.Uri.joinPath(extensionUri, 'media', 'icon-dark.svg'),
+    };
+    this.subscriptions.push(
+      panel.webview.onDidReceiveMessage((m: unknown) => this.receive(m)),
+      panel.onDidChangeViewState(() => {
+        // Hidden webviews are torn down; the script sends 'ready' again when shown.
+        if (!panel.visible) this.channel.hidden();
+      }),
+      panel.onDidDispose(() => this.dispose()),
+    );
+    this.setTitle();
+    panel.webview.html = webviewHtml(panel.webview, extensionUri, {
+      documentUri: documentUri.toString(), fileName: baseName(documentUri), locked: this.locked, state: this.savedState,
+    });
+    void this.update();
+  }
+
+  get uri(): vscode.Uri {
+    return this.preview.uri;
+  }
+
+  get isLocked(): boolean {
+    return this.locked;
+  }
+
+  info(): PanelInfo {
+    const p = this.preview;
+    return {
+      documentUri: p.uri.toString(), version: p.shownVersion, state: p.status,
+      tokens: [...p.tokens], view: this.view, locked: this.locked,
+    };
+  }
+
+  /** Starts the clock for show-to-paint: stopped by the next 'rendered'. */
+  markShown(): void {
+    this.metrics.shown();
+  }
+
+  showDocument(uri: vscode.Uri): void {
+    if (uri.toString() === this.uri.toString()) return;
+    this.preview = new DocumentPreview(uri);
+    this.debouncer.cancel('update');
+    this.setTitle();
+    void this.update();
+  }
+
+  setLocked(locked: boolean): void {
+    this.locked = locked;
+    this.setTitle();
+    this.channel.post({ type: 'lock', locked });
+  }
+
+  /** The document changed: show the new version once typing pauses. */
+  documentChanged(version: number): void {
+    const delay = this.metrics.edited(version);
+    this.debouncer.schedule('update', () => void this.update(), delay);
+  }
+
+  requestExport(format: 'svg' | 'png'): void {
+    // Slides and print want a light background whatever the editor's theme: a setting says which.
+    const light = vscode.workspace.getConfiguration('attentionLens').get<string>('exportBackground') === 'light';
+    this.channel.requestExport({ format, ...(light ? { theme: 'light' as const } : {}) }, this.uri,
+      () => void vscode.window.showWarningMessage('Attention Lens: the panel did not send the picture to export.'));
+  }
+
+  /** Reads the document as it is now and posts its result or its problems. */
+  async update(): Promise<void> {
+    const preview = this.preview;
+    const uri = preview.uri;
+    let document: vscode.TextDocument;
+    try {
+      document = await vscode.workspace.openTextDocument(uri);
+    } catch (err) {
+      if (this.disposed || preview !== this.preview) return;
+      const message = `cannot open ${baseName(uri)}: ${err instanceof Error ? err.message : String(err)}`;
+      this.showProblems(0, [{ severity: 'error', message, path: '', line: 1, column: 1 }]);
+      return;
+    }
+    // The panel moved on to another document, or a newer version was shown already: drop this one.
+    // (A closed and reopened document counts from 1 again, as a new TextDocument.)
+    if (this.disposed || preview !== this.preview || !preview.isNew(document, document.version)) return;
+    const version = document.version;
+    const text = document.getText();
+    let analysis: HostAnalysis;
+    try {
+      // Read and computed in the worker; long work says how far it is in the panel's status line.
+      analysis = await this.context.cache.get(document, (done, total) =>
+        this.channel.post({ type: 'progress', documentUri: uri.toString(), version, done, total }));
+    } catch {
+      return; // replaced by a newer version, whose update is on its way
+    }
+    if (this.disposed || preview !== this.preview || !preview.isNew(document, version)) return;
+    preview.shownDocument = document;
+    this.metrics.analysed(analysis.ms, analysis.wire?.buffer.byteLength);
+    const problems = analysis.problems.map((p) => toPanelProblem(text, p));
+    if (analysis.reference) {
+      this.showReference(document, version, text, analysis.reference, problems);
+      return;
+    }
+    if (!analysis.wire) {
+      this.showProblems(version, problems);
+      return;
+    }
+    preview.shownVersion = version;
+    preview.header = analysis.wire.header;
+    this.channel.show({
+      type: 'render', documentUri: uri.toString(), fileName: baseName(uri),
+      version, result: analysis.wire.header, buffer: analysis.wire.buffer, warnings: problems.filter((p) => p.severity === 'warning'),
+    });
+    this.context.timings.lastPostMs = this.channel.lastPostMs;
+  }
+
+  /**
+   * The spec shows a model's attention from a file: the model editor opens on it (once per version
+   * shown), and the panel says where the picture is instead of listing no problems.
+   */
+  private showReference(document: vscode.TextDocument, version: number, text: string, ref: AttentionReference, problems: PanelProblem[]): void {
+    const { line, column } = positionAt(text, ref.span.offset);
+    // The same rule as for tensor files: in the spec's folder or below it, no link leading out.
+    let file: vscode.Uri;
+    try {
+      if (document.uri.scheme !== 'file') throw new TensorFileError('this spec is not a file on disk, so the file beside it cannot be read: save it first');
+      const real = resolveBeside(path.dirname(document.uri.fsPath), ref.file);
+      checkSidecarBeside(path.dirname(document.uri.fsPath), real); // its tokens file too, if it has one
+      file = vscode.Uri.file(real);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.showProblems(version, [{ severity: 'error', path: 'attention.file', line, column, message }, ...problems]);
+      return;
+    }
+    const note: PanelProblem = {
+      severity: 'warning', path: 'attention.file', line, column,
+      message: `this spec shows the attention stored in ${ref.file}: it opens in the model view beside this panel (layers × heads, head finder, rollout)`,
+    };
+    this.showProblems(version, [note, ...problems]);
+    if (this.preview.referenced !== ref.file) {
+      this.preview.referenced = ref.file;
+      void this.context.openModel?.(file, { ...(ref.tensor !== undefined ? { tensor: ref.tensor } : {}), ...(ref.tokens ? { tokens: [...ref.tokens] } : {}) });
+    }
+  }
+
+  private showProblems(version: number, problems: PanelProblem[]): void {
+    const p = this.preview;
+    p.shownVersion = version;
+    p.status = 'error';
+    this.channel.show({ type: 'problems', documentUri: p.uri.toString(), fileName: baseName(p.uri), version, problems });
+  }
+
+  private receive(message: unknown): void {
+    if (!isWebviewMessage(message)) {
+      log().warn('ignored a message from the webview that is not in the protocol:', safeString(message));
+      return;
+    }
+    const current = this.uri.toString();
+    if ('documentUri' in message && message.documentUri !== current) {
+      log().info(`ignored a '${message.type}' message for ${message.documentUri}; the panel shows ${current}`);
+      return;
+    }
+    this.handle(message);
+  }
+
+  private handle(message: WebviewMessage): void {
+    switch (message.type) {
+      case 'ready':
+        this.channel.becameReady();
+        return;
+      case 'rendered':
+        this.rendered(message.version, message.view, message.drawMs);
+        return;
+      case 'reveal':
+        void revealInSpec(this.uri, message.target, this.panel.viewColumn)
+          .catch((err) => log().error('reveal failed:', err instanceof Error ? err.message : String(err)));
+        return;
+      case 'state':
+        if (message.state.documentUri !== this.uri.toString()) return;
+        this.savedState = message.state;
+        this.view = message.state.view;
+        if (this.preview.status === 'ready') this.preview.tokens = this.preview.tokensFor(this.savedState);
+        return;
+      case 'need':
+        void this.sendLinalg(message.version);
+        return;
+      case 'exportResult': {
+        const documentUri = this.channel.answer(message.requestId, message.format);
+        if (!documentUri) {
+          log().warn(`ignored an export result for unknown request ${message.requestId}`);
+          return;
+        }
+        void writeExport(documentUri, this.view, message.format, message.data);
+        return;
+      }
+    }
+  }
+
+  /** A view asked for the linear-algebra numbers of the version it shows: made in the worker, posted when ready. */
+  private async sendLinalg(version: number): Promise<void> {
+    const preview = this.preview;
+    const document = preview.shownDocument;
+    if (!document || document.isClosed || version !== preview.shownVersion || document.version !== version) return;
+    try {
+      const linalg = await this.context.cache.linalg(document);
+      if (!linalg || this.disposed || preview !== this.preview || preview.shownVersion !== version) return;
+      this.channel.post({ type: 'linalg', documentUri: preview.uri.toString(), version, linalg });
+    } catch {
+      // Replaced by a newer request; the newer version's view asks again.
+    }
+  }
+
+  private rendered(version: number, view: ViewName, drawMs: number): void {
+    const p = this.preview;
+    if (version < p.shownVersion) {
+      log().trace(`dropped a stale 'rendered' for version ${version} (showing ${p.shownVersion})`);
+      return;
+    }
+    this.view = view;
+    if (this.channel.current?.type === 'render' && p.header) {
+      p.status = 'ready';
+      p.tokens = p.tokensFor(this.savedState);
+    }
+    this.metrics.painted(version, drawMs);
+    log().trace(`rendered ${p.uri.toString()} v${version} (${view}) in ${drawMs.toFixed(1)} ms`);
+  }
+
+  private setTitle(): void {
+    const name = baseName(this.uri);
+    this.panel.title = this.locked ? `[Locked] Attention: ${name}` : `Attention: ${name}`;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.debouncer.dispose();
+    this.channel.dispose();
+    for (const s of this.subscriptions) s.dispose();
+    this.disposeEmitter.fire();
+    this.disposeEmitter.dispose();
+    this.panel.dispose();
+  }
+}
+
+function safeString(x: unknown): string {
+  try {
+    return JSON.stringify(x)?.slice(0, 200) ?? String(x);
+  } catch {
+    return String(x);
+  }
+}

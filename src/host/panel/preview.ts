@@ -1,0 +1,33 @@
+// What a panel knows of the document it shows. A panel that moves to another document makes a
+// new one, so nothing of the old document's state can leak into the new one's picture.
+import type * as vscode from 'vscode';
+import type { WireAttention } from '../../core/result/wire.js';
+import type { PanelState } from '../../protocol/panel.js';
+import type { PanelStatus } from '../test-api.js';
+
+export class DocumentPreview {
+  status: PanelStatus = 'loading';
+  /** The version last shown (rendered, or its problems listed); -1 before any. */
+  shownVersion = -1;
+  shownDocument?: vscode.TextDocument;
+  /** The header of the last result posted (tokens, heads; no numbers). */
+  header?: WireAttention;
+  /** The model file this document references, once the model editor was opened on it. */
+  referenced?: string;
+  /** Tokens of the input the panel shows, from the last result the webview painted. */
+  tokens: string[] = [];
+
+  constructor(readonly uri: vscode.Uri) {}
+
+  /** A newer or equal version of this document than the one shown, or another TextDocument (closed and reopened). */
+  isNew(document: vscode.TextDocument, version: number): boolean {
+    return document !== this.shownDocument || version >= this.shownVersion;
+  }
+
+  /** The tokens of the input the user picked (the first one unless another was picked). */
+  tokensFor(state: PanelState | undefined): string[] {
+    const inputs = this.header?.inputs ?? [];
+    const input = inputs[state?.input ?? 0] ?? inputs[0];
+    return input ? [...input.tokens] : [];
+  }
+}

@@ -1,0 +1,90 @@
+// The panel's HTML, from plain inputs (no vscode, unit-tested): a strict CSP (default-src 'none',
+// scripts only by nonce), the webview bundle and the styles, the root element the webview draws
+// into, and the initial state in escaped data-* attributes. Everything after this is data sent
+// with postMessage; the HTML is never rebuilt to show a result. panel-webview.ts supplies the
+// webview's URIs and CSP source.
+import { randomBytes } from 'node:crypto';
+import type { PanelState } from '../protocol/panel.js';
+
+export const STYLE_SHEETS = ['attention.css'];
+
+/** 32 hex digits from 16 random bytes: always [0-9a-f], so always a valid nonce. */
+export function makeNonce(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/** Escapes text for a double-quoted HTML attribute or element content. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export interface InitialPanel {
+  documentUri: string;
+  fileName: string;
+  locked: boolean;
+  state?: PanelState;
+}
+
+export interface PanelHtmlInputs {
+  /** The script nonce: [A-Za-z0-9] only (makeNonce). */
+  nonce: string;
+  /** The webview's CSP source (webview.cspSource). */
+  cspSource: string;
+  /** The webview bundle's URI, as the webview loads it. */
+  scriptUri: string;
+  /** The style sheets' URIs, as the webview loads them. */
+  styleUris: readonly string[];
+  initial: InitialPanel;
+}
+
+/**
+ * The Content-Security-Policy: nothing by default, scripts only with the nonce, no inline styles.
+ * 'wasm-unsafe-eval' lets the bundled matrix kernel (bytes inside our own nonce'd script) compile
+ * as WebAssembly, so the webview derives a 1,024-token head's scores from Q and K in milliseconds;
+ * it allows no JavaScript eval. Without it the plain loops give the same bits, slower.
+ */
+export function panelCsp(nonce: string, cspSource: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}' 'wasm-unsafe-eval'`,
+    `style-src ${cspSource}`,
+    `img-src ${cspSource} data:`,
+    `font-src ${cspSource}`,
+  ].join('; ');
+}
+
+/**
+ * The <head> every page of ours starts with: UTF-8, the CSP, a viewport, then `extra` (stylesheets),
+ * then the title. Shared by the panel, the model editor and the offline page of attn render --html.
+ */
+export function pageHead(csp: string, title: string, extra: string): string {
+  return `<head>
+  <meta charset="UTF-8">
+  <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+  <meta name="viewport" content="width=device-width, initial-scale=1.0">
+  ${extra}
+  <title>Attention: ${escapeHtml(title)}</title>
+</head>`;
+}
+
+export function panelHtml(inputs: PanelHtmlInputs): string {
+  const { nonce, cspSource, initial } = inputs;
+  if (!/^[A-Za-z0-9]{16,}$/.test(nonce)) throw new Error('panelHtml: the nonce must be at least 16 letters and digits');
+  const csp = panelCsp(nonce, cspSource);
+  const styles = inputs.styleUris.map((s) => `<link rel="stylesheet" href="${escapeHtml(s)}">`).join('\n  ');
+  const attr = (name: string, value: string) => ` ${name}="${escapeHtml(value)}"`;
+  const rootAttributes = attr('data-state', 'loading')
+    + attr('data-document-uri', initial.documentUri)
+    + attr('data-file-name', initial.fileName)
+    + attr('data-locked', String(initial.locked))
+    + (initial.state ? attr('data-panel-state', JSON.stringify(initial.state)) : '');
+  return `<!DOCTYPE html>
+<html lang="en">
+${pageHead(csp, initial.fileName, styles)}
+<body>
+  <main id="attention-root"${rootAttributes}></main>
+  <div id="attention-tooltip" role="tooltip"></div>
+  <script nonce="${nonce}" src="${escapeHtml(inputs.scriptUri)}"></script>
+</body>
+</html>`;
+}

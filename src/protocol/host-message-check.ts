@@ -1,0 +1,102 @@
+// Checks every message from the host before the panel acts on it: a message is untrusted until
+// checked, and a malformed result must produce a sentence on screen, never a crash or a blank panel.
+// The result is decoded here, once: its header checked for shape and consistency, and every
+// tensor's place in the binary buffer checked against its shape (not every number walked).
+import type { AttentionData } from '../core/result/attention-data.js';
+import { decodeAttention, linalgProblem, WireError } from '../core/result/wire.js';
+import { EXPORT_FORMATS, type HostMessage } from './panel.js';
+import { isIndex, isObject, isOneOf } from './panel-check.js';
+
+const isStr = (x: unknown): x is string => typeof x === 'string';
+
+/** Why a result (the wire header and its buffer) cannot be shown, naming the field at fault; undefined when it can. */
+export function resultProblem(header: unknown, buffer: unknown): string | undefined {
+  try {
+    decodeAttention(header, buffer);
+    return undefined;
+  } catch (err) {
+    if (err instanceof WireError) return err.message;
+    throw err;
+  }
+}
+
+/** Why `x` at `path` is not a PanelProblem, or undefined. */
+function problemProblem(x: unknown, path: string): string | undefined {
+  if (!isObject(x)) return `${path} is not an object`;
+  if (x.severity !== 'error' && x.severity !== 'warning') return `${path}.severity is not "error" or "warning"`;
+  if (!isStr(x.message)) return `${path}.message is not text`;
+  if (!isStr(x.path)) return `${path}.path is not text`;
+  if (!isIndex(x.line, 1)) return `${path}.line is not a line number`;
+  if (!isIndex(x.column, 1)) return `${path}.column is not a column number`;
+  return undefined;
+}
+
+function problemsProblem(x: unknown, path: string): string | undefined {
+  if (!Array.isArray(x)) return `${path} is not a list`;
+  for (let i = 0; i < x.length; i++) {
+    const problem = problemProblem(x[i], `${path}[${i}]`);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** documentUri, fileName and version, shared by 'render' and 'problems'. */
+function documentProblem(x: Record<string, unknown>): string | undefined {
+  if (!isStr(x.documentUri)) return 'documentUri is not text';
+  if (!isStr(x.fileName)) return 'fileName is not text';
+  if (!isIndex(x.version)) return 'version is not a whole number';
+  return undefined;
+}
+
+/** A checked host message; a 'render' comes with its decoded result. */
+export type CheckedMessage = { message: HostMessage; data?: AttentionData } | { why: string };
+
+/** Checks a host message and decodes a render's result: the message, or a sentence naming the field at fault. */
+export function readHostMessage(x: unknown): CheckedMessage {
+  if (!isObject(x)) return { why: 'the message is not an object' };
+  switch (x.type) {
+    case 'render': {
+      const problem = documentProblem(x) ?? problemsProblem(x.warnings, 'warnings');
+      if (problem) return { why: `render: ${problem}` };
+      try {
+        return { message: x as unknown as HostMessage, data: decodeAttention(x.result, x.buffer) };
+      } catch (err) {
+        if (err instanceof WireError) return { why: `render: ${err.message}` };
+        throw err;
+      }
+    }
+    case 'problems': {
+      const problem = documentProblem(x) ?? problemsProblem(x.problems, 'problems');
+      return problem ? { why: `problems: ${problem}` } : { message: x as unknown as HostMessage };
+    }
+    case 'exportRequest':
+      if (!isIndex(x.requestId)) return { why: 'exportRequest: requestId is not a whole number' };
+      if (!isOneOf(x.format, EXPORT_FORMATS)) return { why: `exportRequest: format is not ${EXPORT_FORMATS.join(' or ')}` };
+      if (x.theme !== undefined && x.theme !== 'light') return { why: 'exportRequest: theme is not "light"' };
+      return { message: x as unknown as HostMessage };
+    case 'progress':
+      if (!isStr(x.documentUri) || !isIndex(x.version) || !isIndex(x.done) || !isIndex(x.total) || x.done > x.total) {
+        return { why: 'progress: documentUri, version, done or total is malformed' };
+      }
+      return { message: x as unknown as HostMessage };
+    case 'linalg': {
+      if (!isStr(x.documentUri) || !isIndex(x.version)) return { why: 'linalg: documentUri or version is malformed' };
+      const problem = linalgProblem(x.linalg);
+      return problem ? { why: `linalg: ${problem}` } : { message: x as unknown as HostMessage };
+    }
+    case 'lock':
+      return typeof x.locked === 'boolean' ? { message: x as unknown as HostMessage } : { why: 'lock: locked is not true or false' };
+    default:
+      return { why: `unknown message type ${JSON.stringify(String(x.type)).slice(0, 40)}` };
+  }
+}
+
+/** Checks a host message; `why` receives a sentence naming the field at fault when it is rejected. */
+export function isHostMessage(x: unknown, why: (reason: string) => void = () => {}): x is HostMessage {
+  const checked = readHostMessage(x);
+  if ('why' in checked) {
+    why(checked.why);
+    return false;
+  }
+  return true;
+}

@@ -1,0 +1,142 @@
+// The model editor's messages, and their checks (run on both sides: a message is untrusted until
+// checked). The host posts the header with typed arrays (thumbnails, a head, the rollout), which
+// postMessage carries as binary; the webview asks for a head, the rollout, or the softmax.
+import { STAT_NAMES, type HeadStats } from '../core/tensors/head-stats.js';
+import { MAX_WINDOW_CELLS, SENT_PICTURE_MAX, type CellWindow, type ModelHeader } from '../core/model/data.js';
+
+export type ModelHostMessage =
+  /** The file: its header with the heads read so far (stats), thumbnails for every head (zero where not read). */
+  | { type: 'model'; header: ModelHeader; thumbnails: Float32Array | Uint8Array }
+  /** More heads read, in order from `from` (the count read before): their statistics and thumbnails. */
+  | { type: 'scanned'; from: number; stats: HeadStats[]; thumbnails: Float32Array | Uint8Array; offRows: number; warnings: string[] }
+  /** A head, whole (weights) or, above WHOLE_HEAD_MAX tokens, as its picture and strongest weight. */
+  | { type: 'head'; layer: number; head: number; weights?: Float32Array; picture?: { res: number; indices: Uint8Array }; max?: number }
+  /** Exact weights of a window of a head, asked for by the webview. */
+  | ({ type: 'window'; layer: number; head: number } & CellWindow)
+  | { type: 'rollout'; rollout: Float32Array | null }
+  /** Show this view (of this head): a command or a test asks the editor for it. */
+  | { type: 'show'; view: 'model' | 'head' | 'finder' | 'rollout'; layer: number; head: number }
+  | { type: 'error'; message: string };
+
+export type ModelWebviewMessage =
+  | { type: 'ready' }
+  | { type: 'head'; layer: number; head: number }
+  /** Exact weights of rows i0 … i0 + rows − 1 by keys j0 … j0 + cols − 1 of a head (at most MAX_WINDOW_CELLS). */
+  | { type: 'window'; layer: number; head: number; i0: number; rows: number; j0: number; cols: number }
+  | { type: 'rollout' }
+  | { type: 'softmax' }
+  /** Export the shown view: an SVG text or a PNG data: URL (the host checks the bytes again). */
+  | { type: 'export'; format: 'svg' | 'png'; view: string; data: string }
+  /** The webview drew a view (for tests and timings): which, and how many heads or cells it shows. */
+  | { type: 'painted'; view: string; items: number; ms: number };
+
+/** The largest picture the webview may send for export (a 4,096-token head as PNG is far less). */
+export const MAX_EXPORT_CHARS = 256 * 1024 * 1024;
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const isIndex = (x: unknown, below: number): x is number => Number.isInteger(x) && (x as number) >= 0 && (x as number) < below;
+const isCount = (x: unknown, max: number): x is number => Number.isInteger(x) && (x as number) >= 1 && (x as number) <= max;
+/** Thumbnails as values (float32) or as each head's colour indices (thumbnailIndices). */
+const isThumbnails = (x: unknown): x is Float32Array | Uint8Array => x instanceof Float32Array || x instanceof Uint8Array;
+const isNum = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
+
+/** A message from the webview, checked against the header the host holds: why not, or undefined. */
+/** A window of rows × cols at i0, j0 inside n × n and of at most MAX_WINDOW_CELLS cells: why not, or undefined. */
+function windowProblem(m: Record<string, unknown>, n: number): string | undefined {
+  const { i0, rows, j0, cols } = m;
+  if (!isIndex(i0, n) || !isIndex(j0, n) || !isCount(rows, n) || !isCount(cols, n)) return 'a window that is not whole numbers';
+  if (i0 + rows > n || j0 + cols > n || rows * cols > MAX_WINDOW_CELLS) return `a window of ${rows} × ${cols} at ${i0}, ${j0} outside ${n} × ${n} or over ${MAX_WINDOW_CELLS} cells`;
+  return undefined;
+}
+
+export function webviewMessageProblem(m: unknown, header: Pick<ModelHeader, 'layers' | 'heads' | 'tokens'> | undefined): string | undefined {
+  if (!isObject(m) || typeof m.type !== 'string') return 'not a message';
+  switch (m.type) {
+    case 'ready': case 'rollout': case 'softmax': return undefined;
+    case 'head':
+      if (!header) return 'a head asked for before the model was read';
+      return isIndex(m.layer, header.layers) && isIndex(m.head, header.heads) ? undefined : `no head ${String(m.layer)}, ${String(m.head)} in ${header.layers} × ${header.heads}`;
+    case 'window':
+      if (!header) return 'a window asked for before the model was read';
+      if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return `no head ${String(m.layer)}, ${String(m.head)} in ${header.layers} × ${header.heads}`;
+      return windowProblem(m, header.tokens);
+    case 'export':
+      if (m.format !== 'svg' && m.format !== 'png') return 'an export that is neither svg nor png';
+      if (typeof m.view !== 'string' || !/^[a-z]{1,20}$/.test(m.view)) return 'an export of an unknown view';
+      return typeof m.data === 'string' && m.data.length <= MAX_EXPORT_CHARS ? undefined : 'an export that is not text of at most 256 MB';
+    case 'painted':
+      return typeof m.view === 'string' && m.view.length < 40 && isNum(m.items) && isNum(m.ms) ? undefined : 'a malformed painted report';
+    default: return `unknown message type ${JSON.stringify(m.type).slice(0, 40)}`;
+  }
+}
+
+/** Statistics of heads from … from + length − 1 (at most `layers × heads` in all), in head order. */
+function statsProblem(stats: unknown, layers: number, heads: number, from = 0): string | undefined {
+  if (!Array.isArray(stats) || from + stats.length > layers * heads) return `stats is not a list of at most ${layers * heads - from} heads`;
+  for (let i = 0; i < stats.length; i++) {
+    const s: unknown = stats[i], k = from + i;
+    if (!isObject(s) || s.layer !== Math.floor(k / heads) || s.head !== k % heads) return `stats[${k}] is not layer ${Math.floor(k / heads)} head ${k % heads}`;
+    for (const name of STAT_NAMES) {
+      const v = (s as unknown as HeadStats)[name];
+      if (!(isNum(v) || (v === null && (name === 'previousToken' || name === 'duplicateToken' || name === 'induction')))) return `stats[${from + i}].${name} is not a finite number`;
+    }
+  }
+  return undefined;
+}
+
+const MAX_SIDE = 4096, MAX_HEADS = 16384;
+
+/** A message from the host, checked for shape and sizes (every array as long as the header says). */
+export function hostMessageProblem(m: unknown, header: ModelHeader | undefined): string | undefined {
+  if (!isObject(m) || typeof m.type !== 'string') return 'not a message';
+  switch (m.type) {
+    case 'error': return typeof m.message === 'string' ? undefined : 'an error without a message';
+    case 'model': {
+      const h = m.header;
+      if (!isObject(h)) return 'the model has no header';
+      if (typeof h.file !== 'string' || typeof h.dtype !== 'string') return 'the header has no file or dtype';
+      if (!isCount(h.layers, MAX_HEADS) || !isCount(h.heads, MAX_HEADS) || (h.layers as number) * (h.heads as number) > MAX_HEADS) return 'the header\'s layers × heads are not counts';
+      if (!isCount(h.tokens, MAX_SIDE) || !isCount(h.thumb, 64) || h.thumb !== Math.min(h.tokens as number, 64)) return 'the header\'s tokens or thumbnail size are wrong';
+      if (!Array.isArray(h.tokenTexts) || !(h.tokenTexts.length === 0 || h.tokenTexts.length === h.tokens) || h.tokenTexts.some((t) => typeof t !== 'string')) return 'tokenTexts is not one string per token';
+      if (!Array.isArray(h.warnings) || h.warnings.some((w) => typeof w !== 'string')) return 'warnings are not text';
+      if (!Number.isInteger(h.offRows) || typeof h.softmaxed !== 'boolean') return 'offRows or softmaxed is missing';
+      const stats = statsProblem(h.stats, h.layers as number, h.heads as number);
+      if (stats) return stats;
+      if (!isThumbnails(m.thumbnails) || m.thumbnails.length !== (h.layers as number) * (h.heads as number) * (h.thumb as number) ** 2) return 'the thumbnails are not layers × heads × thumb² float32 (or colour indices)';
+      return undefined;
+    }
+    case 'scanned': {
+      if (!header) return 'heads before the model';
+      if (m.from !== header.stats.length) return `heads from ${String(m.from)}, but ${header.stats.length} were read`;
+      const stats = statsProblem(m.stats, header.layers, header.heads, m.from);
+      if (stats) return stats;
+      const count = (m.stats as unknown[]).length;
+      if (!isThumbnails(m.thumbnails) || m.thumbnails.length !== count * header.thumb ** 2) return 'the thumbnails are not one thumb² float32 (or colour indices) per head';
+      if (!Number.isInteger(m.offRows) || (m.offRows as number) < 0) return 'offRows is not a count';
+      return Array.isArray(m.warnings) && m.warnings.every((w) => typeof w === 'string') ? undefined : 'warnings are not text';
+    }
+    case 'head': {
+      if (!header) return 'a head before the model';
+      if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return 'a head outside the model';
+      if (m.weights !== undefined) return m.weights instanceof Float32Array && m.weights.length === header.tokens ** 2 ? undefined : 'a head that is not n × n float32';
+      const p = m.picture;
+      if (!isObject(p) || p.res !== Math.min(header.tokens, SENT_PICTURE_MAX) || !(p.indices instanceof Uint8Array) || p.indices.length !== (p.res as number) ** 2) return 'a head that is neither n × n float32 nor a res × res picture';
+      return typeof m.max === 'number' && Number.isFinite(m.max) && m.max >= 0 ? undefined : 'a head picture without its strongest weight';
+    }
+    case 'window': {
+      if (!header) return 'a window before the model';
+      if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return 'a window outside the model';
+      const bad = windowProblem(m, header.tokens);
+      if (bad) return bad;
+      return m.weights instanceof Float32Array && m.weights.length === (m.rows as number) * (m.cols as number) ? undefined : 'a window whose weights are not rows × cols float32';
+    }
+    case 'show':
+      if (!header) return 'a view to show before the model';
+      if (m.view !== 'model' && m.view !== 'head' && m.view !== 'finder' && m.view !== 'rollout') return 'an unknown view to show';
+      return isIndex(m.layer, header.layers) && isIndex(m.head, header.heads) ? undefined : 'a head to show outside the model';
+    case 'rollout':
+      if (!header) return 'a rollout before the model';
+      return m.rollout === null || (m.rollout instanceof Float32Array && m.rollout.length === header.tokens ** 2) ? undefined : 'a rollout that is not n × n float32';
+    default: return `unknown message type ${JSON.stringify(m.type).slice(0, 40)}`;
+  }
+}

@@ -1,0 +1,21 @@
+// Requests to the model reader's worker thread and its answers (model-worker.ts, model-reader.ts).
+// 'open' reads only the file's header; 'pass' reads a range of heads (the scan is shared out
+// between workers in such ranges, model-scan.ts); 'head' (whole), 'picture' and 'window' (a big head:
+// its picture, and exact weights of a part), and 'rollout' answer the views.
+import type { ScanOptions } from '../core/model/data.js';
+import type { ModelShape } from '../core/model/scan.js';
+import type { OpenOptions } from '../core/files/open.js';
+import type { PassResult } from '../core/tensors/pass.js';
+
+export type ReaderRequest =
+  | { id: number; op: 'open'; path: string; open?: OpenOptions }
+  | { id: number; op: 'pass'; from: number; to: number; options: ScanOptions }
+  | { id: number; op: 'head'; layer: number; head: number; options: ScanOptions }
+  | { id: number; op: 'picture'; layer: number; head: number; options: ScanOptions }
+  | { id: number; op: 'window'; layer: number; head: number; i0: number; rows: number; j0: number; cols: number; options: ScanOptions }
+  | { id: number; op: 'rollout'; options: ScanOptions }
+  | { id: number; op: 'close' };
+
+export type ReaderResponse =
+  | { id: number; ok: true; shape?: ModelShape; pass?: PassResult; weights?: Float32Array; picture?: { res: number; indices: Uint8Array; max: number }; rollout?: Float32Array | null; ms?: number }
+  | { id: number; ok: false; error: string; tensorError: boolean };

@@ -1,0 +1,76 @@
+// Checks a message from the webview before the host acts on it. A webview's messages are
+// untrusted until checked: anything that does not match protocol.ts exactly is rejected.
+// The small checks (isObject, isIndex, isOneOf) are shared with the webview's checks of host
+// messages (src/protocol/host-message-check.ts) and its saved state (webview/panel/state.ts).
+import { EXPORT_FORMATS, MATRIX_MODES, ROLES, VIEW_NAMES, type PanelState, type WebviewMessage } from './panel.js';
+
+export type Obj = Record<string, unknown>;
+
+/** A plain object (not null, not an array). */
+export function isObject(x: unknown): x is Obj {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/** A whole number ≥ min (array indices, versions, request ids). Not for Array.filter: its 2nd argument would be min. */
+export function isIndex(x: unknown, min = 0): x is number {
+  return typeof x === 'number' && Number.isInteger(x) && x >= min;
+}
+
+/** One of the listed strings. */
+export function isOneOf<T extends string>(x: unknown, options: readonly T[]): x is T {
+  return typeof x === 'string' && (options as readonly string[]).includes(x);
+}
+
+function isOptional(x: unknown, check: (v: unknown) => boolean): boolean {
+  return x === undefined || check(x);
+}
+
+export function isPanelState(x: unknown): x is PanelState {
+  return isObject(x)
+    && typeof x.documentUri === 'string'
+    && isOneOf(x.view, VIEW_NAMES)
+    && (x.head === 'all' || isIndex(x.head))
+    && isIndex(x.input)
+    && (x.token === -1 || isIndex(x.token))
+    && isOptional(x.matrixMode, (v) => isOneOf(v, MATRIX_MODES))
+    && isOptional(x.projection, (v) => isOneOf(v, ROLES))
+    && isOptional(x.locked, (v) => typeof v === 'boolean');
+}
+
+function isRevealTarget(t: unknown): boolean {
+  if (!isObject(t)) return false;
+  switch (t.kind) {
+    case 'token':
+      return isIndex(t.input) && isIndex(t.token);
+    case 'matrix':
+      return isOneOf(t.role, ROLES)
+        && isOptional(t.head, (v) => isIndex(v)) && isOptional(t.row, (v) => isIndex(v)) && isOptional(t.col, (v) => isIndex(v));
+    case 'position':
+      return isIndex(t.line, 1) && isIndex(t.column, 1);
+    default:
+      return false;
+  }
+}
+
+export function isWebviewMessage(x: unknown): x is WebviewMessage {
+  if (!isObject(x)) return false;
+  switch (x.type) {
+    case 'ready':
+      return true;
+    case 'rendered':
+      return typeof x.documentUri === 'string'
+        && isIndex(x.version)
+        && isOneOf(x.view, VIEW_NAMES)
+        && typeof x.drawMs === 'number' && Number.isFinite(x.drawMs) && x.drawMs >= 0;
+    case 'reveal':
+      return typeof x.documentUri === 'string' && isRevealTarget(x.target);
+    case 'state':
+      return isPanelState(x.state);
+    case 'exportResult':
+      return isIndex(x.requestId) && isOneOf(x.format, EXPORT_FORMATS) && typeof x.data === 'string';
+    case 'need':
+      return typeof x.documentUri === 'string' && isIndex(x.version) && x.what === 'linalg';
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,142 @@
+// The messages between the extension host and the webview, in both directions.
+// Imported with `import type` by both sides; each side checks what it receives
+// (isWebviewMessage / isHostMessage) because a message is untrusted until checked.
+import type { WireAttention } from '../core/result/wire.js';
+import type { LinalgJson } from '../core/result/linalg-data.js';
+
+import type { MatrixMode, Role, ViewName } from '../core/vocabulary.js';
+
+// The words of the messages (views, roles, modes, formats) live in vocabulary.ts.
+export { EXPORT_FORMATS, MATRIX_MODES, ROLES, VIEW_NAMES } from '../core/vocabulary.js';
+export type { ViewName } from '../core/vocabulary.js';
+/** The weight matrices' roles, as PanelState.projection and a 'matrix' reveal name them. */
+export type MatrixRoleName = Role;
+/** What the matrix view shows, as PanelState.matrixMode names it. */
+export type MatrixModeName = MatrixMode;
+
+/** A problem as the panel lists it: already placed at line and column. */
+export interface PanelProblem {
+  severity: 'error' | 'warning';
+  message: string;
+  path: string;
+  line: number;
+  column: number;
+}
+
+/** What the webview remembers across reloads (getState/setState) and what the serializer restores. */
+export interface PanelState {
+  documentUri: string;
+  view: ViewName;
+  head: number | 'all';
+  input: number;
+  /** The token the user picked (step-by-step and projection use it); -1 until one is picked. */
+  token: number;
+  matrixMode?: MatrixModeName;
+  projection?: 'wq' | 'wk' | 'wv' | 'wo';
+  locked?: boolean;
+}
+
+// ---- host → webview ----
+
+/** A fresh result for a document version: a small header and one binary buffer with every tensor (see core/model/wire.ts). */
+export interface RenderMessage {
+  type: 'render';
+  documentUri: string;
+  fileName: string;
+  version: number;
+  result: WireAttention;
+  buffer: ArrayBuffer;
+  warnings: PanelProblem[];
+}
+
+/** The spec is broken: list the problems and keep the last good picture, dimmed. */
+export interface ProblemsMessage {
+  type: 'problems';
+  documentUri: string;
+  fileName: string;
+  version: number;
+  problems: PanelProblem[];
+}
+
+/** Ask the webview for the current view as a standalone SVG (for Export SVG / PNG). */
+export interface ExportRequestMessage {
+  type: 'exportRequest';
+  requestId: number;
+  format: 'svg' | 'png';
+  /** 'light': drawn again on a light background (for slides and print); absent: as the panel shows it. */
+  theme?: 'light';
+}
+
+export interface LockMessage {
+  type: 'lock';
+  locked: boolean;
+}
+
+/** Work on a version is under way: heads computed so far out of all (inputs × heads). */
+export interface ProgressMessage {
+  type: 'progress';
+  documentUri: string;
+  version: number;
+  done: number;
+  total: number;
+}
+
+/** The numbers of the linear-algebra views for a version, sent when the webview asked for them ('need'). */
+export interface LinalgMessage {
+  type: 'linalg';
+  documentUri: string;
+  version: number;
+  linalg: LinalgJson;
+}
+
+export type HostMessage = RenderMessage | ProblemsMessage | ExportRequestMessage | LockMessage | ProgressMessage | LinalgMessage;
+
+// ---- webview → host ----
+
+/** The webview script is running and wants the current result. */
+export interface ReadyMessage {
+  type: 'ready';
+}
+
+/** The webview painted a result: used for timings and by the tests. */
+export interface RenderedMessage {
+  type: 'rendered';
+  documentUri: string;
+  version: number;
+  view: ViewName;
+  /** Milliseconds the webview spent drawing. */
+  drawMs: number;
+}
+
+/** Show a place in the spec: a token of an input, a matrix cell, or a problem's position. */
+export interface RevealMessage {
+  type: 'reveal';
+  documentUri: string;
+  target:
+    | { kind: 'token'; input: number; token: number }
+    | { kind: 'matrix'; role: 'wq' | 'wk' | 'wv' | 'wo'; head?: number; row?: number; col?: number }
+    | { kind: 'position'; line: number; column: number };
+}
+
+export interface StateMessage {
+  type: 'state';
+  state: PanelState;
+}
+
+export interface ExportResultMessage {
+  type: 'exportResult';
+  requestId: number;
+  format: 'svg' | 'png';
+  /** SVG text, or a PNG as a data: URL. */
+  data: string;
+}
+
+/** A view needs what the result lacks (the linear-algebra numbers are made only when a view shows them). */
+export interface NeedMessage {
+  type: 'need';
+  documentUri: string;
+  version: number;
+  what: 'linalg';
+}
+
+export type WebviewMessage = ReadyMessage | RenderedMessage | RevealMessage | StateMessage | ExportResultMessage | NeedMessage;

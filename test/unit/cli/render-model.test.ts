@@ -1,0 +1,105 @@
+// `attn render` on model attention files: each view as SVG, the heatmap as PNG, refusals with their
+// messages, and the --html page, loaded in jsdom with its scripts running: it paints the grid from
+// the data inside it, opens a head from its own data, and a token holding "</script>" stays text.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { JSDOM } from 'jsdom';
+import { run } from '../../../src/cli/run.js';
+import { scriptJson, scriptSource } from '../../../src/pages/model-page-html.js';
+import { randomAttention, writeSafetensors } from '../../support/model-fixture.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'attn-model-'));
+const L = 2, H = 3, N = 8;
+const EVIL = '</script><script>window.pwned = 1</script><!--';
+const TOKENS = Array.from({ length: N }, (_, i) => (i === 2 ? EVIL : `w${i % 3}`));
+const file = join(dir, 'run.safetensors');
+writeSafetensors(file, randomAttention(L, H, N, 3), L, H, N, TOKENS);
+
+async function attn(...argv: string[]) {
+  let out = '', err = '';
+  const code = await run(argv, { out: (t) => { out += t; }, err: (t) => { err += t; } });
+  return { code, out, err };
+}
+
+test('attn render draws each model view as an SVG with the file\'s numbers', async () => {
+  for (const view of ['model', 'head', 'finder', 'rollout']) {
+    const out = join(dir, `${view}.svg`);
+    const r = await attn('render', file, '--view', view, '--layer', '1', '--head', '2', '--out', out);
+    assert.equal(r.code, 0, r.err);
+    const svg = readFileSync(out, 'utf8');
+    assert.match(svg, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<svg /);
+    assert.doesNotMatch(svg, /NaN|Infinity|undefined|<script/);
+    new JSDOM(svg, { contentType: 'image/svg+xml' }).window.close();
+  }
+  const grid = readFileSync(join(dir, 'model.svg'), 'utf8');
+  assert.equal(grid.match(/class="head-cell"/g)?.length, L * H);
+  assert.match(readFileSync(join(dir, 'head.svg'), 'utf8'), /layer 1 head 2: 8 × 8 weights/);
+});
+
+test('attn render --out x.png writes the heatmap as a real PNG; the finder and bad flags are refused', async () => {
+  const png = join(dir, 'grid.png');
+  assert.equal((await attn('render', file, '--view', 'model', '--out', png)).code, 0);
+  const bytes = readFileSync(png);
+  assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  assert.equal(bytes.readUInt32BE(16), H * (N + 1) - 1, 'width: the heads\' thumbnails 1 px apart');
+  assert.equal(bytes.readUInt32BE(20), L * (N + 1) - 1);
+  const finder = await attn('render', file, '--view', 'finder', '--out', join(dir, 'f.png'));
+  assert.equal(finder.code, 2);
+  assert.match(finder.err, /the finder is a table/);
+  assert.match((await attn('render', file, '--view', 'head', '--layer', '2')).err, /--layer 2, but the file has 2 layer\(s\)/);
+  assert.match((await attn('render', file, '--view', 'arcs')).err, /--view must be one of model, head, finder, rollout/);
+  const cut = join(dir, 'cut.safetensors');
+  const whole = readFileSync(file);
+  writeFileSync(cut, whole.subarray(0, whole.length - 10));
+  const r = await attn('render', cut, '--view', 'model');
+  assert.equal(r.code, 1);
+  assert.match(r.err, /cut\.safetensors: .*(truncated|outside)/);
+});
+
+test('scores saved before the softmax: a warning, and --softmax applies it', async () => {
+  const scores = join(dir, 'scores.safetensors');
+  writeSafetensors(scores, new Float32Array([0, 2, 2, 3]), 1, 1, 2);
+  const plain = await attn('render', scores, '--view', 'head', '--out', join(dir, 's.svg'));
+  assert.equal(plain.code, 0);
+  assert.match(plain.err, /warning: 2 row\(s\) do not sum to 1.*--softmax applies it/);
+  const fixed = await attn('render', scores, '--view', 'head', '--softmax', '--out', join(dir, 's2.svg'));
+  assert.equal(fixed.err, '');
+  assert.match(readFileSync(join(dir, 's2.svg'), 'utf8'), new RegExp(`weight ${String(Number(Math.fround(1 / (1 + Math.E)).toPrecision(9))).replace('.', '\\.')}`));
+});
+
+test('script-safe embedding: no "<" in the JSON, no "</script" or "<!--" in the source', () => {
+  const json = scriptJson({ t: EVIL });
+  assert.ok(!json.includes('<'));
+  assert.deepEqual(JSON.parse(json), { t: EVIL });
+  const src = scriptSource('const a = "</script>", b = "<!--", c = "</SCRIPT>";');
+  assert.doesNotMatch(src, /<\/script|<!--/i);
+  assert.deepEqual(new Function(`${src}; return [a, b, c];`)(), ['</script>', '<!--', '</SCRIPT>']);
+});
+
+test('attn render --html: one offline page that paints the grid and opens a head from its own data', async () => {
+  const html = join(dir, 'page.html');
+  const r = await attn('render', file, '--view', 'model', '--html', html);
+  assert.equal(r.code, 0, r.err);
+  const page = readFileSync(html, 'utf8');
+  assert.equal(page.match(/<\/script/gi)?.length, 2, 'only the two script elements close');
+  const markup = page.replace(/<script nonce[^>]*>[\s\S]*?<\/script>/, '');
+  assert.doesNotMatch(markup, /<script[^>]*\ssrc=|<link|<img|<iframe|url\(|https?:/i, 'nothing is loaded from outside');
+  assert.match(page, /Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;nonce-[0-9a-f]{32}&#39;/);
+  const dom = new JSDOM(page, { runScripts: 'dangerously', pretendToBeVisual: true });
+  const win = dom.window as unknown as Window & { pwned?: number };
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const root = win.document.getElementById('model-root')!;
+  assert.equal(root.dataset.state, 'ready');
+  assert.equal(win.document.querySelectorAll('g.head-cell').length, L * H);
+  assert.equal(win.pwned, undefined, 'the token did not run as a script');
+  const cell = win.document.querySelector('g.head-cell[data-layer="1"][data-head="2"]')!;
+  cell.dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true }));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.equal(root.dataset.view, 'head');
+  assert.equal(win.document.querySelectorAll('rect.cell').length, N * N, 'the head came from the page\'s data');
+  assert.ok([...win.document.querySelectorAll('text.row-label')].some((t) => t.textContent!.startsWith('"</script>')), 'the token is drawn as text');
+  dom.window.close();
+});

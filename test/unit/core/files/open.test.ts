@@ -1,0 +1,28 @@
+// Opening an attention file (src/core/files/open.ts, src/core/tensors/source.ts) beside things a hostile folder may
+// hold. Opening a FIFO for reading waits for a writer, so each read runs in a child (runInChild):
+// without the checks it would block this process for good.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runInChild } from '../../../support/child.js';
+
+test('a FIFO as the tokens file beside an attention file (X.tokens.json) is refused at once, not waited on', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'attn-open-'));
+  execFileSync('mkfifo', [join(dir, 'run.tokens.json')]);
+  const child = runInChild(`const { sidecarTokens } = require('./src/core/files/open.ts');
+    try { sidecarTokens(process.argv[1]); console.log('read'); } catch (e) { console.log(e.message); }`, join(dir, 'run.npy'));
+  assert.equal(child.signal, null, 'the child was killed: opening the FIFO blocked');
+  assert.match(child.stdout, /run\.tokens\.json: not a regular file/);
+});
+
+test('attn inspect on a FIFO named like a tensor file is refused at once, not waited on', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'attn-fifo-'));
+  execFileSync('mkfifo', [join(dir, 'pipe.npy')]);
+  const child = runInChild(`const { fileSource } = require('./src/core/tensors/source.ts');
+    try { fileSource(process.argv[1]); console.log('opened'); } catch (e) { console.log(e.message); }`, join(dir, 'pipe.npy'), 20_000);
+  assert.equal(child.signal, null, 'the child was killed after 20 s: opening the FIFO blocked');
+  assert.match(child.stdout, /pipe\.npy: not a regular file/);
+});

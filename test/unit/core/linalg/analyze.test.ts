@@ -1,0 +1,136 @@
+// attn analyze (issue 10's contract): singular values, the QK and OV circuits, head overlap and
+// covariance, against numpy on random specs (to 1e-9 relative) and against what the seed says.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readSpec } from '../../../../src/core/spec/read.js';
+import { analyzeSpec, analyzeOverLimit } from '../../../../src/core/linalg/analyze.js';
+import { run } from '../../../../src/cli/run.js';
+import { exampleText, EXAMPLES } from '../../../support/specs.js';
+import { join } from 'node:path';
+
+const python = ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import numpy'], { encoding: 'utf8' }).status === 0);
+
+function randomSpec(seed: number) {
+  let s = seed * 9301 + 49297;
+  const rnd = () => { s = (s * 9301 + 49297) % 233280; return s / 233280 * 2 - 1; };
+  const d = 2 + (seed % 5), H = 1 + (seed % 3), n = 1 + (seed % 6);
+  const m = (r: number, c: number) => Array.from({ length: r }, () => Array.from({ length: c }, () => Math.round(rnd() * 1000) / 250));
+  const heads = Array.from({ length: H }, (_, h) => {
+    const dk = 1 + ((seed + h) % d), dv = 1 + ((seed + 2 * h) % d);
+    return { name: `h${h}`, wq: m(d, dk), wk: m(d, dk), wv: m(d, dv) };
+  });
+  const width = heads.reduce((t, h) => t + h.wv[0].length, 0);
+  const tokens = Array.from({ length: n }, (_, i) => `t${i}`);
+  return {
+    embeddings: Object.fromEntries(tokens.map((t) => [t, m(1, d)[0]])), inputs: [{ name: 'x', tokens }], heads,
+    ...(seed % 2 === 0 ? { wo: m(width, d) } : {}),
+  };
+}
+
+test('singular values, QK circuit, OV eigenvalues and copying score, overlap and covariance agree with numpy', { skip: python ? false : 'numpy is not installed (npm test\'s setup installs python3-numpy)' }, () => {
+  const specs = Array.from({ length: 40 }, (_, k) => randomSpec(k + 1));
+  const ours = specs.map((sp) => analyzeSpec(readSpec(JSON.stringify(sp)).spec!));
+  const script = `
+import json, sys, numpy as np
+def orth(W):
+    U, s, _ = np.linalg.svd(W, full_matrices=False)
+    tol = (s[0] if len(s) else 0) * max(W.shape) * np.finfo(float).eps
+    return U[:, s > tol]
+def overlap(A, B):
+    Ua, Ub = orth(A), orth(B)
+    r = min(Ua.shape[1], Ub.shape[1])
+    if r == 0: return 0.0
+    c = np.linalg.svd(Ua.T @ Ub, compute_uv=False)[:r]
+    return float(np.mean(np.minimum(c, 1) ** 2))
+out = []
+for sp in json.load(sys.stdin):
+    heads = []
+    off = 0
+    for h in sp['heads']:
+        Wq, Wk, Wv = (np.array(h[k], dtype=float) for k in ('wq', 'wk', 'wv'))
+        d, dk = Wq.shape
+        sv = lambda M: sorted(np.linalg.svd(M, compute_uv=False).tolist(), reverse=True)
+        e = None
+        if 'wo' in sp:
+            Wo = np.array(sp['wo'], dtype=float)
+            lam = np.linalg.eigvals(Wv @ Wo[off:off + Wv.shape[1]])
+            e = {'eigenvalues': [[float(z.real), float(z.imag)] for z in lam], 'copyingScore': float(np.sum(lam.real) / np.sum(np.abs(lam))) if np.sum(np.abs(lam)) > 0 else 0.0}
+        off += Wv.shape[1]
+        heads.append({'wq': sv(Wq), 'wk': sv(Wk), 'wv': sv(Wv), 'qk': sv(Wq @ Wk.T)[:min(d, dk)], 'ov': e})
+    H = len(sp['heads'])
+    ov = {r: [[1.0 if i == j else overlap(np.array(sp['heads'][i][r], dtype=float), np.array(sp['heads'][j][r], dtype=float)) for j in range(H)] for i in range(H)] for r in ('wq', 'wk', 'wv')}
+    X = np.array([sp['embeddings'][t] for t in sp['inputs'][0]['tokens']], dtype=float)
+    cov = np.cov(X, rowvar=False, ddof=1).reshape(X.shape[1], X.shape[1]).tolist() if X.shape[0] > 1 else None
+    out.append({'heads': heads, 'overlap': ov, 'cov': cov})
+print(json.dumps(out))`;
+  const r = spawnSync(python!, ['-c', script], { input: JSON.stringify(specs), encoding: 'utf8', maxBuffer: 1 << 26 });
+  assert.equal(r.status, 0, r.stderr);
+  const ref = JSON.parse(r.stdout);
+  const near = (a: number, b: number, scale: number, what: string) => assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, scale), `${what}: ${a} vs numpy ${b}`);
+  const vec = (a: number[], b: number[], what: string) => {
+    assert.equal(a.length, b.length, what);
+    const scale = Math.max(0, ...b.map(Math.abs));
+    a.forEach((v, i) => near(v, b[i], scale, `${what}[${i}]`));
+  };
+  ours.forEach((o, k) => {
+    o.heads.forEach((h, i) => {
+      const e = ref[k].heads[i];
+      vec(h.wq.singularValues, e.wq, `spec ${k} head ${i} wq`);
+      vec(h.wk.singularValues, e.wk, `spec ${k} head ${i} wk`);
+      vec(h.wv.singularValues, e.wv, `spec ${k} head ${i} wv`);
+      vec(h.qk.singularValues, e.qk, `spec ${k} head ${i} qk`);
+      assert.equal(h.ov === null, e.ov === null, `spec ${k} head ${i}: ov present`);
+      if (h.ov && e.ov) {
+        // Eigenvalues as a multiset: each of numpy's matched to the nearest of ours.
+        const scale = Math.max(1, ...e.ov.eigenvalues.map(([re, im]: number[]) => Math.hypot(re, im)));
+        const left = [...h.ov.eigenvalues];
+        for (const [re, im] of e.ov.eigenvalues as number[][]) {
+          let best = 0;
+          left.forEach((z, j) => { if (Math.hypot(z[0] - re, z[1] - im) < Math.hypot(left[best][0] - re, left[best][1] - im)) best = j; });
+          const z = left.splice(best, 1)[0];
+          assert.ok(Math.hypot(z[0] - re, z[1] - im) <= 1e-8 * scale, `spec ${k} head ${i}: eigenvalue ${z} vs numpy ${re}+${im}i`);
+        }
+        near(h.ov.copyingScore, e.ov.copyingScore, 1, `spec ${k} head ${i} copying score`);
+      }
+    });
+    for (const role of ['wq', 'wk', 'wv'] as const) {
+      o.headOverlap[role].forEach((row, i) => row.forEach((v, j) => near(v, ref[k].overlap[role][i][j], 1, `spec ${k} overlap ${role}[${i}][${j}]`)));
+    }
+    if (ref[k].cov === null) assert.equal(o.inputs[0].covariance, null);
+    else o.inputs[0].covariance!.forEach((row, i) => row.forEach((v, j) => near(v, ref[k].cov[i][j], 1, `spec ${k} cov[${i}][${j}]`)));
+  });
+});
+
+test('the seed\'s lens: W_Q of "tech lens" has two singular values; identity heads have d_model ones; identical heads overlap fully', () => {
+  const a = analyzeSpec(readSpec(exampleText('apple-watch-lens.attn.json')).spec!);
+  assert.deepEqual(a.heads[0].wq.singularValues, [1, 1, 1]);
+  assert.equal(a.heads[1].wq.singularValues.length, 2);
+  assert.equal(a.heads[0].ov, null, 'no W_O: no OV circuit');
+  assert.equal(a.headOverlap.wq[0][0], 1);
+  // Orthogonal one-column heads: overlap 0.
+  const b = analyzeSpec(readSpec(JSON.stringify({ embeddings: { a: [1, 0], b: [0, 1] }, inputs: [{ tokens: ['a'] }],
+    heads: [{ wq: [[1], [0]], wk: [[1], [0]] }, { wq: [[0], [1]], wk: [[0], [1]] }] })).spec!);
+  assert.equal(b.headOverlap.wq[0][1], 0);
+  assert.equal(b.inputs[0].covariance, null, 'one token: no covariance');
+});
+
+test('a rotation as the OV circuit has eigenvalues ±i and copying score 0; the identity copies perfectly (score 1)', () => {
+  const rot = analyzeSpec(readSpec(JSON.stringify({ embeddings: { a: [1, 0] }, inputs: [{ tokens: ['a'] }], heads: [{}], wo: [[0, -1], [1, 0]] })).spec!);
+  assert.deepEqual(rot.heads[0].ov!.eigenvalues.map(([re, im]) => [Math.round(re * 1e12) / 1e12, Math.round(im * 1e12) / 1e12]), [[0, 1], [0, -1]]);
+  assert.ok(Math.abs(rot.heads[0].ov!.copyingScore) < 1e-12);
+  const id = analyzeSpec(readSpec(JSON.stringify({ embeddings: { a: [1, 0] }, inputs: [{ tokens: ['a'] }], heads: [{}], wo: 'identity' })).spec!);
+  assert.equal(id.heads[0].ov!.copyingScore, 1);
+});
+
+test('attn analyze --json prints the contract\'s keys; a d_model too large to analyse is refused before any work', async () => {
+  const out: string[] = [];
+  const code = await run(['analyze', join(EXAMPLES, 'multi-head-causal.attn.json'), '--json'], { out: (t) => out.push(t), err: () => {} });
+  assert.equal(code, 0);
+  const json = JSON.parse(out.join('\n'));
+  assert.deepEqual(Object.keys(json), ['heads', 'headOverlap', 'inputs']);
+  assert.deepEqual(Object.keys(json.heads[0]), ['name', 'wq', 'wk', 'wv', 'qk', 'ov']);
+  assert.deepEqual(Object.keys(json.headOverlap), ['wq', 'wk', 'wv']);
+  const big = readSpec(`{"embeddings":{"a":[${new Array(1100).fill(0).join(',')}]},"inputs":[{"tokens":["a"]}],"heads":[{}]}`).spec!;
+  assert.match(analyzeOverLimit(big) ?? '', /over the 4 billion limit/);
+});

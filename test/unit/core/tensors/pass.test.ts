@@ -1,0 +1,157 @@
+// The pass over a model file's heads (src/core/tensors/pass.ts, rows.ts): reading a block of rows at
+// a time, with table-decoded half floats and their entropy terms, gives the same bits as decoding the
+// whole head and computing each statistic by its definition; thumbnails are each block's maximum;
+// passes over ranges of heads, put together in any order, are the one pass.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { attentionFromTensors, type AttentionFile } from '../../../../src/core/tensors/attention-file.js';
+import { ITEM_SIZE, type DType } from '../../../../src/core/tensors/dtype.js';
+import { memorySource } from '../../../../src/core/tensors/source.js';
+import { entropyTerm, forEachRow } from '../../../../src/core/tensors/rows.js';
+import { PassAccumulator, passOverHeads } from '../../../../src/core/tensors/pass.js';
+import { earlierCopies, headStats, type HeadStats } from '../../../../src/core/tensors/head-stats.js';
+import { poolMax } from '../../../../src/core/model/data.js';
+
+/** Little-endian bytes of `values` in `dtype` (float16/bfloat16 by truncating a float32's bits: exact for the test's purposes). */
+function encode(dtype: DType, values: number[]): Uint8Array {
+  const bytes = new Uint8Array(values.length * ITEM_SIZE[dtype]);
+  const view = new DataView(bytes.buffer);
+  const f32 = new Float32Array(1), u32 = new Uint32Array(f32.buffer);
+  values.forEach((v, k) => {
+    if (dtype === 'F64') view.setFloat64(k * 8, v, true);
+    else if (dtype === 'F32') view.setFloat32(k * 4, v, true);
+    else if (dtype === 'BF16') { f32[0] = v; view.setUint16(k * 2, u32[0] >>> 16, true); }
+    else view.setUint16(k * 2, halfBits(v), true);
+  });
+  return bytes;
+}
+
+/** float16 bits of v (round toward zero; subnormals kept). */
+function halfBits(v: number): number {
+  const sign = v < 0 || Object.is(v, -0) ? 0x8000 : 0;
+  const a = Math.abs(v);
+  if (a >= 2 ** -14) {
+    const e = Math.floor(Math.log2(a));
+    return sign | ((e + 15) << 10) | Math.floor((a / 2 ** e - 1) * 1024);
+  }
+  return sign | Math.floor(a / 2 ** -24);
+}
+
+/** An AttentionFile over `bytes` placed at an odd offset of a bigger buffer (typed views need copying). */
+function fileOf(dtype: DType, values: number[], layers: number, heads: number, n: number, tokens?: string[]): AttentionFile {
+  const raw = encode(dtype, values);
+  const padded = new Uint8Array(raw.length + 3);
+  padded.set(raw, 3);
+  const source = memorySource('mem', padded);
+  return attentionFromTensors('mem', [{ name: 'attn', dtype, shape: [layers, heads, n, n], source, offset: 3 }], tokens, () => {});
+}
+
+/** Softmax rows with a few exact zeros, subnormal-sized and negative-zero weights among them. */
+function weights(layers: number, heads: number, n: number, seed: number, edges = true): number[] {
+  let s = seed;
+  const rand = () => { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; return s / 2 ** 32; };
+  const out: number[] = [];
+  for (let r = 0; r < layers * heads * n; r++) {
+    const row = Array.from({ length: n }, () => Math.exp(6 * rand()));
+    const sum = row.reduce((a, b) => a + b, 0);
+    for (let j = 0; j < n; j++) out.push(!edges ? row[j] / sum : j === r % n ? 0 : j === (r + 1) % n ? 1e-7 : j === (r + 2) % n ? -0 : row[j] / sum);
+  }
+  return out;
+}
+
+/** Each statistic by its definition over the whole head (the issue's formulas), for comparison. */
+function byDefinition(layer: number, head: number, a: Float64Array, n: number, tokens: string[]): HeadStats {
+  let entropy = 0, confidence = 0, distance = 0, previous = 0, sink = 0, dup = 0, ind = 0, withCopies = 0;
+  for (let i = 0; i < n; i++) {
+    let h = 0, max = -Infinity, d = 0;
+    for (let j = 0; j < n; j++) {
+      const w = a[i * n + j];
+      if (w > 0) h -= w * Math.log(w);
+      if (w > max) max = w;
+      d += w * Math.abs(i - j);
+    }
+    entropy += h; confidence += max; distance += d; sink += a[i * n];
+    if (i >= 1) previous += a[i * n + i - 1];
+    const earlier: number[] = [];
+    for (let j = i - 1; j >= 0; j--) if (tokens[j] === tokens[i]) earlier.push(j);
+    if (earlier.length) {
+      withCopies++;
+      for (const j of earlier) { dup += a[i * n + j]; ind += a[i * n + j + 1]; }
+    }
+  }
+  return {
+    layer, head, entropy: entropy / n, confidence: confidence / n, distance: distance / n,
+    previousToken: n > 1 ? previous / (n - 1) : null,
+    duplicateToken: withCopies ? dup / withCopies : null, induction: withCopies ? ind / withCopies : null, sink: sink / n,
+  };
+}
+
+for (const dtype of ['F64', 'F32', 'F16', 'BF16'] as DType[]) {
+  test(`${dtype}: rows decode as the whole head does, with w·ln w beside them; statistics and thumbnails are the definitions' bits`, () => {
+    const L = 2, H = 2, n = 70; // n > 64: thumbnails pool blocks of 1 or 2 keys
+    const tokens = Array.from({ length: n }, (_, i) => ['the', 'cat', 'sat', 'the', 'mat'][i % 5] + (i % 11 === 0 ? '!' : ''));
+    const a = fileOf(dtype, weights(L, H, n, 7), L, H, n, tokens);
+    const whole = new Float64Array(n * n);
+    const pass = passOverHeads(a, { thumb: 64 });
+    for (let layer = 0; layer < L; layer++) {
+      for (let head = 0; head < H; head++) {
+        a.head(layer, head, whole);
+        forEachRow(a, layer, head, (i, values, terms) => {
+          for (let j = 0; j < n; j++) {
+            assert.ok(Object.is(values[j], whole[i * n + j]), `value ${i},${j}`);
+            assert.ok(Object.is(terms[j], entropyTerm(whole[i * n + j])), `term ${i},${j}`);
+          }
+        });
+        const k = layer * H + head;
+        assert.deepEqual(pass.stats[k], byDefinition(layer, head, whole, n, tokens));
+        assert.deepEqual(headStats(layer, head, whole, n, earlierCopies(tokens, n)), pass.stats[k]);
+        const pooled = new Float32Array(64 * 64);
+        poolMax(whole, n, 64, pooled);
+        assert.deepEqual(Array.from(pass.thumbnails.subarray(k * 4096, (k + 1) * 4096)), Array.from(pooled));
+      }
+    }
+    assert.equal(pass.negatives, 0, '-0 is not a negative weight');
+  });
+}
+
+test('rows that cross the 8 MiB blocks a head is read in are all visited, in order, with their bytes', () => {
+  const n = 1500; // F64 rows of 12,000 bytes: 699 rows a block, so 699 + 699 + 102
+  const values = weights(1, 1, n, 3);
+  const a = fileOf('F64', values, 1, 1, n);
+  let next = 0;
+  forEachRow(a, 0, 0, (i, row) => {
+    assert.equal(i, next++);
+    if (i % 233 === 0 || i === 698 || i === 699 || i === n - 1) for (let j = 0; j < n; j += 97) assert.ok(Object.is(row[j], values[i * n + j]));
+  }, { terms: false });
+  assert.equal(next, n);
+});
+
+test('passes over ranges of heads, put together in any order, are the one pass (warnings from the earliest head)', () => {
+  const L = 3, H = 2, n = 9;
+  const values = weights(L, H, n, 11, false);
+  values[3 * n * n + 2 * n + 4] += 0.5; // layer 1 head 1 query 2 sums to 1.5
+  values[5 * n * n + 1] = -0.25; // layer 2 head 1: a negative weight, and its row is off too
+  const a = fileOf('F64', values, L, H, n, Array.from({ length: n }, (_, i) => `t${i % 3}`));
+  const one = passOverHeads(a, { thumb: 4 });
+  const acc = new PassAccumulator(L * H, 4);
+  const parts: [number, number][] = [[4, 6], [0, 1], [1, 4]];
+  const grew = parts.map(([from, to]) => acc.add(from, passOverHeads(a, { thumb: 4, from, to })));
+  assert.deepEqual(grew, [0, 1, 5], 'heads become readable only in order');
+  assert.deepEqual(acc.result(), one);
+  assert.equal(one.offRows, 2);
+  assert.match(one.firstOff, /^layer 1 head 1 query 2 sums to 1\.5/);
+  assert.match(one.firstNegative, /^layer 2 head 1 query 0 key 1/);
+  assert.throws(() => acc.add(2, passOverHeads(a, { thumb: 4, from: 2, to: 3 })), /does not fit/);
+  assert.throws(() => passOverHeads(a, { from: 5, to: 7 }), /outside/);
+  assert.throws(() => passOverHeads(a, { from: 0, to: 2, onLayerMean: () => {} }), /every head/);
+});
+
+test('with pictures kept, thumbnails pooled from the picture are the ones pooled from every weight', () => {
+  for (const [n, res] of [[300, 300], [1100, 512], [700, 512], [90, 90]]) {
+    const a = fileOf('F32', weights(1, 2, n, n, false), 1, 2, n);
+    const plain = passOverHeads(a, { thumb: 64 });
+    const withPictures = passOverHeads(a, { thumb: 64, picture: res });
+    assert.deepEqual(Array.from(withPictures.thumbnails), Array.from(plain.thumbnails), `n = ${n}, picture ${res}`);
+    assert.equal(withPictures.pictures!.length, 2);
+  }
+});

@@ -1,0 +1,71 @@
+// The model editor's messages are checked on both sides, and its page has the panel's strict CSP.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { hostMessageProblem, webviewMessageProblem } from '../../../src/protocol/model-editor.js';
+import { scanModel } from '../../../src/core/model/scan.js';
+import { modelEditorHtml } from '../../../src/pages/model-editor-html.js';
+import { memoryAttention, randomAttention } from '../../support/model-fixture.js';
+
+const { header, thumbnails } = scanModel(memoryAttention(randomAttention(2, 2, 5), 2, 2, 5, ['a', 'b', 'a', 'c', 'b']));
+
+test('messages from the webview: only heads inside the model, only known types', () => {
+  assert.equal(webviewMessageProblem({ type: 'ready' }, undefined), undefined);
+  assert.equal(webviewMessageProblem({ type: 'head', layer: 1, head: 1 }, header), undefined);
+  assert.match(webviewMessageProblem({ type: 'head', layer: 2, head: 0 }, header)!, /no head 2, 0 in 2 × 2/);
+  assert.match(webviewMessageProblem({ type: 'head', layer: 0.5, head: 0 }, header)!, /no head/);
+  assert.match(webviewMessageProblem({ type: 'head', layer: 0, head: 0 }, undefined)!, /before the model/);
+  assert.match(webviewMessageProblem({ type: 'eval', code: 'x' }, header)!, /unknown message type/);
+  assert.match(webviewMessageProblem(null, header)!, /not a message/);
+  assert.match(webviewMessageProblem({ type: 'painted', view: 'model', items: NaN, ms: 1 }, header)!, /malformed/);
+  assert.equal(webviewMessageProblem({ type: 'export', format: 'svg', view: 'head', data: '<svg></svg>' }, header), undefined);
+  assert.match(webviewMessageProblem({ type: 'export', format: 'exe', view: 'head', data: '' }, header)!, /neither svg nor png/);
+  assert.match(webviewMessageProblem({ type: 'export', format: 'png', view: '../../x', data: '' }, header)!, /unknown view/);
+});
+
+test('messages from the host: shapes and sizes as the header says', () => {
+  assert.equal(hostMessageProblem({ type: 'model', header, thumbnails }, undefined), undefined);
+  assert.match(hostMessageProblem({ type: 'model', header, thumbnails: thumbnails.subarray(1) }, undefined)!, /thumbnails/);
+  assert.match(hostMessageProblem({ type: 'model', header: { ...header, tokenTexts: ['a'] }, thumbnails }, undefined)!, /tokenTexts/);
+  const badStats = header.stats.map((s, k) => (k === 1 ? { ...s, entropy: NaN } : s));
+  assert.match(hostMessageProblem({ type: 'model', header: { ...header, stats: badStats }, thumbnails }, undefined)!, /stats\[1\]\.entropy is not a finite number/);
+  assert.equal(hostMessageProblem({ type: 'head', layer: 1, head: 0, weights: new Float32Array(25) }, header), undefined);
+  assert.match(hostMessageProblem({ type: 'head', layer: 1, head: 0, weights: new Float32Array(24) }, header)!, /not n × n/);
+  assert.match(hostMessageProblem({ type: 'head', layer: 1, head: 0, weights: Array(25).fill(0) }, header)!, /not n × n float32/);
+  assert.equal(hostMessageProblem({ type: 'rollout', rollout: null }, header), undefined);
+  assert.equal(hostMessageProblem({ type: 'error', message: 'x.npy: truncated' }, undefined), undefined);
+});
+
+test('the editor page: strict CSP with the nonce, the bundle by nonce, the file name escaped', () => {
+  const html = modelEditorHtml({ nonce: 'abcdef0123456789abcdef0123456789', cspSource: 'vscode-webview://x', scriptUri: 'vscode-webview://x/dist/model-webview.js', styleUri: 'vscode-webview://x/media/model.css', fileName: '<img src=x>.npy' });
+  assert.match(html, /default-src &#39;none&#39;; script-src &#39;nonce-abcdef0123456789abcdef0123456789&#39;/);
+  assert.match(html, /<script nonce="abcdef0123456789abcdef0123456789" src="vscode-webview:\/\/x\/dist\/model-webview.js"><\/script>/);
+  assert.ok(!html.includes('<img'));
+  assert.match(html, /<p class="model-loading">Reading &#60;img src=x&#62;\.npy…<\/p>/, 'the file name, escaped, in the page before its script runs');
+  assert.ok(!html.includes('unsafe'), 'no unsafe-inline, unsafe-eval or wasm-unsafe-eval');
+  assert.throws(() => modelEditorHtml({ nonce: 'x"', cspSource: '', scriptUri: '', styleUri: '', fileName: '' }), /nonce/);
+});
+
+test('a big head as a picture, windows of it, and show: checked against the header on both sides', () => {
+  const big = { ...header, tokens: 2048 }; // a picture is 512² there
+  assert.equal(webviewMessageProblem({ type: 'window', layer: 1, head: 1, i0: 128, rows: 128, j0: 0, cols: 128 }, big), undefined);
+  assert.match(webviewMessageProblem({ type: 'window', layer: 1, head: 1, i0: 2000, rows: 128, j0: 0, cols: 8 }, big)!, /outside 2048 × 2048/);
+  assert.match(webviewMessageProblem({ type: 'window', layer: 1, head: 1, i0: 0, rows: 1024, j0: 0, cols: 1024 }, big)!, /over 262144 cells/);
+  assert.match(webviewMessageProblem({ type: 'window', layer: 1, head: 1, i0: -1, rows: 1, j0: 0, cols: 1 }, big)!, /not whole numbers/);
+  assert.match(webviewMessageProblem({ type: 'window', layer: 3, head: 1, i0: 0, rows: 1, j0: 0, cols: 1 }, big)!, /no head 3, 1/);
+  const picture = { res: 512, indices: new Uint8Array(512 * 512) };
+  assert.equal(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture, max: 0.5 }, big), undefined);
+  assert.match(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture: { res: 1024, indices: new Uint8Array(1024 * 1024) }, max: 0.5 }, big)!, /neither/);
+  assert.match(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture, max: NaN }, big)!, /strongest weight/);
+  assert.equal(hostMessageProblem({ type: 'window', layer: 0, head: 1, i0: 0, rows: 2, j0: 4, cols: 3, weights: new Float32Array(6) }, big), undefined);
+  assert.match(hostMessageProblem({ type: 'window', layer: 0, head: 1, i0: 0, rows: 2, j0: 4, cols: 3, weights: new Float32Array(5) }, big)!, /rows × cols float32/);
+  assert.equal(hostMessageProblem({ type: 'show', view: 'head', layer: 1, head: 0 }, header), undefined);
+  assert.match(hostMessageProblem({ type: 'show', view: 'evil', layer: 1, head: 0 }, header)!, /unknown view/);
+  assert.match(hostMessageProblem({ type: 'show', view: 'head', layer: 9, head: 0 }, header)!, /outside the model/);
+  // Heads read so far: a prefix is a model; the next ones must follow it.
+  assert.equal(hostMessageProblem({ type: 'model', header: { ...header, stats: header.stats.slice(0, 1) }, thumbnails }, undefined), undefined);
+  const partial = { ...header, stats: header.stats.slice(0, 1) };
+  const side = header.thumb ** 2;
+  assert.equal(hostMessageProblem({ type: 'scanned', from: 1, stats: header.stats.slice(1), thumbnails: thumbnails.slice(side), offRows: 0, warnings: [] }, partial), undefined);
+  assert.match(hostMessageProblem({ type: 'scanned', from: 1, stats: header.stats.slice(2), thumbnails: thumbnails.slice(2 * side), offRows: 0, warnings: [] }, partial)!, /stats\[1\] is not layer 0 head 1/);
+  assert.match(hostMessageProblem({ type: 'scanned', from: 1, stats: header.stats.slice(1), thumbnails: thumbnails.slice(side + 1), offRows: 0, warnings: [] }, partial)!, /thumb²/);
+});

@@ -1,0 +1,42 @@
+// The webview's label clipping: never half a character.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { characters, clip, textWidth } from '../../../../webview/kit/format.js';
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+test('clip cuts an emoji token between characters, never inside a surrogate pair', () => {
+  const token = 'a😀😀😀😀😀😀😀😀b';
+  for (let px = 1; px <= textWidth(token, 12) + 2; px += 0.5) {
+    const out = clip(token, px, 12);
+    assert.doesNotMatch(out, LONE_SURROGATE, `width ${px}: ${JSON.stringify(out)}`);
+    if (out !== token) {
+      assert.ok(out.endsWith('…'));
+      assert.ok(token.startsWith(out.slice(0, -1)), `width ${px}: a prefix of the token`);
+    }
+  }
+  // Too narrow for anything: the first emoji stays whole (a code-unit cut would leave '\uD83D…').
+  assert.equal(clip('😀😀', 1, 12), '😀…');
+  for (const t of ['😀', '😀x', '😀😀😀😀']) assert.doesNotMatch(clip(t, 1, 12), LONE_SURROGATE, t);
+  // A width that falls inside the second emoji: the whole emoji goes.
+  assert.equal(clip('😀😀😀', textWidth('😀😀', 12) - 1, 12).replace('…', ''), '😀');
+});
+
+test('clip keeps a joined emoji (ZWJ family, skin tone) whole or drops it', () => {
+  const family = '👩‍👩‍👧';
+  const wave = '👋🏽';
+  assert.deepEqual(characters(`${family}${wave}x`), [family, wave, 'x']);
+  const token = `${family}${family}${wave}${wave}`;
+  for (let px = 1; px <= textWidth(token, 12) + 2; px += 0.5) {
+    const kept = clip(token, px, 12).replace(/…$/, '');
+    const parts = characters(kept);
+    assert.ok(parts.every((c) => c === family || c === wave), `width ${px}: ${JSON.stringify(kept)}`);
+  }
+});
+
+test('clip leaves a label that fits alone and shortens plain text as before', () => {
+  assert.equal(clip('watch', 1000, 12), 'watch');
+  const out = clip('a rather long label for a head', 60, 12);
+  assert.ok(out.endsWith('…'));
+  assert.ok(textWidth(out, 12) <= 60);
+});

@@ -1,0 +1,66 @@
+// Compare and Quadrant draw what was chosen: the chosen occurrence of a repeated word, and the
+// chosen head (never another head's numbers under its name).
+import { row as rowOf } from '../../../../../src/core/result/attention-data.js';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { JSDOM } from 'jsdom';
+import { renderSvg } from '../../../../../src/cli/render.js';
+import { analyze } from '../../../../../src/core/index.js';
+import type { AttentionData } from '../../../../../src/core/result/attention-data.js';
+import { exampleText } from '../../../../support/specs.js';
+import { nthOccurrence, occurrenceRank } from '../../../../../webview/views/spec/compare.js';
+
+/** The weight each bar of one compare panel reports, by key token. */
+function barWeights(svg: string, input: number): Map<number, number> {
+  const doc = new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document;
+  const out = new Map<number, number>();
+  for (const bar of Array.from(doc.querySelectorAll(`rect.bar[data-input="${input}"]`))) {
+    const m = /weight ([\d.e-]+)/.exec(bar.querySelector('title')?.textContent ?? '');
+    assert.ok(m, 'every bar says its weight');
+    out.set(Number(bar.getAttribute('data-token')), Number(m[1]));
+  }
+  return out;
+}
+
+function assertRow(svg: string, data: AttentionData, input: number, head: number, query: number): void {
+  const bars = barWeights(svg, input);
+  const row = Array.from(rowOf(data.inputs[input].heads[head].weights, query));
+  assert.equal(bars.size, row.length);
+  row.forEach((w, j) => assert.ok(Math.abs(bars.get(j)! - w) < 5e-5, `key ${j}: bar ${bars.get(j)} vs weight ${w}`));
+}
+
+test('"the cat saw the dog" (causal): the second "the" shows its own row, not the first "the" (weight 1)', () => {
+  const data = analyze(JSON.stringify({ embeddings: { the: [1, 0], cat: [0, 1], saw: [1, 1], dog: [0.5, 1] }, inputs: [{ tokens: ['the', 'cat', 'saw', 'the', 'dog'] }], mask: 'causal' })).data!;
+  const svg = renderSvg(data, 'compare', { input: 0, token: 3 });
+  assertRow(svg, data, 0, 0, 3);
+  assert.notEqual(barWeights(svg, 0).get(0), 1);
+  assert.match(svg, /token 4, "the" no\. 2/);
+});
+
+test('the 64-token example: "64. runs" in Compare agrees with attn compute\'s row 64', () => {
+  const data = analyze(exampleText('long-64-tokens-8-heads.attn.json')).data!;
+  const input = data.inputs[0];
+  const last = input.tokens.length - 1;
+  for (const head of [0, 3]) assertRow(renderSvg(data, 'compare', { input: 0, token: last, head }), data, 0, head, last);
+});
+
+test('with head "tech lens" chosen, Quadrant and Compare never show head "raw"', () => {
+  const data = analyze(exampleText('apple-watch-lens.attn.json')).data!;
+  const tech = data.inputs[0].heads.findIndex((h) => h.name === 'tech lens');
+  assert.ok(tech > 0);
+  for (const view of ['quadrant', 'compare'] as const) {
+    const svg = renderSvg(data, view, { head: tech, input: 0, token: 3 });
+    assert.doesNotMatch(svg, /after head "raw"/, view);
+    assert.match(svg, /head "tech lens" gives 2 numbers per token \(d_v\), not d_model = 3/, view);
+  }
+  // Compare's bars are the tech lens's weights: watch → apple is the seed's lens, not raw's.
+  assertRow(renderSvg(data, 'compare', { head: tech, input: 0, token: 3 }), data, 0, tech, 3);
+});
+
+test('occurrence ranks pair the n-th "the" with the n-th "the", else the first', () => {
+  const tokens = ['the', 'cat', 'the', 'the'];
+  assert.deepEqual(tokens.map((_, i) => occurrenceRank(tokens, i)), [0, 0, 1, 2]);
+  assert.equal(nthOccurrence(tokens, 'the', 1), 2);
+  assert.equal(nthOccurrence(['a', 'the'], 'the', 2), 1);
+  assert.equal(nthOccurrence(['a'], 'the', 0), -1);
+});

@@ -1,0 +1,83 @@
+// Geometry view, from a newcomer's keyboard-only run in a 676 px panel: the table's keys could not
+// be focused (only their numbers), and the θ label sat where the dashed drop from q's tip crossed it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { JSDOM } from 'jsdom';
+import { renderGeometry } from '../../../../../webview/views/spec/geometry.js';
+import { makeTheme } from '../../../../../webview/kit/colour.js';
+import { textWidth } from '../../../../../webview/kit/format.js';
+import { analyze } from '../../../../../src/core/index.js';
+import { exampleText } from '../../../../support/specs.js';
+
+const data = analyze(exampleText('apple-watch-lens.attn.json')).data!;
+
+function draw(head: number, token: number, interactive: boolean) {
+  const dom = new JSDOM('<!doctype html><div id="r"></div>', { pretendToBeVisual: true });
+  const doc = dom.window.document;
+  const handle = renderGeometry(doc.getElementById('r') as unknown as HTMLElement, data, {
+    theme: makeTheme('light'), width: 676, head, input: 0, token, matrixMode: 'weights', projection: 'wq', interactive,
+  });
+  return { dom, doc, handle };
+}
+
+test('keyboard only: every key of the table (its name, not only its numbers) and every hoverable part of the plane is reached by Tab then the arrows', () => {
+  const { dom, doc, handle } = draw(1, 3, true);
+  const hot = Array.from(handle.svg.querySelectorAll('.hot'));
+  const keys = Array.from(handle.svg.querySelectorAll('g.keys .key.hot'));
+  assert.equal(keys.length, 4, 'one focusable name per key');
+  assert.equal(handle.svg.querySelectorAll('[tabindex="0"]').length, 1, 'one tab stop');
+  const seen = new Set<Element>();
+  let at = handle.svg.querySelector('[tabindex="0"]')!;
+  const press = (key: string) => { at.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key, bubbles: true })); at = doc.activeElement ?? at; };
+  (at as unknown as HTMLElement).focus();
+  for (let row = 0; row < 50; row++) {
+    press('Home');
+    for (let i = 0; i < 50; i++) { seen.add(at); const before = at; press('ArrowRight'); if (at === before) break; }
+    press('Home');
+    const before = at;
+    press('ArrowDown');
+    if (at === before) break;
+  }
+  assert.equal(seen.size, hot.length, `${seen.size} of ${hot.length} hoverable elements reached`);
+  for (const k of keys) assert.ok(seen.has(k), `key "${k.textContent}" reached`);
+  handle.destroy();
+  dom.window.close();
+});
+
+/** Does the segment (x1, y1)–(x2, y2) pass through the box? (Liang–Barsky clipping.) */
+function crosses(seg: [number, number, number, number], box: { x: number; y: number; w: number; h: number }): boolean {
+  const [x1, y1, x2, y2] = seg;
+  let t0 = 0, t1 = 1;
+  const dx = x2 - x1, dy = y2 - y1;
+  for (const [p, q] of [[-dx, x1 - box.x], [dx, box.x + box.w - x1], [-dy, y1 - box.y], [dy, box.y + box.h - y1]] as const) {
+    if (p === 0) { if (q < 0) return false; continue; }
+    const r = q / p;
+    if (p < 0) t0 = Math.max(t0, r); else t1 = Math.min(t1, r);
+    if (t0 > t1) return false;
+  }
+  return true;
+}
+
+test('the θ label is crossed by no line of the plane (the dashed drop from q crossed it for "love" → "apple"), for every query of every head', () => {
+  const fs = makeTheme('light').fontSize;
+  let checked = 0;
+  for (let head = 0; head < data.inputs[0].heads.length; head++) {
+    for (let token = 0; token < data.inputs[0].tokens.length; token++) {
+      const { dom, handle } = draw(head, token, false);
+      const label = handle.svg.querySelector('text.theta')!;
+      assert.ok(label, 'the θ label is drawn');
+      const size = Number(label.getAttribute('font-size') ?? fs);
+      const w = textWidth(label.textContent!, size);
+      const anchorEnd = label.getAttribute('text-anchor') === 'end';
+      const x = Number(label.getAttribute('x')) - (anchorEnd ? w : 0), y = Number(label.getAttribute('y'));
+      const box = { x, y: y - size * 0.8, w, h: size };
+      for (const line of Array.from(handle.svg.querySelectorAll('g.plane line'))) {
+        const seg = ['x1', 'y1', 'x2', 'y2'].map((a) => Number(line.getAttribute(a))) as [number, number, number, number];
+        assert.ok(!crosses(seg, box), `head ${head}, query ${token}: "${label.textContent}" at ${JSON.stringify(box)} is crossed by line ${seg.join(',')} (${line.getAttribute('class') ?? line.getAttribute('stroke-dasharray') ?? ''})`);
+      }
+      checked++;
+      dom.window.close();
+    }
+  }
+  assert.ok(checked >= 8);
+});

@@ -1,0 +1,57 @@
+// The quadrant plot reads cleanly: labels never sit on each other, the axis titles stay beside the
+// plot, and quadrants split where the points are when all of them are on one side of 0.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { JSDOM } from 'jsdom';
+import { renderSvg } from '../../../../../src/cli/render.js';
+import { analyze } from '../../../../../src/core/index.js';
+import { textWidth } from '../../../../../webview/kit/format.js';
+import { LabelPlacer } from '../../../../../webview/kit/label-placer.js';
+import { exampleText } from '../../../../support/specs.js';
+
+const parse = (svg: string) => new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document;
+
+for (const name of ['apple-watch-lens.attn.json', 'mouse-two-contexts.attn.json', 'apple-watch-raw.attn.json']) {
+  for (const width of [700, 1000]) {
+    test(`quadrant of ${name} at ${width} px: no two point labels overlap`, () => {
+      const data = analyze(exampleText(name)).data!;
+      const doc = parse(renderSvg(data, 'quadrant', { width, head: 'all' }));
+      const boxes = Array.from(doc.querySelectorAll('text.point-label'), (t) => {
+        const size = Number(t.getAttribute('font-size') ?? 12);
+        return { x: Number(t.getAttribute('x')), y: Number(t.getAttribute('y')) - size * 0.8, w: textWidth(t.textContent!, size), h: size, text: t.textContent };
+      });
+      assert.ok(boxes.length > 0);
+      for (let a = 0; a < boxes.length; a++) {
+        for (let b = a + 1; b < boxes.length; b++) {
+          const p = boxes[a], q = boxes[b];
+          const overlap = p.x < q.x + q.w && q.x < p.x + p.w && p.y < q.y + q.h && q.y < p.y + p.h;
+          assert.ok(!overlap, `"${p.text}" and "${q.text}" overlap`);
+        }
+      }
+    });
+  }
+}
+
+test('at 1,000 px the y-axis title stays within the plot\'s height, below the legend', () => {
+  const data = analyze(exampleText('mouse-two-contexts.attn.json')).data!;
+  const doc = parse(renderSvg(data, 'quadrant', { width: 1000 }));
+  const frame = doc.querySelector('g.axes rect')!;
+  const innerH = Number(frame.getAttribute('height'));
+  const yTitle = Array.from(doc.querySelectorAll('g.axes text')).find((t) => (t.getAttribute('transform') ?? '').startsWith('rotate(-90'))!;
+  assert.ok(textWidth(yTitle.textContent!, 12) <= innerH, `${textWidth(yTitle.textContent!, 12)} px of title for a ${innerH} px plot`);
+});
+
+test('mouse in two contexts: every point is positive, so the quadrants split at the points\' mean, and say so', () => {
+  const data = analyze(exampleText('mouse-two-contexts.attn.json')).data!;
+  const svg = renderSvg(data, 'quadrant', { width: 1000 });
+  const doc = parse(svg);
+  assert.equal(doc.querySelectorAll('line.split').length, 2);
+  assert.match(svg, /quadrants split at the mean of the points/);
+});
+
+test('the label placer takes the next free side, and gives up only when every side is taken', () => {
+  const placer = new LabelPlacer();
+  assert.deepEqual(placer.place([[0, 10]], 20, 10), [0, 10]);
+  assert.deepEqual(placer.place([[5, 10], [100, 10]], 20, 10), [100, 10]);
+  assert.equal(placer.place([[0, 10], [100, 10]], 20, 10), undefined);
+});

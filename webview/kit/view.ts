@@ -1,0 +1,139 @@
+// What every view shares: its options, its handle, and small SVG helpers. A view is a function
+// (container, data, options) → handle that appends one <svg> to the container, so the panel, the
+// export and `attn render` (on jsdom, interactive: false) all draw the very same picture.
+import { select, type Selection } from 'd3';
+import type { AttentionData } from '../../src/core/result/attention-data.js';
+import type { RevealMessage } from '../../src/protocol/panel.js';
+import type { Theme } from './colour.js';
+import type { TooltipApi } from './tooltip.js';
+import { clip, wrapLines } from './format.js';
+
+export type { MatrixMode, Role } from '../../src/core/vocabulary.js';
+import type { MatrixMode, Role } from '../../src/core/vocabulary.js';
+export type RevealTarget = RevealMessage['target'];
+
+export interface Selection_ {
+  head: number | 'all';
+  input: number;
+  token: number;
+}
+
+export interface ViewOptions extends Selection_ {
+  theme: Theme;
+  /** Width available, in CSS pixels; views lay themselves out from 300 to 1600 and beyond. */
+  width: number;
+  matrixMode: MatrixMode;
+  /** Which matrix the projection view multiplies by (its head is options.head, or 0 for 'all'). */
+  projection: Role;
+  /** Heads hidden by the arcs legend toggles. */
+  hiddenHeads?: readonly number[];
+  /** false on jsdom (`attn render`): hover text goes into <title> elements, no listeners, no canvas. */
+  interactive: boolean;
+  tooltip?: TooltipApi;
+  onReveal?: (target: RevealTarget) => void;
+  /** The user picked something inside the view (a token, a head toggle): the panel stores it and redraws. */
+  onPick?: (change: Partial<Selection_> & { hiddenHeads?: number[] }) => void;
+}
+
+export interface ViewHandle {
+  /** The picture itself: what Export SVG / PNG serialises. */
+  readonly svg: SVGSVGElement;
+  /** Canvases painted instead of SVG cells for large inputs (matrix view), one per head. */
+  readonly canvases?: readonly HTMLCanvasElement[];
+  /** Notes written on the view ("showing the 3 strongest links…"), also for tests. */
+  readonly notes: readonly string[];
+  /** New data arrived that the view reads in place (a window of a big head): show it without a redraw. */
+  refresh?(): void;
+  destroy(): void;
+}
+
+export type ViewFn = (container: HTMLElement, data: AttentionData, options: ViewOptions) => ViewHandle;
+
+export type Svg = Selection<SVGSVGElement, unknown, null, undefined>;
+export type G = Selection<SVGGElement, unknown, null, undefined>;
+
+let uid = 0;
+/** A prefix for ids inside one SVG (patterns, clip paths), unique within the document. */
+export function nextId(prefix: string): string {
+  uid += 1;
+  return `al-${prefix}-${uid}`;
+}
+
+/** The view's <svg>, standalone: xmlns, size, font, colours and a background as attributes. */
+export function createSvg(container: HTMLElement, theme: Theme, width: number, height: number, label: string, view: string): Svg {
+  const svg = select(container).append('svg')
+    .attr('xmlns', 'http://www.w3.org/2000/svg')
+    .attr('class', `attention-view attention-${view}`)
+    .attr('data-view', view)
+    .attr('width', Math.ceil(width))
+    .attr('height', Math.ceil(height))
+    .attr('viewBox', `0 0 ${Math.ceil(width)} ${Math.ceil(height)}`)
+    .attr('font-family', theme.font)
+    .attr('font-size', theme.fontSize)
+    .attr('fill', theme.fg)
+    .attr('role', 'group')
+    .attr('aria-label', label);
+  svg.append('rect').attr('class', 'bg').attr('width', '100%').attr('height', '100%').attr('fill', theme.bg);
+  return svg as unknown as Svg;
+}
+
+/** A diagonal hatch for masked cells: different from every colour of the scale, not only by hue. */
+export function hatch(svg: Svg, theme: Theme): string {
+  const id = nextId('hatch');
+  const p = svg.append('defs').append('pattern').attr('id', id).attr('patternUnits', 'userSpaceOnUse')
+    .attr('width', 6).attr('height', 6).attr('patternTransform', 'rotate(45)');
+  p.append('rect').attr('width', 6).attr('height', 6).attr('fill', theme.masked);
+  p.append('line').attr('x1', 0).attr('y1', 0).attr('x2', 0).attr('y2', 6).attr('stroke', theme.maskedHatch).attr('stroke-width', 2);
+  return `url(#${id})`;
+}
+
+/** A line of explanatory text on the view (notes, "say so on the plot"). */
+/** A muted line of explanation; clipped to the picture's width (the whole sentence stays in its hover). */
+export function note(g: G | Svg, theme: Theme, x: number, y: number, text: string): void {
+  const node = (g as G).node() as Element | null;
+  const svgEl = node?.closest?.('svg') ?? node;
+  const width = Number(svgEl?.getAttribute('width')) || Infinity;
+  const shown = clip(text, width - x - 8, theme.fontSize);
+  const t = (g as G).append('text').attr('class', 'note').attr('x', x).attr('y', y).attr('fill', theme.muted)
+    .attr('font-style', 'italic').text(shown);
+  if (shown !== text) t.append('title').text(text);
+}
+
+export function clampIndex(i: number, n: number): number {
+  return Number.isInteger(i) && i >= 0 && i < n ? i : 0;
+}
+
+/** The head a single-head view shows: the selected one, or the first when "all" is selected. */
+export function singleHead(data: AttentionData, options: Selection_): number {
+  const input = data.inputs[clampIndex(options.input, data.inputs.length)];
+  const n = input?.heads.length ?? 0;
+  return options.head === 'all' ? 0 : clampIndex(options.head, n);
+}
+
+/** An empty view with a sentence, for data the view cannot draw (no inputs, no tokens). */
+export function emptyView(container: HTMLElement, theme: Theme, width: number, view: string, message: string): ViewHandle {
+  const svg = createSvg(container, theme, width, 40, message, view);
+  svg.append('text').attr('x', 8).attr('y', 24).attr('fill', theme.muted).text(message);
+  return { svg: svg.node()!, notes: [message], destroy: () => svg.remove() };
+}
+
+/** A heading and the lines it takes: a picture lays itself out below `lines.length` lines. */
+export interface Heading { lines: string[]; lineH: number; size: number }
+
+/**
+ * Lay out a heading of `px` pixels at most: bold headings measure 1.1 times their size. Its
+ * `extra` is the height its lines past the first add to the picture.
+ */
+export function layoutHeading(text: string, px: number, size: number, bold = true, maxLines = 3): Heading & { extra: number } {
+  const lines = wrapLines(text, px, bold ? size * 1.1 : size, maxLines);
+  const lineH = Math.round(size * 1.3);
+  return { lines, lineH, size, extra: (lines.length - 1) * lineH };
+}
+
+/** Draws a heading laid out by layoutHeading: one <text> (its class given), a <tspan> per line; the whole text in its hover when cut. */
+export function drawHeading(g: G | Svg, cls: string, x: number, y: number, h: Heading, full: string): void {
+  const t = (g as G).append('text').attr('class', cls).attr('x', x).attr('y', y).attr('font-weight', 600);
+  if (h.lines.length === 1) t.text(h.lines[0]);
+  else h.lines.forEach((line, k) => t.append('tspan').attr('x', x).attr('dy', k === 0 ? 0 : h.lineH).text(line));
+  if (h.lines.join(' ') !== full) t.append('title').text(full);
+}

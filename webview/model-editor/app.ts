@@ -1,0 +1,255 @@
+// The model page's shell (custom editor webview and the --html page): a toolbar (view, statistic,
+// sort, layer, head, token, k), a warning line (with "Apply softmax" when rows do not sum to 1), an
+// error panel, and the chosen view. Data arrives as checked messages through a transport: the VS
+// Code host, or the data embedded in the --html page. Every control is built with textContent,
+// never markup.
+import { thumbnailValues, type ModelHeader, type ModelViewData } from '../../src/core/model/data.js';
+import { hostMessageProblem, type ModelHostMessage, type ModelWebviewMessage } from '../../src/protocol/model-editor.js';
+import { STAT_NAMES, type StatName } from '../../src/core/tensors/head-stats.js';
+import { MAX_ROLLOUT_TOKENS } from '../../src/core/tensors/rollout.js';
+import { themeFromDocument, type Theme } from '../kit/colour.js';
+import { Tooltip } from '../kit/tooltip.js';
+import type { ViewHandle } from '../kit/view.js';
+import { clampTo, MODEL_VIEW_NAMES, type ModelPick, type ModelViewName, type ModelViewOptions } from '../views/model/common.js';
+import { MODEL_VIEWS } from '../views/model/views.js';
+import { standaloneSvg, svgToPng } from '../kit/export.js';
+
+export interface ModelTransport {
+  post(message: ModelWebviewMessage): void;
+  /** Whether "Apply softmax" can be offered (the host re-reads the file; the page cannot). */
+  canSoftmax: boolean;
+  /** Saves an exported picture; the page downloads it, VS Code posts it to the host. */
+  save?: (format: 'svg' | 'png', view: string, data: string) => void;
+}
+
+/** Windows of exact weights kept for the shown head (hover blocks of 64 KiB, a zoomed window up to 1 MiB). */
+const WINDOWS_KEPT = 24;
+
+interface State { view: ModelViewName; layer: number; head: number; token: number; stat: StatName; sort: boolean; k: number }
+
+export class ModelApp {
+  private data: ModelViewData | undefined;
+  private state: State = { view: 'model', layer: 0, head: 0, token: 0, stat: 'entropy', sort: false, k: 3 };
+  private handle: ViewHandle | undefined;
+  private readonly bar: HTMLElement;
+  private readonly warning: HTMLElement;
+  private readonly stage: HTMLElement;
+  private readonly tooltip: Tooltip;
+  private theme: Theme;
+  private pendingHead: string | undefined;
+  private rolloutAsked = false;
+
+  constructor(private readonly root: HTMLElement, tip: HTMLElement, private readonly transport: ModelTransport, initial: Partial<State> = {}) {
+    const doc = root.ownerDocument;
+    this.state = { ...this.state, ...initial };
+    this.bar = doc.createElement('div');
+    this.bar.className = 'toolbar';
+    this.warning = doc.createElement('div');
+    this.warning.className = 'model-warning';
+    this.warning.hidden = true;
+    this.stage = doc.createElement('div');
+    this.stage.className = 'model-stage';
+    // Until the header comes (the host opens the file while this page boots), say what is happening.
+    const waiting = doc.createElement('p');
+    waiting.className = 'model-loading';
+    waiting.textContent = 'Reading the file…';
+    this.stage.append(waiting);
+    root.replaceChildren(this.bar, this.warning, this.stage);
+    this.tooltip = new Tooltip(tip);
+    this.theme = themeFromDocument(doc);
+    root.dataset.state = 'loading';
+  }
+
+  start(): void { this.transport.post({ type: 'ready' }); }
+
+  /** One message from the host (or the page's data), checked before anything is drawn. */
+  receive(message: unknown): void {
+    const problem = hostMessageProblem(message, this.data?.header);
+    if (problem) { this.fail(`Attention Lens could not use a message: ${problem}`); return; }
+    const m = message as ModelHostMessage;
+    switch (m.type) {
+      case 'error': this.fail(m.message); return;
+      case 'model': {
+        const { header } = m;
+        const thumbnails = m.thumbnails instanceof Uint8Array ? thumbnailValues(m.thumbnails) : m.thumbnails;
+        this.data = { header, thumbnails };
+        this.pendingHead = undefined;
+        this.rolloutAsked = false;
+        this.state.layer = clampTo(this.state.layer, header.layers);
+        this.state.head = clampTo(this.state.head, header.heads);
+        this.state.token = Number.isInteger(this.state.token) && this.state.token > 0 && this.state.token < header.tokens ? this.state.token : header.tokens - 1;
+        break;
+      }
+      case 'scanned': {
+        // More heads read, in order: their statistics and thumbnails join what is drawn.
+        if (!this.data) return;
+        const { header, thumbnails } = this.data;
+        thumbnails.set(m.thumbnails instanceof Uint8Array ? thumbnailValues(m.thumbnails) : m.thumbnails, m.from * header.thumb ** 2);
+        this.data = { ...this.data, header: { ...header, stats: [...header.stats, ...m.stats], offRows: m.offRows, warnings: m.warnings } };
+        break;
+      }
+      case 'head': {
+        const { layer, head, weights, picture, max } = m;
+        if (this.data) this.data = { ...this.data, head: { layer, head, ...(weights ? { weights } : {}), ...(picture ? { picture } : {}), ...(max !== undefined ? { max } : {}), windows: [] } };
+        this.pendingHead = undefined;
+        break;
+      }
+      case 'window': {
+        // Exact weights of part of the shown head: kept beside it (a few), shown without a redraw.
+        const shown = this.data?.head;
+        if (!shown || shown.layer !== m.layer || shown.head !== m.head) return;
+        const { i0, j0, rows, cols, weights } = m;
+        shown.windows = [{ i0, j0, rows, cols, weights }, ...(shown.windows ?? [])].slice(0, WINDOWS_KEPT);
+        this.handle?.refresh?.();
+        return;
+      }
+      case 'show':
+        this.pick({ view: m.view, layer: m.layer, head: m.head });
+        return;
+      case 'rollout': {
+        const r = m.rollout;
+        if (this.data) this.data = { ...this.data, ...(r ? { rollout: r } : {}) };
+        break;
+      }
+    }
+    this.draw();
+  }
+
+  /** A sentence on the warning line (the page cannot answer some requests). */
+  note(text: string): void {
+    this.warning.hidden = false;
+    const span = this.root.ownerDocument.createElement('span');
+    span.textContent = text;
+    this.warning.replaceChildren(span);
+  }
+
+  private fail(message: string): void {
+    this.handle?.destroy();
+    this.handle = undefined;
+    const doc = this.root.ownerDocument;
+    const panel = doc.createElement('div');
+    panel.className = 'problems model-error';
+    panel.setAttribute('role', 'alert');
+    const title = doc.createElement('strong');
+    title.textContent = 'This file cannot be shown';
+    const text = doc.createElement('p');
+    text.textContent = message;
+    panel.append(title, text);
+    this.stage.replaceChildren(panel);
+    this.root.dataset.state = 'error';
+    this.transport.post({ type: 'painted', view: 'error', items: 0, ms: 0 });
+  }
+
+  private pick(p: ModelPick): void {
+    Object.assign(this.state, Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)));
+    this.draw();
+  }
+
+  private draw(): void {
+    const data = this.data;
+    if (!data) return;
+    const started = performance.now();
+    const { header } = data;
+    this.drawBar(header);
+    this.drawWarning(header);
+    const s = this.state;
+    if (s.view === 'head' && (data.head?.layer !== s.layer || data.head?.head !== s.head)) {
+      const key = `${s.layer}:${s.head}`;
+      if (this.pendingHead !== key) { this.pendingHead = key; this.transport.post({ type: 'head', layer: s.layer, head: s.head }); }
+    }
+    if (s.view === 'rollout' && !data.rollout && !this.rolloutAsked && header.tokens <= MAX_ROLLOUT_TOKENS) {
+      this.rolloutAsked = true;
+      this.transport.post({ type: 'rollout' });
+    }
+    const showHead = data.head && data.head.layer === s.layer && data.head.head === s.head ? data : { header: data.header, thumbnails: data.thumbnails, ...(data.rollout ? { rollout: data.rollout } : {}) };
+    this.handle?.destroy();
+    this.stage.replaceChildren();
+    const options: ModelViewOptions = {
+      theme: this.theme, width: Math.max(320, this.root.clientWidth || 900), interactive: true, tooltip: this.tooltip,
+      layer: s.layer, head: s.head, token: s.token, stat: s.stat, sort: s.sort, k: s.k,
+      onPick: (p) => this.pick(p),
+      askWindow: (layer, head, i0, rows, j0, cols) => this.transport.post({ type: 'window', layer, head, i0, rows, j0, cols }),
+    };
+    this.handle = MODEL_VIEWS[s.view](this.stage, showHead, options);
+    const items = this.handle.svg.querySelectorAll('g.head-cell, rect.cell, image.heatmap, g.head-row, rect.bar').length;
+    this.root.dataset.state = 'ready';
+    this.root.dataset.view = s.view;
+    this.transport.post({ type: 'painted', view: s.view, items, ms: performance.now() - started });
+  }
+
+  private drawBar(header: ModelHeader): void {
+    const doc = this.root.ownerDocument;
+    const s = this.state;
+    const select = (label: string, values: readonly string[], value: string, set: (v: string) => void) => {
+      const wrap = doc.createElement('label');
+      wrap.textContent = `${label} `;
+      const el = doc.createElement('select');
+      for (const v of values) { const o = doc.createElement('option'); o.value = v; o.textContent = v; o.selected = v === value; el.append(o); }
+      el.addEventListener('change', () => set(el.value));
+      wrap.append(el);
+      return wrap;
+    };
+    const number = (label: string, value: number, max: number, set: (v: number) => void) => {
+      const wrap = doc.createElement('label');
+      wrap.textContent = `${label} `;
+      const el = doc.createElement('input');
+      el.type = 'number'; el.min = '0'; el.max = String(max); el.value = String(value);
+      el.addEventListener('change', () => { const v = Number(el.value); if (Number.isInteger(v) && v >= 0 && v <= max) set(v); });
+      wrap.append(el);
+      return wrap;
+    };
+    const sort = doc.createElement('label');
+    const box = doc.createElement('input');
+    box.type = 'checkbox'; box.checked = s.sort;
+    box.addEventListener('change', () => this.pick({ sort: box.checked }));
+    sort.append(box, doc.createTextNode(' sort'));
+    this.bar.replaceChildren(
+      select('view', MODEL_VIEW_NAMES, s.view, (v) => this.pick({ view: v as ModelViewName })),
+      select('statistic', STAT_NAMES, s.stat, (v) => this.pick({ stat: v as StatName })),
+      sort,
+      number('layer', s.layer, header.layers - 1, (v) => this.pick({ layer: v })),
+      number('head', s.head, header.heads - 1, (v) => this.pick({ head: v })),
+      number('token', s.token, header.tokens - 1, (v) => this.pick({ token: v })),
+      number('k', s.k, 16, (v) => this.pick({ k: Math.max(1, v) } as ModelPick)),
+      this.exportButton('svg'),
+      this.exportButton('png'),
+    );
+  }
+
+  private exportButton(format: 'svg' | 'png'): HTMLButtonElement {
+    const button = this.root.ownerDocument.createElement('button');
+    button.textContent = `Export ${format.toUpperCase()}`;
+    button.addEventListener('click', () => { void this.exportPicture(format); });
+    return button;
+  }
+
+  /** The shown view as a standalone SVG, or a PNG drawn from it, handed to the transport. */
+  async exportPicture(format: 'svg' | 'png'): Promise<void> {
+    if (!this.handle) return;
+    const doc = this.root.ownerDocument;
+    const { text, width, height } = standaloneSvg(this.handle, doc);
+    const data = format === 'svg' ? text : await svgToPng(text, width, height, doc);
+    const view = this.state.view;
+    if (this.transport.save) { this.transport.save(format, view, data); return; }
+    const link = doc.createElement('a');
+    link.download = `attention.${view}.${format}`;
+    link.href = format === 'svg' ? URL.createObjectURL(new Blob([data], { type: 'image/svg+xml' })) : data;
+    link.click();
+  }
+
+  private drawWarning(header: ModelHeader): void {
+    const doc = this.root.ownerDocument;
+    const lines = [...header.warnings, ...(header.softmaxed ? ['the softmax was applied to every row of this file'] : [])];
+    this.warning.hidden = lines.length === 0;
+    const text = doc.createElement('span');
+    text.textContent = lines.join(' · ');
+    const parts: Node[] = [text];
+    if (header.offRows > 0 && !header.softmaxed && this.transport.canSoftmax) {
+      const button = doc.createElement('button');
+      button.textContent = 'Apply softmax';
+      button.addEventListener('click', () => { this.root.dataset.state = 'loading'; this.transport.post({ type: 'softmax' }); });
+      parts.push(button);
+    }
+    this.warning.replaceChildren(...parts);
+  }
+}

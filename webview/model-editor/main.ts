@@ -1,0 +1,78 @@
+// The model webview's entry (custom editor for .safetensors / .npy / .npz, and the offline --html
+// page): find the root and the tooltip, then talk to the VS Code host, or, in the page, answer the
+// app's requests from the data embedded in it.
+import { ModelApp, type ModelTransport } from './app.js';
+import { float32FromBase64, type ModelPageData } from '../views/model/page-data.js';
+import type { ModelWebviewMessage } from '../../src/protocol/model-editor.js';
+import { MODEL_VIEW_NAMES, type ModelViewName } from '../views/model/common.js';
+import { STAT_NAMES, type StatName } from '../../src/core/tensors/head-stats.js';
+
+declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
+
+function element(id: string, tag: string): HTMLElement {
+  let el = document.getElementById(id);
+  if (!el) {
+    el = document.createElement(tag);
+    el.id = id;
+    document.body.append(el);
+  }
+  return el;
+}
+
+function main(): void {
+  const root = element('model-root', 'main');
+  const tip = element('attention-tooltip', 'div');
+  const embedded = document.getElementById('model-data');
+  if (embedded) {
+    startPage(root, tip, embedded.textContent ?? '');
+    return;
+  }
+  const vscode = acquireVsCodeApi();
+  const app = new ModelApp(root, tip, {
+    post: (m) => vscode.postMessage(m),
+    canSoftmax: true,
+    save: (format, view, data) => vscode.postMessage({ type: 'export', format, view, data }),
+  });
+  window.addEventListener('message', (e: MessageEvent) => app.receive(e.data));
+  app.start();
+}
+
+function startPage(root: HTMLElement, tip: HTMLElement, text: string): void {
+  let data: ModelPageData;
+  try {
+    data = JSON.parse(text) as ModelPageData;
+  } catch {
+    root.textContent = 'The page\'s data is damaged.';
+    return;
+  }
+  const i = data.initial ?? {};
+  const initial = {
+    ...(MODEL_VIEW_NAMES.includes(i.view as ModelViewName) ? { view: i.view as ModelViewName } : {}),
+    ...(STAT_NAMES.includes(i.stat as StatName) ? { stat: i.stat as StatName } : {}),
+    ...(Number.isInteger(i.layer) ? { layer: i.layer } : {}),
+    ...(Number.isInteger(i.head) ? { head: i.head } : {}),
+    ...(Number.isInteger(i.token) ? { token: i.token } : {}),
+  };
+  // Answers come asynchronously, as the host's would.
+  const transport: ModelTransport = {
+    canSoftmax: false,
+    post(m: ModelWebviewMessage) {
+      queueMicrotask(() => answer(m));
+    },
+  };
+  const app = new ModelApp(root, tip, transport, initial);
+  function answer(m: ModelWebviewMessage): void {
+    if (m.type === 'ready') {
+      app.receive({ type: 'model', header: data.header, thumbnails: float32FromBase64(data.thumbnails) });
+    } else if (m.type === 'head') {
+      const weights = data.heads?.[`${m.layer}:${m.head}`];
+      if (weights) app.receive({ type: 'head', layer: m.layer, head: m.head, weights: float32FromBase64(weights) });
+      else app.note(`this page holds the weights of ${Object.keys(data.heads ?? {}).length} head(s) (${Object.keys(data.heads ?? {}).slice(0, 8).join(', ')}); render it with --layer and --head for another`);
+    } else if (m.type === 'rollout') {
+      app.receive({ type: 'rollout', rollout: data.rollout ? float32FromBase64(data.rollout) : null });
+    }
+  }
+  app.start();
+}
+
+main();

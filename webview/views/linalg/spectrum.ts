@@ -1,0 +1,123 @@
+// Spectrum: what each of a head's matrices does, in numbers and in the plane. For W_Q, W_K, W_V,
+// the head's rows of W_O and the circuits W_Q·W_Kᵀ (QK: which pairs score high) and W_V·W_O^h
+// (OV: what a head writes): the singular values (how much each direction is stretched), the
+// condition number and effective rank, the eigenvalues of the square ones on the complex plane
+// (with the OV copying score), and the 2-D picture of the unit circle and its image.
+import { hotGrid } from '../../kit/keyboard.js';
+import { isHandle, linalgOrSay } from './linalg-view.js';
+import type { SpectrumMatrixJson } from '../../../src/core/result/linalg-data.js';
+import { maxOf } from '../../../src/core/linalg/extent.js';
+import { clip, fmt } from '../../kit/format.js';
+import { drawPlanePicture } from './plane-picture.js';
+import { TipTable } from '../../kit/tips.js';
+import { wireTips } from '../../kit/tooltip.js';
+import { createSvg, emptyView, note, singleHead, type G, type ViewFn } from '../../kit/view.js';
+
+/** Bars drawn per matrix; the hover of the last bar says how many more there are. */
+const MAX_BARS = 32;
+
+export const renderSpectrum: ViewFn = (container, data, options) => {
+  const theme = options.theme;
+  const found = linalgOrSay(container, data, options, 'spectrum', 'spectra');
+  if (isHandle(found)) return found;
+  const l = found;
+  const h = singleHead(data, options);
+  const spectra = l.spectra[h];
+  const headName = data.inputs[0]?.heads[h]?.name ?? `head ${h + 1}`;
+  if (!spectra) return emptyView(container, theme, options.width, 'spectrum', `Head "${headName}" is past the ${l.spectra.length} heads the panel analyses: run attn analyze.`);
+  const fs = theme.fontSize, pad = 12;
+  const notes: string[] = [];
+  if (options.head === 'all' && (data.inputs[0]?.heads.length ?? 0) > 1) notes.push(`showing head "${headName}"; pick another head in the toolbar`);
+  const width = Math.max(options.width, 320);
+  const pic = 140;
+  // Narrow: the bars on top, the eigenvalues and the plane picture side by side under them.
+  const stacked = width < 640;
+  const barsW = stacked ? width - 2 * pad : width - 2 * pad - 2 * (pic + 24);
+  const barsH = stacked ? 60 : 0;
+  const rowH = stacked ? 40 + barsH + 14 + pic + 34 : Math.max(pic + 46, 124);
+  const titleH = 24 + notes.length * 16;
+  const height = titleH + spectra.length * rowH + 8;
+  const svg = createSvg(container, theme, width, height, `Spectrum of head "${headName}"`, 'spectrum');
+  svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
+    .text(clip(`What the matrices of head "${headName}" stretch, keep and turn`, width - 2 * pad, fs * 1.1));
+  notes.forEach((s, k) => note(svg, theme, pad, 34 + k * 16, s));
+  const tips = new TipTable();
+
+  spectra.forEach((m, k) => {
+    const y0 = titleH + k * rowH;
+    const g = svg.append('g').attr('class', `matrix-spectrum ${m.name}`).attr('transform', `translate(${pad},${y0})`) as unknown as G;
+    g.append('text').attr('class', 'label').attr('y', 14).attr('font-weight', 600).text(`${m.label} (${m.rows} × ${m.cols})`);
+    const facts = [
+      `κ = ${m.conditionNumber === null ? '∞ (singular)' : fmt(m.conditionNumber, 2)}`,
+      `effective rank ${fmt(m.effectiveRank, 2)}`,
+      ...(m.copyingScore !== undefined ? [`copying score ${fmt(m.copyingScore, 3)}`] : []),
+    ];
+    g.append('text').attr('class', 'facts hot').attr('y', 30).attr('fill', theme.muted).attr('font-size', fs - 1)
+      .text(clip(facts.join(' · '), barsW, fs - 1))
+      .attr('data-tip', tips.add({ lines: factLines(m) }));
+    drawBars(g, m, 0, 40, barsW, stacked ? barsH : rowH - 56, tips);
+    const px = stacked ? 0 : barsW + 24;
+    const py = stacked ? 40 + barsH + 14 : 4;
+    drawEigen(g, m, px, py, pic, tips);
+    if (m.restricted) {
+      const qx = px + pic + 24;
+      const qy = py;
+      const names = (i: number) => data.features[i] ?? `d${i}`;
+      const title = `${m.label} on ${names(m.restricted.rows[0])}, ${names(m.restricted.rows[1])}`;
+      drawPlanePicture(g, theme, qx, qy, pic, m.restricted.picture, tips, title, m.rows === m.cols);
+      g.append('text').attr('x', qx).attr('y', qy + pic + 13).attr('fill', theme.muted).attr('font-size', fs - 2).text(clip(title, pic + 20, fs - 2));
+    }
+  });
+
+  function drawEigen(g: G, m: SpectrumMatrixJson, x: number, y: number, size: number, t: TipTable): void {
+    const box = g.append('g').attr('class', 'eigenvalues').attr('transform', `translate(${x},${y})`);
+    box.append('rect').attr('width', size).attr('height', size).attr('fill', 'none').attr('stroke', theme.grid);
+    if (!m.eigenvalues) {
+      box.append('text').attr('x', 6).attr('y', size / 2).attr('fill', theme.muted).attr('font-size', fs - 1).text(clip('not square: no eigenvalues', size - 10, fs - 1));
+      return;
+    }
+    const reach = Math.max(1, maxOf(m.eigenvalues, (e) => Math.hypot(e[0], e[1])));
+    const unit = (size * 0.42) / reach, c = size / 2;
+    box.append('circle').attr('cx', c).attr('cy', c).attr('r', unit).attr('fill', 'none').attr('stroke', theme.muted).attr('stroke-dasharray', '3 3');
+    box.append('line').attr('x1', 0).attr('x2', size).attr('y1', c).attr('y2', c).attr('stroke', theme.grid);
+    box.append('line').attr('x1', c).attr('x2', c).attr('y1', 0).attr('y2', size).attr('stroke', theme.grid);
+    m.eigenvalues.forEach(([re, im], i) => {
+      if (!Number.isFinite(re) || !Number.isFinite(im)) return;
+      box.append('circle').attr('class', 'eigenvalue hot').attr('cx', c + re * unit).attr('cy', c - im * unit).attr('r', 3.5).attr('fill', theme.accent)
+        .attr('data-tip', t.add({ lines: [`λ${i + 1} = ${fmt(re)}${im === 0 ? '' : ` ${im < 0 ? '−' : '+'} ${fmt(Math.abs(im))}i`}, |λ| = ${fmt(Math.hypot(re, im))}`,
+          im === 0 ? (re >= 0 ? 'a direction kept and stretched' : 'a direction kept and flipped') : 'a complex pair: a turn, no direction is kept'] }));
+    });
+    box.append('text').attr('x', 4).attr('y', size - 4).attr('fill', theme.muted).attr('font-size', fs - 2)
+      .text(m.zeroEigenvalues > 0 ? `eigenvalues (+ ${m.zeroEigenvalues} × 0)` : 'eigenvalues; circle |λ| = 1');
+  }
+
+  function drawBars(g: G, m: SpectrumMatrixJson, x: number, y: number, w: number, h: number, t: TipTable): void {
+    const sv = m.singularValues;
+    const shown = sv.slice(0, MAX_BARS);
+    const top = Math.max(1e-300, sv[0] ?? 0);
+    const bw = Math.max(2, Math.min(24, w / Math.max(1, shown.length) - 2));
+    const bars = g.append('g').attr('class', 'singular-values').attr('transform', `translate(${x},${y})`);
+    shown.forEach((s, i) => {
+      const bh = top > 0 && Number.isFinite(s) ? Math.max(1, (s / top) * h) : 1;
+      bars.append('rect').attr('class', 'sigma hot').attr('x', i * (bw + 2)).attr('y', h - bh).attr('width', bw).attr('height', bh).attr('fill', theme.seq(0.35 + 0.6 * (s / top || 0)))
+        .attr('data-tip', t.add({ lines: [`σ${i + 1} = ${fmt(s)}`, i === shown.length - 1 && sv.length > shown.length ? `${sv.length - shown.length} more, down to ${fmt(sv[sv.length - 1])}` : `${fmt((s / top) * 100, 1)}% of the largest`] }));
+    });
+    bars.append('line').attr('x1', 0).attr('x2', Math.min(w, shown.length * (bw + 2))).attr('y1', h).attr('y2', h).attr('stroke', theme.grid);
+  }
+
+  const svgNode = svg.node()!;
+  const cleanups = [wireTips(svgNode, options, '.hot', (el) => tips.get(el))];
+  // Every number's hover is in reach of the keyboard too: Tab into the view, then the arrows.
+  if (options.interactive) cleanups.push(hotGrid(svgNode, '.hot', 'g.matrix-spectrum'));
+  return { svg: svgNode, notes, destroy: () => { cleanups.forEach((f) => f()); svg.remove(); } };
+};
+
+function factLines(m: SpectrumMatrixJson): string[] {
+  const lines = [
+    `${m.label}: ${m.rows} × ${m.cols}, ${m.singularValues.length} singular values, largest ${fmt(m.singularValues[0] ?? 0)}`,
+    m.conditionNumber === null ? 'condition number ∞: some direction is flattened to nothing (the matrix is singular)' : `condition number σ_max / σ_min = ${fmt(m.conditionNumber, 3)}: how unevenly it stretches`,
+    `effective rank ${fmt(m.effectiveRank, 3)} (e to the entropy of σ / Σσ), stable rank ${fmt(m.stableRank, 3)} (Σσ² / σ_max²)`,
+  ];
+  if (m.copyingScore !== undefined) lines.push(`copying score trace / Σ|λ| = ${fmt(m.copyingScore, 3)}: 1 copies what it reads, 0 turns it, −1 negates it`);
+  return lines;
+}

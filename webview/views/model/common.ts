@@ -1,0 +1,104 @@
+// What the model views (grid, head, finder, rollout) share: their options, the handle (the same
+// shape as the spec views' ViewHandle, so export and `attn render` treat them alike), and heatmaps
+// as palette PNGs in an SVG <image>: one bitmap per matrix instead of n² <rect>s, drawn the same in
+// the webview, in the --html page and on jsdom (no canvas needed), and exported as it is.
+import { color as d3color } from 'd3';
+import { heatmapIndices, type ModelViewData } from '../../../src/core/model/data.js';
+import type { StatName } from '../../../src/core/tensors/head-stats.js';
+import { base64, encodePalettePng, type Deflate } from '../../../src/core/model/png.js';
+import type { Theme } from '../../kit/colour.js';
+import type { TooltipApi } from '../../kit/tooltip.js';
+import type { ViewHandle, ViewOptions } from '../../kit/view.js';
+import { clip } from '../../kit/format.js';
+
+export type ModelViewName = 'model' | 'head' | 'finder' | 'rollout';
+export const MODEL_VIEW_NAMES: readonly ModelViewName[] = ['model', 'head', 'finder', 'rollout'];
+
+/** What a click inside a model view asks for: another view, head, token or statistic. */
+export interface ModelPick {
+  view?: ModelViewName;
+  layer?: number;
+  head?: number;
+  token?: number;
+  stat?: StatName;
+  sort?: boolean;
+}
+
+export interface ModelViewOptions {
+  theme: Theme;
+  width: number;
+  /** false on jsdom (`attn render`): hover text in <title>s, no listeners. */
+  interactive: boolean;
+  tooltip?: TooltipApi;
+  layer: number;
+  head: number;
+  /** The token whose rollout row the bar chart shows. */
+  token: number;
+  /** The statistic the grid is coloured (and maybe sorted) by, and the finder sorted by. */
+  stat: StatName;
+  /** Sort each layer's heads by `stat` in the grid. */
+  sort: boolean;
+  /** Arcs: the strongest links kept per token. */
+  k: number;
+  /** A zlib deflate for the heatmaps' PNGs (the CLI passes node:zlib's); stored blocks without. */
+  deflate?: Deflate;
+  onPick?: (pick: ModelPick) => void;
+  /** Asks for exact weights of a window of a head that came as a picture (the editor's big heads). */
+  askWindow?: (layer: number, head: number, i0: number, rows: number, j0: number, cols: number) => void;
+}
+
+export type ModelViewFn = (container: HTMLElement, data: ModelViewData, options: ModelViewOptions) => ViewHandle;
+
+/** wireTips reads only interactive, tooltip and onReveal of the spec views' options. */
+export function tipOptions(options: ModelViewOptions): ViewOptions {
+  return { interactive: options.interactive, tooltip: options.tooltip } as unknown as ViewOptions;
+}
+
+const palettes = new WeakMap<Theme, [number, number, number][]>();
+/** theme.seq sampled at 256 steps, as RGB triples. */
+export function palette(theme: Theme): [number, number, number][] {
+  let p = palettes.get(theme);
+  if (!p) {
+    p = Array.from({ length: 256 }, (_, k) => {
+      const c = d3color(theme.seq(k / 255))?.rgb();
+      return c ? [c.r, c.g, c.b] as [number, number, number] : [0, 0, 0] as [number, number, number];
+    });
+    palettes.set(theme, p);
+  }
+  return p;
+}
+
+/**
+ * Palette indices of a w × h heatmap of `values` (row-major from `offset`, row stride `stride`):
+ * 0 → 0 and `max` → 255; NaN, ±Infinity and negatives are 0.
+ */
+/** Colour indices as a data: URL of a palette PNG in the theme's sequential colours. */
+export function indicesHref(indices: Uint8Array, w: number, h: number, theme: Theme, deflate?: Deflate): string {
+  return `data:image/png;base64,${base64(encodePalettePng(w, h, indices, palette(theme), deflate))}`;
+}
+
+/** The heatmap as a data: URL of a palette PNG in the theme's sequential colours. */
+export function heatmapHref(values: ArrayLike<number>, offset: number, stride: number, w: number, h: number, max: number, theme: Theme, deflate?: Deflate): string {
+  return indicesHref(heatmapIndices(values, offset, stride, w, h, max), w, h, theme, deflate);
+}
+
+/** A token's label for a picture: quoted with JSON rules (spaces and newlines visible), clipped. */
+export function tokenLabel(tokens: readonly string[], i: number, px = 120, fontSize = 12): string {
+  const t = tokens[i];
+  return t === undefined ? `#${i}` : clip(JSON.stringify(t), px, fontSize);
+}
+
+/** "#3 "apple"": a token with its index, for hover text (JSON-quoted, never raw). */
+export function tokenName(tokens: readonly string[], i: number): string {
+  const t = tokens[i];
+  return t === undefined ? `#${i}` : `#${i} ${clip(JSON.stringify(t), 400, 12)}`;
+}
+
+export function clampTo(i: number, n: number): number {
+  return Number.isInteger(i) && i >= 0 && i < n ? i : 0;
+}
+
+/** A finite number for an attribute: NaN, ±Infinity and undefined become `fallback`. */
+export function finite(v: number | null | undefined, fallback = 0): number {
+  return typeof v === 'number' && Number.isFinite(v) ? v : fallback;
+}

@@ -1,0 +1,250 @@
+// Arcs: the tokens in reading order, an arc from each query token to each key it attends to,
+// width and opacity by weight, one colour per head. Arcs to a later token bend above the line,
+// arcs to an earlier token below, attention to itself is a ring. Hover a token: only its arcs.
+// Hover an arc: "watch → apple: weight …, score 136, scaled …". With many tokens only the
+// strongest links of each token are kept, and the view says so.
+import { at, row, scaledAt } from '../../../src/core/result/attention-data.js';
+import type { InputData } from '../../../src/core/result/attention-data.js';
+import { clip, fmt, textWidth } from '../../kit/format.js';
+import { rovingGrid } from '../../kit/keyboard.js';
+import { divisorText } from './matrix.js';
+import { wireTips, type Tip } from '../../kit/tooltip.js';
+import { plainToken, quotedToken, repeatedWords } from '../../kit/token-names.js';
+import { clampIndex, createSvg, emptyView, note, type ViewFn } from '../../kit/view.js';
+import { maxOf } from '../../../src/core/linalg/extent.js';
+
+/** Above this many tokens only the TOP_K strongest links of each token are drawn. */
+export const ALL_LINKS_UP_TO = 24;
+export const TOP_K = 3;
+/** Links weaker than this are never drawn (they would be invisible anyway). */
+export const MIN_WEIGHT = 0.01;
+
+interface Link { h: number; i: number; j: number; w: number }
+
+export function strongestLinks(input: InputData, heads: readonly number[], topK: number | undefined, minWeight = MIN_WEIGHT): Link[] {
+  const links: Link[] = [];
+  const n = input.tokens.length;
+  for (const h of heads) {
+    const W = input.heads[h].weights;
+    for (let i = 0; i < n; i++) {
+      let kept: Link[] = [];
+      for (let j = 0; j < n; j++) {
+        const w = W.data[i * n + j];
+        if (w >= minWeight) kept.push({ h, i, j, w });
+      }
+      if (topK !== undefined && kept.length > topK) kept = kept.sort((a, b) => b.w - a.w).slice(0, topK);
+      for (const l of kept) links.push(l);
+    }
+  }
+  return links;
+}
+
+export const renderArcs: ViewFn = (container, data, options) => {
+  const theme = options.theme;
+  const inputIndex = clampIndex(options.input, data.inputs.length);
+  const input = data.inputs[inputIndex];
+  if (!input || input.tokens.length === 0) return emptyView(container, theme, options.width, 'arcs', 'No tokens to draw.');
+  const n = input.tokens.length;
+  const H = input.heads.length;
+  const hidden = new Set(options.hiddenHeads ?? []);
+  const allHeads = input.heads.map((_, h) => h);
+  const heads = options.head === 'all' ? allHeads.filter((h) => !hidden.has(h)) : [clampIndex(options.head, H)];
+  const notes: string[] = [];
+  // Many tokens: keep each token's strongest links (fewer when several heads share the picture).
+  const topK = n > ALL_LINKS_UP_TO ? (heads.length > 2 ? 1 : heads.length > 1 ? 2 : TOP_K) : undefined;
+  if (topK) notes.push(`${n} tokens: showing the ${topK === 1 ? 'strongest link' : `${topK} strongest links`} of each token per head (weights ≥ ${MIN_WEIGHT}); hover or focus a token for its own`);
+  const thick = topK ? 3.5 : 7;
+  const links = strongestLinks(input, heads, topK);
+  if (heads.length === 0) notes.push('every head is hidden: click or press Enter on a head in the legend to show it');
+
+  const fs = theme.fontSize;
+  const pad = 12;
+  const widest = Math.max(maxOf(input.tokens, (t) => textWidth(t, fs)), 8);
+  const avail = Math.max(260, options.width) - 2 * pad;
+  const step = Math.max(Math.min(avail / n, Math.max(150, widest + 14)), 14);
+  const slanted = step < widest + 8;
+  const lineW = step * n;
+  const width = Math.max(options.width, lineW + 2 * pad);
+  const maxReach = Math.min(lineW / 2, 160);
+  const arcH = (d: number) => Math.min(maxReach, Math.max(14, d * step * 0.5));
+  let maxUp = 0, maxDown = 0;
+  for (const l of links) {
+    if (l.j > l.i) maxUp = Math.max(maxUp, arcH(l.j - l.i));
+    if (l.j < l.i) maxDown = Math.max(maxDown, arcH(l.i - l.j));
+  }
+  // Legend items flow like words; their positions are known before the picture's height.
+  const legendItems = input.heads.map((head) => `head "${head.name}"`);
+  const allLabel = options.head === 'all' ? 'all heads (click or press Enter on one to hide it)' : 'show all heads';
+  const legendPos: [number, number][] = [];
+  {
+    let lx = 0, ly = 0;
+    const room = Math.max(260, options.width) - 2 * pad;
+    legendItems.forEach((label) => {
+      const w = textWidth(label, fs) + 30;
+      if (lx + w > room && lx > 0) { lx = 0; ly += 20; }
+      legendPos.push([lx, ly]);
+      lx += w;
+    });
+    if (lx + textWidth(allLabel, fs) + 10 > room && lx > 0) { lx = 0; ly += 20; }
+    legendPos.push([lx, ly]);
+  }
+  // How to read the arcs, as short items that wrap instead of one sentence cut with "…".
+  const readingItems = ['arc width = weight', 'above: to a later token', 'below: to an earlier token', 'loop over a token: to itself'];
+  const readingPos: [number, number][] = [];
+  {
+    let lx = 0, ly = legendPos[legendPos.length - 1][1] + 22;
+    const room = Math.max(260, options.width) - 2 * pad;
+    for (const item of readingItems) {
+      const w = textWidth(item, fs - 1) + 18;
+      if (lx + w > room && lx > 0) { lx = 0; ly += 16; }
+      readingPos.push([lx, ly]);
+      lx += w;
+    }
+  }
+  const legendH = readingPos[readingPos.length - 1][1] + 24;
+  const titleH = 22 + notes.length * 16;
+  const labelH = slanted ? Math.min(widest, 120) * 0.75 + 14 : fs + 12;
+  const baseY = titleH + legendH + Math.max(maxUp, 20) + 16;
+  const height = baseY + labelH + maxDown + 20;
+  const svg = createSvg(container, theme, width, height, `Attention arcs of "${input.name}"`, 'arcs');
+  svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
+    .text(clip(`${input.name}: who attends to whom`, width - 2 * pad, theme.fontSize * 1.1));
+  notes.forEach((t, k) => note(svg, theme, pad, 34 + k * 16, t));
+
+  // Legend: one swatch per head; in "all heads" mode clicking toggles a head, otherwise picks it.
+  const lg = svg.append('g').attr('class', 'legend').attr('transform', `translate(${pad},${titleH + 6})`);
+  input.heads.forEach((head, h) => {
+    const on = options.head === 'all' ? !hidden.has(h) : h === heads[0];
+    const label = legendItems[h];
+    const w = textWidth(label, fs) + 30;
+    const [lx, ly] = legendPos[h];
+    const item = lg.append('g').attr('class', 'head-toggle hot').attr('data-head', h).attr('role', 'switch')
+      .attr('aria-checked', String(on)).attr('transform', `translate(${lx},${ly})`).attr('cursor', 'pointer');
+    item.append('rect').attr('width', w - 6).attr('height', 16).attr('rx', 3).attr('fill', 'transparent')
+      .attr('stroke', on ? theme.heads[h % theme.heads.length] : theme.grid);
+    item.append('rect').attr('x', 5).attr('y', 4).attr('width', 12).attr('height', 8).attr('rx', 2)
+      .attr('fill', on ? theme.heads[h % theme.heads.length] : 'none').attr('stroke', theme.heads[h % theme.heads.length]);
+    item.append('text').attr('x', 22).attr('y', 12).attr('fill', on ? theme.fg : theme.muted).text(label);
+  });
+  if (H > 1) {
+    const [lx, ly] = legendPos[H];
+    const item = lg.append('g').attr('class', 'head-toggle hot').attr('data-head', 'all').attr('transform', `translate(${lx},${ly})`).attr('cursor', 'pointer');
+    item.append('text').attr('x', 4).attr('y', 12).attr('fill', theme.focus).attr('text-decoration', 'underline').text(allLabel);
+  }
+
+  const reading = lg.append('g').attr('class', 'reading').attr('font-size', fs - 1).attr('fill', theme.muted);
+  readingItems.forEach((item, k) => reading.append('text').attr('x', readingPos[k][0]).attr('y', readingPos[k][1] + 12).text(item));
+
+  const xOf = (i: number) => pad + step * i + step / 2;
+  const arcsG = svg.append('g').attr('class', 'arcs').attr('fill', 'none');
+  const sorted = [...links].sort((a, b) => a.w - b.w);
+  for (const l of sorted) {
+    const x1 = xOf(l.i), x2 = xOf(l.j);
+    let d: string;
+    if (l.i === l.j) {
+      const r = Math.min(step * 0.3, 9);
+      d = `M ${x1 - r * 0.6} ${baseY - 10} a ${r} ${r} 0 1 1 ${r * 1.2} 0`;
+    } else {
+      const up = l.j > l.i;
+      const y = up ? baseY - 10 : baseY + labelH;
+      const hgt = arcH(Math.abs(l.j - l.i)) * (up ? -1 : 1);
+      d = `M ${x1} ${y} C ${x1} ${y + hgt * 1.33}, ${x2} ${y + hgt * 1.33}, ${x2} ${y}`;
+    }
+    arcsG.append('path').attr('class', 'arc hot').attr('d', d)
+      .attr('data-head', l.h).attr('data-query', l.i).attr('data-key', l.j).attr('data-weight', l.w.toFixed(4))
+      .attr('stroke', theme.heads[l.h % theme.heads.length])
+      .attr('stroke-width', (0.6 + thick * l.w).toFixed(2))
+      .attr('stroke-opacity', (topK ? 0.12 + 0.6 * l.w : 0.18 + 0.8 * l.w).toFixed(3))
+      .attr('stroke-linecap', 'round');
+  }
+  // Arrow heads: a small dot at the key end says where the arc goes.
+  const dots = svg.append('g').attr('class', 'key-ends');
+  for (const l of sorted) {
+    if (l.i === l.j || l.w < 0.1) continue;
+    dots.append('circle').attr('class', 'key-end').attr('data-query', l.i).attr('data-head', l.h)
+      .attr('cx', xOf(l.j)).attr('cy', l.j > l.i ? baseY - 10 : baseY + labelH).attr('r', 1.5 + 2 * l.w)
+      .attr('fill', theme.heads[l.h % theme.heads.length]).attr('pointer-events', 'none');
+  }
+
+  const tokG = svg.append('g').attr('class', 'tokens');
+  const selected = options.token >= 0 && options.token < n ? options.token : -1;
+  input.tokens.forEach((t, i) => {
+    const x = xOf(i);
+    const g = tokG.append('g').attr('class', 'token hot').attr('data-token', i).attr('cursor', 'pointer');
+    const label = clip(t, slanted ? 120 : step - 4, fs);
+    g.append('rect').attr('class', 'token-hit').attr('x', x - step / 2).attr('y', baseY - 6).attr('width', step).attr('height', labelH - 2)
+      .attr('fill', 'transparent');
+    if (slanted) {
+      g.append('text').attr('x', x).attr('y', baseY + 6).attr('text-anchor', 'end')
+        .attr('transform', `rotate(-50 ${x} ${baseY + 6})`).attr('dy', '0.7em')
+        .attr('font-weight', i === selected ? 700 : 400).attr('fill', i === selected ? theme.accent : theme.fg).text(label);
+    } else {
+      g.append('text').attr('x', x).attr('y', baseY + fs).attr('text-anchor', 'middle')
+        .attr('font-weight', i === selected ? 700 : 400).attr('fill', i === selected ? theme.accent : theme.fg).text(label);
+    }
+    g.append('circle').attr('cx', x).attr('cy', baseY - 10).attr('r', 2).attr('fill', theme.muted);
+  });
+
+  const svgNode = svg.node()!;
+  const arcEls = () => Array.from(svgNode.querySelectorAll<SVGPathElement>('path.arc'));
+  const focusOn = (pred: (el: Element) => boolean) => {
+    for (const el of arcEls()) el.setAttribute('visibility', pred(el) ? 'visible' : 'hidden');
+    for (const el of Array.from(svgNode.querySelectorAll('circle.key-end'))) el.setAttribute('visibility', pred(el) ? 'visible' : 'hidden');
+  };
+  const unfocus = () => focusOn(() => true);
+  // A repeated word is named with its position ("the" (token 4)), as the token menu numbers it.
+  const repeated = repeatedWords(input.tokens);
+  const describe = (el: Element): Tip | undefined => {
+    if (el.classList.contains('head-toggle')) {
+      const hv = el.getAttribute('data-head');
+      if (hv === 'all') {
+        return { lines: ['show every head, each in its own colour (click or press Enter)'], click: () => options.onPick?.({ head: 'all', hiddenHeads: [] }) };
+      }
+      const h = Number(hv);
+      return {
+        lines: [options.head === 'all' ? `head "${input.heads[h].name}": click or press Enter to ${hidden.has(h) ? 'show' : 'hide'} it` : `head "${input.heads[h].name}": click or press Enter to show only it`],
+        click: () => {
+          if (options.head !== 'all') { options.onPick?.({ head: h }); return; }
+          const next = new Set(hidden);
+          if (next.has(h)) next.delete(h); else next.add(h);
+          options.onPick?.({ hiddenHeads: [...next] });
+        },
+      };
+    }
+    if (el.classList.contains('token')) {
+      const t = Number(el.getAttribute('data-token'));
+      const strongest = heads.map((h) => {
+        const weights = row(input.heads[h].weights, t);
+        let best = 0;
+        weights.forEach((w, j) => { if (w > weights[best]) best = j; });
+        return `head "${input.heads[h].name}": attends most to ${quotedToken(input.tokens, best, repeated)} (${fmt(weights[best])})`;
+      });
+      return {
+        lines: [`${input.tokens[t]} (token ${t + 1} of ${n})`, ...strongest, 'click or press Enter: show it in the spec'],
+        enter: () => focusOn((a) => Number(a.getAttribute('data-query')) === t),
+        leave: unfocus,
+        reveal: { kind: 'token', input: inputIndex, token: t },
+        click: () => options.onPick?.({ token: t }),
+      };
+    }
+    const h = Number(el.getAttribute('data-head')), i = Number(el.getAttribute('data-query')), j = Number(el.getAttribute('data-key'));
+    const head = input.heads[h];
+    if (!head) return undefined;
+    return {
+      lines: [
+        `${plainToken(input.tokens, i, repeated)} → ${plainToken(input.tokens, j, repeated)}: weight ${fmt(at(head.weights, i, j), 4)}, score ${fmt(at(head.scores, i, j))}, scaled ${fmt(at(head.scores, i, j))} ÷ ${divisorText(data, head)} = ${fmt(scaledAt(head, i, j))}`,
+        `head "${head.name}"`,
+      ],
+      enter: () => focusOn((a) => a === el),
+      leave: unfocus,
+    };
+  };
+  const cleanups = [wireTips(svgNode, options, '.hot', describe)];
+  if (options.interactive) {
+    const toks = Array.from(svgNode.querySelectorAll('g.token'), (el, i) => ({ el, row: 0, col: i }));
+    cleanups.push(rovingGrid(tokG.node()!, toks, Math.max(0, selected)));
+    const toggles = Array.from(svgNode.querySelectorAll('g.head-toggle'), (el, i) => ({ el, row: 0, col: i }));
+    cleanups.push(rovingGrid(lg.node()!, toggles));
+  }
+  return { svg: svgNode, notes, destroy: () => { cleanups.forEach((f) => f()); svg.remove(); } };
+};

@@ -1,0 +1,138 @@
+// The matrix view's canvas: for large inputs the cells are painted into pixels rather than drawn
+// as one SVG <rect> each.
+import { rgb, select } from 'd3';
+import type { AttentionData, InputData } from '../../../src/core/result/attention-data.js';
+import type { Theme } from '../../kit/colour.js';
+import { cellLines } from './matrix-text.js';
+import { clampIndex, type ViewOptions } from '../../kit/view.js';
+import type { Box } from '../../kit/tooltip.js';
+
+/** Where a head's canvas goes, in the view's coordinates. */
+export interface CanvasBox { x: number; y: number; w: number; h: number; head: number }
+
+export interface CanvasContext {
+  container: HTMLElement;
+  boxes: readonly CanvasBox[];
+  data: AttentionData;
+  input: InputData;
+  n: number;
+  /** Cell size in CSS pixels. */
+  cell: number;
+  options: ViewOptions;
+  theme: Theme;
+  /** 0..255 on the colour table, or −1 for a masked cell. */
+  level: (head: number, i: number, j: number) => number;
+  lut: readonly [number, number, number][];
+  highlight: (head: number, i: number, j: number) => void;
+  clear: () => void;
+}
+
+/**
+ * One canvas per head over the SVG's empty grid, with the same hover (the cell's dot product, its
+ * row and column outlined), click (reveal and pick the query) and arrow keys as SVG cells have.
+ */
+export function paintCanvases({ container, boxes, data, input, n, cell, options, theme, level, lut, highlight, clear }: CanvasContext):
+  { canvases: HTMLCanvasElement[]; cleanup: () => void } {
+  const canvases: HTMLCanvasElement[] = [];
+  const wrap = select(container).append('div').attr('class', 'canvas-layer');
+  for (const box of boxes) {
+    const head = input.heads[box.head];
+    const canvas = wrap!.append('canvas').attr('class', 'matrix-canvas').node()!;
+    canvases.push(canvas);
+    const dpr = container.ownerDocument.defaultView?.devicePixelRatio ?? 1;
+    canvas.width = Math.ceil(box.w * dpr);
+    canvas.height = Math.ceil(box.h * dpr);
+    canvas.style.width = `${box.w}px`;
+    canvas.style.height = `${box.h}px`;
+    canvas.style.left = `${box.x}px`;
+    canvas.style.top = `${box.y}px`;
+    canvas.dataset.x = String(box.x);
+    canvas.dataset.y = String(box.y);
+    canvas.dataset.head = String(box.head);
+    canvas.tabIndex = 0;
+    canvas.setAttribute('role', 'application');
+    canvas.setAttribute('aria-label', `${n}×${n} attention matrix, head "${head.name}": arrow keys move between cells`);
+    const ctx = canvas.getContext('2d');
+    if (ctx) paintCells(ctx, canvas.width, canvas.height, n, cell * dpr, (i, j) => level(box.head, i, j), lut, theme);
+    let active: [number, number] = [clampIndex(options.token, n), 0];
+    const at = (e: PointerEvent): [number, number] | undefined => {
+      const r = canvas.getBoundingClientRect();
+      const i = Math.floor((e.clientY - r.top) / cell), j = Math.floor((e.clientX - r.left) / cell);
+      return i >= 0 && j >= 0 && i < n && j < n ? [i, j] : undefined;
+    };
+    // The focused cell's own rectangle: the tooltip goes below or above it, not over it (anchored to
+    // the whole canvas it had no room below or above, and covered the cell being read).
+    const cellBox = (i: number, j: number): Box => {
+      const r = canvas.getBoundingClientRect();
+      return { left: r.left + j * cell, top: r.top + i * cell, right: r.left + (j + 1) * cell, bottom: r.top + (i + 1) * cell };
+    };
+    const show = (i: number, j: number, anchor: { x: number; y: number } | Box) => {
+      highlight(box.head, i, j);
+      options.tooltip?.show(cellLines(data, input, box.head, i, j), anchor);
+    };
+    const move = (e: Event) => {
+      const p = at(e as PointerEvent);
+      if (!p) return;
+      active = p;
+      show(p[0], p[1], { x: (e as PointerEvent).clientX, y: (e as PointerEvent).clientY });
+    };
+    const leave = () => { clear(); options.tooltip?.hide(); };
+    const click = (e: Event) => {
+      const p = at(e as PointerEvent);
+      if (!p) return;
+      options.onReveal?.({ kind: 'token', input: options.input, token: p[0] });
+      options.onPick?.({ token: p[0] });
+    };
+    const key = (e: Event) => {
+      const ke = e as KeyboardEvent;
+      const [i, j] = active;
+      const d: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+      if (ke.key === 'Escape') { leave(); return; }
+      const step = d[ke.key];
+      if (!step) return;
+      ke.preventDefault();
+      active = [Math.max(0, Math.min(n - 1, i + step[0])), Math.max(0, Math.min(n - 1, j + step[1]))];
+      show(active[0], active[1], cellBox(active[0], active[1]));
+    };
+    canvas.addEventListener('pointermove', move);
+    canvas.addEventListener('pointerleave', leave);
+    canvas.addEventListener('click', click);
+    canvas.addEventListener('keydown', key);
+    canvas.addEventListener('focus', () => show(active[0], active[1], cellBox(active[0], active[1])));
+    canvas.addEventListener('blur', leave);
+  }
+
+  return { canvases, cleanup: () => wrap.remove() };
+}
+
+
+/**
+ * Paints every cell straight into the canvas's pixels: a million cells (1024 tokens) cost one
+ * pass over the pixels instead of a million fillRect calls. `level(i, j)` is 0..255 on the
+ * colour table, or −1 for a masked cell, which gets the diagonal hatch.
+ */
+export function paintCells(ctx: CanvasRenderingContext2D, width: number, height: number, n: number, cellPx: number,
+  level: (i: number, j: number) => number, lut: readonly [number, number, number][], theme: Theme): void {
+  const img = ctx.createImageData(width, height);
+  const px = img.data;
+  const m = rgb(theme.masked), hatch = rgb(theme.maskedHatch);
+  const levels = new Int16Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) levels[i * n + j] = level(i, j);
+  for (let y = 0; y < height; y++) {
+    const i = Math.min(n - 1, Math.floor(y / cellPx));
+    for (let x = 0; x < width; x++) {
+      const j = Math.min(n - 1, Math.floor(x / cellPx));
+      const k = levels[i * n + j];
+      const o = (y * width + x) * 4;
+      if (k < 0) {
+        const line = (x + y) % 6 < 1.5;
+        px[o] = line ? hatch.r : m.r; px[o + 1] = line ? hatch.g : m.g; px[o + 2] = line ? hatch.b : m.b;
+      } else {
+        const c = lut[k];
+        px[o] = c[0]; px[o + 1] = c[1]; px[o + 2] = c[2];
+      }
+      px[o + 3] = 255;
+    }
+  }
+  ctx.putImageData(img, 0, 0);
+}

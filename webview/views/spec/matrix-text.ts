@@ -1,0 +1,50 @@
+// The words of the matrix view: the hover text of a cell (the dot product term by term, the
+// scaling, the weight), of a block of cells, and the value a cell is coloured by in each mode.
+import { at, isMasked, row, scaledAt, type AttentionData, type HeadData, type InputData } from '../../../src/core/result/attention-data.js';
+import { pairGeometry } from '../../../src/core/linalg/geometry.js';
+import type { MatrixMode } from '../../../src/core/vocabulary.js';
+import { dotTerms, fmt } from '../../kit/format.js';
+
+export function divisorText(data: AttentionData, head: HeadData): string {
+  if (data.scale === 'sqrt_dk') return `√${head.dk} ≈ ${fmt(head.divisor)}`;
+  if (data.scale === 'none') return '1 (no scaling)';
+  return fmt(head.divisor);
+}
+
+export function value(head: HeadData, mode: MatrixMode, i: number, j: number): number | null {
+  if (isMasked(head, i, j)) return null;
+  if (mode === 'cosine') return pairGeometry(row(head.q, i), row(head.k, j)).cos;
+  return mode === 'weights' ? at(head.weights, i, j) : mode === 'scaled' ? scaledAt(head, i, j) : at(head.scores, i, j);
+}
+
+/** The hover text of one cell, also the <title> of the cell in `attn render`. */
+export function cellLines(data: AttentionData, input: InputData, h: number, i: number, j: number): string[] {
+  const head = input.heads[h];
+  const tq = input.tokens[i], tk = input.tokens[j];
+  const lines = [`${tq} → ${tk} (query ${i + 1}, key ${j + 1}) · head "${head.name}"`];
+  if (isMasked(head, i, j)) {
+    lines.push(`masked: "${tq}" may not attend to "${tk}", weight 0`);
+    return lines;
+  }
+  lines.push(`q_${tq} · k_${tk} = ${dotTerms(row(head.q, i), row(head.k, j), at(head.scores, i, j))}`);
+  const g = pairGeometry(row(head.q, i), row(head.k, j));
+  lines.push(`= |q||k| cos θ = ${fmt(g.qNorm, 2)} · ${fmt(g.kNorm, 2)} · ${g.cos.toFixed(3)} (θ = ${fmt(g.degrees, 1)}°)`);
+  lines.push(`scaled: ${fmt(at(head.scores, i, j))} ÷ ${divisorText(data, head)} = ${fmt(scaledAt(head, i, j))}`);
+  lines.push(`weight: ${fmt(at(head.weights, i, j), 4)} (softmax of row "${tq}")`);
+  return lines;
+}
+
+/** The hover line of a block of cells: its mean, or why it has none. */
+export function blockMeanText(what: string, mean: number | null): string {
+  return mean === null ? `mean ${what}: none, the mask hides every pair in this block` : `mean ${what}: ${fmt(mean)}`;
+}
+
+/** The mean over a block's unmasked pairs; null when the mask hides every pair of the block. */
+export function meanBlock(head: HeadData, mode: MatrixMode, i: number, j: number, stride: number, n: number): number | null {
+  let sum = 0, cnt = 0;
+  for (let a = i; a < Math.min(n, i + stride); a++) for (let b = j; b < Math.min(n, j + stride); b++) {
+    const x = value(head, mode, a, b);
+    if (x !== null) { sum += x; cnt++; }
+  }
+  return cnt ? sum / cnt : null;
+}

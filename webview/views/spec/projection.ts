@@ -1,0 +1,204 @@
+// The projection diagram: x (1×d_model) · W (d_model×d) = y (1×d) as coloured grids, x standing
+// as a column beside W's rows so that each x_i sits next to the row it multiplies, y lying under
+// W's columns. Hover y_j: its terms (2·4 + 0·2 + 2·0 = 8) and the column it comes from. Large
+// dimensions are drawn compressed, each band the mean of several entries, and the shape is written.
+import { ROLE_SYMBOL, ROLE_VECTOR } from '../../../src/core/vocabulary.js';
+import { row, weightAt, weightColumn } from '../../../src/core/result/attention-data.js';
+import { findMatrix } from '../../../src/core/result/matrix-info.js';
+import { clip, dotTerms, fmt, textWidth, thousands } from '../../kit/format.js';
+import { rovingGrid } from '../../kit/keyboard.js';
+import { TipTable } from '../../kit/tips.js';
+import { wireTips } from '../../kit/tooltip.js';
+import { textOn } from '../../kit/colour.js';
+import { clampIndex, createSvg, emptyView, note, singleHead, type G, type ViewFn } from '../../kit/view.js';
+import { maxOf } from '../../../src/core/linalg/extent.js';
+
+/** More rows or columns than this are drawn as bands. */
+export const MAX_BANDS = 64;
+
+
+interface Bands { count: number; stride: number; range(b: number): [number, number] }
+function bands(n: number): Bands {
+  const stride = Math.max(1, Math.ceil(n / MAX_BANDS));
+  return { count: Math.ceil(n / stride), stride, range: (b) => [b * stride, Math.min(n, (b + 1) * stride)] };
+}
+
+export const renderProjection: ViewFn = (container, data, options) => {
+  const theme = options.theme;
+  const inputIndex = clampIndex(options.input, data.inputs.length);
+  const input = data.inputs[inputIndex];
+  if (!input || input.tokens.length === 0) return emptyView(container, theme, options.width, 'projection', 'No tokens to draw.');
+  const role = options.projection;
+  const h = singleHead(data, options);
+  const m = findMatrix(data, role, h);
+  if (!m) {
+    return emptyView(container, theme, options.width, 'projection', role === 'wo'
+      ? 'This spec has no W_O: the heads\' outputs, side by side, are the output.'
+      : `No ${ROLE_SYMBOL[role]} for head ${h + 1}.`);
+  }
+  const t = clampIndex(options.token, input.tokens.length);
+  const word = input.tokens[t];
+  const x = role === 'wo' ? row(input.concat, t) : row(input.embeddings, t);
+  const W = (i: number, j: number) => weightAt(m, i, j);
+  const y = Array.from({ length: m.cols }, (_, j) => x.reduce((s, xi, i) => s + xi * W(i, j), 0));
+  const rowNames = role === 'wo' ? Array.from({ length: m.rows }, (_, i) => `c${i}`) : data.features.slice(0, m.rows);
+  const colNames = Array.from({ length: m.cols }, (_, j) => (role === 'wo' && m.cols === data.dModel ? data.features[j] : `${ROLE_VECTOR[role][0]}${j}`));
+  const xName = role === 'wo' ? `concat_${word}` : `e_${word}`;
+  const yName = `${ROLE_VECTOR[role]}_${word}`;
+  const headName = role === 'wo' ? '' : ` of head "${input.heads[h]?.name ?? h + 1}"`;
+  const notes: string[] = [];
+  if (m.identity) notes.push(`${ROLE_SYMBOL[role]} is the identity ("identity" in the spec): ${yName} = ${xName}`);
+  const rb = bands(m.rows), cb = bands(m.cols);
+  if (rb.stride > 1 || cb.stride > 1) {
+    notes.push(`compressed: ${m.rows} rows shown as ${rb.count} bands of ${rb.stride}, ${m.cols} columns as ${cb.count} bands of ${cb.stride} (each band the mean)`);
+  }
+
+  const fs = theme.fontSize;
+  const pad = 12;
+  const shape = `${xName} (1×${m.rows}) · ${ROLE_SYMBOL[role]} (${m.rows}×${m.cols}) = ${yName} (1×${m.cols})`;
+  const titleH = 42 + notes.length * 16;
+  const rowLabelW = Math.min(110, Math.max(maxOf(rowNames, (n) => textWidth(n, fs)), 20) + 10);
+  const avail = Math.max(260, options.width) - 2 * pad - rowLabelW - 40;
+  let cell = Math.floor(avail / (cb.count + 2));
+  cell = Math.max(6, Math.min(48, cell, Math.floor(Math.max(260, 640) / rb.count)));
+  const showVals = cell >= 28;
+  const colLabelH = cell >= 14 ? Math.min(80, maxOf(colNames, (n) => textWidth(n, fs - 1))) * 0.72 + 14 : 14;
+  const xX = pad + rowLabelW;
+  const wX = xX + cell + 28;
+  const gridTop = titleH + 18 + colLabelH;
+  const yTop = gridTop + rb.count * cell + 22;
+  const width = Math.max(options.width, wX + cb.count * cell + pad + 40);
+  // One line under W_Q, W_K or W_V for scale: how big this matrix is in the original Transformer.
+  const scaleLine = role === 'wo' ? undefined : fullSizeLine(data, ROLE_SYMBOL[role], m.rows * m.cols, m.identity);
+  const height = yTop + cell + 44 + (scaleLine ? 22 : 0);
+  const svg = createSvg(container, theme, width, height, `Projection: ${shape}`, 'projection');
+  svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
+    .text(clip(`${yName} = ${xName} · ${ROLE_SYMBOL[role]}${headName}`, width - 2 * pad, theme.fontSize * 1.1));
+  svg.append('text').attr('class', 'shape').attr('x', pad).attr('y', 34).attr('fill', theme.muted).attr('font-family', theme.mono).text(shape);
+  notes.forEach((s, k) => note(svg, theme, pad, 52 + k * 16, s));
+
+  const maxAbs = (v: Iterable<number>) => Math.max(1e-12, maxOf(v, Math.abs));
+  const xMax = maxAbs(x), wMax = m.values ? maxAbs(m.values.data) : 1, yMax = maxAbs(y);
+  const mean = (v: ArrayLike<number>) => Array.from(v).reduce((a, b) => a + b, 0) / Math.max(1, v.length);
+  const tips = new TipTable();
+  const focusables: { el: Element; row: number; col: number }[] = [];
+  const cellRect = (g: G, cx: number, cy: number, v: number, scale: number, cls: string, tip: number, gridRow: number, gridCol: number) => {
+    const fill = theme.div(v / scale);
+    const r = g.append('rect').attr('class', `${cls} hot`).attr('x', cx).attr('y', cy).attr('width', cell).attr('height', cell)
+      .attr('fill', fill).attr('stroke', theme.grid).attr('stroke-width', 0.5).attr('data-tip', tip).attr('data-row', gridRow).attr('data-col', gridCol);
+    focusables.push({ el: r.node()!, row: gridRow, col: gridCol });
+    if (showVals) {
+      const s = fmt(v, 2);
+      if (textWidth(s, fs - 1) < cell - 4) {
+        g.append('text').attr('x', cx + cell / 2).attr('y', cy + cell / 2 + (fs - 1) * 0.35).attr('text-anchor', 'middle')
+          .attr('font-size', fs - 1).attr('fill', textOn(fill)).attr('pointer-events', 'none').text(s);
+      }
+    }
+    return r;
+  };
+
+  const hl = () => svg.select<SVGGElement>('g.highlight');
+  const outline = (rx: number, ry: number, rw: number, rh: number, colour = theme.accent) => {
+    hl().append('rect').attr('x', rx).attr('y', ry).attr('width', rw).attr('height', rh).attr('fill', 'none').attr('stroke', colour).attr('stroke-width', 2);
+  };
+  const clear = () => hl().selectAll('*').remove();
+
+  // Labels: the features down the left (shared by x and W's rows), W's columns along the top.
+  const labels = svg.append('g').attr('class', 'labels').attr('font-size', fs - 1);
+  if (cell >= 10) {
+    for (let b = 0; b < rb.count; b++) {
+      const [a, z] = rb.range(b);
+      labels.append('text').attr('x', xX - 6).attr('y', gridTop + b * cell + cell / 2 + 4).attr('text-anchor', 'end')
+        .text(rb.stride > 1 ? `${a}–${z - 1}` : clip(rowNames[a] ?? `${a}`, rowLabelW - 8, fs - 1));
+    }
+    for (let b = 0; b < cb.count; b++) {
+      const [a, z] = cb.range(b);
+      const cx = wX + b * cell + cell / 2, cy = gridTop - 6;
+      labels.append('text').attr('x', cx).attr('y', cy).attr('transform', `rotate(-45 ${cx} ${cy})`)
+        .text(cb.stride > 1 ? `${a}–${z - 1}` : clip(colNames[a], 80, fs - 1));
+    }
+  }
+  labels.append('text').attr('x', xX + cell / 2).attr('y', titleH + 12).attr('text-anchor', 'middle').attr('font-weight', 600).attr('font-size', fs).text('x');
+  labels.append('text').attr('x', wX).attr('y', titleH + 12).attr('font-weight', 600).attr('font-size', fs).text(`${ROLE_SYMBOL[role]} (${m.rows}×${m.cols})`);
+  svg.append('text').attr('x', xX + cell + 14).attr('y', gridTop + (rb.count * cell) / 2 + 6).attr('text-anchor', 'middle')
+    .attr('font-weight', 700).attr('font-size', fs * 1.6).text('·');
+  svg.append('text').attr('x', wX - 6).attr('y', yTop + cell / 2 + 5).attr('text-anchor', 'end').attr('font-weight', 700).text('=');
+  svg.append('text').attr('x', wX).attr('y', yTop + cell + 16).attr('font-weight', 600).text(`${yName} (1×${m.cols})`);
+
+  const xG = svg.append('g').attr('class', 'x') as unknown as G;
+  for (let b = 0; b < rb.count; b++) {
+    const [a, z] = rb.range(b);
+    const v = mean(x.slice(a, z));
+    const tip = tips.add({
+      lines: rb.stride > 1
+        ? [`${xName}[${a}–${z - 1}]: mean ${fmt(v)}`]
+        : [`${xName}[${rowNames[a] ?? a}] = ${fmt(x[a])}`, role === 'wo' ? 'the heads\' outputs, joined' : `the embedding of "${word}"; click or press Enter to show it in the spec`],
+      enter: () => outline(xX, gridTop + b * cell, cell, cell),
+      leave: clear,
+      reveal: role === 'wo' ? undefined : { kind: 'token', input: inputIndex, token: t },
+    });
+    cellRect(xG, xX, gridTop + b * cell, v, xMax, 'x-cell', tip, b, 0);
+  }
+  const wG = svg.append('g').attr('class', 'w') as unknown as G;
+  for (let bi = 0; bi < rb.count; bi++) {
+    const [ra, rz] = rb.range(bi);
+    for (let bj = 0; bj < cb.count; bj++) {
+      const [ca, cz] = cb.range(bj);
+      const block: number[] = [];
+      for (let i = ra; i < rz; i++) for (let j = ca; j < cz; j++) block.push(W(i, j));
+      const v = mean(block);
+      const single = rb.stride === 1 && cb.stride === 1;
+      const tip = tips.add({
+        lines: single
+          ? [`${ROLE_SYMBOL[role]}[${rowNames[ra] ?? ra}, ${colNames[ca]}] = ${fmt(W(ra, ca))}`, `row ${ra + 1}, column ${ca + 1}${headName}; click or press Enter to show it in the spec`]
+          : [`${ROLE_SYMBOL[role]} rows ${ra}–${rz - 1}, columns ${ca}–${cz - 1}: mean ${fmt(v)}`],
+        enter: () => {
+          outline(wX, gridTop + bi * cell, cb.count * cell, cell);
+          outline(wX + bj * cell, gridTop, cell, rb.count * cell);
+        },
+        leave: clear,
+        reveal: { kind: 'matrix', role, ...(role === 'wo' ? {} : { head: h }), row: ra, col: ca },
+      });
+      const r = cellRect(wG, wX + bj * cell, gridTop + bi * cell, v, wMax, 'w-cell', tip, bi, bj + 1);
+      r.attr('data-row-index', ra).attr('data-col-index', ca);
+    }
+  }
+  const yG = svg.append('g').attr('class', 'y') as unknown as G;
+  for (let b = 0; b < cb.count; b++) {
+    const [a, z] = cb.range(b);
+    const v = mean(y.slice(a, z));
+    const tip = tips.add({
+      lines: cb.stride > 1
+        ? [`${yName}[${a}–${z - 1}]: mean ${fmt(v)}`]
+        : [`${yName}[${colNames[a]}] = ${xName} · column ${a + 1} of ${ROLE_SYMBOL[role]}`, dotTerms(x, weightColumn(m, a), y[a])],
+      enter: () => {
+        outline(wX + b * cell, gridTop, cell, rb.count * cell);
+        outline(xX, gridTop, cell, rb.count * cell);
+        outline(wX + b * cell, yTop, cell, cell, theme.focus);
+      },
+      leave: clear,
+    });
+    cellRect(yG, wX + b * cell, yTop, v, yMax, 'y-cell', tip, rb.count + 1, b + 1);
+  }
+  if (scaleLine) {
+    svg.append('text').attr('class', 'full-size').attr('x', pad).attr('y', yTop + cell + 44).attr('fill', theme.muted)
+      .text(clip(scaleLine.text, width - 2 * pad, fs)).append('title').text(scaleLine.tip);
+  }
+  svg.append('g').attr('class', 'highlight').attr('pointer-events', 'none');
+
+  const svgNode = svg.node()!;
+  const cleanups = [wireTips(svgNode, options, '.hot', (el) => tips.get(el))];
+  if (options.interactive) cleanups.push(rovingGrid(svgNode, focusables));
+  return { svg: svgNode, notes, destroy: () => { cleanups.forEach((f) => f()); svg.remove(); } };
+};
+
+/** "At full size …": the original Transformer's count for this matrix role, beside this spec's own. */
+export function fullSizeLine(data: { parameters: { fullSize: { dModel: number; dk: number; heads: number; blocks: number; stacks: number; total: number } } }, name: string, own: number, identity: boolean): { text: string; tip: string } {
+  const f = data.parameters.fullSize;
+  const mine = identity ? 'here: the identity, nothing learnt' : `here: ${thousands(own)}`;
+  return {
+    text: `Full size: ${name} is ${f.dModel}×${f.dk} per head × ${f.heads} heads × ${f.blocks} layers × ${f.stacks} (encoder, decoder) = ${thousands(f.total)} numbers; ${mine}.`,
+    tip: `In the original Transformer (d_model ${f.dModel}, d_k ${f.dk}, ${f.heads} heads, ${f.blocks} layers in the encoder and ${f.blocks} in the decoder), ` +
+      `every ${name} is ${f.dModel}×${f.dk} = ${thousands(f.dModel * f.dk)} learnt numbers, ${thousands(f.total)} in all. An estimate for scale, not a count of this spec.`,
+  };
+}

@@ -1,0 +1,278 @@
+// The quadrant plot: two named axes (directions over the features, from views.quadrant), each
+// input token as a hollow point where its embedding sits and a filled point where attention
+// moved it, with an arrow between. Every input in one plot, on one scale. Without axes in the
+// spec: the first two principal components of all the vectors, and the plot says so.
+import { row } from '../../../src/core/result/attention-data.js';
+import { scaleLinear } from 'd3';
+import type { AttentionData, InputData, Matrix } from '../../../src/core/result/attention-data.js';
+import { clip, fmt, textWidth } from '../../kit/format.js';
+import { LabelPlacer } from '../../kit/label-placer.js';
+import { pca2 } from '../../../src/core/linalg/pca.js';
+import { rovingGrid } from '../../kit/keyboard.js';
+import { TipTable } from '../../kit/tips.js';
+import { wireTips } from '../../kit/tooltip.js';
+import { clampIndex, createSvg, emptyView, nextId, note, type ViewFn, type ViewOptions } from '../../kit/view.js';
+import { extentOf } from '../../../src/core/linalg/extent.js';
+
+interface Outputs {
+  /** Per input, per token, the vector after attention (or undefined when not plottable). */
+  rows?: (input: InputData) => Matrix;
+  /** What the filled points are. */
+  label: string;
+  /** Said on the plot when outputs cannot be drawn in the embedding space. */
+  why?: string;
+}
+
+/** Which vectors "after attention" live in the embedding space (width d_model) and can be plotted. */
+export function plottableOutputs(data: AttentionData, options: Pick<ViewOptions, 'head'>): Outputs {
+  const input0 = data.inputs[0];
+  const d = data.dModel;
+  if (!input0) return { label: '' };
+  if (typeof options.head === 'number') {
+    // The chosen head, or nothing: showing another head's output under this head's name was a wrong picture.
+    const h = clampIndex(options.head, input0.heads.length);
+    const head = input0.heads[h];
+    if (head?.dv === d) return { rows: (inp) => inp.heads[h].output, label: `after head "${head.name}"` };
+    return { label: '', why: `head "${head?.name ?? h}" gives ${head?.dv ?? 0} numbers per token (d_v), not d_model = ${d}: its output cannot be placed on these axes, only the inputs are shown` };
+  }
+  const width = input0.output.cols;
+  if (width === d) return { rows: (inp) => inp.output, label: input0.heads.length > 1 ? 'after attention (heads joined, then W_O)' : 'after attention' };
+  const h = input0.heads.findIndex((head) => head.dv === d);
+  if (h >= 0) {
+    return {
+      rows: (inp) => inp.heads[h].output, label: `after head "${input0.heads[h].name}"`,
+      why: `the joined output is ${width} wide, not d_model = ${d}: showing head "${input0.heads[h].name}" (d_v = ${d}) instead`,
+    };
+  }
+  return { label: '', why: `outputs are ${width} wide, not d_model = ${d}: they cannot be placed on these axes, only the inputs are shown` };
+}
+
+/** A share as a whole percentage; "?" when it cannot be known (never "NaN%"). */
+const percent = (share: number) => (Number.isFinite(share) ? `${Math.round(share * 100)}%` : '?');
+
+const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * (b[i] ?? 0);
+  return s;
+};
+
+export const renderQuadrant: ViewFn = (container, data, options) => {
+  const theme = options.theme;
+  const inputs = data.inputs.filter((inp) => inp.tokens.length > 0);
+  if (inputs.length === 0) return emptyView(container, theme, options.width, 'quadrant', 'No tokens to draw.');
+  const notes: string[] = [];
+  const outs = plottableOutputs(data, options);
+  if (outs.why) notes.push(outs.why);
+  const q = data.views.quadrant;
+  const all: Float64Array[] = [];
+  for (const inp of data.inputs) {
+    for (let t = 0; t < inp.tokens.length; t++) all.push(row(inp.embeddings, t));
+    const o = outs.rows?.(inp);
+    if (o) for (let t = 0; t < o.rows; t++) all.push(row(o, t));
+  }
+  let project: (v: ArrayLike<number>) => [number, number];
+  let xLabel: string, yLabel: string, xEnds: readonly [string, string] | undefined, yEnds: readonly [string, string] | undefined;
+  if (q && q.x.direction.length === data.dModel && q.y.direction.length === data.dModel) {
+    project = (v) => [dot(v, q.x.direction), dot(v, q.y.direction)];
+    xLabel = q.x.label; yLabel = q.y.label; xEnds = q.x.ends; yEnds = q.y.ends;
+  } else {
+    const p = pca2(all);
+    project = p.project;
+    xLabel = `PC1 (${percent(p.explained[0])} of the variance)`;
+    yLabel = `PC2 (${percent(p.explained[1])})`;
+    notes.push('no axes in the spec (views.quadrant): showing the first two principal components of all the vectors');
+  }
+
+  // A point whose coordinates overflow (huge embeddings on a long direction) cannot be placed:
+  // it is left out and the plot says so, rather than drawn at NaN.
+  // Past 1e300 the scale's own arithmetic (a span, a nice domain) overflows: such points are left out too.
+  const drawable = (v: number) => Number.isFinite(v) && Math.abs(v) <= 1e300;
+  const finite = (c: [number, number] | undefined) => !c || (drawable(c[0]) && drawable(c[1]));
+  const pts: { inp: number; tok: number; p: [number, number]; o?: [number, number] }[] = [];
+  let unplaced = 0;
+  data.inputs.forEach((inp, a) => inp.tokens.forEach((_, t) => {
+    const pt = { inp: a, tok: t, p: project(row(inp.embeddings, t)), o: outs.rows ? project(row(outs.rows(inp), t)) : undefined };
+    if (finite(pt.p) && finite(pt.o)) pts.push(pt);
+    else unplaced++;
+  }));
+  if (unplaced > 0) notes.push(`${unplaced} token(s) left out: their coordinates are too large to draw`);
+  // Where the four quadrants meet: at 0, unless every point is on one side of 0 on an axis (all the
+  // mouse points had positive coordinates, so all sat in one quadrant); then at the points' mean.
+  const coords = (k: 0 | 1) => pts.flatMap((p) => (p.o ? [p.p[k], p.o[k]] : [p.p[k]]));
+  const splitAt = (k: 0 | 1) => {
+    const v = coords(k);
+    const oneSide = v.length > 1 && (v.every((x) => x >= 0) || v.every((x) => x <= 0));
+    const mean = v.reduce((s, x) => s + x, 0) / Math.max(1, v.length);
+    return oneSide && Number.isFinite(mean) ? mean : 0;
+  };
+  const split: [number, number] = [splitAt(0), splitAt(1)];
+  if (q?.quadrants && (split[0] !== 0 || split[1] !== 0)) {
+    notes.push(`quadrants split at the mean of the points (${fmt(split[0], 2)}, ${fmt(split[1], 2)}): every point is on one side of 0`);
+  }
+
+  const fs = theme.fontSize;
+  const pad = 12;
+  const titleH = 24 + notes.length * 16;
+  const legendH = 22 * Math.ceil(inputs.length / 2) + 22;
+  const plotW = Math.max(260, Math.min(options.width - 2 * pad, 900));
+  const plotH = Math.max(220, Math.min(plotW * 0.75, 620));
+  const left = pad + fs + 34, top = titleH + legendH + 8;
+  const innerW = plotW - (left - pad) - 10, innerH = plotH - 40;
+  const width = Math.max(options.width, plotW + 2 * pad);
+  const height = top + innerH + 64;
+
+  const xs = pts.flatMap((p) => (p.o ? [p.p[0], p.o[0]] : [p.p[0]])).concat([0]);
+  const ys = pts.flatMap((p) => (p.o ? [p.p[1], p.o[1]] : [p.p[1]])).concat([0]);
+  const ext = (v: number[]): [number, number] => {
+    const [lo, hi] = extentOf(v);
+    // A span too small for d3's ticks (points 1e-300 apart) is widened to the size of the values,
+    // or to 1: the points then sit together, which is what they are at this scale.
+    // Halves first: 1e308 − (−1e308) overflows, its half does not.
+    const half = hi / 2 - lo / 2;
+    const pad = half > 1e-100 * Math.max(1, Math.abs(lo), Math.abs(hi)) ? half * 0.16 : Math.max(1, Math.abs(lo) / 2, Math.abs(hi) / 2) * 0.2;
+    const clampD = (v: number) => Math.max(-Number.MAX_VALUE / 2, Math.min(Number.MAX_VALUE / 2, v));
+    return [clampD(lo - pad), clampD(hi + pad)];
+  };
+  const sx = scaleLinear().domain(ext(xs)).range([left, left + innerW]).nice();
+  const sy = scaleLinear().domain(ext(ys)).range([top + innerH, top]).nice();
+
+  const svg = createSvg(container, theme, width, height, `Quadrant plot: ${xLabel} against ${yLabel}`, 'quadrant');
+  svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
+    .text(clip(`${data.title ?? 'Embeddings'}: where each word sits, and where attention moves it`, width - 2 * pad, theme.fontSize * 1.1));
+  notes.forEach((t, k) => note(svg, theme, pad, 34 + k * 16, t));
+
+  // Legend: one colour per input, hollow = input embedding, filled = after attention.
+  const lg = svg.append('g').attr('class', 'legend').attr('transform', `translate(${pad},${titleH + 4})`);
+  const colW = Math.max(180, (width - 2 * pad) / 2);
+  data.inputs.forEach((inp, a) => {
+    const c = theme.heads[a % theme.heads.length];
+    const g = lg.append('g').attr('transform', `translate(${(a % 2) * colW},${Math.floor(a / 2) * 22})`);
+    g.append('circle').attr('cx', 6).attr('cy', 8).attr('r', 5).attr('fill', c);
+    g.append('text').attr('x', 16).attr('y', 12).text(clip(inp.name, colW - 24, fs));
+  });
+  const ly = Math.ceil(data.inputs.length / 2) * 22;
+  lg.append('circle').attr('cx', 6).attr('cy', ly + 8).attr('r', 4.5).attr('fill', theme.bg).attr('stroke', theme.fg).attr('stroke-width', 1.5);
+  lg.append('text').attr('x', 16).attr('y', ly + 12).attr('fill', theme.muted)
+    .text(outs.rows ? `input embedding → ● ${outs.label}` : 'input embedding');
+
+  // Axes cross where both coordinates are 0 (inside the domain, thanks to the padding above).
+  const ax = svg.append('g').attr('class', 'axes');
+  const x0 = sx(0), y0 = sy(0);
+  ax.append('rect').attr('x', left).attr('y', top).attr('width', innerW).attr('height', innerH).attr('fill', 'none').attr('stroke', theme.grid);
+  ax.append('line').attr('x1', left).attr('x2', left + innerW).attr('y1', y0).attr('y2', y0).attr('stroke', theme.muted);
+  ax.append('line').attr('x1', x0).attr('x2', x0).attr('y1', top).attr('y2', top + innerH).attr('stroke', theme.muted);
+  for (const t of safeTicks(sx)) {
+    ax.append('line').attr('x1', sx(t)).attr('x2', sx(t)).attr('y1', top + innerH).attr('y2', top + innerH + 4).attr('stroke', theme.muted);
+    ax.append('text').attr('x', sx(t)).attr('y', top + innerH + 16).attr('text-anchor', 'middle').attr('fill', theme.muted).attr('font-size', fs - 1).text(fmt(t, 2));
+  }
+  for (const t of safeTicks(sy)) {
+    ax.append('line').attr('x1', left - 4).attr('x2', left).attr('y1', sy(t)).attr('y2', sy(t)).attr('stroke', theme.muted);
+    ax.append('text').attr('x', left - 6).attr('y', sy(t) + 4).attr('text-anchor', 'end').attr('fill', theme.muted).attr('font-size', fs - 1).text(fmt(t, 2));
+  }
+  ax.append('text').attr('x', left + innerW / 2).attr('y', top + innerH + 34).attr('text-anchor', 'middle').attr('font-weight', 600)
+    .text(clip(xEnds ? `${xEnds[0]} ← ${xLabel} → ${xEnds[1]}` : `${xLabel} →`, innerW - 8, fs));
+  const yx = pad + fs - 2, yy = top + innerH / 2;
+  ax.append('text').attr('x', yx).attr('y', yy).attr('text-anchor', 'middle').attr('font-weight', 600)
+    // Clipped to the plot's height: longer, it ran up into the legend.
+    .attr('transform', `rotate(-90 ${yx} ${yy})`).text(clip(yEnds ? `${yEnds[0]} ← ${yLabel} → ${yEnds[1]}` : `${yLabel} →`, innerH - 8, fs));
+  if (q?.quadrants && (split[0] !== 0 || split[1] !== 0)) {
+    ax.append('line').attr('class', 'split').attr('x1', sx(split[0])).attr('x2', sx(split[0])).attr('y1', top).attr('y2', top + innerH)
+      .attr('stroke', theme.muted).attr('stroke-dasharray', '4 3');
+    ax.append('line').attr('class', 'split').attr('x1', left).attr('x2', left + innerW).attr('y1', sy(split[1])).attr('y2', sy(split[1]))
+      .attr('stroke', theme.muted).attr('stroke-dasharray', '4 3');
+  }
+  if (q?.quadrants) {
+    // top-right, top-left, bottom-left, bottom-right
+    const spots: [number, number, string][] = [
+      [left + innerW - 6, top + 16, 'end'], [left + 6, top + 16, 'start'],
+      [left + 6, top + innerH - 8, 'start'], [left + innerW - 6, top + innerH - 8, 'end'],
+    ];
+    q.quadrants.forEach((name, k) => ax.append('text').attr('class', 'quadrant-name').attr('x', spots[k][0]).attr('y', spots[k][1])
+      .attr('text-anchor', spots[k][2]).attr('fill', theme.muted).attr('font-style', 'italic').text(name));
+  }
+
+  const tips = new TipTable();
+  const marker = nextId('arrow');
+  const defs = svg.append('defs');
+  data.inputs.forEach((_, a) => {
+    defs.append('marker').attr('id', `${marker}-${a}`).attr('viewBox', '0 0 10 10').attr('refX', 9).attr('refY', 5)
+      .attr('markerUnits', 'userSpaceOnUse').attr('markerWidth', 9).attr('markerHeight', 9).attr('orient', 'auto-start-reverse')
+      .append('path').attr('d', 'M 0 0 L 10 5 L 0 10 z').attr('fill', theme.heads[a % theme.heads.length]);
+  });
+  const arrows = svg.append('g').attr('class', 'arrows');
+  const points = svg.append('g').attr('class', 'points');
+  const labels = svg.append('g').attr('class', 'labels').attr('pointer-events', 'none');
+  const placed = new Set<string>();
+  // Labels that would cover each other move to another side of their point, or are left to the hover.
+  const placer = new LabelPlacer();
+  const around = (x: number, y: number, w: number, h: number): [number, number][] => [
+    [x + 8, y - 6], [x + 8, y + h + 4], [x - 8 - w, y - 6], [x - 8 - w, y + h + 4], [x - w / 2, y - 10], [x - w / 2, y + h + 10],
+  ];
+  const sel = { input: clampIndex(options.input, data.inputs.length), token: options.token };
+  const vecLines = (v: ArrayLike<number>, names: readonly string[]) => {
+    const parts = Array.from(v, (x, k) => `${names[k] ?? `d${k}`} ${fmt(x)}`);
+    return parts.length > 16 ? [`${parts.slice(0, 16).join(', ')}, … (${parts.length} in all)`] : [parts.join(', ')];
+  };
+  const focusables: { el: Element; row: number; col: number }[] = [];
+  for (const pt of pts) {
+    const inp = data.inputs[pt.inp];
+    const c = theme.heads[pt.inp % theme.heads.length];
+    const word = inp.tokens[pt.tok];
+    const isSel = pt.inp === sel.input && pt.tok === sel.token;
+    const [px, py] = [sx(pt.p[0]), sy(pt.p[1])];
+    if (pt.o) {
+      const [qx, qy] = [sx(pt.o[0]), sy(pt.o[1])];
+      const len = Math.hypot(qx - px, qy - py);
+      if (len > 8) {
+        const k = (len - 6) / len;
+        arrows.append('line').attr('x1', px).attr('y1', py).attr('x2', px + (qx - px) * k).attr('y2', py + (qy - py) * k)
+          .attr('stroke', c).attr('stroke-width', isSel ? 2.5 : 1.3).attr('stroke-opacity', 0.8)
+          .attr('marker-end', `url(#${marker}-${pt.inp})`);
+      }
+      const outRow = row(outs.rows!(inp), pt.tok);
+      const names = outRow.length === data.dModel ? data.features : [];
+      const dot2 = points.append('circle').attr('class', 'point output hot').attr('data-input', pt.inp).attr('data-token', pt.tok)
+        .attr('cx', qx).attr('cy', qy).attr('r', isSel ? 6.5 : 5).attr('fill', c).attr('stroke', isSel ? theme.accent : theme.bg).attr('stroke-width', isSel ? 2 : 1)
+        .attr('cursor', 'pointer')
+        .attr('data-tip', tips.add({
+          lines: [`${word} ${outs.label} (in "${inp.name}")`, `(${fmt(pt.o[0])}, ${fmt(pt.o[1])}) on ${xLabel} / ${yLabel}`, ...vecLines(outRow, names)],
+          reveal: { kind: 'token', input: pt.inp, token: pt.tok },
+          click: () => options.onPick?.({ input: pt.inp, token: pt.tok }),
+        }));
+      focusables.push({ el: dot2.node()!, row: pt.inp, col: pt.tok * 2 + 1 });
+      const text = clip(`${word}′`, 90, fs);
+      const spot = placer.place(around(qx, qy, textWidth(text, fs), fs), textWidth(text, fs), fs);
+      if (spot) labels.append('text').attr('class', 'point-label').attr('x', spot[0]).attr('y', spot[1]).attr('fill', c).attr('font-weight', isSel ? 700 : 600).text(text);
+    }
+    const key = `${fmt(pt.p[0])},${fmt(pt.p[1])},${word}`;
+    const hollow = points.append('circle').attr('class', 'point input hot').attr('data-input', pt.inp).attr('data-token', pt.tok)
+      .attr('cx', px).attr('cy', py).attr('r', 4.5).attr('fill', theme.bg).attr('stroke', c).attr('stroke-width', 1.8).attr('cursor', 'pointer')
+      .attr('data-tip', tips.add({
+        lines: [`${word}: input embedding (in "${inp.name}")`, `(${fmt(pt.p[0])}, ${fmt(pt.p[1])}) on ${xLabel} / ${yLabel}`, ...vecLines(row(inp.embeddings, pt.tok), data.features)],
+        reveal: { kind: 'token', input: pt.inp, token: pt.tok },
+        click: () => options.onPick?.({ input: pt.inp, token: pt.tok }),
+      }));
+    focusables.push({ el: hollow.node()!, row: pt.inp, col: pt.tok * 2 });
+    if (!placed.has(key)) {
+      placed.add(key);
+      const text = clip(word, 90, fs - 1);
+      const w = textWidth(text, fs - 1);
+      const spot = placer.place([[px + 7, py + 14], ...around(px, py, w, fs - 1)], w, fs - 1);
+      if (spot) labels.append('text').attr('class', 'point-label').attr('x', spot[0]).attr('y', spot[1]).attr('fill', theme.muted).attr('font-size', fs - 1).text(text);
+    }
+  }
+
+  const svgNode = svg.node()!;
+  const cleanups = [wireTips(svgNode, options, '.hot', (el) => tips.get(el))];
+  if (options.interactive) cleanups.push(rovingGrid(svgNode, focusables));
+  return { svg: svgNode, notes, destroy: () => { cleanups.forEach((f) => f()); svg.remove(); } };
+};
+
+/** Six ticks, or the domain's ends when d3 cannot make ticks for it (a domain near the limits of a double). */
+function safeTicks(scale: { ticks(count: number): number[]; domain(): number[] }): number[] {
+  try {
+    return scale.ticks(6).filter(Number.isFinite);
+  } catch {
+    return scale.domain().filter(Number.isFinite);
+  }
+}

@@ -1,0 +1,225 @@
+// Step by step, for one query token of one head: q, every key k, q·k term by term, ÷ the scale,
+// e^(s − max), the softmax weight, weight × v, and the sum that becomes the token's new vector.
+// Every number is hoverable (and focusable) and says where it comes from.
+import { at, row, scaledRow, weightColumn, column } from '../../../src/core/result/attention-data.js';
+import type { AttentionData, HeadData, InputData, WeightData } from '../../../src/core/result/attention-data.js';
+import { dotTerms, factor, fmt, monoWidth, textWidth, vec, clip } from '../../kit/format.js';
+import { rovingGrid } from '../../kit/keyboard.js';
+import { divisorText } from './matrix.js';
+import { TipTable } from '../../kit/tips.js';
+import { wireTips, type Tip } from '../../kit/tooltip.js';
+import { clampIndex, createSvg, emptyView, note, singleHead, type G, type ViewFn } from '../../kit/view.js';
+import { maxOf } from '../../../src/core/linalg/extent.js';
+
+/** Vectors longer than this are shown as their first and last entries around "…". */
+const SHOW_ENTRIES = 6;
+/** With more keys than this, the table lists the keys with the largest weights (in reading order). */
+export const MAX_KEY_ROWS = 48;
+
+function matrixOf(data: AttentionData, role: 'wq' | 'wk' | 'wv', head: number): WeightData | undefined {
+  return data.matrices.find((m) => m.role === role && m.head === head);
+}
+
+/** Where entry t of a projected vector comes from: "e_watch · W_Q column 1 = 1·3 + 3·1 + 0·1 = 6". */
+function projectionLine(data: AttentionData, input: InputData, role: 'wq' | 'wk' | 'wv', h: number, token: number, t: number, out: number): string {
+  const letter = role === 'wq' ? 'Q' : role === 'wk' ? 'K' : 'V';
+  const name = `${role[1]}_${input.tokens[token]}[${t}]`;
+  const m = matrixOf(data, role, h);
+  if (!m || m.identity) return `${name} = e_${input.tokens[token]}[${data.features[t] ?? t}] = ${fmt(out)} (W_${letter} is the identity)`;
+  const e = row(input.embeddings, token);
+  const col = weightColumn(m, t);
+  return `${name} = e_${input.tokens[token]} · W_${letter} column ${t} = ${dotTerms(e, col, out)}`;
+}
+
+export const renderSteps: ViewFn = (container, data, options) => {
+  const theme = options.theme;
+  const inputIndex = clampIndex(options.input, data.inputs.length);
+  const input = data.inputs[inputIndex];
+  if (!input || input.tokens.length === 0 || input.heads.length === 0) return emptyView(container, theme, options.width, 'steps', 'No tokens to draw.');
+  const h = singleHead(data, options);
+  const head: HeadData = input.heads[h];
+  const n = input.tokens.length;
+  const i = clampIndex(options.token, n);
+  const tq = input.tokens[i];
+  const fs = theme.fontSize;
+  const mono = theme.mono;
+  const tips = new TipTable();
+  const notes: string[] = [];
+  if (options.head === 'all' && input.heads.length > 1) notes.push(`showing head "${head.name}"; pick another head in the toolbar`);
+
+  // Softmax pieces of the row, read back from the core's weights rather than recomputed: the core
+  // subtracts the row's maximum first, so the top key has e^0 = 1 and weight 1/Σ; hence
+  // Σ = 1 / (top weight) and e^(s_j − max) = weight_j × Σ. A fully masked row has all weights 0.
+  const scaledI = scaledRow(head, i);
+  const unmasked = scaledI.filter((s): s is number => s !== null);
+  const max = maxOf(unmasked, (s) => s);
+  const topWeight = row(head.weights, i).reduce((a, w) => Math.max(a, w), 0);
+  const sumEx = topWeight > 0 ? 1 / topWeight : 0;
+  const ex = Array.from(row(head.weights, i), (w) => w * sumEx);
+  const divText = divisorText(data, head);
+  let rows = input.tokens.map((_, j) => j);
+  let rest = { count: 0, weight: 0 };
+  if (n > MAX_KEY_ROWS) {
+    const keep = new Set([...rows].sort((a, b) => at(head.weights, i, b) - at(head.weights, i, a)).slice(0, MAX_KEY_ROWS - 1));
+    keep.add(i);
+    rows = rows.filter((j) => keep.has(j));
+    rest = { count: n - rows.length, weight: row(head.weights, i).reduce((acc, w, j) => acc + (keep.has(j) ? 0 : w), 0) };
+    notes.push(`${n} keys: the table lists the ${rows.length} with the largest weights; the sum uses all ${n}`);
+  }
+
+  // Columns: key | k_j | q·k | ÷ s = scaled | e^(s−max) | weight | v_j | weight × v_j. Keys are
+  // numbered, so a repeated word's rows can be told apart. A narrow panel drops the k and v columns
+  // first (each key's hover still shows them) rather than running off the right edge.
+  const cw = (s: string) => Math.max(textWidth(s, fs), monoWidth(s, fs)) + 14;
+  const mw = (s: string) => monoWidth(s, fs);
+  const vecW = (values: ArrayLike<number>) => {
+    const v = Array.from(values);
+    const shown = v.length > SHOW_ENTRIES ? [...v.slice(0, 3), ...v.slice(-2)] : v;
+    return shown.reduce((s, x) => s + mw(fmt(x, 3)) + mw(', '), 0) + (v.length > SHOW_ENTRIES ? mw('…, ') : 0) + mw('[]') + 12;
+  };
+  const weighted = Array.from({ length: head.v.rows }, (_, j) => row(head.v, j).map((x) => at(head.weights, i, j) * x));
+  const keyLabel = (j: number) => `${j + 1}. ${input.tokens[j]}`;
+  const allCols = [
+    { key: 'key', title: 'key', w: Math.min(160, Math.max(60, maxOf(rows, (j) => cw(keyLabel(j))))) },
+    { key: 'k', title: 'k (key vector)', w: Math.max(cw('k (key vector)'), maxOf(rows, (j) => vecW(row(head.k, j)))) },
+    { key: 'score', title: 'q · k', w: Math.max(cw('q · k'), maxOf(rows, (j) => cw(fmt(at(head.scores, i, j))))) },
+    { key: 'scaled', title: `÷ ${divText}`, w: Math.max(cw(`÷ ${divText}`), maxOf(rows, (j) => cw(fmt(scaledI[j])))) },
+    { key: 'exp', title: 'e^(s − max)', w: Math.max(cw('e^(s − max)'), maxOf(rows, (j) => cw(fmt(ex[j], 4)))) },
+    { key: 'weight', title: 'softmax', w: Math.max(cw('softmax'), maxOf(rows, (j) => cw(fmt(at(head.weights, i, j), 4)))) },
+    { key: 'v', title: 'v (value vector)', w: Math.max(cw('v (value vector)'), maxOf(rows, (j) => vecW(row(head.v, j)))) },
+    { key: 'wv', title: 'weight × v', w: Math.max(cw('weight × v'), maxOf(rows, (j) => vecW(weighted[j]))) },
+  ];
+  const pad = 10;
+  const widthOf = (cs: readonly { w: number }[]) => cs.reduce((s, c) => s + c.w + 8, 2 * pad);
+  let cols = allCols;
+  const dropped: string[] = [];
+  for (const drop of ['k', 'v', 'exp', 'wv']) {
+    if (widthOf(cols) <= Math.max(options.width, 320)) break;
+    cols = cols.filter((c) => c.key !== drop);
+    dropped.push(drop === 'exp' ? 'e^(s − max)' : drop === 'wv' ? 'weight × v' : drop);
+  }
+  if (dropped.length) notes.push(`narrow panel: ${dropped.join(', ')} left out of the table (hover or focus a key to see its k and v); widen the panel to see every column`);
+  const colX = new Map<string, number>();
+  const colW = new Map<string, number>();
+  let x = pad;
+  for (const c of cols) { colX.set(c.key, x); colW.set(c.key, c.w); x += c.w + 8; }
+  const X = (key: string) => colX.get(key) ?? -1;
+  const tableW = x + pad;
+  const width = Math.max(options.width, tableW);
+  const rowH = fs + 12;
+  const titleH = 24 + notes.length * 16;
+  const qY = titleH + 22;
+  const headY = qY + 52;
+  const bodyY = headY + rowH;
+  const tableRows = rows.length + (rest.count ? 1 : 0);
+  const sumY = bodyY + tableRows * rowH + 20;
+  const height = sumY + 3 * rowH + 10;
+  const svg = createSvg(container, theme, width, height, `Step by step: how "${tq}" attends, head "${head.name}"`, 'steps');
+  svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
+    .text(clip(`How "${tq}" attends: head "${head.name}" of "${input.name}"`, width - 2 * pad, theme.fontSize * 1.1));
+  notes.forEach((t, k) => note(svg, theme, pad, 34 + k * 16, t));
+
+  const focusables: { el: Element; row: number; col: number }[] = [];
+  const perRow = new Map<number, number>();
+  // The arrow keys move along a row in reading order and up and down between rows.
+  const num = (g: G, px: number, py: number, text: string, tip: Tip, gridRow: number, fill = theme.fg, weight = 400) => {
+    const col = perRow.get(gridRow) ?? 0;
+    perRow.set(gridRow, col + 1);
+    const t = g.append('text').attr('class', 'num hot').attr('x', px).attr('y', py).attr('font-family', mono)
+      .attr('fill', fill).attr('font-weight', weight).attr('data-tip', tips.add(tip)).text(text);
+    focusables.push({ el: t.node()!, row: gridRow, col });
+    return t;
+  };
+  /** A vector as [a, b, …] with every entry its own hoverable number. */
+  const vector = (g: G, px: number, py: number, v: ArrayLike<number>, tipOf: (t: number) => Tip, gridRow: number, fill = theme.fg) => {
+    const idx = v.length > SHOW_ENTRIES ? [0, 1, 2, -1, v.length - 2, v.length - 1] : Array.from(v, (_, t) => t);
+    g.append('text').attr('x', px).attr('y', py).attr('fill', theme.muted).attr('font-family', mono).text('[');
+    let cx = px + mw('[');
+    idx.forEach((t, k) => {
+      const s = t === -1 ? '…' : fmt(v[t], 3);
+      if (t === -1) num(g, cx, py, s, { lines: [`all ${v.length} entries: ${vec(v, 64)}`] }, gridRow, theme.muted);
+      else num(g, cx, py, s, tipOf(t), gridRow, fill);
+      cx += mw(s);
+      if (k < idx.length - 1) {
+        g.append('text').attr('x', cx).attr('y', py).attr('fill', theme.muted).attr('font-family', mono).text(',');
+        cx += mw(', ');
+      }
+    });
+    g.append('text').attr('x', cx).attr('y', py).attr('fill', theme.muted).attr('font-family', mono).text(']');
+    return cx + mw(']');
+  };
+
+  // 1. The query vector.
+  const qG = svg.append('g').attr('class', 'query');
+  qG.append('text').attr('x', pad).attr('y', qY).text(`1. q_${tq} =`);
+  const qx = pad + textWidth(`1. q_${tq} =`, fs) + 10;
+  const qEnd = vector(qG as unknown as G, qx, qY, row(head.q, i), (t) => ({ lines: [projectionLine(data, input, 'wq', h, i, t, at(head.q, i, t))] }), 0, theme.accent);
+  void qEnd;
+  // The plan on its own line, clipped to the panel: beside q it ran off the right edge.
+  qG.append('text').attr('x', pad).attr('y', qY + 22).attr('fill', theme.muted)
+    .text(clip(`2. compare q with every key: q · k, ÷ ${divText}, softmax. 3. mix the values v by the weights.`, width - 2 * pad, fs));
+
+  // 2. The table, one row per key.
+  const table = svg.append('g').attr('class', 'table') as unknown as G;
+  cols.forEach((c) => table.append('text').attr('x', X(c.key)).attr('y', headY).attr('font-weight', 600).attr('fill', theme.muted).text(c.title));
+  table.append('line').attr('x1', pad).attr('x2', tableW - pad).attr('y1', headY + 6).attr('y2', headY + 6).attr('stroke', theme.grid);
+  rows.forEach((j, rowIndex) => {
+    const y = bodyY + rowIndex * rowH + fs;
+    const masked = scaledI[j] === null;
+    const r = table.append('g').attr('class', masked ? 'key-row masked' : 'key-row').attr('data-key', j) as unknown as G;
+    if (j === i) r.append('rect').attr('x', pad - 4).attr('y', y - fs - 2).attr('width', tableW - 2 * pad + 8).attr('height', rowH - 2)
+      .attr('fill', theme.grid).attr('fill-opacity', 0.35);
+    const tk = input.tokens[j];
+    const tokTip: Tip = {
+      lines: [`${tk} (token ${j + 1}): click or press Enter to follow it`, `k_${tk} = ${vec(row(head.k, j))}`, `v_${tk} = ${vec(row(head.v, j))}`],
+      reveal: { kind: 'token', input: inputIndex, token: j }, click: () => options.onPick?.({ token: j }),
+    };
+    r.append('text').attr('class', 'token hot').attr('data-token', j).attr('x', X('key')).attr('y', y).attr('data-tip', tips.add(tokTip))
+      .attr('fill', masked ? theme.muted : theme.fg).attr('cursor', 'pointer').text(clip(keyLabel(j), colW.get('key')! - 8, fs));
+    if (colX.has('k')) vector(r, X('k'), y, row(head.k, j), (t) => ({ lines: [projectionLine(data, input, 'wk', h, j, t, at(head.k, j, t))] }), j + 1, masked ? theme.muted : theme.fg);
+    if (masked) {
+      r.append('text').attr('x', X('score')).attr('y', y).attr('fill', theme.muted).attr('font-style', 'italic')
+        .text(`masked: "${tq}" may not look at "${tk}" (weight 0)`);
+      return;
+    }
+    num(r, X('score'), y, fmt(at(head.scores, i, j)), { lines: [`q_${tq} · k_${tk} = ${dotTerms(row(head.q, i), row(head.k, j), at(head.scores, i, j))}`] }, j + 1);
+    num(r, X('scaled'), y, fmt(scaledI[j]), { lines: [`${fmt(at(head.scores, i, j))} ÷ ${divText} = ${fmt(scaledI[j])}`, 'scaling keeps softmax from getting too sharp as d_k grows'] }, j + 1);
+    if (colX.has('exp')) num(r, X('exp'), y, fmt(ex[j], 4), { lines: [`e^(${fmt(scaledI[j])} − ${fmt(max)}) = ${fmt(ex[j], 4)}`, 'the row maximum is subtracted first, so nothing overflows'] }, j + 1);
+    const wTip = { lines: [`weight = ${fmt(ex[j], 4)} ÷ ${fmt(sumEx, 4)} = ${fmt(at(head.weights, i, j), 4)}`, `how much "${tq}" takes from "${tk}"; the row sums to 1`] };
+    num(r, X('weight'), y, fmt(at(head.weights, i, j), 4), wTip, j + 1, theme.fg, 600);
+    const bar = Math.max(0, Math.min(1, at(head.weights, i, j))) * (colW.get('weight')! - 10);
+    r.append('rect').attr('x', X('weight')).attr('y', y + 3).attr('width', bar).attr('height', 3).attr('fill', theme.heads[h % theme.heads.length]);
+    if (colX.has('v')) vector(r, X('v'), y, row(head.v, j), (t) => ({ lines: [projectionLine(data, input, 'wv', h, j, t, at(head.v, j, t))] }), j + 1);
+    if (colX.has('wv')) vector(r, X('wv'), y, weighted[j], (t) => ({ lines: [`${fmt(at(head.weights, i, j), 4)} × v_${tk}[${t}] = ${factor(at(head.weights, i, j), 4)}·${factor(at(head.v, j, t))} = ${fmt(weighted[j][t], 4)}`] }), j + 1);
+  });
+  if (rest.count) {
+    table.append('text').attr('x', X('key')).attr('y', bodyY + rows.length * rowH + fs).attr('fill', theme.muted).attr('font-style', 'italic')
+      .text(`… ${rest.count} other keys, weight ${fmt(rest.weight, 4)} together`);
+  }
+  table.append('text').attr('x', X(colX.has('exp') ? 'exp' : 'weight')).attr('y', bodyY + tableRows * rowH + 8).attr('fill', theme.muted).attr('font-family', mono)
+    .text(`Σ = ${fmt(sumEx, 4)}`);
+
+  // 3. The sum: the new vector of the query token.
+  const sG = svg.append('g').attr('class', 'sum') as unknown as G;
+  const label = `4. new ${tq} = Σ weight × v =`;
+  sG.append('text').attr('x', pad).attr('y', sumY + fs).attr('font-weight', 600).text(label);
+  vector(sG, pad + textWidth(label, fs) + 14, sumY + fs, row(head.output, i), (t) => ({
+    lines: [`new ${tq}[${t}] = ${dotTerms(row(head.weights, i), column(head.v, t), at(head.output, i, t))}`,
+      'the weighted values added up: this is what the head hands on'],
+  }), n + 2, theme.accent);
+  if (row(head.output, i).length === row(input.embeddings, i).length) {
+    const l2 = `was e_${tq} =`;
+    sG.append('text').attr('x', pad + 20).attr('y', sumY + fs + rowH).attr('fill', theme.muted).text(l2);
+    vector(sG, pad + 20 + textWidth(l2, fs) + 14, sumY + fs + rowH, row(input.embeddings, i), (t) => ({
+      lines: [`e_${tq}[${data.features[t] ?? t}] = ${fmt(at(input.embeddings, i, t))} (the input embedding)`],
+    }), n + 3, theme.muted);
+  } else {
+    sG.append('text').attr('x', pad + 20).attr('y', sumY + fs + rowH).attr('fill', theme.muted)
+      .text(`(${row(head.output, i).length} wide: d_v of this head; the embedding has d_model = ${data.dModel})`);
+  }
+
+  const svgNode = svg.node()!;
+  const cleanups = [wireTips(svgNode, options, '.hot', (el) => tips.get(el))];
+  if (options.interactive) cleanups.push(rovingGrid(svgNode, focusables));
+  return { svg: svgNode, notes, destroy: () => { cleanups.forEach((f) => f()); svg.remove(); } };
+};
