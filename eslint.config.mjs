@@ -1,7 +1,44 @@
-// Lint config: recommended JS + typescript-eslint rules, plus a ban on innerHTML
-// so spec strings can only ever reach the DOM as text.
+// Lint config: recommended JS + typescript-eslint rules, a ban on innerHTML so spec strings can only
+// ever reach the DOM as text, and the fence between the layers (see "Layout" in the README):
+//
+//   core  <-  protocol  <-  pages          (pure; core/files alone touches node:fs)
+//     ^          ^           ^
+//   webview/kit <- webview/views <- webview/{panel, model-editor}    (the shells)
+//   src/cli: core, protocol, pages, views, kit (it draws through the views, never a shell)
+//   src/host: core, protocol, pages (never a webview file or the CLI)
+//
+// import-x/no-restricted-paths resolves every import to its file, so a wrong-way import fails lint
+// whatever its spelling; attention-lens/import-cycles (scripts/lint) fails any cycle, types included.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importCycles } from './scripts/lint/import-cycles.mjs';
+
+const HOST = './src/host';
+const CLI = './src/cli';
+const PAGES = './src/pages';
+const PROTOCOL = './src/protocol';
+const CORE = './src/core';
+const WEBVIEW = './webview';
+const KIT = './webview/kit';
+const VIEWS = './webview/views';
+const SHELLS = ['./webview/panel', './webview/model-editor'];
+
+/** `target` may not import from any of `from`, with the reason lint prints. */
+const zone = (target, from, message) => ({ target, from, message });
+
+const layers = [
+  zone(CORE, [PROTOCOL, PAGES, HOST, CLI, WEBVIEW], 'core is the bottom layer: it imports no protocol, page, host, CLI or webview file.'),
+  zone(PROTOCOL, [PAGES, HOST, CLI, WEBVIEW], 'the protocol is shared by host, webviews and workers: it imports core only.'),
+  zone(PAGES, [HOST, CLI, WEBVIEW], 'pages are built from core and protocol only (the host and the CLI both use them).'),
+  zone(KIT, [VIEWS, ...SHELLS, HOST, CLI, PAGES], 'the webview kit is below the views and the shells.'),
+  zone(VIEWS, [...SHELLS, HOST, CLI, PAGES], 'a view imports no shell: the shells (panel, model editor) import the views.'),
+  zone(SHELLS[0], [SHELLS[1], HOST, CLI, PAGES], 'the panel shell imports no other shell, host or CLI file.'),
+  zone(SHELLS[1], [SHELLS[0], HOST, CLI, PAGES], 'the model editor shell imports no other shell, host or CLI file.'),
+  zone(CLI, [...SHELLS, HOST], 'the CLI draws through the views, never through a webview shell or the host.'),
+  zone(HOST, [WEBVIEW, CLI], 'the host posts data to the webviews; it imports no webview or CLI file.'),
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test-results/**', '.cache/**'] },
@@ -23,6 +60,38 @@ export default tseslint.config(
       'no-restricted-syntax': ['error',
         { selector: "CallExpression[callee.property.name='html']", message: 'd3 .html() parses markup; use .text().' },
         { selector: "CallExpression[callee.property.name='insertAdjacentHTML']", message: 'No markup from strings.' }],
+    },
+  },
+  {
+    files: ['src/**/*.ts', 'webview/**/*.ts'],
+    plugins: { 'import-x': importX, 'attention-lens': { rules: { 'import-cycles': importCycles } } },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: layers }],
+      'attention-lens/import-cycles': 'error',
+    },
+  },
+  {
+    // Pure layers: the browser bundles and the workers take them, so no Node module and no VS Code API.
+    // (core/files is the one room of core that reads the disk.)
+    files: ['src/core/**/*.ts', 'src/protocol/**/*.ts', 'webview/**/*.ts'],
+    ignores: ['src/core/files/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['node:*', 'fs', 'path', 'zlib', 'crypto', 'worker_threads', 'child_process'], message: 'a pure layer: Node modules belong in src/core/files, the host or the CLI.' },
+        { group: ['vscode'], message: 'only src/host talks to VS Code.' },
+      ] }],
+    },
+  },
+  {
+    // The test seam is injected by extension.ts (the one place that builds the host), never imported by
+    // the panel, the model editor or anything else of the product.
+    files: ['src/host/**/*.ts'],
+    ignores: ['src/host/extension.ts', 'src/host/test-api.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['**/test-api', '**/test-api.js'], message: 'product code gets the test seam injected; only extension.ts imports it.' },
+      ] }],
     },
   },
 );

@@ -12,7 +12,8 @@ import { applyLearnedWeights } from './spec-editor/apply-weights.js';
 import { disposeLog, log } from './log.js';
 import { PanelManager } from './panel/panels.js';
 import { showOnStart } from './panel/start.js';
-import type { AttentionLensApi, Timings } from './test-api.js';
+import type { AttentionLensApi } from './test-api.js';
+import type { Timings } from './panel/info.js';
 import { ModelEditorProvider } from './model-editor/editor.js';
 
 const loadedAt = performance.now();

@@ -1,36 +1,7 @@
-// What activate() returns: a small window into the panels for the integration tests.
-import type { ViewName } from '../protocol/panel.js';
+// What activate() returns: a small window into the panels and model editors for the integration tests.
+// Only extension.ts builds it (from the panels' and editors' own reports); product code never imports it.
+import type { PanelInfo, Timings } from './panel/info.js';
 import type { ModelEditorInfo } from './model-editor/editor.js';
-
-export type PanelStatus = 'ready' | 'error' | 'loading';
-
-export interface PanelInfo {
-  documentUri: string;
-  /** The document version the panel last showed (rendered or listed problems for). */
-  version: number;
-  state: PanelStatus;
-  /** Tokens of the input the panel shows, from the last result it rendered. */
-  tokens: string[];
-  view: ViewName | string;
-  locked: boolean;
-}
-
-export interface Timings {
-  /** From the extension's module loading to the end of activate(). */
-  activateMs: number;
-  /** From the last Show Attention to the webview's first 'rendered' after it. */
-  lastShowToPaintMs?: number;
-  /** From the first edit after a paint to the webview's 'rendered' of that version or a later one. */
-  lastEditToPaintMs?: number;
-  /** The wait the panel chose after the last edit (about the cost of the last redraw). */
-  lastUpdateDelayMs?: number;
-  /** Bytes of the binary buffer of the last result posted to a panel. */
-  lastMessageBytes?: number;
-  /** Milliseconds the last analysis took in the worker (read, compute, pack). */
-  lastAnalysisMs?: number;
-  /** Milliseconds the last result's postMessage held the host's thread. */
-  lastPostMs?: number;
-}
 
 export interface AttentionLensApi {
   panels(): PanelInfo[];

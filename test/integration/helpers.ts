@@ -8,7 +8,8 @@ export const EXTENSION_ID = 'attention-lens.attention-lens';
 export const PANEL_VIEW_TYPE = 'attentionLens.panel';
 
 /** What the extension's activate() returns, for tests: the host's own types, so they cannot drift. */
-import type { AttentionLensApi as TestApi, PanelInfo } from '../../src/host/test-api.js';
+import type { AttentionLensApi as TestApi } from '../../src/host/test-api.js';
+import type { PanelInfo } from '../../src/host/panel/info.js';
 
 export type { PanelInfo, TestApi };
 

@@ -2,11 +2,7 @@
 // aria-live=polite, so screen readers read what the focused cell says); on jsdom (`attn render`)
 // the same text goes into each element's <title>. Views describe elements; wireTips does the rest.
 import type { ViewOptions, RevealTarget } from './view.js';
-
-export interface TooltipApi {
-  show(lines: readonly string[], at: { x: number; y: number } | Element | Box): void;
-  hide(): void;
-}
+import type { Box, TooltipApi } from './tooltip-api.js';
 
 /** The panel's tooltip: lines of text (never markup) next to the pointer or the focused element. */
 export class Tooltip implements TooltipApi {
@@ -51,8 +47,6 @@ export class Tooltip implements TooltipApi {
   }
 }
 
-/** A rectangle in the window's coordinates (a focused cell of a canvas has no element of its own). */
-export interface Box { left: number; top: number; right: number; bottom: number }
 
 /** Below-right of the pointer, flipped to its other side at the window's edges (the pointer moves on). */
 function nearPointer(p: { x: number; y: number }, w: number, h: number, vw: number, vh: number): [number, number] {

@@ -5,7 +5,7 @@ import { select, type Selection } from 'd3';
 import type { AttentionData } from '../../src/core/result/attention-data.js';
 import type { RevealMessage } from '../../src/protocol/panel.js';
 import type { Theme } from './colour.js';
-import type { TooltipApi } from './tooltip.js';
+import type { TooltipApi } from './tooltip-api.js';
 import { clip, wrapLines } from './format.js';
 
 export type { MatrixMode, Role } from '../../src/core/vocabulary.js';

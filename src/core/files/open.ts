@@ -5,7 +5,8 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { attentionFromTensors, type AttentionFile, type TensorRef } from '../tensors/attention-file.js';
 import { isNpy, readNpy } from '../tensors/npy.js';
 import { metadataTokens, readSafetensors } from '../tensors/safetensors.js';
-import { fileSource, TensorFileError, type ByteSource } from '../tensors/source.js';
+import { TensorFileError, type ByteSource } from '../tensors/source.js';
+import { fileSource } from './file-source.js';
 import { checkInflatedTotal, entrySource, isZip, zipEntries } from './zip.js';
 
 export interface OpenOptions {

@@ -3,7 +3,8 @@
 // leads out), so a spec from somewhere else cannot make the editor read files outside its folder.
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { fileSource, TensorFileError, type ByteSource } from '../tensors/source.js';
+import { TensorFileError, type ByteSource } from '../tensors/source.js';
+import { fileSource } from './file-source.js';
 
 /** Opens a file a spec names; throws TensorFileError with a sentence when it cannot. */
 export interface TensorFiles {

@@ -6,6 +6,7 @@
 // This file is pure (the webview bundles it); scan.ts reads files.
 import type { InspectJson } from '../tensors/inspect.js';
 import { softmaxRow } from '../tensors/rows.js';
+import { heatmapIndices } from '../tensors/heatmap.js';
 
 /** Largest thumbnail side. */
 export const THUMB = 64;
@@ -77,18 +78,6 @@ export function windowWeight(head: HeadData, n: number, i: number, j: number): n
     if (i >= w.i0 && i < w.i0 + w.rows && j >= w.j0 && j < w.j0 + w.cols) return w.weights[(i - w.i0) * w.cols + (j - w.j0)];
   }
   return undefined;
-}
-
-/** Colour indices 0 … 255 of `values` (w × h at offset, rows `stride` apart) scaled to `max`, into `out`. */
-export function heatmapIndices(values: ArrayLike<number>, offset: number, stride: number, w: number, h: number, max: number, out = new Uint8Array(w * h), outOffset = 0, outStride = w): Uint8Array {
-  const scale = max > 0 && Number.isFinite(max) ? 255 / max : 0;
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const v = values[offset + y * stride + x] * scale;
-      out[outOffset + y * outStride + x] = v > 0 ? (v >= 255 ? 255 : Math.round(v)) : 0;
-    }
-  }
-  return out;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { AttentionFile } from './attention-file.js';
 import { earlierCopies, HeadStatsSum, type HeadStats } from './head-stats.js';
 import { rowToFloat32, forEachRow, rowScratch, softmaxRow } from './rows.js';
 import { TensorFileError } from './source.js';
-import { heatmapIndices } from '../model/data.js';
+import { heatmapIndices } from './heatmap.js';
 
 export interface PassOptions {
   /** Apply the softmax to each row as it is read (a file of scores); −Infinity is then allowed. */

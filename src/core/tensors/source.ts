@@ -1,8 +1,8 @@
 // Where a tensor file's bytes come from. Attention files are large (12 × 12 × 1,024² × 2 bytes is
 // 302 MB), so nothing reads a whole file: readers ask for the slice at an offset they need. A file's
 // reported size is only a first guess (a FIFO or /dev/zero report 0 or never end): only regular
-// files are opened, and every read must return all the bytes it asked for, else the file is truncated.
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+// files are opened (src/core/files/file-source.ts), and every read must return all the bytes it asked for,
+// else the file is truncated. This file is pure: the browser bundle takes it.
 
 /** Bytes at offsets: a file on disk or, for a zip entry or a test, bytes in memory. */
 export interface ByteSource {
@@ -34,40 +34,8 @@ export function memorySource(name: string, bytes: Uint8Array): ByteSource {
   };
 }
 
-export function fileSource(path: string): ByteSource {
-  let fd: number;
-  try {
-    // Non-blocking: opening a FIFO for reading otherwise waits for a writer, for ever; fstat below
-    // then refuses it. A regular file's reads are not changed by the flag.
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch (e) {
-    throw new TensorFileError(`${path}: cannot open (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-  }
-  const stat = fstatSync(fd);
-  if (!stat.isFile()) {
-    closeSync(fd);
-    throw new TensorFileError(`${path}: not a regular file (a tensor file is read at offsets, which a pipe or device does not allow)`);
-  }
-  return {
-    name: path,
-    size: stat.size,
-    read(offset, length) {
-      checkRange(path, offset, length, stat.size);
-      if (length > MAX_READ_BYTES) throw new TensorFileError(`${path}: one read of ${length} bytes is over the ${MAX_READ_BYTES}-byte limit`);
-      const buf = new Uint8Array(length);
-      let done = 0;
-      while (done < length) {
-        const n = readSync(fd, buf, done, length - done, offset + done);
-        if (n === 0) throw new TensorFileError(`${path}: truncated: the data ends at byte ${offset + done}, ${length - done} bytes before the end the header promised`);
-        done += n;
-      }
-      return buf;
-    },
-    close() { closeSync(fd); },
-  };
-}
-
-function checkRange(name: string, offset: number, length: number, size: number): void {
+/** Throws unless [offset, offset + length) lies within a source of `size` bytes. */
+export function checkRange(name: string, offset: number, length: number, size: number): void {
   if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) {
     throw new TensorFileError(`${name}: a read at offset ${offset} of ${length} bytes is not a valid range`);
   }

@@ -1,6 +1,6 @@
 // A panel's clocks: show → paint, edit → paint, and what the last version cost (analysis in the
 // worker plus the webview's drawing), from which the wait after the next edit is chosen.
-import type { Timings } from '../test-api.js';
+import type { Timings } from './info.js';
 import { updateDelay } from '../update-delay.js';
 
 export class PanelMetrics {

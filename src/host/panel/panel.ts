@@ -22,7 +22,7 @@ import { webviewHtml } from './webview.js';
 import { DocumentPreview } from './preview.js';
 import { revealInSpec } from '../spec-editor/reveal.js';
 import { baseName } from '../spec-files.js';
-import type { PanelInfo, Timings } from '../test-api.js';
+import type { PanelInfo, Timings } from './info.js';
 import { FIRST_UPDATE_DELAY_MS } from '../update-delay.js';
 
 export const PANEL_VIEW_TYPE = 'attentionLens.panel';

@@ -7,7 +7,7 @@ import { log } from '../log.js';
 import { AttentionPanel, PANEL_VIEW_TYPE, type PanelContext } from './panel.js';
 import { panelOptions } from './webview.js';
 import { isSpecDocument, isSpecUri, SPEC_GLOB } from '../spec-files.js';
-import type { PanelInfo } from '../test-api.js';
+import type { PanelInfo } from './info.js';
 
 const LOCKED_CONTEXT = 'attentionLens.panelLocked';
 

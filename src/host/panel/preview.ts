@@ -3,7 +3,7 @@
 import type * as vscode from 'vscode';
 import type { WireAttention } from '../../core/result/wire.js';
 import type { PanelState } from '../../protocol/panel.js';
-import type { PanelStatus } from '../test-api.js';
+import type { PanelStatus } from './info.js';
 
 export class DocumentPreview {
   status: PanelStatus = 'loading';

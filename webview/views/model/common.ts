@@ -3,11 +3,12 @@
 // as palette PNGs in an SVG <image>: one bitmap per matrix instead of n² <rect>s, drawn the same in
 // the webview, in the --html page and on jsdom (no canvas needed), and exported as it is.
 import { color as d3color } from 'd3';
-import { heatmapIndices, type ModelViewData } from '../../../src/core/model/data.js';
+import type { ModelViewData } from '../../../src/core/model/data.js';
+import { heatmapIndices } from '../../../src/core/tensors/heatmap.js';
 import type { StatName } from '../../../src/core/tensors/head-stats.js';
 import { base64, encodePalettePng, type Deflate } from '../../../src/core/model/png.js';
 import type { Theme } from '../../kit/colour.js';
-import type { TooltipApi } from '../../kit/tooltip.js';
+import type { TooltipApi } from '../../kit/tooltip-api.js';
 import type { ViewHandle, ViewOptions } from '../../kit/view.js';
 import { clip } from '../../kit/format.js';
 

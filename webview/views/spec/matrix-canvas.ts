@@ -5,7 +5,7 @@ import type { AttentionData, InputData } from '../../../src/core/result/attentio
 import type { Theme } from '../../kit/colour.js';
 import { cellLines } from './matrix-text.js';
 import { clampIndex, type ViewOptions } from '../../kit/view.js';
-import type { Box } from '../../kit/tooltip.js';
+import type { Box } from '../../kit/tooltip-api.js';
 
 /** Where a head's canvas goes, in the view's coordinates. */
 export interface CanvasBox { x: number; y: number; w: number; h: number; head: number }

@@ -21,7 +21,7 @@ test('a FIFO as the tokens file beside an attention file (X.tokens.json) is refu
 test('attn inspect on a FIFO named like a tensor file is refused at once, not waited on', () => {
   const dir = mkdtempSync(join(tmpdir(), 'attn-fifo-'));
   execFileSync('mkfifo', [join(dir, 'pipe.npy')]);
-  const child = runInChild(`const { fileSource } = require('./src/core/tensors/source.ts');
+  const child = runInChild(`const { fileSource } = require('./src/core/files/file-source.ts');
     try { fileSource(process.argv[1]); console.log('opened'); } catch (e) { console.log(e.message); }`, join(dir, 'pipe.npy'), 20_000);
   assert.equal(child.signal, null, 'the child was killed after 20 s: opening the FIFO blocked');
   assert.match(child.stdout, /pipe\.npy: not a regular file/);

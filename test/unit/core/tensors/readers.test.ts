@@ -13,7 +13,7 @@ import { decode, float16, type DType } from '../../../../src/core/tensors/dtype.
 import { layerNumber, type TensorRef } from '../../../../src/core/tensors/attention-file.js';
 import { readNpy } from '../../../../src/core/tensors/npy.js';
 import { readSafetensors } from '../../../../src/core/tensors/safetensors.js';
-import { fileSource } from '../../../../src/core/tensors/source.js';
+import { fileSource } from '../../../../src/core/files/file-source.js';
 import type { InspectJson } from '../../../../src/core/tensors/inspect.js';
 import { ROOT } from '../../../support/paths.js';
 

@@ -1,0 +1,109 @@
+// An ESLint rule: no import cycles among our own files, type-only imports included. import-x's
+// no-cycle skips `import type`, but a cycle of types is still two files that cannot be understood, moved
+// or tested one without the other (view.ts <-> tooltip.ts was one). The graph is every relative import
+// and re-export of the sources, read once per lint run; a file inside a cycle gets one report naming it.
+import { readFileSync, existsSync, statSync } from 'node:fs';
+import { dirname, resolve, relative } from 'node:path';
+
+const SPECIFIER = /(?:^|[\s;])(?:import|export)\s[^'";]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+
+/** The file a relative specifier names: `./x.js` is `./x.ts` in our TypeScript sources. */
+export function resolveSpecifier(fromFile, specifier) {
+  const base = resolve(dirname(fromFile), specifier);
+  for (const candidate of [base.replace(/\.js$/, '.ts'), base.replace(/\.mjs$/, '.mts'), base, `${base}.ts`]) {
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  }
+  return undefined;
+}
+
+/** The relative imports of one source text, as specifiers. */
+export function importsOf(text) {
+  return [...text.matchAll(SPECIFIER)].map((m) => m[1] ?? m[2]);
+}
+
+/**
+ * The cycles of a graph (file -> files it imports), as strongly connected components of two or more
+ * files, or of one file importing itself. Tarjan's algorithm, iterative so a deep chain cannot
+ * overflow the stack; linear in files and imports.
+ */
+export function cyclesOf(graph) {
+  const index = new Map(), low = new Map(), onStack = new Set(), stack = [], cycles = [];
+  let next = 0;
+  for (const start of graph.keys()) {
+    if (index.has(start)) continue;
+    const work = [[start, 0]];
+    index.set(start, next); low.set(start, next); next++; stack.push(start); onStack.add(start);
+    while (work.length > 0) {
+      const frame = work[work.length - 1];
+      const [node, i] = frame;
+      const edges = graph.get(node) ?? [];
+      if (i < edges.length) {
+        frame[1]++;
+        const to = edges[i];
+        if (!graph.has(to)) continue;
+        if (!index.has(to)) {
+          index.set(to, next); low.set(to, next); next++; stack.push(to); onStack.add(to);
+          work.push([to, 0]);
+        } else if (onStack.has(to)) {
+          low.set(node, Math.min(low.get(node), index.get(to)));
+        }
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) {
+        const parent = work[work.length - 1][0];
+        low.set(parent, Math.min(low.get(parent), low.get(node)));
+      }
+      if (low.get(node) === index.get(node)) {
+        const component = [];
+        let member;
+        do { member = stack.pop(); onStack.delete(member); component.push(member); } while (member !== node);
+        if (component.length > 1 || edges.includes(node)) cycles.push(component.sort());
+      }
+    }
+  }
+  return cycles;
+}
+
+/** The import graph reachable from `files` (absolute paths). */
+export function importGraph(files) {
+  const graph = new Map();
+  const todo = [...files];
+  while (todo.length > 0) {
+    const file = todo.pop();
+    if (graph.has(file)) continue;
+    const targets = importsOf(readFileSync(file, 'utf8')).map((s) => resolveSpecifier(file, s)).filter((t) => t !== undefined);
+    graph.set(file, targets);
+    todo.push(...targets);
+  }
+  return graph;
+}
+
+let cached;
+/** Every file's cycle, for the files of one lint run (the graph is built on the first file linted). */
+function cycleOf(file, cwd) {
+  if (!cached || cached.cwd !== cwd) cached = { cwd, graph: new Map(), cycleOf: new Map() };
+  if (!cached.graph.has(file)) {
+    const graph = importGraph([file]);
+    for (const [f, t] of graph) cached.graph.set(f, t);
+    cached.cycleOf.clear();
+    for (const cycle of cyclesOf(cached.graph)) for (const f of cycle) cached.cycleOf.set(f, cycle);
+  }
+  return cached.cycleOf.get(file);
+}
+
+export const importCycles = {
+  meta: { type: 'problem', docs: { description: 'no import cycles among our own files, type-only imports included' }, schema: [] },
+  create(context) {
+    return {
+      Program(node) {
+        const cwd = context.cwd ?? process.cwd();
+        const cycle = cycleOf(resolve(context.filename), cwd);
+        if (cycle) {
+          const names = cycle.map((f) => relative(cwd, f)).join(', ');
+          context.report({ node, message: `This file is in an import cycle: ${names}. Move what both need into a file below them.` });
+        }
+      },
+    };
+  },
+};
