@@ -7,8 +7,7 @@ import type { ScanOptions } from '../../core/model/data.js';
 import type { ModelShape } from '../../core/model/scan.js';
 import type { PassResult } from '../../core/tensors/pass.js';
 import type { ReaderRequest, ReaderResponse } from '../../protocol/model-reader.js';
-
-type Pending = { resolve: (r: ReaderResponse & { ok: true }) => void; reject: (e: Error) => void };
+import { Requests } from '../../protocol/requests.js';
 
 /** An error from the worker: `tensorError` when a reader refused the file (shown as is). */
 export class ReaderError extends Error {
@@ -19,36 +18,22 @@ type Without<T> = T extends unknown ? Omit<T, 'id'> : never;
 
 export class ModelReader {
   private readonly worker: Worker;
-  private readonly pending = new Map<number, Pending>();
-  private next = 1;
-  private dead: Error | undefined;
+  private readonly requests = new Requests<ReaderResponse & { ok: true }>();
 
   /** `script`: dist/model-worker.js (tests pass the .ts source with tsx in `execArgv`). */
   constructor(script: string, execArgv: string[] = []) {
     this.worker = new Worker(script, { execArgv });
     this.worker.on('message', (r: ReaderResponse) => {
-      const p = this.pending.get(r.id);
-      if (!p) return;
-      this.pending.delete(r.id);
-      if (r.ok) p.resolve(r);
-      else p.reject(new ReaderError(r.error, r.tensorError));
+      if (r.ok) this.requests.settle(r.id, r);
+      else this.requests.fail(r.id, new ReaderError(r.error, r.tensorError));
     });
-    const die = (e: Error) => {
-      this.dead = e;
-      for (const p of this.pending.values()) p.reject(e);
-      this.pending.clear();
-    };
+    const die = (e: Error) => this.requests.close(e);
     this.worker.on('error', die);
     this.worker.on('exit', (code) => die(new Error(`the model reader stopped (exit ${code})`)));
   }
 
   private ask(request: Without<ReaderRequest>): Promise<ReaderResponse & { ok: true }> {
-    if (this.dead) return Promise.reject(this.dead);
-    const id = this.next++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ ...request, id });
-    });
+    return this.requests.ask((id) => this.worker.postMessage({ ...request, id }));
   }
 
   /** Opens the file (its header only). `open`: the tensor and tokens a spec that references the file names (see read-reference.ts). */

@@ -1,0 +1,109 @@
+// One request/reply helper for every channel that asks and waits: host → worker (the model reader,
+// the analysis runner), host → webview (an export) and webview → host (a head, a block of weights).
+// A request gets a whole-number id; the reply that carries it settles the promise; a reply for an id
+// never asked, or asked and already settled, is dropped; a channel that dies, or a request that waits
+// past its time limit, rejects, so nobody waits for ever. Pure: no Node, DOM or VS Code API.
+
+/** Why a request was not answered: the channel died, it was cancelled, or it timed out. */
+export class RequestError extends Error {
+  override name = 'RequestError';
+}
+
+interface Pending<R> {
+  resolve: (reply: R) => void;
+  reject: (e: Error) => void;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+export interface RequestsOptions {
+  /** Milliseconds a request may wait before it rejects; none by default. */
+  timeoutMs?: number;
+  /** What a timed-out request's error says (default: "no answer after N ms"). */
+  timeoutMessage?: (id: number) => string;
+}
+
+/**
+ * Pending requests of one channel. `send(id)` posts the request with its id; `settle(id, reply)` is called
+ * for each reply that arrives. `R` is the reply's type.
+ */
+export class Requests<R> {
+  private next = 1;
+  private readonly pending = new Map<number, Pending<R>>();
+  private dead: Error | undefined;
+
+  constructor(private readonly options: RequestsOptions = {}) {}
+
+  /** Posts a request through `send` with a new id; resolves with its reply. */
+  ask(send: (id: number) => void): Promise<R> {
+    if (this.dead) return Promise.reject(this.dead);
+    const id = this.next++;
+    return new Promise<R>((resolve, reject) => {
+      const pending: Pending<R> = { resolve, reject };
+      const { timeoutMs } = this.options;
+      if (timeoutMs !== undefined) {
+        pending.timer = setTimeout(() => {
+          if (this.pending.delete(id)) reject(new RequestError(this.options.timeoutMessage?.(id) ?? `no answer after ${timeoutMs} ms`));
+        }, timeoutMs);
+      }
+      this.pending.set(id, pending);
+      try {
+        send(id);
+      } catch (e) {
+        this.drop(id);
+        reject(e instanceof Error ? e : new RequestError(String(e)));
+      }
+    });
+  }
+
+  /** Whether `id` is a request still waiting (a reply for anything else is stale or forged). */
+  isPending(id: unknown): id is number {
+    return typeof id === 'number' && this.pending.has(id);
+  }
+
+  /** The reply to request `id`: true if it was waiting (and is now answered). */
+  settle(id: unknown, reply: R): boolean {
+    const p = this.take(id);
+    if (!p) return false;
+    p.resolve(reply);
+    return true;
+  }
+
+  /** Request `id` failed with `error`: true if it was waiting. */
+  fail(id: unknown, error: Error): boolean {
+    const p = this.take(id);
+    if (!p) return false;
+    p.reject(error);
+    return true;
+  }
+
+  /** Every waiting request fails with `error` (the channel is gone, or the work was cancelled). */
+  failAll(error: Error): void {
+    const all = [...this.pending.values()];
+    for (const p of all) if (p.timer !== undefined) clearTimeout(p.timer);
+    this.pending.clear();
+    for (const p of all) p.reject(error);
+  }
+
+  /** The channel died: everything waiting fails, and every later request fails at once with `error`. */
+  close(error: Error): void {
+    this.dead = error;
+    this.failAll(error);
+  }
+
+  get size(): number {
+    return this.pending.size;
+  }
+
+  private take(id: unknown): Pending<R> | undefined {
+    if (typeof id !== 'number') return undefined;
+    const p = this.pending.get(id);
+    if (p) this.drop(id);
+    return p;
+  }
+
+  private drop(id: number): void {
+    const p = this.pending.get(id);
+    if (p?.timer !== undefined) clearTimeout(p.timer);
+    this.pending.delete(id);
+  }
+}
