@@ -3,6 +3,7 @@
 // postMessage carries as binary; the webview asks for a head, the rollout, or the softmax.
 import { STAT_NAMES, type HeadStats } from '../core/tensors/head-stats.js';
 import { MAX_WINDOW_CELLS, SENT_PICTURE_MAX, type CellWindow, type ModelHeader } from '../core/model/data.js';
+import { isObject } from '../core/json/object.js';
 
 export type ModelHostMessage =
   /** The file: its header with the heads read so far (stats), thumbnails for every head (zero where not read). */
@@ -33,7 +34,6 @@ export type ModelWebviewMessage =
 /** The largest picture the webview may send for export (a 4,096-token head as PNG is far less). */
 export const MAX_EXPORT_CHARS = 256 * 1024 * 1024;
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const isIndex = (x: unknown, below: number): x is number => Number.isInteger(x) && (x as number) >= 0 && (x as number) < below;
 const isCount = (x: unknown, max: number): x is number => Number.isInteger(x) && (x as number) >= 1 && (x as number) <= max;
 /** Thumbnails as values (float32) or as each head's colour indices (thumbnailIndices). */

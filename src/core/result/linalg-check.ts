@@ -6,10 +6,9 @@
 //
 // Numbers: the statistics a view prints (singular values, ranks, variances) must be finite; the
 // coordinates of a plane picture may not be (its `finite` flag says so, and the view checks it).
+import { isObject } from '../json/object.js';
 
 type Check = (x: unknown, path: string) => string | undefined;
-
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 const finite: Check = (x, p) => (typeof x === 'number' && Number.isFinite(x) ? undefined : `${p} is not a finite number`);
 const number: Check = (x, p) => (typeof x === 'number' ? undefined : `${p} is not a number`);

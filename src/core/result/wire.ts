@@ -17,6 +17,7 @@ import type {
   AttentionData, ComputeWarningData, HeadData, InputData, QuadrantData, WeightData, WeightRole,
 } from './attention-data.js';
 import type { ParameterCount } from '../attention/parameters.js';
+import { isObject } from '../json/object.js';
 
 /** A Float64 matrix inside the message's buffer: byte offset (a multiple of 8), rows, cols. */
 export interface TensorRef {
@@ -133,7 +134,6 @@ export function encodeAttention(data: AttentionData): WireMessage {
 
 // ---- decoding (webview side): check once, then build typed views on the buffer ----
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 const isStr = (x: unknown): x is string => typeof x === 'string';
 const isIndex = (x: unknown, min = 0): x is number => Number.isSafeInteger(x) && (x as number) >= min;

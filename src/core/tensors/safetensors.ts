@@ -6,6 +6,7 @@
 import { ITEM_SIZE, type DType } from './dtype.js';
 import { elementCount, type TensorRef } from './attention-file.js';
 import { TensorFileError, type ByteSource } from './source.js';
+import { isObject } from '../json/object.js';
 
 /** The reference implementation refuses headers over 100 MB; so do we. */
 export const MAX_HEADER_BYTES = 100_000_000;
@@ -15,7 +16,6 @@ export interface SafetensorsContents {
   metadata: Record<string, string>;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function readSafetensors(source: ByteSource): SafetensorsContents {
   const file = source.name;
