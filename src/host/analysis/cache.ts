@@ -19,7 +19,7 @@ import type { AnalysisRunner } from './runner.js';
 export interface HostAnalysis extends WireAnalysis {
   /** The result model (present exactly when `wire` is). */
   data?: AttentionData;
-  /** Milliseconds from the request to the answer (read + compute + packing, in the worker). */
+  /** Milliseconds from the request to the answer (read + compute + packing in the worker, the model read back here). */
   ms: number;
 }
 
