@@ -1,7 +1,8 @@
 // The numbers of the linear-algebra views (Spectrum, Heads, Covariance, Initialisation), made
 // in the core from the spec and its result model so the views only draw, and sent as plain JSON
-// (linalg-json.ts; a few kilobytes for a teaching spec) when a view asks for them. Costs are estimated from the shapes first: past
-// PANEL_LINALG_WORK the views say to run `attn analyze`, so an edit never waits on SVDs.
+// (linalg-json.ts; a few kilobytes for a teaching spec) when a view asks for them. Costs are
+// estimated from the shapes first: past PANEL_LINALG_WORK the views say to run `attn analyze`,
+// so an edit never waits on SVDs.
 import type { Spec } from '../spec/spec.js';
 import { analyzeWork, headOverlap } from '../linalg/analyze.js';
 import { featureStats, featureStatsWork, type FeatureStats } from '../linalg/covariance.js';
