@@ -1,5 +1,6 @@
-// The core's front door: read a spec's text, compute its attention, and hand back both the
-// typed result and its plain-JSON form. Callers (the extension host, the CLI) stay thin.
+// The core's front door: read a spec's text, compute its attention, and hand back its result
+// model (AttentionData, what every reader reads), plus the plain-JSON form when `attn compute
+// --json` asks. Callers (the extension host's analysis worker, the CLI) stay thin.
 import { computeAttention, type AttentionResult, type Progress } from './attention/attention.js';
 import { dataToJson, type AttentionJson } from './result/result-json.js';
 import { attentionData, type AttentionData } from './result/attention-data.js';
@@ -13,6 +14,7 @@ import { quote } from './json/quote.js';
 
 export interface Analysis {
   spec?: Spec;
+  /** The compute's working result (scaled scores included), which `data` shares. */
   result?: AttentionResult;
   /** The typed result model: what the panel, hovers and `attn render` read. */
   data?: AttentionData;
@@ -55,7 +57,7 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
     });
   }
   const base = attentionData(spec, result);
-  const data = options.linalg ? { ...base, linalg: linalgData(spec, result) } : base;
+  const data = options.linalg ? { ...base, linalg: linalgData(spec, base) } : base;
   const json = options.json === true ? dataToJson(data) : undefined;
   return { spec, result, data, ...(json ? { json } : {}), problems: [...problems, ...warnings] };
 }

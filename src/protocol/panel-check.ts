@@ -1,5 +1,5 @@
 // Checks a message from the webview before the host acts on it. A webview's messages are
-// untrusted until checked: anything that does not match protocol.ts exactly is rejected.
+// untrusted until checked: anything that does not match panel.ts exactly is rejected.
 // The small checks (isIndex, isOneOf, and isObject from core/json/object.ts) are shared with the webview's checks of host
 // messages (src/protocol/host-message-check.ts) and its saved state (webview/panel/state.ts).
 import { isObject } from '../core/json/object.js';

@@ -38,7 +38,7 @@ export interface PanelState {
 
 // ---- host → webview ----
 
-/** A fresh result for a document version: a small header and one binary buffer with every tensor (see core/model/wire.ts). */
+/** A fresh result for a document version: a small header and one binary buffer with every tensor: the result model serialised (core/result/wire.ts), as the analysis worker sent it to the host. */
 export interface RenderMessage {
   type: 'render';
   documentUri: string;

@@ -44,6 +44,10 @@ export interface ComputeWarning {
   readonly message: string;
 }
 
+/**
+ * The compute's own result, every intermediate kept (scaled scores included). Readers outside the
+ * core read the result model made from it (core/result/attention-data.ts), which shares its arrays.
+ */
 export interface AttentionResult {
   readonly inputs: readonly InputResult[];
   readonly parameters: ParameterCount;

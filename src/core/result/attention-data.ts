@@ -1,34 +1,26 @@
-// The result model every reader of a computed spec shares: the panel's views, the editor's hovers,
-// `attn render` and the exporters. Numbers stay in typed arrays (Matrix: rows × cols on a
-// Float64Array) and are read through the accessors below, never as arrays of rows: a 1,024-token
-// head is two 8 MB buffers, not a million JavaScript numbers in a million-element tree.
-// Arrays of rows exist only in result-json.ts, for people who read `attn compute --json`.
-import { buildMask, computeAttention, type AttentionResult } from '../attention/attention.js';
+// The result model every reader of a computed spec shares: the panel's views, the editor's hovers
+// (held by the host's analysis cache), the linear-algebra numbers, `attn render` and the exporters.
+// Numbers stay in typed arrays (Matrix: rows × cols on a Float64Array) and are read through the
+// accessors below, never as arrays of rows: a 1,024-token head is two 8 MB buffers, not a million
+// JavaScript numbers in a million-element tree. Its other forms are made from it and are nothing
+// more: the compute's working result (core/attention, which it shares), its serialisation between
+// threads (wire.ts: a header and one buffer) and the arrays of rows of `attn compute --json`
+// (result-json.ts).
+import { buildMask, computeAttention, type AttentionResult, type ComputeWarning, type HeadResult } from '../attention/attention.js';
 import { get, row, type Matrix } from '../linalg/matrix.js';
 import type { ParameterCount } from '../attention/parameters.js';
 import type { Spec } from '../spec/spec.js';
 import { trainingJson, type TrainingJson } from '../train/frames.js';
-import type { LinalgJson } from './linalg-data.js';
+import type { LinalgJson } from './linalg-json.js';
 
 export type { Matrix } from '../linalg/matrix.js';
 export { get as at, row } from '../linalg/matrix.js';
 
-export interface HeadData {
-  readonly name: string;
-  readonly dk: number;
-  readonly dv: number;
-  /** What the scores were divided by (√d_k, 1 or the spec's number). */
-  readonly divisor: number;
-  readonly q: Matrix;
-  readonly k: Matrix;
-  readonly v: Matrix;
-  /** Raw similarities q_i · k_j, masked or not. */
-  readonly scores: Matrix;
-  /** 1 where query i may not see key j (row-major n × n); the input's mask, shared by its heads. */
-  readonly masked: Uint8Array;
-  readonly weights: Matrix;
-  readonly output: Matrix;
-}
+/**
+ * One head of one input: the compute's own head (core/attention), shared, not copied, without its
+ * scaled scores (scores ÷ divisor where not masked: read them through scaledAt and scaledRow).
+ */
+export type HeadData = Omit<HeadResult, 'scaled'>;
 
 export interface InputData {
   readonly name: string;
@@ -68,12 +60,8 @@ export interface QuadrantData {
   readonly quadrants?: readonly [string, string, string, string];
 }
 
-export interface ComputeWarningData {
-  readonly input: number;
-  readonly head: number;
-  readonly query: number;
-  readonly message: string;
-}
+/** A fully masked query, as the compute reported it. */
+export type ComputeWarningData = ComputeWarning;
 
 export interface AttentionData {
   readonly title?: string;
@@ -130,7 +118,7 @@ export function attentionData(spec: Spec, result: AttentionResult = computeAtten
         tokens: [...input.tokens],
         embeddings: input.x,
         masked,
-        heads: input.heads.map((h) => ({
+        heads: input.heads.map((h): HeadData => ({
           name: h.name, dk: h.dk, dv: h.dv, divisor: h.divisor,
           q: h.q, k: h.k, v: h.v, scores: h.scores, masked: h.masked, weights: h.weights, output: h.output,
         })),

@@ -35,25 +35,25 @@ function formatNumber(v: number): string {
   return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
 }
 
-/** The hover at a character offset of the spec's text, from the last computed result. */
-export function hoverAt(text: string, offset: number, json: AttentionData | undefined): HoverText | undefined {
-  if (!json) return undefined;
+/** The hover at a character offset of the spec's text, from the last computed result model. */
+export function hoverAt(text: string, offset: number, data: AttentionData | undefined): HoverText | undefined {
+  if (!data) return undefined;
   const location = getLocation(text, offset);
   const target = targetAtPath(location.path);
   if (!target) return undefined;
   const node = location.previousNode;
   const span = node ? { offset: node.offset, length: node.length } : undefined;
-  const hover = hoverForTarget(json, target);
+  const hover = hoverForTarget(data, target);
   return hover && span ? { ...hover, span } : hover;
 }
 
-export function hoverForTarget(json: AttentionData, target: SpecTarget): HoverText | undefined {
-  return target.kind === 'token' ? tokenHover(json, target.input, target.token) : matrixHover(json, target);
+export function hoverForTarget(data: AttentionData, target: SpecTarget): HoverText | undefined {
+  return target.kind === 'token' ? tokenHover(data, target.input, target.token) : matrixHover(data, target);
 }
 
 /** Per head, the key the token's query gives the most weight to. */
-export function tokenHover(json: AttentionData, inputIndex: number, tokenIndex: number): HoverText | undefined {
-  const input = json.inputs[inputIndex];
+export function tokenHover(data: AttentionData, inputIndex: number, tokenIndex: number): HoverText | undefined {
+  const input = data.inputs[inputIndex];
   const query = input?.tokens[tokenIndex];
   if (query === undefined) return undefined;
   const lines = input.heads.map((head) => {
@@ -70,26 +70,26 @@ export function tokenHover(json: AttentionData, inputIndex: number, tokenIndex: 
 }
 
 /** Names of the rows of a matrix: the features for W_Q, W_K, W_V; head and value dimension for W_O. */
-function rowName(json: AttentionData, role: MatrixRole, row: number): string | undefined {
-  if (role !== 'wo') return json.features[row];
+function rowName(data: AttentionData, role: MatrixRole, row: number): string | undefined {
+  if (role !== 'wo') return data.features[row];
   let start = 0;
-  for (const head of json.inputs[0]?.heads ?? []) {
+  for (const head of data.inputs[0]?.heads ?? []) {
     if (row < start + head.dv) return `head "${head.name}", value ${row - start + 1}`;
     start += head.dv;
   }
   return undefined;
 }
 
-export function matrixHover(json: AttentionData, target: SpecTarget & { kind: 'matrix' }): HoverText | undefined {
+export function matrixHover(data: AttentionData, target: SpecTarget & { kind: 'matrix' }): HoverText | undefined {
   const { role, head } = target;
-  const m = findMatrix(json, role, head);
+  const m = findMatrix(data, role, head);
   if (!m) return undefined;
   const text = ROLE_TEXT[role];
   const symbol = ROLE_SYMBOL[role];
-  const headName = head !== undefined ? json.inputs[0]?.heads[head]?.name : undefined;
+  const headName = head !== undefined ? data.inputs[0]?.heads[head]?.name : undefined;
   const heading = role === 'wo' ? `${symbol}: the output projection` : `${symbol} of head "${headName ?? head}"`;
   const inName = role === 'wo' ? 'heads·d_v' : 'd_model';
-  const outName = role === 'wo' && m.cols !== json.dModel ? 'd_out' : text.out;
+  const outName = role === 'wo' && m.cols !== data.dModel ? 'd_out' : text.out;
   const lines: string[] = [];
   if (m.identity) {
     const size = role === 'wo' ? 'heads·d_v × heads·d_v' : 'd_model × d_model';
@@ -99,11 +99,11 @@ export function matrixHover(json: AttentionData, target: SpecTarget & { kind: 'm
     lines.push(`${m.rows * m.cols} learnable numbers`);
   }
   if (target.row !== undefined && target.row < m.rows) {
-    const name = rowName(json, role, target.row);
+    const name = rowName(data, role, target.row);
     const rowText = `row ${target.row + 1}${name ? ` (${name})` : ''}`;
     if (target.col !== undefined && target.col < m.cols) {
-      const outCol = role === 'wo' && json.features[target.col] && m.cols === json.dModel
-        ? `${COLUMN_NAME[role]} ${target.col + 1} (${json.features[target.col]})`
+      const outCol = role === 'wo' && data.features[target.col] && m.cols === data.dModel
+        ? `${COLUMN_NAME[role]} ${target.col + 1} (${data.features[target.col]})`
         : `${COLUMN_NAME[role]} ${target.col + 1}`;
       lines.push(`${rowText} → ${outCol}: ${formatNumber(weightAt(m, target.row, target.col))}`);
     } else {

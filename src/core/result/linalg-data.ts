@@ -1,15 +1,17 @@
 // The numbers of the linear-algebra views (Spectrum, Heads, Covariance, Initialisation), made
-// in the core with the result so the views only draw, and sent as plain JSON in the result's
-// header (a few kilobytes for a teaching spec). Costs are estimated from the shapes first: past
-// PANEL_LINALG_WORK the views say to run `attn analyze`, so an edit never waits on SVDs.
+// in the core from the spec and its result model so the views only draw, and sent as plain JSON
+// (linalg-json.ts; a few kilobytes for a teaching spec) when a view asks for them. Costs are
+// estimated from the shapes first: past PANEL_LINALG_WORK the views say to run `attn analyze`,
+// so an edit never waits on SVDs.
 import type { Spec } from '../spec/spec.js';
 import { analyzeWork, headOverlap } from '../linalg/analyze.js';
 import { featureStats, featureStatsWork, type FeatureStats } from '../linalg/covariance.js';
-import { compareRules, scoreScaling, weightSpectrum, type Activation } from '../linalg/init-lab.js';
+import { compareRules, scoreScaling, weightSpectrum } from '../linalg/init-lab.js';
 import { headSpectrum, headSpectrumWork, type MatrixSpectrum } from '../linalg/spectrum-data.js';
 import type { PlanePicture, Vec2 } from '../linalg/spectrum.js';
-import type { AttentionResult } from '../attention/attention.js';
 import type { Matrix } from '../linalg/matrix.js';
+import type { AttentionData } from './attention-data.js';
+import type { FeatureSpaceJson, InitLabJson, LinalgJson, PictureJson, SpectrumMatrixJson } from './linalg-json.js';
 
 /** Multiply-adds the panel spends on these numbers per edit: about 0.1 s in the worker. */
 export const PANEL_LINALG_WORK = 1e8;
@@ -18,66 +20,9 @@ export const MAX_CORRELATION_FEATURES = 48;
 /** Heads whose spectra the panel computes: the rest say to pick fewer heads or run attn analyze. */
 export const MAX_SPECTRUM_HEADS = 16;
 
-export interface PictureJson {
-  matrix: [[number, number], [number, number]];
-  circle: number[];
-  image: number[];
-  singular: { sigma: number; input: Vec2; output: Vec2 }[];
-  eigenvalues: Vec2[];
-  eigenDirections: { lambda: number; direction: Vec2 }[];
-  finite: boolean;
-}
-
-export interface SpectrumMatrixJson {
-  name: string;
-  label: string;
-  rows: number;
-  cols: number;
-  singularValues: number[];
-  conditionNumber: number | null;
-  effectiveRank: number;
-  stableRank: number;
-  eigenvalues: Vec2[] | null;
-  zeroEigenvalues: number;
-  copyingScore?: number;
-  /** The 2 × 2 block of two features; rows/cols are feature indices. */
-  restricted: { rows: Vec2; cols: Vec2; picture: PictureJson } | null;
-  strongest: PictureJson | null;
-}
-
-export interface FeatureSpaceJson {
-  /** "X", "Q of head 1"... */
-  label: string;
-  n: number;
-  d: number;
-  /** d × d row-major, only up to MAX_CORRELATION_FEATURES features. */
-  correlation: number[] | null;
-  constant: boolean[];
-  redundant: { a: number; b: number; correlation: number }[];
-  /** Share of the variance along each principal component, largest first. */
-  explained: number[];
-  eigenvalues: number[];
-}
-
-export interface InitLabJson {
-  width: number;
-  layers: number;
-  curves: { label: string; activation: Activation; variance: number[]; expected: number[]; weightVariance: number; stopped?: { layer: number; why: string } }[];
-  spectra: { label: string; singularValues: number[]; edges: [number, number] }[];
-  scores: { dk: number; dotVariance: number; scaledVariance: number; maxWeight: number; maxWeightScaled: number }[];
-  tokens: number;
-}
-
-export interface LinalgJson {
-  /** Why the numbers are not shown: too large for the panel, or a decomposition that failed. */
-  tooBig?: string;
-  /** Per head (up to MAX_SPECTRUM_HEADS), its matrices' spectra; null for a head past the limit. */
-  spectra: (SpectrumMatrixJson[] | null)[];
-  overlap: { wq: number[][]; wk: number[][]; wv: number[][] } | null;
-  /** Per input: X, then each head's Q, K, V and output, then the output. */
-  covariance: { name: string; spaces: FeatureSpaceJson[] }[];
-  init: InitLabJson;
-}
+export type {
+  FeatureSpaceJson, InitLabJson, LinalgJson, PictureJson, SpectrumMatrixJson,
+} from './linalg-json.js';
 
 const arr = (a: Float64Array | readonly number[]) => Array.from(a);
 
@@ -141,9 +86,9 @@ export function initLabData(): InitLabJson {
 }
 
 /** What the four views need, or a sentence saying why the spec is too large for the panel. */
-export function linalgData(spec: Spec, result: AttentionResult): LinalgJson {
+export function linalgData(spec: Spec, data: AttentionData): LinalgJson {
   try {
-    return linalgDataOrThrow(spec, result);
+    return linalgDataOrThrow(spec, data);
   } catch (err) {
     // A decomposition that fails on extreme numbers must not take the attention down with it.
     const why = err instanceof Error ? err.message : String(err);
@@ -151,9 +96,9 @@ export function linalgData(spec: Spec, result: AttentionResult): LinalgJson {
   }
 }
 
-function linalgDataOrThrow(spec: Spec, result: AttentionResult): LinalgJson {
+function linalgDataOrThrow(spec: Spec, data: AttentionData): LinalgJson {
   const init = initLabData();
-  const featureWork = result.inputs.reduce((s, input) => s + featureStatsWork(input.tokens.length, spec.dModel) * (2 + 4 * input.heads.length), 0);
+  const featureWork = data.inputs.reduce((s, input) => s + featureStatsWork(input.tokens.length, spec.dModel) * (2 + 4 * input.heads.length), 0);
   const spectrumWork = spec.heads.slice(0, MAX_SPECTRUM_HEADS).reduce((s, _, h) => s + headSpectrumWork(spec, h), 0);
   const work = analyzeWork(spec) + featureWork + spectrumWork;
   if (work > PANEL_LINALG_WORK) {
@@ -165,10 +110,10 @@ function linalgDataOrThrow(spec: Spec, result: AttentionResult): LinalgJson {
   return {
     spectra: spec.heads.slice(0, MAX_SPECTRUM_HEADS).map((_, h) => headSpectrum(spec, h).map(spectrumJson)),
     overlap: spec.heads.length > 1 ? headOverlap(spec) : null,
-    covariance: result.inputs.map((input) => ({
+    covariance: data.inputs.map((input) => ({
       name: input.name,
       spaces: [
-        space('X (the embeddings)', input.x),
+        space('X (the embeddings)', input.embeddings),
         ...input.heads.flatMap((h) => [space(`Q of head "${h.name}"`, h.q), space(`K of head "${h.name}"`, h.k), space(`V of head "${h.name}"`, h.v), space(`output of head "${h.name}"`, h.output)]),
         ...(input.heads.length > 1 || spec.wo ? [space(spec.wo ? 'output (after W_O)' : 'output (heads side by side)', input.output)] : []),
       ],

@@ -5,6 +5,6 @@ import type { AttentionData, WeightData } from './attention-data.js';
 export type MatrixRoleName = 'wq' | 'wk' | 'wv' | 'wo';
 
 /** The matrix of `role` for `head` (W_O ignores the head), or undefined when the spec has none. */
-export function findMatrix(json: AttentionData, role: MatrixRoleName, head: number | undefined): WeightData | undefined {
-  return json.matrices.find((m) => m.role === role && (role === 'wo' || m.head === head));
+export function findMatrix(data: AttentionData, role: MatrixRoleName, head: number | undefined): WeightData | undefined {
+  return data.matrices.find((m) => m.role === role && (role === 'wo' || m.head === head));
 }

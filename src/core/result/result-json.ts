@@ -1,5 +1,9 @@
-// The plain-JSON form of a computed spec: what `attn compute --json` prints and what the
-// host posts to the webview. Matrices are arrays of rows; masked entries of "scaled" are null.
+// The plain-JSON form of a computed spec, and nothing else: what `attn compute --json` prints (and
+// the readable report of `attn compute` tabulates), made from the result model (attention-data.ts).
+// It is an output format for people and scripts, so it is written out here, field by field, rather
+// than derived from the model's types: a change to the model does not silently change it. Matrices
+// are arrays of rows; masked entries of "scaled" are null. No panel, hover or worker reads it: they
+// read the model, and the model crosses threads in its own serialisation (wire.ts).
 import { toRows } from '../linalg/matrix.js';
 import { attentionData, scaledRow, weightRow, type AttentionData, type HeadData, type QuadrantAxisData } from './attention-data.js';
 import type { AttentionResult, ComputeWarning } from '../attention/attention.js';
@@ -106,6 +110,7 @@ export function dataToJson(data: AttentionData): AttentionJson {
   };
 }
 
+/** The JSON of a spec computed by the caller (the benchmarks time it apart from the compute). */
 export function toJson(spec: Spec, result: AttentionResult): AttentionJson {
   return dataToJson(attentionData(spec, result));
 }

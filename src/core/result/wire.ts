@@ -1,23 +1,28 @@
-// How the result model crosses from the extension host (or its worker) to the webview: a small
-// JSON header plus ONE ArrayBuffer holding every tensor, which VS Code transfers as binary
-// (webview.postMessage has carried ArrayBuffers since 1.57). The receiver checks the header and
-// that every tensor's bytes lie inside the buffer, once, instead of walking every number.
+// The result model's serialisation, its only one: how it crosses from the analysis worker to the
+// extension host (the buffer transferred, not copied) and from the host, as it is, to the webview
+// (webview.postMessage has carried ArrayBuffers as binary since 1.57): a small JSON header plus ONE
+// ArrayBuffer holding every tensor. The receiver (the host's analysis cache, the panel's message
+// check) reads the model back once: it checks the header and that every tensor's bytes lie inside
+// the buffer, instead of walking every number, and the tensors are views on the buffer.
 //
-// What is not sent because the webview derives it exactly: the scores (Q·Kᵀ by the core's own
+// What is not sent because the receiver derives it exactly (derived.ts): the scores (Q·Kᵀ by the core's own
 // matmulTransposed, which sums every cell in one fixed order on the WebAssembly kernel and on the
 // plain loops alike, so the same bits), the softmax weights (the core's arithmetic over those
 // scores), the scaled scores (scores ÷ divisor where not masked), and any tensor that is the same
 // array as one already sent (Q = K = V = X for identity weights; output = concat without W_O).
 // So nothing n × n travels but the mask's bytes: 1,024 tokens × 4 heads is about 3 MB, not 38.
-import { matmulTransposed, type Matrix } from '../linalg/matrix.js';
+import type { Matrix } from '../linalg/matrix.js';
 import type { TrainingJson } from '../train/frames.js';
-import type { LinalgJson } from './linalg-data.js';
+import type { LinalgJson } from './linalg-json.js';
 import { linalgProblem } from './linalg-check.js';
 import type {
   AttentionData, ComputeWarningData, HeadData, InputData, QuadrantData, WeightData, WeightRole,
 } from './attention-data.js';
+import { derivedHead, type KeptHead } from './derived.js';
 import type { ParameterCount } from '../attention/parameters.js';
 import { isObject } from '../json/object.js';
+
+export { weightsFromScores } from './derived.js';
 
 /** A Float64 matrix inside the message's buffer: byte offset (a multiple of 8), rows, cols. */
 export interface TensorRef {
@@ -32,43 +37,38 @@ export interface MaskRef {
   readonly n: number;
 }
 
-export interface WireHead {
-  name: string; dk: number; dv: number; divisor: number;
-  q: TensorRef; k: TensorRef; v: TensorRef; output: TensorRef;
-}
+/**
+ * A part of the model as the header carries it: every matrix a TensorRef into the buffer, every mask
+ * a MaskRef, everything else as it is. The header's types are made from the model's, so the wire
+ * can carry nothing the model does not have.
+ */
+export type Serialised<T> =
+  T extends Matrix ? TensorRef
+  : T extends Uint8Array ? MaskRef
+  : T extends object ? { [K in keyof T]: Serialised<T[K]> }
+  : T;
 
-export interface WireInput {
-  name: string; tokens: string[]; embeddings: TensorRef; masked: MaskRef;
-  heads: WireHead[]; concat: TensorRef; output: TensorRef;
-}
+/** A head without what the receiver derives (scores, weights) or shares (the input's mask). */
+export type WireHead = Serialised<Omit<KeptHead, 'masked'>>;
 
-export interface WireWeight {
-  role: WeightRole; head?: number; rows: number; cols: number; identity: boolean; values?: TensorRef;
-}
+export type WireInput = Serialised<Omit<InputData, 'heads'>> & { readonly heads: readonly WireHead[] };
 
-export interface WireAttention {
-  title?: string;
-  features: string[];
-  dModel: number;
-  scale: string;
-  mask: string;
-  inputs: WireInput[];
-  matrices: WireWeight[];
-  views: { quadrant?: QuadrantData };
-  parameters: ParameterCount;
-  warnings: ComputeWarningData[];
-  training?: TrainingJson;
-  linalg?: LinalgJson;
+export type WireWeight = Serialised<WeightData>;
+
+/** The header: the model with its tensors replaced by their places in the buffer. */
+export type WireAttention = Serialised<Omit<AttentionData, 'inputs'>> & {
+  readonly inputs: readonly WireInput[];
   /** Bytes of the buffer that travels with the header. */
-  bytes: number;
-}
+  readonly bytes: number;
+};
 
+/** The model serialised: what crosses from the worker to the host, and from the host to the panel. */
 export interface WireMessage {
   header: WireAttention;
   buffer: ArrayBuffer;
 }
 
-// ---- encoding (host side) ----
+// ---- encoding (the analysis worker) ----
 
 /** Lays tensors out in one buffer; an array already placed is referenced again, not copied. */
 class Packer {
@@ -132,7 +132,7 @@ export function encodeAttention(data: AttentionData): WireMessage {
   return { header, buffer };
 }
 
-// ---- decoding (webview side): check once, then build typed views on the buffer ----
+// ---- decoding (the host's cache, the webview): check once, then build typed views on the buffer ----
 
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 const isStr = (x: unknown): x is string => typeof x === 'string';
@@ -164,36 +164,6 @@ class Unpacker {
   }
 }
 
-/**
- * softmax(scores ÷ divisor) row by row, masked keys left out. The very operations of the core's
- * computeHead + softmaxRow, in the same order (the row's max over unmasked keys, exp(s − max), the
- * sum left to right, each divided by the sum), so the weights come out bit for bit the same;
- * written inline because a decode of 4 million cells is on the webview's critical path.
- */
-export function weightsFromScores(scores: Matrix, divisor: number, masked: Uint8Array): Matrix {
-  const n = scores.rows, m = scores.cols;
-  const S = scores.data;
-  const weights = new Float64Array(n * m);
-  for (let i = 0; i < n; i++) {
-    const base = i * m;
-    let max = -Infinity;
-    for (let j = 0; j < m; j++) {
-      if (masked[base + j]) continue;
-      const s = S[base + j] / divisor;
-      if (s > max) max = s;
-    }
-    if (max === -Infinity) continue; // every key masked: weights stay 0
-    let sum = 0;
-    for (let j = 0; j < m; j++) {
-      const e = masked[base + j] ? 0 : Math.exp(S[base + j] / divisor - max);
-      weights[base + j] = e;
-      sum += e;
-    }
-    for (let j = 0; j < m; j++) weights[base + j] /= sum;
-  }
-  return { rows: n, cols: m, data: weights };
-}
-
 function strings(x: unknown, path: string, length?: number): string[] {
   if (!Array.isArray(x) || !x.every(isStr)) throw new WireError(`${path} is not a list of texts`);
   if (length !== undefined && x.length !== length) throw new WireError(`${path} has ${x.length} texts, expected ${length}`);
@@ -205,17 +175,12 @@ function decodeHead(x: unknown, path: string, n: number, masked: Uint8Array, un:
   if (!isStr(x.name)) throw new WireError(`${path}.name is not text`);
   if (!isIndex(x.dk) || !isIndex(x.dv)) throw new WireError(`${path}.dk or dv is not a whole number`);
   if (!isNum(x.divisor) || x.divisor <= 0) throw new WireError(`${path}.divisor is not a positive number`);
-  const q = un.tensor(x.q, `${path}.q`, n, x.dk), k = un.tensor(x.k, `${path}.k`, n, x.dk);
-  const divisor = x.divisor;
-  // Derived when first read, not at decode: a view of one head (or a hover, on the host) pays for
-  // that head only, never for n × n of every head.
-  let scores: Matrix | undefined, weights: Matrix | undefined;
-  return {
-    name: x.name, dk: x.dk, dv: x.dv, divisor, q, k, masked,
+  // Scores and weights are derived when first read (derived.ts), not at decode.
+  return derivedHead({
+    name: x.name, dk: x.dk, dv: x.dv, divisor: x.divisor, masked,
+    q: un.tensor(x.q, `${path}.q`, n, x.dk), k: un.tensor(x.k, `${path}.k`, n, x.dk),
     v: un.tensor(x.v, `${path}.v`, n, x.dv), output: un.tensor(x.output, `${path}.output`, n, x.dv),
-    get scores() { return (scores ??= matmulTransposed(q, k)); },
-    get weights() { return (weights ??= weightsFromScores(this.scores, divisor, masked)); },
-  };
+  });
 }
 
 function decodeInput(x: unknown, path: string, d: number, un: Unpacker): InputData {

@@ -1,33 +1,33 @@
 // The panel's line to its webview: messages wait until the webview's script says 'ready' (and
 // the last content is sent again whenever a hidden webview comes back, since VS Code tears hidden
-// webviews down); an export is a request with an id, answered by the webview, or timed out.
+// webviews down); an export is a request with an id (src/protocol/requests.ts), answered by the
+// webview, or timed out.
 import type * as vscode from 'vscode';
 import type { ExportRequestMessage, HostMessage, ProblemsMessage, RenderMessage } from '../../protocol/panel.js';
+import { RequestError, Requests } from '../../protocol/requests.js';
 
-const EXPORT_TIMEOUT_MS = 20_000;
+export const EXPORT_TIMEOUT_MS = 20_000;
 
 export interface ExportReply {
   format: 'svg' | 'png';
   data: string;
 }
 
-interface Pending<T> {
-  format: 'svg' | 'png';
-  context: T;
-  timer: ReturnType<typeof setTimeout>;
-}
+/** What a webview needs of vscode.Webview here (a test passes a stand-in). */
+export type PostTarget = Pick<vscode.Webview, 'postMessage'>;
 
-export class WebviewChannel<T> {
+export class WebviewChannel {
   /** The webview's script is running and has asked for data. */
   private ready = false;
   /** The last render or problems message: what a (re)loaded webview is sent first. */
   private content?: RenderMessage | ProblemsMessage;
   /** Export requests made while the webview was not listening. */
   private queued: HostMessage[] = [];
-  private nextRequestId = 1;
-  private readonly pending = new Map<number, Pending<T>>();
+  private readonly exports: Requests<ExportReply>;
 
-  constructor(private readonly webview: vscode.Webview, private readonly lockState: () => boolean) {}
+  constructor(private readonly webview: PostTarget, private readonly lockState: () => boolean, exportTimeoutMs = EXPORT_TIMEOUT_MS) {
+    this.exports = new Requests<ExportReply>({ timeoutMs: exportTimeoutMs, timeoutMessage: () => 'the panel did not send the picture to export' });
+  }
 
   /** The webview was hidden (VS Code tears it down): nothing is posted until it says 'ready' again. */
   hidden(): void {
@@ -68,27 +68,20 @@ export class WebviewChannel<T> {
     this.lastPostMs = performance.now() - t0;
   }
 
-  /** Asks the webview for a picture; `onTimeout` runs if no answer comes. `context` comes back with the answer. */
-  requestExport(request: Omit<ExportRequestMessage, 'type' | 'requestId'>, context: T, onTimeout: () => void): void {
-    const requestId = this.nextRequestId++;
-    const timer = setTimeout(() => {
-      if (this.pending.delete(requestId)) onTimeout();
-    }, EXPORT_TIMEOUT_MS);
-    this.pending.set(requestId, { format: request.format, context, timer });
-    this.post({ type: 'exportRequest', requestId, ...request });
+  /**
+   * Asks the webview for a picture; resolves with the webview's answer, rejects (RequestError) when
+   * none comes in time or the panel closes first.
+   */
+  requestExport(request: Omit<ExportRequestMessage, 'type' | 'requestId'>): Promise<ExportReply> {
+    return this.exports.ask((requestId) => this.post({ type: 'exportRequest', requestId, ...request }));
   }
 
-  /** The webview's answer to a request: its context, or undefined for an id we never asked (or a changed format). */
-  answer(requestId: number, format: 'svg' | 'png'): T | undefined {
-    const p = this.pending.get(requestId);
-    if (!p || p.format !== format) return undefined;
-    clearTimeout(p.timer);
-    this.pending.delete(requestId);
-    return p.context;
+  /** The webview's answer to an export: false for an id never asked, or already answered or timed out. */
+  answer(requestId: number, reply: ExportReply): boolean {
+    return this.exports.settle(requestId, reply);
   }
 
   dispose(): void {
-    for (const p of this.pending.values()) clearTimeout(p.timer);
-    this.pending.clear();
+    this.exports.close(new RequestError('the panel closed'));
   }
 }

@@ -1,8 +1,9 @@
 // One Attention panel: a webview showing one spec. It posts a result (or the spec's problems)
 // for each document version, follows edits with a short debounce, and acts on the webview's
 // messages once they pass isWebviewMessage and are about the document it shows. Its parts: the
-// channel to the webview (panel-channel.ts), its clocks (panel-metrics.ts) and what it knows of
-// the document it shows (preview.ts, made anew for each document).
+// channel to the webview (channel.ts), its clocks (metrics.ts) and what it knows of
+// the document it shows (preview.ts, made anew for each document). Its analyses come from the
+// shared cache (host/analysis/cache.ts): one per document version, whoever else asks.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { checkSidecarBeside, resolveBeside } from '../../core/files/spec-files.js';
@@ -45,8 +46,7 @@ export class AttentionPanel implements vscode.Disposable {
   private locked: boolean;
   private view: ViewName;
   private savedState?: PanelState;
-  /** An export asked for the document shown then: the file goes beside that spec. */
-  private readonly channel: WebviewChannel<vscode.Uri>;
+  private readonly channel: WebviewChannel;
   private readonly metrics: PanelMetrics;
   private readonly debouncer = new Debouncer(FIRST_UPDATE_DELAY_MS);
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -130,8 +130,17 @@ export class AttentionPanel implements vscode.Disposable {
   requestExport(format: 'svg' | 'png'): void {
     // Slides and print want a light background whatever the editor's theme: a setting says which.
     const light = vscode.workspace.getConfiguration('attentionLens').get<string>('exportBackground') === 'light';
-    this.channel.requestExport({ format, ...(light ? { theme: 'light' as const } : {}) }, this.uri,
-      () => void vscode.window.showWarningMessage('Attention Lens: the panel did not send the picture to export.'));
+    // An export asked for the document shown now: the file goes beside that spec.
+    const documentUri = this.uri;
+    this.channel.requestExport({ format, ...(light ? { theme: 'light' as const } : {}) }).then((reply) => {
+      if (reply.format !== format) {
+        log().warn(`ignored an export result in ${reply.format}; ${format} was asked`);
+        return;
+      }
+      void writeExport(documentUri, this.view, reply.format, reply.data);
+    }, () => {
+      if (!this.disposed) void vscode.window.showWarningMessage('Attention Lens: the panel did not send the picture to export.');
+    });
   }
 
   /** Reads the document as it is now and posts its result or its problems. */
@@ -173,7 +182,7 @@ export class AttentionPanel implements vscode.Disposable {
       return;
     }
     preview.shownVersion = version;
-    preview.header = analysis.wire.header;
+    preview.data = analysis.data;
     this.channel.show({
       type: 'render', documentUri: uri.toString(), fileName: baseName(uri),
       version, result: analysis.wire.header, buffer: analysis.wire.buffer, warnings: problems.filter((p) => p.severity === 'warning'),
@@ -251,19 +260,18 @@ export class AttentionPanel implements vscode.Disposable {
       case 'need':
         void this.sendLinalg(message.version);
         return;
-      case 'exportResult': {
-        const documentUri = this.channel.answer(message.requestId, message.format);
-        if (!documentUri) {
+      case 'exportResult':
+        if (!this.channel.answer(message.requestId, { format: message.format, data: message.data })) {
           log().warn(`ignored an export result for unknown request ${message.requestId}`);
-          return;
         }
-        void writeExport(documentUri, this.view, message.format, message.data);
         return;
-      }
     }
   }
 
-  /** A view asked for the linear-algebra numbers of the version it shows: made in the worker, posted when ready. */
+  /**
+   * A view asked for the linear-algebra numbers of the version it shows: made in the worker from the
+   * result it kept of that version (once per version, however many views or panels ask), posted when ready.
+   */
   private async sendLinalg(version: number): Promise<void> {
     const preview = this.preview;
     const document = preview.shownDocument;
@@ -284,7 +292,7 @@ export class AttentionPanel implements vscode.Disposable {
       return;
     }
     this.view = view;
-    if (this.channel.current?.type === 'render' && p.header) {
+    if (this.channel.current?.type === 'render' && p.data) {
       p.status = 'ready';
       p.tokens = p.tokensFor(this.savedState);
     }

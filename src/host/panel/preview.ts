@@ -1,7 +1,7 @@
 // What a panel knows of the document it shows. A panel that moves to another document makes a
 // new one, so nothing of the old document's state can leak into the new one's picture.
 import type * as vscode from 'vscode';
-import type { WireAttention } from '../../core/result/wire.js';
+import type { AttentionData } from '../../core/result/attention-data.js';
 import type { PanelState } from '../../protocol/panel.js';
 import type { PanelStatus } from './info.js';
 
@@ -10,8 +10,8 @@ export class DocumentPreview {
   /** The version last shown (rendered, or its problems listed); -1 before any. */
   shownVersion = -1;
   shownDocument?: vscode.TextDocument;
-  /** The header of the last result posted (tokens, heads; no numbers). */
-  header?: WireAttention;
+  /** The result model of the last result posted (the analysis cache's: nothing copied). */
+  data?: AttentionData;
   /** The model file this document references, once the model editor was opened on it. */
   referenced?: string;
   /** Tokens of the input the panel shows, from the last result the webview painted. */
@@ -26,7 +26,7 @@ export class DocumentPreview {
 
   /** The tokens of the input the user picked (the first one unless another was picked). */
   tokensFor(state: PanelState | undefined): string[] {
-    const inputs = this.header?.inputs ?? [];
+    const inputs = this.data?.inputs ?? [];
     const input = inputs[state?.input ?? 0] ?? inputs[0];
     return input ? [...input.tokens] : [];
   }

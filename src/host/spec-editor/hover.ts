@@ -1,5 +1,7 @@
 // Hovers in a spec's editor: over a token, whom it attends to most in each head; over a weight
-// matrix, its shape and role. The text and its escaping come from the pure core (hover-text.ts).
+// matrix, its shape and role. They read the result model the analysis cache holds (the document's
+// last good version: the same analysis the diagnostics and the panel use, never one of their own).
+// The text and its escaping come from the pure core (hover-text.ts).
 import * as vscode from 'vscode';
 import { escapeMarkdown, hoverAt } from '../../core/result/hover-text.js';
 import type { AnalysisCache } from '../analysis/cache.js';

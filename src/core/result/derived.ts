@@ -1,0 +1,59 @@
+// What the result model derives instead of keeping: a head's scores (Q·Kᵀ) and its softmax weights,
+// made from Q, K, the divisor and the mask when first read, bit for bit what the compute made. The
+// model read back from its serialisation (wire.ts) is built this way, so nothing n × n travels; the
+// analysis worker keeps its last results this way (leanData), so nothing n × n stays in memory.
+import { matmulTransposed, type Matrix } from '../linalg/matrix.js';
+import type { AttentionData, HeadData, InputData } from './attention-data.js';
+
+/**
+ * softmax(scores ÷ divisor) row by row, masked keys left out. The very operations of the core's
+ * computeHead + softmaxRow, in the same order (the row's max over unmasked keys, exp(s − max), the
+ * sum left to right, each divided by the sum), so the weights come out bit for bit the same;
+ * written inline because a decode of 4 million cells is on the webview's critical path.
+ */
+export function weightsFromScores(scores: Matrix, divisor: number, masked: Uint8Array): Matrix {
+  const n = scores.rows, m = scores.cols;
+  const S = scores.data;
+  const weights = new Float64Array(n * m);
+  for (let i = 0; i < n; i++) {
+    const base = i * m;
+    let max = -Infinity;
+    for (let j = 0; j < m; j++) {
+      if (masked[base + j]) continue;
+      const s = S[base + j] / divisor;
+      if (s > max) max = s;
+    }
+    if (max === -Infinity) continue; // every key masked: weights stay 0
+    let sum = 0;
+    for (let j = 0; j < m; j++) {
+      const e = masked[base + j] ? 0 : Math.exp(S[base + j] / divisor - max);
+      weights[base + j] = e;
+      sum += e;
+    }
+    for (let j = 0; j < m; j++) weights[base + j] /= sum;
+  }
+  return { rows: n, cols: m, data: weights };
+}
+
+/** A head without its n × n arrays: what it keeps. */
+export type KeptHead = Omit<HeadData, 'scores' | 'weights'>;
+
+/**
+ * The head whose scores and weights are made when first read, not before: a view of one head (or a
+ * hover, on the host) pays for that head only, never for n × n of every head.
+ */
+export function derivedHead(kept: KeptHead): HeadData {
+  const { q, k, divisor, masked } = kept;
+  let scores: Matrix | undefined, weights: Matrix | undefined;
+  return {
+    name: kept.name, dk: kept.dk, dv: kept.dv, divisor, q, k, v: kept.v, masked, output: kept.output,
+    get scores() { return (scores ??= matmulTransposed(q, k)); },
+    get weights() { return (weights ??= weightsFromScores(this.scores, divisor, masked)); },
+  };
+}
+
+/** The same model, its heads' scores and weights let go (made again if read): for keeping a result in memory. */
+export function leanData(data: AttentionData): AttentionData {
+  const input = (x: InputData): InputData => ({ ...x, heads: x.heads.map((h) => derivedHead(h)) });
+  return { ...data, inputs: data.inputs.map(input) };
+}
