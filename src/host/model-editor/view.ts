@@ -22,6 +22,8 @@ export interface ModelViewHooks {
   /** Writes a picture the webview exported (a save dialog in VS Code). */
   exportView?(m: Extract<ModelWebviewMessage, { type: 'export' }>): void;
   log: ModelLog;
+  /** Heads read are posted at most this often (default POST_EVERY_MS; tests take 0). */
+  postEveryMs?: number;
 }
 
 type Painted = Extract<ModelWebviewMessage, { type: 'painted' }>;
@@ -186,7 +188,7 @@ export class ModelView implements DocumentView {
     if (this.posted < 0) {
       this.post({ type: 'model', header, thumbnails: thumbnailIndices(all.thumbnails, shape.thumb) });
     } else {
-      if (this.posted === done.read || (!flush && now - this.postedAt < POST_EVERY_MS)) return;
+      if (this.posted === done.read || (!flush && now - this.postedAt < (this.hooks.postEveryMs ?? POST_EVERY_MS))) return;
       this.post({
         type: 'scanned', from: this.posted, stats: all.stats.slice(this.posted, done.read),
         thumbnails: thumbnailIndices(all.thumbnails.subarray(this.posted * side, done.read * side), shape.thumb),
