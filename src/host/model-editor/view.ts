@@ -29,8 +29,7 @@ export interface ModelViewHooks {
 type Painted = Extract<ModelWebviewMessage, { type: 'painted' }>;
 
 export class ModelView implements DocumentView {
-  /** Scan options this editor shows (the softmax, once its webview asked for it). */
-  options: ScanOptions = {};
+  private scanOptions: ScanOptions = {};
   private scan: SharedScan;
   private webviewReady = false;
   /** Heads posted to this webview: −1, nothing yet (the next post is the snapshot). */
@@ -49,10 +48,13 @@ export class ModelView implements DocumentView {
   constructor(readonly document: ModelDocument, private readonly hooks: ModelViewHooks) {
     this.own = { uri: document.uri, state: 'loading' };
     document.attach(this);
-    this.scan = document.join(this.options, this);
+    this.scan = document.join(this.scanOptions, this);
   }
 
   get log(): ModelLog { return this.hooks.log; }
+
+  /** Scan options this editor shows (the softmax, once its webview asked for it). */
+  get options(): ScanOptions { return this.scanOptions; }
 
   /** The file's shape once it is open (the webview's requests are checked against it). */
   get shape(): ModelShape | undefined { return this.scan.shape; }
@@ -80,11 +82,11 @@ export class ModelView implements DocumentView {
   /** Shows the file with `options`: the editor watches their scan (begun if no editor watches it yet). */
   scanWith(options: ScanOptions): void {
     const before = this.scan;
-    this.options = { ...options };
+    this.scanOptions = { ...options };
     this.epoch++;
     this.problem = undefined;
     // Join first: when it is the same scan, leaving must not stop it.
-    this.scan = this.document.join(this.options, this);
+    this.scan = this.document.join(this.scanOptions, this);
     if (before !== this.scan) this.document.leave(before, this);
     this.refresh();
   }
@@ -93,7 +95,7 @@ export class ModelView implements DocumentView {
     // The document stopped and forgot its scans: this editor joins the new one for its options.
     this.epoch++;
     this.problem = undefined;
-    this.scan = this.document.join(this.options, this);
+    this.scan = this.document.join(this.scanOptions, this);
     this.refresh();
   }
 
