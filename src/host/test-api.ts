@@ -1,7 +1,7 @@
 // What activate() returns: a small window into the panels and model editors for the integration tests.
 // Only extension.ts builds it (from the panels' and editors' own reports); product code never imports it.
 import type { PanelInfo, Timings } from './panel/info.js';
-import type { ModelEditorInfo } from './model-editor/editor.js';
+import type { ModelEditorInfo } from './model-editor/info.js';
 
 export interface AttentionLensApi {
   panels(): PanelInfo[];

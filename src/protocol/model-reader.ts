@@ -1,6 +1,6 @@
-// Requests to the model reader's worker thread and its answers (model-worker.ts, model-reader.ts).
-// 'open' reads only the file's header; 'pass' reads a range of heads (the scan is shared out
-// between workers in such ranges, model-scan.ts); 'head' (whole), 'picture' and 'window' (a big head:
+// Requests to the model reader's worker thread and its answers (host/model-editor/worker.ts and
+// reader.ts). 'open' reads only the file's header; 'pass' reads a range of heads (the scan is shared
+// out between workers in such ranges, host/model-editor/scan.ts); 'head' (whole), 'picture' and 'window' (a big head:
 // its picture, and exact weights of a part), and 'rollout' answer the views.
 import type { ScanOptions } from '../core/model/data.js';
 import type { ModelShape } from '../core/model/scan.js';

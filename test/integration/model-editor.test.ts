@@ -1,5 +1,6 @@
 // The model editor: a small .safetensors opened with "Open With… Attention Lens" (and the explorer's
-// command) paints its layers × heads grid in the webview; a truncated file shows the error panel.
+// command) paints its layers × heads grid in the webview; a truncated file shows the error panel; two
+// editors of one file (two editor groups) are views of one document, which scans the file once.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -40,6 +41,22 @@ suite('Model editor', () => {
     const head = await waitFor('the head view of layer 3 head 5', () => a.modelEditors().find((e) => e.uri === uri.toString() && e.view === 'head' && e.lastHeadMs !== undefined), 20_000);
     assert.equal(head.items, 1, 'one bitmap (128 tokens is past the SVG cells)');
     recordTiming('modelHeadSwitchMs', head.lastHeadMs);
+  });
+
+  test('two editors of one file, in two editor groups, share one scan and both paint every head', async () => {
+    const uri = fileIn('shared');
+    writeSafetensors(uri.fsPath, randomAttention(L, H, N, 3), L, H, N);
+    await vscode.commands.executeCommand('vscode.openWith', uri, 'attentionLens.model');
+    await vscode.commands.executeCommand('vscode.openWith', uri, 'attentionLens.model', vscode.ViewColumn.Beside);
+    const mine = () => a.modelEditors().filter((e) => e.uri === uri.toString());
+    const both = await waitFor('two model editors of the file, each painted every head', () => {
+      const painted = mine().filter((e) => e.state === 'ready' && e.view === 'model' && e.items === L * H);
+      return painted.length === 2 ? painted : undefined;
+    }, 20_000, mine);
+    for (const info of both) {
+      assert.equal(info.read, L * H);
+      assert.equal(info.scans, 1, 'the file is scanned once for both editors');
+    }
   });
 
   test('the explorer command opens it too; a truncated file shows the readers\' message', async () => {

@@ -1,6 +1,7 @@
-// The extension host's side of the model reader: a worker thread per open model editor, asked one
-// thing at a time (scan, a head, the rollout), each answer a promise. A worker that dies answers
-// every pending request with its error, so an editor never waits forever.
+// The extension host's side of the model reader: a worker thread per open model file (and a few
+// helpers while it is scanned), asked one thing at a time (a range of the scan, a head, the rollout),
+// each answer a promise. A worker that dies answers every pending request with its error, so an
+// editor never waits forever.
 import type { OpenOptions } from '../../core/files/open.js';
 import { Worker } from 'node:worker_threads';
 import type { ScanOptions } from '../../core/model/data.js';
@@ -14,9 +15,20 @@ export class ReaderError extends Error {
   constructor(message: string, readonly tensorError: boolean) { super(message); }
 }
 
+/** What the model editor asks of a reader (ModelReader; tests stand in for it with readers of their own). */
+export interface ModelReading {
+  open(path: string, open?: OpenOptions): Promise<ModelShape>;
+  pass(from: number, to: number, options: ScanOptions): Promise<PassResult>;
+  head(layer: number, head: number, options: ScanOptions): Promise<Float32Array>;
+  picture(layer: number, head: number, options: ScanOptions): Promise<{ res: number; indices: Uint8Array; max: number }>;
+  window(layer: number, head: number, i0: number, rows: number, j0: number, cols: number, options: ScanOptions): Promise<Float32Array>;
+  rollout(options: ScanOptions): Promise<Float32Array | null>;
+  dispose(): void;
+}
+
 type Without<T> = T extends unknown ? Omit<T, 'id'> : never;
 
-export class ModelReader {
+export class ModelReader implements ModelReading {
   private readonly worker: Worker;
   private readonly requests = new Requests<ReaderResponse & { ok: true }>();
 

@@ -6,10 +6,21 @@
 import type { ScanOptions } from '../../core/model/data.js';
 import type { ModelShape } from '../../core/model/scan.js';
 import { PassAccumulator } from '../../core/tensors/pass.js';
-import type { ModelReader } from './reader.js';
+import type { ModelReading } from './reader.js';
+
+/** What a scan asks of a reader: ranges of heads. */
+type RangeReader = Pick<ModelReading, 'pass'>;
 
 /** Weights per request: a worker answers in tens of milliseconds, so progress comes often. */
 export const WEIGHTS_PER_RANGE = 2 ** 22;
+
+/** Readers at most that join a scan besides the document's own (memory: a few rows each). */
+export const MAX_SCAN_HELPERS = 3;
+
+/** Helpers for a scan of `shape`: one per spare core (the host keeps one), none when one range is all. */
+export function scanHelperCount(shape: Pick<ModelShape, 'layers' | 'heads' | 'tokens'>, cores: number, weightsPerRange = WEIGHTS_PER_RANGE): number {
+  return Math.max(0, Math.min(MAX_SCAN_HELPERS, cores - 1, headRanges(shape, weightsPerRange).length - 1));
+}
 
 /** The ranges [from, to) of heads, in order. */
 export function headRanges(shape: Pick<ModelShape, 'layers' | 'heads' | 'tokens'>, weightsPerRange = WEIGHTS_PER_RANGE): [number, number][] {
@@ -26,12 +37,12 @@ export function headRanges(shape: Pick<ModelShape, 'layers' | 'heads' | 'tokens'
  * `later`: readers that join when it resolves (the editor adds its helpers once the webview has
  * booted, so that the scan does not take the cores the webview needs for its first paint).
  */
-export async function scanWithReaders(readers: readonly ModelReader[], shape: ModelShape, options: ScanOptions, onRead: (done: PassAccumulator) => void, stop: () => boolean = () => false, weightsPerRange = WEIGHTS_PER_RANGE, later?: Promise<readonly ModelReader[]>): Promise<PassAccumulator> {
+export async function scanWithReaders<R extends RangeReader>(readers: readonly R[], shape: ModelShape, options: ScanOptions, onRead: (done: PassAccumulator) => void, stop: () => boolean = () => false, weightsPerRange = WEIGHTS_PER_RANGE, later?: Promise<readonly R[]>): Promise<PassAccumulator> {
   const done = new PassAccumulator(shape.layers * shape.heads, shape.thumb);
   const ranges = headRanges(shape, weightsPerRange);
   let next = 0;
   let failed = false;
-  const work = async (reader: ModelReader) => {
+  const work = async (reader: R) => {
     while (next < ranges.length && !failed && !stop()) {
       const [from, to] = ranges[next++];
       try {
@@ -46,7 +57,15 @@ export async function scanWithReaders(readers: readonly ModelReader[], shape: Mo
   };
   const joined: Promise<void>[] = [];
   let finished = false;
-  void later?.then((more) => { if (!finished) for (const r of more) joined.push(work(r)); }, () => {});
+  void later?.then((more) => {
+    if (finished) return;
+    for (const r of more) {
+      const helping = work(r);
+      // Awaited below when the scan goes well; if it fails first, a helper's own failure is not news.
+      helping.catch(() => {});
+      joined.push(helping);
+    }
+  }, () => {});
   try {
     await Promise.all(readers.map(work));
     // Readers that joined may still be reading their last range.

@@ -1,0 +1,44 @@
+// The model editor's answers to its webview: every message is checked first (webviewMessageProblem,
+// against the file's shape; a webview is untrusted), then 'ready' gets the snapshot, 'softmax' moves
+// the editor to the softmax's scan, and a head, a block of exact weights or the rollout is read by
+// the document's reader and posted back. A small head goes whole; a big one as its picture (the one
+// the scan kept, so a switch reads nothing, else read now), with exact weights in windows on request.
+// Pure (no VS Code): webview.ts passes each message here; tests call it as a webview would.
+import { WHOLE_HEAD_MAX } from '../../core/model/data.js';
+import { webviewMessageProblem, type ModelWebviewMessage } from '../../protocol/model-editor.js';
+import type { ModelView } from './view.js';
+
+/** Handles one message from `view`'s webview; settles once any answer is posted (or dropped). */
+export async function receive(view: ModelView, m: unknown): Promise<void> {
+  const shape = view.shape;
+  const problem = webviewMessageProblem(m, shape);
+  if (problem) { view.log.warn(`model editor: ignored a message from the webview: ${problem}`); return; }
+  const message = m as ModelWebviewMessage;
+  const options = view.options;
+  switch (message.type) {
+    case 'ready': view.ready(); return;
+    case 'softmax': view.scanWith({ softmax: true }); return;
+    case 'head': {
+      const { layer, head } = message;
+      const asked = view.headAsked();
+      return view.answer(async (reader, scan) => {
+        if (shape!.tokens <= WHOLE_HEAD_MAX) {
+          const weights = await reader.head(layer, head, options);
+          view.headRead(asked);
+          return { type: 'head', layer, head, weights };
+        }
+        const kept = scan.pictures[layer * shape!.heads + head];
+        const { res, indices, max } = kept ?? await reader.picture(layer, head, options);
+        view.headRead(asked);
+        return { type: 'head', layer, head, picture: { res, indices }, max };
+      });
+    }
+    case 'window': {
+      const { layer, head, i0, rows, j0, cols } = message;
+      return view.answer(async (reader) => ({ type: 'window', layer, head, i0, rows, j0, cols, weights: await reader.window(layer, head, i0, rows, j0, cols, options) }));
+    }
+    case 'rollout': return view.answer(async (reader) => ({ type: 'rollout', rollout: await reader.rollout(options) }));
+    case 'export': view.exportView(message); return;
+    case 'painted': view.painted(message); return;
+  }
+}

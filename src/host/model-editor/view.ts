@@ -1,0 +1,203 @@
+// One model editor of a document: a webview that shows the file. It watches the document's scan for
+// its options and posts to its webview what was read: a snapshot when the webview says 'ready'
+// (header and thumbnails so far; a webview made anew, hidden and shown again, says it again), then the
+// next heads as they come, at most every POST_EVERY_MS (each post redraws the grid). A failure (the
+// scan's, or of a read this editor asked for) is posted once the webview is ready. Answers to the
+// webview's requests (answer.ts) go through `answer`, which drops those for options or a file since
+// replaced. Pure (no VS Code): webview.ts connects it to a webview panel.
+import { thumbnailIndices, type ScanOptions } from '../../core/model/data.js';
+import type { ModelShape } from '../../core/model/scan.js';
+import type { ModelHostMessage, ModelWebviewMessage } from '../../protocol/model-editor.js';
+import type { DocumentView, ModelDocument } from './document.js';
+import type { ModelEditorInfo } from './info.js';
+import type { ModelReading } from './reader.js';
+import { readProblem, type ModelLog, type SharedScan } from './shared-scan.js';
+
+/** Heads read are posted to the webview at most this often (each post redraws the grid). */
+export const POST_EVERY_MS = 150;
+
+export interface ModelViewHooks {
+  /** Posts to the webview (nothing once it is gone). */
+  post(m: ModelHostMessage): void;
+  /** Writes a picture the webview exported (a save dialog in VS Code). */
+  exportView?(m: Extract<ModelWebviewMessage, { type: 'export' }>): void;
+  log: ModelLog;
+  /** Heads read are posted at most this often (default POST_EVERY_MS; tests take 0). */
+  postEveryMs?: number;
+}
+
+type Painted = Extract<ModelWebviewMessage, { type: 'painted' }>;
+
+export class ModelView implements DocumentView {
+  private scanOptions: ScanOptions = {};
+  private scan: SharedScan;
+  private webviewReady = false;
+  /** Heads posted to this webview: −1, nothing yet (the next post is the snapshot). */
+  private posted = -1;
+  private postedAt = 0;
+  /** Why a read this editor asked for failed. */
+  private problem: string | undefined;
+  /** Grows whenever the options or the file change: an answer asked for before is dropped. */
+  private epoch = 0;
+  private disposed = false;
+  /** When the webview asked for the head it is waiting for (for lastHeadMs). */
+  private headAskedAt: number | undefined;
+  private readonly started = performance.now();
+  private readonly own: ModelEditorInfo;
+
+  constructor(readonly document: ModelDocument, private readonly hooks: ModelViewHooks) {
+    this.own = { uri: document.uri, state: 'loading' };
+    document.attach(this);
+    this.scan = document.join(this.scanOptions, this);
+  }
+
+  get log(): ModelLog { return this.hooks.log; }
+
+  /** Scan options this editor shows (the softmax, once its webview asked for it). */
+  get options(): ScanOptions { return this.scanOptions; }
+
+  /** The file's shape once it is open (the webview's requests are checked against it). */
+  get shape(): ModelShape | undefined { return this.scan.shape; }
+
+  /** What the tests see of this editor. */
+  info(): ModelEditorInfo {
+    const scan = this.scan, shape = scan.shape, failure = this.failure();
+    return {
+      ...this.own,
+      ...(failure !== undefined ? { state: 'error', error: failure } : {}),
+      ...(shape ? { tokens: shape.tokenTexts.slice(0, 8), read: scan.read, total: shape.layers * shape.heads } : {}),
+      ...(scan.scanMs !== undefined ? { scanMs: scan.scanMs } : {}),
+      scans: this.document.scansBegun,
+    };
+  }
+
+  /** The webview booted (or was made anew): it gets the snapshot, or the failure. */
+  ready(): void {
+    this.webviewReady = true;
+    this.own.readyMs ??= performance.now() - this.started;
+    this.document.booted();
+    this.refresh();
+  }
+
+  /** Shows the file with `options`: the editor watches their scan (begun if no editor watches it yet). */
+  scanWith(options: ScanOptions): void {
+    const before = this.scan;
+    this.scanOptions = { ...options };
+    this.epoch++;
+    this.problem = undefined;
+    // Join first: when it is the same scan, leaving must not stop it.
+    this.scan = this.document.join(this.scanOptions, this);
+    if (before !== this.scan) this.document.leave(before, this);
+    this.refresh();
+  }
+
+  reopened(): void {
+    // The document stopped and forgot its scans: this editor joins the new one for its options.
+    this.epoch++;
+    this.problem = undefined;
+    this.scan = this.document.join(this.scanOptions, this);
+    this.refresh();
+  }
+
+  scanned(flush: boolean): void { this.sync(flush); }
+
+  failed(message: string): void {
+    if (this.webviewReady && this.problem === undefined) this.post({ type: 'error', message });
+  }
+
+  /**
+   * Answers a request of the webview: `read` makes the message from the document's reader and this
+   * editor's scan. The answer is posted unless the options or the file changed meanwhile (then the
+   * webview asks again); a read that fails becomes the error panel.
+   */
+  async answer(read: (reader: ModelReading, scan: SharedScan) => Promise<ModelHostMessage>): Promise<void> {
+    const epoch = this.epoch, scan = this.scan;
+    const current = () => !this.disposed && epoch === this.epoch;
+    try {
+      const { reader } = await this.document.opened;
+      const message = await read(reader, scan);
+      if (current()) this.post(message);
+    } catch (e) {
+      if (!current()) return;
+      this.problem = readProblem(e, this.hooks.log);
+      if (this.webviewReady) this.post({ type: 'error', message: this.problem });
+    }
+  }
+
+  /** The webview asked for a head: the time it asked (its paint ends the switch). */
+  headAsked(): number {
+    this.headAskedAt = performance.now();
+    return this.headAskedAt;
+  }
+
+  /** The worker read the head asked for at `askedAt`. */
+  headRead(askedAt: number): void { this.own.lastHeadReadMs = performance.now() - askedAt; }
+
+  /** The webview drew a view: the tests' record of it. */
+  painted(m: Painted): void {
+    const since = performance.now() - this.started;
+    const info = this.own;
+    info.state = 'ready';
+    info.view = m.view;
+    info.items = m.items;
+    info.lastDrawMs = m.ms;
+    if (m.items > 0 || m.view !== 'model') info.firstPaintMs ??= since;
+    if (m.view === 'model' && this.scan.shape && m.items === this.scan.shape.layers * this.scan.shape.heads) info.fullPaintMs ??= since;
+    if (m.view === 'head' && m.items > 0 && this.headAskedAt !== undefined) {
+      info.lastHeadMs = performance.now() - this.headAskedAt;
+      info.lastHeadDrawMs = m.ms;
+      this.headAskedAt = undefined;
+    }
+  }
+
+  exportView(m: Extract<ModelWebviewMessage, { type: 'export' }>): void { this.hooks.exportView?.(m); }
+
+  /** Shows a view (of a head) in the webview (tests and benches drive the editor with it). */
+  show(view: 'model' | 'head' | 'finder' | 'rollout', layer: number, head: number): void {
+    this.post({ type: 'show', view, layer, head });
+  }
+
+  /** The editor closed: its scan goes on for the other editors (or stops, if none watches it). */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.epoch++;
+    this.document.leave(this.scan, this);
+    this.document.detach(this);
+  }
+
+  private failure(): string | undefined { return this.problem ?? this.scan.error; }
+
+  private post(m: ModelHostMessage): void { if (!this.disposed) this.hooks.post(m); }
+
+  /** Everything again, to a webview that has nothing (new, or its options changed): the snapshot or the failure. */
+  private refresh(): void {
+    this.posted = -1;
+    if (!this.webviewReady) return;
+    const failure = this.failure();
+    if (failure !== undefined) this.post({ type: 'error', message: failure });
+    else this.sync(true);
+  }
+
+  /** Posts what was read since the last post (at most every POST_EVERY_MS unless `flush`). */
+  private sync(flush: boolean): void {
+    const { shape, done } = this.scan;
+    if (!this.webviewReady || this.disposed || !shape || !done || this.failure() !== undefined) return;
+    const now = performance.now();
+    const all = done.result();
+    const header = this.scan.header()!;
+    const side = shape.thumb ** 2;
+    if (this.posted < 0) {
+      this.post({ type: 'model', header, thumbnails: thumbnailIndices(all.thumbnails, shape.thumb) });
+    } else {
+      if (this.posted === done.read || (!flush && now - this.postedAt < (this.hooks.postEveryMs ?? POST_EVERY_MS))) return;
+      this.post({
+        type: 'scanned', from: this.posted, stats: all.stats.slice(this.posted, done.read),
+        thumbnails: thumbnailIndices(all.thumbnails.subarray(this.posted * side, done.read * side), shape.thumb),
+        offRows: all.offRows, warnings: header.warnings,
+      });
+    }
+    this.posted = done.read;
+    this.postedAt = now;
+  }
+}
