@@ -179,7 +179,6 @@ export class ModelApp {
       this.transport.post({ type: 'rollout' });
     }
     const showHead = data.head && data.head.layer === s.layer && data.head.head === s.head ? data : { header: data.header, thumbnails: data.thumbnails, ...(data.rollout ? { rollout: data.rollout } : {}) };
-    this.shell.tooltip.hide();
     this.handle?.destroy();
     this.stage.replaceChildren();
     const options: ModelViewOptions = {
