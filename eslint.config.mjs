@@ -4,6 +4,7 @@
 //   core  <-  protocol  <-  pages          (pure; core/files alone touches node:fs)
 //     ^          ^           ^
 //   webview/kit <- webview/views <- webview/{panel, model-editor}    (the shells)
+//   webview/kit <- webview/shell (the shells' base: theme, resize, focus, transport) <- the shells
 //   src/cli: core, protocol, pages, views, kit (it draws through the views, never a shell)
 //   src/host: core, protocol, pages (never a webview file or the CLI)
 //
@@ -23,6 +24,7 @@ const CORE = './src/core';
 const WEBVIEW = './webview';
 const KIT = './webview/kit';
 const VIEWS = './webview/views';
+const SHELL_BASE = './webview/shell';
 const SHELLS = ['./webview/panel', './webview/model-editor'];
 
 /** `target` may not import from any of `from`, with the reason lint prints. */
@@ -32,11 +34,12 @@ const layers = [
   zone(CORE, [PROTOCOL, PAGES, HOST, CLI, WEBVIEW], 'core is the bottom layer: it imports no protocol, page, host, CLI or webview file.'),
   zone(PROTOCOL, [PAGES, HOST, CLI, WEBVIEW], 'the protocol is shared by host, webviews and workers: it imports core only.'),
   zone(PAGES, [HOST, CLI, WEBVIEW], 'pages are built from core and protocol only (the host and the CLI both use them).'),
-  zone(KIT, [VIEWS, ...SHELLS, HOST, CLI, PAGES], 'the webview kit is below the views and the shells.'),
-  zone(VIEWS, [...SHELLS, HOST, CLI, PAGES], 'a view imports no shell: the shells (panel, model editor) import the views.'),
+  zone(KIT, [VIEWS, SHELL_BASE, ...SHELLS, HOST, CLI, PAGES], 'the webview kit is below the views and the shells.'),
+  zone(VIEWS, [SHELL_BASE, ...SHELLS, HOST, CLI, PAGES], 'a view imports no shell: the shells (panel, model editor) import the views.'),
+  zone(SHELL_BASE, [VIEWS, ...SHELLS, HOST, CLI, PAGES], 'the shell base (theme, resize, focus, transport) knows no view and no surface: the shells build on it.'),
   zone(SHELLS[0], [SHELLS[1], HOST, CLI, PAGES], 'the panel shell imports no other shell, host or CLI file.'),
   zone(SHELLS[1], [SHELLS[0], HOST, CLI, PAGES], 'the model editor shell imports no other shell, host or CLI file.'),
-  zone(CLI, [...SHELLS, HOST], 'the CLI draws through the views, never through a webview shell or the host.'),
+  zone(CLI, [SHELL_BASE, ...SHELLS, HOST], 'the CLI draws through the views, never through a webview shell or the host.'),
   zone(HOST, [WEBVIEW, CLI], 'the host posts data to the webviews; it imports no webview or CLI file.'),
 ];
 

@@ -6,7 +6,6 @@ import { modelTarget } from './inspect.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { JSDOM } from 'jsdom';
 import { openAttention } from '../core/files/open.js';
 import { TensorFileError } from '../core/tensors/source.js';
 import { STAT_NAMES, type StatName } from '../core/tensors/head-stats.js';
@@ -16,9 +15,10 @@ import { heatmapIndices } from '../core/tensors/heatmap.js';
 import { headFloat32, rolloutOf, scanModel } from '../core/model/scan.js';
 import { base64, encodePalettePng } from '../core/model/png.js';
 import { makeTheme, type ThemeKind } from '../../webview/kit/colour.js';
-import { xmlSafe } from '../../webview/kit/xml-safe.js';
-import { MODEL_VIEW_NAMES, palette, type ModelViewName, type ModelViewOptions } from '../../webview/views/model/common.js';
-import { MODEL_VIEWS } from '../../webview/views/model/views.js';
+import { palette, type ModelViewOptions } from '../../webview/views/model/common.js';
+import { modelEntry } from '../../webview/views/registry.js';
+import { MODEL_VIEW_NAMES, type ModelViewName } from '../core/vocabulary.js';
+import { drawSvg } from './render.js';
 import { PICTURE_MAX } from '../../webview/views/model/head.js';
 import { modelPage } from '../pages/model-page-html.js';
 import { printable } from './terminal.js';
@@ -135,12 +135,9 @@ function float32Base64(a: Float32Array): string {
 }
 
 export function svgOf(data: ModelViewData, view: ModelViewName, options: ModelViewOptions): string {
-  const dom = new JSDOM('<!doctype html><html><body><div id="root"></div></body></html>');
-  const container = dom.window.document.getElementById('root') as unknown as HTMLElement;
-  const handle = MODEL_VIEWS[view](container, data, options);
-  const text = xmlSafe(new dom.window.XMLSerializer().serializeToString(handle.svg));
-  dom.window.close();
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${text}\n`;
+  const draw = modelEntry(view)?.render;
+  if (!draw) throw new Error(`unknown model view "${String(view)}"`);
+  return drawSvg((container) => draw(container, data, options));
 }
 
 /** The heatmap alone as a PNG: the thumbnails' grid (1 px apart), or the head's or rollout's matrix. */

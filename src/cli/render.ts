@@ -1,12 +1,13 @@
-// `attn render`: the panel's own view code run on jsdom, serialised as a standalone SVG file.
-// Colours, fonts and sizes are attributes on the elements (the views never use CSS variables),
-// hover text goes into <title> elements, and every spec string is escaped by the serializer.
+// `attn render`: the webviews' own view code, looked up in the one view registry, run on jsdom and
+// serialised as a standalone SVG file (drawSvg, for the spec views here and the model views in
+// render-model.ts). Colours, fonts and sizes are attributes on the elements (the views never use
+// CSS variables), hover text goes into <title> elements, and every string is escaped by the serializer.
 import { JSDOM } from 'jsdom';
 import type { AttentionData } from '../core/result/attention-data.js';
 import { makeTheme, type ThemeKind } from '../../webview/kit/colour.js';
-import { viewEntry } from '../../webview/views/registry.js';
+import { specEntry } from '../../webview/views/registry.js';
 import { resolveSelection, type AnyViewName } from '../../webview/views/spec/selection.js';
-import type { MatrixMode, Role } from '../../webview/kit/view.js';
+import type { MatrixMode, Role, ViewHandle } from '../../webview/kit/view.js';
 import { xmlSafe } from '../../webview/kit/xml-safe.js';
 
 export interface RenderOptions {
@@ -22,13 +23,11 @@ export interface RenderOptions {
 }
 
 export function renderSvg(json: AttentionData, view: AnyViewName, options: RenderOptions = {}): string {
-  const draw = viewEntry(view)?.render;
+  const draw = specEntry(view)?.render;
   if (!draw) throw new Error(`unknown view "${String(view)}"`);
-  const dom = new JSDOM('<!doctype html><html><body><div id="root"></div></body></html>');
-  const container = dom.window.document.getElementById('root') as unknown as HTMLElement;
   // For compare without an explicit input, the start is where the shared word was found.
   const { input, head, token } = resolveSelection(json, view, { input: options.input ?? 0, head: options.head ?? 0, token: options.token ?? -1 }, options.input !== undefined);
-  const handle = draw(container, json, {
+  return drawSvg((container) => draw(container, json, {
     theme: makeTheme(options.theme ?? 'light'),
     width: options.width ?? 900,
     head,
@@ -37,8 +36,18 @@ export function renderSvg(json: AttentionData, view: AnyViewName, options: Rende
     matrixMode: options.matrixMode ?? 'weights',
     projection: options.projection ?? 'wq',
     interactive: false,
-  });
-  const text = xmlSafe(new dom.window.XMLSerializer().serializeToString(handle.svg));
-  dom.window.close();
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${text}\n`;
+  }));
+}
+
+/** The picture `draw` makes in a container of a fresh jsdom page, as the text of a standalone SVG file. */
+export function drawSvg(draw: (container: HTMLElement) => ViewHandle): string {
+  const dom = new JSDOM('<!doctype html><html><body><div id="root"></div></body></html>');
+  try {
+    const container = dom.window.document.getElementById('root') as unknown as HTMLElement;
+    const handle = draw(container);
+    const text = xmlSafe(new dom.window.XMLSerializer().serializeToString(handle.svg));
+    return `<?xml version="1.0" encoding="UTF-8"?>\n${text}\n`;
+  } finally {
+    dom.window.close();
+  }
 }

@@ -14,6 +14,7 @@ import { readSpecFile } from './read-file.js';
 import { printable, printableJson } from './terminal.js';
 import { computeReport } from './compute-text.js';
 import { VIEW_NAMES, type ViewName } from '../protocol/panel.js';
+import { MODEL_VIEW_NAMES } from '../core/vocabulary.js';
 import { inspectCommand } from './inspect.js';
 
 export interface Io {
@@ -179,7 +180,7 @@ function choiceFlag<T extends string>(args: Args, name: string, choices: readonl
 
 async function render(args: Args, maxBytes: number, io: Io): Promise<number> {
   // Model files, and specs that reference one when a model view is asked for.
-  const modelView = ['model', 'head', 'finder', 'rollout'].includes(String(args.flags.get('--view')));
+  const modelView = (MODEL_VIEW_NAMES as readonly string[]).includes(String(args.flags.get('--view')));
   if (args.files.length === 1 && (/\.(safetensors|npy|npz)$/i.test(args.files[0]) || (modelView && /\.json$/i.test(args.files[0])))) {
     return (await import('./render-model.js')).renderModelCommand(args.files, args.flags, io);
   }

@@ -1,6 +1,7 @@
 // The project's words in one place: the weight matrices' roles and how each is written, what the
-// matrix view can show, the export formats, and the views' names. The host, the core's hovers,
-// the CLI and the webview all take their words from here, so a name is changed once.
+// matrix view can show, the export formats, and the views' names (the panel's and the model
+// editor's). The host, the core's hovers, the CLI and the webview all take their words from here,
+// so a name is changed once.
 
 /** The weight matrices, by their role in a head (W_O is shared by the heads). */
 export type Role = 'wq' | 'wk' | 'wv' | 'wo';
@@ -30,9 +31,12 @@ export const MODE_MENU: Record<MatrixMode, string> = {
 export type ExportFormat = 'svg' | 'png';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['svg', 'png'];
 
-/** The panel's views, in the order of its tabs. */
-export type ViewName = 'arcs' | 'matrix' | 'steps' | 'quadrant' | 'projection' | 'compare' | 'training' | 'geometry'
-  | 'spectrum' | 'heads' | 'covariance' | 'init';
-export const VIEW_NAMES: readonly ViewName[] = [
+/** The panel's views, in the order of its tabs (each name written here once; the type follows the list). */
+export const VIEW_NAMES = [
   'arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'training', 'geometry', 'spectrum', 'heads', 'covariance', 'init',
-];
+] as const;
+export type ViewName = (typeof VIEW_NAMES)[number];
+
+/** The model editor's views of a real model's attention file, in the order of its menu. */
+export const MODEL_VIEW_NAMES = ['model', 'head', 'finder', 'rollout'] as const;
+export type ModelViewName = (typeof MODEL_VIEW_NAMES)[number];

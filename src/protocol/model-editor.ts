@@ -4,6 +4,7 @@
 import { STAT_NAMES, type HeadStats } from '../core/tensors/head-stats.js';
 import { MAX_WINDOW_CELLS, SENT_PICTURE_MAX, type CellWindow, type ModelHeader } from '../core/model/data.js';
 import { isObject } from '../core/json/object.js';
+import { MODEL_VIEW_NAMES, type ModelViewName } from '../core/vocabulary.js';
 
 export type ModelHostMessage =
   /** The file: its header with the heads read so far (stats), thumbnails for every head (zero where not read). */
@@ -16,7 +17,7 @@ export type ModelHostMessage =
   | ({ type: 'window'; layer: number; head: number } & CellWindow)
   | { type: 'rollout'; rollout: Float32Array | null }
   /** Show this view (of this head): a command or a test asks the editor for it. */
-  | { type: 'show'; view: 'model' | 'head' | 'finder' | 'rollout'; layer: number; head: number }
+  | { type: 'show'; view: ModelViewName; layer: number; head: number }
   | { type: 'error'; message: string };
 
 export type ModelWebviewMessage =
@@ -132,7 +133,7 @@ export function hostMessageProblem(m: unknown, header: ModelHeader | undefined):
     }
     case 'show':
       if (!header) return 'a view to show before the model';
-      if (m.view !== 'model' && m.view !== 'head' && m.view !== 'finder' && m.view !== 'rollout') return 'an unknown view to show';
+      if (!MODEL_VIEW_NAMES.includes(m.view as ModelViewName)) return 'an unknown view to show';
       return isIndex(m.layer, header.layers) && isIndex(m.head, header.heads) ? undefined : 'a head to show outside the model';
     case 'rollout':
       if (!header) return 'a rollout before the model';

@@ -1,6 +1,6 @@
 // Colours for every view, always as concrete values (never CSS variables) so that the SVG a view
 // draws is standalone: the same picture in the panel, in an exported file and from `attn render`.
-// The panel reads VS Code's theme variables once per theme change (themeFromDocument) and redraws.
+// The shells read VS Code's theme from the page (webview/shell/theme.ts) and redraw when it changes.
 import { interpolateViridis, interpolateBlues, color as d3color } from 'd3';
 
 export type ThemeKind = 'light' | 'dark' | 'hc-dark' | 'hc-light';
@@ -93,28 +93,4 @@ export function toHex(c: string | undefined): string | undefined {
   if (!c) return undefined;
   const parsed = d3color(c.trim());
   return parsed ? parsed.formatHex() : undefined;
-}
-
-/**
- * The panel's theme, from VS Code's body classes and CSS variables (resolved to concrete values).
- * Only used in the webview; `attn render` calls makeTheme directly.
- */
-export function themeFromDocument(doc: Document): Theme {
-  const body = doc.body;
-  const cls = body.classList;
-  const kind: ThemeKind = cls.contains('vscode-high-contrast-light') ? 'hc-light'
-    : cls.contains('vscode-high-contrast') ? 'hc-dark'
-    : cls.contains('vscode-dark') ? 'dark' : 'light';
-  const view = doc.defaultView;
-  const css = view ? view.getComputedStyle(body) : undefined;
-  const v = (name: string) => css?.getPropertyValue(name).trim() || undefined;
-  const size = Number.parseFloat(v('--vscode-font-size') ?? '');
-  return makeTheme(kind, {
-    fg: toHex(v('--vscode-editor-foreground')),
-    bg: toHex(v('--vscode-editor-background')),
-    focus: toHex(v('--vscode-focusBorder')),
-    font: v('--vscode-font-family'),
-    mono: v('--vscode-editor-font-family'),
-    fontSize: Number.isFinite(size) ? Math.max(11, Math.min(16, size)) : undefined,
-  });
 }

@@ -2,20 +2,21 @@
 // sort, layer, head, token, k), a warning line (with "Apply softmax" when rows do not sum to 1), an
 // error panel, and the chosen view. Data arrives as checked messages through a transport: the VS
 // Code host, or the data embedded in the --html page. Every control is built with textContent,
-// never markup.
+// never markup. Theme and its changes, resize, focus, tooltip and the message channel are the
+// shell base's (webview/shell), as in the panel: a theme switch or a new width redraws the view.
 import { thumbnailValues, type ModelHeader, type ModelViewData } from '../../src/core/model/data.js';
 import { hostMessageProblem, type ModelHostMessage, type ModelWebviewMessage } from '../../src/protocol/model-editor.js';
 import { STAT_NAMES, type StatName } from '../../src/core/tensors/head-stats.js';
 import { MAX_ROLLOUT_TOKENS } from '../../src/core/tensors/rollout.js';
-import { themeFromDocument, type Theme } from '../kit/colour.js';
-import { Tooltip } from '../kit/tooltip.js';
+import type { ModelViewName } from '../../src/core/vocabulary.js';
 import type { ViewHandle } from '../kit/view.js';
-import { clampTo, MODEL_VIEW_NAMES, type ModelPick, type ModelViewName, type ModelViewOptions } from '../views/model/common.js';
-import { MODEL_VIEWS } from '../views/model/views.js';
-import { standaloneSvg, svgToPng } from '../kit/export.js';
+import { clampTo, type ModelPick, type ModelViewOptions } from '../views/model/common.js';
+import { MODEL_ENTRIES, modelEntry } from '../views/registry.js';
+import { Shell } from '../shell/shell.js';
+import { download, pictureOf } from '../shell/export.js';
+import type { Transport } from '../shell/transport.js';
 
-export interface ModelTransport {
-  post(message: ModelWebviewMessage): void;
+export interface ModelTransport extends Transport<ModelWebviewMessage> {
   /** Whether "Apply softmax" can be offered (the host re-reads the file; the page cannot). */
   canSoftmax: boolean;
   /** Saves an exported picture; the page downloads it, VS Code posts it to the host. */
@@ -34,8 +35,7 @@ export class ModelApp {
   private readonly bar: HTMLElement;
   private readonly warning: HTMLElement;
   private readonly stage: HTMLElement;
-  private readonly tooltip: Tooltip;
-  private theme: Theme;
+  private readonly shell: Shell;
   private pendingHead: string | undefined;
   private rolloutAsked = false;
 
@@ -55,12 +55,21 @@ export class ModelApp {
     waiting.textContent = 'Reading the file…';
     this.stage.append(waiting);
     root.replaceChildren(this.bar, this.warning, this.stage);
-    this.tooltip = new Tooltip(tip);
-    this.theme = themeFromDocument(doc);
+    // The views take the root's width (the stage inside it is the same box less its padding).
+    this.shell = new Shell({ root, tooltip: tip, view: this.stage, sized: root, redraw: () => this.redraw() });
     root.dataset.state = 'loading';
   }
 
-  start(): void { this.transport.post({ type: 'ready' }); }
+  /** Listens to the transport (when it can be listened to), the theme and the width, then says 'ready'. */
+  start(): void {
+    this.shell.start(this.transport, (m) => this.receive(m));
+    this.transport.post({ type: 'ready' });
+  }
+
+  dispose(): void {
+    this.shell.dispose();
+    this.handle?.destroy();
+  }
 
   /** One message from the host (or the page's data), checked before anything is drawn. */
   receive(message: unknown): void {
@@ -145,10 +154,18 @@ export class ModelApp {
     this.draw();
   }
 
-  private draw(): void {
+  /** After a theme change or a resize: the shown view again (not over an error, nor while the file is read again). */
+  private redraw(): void {
+    if (this.handle && this.root.dataset.state === 'ready') this.draw(false);
+  }
+
+  /** Draws the toolbar and the view; `announce` says whether to post 'painted' (not for resizes and theme changes). */
+  private draw(announce = true): void {
     const data = this.data;
     if (!data) return;
     const started = performance.now();
+    // Keyboard users keep their place: the focused control, head or column is focused again after the redraw.
+    const refocus = this.shell.keepFocus();
     const { header } = data;
     this.drawBar(header);
     this.drawWarning(header);
@@ -165,26 +182,34 @@ export class ModelApp {
     this.handle?.destroy();
     this.stage.replaceChildren();
     const options: ModelViewOptions = {
-      theme: this.theme, width: Math.max(320, this.root.clientWidth || 900), interactive: true, tooltip: this.tooltip,
+      theme: this.shell.theme(), width: this.shell.width(320, 900), interactive: true, tooltip: this.shell.tooltip,
       layer: s.layer, head: s.head, token: s.token, stat: s.stat, sort: s.sort, k: s.k,
       onPick: (p) => this.pick(p),
       askWindow: (layer, head, i0, rows, j0, cols) => this.transport.post({ type: 'window', layer, head, i0, rows, j0, cols }),
     };
-    this.handle = MODEL_VIEWS[s.view](this.stage, showHead, options);
+    this.handle = modelEntry(s.view)!.render(this.stage, showHead, options);
     const items = this.handle.svg.querySelectorAll('g.head-cell, rect.cell, image.heatmap, g.head-row, rect.bar').length;
     this.root.dataset.state = 'ready';
     this.root.dataset.view = s.view;
-    this.transport.post({ type: 'painted', view: s.view, items, ms: performance.now() - started });
+    refocus?.();
+    if (announce) this.transport.post({ type: 'painted', view: s.view, items, ms: performance.now() - started });
   }
 
   private drawBar(header: ModelHeader): void {
     const doc = this.root.ownerDocument;
     const s = this.state;
-    const select = (label: string, values: readonly string[], value: string, set: (v: string) => void) => {
+    const select = (label: string, values: readonly (string | { name: string; title: string })[], value: string, set: (v: string) => void) => {
       const wrap = doc.createElement('label');
       wrap.textContent = `${label} `;
       const el = doc.createElement('select');
-      for (const v of values) { const o = doc.createElement('option'); o.value = v; o.textContent = v; o.selected = v === value; el.append(o); }
+      el.dataset.control = label;
+      for (const item of values) {
+        const v = typeof item === 'string' ? item : item.name;
+        const o = doc.createElement('option');
+        o.value = v; o.textContent = v; o.selected = v === value;
+        if (typeof item !== 'string') o.title = item.title;
+        el.append(o);
+      }
       el.addEventListener('change', () => set(el.value));
       wrap.append(el);
       return wrap;
@@ -194,6 +219,7 @@ export class ModelApp {
       wrap.textContent = `${label} `;
       const el = doc.createElement('input');
       el.type = 'number'; el.min = '0'; el.max = String(max); el.value = String(value);
+      el.dataset.control = label;
       el.addEventListener('change', () => { const v = Number(el.value); if (Number.isInteger(v) && v >= 0 && v <= max) set(v); });
       wrap.append(el);
       return wrap;
@@ -201,10 +227,11 @@ export class ModelApp {
     const sort = doc.createElement('label');
     const box = doc.createElement('input');
     box.type = 'checkbox'; box.checked = s.sort;
+    box.dataset.control = 'sort';
     box.addEventListener('change', () => this.pick({ sort: box.checked }));
     sort.append(box, doc.createTextNode(' sort'));
     this.bar.replaceChildren(
-      select('view', MODEL_VIEW_NAMES, s.view, (v) => this.pick({ view: v as ModelViewName })),
+      select('view', MODEL_ENTRIES, s.view, (v) => this.pick({ view: v as ModelViewName })),
       select('statistic', STAT_NAMES, s.stat, (v) => this.pick({ stat: v as StatName })),
       sort,
       number('layer', s.layer, header.layers - 1, (v) => this.pick({ layer: v })),
@@ -227,14 +254,10 @@ export class ModelApp {
   async exportPicture(format: 'svg' | 'png'): Promise<void> {
     if (!this.handle) return;
     const doc = this.root.ownerDocument;
-    const { text, width, height } = standaloneSvg(this.handle, doc);
-    const data = format === 'svg' ? text : await svgToPng(text, width, height, doc);
+    const data = await pictureOf(this.handle, doc, format);
     const view = this.state.view;
     if (this.transport.save) { this.transport.save(format, view, data); return; }
-    const link = doc.createElement('a');
-    link.download = `attention.${view}.${format}`;
-    link.href = format === 'svg' ? URL.createObjectURL(new Blob([data], { type: 'image/svg+xml' })) : data;
-    link.click();
+    download(doc, `attention.${view}.${format}`, format, data);
   }
 
   private drawWarning(header: ModelHeader): void {

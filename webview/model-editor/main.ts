@@ -1,27 +1,19 @@
 // The model webview's entry (custom editor for .safetensors / .npy / .npz, and the offline --html
-// page): find the root and the tooltip, then talk to the VS Code host, or, in the page, answer the
-// app's requests from the data embedded in it.
+// page): find the root and the tooltip, then talk to the VS Code host through its injected API, or,
+// in the page, answer the app's requests from the data embedded in it.
 import { ModelApp, type ModelTransport } from './app.js';
 import { float32FromBase64, type ModelPageData } from '../views/model/page-data.js';
 import type { ModelWebviewMessage } from '../../src/protocol/model-editor.js';
-import { MODEL_VIEW_NAMES, type ModelViewName } from '../views/model/common.js';
+import { MODEL_VIEW_NAMES, type ModelViewName } from '../../src/core/vocabulary.js';
 import { STAT_NAMES, type StatName } from '../../src/core/tensors/head-stats.js';
+import { mountPoint } from '../shell/mount.js';
+import { vscodeTransport, type VsCodeApi } from '../shell/transport.js';
 
-declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
-
-function element(id: string, tag: string): HTMLElement {
-  let el = document.getElementById(id);
-  if (!el) {
-    el = document.createElement(tag);
-    el.id = id;
-    document.body.append(el);
-  }
-  return el;
-}
+declare function acquireVsCodeApi(): VsCodeApi<ModelWebviewMessage>;
 
 function main(): void {
-  const root = element('model-root', 'main');
-  const tip = element('attention-tooltip', 'div');
+  const root = mountPoint(document, 'model-root', 'main', 'last');
+  const tip = mountPoint(document, 'attention-tooltip', 'div', 'last');
   const embedded = document.getElementById('model-data');
   if (embedded) {
     startPage(root, tip, embedded.textContent ?? '');
@@ -29,11 +21,10 @@ function main(): void {
   }
   const vscode = acquireVsCodeApi();
   const app = new ModelApp(root, tip, {
-    post: (m) => vscode.postMessage(m),
+    ...vscodeTransport(vscode, window),
     canSoftmax: true,
     save: (format, view, data) => vscode.postMessage({ type: 'export', format, view, data }),
   });
-  window.addEventListener('message', (e: MessageEvent) => app.receive(e.data));
   app.start();
 }
 
@@ -53,7 +44,7 @@ function startPage(root: HTMLElement, tip: HTMLElement, text: string): void {
     ...(Number.isInteger(i.head) ? { head: i.head } : {}),
     ...(Number.isInteger(i.token) ? { token: i.token } : {}),
   };
-  // Answers come asynchronously, as the host's would.
+  // Answers come asynchronously, as the host's would; the page's transport has nothing to listen to.
   const transport: ModelTransport = {
     canSoftmax: false,
     post(m: ModelWebviewMessage) {

@@ -1,25 +1,24 @@
 // The panel shell: the toolbar (view, input, head, token, matrix mode, projection matrix), the
 // summary strip, the problems list and the view itself. It checks every host message, draws on
 // 'render' and answers 'rendered', keeps the last good picture dimmed on 'problems', exports on
-// 'exportRequest', and remembers its state across reloads.
+// 'exportRequest', and remembers its state across reloads. Theme, resize, focus, tooltip and the
+// message channel are the shell base's (webview/shell).
 import type { AttentionData } from '../../src/core/result/attention-data.js';
 import type { HostMessage, PanelProblem, ViewName, WebviewMessage } from '../../src/protocol/panel.js';
-import { makeTheme, themeFromDocument, type Theme } from '../kit/colour.js';
-import { standaloneSvg, svgToPng } from '../kit/export.js';
+import { makeTheme } from '../kit/colour.js';
 import { rovingGrid } from '../kit/keyboard.js';
 import { MATRIX_MODES, MODE_MENU } from '../../src/core/vocabulary.js';
 import { readHostMessage } from '../../src/protocol/host-message-check.js';
 import { clampState, restoreState, toPanelState, type UiState } from './state.js';
-import { Tooltip } from '../kit/tooltip.js';
-import { REGISTRY, VIEWS, VIEW_TITLES, viewEntry } from '../views/registry.js';
+import { SPEC_ENTRIES, VIEWS, VIEW_TITLES, specEntry } from '../views/registry.js';
 import { resolveSelection } from '../views/spec/selection.js';
 import type { MatrixMode, RevealTarget, Role, ViewHandle } from '../kit/view.js';
+import { Shell } from '../shell/shell.js';
+import { pictureOf } from '../shell/export.js';
+import { vscodeTransport, type Transport, type VsCodeApi as AnyVsCodeApi } from '../shell/transport.js';
 
-export interface VsCodeApi {
-  postMessage(message: WebviewMessage): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
+/** What acquireVsCodeApi() gives the panel (its entry point injects it). */
+export type VsCodeApi = AnyVsCodeApi<WebviewMessage>;
 
 type Status = 'loading' | 'ready' | 'error';
 
@@ -32,7 +31,8 @@ function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, attrs:
 
 export class App {
   private readonly doc: Document;
-  private readonly tooltip: Tooltip;
+  private readonly shell: Shell;
+  private readonly transport: Transport<WebviewMessage>;
   private state: UiState;
   private data?: AttentionData;
   private documentUri: string;
@@ -41,11 +41,8 @@ export class App {
   private status: Status = 'loading';
   private handle?: ViewHandle;
   private summary?: ViewHandle;
-  private lastWidth = 0;
   /** The document and version whose linear-algebra numbers were asked for. */
   private asked = '';
-  private redrawTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly cleanups: (() => void)[] = [];
 
   private readonly titleEl: HTMLElement;
   private readonly fileEl: HTMLElement;
@@ -60,7 +57,6 @@ export class App {
 
   constructor(private readonly root: HTMLElement, tooltipEl: HTMLElement, private readonly api: VsCodeApi) {
     this.doc = root.ownerDocument;
-    this.tooltip = new Tooltip(tooltipEl);
     this.documentUri = root.dataset.documentUri ?? '';
     this.fileName = root.dataset.fileName ?? '';
     const saved = api.getState() as { documentUri?: string } | undefined;
@@ -88,51 +84,16 @@ export class App {
     this.statusEl = el(d, 'p', { id: 'attention-status', class: 'al-status', role: 'status' }, 'Waiting for a spec…');
     this.viewEl = el(d, 'div', { id: 'attention-view', class: 'al-view' });
     root.replaceChildren(header, this.toolbar, this.summaryEl, this.problemsEl, this.statusEl, this.viewEl);
+    this.shell = new Shell({ root, tooltip: tooltipEl, view: this.viewEl, redraw: () => this.redraw() });
+    this.transport = vscodeTransport(api, this.doc.defaultView!);
     this.setStatus('loading');
     this.buildTabs();
   }
 
-  /** Listens to the host, the window size and the theme, then says 'ready'. */
+  /** Listens to the host, the view's width and the theme, then says 'ready'. */
   start(): void {
-    const win = this.doc.defaultView!;
-    const onMessage = (e: MessageEvent) => this.receive(e.data);
-    win.addEventListener('message', onMessage);
-    this.cleanups.push(() => win.removeEventListener('message', onMessage));
-    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') this.tooltip.hide(); };
-    this.doc.addEventListener('keydown', onKey);
-    // Ctrl+2 is VS Code's "focus the second editor group": the workbench focuses the webview's
-    // window and nothing in it, so the keyboard landed on the page and Tab walked the whole toolbar
-    // first. With nothing focused, the view's first control takes the focus; a click chose its
-    // own place (pointerdown comes just before the window's focus), and a place already focused is kept.
-    let pointerAt = -Infinity;
-    const onPointer = () => { pointerAt = performance.now(); };
-    const onFocus = () => {
-      if (performance.now() - pointerAt < 500) return;
-      const a = this.doc.activeElement;
-      if (a && a !== this.doc.body && a !== this.root && this.root.contains(a)) return;
-      this.focusView();
-    };
-    this.doc.addEventListener('pointerdown', onPointer, true);
-    win.addEventListener('focus', onFocus);
-    this.cleanups.push(() => {
-      this.doc.removeEventListener('keydown', onKey);
-      this.doc.removeEventListener('pointerdown', onPointer, true);
-      win.removeEventListener('focus', onFocus);
-    });
-    if ('ResizeObserver' in win) {
-      const ro = new win.ResizeObserver(() => {
-        const w = this.viewEl.clientWidth;
-        if (Math.abs(w - this.lastWidth) > 4) this.scheduleRedraw();
-      });
-      ro.observe(this.viewEl);
-      this.cleanups.push(() => ro.disconnect());
-    }
-    // VS Code changes the body's classes and CSS variables when the colour theme changes.
-    const mo = new win.MutationObserver(() => this.scheduleRedraw());
-    mo.observe(this.doc.body, { attributes: true, attributeFilter: ['class', 'style'] });
-    mo.observe(this.doc.documentElement, { attributes: true, attributeFilter: ['class', 'style'] });
-    this.cleanups.push(() => mo.disconnect());
-    this.api.postMessage({ type: 'ready' });
+    this.shell.start(this.transport, (m) => this.receive(m));
+    this.transport.post({ type: 'ready' });
   }
 
   receive(message: unknown): void {
@@ -251,15 +212,12 @@ export class App {
   }
 
   private reveal(target: RevealTarget): void {
-    this.api.postMessage({ type: 'reveal', documentUri: this.documentUri, target });
+    this.transport.post({ type: 'reveal', documentUri: this.documentUri, target });
   }
 
-  private scheduleRedraw(): void {
-    if (this.redrawTimer !== undefined) clearTimeout(this.redrawTimer);
-    this.redrawTimer = setTimeout(() => {
-      this.redrawTimer = undefined;
-      if (this.data && this.status !== 'loading') this.draw(false);
-    }, 60);
+  /** After a theme change or a resize: the picture again, with nothing to announce. */
+  private redraw(): void {
+    if (this.data && this.status !== 'loading') this.draw(false);
   }
 
   /** A change made by the user: remembered, told to the host, drawn. */
@@ -273,7 +231,7 @@ export class App {
   private save(tellHost: boolean): void {
     const token = this.resolvedToken().token;
     this.api.setState({ ...this.state, documentUri: this.documentUri });
-    if (tellHost && this.documentUri) this.api.postMessage({ type: 'state', state: toPanelState(this.state, this.documentUri, token) });
+    if (tellHost && this.documentUri) this.transport.post({ type: 'state', state: toPanelState(this.state, this.documentUri, token) });
   }
 
   private resolvedToken(): { input: number; token: number } {
@@ -281,42 +239,37 @@ export class App {
     return resolveSelection(this.data, this.state.view, this.state);
   }
 
-  private theme(): Theme {
-    return themeFromDocument(this.doc);
-  }
-
   /** Draws the current view; `announce` says whether to post 'rendered' (not for resizes and theme changes). */
   draw(announce = true): void {
     const data = this.data;
     if (!data) return;
     const t0 = performance.now();
-    const theme = this.theme();
+    const theme = this.shell.theme();
     this.titleEl.textContent = data.title ?? 'Attention Lens';
     this.fileEl.textContent = this.fileName;
     const pick = this.resolvedToken();
     if (this.state.token < 0 && this.state.view === 'compare') this.state.input = pick.input;
     // Keyboard users keep their place: the focused control or element is focused again after the redraw.
-    const refocus = this.focusKey();
+    const refocus = this.shell.keepFocus('.al-tabs');
     this.buildControls(data, pick.token);
-    this.tooltip.hide();
+    this.shell.tooltip.hide();
     this.handle?.destroy();
     this.summary?.destroy();
     this.viewEl.replaceChildren();
     this.summaryEl.replaceChildren();
-    const width = Math.max(280, this.viewEl.clientWidth || this.root.clientWidth || 800);
-    this.lastWidth = this.viewEl.clientWidth;
+    const width = this.shell.width(280, 800);
     const options = {
       theme, width, head: this.state.head, input: this.state.input, token: pick.token,
       matrixMode: this.state.matrixMode, projection: this.state.projection, hiddenHeads: this.state.hiddenHeads,
-      interactive: true, tooltip: this.tooltip,
+      interactive: true, tooltip: this.shell.tooltip,
       onReveal: (t: RevealTarget) => this.reveal(t),
       onPick: (c: Partial<UiState>) => this.commit(c),
     };
     // A view that needs what the result lacks asks the host, once per version, and says it is working.
-    const needs = viewEntry(this.state.view)?.needs;
+    const needs = specEntry(this.state.view)?.needs;
     if (needs === 'linalg' && !data.linalg && this.asked !== `${this.documentUri}#${this.version}`) {
       this.asked = `${this.documentUri}#${this.version}`;
-      this.api.postMessage({ type: 'need', documentUri: this.documentUri, version: this.version, what: 'linalg' });
+      this.transport.post({ type: 'need', documentUri: this.documentUri, version: this.version, what: 'linalg' });
     }
     try {
       this.summary = VIEWS.summary(this.summaryEl, data, { ...options, width: Math.max(280, this.summaryEl.clientWidth || width) });
@@ -328,52 +281,20 @@ export class App {
       console.error(err);
       return;
     }
-    if (refocus) this.refocus(refocus);
+    refocus?.();
     const drawMs = performance.now() - t0;
-    if (announce) this.api.postMessage({ type: 'rendered', documentUri: this.documentUri, version: this.version, view: this.state.view, drawMs });
-  }
-
-  /**
-   * Focus the element the user was on before the redraw. In a roving grid only the first item has a
-   * tabindex, and an SVG element without one cannot take focus (Enter on the second head toggle
-   * dropped focus to the page): it becomes its grid's tab stop instead.
-   */
-  private refocus(selector: string): void {
-    const el = this.root.querySelector<HTMLElement>(selector);
-    if (!el) return;
-    if (!el.hasAttribute('tabindex') && el.parentElement) {
-      for (const other of Array.from(el.parentElement.children)) if (other.getAttribute('tabindex') === '0') other.removeAttribute('tabindex');
-      el.setAttribute('tabindex', '0');
-    }
-    el.focus();
+    if (announce) this.transport.post({ type: 'rendered', documentUri: this.documentUri, version: this.version, view: this.state.view, drawMs });
   }
 
   /** Focus the view's first control (its tab stop, or a painted matrix); false when it has none. */
   focusView(): boolean {
-    const stop = this.viewEl.querySelector<HTMLElement>('[tabindex="0"]');
-    if (!stop) return false;
-    stop.focus();
-    return true;
-  }
-
-  /** A selector for the focused element inside the panel (a control, a token, a cell), if any. */
-  private focusKey(): string | undefined {
-    const a = this.doc.activeElement;
-    if (!a || !this.root.contains(a) || a === this.root) return undefined;
-    if (a.closest('.al-tabs')) return undefined;
-    const control = a.getAttribute('data-control');
-    if (control) return `select[data-control="${control}"]`;
-    if (!this.viewEl.contains(a)) return undefined;
-    const attrs = ['data-head', 'data-query', 'data-key', 'data-token', 'data-input', 'data-tip']
-      .filter((n) => a.hasAttribute(n)).map((n) => `[${n}="${(a.getAttribute(n) ?? '').replace(/["\\]/g, '')}"]`).join('');
-    const cls = a.classList[0];
-    return cls && attrs ? `#attention-view .${cls}${attrs}` : undefined;
+    return this.shell.focusView();
   }
 
   private buildTabs(): void {
     const d = this.doc;
     // One tab per view of the registry, in its order (the summary strip is not a tab).
-    const tabs = REGISTRY.map((e) => e.name).filter((v): v is ViewName => v !== 'summary');
+    const tabs = SPEC_ENTRIES.map((e) => e.name).filter((v): v is ViewName => v !== 'summary');
     const buttons = tabs.map((v, i) => {
       const b = el(d, 'button', { type: 'button', role: 'tab', class: 'al-tab', 'data-view': v, 'aria-selected': String(v === this.state.view) }, VIEW_TITLES[v]);
       b.addEventListener('click', () => this.commit({ view: v }));
@@ -391,7 +312,7 @@ export class App {
       b.tabIndex = on ? 0 : -1;
     });
     const view: ViewName = this.state.view;
-    const entry = viewEntry(view);
+    const entry = specEntry(view);
     const controls = new Set(entry?.controls ?? []);
     const input = data.inputs[this.state.input];
     const select = (label: string, name: string, options: [string, string][], value: string, onChange: (v: string) => void) => {
@@ -437,7 +358,7 @@ export class App {
 
   private async export(requestId: number, format: 'svg' | 'png', theme?: 'light'): Promise<void> {
     if (!this.handle || !this.data) return;
-    let svg: ReturnType<typeof standaloneSvg>;
+    let data: string;
     if (theme === 'light') {
       // The same view drawn again, off screen, in the light theme and without interaction (SVG cells, no canvas).
       const box = this.doc.createElement('div');
@@ -446,17 +367,17 @@ export class App {
         theme: makeTheme('light'), width: Math.max(280, this.viewEl.clientWidth || 800), head: this.state.head, input: this.state.input,
         token: pick.token, matrixMode: this.state.matrixMode, projection: this.state.projection, hiddenHeads: this.state.hiddenHeads, interactive: false,
       });
-      svg = standaloneSvg(handle, this.doc);
+      const picture = pictureOf(handle, this.doc, format);
       handle.destroy();
+      data = await picture;
     } else {
-      svg = standaloneSvg(this.handle, this.doc);
+      data = await pictureOf(this.handle, this.doc, format);
     }
-    const data = format === 'svg' ? svg.text : await svgToPng(svg.text, svg.width, svg.height, this.doc);
-    this.api.postMessage({ type: 'exportResult', requestId, format, data });
+    this.transport.post({ type: 'exportResult', requestId, format, data });
   }
 
   dispose(): void {
-    this.cleanups.forEach((f) => f());
+    this.shell.dispose();
     this.handle?.destroy();
   }
 }

@@ -1,33 +1,16 @@
-// The webview's entry: find (or make) the root and the tooltip, start the panel shell.
+// The webview's entry: find (or make) the root and the tooltip, take the VS Code API (or, outside
+// VS Code, a stand-in that posts to the parent window) and start the panel shell with it.
 import { App, type VsCodeApi } from './app.js';
+import { mountPoint } from '../shell/mount.js';
+import { framedApi } from '../shell/transport.js';
 
 declare function acquireVsCodeApi(): VsCodeApi;
 
-function api(): VsCodeApi {
-  if (typeof acquireVsCodeApi === 'function') return acquireVsCodeApi();
-  // Outside VS Code (a test page): messages go to the parent window, state lives in memory.
-  let state: unknown;
-  return {
-    postMessage: (m) => window.parent?.postMessage(m, '*'),
-    getState: () => state,
-    setState: (s) => { state = s; },
-  };
-}
-
 function main(): void {
-  let root = document.getElementById('attention-root');
-  if (!root) {
-    root = document.createElement('main');
-    root.id = 'attention-root';
-    document.body.prepend(root);
-  }
-  let tip = document.getElementById('attention-tooltip');
-  if (!tip) {
-    tip = document.createElement('div');
-    tip.id = 'attention-tooltip';
-    document.body.append(tip);
-  }
-  const app = new App(root, tip, api());
+  const root = mountPoint(document, 'attention-root', 'main', 'first');
+  const tip = mountPoint(document, 'attention-tooltip', 'div', 'last');
+  const api: VsCodeApi = typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : framedApi(window);
+  const app = new App(root, tip, api);
   app.start();
 }
 

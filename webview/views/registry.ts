@@ -1,7 +1,10 @@
-// Every view in one table: its name, its tab's title, the toolbar controls it uses and the function
-// that draws it. The panel builds its tabs and controls from this table, `attn render` draws from
-// it, and a new view is its own file plus one line here.
+// Every view in one table, the spec panel's and the model editor's alike: its name, its title, the
+// data it needs (the computed spec's result, that result's linear-algebra numbers, or a real
+// model's attention file), the toolbar controls it uses and the function that draws it. The panel
+// builds its tabs and controls from this table, the model editor its view menu, `attn render`
+// draws from it, and a new view is its own file, its name in src/core/vocabulary.ts and one line here.
 import type { AnyViewName } from './spec/selection.js';
+import type { ModelViewName } from '../../src/core/vocabulary.js';
 import { renderArcs } from './spec/arcs.js';
 import { renderMatrix } from './spec/matrix.js';
 import { renderSteps } from './spec/steps.js';
@@ -15,51 +18,100 @@ import { renderSpectrum } from './linalg/spectrum.js';
 import { renderHeads } from './linalg/heads.js';
 import { renderCovariance } from './linalg/covariance.js';
 import { renderInitLab } from './linalg/init-lab.js';
+import { renderModelGrid } from './model/grid.js';
+import { renderModelHead } from './model/head.js';
+import { renderModelFinder } from './model/finder.js';
+import { renderModelRollout } from './model/rollout.js';
+import type { ModelViewFn } from './model/common.js';
 import type { ViewFn } from '../kit/view.js';
 
 /** The toolbar's controls: which input, which head, which token, the matrix mode, the projection's matrix. */
 export type ControlName = 'input' | 'head' | 'token' | 'mode' | 'projection';
 
-export interface ViewEntry {
+/**
+ * The data a view draws: 'spec' the computed spec's result (AttentionData); 'linalg' that result
+ * with its linear-algebra numbers, which the panel asks the host for when the view is shown;
+ * 'model' a real model's attention file (ModelViewData).
+ */
+export type ViewNeeds = 'spec' | 'linalg' | 'model';
+
+/** A view of the spec panel (and of `attn render` on a spec). */
+export interface SpecViewEntry {
   readonly name: AnyViewName;
   readonly title: string;
+  readonly needs: 'spec' | 'linalg';
   readonly controls: readonly ControlName[];
   /** The head menu offers "all heads" (the view draws every head at once). */
   readonly allHeads?: boolean;
   /** What the token menu is called in this view. */
   readonly tokenLabel?: string;
-  /** Data the result lacks until asked for: the panel asks the host when the view is shown. */
-  readonly needs?: 'linalg';
   readonly render: ViewFn;
 }
 
-export const REGISTRY: readonly ViewEntry[] = [
-  { name: 'arcs', title: 'Arcs', controls: ['input', 'head'], allHeads: true, render: renderArcs },
-  { name: 'matrix', title: 'Matrix', controls: ['input', 'head', 'mode'], allHeads: true, render: renderMatrix },
-  { name: 'steps', title: 'Step by step', controls: ['input', 'head', 'token'], tokenLabel: 'Token', render: renderSteps },
-  // The quadrant plots every input at once, so it has no input menu.
-  { name: 'quadrant', title: 'Quadrant', controls: ['head'], allHeads: true, render: renderQuadrant },
-  { name: 'projection', title: 'Projection', controls: ['input', 'head', 'token', 'projection'], tokenLabel: 'Token', render: renderProjection },
-  { name: 'compare', title: 'Compare', controls: ['input', 'head', 'token'], tokenLabel: 'Word', render: renderCompare },
-  { name: 'training', title: 'Training', controls: ['input', 'head'], render: renderTraining },
-  { name: 'geometry', title: 'Geometry', controls: ['input', 'head', 'token'], tokenLabel: 'Query', render: renderGeometry },
-  // The linear-algebra lens (the third seed): numbers made in the core with the result.
-  { name: 'spectrum', title: 'Spectrum', controls: ['head'], needs: 'linalg', render: renderSpectrum },
-  { name: 'heads', title: 'Heads', controls: [], needs: 'linalg', render: renderHeads },
-  { name: 'covariance', title: 'Covariance', controls: ['input', 'head'], needs: 'linalg', render: renderCovariance },
-  { name: 'init', title: 'Init lab', controls: [], needs: 'linalg', render: renderInitLab },
-  // Not a tab: the strip of numbers above every view.
-  { name: 'summary', title: 'Summary', controls: [], render: renderSummary },
-];
-
-const BY_NAME = new Map(REGISTRY.map((e) => [e.name, e]));
-
-/** The entry of a view; undefined for a name no view has. */
-export function viewEntry(name: string): ViewEntry | undefined {
-  return BY_NAME.get(name as AnyViewName);
+/** A view of the model editor (and of `attn render` on a .safetensors, .npy or .npz file). */
+export interface ModelViewEntry {
+  readonly name: ModelViewName;
+  readonly title: string;
+  readonly needs: 'model';
+  readonly render: ModelViewFn;
 }
 
-/** The draw function of every view by name (the panel, `attn render`, the benchmarks). */
-export const VIEWS = Object.fromEntries(REGISTRY.map((e) => [e.name, e.render])) as Record<AnyViewName, ViewFn>;
-/** The title of every view by name. */
-export const VIEW_TITLES = Object.fromEntries(REGISTRY.map((e) => [e.name, e.title])) as Record<AnyViewName, string>;
+export type ViewEntry = SpecViewEntry | ModelViewEntry;
+
+export const REGISTRY: readonly ViewEntry[] = [
+  { name: 'arcs', title: 'Arcs', needs: 'spec', controls: ['input', 'head'], allHeads: true, render: renderArcs },
+  { name: 'matrix', title: 'Matrix', needs: 'spec', controls: ['input', 'head', 'mode'], allHeads: true, render: renderMatrix },
+  { name: 'steps', title: 'Step by step', needs: 'spec', controls: ['input', 'head', 'token'], tokenLabel: 'Token', render: renderSteps },
+  // The quadrant plots every input at once, so it has no input menu.
+  { name: 'quadrant', title: 'Quadrant', needs: 'spec', controls: ['head'], allHeads: true, render: renderQuadrant },
+  { name: 'projection', title: 'Projection', needs: 'spec', controls: ['input', 'head', 'token', 'projection'], tokenLabel: 'Token', render: renderProjection },
+  { name: 'compare', title: 'Compare', needs: 'spec', controls: ['input', 'head', 'token'], tokenLabel: 'Word', render: renderCompare },
+  { name: 'training', title: 'Training', needs: 'spec', controls: ['input', 'head'], render: renderTraining },
+  { name: 'geometry', title: 'Geometry', needs: 'spec', controls: ['input', 'head', 'token'], tokenLabel: 'Query', render: renderGeometry },
+  // The linear-algebra lens (the third seed): numbers made in the core with the result.
+  { name: 'spectrum', title: 'Spectrum', needs: 'linalg', controls: ['head'], render: renderSpectrum },
+  { name: 'heads', title: 'Heads', needs: 'linalg', controls: [], render: renderHeads },
+  { name: 'covariance', title: 'Covariance', needs: 'linalg', controls: ['input', 'head'], render: renderCovariance },
+  { name: 'init', title: 'Init lab', needs: 'linalg', controls: [], render: renderInitLab },
+  // Not a tab: the strip of numbers above every view.
+  { name: 'summary', title: 'Summary', needs: 'spec', controls: [], render: renderSummary },
+  // A real model's attention file, in the model editor's menu order.
+  { name: 'model', title: 'Model', needs: 'model', render: renderModelGrid },
+  { name: 'head', title: 'Head', needs: 'model', render: renderModelHead },
+  { name: 'finder', title: 'Head finder', needs: 'model', render: renderModelFinder },
+  { name: 'rollout', title: 'Rollout', needs: 'model', render: renderModelRollout },
+];
+
+export const isModelEntry = (e: ViewEntry): e is ModelViewEntry => e.needs === 'model';
+export const isSpecEntry = (e: ViewEntry): e is SpecViewEntry => e.needs !== 'model';
+
+/** The panel's views (its tabs, in order, and the summary strip). */
+export const SPEC_ENTRIES: readonly SpecViewEntry[] = REGISTRY.filter(isSpecEntry);
+/** The model editor's views, in the order of its menu. */
+export const MODEL_ENTRIES: readonly ModelViewEntry[] = REGISTRY.filter(isModelEntry);
+
+const BY_NAME = new Map<string, ViewEntry>(REGISTRY.map((e) => [e.name, e]));
+
+/** The entry of any view; undefined for a name no view has. */
+export function viewEntry(name: string): ViewEntry | undefined {
+  return BY_NAME.get(name);
+}
+
+/** The entry of a view drawn from a spec's result; undefined for a model view or an unknown name. */
+export function specEntry(name: string): SpecViewEntry | undefined {
+  const e = BY_NAME.get(name);
+  return e && isSpecEntry(e) ? e : undefined;
+}
+
+/** The entry of a view drawn from a model's attention file; undefined for a spec view or an unknown name. */
+export function modelEntry(name: string): ModelViewEntry | undefined {
+  const e = BY_NAME.get(name);
+  return e && isModelEntry(e) ? e : undefined;
+}
+
+/** The draw function of every spec view by name (the panel, `attn render`, the benchmarks). */
+export const VIEWS = Object.fromEntries(SPEC_ENTRIES.map((e) => [e.name, e.render])) as Record<AnyViewName, ViewFn>;
+/** The title of every spec view by name. */
+export const VIEW_TITLES = Object.fromEntries(SPEC_ENTRIES.map((e) => [e.name, e.title])) as Record<AnyViewName, string>;
+/** The draw function of every model view by name. */
+export const MODEL_VIEWS = Object.fromEntries(MODEL_ENTRIES.map((e) => [e.name, e.render])) as Record<ModelViewName, ModelViewFn>;

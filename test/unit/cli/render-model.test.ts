@@ -1,6 +1,8 @@
 // `attn render` on model attention files: each view as SVG, the heatmap as PNG, refusals with their
 // messages, and the --html page, loaded in jsdom with its scripts running: it paints the grid from
-// the data inside it, opens a head from its own data, and a token holding "</script>" stays text.
+// the data inside it, opens a head from its own data, follows a new width and a theme class (the
+// shell base of the editor), and a token holding "</script>" stays text. The SVGs are the view
+// registry's pictures.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,7 +11,11 @@ import { join } from 'node:path';
 import { JSDOM } from 'jsdom';
 import { run } from '../../../src/cli/run.js';
 import { scriptJson, scriptSource } from '../../../src/pages/model-page-html.js';
-import { randomAttention, writeSafetensors } from '../../support/model-fixture.js';
+import { memoryAttention, randomAttention, writeSafetensors } from '../../support/model-fixture.js';
+import { svgOf } from '../../../src/cli/render-model.js';
+import { modelEntry } from '../../../webview/views/registry.js';
+import { makeTheme } from '../../../webview/kit/colour.js';
+import { scanModel } from '../../../src/core/model/scan.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'attn-model-'));
 const L = 2, H = 3, N = 8;
@@ -102,4 +108,36 @@ test('attn render --html: one offline page that paints the grid and opens a head
   assert.equal(win.document.querySelectorAll('rect.cell').length, N * N, 'the head came from the page\'s data');
   assert.ok([...win.document.querySelectorAll('text.row-label')].some((t) => t.textContent!.startsWith('"</script>')), 'the token is drawn as text');
   dom.window.close();
+});
+
+test('attn render --html: the offline page follows a new width and a theme class, as the editor does', async () => {
+  const html = join(dir, 'page-redraw.html');
+  assert.equal((await attn('render', file, '--view', 'model', '--html', html)).code, 0);
+  const dom = new JSDOM(readFileSync(html, 'utf8'), { runScripts: 'dangerously', pretendToBeVisual: true });
+  const doc = dom.window.document;
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const root = doc.getElementById('model-root')!;
+  assert.equal(root.dataset.state, 'ready');
+  const svg = () => doc.querySelector('#model-root svg')!;
+  assert.equal(svg().querySelector('rect.bg')!.getAttribute('fill'), '#ffffff', 'no VS Code class: the light theme');
+  const wide = Number(svg().getAttribute('width'));
+  Object.defineProperty(root, 'clientWidth', { value: 360, configurable: true });
+  dom.window.dispatchEvent(new dom.window.Event('resize'));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.ok(Number(svg().getAttribute('width')) < wide, `${svg().getAttribute('width')} < ${wide}`);
+  doc.body.className = 'vscode-dark';
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.equal(svg().querySelector('rect.bg')!.getAttribute('fill'), '#1e1e1e');
+  dom.window.close();
+});
+
+test('the model views are drawn through the one view registry: svgOf is the registry entry\'s picture, and refuses a spec view', () => {
+  const data = scanModel(memoryAttention(randomAttention(1, 2, 4), 1, 2, 4));
+  const options = { theme: makeTheme('light'), width: 600, interactive: false, layer: 0, head: 0, token: 3, stat: 'entropy' as const, sort: false, k: 3 };
+  const svg = svgOf(data, 'model', options);
+  const dom = new JSDOM('<!doctype html><div id="r"></div>');
+  const handle = modelEntry('model')!.render(dom.window.document.getElementById('r') as unknown as HTMLElement, data, options);
+  assert.equal(svg, `<?xml version="1.0" encoding="UTF-8"?>\n${new dom.window.XMLSerializer().serializeToString(handle.svg)}\n`);
+  dom.window.close();
+  assert.throws(() => svgOf(data, 'arcs' as never, options), /unknown model view "arcs"/);
 });

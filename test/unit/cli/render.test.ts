@@ -212,3 +212,10 @@ test('dark and high-contrast themes draw with their own colours', () => {
   assert.match(dark, /class="bg"[^>]*fill="#1e1e1e"/);
   assert.match(hc, /class="bg"[^>]*fill="#000000"/);
 });
+
+test('attn render draws the spec views through the one view registry and refuses a model view\'s name', () => {
+  const json = example('apple-watch-lens.attn.json');
+  assert.throws(() => renderSvg(json, 'model' as never), /unknown view "model"/);
+  assert.throws(() => renderSvg(json, 'nope' as never), /unknown view "nope"/);
+  assert.match(renderSvg(json, 'arcs'), /data-view="arcs"/);
+});

@@ -11,9 +11,9 @@ import type { Theme } from '../../kit/colour.js';
 import type { TooltipApi } from '../../kit/tooltip-api.js';
 import type { ViewHandle, ViewOptions } from '../../kit/view.js';
 import { clip } from '../../kit/format.js';
+import type { ModelViewName } from '../../../src/core/vocabulary.js';
 
-export type ModelViewName = 'model' | 'head' | 'finder' | 'rollout';
-export const MODEL_VIEW_NAMES: readonly ModelViewName[] = ['model', 'head', 'finder', 'rollout'];
+export type { ModelViewName } from '../../../src/core/vocabulary.js';
 
 /** What a click inside a model view asks for: another view, head, token or statistic. */
 export interface ModelPick {

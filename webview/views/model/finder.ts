@@ -8,8 +8,6 @@ import { wireTips } from '../../kit/tooltip.js';
 import { fmt } from '../../kit/format.js';
 import { finite, tipOptions, type ModelViewOptions } from './common.js';
 
-export const MODEL_FINDER_VIEW = { name: 'finder', title: 'Head finder' } as const;
-
 /** Most rows drawn (a 64 × 64 model has 4,096 heads; the table says how many are left out). */
 export const FINDER_ROWS_MAX = 1024;
 

@@ -11,8 +11,6 @@ import { fmt } from '../../kit/format.js';
 import { finite, heatmapHref, tipOptions, type ModelViewOptions } from './common.js';
 import { STAT_NAMES } from '../../../src/core/tensors/head-stats.js';
 
-export const MODEL_GRID_VIEW = { name: 'model', title: 'Model' } as const;
-
 /** Each layer's heads in drawing order: by head number, or by `stat` descending (no value last). */
 export function headOrder(stats: readonly HeadStats[], layers: number, heads: number, stat: ModelViewOptions['stat'], sort: boolean): number[][] {
   return Array.from({ length: layers }, (_, layer) => {

@@ -11,8 +11,6 @@ import { wireTips } from '../../kit/tooltip.js';
 import { fmt } from '../../kit/format.js';
 import { clampTo, finite, heatmapHref, indicesHref, tipOptions, tokenLabel, tokenName, type ModelViewOptions } from './common.js';
 
-export const MODEL_HEAD_VIEW = { name: 'head', title: 'Head' } as const;
-
 /** Up to this many tokens, one SVG rect per cell (64² = 4,096 elements). */
 export const SVG_CELLS_MAX = 64;
 export { PICTURE_MAX };

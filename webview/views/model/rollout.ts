@@ -11,8 +11,6 @@ import { wireTips } from '../../kit/tooltip.js';
 import { fmt } from '../../kit/format.js';
 import { clampTo, finite, heatmapHref, tipOptions, tokenLabel, tokenName, type ModelViewOptions } from './common.js';
 
-export const MODEL_ROLLOUT_VIEW = { name: 'rollout', title: 'Rollout' } as const;
-
 /** The `count` largest entries of a row, by a loop: [index, value], largest first. */
 export function topEntries(row: ArrayLike<number>, count: number): [number, number][] {
   const best: [number, number][] = [];

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { renderSvg } from '../../../../src/cli/render.js';
-import { REGISTRY } from '../../../../webview/views/registry.js';
+import { SPEC_ENTRIES } from '../../../../webview/views/registry.js';
 import { renderArcs } from '../../../../webview/views/spec/arcs.js';
 import { makeTheme } from '../../../../webview/kit/colour.js';
 import { Tooltip } from '../../../../webview/kit/tooltip.js';
@@ -29,7 +29,7 @@ function mouseOnly(svg: string): string[] {
 test('no hover or label says only "click" or "hover": each names the keyboard\'s way too (Enter, focus), in every view', () => {
   for (const file of ['apple-watch-lens.attn.json', 'long-64-tokens-8-heads.attn.json']) {
     const data = analyze(exampleText(file)).data!;
-    for (const e of REGISTRY) {
+    for (const e of SPEC_ENTRIES) {
       if (e.needs === 'linalg' && !data.linalg) continue;
       for (const head of [0, 'all'] as const) {
         const bad = mouseOnly(renderSvg(data, e.name, { head, width: 676 }));

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { analyze } from '../../../../src/core/index.js';
-import { REGISTRY } from '../../../../webview/views/registry.js';
+import { SPEC_ENTRIES } from '../../../../webview/views/registry.js';
 import { makeTheme } from '../../../../webview/kit/colour.js';
 import { textWidth } from '../../../../webview/kit/format.js';
 import type { ViewHandle } from '../../../../webview/kit/view.js';
@@ -18,7 +18,7 @@ const data = analyze(JSON.stringify(spec), { linalg: true }).data!;
 
 function draw(view: string, width: number, fontSize: number): { handle: ViewHandle; close: () => void } {
   const dom = new JSDOM('<!doctype html><div id="r"></div>');
-  const render = REGISTRY.find((e) => e.name === view)!.render;
+  const render = SPEC_ENTRIES.find((e) => e.name === view)!.render;
   const handle = render(dom.window.document.getElementById('r') as unknown as HTMLElement, data, {
     theme: makeTheme('dark', { fontSize }), width, head: 0, input: 0, token: 0, matrixMode: 'weights', projection: 'wq', interactive: false,
   });

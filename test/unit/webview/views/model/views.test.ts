@@ -12,7 +12,7 @@ import { STAT_NAMES } from '../../../../../src/core/tensors/head-stats.js';
 import { makeTheme } from '../../../../../webview/kit/colour.js';
 import { fmt } from '../../../../../webview/kit/format.js';
 import { xmlSafe } from '../../../../../webview/kit/xml-safe.js';
-import { MODEL_VIEWS } from '../../../../../webview/views/model/views.js';
+import { MODEL_VIEWS } from '../../../../../webview/views/registry.js';
 import { exactWeight, strongestLinks } from '../../../../../webview/views/model/head.js';
 import { sortHeads } from '../../../../../webview/views/model/finder.js';
 import type { ModelViewName, ModelViewOptions } from '../../../../../webview/views/model/common.js';

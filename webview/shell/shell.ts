@@ -1,0 +1,87 @@
+// The base every webview surface stands on (the spec panel, the model editor and its --html page,
+// and next a notebook renderer): inside a given container, never the whole page, it owns the
+// tooltip, reads the theme and hears its changes, hears the views' width change, keeps the
+// keyboard's place (Escape, Ctrl+2, the focus across a redraw), and listens to a transport that its
+// entry point injects. What a surface draws, and which messages it takes, stay in its own shell.
+import type { Theme } from '../kit/colour.js';
+import { Tooltip } from '../kit/tooltip.js';
+import { debounce, type Debounced } from './debounce.js';
+import { focusFirstStop, focusOnArrival, rememberFocus } from './focus.js';
+import { escapeHidesTooltip } from './keyboard.js';
+import { watchWidth } from './resize.js';
+import { themeFromDocument, watchTheme } from './theme.js';
+import type { Transport } from './transport.js';
+
+export interface ShellParts {
+  /** The container the surface lives in (its toolbar and views). */
+  readonly root: HTMLElement;
+  /** The element of the views' one tooltip. */
+  readonly tooltip: HTMLElement;
+  /** The element the views are drawn in: where Ctrl+2 puts the focus, and whose focused element a redraw keeps. */
+  readonly view: HTMLElement;
+  /** The element whose width the views take, watched for resizes; the view's element when not given. */
+  readonly sized?: HTMLElement;
+  /** Draws again after a theme change or a resize (nothing the host need hear about). */
+  readonly redraw: () => void;
+  /** Focus the view's first control when the window gets the focus with nothing focused (VS Code's Ctrl+2); default true. */
+  readonly focusOnArrival?: boolean;
+}
+
+export class Shell {
+  readonly doc: Document;
+  readonly tooltip: Tooltip;
+  readonly root: HTMLElement;
+  private readonly view: HTMLElement;
+  private readonly sized: HTMLElement;
+  private readonly redraws: Debounced;
+  private readonly parts: ShellParts;
+  /** The sized element's width at the last drawing (0 before any). */
+  private drawnAt = 0;
+  private readonly cleanups: (() => void)[] = [];
+
+  constructor(parts: ShellParts) {
+    this.parts = parts;
+    this.root = parts.root;
+    this.doc = parts.root.ownerDocument;
+    this.view = parts.view;
+    this.sized = parts.sized ?? parts.view;
+    this.tooltip = new Tooltip(parts.tooltip);
+    this.redraws = debounce(() => parts.redraw());
+  }
+
+  /** Listens to the transport (when it can be listened to), the theme, the views' width and the keyboard. */
+  start<Out>(transport: Transport<Out>, receive: (message: unknown) => void): void {
+    if (transport.listen) this.cleanups.push(transport.listen(receive));
+    this.cleanups.push(escapeHidesTooltip(this.doc, this.tooltip));
+    if (this.parts.focusOnArrival !== false) this.cleanups.push(focusOnArrival(this.root, () => this.focusView()));
+    this.cleanups.push(watchWidth(this.sized, () => this.drawnAt, () => this.redraws.schedule()));
+    this.cleanups.push(watchTheme(this.doc, () => this.redraws.schedule()));
+    this.cleanups.push(() => this.redraws.cancel());
+  }
+
+  /** The theme to draw in now. */
+  theme(): Theme {
+    return themeFromDocument(this.doc);
+  }
+
+  /** The width to draw at (at least `min`; `fallback` where nothing is laid out), remembered for the resize check. */
+  width(min: number, fallback: number): number {
+    const w = this.sized.clientWidth;
+    this.drawnAt = w;
+    return Math.max(min, w || this.root.clientWidth || fallback);
+  }
+
+  /** Focus the view's first control (its tab stop, or a painted matrix); false when it has none. */
+  focusView(): boolean {
+    return focusFirstStop(this.view);
+  }
+
+  /** Remembers the focused element before a redraw; call what it returns after it (see rememberFocus). */
+  keepFocus(skip?: string): (() => void) | undefined {
+    return rememberFocus(this.root, this.view, skip);
+  }
+
+  dispose(): void {
+    this.cleanups.splice(0).forEach((f) => f());
+  }
+}
