@@ -2,6 +2,7 @@
 // Only extension.ts builds it (from the panels' and editors' own reports); product code never imports it.
 import type { PanelInfo, Timings } from './panel/info.js';
 import type { ModelEditorInfo } from './model-editor/info.js';
+import type { ModelViewName } from '../core/vocabulary.js';
 
 export interface AttentionLensApi {
   panels(): PanelInfo[];
@@ -9,7 +10,7 @@ export interface AttentionLensApi {
   /** The open model editors (.safetensors, .npy, .npz). */
   modelEditors(): ModelEditorInfo[];
   /** Asks the model editors open on a file (URI string) to show a view of a head. */
-  showModel(uri: string, view: 'model' | 'head' | 'finder' | 'rollout', layer: number, head: number): void;
+  showModel(uri: string, view: ModelViewName, layer: number, head: number): void;
   /** The longest stall of the extension host's thread since the last resetStall(), in ms. */
   maxStallMs(): number;
   resetStall(): void;

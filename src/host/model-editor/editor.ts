@@ -12,6 +12,7 @@ import type { ModelEditorInfo } from './info.js';
 import type { ModelView } from './view.js';
 import { showModelView } from './webview.js';
 import { log } from '../log.js';
+import type { ModelViewName } from '../../core/vocabulary.js';
 
 export const MODEL_VIEW_TYPE = 'attentionLens.model';
 
@@ -52,7 +53,7 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider<
   infos(): ModelEditorInfo[] { return [...this.views].map((v) => v.info()); }
 
   /** Shows a view (of a head) in the editors open on `uri` (tests and benches drive the editor with it). */
-  show(uri: string, view: 'model' | 'head' | 'finder' | 'rollout', layer: number, head: number): void {
+  show(uri: string, view: ModelViewName, layer: number, head: number): void {
     for (const v of this.views) if (v.document.uri === uri) v.show(view, layer, head);
   }
 

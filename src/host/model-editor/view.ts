@@ -12,6 +12,7 @@ import type { DocumentView, ModelDocument } from './document.js';
 import type { ModelEditorInfo } from './info.js';
 import type { ModelReading } from './reader.js';
 import { readProblem, type ModelLog, type SharedScan } from './shared-scan.js';
+import type { ModelViewName } from '../../core/vocabulary.js';
 
 /** Heads read are posted to the webview at most this often (each post redraws the grid). */
 export const POST_EVERY_MS = 150;
@@ -153,7 +154,7 @@ export class ModelView implements DocumentView {
   exportView(m: Extract<ModelWebviewMessage, { type: 'export' }>): void { this.hooks.exportView?.(m); }
 
   /** Shows a view (of a head) in the webview (tests and benches drive the editor with it). */
-  show(view: 'model' | 'head' | 'finder' | 'rollout', layer: number, head: number): void {
+  show(view: ModelViewName, layer: number, head: number): void {
     this.post({ type: 'show', view, layer, head });
   }
 
