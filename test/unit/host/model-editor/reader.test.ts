@@ -50,10 +50,15 @@ test('two workers share the scan a head at a time; the result is the one-thread 
     const later = new Promise<ModelReader[]>((resolve) => { admit = resolve; });
     const joined = scanWithReaders([readers[0]], shape, {}, (d) => { if (d.read === 1) admit([readers[1]]); }, () => false, 36, later);
     assert.deepEqual(headerOf(shape, (await joined).result(), {}), expected.header);
-    // Stopped (the editor closed): no more ranges are asked for, and nothing more is heard.
-    let calls = 0;
-    const stopped = await scanWithReaders(readers, shape, {}, () => { calls++; }, () => calls >= 1, 36);
-    assert.ok(stopped.read < 6 && calls === 1, `stopped after ${stopped.read} heads, ${calls} call(s)`);
+    // Stopped (the editor closed) once the first range is answered: no more ranges are asked for, and
+    // nothing more is heard. (Stopping on the first head heard raced: the second worker could read every
+    // later range while the first still read head 0, and head 0 then brought all six at once.)
+    let calls = 0, asked = 0, answered = 0;
+    const counting = readers.map((r) => ({
+      pass: async (...args: Parameters<ModelReader['pass']>) => { asked++; const part = await r.pass(...args); answered++; return part; },
+    }));
+    const stopped = await scanWithReaders(counting, shape, {}, () => { calls++; }, () => answered >= 1, 36);
+    assert.ok(stopped.read < 6 && asked === 2 && calls === 0, `stopped after ${stopped.read} heads, ${asked} range(s) asked, ${calls} call(s)`);
     const cut = join(dir, 'cut.safetensors');
     const whole = readFileSync(file);
     writeFileSync(cut, whole.subarray(0, whole.length - 4));
