@@ -10,6 +10,7 @@ import type { ParameterCount } from '../attention/parameters.js';
 import type { Spec } from '../spec/spec.js';
 import { trainingJson, type TrainingJson } from '../train/frames.js';
 import type { LinalgJson } from './linalg-data.js';
+import { HEAD_ROLES, type Role } from '../vocabulary.js';
 
 export type { Matrix } from '../linalg/matrix.js';
 export { get as at, row } from '../linalg/matrix.js';
@@ -44,7 +45,7 @@ export interface InputData {
   readonly output: Matrix;
 }
 
-export type WeightRole = 'wq' | 'wk' | 'wv' | 'wo';
+export type WeightRole = Role;
 
 /** A weight matrix of the spec. An identity is a flag, never d_model² numbers written out. */
 export interface WeightData {
@@ -110,7 +111,7 @@ function weight(role: WeightRole, head: number | undefined, w: { matrix: Matrix;
 export function attentionData(spec: Spec, result: AttentionResult = computeAttention(spec)): AttentionData {
   const matrices: WeightData[] = [];
   spec.heads.forEach((h, head) => {
-    for (const role of ['wq', 'wk', 'wv'] as const) matrices.push(weight(role, head, h[role]));
+    for (const role of HEAD_ROLES) matrices.push(weight(role, head, h[role]));
   });
   if (spec.wo) matrices.push(weight('wo', undefined, spec.wo));
   const q = spec.views.quadrant;

@@ -13,7 +13,7 @@
 import { buildMask, embeddingMatrix, scaleDivisor } from '../attention/attention.js';
 import { matmul, matmulTransposed, transpose, zeros, type Matrix } from '../linalg/matrix.js';
 import { softmaxInto } from '../attention/softmax.js';
-import type { LearnableRole, Spec, TrainSpec } from '../spec/spec.js';
+import type { Spec, TrainSpec } from '../spec/spec.js';
 
 export interface HeadWeights {
   wq: Matrix;
@@ -100,5 +100,3 @@ export function startingWeights(spec: Spec, head: number): HeadWeights {
   const copy = (m: Matrix): Matrix => ({ rows: m.rows, cols: m.cols, data: Float64Array.from(m.data) });
   return { wq: copy(h.wq.matrix), wk: copy(h.wk.matrix), wv: copy(h.wv.matrix) };
 }
-
-export const ROLES: readonly LearnableRole[] = ['wq', 'wk', 'wv'];
