@@ -4,7 +4,7 @@
 // its arguments and output streams as parameters, so tests call it directly; main.ts wires it to
 // the process.
 import { DEFAULT_MAX_BYTES } from '../core/json/json-tree.js';
-import { intFlag, isBad, parseArgs, type Command, type Io } from './args.js';
+import { intFlag, isBad, parseArgs, USAGE, type Command, type Io } from './args.js';
 import { analyzeCommand } from './analyze.js';
 import { computeCommand } from './compute.js';
 import { inspectCommand } from './inspect.js';
@@ -12,7 +12,6 @@ import { renderCommand } from './render-command.js';
 import { trainCommand } from './train.js';
 import { validateCommand } from './validate.js';
 import { printable } from './terminal.js';
-import { USAGE } from './usage.js';
 
 export type { Io } from './args.js';
 

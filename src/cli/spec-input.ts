@@ -5,10 +5,9 @@ import { dirname, resolve } from 'node:path';
 import { folderFiles, type TensorFiles } from '../core/files/spec-files.js';
 import { analyze, formatProblem, hasErrors, readSpec } from '../core/index.js';
 import type { Spec } from '../core/spec/spec.js';
-import type { Args, Io } from './args.js';
+import { USAGE, type Args, type Io } from './args.js';
 import { readSpecFile } from './read-file.js';
 import { printable } from './terminal.js';
-import { USAGE } from './usage.js';
 
 /** The tensor files a spec names are read from its folder; a spec from standard input has none. */
 export function filesBeside(file: string): TensorFiles | undefined {

@@ -1,11 +1,10 @@
 // `attn validate FILE...`: check specs without computing them; one FILE:LINE:COL line per problem,
 // FILE: ok for a clean one. Exit 1 when any file has a problem (warnings included) or cannot be read.
 import { analyze, formatProblem } from '../core/index.js';
-import type { Args, Io } from './args.js';
+import { USAGE, type Args, type Io } from './args.js';
 import { readSpecFile } from './read-file.js';
 import { filesBeside } from './spec-input.js';
 import { printable } from './terminal.js';
-import { USAGE } from './usage.js';
 
 export function validateCommand(args: Args, maxBytes: number, io: Io): number {
   if (args.files.length === 0) {

@@ -6,8 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyzeFile, filesBeside, readOneSpec } from '../../../src/cli/spec-input.js';
-import { parseArgs, type Args } from '../../../src/cli/args.js';
-import { USAGE } from '../../../src/cli/usage.js';
+import { parseArgs, USAGE, type Args } from '../../../src/cli/args.js';
 import { EXAMPLES } from '../../support/specs.js';
 
 const args = (...argv: string[]) => parseArgs(argv) as Args;
