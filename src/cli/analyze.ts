@@ -1,9 +1,34 @@
 // `attn analyze FILE [--json]`: the linear algebra of the spec's heads (src/core/linalg/analyze.ts).
 // --json prints the contract's shape; without it, readable lines per head.
-import { ROLE_SYMBOL } from '../core/vocabulary.js';
-import type { AnalyzeJson } from '../core/linalg/analyze.js';
+import { HEAD_ROLES, ROLE_SYMBOL } from '../core/vocabulary.js';
+import { analyzeOverLimit, analyzeSpec, type AnalyzeJson } from '../core/linalg/analyze.js';
+import type { Args, Io } from './args.js';
+import { readOneSpec } from './spec-input.js';
 import { formatNumber, table } from './table.js';
-import { printable } from './terminal.js';
+import { printable, printableJson } from './terminal.js';
+
+export function analyzeCommand(args: Args, maxBytes: number, io: Io): number {
+  const read = readOneSpec(args, maxBytes, io, 'analyze');
+  if (typeof read === 'number') return read;
+  const tooBig = analyzeOverLimit(read.spec);
+  if (tooBig) { io.err(`attn analyze: ${tooBig}`); return 2; }
+  const result = analyzeSpec(read.spec);
+  // Embeddings near the largest double make the covariance overflow: say so rather than print Infinity.
+  if (!allFinite(result)) {
+    io.err(`${printable(read.file)}: the numbers grow too large to analyse (a covariance or singular value overflows): use smaller embeddings or weights`);
+    return 1;
+  }
+  io.out(args.flags.has('--json') ? printableJson(JSON.stringify(result, null, 2)) : analyzeReport(result));
+  return 0;
+}
+
+/** True when every number inside a value is finite (nulls that mean "none" are fine). */
+function allFinite(v: unknown): boolean {
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (Array.isArray(v)) return v.every(allFinite);
+  if (v && typeof v === 'object') return Object.values(v).every(allFinite);
+  return true;
+}
 
 const list = (v: readonly number[]) => `[${v.map((x) => formatNumber(x)).join(', ')}]`;
 const shape = (s: { conditionNumber: number | null; effectiveRank: number }) =>
@@ -24,7 +49,7 @@ export function analyzeReport(a: AnalyzeJson): string {
     out.push('');
   }
   const names = a.heads.map((h) => printable(h.name));
-  for (const role of ['wq', 'wk', 'wv'] as const) {
+  for (const role of HEAD_ROLES) {
     out.push(table(`subspace overlap of the heads' ${ROLE_SYMBOL[role]} (mean cos² of the principal angles)`, names, names, a.headOverlap[role]), '');
   }
   for (const input of a.inputs) {

@@ -13,10 +13,12 @@ import { TensorFileError } from '../core/tensors/source.js';
 import { STAT_NAMES } from '../core/tensors/head-stats.js';
 import { formatNumber } from './table.js';
 import { printable, printableJson } from './terminal.js';
+import type { Args, Io } from './args.js';
 
-interface Io { out(text: string): void; err(text: string): void }
-
-export function inspectCommand(files: readonly string[], options: { json: boolean; tensor?: string; maxBytes?: number }, io: Io): number {
+export function inspectCommand(args: Args, maxBytes: number, io: Io): number {
+  const { files } = args;
+  const tensor = args.flags.get('--tensor');
+  const options = { maxBytes, ...(typeof tensor === 'string' ? { tensor } : {}) };
   if (files.length !== 1) { io.err('attn inspect: name exactly one .safetensors, .npy or .npz file, or a spec that references one'); return 2; }
   let outcome;
   let place = (message: string) => message;
@@ -38,7 +40,7 @@ export function inspectCommand(files: readonly string[], options: { json: boolea
     throw e;
   }
   for (const w of outcome.warnings) io.err(printable(w));
-  io.out(options.json ? printableJson(JSON.stringify(outcome.json, null, 2)) : inspectReport(outcome.json));
+  io.out(args.flags.has('--json') ? printableJson(JSON.stringify(outcome.json, null, 2)) : inspectReport(outcome.json));
   return 0;
 }
 

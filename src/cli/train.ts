@@ -6,9 +6,30 @@ import { toRows } from '../core/linalg/matrix.js';
 import { computeAttention } from '../core/attention/attention.js';
 import type { Spec, TrainSpec } from '../core/spec/spec.js';
 import { stepWork, trainOverLimit } from '../core/spec/read-train.js';
-import type { TrainRun } from '../core/train/descent.js';
+import { train, type TrainRun } from '../core/train/descent.js';
+import { intFlag, isBad, type Args, type Io } from './args.js';
+import { readOneSpec } from './spec-input.js';
 import { printable } from './terminal.js';
 import { formatNumber } from './table.js';
+
+export function trainCommand(args: Args, maxBytes: number, io: Io): number {
+  const steps = intFlag(args, '--steps', -1);
+  if (isBad(steps)) { io.err(`attn train: ${printable(steps.error)}`); return 2; }
+  const read = readOneSpec(args, maxBytes, io, 'train');
+  if (typeof read === 'number') return read;
+  const { file, spec } = read;
+  if (!spec.train) { io.err(`${printable(file)}: no "train" section: add { "head", "learn", "targets", "steps", "rate" } to say what to learn`); return 1; }
+  const n = steps >= 0 ? steps : spec.train.steps;
+  const tooMuch = stepsProblem(spec, spec.train, n);
+  if (tooMuch) { io.err(`attn train: ${tooMuch}`); return 2; }
+  const run = train(spec, spec.train, { steps: n });
+  io.out(args.flags.has('--json') ? JSON.stringify(trainJson(run), null, 2) : trainReport(spec, spec.train, run));
+  if (run.stoppedAt !== undefined) {
+    io.err(`attn train: the numbers overflowed at step ${run.stoppedAt} (rate ${spec.train.rate} is too large): stopped, with the last finite weights`);
+    return 1;
+  }
+  return 0;
+}
 
 export interface TrainJson {
   head: number;

@@ -6,6 +6,9 @@
 /** The weight matrices, by their role in a head (W_O is shared by the heads). */
 export type Role = 'wq' | 'wk' | 'wv' | 'wo';
 export const ROLES: readonly Role[] = ['wq', 'wk', 'wv', 'wo'];
+/** A head's own matrices (W_O is shared): what a head is read from, analysed by, and what training learns. */
+export type HeadRole = Exclude<Role, 'wo'>;
+export const HEAD_ROLES: readonly HeadRole[] = ['wq', 'wk', 'wv'];
 /** How a role is written in text: W_Q, W_K, W_V, W_O. */
 export const ROLE_SYMBOL: Record<Role, string> = { wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O' };
 /** What a row of the matrix's product is called: a query, a key, a value, an output. */

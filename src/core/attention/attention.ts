@@ -5,6 +5,7 @@ import { concatColumns, matmul, matmulEach, matmulTransposed, row, zeros, type M
 import { countParameters, type ParameterCount } from './parameters.js';
 import type { HeadSpec, InputSpec, Scale, Spec } from '../spec/spec.js';
 import { quote } from '../json/quote.js';
+import { softmaxInto } from './softmax.js';
 
 export interface HeadResult {
   readonly name: string;
@@ -125,39 +126,16 @@ export function computeHead(
 
 /**
  * scaled = scores ÷ divisor (−∞ where masked) and weights = softmax(scaled) row by row, for all n
- * rows at once. The same operations in the same order as softmaxRow (so the same bits), written out
- * on the flat arrays: at n = 512 × 12 heads the per-entry mask callback cost more than the products.
+ * rows at once, on the flat arrays: the row kernel reads each row at its offset with the mask's bytes.
  */
 function scaleAndSoftmax(
   scores: Float64Array, scaled: Float64Array, weights: Float64Array, n: number, divisor: number,
   masked: Uint8Array, onEmptyRow: (query: number) => void,
 ): void {
+  for (let c = 0; c < n * n; c++) scaled[c] = masked[c] ? -Infinity : scores[c] / divisor;
   for (let i = 0; i < n; i++) {
-    const start = i * n, end = start + n;
-    let max = -Infinity;
-    for (let c = start; c < end; c++) {
-      if (masked[c]) {
-        scaled[c] = -Infinity;
-      } else {
-        const s = scores[c] / divisor;
-        scaled[c] = s;
-        if (s > max) max = s;
-      }
-    }
-    if (max === -Infinity) { // every key masked (or −∞): zeros, as softmaxRow leaves them
-      onEmptyRow(i);
-      continue;
-    }
-    let sum = 0;
-    for (let c = start; c < end; c++) {
-      if (masked[c]) continue; // weight 0, and adding 0 leaves the sum as it is
-      const e = Math.exp(scaled[c] - max);
-      weights[c] = e;
-      sum += e;
-    }
-    // A masked weight stays 0 (0 ÷ sum), unless the sum is NaN, where softmaxRow makes it NaN too.
-    if (Number.isNaN(sum)) for (let c = start; c < end; c++) weights[c] /= sum;
-    else for (let c = start; c < end; c++) if (!masked[c]) weights[c] /= sum;
+    // A row with every key masked (or −∞) comes out as zeros, and is reported.
+    if (softmaxInto(scores, i * n, n, weights, i * n, divisor, masked) === -Infinity) onEmptyRow(i);
   }
 }
 

@@ -1,28 +1,45 @@
 // A tensor file on disk as a ByteSource (src/core/tensors/source.ts): opened once, read at offsets.
-// Only a regular file is opened, without blocking (a FIFO would wait for a writer for ever), and every
-// read must return all the bytes it asked for, else the file is truncated.
+// Only a regular file is opened, without blocking (a FIFO would wait for a writer for ever;
+// openRegularFile, which the tokens file beside it uses too), and every read must return all the
+// bytes it asked for, else the file is truncated.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { checkRange, MAX_READ_BYTES, TensorFileError, type ByteSource } from '../tensors/source.js';
 
-export function fileSource(path: string): ByteSource {
+/** A regular file open for reading: its descriptor (the caller closes it) and its size. */
+export interface RegularFile { fd: number; size: number }
+
+/**
+ * Opens a regular file for reading, or throws a TensorFileError that names it: "cannot open (CODE)",
+ * or "not a regular file" and `why` for a FIFO, a device or a folder. Opened non-blocking: opening a
+ * FIFO for reading otherwise waits for a writer, for ever, before fstat could refuse it (a regular
+ * file's reads are not changed by the flag). With `optional`, a file that does not exist is undefined.
+ */
+export function openRegularFile(path: string, why?: string): RegularFile;
+export function openRegularFile(path: string, why: string, optional: true): RegularFile | undefined;
+export function openRegularFile(path: string, why = '', optional = false): RegularFile | undefined {
   let fd: number;
   try {
-    // Non-blocking: opening a FIFO for reading otherwise waits for a writer, for ever; fstat below
-    // then refuses it. A regular file's reads are not changed by the flag.
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (e) {
-    throw new TensorFileError(`${path}: cannot open (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    const code = (e as NodeJS.ErrnoException).code;
+    if (optional && code === 'ENOENT') return undefined;
+    throw new TensorFileError(`${path}: cannot open (${code ?? String(e)})`);
   }
   const stat = fstatSync(fd);
   if (!stat.isFile()) {
     closeSync(fd);
-    throw new TensorFileError(`${path}: not a regular file (a tensor file is read at offsets, which a pipe or device does not allow)`);
+    throw new TensorFileError(`${path}: not a regular file${why}`);
   }
+  return { fd, size: stat.size };
+}
+
+export function fileSource(path: string): ByteSource {
+  const { fd, size } = openRegularFile(path, ' (a tensor file is read at offsets, which a pipe or device does not allow)');
   return {
     name: path,
-    size: stat.size,
+    size,
     read(offset, length) {
-      checkRange(path, offset, length, stat.size);
+      checkRange(path, offset, length, size);
       if (length > MAX_READ_BYTES) throw new TensorFileError(`${path}: one read of ${length} bytes is over the ${MAX_READ_BYTES}-byte limit`);
       const buf = new Uint8Array(length);
       let done = 0;

@@ -1,12 +1,12 @@
 // Opening an attention file: which format (by its first bytes, so a renamed file still opens),
 // which tensors, and the tokens (safetensors' __metadata__.tokens, else a sidecar X.tokens.json
 // beside X.npy / X.npz / X.safetensors, else the caller's, as a spec's "tokens").
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { attentionFromTensors, type AttentionFile, type TensorRef } from '../tensors/attention-file.js';
 import { isNpy, readNpy } from '../tensors/npy.js';
 import { metadataTokens, readSafetensors } from '../tensors/safetensors.js';
 import { TensorFileError, type ByteSource } from '../tensors/source.js';
-import { fileSource } from './file-source.js';
+import { fileSource, openRegularFile } from './file-source.js';
 import { checkInflatedTotal, entrySource, isZip, zipEntries } from './zip.js';
 
 export interface OpenOptions {
@@ -65,17 +65,11 @@ function notFound(file: string, wanted: string, names: string[]): TensorFileErro
 export function sidecarTokens(path: string): string[] | undefined {
   const sidecar = path.replace(/\.(npy|npz|safetensors)$/i, '') + '.tokens.json';
   if (sidecar === path) return undefined;
-  let fd: number;
+  // A FIFO named X.tokens.json is refused at once, never waited on.
+  const file = openRegularFile(sidecar, '', true);
+  if (!file) return undefined;
+  const { fd } = file;
   try {
-    // Non-blocking: a FIFO named X.tokens.json would otherwise block the open until a writer came
-    // (forever); opened this way it returns at once and fstat below refuses it.
-    fd = openSync(sidecar, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new TensorFileError(`${sidecar}: cannot open (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-  }
-  try {
-    if (!fstatSync(fd).isFile()) throw new TensorFileError(`${sidecar}: not a regular file`);
     const buf = Buffer.alloc(MAX_TOKENS_FILE_BYTES + 1);
     let total = 0;
     for (;;) {

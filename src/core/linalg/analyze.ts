@@ -8,6 +8,7 @@ import type { Matrix } from './matrix.js';
 import { matmul, matmulTransposed, transpose } from './matrix.js';
 import type { Spec } from '../spec/spec.js';
 import type { Problem } from '../json/problems.js';
+import { HEAD_ROLES } from '../vocabulary.js';
 import { inputFeatures, inputFeaturesWork, spectrumJson, type InputFeaturesJson, type SpectrumJson } from './analyze-extras.js';
 
 /** The contract's keys first; the keys after them (analyze-extras.ts) are additions, never changes. */
@@ -148,7 +149,7 @@ function headWork(spec: Spec, h: Spec['heads'][number]): number {
   if (spec.wo) work += dv < d ? d * dv * dv + svdWork(dv, dv) : d * dv * d + svdWork(d, d); // the OV circuit's eigenvalues
   work += (svdWork(d, dk) * 2 + svdWork(d, dv)) * 2; // column bases for the head overlap
   // Pairs of bases: a k_i × k_j product of d-long columns, then its SVD (k ≤ the heads' widths, at most d).
-  for (const role of ['wq', 'wk', 'wv'] as const) {
+  for (const role of HEAD_ROLES) {
     for (const b of spec.heads) {
       const ka = Math.min(d, h[role].matrix.cols), kb = Math.min(d, b[role].matrix.cols);
       work += d * ka * kb + svdWork(ka, kb);

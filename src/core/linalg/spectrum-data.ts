@@ -9,6 +9,7 @@
 import type { Matrix } from './matrix.js';
 import { matmul, transpose } from './matrix.js';
 import type { Spec } from '../spec/spec.js';
+import { HEAD_ROLES, ROLE_SYMBOL } from '../vocabulary.js';
 import { eigenvalues, qkSingularValues, singularValues } from './analyze.js';
 import { conditionNumber, effectiveRank, planePicture, stableRank, topTwo, type PlanePicture, type TopTwo, type Vec2 } from './spectrum.js';
 
@@ -39,7 +40,8 @@ export interface MatrixSpectrum {
 /** Past this d_model the circuits (d_model × d_model) are not formed for their top-two picture. */
 export const MAX_FORMED_CIRCUIT = 256;
 
-const LABEL: Record<SpectrumMatrixName, string> = { wq: 'W_Q', wk: 'W_K', wv: 'W_V', wo: 'W_O^h', qk: 'W_Q·W_Kᵀ', ov: 'W_V·W_O^h' };
+const { wq: WQ, wk: WK, wv: WV, wo: WO } = ROLE_SYMBOL;
+const LABEL: Record<SpectrumMatrixName, string> = { wq: WQ, wk: WK, wv: WV, wo: `${WO}^h`, qk: `${WQ}·${WK}ᵀ`, ov: `${WV}·${WO}^h` };
 
 interface Source {
   readonly rows: number;
@@ -128,7 +130,7 @@ export function headSpectrum(spec: Spec, head: number, features: Vec2 = [0, 1]):
   const d = spec.dModel;
   const small = d <= MAX_FORMED_CIRCUIT;
   const square = (m: Matrix) => (m.rows === m.cols ? { values: eigenvalues(m), zeros: 0 } : null);
-  const out: MatrixSpectrum[] = (['wq', 'wk', 'wv'] as const).map((name) => describe(name, whole(h[name].matrix), singularValues(h[name].matrix), square(h[name].matrix), features));
+  const out: MatrixSpectrum[] = HEAD_ROLES.map((name) => describe(name, whole(h[name].matrix), singularValues(h[name].matrix), square(h[name].matrix), features));
   out.push(circuit('qk', h.wq.matrix, h.wk.matrix, features, small));
   if (spec.wo) {
     const offset = spec.heads.slice(0, head).reduce((s, x) => s + x.wv.matrix.cols, 0);

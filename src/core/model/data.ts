@@ -5,7 +5,7 @@
 // what is posted to the webview (exact for F16/BF16/F32 files; F64 files round to float32 there).
 // This file is pure (the webview bundles it); scan.ts reads files.
 import type { InspectJson } from '../tensors/inspect.js';
-import { softmaxRow } from '../tensors/rows.js';
+import { softmaxInto } from '../attention/softmax.js';
 import { heatmapIndices } from '../tensors/heatmap.js';
 
 /** Largest thumbnail side. */
@@ -106,7 +106,7 @@ export interface ScanOptions {
 
 /** The row-wise softmax of `a` (n × n), in place; rows of −Infinity only stay all zero. */
 export function softmaxRows(a: Float64Array, n: number): void {
-  for (let i = 0; i < n; i++) softmaxRow(a.subarray(i * n, (i + 1) * n));
+  for (let i = 0; i < n; i++) softmaxInto(a, i * n, n, a, i * n);
 }
 
 /** Which of `side` bins each of n indices falls in: floor(i · side / n). */

@@ -3,7 +3,8 @@
 import type { AttentionFile } from '../tensors/attention-file.js';
 import { inspectOverLimit } from '../tensors/inspect.js';
 import { binStarts, passOverHeads, passWarnings, poolRow, type PassResult } from '../tensors/pass.js';
-import { forEachBlock, forEachRow, rowToFloat32, softmaxRow } from '../tensors/rows.js';
+import { forEachBlock, forEachRow, rowToFloat32 } from '../tensors/rows.js';
+import { softmaxInto } from '../attention/softmax.js';
 import { float16 } from '../tensors/dtype.js';
 import { MAX_ROLLOUT_TOKENS, Rollout } from '../tensors/rollout.js';
 import { TensorFileError } from '../tensors/source.js';
@@ -18,7 +19,8 @@ function checkedRow(a: AttentionFile, layer: number, head: number, options: Scan
         throw new TensorFileError(`${a.file}: layer ${layer} head ${head}: the weight of query ${i} on key ${j} is ${row[j]}`);
       }
     }
-    if (options.softmax) softmaxRow(row);
+    // A row of −Infinity becomes all zero (NaN and +Infinity were refused above).
+    if (options.softmax) softmaxInto(row, 0, row.length, row, 0);
   };
 }
 

@@ -8,10 +8,12 @@
 // (result-json.ts).
 import { buildMask, computeAttention, type AttentionResult, type ComputeWarning, type HeadResult } from '../attention/attention.js';
 import { get, row, type Matrix } from '../linalg/matrix.js';
+import { softmaxInto } from '../attention/softmax.js';
 import type { ParameterCount } from '../attention/parameters.js';
 import type { Spec } from '../spec/spec.js';
 import { trainingJson, type TrainingJson } from '../train/frames.js';
 import type { LinalgJson } from './linalg-json.js';
+import { HEAD_ROLES, type Role } from '../vocabulary.js';
 
 export type { Matrix } from '../linalg/matrix.js';
 export { get as at, row } from '../linalg/matrix.js';
@@ -35,7 +37,7 @@ export interface InputData {
   readonly output: Matrix;
 }
 
-export type WeightRole = 'wq' | 'wk' | 'wv' | 'wo';
+export type WeightRole = Role;
 
 /** A weight matrix of the spec. An identity is a flag, never d_model² numbers written out. */
 export interface WeightData {
@@ -97,7 +99,7 @@ function weight(role: WeightRole, head: number | undefined, w: { matrix: Matrix;
 export function attentionData(spec: Spec, result: AttentionResult = computeAttention(spec)): AttentionData {
   const matrices: WeightData[] = [];
   spec.heads.forEach((h, head) => {
-    for (const role of ['wq', 'wk', 'wv'] as const) matrices.push(weight(role, head, h[role]));
+    for (const role of HEAD_ROLES) matrices.push(weight(role, head, h[role]));
   });
   if (spec.wo) matrices.push(weight('wo', undefined, spec.wo));
   const q = spec.views.quadrant;
@@ -156,29 +158,20 @@ export function scaledRow(head: HeadData, i: number): (number | null)[] {
 /**
  * Query i's row of attention weights, made from q_i and K alone (n · d_k multiply-adds) when the
  * head's n × n weights were not needed yet: the same sums in the same order as the core's Q·Kᵀ and
- * the same softmax arithmetic, so the same bits (hovers on the host read one row, not every head).
+ * the core's own row softmax (softmaxInto), so the same bits (hovers on the host read one row, not every head).
  */
 export function weightsRowOf(head: HeadData, i: number): Float64Array {
   const n = head.k.rows, dk = head.k.cols;
-  const q = head.q.data, k = head.k.data, masked = head.masked, divisor = head.divisor;
-  const out = new Float64Array(n);
-  const scaled = new Float64Array(n);
-  let max = -Infinity;
+  const q = head.q.data, k = head.k.data, masked = head.masked;
+  const scores = new Float64Array(n);
   for (let j = 0; j < n; j++) {
     if (masked[i * n + j]) continue;
     let dot = 0;
     for (let t = 0; t < dk; t++) dot += q[i * dk + t] * k[j * dk + t];
-    scaled[j] = dot / divisor;
-    if (scaled[j] > max) max = scaled[j];
+    scores[j] = dot;
   }
-  if (max === -Infinity) return out;
-  let sum = 0;
-  for (let j = 0; j < n; j++) {
-    const e = masked[i * n + j] ? 0 : Math.exp(scaled[j] - max);
-    out[j] = e;
-    sum += e;
-  }
-  for (let j = 0; j < n; j++) out[j] /= sum;
+  const out = new Float64Array(n);
+  softmaxInto(scores, 0, n, out, 0, head.divisor, masked, i * n);
   return out;
 }
 

@@ -3,35 +3,18 @@
 // model read back from its serialisation (wire.ts) is built this way, so nothing n × n travels; the
 // analysis worker keeps its last results this way (leanData), so nothing n × n stays in memory.
 import { matmulTransposed, type Matrix } from '../linalg/matrix.js';
+import { softmaxInto } from '../attention/softmax.js';
 import type { AttentionData, HeadData, InputData } from './attention-data.js';
 
 /**
- * softmax(scores ÷ divisor) row by row, masked keys left out. The very operations of the core's
- * computeHead + softmaxRow, in the same order (the row's max over unmasked keys, exp(s − max), the
- * sum left to right, each divided by the sum), so the weights come out bit for bit the same;
- * written inline because a decode of 4 million cells is on the webview's critical path.
+ * softmax(scores ÷ divisor) row by row, masked keys left out: the core's own row kernel
+ * (softmaxInto, as computeHead calls it), so the weights come out bit for bit the same; flat
+ * arrays and a Uint8Array mask, as a decode of 4 million cells is on the webview's critical path.
  */
 export function weightsFromScores(scores: Matrix, divisor: number, masked: Uint8Array): Matrix {
   const n = scores.rows, m = scores.cols;
-  const S = scores.data;
   const weights = new Float64Array(n * m);
-  for (let i = 0; i < n; i++) {
-    const base = i * m;
-    let max = -Infinity;
-    for (let j = 0; j < m; j++) {
-      if (masked[base + j]) continue;
-      const s = S[base + j] / divisor;
-      if (s > max) max = s;
-    }
-    if (max === -Infinity) continue; // every key masked: weights stay 0
-    let sum = 0;
-    for (let j = 0; j < m; j++) {
-      const e = masked[base + j] ? 0 : Math.exp(S[base + j] / divisor - max);
-      weights[base + j] = e;
-      sum += e;
-    }
-    for (let j = 0; j < m; j++) weights[base + j] /= sum;
-  }
+  for (let i = 0; i < n; i++) softmaxInto(scores.data, i * m, m, weights, i * m, divisor, masked);
   return { rows: n, cols: m, data: weights };
 }
 

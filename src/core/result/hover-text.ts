@@ -2,7 +2,7 @@
 // each head ("watch → apple 0.98 (tech lens)"). Over a weight matrix: its shape and its role in
 // the seeds' terms ("W_Q: d_model × d_k = 3 × 2, maps each embedding to a query").
 // Plain text only: the host escapes it into Markdown.
-import { ROLE_SYMBOL } from '../vocabulary.js';
+import { ROLE_PRODUCT, ROLE_SYMBOL } from '../vocabulary.js';
 import { getLocation } from 'jsonc-parser';
 import { findMatrix } from './matrix-info.js';
 import { weightAt, weightsRowOf, type AttentionData } from './attention-data.js';
@@ -23,8 +23,6 @@ const ROLE_TEXT: Record<MatrixRole, { out: string; does: string; identity: strin
   wv: { out: 'd_v', does: 'maps each embedding to a value (what the token passes on when attended to)', identity: 'the value is the embedding itself' },
   wo: { out: 'd_model', does: "mixes the heads' outputs, side by side, back into one vector per token", identity: "the heads' outputs, side by side, pass through unchanged" },
 };
-
-const COLUMN_NAME: Record<MatrixRole, string> = { wq: 'query', wk: 'key', wv: 'value', wo: 'output' };
 
 /** Weights as the views print them: two decimals. */
 export function formatWeight(w: number): string {
@@ -103,11 +101,11 @@ export function matrixHover(data: AttentionData, target: SpecTarget & { kind: 'm
     const rowText = `row ${target.row + 1}${name ? ` (${name})` : ''}`;
     if (target.col !== undefined && target.col < m.cols) {
       const outCol = role === 'wo' && data.features[target.col] && m.cols === data.dModel
-        ? `${COLUMN_NAME[role]} ${target.col + 1} (${data.features[target.col]})`
-        : `${COLUMN_NAME[role]} ${target.col + 1}`;
+        ? `${ROLE_PRODUCT[role]} ${target.col + 1} (${data.features[target.col]})`
+        : `${ROLE_PRODUCT[role]} ${target.col + 1}`;
       lines.push(`${rowText} → ${outCol}: ${formatNumber(weightAt(m, target.row, target.col))}`);
     } else {
-      lines.push(`${rowText}: how ${role === 'wo' ? 'this value dimension' : `the feature ${name ?? target.row + 1}`} feeds each ${COLUMN_NAME[role]} dimension`);
+      lines.push(`${rowText}: how ${role === 'wo' ? 'this value dimension' : `the feature ${name ?? target.row + 1}`} feeds each ${ROLE_PRODUCT[role]} dimension`);
     }
   }
   return { heading, lines };

@@ -21,6 +21,7 @@ import type {
 import { derivedHead, type KeptHead } from './derived.js';
 import type { ParameterCount } from '../attention/parameters.js';
 import { isObject } from '../json/object.js';
+import { ROLES as ROLE_NAMES } from '../vocabulary.js';
 
 export { weightsFromScores } from './derived.js';
 
@@ -137,7 +138,7 @@ export function encodeAttention(data: AttentionData): WireMessage {
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 const isStr = (x: unknown): x is string => typeof x === 'string';
 const isIndex = (x: unknown, min = 0): x is number => Number.isSafeInteger(x) && (x as number) >= min;
-const ROLES: readonly string[] = ['wq', 'wk', 'wv', 'wo'];
+const ROLES: readonly string[] = ROLE_NAMES;
 
 /** A decoding failure: a sentence naming the field at fault. */
 export class WireError extends Error {}

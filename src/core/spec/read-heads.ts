@@ -9,6 +9,7 @@ import { count, describe, spanOf, type Reader } from './read-values.js';
 import { identityOverLimit, MAX_HEADS } from './read-limits.js';
 import { quote } from '../json/quote.js';
 import { readInit, type GeneratedBudget } from './read-init.js';
+import { HEAD_ROLES } from '../vocabulary.js';
 
 /**
  * A weight: a matrix written out, "identity", kept in a tensor file ({ "file", "tensor" }, read-file-ref.ts)
@@ -37,7 +38,7 @@ export function readWeight(r: Reader, node: Node | undefined, path: JsonPath, ro
 /** How many of a head's W_Q, W_K, W_V are identities (omitted or "identity"), from the tree alone. */
 function identitiesIn(head: Node): number {
   let n = 0;
-  for (const role of ['wq', 'wk', 'wv']) {
+  for (const role of HEAD_ROLES) {
     const w = childAt(head, role);
     if (!w || (w.type === 'string' && w.value === 'identity')) n++;
   }
@@ -67,7 +68,7 @@ export function readHeads(r: Reader, root: Node, dims: Dimensions, budget: Gener
   node.children!.forEach((h, i) => {
     const path = ['heads', i];
     if (!r.object(h, path, 'a head { "name", "wq", "wk", "wv" }')) { ok = false; return; }
-    r.unknownKeys(h, path, new Set(['name', 'wq', 'wk', 'wv']));
+    r.unknownKeys(h, path, new Set(['name', ...HEAD_ROLES]));
     const nameNode = childAt(h, 'name');
     const name = nameNode ? r.string(nameNode, [...path, 'name']) : `head ${i + 1}`;
     const wq = readWeight(r, childAt(h, 'wq'), [...path, 'wq'], dm, budget);

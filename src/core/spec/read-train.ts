@@ -7,12 +7,12 @@ import type { JsonPath } from '../json/path.js';
 import type { AttentionTarget, HeadSpec, InputSpec, LearnableRole, MaskKind, OutputTarget, TrainSpec } from './spec.js';
 import { describe, spanOf, type Reader } from './read-values.js';
 import { quote } from '../json/quote.js';
+import { HEAD_ROLES } from '../vocabulary.js';
 
 /** Most gradient steps one spec may ask for. */
 export const MAX_TRAIN_STEPS = 100_000;
 /** Multiply-adds a whole training run may cost (forward and backward, every step). */
 export const MAX_TRAIN_WORK = 2e9;
-const ROLES: readonly LearnableRole[] = ['wq', 'wk', 'wv'];
 
 /** Multiply-adds of one step: forward and backward through the training head, on each input that has a target. */
 export function stepWork(inputs: readonly InputSpec[], head: HeadSpec, targets: TrainSpec['targets'], dModel: number): number {
@@ -131,7 +131,7 @@ export function readTrain(r: Reader, root: Node, ctx: Context): TrainSpec | unde
     } else {
       learn = [];
       for (const [i, c] of learnNode.children!.entries()) {
-        if (c.type !== 'string' || !ROLES.includes(c.value as LearnableRole)) {
+        if (c.type !== 'string' || !HEAD_ROLES.includes(c.value as LearnableRole)) {
           r.error(c, [...path, 'learn', i], `expected "wq", "wk" or "wv", got ${describe(c)}`);
           learn = undefined;
           break;

@@ -3,14 +3,13 @@
 import { locate } from '../json/locate.js';
 import type { PathSegment } from '../json/path.js';
 import type { Span } from './spec.js';
+import { HEAD_ROLES, type Role } from '../vocabulary.js';
 
-export type MatrixRole = 'wq' | 'wk' | 'wv' | 'wo';
+export type MatrixRole = Role;
 
 export type SpecTarget =
   | { kind: 'token'; input: number; token: number }
   | { kind: 'matrix'; role: MatrixRole; head?: number; row?: number; col?: number };
-
-const HEAD_ROLES: readonly string[] = ['wq', 'wk', 'wv'];
 
 const isIndex = (s: PathSegment | undefined): s is number => typeof s === 'number';
 
@@ -23,7 +22,7 @@ export function targetAtPath(path: readonly PathSegment[]): SpecTarget | undefin
     return { kind: 'token', input: b, token: d };
   }
   // heads[h].wq[row][col]
-  if (a === 'heads' && isIndex(b) && typeof c === 'string' && HEAD_ROLES.includes(c) && path.length <= 5) {
+  if (a === 'heads' && isIndex(b) && typeof c === 'string' && (HEAD_ROLES as readonly string[]).includes(c) && path.length <= 5) {
     return withCell({ kind: 'matrix', role: c as MatrixRole, head: b }, path.slice(3));
   }
   // wo[row][col]

@@ -1,6 +1,7 @@
 // The validated form of a *.attn.json spec. The reader (read.ts) turns text into this, or into
 // problems; the math (attention.ts) only ever sees this shape, never raw JSON.
 import type { Matrix } from '../linalg/matrix.js';
+import type { HeadRole } from '../vocabulary.js';
 
 /** A text range in the spec: zero-based character offset and length. */
 export interface Span {
@@ -72,7 +73,7 @@ export interface QuadrantOptions {
   readonly quadrants?: readonly [string, string, string, string];
 }
 
-export type LearnableRole = 'wq' | 'wk' | 'wv';
+export type LearnableRole = HeadRole;
 
 /** "watch should attend to apple": raise weights[query][key] of the training head in one input. */
 export interface AttentionTarget {

@@ -7,6 +7,7 @@ import { getLocation, parseTree } from 'jsonc-parser';
 import { readDimensions } from './read-dimensions.js';
 import { Reader } from './read-values.js';
 import { listSome } from '../json/quote.js';
+import { HEAD_ROLES, type HeadRole } from '../vocabulary.js';
 
 export interface WeightSnippet {
   label: string;
@@ -15,7 +16,7 @@ export interface WeightSnippet {
   text: string;
 }
 
-const ROLES = new Set(['wq', 'wk', 'wv']);
+const ROLES = new Set<string>(HEAD_ROLES);
 /** Past this the snippet would be a wall of numbers nobody reads: write "identity" or a binary file. */
 const MAX_SNIPPET_CELLS = 4096;
 
@@ -46,10 +47,11 @@ export function weightSnippetsAt(text: string, offset: number, indent = '      '
   const dims = readDimensions(new Reader(text), root);
   if (!dims) return [];
   const d = dims.dModel;
+  const roleNumber = HEAD_ROLES.indexOf(path[2] as HeadRole) + 1; // 1, 2, 3 for wq, wk, wv: a seed of its own each
   const out: WeightSnippet[] = [];
   for (const cols of [2, Math.min(d, 3)].filter((c, i, a) => a.indexOf(c) === i)) {
     if (d * cols > MAX_SNIPPET_CELLS) continue;
-    const next = seeded(d * 1000 + cols * 10 + (path[2] === 'wq' ? 1 : path[2] === 'wk' ? 2 : 3));
+    const next = seeded(d * 1000 + cols * 10 + roleNumber);
     const rows = Array.from({ length: d }, () => Array.from({ length: cols }, next));
     out.push({
       label: `${d} × ${cols} matrix (d_model × ${cols}), small seeded numbers`,
@@ -59,7 +61,7 @@ export function weightSnippetsAt(text: string, offset: number, indent = '      '
   }
   // d_k = d_model / 8 as in the seeds' 512 → 64 (8 heads); 2 for a toy d_model.
   const dk = d <= 8 ? Math.min(d, 2) : Math.round(d / 8);
-  const seed = path[1] * 10 + (path[2] === 'wq' ? 1 : path[2] === 'wk' ? 2 : 3);
+  const seed = path[1] * 10 + roleNumber;
   out.push({
     label: `generated ${d} × ${dk} weights (Xavier, seeded)`,
     detail: `drawn when the spec is read: normal with Var(W) = 2 / (${d} + ${dk}), the same numbers for seed ${seed} every time`,

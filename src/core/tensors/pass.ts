@@ -6,7 +6,8 @@
 // by a few loops over a row that sits in the cache.
 import type { AttentionFile } from './attention-file.js';
 import { earlierCopies, HeadStatsSum, type HeadStats } from './head-stats.js';
-import { rowToFloat32, forEachRow, rowScratch, softmaxRow } from './rows.js';
+import { rowToFloat32, forEachRow, rowScratch } from './rows.js';
+import { softmaxInto } from '../attention/softmax.js';
 import { TensorFileError } from './source.js';
 import { heatmapIndices } from './heatmap.js';
 
@@ -109,7 +110,7 @@ export function passOverHeads(a: AttentionFile, options: PassOptions = {}): Pass
     const softmax = options.softmax
       ? (i: number, row: Float64Array) => {
         for (let j = 0; j < n; j++) if (!Number.isFinite(row[j]) && row[j] !== -Infinity) throw notFinite(a, layer, head, i, j, row[j]);
-        softmaxRow(row);
+        softmaxInto(row, 0, n, row, 0);
       }
       : undefined;
     forEachRow(a, layer, head, (i, row, terms) => {

@@ -21,19 +21,6 @@ export function entropyTerm(w: number): number {
   return w > 0 ? w * Math.log(w) : 0;
 }
 
-/** The row-wise softmax of one row, in place; a row of −Infinity only becomes all zero. */
-export function softmaxRow(row: Float64Array): void {
-  let max = -Infinity;
-  for (let j = 0; j < row.length; j++) if (row[j] > max) max = row[j];
-  let sum = 0;
-  for (let j = 0; j < row.length; j++) {
-    const e = max === -Infinity ? 0 : Math.exp(row[j] - max);
-    row[j] = e;
-    sum += e;
-  }
-  if (sum > 0) for (let j = 0; j < row.length; j++) row[j] /= sum;
-}
-
 /** Bytes read at once: a few rows at n = 4,096 in F64, hundreds at n = 128. */
 const BLOCK_BYTES = 8 * 1024 * 1024;
 

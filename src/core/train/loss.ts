@@ -12,7 +12,8 @@
 //   dQ = dS·K / c;  dK = dSᵀ·Q / c;  dW_Q = Xᵀ·dQ;  dW_K = Xᵀ·dK;  dW_V = Xᵀ·dV.
 import { buildMask, embeddingMatrix, scaleDivisor } from '../attention/attention.js';
 import { matmul, matmulTransposed, transpose, zeros, type Matrix } from '../linalg/matrix.js';
-import type { LearnableRole, Spec, TrainSpec } from '../spec/spec.js';
+import { softmaxInto } from '../attention/softmax.js';
+import type { Spec, TrainSpec } from '../spec/spec.js';
 
 export interface HeadWeights {
   wq: Matrix;
@@ -49,16 +50,9 @@ export function lossAndGradient(spec: Spec, train: TrainSpec, w: HeadWeights, wi
     const a = zeros(n, n);
     const logSum = new Float64Array(n);
     for (let i = 0; i < n; i++) {
-      let max = -Infinity;
-      for (let j = 0; j < n; j++) if (!masked[i * n + j]) max = Math.max(max, s.data[i * n + j] / c);
-      let sum = 0;
-      for (let j = 0; j < n; j++) {
-        const e = masked[i * n + j] || max === -Infinity ? 0 : Math.exp(s.data[i * n + j] / c - max);
-        a.data[i * n + j] = e;
-        sum += e;
-      }
-      for (let j = 0; j < n; j++) a.data[i * n + j] = sum > 0 ? a.data[i * n + j] / sum : 0;
-      logSum[i] = max + Math.log(sum);
+      logSum[i] = softmaxInto(s.data, i * n, n, a.data, i * n, c, masked);
+      // Overflowed scores (a NaN sum): the row's weights are 0 here, not NaN; its loss is NaN all the same.
+      if (Number.isNaN(logSum[i])) a.data.fill(0, i * n, (i + 1) * n);
     }
     const o = matmul(a, v);
     const dO = zeros(n, v.cols);
@@ -106,5 +100,3 @@ export function startingWeights(spec: Spec, head: number): HeadWeights {
   const copy = (m: Matrix): Matrix => ({ rows: m.rows, cols: m.cols, data: Float64Array.from(m.data) });
   return { wq: copy(h.wq.matrix), wk: copy(h.wk.matrix), wv: copy(h.wv.matrix) };
 }
-
-export const ROLES: readonly LearnableRole[] = ['wq', 'wk', 'wv'];

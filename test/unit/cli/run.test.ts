@@ -5,7 +5,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { run } from '../../../src/cli/run.js';
+import { COMMANDS, run } from '../../../src/cli/run.js';
+import { USAGE } from '../../../src/cli/args.js';
 import { EXAMPLES } from '../../support/specs.js';
 import { ROOT } from '../../support/paths.js';
 
@@ -128,4 +129,19 @@ test('compute labels the full-size figure as the seeds\' estimate, not the spec\
   const r = await attn('compute', lens);
   assert.match(r.out, /18 learnable numbers in this spec/);
   assert.match(r.out, /full-size estimate: one 512×64 matrix × 8 heads × 6 blocks × 2 \(encoder and decoder\) = 3,145,728/);
+});
+
+test('USAGE names exactly the commands run.ts dispatches', () => {
+  const named = [...new Set([...USAGE.matchAll(/^ {2}attn (\w+)/gm)].map((m) => m[1]))].sort();
+  assert.deepEqual(named, Object.keys(COMMANDS).sort());
+  assert.deepEqual(named, ['analyze', 'compute', 'inspect', 'render', 'train', 'validate']);
+});
+
+test('a command is only one of its own: names an object inherits are unknown commands', async () => {
+  for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
+    const err: string[] = [];
+    const code = await run([name], { out: () => assert.fail('nothing on standard output'), err: (t) => err.push(t) });
+    assert.equal(code, 2, name);
+    assert.equal(err.join('\n'), `attn: unknown command ${JSON.stringify(name)}\n${USAGE}`);
+  }
 });

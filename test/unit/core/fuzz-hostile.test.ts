@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { JSDOM } from 'jsdom';
 import { analyze } from '../../../src/core/index.js';
 import { renderSvg } from '../../../src/cli/render.js';
-import { computeReport } from '../../../src/cli/compute-text.js';
+import { computeReport } from '../../../src/cli/compute.js';
 import { printable } from '../../../src/cli/terminal.js';
 import { formatProblem } from '../../../src/core/json/problems.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';

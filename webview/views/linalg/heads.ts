@@ -8,7 +8,7 @@ import { TipTable } from '../../kit/tips.js';
 import { wireTips } from '../../kit/tooltip.js';
 import { rovingGrid } from '../../kit/keyboard.js';
 import { maxOf } from '../../../src/core/linalg/extent.js';
-import { ROLE_SYMBOL } from '../../../src/core/vocabulary.js';
+import { HEAD_ROLES as roles, ROLE_SYMBOL } from '../../../src/core/vocabulary.js';
 import { createSvg, emptyView, note, type ViewFn } from '../../kit/view.js';
 
 export const renderHeads: ViewFn = (container, data, options) => {
@@ -23,7 +23,6 @@ export const renderHeads: ViewFn = (container, data, options) => {
   const names = heads.map((h) => h.name);
   const labelW = Math.min(120, maxOf(names, (n) => textWidth(n, fs - 1)) + 10);
   const width = Math.max(options.width, 320);
-  const roles = ['wq', 'wk', 'wv'] as const;
   // Side by side when the three fit, else one under the other.
   const perRow = width >= 3 * (labelW + H * 22 + 30) + 2 * pad ? 3 : 1;
   const cell = Math.max(8, Math.min(44, Math.floor(((width - 2 * pad) / perRow - labelW - 30) / H)));

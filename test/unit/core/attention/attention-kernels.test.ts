@@ -4,9 +4,11 @@
 // the WebAssembly kernel against the plain JavaScript loops to the bit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { computeAttention, computeHead, type AttentionResult } from '../../../../src/core/attention/attention.js';
 import { softmaxRow } from '../../../../src/core/attention/softmax.js';
 import { weightsFromScores } from '../../../../src/core/result/wire.js';
+import { weightsRowOf } from '../../../../src/core/result/attention-data.js';
 import { toRows, zeros, type Matrix } from '../../../../src/core/linalg/matrix.js';
 import { useWasmKernel } from '../../../../src/core/kernels/gemm.js';
 import type { HeadSpec, Spec } from '../../../../src/core/spec/spec.js';
@@ -112,4 +114,21 @@ test('weights are softmaxRow of the scaled scores to the bit, and what the webvi
   assert.ok(Array.from(h.weights.data).some(Number.isNaN), 'the overflow case (a NaN sum) is exercised');
   // The webview's decode (weightsFromScores) derives the same bits from the scores alone.
   assert.deepEqual(weightsFromScores(h.scores, h.divisor, h.masked).data, h.weights.data);
+});
+
+test('the core\'s weights, the webview\'s decode and a hover\'s row are one kernel\'s bytes, for heads that overflow (NaN, ±Infinity) and masks of every kind', () => {
+  // Byte for byte: a NaN's sign bit too, which three loops written apart did not always agree on.
+  const entry = fc.oneof({ weight: 8, arbitrary: fc.double({ min: -10, max: 10, noNaN: true }) }, { weight: 1, arbitrary: fc.constantFrom(1e200, -1e200, Infinity, NaN) });
+  fc.assert(fc.property(
+    fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 }),
+    fc.array(entry, { minLength: 60, maxLength: 60 }), fc.array(fc.boolean(), { minLength: 81, maxLength: 81 }),
+    (size, d, dk, values, maskBits) => {
+      let k = 0;
+      const matrix = (rows: number, cols: number): Matrix => ({ rows, cols, data: Float64Array.from({ length: rows * cols }, () => values[k++ % values.length]) });
+      const masked = Uint8Array.from({ length: size * size }, (_, c) => (maskBits[c] ? 1 : 0));
+      const head: HeadSpec = { name: 'h', wq: { matrix: matrix(d, dk), identity: false }, wk: { matrix: matrix(d, dk), identity: false }, wv: { matrix: matrix(d, 1), identity: false } };
+      const h = computeHead(matrix(size, d), head, { kind: 'sqrt_dk' }, masked);
+      assert.deepEqual(weightsFromScores(h.scores, h.divisor, h.masked).data, h.weights.data, 'the decode');
+      for (let i = 0; i < size; i++) assert.deepEqual(weightsRowOf(h, i), h.weights.data.slice(i * size, (i + 1) * size), `the hover's row ${i}`);
+    }), { numRuns: 500 });
 });

@@ -1,7 +1,17 @@
-// The readable (non --json) report of `attn compute`: every intermediate as a labelled table.
+// `attn compute FILE [--json]`: every intermediate of the attention computation. --json prints the
+// result as JSON (arrays of rows); without it, every intermediate as a labelled table.
 import type { AttentionJson } from '../core/result/result-json.js';
+import type { Args, Io } from './args.js';
+import { analyzeFile } from './spec-input.js';
 import { table } from './table.js';
-import { printable } from './terminal.js';
+import { printable, printableJson } from './terminal.js';
+
+export function computeCommand(args: Args, maxBytes: number, io: Io): number {
+  const done = analyzeFile(args, maxBytes, io, 'compute');
+  if (!done?.json) return 1;
+  io.out(args.flags.has('--json') ? printableJson(JSON.stringify(done.json, null, 2)) : computeReport(done.json));
+  return 0;
+}
 
 const dims = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 

@@ -1,0 +1,86 @@
+// `attn render FILE --view NAME`: reads the flags and the spec, checks the input, head and token
+// asked for against it, and writes the view's SVG (drawn by render.ts). A model's attention file,
+// or a spec that references one with a model view, goes to render-model.ts. jsdom and the views
+// are loaded only here, so compute and validate stay fast to start.
+import { existsSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { MATRIX_MODES, ROLES } from '../core/vocabulary.js';
+import { VIEW_NAMES, type ViewName } from '../protocol/panel.js';
+import { choiceFlag, intFlag, isBad, type Args, type Io } from './args.js';
+import { analyzeFile } from './spec-input.js';
+import { printable } from './terminal.js';
+import { MODEL_VIEW_NAMES } from '../core/vocabulary.js';
+
+const THEMES = ['light', 'dark', 'hc-dark', 'hc-light'] as const;
+
+export async function renderCommand(args: Args, maxBytes: number, io: Io): Promise<number> {
+  // Model files, and specs that reference one when a model view is asked for.
+  const modelView = (MODEL_VIEW_NAMES as readonly string[]).includes(String(args.flags.get('--view')));
+  if (args.files.length === 1 && (/\.(safetensors|npy|npz)$/i.test(args.files[0]) || (modelView && /\.json$/i.test(args.files[0])))) {
+    return (await import('./render-model.js')).renderModelCommand(args.files, args.flags, io);
+  }
+  const view = args.flags.get('--view');
+  if (typeof view !== 'string' || !(VIEW_NAMES as readonly string[]).includes(view)) {
+    io.err(`attn render: --view must be one of ${VIEW_NAMES.join(', ')}`);
+    return 2;
+  }
+  const input = intFlag(args, '--input', 0);
+  const head = args.flags.get('--head') === 'all' ? 'all' : intFlag(args, '--head', -1);
+  const token = intFlag(args, '--token', -1);
+  const width = intFlag(args, '--width', 0);
+  const theme = choiceFlag(args, '--theme', THEMES);
+  const matrixMode = choiceFlag(args, '--show', MATRIX_MODES);
+  const projection = choiceFlag(args, '--matrix', ROLES);
+  if (isBad(input) || isBad(head) || isBad(token) || isBad(width) || isBad(theme) || isBad(matrixMode) || isBad(projection)) {
+    io.err(`attn render: ${printable([input, head, token, width, theme, matrixMode, projection].find(isBad)?.error ?? '')}`);
+    return 2;
+  }
+  const out = args.flags.get('--out');
+  if (typeof out === 'string' && args.files.length === 1 && sameFile(out, args.files[0])) {
+    io.err(`attn render: --out ${printable(out)} is the spec itself; name another file`);
+    return 2;
+  }
+  const done = analyzeFile(args, maxBytes, io, 'render');
+  if (!done) return 1;
+  const inputCount = done.data.inputs.length, headCount = done.data.inputs[0].heads.length;
+  if (input >= inputCount) { io.err(`attn render: --input ${input}, but the spec has ${inputCount} input(s), numbered from 0`); return 2; }
+  if (head !== 'all' && head >= headCount) { io.err(`attn render: --head ${head}, but the spec has ${headCount} head(s), numbered from 0`); return 2; }
+  const tokenCount = done.data.inputs[input].tokens.length;
+  if (token >= tokenCount) { io.err(`attn render: --token ${token}, but input ${input} has ${tokenCount} token(s), numbered from 0`); return 2; }
+  // jsdom is loaded only here: compute and validate stay fast to start.
+  const { renderSvg } = await import('./render.js');
+  const svg = renderSvg(done.data, view as ViewName, {
+    input, token,
+    ...(head === 'all' || head >= 0 ? { head } : {}),
+    ...(width > 0 ? { width } : {}),
+    ...(theme ? { theme } : {}),
+    ...(matrixMode ? { matrixMode } : {}),
+    ...(projection ? { projection } : {}),
+  });
+  if (typeof out === 'string') {
+    try {
+      writeFileSync(out, svg);
+    } catch (e) {
+      io.err(`attn render: cannot write ${printable(out)} (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      return 1;
+    }
+    io.out(`wrote ${printable(out)}`);
+  } else {
+    io.out(svg);
+  }
+  return 0;
+}
+
+/** True when two paths name one file (through symbolic and hard links too), so an export never overwrites its spec. */
+function sameFile(a: string, b: string): boolean {
+  const real = (p: string) => (existsSync(p) ? realpathSync(p) : resolve(p));
+  try {
+    if (existsSync(a) && existsSync(b)) {
+      const sa = statSync(a), sb = statSync(b);
+      if (sa.dev === sb.dev && sa.ino === sb.ino) return true;
+    }
+    return real(a) === real(b);
+  } catch {
+    return resolve(a) === resolve(b);
+  }
+}
