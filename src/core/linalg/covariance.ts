@@ -107,6 +107,9 @@ export function featureStats(x: Matrix, threshold = REDUNDANT_CORRELATION): Feat
   return { n, d, mean, covariance, correlation, constant, redundant, eigenvalues, explained, components };
 }
 
+/** Entries of a scaled symmetric matrix below this are 0 to the eigen-solver (see symmetricEigen). */
+const TINY = 1e-300;
+
 /** The largest entry in size made positive, so a direction's sign does not depend on the library. */
 function orient(u: Float64Array): void {
   let big = 0;
@@ -117,7 +120,10 @@ function orient(u: Float64Array): void {
 /**
  * Eigenvalues (largest first) and unit eigenvectors of a symmetric matrix. It is scaled to entries of
  * at most 1 first: ml-matrix's tql2 failed (an index past the end) on entries near 1e-300, whose
- * squares underflow; the eigenvalues are scaled back. A 1 × 1 matrix is its own eigenvalue.
+ * squares underflow; the eigenvalues are scaled back. Entries still below TINY after the scaling (a
+ * variance of 4.5 beside a covariance of 5e-316) fail it the same way: they are taken as 0, which moves
+ * an eigenvalue by less than TINY, far below the solver's own error (ε ≈ 2e-16 of the largest entry).
+ * A 1 × 1 matrix is its own eigenvalue.
  */
 function symmetricEigen(values: Float64Array, size: number): { lambda: number[]; vector: (k: number) => Float64Array } {
   if (size <= 1) return { lambda: size ? [values[0]] : [], vector: () => Float64Array.of(1) };
@@ -127,7 +133,8 @@ function symmetricEigen(values: Float64Array, size: number): { lambda: number[];
     // All zero (or not finite): every direction has eigenvalue 0; the unit axes are a basis.
     return { lambda: new Array<number>(size).fill(0), vector: (i) => Float64Array.from({ length: size }, (_, j) => (i === j ? 1 : 0)) };
   }
-  const ml = new MlMatrix(Array.from({ length: size }, (_, a) => Array.from(values.subarray(a * size, (a + 1) * size), (x) => x / big)));
+  const scaled = (x: number) => (Math.abs(x / big) < TINY ? 0 : x / big);
+  const ml = new MlMatrix(Array.from({ length: size }, (_, a) => Array.from(values.subarray(a * size, (a + 1) * size), scaled)));
   const eig = new EigenvalueDecomposition(ml, { assumeSymmetric: true });
   const order = eig.realEigenvalues.map((l, k) => [l, k]).sort((p, q) => q[0] - p[0]).map(([, k]) => k);
   const v = eig.eigenvectorMatrix;

@@ -135,3 +135,13 @@ test('features near 1e-300 (their squares underflow) and a single feature: eigen
   assert.ok(Math.abs(t.eigenvalues[0] - 7 / 3) < 1e-12, `variance of 1, 2, 4 is 7/3, got ${t.eigenvalues[0]}`);
   assert.deepEqual(Array.from(t.explained), [1]);
 });
+
+test('a variance of 4.5 beside a covariance near 5e-316 (subnormal once scaled): eigenvalues 4.5 and 0 without a throw (found by the hostile property test, seed 9)', () => {
+  // Q of a head in test/unit/core/fuzz-hostile.test.ts: its covariance is [[0, 4.97e-316], [4.97e-316, 4.5]].
+  const q: Matrix = { rows: 2, cols: 2, data: Float64Array.from([-2e-300, -1.0000000000000002e-300, -2.0000000000000004e-300, -3]) };
+  const s = featureStats(q)!;
+  assert.deepEqual(Array.from(s.eigenvalues), [4.5, 0]);
+  assert.deepEqual(Array.from(s.explained), [1, 0]);
+  assert.ok(s.components.every(Number.isFinite));
+  assert.ok(Math.abs(Math.abs(s.components[1]) - 1) < 1e-12, 'the first component is the second feature\'s axis');
+});
