@@ -1,8 +1,8 @@
 // The panel's HTML, from plain inputs (no vscode, unit-tested): a strict CSP (default-src 'none',
 // scripts only by nonce), the webview bundle and the styles, the root element the webview draws
 // into, and the initial state in escaped data-* attributes. Everything after this is data sent
-// with postMessage; the HTML is never rebuilt to show a result. panel-webview.ts supplies the
-// webview's URIs and CSP source.
+// with postMessage; the HTML is never rebuilt to show a result. src/host/panel/webview.ts supplies
+// the webview's URIs and CSP source.
 import { randomBytes } from 'node:crypto';
 import type { PanelState } from '../protocol/panel.js';
 

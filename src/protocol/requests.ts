@@ -1,8 +1,10 @@
-// One request/reply helper for every channel that asks and waits: host → worker (the model reader,
-// the analysis runner), host → webview (an export) and webview → host (a head, a block of weights).
-// A request gets a whole-number id; the reply that carries it settles the promise; a reply for an id
-// never asked, or asked and already settled, is dropped; a channel that dies, or a request that waits
-// past its time limit, rejects, so nobody waits for ever. Pure: no Node, DOM or VS Code API.
+// One request/reply helper for every channel that asks and waits for an answer by id: host → worker
+// (the model reader, the analysis runner) and host → webview (an export). (The model page's requests
+// for a head or a window of one carry no id: the answer names the head it is for, and the page draws
+// it only while that head is the one shown.) A request gets a whole-number id; the reply that carries
+// it settles the promise; a reply for an id never asked, or asked and already settled, is dropped; a
+// channel that dies, or a request that waits past its time limit, rejects, so nobody waits for ever.
+// Pure: no Node, DOM or VS Code API.
 
 /** Why a request was not answered: the channel died, it was cancelled, or it timed out. */
 export class RequestError extends Error {
