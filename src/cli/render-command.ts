@@ -4,12 +4,10 @@
 // are loaded only here, so compute and validate stay fast to start.
 import { existsSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { MATRIX_MODES, ROLES } from '../core/vocabulary.js';
-import { VIEW_NAMES, type ViewName } from '../protocol/panel.js';
+import { MATRIX_MODES, MODEL_VIEW_NAMES, ROLES, VIEW_NAMES, type ViewName } from '../core/vocabulary.js';
 import { choiceFlag, intFlag, isBad, type Args, type Io } from './args.js';
 import { analyzeFile } from './spec-input.js';
 import { printable } from './terminal.js';
-import { MODEL_VIEW_NAMES } from '../core/vocabulary.js';
 
 const THEMES = ['light', 'dark', 'hc-dark', 'hc-light'] as const;
 

@@ -5,7 +5,8 @@
 import type { AttentionData } from '../core/result/attention-data.js';
 import { decodeAttention, linalgProblem, WireError } from '../core/result/wire.js';
 import { EXPORT_FORMATS, type HostMessage } from './panel.js';
-import { isIndex, isObject, isOneOf } from './panel-check.js';
+import { isObject } from '../core/json/object.js';
+import { isIndex, isOneOf } from './panel-check.js';
 
 const isStr = (x: unknown): x is string => typeof x === 'string';
 

@@ -1,11 +1,9 @@
 // Checks a message from the webview before the host acts on it. A webview's messages are
 // untrusted until checked: anything that does not match panel.ts exactly is rejected.
-// The small checks (isIndex, isOneOf, and isObject from core/json/object.ts) are shared with the webview's checks of host
-// messages (src/protocol/host-message-check.ts) and its saved state (webview/panel/state.ts).
+// The small checks (isIndex, isOneOf; isObject is core/json/object.ts) are shared with the webview's
+// checks of host messages (src/protocol/host-message-check.ts) and its saved state (webview/panel/state.ts).
 import { isObject } from '../core/json/object.js';
 import { EXPORT_FORMATS, MATRIX_MODES, ROLES, VIEW_NAMES, type PanelState, type WebviewMessage } from './panel.js';
-
-export { isObject, type Obj } from '../core/json/object.js';
 
 /** A whole number ≥ min (array indices, versions, request ids). Not for Array.filter: its 2nd argument would be min. */
 export function isIndex(x: unknown, min = 0): x is number {

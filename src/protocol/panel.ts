@@ -2,7 +2,7 @@
 // Imported with `import type` by both sides; each side checks what it receives
 // (isWebviewMessage / isHostMessage) because a message is untrusted until checked.
 import type { WireAttention } from '../core/result/wire.js';
-import type { LinalgJson } from '../core/result/linalg-data.js';
+import type { LinalgJson } from '../core/result/linalg-json.js';
 
 import type { MatrixMode, Role, ViewName } from '../core/vocabulary.js';
 

@@ -20,10 +20,6 @@ export const MAX_CORRELATION_FEATURES = 48;
 /** Heads whose spectra the panel computes: the rest say to pick fewer heads or run attn analyze. */
 export const MAX_SPECTRUM_HEADS = 16;
 
-export type {
-  FeatureSpaceJson, InitLabJson, LinalgJson, PictureJson, SpectrumMatrixJson,
-} from './linalg-json.js';
-
 const arr = (a: Float64Array | readonly number[]) => Array.from(a);
 
 function picture(p: PlanePicture): PictureJson {

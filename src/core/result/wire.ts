@@ -23,7 +23,6 @@ import type { ParameterCount } from '../attention/parameters.js';
 import { isObject } from '../json/object.js';
 import { ROLES as ROLE_NAMES } from '../vocabulary.js';
 
-export { weightsFromScores } from './derived.js';
 
 /** A Float64 matrix inside the message's buffer: byte offset (a multiple of 8), rows, cols. */
 export interface TensorRef {

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { isIndex, isObject, isOneOf, isPanelState, isWebviewMessage } from '../../../src/protocol/panel-check.js';
+import { isIndex, isOneOf, isPanelState, isWebviewMessage } from '../../../src/protocol/panel-check.js';
+import { isObject } from '../../../src/core/json/object.js';
 import { EXPORT_FORMATS, MATRIX_MODES, ROLES, VIEW_NAMES } from '../../../src/protocol/panel.js';
 import { restoreState } from '../../../webview/panel/state.js';
 

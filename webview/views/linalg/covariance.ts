@@ -4,7 +4,7 @@
 // variance each principal direction explains (the quadrant view's PC1 and PC2 are the first two).
 import { hotGrid } from '../../kit/keyboard.js';
 import { isHandle, linalgOrSay } from './linalg-view.js';
-import type { FeatureSpaceJson } from '../../../src/core/result/linalg-data.js';
+import type { FeatureSpaceJson } from '../../../src/core/result/linalg-json.js';
 import { clip, fmt, textWidth } from '../../kit/format.js';
 import { maxOf } from '../../../src/core/linalg/extent.js';
 import { TipTable } from '../../kit/tips.js';

@@ -4,7 +4,7 @@
 // of one random W's singular values; and the attention-specific fact: Var(q · k) grows with d_k, so
 // without ÷ √d_k the softmax saturates. Seeded in the core: the same picture every time.
 import { hotGrid } from '../../kit/keyboard.js';
-import type { InitLabJson } from '../../../src/core/result/linalg-data.js';
+import type { InitLabJson } from '../../../src/core/result/linalg-json.js';
 import { INIT_LAB } from '../../../src/core/result/linalg-data.js';
 import { maxOf } from '../../../src/core/linalg/extent.js';
 import { clip, fmt, textWidth } from '../../kit/format.js';

@@ -1,7 +1,7 @@
 // What the Spectrum, Heads and Covariance views do first: find the linear-algebra numbers in the
 // result, or say why there are none (still being worked out, or too large for the panel).
 import type { AttentionData } from '../../../src/core/result/attention-data.js';
-import type { LinalgJson } from '../../../src/core/result/linalg-data.js';
+import type { LinalgJson } from '../../../src/core/result/linalg-json.js';
 import { emptyView, type ViewHandle, type ViewOptions } from '../../kit/view.js';
 
 /** The numbers, or an empty view with a sentence: "Working out the spectra…", or the reason they are too large. */

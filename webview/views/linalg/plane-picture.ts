@@ -1,7 +1,7 @@
 // A 2 × 2 matrix drawn as what it does to the plane: the unit circle (muted), its image (an
 // ellipse, a segment or a point), the singular directions (arrows σ·u: the ellipse's axes) and the
 // real eigen-directions (dashed: the lines it only stretches). Shared by the Spectrum view's panels.
-import type { PictureJson } from '../../../src/core/result/linalg-data.js';
+import type { PictureJson } from '../../../src/core/result/linalg-json.js';
 import type { Theme } from '../../kit/colour.js';
 import { fmt } from '../../kit/format.js';
 import type { TipTable } from '../../kit/tips.js';

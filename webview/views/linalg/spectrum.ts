@@ -5,7 +5,7 @@
 // (with the OV copying score), and the 2-D picture of the unit circle and its image.
 import { hotGrid } from '../../kit/keyboard.js';
 import { isHandle, linalgOrSay } from './linalg-view.js';
-import type { SpectrumMatrixJson } from '../../../src/core/result/linalg-data.js';
+import type { SpectrumMatrixJson } from '../../../src/core/result/linalg-json.js';
 import { maxOf } from '../../../src/core/linalg/extent.js';
 import { clip, fmt } from '../../kit/format.js';
 import { drawPlanePicture } from './plane-picture.js';

@@ -13,7 +13,6 @@ import type { ViewHandle, ViewOptions } from '../../kit/view.js';
 import { clip } from '../../kit/format.js';
 import type { ModelViewName } from '../../../src/core/vocabulary.js';
 
-export type { ModelViewName } from '../../../src/core/vocabulary.js';
 
 /** What a click inside a model view asks for: another view, head, token or statistic. */
 export interface ModelPick {

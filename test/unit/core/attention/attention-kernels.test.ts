@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { computeAttention, computeHead, type AttentionResult } from '../../../../src/core/attention/attention.js';
 import { softmaxRow } from '../../../../src/core/attention/softmax.js';
-import { weightsFromScores } from '../../../../src/core/result/wire.js';
+import { weightsFromScores } from '../../../../src/core/result/derived.js';
 import { weightsRowOf } from '../../../../src/core/result/attention-data.js';
 import { toRows, zeros, type Matrix } from '../../../../src/core/linalg/matrix.js';
 import { useWasmKernel } from '../../../../src/core/kernels/gemm.js';

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { analyze } from '../../../../src/core/index.js';
 import { dataToJson } from '../../../../src/core/result/result-json.js';
-import { decodeAttention, encodeAttention, weightsFromScores } from '../../../../src/core/result/wire.js';
+import { decodeAttention, encodeAttention } from '../../../../src/core/result/wire.js';
+import { weightsFromScores } from '../../../../src/core/result/derived.js';
 import { scaledAt, weightAt, weightsRowOf, type AttentionData, type Matrix } from '../../../../src/core/result/attention-data.js';
 import { exampleFiles, exampleText } from '../../../support/specs.js';
 

@@ -15,7 +15,8 @@ import { xmlSafe } from '../../../../../webview/kit/xml-safe.js';
 import { MODEL_VIEWS } from '../../../../../webview/views/registry.js';
 import { exactWeight, strongestLinks } from '../../../../../webview/views/model/head.js';
 import { sortHeads } from '../../../../../webview/views/model/finder.js';
-import type { ModelViewName, ModelViewOptions } from '../../../../../webview/views/model/common.js';
+import type { ModelViewOptions } from '../../../../../webview/views/model/common.js';
+import type { ModelViewName } from '../../../../../src/core/vocabulary.js';
 import { memoryAttention, randomAttention } from '../../../../support/model-fixture.js';
 
 const L = 2, H = 3, N = 6;
