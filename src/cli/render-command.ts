@@ -4,18 +4,17 @@
 // are loaded only here, so compute and validate stay fast to start.
 import { existsSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { MATRIX_MODES, MODEL_VIEW_NAMES, ROLES, VIEW_NAMES, type ViewName } from '../core/vocabulary.js';
+import { MATRIX_MODES, MODEL_VIEW_NAMES, ROLES, THEME_KINDS, VIEW_NAMES, type ViewName } from '../core/vocabulary.js';
+import { ATTENTION_FILE_NAME } from '../core/tensors/attention-file.js';
 import { choiceFlag, intFlag, isBad, type Args, type Io } from './args.js';
 import { analyzeFile } from './spec-input.js';
 import { printable } from './terminal.js';
 
-const THEMES = ['light', 'dark', 'hc-dark', 'hc-light'] as const;
-
 export async function renderCommand(args: Args, maxBytes: number, io: Io): Promise<number> {
   // Model files, and specs that reference one when a model view is asked for.
   const modelView = (MODEL_VIEW_NAMES as readonly string[]).includes(String(args.flags.get('--view')));
-  if (args.files.length === 1 && (/\.(safetensors|npy|npz)$/i.test(args.files[0]) || (modelView && /\.json$/i.test(args.files[0])))) {
-    return (await import('./render-model.js')).renderModelCommand(args.files, args.flags, io);
+  if (args.files.length === 1 && (ATTENTION_FILE_NAME.test(args.files[0]) || (modelView && /\.json$/i.test(args.files[0])))) {
+    return (await import('./render-model.js')).renderModelCommand(args, io);
   }
   const view = args.flags.get('--view');
   if (typeof view !== 'string' || !(VIEW_NAMES as readonly string[]).includes(view)) {
@@ -26,7 +25,7 @@ export async function renderCommand(args: Args, maxBytes: number, io: Io): Promi
   const head = args.flags.get('--head') === 'all' ? 'all' : intFlag(args, '--head', -1);
   const token = intFlag(args, '--token', -1);
   const width = intFlag(args, '--width', 0);
-  const theme = choiceFlag(args, '--theme', THEMES);
+  const theme = choiceFlag(args, '--theme', THEME_KINDS);
   const matrixMode = choiceFlag(args, '--show', MATRIX_MODES);
   const projection = choiceFlag(args, '--matrix', ROLES);
   if (isBad(input) || isBad(head) || isBad(token) || isBad(width) || isBad(theme) || isBad(matrixMode) || isBad(projection)) {

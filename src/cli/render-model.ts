@@ -8,56 +8,47 @@ import { basename, join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { openAttention } from '../core/files/open.js';
 import { TensorFileError } from '../core/tensors/source.js';
-import { STAT_NAMES, type StatName } from '../core/tensors/head-stats.js';
+import { STAT_NAMES } from '../core/tensors/head-stats.js';
 import { MAX_ROLLOUT_TOKENS } from '../core/tensors/rollout.js';
 import { maxOf, poolMax, type ModelViewData } from '../core/model/data.js';
 import { heatmapIndices } from '../core/tensors/heatmap.js';
 import { headFloat32, rolloutOf, scanModel } from '../core/model/scan.js';
 import { base64, encodePalettePng } from '../core/model/png.js';
-import { makeTheme, type ThemeKind } from '../../webview/kit/colour.js';
+import { makeTheme } from '../../webview/kit/colour.js';
 import { palette, type ModelViewOptions } from '../../webview/views/model/common.js';
 import { modelEntry } from '../../webview/views/registry.js';
-import { MODEL_VIEW_NAMES, type ModelViewName } from '../core/vocabulary.js';
+import { MODEL_VIEW_NAMES, THEME_KINDS, type ModelViewName } from '../core/vocabulary.js';
 import { drawSvg } from './render.js';
 import { PICTURE_MAX } from '../../webview/views/model/head.js';
 import { modelPage } from '../pages/model-page-html.js';
 import { printable } from './terminal.js';
+import { choiceFlag, intFlag, isBad, type Args, type Io } from './args.js';
 import type { ModelPageData } from '../../webview/views/model/page-data.js';
-
-interface Io { out(text: string): void; err(text: string): void }
-
-export const MODEL_FILE = /\.(safetensors|npy|npz)$/i;
 
 /** The --html page embeds every head up to this many weights in all (16 MB of float32), else only the chosen one. */
 export const HTML_ALL_HEADS_MAX = 4 * 1024 * 1024;
 
 const deflate = (b: Uint8Array) => new Uint8Array(deflateSync(b));
-const THEMES: readonly ThemeKind[] = ['light', 'dark', 'hc-dark', 'hc-light'];
-
-function whole(flags: ReadonlyMap<string, string | true>, name: string, fallback: number): number | string {
-  const v = flags.get(name);
-  if (v === undefined) return fallback;
-  const n = Number(v);
-  return Number.isInteger(n) && n >= 0 ? n : `${name} takes a whole number, got ${String(v)}`;
-}
 
 /** A file next to this module in dist/ (the bundled CLI) or in the repository (tests run the sources). */
 function asset(...candidates: string[]): string | undefined {
   return candidates.find((p) => existsSync(p));
 }
 
-export function renderModelCommand(files: readonly string[], flags: ReadonlyMap<string, string | true>, io: Io): number {
+export function renderModelCommand(args: Args, io: Io): number {
+  const { files, flags } = args;
   const usage = (message: string) => { io.err(`attn render: ${printable(message)}`); return 2; };
   if (files.length !== 1) return usage('name exactly one .safetensors, .npy or .npz file');
   const view = (flags.get('--view') ?? 'model') as ModelViewName;
   if (!MODEL_VIEW_NAMES.includes(view)) return usage(`--view must be one of ${MODEL_VIEW_NAMES.join(', ')} for a model's attention file`);
-  const stat = (flags.get('--stat') ?? 'entropy') as StatName;
-  if (!STAT_NAMES.includes(stat)) return usage(`--stat must be one of ${STAT_NAMES.join(', ')}`);
-  const theme = (flags.get('--theme') ?? 'light') as ThemeKind;
-  if (!THEMES.includes(theme)) return usage(`--theme must be one of ${THEMES.join(', ')}`);
-  const numbers = ['--layer', '--head', '--token', '--width'].map((f) => whole(flags, f, f === '--width' ? 900 : f === '--token' ? -1 : 0));
-  const bad = numbers.find((x) => typeof x === 'string');
-  if (bad) return usage(bad as string);
+  const statFlag = choiceFlag(args, '--stat', STAT_NAMES);
+  if (isBad(statFlag)) return usage(statFlag.error);
+  const themeFlag = choiceFlag(args, '--theme', THEME_KINDS);
+  if (isBad(themeFlag)) return usage(themeFlag.error);
+  const stat = statFlag ?? 'entropy', theme = themeFlag ?? 'light';
+  const numbers = [intFlag(args, '--layer', 0), intFlag(args, '--head', 0), intFlag(args, '--token', -1), intFlag(args, '--width', 900)];
+  const bad = numbers.find(isBad);
+  if (bad) return usage(bad.error);
   const [layer, head, tokenFlag, width] = numbers as number[];
   const out = flags.get('--out'), html = flags.get('--html');
   if (out === true || html === true) return usage('--out and --html need a file name');

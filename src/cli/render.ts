@@ -4,7 +4,8 @@
 // CSS variables), hover text goes into <title> elements, and every string is escaped by the serializer.
 import { JSDOM } from 'jsdom';
 import type { AttentionData } from '../core/result/attention-data.js';
-import { makeTheme, type ThemeKind } from '../../webview/kit/colour.js';
+import { makeTheme } from '../../webview/kit/colour.js';
+import type { ThemeKind } from '../core/vocabulary.js';
 import { specEntry } from '../../webview/views/registry.js';
 import { resolveSelection, type AnyViewName } from '../../webview/views/spec/selection.js';
 import type { MatrixMode, Role, ViewHandle } from '../../webview/kit/view.js';

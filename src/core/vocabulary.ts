@@ -1,7 +1,7 @@
 // The project's words in one place: the weight matrices' roles and how each is written, what the
-// matrix view can show, the export formats, and the views' names (the panel's and the model
-// editor's). The host, the core's hovers, the CLI and the webview all take their words from here,
-// so a name is changed once.
+// matrix view can show, the colour themes, the export formats, and the views' names (the panel's and
+// the model editor's). The host, the core's hovers, the CLI and the webview all take their words from
+// here, so a name is changed once.
 
 /** The weight matrices, by their role in a head (W_O is shared by the heads). */
 export type Role = 'wq' | 'wk' | 'wv' | 'wo';
@@ -30,6 +30,10 @@ export const MODE_LABEL: Record<MatrixMode, string> = {
 export const MODE_MENU: Record<MatrixMode, string> = {
   scores: 'raw scores', scaled: 'scaled scores', weights: 'weights', cosine: 'cosine (angle only)',
 };
+
+/** The colour themes a picture is drawn in (VS Code's kinds; `attn render --theme`). */
+export const THEME_KINDS = ['light', 'dark', 'hc-dark', 'hc-light'] as const;
+export type ThemeKind = (typeof THEME_KINDS)[number];
 
 export type ExportFormat = 'svg' | 'png';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['svg', 'png'];

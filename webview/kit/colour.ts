@@ -2,8 +2,7 @@
 // draws is standalone: the same picture in the panel, in an exported file and from `attn render`.
 // The shells read VS Code's theme from the page (webview/shell/theme.ts) and redraw when it changes.
 import { interpolateViridis, interpolateBlues, color as d3color } from 'd3';
-
-export type ThemeKind = 'light' | 'dark' | 'hc-dark' | 'hc-light';
+import type { ThemeKind } from '../../src/core/vocabulary.js';
 
 export interface Theme {
   kind: ThemeKind;

@@ -2,7 +2,8 @@
 // (vscode-light, vscode-dark, vscode-high-contrast, vscode-high-contrast-light) and CSS variables on
 // the document; when the user switches theme it changes both, and a MutationObserver hears it. The
 // views want concrete colours (never CSS variables), so the theme is read again before each drawing.
-import { makeTheme, toHex, type Theme, type ThemeKind } from '../kit/colour.js';
+import { makeTheme, toHex, type Theme } from '../kit/colour.js';
+import type { ThemeKind } from '../../src/core/vocabulary.js';
 
 /**
  * The theme of the document a shell lives in, from VS Code's body classes and CSS variables

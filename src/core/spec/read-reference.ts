@@ -7,6 +7,7 @@ import { childAt, type Node } from '../json/json-tree.js';
 import { describe, spanOf, type Reader } from './read-values.js';
 import type { Span } from './spec.js';
 import { badFileName } from '../files/spec-files.js';
+import { ATTENTION_FILE_NAME } from '../tensors/attention-file.js';
 
 export interface AttentionReference {
   /** The file, relative to the spec's folder (checked: no absolute path, no ".."). */
@@ -36,7 +37,7 @@ export function readReference(r: Reader, root: Node): AttentionReference | undef
   if (file === undefined) return undefined;
   const bad = badFileName(file);
   if (bad) return r.error(fileNode, ['attention', 'file'], bad);
-  if (!/\.(safetensors|npy|npz)$/i.test(file)) return r.error(fileNode, ['attention', 'file'], 'expected a .safetensors, .npy or .npz file');
+  if (!ATTENTION_FILE_NAME.test(file)) return r.error(fileNode, ['attention', 'file'], 'expected a .safetensors, .npy or .npz file');
   const tensorNode = childAt(node, 'tensor');
   const tensor = tensorNode ? r.string(tensorNode, ['attention', 'tensor'], 'the name of a tensor in the file') : undefined;
   if (tensorNode && tensor === undefined) return undefined;

@@ -6,6 +6,9 @@
 import { decode, ITEM_SIZE, type DType } from './dtype.js';
 import { TensorFileError, type ByteSource } from './source.js';
 
+/** The names of the files that hold a model's attention: .safetensors, .npy, .npz (any case). */
+export const ATTENTION_FILE_NAME = /\.(safetensors|npy|npz)$/i;
+
 /** A tensor found in a file: where its C-order little-endian data starts in its source. */
 export interface TensorRef {
   name: string;
