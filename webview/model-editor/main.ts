@@ -19,11 +19,11 @@ function main(): void {
     startPage(root, tip, embedded.textContent ?? '');
     return;
   }
-  const vscode = acquireVsCodeApi();
+  const transport = vscodeTransport(acquireVsCodeApi(), window);
   const app = new ModelApp(root, tip, {
-    ...vscodeTransport(vscode, window),
+    ...transport,
     canSoftmax: true,
-    save: (format, view, data) => vscode.postMessage({ type: 'export', format, view, data }),
+    save: (format, view, data) => transport.post({ type: 'export', format, view, data }),
   });
   app.start();
 }

@@ -39,7 +39,7 @@ export type ViewNeeds = 'spec' | 'linalg' | 'model';
 export interface SpecViewEntry {
   readonly name: AnyViewName;
   readonly title: string;
-  readonly needs: 'spec' | 'linalg';
+  readonly needs: Exclude<ViewNeeds, 'model'>;
   readonly controls: readonly ControlName[];
   /** The head menu offers "all heads" (the view draws every head at once). */
   readonly allHeads?: boolean;
@@ -52,7 +52,7 @@ export interface SpecViewEntry {
 export interface ModelViewEntry {
   readonly name: ModelViewName;
   readonly title: string;
-  readonly needs: 'model';
+  readonly needs: Extract<ViewNeeds, 'model'>;
   readonly render: ModelViewFn;
 }
 
