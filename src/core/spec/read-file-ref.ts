@@ -11,8 +11,6 @@ import { findTensors } from '../files/open.js';
 import { TensorFileError } from '../tensors/source.js';
 import type { TensorFiles } from '../files/spec-files.js';
 
-export type { TensorFiles } from '../files/spec-files.js';
-
 /** Numbers one referenced tensor may hold: 128 MB as float64 (a 4,096 × 4,096 matrix). */
 export const MAX_FILE_NUMBERS = 16_777_216;
 /**

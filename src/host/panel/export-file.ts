@@ -1,7 +1,7 @@
 // The pure half of Export SVG / PNG (no vscode): where the file goes and what may be written.
 // The webview is untrusted, so both the name and the bytes are checked here: the file can only be
 // <stem>.<view>.svg|png in the spec's own folder, and only an SVG or a real PNG is written.
-import { SPEC_SUFFIX } from '../spec-files.js';
+import { SPEC_SUFFIX } from '../spec-documents.js';
 
 export type ExportFormat = 'svg' | 'png';
 

@@ -22,7 +22,7 @@ import { PanelMetrics } from './metrics.js';
 import { webviewHtml } from './webview.js';
 import { DocumentPreview } from './preview.js';
 import { revealInSpec } from '../spec-editor/reveal.js';
-import { baseName } from '../spec-files.js';
+import { baseName } from '../spec-documents.js';
 import type { PanelInfo, Timings } from './info.js';
 import { FIRST_UPDATE_DELAY_MS } from '../update-delay.js';
 

@@ -6,7 +6,7 @@ import { isPanelState } from '../../protocol/panel-check.js';
 import { log } from '../log.js';
 import { AttentionPanel, PANEL_VIEW_TYPE, type PanelContext } from './panel.js';
 import { panelOptions } from './webview.js';
-import { isSpecDocument, isSpecUri, SPEC_GLOB } from '../spec-files.js';
+import { isSpecDocument, isSpecUri, SPEC_GLOB } from '../spec-documents.js';
 import type { PanelInfo } from './info.js';
 
 const LOCKED_CONTEXT = 'attentionLens.panelLocked';

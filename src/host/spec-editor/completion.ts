@@ -3,7 +3,7 @@
 // head snippets come from the JSON schema's defaultSnippets.
 import * as vscode from 'vscode';
 import { weightSnippetsAt } from '../../core/spec/weight-snippets.js';
-import { SPEC_GLOB } from '../spec-files.js';
+import { SPEC_GLOB } from '../spec-documents.js';
 
 export function registerWeightCompletions(): vscode.Disposable {
   return vscode.languages.registerCompletionItemProvider({ pattern: SPEC_GLOB }, {

@@ -5,7 +5,7 @@ import type { Problem } from '../../core/json/problems.js';
 import type { AnalysisCache } from '../analysis/cache.js';
 import { Debouncer } from '../debounce.js';
 import { spanToRange } from './ranges.js';
-import { isSpecDocument } from '../spec-files.js';
+import { isSpecDocument } from '../spec-documents.js';
 
 export const DIAGNOSTIC_DELAY_MS = 250;
 

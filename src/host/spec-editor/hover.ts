@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { escapeMarkdown, hoverAt } from '../../core/result/hover-text.js';
 import type { AnalysisCache } from '../analysis/cache.js';
 import { spanToRange } from './ranges.js';
-import { SPEC_GLOB } from '../spec-files.js';
+import { SPEC_GLOB } from '../spec-documents.js';
 
 export function registerSpecHovers(cache: AnalysisCache): vscode.Disposable {
   return vscode.languages.registerHoverProvider({ pattern: SPEC_GLOB }, {
