@@ -1,7 +1,7 @@
 // The model editor's HTML, from plain inputs (no vscode, unit-tested): the same strict CSP as the
 // spec panel (default-src 'none', scripts only by nonce, no inline styles), the model webview bundle,
 // its style sheet, and the root it draws into. Everything else arrives by postMessage.
-import { escapeHtml, pageHead } from './panel-html.js';
+import { checkNonce, escapeHtml, pageHead, webviewCsp } from './page.js';
 
 export interface ModelEditorHtmlInputs {
   nonce: string;
@@ -13,17 +13,11 @@ export interface ModelEditorHtmlInputs {
 
 /** The spec panel's CSP without WebAssembly (the model page runs no kernel): scripts by nonce only. */
 export function modelEditorCsp(nonce: string, cspSource: string): string {
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src ${cspSource}`,
-    `img-src ${cspSource} data:`,
-    `font-src ${cspSource}`,
-  ].join('; ');
+  return webviewCsp(nonce, cspSource, false);
 }
 
 export function modelEditorHtml(inputs: ModelEditorHtmlInputs): string {
-  if (!/^[A-Za-z0-9]{16,}$/.test(inputs.nonce)) throw new Error('modelEditorHtml: the nonce must be at least 16 letters and digits');
+  checkNonce(inputs.nonce, 'modelEditorHtml');
   const csp = modelEditorCsp(inputs.nonce, inputs.cspSource);
   return `<!DOCTYPE html>
 <html lang="en">

@@ -3,7 +3,7 @@
 // 'none'; the script and style only by nonce; images only from data: URLs). Every "<" in the data
 // is written as \u003c, and "</script" and "<!--" in the bundle are broken up, so no token or file
 // name can close the script element or open markup.
-import { makeNonce, pageHead } from './panel-html.js';
+import { makeNonce, pageHead } from './page.js';
 
 export interface ModelPageInputs {
   title: string;

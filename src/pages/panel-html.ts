@@ -3,20 +3,10 @@
 // into, and the initial state in escaped data-* attributes. Everything after this is data sent
 // with postMessage; the HTML is never rebuilt to show a result. src/host/panel/webview.ts supplies
 // the webview's URIs and CSP source.
-import { randomBytes } from 'node:crypto';
 import type { PanelState } from '../protocol/panel.js';
+import { checkNonce, escapeHtml, pageHead, webviewCsp } from './page.js';
 
 export const STYLE_SHEETS = ['attention.css'];
-
-/** 32 hex digits from 16 random bytes: always [0-9a-f], so always a valid nonce. */
-export function makeNonce(): string {
-  return randomBytes(16).toString('hex');
-}
-
-/** Escapes text for a double-quoted HTML attribute or element content. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 export interface InitialPanel {
   documentUri: string;
@@ -38,38 +28,18 @@ export interface PanelHtmlInputs {
 }
 
 /**
- * The Content-Security-Policy: nothing by default, scripts only with the nonce, no inline styles.
- * 'wasm-unsafe-eval' lets the bundled matrix kernel (bytes inside our own nonce'd script) compile
- * as WebAssembly, so the webview derives a 1,024-token head's scores from Q and K in milliseconds;
- * it allows no JavaScript eval. Without it the plain loops give the same bits, slower.
+ * The panel's Content-Security-Policy (page.ts): 'wasm-unsafe-eval' lets the bundled matrix kernel
+ * (bytes inside our own nonce'd script) compile as WebAssembly, so the webview derives a 1,024-token
+ * head's scores from Q and K in milliseconds; it allows no JavaScript eval. Without it the plain
+ * loops give the same bits, slower.
  */
 export function panelCsp(nonce: string, cspSource: string): string {
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}' 'wasm-unsafe-eval'`,
-    `style-src ${cspSource}`,
-    `img-src ${cspSource} data:`,
-    `font-src ${cspSource}`,
-  ].join('; ');
-}
-
-/**
- * The <head> every page of ours starts with: UTF-8, the CSP, a viewport, then `extra` (stylesheets),
- * then the title. Shared by the panel, the model editor and the offline page of attn render --html.
- */
-export function pageHead(csp: string, title: string, extra: string): string {
-  return `<head>
-  <meta charset="UTF-8">
-  <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
-  <meta name="viewport" content="width=device-width, initial-scale=1.0">
-  ${extra}
-  <title>Attention: ${escapeHtml(title)}</title>
-</head>`;
+  return webviewCsp(nonce, cspSource, true);
 }
 
 export function panelHtml(inputs: PanelHtmlInputs): string {
   const { nonce, cspSource, initial } = inputs;
-  if (!/^[A-Za-z0-9]{16,}$/.test(nonce)) throw new Error('panelHtml: the nonce must be at least 16 letters and digits');
+  checkNonce(nonce, 'panelHtml');
   const csp = panelCsp(nonce, cspSource);
   const styles = inputs.styleUris.map((s) => `<link rel="stylesheet" href="${escapeHtml(s)}">`).join('\n  ');
   const attr = (name: string, value: string) => ` ${name}="${escapeHtml(value)}"`;

@@ -3,7 +3,7 @@
 // it; what the webview says goes to answer.ts, an export to a save dialog, and the panel's closing
 // ends the view (not the document: VS Code disposes that when its last editor closes).
 import * as vscode from 'vscode';
-import { makeNonce } from '../../pages/panel-html.js';
+import { makeNonce } from '../../pages/page.js';
 import { modelEditorHtml } from '../../pages/model-editor-html.js';
 import { log } from '../log.js';
 import { writeExport } from '../panel/export.js';

@@ -1,7 +1,8 @@
 // The vscode half of the panel's HTML: the webview's options (scripts on, resources only from
 // dist/ and media/) and the URIs and CSP source that panel-html.ts builds the page from.
 import * as vscode from 'vscode';
-import { STYLE_SHEETS, makeNonce, panelHtml, type InitialPanel } from '../../pages/panel-html.js';
+import { STYLE_SHEETS, panelHtml, type InitialPanel } from '../../pages/panel-html.js';
+import { makeNonce } from '../../pages/page.js';
 
 export function panelResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
   return [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')];
