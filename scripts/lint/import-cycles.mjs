@@ -65,14 +65,19 @@ export function cyclesOf(graph) {
   return cycles;
 }
 
-/** The import graph reachable from `files` (absolute paths). */
-export function importGraph(files) {
-  const graph = new Map();
+/** The files `text` (the source of `file`) imports, as absolute paths. */
+function targetsOf(file, text) {
+  return importsOf(text).map((s) => resolveSpecifier(file, s)).filter((t) => t !== undefined);
+}
+
+/** The import graph reachable from `files` (absolute paths); `known` holds files already read (or not on disk). */
+export function importGraph(files, known = new Map()) {
+  const graph = new Map(known);
   const todo = [...files];
   while (todo.length > 0) {
     const file = todo.pop();
     if (graph.has(file)) continue;
-    const targets = importsOf(readFileSync(file, 'utf8')).map((s) => resolveSpecifier(file, s)).filter((t) => t !== undefined);
+    const targets = targetsOf(file, readFileSync(file, 'utf8'));
     graph.set(file, targets);
     todo.push(...targets);
   }
@@ -80,11 +85,16 @@ export function importGraph(files) {
 }
 
 let cached;
-/** Every file's cycle, for the files of one lint run (the graph is built on the first file linted). */
-function cycleOf(file, cwd) {
+/**
+ * Every file's cycle, for the files of one lint run (the graph is built on the first file linted).
+ * The linted file's imports are read from the text being linted, not the disk: an editor lints unsaved
+ * text, and a file that is not on disk yet (lintText, stdin) has imports too.
+ */
+function cycleOf(file, cwd, text) {
   if (!cached || cached.cwd !== cwd) cached = { cwd, graph: new Map(), cycleOf: new Map() };
-  if (!cached.graph.has(file)) {
-    const graph = importGraph([file]);
+  const targets = targetsOf(file, text);
+  if (cached.graph.get(file)?.join('\n') !== targets.join('\n')) {
+    const graph = importGraph(targets, new Map([...cached.graph, [file, targets]]));
     for (const [f, t] of graph) cached.graph.set(f, t);
     cached.cycleOf.clear();
     for (const cycle of cyclesOf(cached.graph)) for (const f of cycle) cached.cycleOf.set(f, cycle);
@@ -98,7 +108,7 @@ export const importCycles = {
     return {
       Program(node) {
         const cwd = context.cwd ?? process.cwd();
-        const cycle = cycleOf(resolve(context.filename), cwd);
+        const cycle = cycleOf(resolve(context.filename), cwd, context.sourceCode.text);
         if (cycle) {
           const names = cycle.map((f) => relative(cwd, f)).join(', ');
           context.report({ node, message: `This file is in an import cycle: ${names}. Move what both need into a file below them.` });
