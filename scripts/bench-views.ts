@@ -2,7 +2,7 @@
 // --chromium, in headless Chromium with the panel's own bundle (dist/webview.js: run `npm run build`):
 //   node --import tsx scripts/bench-views.ts [--sizes 64,256,1024] [--views arcs,matrix] [--runs 3] [--chromium [PATH]]
 // Prints one line per view and size: the median time (jsdom: draw + serialise; Chromium: the
-// drawMs the panel reports in 'rendered') and, on jsdom, the SVG's size.
+// drawMs the panel reports in 'painted') and, on jsdom, the SVG's size.
 import { encodeAttention } from '../src/core/result/wire.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -70,14 +70,14 @@ async function chromium(path: string): Promise<void> {
           const tabEl = document.querySelector<HTMLButtonElement>(`.al-tab[data-view="${v}"]`);
           window.postMessage({ type: 'render', documentUri: 'file:///bench', fileName: 'bench', version, result, buffer, warnings: [] }, '*');
           await new Promise((ok) => setTimeout(ok, 0));
-          for (let i = 0; i < 600 && !w.posted.some((m) => m.type === 'rendered' && m.version === version); i++) await new Promise((ok) => setTimeout(ok, 10));
+          for (let i = 0; i < 600 && !w.posted.some((m) => m.type === 'painted' && m.version === version); i++) await new Promise((ok) => setTimeout(ok, 10));
           if (tabEl && tabEl.getAttribute('aria-selected') !== 'true') {
             const before = w.posted.length;
             tabEl.click();
-            for (let i = 0; i < 600 && !w.posted.slice(before).some((m) => m.type === 'rendered'); i++) await new Promise((ok) => setTimeout(ok, 10));
-            return w.posted.slice(before).find((m) => m.type === 'rendered')?.drawMs ?? NaN;
+            for (let i = 0; i < 600 && !w.posted.slice(before).some((m) => m.type === 'painted'); i++) await new Promise((ok) => setTimeout(ok, 10));
+            return w.posted.slice(before).find((m) => m.type === 'painted')?.drawMs ?? NaN;
           }
-          return w.posted.find((m) => m.type === 'rendered' && m.version === version)?.drawMs ?? NaN;
+          return w.posted.find((m) => m.type === 'painted' && m.version === version)?.drawMs ?? NaN;
         }, [view, n * 100 + r * 10 + views.indexOf(view)] as const);
         times.push(ms);
       }

@@ -30,7 +30,7 @@ export type ModelWebviewMessage =
   /** Export the shown view: an SVG text or a PNG data: URL (the host checks the bytes again). */
   | { type: 'export'; format: 'svg' | 'png'; view: string; data: string }
   /** The webview drew a view (for tests and timings): which, and how many heads or cells it shows. */
-  | { type: 'painted'; view: string; items: number; ms: number };
+  | { type: 'painted'; view: string; items: number; drawMs: number };
 
 /** The largest picture the webview may send for export (a 4,096-token head as PNG is far less). */
 export const MAX_EXPORT_CHARS = 256 * 1024 * 1024;
@@ -66,7 +66,7 @@ export function webviewMessageProblem(m: unknown, header: Pick<ModelHeader, 'lay
       if (typeof m.view !== 'string' || !/^[a-z]{1,20}$/.test(m.view)) return 'an export of an unknown view';
       return typeof m.data === 'string' && m.data.length <= MAX_EXPORT_CHARS ? undefined : 'an export that is not text of at most 256 MB';
     case 'painted':
-      return typeof m.view === 'string' && m.view.length < 40 && isNum(m.items) && isNum(m.ms) ? undefined : 'a malformed painted report';
+      return typeof m.view === 'string' && m.view.length < 40 && isNum(m.items) && isNum(m.drawMs) ? undefined : 'a malformed painted report';
     default: return `unknown message type ${JSON.stringify(m.type).slice(0, 40)}`;
   }
 }

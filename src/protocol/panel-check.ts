@@ -51,7 +51,7 @@ export function isWebviewMessage(x: unknown): x is WebviewMessage {
   switch (x.type) {
     case 'ready':
       return true;
-    case 'rendered':
+    case 'painted':
       return typeof x.documentUri === 'string'
         && isIndex(x.version)
         && isOneOf(x.view, VIEW_NAMES)

@@ -98,9 +98,9 @@ export interface ReadyMessage {
   type: 'ready';
 }
 
-/** The webview painted a result: used for timings and by the tests. */
-export interface RenderedMessage {
-  type: 'rendered';
+/** The webview painted a result: used for timings and by the tests (the model page's report has the same name and its drawMs). */
+export interface PaintedMessage {
+  type: 'painted';
   documentUri: string;
   version: number;
   view: ViewName;
@@ -139,4 +139,4 @@ export interface NeedMessage {
   what: 'linalg';
 }
 
-export type WebviewMessage = ReadyMessage | RenderedMessage | RevealMessage | StateMessage | ExportResultMessage | NeedMessage;
+export type WebviewMessage = ReadyMessage | PaintedMessage | RevealMessage | StateMessage | ExportResultMessage | NeedMessage;

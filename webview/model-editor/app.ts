@@ -146,7 +146,7 @@ export class ModelApp {
     panel.append(title, text);
     this.stage.replaceChildren(panel);
     this.root.dataset.state = 'error';
-    this.transport.post({ type: 'painted', view: 'error', items: 0, ms: 0 });
+    this.transport.post({ type: 'painted', view: 'error', items: 0, drawMs: 0 });
   }
 
   private pick(p: ModelPick): void {
@@ -192,7 +192,7 @@ export class ModelApp {
     this.root.dataset.state = 'ready';
     this.root.dataset.view = s.view;
     refocus?.();
-    if (announce) this.transport.post({ type: 'painted', view: s.view, items, ms: performance.now() - started });
+    if (announce) this.transport.post({ type: 'painted', view: s.view, items, drawMs: performance.now() - started });
   }
 
   private drawBar(header: ModelHeader): void {

@@ -1,6 +1,6 @@
 // The panel shell: the toolbar (view, input, head, token, matrix mode, projection matrix), the
 // summary strip, the problems list and the view itself. It checks every host message, draws on
-// 'render' and answers 'rendered', keeps the last good picture dimmed on 'problems', exports on
+// 'render' and answers 'painted', keeps the last good picture dimmed on 'problems', exports on
 // 'exportRequest', and remembers its state across reloads. Theme, resize, focus, tooltip and the
 // message channel are the shell base's (webview/shell).
 import type { AttentionData } from '../../src/core/result/attention-data.js';
@@ -239,7 +239,7 @@ export class App {
     return resolveSelection(this.data, this.state.view, this.state);
   }
 
-  /** Draws the current view; `announce` says whether to post 'rendered' (not for resizes and theme changes). */
+  /** Draws the current view; `announce` says whether to post 'painted' (not for resizes and theme changes). */
   draw(announce = true): void {
     const data = this.data;
     if (!data) return;
@@ -283,7 +283,7 @@ export class App {
     }
     refocus?.();
     const drawMs = performance.now() - t0;
-    if (announce) this.transport.post({ type: 'rendered', documentUri: this.documentUri, version: this.version, view: this.state.view, drawMs });
+    if (announce) this.transport.post({ type: 'painted', documentUri: this.documentUri, version: this.version, view: this.state.view, drawMs });
   }
 
   /** Focus the view's first control (its tab stop, or a painted matrix); false when it has none. */

@@ -141,12 +141,12 @@ export class ModelView implements DocumentView {
     info.state = 'ready';
     info.view = m.view;
     info.items = m.items;
-    info.lastDrawMs = m.ms;
+    info.lastDrawMs = m.drawMs;
     if (m.items > 0 || m.view !== 'model') info.firstPaintMs ??= since;
     if (m.view === 'model' && this.scan.shape && m.items === this.scan.shape.layers * this.scan.shape.heads) info.fullPaintMs ??= since;
     if (m.view === 'head' && m.items > 0 && this.headAskedAt !== undefined) {
       info.lastHeadMs = performance.now() - this.headAskedAt;
-      info.lastHeadDrawMs = m.ms;
+      info.lastHeadDrawMs = m.drawMs;
       this.headAskedAt = undefined;
     }
   }

@@ -19,9 +19,9 @@ export interface PanelInfo {
 export interface Timings {
   /** From the extension's module loading to the end of activate(). */
   activateMs: number;
-  /** From the last Show Attention to the webview's first 'rendered' after it. */
+  /** From the last Show Attention to the webview's first 'painted' after it. */
   lastShowToPaintMs?: number;
-  /** From the first edit after a paint to the webview's 'rendered' of that version or a later one. */
+  /** From the first edit after a paint to the webview's 'painted' of that version or a later one. */
   lastEditToPaintMs?: number;
   /** The wait the panel chose after the last edit (about the cost of the last redraw). */
   lastUpdateDelayMs?: number;

@@ -5,7 +5,7 @@ import { updateDelay } from '../update-delay.js';
 
 export class PanelMetrics {
   private showStartedAt?: number;
-  /** When the first edit since the last paint arrived: stopped by the 'rendered' of a later version. */
+  /** When the first edit since the last paint arrived: stopped by the 'painted' of a later version. */
   private editStartedAt?: { at: number; version: number };
   private lastAnalysisMs = 0;
   private lastCostMs?: number;

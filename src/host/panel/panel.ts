@@ -102,7 +102,7 @@ export class AttentionPanel implements vscode.Disposable {
     };
   }
 
-  /** Starts the clock for show-to-paint: stopped by the next 'rendered'. */
+  /** Starts the clock for show-to-paint: stopped by the next 'painted'. */
   markShown(): void {
     this.metrics.shown();
   }
@@ -244,8 +244,8 @@ export class AttentionPanel implements vscode.Disposable {
       case 'ready':
         this.channel.becameReady();
         return;
-      case 'rendered':
-        this.rendered(message.version, message.view, message.drawMs);
+      case 'painted':
+        this.painted(message.version, message.view, message.drawMs);
         return;
       case 'reveal':
         void revealInSpec(this.uri, message.target, this.panel.viewColumn)
@@ -285,10 +285,10 @@ export class AttentionPanel implements vscode.Disposable {
     }
   }
 
-  private rendered(version: number, view: ViewName, drawMs: number): void {
+  private painted(version: number, view: ViewName, drawMs: number): void {
     const p = this.preview;
     if (version < p.shownVersion) {
-      log().trace(`dropped a stale 'rendered' for version ${version} (showing ${p.shownVersion})`);
+      log().trace(`dropped a stale 'painted' for version ${version} (showing ${p.shownVersion})`);
       return;
     }
     this.view = view;
@@ -297,7 +297,7 @@ export class AttentionPanel implements vscode.Disposable {
       p.tokens = p.tokensFor(this.savedState);
     }
     this.metrics.painted(version, drawMs);
-    log().trace(`rendered ${p.uri.toString()} v${version} (${view}) in ${drawMs.toFixed(1)} ms`);
+    log().trace(`painted ${p.uri.toString()} v${version} (${view}) in ${drawMs.toFixed(1)} ms`);
   }
 
   private setTitle(): void {

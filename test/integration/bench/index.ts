@@ -5,14 +5,14 @@
 // The panel's test API reports the version it last showed and its state, but a good version that
 // follows another good one is reported 'ready' as soon as it is posted, before the webview paints.
 // So each measured edit takes the spec from broken (the panel in 'error') to good again: the panel
-// turns 'ready' only on the webview's 'rendered' for that version. The host and webview work is the
-// same as for any edit (debounce, analysis, post, draw, 'rendered' back).
+// turns 'ready' only on the webview's 'painted' for that version. The host and webview work is the
+// same as for any edit (debounce, analysis, post, draw, 'painted' back).
 //
 // Figures per spec (ms, from performance.now() in this process, polled every ~1 ms):
-//   total     WorkspaceEdit applied -> panels() shows that version 'ready' (the webview said 'rendered')
+//   total     WorkspaceEdit applied -> panels() shows that version 'ready' (the webview said 'painted')
 //   after     the same minus the moment onDidChangeTextDocument fired and the host's wait after the edit
 //             (timings().lastUpdateDelayMs: about the cost of the last redraw, 25 to 300 ms)
-//   switch    Show Attention on this spec while the panel shows another -> 'rendered' (timings().lastShowToPaintMs; no debounce)
+//   switch    Show Attention on this spec while the panel shows another -> 'painted' (timings().lastShowToPaintMs; no debounce)
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -132,7 +132,7 @@ async function benchSpec(a: TestApi, file: string, runs: number): Promise<BenchR
       const t0 = performance.now();
       await replaceAt(doc, offset, 1, value);
       const version = doc.version;
-      await until(`'rendered' for v${version}`, () => panelOn(a, doc, 'ready', version), 120_000);
+      await until(`'painted' for v${version}`, () => panelOn(a, doc, 'ready', version), 120_000);
       const t1 = performance.now();
       if (run > 0) {
         maxStallMs.push(a.maxStallMs());

@@ -16,7 +16,7 @@ test('messages from the webview: only heads inside the model, only known types',
   assert.match(webviewMessageProblem({ type: 'head', layer: 0, head: 0 }, undefined)!, /before the model/);
   assert.match(webviewMessageProblem({ type: 'eval', code: 'x' }, header)!, /unknown message type/);
   assert.match(webviewMessageProblem(null, header)!, /not a message/);
-  assert.match(webviewMessageProblem({ type: 'painted', view: 'model', items: NaN, ms: 1 }, header)!, /malformed/);
+  assert.match(webviewMessageProblem({ type: 'painted', view: 'model', items: NaN, drawMs: 1 }, header)!, /malformed/);
   assert.equal(webviewMessageProblem({ type: 'export', format: 'svg', view: 'head', data: '<svg></svg>' }, header), undefined);
   assert.match(webviewMessageProblem({ type: 'export', format: 'exe', view: 'head', data: '' }, header)!, /neither svg nor png/);
   assert.match(webviewMessageProblem({ type: 'export', format: 'png', view: '../../x', data: '' }, header)!, /unknown view/);

@@ -12,7 +12,7 @@ describe('isWebviewMessage', () => {
   it('accepts every message kind of the protocol', () => {
     const good: unknown[] = [
       { type: 'ready' },
-      { type: 'rendered', documentUri: uri, version: 3, view: 'matrix', drawMs: 4.5 },
+      { type: 'painted', documentUri: uri, version: 3, view: 'matrix', drawMs: 4.5 },
       { type: 'reveal', documentUri: uri, target: { kind: 'token', input: 0, token: 3 } },
       { type: 'reveal', documentUri: uri, target: { kind: 'matrix', role: 'wq', head: 1, row: 2, col: 0 } },
       { type: 'reveal', documentUri: uri, target: { kind: 'matrix', role: 'wo' } },
@@ -32,7 +32,7 @@ describe('isWebviewMessage', () => {
   });
 
   it('rejects a rendered message with a bad version, view or time', () => {
-    const base = { type: 'rendered', documentUri: uri, version: 3, view: 'arcs', drawMs: 1 };
+    const base = { type: 'painted', documentUri: uri, version: 3, view: 'arcs', drawMs: 1 };
     for (const bad of [
       { version: -1 }, { version: 1.5 }, { version: '3' }, { view: 'pie' }, { drawMs: NaN },
       { drawMs: Infinity }, { drawMs: -1 }, { documentUri: 7 },

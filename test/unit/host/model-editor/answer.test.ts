@@ -58,7 +58,7 @@ test('a big head is posted as the picture the scan kept, with no read; windows o
     await receive(editor.view, { type: 'rollout' });
     assert.deepEqual(Array.from(editor.webview.of('rollout')[0].rollout!), Array.from(rolloutOf(local)!));
     assert.deepEqual(editor.webview.problems, []);
-    await receive(editor.view, { type: 'painted', view: 'head', items: 1, ms: 3 });
+    await receive(editor.view, { type: 'painted', view: 'head', items: 1, drawMs: 3 });
     assert.equal(editor.view.info().lastHeadDrawMs, 3);
     assert.ok(editor.view.info().lastHeadMs !== undefined, 'the head\'s paint ends the switch');
   } finally {
@@ -91,7 +91,7 @@ test('a message that fails its check is ignored with a warning, and nothing is r
     for (const forged of [
       null, 'ready', { type: 'head', layer: 2, head: 0 }, { type: 'head', layer: 0, head: -1 },
       { type: 'window', layer: 0, head: 0, i0: 4, rows: 4, j0: 0, cols: 1 }, { type: 'export', format: 'gif', view: 'model', data: '' },
-      { type: 'painted', view: 'model', items: 'all', ms: 1 }, { type: 'forget' },
+      { type: 'painted', view: 'model', items: 'all', drawMs: 1 }, { type: 'forget' },
     ]) await receive(editor.view, forged);
     assert.equal(editor.log.warnings.length, 8);
     assert.ok(editor.log.warnings.every((w) => w.startsWith('model editor: ignored a message from the webview: ')));

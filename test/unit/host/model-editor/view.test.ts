@@ -85,7 +85,7 @@ test('a file the readers refuse: its message is posted once the webview is ready
     assert.match(error.message, /truncated|outside/);
     await receive(view, { type: 'ready' });
     assert.equal(webview.of('error').length, 2, 'a webview made anew says ready again, and hears the error again');
-    await receive(view, { type: 'painted', view: 'error', items: 0, ms: 0 });
+    await receive(view, { type: 'painted', view: 'error', items: 0, drawMs: 0 });
     assert.equal(view.info().state, 'error', 'the error panel\'s paint leaves the editor in error');
     assert.deepEqual(log.errors, [], 'a reader\'s refusal is the user\'s message, not a bug');
   } finally {
@@ -156,13 +156,13 @@ test('heads read are posted at most every POST_EVERY_MS, the last at once; the p
     gate.release();
     await until('the last heads posted', () => webview.read === 6);
     assert.ok(webview.of('scanned').length <= 2, 'the last range is posted at once, with what was held back');
-    await receive(view, { type: 'painted', view: 'model', items: 3, ms: 4 });
+    await receive(view, { type: 'painted', view: 'model', items: 3, drawMs: 4 });
     let info = view.info();
     assert.equal(info.state, 'ready');
     assert.equal(info.items, 3);
     assert.equal(info.lastDrawMs, 4);
     assert.ok(info.firstPaintMs !== undefined && info.fullPaintMs === undefined, 'a paint of some heads is the first, not the full one');
-    await receive(view, { type: 'painted', view: 'model', items: 6, ms: 5 });
+    await receive(view, { type: 'painted', view: 'model', items: 6, drawMs: 5 });
     info = view.info();
     assert.ok(info.fullPaintMs !== undefined && info.fullPaintMs >= info.firstPaintMs!);
     assert.equal(info.read, 6);

@@ -1,6 +1,6 @@
 // The panel on its shell base: a theme switch redraws the view (and the summary) in the new theme's
 // colours, a new width of the view redraws it at that width, each once after a burst, without a new
-// 'rendered' (the host's picture did not change), and a 'loading' panel is left alone.
+// 'painted' (the host's picture did not change), and a 'loading' panel is left alone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
@@ -41,12 +41,12 @@ test('a theme switch redraws the panel\'s view and summary in the new theme, as 
   const p = panel('vscode-light');
   p.app.receive(render);
   assert.equal(background(p.svg()), '#ffffff');
-  const rendered = p.posted.filter((m) => m.type === 'rendered').length;
+  const rendered = p.posted.filter((m) => m.type === 'painted').length;
   p.doc.body.className = 'vscode-dark';
   await later();
   assert.equal(background(p.svg()), '#1e1e1e');
   assert.equal(background(p.doc.querySelector('#attention-summary svg')!), '#1e1e1e');
-  assert.equal(p.posted.filter((m) => m.type === 'rendered').length, rendered);
+  assert.equal(p.posted.filter((m) => m.type === 'painted').length, rendered);
   const dark = panel('vscode-dark');
   dark.app.receive(render);
   assert.equal(p.xml(), dark.xml());

@@ -41,8 +41,8 @@ test('render: draws, answers "rendered" with the version and view', () => {
   const { root, app, posted, doc } = setup({ view: 'matrix', head: 1, input: 0, token: 3, documentUri: URI });
   app.receive(render(7));
   assert.equal(root.dataset.state, 'ready');
-  const rendered = posted.find((m) => m.type === 'rendered');
-  assert.ok(rendered && rendered.type === 'rendered');
+  const rendered = posted.find((m) => m.type === 'painted');
+  assert.ok(rendered && rendered.type === 'painted');
   assert.equal(rendered.version, 7);
   assert.equal(rendered.view, 'matrix');
   assert.ok(rendered.drawMs >= 0);
@@ -186,7 +186,7 @@ test('malformed messages are not drawn: the panel shows an error that says why, 
     assert.match(status.textContent!, /^The result could not be shown: /);
     assert.match(status.textContent!, reason);
   }
-  assert.equal(posted.filter((m) => m.type === 'rendered').length, 0);
+  assert.equal(posted.filter((m) => m.type === 'painted').length, 0);
   assert.equal(doc.querySelector('#attention-view svg'), null, 'nothing drawn from a rejected result');
   // The next good result clears the error.
   app.receive(render(2));
@@ -284,7 +284,7 @@ test('every view draws in the panel at 300 and 1600 pixels without throwing', ()
         // jsdom has no layout: give the view area a width as a browser would.
         Object.defineProperty(doc.getElementById('attention-view')!, 'clientWidth', { value: width });
         app.receive(render(1, result));
-        assert.ok(posted.some((m) => m.type === 'rendered'), `${ex} ${view} ${width}`);
+        assert.ok(posted.some((m) => m.type === 'painted'), `${ex} ${view} ${width}`);
         const svg = doc.querySelector(`#attention-view svg.attention-${view}`);
         assert.ok(svg, `${ex} ${view} ${width}`);
         assert.ok(Number(svg.getAttribute('width')) >= Math.min(width, 300), `${ex} ${view} ${width}: uses the width`);
