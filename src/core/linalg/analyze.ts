@@ -79,11 +79,6 @@ function columnBasis(m: Matrix): Matrix {
   return matmulTransposed(keptT, fromMl(qr.orthogonalMatrix));
 }
 
-/** Mean cos² of the principal angles between the column spaces of a and b: 1 for the same space, 0 for orthogonal ones. */
-export function subspaceOverlap(a: Matrix, b: Matrix): number {
-  return basesOverlap(columnBasis(a), columnBasis(b));
-}
-
 /** From two bases (rows orthonormal): the cosines of the principal angles are the singular values of Ua·Ubᵀ. */
 function basesOverlap(ua: Matrix, ub: Matrix): number {
   const r = Math.min(ua.rows, ub.rows);

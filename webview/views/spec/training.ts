@@ -4,7 +4,6 @@
 // Play, pause, step, reset and speed are buttons in the picture (Enter or Space on them too).
 // `attn render --view training` draws the last step.
 import { ROLE_SYMBOL, type Role } from '../../../src/core/vocabulary.js';
-import type { AttentionData } from '../../../src/core/result/attention-data.js';
 import type { TrainingFrame, TrainingJson } from '../../../src/core/train/frames.js';
 import { extentOf, maxOf } from '../../../src/core/linalg/extent.js';
 import { clip, fmt, textWidth } from '../../kit/format.js';
@@ -198,8 +197,3 @@ export const renderTraining: ViewFn = (container, data, options) => {
   const cleanups = [wireTips(svgNode, options as ViewOptions, '.hot', (el) => (el.closest('.controls') ? controlTips.get(el) : tips.get(el)))];
   return { svg: svgNode, notes, destroy: () => { stop(); gridCleanup(); cleanups.forEach((f) => f()); svg.remove(); } };
 };
-
-/** For tests and `attn render`: the data's training run, if any. */
-export function hasTraining(data: AttentionData): boolean {
-  return Boolean(data.training && !data.training.tooBig && data.training.frames.length > 0);
-}
