@@ -1,11 +1,14 @@
 // An ESLint rule: no import cycles among our own files, type-only imports included. import-x's
 // no-cycle skips `import type`, but a cycle of types is still two files that cannot be understood, moved
 // or tested one without the other (view.ts <-> tooltip.ts was one). The graph is every relative import
-// and re-export of the sources, read once per lint run; a file inside a cycle gets one report naming it.
+// and re-export of the sources (side-effect imports, `import x = require()` and dynamic imports too,
+// read from TypeScript's syntax tree, so nothing in a comment or a string counts), read once per lint
+// run; a file inside a cycle gets one report naming it.
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { dirname, resolve, relative } from 'node:path';
+import ts from 'typescript';
 
-const SPECIFIER = /(?:^|[\s;])(?:import|export)\s[^'";]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+const RELATIVE = /^\.{1,2}\//;
 
 /** The file a relative specifier names: `./x.js` is `./x.ts` in our TypeScript sources. */
 export function resolveSpecifier(fromFile, specifier) {
@@ -18,7 +21,19 @@ export function resolveSpecifier(fromFile, specifier) {
 
 /** The relative imports of one source text, as specifiers. */
 export function importsOf(text) {
-  return [...text.matchAll(SPECIFIER)].map((m) => m[1] ?? m[2]);
+  const names = [];
+  const literal = (node) => (node && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) ? node.text : undefined);
+  const visit = (node) => {
+    let name;
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) name = literal(node.moduleSpecifier);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) name = literal(node.moduleReference.expression);
+    else if (ts.isCallExpression(node) && (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require'))) name = literal(node.arguments[0]);
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) name = literal(node.argument.literal);
+    if (name !== undefined && RELATIVE.test(name)) names.push(name);
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile('imports.ts', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS));
+  return names;
 }
 
 /**
