@@ -2,8 +2,9 @@
 // no-cycle skips `import type`, but a cycle of types is still two files that cannot be understood, moved
 // or tested one without the other (view.ts <-> tooltip.ts was one). The graph is every relative import
 // and re-export of the sources (side-effect imports, `import x = require()` and dynamic imports too,
-// read from TypeScript's syntax tree, so nothing in a comment or a string counts), read once per lint
-// run; a file inside a cycle gets one report naming it.
+// read from TypeScript's syntax tree, so nothing in a comment or a string counts), read once per lint run;
+// the file being linted is read from the text ESLint lints, so an editor's long-running ESLint sees an
+// import added or removed. A file inside a cycle gets one report naming it.
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { dirname, resolve, relative } from 'node:path';
 import ts from 'typescript';
@@ -34,6 +35,11 @@ export function importsOf(text) {
   };
   visit(ts.createSourceFile('imports.ts', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS));
   return names;
+}
+
+/** The files `file` imports, read from `text`. */
+function targetsOf(file, text) {
+  return importsOf(text).map((s) => resolveSpecifier(file, s)).filter((t) => t !== undefined);
 }
 
 /**
@@ -80,27 +86,34 @@ export function cyclesOf(graph) {
   return cycles;
 }
 
-/** The import graph reachable from `files` (absolute paths). */
-export function importGraph(files) {
-  const graph = new Map();
+/** The import graph reachable from `files` (absolute paths), added to `graph` (files already in it are not read again). */
+export function importGraph(files, graph = new Map()) {
   const todo = [...files];
   while (todo.length > 0) {
     const file = todo.pop();
     if (graph.has(file)) continue;
-    const targets = importsOf(readFileSync(file, 'utf8')).map((s) => resolveSpecifier(file, s)).filter((t) => t !== undefined);
+    const targets = targetsOf(file, readFileSync(file, 'utf8'));
     graph.set(file, targets);
     todo.push(...targets);
   }
   return graph;
 }
 
+const sameFiles = (a, b) => a.length === b.length && a.every((f, i) => f === b[i]);
+
 let cached;
-/** Every file's cycle, for the files of one lint run (the graph is built on the first file linted). */
-function cycleOf(file, cwd) {
+/**
+ * The cycle `file` is in, its imports read from `text` (what ESLint lints now). The graph is kept
+ * between files (one lint run reads each file once), and the cycles are found again whenever a
+ * file linted imports other files than the graph says.
+ */
+export function cycleOf(file, cwd, text) {
   if (!cached || cached.cwd !== cwd) cached = { cwd, graph: new Map(), cycleOf: new Map() };
-  if (!cached.graph.has(file)) {
-    const graph = importGraph([file]);
-    for (const [f, t] of graph) cached.graph.set(f, t);
+  const targets = targetsOf(file, text);
+  const known = cached.graph.get(file);
+  if (!known || !sameFiles(known, targets)) {
+    cached.graph.set(file, targets);
+    importGraph(targets, cached.graph);
     cached.cycleOf.clear();
     for (const cycle of cyclesOf(cached.graph)) for (const f of cycle) cached.cycleOf.set(f, cycle);
   }
@@ -113,7 +126,7 @@ export const importCycles = {
     return {
       Program(node) {
         const cwd = context.cwd ?? process.cwd();
-        const cycle = cycleOf(resolve(context.filename), cwd);
+        const cycle = cycleOf(resolve(context.filename), cwd, (context.sourceCode ?? context.getSourceCode()).text);
         if (cycle) {
           const names = cycle.map((f) => relative(cwd, f)).join(', ');
           context.report({ node, message: `This file is in an import cycle: ${names}. Move what both need into a file below them.` });

@@ -1,6 +1,6 @@
 // scripts/lint/import-cycles.mjs: the ESLint rule that fails any import cycle among our files. Every
-// way a file can name another must count (or a cycle hides), and nothing in a comment or a string may
-// (or a cycle is made up).
+// way a file can name another must count (or a cycle hides), nothing in a comment or a string may
+// (or a cycle is made up), and an editor's long-running ESLint must see an import added or removed.
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -65,5 +65,16 @@ describe('import-cycles: the rule', () => {
     const a = file('comment-a.mjs', "// import { y } from './comment-b.mjs';\nexport const x = 1;\n");
     file('comment-b.mjs', "import { x } from './comment-a.mjs';\nexport const y = x;\n");
     assert.deepEqual(lint(a, "// import { y } from './comment-b.mjs';\nexport const x = 1;\n"), []);
+  });
+
+  it('hears an import removed, and one added, in the text it lints (an editor lints the same files again in one process)', () => {
+    const withImport = "import { y } from './edit-b.mjs';\nexport const x = y;\n";
+    const without = 'export const x = 1;\n';
+    const a = file('edit-a.mjs', withImport);
+    file('edit-b.mjs', "import { x } from './edit-a.mjs';\nexport const y = 2;\nexport const z = x;\n");
+    assert.equal(lint(a, withImport).length, 1, 'the cycle a -> b -> a');
+    assert.match(lint(a, withImport)[0], /edit-a\.mjs, edit-b\.mjs/);
+    assert.deepEqual(lint(a, without), [], 'the import removed in the editor: no cycle');
+    assert.equal(lint(a, withImport).length, 1, 'and added again: the cycle again');
   });
 });
