@@ -1,11 +1,15 @@
 // An ESLint rule: no import cycles among our own files, type-only imports included. import-x's
 // no-cycle skips `import type`, but a cycle of types is still two files that cannot be understood, moved
 // or tested one without the other (view.ts <-> tooltip.ts was one). The graph is every relative import
-// and re-export of the sources, read once per lint run; a file inside a cycle gets one report naming it.
+// and re-export of the sources (side-effect imports, `import x = require()` and dynamic imports too,
+// read from TypeScript's syntax tree, so nothing in a comment or a string counts), read once per lint run;
+// the file being linted is read from the text ESLint lints, so an editor's long-running ESLint sees an
+// import added or removed. A file inside a cycle gets one report naming it.
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { dirname, resolve, relative } from 'node:path';
+import ts from 'typescript';
 
-const SPECIFIER = /(?:^|[\s;])(?:import|export)\s[^'";]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+const RELATIVE = /^\.{1,2}\//;
 
 /** The file a relative specifier names: `./x.js` is `./x.ts` in our TypeScript sources. */
 export function resolveSpecifier(fromFile, specifier) {
@@ -18,7 +22,24 @@ export function resolveSpecifier(fromFile, specifier) {
 
 /** The relative imports of one source text, as specifiers. */
 export function importsOf(text) {
-  return [...text.matchAll(SPECIFIER)].map((m) => m[1] ?? m[2]);
+  const names = [];
+  const literal = (node) => (node && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) ? node.text : undefined);
+  const visit = (node) => {
+    let name;
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) name = literal(node.moduleSpecifier);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) name = literal(node.moduleReference.expression);
+    else if (ts.isCallExpression(node) && (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require'))) name = literal(node.arguments[0]);
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) name = literal(node.argument.literal);
+    if (name !== undefined && RELATIVE.test(name)) names.push(name);
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile('imports.ts', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS));
+  return names;
+}
+
+/** The files `file` imports, read from `text`. */
+function targetsOf(file, text) {
+  return importsOf(text).map((s) => resolveSpecifier(file, s)).filter((t) => t !== undefined);
 }
 
 /**
@@ -65,14 +86,8 @@ export function cyclesOf(graph) {
   return cycles;
 }
 
-/** The files `text` (the source of `file`) imports, as absolute paths. */
-function targetsOf(file, text) {
-  return importsOf(text).map((s) => resolveSpecifier(file, s)).filter((t) => t !== undefined);
-}
-
-/** The import graph reachable from `files` (absolute paths); `known` holds files already read (or not on disk). */
-export function importGraph(files, known = new Map()) {
-  const graph = new Map(known);
+/** The import graph reachable from `files` (absolute paths), added to `graph` (files already in it are not read again). */
+export function importGraph(files, graph = new Map()) {
   const todo = [...files];
   while (todo.length > 0) {
     const file = todo.pop();
@@ -84,18 +99,21 @@ export function importGraph(files, known = new Map()) {
   return graph;
 }
 
+const sameFiles = (a, b) => a.length === b.length && a.every((f, i) => f === b[i]);
+
 let cached;
 /**
- * Every file's cycle, for the files of one lint run (the graph is built on the first file linted).
- * The linted file's imports are read from the text being linted, not the disk: an editor lints unsaved
- * text, and a file that is not on disk yet (lintText, stdin) has imports too.
+ * The cycle `file` is in, its imports read from `text` (what ESLint lints now). The graph is kept
+ * between files (one lint run reads each file once), and the cycles are found again whenever a
+ * file linted imports other files than the graph says.
  */
-function cycleOf(file, cwd, text) {
+export function cycleOf(file, cwd, text) {
   if (!cached || cached.cwd !== cwd) cached = { cwd, graph: new Map(), cycleOf: new Map() };
   const targets = targetsOf(file, text);
-  if (cached.graph.get(file)?.join('\n') !== targets.join('\n')) {
-    const graph = importGraph(targets, new Map([...cached.graph, [file, targets]]));
-    for (const [f, t] of graph) cached.graph.set(f, t);
+  const known = cached.graph.get(file);
+  if (!known || !sameFiles(known, targets)) {
+    cached.graph.set(file, targets);
+    importGraph(targets, cached.graph);
     cached.cycleOf.clear();
     for (const cycle of cyclesOf(cached.graph)) for (const f of cycle) cached.cycleOf.set(f, cycle);
   }
@@ -108,7 +126,7 @@ export const importCycles = {
     return {
       Program(node) {
         const cwd = context.cwd ?? process.cwd();
-        const cycle = cycleOf(resolve(context.filename), cwd, context.sourceCode.text);
+        const cycle = cycleOf(resolve(context.filename), cwd, (context.sourceCode ?? context.getSourceCode()).text);
         if (cycle) {
           const names = cycle.map((f) => relative(cwd, f)).join(', ');
           context.report({ node, message: `This file is in an import cycle: ${names}. Move what both need into a file below them.` });

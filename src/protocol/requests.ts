@@ -2,9 +2,10 @@
 // (the model reader, the analysis runner) and host → webview (an export). (The model page's requests
 // for a head or a window of one carry no id: the answer names the head it is for, and the page draws
 // it only while that head is the one shown.) A request gets a whole-number id; the reply that carries
-// it settles the promise; a reply for an id never asked, or asked and already settled, is dropped; a
-// channel that dies, or a request that waits past its time limit, rejects, so nobody waits for ever.
-// Pure: no Node, DOM or VS Code API.
+// it settles the promise; a reply for an id never asked, or asked and already settled, is dropped, and
+// so is one that the request says does not answer it (an export in another format than asked: the
+// request waits on); a channel that dies, or a request that waits past its time limit, rejects, so
+// nobody waits for ever. Pure: no Node, DOM or VS Code API.
 
 /** Why a request was not answered: the channel died, it was cancelled, or it timed out. */
 export class RequestError extends Error {
@@ -15,6 +16,7 @@ interface Pending<R> {
   resolve: (reply: R) => void;
   reject: (e: Error) => void;
   timer?: ReturnType<typeof setTimeout>;
+  answers?: (reply: R) => boolean;
 }
 
 export interface RequestsOptions {
@@ -35,12 +37,15 @@ export class Requests<R> {
 
   constructor(private readonly options: RequestsOptions = {}) {}
 
-  /** Posts a request through `send` with a new id; resolves with its reply. */
-  ask(send: (id: number) => void): Promise<R> {
+  /**
+   * Posts a request through `send` with a new id; resolves with its reply. `answers`: whether a reply
+   * answers this request (one that does not is refused and the request waits on); any reply by default.
+   */
+  ask(send: (id: number) => void, answers?: (reply: R) => boolean): Promise<R> {
     if (this.dead) return Promise.reject(this.dead);
     const id = this.next++;
     return new Promise<R>((resolve, reject) => {
-      const pending: Pending<R> = { resolve, reject };
+      const pending: Pending<R> = { resolve, reject, ...(answers ? { answers } : {}) };
       const { timeoutMs } = this.options;
       if (timeoutMs !== undefined) {
         pending.timer = setTimeout(() => {
@@ -62,8 +67,9 @@ export class Requests<R> {
     return typeof id === 'number' && this.pending.has(id);
   }
 
-  /** The reply to request `id`: true if it was waiting (and is now answered). */
+  /** The reply to request `id`: true if it was waiting (and is now answered); false, the request still waiting, for a reply that does not answer it. */
   settle(id: unknown, reply: R): boolean {
+    if (typeof id === 'number' && this.pending.get(id)?.answers?.(reply) === false) return false;
     const p = this.take(id);
     if (!p) return false;
     p.resolve(reply);

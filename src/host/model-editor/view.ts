@@ -74,6 +74,7 @@ export class ModelView implements DocumentView {
 
   /** The webview booted (or was made anew): it gets the snapshot, or the failure. */
   ready(): void {
+    if (this.disposed) return;
     this.webviewReady = true;
     this.own.readyMs ??= performance.now() - this.started;
     this.document.booted();
@@ -82,6 +83,8 @@ export class ModelView implements DocumentView {
 
   /** Shows the file with `options`: the editor watches their scan (begun if no editor watches it yet). */
   scanWith(options: ScanOptions): void {
+    // A message that was on its way when the editor closed: joining would begin a scan nobody leaves.
+    if (this.disposed) return;
     const before = this.scan;
     this.scanOptions = { ...options };
     this.epoch++;

@@ -73,10 +73,10 @@ export class WebviewChannel {
    * none comes in time or the panel closes first.
    */
   requestExport(request: Omit<ExportRequestMessage, 'type' | 'requestId'>): Promise<ExportReply> {
-    return this.exports.ask((requestId) => this.post({ type: 'exportRequest', requestId, ...request }));
+    return this.exports.ask((requestId) => this.post({ type: 'exportRequest', requestId, ...request }), (reply) => reply.format === request.format);
   }
 
-  /** The webview's answer to an export: false for an id never asked, or already answered or timed out. */
+  /** The webview's answer to an export: false for an id never asked, or already answered or timed out, or another format than asked (the request waits on). */
   answer(requestId: number, reply: ExportReply): boolean {
     return this.exports.settle(requestId, reply);
   }

@@ -70,3 +70,12 @@ test('a send that throws rejects its request and leaves nothing waiting', async 
   await assert.rejects(requests.ask(() => { throw new Error('cannot post'); }), /cannot post/);
   assert.equal(requests.size, 0);
 });
+
+test('a reply the request says does not answer it is dropped, and the request waits for one that does', async () => {
+  const requests = new Requests<{ format: string }>();
+  const asked = requests.ask(() => {}, (reply) => reply.format === 'svg');
+  assert.equal(requests.settle(1, { format: 'png' }), false);
+  assert.equal(requests.isPending(1), true);
+  assert.equal(requests.settle(1, { format: 'svg' }), true);
+  assert.deepEqual(await asked, { format: 'svg' });
+});

@@ -1,10 +1,17 @@
 // What the analysis worker does and keeps (src/host/analysis/analyst.ts): a request for the
 // linear-algebra numbers of a spec it just computed is made from the kept result (the spec is not
 // read or computed again), a request for the result always reads the spec, and only the last few
-// results are kept.
+// results are kept, of at most KEPT_BYTES of arrays together.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Analyst, KEPT_RESULTS } from '../../../../src/host/analysis/analyst.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { Analyst, KEPT_BYTES, KEPT_RESULTS } from '../../../../src/host/analysis/analyst.js';
+import { npyBytes, npyDict } from '../../../support/tensor-files.js';
+import { folderFiles } from '../../../../src/core/files/spec-files.js';
 import { analyze } from '../../../../src/core/index.js';
 import { decodeAttention } from '../../../../src/core/result/wire.js';
 import { exampleText } from '../../../support/specs.js';
@@ -73,4 +80,68 @@ test('a broken spec has problems and no numbers', () => {
   const linalg = analyst.answer({ text: '{ "inputs": 3 }', want: 'linalg' });
   assert.equal(linalg.linalg, undefined);
   assert.equal(analyst.reads, 1);
+});
+
+/** A spec of two tokens whose W_Q and W_K are one tensor file, wq.npy, `dModel` rows high (told apart by `title`). */
+function fileSpec(title: string, dModel: number): string {
+  const embedding = (k: number) => Array.from({ length: dModel }, (_, i) => ((i + k) % 7) / 7);
+  return JSON.stringify({
+    title, embeddings: { a: embedding(1), b: embedding(2) }, inputs: [{ name: 'x', tokens: ['a', 'b'] }],
+    heads: [{ name: 'h', wq: { file: 'wq.npy' }, wk: { file: 'wq.npy' }, wv: { init: 'xavier', shape: [dModel, 4], seed: 2 } }],
+  });
+}
+
+function writeWq(folder: string, dModel: number, dk: number): void {
+  const values = new Float64Array(dModel * dk);
+  for (let i = 0; i < values.length; i++) values[i] = ((i * 7919) % 1000) / 1000 - 0.5;
+  writeFileSync(join(folder, 'wq.npy'), npyBytes(npyDict('<f8', [dModel, dk]), Buffer.from(values.buffer)));
+}
+
+/** Each spec's result asked for in turn (in a function of its own, so that no answer outlives it). */
+function answerAll(analyst: Analyst, texts: readonly string[], folder: string): void {
+  for (const text of texts) {
+    const a = analyst.answer({ text, folder });
+    assert.deepEqual(a.problems.filter((p) => p.severity === 'error'), []);
+  }
+}
+
+test(`the kept results hold at most KEPT_BYTES of arrays together: four specs each naming a 48 MB tensor file are not all kept`, async () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  // Array buffers are freed after a collection, not during it: collect a few times, letting time pass.
+  const held = async () => {
+    for (let i = 0; i < 3; i++) { gc(); gc(); await new Promise((r) => setTimeout(r, 20)); }
+    return process.memoryUsage().arrayBuffers;
+  };
+  const folder = mkdtempSync(join(tmpdir(), 'analyst-kept-'));
+  try {
+    const dModel = 4096, dk = 1536; // 6,291,456 float64: 48 MB, and as much in the spec read from it
+    writeWq(folder, dModel, dk);
+    const texts = Array.from({ length: KEPT_RESULTS }, (_, i) => fileSpec(`big ${i}`, dModel));
+    // Once outside the analyst: the matrix kernel's memory grows to this size once and stays, whoever computes.
+    assert.ok(analyze(fileSpec('warm', dModel), { files: folderFiles(folder) }).data);
+    const before = await held();
+    const analyst = new Analyst();
+    answerAll(analyst, texts, folder);
+    const grown = (await held()) - before;
+    assert.ok(analyst.bytesKept <= KEPT_BYTES, `the kept results count ${analyst.bytesKept} bytes`);
+    assert.ok(grown <= KEPT_BYTES + 16 * 2 ** 20, `the analyst holds ${(grown / 2 ** 20).toFixed(0)} MB of arrays after four results`);
+    // The newest is kept (its numbers need no read); the oldest was let go and is read again for them.
+    analyst.answer({ text: texts[KEPT_RESULTS - 1], folder, want: 'linalg' });
+    assert.equal(analyst.reads, KEPT_RESULTS);
+    const numbers = analyst.answer({ text: texts[0], folder, want: 'linalg' });
+    assert.equal(analyst.reads, KEPT_RESULTS + 1);
+    assert.ok(numbers.linalg, 'the numbers of a result let go are made all the same');
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test('a result bigger than the analyst may keep is not kept; its numbers are the core\'s, read again each time', () => {
+  const analyst = new Analyst(0);
+  analyst.answer({ text: SPECTRUM });
+  const numbers = analyst.answer({ text: SPECTRUM, want: 'linalg' });
+  assert.equal(analyst.reads, 2, 'nothing kept: read again');
+  assert.equal(analyst.bytesKept, 0);
+  assert.deepEqual(numbers.linalg, analyze(SPECTRUM, { linalg: true }).data!.linalg);
 });

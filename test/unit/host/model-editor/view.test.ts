@@ -174,3 +174,34 @@ test('heads read are posted at most every POST_EVERY_MS, the last at once; the p
     document.dispose();
   }
 });
+
+test('a message that comes after its editor closed begins nothing: a late softmax starts no scan and reads nothing, even once the document is closed', async () => {
+  const gate = new Gate();
+  const { document, readers } = heldDocument(gate);
+  const webview = new WebviewStandIn();
+  const view = new ModelView(document, { post: webview.post, log: new LogStandIn(), postEveryMs: 0 });
+  const other = new ModelView(document, { post: new WebviewStandIn().post, log: new LogStandIn(), postEveryMs: 0 });
+  try {
+    await receive(view, { type: 'ready' });
+    await drain(gate, () => webview.read === 6);
+    const heard = webview.messages.length;
+    view.dispose();
+    await receive(view, { type: 'softmax' });
+    await receive(view, { type: 'ready' });
+    await settle();
+    gate.release();
+    await settle();
+    assert.equal(document.scansBegun, 1, 'no scan for an editor that is gone');
+    assert.deepEqual(passesOf(readers, { softmax: true }), [], 'nothing read for it');
+    assert.equal(webview.messages.length, heard, 'nothing posted to it');
+    other.dispose();
+    document.dispose();
+    await receive(other, { type: 'softmax' });
+    await receive(other, { type: 'ready' });
+    assert.equal(document.scansBegun, 1);
+  } finally {
+    view.dispose();
+    other.dispose();
+    document.dispose();
+  }
+});

@@ -61,3 +61,16 @@ test('no answer in time rejects, and a late answer is refused; a closed panel re
   await assert.rejects(pending, /the panel closed/);
   await assert.rejects(waiting.requestExport({ format: 'svg' }), /the panel closed/);
 });
+
+test('an answer in another format than the one asked is refused and the request waits for its own (as before requests.ts)', async () => {
+  const w = webview();
+  const channel = new WebviewChannel(w, () => false);
+  channel.becameReady();
+  const asked = channel.requestExport({ format: 'svg' });
+  const request = w.sent.find((m) => m.type === 'exportRequest');
+  assert.ok(request && request.type === 'exportRequest');
+  assert.equal(channel.answer(request.requestId, { format: 'png', data: 'data:image/png;base64,' }), false, 'a PNG for an SVG asked');
+  assert.equal(channel.answer(request.requestId, { format: 'svg', data: '<svg></svg>' }), true, 'the SVG still answers');
+  assert.deepEqual(await asked, { format: 'svg', data: '<svg></svg>' });
+  channel.dispose();
+});

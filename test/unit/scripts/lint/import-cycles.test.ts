@@ -1,44 +1,80 @@
-// The fence of eslint.config.mjs, planted: a wrong-way import fails lint (core importing the host, a
-// view importing a shell, the host importing a webview file), a right-way one passes; and the cycle
-// rule (scripts/lint/import-cycles.mjs) finds a cycle of two files, type-only imports included.
-import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { ESLint } from 'eslint';
-import { ROOT } from '../../../support/paths.js';
-// @ts-expect-error: a plain .mjs file of ours, without types.
-import { cyclesOf, importsOf } from '../../../../scripts/lint/import-cycles.mjs';
+// scripts/lint/import-cycles.mjs: the ESLint rule that fails any import cycle among our files. Every
+// way a file can name another must count (or a cycle hides), nothing in a comment or a string may
+// (or a cycle is made up), and an editor's long-running ESLint must see an import added or removed.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { Linter } from 'eslint';
+// @ts-expect-error: a plain .mjs script without type declarations
+import { cyclesOf, importGraph, importsOf, importCycles } from '../../../../scripts/lint/import-cycles.mjs';
 
-const eslint = new ESLint({ cwd: ROOT });
+const readImports = importsOf as (text: string) => string[];
 
-async function fenceErrors(file: string, text: string): Promise<string[]> {
-  const [result] = await eslint.lintText(text, { filePath: `${ROOT}/${file}` });
-  return result.messages.filter((m) => m.ruleId === 'import-x/no-restricted-paths').map((m) => m.message);
-}
+describe('import-cycles: what counts as an import', () => {
+  const counted: [string, string][] = [
+    ['export * from', "export * from './a.js';"],
+    ['export * as', "export * as ns from './a.js';"],
+    ['a named re-export', "export { x } from './a.js';"],
+    ['an import over several lines', "import {\n  x,\n  y,\n} from './a.js';"],
+    ['a type-only import', "import type { X } from './a.js';"],
+    ['a side-effect import', "import './a.js';"],
+    ['import x = require()', "import x = require('./a.js');"],
+    ['a dynamic import', "const m = await import('./a.js');"],
+    ['a dynamic import written as a template without substitutions', 'const m = await import(`./a.js`);'],
+    ['a type of a dynamic import', "type T = typeof import('./a.js');"],
+    ['an import right after a closing brace', "function f() {}import { x } from './a.js';"],
+  ];
+  for (const [what, text] of counted) {
+    it(`reads ${what}`, () => assert.deepEqual(readImports(text), ['./a.js']));
+  }
 
-test('lint fails an import against the layers and passes one that points down', async () => {
-  assert.match((await fenceErrors('src/core/json/planted.ts', "import { log } from '../../host/log.js';\nexport const x = log;\n"))[0] ?? '', /core is the bottom layer/);
-  assert.match((await fenceErrors('webview/views/spec/planted.ts', "import { App } from '../../panel/app.js';\nexport const x = App;\n"))[0] ?? '', /a view imports no shell/);
-  assert.match((await fenceErrors('src/host/planted.ts', "import { VIEWS } from '../../webview/views/registry.js';\nexport const x = VIEWS;\n"))[0] ?? '', /imports no webview or CLI file/);
-  assert.deepEqual(await fenceErrors('webview/views/spec/planted.ts', "import { ROLES } from '../../../src/core/vocabulary.js';\nexport const x = ROLES;\n"), []);
+  const ignored: [string, string][] = [
+    ['a line comment', "// import { x } from './a.js'\nconst y = 1;"],
+    ['a block comment', "/* import { x } from './a.js' */ const y = 1;"],
+    ['a string', "const s = \"import { x } from './a.js'\";"],
+    ['a template string', "const s = `import { x } from './a.js'`;"],
+    ['a package', "import { x } from 'node:fs'; import y from 'eslint';"],
+  ];
+  for (const [what, text] of ignored) {
+    it(`reads nothing from ${what}`, () => assert.deepEqual(readImports(text), []));
+  }
 });
 
-test('lint fails a cycle planted in the text linted (types included), and lints a file not yet on disk', async () => {
-  const cycles = async (file: string, text: string) => {
-    const [result] = await eslint.lintText(text, { filePath: `${ROOT}/${file}` });
-    assert.deepEqual(result.messages.filter((m) => m.fatal), [], `${file} is linted`);
-    return result.messages.filter((m) => m.ruleId === 'attention-lens/import-cycles').map((m) => m.message);
-  };
-  // tooltip.ts imports tooltip-api.ts: the contract importing the tooltip back closes a cycle.
-  const planted = await cycles('webview/kit/tooltip-api.ts', "import type { Tooltip } from './tooltip.js';\nexport type T = Tooltip;\n");
-  assert.equal(planted.length, 1);
-  assert.match(planted[0], /import cycle: webview\/kit\/tooltip-api\.ts, webview\/kit\/tooltip\.ts/);
-  assert.deepEqual(await cycles('webview/kit/tooltip-api.ts', 'export interface T { x: number }\n'), [], 'gone with the import');
-  assert.deepEqual(await cycles('webview/kit/planted.ts', "import { Tooltip } from './tooltip.js';\nexport const x = Tooltip;\n"), []);
-});
+describe('import-cycles: the rule', () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'import-cycles-')));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = (name: string, text: string) => { writeFileSync(join(dir, name), text); return join(dir, name); };
+  const config = [{
+    files: ['**/*.mjs'],
+    plugins: { lens: { rules: { 'import-cycles': importCycles } } },
+    rules: { 'lens/import-cycles': 'error' as const },
+  }];
+  const lint = (path: string, text: string) => new Linter({ cwd: dir }).verify(text, config, { filename: path }).map((m) => m.message);
 
-test('the cycle rule reads every relative import and finds a cycle, a self-import, and no cycle in a chain', () => {
-  assert.deepEqual(importsOf("import type { A } from './a.js';\nexport * from '../b.js';\nconst c = import('./c.js');\nimport x from 'd3';"), ['./a.js', '../b.js', './c.js']);
-  assert.deepEqual(cyclesOf(new Map([['a', ['b']], ['b', ['a']], ['c', ['a']]])), [['a', 'b']]);
-  assert.deepEqual(cyclesOf(new Map([['a', ['a']]])), [['a']]);
-  assert.deepEqual(cyclesOf(new Map([['a', ['b']], ['b', ['c']], ['c', []]])), []);
+  it('finds a cycle through a side-effect import, and a file importing itself', () => {
+    const a = file('side-a.mjs', "import './side-b.mjs';\n");
+    file('side-b.mjs', "export { x } from './side-a.mjs';\n");
+    const self = file('self.mjs', "import './self.mjs';\n");
+    const cycles = (cyclesOf as (g: Map<string, string[]>) => string[][])(importGraph([a, self]));
+    assert.deepEqual(cycles.map((c) => c.map((f) => f.slice(dir.length + 1))).sort(), [['self.mjs'], ['side-a.mjs', 'side-b.mjs']]);
+  });
+
+  it('makes up no cycle from an import commented out', () => {
+    const a = file('comment-a.mjs', "// import { y } from './comment-b.mjs';\nexport const x = 1;\n");
+    file('comment-b.mjs', "import { x } from './comment-a.mjs';\nexport const y = x;\n");
+    assert.deepEqual(lint(a, "// import { y } from './comment-b.mjs';\nexport const x = 1;\n"), []);
+  });
+
+  it('hears an import removed, and one added, in the text it lints (an editor lints the same files again in one process)', () => {
+    const withImport = "import { y } from './edit-b.mjs';\nexport const x = y;\n";
+    const without = 'export const x = 1;\n';
+    const a = file('edit-a.mjs', withImport);
+    file('edit-b.mjs', "import { x } from './edit-a.mjs';\nexport const y = 2;\nexport const z = x;\n");
+    assert.equal(lint(a, withImport).length, 1, 'the cycle a -> b -> a');
+    assert.match(lint(a, withImport)[0], /edit-a\.mjs, edit-b\.mjs/);
+    assert.deepEqual(lint(a, without), [], 'the import removed in the editor: no cycle');
+    assert.equal(lint(a, withImport).length, 1, 'and added again: the cycle again');
+  });
 });
