@@ -1,6 +1,6 @@
 // npm run test:unit: every test/unit/**/*.test.ts in node's test runner. The tests mirror the sources
 // folder for folder, and node 20's --test takes no glob of its own, so the files are listed here.
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
@@ -10,6 +10,16 @@ function testFiles(dir) {
     if (e.isDirectory()) return testFiles(path);
     return e.isFile() && e.name.endsWith('.test.ts') ? [path] : [];
   }).sort();
+}
+
+// Some tests run the built bundles (the workers, the webviews' scripts): without them they would time
+// out with nothing to say why, so a checkout that has none yet builds them first (npm run test:unit
+// always builds; this is for `node scripts/test-unit.mjs` run alone).
+const BUNDLES = ['extension.js', 'analysis-worker.js', 'model-worker.js', 'webview.js', 'model-webview.js', 'attn.js'];
+if (BUNDLES.some((b) => !existsSync(join('dist', b)))) {
+  console.log('test-unit: dist/ lacks a bundle, building it first (node scripts/build.mjs)');
+  const build = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
 const files = testFiles('test/unit');
