@@ -12,7 +12,7 @@ export class TipTable {
   }
 
   get(el: Element): Tip | undefined {
-    const i = Number(el.getAttribute('data-tip'));
+    const i = Number(el.getAttribute('data-tip')?.trim() || NaN); // none or blank: no tip (Number(null) and Number('') are 0)
     return Number.isInteger(i) ? this.tips[i] : undefined;
   }
 }

@@ -24,19 +24,6 @@ function tempSpec(text: string): string {
 
 const lens = join(EXAMPLES, 'apple-watch-lens.attn.json');
 
-test('validate passes a clean example with exit 0', async () => {
-  const r = await attn('validate', lens);
-  assert.equal(r.code, 0);
-  assert.match(r.out, /apple-watch-lens\.attn\.json: ok/);
-});
-
-test('validate prints FILE:LINE:COL: path: message and exits 1', async () => {
-  const file = tempSpec('{\n  "features": ["a", "b", "c"],\n  "embeddings": { "x": [1, 0, 0] },\n  "inputs": [{ "tokens": ["x"] }],\n  "heads": [{ "wq": [[1, 0], [0, 1]] }]\n}\n');
-  const r = await attn('validate', file);
-  assert.equal(r.code, 1);
-  assert.equal(r.err, `${file}:5:21: heads[0].wq: 2 rows, expected 3 (d_model)`);
-});
-
 test('compute --json prints every intermediate with the seeds\' 136 and 64', async () => {
   const r = await attn('compute', lens, '--json');
   assert.equal(r.code, 0);

@@ -1,5 +1,5 @@
 // Training (issue 11): the loss as defined, its analytic gradient against central differences,
-// the forward loss against numpy, gradient descent on the examples, and bad "train" sections.
+// the forward loss against numpy and gradient descent on the examples (bad "train" sections: test/unit/core/spec/read-train.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -149,25 +149,6 @@ test('attn train --json prints exactly { head, loss: N + 1 numbers, weights: { w
 });
 
 const BASE = { embeddings: { a: [1, 0], b: [0, 1] }, inputs: [{ tokens: ['a', 'b'] }], heads: [{ name: 'h' }] };
-const problemOf = (trainSection: unknown, extra: object = {}) => {
-  const text = JSON.stringify({ ...BASE, ...extra, train: trainSection });
-  const { problems } = readSpec(text);
-  assert.equal(problems.length, 1, JSON.stringify(problems));
-  return { ...problems[0], at: text.slice(problems[0].span.offset, problems[0].span.offset + problems[0].span.length) };
-};
-
-test('bad "train" sections: unknown head or token, a key the mask hides, too many steps, a bad rate', () => {
-  assert.match(problemOf({ head: 'nope', targets: [{ query: 'a', key: 'b' }] }).message, /no head named "nope"; the heads are "h"/);
-  const unknown = problemOf({ targets: [{ query: 'zz', key: 'b' }] });
-  assert.equal(unknown.path, 'train.targets[0].query');
-  assert.equal(unknown.at, '"zz"');
-  const hiddenKey = problemOf({ targets: [{ query: 'a', key: 'b' }] }, { mask: 'causal' });
-  assert.equal(hiddenKey.path, 'train.targets[0].key');
-  assert.match(hiddenKey.message, /the mask hides "b" from "a": its weight is 0 whatever the matrices/);
-  assert.match(problemOf({ targets: [{ query: 'a', key: 'b' }], steps: 1e6 }).message, /1000000 steps, more than the 100,000/);
-  assert.match(problemOf({ targets: [{ query: 'a', key: 'b' }], rate: -1 }).message, /the rate must be a positive number/);
-  assert.match(problemOf({ targets: [{ query: 'a', output: [1] }] }).message, /1 number, expected 2 \(d_v of the training head\)/);
-});
 
 test('a rate that makes the numbers overflow stops, says at which step, and keeps finite weights', async () => {
   const spec = specOf({ ...BASE, train: { targets: [{ query: 'a', key: 'b' }], steps: 50, rate: 1e200 } });

@@ -1,0 +1,96 @@
+// `attn analyze FILE [--json]` (src/cli/analyze.ts): per head the singular values of W_Q, W_K, W_V
+// and W_Q·W_Kᵀ with their condition number and effective rank, the OV circuit's eigenvalues when
+// there is a W_O, the heads' subspace overlaps, and each input's covariance; checked against values
+// worked out by hand.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { run } from '../../../src/cli/run.js';
+import { analyzeSpec } from '../../../src/core/linalg/analyze.js';
+import { readSpec } from '../../../src/core/spec/read.js';
+
+async function attn(...argv: string[]) {
+  const out: string[] = [], err: string[] = [];
+  const code = await run(argv, { out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+function tempSpec(value: unknown): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'attn-')), 'a.attn.json');
+  writeFileSync(file, JSON.stringify(value));
+  return file;
+}
+
+const SPEC = {
+  features: ['a', 'b'],
+  embeddings: { x: [1, 0], y: [0, 2], z: [1, 1] },
+  inputs: [{ name: 'one', tokens: ['x', 'y', 'z'] }, { name: 'solo', tokens: ['x'] }],
+  heads: [{ name: 'diag', wq: [[3, 0], [0, 2]], wv: [[0, 1], [1, 0]] }, { name: 'id' }],
+};
+
+test('the report, head by head: W_Q = diag(3, 2) has singular values [3, 2], condition number 1.5, effective rank exp(H(0.6, 0.4))', async () => {
+  const r = await attn('analyze', tempSpec(SPEC));
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.err, '');
+  const lines = r.out.split('\n');
+  // Effective rank: exp of the entropy of σ / Σσ = (0.6, 0.4).
+  const erank = Math.exp(-(0.6 * Math.log(0.6) + 0.4 * Math.log(0.4)));
+  assert.equal(erank.toFixed(4), '1.9601');
+  assert.deepEqual(lines.slice(0, 10), [
+    '-- head "diag" --',
+    '  singular values of W_Q: [3, 2]',
+    `    condition number 1.5, effective rank ${erank.toFixed(4)}`,
+    '  singular values of W_K: [1, 1]',
+    '    condition number 1, effective rank 2',
+    '  singular values of W_V: [1, 1]',
+    '    condition number 1, effective rank 2',
+    // W_K is the identity, so W_Q·W_Kᵀ = W_Q.
+    '  singular values of W_Q·W_Kᵀ (the QK circuit): [3, 2]',
+    '    condition number 1.5, effective rank 1.9601',
+    '',
+  ]);
+  assert.equal(lines[10], '-- head "id" --');
+  // Without W_O there is no OV circuit to print.
+  assert.doesNotMatch(r.out, /OV circuit/);
+  assert.match(r.out, /subspace overlap of the heads' W_Q \(mean cos² of the principal angles\)\n {8}diag {2}id\n {2}diag {5}1 {3}1\n {2}id {7}1 {3}1/);
+});
+
+test('the covariance of x = (1, 0), y = (0, 2), z = (1, 1) is [[1/3, −1/2], [−1/2, 1]] (÷ n − 1), its first component 95.07 %', async () => {
+  const r = await attn('analyze', tempSpec(SPEC));
+  // Eigenvalues of the covariance: (4/3 ± √(13/9)) / 2; the first explains λ₁ / (4/3) of the variance.
+  const l1 = (4 / 3 + Math.sqrt(13 / 9)) / 2;
+  const first = Number((l1 / (4 / 3)).toFixed(4));
+  assert.match(r.out, new RegExp([
+    'covariance of the embeddings of "one" \\(÷ n − 1\\)',
+    ' {10}f0 {4}f1',
+    ' {2}f0 {2}0\\.3333 {2}-0\\.5',
+    ' {2}f1 {4}-0\\.5 {5}1',
+    `  variance explained by the principal components: \\[${first}, ${Number((1 - first).toFixed(4))}\\]`,
+  ].join('\n')));
+  assert.match(r.out, /covariance of "solo": fewer than 2 tokens/);
+});
+
+test('with W_O, the OV circuit\'s eigenvalues: a quarter turn gives ±i and a copying score of 0', async () => {
+  const r = await attn('analyze', tempSpec({ embeddings: { x: [1, 0], y: [0, 1] }, inputs: [{ tokens: ['x', 'y'] }], heads: [{ name: 'turn', wv: [[0, -1], [1, 0]] }], wo: 'identity' }));
+  assert.equal(r.code, 0, r.err);
+  const line = r.out.split('\n').find((l) => l.includes('OV circuit'))!;
+  assert.match(line, /^ {2}eigenvalues of W_V·W_O\^h \(the OV circuit\): (0\+1i, 0−1i|0−1i, 0\+1i)$/);
+  assert.match(r.out, /\n {2}copying score \(trace \/ Σ\|λ\|\): 0\n/);
+});
+
+test('--json prints analyzeSpec\'s own numbers, as JSON', async () => {
+  const file = tempSpec(SPEC);
+  const r = await attn('analyze', file, '--json');
+  assert.equal(r.code, 0);
+  assert.deepEqual(JSON.parse(r.out), JSON.parse(JSON.stringify(analyzeSpec(readSpec(JSON.stringify(SPEC)).spec!))));
+  assert.deepEqual(JSON.parse(r.out).heads[0].wq.singularValues, [3, 2]);
+});
+
+test('a broken spec is refused with its problem and exit 1, and nothing on stdout', async () => {
+  const r = await attn('analyze', tempSpec({ ...SPEC, scale: 0 }));
+  assert.equal(r.code, 1);
+  assert.equal(r.out, '');
+  assert.match(r.err, /a\.attn\.json:1:\d+: scale: scale must be positive/);
+});

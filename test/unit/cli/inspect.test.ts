@@ -1,0 +1,115 @@
+// `attn inspect FILE [--json] [--tensor NAME]` (src/cli/inspect.ts): the report's lines (shape,
+// tokens, a right-aligned table of every head's statistics, the rollout's top sources for the last
+// token), and modelTarget, which opens either the file named or the one a spec references, with
+// the spec's tokens, and places the spec's problems at FILE:LINE:COL.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inspectReport, modelTarget } from '../../../src/cli/inspect.js';
+import { run } from '../../../src/cli/run.js';
+import type { InspectJson } from '../../../src/core/tensors/inspect.js';
+
+async function attn(...argv: string[]) {
+  const out: string[] = [], err: string[] = [];
+  const code = await run(argv, { out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+const io = () => {
+  const out: string[] = [], err: string[] = [];
+  return { out, err, io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t) } };
+};
+
+const stats = (layer: number, head: number, entropy: number) => ({ layer, head, entropy, confidence: 0.5, distance: 1.25, previousToken: 0, duplicateToken: null, induction: null, sink: 1 });
+
+test('the report: shape, tokens, one right-aligned row per head ("—" for a statistic with no value), the rollout\'s top five', () => {
+  const json: InspectJson = {
+    file: 'run.npy', dtype: 'F32', layers: 1, heads: 2, tokens: 6, tokenTexts: ['a', 'b', 'c', 'd', 'e', 'f'],
+    stats: [stats(0, 0, 0.12345), stats(0, 1, 10)],
+    rollout: [[1, 0, 0, 0, 0, 0], [], [], [], [], [0.1, 0.3, 0.05, 0.2, 0.25, 0.1]],
+  };
+  const lines = inspectReport(json).split('\n');
+  assert.equal(lines[0], 'run.npy: F32, 1 layer(s) × 2 head(s) × 6 tokens');
+  assert.equal(lines[1], 'tokens: "a" "b" "c" "d" "e" "f"');
+  assert.equal(lines[2], '');
+  assert.equal(lines[3], 'layer  head  entropy  confidence  distance  previousToken  duplicateToken  induction  sink');
+  assert.equal(lines[4], '    0     0   0.1235         0.5      1.25              0               —          —     1');
+  assert.equal(lines[5], '    0     1       10         0.5      1.25              0               —          —     1');
+  assert.equal(lines[6], '');
+  // The last row sorted: 0.3 (b), 0.25 (e), 0.2 (d), then the two 0.1s in their order (a, f); c (0.05) is sixth.
+  assert.equal(lines[7], 'rollout: the last token\'s information came most from 1 "b" (0.3), 4 "e" (0.25), 3 "d" (0.2), 0 "a" (0.1), 5 "f" (0.1)');
+  assert.equal(lines.length, 8);
+});
+
+test('no tokens, more than 12 tokens, a long token, and no rollout are each said so', () => {
+  const none = inspectReport({ file: 'f', dtype: 'F16', layers: 2, heads: 1, tokens: 2, tokenTexts: [], stats: [], rollout: [[1, 0], [0.5, 0.5]] });
+  assert.match(none, /^tokens: none given \(duplicateToken and induction need them\)$/m);
+  assert.match(none, /^rollout: the last token's information came most from 0 \(0\.5\), 1 \(0\.5\)$/m);
+  const many = Array.from({ length: 13 }, (_, i) => (i === 0 ? 'x'.repeat(50) : `t${i}`));
+  const big = inspectReport({ file: 'f', dtype: 'F32', layers: 1, heads: 1, tokens: 2000, tokenTexts: many, stats: [] });
+  assert.equal(big.split('\n')[1], `tokens: "${'x'.repeat(40)}…" ${many.slice(1, 12).map((t) => `"${t}"`).join(' ')} …`);
+  assert.equal(big.split('\n').at(-1), 'rollout: not computed above 1,024 tokens');
+});
+
+test('modelTarget: a tensor file is opened as named, with --tensor', () => {
+  const s = io();
+  const t = modelTarget('/x/run.safetensors', { tensor: 'attn' }, s.io);
+  assert.ok(typeof t !== 'number');
+  assert.equal(t.path, '/x/run.safetensors');
+  assert.deepEqual(t.options, { tensor: 'attn' });
+  assert.equal(t.place('broken'), 'broken');
+  const plain = modelTarget('/x/run.npy', {}, s.io);
+  assert.ok(typeof plain !== 'number');
+  assert.deepEqual(plain.options, {});
+});
+
+test('modelTarget: a spec that references a file opens it beside the spec, with its tokens and tensor', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'attn-ref-'));
+  const spec = join(dir, 'run.attn.json');
+  writeFileSync(spec, '{\n  "attention": { "file": "runs/run1.npy", "tensor": "t" },\n  "tokens": ["The", "cat"]\n}');
+  mkdirSync(join(dir, 'runs'));
+  writeFileSync(join(dir, 'runs', 'run1.npy'), '');
+  const s = io();
+  const t = modelTarget(spec, {}, s.io);
+  assert.ok(typeof t !== 'number', s.err.join('\n'));
+  assert.equal(t.path, join(dir, 'runs', 'run1.npy'));
+  assert.deepEqual(t.options, { tensor: 't', tokens: ['The', 'cat'] });
+  // --tensor wins over the spec's.
+  const over = modelTarget(spec, { tensor: 'other' }, io().io);
+  assert.ok(typeof over !== 'number');
+  assert.equal(over.options.tensor, 'other');
+  // A problem with the file is placed on "file"; a token count that does not match, on "tokens".
+  assert.equal(t.place('cannot open (ENOENT)'), `${spec}:2:26: attention.file: cannot open (ENOENT)`);
+  assert.equal(t.place('2 token(s) given, but the attention is 3 × 3'), `${spec}:3:13: tokens: 2 token(s) given, but the attention is 3 × 3`);
+});
+
+test('modelTarget: a spec that computes its own attention is exit 2; a broken spec is exit 1 with its problems', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'attn-ref-'));
+  const own = join(dir, 'own.attn.json');
+  writeFileSync(own, JSON.stringify({ embeddings: { a: [1] }, inputs: [{ tokens: ['a'] }] }));
+  const s = io();
+  assert.equal(modelTarget(own, {}, s.io), 2);
+  assert.deepEqual(s.err, [`attn: ${own} computes its own attention; give it to attn compute or attn render (it has no "attention": { "file" })`]);
+  const bad = join(dir, 'bad.attn.json');
+  writeFileSync(bad, '{"attention": {"file": "../up.npy"}}');
+  const b = io();
+  assert.equal(modelTarget(bad, {}, b.io), 1);
+  assert.equal(b.err.length, 1);
+  assert.match(b.err[0], new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1:24: attention.file: `));
+});
+
+test('inspect takes exactly one file (exit 2), and a missing referenced file is placed in the spec (exit 1)', async () => {
+  const none = await attn('inspect');
+  assert.equal(none.code, 2);
+  assert.equal(none.err, 'attn inspect: name exactly one .safetensors, .npy or .npz file, or a spec that references one');
+  assert.equal((await attn('inspect', 'a.npy', 'b.npy')).code, 2);
+  const dir = mkdtempSync(join(tmpdir(), 'attn-ref-'));
+  const spec = join(dir, 'run.attn.json');
+  writeFileSync(spec, '{"attention": {"file": "missing.npy"}}');
+  const r = await attn('inspect', spec);
+  assert.equal(r.code, 1);
+  assert.equal(r.out, '');
+  assert.match(r.err, new RegExp(`^${spec.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1:24: attention.file: missing\\.npy: no such file beside the spec$`));
+});
