@@ -32,6 +32,8 @@ const state = {
   panels: [] as WebviewPanel[],
   serializers: new Map<string, Serializer>(),
   customEditors: new Map<string, { provider: CustomEditorProvider; options: unknown }>(),
+  /** Custom documents open, by view type and URI: one per file while any of its editors is open. */
+  customDocuments: new Map<string, { document: unknown; editors: number }>(),
   editors: [] as TextEditor[],
   active: undefined as TextEditor | undefined,
   messages: [] as ShownMessage[],
@@ -133,14 +135,29 @@ export const windows = {
     await serializer.deserializeWebviewPanel(panel, saved);
     return panel;
   },
-  /** Opens a custom editor of `viewType` on `uri`, as VS Code does for 'vscode.openWith'. */
+  /**
+   * Opens a custom editor of `viewType` on `uri`, as VS Code does for 'vscode.openWith': the file's
+   * document is opened once and shared by its editors, and disposed when the last of them closes.
+   */
   async openCustomEditor(uri: Uri, viewType: string, column: ViewColumn = ViewColumn.One): Promise<WebviewPanel> {
     const entry = state.customEditors.get(viewType);
     if (!entry) throw new Error(`stand-in: no custom editor ${viewType}`);
-    const document = await entry.provider.openCustomDocument(uri, {}, NO_TOKEN);
+    const key = `${viewType} ${uri.toString()}`;
+    let open = state.customDocuments.get(key);
+    if (!open) {
+      open = { document: await entry.provider.openCustomDocument(uri, {}, NO_TOKEN), editors: 0 };
+      state.customDocuments.set(key, open);
+    }
+    const shared = open;
+    shared.editors++;
     const resolved = column === ViewColumn.Beside ? (state.active?.viewColumn ?? 0) + 1 : column;
-    const panel = newPanel(viewType, uri.path.split('/').pop() ?? '', resolved, {});
-    await entry.provider.resolveCustomEditor(document, panel, NO_TOKEN);
+    const panel = newPanel(viewType, uri.path.split('/').pop() ?? '', resolved, (entry.options as { webviewOptions?: WebviewOptions } | undefined)?.webviewOptions ?? {});
+    panel.onDidDispose(() => {
+      if (--shared.editors > 0) return;
+      state.customDocuments.delete(key);
+      (shared.document as { dispose?(): void }).dispose?.();
+    });
+    await entry.provider.resolveCustomEditor(shared.document, panel, NO_TOKEN);
     return panel;
   },
   /** The user focuses an editor (or none). */
@@ -151,6 +168,7 @@ export const windows = {
     for (const p of [...state.panels]) p.dispose();
     state.serializers.clear();
     state.customEditors.clear();
+    state.customDocuments.clear();
     state.editors = [];
     state.active = undefined;
     state.messages = [];
