@@ -1,0 +1,38 @@
+// A panel's clocks (src/host/panel/metrics.ts): the wait after an edit is the first-update delay until
+// something was painted, then half the last version's cost (analysis + drawing); edit → paint stops at
+// the paint of the edited version or a later one, never an earlier one; show → paint at the next paint.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PanelMetrics } from '../../../../src/host/panel/metrics.js';
+import type { Timings } from '../../../../src/host/panel/info.js';
+import { FIRST_UPDATE_DELAY_MS, MAX_UPDATE_DELAY_MS } from '../../../../src/host/update-delay.js';
+
+test('the wait after an edit follows the cost of the last paint', () => {
+  const timings: Timings = { activateMs: 0 };
+  const metrics = new PanelMetrics(timings);
+  assert.equal(metrics.edited(2), FIRST_UPDATE_DELAY_MS);
+  metrics.analysed(40, 1234);
+  metrics.painted(2, 80);
+  assert.deepEqual([timings.lastAnalysisMs, timings.lastMessageBytes], [40, 1234]);
+  assert.equal(metrics.edited(3), 60, 'half of 40 + 80');
+  assert.equal(timings.lastUpdateDelayMs, 60);
+  metrics.analysed(900);
+  metrics.painted(3, 900);
+  assert.equal(metrics.edited(4), MAX_UPDATE_DELAY_MS);
+});
+
+test('edit → paint waits for the edited version; show → paint for the next paint', async () => {
+  const timings: Timings = { activateMs: 0 };
+  const metrics = new PanelMetrics(timings);
+  metrics.shown();
+  metrics.edited(5);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  metrics.painted(4, 1);
+  assert.ok(timings.lastShowToPaintMs! >= 4, 'the show clock stopped at the first paint');
+  assert.equal(timings.lastEditToPaintMs, undefined, 'an older version painted: the edit is not on screen yet');
+  metrics.painted(5, 1);
+  assert.ok(timings.lastEditToPaintMs! >= 4);
+  const first = timings.lastShowToPaintMs;
+  metrics.painted(6, 1);
+  assert.equal(timings.lastShowToPaintMs, first, 'not restarted without a show');
+});

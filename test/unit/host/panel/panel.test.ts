@@ -1,0 +1,204 @@
+// One Attention panel (src/host/panel/panel.ts) in the vscode stand-in, the test speaking for its page:
+// it posts nothing until the page says 'ready', then the lock and the spec's result (the real analysis,
+// the apple-watch lens's 136 and 64); a message outside the protocol, or about another document, changes
+// nothing; a page that comes back is sent its content again; an edit becomes the next version (its
+// problems at their line and column); an export is written beside the spec; a 'need' gets the
+// linear-algebra numbers; a problem's position is selected in the spec's editor.
+import '../../../support/vscode/register.js';
+import { test, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type * as vscode from 'vscode';
+import { AttentionPanel, PANEL_VIEW_TYPE, type PanelContext } from '../../../../src/host/panel/panel.js';
+import { panelOptions } from '../../../../src/host/panel/webview.js';
+import { decodeAttention, type WireAttention } from '../../../../src/core/result/wire.js';
+import { at } from '../../../../src/core/result/attention-data.js';
+import { asVscode, standIn, Uri, ViewColumn, window, workspace, type WebviewPanel } from '../../../support/vscode/index.js';
+import { countingCache, examplesInTemp, settle, until } from '../../../support/host-fixture.js';
+import { ROOT } from '../../../support/paths.js';
+
+const EXTENSION = Uri.file(ROOT);
+
+beforeEach(() => standIn.reset());
+
+function open(name = 'apple-watch-lens.attn.json') {
+  const { folder, uris: [uri] } = examplesInTemp(name);
+  const { cache, analyst } = countingCache();
+  const context: PanelContext = { extensionUri: asVscode(EXTENSION), cache, timings: { activateMs: 0 } };
+  const webviewPanel = window.createWebviewPanel(PANEL_VIEW_TYPE, 'Attention', ViewColumn.Two, panelOptions(asVscode(EXTENSION)));
+  const panel = new AttentionPanel(asVscode<vscode.WebviewPanel>(webviewPanel), asVscode(uri), context);
+  return { folder, uri, panel, page: webviewPanel.webview, webviewPanel, analyst, context };
+}
+
+const types = (page: { received: unknown[] }) => page.received.map((m) => (m as { type: string }).type);
+
+test('after the page says ready it gets the lock and the render of the spec: watch → apple 136, watch → watch 64 in "tech lens"', async () => {
+  const { uri, panel, page, webviewPanel, analyst } = open();
+  assert.equal(webviewPanel.title, 'Attention: apple-watch-lens.attn.json');
+  assert.ok(page.html.includes(`src="https://file%2B.vscode-resource.vscode-cdn.net${ROOT}/dist/webview.js"`), 'the script is served from dist/ through asWebviewUri');
+  await until('the first version analysed', () => panel.info().version === 1);
+  assert.deepEqual(page.received, [], 'nothing is posted to a page that has not said ready');
+  page.fromPage({ type: 'ready' });
+  assert.deepEqual(types(page), ['lock', 'render']);
+  assert.deepEqual(page.received[0], { type: 'lock', locked: false });
+  const render = page.received[1] as { documentUri: string; fileName: string; version: number; result: WireAttention; buffer: ArrayBuffer };
+  assert.equal(render.documentUri, uri.toString());
+  assert.equal(render.fileName, 'apple-watch-lens.attn.json');
+  assert.equal(render.version, 1);
+  const data = decodeAttention(render.result, render.buffer);
+  assert.deepEqual(data.inputs[0].tokens, ['i', 'love', 'apple', 'watch']);
+  const lens = data.inputs[0].heads[1];
+  assert.equal(at(lens.scores, 3, 2), 136);
+  assert.equal(at(lens.scores, 3, 3), 64);
+  assert.equal(analyst.reads, 1);
+  assert.equal(panel.info().state, 'loading', 'not ready until the page painted');
+  page.fromPage({ type: 'rendered', documentUri: uri.toString(), version: 1, view: 'matrix', drawMs: 4 });
+  assert.deepEqual(panel.info(), { documentUri: uri.toString(), version: 1, state: 'ready', tokens: ['i', 'love', 'apple', 'watch'], view: 'matrix', locked: false });
+  panel.dispose();
+});
+
+test('a forged message, or one about another document, changes nothing and is logged', async () => {
+  const { uri, folder, panel, page } = open();
+  await until('the first version analysed', () => panel.info().version === 1);
+  page.fromPage({ type: 'ready' });
+  const before = { info: panel.info(), received: page.received.length };
+  const other = 'file:///elsewhere/other.attn.json';
+  page.fromPage({ type: 'rendered', documentUri: uri.toString(), version: 'one', view: 'matrix', drawMs: 1 });
+  page.fromPage({ type: 'run', command: 'rm -rf /' });
+  page.fromPage({ type: 'rendered', documentUri: other, version: 1, view: 'quadrant', drawMs: 1 });
+  page.fromPage({ type: 'state', state: { documentUri: other, view: 'steps', head: 0, input: 1, token: -1 } });
+  page.fromPage({ type: 'exportResult', requestId: 7, format: 'svg', data: '<svg></svg>' });
+  await settle();
+  assert.deepEqual(panel.info(), before.info, 'view, state and tokens as they were');
+  assert.equal(page.received.length, before.received, 'nothing posted back');
+  assert.deepEqual(readdirSync(folder), ['apple-watch-lens.attn.json'], 'no file written for an export never asked');
+  const log = standIn.windows.state.log;
+  assert.equal(log.filter((l) => l.level === 'warn' && /not in the protocol/.test(l.text)).length, 2);
+  assert.equal(log.filter((l) => /ignored a '(rendered|state)' message for file:\/\/\/elsewhere/.test(l.text)).length, 1, 'the state names its document inside: dropped without a word');
+  assert.ok(log.some((l) => l.level === 'warn' && /unknown request 7/.test(l.text)));
+  panel.dispose();
+});
+
+test('a page torn down while hidden is sent the lock and the content again when it comes back', async () => {
+  const { panel, page, webviewPanel } = open();
+  await until('the first version analysed', () => panel.info().version === 1);
+  page.fromPage({ type: 'ready' });
+  const first = page.received[1];
+  webviewPanel.hide();
+  panel.setLocked(true);
+  assert.equal(webviewPanel.title, '[Locked] Attention: apple-watch-lens.attn.json');
+  assert.deepEqual(types(page), ['lock', 'render'], 'nothing reaches a hidden page');
+  webviewPanel.show();
+  page.fromPage({ type: 'ready' });
+  assert.deepEqual(types(page), ['lock', 'render', 'lock', 'render']);
+  assert.deepEqual(page.received[2], { type: 'lock', locked: true });
+  assert.deepEqual(page.received[3], first, 'the same render as before');
+  panel.dispose();
+});
+
+test('an edit is shown as the next version; a broken one lists its problem at its line and column', async () => {
+  const { uri, panel, page, analyst } = open();
+  await until('the first version analysed', () => panel.info().version === 1);
+  page.fromPage({ type: 'ready' });
+  const document = await workspace.openTextDocument(uri);
+  const broken = document.getText().replace('"love", "apple"', '"love", "pear"');
+  standIn.documents.type(document, broken);
+  panel.documentChanged(document.version);
+  await until('the problems of version 2', () => page.receivedOf('problems').length === 1);
+  const [problems] = page.receivedOf('problems') as { version: number; problems: { severity: string; path: string; line: number; column: number; message: string }[] }[];
+  assert.equal(problems.version, 2);
+  const offset = broken.indexOf('"pear"');
+  const line = broken.slice(0, offset).split('\n').length;
+  const column = offset - broken.lastIndexOf('\n', offset - 1);
+  assert.deepEqual(problems.problems.map((p) => [p.severity, p.path, p.line, p.column]), [['error', 'inputs[0].tokens[2]', line, column]]);
+  assert.match(problems.problems[0].message, /unknown token "pear"/);
+  assert.equal(panel.info().state, 'error');
+  standIn.documents.type(document, broken.replace('"pear"', '"orange"'));
+  panel.documentChanged(document.version);
+  await until('the render of version 3', () => page.receivedOf('render').some((m) => m.version === 3));
+  const render = page.receivedOf('render').find((m) => m.version === 3)!;
+  assert.deepEqual(decodeAttention(render.result, render.buffer).inputs[0].tokens, ['i', 'love', 'orange', 'watch']);
+  assert.equal(analyst.reads, 3, 'one analysis per version');
+  panel.dispose();
+});
+
+test('Export SVG writes what the page sends beside the spec and says so; the light setting asks for a light picture', async () => {
+  const { folder, panel, page } = open();
+  await until('the first version analysed', () => panel.info().version === 1);
+  page.fromPage({ type: 'ready' });
+  standIn.documents.state.settings.set('attentionLens.exportBackground', 'light');
+  panel.requestExport('svg');
+  const [request] = page.receivedOf('exportRequest');
+  assert.equal(request.format, 'svg');
+  assert.equal(request.theme, 'light');
+  const svg = '<svg xmlns="http://www.w3.org/2000/svg"><text>136</text></svg>';
+  page.fromPage({ type: 'exportResult', requestId: request.requestId, format: 'svg', data: svg });
+  const file = join(folder, 'apple-watch-lens.arcs.svg');
+  await until('the message', () => standIn.windows.state.messages.length > 0);
+  assert.equal(readFileSync(file, 'utf8'), svg);
+  assert.deepEqual(standIn.windows.state.messages, [{ severity: 'information', message: `Attention Lens: exported ${file}` }]);
+  panel.dispose();
+});
+
+test('an export answered in another format, or with bytes that are not the format, writes nothing', async () => {
+  const { folder, panel, page } = open();
+  await until('the first version analysed', () => panel.info().version === 1);
+  page.fromPage({ type: 'ready' });
+  panel.requestExport('svg');
+  const [asked] = page.receivedOf('exportRequest');
+  assert.equal(asked.theme, undefined, 'the picture as shown unless the setting says light');
+  page.fromPage({ type: 'exportResult', requestId: asked.requestId, format: 'png', data: 'data:image/png;base64,iVBORw0KGgo=' });
+  panel.requestExport('png');
+  const png = page.receivedOf('exportRequest')[1];
+  page.fromPage({ type: 'exportResult', requestId: png.requestId, format: 'png', data: 'data:image/png;base64,PHN2Zz4=' });
+  await until('the refusal', () => standIn.windows.state.messages.length === 1);
+  await settle();
+  assert.deepEqual(readdirSync(folder), ['apple-watch-lens.attn.json']);
+  assert.ok(standIn.windows.state.log.some((l) => /ignored an export result in png; svg was asked/.test(l.text)));
+  assert.deepEqual(standIn.windows.state.messages, [{ severity: 'error', message: 'Attention Lens: export failed: the panel sent data that is not a PNG.' }]);
+  panel.dispose();
+});
+
+test("a view's 'need' gets the linear-algebra numbers of the version shown, and none for another version", async () => {
+  const { uri, panel, page } = open();
+  await until('the first version analysed', () => panel.info().version === 1);
+  page.fromPage({ type: 'ready' });
+  page.fromPage({ type: 'need', documentUri: uri.toString(), version: 2, what: 'linalg' });
+  page.fromPage({ type: 'need', documentUri: uri.toString(), version: 1, what: 'linalg' });
+  await until('the linalg message', () => page.receivedOf('linalg').length === 1);
+  await settle();
+  const [linalg] = page.receivedOf('linalg') as { version: number; documentUri: string; linalg: unknown }[];
+  assert.equal(page.receivedOf('linalg').length, 1, 'nothing for a version not shown');
+  assert.equal(linalg.version, 1);
+  assert.equal(linalg.documentUri, uri.toString());
+  assert.equal(typeof linalg.linalg, 'object');
+  panel.dispose();
+});
+
+test("clicking a problem's line and column selects it in the spec's editor, which takes the focus", async () => {
+  const { uri, panel, page } = open();
+  await until('the first version analysed', () => panel.info().version === 1);
+  page.fromPage({ type: 'reveal', documentUri: uri.toString(), target: { kind: 'position', line: 3, column: 5 } });
+  await until('an editor on the spec', () => window.activeTextEditor !== undefined);
+  const editor = window.activeTextEditor!;
+  assert.equal(editor.document.uri.toString(), uri.toString());
+  assert.deepEqual([editor.selection!.start.line, editor.selection!.start.character], [2, 4]);
+  assert.equal(editor.viewColumn, ViewColumn.One, 'beside the panel (in column two)');
+  assert.equal(editor.revealed.length, 1);
+  panel.dispose();
+});
+
+test('closing the page disposes the panel once: it says so, and a pending export rejects without a warning', async () => {
+  const { panel, webviewPanel } = open();
+  let disposed = 0;
+  panel.onDidDispose(() => disposed++);
+  await until('the first version analysed', () => panel.info().version === 1);
+  panel.requestExport('svg');
+  webviewPanel.dispose();
+  panel.dispose();
+  await settle();
+  assert.equal(disposed, 1);
+  assert.deepEqual(standIn.windows.state.messages, []);
+  assert.equal(standIn.windows.state.panels.includes(webviewPanel as WebviewPanel), false);
+});
