@@ -76,6 +76,11 @@ export class WebviewChannel {
     return this.exports.ask((requestId) => this.post({ type: 'exportRequest', requestId, ...request }), (reply) => reply.format === request.format);
   }
 
+  /** Whether export request `requestId` still waits for its answer. */
+  isWaiting(requestId: number): boolean {
+    return this.exports.isPending(requestId);
+  }
+
   /** The webview's answer to an export: false for an id never asked, or already answered or timed out, or another format than asked (the request waits on). */
   answer(requestId: number, reply: ExportReply): boolean {
     return this.exports.settle(requestId, reply);

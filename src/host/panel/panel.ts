@@ -132,11 +132,9 @@ export class AttentionPanel implements vscode.Disposable {
     const light = vscode.workspace.getConfiguration('attentionLens').get<string>('exportBackground') === 'light';
     // An export asked for the document shown now: the file goes beside that spec.
     const documentUri = this.uri;
+    // The channel settles the request only with a reply in the format asked (a PNG answering an SVG
+    // request is refused below and the request waits on), so the reply's format is the one asked.
     this.channel.requestExport({ format, ...(light ? { theme: 'light' as const } : {}) }).then((reply) => {
-      if (reply.format !== format) {
-        log().warn(`ignored an export result in ${reply.format}; ${format} was asked`);
-        return;
-      }
       void writeExport(documentUri, this.view, reply.format, reply.data);
     }, () => {
       if (!this.disposed) void vscode.window.showWarningMessage('Attention Lens: the panel did not send the picture to export.');
@@ -262,7 +260,9 @@ export class AttentionPanel implements vscode.Disposable {
         return;
       case 'exportResult':
         if (!this.channel.answer(message.requestId, { format: message.format, data: message.data })) {
-          log().warn(`ignored an export result for unknown request ${message.requestId}`);
+          log().warn(this.channel.isWaiting(message.requestId)
+            ? `ignored an export result in ${message.format} for request ${message.requestId}: another format was asked, and the request waits on`
+            : `ignored an export result for unknown request ${message.requestId}`);
         }
         return;
     }

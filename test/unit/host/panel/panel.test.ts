@@ -53,7 +53,7 @@ test('after the page says ready it gets the lock and the render of the spec: wat
   assert.equal(at(lens.scores, 3, 3), 64);
   assert.equal(analyst.reads, 1);
   assert.equal(panel.info().state, 'loading', 'not ready until the page painted');
-  page.fromPage({ type: 'rendered', documentUri: uri.toString(), version: 1, view: 'matrix', drawMs: 4 });
+  page.fromPage({ type: 'painted', documentUri: uri.toString(), version: 1, view: 'matrix', drawMs: 4 });
   assert.deepEqual(panel.info(), { documentUri: uri.toString(), version: 1, state: 'ready', tokens: ['i', 'love', 'apple', 'watch'], view: 'matrix', locked: false });
   panel.dispose();
 });
@@ -64,9 +64,9 @@ test('a forged message, or one about another document, changes nothing and is lo
   page.fromPage({ type: 'ready' });
   const before = { info: panel.info(), received: page.received.length };
   const other = 'file:///elsewhere/other.attn.json';
-  page.fromPage({ type: 'rendered', documentUri: uri.toString(), version: 'one', view: 'matrix', drawMs: 1 });
+  page.fromPage({ type: 'painted', documentUri: uri.toString(), version: 'one', view: 'matrix', drawMs: 1 });
   page.fromPage({ type: 'run', command: 'rm -rf /' });
-  page.fromPage({ type: 'rendered', documentUri: other, version: 1, view: 'quadrant', drawMs: 1 });
+  page.fromPage({ type: 'painted', documentUri: other, version: 1, view: 'quadrant', drawMs: 1 });
   page.fromPage({ type: 'state', state: { documentUri: other, view: 'steps', head: 0, input: 1, token: -1 } });
   page.fromPage({ type: 'exportResult', requestId: 7, format: 'svg', data: '<svg></svg>' });
   await settle();
@@ -75,7 +75,7 @@ test('a forged message, or one about another document, changes nothing and is lo
   assert.deepEqual(readdirSync(folder), ['apple-watch-lens.attn.json'], 'no file written for an export never asked');
   const log = standIn.windows.state.log;
   assert.equal(log.filter((l) => l.level === 'warn' && /not in the protocol/.test(l.text)).length, 2);
-  assert.equal(log.filter((l) => /ignored a '(rendered|state)' message for file:\/\/\/elsewhere/.test(l.text)).length, 1, 'the state names its document inside: dropped without a word');
+  assert.equal(log.filter((l) => /ignored a '(painted|state)' message for file:\/\/\/elsewhere/.test(l.text)).length, 1, 'the state names its document inside: dropped without a word');
   assert.ok(log.some((l) => l.level === 'warn' && /unknown request 7/.test(l.text)));
   panel.dispose();
 });
@@ -155,7 +155,7 @@ test('an export answered in another format, or with bytes that are not the forma
   await until('the refusal', () => standIn.windows.state.messages.length === 1);
   await settle();
   assert.deepEqual(readdirSync(folder), ['apple-watch-lens.attn.json']);
-  assert.ok(standIn.windows.state.log.some((l) => /ignored an export result in png; svg was asked/.test(l.text)));
+  assert.ok(standIn.windows.state.log.some((l) => new RegExp(`ignored an export result in png for request ${asked.requestId}: another format was asked`).test(l.text)));
   assert.deepEqual(standIn.windows.state.messages, [{ severity: 'error', message: 'Attention Lens: export failed: the panel sent data that is not a PNG.' }]);
   panel.dispose();
 });

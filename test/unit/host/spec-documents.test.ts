@@ -1,9 +1,9 @@
-// Which documents are specs (src/host/spec-files.ts): *.attn.json in any scheme and any case, and a
+// Which documents are specs (src/host/spec-documents.ts): *.attn.json in any scheme and any case, and a
 // URI's file name.
 import '../../support/vscode/register.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { baseName, isSpecDocument, isSpecUri } from '../../../src/host/spec-files.js';
+import { baseName, isSpecDocument, isSpecUri } from '../../../src/host/spec-documents.js';
 import { asVscode, TextDocument, Uri } from '../../support/vscode/index.js';
 
 test('*.attn.json in any scheme and case is a spec; .json and .attn.json.bak are not', () => {
