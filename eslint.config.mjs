@@ -8,13 +8,12 @@
 //   src/cli: core, protocol, pages, views, kit (it draws through the views, never a shell)
 //   src/host: core, protocol, pages (never a webview file or the CLI)
 //
-// import-x/no-restricted-paths resolves every import to its file, so a wrong-way import fails lint
-// whatever its spelling; attention-lens/import-cycles (scripts/lint) fails any cycle, types included.
+// attention-lens/import-fence (scripts/lint) resolves every import to its file, so a wrong-way import fails
+// lint whatever its spelling; attention-lens/import-cycles fails any cycle, types included.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import { importX } from 'eslint-plugin-import-x';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import { importCycles } from './scripts/lint/import-cycles.mjs';
+import { importFence } from './scripts/lint/import-fence.mjs';
 
 const HOST = './src/host';
 const CLI = './src/cli';
@@ -67,10 +66,9 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts', 'webview/**/*.ts'],
-    plugins: { 'import-x': importX, 'attention-lens': { rules: { 'import-cycles': importCycles } } },
-    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
+    plugins: { 'attention-lens': { rules: { 'import-cycles': importCycles, 'import-fence': importFence } } },
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones: layers }],
+      'attention-lens/import-fence': ['error', { zones: layers }],
       'attention-lens/import-cycles': 'error',
     },
   },

@@ -12,7 +12,7 @@ const eslint = new ESLint({ cwd: ROOT });
 
 async function fenceErrors(file: string, text: string): Promise<string[]> {
   const [result] = await eslint.lintText(text, { filePath: `${ROOT}/${file}` });
-  return result.messages.filter((m) => m.ruleId === 'import-x/no-restricted-paths').map((m) => m.message);
+  return result.messages.filter((m) => m.ruleId === 'attention-lens/import-fence').map((m) => m.message);
 }
 
 test('lint fails an import against the layers and passes one that points down', async () => {
