@@ -7,15 +7,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run } from '../../../src/cli/run.js';
 import { analyzeSpec } from '../../../src/core/linalg/analyze.js';
 import { readSpec } from '../../../src/core/spec/read.js';
-
-async function attn(...argv: string[]) {
-  const out: string[] = [], err: string[] = [];
-  const code = await run(argv, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+import { attn } from '../../support/cli.js';
 
 function tempSpec(value: unknown): string {
   const file = join(mkdtempSync(join(tmpdir(), 'attn-')), 'a.attn.json');

@@ -8,14 +8,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspectReport, modelTarget } from '../../../src/cli/inspect.js';
-import { run } from '../../../src/cli/run.js';
 import type { InspectJson } from '../../../src/core/tensors/inspect.js';
-
-async function attn(...argv: string[]) {
-  const out: string[] = [], err: string[] = [];
-  const code = await run(argv, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+import { attn } from '../../support/cli.js';
 
 const io = () => {
   const out: string[] = [], err: string[] = [];

@@ -1,26 +1,13 @@
 // The attn command, called in-process through run() and once as a real process.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { COMMANDS, run } from '../../../src/cli/run.js';
 import { USAGE } from '../../../src/cli/args.js';
 import { EXAMPLES } from '../../support/specs.js';
 import { ROOT } from '../../support/paths.js';
-
-async function attn(...argv: string[]) {
-  const out: string[] = [], err: string[] = [];
-  const code = await run(argv, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
-
-function tempSpec(text: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'attn-')), 'bad.attn.json');
-  writeFileSync(file, text);
-  return file;
-}
+import { attn, tempSpec } from '../../support/cli.js';
 
 const lens = join(EXAMPLES, 'apple-watch-lens.attn.json');
 

@@ -5,15 +5,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { run } from '../../../src/cli/run.js';
 import { printable, printableJson } from '../../../src/cli/terminal.js';
 import { ROOT } from '../../support/paths.js';
-
-async function attn(...argv: string[]) {
-  const out: string[] = [], err: string[] = [];
-  const code = await run(argv, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+import { attn } from '../../support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'attn-term-'));
 function spec(name: string, value: unknown): string {

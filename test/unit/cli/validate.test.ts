@@ -6,21 +6,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run } from '../../../src/cli/run.js';
 import { USAGE } from '../../../src/cli/args.js';
 import { EXAMPLES } from '../../support/specs.js';
-
-async function attn(...argv: string[]) {
-  const out: string[] = [], err: string[] = [];
-  const code = await run(argv, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
-
-function tempSpec(text: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'attn-')), 'bad.attn.json');
-  writeFileSync(file, text);
-  return file;
-}
+import { attn, tempSpec } from '../../support/cli.js';
 
 const lens = join(EXAMPLES, 'apple-watch-lens.attn.json');
 

@@ -5,12 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readSpec } from '../../../../src/core/spec/read.js';
 import { exampleText } from '../../../support/specs.js';
-
-function specOf(value: unknown) {
-  const { spec, problems } = readSpec(JSON.stringify(value));
-  assert.deepEqual(problems, []);
-  return spec!;
-}
+import { specOf } from '../../../support/spec-problems.js';
 
 function only(value: unknown) {
   const text = typeof value === 'string' ? value : JSON.stringify(value);

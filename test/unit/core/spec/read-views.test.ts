@@ -4,29 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readSpec } from '../../../../src/core/spec/read.js';
-import { positionAt } from '../../../../src/core/json/problems.js';
-
-const BASE = {
-  features: ['a', 'b', 'c'],
-  embeddings: { x: [1, 0, 0], y: [0, 1, 0] },
-  inputs: [{ name: 'in', tokens: ['x', 'y'] }],
-};
-
-function problemsOf(text: string) {
-  return readSpec(text).problems.map((p) => ({ ...p, where: positionAt(text, p.span.offset), at: text.slice(p.span.offset, p.span.offset + p.span.length) }));
-}
-
-function only(text: string) {
-  const ps = problemsOf(text).filter((p) => p.severity === 'error');
-  assert.equal(ps.length, 1, JSON.stringify(ps));
-  return ps[0];
-}
-
-function specOf(value: unknown) {
-  const { spec, problems } = readSpec(JSON.stringify(value));
-  assert.deepEqual(problems, []);
-  return spec!;
-}
+import { BASE, only, specOf } from '../../../support/spec-problems.js';
 
 // Moved from test/unit/core/spec/read.test.ts, every assertion kept.
 test('quadrant axes must name known features or give a direction', () => {

@@ -2,23 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readSpec } from '../../../../src/core/spec/read.js';
-import { formatProblem, positionAt } from '../../../../src/core/json/problems.js';
-
-const BASE = {
-  features: ['a', 'b', 'c'],
-  embeddings: { x: [1, 0, 0], y: [0, 1, 0] },
-  inputs: [{ name: 'in', tokens: ['x', 'y'] }],
-};
-
-function problemsOf(text: string) {
-  return readSpec(text).problems.map((p) => ({ ...p, where: positionAt(text, p.span.offset), at: text.slice(p.span.offset, p.span.offset + p.span.length) }));
-}
-
-function only(text: string) {
-  const ps = problemsOf(text).filter((p) => p.severity === 'error');
-  assert.equal(ps.length, 1, JSON.stringify(ps));
-  return ps[0];
-}
+import { formatProblem } from '../../../../src/core/json/problems.js';
+import { BASE, problemsOf, only } from '../../../support/spec-problems.js';
 
 test('a clean spec has no problems', () => {
   const r = readSpec(JSON.stringify(BASE));
