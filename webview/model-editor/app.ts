@@ -23,15 +23,6 @@ export interface ModelTransport extends Transport<ModelWebviewMessage> {
   save?: (format: 'svg' | 'png', view: string, data: string) => void;
 }
 
-/**
- * 'ready' is said again after this long while nothing has come back, doubling each time, at most
- * READY_TRIES times in all: in code-server a webview opened while its editor group was being split
- * has been seen to boot, say 'ready', and never be heard by the host (CI, two editors of one file).
- * The host's answer to 'ready' is the snapshot, so hearing it twice costs one repeated post.
- */
-export const READY_AGAIN_MS = 1_000;
-export const READY_TRIES = 6;
-
 /** Windows of exact weights kept for the shown head (hover blocks of 64 KiB, a zoomed window up to 1 MiB). */
 const WINDOWS_KEPT = 24;
 
@@ -47,8 +38,6 @@ export class ModelApp {
   private readonly shell: Shell;
   private pendingHead: string | undefined;
   private rolloutAsked = false;
-  /** Until the first message arrives: the timer that says 'ready' again. */
-  private readyAgain: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly root: HTMLElement, tip: HTMLElement, private readonly transport: ModelTransport, initial: Partial<State> = {}) {
     const doc = root.ownerDocument;
@@ -71,34 +60,19 @@ export class ModelApp {
     root.dataset.state = 'loading';
   }
 
-  /** Listens to the transport (when it can be listened to), the theme and the width, then says 'ready' (again, while unanswered). */
-  start(readyAgainMs = READY_AGAIN_MS): void {
+  /** Listens to the transport (when it can be listened to), the theme and the width, then says 'ready'. */
+  start(): void {
     this.shell.start(this.transport, (m) => this.receive(m));
-    this.sayReady(readyAgainMs, READY_TRIES);
+    this.transport.post({ type: 'ready' });
   }
 
   dispose(): void {
-    this.stopSayingReady();
     this.shell.dispose();
     this.handle?.destroy();
   }
 
-  /** Says 'ready', and again after `wait` ms (doubling) while nothing has come back, `tries` times in all. */
-  private sayReady(wait: number, tries: number): void {
-    this.transport.post({ type: 'ready' });
-    if (tries <= 1) return;
-    const win = this.root.ownerDocument.defaultView;
-    if (win) this.readyAgain = win.setTimeout(() => this.sayReady(wait * 2, tries - 1), wait);
-  }
-
-  private stopSayingReady(): void {
-    if (this.readyAgain !== undefined) this.root.ownerDocument.defaultView?.clearTimeout(this.readyAgain);
-    this.readyAgain = undefined;
-  }
-
   /** One message from the host (or the page's data), checked before anything is drawn. */
   receive(message: unknown): void {
-    this.stopSayingReady();
     const problem = hostMessageProblem(message, this.data?.header);
     if (problem) { this.fail(`Attention Lens could not use a message: ${problem}`); return; }
     const m = message as ModelHostMessage;

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
-import { ModelApp, READY_TRIES } from '../../../../webview/model-editor/app.js';
+import { ModelApp } from '../../../../webview/model-editor/app.js';
 import type { ModelWebviewMessage } from '../../../../src/protocol/model-editor.js';
 import { headFloat32, headPicture, headWindow, scanModel } from '../../../../src/core/model/scan.js';
 import { exactWeight } from '../../../../webview/views/model/head.js';
@@ -40,25 +40,6 @@ test('the app draws the grid, asks for a head when the head view needs one, and 
   app.receive({ type: 'head', layer: 1, head: 2, weights: headFloat32(a, 1, 2) });
   assert.equal(doc.querySelectorAll('rect.cell').length, 25);
   assert.equal(root.dataset.view, 'head');
-});
-
-test('an unanswered \'ready\' is said again, doubling the wait, a few times at most; any answer stops it', async () => {
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-  const readies = (posted: ModelWebviewMessage[]) => posted.filter((m) => m.type === 'ready').length;
-  const unanswered = page();
-  unanswered.app.start(5);
-  assert.equal(readies(unanswered.posted), 1);
-  await sleep(5 * 2 ** READY_TRIES + 200);
-  assert.equal(readies(unanswered.posted), READY_TRIES, 'said READY_TRIES times, then given up');
-  const answered = page();
-  answered.app.start(40);
-  await sleep(60);
-  assert.equal(readies(answered.posted), 2, 'said again after 40 ms');
-  answered.app.receive({ type: 'error', message: 'x.npy: truncated' });
-  await sleep(150);
-  assert.equal(readies(answered.posted), 2, 'the answer stopped it');
-  answered.dom.window.close();
-  unanswered.dom.window.close();
 });
 
 test('a refused file or a malformed message is an error panel; off rows offer the softmax', () => {
