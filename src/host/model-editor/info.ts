@@ -31,4 +31,7 @@ export interface ModelEditorInfo {
   lastHeadReadMs?: number;
   /** The webview's own drawing time of that head view (the rest is reading and carrying the message). */
   lastHeadDrawMs?: number;
+  /** Whether VS Code shows the editor's webview now, and how many messages the host has heard from it (a webview that never says 'ready' shows here). */
+  visible?: boolean;
+  heard?: number;
 }

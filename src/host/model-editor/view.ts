@@ -23,6 +23,8 @@ export interface ModelViewHooks {
   /** Writes a picture the webview exported (a save dialog in VS Code). */
   exportView?(m: Extract<ModelWebviewMessage, { type: 'export' }>): void;
   log: ModelLog;
+  /** What only the webview's owner knows of it (shown, messages heard), for info(). */
+  describe?(): Pick<ModelEditorInfo, 'visible' | 'heard'>;
   /** Heads read are posted at most this often (default POST_EVERY_MS; tests take 0). */
   postEveryMs?: number;
 }
@@ -65,6 +67,7 @@ export class ModelView implements DocumentView {
     const scan = this.scan, shape = scan.shape, failure = this.failure();
     return {
       ...this.own,
+      ...this.hooks.describe?.(),
       ...(failure !== undefined ? { state: 'error', error: failure } : {}),
       ...(shape ? { tokens: shape.tokenTexts.slice(0, 8), read: scan.read, total: shape.layers * shape.heads } : {}),
       ...(scan.scanMs !== undefined ? { scanMs: scan.scanMs } : {}),

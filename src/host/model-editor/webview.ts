@@ -11,23 +11,44 @@ import { receive } from './answer.js';
 import type { ModelDocument } from './document.js';
 import { ModelView } from './view.js';
 
+/**
+ * A shown webview that has said nothing this long after its page was set gets the page again, at
+ * most SILENT_RELOADS times. In code-server, the first of two editors of one file, opened in two
+ * groups at once, has been seen to stay visible and silent for good (not one message in 20 s, in
+ * CI and here in 2 runs of 3): its page never ran. Setting the page again loads it anew.
+ */
+export const SILENT_RELOAD_MS = 4_000;
+export const SILENT_RELOADS = 3;
+
 /** Makes `panel` an editor of `document` (`uri`: the file); `closed` hears when the panel is gone. */
 export function showModelView(panel: vscode.WebviewPanel, uri: vscode.Uri, document: ModelDocument, extensionUri: vscode.Uri, closed: (view: ModelView) => void): ModelView {
   const roots = [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')];
   panel.webview.options = { enableScripts: true, localResourceRoots: roots };
   const asset = (...p: string[]) => panel.webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...p)).toString();
-  panel.webview.html = modelEditorHtml({
+  const page = () => modelEditorHtml({
     nonce: makeNonce(), cspSource: panel.webview.cspSource,
     scriptUri: asset('dist', 'model-webview.js'), styleUri: asset('media', 'model.css'),
     fileName: uri.path.split('/').pop() ?? 'attention',
   });
-  let disposed = false;
+  panel.webview.html = page();
+  let disposed = false, heard = 0, reloads = 0, checks = 0;
+  const timer = setInterval(() => {
+    // Ten checks at most: a webview hidden all that time is left to say 'ready' when shown.
+    if (disposed || heard > 0 || reloads >= SILENT_RELOADS || ++checks > 10) { clearInterval(timer); return; }
+    // A hidden webview runs nothing: only a shown one's silence means its page did not run.
+    if (!panel.visible) return;
+    reloads++;
+    log().warn(`model editor: the webview of ${uri.path.split('/').pop()} said nothing in ${SILENT_RELOAD_MS} ms; loading its page again (${reloads} of ${SILENT_RELOADS})`);
+    panel.webview.html = page();
+  }, SILENT_RELOAD_MS);
+  timer.unref?.();
   const view = new ModelView(document, {
     post: (m) => { if (!disposed) void panel.webview.postMessage(m); },
     exportView: (m) => { void writeExport(uri, m.view, m.format, m.data); },
+    describe: () => ({ visible: panel.visible, heard }),
     log: log(),
   });
-  panel.webview.onDidReceiveMessage((m: unknown) => { void receive(view, m); });
-  panel.onDidDispose(() => { disposed = true; view.dispose(); closed(view); });
+  panel.webview.onDidReceiveMessage((m: unknown) => { heard++; void receive(view, m); });
+  panel.onDidDispose(() => { disposed = true; clearInterval(timer); view.dispose(); closed(view); });
   return view;
 }

@@ -4,13 +4,14 @@
 // after 'ready'; two editors of one file share one document and one scan; a spec's reference opens the
 // editor beside with the spec's tokens; a file not on disk is refused; a forged message is dropped.
 import '../../../support/vscode/register.js';
-import { test, beforeEach } from 'node:test';
+import { test, beforeEach, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as vscode from 'vscode';
 import { MODEL_VIEW_TYPE, ModelEditorProvider } from '../../../../src/host/model-editor/editor.js';
+import { SILENT_RELOAD_MS, SILENT_RELOADS } from '../../../../src/host/model-editor/webview.js';
 import type { ModelHeader } from '../../../../src/core/model/data.js';
 import { asVscode, commands, extensionContext, standIn, Uri, ViewColumn, window, type WebviewPanel } from '../../../support/vscode/index.js';
 import { randomAttention, writeSafetensors } from '../../../support/model-fixture.js';
@@ -108,4 +109,36 @@ test('a model file that is not on disk is refused; a forged message from the pag
   assert.equal(panel.webview.receivedOf('head').length, 0);
   panel.dispose();
   dispose();
+});
+
+test('a shown webview that says nothing gets its page again, a few times at most; a hidden one or one heard from is left alone', async () => {
+  mock.timers.enable({ apis: ['setInterval'] });
+  try {
+    const { dispose } = register();
+    const uri = modelFile();
+    await commands.executeCommand('vscode.openWith', uri, MODEL_VIEW_TYPE);
+    await commands.executeCommand('vscode.openWith', uri, MODEL_VIEW_TYPE, ViewColumn.Two);
+    const [silent, heard] = editors();
+    const pages = [silent.webview.html];
+    heard.webview.fromPage({ type: 'ready' });
+    const heardPage = heard.webview.html;
+    for (let i = 0; i < SILENT_RELOADS + 3; i++) {
+      mock.timers.tick(SILENT_RELOAD_MS);
+      pages.push(silent.webview.html);
+    }
+    assert.equal(new Set(pages).size, SILENT_RELOADS + 1, 'the page set anew (a new nonce) each time, SILENT_RELOADS times in all');
+    assert.match(pages[1], /<script nonce=/);
+    assert.equal(heard.webview.html, heardPage, 'a webview that spoke keeps its page');
+    assert.equal(standIn.windows.state.log.filter((l) => l.level === 'warn' && /said nothing in 4000 ms; loading its page again/.test(l.text)).length, SILENT_RELOADS);
+    await commands.executeCommand('vscode.openWith', uri, MODEL_VIEW_TYPE, ViewColumn.Three);
+    const hidden = editors()[2];
+    hidden.hide();
+    const hiddenPage = hidden.webview.html;
+    mock.timers.tick(SILENT_RELOAD_MS * 3);
+    assert.equal(hidden.webview.html, hiddenPage, 'a hidden webview runs nothing: its silence is not a fault');
+    for (const p of editors()) p.dispose();
+    dispose();
+  } finally {
+    mock.timers.reset();
+  }
 });
