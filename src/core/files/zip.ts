@@ -3,11 +3,14 @@
 // directory's entries, each entry's local header, and stored or deflated data. Deflated entries are
 // inflated with node:zlib under a cap on their size, so a zip bomb stops at the cap.
 import { inflateRawSync } from 'node:zlib';
+import { crc32 } from './crc32.js';
 import { TensorFileError, memorySource, type ByteSource } from '../tensors/source.js';
 
 export interface ZipEntry {
   name: string;
   method: number;
+  /** The CRC-32 the directory gives for the member's uncompressed bytes. */
+  crc: number;
   compressedSize: number;
   size: number;
   localHeader: number;
@@ -31,12 +34,26 @@ export function zipEntries(source: ByteSource): ZipEntry[] {
   const file = source.name;
   const tailLength = Math.min(source.size, 22 + 65535);
   const tail = source.read(source.size - tailLength, tailLength);
-  let eocd = -1;
-  for (let i = tail.length - 22; i >= 0; i--) {
-    if (tail[i] === 0x50 && tail[i + 1] === 0x4b && tail[i + 2] === 5 && tail[i + 3] === 6) { eocd = i; break; }
-  }
-  if (eocd < 0) throw new TensorFileError(`${file}: no zip end record (truncated .npz?)`);
   const ev = dataView(tail);
+  // The real end record is followed by its comment alone, so its comment length reaches exactly to
+  // the end of the file, and its directory lies before it. A comment may hold the signature too (a
+  // fake record): of the records that fit both, the earliest is the real one (the later ones are in
+  // its comment). With none that fits, the last signature (bytes appended after an archive).
+  const tailStart = source.size - tailLength;
+  const fits = (i: number) => {
+    if (i + 22 + ev.getUint16(i + 20, true) !== tail.length) return false;
+    const size = ev.getUint32(i + 12, true), offset = ev.getUint32(i + 16, true);
+    if (size === 0xffffffff || offset === 0xffffffff) return true; // ZIP64: checked at its own record
+    return offset + size <= tailStart + i;
+  };
+  let eocd = -1, last = -1;
+  for (let i = tail.length - 22; i >= 0; i--) {
+    if (tail[i] !== 0x50 || tail[i + 1] !== 0x4b || tail[i + 2] !== 5 || tail[i + 3] !== 6) continue;
+    if (last < 0) last = i;
+    if (fits(i)) eocd = i;
+  }
+  if (eocd < 0) eocd = last;
+  if (eocd < 0) throw new TensorFileError(`${file}: no zip end record (truncated .npz?)`);
   let count = ev.getUint16(eocd + 10, true);
   let cdSize = ev.getUint32(eocd + 12, true);
   let cdOffset = ev.getUint32(eocd + 16, true);
@@ -62,6 +79,7 @@ export function zipEntries(source: ByteSource): ZipEntry[] {
     if (at + 46 > cd.length || cv.getUint32(at, true) !== 0x02014b50) throw new TensorFileError(`${file}: zip directory entry ${e} is damaged`);
     const flags = cv.getUint16(at + 8, true);
     const method = cv.getUint16(at + 10, true);
+    const crc = cv.getUint32(at + 16, true);
     let compressedSize = cv.getUint32(at + 20, true);
     let size = cv.getUint32(at + 24, true);
     const nameLength = cv.getUint16(at + 28, true), extraLength = cv.getUint16(at + 30, true), commentLength = cv.getUint16(at + 32, true);
@@ -73,6 +91,7 @@ export function zipEntries(source: ByteSource): ZipEntry[] {
     const extraEnd = x + extraLength;
     while (x + 4 <= extraEnd) {
       const id = cv.getUint16(x, true), len = cv.getUint16(x + 2, true);
+      if (x + 4 + len > extraEnd) throw new TensorFileError(`${file}: ${name}: an extra field of its zip directory entry runs past the entry (${len} bytes where ${extraEnd - x - 4} are left)`);
       if (id === 1) {
         let p = x + 4;
         const next = () => { if (p + 8 > x + 4 + len) throw new TensorFileError(`${file}: ${name}: ZIP64 extra field is too short`); const v = u64(cv, p); p += 8; return v; };
@@ -83,7 +102,7 @@ export function zipEntries(source: ByteSource): ZipEntry[] {
       x += 4 + len;
     }
     if (flags & 1) throw new TensorFileError(`${file}: ${name} is encrypted`);
-    entries.push({ name, method, compressedSize, size, localHeader });
+    entries.push({ name, method, crc, compressedSize, size, localHeader });
     at += 46 + nameLength + extraLength + commentLength;
   }
   // A directory is data from the file: two entries of one name make "which one?" a guess, and two
@@ -120,6 +139,7 @@ export function entrySource(source: ByteSource, entry: ZipEntry): { source: Byte
   if (dataStart + entry.compressedSize > source.size) throw new TensorFileError(`${where}: truncated: the entry reaches past the end of the file`);
   if (entry.method === 0) {
     if (entry.size !== entry.compressedSize) throw new TensorFileError(`${where}: a stored entry whose sizes differ`);
+    checkCrc(where, entry, storedCrc(source, dataStart, entry.size));
     return { source: windowSource(source, dataStart, entry.size, where), start: 0 };
   }
   if (entry.method !== 8) throw new TensorFileError(`${where}: zip compression method ${entry.method} is not one we read (stored or deflated)`);
@@ -131,8 +151,29 @@ export function entrySource(source: ByteSource, entry: ZipEntry): { source: Byte
     throw new TensorFileError(`${where}: the deflated data is damaged or larger than its declared ${entry.size} bytes (${e instanceof Error ? e.message : String(e)})`);
   }
   if (bytes.length !== entry.size) throw new TensorFileError(`${where}: inflated to ${bytes.length} bytes, not the declared ${entry.size}`);
+  checkCrc(where, entry, crc32(bytes));
   return { source: memorySource(where, bytes), start: 0 };
 }
+
+/** Bytes read at a time to check a stored member's CRC (its data is read once, in blocks, when it is opened). */
+const CRC_BLOCK = 16 * 1024 * 1024;
+
+/**
+ * The CRC-32 of a stored member's bytes. Checked when the member is opened, as numpy's zipfile
+ * checks it: a damaged or altered member is refused rather than shown as data. Only members a
+ * reader opens are read for it, so a spec's small tensor in a big .npz reads that member alone.
+ */
+function storedCrc(source: ByteSource, start: number, size: number): number {
+  let crc = 0;
+  for (let at = 0; at < size; at += CRC_BLOCK) crc = crc32(source.read(start + at, Math.min(CRC_BLOCK, size - at)), crc);
+  return crc;
+}
+
+function checkCrc(where: string, entry: ZipEntry, actual: number): void {
+  if (actual !== entry.crc) throw new TensorFileError(`${where}: its bytes do not match the zip's CRC-32 (${hex(actual)}, the directory says ${hex(entry.crc)}): the file is damaged or was altered`);
+}
+
+const hex = (v: number) => `0x${v.toString(16).padStart(8, '0')}`;
 
 /** Part of a source seen as a whole one (closing it leaves the file open: its owner closes that). */
 function windowSource(parent: ByteSource, start: number, size: number, name: string): ByteSource {

@@ -26,6 +26,8 @@ export interface AttentionFile {
   /** Tokens (queries = keys): each head is n × n. */
   n: number;
   tokens?: string[];
+  /** What the reader did that the reader of the file should know (layers renumbered): shown with the warnings. */
+  notes?: string[];
   /** The head's n × n weights, row-major (row = query), decoded exactly to float64. */
   head(layer: number, head: number, out?: Float64Array): Float64Array;
   /** The little-endian bytes of rows first … first + rows − 1 of a head, as stored (see rows.ts). */
@@ -42,9 +44,13 @@ const DTYPES: readonly string[] = ['F64', 'F32', 'F16', 'BF16'];
 
 /** The number of elements of a shape; an error when it is not a list of whole numbers or overflows. */
 export function elementCount(file: string, name: string, shape: readonly number[]): number {
-  let count = 1;
   for (const d of shape) {
     if (!Number.isSafeInteger(d) || d < 0) throw new TensorFileError(`${file}: tensor ${JSON.stringify(name)}: shape [${shape.join(', ')}] has a dimension that is not a whole number ≥ 0`);
+  }
+  // An axis of length 0 holds nothing, however long the others are (numpy and safetensors agree).
+  if (shape.includes(0)) return 0;
+  let count = 1;
+  for (const d of shape) {
     count *= d;
     if (!Number.isSafeInteger(count)) throw new TensorFileError(`${file}: tensor ${JSON.stringify(name)}: shape [${shape.join(', ')}] has more elements than can be counted`);
   }
@@ -87,6 +93,7 @@ export function attentionFromTensors(file: string, tensors: readonly TensorRef[]
   }
   let layerTensors: TensorRef[];
   let layers: number, heads: number, n: number;
+  const notes: string[] = [];
   if (tensors.length === 1) {
     layerTensors = [tensors[0]];
     ({ layers, heads, n } = dimensions(file, tensors[0], false));
@@ -99,6 +106,11 @@ export function attentionFromTensors(file: string, tensors: readonly TensorRef[]
       if (numbered[i].layer === numbered[i - 1].layer) throw new TensorFileError(`${file}: tensors ${JSON.stringify(numbered[i - 1].t.name)} and ${JSON.stringify(numbered[i].t.name)} both end in layer ${numbered[i].layer}`);
     }
     layerTensors = numbered.map((x) => x.t);
+    const gaps = numbered.some((x, i) => x.layer !== i);
+    if (gaps) {
+      const shown = numbered.slice(0, 8).map((x, i) => `${x.layer} as ${i}`).join(', ');
+      notes.push(`the file's layers are numbered ${numbered.slice(0, 8).map((x) => x.layer).join(', ')}${numbered.length > 8 ? ', …' : ''}; they are shown in order from 0 (${shown}${numbered.length > 8 ? ', …' : ''})`);
+    }
     const first = dimensions(file, layerTensors[0], true);
     ({ heads, n } = first);
     layers = layerTensors.length;
@@ -116,6 +128,7 @@ export function attentionFromTensors(file: string, tensors: readonly TensorRef[]
   return {
     file, dtype, layers, heads, n,
     ...(tokens ? { tokens } : {}),
+    ...(notes.length > 0 ? { notes } : {}),
     head(layer, head, out = new Float64Array(n * n)) {
       decode(dtype, this.rowBytes(layer, head, 0, n), n * n, out);
       return out;

@@ -6,6 +6,19 @@ export type DType = 'F64' | 'F32' | 'F16' | 'BF16';
 
 export const ITEM_SIZE: Record<DType, number> = { F64: 8, F32: 4, F16: 2, BF16: 2 };
 
+/**
+ * Whether a file's type name is one we read. An own-property test, never `name in ITEM_SIZE`: a file
+ * may name its dtype "toString" or "constructor", which every object inherits.
+ */
+export function isDType(name: unknown): name is DType {
+  return typeof name === 'string' && Object.hasOwn(ITEM_SIZE, name);
+}
+
+/** `table[key]` when the table has that key of its own (a file's string looked up in one of our tables). */
+export function ownValue<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 /** IEEE 754 binary16 bits as a number: sign, 5-bit exponent, 10-bit fraction; subnormals, ±Infinity and NaN too. */
 export function float16(bits: number): number {
   const sign = bits & 0x8000 ? -1 : 1;

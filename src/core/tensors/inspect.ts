@@ -38,7 +38,7 @@ export function inspectAttention(a: AttentionFile): InspectOutcome {
   const { n } = a;
   const rollout = n <= MAX_ROLLOUT_TOKENS ? new Rollout(n) : undefined;
   const pass = passOverHeads(a, rollout ? { onLayerMean: (_, mean) => rollout.addLayer(mean) } : {});
-  const warnings = passWarnings(pass).map((w) => `${a.file}: warning: ${w}${w.endsWith('softmax?') ? ' Apply softmax over the last axis before saving' : ''}`);
+  const warnings = [...(a.notes ?? []), ...passWarnings(pass)].map((w) => `${a.file}: warning: ${w}${w.endsWith('softmax?') ? ' Apply softmax over the last axis before saving' : ''}`);
   const json: InspectJson = {
     file: a.file, dtype: a.dtype, layers: a.layers, heads: a.heads, tokens: n,
     tokenTexts: a.tokens ?? [],

@@ -2,7 +2,7 @@
 // (u16 in version 1, u32 in 2 and 3), a Python dict literal { 'descr', 'fortran_order', 'shape' },
 // then the data in C order. We read little-endian floats (<f2, <f4, <f8) and check that the file
 // holds every byte the shape needs before anything is read from it.
-import { ITEM_SIZE, type DType } from './dtype.js';
+import { ITEM_SIZE, type DType, ownValue } from './dtype.js';
 import { elementCount, type TensorRef } from './attention-file.js';
 import { TensorFileError, type ByteSource } from './source.js';
 
@@ -32,7 +32,7 @@ export function readNpy(source: ByteSource, name: string, start = 0): TensorRef 
   if (headerStart + headerLength > available) throw new TensorFileError(`${where}: truncated: the header length ${headerLength} reaches past the end`);
   const text = new TextDecoder(major === 3 ? 'utf-8' : 'latin1').decode(source.read(start + headerStart, headerLength));
   const { descr, fortran, shape } = parseHeader(where, text);
-  const dtype = DESCR[descr];
+  const dtype = ownValue(DESCR, descr);
   if (!dtype) throw new TensorFileError(`${where}: dtype ${descr} is not one we read (<f2, <f4, <f8: little-endian floats; save with .astype(np.float32))`);
   if (fortran && shape.length > 1) throw new TensorFileError(`${where}: saved in Fortran order; save np.ascontiguousarray(a) instead`);
   const count = elementCount(where, name, shape);

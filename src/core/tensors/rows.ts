@@ -121,8 +121,9 @@ export function forEachBlock(a: AttentionFile, layer: number, head: number, from
   for (let first = from; first < to; first += perBlock) {
     const rows = Math.min(perBlock, to - first);
     let block = a.rowBytes(layer, head, first, rows);
-    // Typed views need their element alignment; a slice of an in-memory file may not have it.
-    if (block.byteOffset % ITEM_SIZE[a.dtype] !== 0) block = block.slice();
+    // Typed views need their element alignment; a slice of an in-memory file (an inflated .npz
+    // member) may not have it. A copy into a Uint8Array of its own: a Node Buffer's slice() is a view.
+    if (block.byteOffset % ITEM_SIZE[a.dtype] !== 0) block = new Uint8Array(block);
     visit(first, rows, block);
   }
 }

@@ -3,10 +3,11 @@
 // "__metadata__": { string: string } }, then the data; offsets count from byte 8 + N. Every number
 // in the header is checked before it is used: the size against a cap and the file, each tensor's
 // offsets against the data and each other, its byte length against its shape.
-import { ITEM_SIZE, type DType } from './dtype.js';
+import { isDType, ITEM_SIZE } from './dtype.js';
 import { elementCount, type TensorRef } from './attention-file.js';
 import { TensorFileError, type ByteSource } from './source.js';
 import { isObject } from '../json/object.js';
+import { visit } from 'jsonc-parser';
 
 /** The reference implementation refuses headers over 100 MB; so do we. */
 export const MAX_HEADER_BYTES = 100_000_000;
@@ -26,12 +27,15 @@ export function readSafetensors(source: ByteSource): SafetensorsContents {
   const headerSize = high * 2 ** 32 + low;
   if (headerSize > MAX_HEADER_BYTES) throw new TensorFileError(`${file}: header size ${headerSize} bytes is over the ${MAX_HEADER_BYTES}-byte limit (is this a safetensors file?)`);
   if (8 + headerSize > source.size) throw new TensorFileError(`${file}: header size ${headerSize} bytes reaches past the end of the file (${source.size} bytes)`);
-  let header: unknown;
+  let header: unknown, text: string;
   try {
-    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(source.read(8, headerSize)));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(source.read(8, headerSize));
+    header = JSON.parse(text);
   } catch (e) {
     throw new TensorFileError(`${file}: the header is not valid UTF-8 JSON (${e instanceof Error ? e.message : String(e)})`);
   }
+  const twice = repeatedName(text);
+  if (twice) throw new TensorFileError(`${file}: the header names ${JSON.stringify(twice.name)} twice${twice.within ? ` within ${JSON.stringify(twice.within)}` : ''}; which one is meant cannot be told (JSON.parse would keep the last)`);
   if (!isObject(header)) throw new TensorFileError(`${file}: the header is not a JSON object`);
   const dataStart = 8 + headerSize, dataSize = source.size - dataStart;
   const tensors: TensorRef[] = [];
@@ -52,8 +56,8 @@ export function readSafetensors(source: ByteSource): SafetensorsContents {
     const [begin, end] = offsets as number[];
     if (begin > end || end > dataSize) throw new TensorFileError(`${where}: data_offsets [${begin}, ${end}] are outside the ${dataSize} bytes of data${end > dataSize ? ' (truncated file?)' : ''}`);
     const count = elementCount(file, name, shape as number[]);
-    if (dtype in ITEM_SIZE && count * ITEM_SIZE[dtype as DType] !== end - begin) {
-      throw new TensorFileError(`${where}: shape [${shape.join(', ')}] of ${dtype} needs ${count * ITEM_SIZE[dtype as DType]} bytes but data_offsets [${begin}, ${end}] hold ${end - begin}`);
+    if (isDType(dtype) && count * ITEM_SIZE[dtype] !== end - begin) {
+      throw new TensorFileError(`${where}: shape [${shape.join(', ')}] of ${dtype} needs ${count * ITEM_SIZE[dtype]} bytes but data_offsets [${begin}, ${end}] hold ${end - begin}`);
     }
     ranges.push({ name, begin, end });
     tensors.push({ name, dtype, shape: shape as number[], source, offset: dataStart + begin });
@@ -63,6 +67,28 @@ export function readSafetensors(source: ByteSource): SafetensorsContents {
     if (ranges[i].begin < ranges[i - 1].end) throw new TensorFileError(`${file}: tensors ${JSON.stringify(ranges[i - 1].name)} and ${JSON.stringify(ranges[i].name)} overlap in the data`);
   }
   return { tensors, metadata };
+}
+
+/**
+ * The first name an object of the header gives twice (and the top-level name it is within), or
+ * undefined. JSON.parse keeps the last of two; the reference reader refuses such a header, so do we.
+ * One pass with a set per open object: linear in the header.
+ */
+export function repeatedName(text: string): { name: string; within?: string } | undefined {
+  const open: Set<string>[] = [];
+  let top: string | undefined, found: { name: string; within?: string } | undefined;
+  visit(text, {
+    onObjectBegin: () => { open.push(new Set()); },
+    onObjectEnd: () => { open.pop(); },
+    onObjectProperty: (name) => {
+      const names = open.at(-1);
+      if (!names || found) return;
+      if (names.has(name)) found = open.length === 1 ? { name } : { name, ...(top !== undefined ? { within: top } : {}) };
+      names.add(name);
+      if (open.length === 1) top = name;
+    },
+  });
+  return found;
 }
 
 /** Tokens written as a JSON array of strings in __metadata__.tokens; undefined when absent. */

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readNpy } from '../../../../src/core/tensors/npy.js';
 import { memorySource } from '../../../../src/core/tensors/source.js';
-import { npyBytes } from '../../../support/tensor-files.js';
+import { npyBytes, npyDict } from '../../../support/tensor-files.js';
 
 const npy = npyBytes;
 const f64 = Buffer.from(new Float64Array(6).buffer); // 48 bytes: six float64, or twelve float32
@@ -46,4 +46,11 @@ for h in sys.argv[1:]:
     "{'note': \"'shape': (1, 1)\", 'descr': '<f8', 'fortran_order': False, 'shape': (3, 2), }",
     "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 2), }"], { encoding: 'utf8' });
   assert.deepEqual(out.trim().split('\n'), ['refused', 'refused', 'read']);
+});
+
+test('a descr named after an inherited property ("toString", "constructor", …) is a dtype we do not read, never a lookup on the prototype', () => {
+  for (const name of Object.getOwnPropertyNames(Object.prototype)) {
+    const bytes = npyBytes(npyDict(name, [2, 2]), Buffer.alloc(16));
+    assert.throws(() => readNpy(memorySource('x.npy', bytes), 'array'), new RegExp(`x\\.npy: dtype ${name.replace(/[_$]/g, '\\$&')} is not one we read`), name);
+  }
 });
