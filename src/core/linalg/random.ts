@@ -25,9 +25,20 @@ function splitmix32(state: { s: number }): number {
 
 const rotl = (x: number, k: number) => (x << k) | (x >>> (32 - k));
 
+/** murmur3's finaliser: a bijection of 32-bit words that keeps 0 at 0. */
+function fmix32(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
 /**
- * A generator from an integer seed. Any safe integer is accepted (negative ones too): its low and
- * high 32-bit words are both mixed in, so 1 and 2^32 + 1 differ.
+ * A generator from an integer seed. Any safe integer is accepted (negative ones too), and two seeds
+ * never share a state: the low word alone makes four words as splitmix32 does (word one gives the
+ * low word back), and the high word is folded into words two and four through a bijection that
+ * keeps 0 at 0 (word two, once the low word is known, gives the high word back). A seed below 2^32
+ * has the state it always had; once the high word was folded into splitmix32's 32-bit state, which
+ * made 2^53 seeds share 2^32 states (0 and 4,759,230,683 drew the same matrix).
  */
 export function createRandom(seed: number): Random {
   if (!Number.isSafeInteger(seed)) throw new RangeError(`createRandom: the seed must be a safe integer, got ${seed}`);
@@ -35,8 +46,11 @@ export function createRandom(seed: number): Random {
   const hi = Math.floor(seed / 4294967296) >>> 0;
   const mix = { s: lo };
   splitmix32(mix);
-  mix.s = (mix.s ^ Math.imul(hi, 0x27d4eb2d)) | 0;
-  return xoshiro128ss([splitmix32(mix), splitmix32(mix), splitmix32(mix), splitmix32(mix)]);
+  const words: [number, number, number, number] = [splitmix32(mix), splitmix32(mix), splitmix32(mix), splitmix32(mix)];
+  // Word two is the next generator's first output's only input: the high word changes it at once.
+  words[1] = (words[1] ^ fmix32(hi)) >>> 0;
+  words[3] = (words[3] ^ fmix32(rotl(hi, 16) >>> 0)) >>> 0;
+  return xoshiro128ss(words);
 }
 
 /** xoshiro128** from its raw 128-bit state (four 32-bit words), as in the authors' C reference. */

@@ -21,6 +21,27 @@ test('the same seed gives the same numbers; other seeds (7 and 8, 1 and 2^32 + 1
   assert.throws(() => createRandom(2 ** 60), /safe integer/);
 });
 
+test('seeds that share their low 32 bits never share a stream: 0 and 4,759,230,683, and 20,000 generated pairs lo + k·2^32', () => {
+  const first = (seed: number) => { const r = createRandom(seed); return `${r.nextUint32()},${r.nextUint32()}`; };
+  assert.notEqual(first(0), first(4_759_230_683), 'the pair the attack found');
+  // The pairs that folding the high word into one 32-bit state made collide: each a family of its own.
+  let state = 12345;
+  const next = () => { state = (Math.imul(state, 1664525) + 1013904223) >>> 0; return state; };
+  const seen = new Map<string, number>();
+  for (let c = 0; c < 20_000; c++) {
+    const lo = next(), k = (next() % 2 ** 21) - 2 ** 20;
+    for (const seed of [lo, k * 2 ** 32 + lo]) {
+      const key = first(seed);
+      const before = seen.get(key);
+      assert.ok(before === undefined || before === seed, `seeds ${before} and ${seed} give one stream`);
+      seen.set(key, seed);
+    }
+  }
+  // Seeds below 2^32 keep the streams they had (every generated example's numbers stay the same).
+  const r = createRandom(7);
+  assert.deepEqual([r.nextUint32(), r.nextUint32()], [272826350, 1131525540]);
+});
+
 test('100,000 uniforms lie in [0, 1) with mean 1/2 and variance 1/12', () => {
   const r = createRandom(1);
   const n = 100_000;
