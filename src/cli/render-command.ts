@@ -2,12 +2,12 @@
 // asked for against it, and writes the view's SVG (drawn by render.ts). A model's attention file,
 // or a spec that references one with a model view, goes to render-model.ts. jsdom and the views
 // are loaded only here, so compute and validate stay fast to start.
-import { existsSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { MATRIX_MODES, MODEL_VIEW_NAMES, ROLES, THEME_KINDS, VIEW_NAMES, type ViewName } from '../core/vocabulary.js';
 import { ATTENTION_FILE_NAME } from '../core/tensors/attention-file.js';
 import { choiceFlag, intFlag, isBad, type Args, type Io } from './args.js';
 import { analyzeFile } from './spec-input.js';
+import { inputReplacedBy, sameFile } from './outputs.js';
 import { printable } from './terminal.js';
 
 export async function renderCommand(args: Args, maxBytes: number, io: Io): Promise<number> {
@@ -37,8 +37,14 @@ export async function renderCommand(args: Args, maxBytes: number, io: Io): Promi
     io.err(`attn render: --out ${printable(out)} is the spec itself; name another file`);
     return 2;
   }
-  const done = analyzeFile(args, maxBytes, io, 'render');
+  const read: string[] = [];
+  const done = analyzeFile(args, maxBytes, io, 'render', read);
   if (!done) return 1;
+  const replaced = typeof out === 'string' ? inputReplacedBy(out, read) : undefined;
+  if (replaced !== undefined) {
+    io.err(`attn render: --out ${printable(String(out))} is ${printable(replaced)}, a file the spec reads; name another file`);
+    return 2;
+  }
   const inputCount = done.data.inputs.length, headCount = done.data.inputs[0].heads.length;
   if (input >= inputCount) { io.err(`attn render: --input ${input}, but the spec has ${inputCount} input(s), numbered from 0`); return 2; }
   if (head !== 'all' && head >= headCount) { io.err(`attn render: --head ${head}, but the spec has ${headCount} head(s), numbered from 0`); return 2; }
@@ -66,18 +72,4 @@ export async function renderCommand(args: Args, maxBytes: number, io: Io): Promi
     io.out(svg);
   }
   return 0;
-}
-
-/** True when two paths name one file (through symbolic and hard links too), so an export never overwrites its spec. */
-function sameFile(a: string, b: string): boolean {
-  const real = (p: string) => (existsSync(p) ? realpathSync(p) : resolve(p));
-  try {
-    if (existsSync(a) && existsSync(b)) {
-      const sa = statSync(a), sb = statSync(b);
-      if (sa.dev === sb.dev && sa.ino === sb.ino) return true;
-    }
-    return real(a) === real(b);
-  } catch {
-    return resolve(a) === resolve(b);
-  }
 }

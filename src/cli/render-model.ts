@@ -22,6 +22,8 @@ import { drawSvg } from './render.js';
 import { PICTURE_MAX } from '../../webview/views/model/head.js';
 import { modelPage } from '../pages/model-page-html.js';
 import { printable } from './terminal.js';
+import { inputReplacedBy } from './outputs.js';
+import { sidecarPath } from '../core/files/open.js';
 import { choiceFlag, intFlag, isBad, type Args, type Io } from './args.js';
 import type { ModelPageData } from '../../webview/views/model/page-data.js';
 
@@ -63,6 +65,12 @@ export function renderModelCommand(args: Args, io: Io): number {
     const target = modelTarget(files[0], typeof tensor === 'string' ? { tensor } : {}, io);
     if (typeof target === 'number') return target;
     place = target.place;
+    // Checked before the file is opened: nothing the command reads may be what it writes.
+    const inputs = [files[0], target.path, sidecarPath(target.path)];
+    for (const [flag, file] of [['--out', out], ['--html', html]] as const) {
+      const replaced = typeof file === 'string' ? inputReplacedBy(file, inputs) : undefined;
+      if (replaced !== undefined) return usage(`${flag} ${file} is ${replaced}, a file this command reads; name another file`);
+    }
     const a = openAttention(target.path, target.options);
     try {
       if (layer >= a.layers) return usage(`--layer ${layer}, but the file has ${a.layers} layer(s), numbered from 0`);

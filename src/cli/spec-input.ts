@@ -9,22 +9,25 @@ import { USAGE, type Args, type Io } from './args.js';
 import { readSpecFile } from './read-file.js';
 import { printable } from './terminal.js';
 
-/** The tensor files a spec names are read from its folder; a spec from standard input has none. */
-export function filesBeside(file: string): TensorFiles | undefined {
-  return file === '-' ? undefined : folderFiles(dirname(resolve(file)));
+/** The tensor files a spec names are read from its folder (each path opened is added to `read`); a spec from standard input has none. */
+export function filesBeside(file: string, read?: string[]): TensorFiles | undefined {
+  if (file === '-') return undefined;
+  const files = folderFiles(dirname(resolve(file)));
+  return read ? { open: (name) => { read.push(resolve(dirname(resolve(file)), name)); return files.open(name); } } : files;
 }
 
-/** Reads and computes one file, printing its problems; undefined when it cannot be computed. */
-export function analyzeFile(args: Args, maxBytes: number, io: Io, command: 'compute' | 'render') {
+/** Reads and computes one file, printing its problems; undefined when it cannot be computed. `read` gets every file read (the spec, its tensor files). */
+export function analyzeFile(args: Args, maxBytes: number, io: Io, command: 'compute' | 'render', read?: string[]) {
   if (args.files.length !== 1) {
     io.err(`attn ${command}: name exactly one spec file\n${USAGE}`);
     return undefined;
   }
   const file = args.files[0];
+  read?.push(file);
   const text = readSpecFile(file, maxBytes, io);
   if (text === undefined) return undefined;
   // Only compute prints arrays of rows; render reads the typed model.
-  const analysis = analyze(text, { maxBytes, json: command === 'compute', linalg: command === 'render', files: filesBeside(file) });
+  const analysis = analyze(text, { maxBytes, json: command === 'compute', linalg: command === 'render', files: filesBeside(file, read) });
   for (const p of analysis.problems) io.err(printable(formatProblem(file, text, p)));
   if (analysis.reference) {
     io.err(`attn ${command}: ${printable(file)} shows a model's attention from ${printable(analysis.reference.file)}: use attn inspect ${printable(file)}, or attn render with --view model, head, finder or rollout`);

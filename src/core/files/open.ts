@@ -61,9 +61,14 @@ function notFound(file: string, wanted: string, names: string[]): TensorFileErro
   return new TensorFileError(`${file}: no tensor ${JSON.stringify(wanted)}; the file has ${list || 'none'}${names.length > 10 ? `, … (${names.length})` : ''}`);
 }
 
+/** Where the tokens of the attention file at `path` may be kept beside it: X.tokens.json for X.npy. */
+export function sidecarPath(path: string): string {
+  return path.replace(/\.(npy|npz|safetensors)$/i, '') + '.tokens.json';
+}
+
 /** X.tokens.json beside X.npy (or .npz, .safetensors): a JSON array of strings; undefined when there is none. */
 export function sidecarTokens(path: string): string[] | undefined {
-  const sidecar = path.replace(/\.(npy|npz|safetensors)$/i, '') + '.tokens.json';
+  const sidecar = sidecarPath(path);
   if (sidecar === path) return undefined;
   // A FIFO named X.tokens.json is refused at once, never waited on.
   const file = openRegularFile(sidecar, '', true);
