@@ -73,6 +73,6 @@ test('attn render draws it too: every token with its weights in the hover, nothi
   const tips = Array.from(svg.querySelectorAll('text.token title'), (t) => t.textContent!);
   assert.equal(tips.length, 2 * data.inputs[0].tokens.length);
   assert.match(tips[0], /as a query: its weights on every key\nhead "/);
-  assert.doesNotMatch(svg.outerHTML, /NaN|undefined/);
+  assert.doesNotMatch(svg.textContent!, /NaN|undefined/);
   dom.window.close();
 });
