@@ -181,7 +181,7 @@ export const renderGeometry: ViewFn = (container, data, options) => {
         .attr('data-tip', tips.add({
           lines: [`${t} (token ${k + 1}): k_${t} = [${Array.from(row(head.k, k), (v) => fmt(v)).join(', ')}], |k| = ${fmt(gk.kNorm, 2)}`,
             masked ? `the mask hides it from "${tq}"` : `weight from "${tq}": ${fmt(at(head.weights, i, k), 3)}${k === strongest ? ', the largest' : ''}`,
-            pickLine, 'to show a token in the spec, click its arrow in the plane or press Enter on it'],
+            pickLine, 'to show a token in the spec: its arrow in the plane, click or press Enter on it'],
           click: () => pick(k, { row: k + 2, col: 0 }),
         }));
       if (drawn) keyEl.attr('aria-current', 'true');
