@@ -13,7 +13,7 @@ export const USAGE = `usage:
                                  a model's attention (.safetensors, .npy, .npz): every head's statistics, rollout
   attn train FILE [--steps N] [--json]
                                  gradient descent on the spec's "train" section: the loss at every step, the learnt W
-  attn render FILE --view arcs|matrix|steps|quadrant|projection|compare|training|geometry [--out FILE.svg]
+  attn render FILE --view arcs|tokens|matrix|steps|quadrant|projection|compare|training|geometry [--out FILE.svg]
               [--input N] [--head N|all] [--token N] [--width PX]
               [--theme light|dark|hc-dark|hc-light] [--show scores|scaled|weights|cosine] [--matrix wq|wk|wv|wo]
   attn render FILE.safetensors|.npy|.npz --view model|head|finder|rollout [--layer L] [--head H] [--token N]

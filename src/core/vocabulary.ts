@@ -40,7 +40,7 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = ['svg', 'png'];
 
 /** The panel's views, in the order of its tabs (each name written here once; the type follows the list). */
 export const VIEW_NAMES = [
-  'arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'training', 'geometry', 'spectrum', 'heads', 'covariance', 'init',
+  'arcs', 'tokens', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'training', 'geometry', 'spectrum', 'heads', 'covariance', 'init',
 ] as const;
 export type ViewName = (typeof VIEW_NAMES)[number];
 

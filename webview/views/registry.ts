@@ -6,6 +6,7 @@
 import type { AnyViewName } from './spec/selection.js';
 import type { ModelViewName } from '../../src/core/vocabulary.js';
 import { renderArcs } from './spec/arcs.js';
+import { renderTokens } from './spec/tokens.js';
 import { renderMatrix } from './spec/matrix.js';
 import { renderSteps } from './spec/steps.js';
 import { renderQuadrant } from './spec/quadrant.js';
@@ -60,6 +61,8 @@ export type ViewEntry = SpecViewEntry | ModelViewEntry;
 
 export const REGISTRY: readonly ViewEntry[] = [
   { name: 'arcs', title: 'Arcs', needs: 'spec', controls: ['input', 'head'], allHeads: true, render: renderArcs },
+  // BertViz's head view: hover a token, the others light up by their weight.
+  { name: 'tokens', title: 'Tokens', needs: 'spec', controls: ['input', 'head'], allHeads: true, render: renderTokens },
   { name: 'matrix', title: 'Matrix', needs: 'spec', controls: ['input', 'head', 'mode'], allHeads: true, render: renderMatrix },
   { name: 'steps', title: 'Step by step', needs: 'spec', controls: ['input', 'head', 'token'], tokenLabel: 'Token', render: renderSteps },
   // The quadrant plots every input at once, so it has no input menu.

@@ -38,7 +38,31 @@ export function pairGeometry(q: ArrayLike<number>, k: ArrayLike<number>): PairGe
     for (let i = 0; i < q.length; i++) c += (q[i] / qNorm) * (k[i] / kNorm);
     cos = Math.max(-1, Math.min(1, c));
   }
-  const sin = Math.sqrt(Math.max(0, 1 - cos * cos));
+  const theta = qNorm > 0 && kNorm > 0 ? angleBetweenUnits(q, qNorm, k, kNorm) : Math.PI / 2;
+  // Identical directions are exactly 0° (acos of a cosine rounded to 1 − 2⁻⁵² printed 8.54e-7°).
+  if (theta === 0) cos = 1;
+  const sin = theta === 0 ? 0 : Math.sqrt(Math.max(0, 1 - cos * cos));
   const shadow = qNorm * cos;
-  return { dot, qNorm, kNorm, cos, degrees: (Math.acos(cos) * 180) / Math.PI, shadow, q2: [shadow, qNorm * sin], k2: [kNorm, 0] };
+  return { dot, qNorm, kNorm, cos, degrees: (theta * 180) / Math.PI, shadow, q2: [shadow, qNorm * sin], k2: [kNorm, 0] };
+}
+
+/**
+ * θ between q and k from their unit vectors u and v as 2·atan2(|u − v|, |u + v|) (Kahan's form):
+ * accurate at every angle, where acos(cos θ) loses half its digits near 0° and 180°, and exactly 0
+ * when the two directions are the same number for number.
+ */
+function angleBetweenUnits(q: ArrayLike<number>, qNorm: number, k: ArrayLike<number>, kNorm: number): number {
+  let diff = 0, sum = 0;
+  for (let i = 0; i < q.length; i++) {
+    const u = q[i] / qNorm, v = k[i] / kNorm;
+    diff += (u - v) ** 2;
+    sum += (u + v) ** 2;
+  }
+  return 2 * Math.atan2(Math.sqrt(diff), Math.sqrt(sum));
+}
+
+/** An angle for a label: at most one decimal, never an exponent; below 0.05° it is 0°. */
+export function degreesText(degrees: number): string {
+  if (!Number.isFinite(degrees)) return '?°';
+  return degrees < 0.05 ? '0°' : `${Number(degrees.toFixed(1))}°`;
 }

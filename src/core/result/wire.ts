@@ -282,6 +282,7 @@ function trainingProblem(t: unknown, inputs: readonly InputData[], d: number): s
     if (target.output !== undefined && !(Array.isArray(target.output) && target.output.every(isNum))) return `targets[${g}].output is not a list of numbers`;
   }
   if (t.stoppedAt !== undefined && !isIndex(t.stoppedAt)) return 'stoppedAt is not a whole number';
+  if (t.progress !== undefined && !(Array.isArray(t.progress) && t.progress.length === t.targets.length && t.progress.every((p) => Array.isArray(p) && p.length === (t.loss as unknown[]).length && p.every(isNum)))) return 'progress is not one list of numbers per target, as long as loss';
   const head = inputs[t.input].heads[t.head];
   if (!head) return `head ${t.head} is not one of the ${inputs[t.input].heads.length} heads`;
   const n = inputs[t.input].tokens.length;

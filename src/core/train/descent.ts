@@ -9,6 +9,8 @@ export interface TrainRun {
   head: number;
   /** Loss before each step, and after the last. */
   loss: number[];
+  /** Each target's progress (lossAndGradient's) before each step and after the last: one list per step, like loss. */
+  progress: number[][];
   /** The head's W_Q, W_K, W_V after the steps taken (the last finite ones if the run stopped). */
   weights: HeadWeights;
   /** Weights after each step, when asked for (the training view plays them back). */
@@ -27,12 +29,14 @@ export function train(spec: Spec, options: TrainSpec, opts: { steps?: number; ke
   let w = startingWeights(spec, options.head);
   let lastGood = w;
   const loss: number[] = [];
+  const progress: number[][] = [];
   const history: HeadWeights[] | undefined = opts.keepHistory ? [clone(w)] : undefined;
   for (let step = 0; step <= steps; step++) {
     const last = step === steps;
-    const { loss: l, gradient } = lossAndGradient(spec, options, w, !last);
-    if (!Number.isFinite(l)) return { head: options.head, loss, weights: lastGood, ...(history ? { history: history.slice(0, loss.length) } : {}), stoppedAt: step };
+    const { loss: l, gradient, progress: p } = lossAndGradient(spec, options, w, !last);
+    if (!Number.isFinite(l)) return { head: options.head, loss, progress, weights: lastGood, ...(history ? { history: history.slice(0, loss.length) } : {}), stoppedAt: step };
     loss.push(l);
+    progress.push(p);
     lastGood = w;
     if (last) break;
     const next = clone(w);
@@ -40,9 +44,9 @@ export function train(spec: Spec, options: TrainSpec, opts: { steps?: number; ke
       const m = next[role], g = gradient[role];
       for (let i = 0; i < m.data.length; i++) m.data[i] -= options.rate * g.data[i];
     }
-    if (!finite(next)) return { head: options.head, loss, weights: w, ...(history ? { history } : {}), stoppedAt: step + 1 };
+    if (!finite(next)) return { head: options.head, loss, progress, weights: w, ...(history ? { history } : {}), stoppedAt: step + 1 };
     w = next;
     history?.push(clone(w));
   }
-  return { head: options.head, loss, weights: w, ...(history ? { history } : {}) };
+  return { head: options.head, loss, progress, weights: w, ...(history ? { history } : {}) };
 }

@@ -32,6 +32,11 @@ export interface TrainingJson {
   targets: { input: number; query: number; key?: number; output?: number[] }[];
   /** Loss before each step and after the last (steps + 1 numbers, fewer if the run stopped). */
   loss: number[];
+  /**
+   * Per target, its progress at every step of `loss`: an attention target's weight (the lesson:
+   * watch → apple from 0.0096 to 0.999), an output target's distance ‖output − y‖. Absent when refused.
+   */
+  progress?: number[][];
   frames: TrainingFrame[];
   /** Set when the numbers overflowed at this step. */
   stoppedAt?: number;
@@ -65,5 +70,6 @@ export function trainingJson(spec: Spec): TrainingJson | undefined {
     const h = computeHead(x, { name: head.name, wq: { matrix: w.wq, identity: false }, wk: { matrix: w.wk, identity: false }, wv: { matrix: w.wv, identity: false } }, spec.scale, masked);
     return { step, wq: toRows(w.wq), wk: toRows(w.wk), wv: toRows(w.wv), weights: toRows(h.weights) };
   });
-  return { ...base, loss: run.loss, frames, ...(run.stoppedAt !== undefined ? { stoppedAt: run.stoppedAt } : {}) };
+  const progress = t.targets.map((_, g) => run.progress.map((p) => p[g]));
+  return { ...base, loss: run.loss, progress, frames, ...(run.stoppedAt !== undefined ? { stoppedAt: run.stoppedAt } : {}) };
 }

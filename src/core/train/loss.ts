@@ -24,6 +24,11 @@ export interface HeadWeights {
 export interface LossAndGradient {
   loss: number;
   gradient: HeadWeights;
+  /**
+   * How far each target is, in the spec's order: an attention target's weight weights[query][key]
+   * (training raises it toward 1), an output target's distance ‖output[query] − y‖ (toward 0).
+   */
+  progress: number[];
 }
 
 /** Xᵀ·B for X (n×d) and B (n×m): (d×m). */
@@ -39,6 +44,7 @@ export function lossAndGradient(spec: Spec, train: TrainSpec, w: HeadWeights, wi
   const c = scaleDivisor(spec.scale, dk);
   const gradient: HeadWeights = { wq: zeros(w.wq.rows, w.wq.cols), wk: zeros(w.wk.rows, w.wk.cols), wv: zeros(w.wv.rows, w.wv.cols) };
   let loss = 0;
+  const progress = new Array<number>(train.targets.length).fill(NaN);
   const inputs = [...new Set(train.targets.map((t) => t.input))].sort((a, b) => a - b);
   for (const inputIndex of inputs) {
     const input = spec.inputs[inputIndex];
@@ -57,9 +63,10 @@ export function lossAndGradient(spec: Spec, train: TrainSpec, w: HeadWeights, wi
     const o = matmul(a, v);
     const dO = zeros(n, v.cols);
     const dS = zeros(n, n);
-    for (const t of train.targets) {
-      if (t.input !== inputIndex) continue;
+    train.targets.forEach((t, g) => {
+      if (t.input !== inputIndex) return;
       if (t.kind === 'attention') {
+        progress[g] = a.data[t.query * n + t.key];
         // −ln A[q][k] = ln Σ_j e^(s_j) − s_k, from the log-sum-exp: finite even when A underflows.
         loss += (logSum[t.query] - s.data[t.query * n + t.key] / c) / K;
         for (let j = 0; j < n; j++) dS.data[t.query * n + j] += (a.data[t.query * n + j] - (j === t.key ? 1 : 0)) / K;
@@ -71,8 +78,9 @@ export function lossAndGradient(spec: Spec, train: TrainSpec, w: HeadWeights, wi
           dO.data[t.query * v.cols + j] += diff / M;
         }
         loss += (0.5 * sq) / M;
+        progress[g] = Math.sqrt(sq);
       }
-    }
+    });
     if (!withGradient) continue;
     if (M > 0) {
       const dA = matmulTransposed(dO, v); // dO · Vᵀ
@@ -87,7 +95,7 @@ export function lossAndGradient(spec: Spec, train: TrainSpec, w: HeadWeights, wi
     addInto(gradient.wq, transposedTimes(x, matmul(dS, k)));
     addInto(gradient.wk, transposedTimes(x, matmul(transpose(dS), q)));
   }
-  return { loss, gradient };
+  return { loss, gradient, progress };
 }
 
 function addInto(target: Matrix, m: Matrix): void {

@@ -10,7 +10,7 @@ import { xmlSafe } from '../../../webview/kit/xml-safe.js';
 import { clip, textWidth } from '../../../webview/kit/format.js';
 import { defaultToken } from '../../../webview/views/spec/selection.js';
 
-const VIEWS = ['arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'geometry', 'training', 'spectrum', 'heads', 'covariance', 'init', 'summary'] as const;
+const VIEWS = ['arcs', 'tokens', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'geometry', 'training', 'spectrum', 'heads', 'covariance', 'init', 'summary'] as const;
 
 function json(spec: unknown): AttentionData {
   const a = analyze(JSON.stringify(spec), { linalg: true });

@@ -31,7 +31,7 @@ const spec = fc.record({
   causal: fc.boolean(),
 });
 
-const VIEWS = ['arcs', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'geometry', 'training', 'spectrum', 'heads', 'covariance', 'init', 'summary'] as const;
+const VIEWS = ['arcs', 'tokens', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'geometry', 'training', 'spectrum', 'heads', 'covariance', 'init', 'summary'] as const;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 

@@ -7,10 +7,11 @@ import { hotGrid } from '../../kit/keyboard.js';
 import type { InitLabJson } from '../../../src/core/result/linalg-json.js';
 import { INIT_LAB } from '../../../src/core/result/linalg-data.js';
 import { maxOf } from '../../../src/core/linalg/extent.js';
-import { clip, fmt, textWidth } from '../../kit/format.js';
+import { clip, fmt, textWidth, wrapLines } from '../../kit/format.js';
+import { wrappedText } from './linalg-view.js';
 import { TipTable } from '../../kit/tips.js';
 import { wireTips } from '../../kit/tooltip.js';
-import { createSvg, drawHeading, emptyView, layoutHeading, note, type G, type ViewFn } from '../../kit/view.js';
+import { createSvg, drawHeading, emptyView, layoutHeading, type G, type ViewFn } from '../../kit/view.js';
 
 export const renderInitLab: ViewFn = (container, data, options) => {
   const theme = options.theme;
@@ -34,12 +35,16 @@ export const renderInitLab: ViewFn = (container, data, options) => {
     `Singular values of one random ${lab.width} × ${lab.width} W`, `Largest softmax weight of ${lab.tokens} keys against d_k`];
   const headings = headingTexts.map((t) => layoutHeading(t, chartW, fs));
   const headExtra = maxOf(headings, (hd) => hd.extra);
-  const titleH = 24 + title.extra + notes.length * 16;
+  // The notes wrap too (they ended in "…" at 430–670 px with no way to read the rest).
+  const noteLineH = Math.round(fs * 1.35);
+  const noteLines = notes.map((s) => wrapLines(s, width - 2 * pad, fs, 4).length);
+  const titleH = 24 + title.extra + noteLines.reduce((a, b) => a + b, 0) * noteLineH + 4;
   const blockH = chartH + 80 + headExtra;
   const height = titleH + rows * blockH + 10;
   const svg = createSvg(container, theme, width, height, 'Initialisation lab', 'init');
   drawHeading(svg, 'title', pad, 16, title, titleText);
-  notes.forEach((s, k) => note(svg, theme, pad, 34 + title.extra + k * 16, s));
+  let noteY = 34 + title.extra;
+  notes.forEach((s) => { noteY += wrappedText(svg, theme, pad, noteY, s, width - 2 * pad, 'note', 4); });
   const tips = new TipTable();
   const place = (k: number) => (two ? { x: pad + (k % 2) * (chartW + pad), y: titleH + Math.floor(k / 2) * blockH } : { x: pad, y: titleH + k * blockH });
   /** A chart's group: its heading, then a group below the heading's lines for the chart itself. */

@@ -34,7 +34,7 @@ export function summaryItems(data: AttentionData, inputIndex: number): SummaryIt
     { label: same((h) => h.dv) ? 'd_v' : 'd_v per head', value: dv || '–', tip: 'width of values (and of each head\'s output)' },
     { label: 'scale', value: data.scale === 'sqrt_dk' ? '÷√d_k' : data.scale === 'none' ? 'none' : `÷${data.scale}`, tip: 'what the scores are divided by' },
     { label: 'mask', value: data.mask, tip: 'causal: a token sees only itself and earlier tokens' },
-    { label: 'learnable numbers', value: thousands(p.total), tip: `${p.heads.map((h) => `"${h.name}": ${h.wq}+${h.wk}+${h.wv}`).join('; ')}${p.wo ? `; W_O ${p.wo}` : ''} (identity matrices hold none)` },
+    { label: 'learnable numbers', value: thousands(p.total), tip: `${p.heads.map((h) => `"${h.name}": ${h.wq}+${h.wk}+${h.wv}`).join('; ')}${p.wo ? `; W_O ${p.wo}` : ''} (identity matrices hold none unless the "train" section learns them)` },
   ];
 }
 

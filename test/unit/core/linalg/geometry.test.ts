@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { JSDOM } from 'jsdom';
-import { pairGeometry } from '../../../../src/core/linalg/geometry.js';
+import { degreesText, pairGeometry } from '../../../../src/core/linalg/geometry.js';
 import { renderSvg } from '../../../../src/cli/render.js';
 import { analyze } from '../../../../src/core/index.js';
 import { exampleText } from '../../../support/specs.js';
@@ -55,4 +55,19 @@ test('the matrix view\'s cosine mode: watch → apple is 1.000 (same direction) 
   const tip = cell.querySelector('title')?.textContent ?? doc.querySelector('[data-query="3"][data-key="2"] title')?.textContent ?? '';
   assert.match(tip, /= \|q\|\|k\| cos θ = 11\.66 · 11\.66 · 1\.000 \(θ = 0°\)/);
   assert.match(doc.querySelector('g.legend')!.textContent!, /cosine q·k ÷ \(\|q\|\|k\|\): direction only.*-1.*1/);
+});
+
+test('issue 19, defect 3: identical directions are exactly 0° (acos of a rounded cosine gave 8.54e-7°), and small angles keep their digits', () => {
+  const same = pairGeometry([1, 3, 0], [1, 3, 0]);
+  assert.equal(same.degrees, 0);
+  assert.equal(same.cos, 1);
+  assert.equal(pairGeometry([10, 6], [20, 12]).degrees, 0, 'one direction, two lengths');
+  // 1e-9 rad between two unit vectors: acos(cos θ) returns 0 or 2.1e-8 rad here; atan2 keeps it.
+  const tiny = pairGeometry([1, 0], [1, 1e-9]);
+  assert.ok(Math.abs(tiny.degrees - (1e-9 * 180) / Math.PI) < 1e-15, `${tiny.degrees}`);
+  assert.ok(Math.abs(pairGeometry([1, 0], [-1, 0]).degrees - 180) < 1e-12);
+  assert.equal(degreesText(8.54e-7), '0°');
+  assert.equal(degreesText(14.036), '14°');
+  assert.equal(degreesText(77.0957), '77.1°');
+  assert.equal(degreesText(90), '90°');
 });

@@ -80,3 +80,18 @@ test('past the panel\'s 5 million multiply-adds: no loss, no frames, and a sente
   assert.deepEqual([t.loss, t.frames], [[], []]);
   assert.equal(t.tooBig, `${spec.train.steps} steps are too many to train in the panel (about 5 million multiply-adds): run attn train, or use fewer steps`);
 });
+
+test('issue 19: the run carries each target\'s progress at every step: learn-apple-watch\'s watch → apple weight from 0.0096 to 0.999, learn-value\'s distance to [3, 0, 0] down to 0', () => {
+  const watch = analyze(exampleText('learn-apple-watch.attn.json')).data!.training!;
+  assert.equal(watch.progress!.length, 1);
+  assert.equal(watch.progress![0].length, watch.loss.length);
+  assert.equal(Number(watch.progress![0][0].toFixed(4)), 0.0096);
+  assert.equal(Number(watch.progress![0][200].toFixed(3)), 0.999);
+  // The same number the frames' attention shows at their steps.
+  for (const f of watch.frames) assert.ok(Math.abs(watch.progress![0][f.step] - f.weights[3][2]) < 1e-12);
+  const value = analyze(exampleText('learn-value.attn.json')).data!.training!;
+  const d = value.progress![0];
+  assert.equal(d.length, 301);
+  assert.ok(Math.abs(d[0] - Math.hypot(...[0, 1, 2].map((j) => value.frames[0].weights[3].reduce((s, w, k) => s + w * [[0, 0, 0.5], [0.5, 0.5, 0.5], [2, 0, 2], [1, 3, 0]][k][j], 0) - [3, 0, 0][j]))) < 1e-9, 'step 0: ‖output of watch − [3, 0, 0]‖');
+  assert.ok(d[300] < 1e-6 && d[0] > 3);
+});

@@ -34,8 +34,9 @@ test('Spectrum: the stretch has σ = 3 and 0.5 (κ = 6); the shear σ = 1.618 an
 
 test('Heads: the two grammar heads read the same directions (1), meaning reads others (0)', () => {
   const t = titles(renderSvg(data('heads-same-and-different-subspaces.attn.json'), 'heads'));
-  assert.match(t, /W_Q: "grammar A" and "grammar B"\noverlap 1 /);
-  assert.match(t, /W_Q: "grammar A" and "meaning"\noverlap 0 /);
+  // Issue 19: the cell reads both ways of containment, with the overlap attn analyze reports (1 and 0) beside it.
+  assert.match(t, /W_Q: "grammar A" \(2-D\) in "grammar B" \(2-D\)\n1 of "grammar A"'s subspace lies inside "grammar B"'s; 1 of "grammar B"'s inside "grammar A"'s\n"grammar A" and "grammar B" read the same 2-D subspace\nattn analyze's overlap \(mean cos² over the smaller subspace\): 1\n/);
+  assert.match(t, /W_Q: "grammar A" \(2-D\) in "meaning" \(2-D\)\n0 of "grammar A"'s subspace lies inside "meaning"'s; 0 of "meaning"'s inside "grammar A"'s\n"grammar A" and "meaning" read orthogonal subspaces: nothing in common\nattn analyze's overlap \(mean cos² over the smaller subspace\): 0\n/);
   const one = renderSvg(data('apple-watch-raw.attn.json'), 'heads');
   assert.match(one, /One head: there is no other head to compare it with/);
 });
@@ -123,5 +124,49 @@ test('keyboard only: every hoverable number of Spectrum, Heads, Covariance and I
     assert.equal(seen.size, hot.length, `${file}: ${seen.size} of ${hot.length} hoverable elements reached`);
     handle.destroy();
     dom.window.close();
+  }
+});
+
+test('issue 19, defect 8: seed-projection-512-64 (one 512 × 64 head): Spectrum and Covariance say why on wrapped lines with the command, Heads that there is one head; nothing runs off a 626 px picture', async () => {
+  const { makeTheme } = await import('../../../../../webview/kit/colour.js');
+  const d = data('seed-projection-512-64.attn.json');
+  assert.ok(d.linalg!.tooBig, 'the spec is over the panel\'s budget');
+  const { textWidth } = await import('../../../../../webview/kit/format.js');
+  const fs = makeTheme('light').fontSize;
+  for (const view of ['spectrum', 'covariance'] as const) {
+    const doc = new JSDOM(renderSvg(d, view, { width: 626 }), { contentType: 'image/svg+xml' }).window.document;
+    const lines = Array.from(doc.querySelectorAll('text.refusal tspan, text.refusal-what tspan'), (t) => t.textContent!);
+    assert.ok(lines.length >= 3, `${view}: ${lines.length} lines`);
+    for (const l of lines) assert.ok(textWidth(l, fs) <= 626 - 24, `${view}: "${l}" fits`);
+    assert.match(lines.join(' '), /360 million multiply-adds/);
+    assert.equal(doc.querySelector('text.command')!.textContent, 'attn analyze FILE.attn.json');
+    assert.ok(Number(doc.documentElement.getAttribute('height')) > 100, `${view}: a picture, not one line`);
+  }
+  assert.match(renderSvg(d, 'heads', { width: 626 }), /One head: there is no other head to compare it with/);
+});
+
+test('issue 19, defect 8: in the panel the command names the spec\'s own file', async () => {
+  const { renderSpectrum } = await import('../../../../../webview/views/linalg/spectrum.js');
+  const { makeTheme } = await import('../../../../../webview/kit/colour.js');
+  const dom = new JSDOM('<!doctype html><main data-file-name="seed-projection-512-64.attn.json"><div id="r"></div></main>');
+  const handle = renderSpectrum(dom.window.document.getElementById('r') as unknown as HTMLElement, data('seed-projection-512-64.attn.json'), {
+    theme: makeTheme('dark'), width: 626, head: 0, input: 0, token: 0, matrixMode: 'weights', projection: 'wq', interactive: true,
+  });
+  assert.equal(handle.svg.querySelector('text.command')!.textContent, 'attn analyze seed-projection-512-64.attn.json');
+  handle.destroy();
+  dom.window.close();
+});
+
+test('issue 19, defect 11: the Init lab\'s notes wrap at 430–670 px (they ended in "…")', () => {
+  const d = data('init-four-rules.attn.json');
+  for (const width of [430, 626, 670]) {
+    const doc = new JSDOM(renderSvg(d, 'init', { width }), { contentType: 'image/svg+xml' }).window.document;
+    const notes = Array.from(doc.querySelectorAll('text.note'));
+    assert.equal(notes.length, 2);
+    for (const n of notes) {
+      assert.equal(n.querySelector('title'), null, `${width} px: nothing cut`);
+      for (const t of Array.from(n.querySelectorAll('tspan'))) assert.ok(!t.textContent!.includes('…'), `${width} px: "${t.textContent}"`);
+    }
+    assert.match(Array.from(notes[1].querySelectorAll('tspan'), (t) => t.textContent).join(' '), /their curves lie on each other$/);
   }
 });

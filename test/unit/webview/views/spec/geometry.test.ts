@@ -81,3 +81,71 @@ test('the θ label is crossed by no line of the plane (the dashed drop from q cr
   }
   assert.ok(checked >= 8);
 });
+
+/** The text a <text> shows (its tspans joined by a space), without its hover <title>. */
+const shown = (el: Element) => Array.from(el.childNodes).filter((c) => c.nodeName !== 'title').map((c) => c.textContent).join(' ');
+
+test('issue 19, defect 3: q = k ("raw", query watch, the default) is θ = 0°, not 8.54e-7°, in the plane and in the table', () => {
+  const { dom, handle } = draw(0, 3, false);
+  assert.equal(shown(handle.svg.querySelector('text.theta')!), 'θ = 0°');
+  const watchRow = Array.from(handle.svg.querySelectorAll('g.keys text.num')).slice(15, 20).map(shown);
+  assert.deepEqual(watchRow, ['3.16', '1.000', '0°', '10', '0.999']);
+  assert.doesNotMatch(handle.svg.textContent!, /e-\d+°/, 'no angle in exponent notation');
+  dom.window.close();
+});
+
+test('issue 19, defect 9: the learner picks the key: a click on watch\'s row draws watch · watch = 64 beside the strongest, watch · apple = 136; Enter and the buttons too', () => {
+  const { dom, doc, handle } = draw(1, 3, true);
+  const formula = () => shown(handle.svg.querySelector('text.formula')!);
+  assert.equal(formula(), 'q_watch · k_apple = |q||k| cos θ = 11.66 · 11.66 · 1.000 = 136');
+  const watch = () => handle.svg.querySelector('g.keys text.key[data-token="3"]')!;
+  watch().dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true }));
+  assert.equal(formula(), 'q_watch · k_watch = |q||k| cos θ = 11.66 · 5.66 · 0.970 = 64');
+  assert.equal(watch().getAttribute('aria-current'), 'true');
+  // Keyboard: Enter on apple's row draws apple again, and the focus stays on that row.
+  const apple = handle.svg.querySelector('g.keys text.key[data-token="2"]')!;
+  (apple as unknown as HTMLElement).focus();
+  apple.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+  assert.match(formula(), /k_apple .* = 136$/);
+  assert.equal(doc.activeElement?.getAttribute('data-token'), '2', 'the focus stays on the row picked');
+  // The buttons: the next key after apple is watch.
+  handle.svg.querySelector('[data-control="next-key"]')!.dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true }));
+  assert.match(formula(), /= 64$/);
+  handle.destroy();
+  dom.window.close();
+});
+
+test('issue 19, defect 9: a row\'s click picks the key and shows nothing in the spec; the arrows still show their token there', () => {
+  const dom = new JSDOM('<!doctype html><div id="r"></div>', { pretendToBeVisual: true });
+  const reveals: unknown[] = [];
+  const handle = renderGeometry(dom.window.document.getElementById('r') as unknown as HTMLElement, data, {
+    theme: makeTheme('light'), width: 626, head: 1, input: 0, token: 3, matrixMode: 'weights', projection: 'wq', interactive: true, onReveal: (t) => reveals.push(t),
+  });
+  handle.svg.querySelector('g.keys text.key[data-token="3"]')!.dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true }));
+  assert.deepEqual(reveals, []);
+  handle.svg.querySelector('line.k-arrow')!.dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true }));
+  assert.deepEqual(reveals, [{ kind: 'token', input: 0, token: 3 }]);
+  handle.destroy();
+  dom.window.close();
+});
+
+test('issue 19, defect 11: at 430, 626 and 1,200 px the title wraps and the formula fits the picture (it was cut at the right edge)', () => {
+  const fs = makeTheme('light').fontSize;
+  for (const width of [430, 626, 1200]) {
+    for (const token of [0, 1, 2, 3]) {
+      const dom = new JSDOM('<!doctype html><div id="r"></div>');
+      const handle = renderGeometry(dom.window.document.getElementById('r') as unknown as HTMLElement, data, {
+        theme: makeTheme('light'), width, head: 1, input: 0, token, matrixMode: 'weights', projection: 'wq', interactive: false,
+      });
+      const f = handle.svg.querySelector('text.formula')!;
+      const lines = f.querySelectorAll('tspan').length ? Array.from(f.querySelectorAll('tspan'), (t) => t.textContent!) : [shown(f)];
+      for (const line of lines) assert.ok(12 + line.length * fs * 0.6 <= width, `${width} px: "${line}" fits`);
+      assert.ok(!lines.join('').includes('…'), `${width} px: the formula is whole`);
+      for (const t of Array.from(handle.svg.querySelectorAll('text.title, text.title tspan'))) {
+        if (t.querySelector('tspan')) continue;
+        assert.ok(12 + textWidth(t.textContent!, fs * 1.1) <= width, `${width} px: title line "${t.textContent}" fits`);
+      }
+      dom.window.close();
+    }
+  }
+});

@@ -1,0 +1,78 @@
+// The Tokens view (webview/views/spec/tokens.ts), issue 19: BertViz's head view for a spec. Hover or
+// focus a token and only its lines stay, their opacity its weights, the other side's tokens shaded
+// by weight; a repeated word keeps its position, so the two "watch" tokens stay apart.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { JSDOM } from 'jsdom';
+import { analyze } from '../../../../../src/core/index.js';
+import { at } from '../../../../../src/core/result/attention-data.js';
+import { renderTokens, tokenLabels } from '../../../../../webview/views/spec/tokens.js';
+import { makeTheme } from '../../../../../webview/kit/colour.js';
+import { exampleText } from '../../../../support/specs.js';
+import type { AttentionData } from '../../../../../src/core/result/attention-data.js';
+
+function draw(data: AttentionData, head: number | 'all', interactive = true) {
+  const dom = new JSDOM('<!doctype html><div id="r"></div>', { pretendToBeVisual: true });
+  const handle = renderTokens(dom.window.document.getElementById('r') as unknown as HTMLElement, data, {
+    theme: makeTheme('light'), width: 626, head, input: 0, token: 0, matrixMode: 'weights', projection: 'wq', interactive,
+  });
+  return { dom, handle, svg: handle.svg };
+}
+
+test('hover the query watch in "tech lens": only its four lines stay, each as opaque as its weight, and apple (the 136) is the brightest key', () => {
+  const data = analyze(exampleText('apple-watch-lens.attn.json')).data!;
+  const { dom, handle, svg } = draw(data, 1);
+  const head = data.inputs[0].heads[1];
+  assert.equal(svg.querySelectorAll('line.link').length > 4, true, 'at rest every pair has its line');
+  const watch = svg.querySelector('text.token.query[data-token="3"]')!;
+  watch.dispatchEvent(new dom.window.MouseEvent('pointerover', { bubbles: true }));
+  const links = Array.from(svg.querySelectorAll('line.link'));
+  assert.ok(links.length > 0 && links.every((l) => l.getAttribute('data-query') === '3'), 'only watch\'s lines');
+  for (const l of links) assert.equal(Number(l.getAttribute('stroke-opacity')), at(head.weights, 3, Number(l.getAttribute('data-key'))));
+  const shade = (k: number) => Number(svg.querySelector(`rect.shade.key[data-token="${k}"]`)!.getAttribute('fill-opacity'));
+  assert.ok(shade(2) > shade(3) && shade(2) > shade(0), 'apple is lit brightest');
+  watch.dispatchEvent(new dom.window.MouseEvent('pointerout', { bubbles: true, relatedTarget: null }));
+  assert.equal(svg.querySelectorAll('rect.shade').length, 0, 'back at rest');
+  handle.destroy();
+  dom.window.close();
+});
+
+test('keyboard: Tab onto a token and the arrows light each in turn, queries on the left and keys on the right', () => {
+  const data = analyze(exampleText('apple-watch-lens.attn.json')).data!;
+  const { dom, handle, svg } = draw(data, 'all');
+  const first = svg.querySelector('[tabindex="0"]')!;
+  assert.equal(first.getAttribute('data-side'), 'query');
+  (first as unknown as HTMLElement).focus();
+  assert.ok(Array.from(svg.querySelectorAll('line.link')).every((l) => l.getAttribute('data-query') === '0'));
+  first.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+  const key = dom.window.document.activeElement!;
+  assert.equal(key.getAttribute('data-side'), 'key');
+  assert.ok(Array.from(svg.querySelectorAll('line.link')).every((l) => l.getAttribute('data-key') === '0'), 'the key\'s column');
+  assert.deepEqual(new Set(Array.from(svg.querySelectorAll('line.link'), (l) => l.getAttribute('data-head'))), new Set(['0', '1']), 'both heads, each in its colour');
+  handle.destroy();
+  dom.window.close();
+});
+
+test('a repeated word stays distinguishable: "watch (1)" and "watch (4)", each lighting its own row', () => {
+  assert.deepEqual(tokenLabels(['watch', 'love', 'apple', 'watch']), ['watch (1)', 'love', 'apple', 'watch (4)']);
+  const spec = JSON.parse(exampleText('apple-watch-lens.attn.json'));
+  spec.inputs = [{ name: 'watch love apple watch', tokens: ['watch', 'love', 'apple', 'watch'] }];
+  const data = analyze(JSON.stringify(spec)).data!;
+  const { dom, handle, svg } = draw(data, 1);
+  const labels = Array.from(svg.querySelectorAll('text.token.query'), (t) => t.childNodes[0].textContent);
+  assert.deepEqual(labels, ['watch (1)', 'love', 'apple', 'watch (4)']);
+  svg.querySelector('text.token.query[data-token="3"]')!.dispatchEvent(new dom.window.MouseEvent('pointerover', { bubbles: true }));
+  assert.ok(Array.from(svg.querySelectorAll('line.link')).every((l) => l.getAttribute('data-query') === '3'), 'the second watch\'s row, not the first\'s');
+  handle.destroy();
+  dom.window.close();
+});
+
+test('attn render draws it too: every token with its weights in the hover, nothing NaN', () => {
+  const data = analyze(exampleText('multi-head-causal.attn.json')).data!;
+  const { dom, svg } = draw(data, 'all', false);
+  const tips = Array.from(svg.querySelectorAll('text.token title'), (t) => t.textContent!);
+  assert.equal(tips.length, 2 * data.inputs[0].tokens.length);
+  assert.match(tips[0], /as a query: its weights on every key\nhead "/);
+  assert.doesNotMatch(svg.textContent!, /NaN|undefined/);
+  dom.window.close();
+});
