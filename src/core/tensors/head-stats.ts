@@ -69,13 +69,14 @@ export class HeadStatsSum {
     // as the rest of the loop (measured).
     for (let j = 0; j < n; j++) {
       const w = row[j];
-      bad |= w >= 0 ? 0 : 1;
+      // NaN, −Infinity and negatives fail w >= 0; +Infinity passes it, so it is named too.
+      bad |= w >= 0 && w !== Infinity ? 0 : 1;
       sum += w;
       h -= terms[j];
       max = w > max ? w : max;
       d += w * (i > j ? i - j : j - i);
     }
-    if (bad) for (let j = 0; j < n; j++) if (!(row[j] >= 0)) this.unusual(i, j, row[j]);
+    if (bad) for (let j = 0; j < n; j++) if (!(row[j] >= 0) || row[j] === Infinity) this.unusual(i, j, row[j]);
     this.entropy += h;
     this.confidence += max;
     this.distance += d;

@@ -5,7 +5,7 @@
 // a time (rows.ts), so memory is a few rows plus what was asked for, and each weight is touched
 // by a few loops over a row that sits in the cache.
 import type { AttentionFile } from './attention-file.js';
-import { earlierCopies, HeadStatsSum, type HeadStats } from './head-stats.js';
+import { earlierCopies, HeadStatsSum, STAT_NAMES, type HeadStats } from './head-stats.js';
 import { rowToFloat32, forEachRow, rowScratch } from './rows.js';
 import { softmaxInto } from '../attention/softmax.js';
 import { TensorFileError } from './source.js';
@@ -127,7 +127,12 @@ export function passOverHeads(a: AttentionFile, options: PassOptions = {}): Pass
         for (let j = 0; j < n; j++) mean[at + j] += row[j];
       }
     }, { scratch, ...(softmax ? { transform: softmax } : {}) });
-    result.stats.push(sums.result(layer, head));
+    const stats = sums.result(layer, head);
+    // One rule with the head and rollout views: no number that is not finite is shown. Finite
+    // weights near the largest float (1e308) overflow a sum or a statistic: refused, with where.
+    const overflow = STAT_NAMES.find((k) => { const v = stats[k]; return v !== null && !Number.isFinite(v); });
+    if (overflow) throw new TensorFileError(`${a.file}: layer ${layer} head ${head}: its ${overflow} is beyond the largest number (the weights are too large to add up; attention weights are between 0 and 1${options.softmax ? '' : ': were scores saved? apply the softmax'})`);
+    result.stats.push(stats);
     if (thumbFromPicture) {
       for (let y = 0; y < res; y++) {
         const at = offset + Math.floor((y * side) / res) * side;

@@ -11,6 +11,7 @@ import { entropyTerm, forEachRow } from '../../../../src/core/tensors/rows.js';
 import { PassAccumulator, passOverHeads } from '../../../../src/core/tensors/pass.js';
 import { earlierCopies, headStats, type HeadStats } from '../../../../src/core/tensors/head-stats.js';
 import { poolMax } from '../../../../src/core/model/data.js';
+import { between, seeded } from '../../../support/random.js';
 
 /** Little-endian bytes of `values` in `dtype` (float16/bfloat16 by truncating a float32's bits: exact for the test's purposes). */
 function encode(dtype: DType, values: number[]): Uint8Array {
@@ -28,8 +29,10 @@ function encode(dtype: DType, values: number[]): Uint8Array {
 
 /** float16 bits of v (round toward zero; subnormals kept). */
 function halfBits(v: number): number {
+  if (Number.isNaN(v)) return 0x7e00;
   const sign = v < 0 || Object.is(v, -0) ? 0x8000 : 0;
   const a = Math.abs(v);
+  if (a >= 65520) return sign | 0x7c00; // beyond the largest half: ±Infinity
   if (a >= 2 ** -14) {
     const e = Math.floor(Math.log2(a));
     return sign | ((e + 15) << 10) | Math.floor((a / 2 ** e - 1) * 1024);
@@ -154,4 +157,33 @@ test('with pictures kept, thumbnails pooled from the picture are the ones pooled
     assert.deepEqual(Array.from(withPictures.thumbnails), Array.from(plain.thumbnails), `n = ${n}, picture ${res}`);
     assert.equal(withPictures.pictures!.length, 2);
   }
+});
+
+test('300 files with one weight not finite or too large to add up (F64, F32, F16, BF16): the pass refuses each, naming the head, never a statistic that is not finite', () => {
+  const rand = seeded(21);
+  const bad = [NaN, Infinity, -Infinity, 1e308, 1.7e308, 4e307];
+  let refused = 0;
+  for (let c = 0; c < 300; c++) {
+    const dtype = (['F64', 'F32', 'F16', 'BF16'] as const)[between(rand, 0, 3)];
+    const layers = between(rand, 1, 2), heads = between(rand, 1, 3), n = between(rand, 2, 6);
+    const values = weights(layers, heads, n, c + 1, false);
+    const at = between(rand, 0, values.length - 1);
+    const drawn = bad[between(rand, 0, bad.length - 1)];
+    // Huge finite values only where the dtype holds them (F64); in the others they are +Infinity.
+    const v = dtype !== 'F64' && Number.isFinite(drawn) ? Infinity : drawn;
+    values[at] = v;
+    if (dtype === 'F64' && Math.abs(v) < Infinity && Math.abs(v) > 1e300) for (let j = 0; j < 3 && at + j < values.length; j++) values[at + j] = v;
+    const a = fileOf(dtype, values, layers, heads, n);
+    try {
+      const pass = passOverHeads(a, { thumb: Math.min(n, 4) });
+      assert.ok(Number.isFinite(v), `case ${c}: ${v} at ${at} (${dtype}) was not refused`);
+      for (const s of pass.stats) for (const k of ['entropy', 'confidence', 'distance', 'previousToken', 'sink'] as const) assert.ok(s[k] === null || Number.isFinite(s[k]), `case ${c}: ${k} ${s[k]}`);
+    } catch (e) {
+      if (e instanceof assert.AssertionError) throw e;
+      refused++;
+      const layer = Math.floor(at / (heads * n * n)), head = Math.floor(at / (n * n)) % heads;
+      assert.match((e as Error).message, new RegExp(`^mem: layer ${layer} head ${head}: `), `case ${c} (${dtype}, ${v} at ${at})`);
+    }
+  }
+  assert.ok(refused >= 200, `refused ${refused} of 300`);
 });
