@@ -23,9 +23,14 @@ export function trainCommand(args: Args, maxBytes: number, io: Io): number {
   const tooMuch = stepsProblem(spec, spec.train, n);
   if (tooMuch) { io.err(`attn train: ${tooMuch}`); return 2; }
   const run = train(spec, spec.train, { steps: n });
+  if (run.stoppedAt === 0) {
+    // Before any step: the spec's own numbers overflow, whatever the rate (no report: every number in it would be NaN).
+    io.err(`attn train: ${printable(file)}: the loss is not finite before the first step: the spec's numbers overflow as they are (its scale, embeddings, weights or a target too large), so no rate can train it`);
+    return 1;
+  }
   io.out(args.flags.has('--json') ? JSON.stringify(trainJson(run), null, 2) : trainReport(spec, spec.train, run));
   if (run.stoppedAt !== undefined) {
-    io.err(`attn train: the numbers overflowed at step ${run.stoppedAt} (rate ${spec.train.rate} is too large): stopped, with the last finite weights`);
+    io.err(`attn train: the numbers overflowed at step ${run.stoppedAt}: stopped, with the last finite weights (a smaller rate than ${spec.train.rate}, or smaller numbers in the spec)`);
     return 1;
   }
   return 0;

@@ -37,7 +37,9 @@ export async function applyLearnedWeights(uri: vscode.Uri | undefined): Promise<
   }
   const run = train(spec, t);
   if (run.stoppedAt !== undefined) {
-    void vscode.window.showWarningMessage(`Attention Lens: the numbers overflowed at step ${run.stoppedAt} (rate ${t.rate} is too large): nothing was changed; lower the rate.`);
+    void vscode.window.showWarningMessage(run.stoppedAt === 0
+      ? 'Attention Lens: the loss is not finite before the first step: the spec\'s numbers overflow as they are (scale, embeddings, weights or a target); nothing was changed.'
+      : `Attention Lens: the numbers overflowed at step ${run.stoppedAt} (rate ${t.rate} is too large): nothing was changed; lower the rate.`);
     return false;
   }
   const edits = learnedWeightEdits(text, run.head, run.weights, t.learn);

@@ -49,7 +49,8 @@ export const renderTraining: ViewFn = (container, data, options) => {
   const input = data.inputs[t.input];
   const n = input.tokens.length;
   const notes: string[] = [];
-  if (t.stoppedAt !== undefined) notes.push(`the numbers overflowed at step ${t.stoppedAt}: the rate ${t.rate} is too large; shown up to the last finite step`);
+  if (t.stoppedAt === 0) notes.push('the loss is not finite before the first step: the spec\'s numbers overflow as they are (its scale, embeddings, weights or a target), whatever the rate');
+  else if (t.stoppedAt !== undefined) notes.push(`the numbers overflowed at step ${t.stoppedAt}: the rate ${t.rate} may be too large; shown up to the last finite step`);
   if (n > MAX_GRID_TOKENS) notes.push(`${n} tokens: the attention grid is left out; the loss and the matrices play`);
   const width = Math.max(options.width, 320);
   const curveW = Math.min(440, width - 2 * pad);

@@ -163,7 +163,7 @@ test('a rate that makes the numbers overflow stops, says at which step, and keep
   writeFileSync(file, JSON.stringify({ ...BASE, train: { targets: [{ query: 'a', key: 'b' }], steps: 50, rate: 1e200 } }));
   const code = await run(['train', file], { out: () => {}, err: (t) => err.push(t) });
   assert.equal(code, 1);
-  assert.match(err.join('\n'), /overflowed at step \d+ .*stopped, with the last finite weights/);
+  assert.match(err.join('\n'), /overflowed at step \d+.*stopped, with the last finite weights/);
 });
 
 test('the analytic gradient agrees with a numpy backward pass written out separately', { skip: numpy ? false : 'numpy is not installed (CI installs python3-numpy)' }, () => {
