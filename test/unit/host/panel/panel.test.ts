@@ -128,7 +128,7 @@ test('Export SVG writes what the page sends beside the spec and says so; the lig
   await until('the first version analysed', () => panel.info().version === 1);
   page.fromPage({ type: 'ready' });
   standIn.documents.state.settings.set('attentionLens.exportBackground', 'light');
-  panel.requestExport('svg');
+  await panel.requestExport('svg');
   const [request] = page.receivedOf('exportRequest');
   assert.equal(request.format, 'svg');
   assert.equal(request.theme, 'light');
@@ -145,11 +145,11 @@ test('an export answered in another format, or with bytes that are not the forma
   const { folder, panel, page } = open();
   await until('the first version analysed', () => panel.info().version === 1);
   page.fromPage({ type: 'ready' });
-  panel.requestExport('svg');
+  await panel.requestExport('svg');
   const [asked] = page.receivedOf('exportRequest');
   assert.equal(asked.theme, undefined, 'the picture as shown unless the setting says light');
   page.fromPage({ type: 'exportResult', requestId: asked.requestId, format: 'png', data: 'data:image/png;base64,iVBORw0KGgo=' });
-  panel.requestExport('png');
+  await panel.requestExport('png');
   const png = page.receivedOf('exportRequest')[1];
   page.fromPage({ type: 'exportResult', requestId: png.requestId, format: 'png', data: 'data:image/png;base64,PHN2Zz4=' });
   await until('the refusal', () => standIn.windows.state.messages.length === 1);
@@ -194,7 +194,7 @@ test('closing the page disposes the panel once: it says so, and a pending export
   let disposed = 0;
   panel.onDidDispose(() => disposed++);
   await until('the first version analysed', () => panel.info().version === 1);
-  panel.requestExport('svg');
+  void panel.requestExport('svg');
   webviewPanel.dispose();
   panel.dispose();
   await settle();
