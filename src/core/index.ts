@@ -8,6 +8,7 @@ import { linalgData } from './result/linalg-data.js';
 import { findOverflow, type Overflow } from './attention/overflow.js';
 import { readSpec, type ReadOptions } from './spec/read.js';
 import type { AttentionReference } from './spec/read-reference.js';
+import { storyOf, type SpecStory } from './spec/read-story.js';
 import type { Problem } from './json/problems.js';
 import type { Spec } from './spec/spec.js';
 import { quote } from './json/quote.js';
@@ -22,6 +23,8 @@ export interface Analysis {
   json?: AttentionJson;
   /** A spec that names a model's attention file: shown by the model views, nothing computed here. */
   reference?: AttentionReference;
+  /** The spec's description, where the panel opens and the spec that comes next, when it names any. */
+  story?: SpecStory;
   /** Reader problems, then compute warnings (such as fully masked rows) placed on their input. */
   problems: Problem[];
 }
@@ -59,7 +62,8 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
   const base = attentionData(spec, result);
   const data = options.linalg ? { ...base, linalg: linalgData(spec, base) } : base;
   const json = options.json === true ? dataToJson(data) : undefined;
-  return { spec, result, data, ...(json ? { json } : {}), problems: [...problems, ...warnings] };
+  const story = storyOf(spec);
+  return { spec, result, data, ...(json ? { json } : {}), ...(story ? { story } : {}), problems: [...problems, ...warnings] };
 }
 
 /** Placed on the head (or W_O) that produced it, else on the input: the nearest thing the user wrote. */

@@ -15,6 +15,8 @@ import { showOnStart } from './panel/start.js';
 import type { AttentionLensApi } from './test-api.js';
 import type { Timings } from './panel/info.js';
 import { ModelEditorProvider } from './model-editor/editor.js';
+import { openExample } from './examples/open-example.js';
+import { answerSaveDialogs } from './panel/save-dialog.js';
 
 const loadedAt = performance.now();
 
@@ -26,7 +28,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   const cache = new AnalysisCache(runner);
   const models = ModelEditorProvider.register(context);
   // A spec that names a model's attention file opens the model editor on it, with the spec's tokens.
-  const panels = new PanelManager({ extensionUri: context.extensionUri, cache, timings, openModel: (file, open) => models.openReference(file, open) });
+  const panels = new PanelManager({ extensionUri: context.extensionUri, cache, timings, openModel: (file, open, show) => models.openReference(file, open, show) });
   context.subscriptions.push(
     new SpecDiagnostics(cache),
     registerSpecHovers(cache),
@@ -36,7 +38,9 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     vscode.commands.registerCommand('attentionLens.toggleLock', () => panels.toggleLock()),
     vscode.commands.registerCommand('attentionLens.exportSvg', () => panels.exportPicture('svg')),
     vscode.commands.registerCommand('attentionLens.exportPng', () => panels.exportPicture('png')),
-    vscode.commands.registerCommand('attentionLens.applyLearnedWeights', (uri?: unknown) => applyLearnedWeights(uri instanceof vscode.Uri ? uri : panels.currentSpec())),
+    vscode.commands.registerCommand('attentionLens.openExample', (name?: unknown) =>
+      openExample({ extensionUri: context.extensionUri, globalStorageUri: context.globalStorageUri, show: (uri) => panels.show(uri) }, name)),
+    vscode.commands.registerCommand('attentionLens.applyLearnedWeights', (uri?: unknown) => applyLearnedWeights(uri instanceof vscode.Uri ? uri : panels.currentSpec(), context.extensionUri)),
     { dispose: () => { runner.dispose(); stalls.dispose(); } },
     { dispose: disposeLog },
   );
@@ -50,6 +54,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     showModel: (uri, view, layer, head) => models.show(uri, view, layer, head),
     maxStallMs: () => stalls.maxMs(),
     resetStall: () => stalls.reset(),
+    answerSaveDialogs: (how) => answerSaveDialogs(how),
   };
 }
 

@@ -3,6 +3,7 @@
 import type { PanelInfo, Timings } from './panel/info.js';
 import type { ModelEditorInfo } from './model-editor/info.js';
 import type { ModelViewName } from '../core/vocabulary.js';
+import type { SaveDialogAnswer } from './panel/save-dialog.js';
 
 export interface AttentionLensApi {
   panels(): PanelInfo[];
@@ -14,4 +15,9 @@ export interface AttentionLensApi {
   /** The longest stall of the extension host's thread since the last resetStall(), in ms. */
   maxStallMs(): number;
   resetStall(): void;
+  /**
+   * How Export's save dialog is answered: 'default' takes the file it proposes at once (the integration
+   * tests cannot press its Save button), 'ask' shows it again.
+   */
+  answerSaveDialogs(how: SaveDialogAnswer): void;
 }

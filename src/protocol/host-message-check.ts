@@ -4,7 +4,8 @@
 // tensor's place in the binary buffer checked against its shape (not every number walked).
 import type { AttentionData } from '../core/result/attention-data.js';
 import { decodeAttention, linalgProblem, WireError } from '../core/result/wire.js';
-import { EXPORT_FORMATS, type HostMessage } from './panel.js';
+import { EXPORT_FORMATS, MATRIX_MODES, ROLES, VIEW_NAMES, type HostMessage } from './panel.js';
+import { badNextName } from '../core/spec/read-story.js';
 import { isObject } from '../core/json/object.js';
 import { isIndex, isOneOf } from './panel-check.js';
 
@@ -49,6 +50,28 @@ function documentProblem(x: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+/** Why a render's story (description, open, next) is malformed, or undefined. */
+export function storyProblem(x: unknown): string | undefined {
+  if (x === undefined) return undefined;
+  if (!isObject(x)) return 'story is not an object';
+  if (x.description !== undefined && !isStr(x.description)) return 'story.description is not text';
+  const o = x.open;
+  if (o !== undefined) {
+    if (!isObject(o)) return 'story.open is not an object';
+    if (o.view !== undefined && !isOneOf(o.view, VIEW_NAMES)) return 'story.open.view is not a view';
+    if (o.input !== undefined && !isIndex(o.input)) return 'story.open.input is not an index';
+    if (o.head !== undefined && o.head !== 'all' && !isIndex(o.head)) return 'story.open.head is not an index or "all"';
+    if (o.token !== undefined && !isIndex(o.token)) return 'story.open.token is not an index';
+    if (o.matrix !== undefined && !isOneOf(o.matrix, MATRIX_MODES)) return 'story.open.matrix is not a matrix mode';
+    if (o.projection !== undefined && !isOneOf(o.projection, ROLES)) return 'story.open.projection is not a role';
+  }
+  const n = x.next;
+  if (n !== undefined && (!isObject(n) || !isStr(n.file) || badNextName(n.file) !== undefined || !isStr(n.title))) {
+    return 'story.next is not { file: a spec\'s name in the same folder, title }';
+  }
+  return undefined;
+}
+
 /** A checked host message; a 'render' comes with its decoded result. */
 export type CheckedMessage = { message: HostMessage; data?: AttentionData } | { why: string };
 
@@ -57,7 +80,7 @@ export function readHostMessage(x: unknown): CheckedMessage {
   if (!isObject(x)) return { why: 'the message is not an object' };
   switch (x.type) {
     case 'render': {
-      const problem = documentProblem(x) ?? problemsProblem(x.warnings, 'warnings');
+      const problem = documentProblem(x) ?? problemsProblem(x.warnings, 'warnings') ?? storyProblem(x.story);
       if (problem) return { why: `render: ${problem}` };
       try {
         return { message: x as unknown as HostMessage, data: decodeAttention(x.result, x.buffer) };

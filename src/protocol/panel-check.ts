@@ -3,6 +3,7 @@
 // The small checks (isIndex, isOneOf; isObject is core/json/object.ts) are shared with the webview's
 // checks of host messages (src/protocol/host-message-check.ts) and its saved state (webview/panel/state.ts).
 import { isObject } from '../core/json/object.js';
+import { badNextName } from '../core/spec/read-story.js';
 import { EXPORT_FORMATS, MATRIX_MODES, ROLES, VIEW_NAMES, type PanelState, type WebviewMessage } from './panel.js';
 
 /** A whole number ≥ min (array indices, versions, request ids). Not for Array.filter: its 2nd argument would be min. */
@@ -64,6 +65,8 @@ export function isWebviewMessage(x: unknown): x is WebviewMessage {
       return isIndex(x.requestId) && isOneOf(x.format, EXPORT_FORMATS) && typeof x.data === 'string';
     case 'need':
       return typeof x.documentUri === 'string' && isIndex(x.version) && x.what === 'linalg';
+    case 'openNext':
+      return typeof x.documentUri === 'string' && typeof x.file === 'string' && badNextName(x.file) === undefined;
     default:
       return false;
   }

@@ -5,6 +5,7 @@ import type { WireAttention } from '../core/result/wire.js';
 import type { LinalgJson } from '../core/result/linalg-json.js';
 
 import type { MatrixMode, Role, ViewName } from '../core/vocabulary.js';
+import type { SpecOpen } from '../core/spec/spec.js';
 
 // The words of the messages (views, roles, modes, formats) live in vocabulary.ts.
 export { EXPORT_FORMATS, MATRIX_MODES, ROLES, VIEW_NAMES } from '../core/vocabulary.js';
@@ -38,6 +39,17 @@ export interface PanelState {
 
 // ---- host → webview ----
 
+/**
+ * The story of the spec shown: its description, where the panel opens on it (a view, and input, head
+ * and token indices, as the spec's "open" names them) and the spec that comes next, with its title.
+ */
+export interface PanelStory {
+  description?: string;
+  open?: SpecOpen;
+  /** `file`: a spec in the same folder (a bare name, *.attn.json); `title`: its title, or the name. */
+  next?: { file: string; title: string };
+}
+
 /** A fresh result for a document version: a small header and one binary buffer with every tensor: the result model serialised (core/result/wire.ts), as the analysis worker sent it to the host. */
 export interface RenderMessage {
   type: 'render';
@@ -47,6 +59,8 @@ export interface RenderMessage {
   result: WireAttention;
   buffer: ArrayBuffer;
   warnings: PanelProblem[];
+  /** Absent when the spec has no description, "open" or "next". */
+  story?: PanelStory;
 }
 
 /** The spec is broken: list the problems and keep the last good picture, dimmed. */
@@ -139,4 +153,12 @@ export interface NeedMessage {
   what: 'linalg';
 }
 
-export type WebviewMessage = ReadyMessage | PaintedMessage | RevealMessage | StateMessage | ExportResultMessage | NeedMessage;
+/** The user chose "Next": open the spec the story names next (the host opens only the one it offered). */
+export interface OpenNextMessage {
+  type: 'openNext';
+  documentUri: string;
+  /** A bare file name in the shown spec's folder, ending .attn.json. */
+  file: string;
+}
+
+export type WebviewMessage = ReadyMessage | PaintedMessage | RevealMessage | StateMessage | ExportResultMessage | NeedMessage | OpenNextMessage;

@@ -1,5 +1,6 @@
 // Toggle Panel Lock keeps a panel on its spec while other specs become active; Export SVG / PNG
-// asks the real webview for its picture and writes <spec>.<view>.svg / .png next to the spec.
+// asks the real webview for its picture and writes <spec>.<view>.svg / .png next to the spec (the file
+// its save dialog proposes, taken through the test seam's answerSaveDialogs).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -19,7 +20,9 @@ async function sleep(ms: number): Promise<void> {
 suite('Lock and export', () => {
   let a: TestApi;
   const made: string[] = [];
-  suiteSetup(async () => { a = await api(); await closeAllEditors(); });
+  // Export asks where to write in a save dialog that the tests cannot press: the test seam takes the file it proposes.
+  suiteSetup(async () => { a = await api(); a.answerSaveDialogs('default'); await closeAllEditors(); });
+  suiteTeardown(() => a.answerSaveDialogs('ask'));
   teardown(async () => {
     await closeAllEditors();
     for (const f of made.splice(0)) fs.rmSync(f, { force: true });

@@ -10,6 +10,7 @@ import { rovingGrid } from '../kit/keyboard.js';
 import { MATRIX_MODES, MODE_MENU } from '../../src/core/vocabulary.js';
 import { readHostMessage } from '../../src/protocol/host-message-check.js';
 import { clampState, restoreState, toPanelState, type UiState } from './state.js';
+import { applyOpen, showStory } from './story.js';
 import { SPEC_ENTRIES, VIEWS, VIEW_TITLES, specEntry } from '../views/registry.js';
 import { resolveSelection } from '../views/spec/selection.js';
 import type { MatrixMode, RevealTarget, Role, ViewHandle } from '../kit/view.js';
@@ -43,6 +44,8 @@ export class App {
   private summary?: ViewHandle;
   /** The document and version whose linear-algebra numbers were asked for. */
   private asked = '';
+  /** The document whose spec's "open" was applied (or whose saved state was restored): once per document. */
+  private openedFor?: string;
 
   private readonly titleEl: HTMLElement;
   private readonly fileEl: HTMLElement;
@@ -51,6 +54,7 @@ export class App {
   private readonly tabs: HTMLElement;
   private readonly controls: HTMLElement;
   private readonly summaryEl: HTMLElement;
+  private readonly storyEl: HTMLElement;
   private readonly problemsEl: HTMLElement;
   private readonly statusEl: HTMLElement;
   private readonly viewEl: HTMLElement;
@@ -65,6 +69,7 @@ export class App {
       try { initial = JSON.parse(root.dataset.panelState); } catch { initial = undefined; }
     }
     this.state = restoreState(initial);
+    if (initial) this.openedFor = this.documentUri;
     if (root.dataset.locked === 'true') this.state.locked = true;
 
     const d = this.doc;
@@ -74,6 +79,8 @@ export class App {
     this.lockEl = el(d, 'span', { class: 'al-lock', title: 'This panel stays on its document' }, 'locked');
     this.lockEl.hidden = !this.state.locked;
     header.append(this.titleEl, this.fileEl, this.lockEl);
+    this.storyEl = el(d, 'section', { id: 'attention-story', class: 'al-story', 'aria-label': 'About this spec' });
+    this.storyEl.hidden = true;
     this.toolbar = el(d, 'nav', { class: 'al-toolbar', 'aria-label': 'View options' });
     this.tabs = el(d, 'div', { class: 'al-tabs', role: 'tablist', 'aria-label': 'View' });
     this.controls = el(d, 'div', { class: 'al-controls' });
@@ -83,7 +90,7 @@ export class App {
     this.problemsEl.hidden = true;
     this.statusEl = el(d, 'p', { id: 'attention-status', class: 'al-status', role: 'status' }, 'Waiting for a spec…');
     this.viewEl = el(d, 'div', { id: 'attention-view', class: 'al-view' });
-    root.replaceChildren(header, this.toolbar, this.summaryEl, this.problemsEl, this.statusEl, this.viewEl);
+    root.replaceChildren(header, this.storyEl, this.toolbar, this.summaryEl, this.problemsEl, this.statusEl, this.viewEl);
     this.shell = new Shell({ root, tooltip: tooltipEl, view: this.viewEl, redraw: () => this.redraw() });
     this.transport = vscodeTransport(api, this.doc.defaultView!);
     this.setStatus('loading');
@@ -130,7 +137,14 @@ export class App {
         this.version = message.version;
         this.data = decoded;
         if (newDoc) this.state = { ...this.state, input: 0, token: -1, hiddenHeads: [] };
+        if (this.openedFor !== message.documentUri) {
+          // A spec seen here for the first time opens where it says ("open"); later renders keep the user's choices.
+          this.openedFor = message.documentUri;
+          this.state = applyOpen(this.state, message.story?.open);
+        }
         this.state = clampState(this.state, this.data);
+        if (message.story?.open) this.save(false);
+        showStory(this.storyEl, message.story, (file) => this.transport.post({ type: 'openNext', documentUri: this.documentUri, file }));
         this.showProblems(message.warnings);
         this.setStatus('ready');
         this.draw();
@@ -192,6 +206,7 @@ export class App {
     this.viewEl.replaceChildren();
     this.summaryEl.replaceChildren();
     this.controls.replaceChildren();
+    showStory(this.storyEl, undefined, () => {});
     this.titleEl.textContent = 'Attention Lens';
   }
 

@@ -7,6 +7,7 @@ import type { Problem } from '../json/problems.js';
 import { encodeAttention, type WireMessage } from './wire.js';
 import type { LinalgJson } from './linalg-json.js';
 import type { AttentionReference } from '../spec/read-reference.js';
+import type { SpecStory } from '../spec/read-story.js';
 
 export interface WireAnalysis {
   /** Reader problems and compute warnings, with their spans in the text. */
@@ -17,11 +18,16 @@ export interface WireAnalysis {
   linalg?: LinalgJson;
   /** A spec that names a model's attention file: the panel opens the model views on it. */
   reference?: AttentionReference;
+  /** The spec's description, where the panel opens on it and which spec comes next (plain data, small). */
+  story?: SpecStory;
 }
 
 /** The core's analysis of a spec, packed to travel. */
 export function wireAnalysis(a: Analysis): WireAnalysis {
-  return { problems: a.problems, ...(a.data ? { wire: encodeAttention(a.data) } : {}), ...(a.reference ? { reference: a.reference } : {}) };
+  return {
+    problems: a.problems, ...(a.data ? { wire: encodeAttention(a.data) } : {}), ...(a.reference ? { reference: a.reference } : {}),
+    ...(a.data && a.story ? { story: a.story } : {}),
+  };
 }
 
 /** An analysis that could not run (the worker died, a bug): one error, at the top of the spec. */

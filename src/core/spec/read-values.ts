@@ -35,6 +35,15 @@ export function describe(node: Node): string {
  */
 export const MAX_PROBLEMS = 1000;
 
+/** The length most of the rows (lists) have; the earliest such length on a tie; 0 when row 0 is empty and wins. */
+function commonLength(rows: readonly Node[]): number {
+  const counts = new Map<number, number>();
+  for (const r of rows) if (r.type === 'array') counts.set(r.children?.length ?? 0, (counts.get(r.children?.length ?? 0) ?? 0) + 1);
+  let best = rows[0].children?.length ?? 0;
+  for (const [length, n] of counts) if (n > (counts.get(best) ?? 0)) best = length;
+  return best;
+}
+
 export class Reader {
   readonly problems: Problem[] = [];
   private dropped = 0;
@@ -115,14 +124,20 @@ export class Reader {
     }
     const first = rowNodes[0];
     if (first.type !== 'array') return this.error(first, [...path, 0], `expected a row (a list of numbers), got ${describe(first)}`);
-    const cols = first.children?.length ?? 0;
+    // The width is the one most rows have (the first row's on a tie): a number added to or dropped from
+    // one row is underlined on that row, not on all the others (W_Q row 0 one number longer used to
+    // put the error on rows 1 and 2).
+    const cols = commonLength(rowNodes);
     if (cols === 0) return this.error(first, [...path, 0], 'a row needs at least one number');
+    const sameAs = (i: number) => rowNodes.findIndex((r, j) => j !== i && r.type === 'array' && (r.children?.length ?? 0) === cols);
     const values: Float64Array[] = [];
     let ok = true;
     rowNodes.forEach((r, i) => {
       if (r.type === 'array' && (r.children?.length ?? 0) !== cols) {
         ok = false;
-        this.error(r, [...path, i], `row ${i} has ${r.children?.length ?? 0} numbers but row 0 has ${cols}: every row must be as long`);
+        const others = rowNodes.filter((o) => o.type === 'array' && (o.children?.length ?? 0) === cols).length;
+        const them = others > 1 ? `the other ${others} rows have ${cols}` : `row ${sameAs(i)} has ${cols}`;
+        this.error(r, [...path, i], `row ${i} has ${count(r.children?.length ?? 0, 'number')} but ${them}: every row must be as long`);
         return;
       }
       const v = this.vector(r, [...path, i]);

@@ -14,11 +14,12 @@ import { readViews } from './read-views.js';
 import { readTrain } from './read-train.js';
 import { reportDuplicateKeys } from './read-duplicates.js';
 import { identityOverLimit, overLimit } from './read-limits.js';
+import { readStory } from './read-story.js';
 
 export { MAX_TOKENS } from './read-inputs.js';
 export { MAX_CELLS, MAX_WORK } from './read-limits.js';
 
-const TOP_LEVEL = new Set(['$schema', 'title', 'description', 'features', 'embeddings', 'inputs', 'heads', 'wo', 'scale', 'mask', 'views', 'train']);
+const TOP_LEVEL = new Set(['$schema', 'title', 'description', 'open', 'next', 'features', 'embeddings', 'inputs', 'heads', 'wo', 'scale', 'mask', 'views', 'train']);
 
 export interface ReadOptions {
   maxBytes?: number;
@@ -71,9 +72,10 @@ export function readSpec(text: string, options: ReadOptions = {}): ReadResult {
   const views = readViews(r, root, dims);
   // Training is read once the heads, inputs and mask it refers to are known.
   const train = inputs && heads && mask ? readTrain(r, root, { inputs, heads: heads.heads, mask, dModel: dims.dModel }) : null;
+  const story = readStory(r, root, { ...(inputs ? { inputs } : {}), ...(heads ? { heads: heads.heads } : {}), hasWo: Boolean(wo) });
 
   const hasErrors = r.problems.some((p) => p.severity === 'error');
-  if (hasErrors || !inputs || !heads || !scale || !mask || !views || (woNode && !wo) || train === undefined) return { problems: r.problems };
+  if (hasErrors || !inputs || !heads || !scale || !mask || !views || (woNode && !wo) || train === undefined || !story) return { problems: r.problems };
   const tooBig = overLimit(inputs, heads.heads, dims.dModel);
   if (tooBig) {
     r.error(childAt(root, 'inputs')!, ['inputs'], tooBig);
@@ -81,6 +83,9 @@ export function readSpec(text: string, options: ReadOptions = {}): ReadResult {
   }
   const spec: Spec = {
     ...(title !== undefined ? { title } : {}),
+    ...(story.description !== undefined ? { description: story.description } : {}),
+    ...(story.open ? { open: story.open } : {}),
+    ...(story.next !== undefined ? { next: story.next } : {}),
     dModel: dims.dModel,
     features: dims.features,
     featuresGiven: dims.featuresGiven,

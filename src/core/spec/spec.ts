@@ -1,7 +1,7 @@
 // The validated form of a *.attn.json spec. The reader (read.ts) turns text into this, or into
 // problems; the math (attention.ts) only ever sees this shape, never raw JSON.
 import type { Matrix } from '../linalg/matrix.js';
-import type { HeadRole } from '../vocabulary.js';
+import type { HeadRole, MatrixMode, Role, ViewName } from '../vocabulary.js';
 
 /** A text range in the spec: zero-based character offset and length. */
 export interface Span {
@@ -107,8 +107,24 @@ export interface ViewOptions {
   readonly quadrant?: QuadrantOptions;
 }
 
+/** Where the panel opens on a spec ("open", read-story.ts): indices into its inputs, heads and the input's tokens. */
+export interface SpecOpen {
+  readonly view?: ViewName;
+  readonly input?: number;
+  readonly head?: number | 'all';
+  readonly token?: number;
+  readonly matrix?: MatrixMode;
+  readonly projection?: Role;
+}
+
 export interface Spec {
   readonly title?: string;
+  /** What the spec is about, in a sentence or two (shown at the top of the panel). */
+  readonly description?: string;
+  /** Where the panel opens on this spec (a view, and the input, head, token and modes it shows). */
+  readonly open?: SpecOpen;
+  /** The file name of the spec that comes next in a story, in this spec's folder. */
+  readonly next?: string;
   readonly dModel: number;
   /** Names of the d_model dimensions; generated as d0, d1, ... when the spec gives none. */
   readonly features: readonly string[];

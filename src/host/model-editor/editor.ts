@@ -43,11 +43,16 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider<
     return provider;
   }
 
-  /** Opens the model editor on a file a spec references, with the spec's tensor and tokens (an open document takes them too). */
-  openReference(file: vscode.Uri, open: OpenOptions): Thenable<unknown> {
+  /**
+   * Opens the model editor on a file a spec references, with the spec's tensor and tokens (an open
+   * document takes them too), beside the active editor; `show.focus`: focused and pinned (Show Attention
+   * on such a spec, which opens no panel), else without taking the focus.
+   */
+  openReference(file: vscode.Uri, open: OpenOptions, show: { focus: boolean } = { focus: false }): Thenable<unknown> {
     this.references.set(file.toString(), open);
     this.documents.get(file.toString())?.reopen(open);
-    return vscode.commands.executeCommand('vscode.openWith', file, MODEL_VIEW_TYPE, vscode.ViewColumn.Beside);
+    return vscode.commands.executeCommand('vscode.openWith', file, MODEL_VIEW_TYPE,
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: !show.focus, preview: false });
   }
 
   infos(): ModelEditorInfo[] { return [...this.views].map((v) => v.info()); }

@@ -4,10 +4,7 @@
 // channel to the webview (channel.ts), its clocks (metrics.ts) and what it knows of
 // the document it shows (preview.ts, made anew for each document). Its analyses come from the
 // shared cache (host/analysis/cache.ts): one per document version, whoever else asks.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { checkSidecarBeside, resolveBeside } from '../../core/files/spec-files.js';
-import { TensorFileError } from '../../core/tensors/source.js';
 import { positionAt, type Problem } from '../../core/json/problems.js';
 import type { PanelProblem, PanelState, ViewName, WebviewMessage } from '../../protocol/panel.js';
 import { isWebviewMessage } from '../../protocol/panel-check.js';
@@ -16,6 +13,7 @@ import type { AttentionReference } from '../../core/spec/read-reference.js';
 import type { OpenOptions } from '../../core/files/open.js';
 import { Debouncer } from '../debounce.js';
 import { writeExport } from './export.js';
+import { askExportTarget } from './save-dialog.js';
 import { log } from '../log.js';
 import { WebviewChannel } from './channel.js';
 import { PanelMetrics } from './metrics.js';
@@ -25,6 +23,8 @@ import { revealInSpec } from '../spec-editor/reveal.js';
 import { baseName } from '../spec-documents.js';
 import type { PanelInfo, Timings } from './info.js';
 import { FIRST_UPDATE_DELAY_MS } from '../update-delay.js';
+import { panelStory, siblingSpec } from './story.js';
+import { referencedFile, referenceOpenOptions } from './reference.js';
 
 export const PANEL_VIEW_TYPE = 'attentionLens.panel';
 
@@ -38,7 +38,9 @@ export interface PanelContext {
   cache: AnalysisCache;
   timings: Timings;
   /** Opens the model editor on a file a spec references ({ "attention": { "file" } }). */
-  openModel?: (file: vscode.Uri, open: OpenOptions) => Thenable<unknown>;
+  openModel?: (file: vscode.Uri, open: OpenOptions, show: { focus: boolean }) => Thenable<unknown>;
+  /** Opens the spec the story names next (the webview's "Next"), in its editor and in `panel`. */
+  openNext?: (spec: vscode.Uri, panel: AttentionPanel) => Thenable<unknown>;
 }
 
 export class AttentionPanel implements vscode.Disposable {
@@ -127,15 +129,19 @@ export class AttentionPanel implements vscode.Disposable {
     this.debouncer.schedule('update', () => void this.update(), delay);
   }
 
-  requestExport(format: 'svg' | 'png'): void {
+  /** Export: asks where to write (save-dialog.ts), then the webview for the picture (resolved once asked), then writes it. */
+  async requestExport(format: 'svg' | 'png'): Promise<void> {
     // Slides and print want a light background whatever the editor's theme: a setting says which.
     const light = vscode.workspace.getConfiguration('attentionLens').get<string>('exportBackground') === 'light';
-    // An export asked for the document shown now: the file goes beside that spec.
+    // An export asked for the document and view shown now.
     const documentUri = this.uri;
+    const view = this.view;
+    const target = await askExportTarget(documentUri, view, format, this.context.extensionUri);
+    if (!target || this.disposed) return;
     // The channel settles the request only with a reply in the format asked (a PNG answering an SVG
     // request is refused below and the request waits on), so the reply's format is the one asked.
-    this.channel.requestExport({ format, ...(light ? { theme: 'light' as const } : {}) }).then((reply) => {
-      void writeExport(documentUri, this.view, reply.format, reply.data);
+    void this.channel.requestExport({ format, ...(light ? { theme: 'light' as const } : {}) }).then((reply) => {
+      void writeExport(documentUri, view, reply.format, reply.data, target);
     }, () => {
       if (!this.disposed) void vscode.window.showWarningMessage('Attention Lens: the panel did not send the picture to export.');
     });
@@ -179,11 +185,17 @@ export class AttentionPanel implements vscode.Disposable {
       this.showProblems(version, problems);
       return;
     }
+    const wire = analysis.wire;
+    // The next spec's title is read from its file: a short wait, after which this version may be stale.
+    const story = analysis.story ? await panelStory(uri, analysis.story) : undefined;
+    if (this.disposed || preview !== this.preview || !preview.isNew(document, version)) return;
     preview.shownVersion = version;
     preview.data = analysis.data;
+    preview.next = story?.next?.file;
     this.channel.show({
       type: 'render', documentUri: uri.toString(), fileName: baseName(uri),
-      version, result: analysis.wire.header, buffer: analysis.wire.buffer, warnings: problems.filter((p) => p.severity === 'warning'),
+      version, result: wire.header, buffer: wire.buffer, warnings: problems.filter((p) => p.severity === 'warning'),
+      ...(story ? { story } : {}),
     });
     this.context.timings.lastPostMs = this.channel.lastPostMs;
   }
@@ -194,16 +206,9 @@ export class AttentionPanel implements vscode.Disposable {
    */
   private showReference(document: vscode.TextDocument, version: number, text: string, ref: AttentionReference, problems: PanelProblem[]): void {
     const { line, column } = positionAt(text, ref.span.offset);
-    // The same rule as for tensor files: in the spec's folder or below it, no link leading out.
-    let file: vscode.Uri;
-    try {
-      if (document.uri.scheme !== 'file') throw new TensorFileError('this spec is not a file on disk, so the file beside it cannot be read: save it first');
-      const real = resolveBeside(path.dirname(document.uri.fsPath), ref.file);
-      checkSidecarBeside(path.dirname(document.uri.fsPath), real); // its tokens file too, if it has one
-      file = vscode.Uri.file(real);
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      this.showProblems(version, [{ severity: 'error', path: 'attention.file', line, column, message }, ...problems]);
+    const file = referencedFile(document.uri, ref);
+    if (typeof file === 'string') {
+      this.showProblems(version, [{ severity: 'error', path: 'attention.file', line, column, message: file }, ...problems]);
       return;
     }
     const note: PanelProblem = {
@@ -213,7 +218,7 @@ export class AttentionPanel implements vscode.Disposable {
     this.showProblems(version, [note, ...problems]);
     if (this.preview.referenced !== ref.file) {
       this.preview.referenced = ref.file;
-      void this.context.openModel?.(file, { ...(ref.tensor !== undefined ? { tensor: ref.tensor } : {}), ...(ref.tokens ? { tokens: [...ref.tokens] } : {}) });
+      void this.context.openModel?.(file, referenceOpenOptions(ref), { focus: false });
     }
   }
 
@@ -258,6 +263,17 @@ export class AttentionPanel implements vscode.Disposable {
       case 'need':
         void this.sendLinalg(message.version);
         return;
+      case 'openNext': {
+        // Only the spec this panel offered as next, beside the spec it shows.
+        const next = message.file === this.preview.next ? siblingSpec(this.uri, message.file) : undefined;
+        if (!next) {
+          log().warn(`ignored an 'openNext' for ${message.file}: the panel offered ${this.preview.next ?? 'no next spec'}`);
+          return;
+        }
+        void Promise.resolve(this.context.openNext?.(next, this))
+          .catch((err) => log().error('opening the next spec failed:', err instanceof Error ? err.message : String(err)));
+        return;
+      }
       case 'exportResult':
         if (!this.channel.answer(message.requestId, { format: message.format, data: message.data })) {
           log().warn(this.channel.isWaiting(message.requestId)

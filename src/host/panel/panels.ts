@@ -8,6 +8,7 @@ import { AttentionPanel, PANEL_VIEW_TYPE, type PanelContext } from './panel.js';
 import { panelOptions } from './webview.js';
 import { isSpecDocument, isSpecUri, SPEC_GLOB } from '../spec-documents.js';
 import type { PanelInfo } from './info.js';
+import { referencedFile, referenceOpenOptions } from './reference.js';
 
 const LOCKED_CONTEXT = 'attentionLens.panelLocked';
 
@@ -38,6 +39,8 @@ export class PanelManager implements vscode.Disposable {
   async show(arg?: unknown): Promise<AttentionPanel | undefined> {
     const uri = await this.specToShow(arg);
     if (!uri) return undefined;
+    // A spec that references a model's attention file is drawn by the model editor: open that, focused, and no panel.
+    if (await this.openReferenced(uri)) return undefined;
     const key = uri.toString();
     const existing = [...this.panels].find((p) => p.uri.toString() === key)
       ?? [...this.panels].find((p) => !p.isLocked);
@@ -58,6 +61,38 @@ export class PanelManager implements vscode.Disposable {
     return panel;
   }
 
+  /**
+   * "Next" in a panel: the next spec opens in the editor column of the spec the panel shows (and the
+   * panel shows it, a locked one too: the user asked this panel for it).
+   */
+  async openNext(uri: vscode.Uri, panel: AttentionPanel): Promise<void> {
+    const shown = panel.uri.toString();
+    const column = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === shown)?.viewColumn ?? vscode.ViewColumn.One;
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(document, { viewColumn: column, preview: false });
+    if (panel.uri.toString() !== uri.toString()) {
+      panel.markShown();
+      panel.showDocument(uri);
+    }
+  }
+
+  /** True when the spec at `uri` references a model file that the model editor was opened on. */
+  private async openReferenced(uri: vscode.Uri): Promise<boolean> {
+    const openModel = this.context.openModel;
+    if (!openModel) return false;
+    let reference;
+    try {
+      reference = (await this.context.cache.get(await vscode.workspace.openTextDocument(uri))).reference;
+    } catch {
+      return false; // unreadable, or replaced by a newer version: the panel says what it finds
+    }
+    if (!reference) return false;
+    const file = referencedFile(uri, reference);
+    if (typeof file === 'string') return false; // the panel lists why the file cannot be opened
+    await openModel(file, referenceOpenOptions(reference), { focus: true });
+    return true;
+  }
+
   toggleLock(): void {
     const panel = this.target();
     if (!panel) {
@@ -76,7 +111,7 @@ export class PanelManager implements vscode.Disposable {
   async exportPicture(format: 'svg' | 'png'): Promise<void> {
     const panel = this.target() ?? await this.show();
     if (!panel) return;
-    panel.requestExport(format);
+    await panel.requestExport(format);
   }
 
   /** The spec a command acts on: the active editor's, else the one the focused panel shows. */
@@ -101,7 +136,7 @@ export class PanelManager implements vscode.Disposable {
   }
 
   private adopt(webviewPanel: vscode.WebviewPanel, uri: vscode.Uri, options: { state?: PanelState }): AttentionPanel {
-    const panel = new AttentionPanel(webviewPanel, uri, this.context, options);
+    const panel = new AttentionPanel(webviewPanel, uri, { ...this.context, openNext: (next, from) => this.openNext(next, from) }, options);
     this.panels.add(panel);
     this.setActive(panel);
     webviewPanel.onDidChangeViewState((e) => {

@@ -14,6 +14,8 @@ export class DocumentPreview {
   data?: AttentionData;
   /** The model file this document references, once the model editor was opened on it. */
   referenced?: string;
+  /** The file name of the next spec the last render offered ("Next: …"), beside this one. */
+  next?: string;
   /** Tokens of the input the panel shows, from the last result the webview painted. */
   tokens: string[] = [];
 

@@ -29,7 +29,9 @@ export const commands = {
       return undefined as T;
     }
     if (command === 'vscode.openWith' && args[0] instanceof Uri) {
-      await windows.openCustomEditor(args[0], String(args[1]), args[2] as ViewColumn | undefined);
+      // The third argument is a column or { viewColumn, preserveFocus, preview }, as VS Code takes either.
+      const where = args[2] as ViewColumn | { viewColumn?: ViewColumn } | undefined;
+      await windows.openCustomEditor(args[0], String(args[1]), typeof where === 'object' ? where.viewColumn : where);
       return undefined as T;
     }
     throw new Error(`command '${command}' not found`);

@@ -199,3 +199,6 @@ export class WorkspaceEdit {
 export class TabInputWebview {
   constructor(readonly viewType: string) {}
 }
+
+/** What vscode.workspace.fs.stat and readDirectory say an entry is. */
+export enum FileType { Unknown = 0, File = 1, Directory = 2, SymbolicLink = 64 }

@@ -21,7 +21,7 @@ export interface CustomEditorProvider {
   resolveCustomEditor(document: unknown, panel: WebviewPanel, token: unknown): unknown;
 }
 
-export interface ShownMessage { severity: 'information' | 'warning' | 'error'; message: string }
+export interface ShownMessage { severity: 'information' | 'warning' | 'error'; message: string; items?: string[] }
 
 export interface LogLine { level: 'trace' | 'debug' | 'info' | 'warn' | 'error'; text: string }
 
@@ -41,11 +41,18 @@ const state = {
   tabs: [] as { input: TabInputWebview | unknown }[],
   /** The user's choice in a quick pick (undefined: dismissed). */
   pick: (items: readonly unknown[]): unknown => { void items; return undefined; },
+  /** The button the user presses on a message with buttons (undefined: closed without choosing). */
+  press: (message: ShownMessage): string | undefined => { void message; return undefined; },
+  /** The user's answer to a save dialog: by default they press Save on the proposed file. */
+  save: (options: { defaultUri?: Uri }): Uri | undefined => options.defaultUri,
+  /** Every save dialog shown, with its options. */
+  saveDialogs: [] as { defaultUri?: Uri; title?: string }[],
 };
 
-function show(severity: ShownMessage['severity'], message: string): Thenable<undefined> {
-  state.messages.push({ severity, message });
-  return Promise.resolve(undefined);
+function show(severity: ShownMessage['severity'], message: string, items: string[]): Thenable<string | undefined> {
+  const shown: ShownMessage = { severity, message, ...(items.length ? { items } : {}) };
+  state.messages.push(shown);
+  return Promise.resolve(items.length ? state.press(shown) : undefined);
 }
 
 function text(parts: unknown[]): string {
@@ -99,9 +106,14 @@ export const window = {
     return editor;
   },
 
-  showInformationMessage: (message: string) => show('information', message),
-  showWarningMessage: (message: string) => show('warning', message),
-  showErrorMessage: (message: string) => show('error', message),
+  showInformationMessage: (message: string, ...items: string[]) => show('information', message, items),
+  showWarningMessage: (message: string, ...items: string[]) => show('warning', message, items),
+  showErrorMessage: (message: string, ...items: string[]) => show('error', message, items),
+
+  async showSaveDialog(options: { defaultUri?: Uri; title?: string } = {}): Promise<Uri | undefined> {
+    state.saveDialogs.push(options);
+    return state.save(options);
+  },
 
   async showQuickPick<T>(items: readonly T[] | Thenable<readonly T[]>): Promise<T | undefined> {
     return state.pick(await items) as T | undefined;
@@ -175,5 +187,8 @@ export const windows = {
     state.log = [];
     state.tabs = [];
     state.pick = () => undefined;
+    state.press = () => undefined;
+    state.save = (options) => options.defaultUri;
+    state.saveDialogs = [];
   },
 };

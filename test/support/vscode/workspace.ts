@@ -3,10 +3,10 @@
 // open/change/close events, applyEdit (all edits to a document as one new version, then
 // onDidChangeTextDocument), settings, workspace folders, findFiles over those folders, and fs on disk.
 import { readFileSync, readdirSync } from 'node:fs';
-import { stat, writeFile, readFile } from 'node:fs/promises';
+import { mkdir, readdir, stat, writeFile, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { TextDocument, type ContentChange } from './document.js';
-import { EventEmitter, Range, Uri, type WorkspaceEdit } from './values.js';
+import { EventEmitter, FileType, Range, Uri, type WorkspaceEdit } from './values.js';
 
 export interface TextDocumentChangeEvent { document: TextDocument; contentChanges: readonly ContentChange[]; reason?: number }
 
@@ -129,6 +129,14 @@ export const workspace = {
     async writeFile(uri: Uri, content: Uint8Array): Promise<void> {
       if (uri.scheme !== 'file') throw new Error(`No file system provider found for resource '${uri.toString()}'`);
       await writeFile(uri.fsPath, content);
+    },
+    /** Makes the folder and any missing parents, as VS Code's does. */
+    async createDirectory(uri: Uri): Promise<void> {
+      await mkdir(uri.fsPath, { recursive: true });
+    },
+    async readDirectory(uri: Uri): Promise<[string, FileType][]> {
+      return (await readdir(uri.fsPath, { withFileTypes: true }))
+        .map((e): [string, FileType] => [e.name, e.isFile() ? FileType.File : e.isDirectory() ? FileType.Directory : FileType.Unknown]);
     },
   },
 };

@@ -128,3 +128,21 @@ test('numbers: integers stay integers, terms written as in the seeds', () => {
   assert.equal(thousands(3145728), '3,145,728');
   assert.equal(vec([1, 2, 3]), '[1, 2, 3]');
 });
+
+test("a render's story is checked: description text, open's fields, next a sibling spec's name with a title", () => {
+  const story = { description: 'd', open: { view: 'matrix', input: 0, head: 'all', token: 3, matrix: 'scores', projection: 'wq' }, next: { file: 'b.attn.json', title: 'B' } };
+  assert.ok(isHostMessage({ ...render(wire.header), story }));
+  const bad: [unknown, RegExp][] = [
+    [{ description: 1 }, /story\.description/],
+    [{ open: { view: 'pie' } }, /story\.open\.view/],
+    [{ open: { head: -1 } }, /story\.open\.head/],
+    [{ open: { token: 'watch' } }, /story\.open\.token/],
+    [{ next: { file: '../b.attn.json', title: 'B' } }, /story\.next/],
+    [{ next: { file: 'b.attn.json' } }, /story\.next/],
+    ['story', /story is not an object/],
+  ];
+  for (const [s, why] of bad) {
+    const checked = readHostMessage({ ...render(wire.header), story: s });
+    assert.ok('why' in checked && why.test(checked.why), `${JSON.stringify(s)}: ${JSON.stringify(checked)}`);
+  }
+});

@@ -21,6 +21,7 @@ describe('isWebviewMessage', () => {
       { type: 'state', state: { ...state, head: 'all', matrixMode: 'weights', projection: 'wv', locked: true } },
       { type: 'exportResult', requestId: 1, format: 'svg', data: '<svg/>' },
       { type: 'exportResult', requestId: 2, format: 'png', data: 'data:image/png;base64,AAAA' },
+      { type: 'openNext', documentUri: uri, file: 'apple-watch-lens.attn.json' },
     ];
     for (const m of good) assert.equal(isWebviewMessage(m), true, JSON.stringify(m));
   });
@@ -113,5 +114,14 @@ describe('the shared checks and the protocol\'s name lists', () => {
     assert.ok(!isPanelState({ ...state, projection: 'wx' }));
     // hiddenHeads keeps every whole number, wherever it sits in the list.
     assert.deepEqual(restoreState({ hiddenHeads: [2, 0, 1, -1, 'x', 5] }).hiddenHeads, [2, 0, 1, 5]);
+  });
+});
+
+describe('openNext', () => {
+  it('takes only a bare *.attn.json name beside the spec', () => {
+    for (const file of ['../secret.attn.json', 'a/b.attn.json', 'C:\\x.attn.json', '/etc/passwd', 'notes.txt', '', '.attn.json', 7]) {
+      assert.equal(isWebviewMessage({ type: 'openNext', documentUri: uri, file }), false, JSON.stringify(file));
+    }
+    assert.equal(isWebviewMessage({ type: 'openNext', file: 'a.attn.json' }), false, 'no documentUri');
   });
 });

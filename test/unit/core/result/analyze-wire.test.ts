@@ -1,6 +1,6 @@
 // One analysis packed to travel (src/core/result/analyze-wire.ts): the problems as they are, the
-// result as a wire message that decodes back to the same numbers, a reference as it is; nothing
-// else. A failed analysis is one error at the top of the spec.
+// result as a wire message that decodes back to the same numbers, a reference or the spec's story as
+// they are; nothing else. A failed analysis is one error at the top of the spec.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze } from '../../../../src/core/index.js';
@@ -12,8 +12,10 @@ test('a computed spec travels as its problems and a wire message that decodes to
   const a = analyze(exampleText('apple-watch-lens.attn.json'));
   assert.ok(a.data);
   const w = wireAnalysis(a);
-  assert.deepEqual(Object.keys(w), ['problems', 'wire']);
+  assert.deepEqual(Object.keys(w), ['problems', 'wire', 'story']);
   assert.equal(w.problems, a.problems);
+  assert.equal(w.story, a.story, "the spec's description, open and next, as they are");
+  assert.equal(w.story?.next, 'seed-projection-512-64.attn.json');
   const back = decodeAttention(w.wire!.header, w.wire!.buffer);
   assert.equal(back.dModel, a.data.dModel);
   assert.deepEqual(back.features, a.data.features);

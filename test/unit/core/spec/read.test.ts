@@ -52,7 +52,19 @@ test('ragged rows name the row that differs', () => {
   const p = only(text);
   assert.equal(p.path, 'heads[0].wq[1]');
   assert.equal(p.at, '[0,1,5]');
-  assert.match(p.message, /row 1 has 3 numbers but row 0 has 2/);
+  assert.match(p.message, /row 1 has 3 numbers but the other 2 rows have 2/);
+});
+
+test('a number added to row 0 is underlined on row 0, not on the rows that agree (defect 15)', () => {
+  const text = JSON.stringify({ ...BASE, heads: [{ wq: [[4, 3, 7], [2, 1], [0, 1]], wk: [[1, 1], [1, 1], [4, 2]] }] });
+  const p = only(text);
+  assert.equal(p.path, 'heads[0].wq[0]');
+  assert.equal(p.at, '[4,3,7]');
+  assert.equal(p.message, 'row 0 has 3 numbers but the other 2 rows have 2: every row must be as long');
+  // Dropped from the last row: that row, and the one it differs from is named when only one agrees.
+  const two = only(JSON.stringify({ ...BASE, features: ['a', 'b'], embeddings: { x: [1, 0], y: [0, 1] }, heads: [{ wq: [[1, 0], [1]] }] }));
+  assert.equal(two.path, 'heads[0].wq[1]');
+  assert.equal(two.message, 'row 1 has 1 number but row 0 has 2: every row must be as long');
 });
 
 test('a string where a number belongs is placed on the string', () => {

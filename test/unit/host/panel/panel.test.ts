@@ -128,7 +128,7 @@ test('Export SVG writes what the page sends beside the spec and says so; the lig
   await until('the first version analysed', () => panel.info().version === 1);
   page.fromPage({ type: 'ready' });
   standIn.documents.state.settings.set('attentionLens.exportBackground', 'light');
-  panel.requestExport('svg');
+  await panel.requestExport('svg');
   const [request] = page.receivedOf('exportRequest');
   assert.equal(request.format, 'svg');
   assert.equal(request.theme, 'light');
@@ -145,11 +145,11 @@ test('an export answered in another format, or with bytes that are not the forma
   const { folder, panel, page } = open();
   await until('the first version analysed', () => panel.info().version === 1);
   page.fromPage({ type: 'ready' });
-  panel.requestExport('svg');
+  await panel.requestExport('svg');
   const [asked] = page.receivedOf('exportRequest');
   assert.equal(asked.theme, undefined, 'the picture as shown unless the setting says light');
   page.fromPage({ type: 'exportResult', requestId: asked.requestId, format: 'png', data: 'data:image/png;base64,iVBORw0KGgo=' });
-  panel.requestExport('png');
+  await panel.requestExport('png');
   const png = page.receivedOf('exportRequest')[1];
   page.fromPage({ type: 'exportResult', requestId: png.requestId, format: 'png', data: 'data:image/png;base64,PHN2Zz4=' });
   await until('the refusal', () => standIn.windows.state.messages.length === 1);
@@ -194,11 +194,61 @@ test('closing the page disposes the panel once: it says so, and a pending export
   let disposed = 0;
   panel.onDidDispose(() => disposed++);
   await until('the first version analysed', () => panel.info().version === 1);
-  panel.requestExport('svg');
+  void panel.requestExport('svg');
   webviewPanel.dispose();
   panel.dispose();
   await settle();
   assert.equal(disposed, 1);
   assert.deepEqual(standIn.windows.state.messages, []);
   assert.equal(standIn.windows.state.panels.includes(webviewPanel as WebviewPanel), false);
+});
+
+test("the render carries the spec's story: its description, its open, and Next with the next spec's title; Next opens only that spec", async () => {
+  const { uri, panel, page, context, folder } = open('apple-watch-raw.attn.json');
+  const { copyFileSync } = await import('node:fs');
+  copyFileSync(join(ROOT, 'examples', 'apple-watch-lens.attn.json'), join(folder, 'apple-watch-lens.attn.json'));
+  const asked: string[] = [];
+  context.openNext = async (next) => { asked.push(next.fsPath); };
+  await until('the first version analysed', () => panel.info().version === 1);
+  page.fromPage({ type: 'ready' });
+  const [render] = page.receivedOf('render') as { story?: { description?: string; open?: unknown; next?: { file: string; title: string } } }[];
+  assert.match(render.story?.description ?? '', /^Step 1: raw embeddings/);
+  assert.deepEqual(render.story?.open, { view: 'matrix', token: 3, matrix: 'weights' });
+  assert.deepEqual(render.story?.next, { file: 'apple-watch-lens.attn.json', title: 'I love Apple watch: through learned W_Q and W_K (136 vs 64)' });
+  page.fromPage({ type: 'openNext', documentUri: uri.toString(), file: 'apple-watch-geometry.attn.json' });
+  page.fromPage({ type: 'openNext', documentUri: uri.toString(), file: '../apple-watch-lens.attn.json' });
+  page.fromPage({ type: 'openNext', documentUri: uri.toString(), file: 'apple-watch-lens.attn.json' });
+  await settle();
+  assert.deepEqual(asked, [join(folder, 'apple-watch-lens.attn.json')], 'only the spec the panel offered');
+  assert.ok(standIn.windows.state.log.some((l) => /ignored an 'openNext' for apple-watch-geometry\.attn\.json/.test(l.text)));
+  panel.dispose();
+});
+
+test('a "next" that is not beside the spec is left out of the render', async () => {
+  const { panel, page } = open('apple-watch-raw.attn.json');
+  await until('the first version analysed', () => panel.info().version === 1);
+  page.fromPage({ type: 'ready' });
+  const [render] = page.receivedOf('render') as { story?: { next?: unknown; description?: string } }[];
+  assert.equal(render.story?.next, undefined);
+  assert.ok(render.story?.description, 'the description still travels');
+  assert.ok(standIn.windows.state.log.some((l) => /is not beside it/.test(l.text)));
+  panel.dispose();
+});
+
+test('Export asks where to write first, proposing <spec>.<view>.svg beside the spec; cancelling writes nothing and asks the page nothing', async () => {
+  const { folder, panel, page } = open();
+  await until('the first version analysed', () => panel.info().version === 1);
+  page.fromPage({ type: 'ready' });
+  standIn.windows.state.save = () => undefined;
+  await panel.requestExport('svg');
+  assert.equal(standIn.windows.state.saveDialogs[0].defaultUri?.fsPath, join(folder, 'apple-watch-lens.arcs.svg'));
+  assert.deepEqual(page.receivedOf('exportRequest'), []);
+  const elsewhere = join(folder, 'picked.svg');
+  standIn.windows.state.save = () => Uri.file(elsewhere);
+  await panel.requestExport('svg');
+  const [request] = page.receivedOf('exportRequest');
+  page.fromPage({ type: 'exportResult', requestId: request.requestId, format: 'svg', data: '<svg xmlns="http://www.w3.org/2000/svg"></svg>' });
+  await until('the message', () => standIn.windows.state.messages.length > 0);
+  assert.deepEqual(readdirSync(folder).sort(), ['apple-watch-lens.attn.json', 'picked.svg']);
+  panel.dispose();
 });

@@ -166,3 +166,43 @@ test('a panel the user closes leaves the list, and Toggle Lock with none open sa
   panels.dispose();
   assert.equal(standIn.windows.state.serializers.has(PANEL_VIEW_TYPE), false, 'dispose unregistered the serializer');
 });
+
+test('Show Attention on a spec that references a model file opens the model editor, focused, and no panel (defect 7)', async () => {
+  const { folder } = examplesInTemp();
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(`${folder}/run.npy`, 'not read here');
+  writeFileSync(`${folder}/ref.attn.json`, JSON.stringify({ attention: { file: 'run.npy' }, tokens: ['a', 'b'] }));
+  const spec = Uri.file(`${folder}/ref.attn.json`);
+  const { cache } = countingCache();
+  const opened: { file: string; open: unknown; show: unknown }[] = [];
+  const context: PanelContext = {
+    extensionUri: asVscode(Uri.file(ROOT)), cache, timings: { activateMs: 0 },
+    openModel: async (file, open, show) => { opened.push({ file: file.fsPath, open, show }); },
+  };
+  const panels = new PanelManager(context);
+  await showInEditor(spec);
+  assert.equal(await panels.show(), undefined, 'no panel');
+  assert.equal(panelsOpen().length, 0, 'no empty panel with its tabs');
+  assert.deepEqual(opened, [{ file: `${folder}/run.npy`, open: { tokens: ['a', 'b'] }, show: { focus: true } }]);
+  // A reference whose file is missing is a problem to list: then the panel opens and says so.
+  writeFileSync(`${folder}/gone.attn.json`, JSON.stringify({ attention: { file: 'gone.npy' } }));
+  const listed = await panels.show(asVscode(Uri.file(`${folder}/gone.attn.json`)));
+  assert.ok(listed, 'a panel lists why the file cannot be opened');
+  assert.equal(opened.length, 1);
+  panels.dispose();
+});
+
+test('"Next" opens the next spec in the spec\'s column and moves the panel that asked, even a locked one', async () => {
+  const { uris: [raw, lens] } = examplesInTemp('apple-watch-raw.attn.json', 'apple-watch-lens.attn.json');
+  const { cache } = countingCache();
+  const panels = manager(cache);
+  await showInEditor(raw);
+  const panel = (await panels.show())!;
+  panels.toggleLock();
+  await panels.openNext(asVscode(lens), panel);
+  assert.equal(window.activeTextEditor?.document.uri.toString(), lens.toString());
+  assert.equal(window.activeTextEditor?.viewColumn, ViewColumn.One);
+  assert.equal(panel.uri.toString(), lens.toString());
+  assert.equal(panelsOpen().length, 1);
+  panels.dispose();
+});

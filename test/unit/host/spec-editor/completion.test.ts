@@ -14,7 +14,7 @@ beforeEach(() => standIn.reset());
 
 /** The apple-watch lens with head "tech lens"'s W_Q being typed: `"wq": ` and the cursor after it. */
 const TYPING = exampleText('apple-watch-lens.attn.json').replace('"wq": [[4, 3], [2, 1], [0, 1]],', '"wq": ');
-const CURSOR = TYPING.indexOf('"wq": ', TYPING.indexOf('tech lens')) + '"wq": '.length;
+const CURSOR = TYPING.indexOf('"wq": ', TYPING.indexOf('"name": "tech lens"')) + '"wq": '.length;
 
 test('at "wq" of a head it offers matrices of d_model = 3 rows, indented like the line, then a generated weight', async () => {
   const registration = registerWeightCompletions();

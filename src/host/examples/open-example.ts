@@ -1,0 +1,74 @@
+// The command Open Example (attentionLens.openExample, with an example's file name: the walkthrough's
+// buttons pass one). The extension's examples are never opened themselves, since in code-server every
+// edit is saved at once: they are copied, all of them, into attention-lens-examples/ of the workspace
+// (or the extension's storage when no folder is open), where the learner may change any number, and
+// the "Next" links between them keep working. A copy already there is the learner's and is opened as
+// it is, never overwritten. Then the copy opens in the first column and its panel beside it, on the
+// view its "open" names.
+import * as vscode from 'vscode';
+import { badNextName } from '../../core/spec/read-story.js';
+import { examplesCopyFolder, examplesFolder } from './examples.js';
+import { STORY_STEPS, stepContextKey, stepOf } from './steps.js';
+import { SPEC_SUFFIX } from '../spec-documents.js';
+
+export interface ExampleContext {
+  extensionUri: vscode.Uri;
+  globalStorageUri?: vscode.Uri;
+  /** Show Attention on a spec. */
+  show(uri: vscode.Uri): Promise<unknown>;
+}
+
+/** Copies every example spec into `to` that is not there yet; the names copied. */
+export async function copyExamples(from: vscode.Uri, to: vscode.Uri): Promise<string[]> {
+  await vscode.workspace.fs.createDirectory(to);
+  const copied: string[] = [];
+  for (const [name, type] of await vscode.workspace.fs.readDirectory(from)) {
+    if (type !== vscode.FileType.File || !name.toLowerCase().endsWith(SPEC_SUFFIX)) continue;
+    const target = vscode.Uri.joinPath(to, name);
+    const there = await vscode.workspace.fs.stat(target).then(() => true, () => false);
+    if (there) continue;
+    await vscode.workspace.fs.writeFile(target, await vscode.workspace.fs.readFile(vscode.Uri.joinPath(from, name)));
+    copied.push(name);
+  }
+  return copied;
+}
+
+/** Opens the learner's copy of example `name` and its panel; the copy's URI, or undefined (with a message) when it cannot. */
+export async function openExample(context: ExampleContext, name: unknown): Promise<vscode.Uri | undefined> {
+  if (name === undefined) {
+    // From the command palette: the story's examples, in its order.
+    const picked = await vscode.window.showQuickPick(STORY_STEPS.map((s) => ({ label: s.example, step: s })), { placeHolder: 'Which example?' });
+    if (!picked) return undefined;
+    name = picked.step.example;
+  }
+  const bad = typeof name !== 'string' ? 'give the file name of an example' : badNextName(name);
+  const from = examplesFolder(context.extensionUri);
+  const original = typeof name === 'string' && !bad ? vscode.Uri.joinPath(from, name) : undefined;
+  if (!original || !(await vscode.workspace.fs.stat(original).then(() => true, () => false))) {
+    void vscode.window.showErrorMessage(`Attention Lens: there is no example ${JSON.stringify(String(name)).slice(0, 80)}${bad ? ` (${bad})` : ''}.`);
+    return undefined;
+  }
+  const to = examplesCopyFolder(context.globalStorageUri);
+  if (!to) {
+    void vscode.window.showErrorMessage('Attention Lens: open a folder first: the examples are copied into it, so that the originals stay as they are.');
+    return undefined;
+  }
+  let copied: string[];
+  try {
+    copied = await copyExamples(from, to);
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Attention Lens: could not copy the examples into ${to.fsPath}: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
+  const copy = vscode.Uri.joinPath(to, name as string);
+  const document = await vscode.workspace.openTextDocument(copy);
+  await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One, preview: false });
+  await context.show(copy);
+  const step = stepOf(name as string);
+  if (step) void vscode.commands.executeCommand('setContext', stepContextKey(step), true);
+  if (copied.length > 0) {
+    const where = vscode.workspace.asRelativePath(to, false);
+    void vscode.window.showInformationMessage(`Attention Lens: the examples were copied into ${where}: change any number there; the originals stay as they are.`);
+  }
+  return copy;
+}
