@@ -2,12 +2,14 @@
 // .npy, .npz): its shape, tokens, every head's statistics and the rollout. --json prints the issue's
 // contract; without it, a table of the heads a reader can scan.
 import { dirname, resolve } from 'node:path';
-import { openAttention } from '../core/files/open.js';
+import { attentionOf, openAttention } from '../core/files/open.js';
+import { memorySource } from '../core/tensors/source.js';
+import type { AttentionFile } from '../core/tensors/attention-file.js';
 import { checkSidecarBeside, resolveBeside } from '../core/files/spec-files.js';
 import { readSpec } from '../core/spec/read.js';
 import { formatProblem, hasErrors } from '../core/json/problems.js';
 import { DEFAULT_MAX_BYTES } from '../core/json/json-tree.js';
-import { readSpecFile } from './read-file.js';
+import { readBudget, readSpecFile } from './read-file.js';
 import { inspectAttention, inspectOverLimit, type InspectJson } from '../core/tensors/inspect.js';
 import { TensorFileError } from '../core/tensors/source.js';
 import { STAT_NAMES } from '../core/tensors/head-stats.js';
@@ -27,7 +29,7 @@ export function inspectCommand(args: Args, maxBytes: number, io: Io): number {
     const target = modelTarget(files[0], options, io);
     if (typeof target === 'number') return target;
     place = target.place;
-    const attention = openAttention(target.path, target.options);
+    const attention = openTarget(target);
     try {
       const tooBig = inspectOverLimit(attention);
       if (tooBig) { io.err(printable(tooBig)); return 1; }
@@ -42,6 +44,17 @@ export function inspectCommand(args: Args, maxBytes: number, io: Io): number {
   for (const w of outcome.warnings) io.err(printable(w));
   io.out(args.flags.has('--json') ? printableJson(JSON.stringify(outcome.json, null, 2)) : inspectReport(outcome.json));
   return 0;
+}
+
+/** Most bytes of a model file read from standard input (a file on disk is read at offsets, never whole). */
+export const MAX_STDIN_MODEL_BYTES = 256 * 1024 * 1024;
+
+/** The attention file a target names: the file on disk, or "-", standard input read into memory within its budget. */
+export function openTarget(target: ModelTarget): AttentionFile {
+  if (target.path !== '-') return openAttention(target.path, target.options);
+  const bytes = readBudget(0, MAX_STDIN_MODEL_BYTES);
+  if (bytes.length > MAX_STDIN_MODEL_BYTES) throw new TensorFileError(`standard input: more than ${MAX_STDIN_MODEL_BYTES} bytes; give the file's name instead (a file is read at offsets, not whole)`);
+  return attentionOf(memorySource('standard input', bytes), target.options);
 }
 
 export interface ModelTarget {

@@ -15,7 +15,7 @@ const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 const STDIN = new Set(['-', '/dev/stdin']);
 
 /** Reads at most maxBytes + 1 bytes: enough to know the file is over the budget. */
-function readBudget(fd: number, maxBytes: number): Buffer {
+export function readBudget(fd: number, maxBytes: number): Buffer {
   const chunks: Buffer[] = [];
   let total = 0;
   for (;;) {

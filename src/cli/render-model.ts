@@ -2,11 +2,10 @@
 // on jsdom as an SVG, a PNG of the heatmap alone (Node has no canvas to draw text: the grid of
 // thumbnails, or the head's or the rollout's matrix, without labels), or with --html one offline,
 // interactive page with the data inside it.
-import { modelTarget } from './inspect.js';
+import { modelTarget, openTarget } from './inspect.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { openAttention } from '../core/files/open.js';
 import { TensorFileError } from '../core/tensors/source.js';
 import { STAT_NAMES } from '../core/tensors/head-stats.js';
 import { MAX_ROLLOUT_TOKENS } from '../core/tensors/rollout.js';
@@ -71,7 +70,7 @@ export function renderModelCommand(args: Args, io: Io): number {
       const replaced = typeof file === 'string' ? inputReplacedBy(file, inputs) : undefined;
       if (replaced !== undefined) return usage(`${flag} ${file} is ${replaced}, a file this command reads; name another file`);
     }
-    const a = openAttention(target.path, target.options);
+    const a = openTarget(target);
     try {
       if (layer >= a.layers) return usage(`--layer ${layer}, but the file has ${a.layers} layer(s), numbered from 0`);
       if (head >= a.heads) return usage(`--head ${head}, but the file has ${a.heads} head(s), numbered from 0`);

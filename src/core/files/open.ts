@@ -20,11 +20,18 @@ export interface OpenOptions {
 export const MAX_TOKENS_FILE_BYTES = 4 * 1024 * 1024;
 
 export function openAttention(path: string, options: OpenOptions = {}): AttentionFile {
-  const source = fileSource(path);
+  return attentionOf(fileSource(path), options, path);
+}
+
+/**
+ * The attention in `source` (bytes already in memory, as standard input is), closed when the file is;
+ * `path`, when the bytes are a file's, is where its tokens may be kept beside it.
+ */
+export function attentionOf(source: ByteSource, options: OpenOptions = {}, path?: string): AttentionFile {
   try {
     const { tensors, tokens } = findTensors(source, options.tensor);
-    const found = tokens ?? sidecarTokens(path) ?? options.tokens;
-    return attentionFromTensors(path, tensors, found, () => source.close());
+    const found = tokens ?? (path !== undefined ? sidecarTokens(path) : undefined) ?? options.tokens;
+    return attentionFromTensors(source.name, tensors, found, () => source.close());
   } catch (e) {
     source.close();
     throw e;

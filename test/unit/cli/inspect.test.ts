@@ -4,7 +4,10 @@
 // the spec's tokens, and places the spec's problems at FILE:LINE:COL.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { randomAttention, writeSafetensors } from '../../support/model-fixture.js';
+import { ROOT } from '../../support/paths.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspectReport, modelTarget } from '../../../src/cli/inspect.js';
@@ -106,4 +109,19 @@ test('inspect takes exactly one file (exit 2), and a missing referenced file is 
   assert.equal(r.code, 1);
   assert.equal(r.out, '');
   assert.match(r.err, new RegExp(`^${spec.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1:24: attention.file: missing\\.npy: no such file beside the spec$`));
+});
+
+test('attn inspect - reads the model file from standard input, as the usage says FILE may be (it said ENOENT)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'attn-stdin-'));
+  const file = join(dir, 'run.safetensors');
+  writeSafetensors(file, randomAttention(1, 2, 3), 1, 2, 3, ['a', 'b', 'c']);
+  const viaStdin = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), 'inspect', '-', '--json'], { cwd: ROOT, input: readFileSync(file), encoding: 'utf8', timeout: 30_000 });
+  assert.equal(viaStdin.status, 0, viaStdin.stderr);
+  const json = JSON.parse(viaStdin.stdout) as InspectJson;
+  assert.equal(json.file, 'standard input');
+  assert.deepEqual([json.layers, json.heads, json.tokens], [1, 2, 3]);
+  assert.deepEqual(json.tokenTexts, ['a', 'b', 'c']);
+  const garbage = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), 'inspect', '-'], { cwd: ROOT, input: Buffer.from('not a tensor file at all'), encoding: 'utf8', timeout: 30_000 });
+  assert.equal(garbage.status, 1);
+  assert.match(garbage.stderr, /^standard input: /);
 });
