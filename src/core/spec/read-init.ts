@@ -94,7 +94,10 @@ function readShape(r: Reader, node: Node, path: JsonPath, expected: ShapeExpecte
   for (const [i, item] of shapeNode.children!.entries()) {
     const v = r.number(item, [...at, i]);
     if (v === undefined) return undefined;
-    if (!Number.isSafeInteger(v) || v < 1) return r.error(item, [...at, i], `a ${i === 0 ? 'row' : 'column'} count must be a whole number ≥ 1, got ${v}`);
+    const what = i === 0 ? 'row' : 'column';
+    // 2^53 is a whole number: say what is wrong with it (too large), not that it is not whole.
+    if (Number.isInteger(v) && v > Number.MAX_SAFE_INTEGER) return r.error(item, [...at, i], `a ${what} count of ${v} is too large to count exactly (at most ${Number.MAX_SAFE_INTEGER.toLocaleString('en-US')}, and far less fits the limits)`);
+    if (!Number.isSafeInteger(v) || v < 1) return r.error(item, [...at, i], `a ${what} count must be a whole number ≥ 1, got ${v}`);
     dims.push(v);
   }
   const [rows, cols] = dims;

@@ -114,6 +114,10 @@ test('bad shapes: not two numbers, not whole, below 1; missing init or shape', (
   assert.deepEqual(only(spec([{ wq: { init: 'xavier', shape: [3] } }])), { path: 'heads[0].wq.shape', at: '[\n          3\n        ]', message: 'expected a shape [rows, columns], got a list of 1' });
   assert.deepEqual(only(spec([{ wq: { init: 'xavier', shape: [3, 2.5] } }])), { path: 'heads[0].wq.shape[1]', at: '2.5', message: 'a column count must be a whole number ≥ 1, got 2.5' });
   assert.deepEqual(only(spec([{ wq: { init: 'xavier', shape: [3, 0] } }])), { path: 'heads[0].wq.shape[1]', at: '0', message: 'a column count must be a whole number ≥ 1, got 0' });
+  // 2^53 and beyond are whole: the message says they are too large, not that they are not whole.
+  for (const big of [2 ** 53, 2 ** 60, 1e300]) {
+    assert.match(only(spec([{ wq: { init: 'xavier', shape: [3, big] } }])).message, /^a column count of \S+ is too large to count exactly/, String(big));
+  }
   assert.deepEqual(only(spec([{ wq: { init: 'xavier', shape: ['3', 2] } }])), { path: 'heads[0].wq.shape[0]', at: '"3"', message: 'expected a number, got a string "3"' });
   const noInit = only(spec([{ wq: { shape: [3, 3] } }]));
   assert.equal(noInit.path, 'heads[0].wq');
