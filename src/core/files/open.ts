@@ -12,7 +12,10 @@ import { checkInflatedTotal, entrySource, isZip, zipEntries } from './zip.js';
 export interface OpenOptions {
   /** Use only this tensor (a safetensors name, or an .npz member without .npy). */
   tensor?: string;
-  /** Tokens to use when the file has none of its own. */
+  /**
+   * Tokens a spec gives for the file: they are used even when the file has its own (the spec says what
+   * to show), and a note among the warnings says so when the two differ.
+   */
   tokens?: string[];
 }
 
@@ -30,8 +33,13 @@ export function openAttention(path: string, options: OpenOptions = {}): Attentio
 export function attentionOf(source: ByteSource, options: OpenOptions = {}, path?: string): AttentionFile {
   try {
     const { tensors, tokens } = findTensors(source, options.tensor);
-    const found = tokens ?? (path !== undefined ? sidecarTokens(path) : undefined) ?? options.tokens;
-    return attentionFromTensors(source.name, tensors, found, () => source.close());
+    const own = tokens ?? (path !== undefined ? sidecarTokens(path) : undefined);
+    const a = attentionFromTensors(source.name, tensors, options.tokens ?? own, () => source.close());
+    if (options.tokens && own && own.join('\u0000') !== options.tokens.join('\u0000')) {
+      const first = own.slice(0, 4).map((t) => JSON.stringify(t)).join(' ');
+      a.notes = [...(a.notes ?? []), `the spec's tokens are shown, not the file's own (${first}${own.length > 4 ? ' …' : ''})`];
+    }
+    return a;
   } catch (e) {
     source.close();
     throw e;

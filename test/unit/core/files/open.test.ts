@@ -8,6 +8,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInChild } from '../../../support/child.js';
+import { openAttention } from '../../../../src/core/files/open.js';
+import { randomAttention, writeSafetensors } from '../../../support/model-fixture.js';
 
 test('a FIFO as the tokens file beside an attention file (X.tokens.json) is refused at once, not waited on', () => {
   const dir = mkdtempSync(join(tmpdir(), 'attn-open-'));
@@ -25,4 +27,21 @@ test('attn inspect on a FIFO named like a tensor file is refused at once, not wa
     try { fileSource(process.argv[1]); console.log('opened'); } catch (e) { console.log(e.message); }`, join(dir, 'pipe.npy'), 20_000);
   assert.equal(child.signal, null, 'the child was killed after 20 s: opening the FIFO blocked');
   assert.match(child.stdout, /pipe\.npy: not a regular file/);
+});
+
+test("a spec's tokens are shown even when the file has its own (they were silently ignored), with a note when the two differ", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'attn-open-'));
+  const file = join(dir, 'run.safetensors');
+  writeSafetensors(file, randomAttention(1, 1, 3), 1, 1, 3, ['x', 'y', 'z']);
+  const given = openAttention(file, { tokens: ['a', 'b', 'c'] });
+  assert.deepEqual(given.tokens, ['a', 'b', 'c']);
+  assert.deepEqual(given.notes, [`the spec's tokens are shown, not the file's own ("x" "y" "z")`]);
+  given.close();
+  const same = openAttention(file, { tokens: ['x', 'y', 'z'] });
+  assert.equal(same.notes, undefined, 'the same tokens: nothing to say');
+  same.close();
+  const own = openAttention(file);
+  assert.deepEqual(own.tokens, ['x', 'y', 'z']);
+  own.close();
+  assert.throws(() => openAttention(file, { tokens: ['a', 'b'] }), /2 token\(s\) given, but the attention is 3 × 3/);
 });
