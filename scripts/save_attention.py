@@ -13,6 +13,8 @@ or one [layers, heads, n, n] array. `tokens` is the list of n token strings.
 From the shell, a file of your own: python3 save_attention.py OUT.safetensors IN.npy|IN.npz [TOKENS.json]
 """
 import json
+import os
+import re
 import struct
 import sys
 
@@ -28,12 +30,39 @@ def _as_numpy(a):
     return np.asarray(a)
 
 
-def save_attention(path, attentions, tokens=None, dtype='float32'):
+def _layers_of(whole):
+    """One array: [n, n], [heads, n, n], [layers, heads, n, n], or any of them after a batch of 1."""
+    if whole.ndim == 5:
+        if whole.shape[0] != 1:
+            raise ValueError(f'a batch of {whole.shape[0]} sequences; pass one (batch 1)')
+        whole = whole[0]
+    if whole.ndim == 2:
+        return [whole[None]]
+    if whole.ndim == 3:
+        return [whole]
+    if whole.ndim == 4:
+        return [whole[l] for l in range(whole.shape[0])]
+    raise ValueError(f'expected [layers, heads, n, n], [heads, n, n] or [n, n], got {list(whole.shape)}')
+
+
+def _same_file(a, b):
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def save_attention(path, attentions, tokens=None, dtype=None):
+    """dtype: None keeps float16, float32 and float64 as they are (anything else becomes float32)."""
+    if isinstance(tokens, (str, bytes)):
+        raise ValueError('tokens must be a list of strings, one per token, not one string')
     if isinstance(attentions, (list, tuple)):
+        if len(attentions) == 0:
+            raise ValueError('no attention given (an empty list)')
         layers = [_as_numpy(a) for a in attentions]
+        layers = [a[None] if a.ndim == 2 else a for a in layers]
     else:
-        whole = _as_numpy(attentions)
-        layers = [whole[l] for l in range(whole.shape[0])]
+        layers = _layers_of(_as_numpy(attentions))
     header, blobs, at = {}, [], 0
     for l, a in enumerate(layers):
         if a.ndim == 4:
@@ -42,7 +71,8 @@ def save_attention(path, attentions, tokens=None, dtype='float32'):
             a = a[0]
         if a.ndim != 3 or a.shape[1] != a.shape[2]:
             raise ValueError(f'layer {l}: expected [heads, n, n], got {list(a.shape)}')
-        a = np.ascontiguousarray(a, dtype=np.dtype(dtype).newbyteorder('<'))
+        kind = np.dtype(dtype) if dtype is not None else (a.dtype if a.dtype in (np.float16, np.float32, np.float64) else np.dtype(np.float32))
+        a = np.ascontiguousarray(a, dtype=kind.newbyteorder('<'))
         data = a.tobytes()
         header[f'layers.{l}.attention'] = {'dtype': DTYPES[a.dtype], 'shape': list(a.shape), 'data_offsets': [at, at + len(data)]}
         blobs.append(data)
@@ -62,19 +92,49 @@ def save_attention(path, attentions, tokens=None, dtype='float32'):
             f.write(b)
 
 
+def _layer_number(name):
+    m = re.search(r'(\d+)\D*$', name)
+    return int(m.group(1)) if m else None
+
+
 def main(argv):
     if len(argv) not in (3, 4):
         print(__doc__, file=sys.stderr)
         return 2
-    out, src = argv[1], argv[2]
-    loaded = np.load(src)
-    arrays = [loaded[k] for k in loaded.files] if hasattr(loaded, 'files') else [loaded]
-    if len(arrays) == 1:  # one array: [layers, heads, n, n], maybe with a batch of 1, or one layer's [heads, n, n]
-        whole = arrays[0]
-        whole = whole[0] if whole.ndim == 5 else whole
-        arrays = [whole] if whole.ndim == 3 else whole
-    tokens = json.load(open(argv[3], encoding='utf-8')) if len(argv) == 4 else None
-    save_attention(out, arrays, tokens)
+    out, inputs = argv[1], argv[2:]
+    for given in inputs:
+        if os.path.exists(out) and _same_file(out, given):
+            print(f'save_attention: {out} is {given}, an input; name another file', file=sys.stderr)
+            return 2
+    try:
+        loaded = np.load(inputs[0], allow_pickle=False)
+        if hasattr(loaded, 'files'):
+            names = list(loaded.files)
+            if not names:
+                raise ValueError(f'{inputs[0]}: holds no arrays')
+            numbers = [_layer_number(n) for n in names]
+            if len(names) > 1:
+                # Members are layers, ordered by the number their names end in, not by their order in the zip.
+                if None in numbers:
+                    raise ValueError(f'{inputs[0]}: {len(names)} arrays, but {names[numbers.index(None)]!r} does not end in a layer number')
+                if len(set(numbers)) != len(numbers):
+                    raise ValueError(f'{inputs[0]}: two arrays end in the same layer number')
+                names = [n for _, n in sorted(zip(numbers, names))]
+            arrays = [loaded[k] for k in names]
+        else:
+            arrays = [loaded]
+        if len(arrays) == 1:
+            arrays = _layers_of(arrays[0])
+        tokens = None
+        if len(inputs) == 2:
+            with open(inputs[1], encoding='utf-8') as f:
+                tokens = json.load(f)
+            if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
+                raise ValueError(f'{inputs[1]}: must be a JSON list of strings')
+        save_attention(out, arrays, tokens)
+    except (ValueError, OSError) as e:
+        print(f'save_attention: {e}', file=sys.stderr)
+        return 1
     print(f'wrote {out}')
     return 0
 
