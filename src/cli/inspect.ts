@@ -13,6 +13,7 @@ import { readBudget, readSpecFile } from './read-file.js';
 import { inspectAttention, inspectOverLimit, type InspectJson } from '../core/tensors/inspect.js';
 import { TensorFileError } from '../core/tensors/source.js';
 import { STAT_NAMES } from '../core/tensors/head-stats.js';
+import { rolloutRefusal } from '../core/tensors/rollout.js';
 import { formatNumber } from './table.js';
 import { printable, printableJson } from './terminal.js';
 import type { Args, Io } from './args.js';
@@ -115,7 +116,7 @@ export function inspectReport(r: InspectJson): string {
     const top = last.map((w, j) => ({ w, j })).sort((a, b) => b.w - a.w).slice(0, 5);
     lines.push('', `rollout: the last token's information came most from ${top.map(({ w, j }) => `${j}${r.tokenTexts[j] !== undefined ? ` ${quoted(r.tokenTexts[j])}` : ''} (${formatNumber(w)})`).join(', ')}`);
   } else {
-    lines.push('', `rollout: not computed above 1,024 tokens`);
+    lines.push('', `rollout: left out: ${rolloutRefusal(r.layers, r.tokens) ?? 'not computed'}`);
   }
   return lines.map(printable).join('\n');
 }

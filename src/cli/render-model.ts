@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { TensorFileError } from '../core/tensors/source.js';
 import { STAT_NAMES } from '../core/tensors/head-stats.js';
-import { MAX_ROLLOUT_TOKENS } from '../core/tensors/rollout.js';
+import { rolloutRefusal } from '../core/tensors/rollout.js';
 import { maxOf, poolMax, type ModelViewData } from '../core/model/data.js';
 import { heatmapIndices } from '../core/tensors/heatmap.js';
 import { headFloat32, rolloutOf, scanModel } from '../core/model/scan.js';
@@ -80,7 +80,9 @@ export function renderModelCommand(args: Args, io: Io): number {
       for (const w of header.warnings) io.err(printable(`${files[0]}: warning: ${w}${softmax ? '' : ' (--softmax applies it)'}`));
       // The page carries the rollout up to 512 tokens (n³ per layer; the rollout view asks for it up to 1,024).
       const wantRollout = view === 'rollout' || (typeof html === 'string' && a.n <= 512);
-      const rollout = wantRollout && a.n <= MAX_ROLLOUT_TOKENS ? rolloutOf(a, { softmax }) : undefined;
+      const refused = wantRollout ? rolloutRefusal(a.layers, a.n) : undefined;
+      if (refused && view === 'rollout') { io.err(printable(`${files[0]}: ${refused}`)); return 1; }
+      const rollout = wantRollout && !refused ? rolloutOf(a, { softmax }) : undefined;
       const weights = view === 'head' || typeof html === 'string' ? headFloat32(a, layer, head, { softmax }) : undefined;
       const data: ModelViewData = { header, thumbnails, ...(weights ? { head: { layer, head, weights } } : {}), ...(rollout ? { rollout } : {}) };
       const options: ModelViewOptions = { theme: makeTheme(theme), width, interactive: false, layer, head, token, stat, sort: flags.has('--sort'), k: 3, deflate };

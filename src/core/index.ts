@@ -9,6 +9,7 @@ import { findOverflow, type Overflow } from './attention/overflow.js';
 import { readSpec, type ReadOptions } from './spec/read.js';
 import type { AttentionReference } from './spec/read-reference.js';
 import { storyOf, type SpecStory } from './spec/read-story.js';
+import { overBudget, PRINTED, printedNumbers } from './budget.js';
 import type { Problem } from './json/problems.js';
 import type { Spec } from './spec/spec.js';
 import { quote } from './json/quote.js';
@@ -61,9 +62,18 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
   }
   const base = attentionData(spec, result);
   const data = options.linalg ? { ...base, linalg: linalgData(spec, base) } : base;
-  const json = options.json === true ? dataToJson(data) : undefined;
+  const tooMuch = options.json === true ? printedProblem(spec) : undefined;
+  const json = options.json === true && !tooMuch ? dataToJson(data) : undefined;
   const story = storyOf(spec);
-  return { spec, result, data, ...(json ? { json } : {}), ...(story ? { story } : {}), problems: [...problems, ...warnings] };
+  return { spec, result, data, ...(json ? { json } : {}), ...(story ? { story } : {}), problems: [...problems, ...warnings, ...(tooMuch ? [tooMuch] : [])] };
+}
+
+/** Every number of every step, printed, is more than the PRINTED budget: an error at the first input, before any is written. */
+function printedProblem(spec: Spec): Problem | undefined {
+  const heads = spec.heads.map((h) => ({ dk: h.wq.matrix.cols, dv: h.wv.matrix.cols }));
+  const cost = printedNumbers(spec.dModel, spec.inputs.map((i) => i.tokens.length), heads, spec.wo !== undefined);
+  const message = overBudget(PRINTED, cost, `${spec.inputs.length} input(s) at d_model ${spec.dModel.toLocaleString('en-US')}`, 'attn validate checks it without printing; print fewer inputs, tokens or dimensions');
+  return message ? { severity: 'error', path: 'inputs', message, span: spec.inputs[0]?.span ?? { offset: 0, length: 1 } } : undefined;
 }
 
 /** Placed on the head (or W_O) that produced it, else on the input: the nearest thing the user wrote. */

@@ -6,7 +6,7 @@ import { binStarts, passOverHeads, passWarnings, poolRow, type PassResult } from
 import { forEachBlock, forEachRow, rowToFloat32 } from '../tensors/rows.js';
 import { softmaxInto } from '../attention/softmax.js';
 import { float16 } from '../tensors/dtype.js';
-import { MAX_ROLLOUT_TOKENS, Rollout } from '../tensors/rollout.js';
+import { Rollout, rolloutRefusal } from '../tensors/rollout.js';
 import { TensorFileError } from '../tensors/source.js';
 import { heatmapIndices } from '../tensors/heatmap.js';
 import { MAX_WINDOW_CELLS, SENT_PICTURE_MAX, THUMB, WHOLE_HEAD_MAX, type ModelHeader, type ScanOptions } from './data.js';
@@ -161,10 +161,10 @@ export function scanModel(a: AttentionFile, options: ScanOptions = {}): { header
   return { header: headerOf(shape, pass, options), thumbnails: pass.thumbnails };
 }
 
-/** The rollout (Abnar & Zuidema 2020) as float32, in a second pass; undefined above MAX_ROLLOUT_TOKENS. */
+/** The rollout (Abnar & Zuidema 2020) as float32, in a second pass; undefined when rolloutRefusal says why not. */
 export function rolloutOf(a: AttentionFile, options: ScanOptions = {}): Float32Array | undefined {
   const { n } = a;
-  if (n > MAX_ROLLOUT_TOKENS) return undefined;
+  if (rolloutRefusal(a.layers, n) !== undefined) return undefined;
   const rollout = new Rollout(n);
   const mean = new Float64Array(n * n);
   for (let layer = 0; layer < a.layers; layer++) {

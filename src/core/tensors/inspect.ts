@@ -5,7 +5,7 @@
 import type { AttentionFile } from './attention-file.js';
 import type { HeadStats } from './head-stats.js';
 import { passOverHeads, passWarnings } from './pass.js';
-import { MAX_ROLLOUT_TOKENS, Rollout } from './rollout.js';
+import { Rollout, rolloutRefusal } from './rollout.js';
 
 export interface InspectJson {
   file: string;
@@ -36,7 +36,7 @@ export function inspectOverLimit(a: AttentionFile): string | undefined {
 
 export function inspectAttention(a: AttentionFile): InspectOutcome {
   const { n } = a;
-  const rollout = n <= MAX_ROLLOUT_TOKENS ? new Rollout(n) : undefined;
+  const rollout = rolloutRefusal(a.layers, n) === undefined ? new Rollout(n) : undefined;
   const pass = passOverHeads(a, rollout ? { onLayerMean: (_, mean) => rollout.addLayer(mean) } : {});
   const warnings = [...(a.notes ?? []), ...passWarnings(pass)].map((w) => `${a.file}: warning: ${w}${w.endsWith('softmax?') ? ' Apply softmax over the last axis before saving' : ''}`);
   const json: InspectJson = {

@@ -4,8 +4,16 @@
 // and R = Â_L ··· Â_1 (row i of R: where position i's information came from). It is built one layer
 // at a time from the heads' mean, so only three n × n matrices are ever held.
 
+import { overBudget, ROLLOUT, rolloutWork } from '../budget.js';
+
 /** Largest n whose rollout is computed: n³ per layer, and an n × n answer. */
 export const MAX_ROLLOUT_TOKENS = 1024;
+
+/** Why the rollout of `layers` layers of n tokens is not computed (too many tokens, or over its work budget), or undefined. */
+export function rolloutRefusal(layers: number, n: number): string | undefined {
+  if (n > MAX_ROLLOUT_TOKENS) return `the rollout is computed up to ${MAX_ROLLOUT_TOKENS.toLocaleString('en-US')} tokens; this file has ${n.toLocaleString('en-US')}`;
+  return overBudget(ROLLOUT, rolloutWork(layers, n), `${layers} layers × ${n.toLocaleString('en-US')}³`, 'it is left out (the heads are all shown); a file of fewer layers or tokens has one');
+}
 
 /** Â from the mean over heads (row-major n × n), in place: halve, add half the identity, renormalise rows. */
 export function residualAttention(mean: Float64Array, n: number): Float64Array {

@@ -11,6 +11,7 @@ import { ROOT } from '../../support/paths.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspectReport, modelTarget } from '../../../src/cli/inspect.js';
+import { rolloutRefusal } from '../../../src/core/tensors/rollout.js';
 import type { InspectJson } from '../../../src/core/tensors/inspect.js';
 import { attn } from '../../support/cli.js';
 
@@ -47,7 +48,20 @@ test('no tokens, more than 12 tokens, a long token, and no rollout are each said
   const many = Array.from({ length: 13 }, (_, i) => (i === 0 ? 'x'.repeat(50) : `t${i}`));
   const big = inspectReport({ file: 'f', dtype: 'F32', layers: 1, heads: 1, tokens: 2000, tokenTexts: many, stats: [] });
   assert.equal(big.split('\n')[1], `tokens: "${'x'.repeat(40)}…" ${many.slice(1, 12).map((t) => `"${t}"`).join(' ')} …`);
-  assert.equal(big.split('\n').at(-1), 'rollout: not computed above 1,024 tokens');
+  assert.equal(big.split('\n').at(-1), 'rollout: left out: the rollout is computed up to 1,024 tokens; this file has 2,000');
+  // Within the tokens but over the work budget (16 layers × 1,024³ took 38–47 s): left out, saying why.
+  const deep = inspectReport({ file: 'f', dtype: 'F32', layers: 16, heads: 1, tokens: 1024, tokenTexts: [], stats: [] });
+  assert.equal(deep.split('\n').at(-1), 'rollout: left out: the rollout of 16 layers × 1,024³ needs 17.2 billion multiply-adds, over the budget of 4.0 billion: it is left out (the heads are all shown); a file of fewer layers or tokens has one');
+});
+
+test('the rollout budget, from shapes alone: 12 × 512 is computed, 16 × 1,024 and 255 × 256 are not; the boundary is exact', () => {
+  assert.equal(rolloutRefusal(12, 512), undefined);
+  assert.match(rolloutRefusal(16, 1024)!, /over the budget/);
+  assert.match(rolloutRefusal(255, 512)!, /over the budget/);
+  // layers · n³ ≤ 4e9 exactly at the boundary.
+  const n = 1000;
+  assert.equal(rolloutRefusal(4, n), undefined);
+  assert.match(rolloutRefusal(5, n)!, /5 layers × 1,000³ needs 5\.0 billion/);
 });
 
 test('modelTarget: a tensor file is opened as named, with --tensor', () => {

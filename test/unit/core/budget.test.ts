@@ -1,0 +1,38 @@
+// The work budgets (src/core/budget.ts), from shapes alone: what attn compute would print and what
+// the rollout would multiply, checked at their boundaries, and the sentence a passed budget gives.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { overBudget, PRINTED, printedNumbers, ROLLOUT, rolloutWork } from '../../../src/core/budget.js';
+import { analyze } from '../../../src/core/index.js';
+import { exampleText } from '../../support/specs.js';
+
+test('printed numbers: the weights once, then each input\'s x, q, k, v, heads\' outputs and three n × n per head', () => {
+  // d_model 3, one head of d_k 2, d_v 3; one input of 4 tokens, no W_O: 3·(2·2+3) + 4·3 + 4·(2·2 + 2·3) + 3·16.
+  assert.equal(printedNumbers(3, [4], [{ dk: 2, dv: 3 }], false), 21 + 12 + 40 + 48);
+  assert.equal(printedNumbers(3, [4], [{ dk: 2, dv: 3 }], true), 21 + 24 + 40 + 48, 'W_O adds each token\'s output');
+});
+
+test('the spec limit\'s largest attention (4 heads of 1,024 tokens) is within the print budget; a 4,194,304-wide embedding is not', () => {
+  assert.ok(printedNumbers(64, [1024], Array(4).fill({ dk: 16, dv: 16 }), false) <= PRINTED.max);
+  assert.ok(printedNumbers(4_194_304, [4], [{ dk: 1, dv: 1 }], false) > PRINTED.max);
+  assert.equal(overBudget(PRINTED, PRINTED.max, 'x', 'y'), undefined, 'the budget itself is allowed');
+  assert.equal(overBudget(ROLLOUT, rolloutWork(16, 1024), '16 layers', 'fewer'), 'the rollout of 16 layers needs 17.2 billion multiply-adds, over the budget of 4.0 billion: fewer');
+});
+
+test('compute --json of every example is within the budget; one past it is an error at the inputs, with no JSON built', () => {
+  for (const name of ['apple-watch-lens.attn.json', 'long-64-tokens-8-heads.attn.json', 'seed-projection-512-64.attn.json']) {
+    const a = analyze(exampleText(name), { json: true });
+    assert.ok(a.json, name);
+  }
+  // 90 inputs of 100 tokens at d_model 2,000: within every reading limit (900,000 cells), 18 million numbers to print.
+  const thin = (seed: number) => ({ init: 'xavier', shape: [2000, 1], seed });
+  const wide = JSON.stringify({
+    embeddings: { a: Array.from({ length: 2000 }, (_, i) => (i === 0 ? 1 : 0)) },
+    inputs: Array.from({ length: 90 }, (_, i) => ({ name: `x${i}`, tokens: Array(100).fill('a') })),
+    heads: [{ name: 'h', wq: thin(1), wk: thin(2), wv: thin(3) }],
+  });
+  const over = analyze(wide, { json: true });
+  assert.equal(over.json, undefined);
+  const problem = over.problems.find((p) => p.path === 'inputs' && p.severity === 'error');
+  assert.match(problem?.message ?? '', /^attn compute's output of 90 input\(s\) at d_model 2,000 needs [\d.]+ million numbers, over the budget of 16\.0 million/);
+});
