@@ -16,7 +16,7 @@ export const USAGE = `usage:
   attn render FILE --view arcs|tokens|matrix|steps|quadrant|projection|compare|training|geometry [--out FILE.svg]
               [--input N] [--head N|all] [--token N] [--width PX]
               [--theme light|dark|hc-dark|hc-light] [--show scores|scaled|weights|cosine] [--matrix wq|wk|wv|wo]
-  attn render FILE.safetensors|.npy|.npz --view model|head|finder|rollout [--layer L] [--head H] [--token N]
+  attn render FILE.safetensors|.npy|.npz --view model|head|head-tokens|finder|rollout [--layer L] [--head H] [--token N]
               [--stat NAME] [--sort] [--softmax] [--tensor NAME] [--out FILE.svg|FILE.png] [--html FILE.html]
 FILE may be - for standard input.
 options:

@@ -1,4 +1,4 @@
-// `attn render FILE.safetensors|.npy|.npz --view model|head|finder|rollout`: the model views drawn
+// `attn render FILE.safetensors|.npy|.npz --view model|head|head-tokens|finder|rollout`: the model views drawn
 // on jsdom as an SVG, a PNG of the heatmap alone (Node has no canvas to draw text: the grid of
 // thumbnails, or the head's or the rollout's matrix, without labels), or with --html one offline,
 // interactive page with the data inside it.
@@ -83,7 +83,7 @@ export function renderModelCommand(args: Args, io: Io): number {
       const refused = wantRollout ? rolloutRefusal(a.layers, a.n) : undefined;
       if (refused && view === 'rollout') { io.err(printable(`${files[0]}: ${refused}`)); return 1; }
       const rollout = wantRollout && !refused ? rolloutOf(a, { softmax }) : undefined;
-      const weights = view === 'head' || typeof html === 'string' ? headFloat32(a, layer, head, { softmax }) : undefined;
+      const weights = view === 'head' || view === 'head-tokens' || typeof html === 'string' ? headFloat32(a, layer, head, { softmax }) : undefined;
       const data: ModelViewData = { header, thumbnails, ...(weights ? { head: { layer, head, weights } } : {}), ...(rollout ? { rollout } : {}) };
       const options: ModelViewOptions = { theme: makeTheme(theme), width, interactive: false, layer, head, token, stat, sort: flags.has('--sort'), k: 3, deflate };
       if (typeof html === 'string') {
@@ -157,7 +157,7 @@ export function heatmapPng(data: ModelViewData, view: ModelViewName, options: Mo
     return encodePalettePng(w, h, indices, pal, options.deflate);
   }
   const n = header.tokens;
-  const matrix = view === 'head' ? data.head?.weights : data.rollout;
+  const matrix = view === 'head' || view === 'head-tokens' ? data.head?.weights : data.rollout;
   if (!matrix) throw new TensorFileError(`${header.file}: nothing to draw for the ${view} view`);
   const res = Math.min(n, PICTURE_MAX);
   let picture: Float32Array = matrix;

@@ -7,7 +7,7 @@
 import { thumbnailValues, type ModelHeader, type ModelViewData } from '../../src/core/model/data.js';
 import { hostMessageProblem, type ModelHostMessage, type ModelWebviewMessage } from '../../src/protocol/model-editor.js';
 import { STAT_NAMES, type StatName } from '../../src/core/tensors/head-stats.js';
-import { MAX_ROLLOUT_TOKENS } from '../../src/core/tensors/rollout.js';
+import { rolloutRefusal } from '../../src/core/tensors/rollout.js';
 import type { ModelViewName } from '../../src/core/vocabulary.js';
 import type { ViewHandle } from '../kit/view.js';
 import { clampTo, type ModelPick, type ModelViewOptions } from '../views/model/common.js';
@@ -26,6 +26,17 @@ export interface ModelTransport extends Transport<ModelWebviewMessage> {
 /** Windows of exact weights kept for the shown head (hover blocks of 64 KiB, a zoomed window up to 1 MiB). */
 const WINDOWS_KEPT = 24;
 
+/** The views that draw one head's weights (the app asks the host for it). */
+const HEAD_VIEWS: ReadonlySet<ModelViewName> = new Set<ModelViewName>(['head', 'head-tokens']);
+
+/** A selector for a view's element by its class and place (layer, head, token, statistic), or undefined. */
+function placeSelector(el: Element): string | undefined {
+  const attrs = ['data-layer', 'data-head', 'data-token', 'data-side'].filter((n) => el.hasAttribute(n))
+    .map((n) => `[${n}="${(el.getAttribute(n) ?? '').replace(/["\\]/g, '')}"]`).join('');
+  const cls = el.classList[0];
+  return cls && attrs ? `${el.localName}.${cls}${attrs}` : undefined;
+}
+
 interface State { view: ModelViewName; layer: number; head: number; token: number; stat: StatName; sort: boolean; k: number }
 
 export class ModelApp {
@@ -38,6 +49,14 @@ export class ModelApp {
   private readonly shell: Shell;
   private pendingHead: string | undefined;
   private rolloutAsked = false;
+  /**
+   * Where the keyboard goes at the next drawing that has it: a view opened from the keyboard takes the
+   * focus on its first control (once it is drawn: a head arrives after its 'loading…'), and going back
+   * focuses the element it was opened from.
+   */
+  private focusNext: { view: ModelViewName; selector?: string } | undefined;
+  /** The view and element a view was opened from by the keyboard, for Escape and Backspace. */
+  private cameFrom: { view: ModelViewName; selector: string } | undefined;
 
   constructor(private readonly root: HTMLElement, tip: HTMLElement, private readonly transport: ModelTransport, initial: Partial<State> = {}) {
     const doc = root.ownerDocument;
@@ -55,9 +74,11 @@ export class ModelApp {
     waiting.textContent = 'Reading the file…';
     this.stage.append(waiting);
     root.replaceChildren(this.bar, this.warning, this.stage);
-    // The views take the root's width (the stage inside it is the same box less its padding).
+    // The views take the root's width less its padding: the stage's (a grid drawn 630 px wide for
+    // the root overflowed the 606 px stage).
     this.shell = new Shell({ root, tooltip: tip, view: this.stage, sized: root, redraw: () => this.redraw() });
     root.dataset.state = 'loading';
+    this.stage.addEventListener('keydown', (e) => this.onStageKey(e));
   }
 
   /** Listens to the transport (when it can be listened to), the theme and the width, then says 'ready'. */
@@ -150,8 +171,55 @@ export class ModelApp {
   }
 
   private pick(p: ModelPick): void {
+    // A view opened from inside the stage by the keyboard (Enter on a head) takes the focus, and
+    // Escape or Backspace goes back to where it came from.
+    const doc = this.root.ownerDocument;
+    const a = doc.activeElement;
+    if (p.view && p.view !== this.state.view && a && this.stage.contains(a)) {
+      const selector = placeSelector(a);
+      this.cameFrom = selector ? { view: this.state.view, selector } : undefined;
+      this.focusNext = { view: p.view };
+    } else if (p.view) {
+      // Chosen elsewhere (the toolbar, the host): the keyboard stays where it is.
+      this.focusNext = undefined;
+      this.cameFrom = undefined;
+    }
     Object.assign(this.state, Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)));
     this.draw();
+  }
+
+  /** Escape or Backspace in a view opened from another: back to that view, on the element it was opened from. */
+  private onStageKey(e: KeyboardEvent): void {
+    if (e.key !== 'Escape' && e.key !== 'Backspace') return;
+    const target = e.target as Element | null;
+    if (target?.closest?.('input, select, textarea')) return;
+    const s = this.state;
+    if (s.view === 'model') return;
+    e.preventDefault();
+    // Back to the grid, on the shown head, when the view was not opened from another by the keyboard.
+    const back = this.cameFrom ?? { view: 'model' as ModelViewName, selector: `g.head-cell[data-layer="${s.layer}"][data-head="${s.head}"]` };
+    this.cameFrom = undefined;
+    this.focusNext = back;
+    Object.assign(this.state, { view: back.view });
+    this.draw();
+  }
+
+  /** Puts the focus where focusNext says, once the view it names is drawn with a place to take it. */
+  private placeFocus(): boolean {
+    const want = this.focusNext;
+    if (!want || want.view !== this.state.view) return false;
+    const el = want.selector ? this.stage.querySelector<HTMLElement>(want.selector) : null;
+    if (el) {
+      // In a roving grid, the element becomes its grid's one tab stop.
+      el.parentElement?.querySelectorAll('[tabindex="0"]').forEach((o) => o.removeAttribute('tabindex'));
+      el.setAttribute('tabindex', '0');
+      el.focus();
+    } else if (!this.shell.focusView()) {
+      // Nothing to focus yet (a head still loading): the next drawing tries again.
+      return false;
+    }
+    this.focusNext = undefined;
+    return true;
   }
 
   /** After a theme change or a resize: the shown view again (not over an error, nor while the file is read again). */
@@ -170,11 +238,11 @@ export class ModelApp {
     this.drawBar(header);
     this.drawWarning(header);
     const s = this.state;
-    if (s.view === 'head' && (data.head?.layer !== s.layer || data.head?.head !== s.head)) {
+    if (HEAD_VIEWS.has(s.view) && (data.head?.layer !== s.layer || data.head?.head !== s.head)) {
       const key = `${s.layer}:${s.head}`;
       if (this.pendingHead !== key) { this.pendingHead = key; this.transport.post({ type: 'head', layer: s.layer, head: s.head }); }
     }
-    if (s.view === 'rollout' && !data.rollout && !this.rolloutAsked && header.tokens <= MAX_ROLLOUT_TOKENS) {
+    if (s.view === 'rollout' && !data.rollout && !this.rolloutAsked && rolloutRefusal(header.layers, header.tokens) === undefined) {
       this.rolloutAsked = true;
       this.transport.post({ type: 'rollout' });
     }
@@ -182,17 +250,27 @@ export class ModelApp {
     this.handle?.destroy();
     this.stage.replaceChildren();
     const options: ModelViewOptions = {
-      theme: this.shell.theme(), width: this.shell.width(320, 900), interactive: true, tooltip: this.shell.tooltip,
+      theme: this.shell.theme(), interactive: true, tooltip: this.shell.tooltip,
       layer: s.layer, head: s.head, token: s.token, stat: s.stat, sort: s.sort, k: s.k,
       onPick: (p) => this.pick(p),
       askWindow: (layer, head, i0, rows, j0, cols) => this.transport.post({ type: 'window', layer, head, i0, rows, j0, cols }),
+      // The width the stage gives: the root's less its padding (jsdom lays nothing out: 0 padding).
+      width: Math.max(320, this.shell.width(320, 900) - this.padding()),
     };
     this.handle = modelEntry(s.view)!.render(this.stage, showHead, options);
     const items = this.handle.svg.querySelectorAll('g.head-cell, rect.cell, image.heatmap, g.head-row, rect.bar').length;
     this.root.dataset.state = 'ready';
     this.root.dataset.view = s.view;
-    refocus?.();
+    if (!this.placeFocus()) refocus?.();
     if (announce) this.transport.post({ type: 'painted', view: s.view, items, drawMs: performance.now() - started });
+  }
+
+  /** The root's horizontal padding in px (the stage is the root less it). */
+  private padding(): number {
+    const win = this.root.ownerDocument.defaultView;
+    if (!win) return 0;
+    const style = win.getComputedStyle(this.root);
+    return (parseFloat(style.paddingLeft) || 0) + (parseFloat(style.paddingRight) || 0);
   }
 
   private drawBar(header: ModelHeader): void {
@@ -214,13 +292,14 @@ export class ModelApp {
       wrap.append(el);
       return wrap;
     };
-    const number = (label: string, value: number, max: number, set: (v: number) => void) => {
+    // Layers, heads and tokens are counted from 1 here as in the views; `count` of them.
+    const number = (label: string, value: number, count: number, set: (v: number) => void, from = 1) => {
       const wrap = doc.createElement('label');
       wrap.textContent = `${label} `;
       const el = doc.createElement('input');
-      el.type = 'number'; el.min = '0'; el.max = String(max); el.value = String(value);
+      el.type = 'number'; el.min = String(from); el.max = String(count - 1 + from); el.value = String(value + from);
       el.dataset.control = label;
-      el.addEventListener('change', () => { const v = Number(el.value); if (Number.isInteger(v) && v >= 0 && v <= max) set(v); });
+      el.addEventListener('change', () => { const v = Number(el.value) - from; if (Number.isInteger(v) && v >= 0 && v < count) set(v); });
       wrap.append(el);
       return wrap;
     };
@@ -234,10 +313,10 @@ export class ModelApp {
       select('view', MODEL_ENTRIES, s.view, (v) => this.pick({ view: v as ModelViewName })),
       select('statistic', STAT_NAMES, s.stat, (v) => this.pick({ stat: v as StatName })),
       sort,
-      number('layer', s.layer, header.layers - 1, (v) => this.pick({ layer: v })),
-      number('head', s.head, header.heads - 1, (v) => this.pick({ head: v })),
-      number('token', s.token, header.tokens - 1, (v) => this.pick({ token: v })),
-      number('k', s.k, 16, (v) => this.pick({ k: Math.max(1, v) } as ModelPick)),
+      number('layer', s.layer, header.layers, (v) => this.pick({ layer: v })),
+      number('head', s.head, header.heads, (v) => this.pick({ head: v })),
+      number('token', s.token, header.tokens, (v) => this.pick({ token: v })),
+      number('k', s.k, 17, (v) => this.pick({ k: Math.max(1, v) } as ModelPick), 0),
       this.exportButton('svg'),
       this.exportButton('png'),
     );
@@ -262,7 +341,8 @@ export class ModelApp {
 
   private drawWarning(header: ModelHeader): void {
     const doc = this.root.ownerDocument;
-    const lines = [...header.warnings, ...(header.softmaxed ? ['the softmax was applied to every row of this file'] : [])];
+    // Each warning once (the grid no longer repeats them under itself).
+    const lines = [...new Set(header.warnings), ...(header.softmaxed ? ['the softmax was applied to every row of this file'] : [])];
     this.warning.hidden = lines.length === 0;
     const text = doc.createElement('span');
     text.textContent = lines.join(' · ');

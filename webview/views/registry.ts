@@ -21,6 +21,7 @@ import { renderCovariance } from './linalg/covariance.js';
 import { renderInitLab } from './linalg/init-lab.js';
 import { renderModelGrid } from './model/grid.js';
 import { renderModelHead } from './model/head.js';
+import { renderModelHeadTokens } from './model/head-tokens.js';
 import { renderModelFinder } from './model/finder.js';
 import { renderModelRollout } from './model/rollout.js';
 import type { ModelViewFn } from './model/common.js';
@@ -81,6 +82,7 @@ export const REGISTRY: readonly ViewEntry[] = [
   // A real model's attention file, in the model editor's menu order.
   { name: 'model', title: 'Model', needs: 'model', render: renderModelGrid },
   { name: 'head', title: 'Head', needs: 'model', render: renderModelHead },
+  { name: 'head-tokens', title: 'Head tokens', needs: 'model', render: renderModelHeadTokens },
   { name: 'finder', title: 'Head finder', needs: 'model', render: renderModelFinder },
   { name: 'rollout', title: 'Rollout', needs: 'model', render: renderModelRollout },
 ];

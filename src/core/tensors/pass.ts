@@ -56,6 +56,18 @@ function rowTolerance(dtype: string): number {
   return dtype === 'F16' || dtype === 'BF16' ? 1e-2 : 1e-4;
 }
 
+/**
+ * A row's sum for a sentence: four significant digits ("-6.02", not -6.020170748233795), more only
+ * when four would round a sum that is off by more than the tolerance to "1".
+ */
+export function roundedSum(sum: number): string {
+  for (let p = 4; p < 17; p++) {
+    const r = Number(sum.toPrecision(p));
+    if (r !== 1) return String(r);
+  }
+  return String(sum);
+}
+
 function notFinite(a: AttentionFile, layer: number, head: number, i: number, j: number, w: number): TensorFileError {
   return new TensorFileError(`${a.file}: layer ${layer} head ${head}: the weight of query ${i} on key ${j} is ${w}`);
 }
@@ -116,7 +128,7 @@ export function passOverHeads(a: AttentionFile, options: PassOptions = {}): Pass
     forEachRow(a, layer, head, (i, row, terms) => {
       const sum = sums.addRow(i, row, terms);
       if (sums.notFinite) throw notFinite(a, layer, head, sums.notFinite.i, sums.notFinite.j, sums.notFinite.w);
-      if (Math.abs(sum - 1) > tolerance && result.offRows++ === 0) result.firstOff = `layer ${layer} head ${head} query ${i} sums to ${sum}`;
+      if (Math.abs(sum - 1) > tolerance && result.offRows++ === 0) result.firstOff = `layer ${layer} head ${head} query ${i} sums to ${roundedSum(sum)}`;
       // Max-pooling one run of keys at a time: a compare per weight, one store per pixel.
       if (side > 0 && !thumbFromPicture) poolRow(row, thumbnails, offset + Math.floor((i * side) / n) * side, side, starts);
       // A picture as big as the head is the head: its row as it is.

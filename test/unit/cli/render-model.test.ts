@@ -31,7 +31,7 @@ async function attn(...argv: string[]) {
 }
 
 test('attn render draws each model view as an SVG with the file\'s numbers', async () => {
-  for (const view of ['model', 'head', 'finder', 'rollout']) {
+  for (const view of ['model', 'head', 'head-tokens', 'finder', 'rollout']) {
     const out = join(dir, `${view}.svg`);
     const r = await attn('render', file, '--view', view, '--layer', '1', '--head', '2', '--out', out);
     assert.equal(r.code, 0, r.err);
@@ -40,9 +40,12 @@ test('attn render draws each model view as an SVG with the file\'s numbers', asy
     assert.doesNotMatch(svg, /NaN|Infinity|undefined|<script/);
     new JSDOM(svg, { contentType: 'image/svg+xml' }).window.close();
   }
+  // The head as tokens: both sides of the chosen head, the chosen token's lines.
+  assert.equal(readFileSync(join(dir, 'head-tokens.svg'), 'utf8').match(/class="token"/g)?.length, 2 * N);
   const grid = readFileSync(join(dir, 'model.svg'), 'utf8');
   assert.equal(grid.match(/class="head-cell"/g)?.length, L * H);
-  assert.match(readFileSync(join(dir, 'head.svg'), 'utf8'), /layer 1 head 2: 8 × 8 weights/);
+  // The flags are 0-based indices (as the spec's --input and --head are); the picture counts from 1, as the panel does.
+  assert.match(readFileSync(join(dir, 'head.svg'), 'utf8'), /layer 2 head 3: 8 × 8 weights/);
 });
 
 test('attn render --out x.png writes the heatmap as a real PNG; the finder and bad flags are refused', async () => {
@@ -56,7 +59,7 @@ test('attn render --out x.png writes the heatmap as a real PNG; the finder and b
   assert.equal(finder.code, 2);
   assert.match(finder.err, /the finder is a table/);
   assert.match((await attn('render', file, '--view', 'head', '--layer', '2')).err, /--layer 2, but the file has 2 layer\(s\)/);
-  assert.match((await attn('render', file, '--view', 'arcs')).err, /--view must be one of model, head, finder, rollout/);
+  assert.match((await attn('render', file, '--view', 'arcs')).err, /--view must be one of model, head, head-tokens, finder, rollout/);
   const cut = join(dir, 'cut.safetensors');
   const whole = readFileSync(file);
   writeFileSync(cut, whole.subarray(0, whole.length - 10));

@@ -9,8 +9,8 @@ import type { StatName } from '../../../src/core/tensors/head-stats.js';
 import { base64, encodePalettePng, type Deflate } from '../../../src/core/model/png.js';
 import type { Theme } from '../../kit/colour.js';
 import type { TooltipApi } from '../../kit/tooltip-api.js';
-import type { ViewHandle, ViewOptions } from '../../kit/view.js';
-import { clip } from '../../kit/format.js';
+import type { G, Svg, ViewHandle, ViewOptions } from '../../kit/view.js';
+import { clip, wrapLines } from '../../kit/format.js';
 import type { ModelViewName } from '../../../src/core/vocabulary.js';
 
 
@@ -82,16 +82,36 @@ export function heatmapHref(values: ArrayLike<number>, offset: number, stride: n
   return indicesHref(heatmapIndices(values, offset, stride, w, h, max), w, h, theme, deflate);
 }
 
-/** A token's label for a picture: quoted with JSON rules (spaces and newlines visible), clipped. */
+/**
+ * The model views count as the spec views do, from 1: "layer 1 head 3", token #51 is the 51st.
+ * (Indices stay 0-based inside: in data-* attributes, messages and the command line's flags.)
+ */
+export const shown = (i: number): number => i + 1;
+
+/** A token's label for a picture: quoted with JSON rules (spaces and newlines visible), clipped; "#51" without tokens. */
 export function tokenLabel(tokens: readonly string[], i: number, px = 120, fontSize = 12): string {
   const t = tokens[i];
-  return t === undefined ? `#${i}` : clip(JSON.stringify(t), px, fontSize);
+  return t === undefined ? `#${shown(i)}` : clip(JSON.stringify(t), px, fontSize);
 }
 
-/** "#3 "apple"": a token with its index, for hover text (JSON-quoted, never raw). */
+/** "#3 "apple"": a token with its place (counted from 1), for hover text (JSON-quoted, never raw). */
 export function tokenName(tokens: readonly string[], i: number): string {
   const t = tokens[i];
-  return t === undefined ? `#${i}` : `#${i} ${clip(JSON.stringify(t), 400, 12)}`;
+  return t === undefined ? `#${shown(i)}` : `#${shown(i)} ${clip(JSON.stringify(t), 400, 12)}`;
+}
+
+/** "layer 2 head 5" for the head at 0-based (layer, head). */
+export function headName(layer: number, head: number): string {
+  return `layer ${shown(layer)} head ${shown(head)}`;
+}
+
+/**
+ * The colour of the hovered row and column and of the keyboard's cell: apart from every colour
+ * of the heatmap's palette. The dark theme's accent (yellow) is viridis's strongest weight, so a
+ * crosshair over a strong cell vanished; a pink is far from viridis and from the light blues.
+ */
+export function crosshair(theme: Theme): string {
+  return theme.kind === 'dark' ? '#ff4f9a' : theme.accent;
 }
 
 export function clampTo(i: number, n: number): number {
@@ -101,4 +121,23 @@ export function clampTo(i: number, n: number): number {
 /** A finite number for an attribute: NaN, ±Infinity and undefined become `fallback`. */
 export function finite(v: number | null | undefined, fallback = 0): number {
   return typeof v === 'number' && Number.isFinite(v) ? v : fallback;
+}
+
+/** Line height of a wrapped note. */
+export const NOTE_LINE = 15;
+
+/** The lines `text` takes as a note `px` wide (at most `maxLines`; the last cut with "…"). */
+export function noteLines(text: string, px: number, maxLines = 3): string[] {
+  return wrapLines(text, px, 12, maxLines);
+}
+
+/**
+ * A muted note over lines (a narrow editor cut one line short with "…"): one <text>, a <tspan> a
+ * line, each but the last ending in a space so the text reads whole when copied; the whole sentence
+ * in its hover when it had to be cut.
+ */
+export function wrappedNote(g: G | Svg, theme: Theme, x: number, y: number, text: string, lines: readonly string[], cls = 'note'): void {
+  const t = (g as G).append('text').attr('class', cls).attr('x', x).attr('y', y).attr('fill', theme.muted).attr('font-style', 'italic');
+  lines.forEach((line, k) => t.append('tspan').attr('x', x).attr('dy', k === 0 ? 0 : NOTE_LINE).text(k < lines.length - 1 ? `${line} ` : line));
+  if (lines.join(' ') !== text) t.append('title').text(text);
 }

@@ -3,10 +3,11 @@
 // name sorts by it; clicking a row opens that head. Each value has a bar, so a strong head stands out.
 import type { ModelViewData } from '../../../src/core/model/data.js';
 import { STAT_NAMES, type HeadStats, type StatName } from '../../../src/core/tensors/head-stats.js';
-import { createSvg, note, type ViewHandle } from '../../kit/view.js';
+import { createSvg, type ViewHandle } from '../../kit/view.js';
 import { wireTips } from '../../kit/tooltip.js';
-import { fmt } from '../../kit/format.js';
-import { finite, tipOptions, type ModelViewOptions } from './common.js';
+import { clip, fmt, textWidth } from '../../kit/format.js';
+import { rovingGrid, type GridItem } from '../../kit/keyboard.js';
+import { finite, headName, NOTE_LINE, noteLines, shown, tipOptions, wrappedNote, type ModelViewOptions } from './common.js';
 
 /** Most rows drawn (a 64 × 64 model has 4,096 heads; the table says how many are left out). */
 export const FINDER_ROWS_MAX = 1024;
@@ -20,20 +21,48 @@ export function sortHeads(stats: readonly HeadStats[], stat: StatName): HeadStat
   });
 }
 
+/** The height upright column names take above the table ("duplicateToken ▾" in bold). */
+const SLANT_H = 96;
+
+/**
+ * A statistic written to fit `px`: fewer digits, then a shorter exponent, never cut (a cut
+ * "4.72…" of 4.72e-3 read as 4.72). The shortest form when none fits.
+ */
+export function fitNumber(v: number, px: number): string {
+  const forms = [fmt(v, 3), fmt(v, 2), fmt(v, 1)];
+  if (Number.isFinite(v) && v !== 0 && !Number.isInteger(v)) forms.push(v.toExponential(1), v.toExponential(0));
+  return forms.find((f) => textWidth(f, 12) <= px) ?? forms.reduce((a, b) => (textWidth(b, 12) < textWidth(a, 12) ? b : a));
+}
+
+/**
+ * The finder's columns at `width` px: layer and head 44 px each, the statistics sharing the rest
+ * (36 to 120 px each); when the widest name in bold does not fit a column, the names stand upright.
+ */
+export function finderLayout(width: number): { colW: number; idW: number; slant: boolean } {
+  const idW = 44;
+  const colW = Math.max(36, Math.min(120, Math.floor((width - 16 - 2 * idW) / STAT_NAMES.length)));
+  const widest = STAT_NAMES.reduce((m, k) => Math.max(m, textWidth(`${k} ▾`, 12 * 1.1)), 0);
+  return { colW, idW, slant: widest + 6 > colW };
+}
+
 export function renderModelFinder(container: HTMLElement, data: ModelViewData, options: ModelViewOptions): ViewHandle {
   const { header } = data;
   const { theme } = options;
   const rows = sortHeads(header.stats, options.stat);
-  const shown = rows.slice(0, FINDER_ROWS_MAX);
-  const rowH = 20, top = 60, colW = 120, idW = 56; // colW: "duplicateToken" in bold is about 110 px
-  const width = Math.max(options.width, 2 * idW + STAT_NAMES.length * colW + 16);
-  const height = top + shown.length * rowH + 30;
-  const svg = createSvg(container, theme, width, height, `Head finder: ${rows.length} heads`, 'finder');
-  svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`${rows.length} heads, sorted by ${options.stat} (highest first)`);
+  const drawn = rows.slice(0, FINDER_ROWS_MAX);
+  // The table fits the width it is given (at 626 px its last three columns were off-screen, the only
+  // scrollbar under every row): the columns share it, and names too long for a column stand upright.
+  const { colW, idW, slant } = finderLayout(options.width);
+  const width = Math.max(options.width, 16 + 2 * idW + STAT_NAMES.length * colW);
   const total = header.layers * header.heads;
   const reading = rows.length < total ? `reading the file: the ${rows.length} of ${total} heads read so far; ` : '';
-  const notes = [`${reading}click or press Enter on a column to sort by it, on a row to open the head${rows.length > shown.length ? `; the first ${shown.length} of ${rows.length} rows are shown` : ''}`];
-  note(svg, theme, 8, 34, notes[0]);
+  const notes = [`${reading}click or press Enter on a column to sort by it, on a row to open the head (layers and heads counted from 1)${rows.length > drawn.length ? `; the first ${drawn.length} of ${rows.length} rows are shown` : ''}`];
+  const lines = noteLines(notes[0], width - 16, 4);
+  const rowH = 20, top = 60 + (lines.length - 1) * NOTE_LINE + (slant ? SLANT_H : 0);
+  const height = top + drawn.length * rowH + 30;
+  const svg = createSvg(container, theme, width, height, `Head finder: ${rows.length} heads`, 'finder');
+  svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(clip(`${rows.length} heads, sorted by ${options.stat} (highest first)`, width - 16, 13.2));
+  wrappedNote(svg, theme, 8, 34, notes[0], lines);
   // Each statistic's range over all heads, for the bars.
   const range = STAT_NAMES.map((k) => {
     let lo = 0, hi = 0;
@@ -44,18 +73,22 @@ export function renderModelFinder(container: HTMLElement, data: ModelViewData, o
   head.append('text').attr('x', 8).attr('y', top - 6).text('layer');
   head.append('text').attr('x', 8 + idW).attr('y', top - 6).text('head');
   STAT_NAMES.forEach((k, c) => {
-    const t = head.append('text').attr('class', 'column').attr('data-stat', k).attr('x', 8 + 2 * idW + c * colW).attr('y', top - 6)
+    const x = 8 + 2 * idW + c * colW;
+    const t = head.append('text').attr('class', 'column').attr('data-stat', k).attr('x', x).attr('y', top - 6)
       .attr('fill', k === options.stat ? theme.focus : theme.fg).text(k === options.stat ? `${k} ▾` : k);
+    if (slant) t.attr('x', 0).attr('y', 0).attr('transform', `translate(${x + 12},${top - 6}) rotate(-90)`);
     if (options.interactive) t.attr('tabindex', 0).attr('role', 'button').attr('cursor', 'pointer');
   });
   const body = svg.append('g').attr('class', 'rows');
-  shown.forEach((s, r) => {
+  // The rows are one tab stop (up to 1,024 of them): the arrows move between them.
+  const rowItems: GridItem[] = [];
+  drawn.forEach((s, r) => {
     const y = top + r * rowH;
     const g = body.append('g').attr('class', 'head-row').attr('data-layer', s.layer).attr('data-head', s.head).attr('transform', `translate(0,${y})`);
-    if (options.interactive) g.attr('tabindex', 0).attr('role', 'button').attr('cursor', 'pointer');
+    if (options.interactive) { g.attr('tabindex', 0).attr('role', 'button').attr('cursor', 'pointer'); rowItems.push({ el: g.node()!, row: r, col: 0 }); }
     g.append('rect').attr('width', width).attr('height', rowH).attr('fill', r % 2 ? theme.bg : theme.masked).attr('fill-opacity', 0.6);
-    g.append('text').attr('x', 8).attr('y', 14).text(String(s.layer));
-    g.append('text').attr('x', 8 + idW).attr('y', 14).text(String(s.head));
+    g.append('text').attr('x', 8).attr('y', 14).text(String(shown(s.layer)));
+    g.append('text').attr('x', 8 + idW).attr('y', 14).text(String(shown(s.head)));
     STAT_NAMES.forEach((k, c) => {
       const v = s[k];
       const x = 8 + 2 * idW + c * colW;
@@ -64,12 +97,13 @@ export function renderModelFinder(container: HTMLElement, data: ModelViewData, o
         g.append('rect').attr('class', 'bar').attr('x', x).attr('y', 3).attr('height', rowH - 6)
           .attr('width', finite((colW - 12) * (v - lo) / (hi - lo))).attr('fill', theme.seq(0.35)).attr('fill-opacity', 0.7);
       }
-      g.append('text').attr('class', 'value').attr('data-stat', k).attr('x', x + 2).attr('y', 14).text(v === null ? '—' : fmt(v));
+      g.append('text').attr('class', 'value').attr('data-stat', k).attr('x', x + 2).attr('y', 14).text(v === null ? '—' : fitNumber(v, colW - 10));
     });
   });
   const unwireRows = wireTips(svg.node()!, tipOptions(options), 'g.head-row', (el) => {
     const layer = Number(el.getAttribute('data-layer')), h = Number(el.getAttribute('data-head'));
-    return { lines: [`layer ${layer} head ${h}: open it`], click: () => options.onPick?.({ view: 'head', layer, head: h }) };
+    const s = header.stats.find((x) => x.layer === layer && x.head === h);
+    return { lines: [`${headName(layer, h)}: open it`, ...(s ? STAT_NAMES.map((k) => `${k} ${s[k] === null ? '—' : fmt(s[k])}`) : [])], click: () => options.onPick?.({ view: 'head', layer, head: h }) };
   });
   const unwireColumns = options.interactive
     ? wireTips(svg.node()!, tipOptions(options), 'text.column', (el) => {
@@ -77,5 +111,6 @@ export function renderModelFinder(container: HTMLElement, data: ModelViewData, o
       return { lines: [`sort by ${k}`], click: () => options.onPick?.({ stat: k }) };
     })
     : () => {};
-  return { svg: svg.node()!, notes, destroy: () => { unwireRows(); unwireColumns(); svg.remove(); } };
+  const unrove = rovingGrid(body.node()!, rowItems, 0);
+  return { svg: svg.node()!, notes, destroy: () => { unwireRows(); unwireColumns(); unrove(); svg.remove(); } };
 }

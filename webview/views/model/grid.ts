@@ -1,14 +1,15 @@
 // The model view: every head of every layer as a thumbnail (max-pooled to ≤ 64 × 64, each scaled to
 // its own strongest weight, so a head attending to one token still shows a bright dot), framed in
 // the colour of a chosen head statistic; optionally each layer's heads sorted by it. Clicking a
-// head opens it in the head view.
+// head (or Enter on it) opens it in the head view; the grid is one tab stop and the arrows walk it.
 import type { ModelViewData } from '../../../src/core/model/data.js';
 import { maxOf } from '../../../src/core/model/data.js';
 import type { HeadStats } from '../../../src/core/tensors/head-stats.js';
 import { createSvg, note, type ViewHandle } from '../../kit/view.js';
 import { wireTips } from '../../kit/tooltip.js';
-import { fmt } from '../../kit/format.js';
-import { finite, heatmapHref, tipOptions, type ModelViewOptions } from './common.js';
+import { clip, fmt } from '../../kit/format.js';
+import { rovingGrid, type GridItem } from '../../kit/keyboard.js';
+import { finite, headName, heatmapHref, NOTE_LINE, noteLines, shown, tipOptions, wrappedNote, type ModelViewOptions } from './common.js';
 import { STAT_NAMES } from '../../../src/core/tensors/head-stats.js';
 
 /** Each layer's heads in drawing order: by head number, or by `stat` descending (no value last). */
@@ -25,18 +26,31 @@ export function headOrder(stats: readonly HeadStats[], layers: number, heads: nu
   });
 }
 
+/**
+ * Where the grid's thumbnails go at `width` px: a cell of 20 to 96 px, as many heads per row as fit
+ * (a layer of more heads than that wraps onto more rows, `bands` of them), so the grid never runs
+ * past the stage (630 px of grid in a 606 px stage cut column h8).
+ */
+export function gridLayout(width: number, heads: number): { cell: number; perRow: number; bands: number } {
+  const left = GRID_LEFT, gap = GRID_GAP, room = Math.max(0, width - left - 12);
+  const perRow = Math.max(1, Math.min(heads, Math.floor(room / (20 + gap))));
+  const cell = Math.max(20, Math.min(96, Math.floor(room / perRow) - gap));
+  return { cell, perRow, bands: Math.ceil(heads / perRow) };
+}
+
+const GRID_LEFT = 64, GRID_GAP = 4;
+
 export function renderModelGrid(container: HTMLElement, data: ModelViewData, options: ModelViewOptions): ViewHandle {
   const { header, thumbnails } = data;
   const { theme } = options;
   const { layers, heads, thumb } = header;
-  const left = 64, top = 58, gap = 4;
-  const cell = Math.max(20, Math.min(96, Math.floor((options.width - left - 12) / heads) - gap));
-  const width = Math.max(left + heads * (cell + gap) + 12, Math.min(options.width, 760));
-  const height = top + layers * (cell + gap) + 40;
-  const svg = createSvg(container, theme, width, height, `Model: ${layers} layers × ${heads} heads`, 'model');
+  const left = GRID_LEFT, gap = GRID_GAP;
+  const { cell, perRow, bands } = gridLayout(options.width, heads);
+  const width = Math.max(left + perRow * (cell + gap) + 12, Math.min(options.width, 760));
+  const wrapped = bands > 1;
+  // A wrapped layer's rows are apart by a little more than a cell; layers by a line more.
+  const layerH = bands * (cell + gap) + (wrapped ? 8 : 0);
   const stat = options.stat;
-  svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold')
-    .text(`${header.layers} layer(s) × ${header.heads} head(s) × ${header.tokens} tokens (${header.dtype})`);
   // The frame colour: the statistic from its smallest to its largest value over all heads.
   let lo = Infinity, hi = -Infinity;
   for (const s of header.stats) {
@@ -47,19 +61,40 @@ export function renderModelGrid(container: HTMLElement, data: ModelViewData, opt
   // scale over a spread of 1e-12 would show a difference that is not there.
   const same = !(hi - lo > 1e-9 * Math.max(Math.abs(hi), Math.abs(lo)));
   const span = same ? 1 : hi - lo;
-  const order = headOrder(header.stats, layers, heads, stat, options.sort);
-  for (let c = 0; c < heads; c++) {
-    svg.append('text').attr('x', left + c * (cell + gap) + cell / 2).attr('y', top - 8).attr('text-anchor', 'middle').attr('fill', theme.muted)
-      .text(options.sort ? `#${c + 1}` : `h${c}`);
-  }
-  const grid = svg.append('g').attr('class', 'grid');
   const read = header.stats.length, total = layers * heads;
+  const notes = [
+    `${read < total ? `reading the file: ${read} of ${total} heads so far; ` : ''}each thumbnail: one head max-pooled to ${thumb}×${thumb} and scaled to its own strongest weight; frame: ${same ? (Number.isFinite(lo) ? `${stat} is ${fmt(lo)} for every head read` : `no head has a ${stat}`) : `${stat} from ${fmt(finite(lo))} (blue) to ${fmt(finite(hi))} (red)`}${options.sort ? `; each layer sorted by ${stat}, highest first` : ''}`,
+  ];
+  // The note wraps (a narrow editor cut it), and the grid starts below it.
+  const lines = noteLines(notes[0], width - 16, 4);
+  const top = 58 + (lines.length - 1) * NOTE_LINE;
+  // The SVG says the warnings only where no page shows them (the editor's warning line does).
+  const warnings = options.interactive ? [] : header.warnings;
+  const height = top + layers * layerH + 40 + warnings.length * 14;
+  const svg = createSvg(container, theme, width, height, `Model: ${layers} layers × ${heads} heads`, 'model');
+  svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold')
+    .text(clip(`${header.layers} layer(s) × ${header.heads} head(s) × ${header.tokens} tokens (${header.dtype})`, width - 16, 13.2));
+  wrappedNote(svg, theme, 8, 36, notes[0], lines);
+  const order = headOrder(header.stats, layers, heads, stat, options.sort);
+  // Column names (heads counted from 1, as everywhere on screen), or places when each layer is sorted.
+  // A wrapped layer names its heads in each thumbnail's corner instead.
+  if (!wrapped) {
+    for (let c = 0; c < heads; c++) {
+      svg.append('text').attr('x', left + c * (cell + gap) + cell / 2).attr('y', top - 8).attr('text-anchor', 'middle').attr('fill', theme.muted)
+        .attr('font-size', cell < 28 ? 10 : 12).text(options.sort ? `#${c + 1}` : `h${shown(c)}`);
+    }
+  }
+  const grid = svg.append('g').attr('class', 'grid')
+    .attr('aria-label', `${layers} layers × ${heads} heads: the arrows move between heads and layers, Home and End to a layer's ends, Page Up and Page Down to the first and last layer, Enter opens the head`);
+  const items: GridItem[] = [];
+  let start = 0;
   for (let layer = 0; layer < layers; layer++) {
-    svg.append('text').attr('x', left - 8).attr('y', top + layer * (cell + gap) + cell / 2 + 4).attr('text-anchor', 'end').attr('fill', theme.muted).text(`L${layer}`);
+    const y0 = top + layer * layerH;
+    svg.append('text').attr('x', left - 8).attr('y', y0 + cell / 2 + 4).attr('text-anchor', 'end').attr('fill', theme.muted).text(`L${shown(layer)}`);
     order[layer].forEach((head, c) => {
       const s = header.stats[layer * heads + head];
       const v = s?.[stat] ?? null;
-      const x = left + c * (cell + gap), y = top + layer * (cell + gap);
+      const x = left + (c % perRow) * (cell + gap), y = y0 + Math.floor(c / perRow) * (cell + gap);
       const offset = (layer * heads + head) * thumb * thumb;
       if (layer * heads + head >= read) {
         // Not read yet (the file is still being read): an empty frame, no picture, no statistic.
@@ -69,27 +104,45 @@ export function renderModelGrid(container: HTMLElement, data: ModelViewData, opt
       }
       const g = grid.append('g').attr('class', 'head-cell').attr('data-layer', layer).attr('data-head', head)
         .attr('data-stat', v === null ? '' : finite(v)).attr('transform', `translate(${x},${y})`);
-      if (options.interactive) g.attr('tabindex', 0).attr('role', 'button').attr('cursor', 'pointer');
+      if (options.interactive) {
+        g.attr('tabindex', 0).attr('role', 'button').attr('cursor', 'pointer');
+        // The keyboard's row is the layer, its column the place in the layer (wrapped rows are one row).
+        if (layer === options.layer && head === options.head) start = items.length;
+        items.push({ el: g.node()!, row: layer, col: c });
+      }
       g.append('image').attr('width', cell).attr('height', cell).attr('preserveAspectRatio', 'none').attr('image-rendering', 'pixelated')
         .attr('href', heatmapHref(thumbnails, offset, thumb, thumb, thumb, maxOf(thumbnails, offset, offset + thumb * thumb), theme, options.deflate));
       g.append('rect').attr('class', 'frame').attr('x', -1).attr('y', -1).attr('width', cell + 2).attr('height', cell + 2).attr('fill', 'none')
         .attr('stroke', v === null ? theme.grid : theme.div(same ? 0 : finite((v - lo) / span) * 2 - 1)).attr('stroke-width', 2);
-      if (options.sort && cell >= 28) g.append('text').attr('x', 2).attr('y', 11).attr('font-size', 9).attr('fill', theme.fg).text(`h${head}`);
+      if ((options.sort || wrapped) && cell >= 28) g.append('text').attr('x', 2).attr('y', 11).attr('font-size', 9).attr('fill', theme.fg).text(`h${shown(head)}`);
     });
   }
-  const notes = [
-    `${read < total ? `reading the file: ${read} of ${total} heads so far; ` : ''}each thumbnail: one head max-pooled to ${thumb}×${thumb} and scaled to its own strongest weight; frame: ${same ? (Number.isFinite(lo) ? `${stat} is ${fmt(lo)} for every head read` : `no head has a ${stat}`) : `${stat} from ${fmt(finite(lo))} (blue) to ${fmt(finite(hi))} (red)`}${options.sort ? `; each layer sorted by ${stat}, highest first` : ''}`,
-  ];
-  note(svg, theme, 8, 36, notes[0]);
-  header.warnings.forEach((w, i) => note(svg, theme, 8, height - 24 + i * 14, `warning: ${w}`));
+  warnings.forEach((w, i) => note(svg, theme, 8, height - 24 - (warnings.length - 1 - i) * 14, `warning: ${w}`));
   const unwire = wireTips(svg.node()!, tipOptions(options), 'g.head-cell', (el) => {
     const layer = Number(el.getAttribute('data-layer')), head = Number(el.getAttribute('data-head'));
     const s = header.stats[layer * heads + head];
     if (!s) return undefined;
     return {
-      lines: [`layer ${layer} head ${head}`, ...STAT_NAMES.map((k) => `${k} ${s[k] === null ? '—' : fmt(s[k])}`)],
+      lines: [headName(layer, head), ...STAT_NAMES.map((k) => `${k} ${s[k] === null ? '—' : fmt(s[k])}`)],
       click: () => options.onPick?.({ view: 'head', layer, head }),
     };
   });
-  return { svg: svg.node()!, notes, destroy: () => { unwire(); svg.remove(); } };
+  // One tab stop for the whole grid (the shown head's thumbnail): the arrows walk heads and layers,
+  // Home/End a layer's ends, PageUp/PageDown the first and last layer.
+  const unrove = rovingGrid(grid.node()!, items, start);
+  const onPage = (e: KeyboardEvent) => {
+    if (e.key !== 'PageUp' && e.key !== 'PageDown') return;
+    const from = (e.target as Element).closest?.('g.head-cell');
+    const at = items.find((it) => it.el === from);
+    if (!at) return;
+    e.preventDefault();
+    const column = items.filter((it) => it.col === at.col);
+    const to = e.key === 'PageUp' ? column[0] : column[column.length - 1];
+    if (!to || to.el === at.el) return;
+    at.el.removeAttribute('tabindex');
+    to.el.setAttribute('tabindex', '0');
+    (to.el as HTMLElement).focus();
+  };
+  if (options.interactive) grid.node()!.addEventListener('keydown', onPage);
+  return { svg: svg.node()!, notes, destroy: () => { unwire(); unrove(); grid.node()!.removeEventListener('keydown', onPage); svg.remove(); } };
 }

@@ -2,14 +2,16 @@
 // cells are SVG rects with their exact value; above, one bitmap (max-pooled to ≤ 1,024 a side), and in
 // the webview zoom and pan with a level of detail: after a zoom the visible window is redrawn at full
 // resolution. Hover names the query and key tokens and the exact weight, and lights the row and
-// column. Below, arcs keep each token's k strongest links (up to 96 tokens), and say so.
+// column. Token labels on both axes at any length (as many as fit, the visible range's after a zoom, and
+// the range said under the matrix). Below, arcs keep each token's k strongest links (up to 96 tokens), and say so.
 import { pointer, select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
 import type { ModelViewData } from '../../../src/core/model/data.js';
 import { MAX_WINDOW_CELLS, maxOf, PICTURE_MAX, poolMax, SENT_PICTURE_MAX, windowWeight } from '../../../src/core/model/data.js';
 import { createSvg, emptyView, note, type ViewHandle } from '../../kit/view.js';
 import { wireTips } from '../../kit/tooltip.js';
 import { fmt } from '../../kit/format.js';
-import { clampTo, finite, heatmapHref, indicesHref, tipOptions, tokenLabel, tokenName, type ModelViewOptions } from './common.js';
+import { rovingGrid, type GridItem } from '../../kit/keyboard.js';
+import { clampTo, crosshair, finite, headName, heatmapHref, indicesHref, NOTE_LINE, noteLines, shown, tipOptions, wrappedNote, tokenLabel, tokenName, type ModelViewOptions } from './common.js';
 
 /** Up to this many tokens, one SVG rect per cell (64² = 4,096 elements). */
 export const SVG_CELLS_MAX = 64;
@@ -46,6 +48,28 @@ export function strongestLinks(weights: ArrayLike<number>, n: number, k: number)
   return links;
 }
 
+/** The zoomed picture's visible queries i0..i1 and keys j0..j1 (inclusive) and a cell's size on screen. */
+export function visibleRange(n: number, side: number, t: { k: number; x: number; y: number }): { i0: number; i1: number; j0: number; j1: number; cell: number } {
+  const cell = (side / n) * t.k;
+  const from = (offset: number) => Math.max(0, Math.min(n - 1, Math.floor(-offset / cell + 1e-9)));
+  const to = (offset: number) => Math.max(0, Math.min(n - 1, Math.ceil((side - offset) / cell - 1e-9) - 1));
+  return { i0: from(t.y), i1: to(t.y), j0: from(t.x), j1: to(t.x), cell };
+}
+
+/** Labels this many tokens apart keep 12 px between them: 1, 2, 5, 10, 20, 25, 50, 100, … */
+export function labelStride(cellPx: number): number {
+  const need = 12 / Math.max(cellPx, 1e-9);
+  if (need <= 1) return 1;
+  for (let p = 1; ; p *= 10) for (const m of [1, 2, 2.5, 5]) if (m * p >= need && Number.isInteger(m * p)) return m * p;
+}
+
+/** The tokens labelled from i0 to i1: every one, or every `stride`-th counted from 1 (10, 20, 30 for 10). */
+export function labelIndices(i0: number, i1: number, stride: number): number[] {
+  const out: number[] = [];
+  for (let i = Math.ceil((i0 + 1) / stride) * stride - 1; i <= i1; i += stride) out.push(i);
+  return out;
+}
+
 export function renderModelHead(container: HTMLElement, data: ModelViewData, options: ModelViewOptions): ViewHandle {
   const { header } = data;
   const { theme } = options;
@@ -54,7 +78,7 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
   const whole = loaded?.weights && loaded.weights.length === n * n ? loaded.weights : undefined;
   const picture = !whole && loaded?.picture && loaded.picture.res === Math.min(n, SENT_PICTURE_MAX) ? loaded.picture : undefined;
   if (!loaded || (!whole && !picture)) {
-    return emptyView(container, theme, options.width, 'head', `layer ${clampTo(options.layer, header.layers)} head ${clampTo(options.head, header.heads)}: loading…`);
+    return emptyView(container, theme, options.width, 'head', `${headName(clampTo(options.layer, header.layers), clampTo(options.head, header.heads))}: loading…`);
   }
   const { layer, head } = loaded;
   // A whole head answers every weight here; a picture's weights come from windows read on request.
@@ -63,22 +87,50 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
   const labelled = tokens.length === n;
   const side = Math.max(200, Math.min(760, options.width - 140, n * 40));
   const cell = side / n;
-  const showLabels = cell >= 10;
-  const left = showLabels ? 110 : 40, top = showLabels ? 130 : 60;
-  const drawArcs = n <= ARCS_MAX && !!whole;
-  const arcsHeight = drawArcs ? Math.min(240, side / 2) + 40 : 30;
-  const width = left + side + 20, height = top + side + arcsHeight + 40;
-  const svg = createSvg(container, theme, width, height, `Layer ${layer} head ${head}: ${n} × ${n}`, 'head');
+  // Token labels on both axes at every length: as many as fit, and after a zoom the visible range's.
   const max = whole ? maxOf(whole) : finite(loaded.max);
-  // A short title (the picture can be 370 px wide in a narrow panel); what the axes are goes in the notes.
-  svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`layer ${layer} head ${head}: ${n} × ${n} weights`);
+  const pooledTo = picture ? picture.res : whole ? Math.min(n, PICTURE_MAX) : n;
   const notes: string[] = [`rows: queries, columns: keys; colour from 0 to this head's strongest weight, ${fmt(max, 4)}`];
-  if (showLabels) {
-    for (let i = 0; i < n; i++) {
-      svg.append('text').attr('class', 'row-label').attr('x', left - 4).attr('y', top + (i + 0.5) * cell + 4).attr('text-anchor', 'end').attr('font-size', Math.min(12, cell)).text(tokenLabel(tokens, i, left - 10, 11));
-      svg.append('text').attr('class', 'col-label').attr('transform', `translate(${left + (i + 0.5) * cell + 4},${top - 4}) rotate(-60)`).attr('font-size', Math.min(12, cell)).text(tokenLabel(tokens, i, 110, 11));
+  if (n > SVG_CELLS_MAX && pooledTo < n) notes.push(`the picture is max-pooled to ${pooledTo}×${pooledTo}; zoom in for every cell`);
+  // The notes wrap above the slanted key labels (cut with "…" at 626 px, they hid the colour's range).
+  const topNote = notes.join('; ');
+  const topLines = noteLines(topNote, Math.min(760, options.width - 140) + 110, 3);
+  const left = 110, top = 130 + (topLines.length - 1) * NOTE_LINE;
+  const drawArcs = n <= ARCS_MAX && !!whole;
+  // Below the matrix: the range it shows ("queries 40–79 × keys 12–51"), then the arcs.
+  const arcsHeight = (drawArcs ? Math.min(240, side / 2) + 40 : 30) + 14;
+  const width = left + side + 20, height = top + side + arcsHeight + 40;
+  const svg = createSvg(container, theme, width, height, `${headName(layer, head)}: ${n} × ${n}`, 'head');
+  // A short title (the picture can be 370 px wide in a narrow panel); what the axes are goes in the notes.
+  svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`${headName(layer, head)}: ${n} × ${n} weights`);
+  wrappedNote(svg, theme, 8, 36, topNote, topLines);
+  const rowLabels = svg.append('g').attr('class', 'row-labels');
+  const colLabels = svg.append('g').attr('class', 'col-labels');
+  const range = svg.append('text').attr('class', 'zoom-range').attr('x', left).attr('y', top + side + 16).attr('fill', theme.muted);
+  /** The axes' labels and the range line for a zoom of `t` (the identity: the whole head). */
+  const drawLabels = (t: { k: number; x: number; y: number }) => {
+    const view = visibleRange(n, side, t);
+    const at = view.cell;
+    const stride = labelStride(at);
+    rowLabels.selectAll('*').remove();
+    colLabels.selectAll('*').remove();
+    const size = stride > 1 ? 11 : Math.min(12, at);
+    const text = (i: number, px: number) => stride > 1 && labelled ? `${shown(i)} ${tokenLabel(tokens, i, px - 7 * String(shown(i)).length, 11)}` : tokenLabel(tokens, i, px, 11);
+    // A label whose cell is mostly scrolled out of the frame is left out (it would sit among the other axis's).
+    const inside = (centre: number) => centre >= -0.5 && centre <= side + 0.5;
+    for (const i of labelIndices(view.i0, view.i1, stride)) {
+      if (!inside(t.y + (i + 0.5) * at)) continue;
+      rowLabels.append('text').attr('class', 'row-label').attr('data-i', i).attr('x', left - 4).attr('y', top + t.y + (i + 0.5) * at + size / 3)
+        .attr('text-anchor', 'end').attr('font-size', size).text(text(i, left - 10));
     }
-  }
+    for (const j of labelIndices(view.j0, view.j1, stride)) {
+      if (!inside(t.x + (j + 0.5) * at)) continue;
+      colLabels.append('text').attr('class', 'col-label').attr('data-j', j).attr('font-size', size)
+        .attr('transform', `translate(${left + t.x + (j + 0.5) * at + size / 3},${top - 4}) rotate(-90)`).text(text(j, 110));
+    }
+    range.text(`${t.k > 1 ? 'shown: ' : ''}queries ${shown(view.i0)}–${shown(view.i1)} × keys ${shown(view.j0)}–${shown(view.j1)}${stride > 1 ? ` (labels every ${stride})` : ''}`);
+  };
+  drawLabels({ k: 1, x: 0, y: 0 });
   const clipId = `al-head-clip-${layer}-${head}-${Math.random().toString(36).slice(2, 8)}`;
   svg.append('defs').append('clipPath').attr('id', clipId).append('rect').attr('width', side).attr('height', side);
   const frame = svg.append('g').attr('transform', `translate(${left},${top})`).attr('clip-path', `url(#${clipId})`);
@@ -92,7 +144,6 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
     }
   } else if (picture) {
     // Already pooled and coloured by the host: drawn as it came.
-    if (picture.res < n) notes.push(`the picture is max-pooled to ${picture.res}×${picture.res}; zoom in for every cell`);
     matrix.append('image').attr('class', 'heatmap').attr('width', side).attr('height', side).attr('preserveAspectRatio', 'none')
       .attr('image-rendering', 'pixelated').attr('href', indicesHref(picture.indices, picture.res, picture.res, theme, options.deflate));
   } else if (whole) {
@@ -103,7 +154,6 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
       const pooled = new Float32Array(res * res);
       poolMax(weights, n, res, pooled);
       picture = pooled;
-      notes.push(`the picture is max-pooled to ${res}×${res}; zoom in for every cell`);
     }
     matrix.append('image').attr('class', 'heatmap').attr('width', side).attr('height', side).attr('preserveAspectRatio', 'none')
       .attr('image-rendering', 'pixelated').attr('href', heatmapHref(picture, 0, res, res, res, max, theme, options.deflate));
@@ -125,13 +175,12 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
     svg.append('line').attr('x1', left).attr('x2', left + side).attr('y1', base).attr('y2', base).attr('stroke', theme.grid);
     const arcNote = `arcs: the ${Math.min(n, options.k)} strongest links of each token's ${n} (${links.length} drawn, ${n * n - links.length} weaker ones left out)`;
     notes.push(arcNote);
-    note(svg, theme, 8, base + 20, arcNote);
+    wrappedNote(svg, theme, 8, base + 20, arcNote, noteLines(arcNote, width - 16, 2));
   } else {
     const arcNote = `arcs are drawn up to ${ARCS_MAX} tokens; this head has ${n}`;
     notes.push(arcNote);
     note(svg, theme, 8, arcTop, arcNote);
   }
-  note(svg, theme, 8, 36, notes.join('; '));
   const asked = new Set<string>();
   const describe = (i: number, j: number) => {
     const w = weightAt(i, j);
@@ -155,11 +204,22 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
       const i = Number(el.getAttribute('data-i')), j = Number(el.getAttribute('data-j'));
       return { lines: describe(i, j), enter: () => light(i, j), leave: () => highlight.selectAll('*').remove() };
     });
+    // The keyboard reads every cell: the matrix is one tab stop (its first cell), the arrows move.
+    if (options.interactive) {
+      const items: GridItem[] = [];
+      matrix.selectAll<SVGRectElement, unknown>('rect.cell').each(function () {
+        this.setAttribute('tabindex', '0');
+        items.push({ el: this, row: Number(this.getAttribute('data-i')), col: Number(this.getAttribute('data-j')) });
+      });
+      const unrove = rovingGrid(matrix.node()!, items, 0);
+      const unwireTips = unwire;
+      unwire = () => { unrove(); unwireTips(); };
+    }
   }
   function light(i: number, j: number): void {
     highlight.selectAll('*').remove();
-    highlight.append('rect').attr('y', i * cell).attr('width', side).attr('height', cell).attr('fill', 'none').attr('stroke', theme.accent);
-    highlight.append('rect').attr('x', j * cell).attr('width', cell).attr('height', side).attr('fill', 'none').attr('stroke', theme.accent);
+    highlight.append('rect').attr('class', 'crosshair').attr('y', i * cell).attr('width', side).attr('height', cell).attr('fill', 'none').attr('stroke', crosshair(theme));
+    highlight.append('rect').attr('class', 'crosshair').attr('x', j * cell).attr('width', cell).attr('height', side).attr('fill', 'none').attr('stroke', crosshair(theme));
   }
   if (options.interactive) {
     const node = frame.node()!;
@@ -180,12 +240,12 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
       const show = () => {
         light(cursor.i, cursor.j);
         const mark = highlight.append('rect').attr('class', 'cursor').attr('x', cursor.j * cell).attr('y', cursor.i * cell)
-          .attr('width', Math.max(cell, 2)).attr('height', Math.max(cell, 2)).attr('fill', 'none').attr('stroke', theme.focus).attr('stroke-width', 2);
+          .attr('width', Math.max(cell, 2)).attr('height', Math.max(cell, 2)).attr('fill', 'none').attr('stroke', crosshair(theme)).attr('stroke-width', 2);
         hovered = { i: cursor.i, j: cursor.j, at: mark.node()! };
         options.tooltip?.show(describe(cursor.i, cursor.j), mark.node()!);
       };
       frame.attr('tabindex', 0).attr('role', 'application').attr('class', 'head-picture')
-        .attr('aria-label', `layer ${layer} head ${head}, ${n} by ${n}: the arrows move from cell to cell, with Shift by ${step}; Home and End go to the row's ends`)
+        .attr('aria-label', `${headName(layer, head)}, ${n} by ${n}: the arrows move from cell to cell, with Shift by ${step}; Home and End go to the row's ends`)
         .on('focus', show)
         .on('blur', () => { hovered = undefined; highlight.selectAll('*').remove(); options.tooltip?.hide(); })
         .on('keydown', (e: KeyboardEvent) => {
@@ -202,7 +262,7 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
     const detail = () => matrix.select<SVGImageElement>('image.detail');
     const zoomer = zoom<SVGGElement, unknown>().scaleExtent([1, Math.max(1, n / 4)])
       .translateExtent([[0, 0], [side, side]]).extent([[0, 0], [side, side]])
-      .on('zoom', (e: { transform: ZoomTransform }) => { matrix.attr('transform', e.transform.toString()); })
+      .on('zoom', (e: { transform: ZoomTransform }) => { matrix.attr('transform', e.transform.toString()); drawLabels(e.transform); })
       .on('end', (e: { transform: ZoomTransform }) => {
         detail().remove();
         const t = e.transform;

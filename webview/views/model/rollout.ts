@@ -4,12 +4,12 @@
 import { pointer } from 'd3';
 import type { ModelViewData } from '../../../src/core/model/data.js';
 import { maxOf } from '../../../src/core/model/data.js';
-import { MAX_ROLLOUT_TOKENS } from '../../../src/core/tensors/rollout.js';
+import { rolloutRefusal } from '../../../src/core/tensors/rollout.js';
 import { createSvg, emptyView, note, type ViewHandle } from '../../kit/view.js';
 import { exactWeight } from './head.js';
 import { wireTips } from '../../kit/tooltip.js';
 import { fmt } from '../../kit/format.js';
-import { clampTo, finite, heatmapHref, tipOptions, tokenLabel, tokenName, type ModelViewOptions } from './common.js';
+import { clampTo, crosshair, finite, heatmapHref, tipOptions, tokenLabel, tokenName, type ModelViewOptions } from './common.js';
 
 /** The `count` largest entries of a row, by a loop: [index, value], largest first. */
 export function topEntries(row: ArrayLike<number>, count: number): [number, number][] {
@@ -30,7 +30,7 @@ export function renderModelRollout(container: HTMLElement, data: ModelViewData, 
   const { theme } = options;
   const n = header.tokens;
   if (!rollout || rollout.length !== n * n) {
-    const why = n > MAX_ROLLOUT_TOKENS ? `rollout is computed up to ${MAX_ROLLOUT_TOKENS} tokens; this file has ${n}` : 'rollout: computing…';
+    const why = rolloutRefusal(header.layers, n) ?? 'rollout: computing…';
     return emptyView(container, theme, options.width, 'rollout', why);
   }
   const tokens = header.tokenTexts;
@@ -48,7 +48,7 @@ export function renderModelRollout(container: HTMLElement, data: ModelViewData, 
   const m = svg.append('g').attr('class', 'matrix').attr('transform', `translate(${left},${top})`);
   m.append('image').attr('class', 'heatmap').attr('width', side).attr('height', side).attr('preserveAspectRatio', 'none').attr('image-rendering', 'pixelated')
     .attr('href', heatmapHref(rollout, 0, n, n, n, max, theme, options.deflate));
-  m.append('rect').attr('class', 'chosen').attr('y', token * cell).attr('width', side).attr('height', Math.max(1, cell)).attr('fill', 'none').attr('stroke', theme.accent);
+  m.append('rect').attr('class', 'chosen').attr('y', token * cell).attr('width', side).attr('height', Math.max(1, cell)).attr('fill', 'none').attr('stroke', crosshair(theme));
   // The chosen token's row of R as bars.
   const row = rollout.subarray(token * n, (token + 1) * n);
   const rowMax = maxOf(row);

@@ -89,8 +89,8 @@ test('attn render SPEC --view head draws the file a spec references, with the sp
   assert.match(said, /head\.svg/, 'it says what it wrote');
   const { readFileSync } = await import('node:fs');
   const svg = readFileSync(join(dir, 'head.svg'), 'utf8');
-  assert.match(svg, /query #0 "x" → key #2 "z"/);
-  assert.match(svg, /layer 0 head 0: 3 × 3 weights/);
+  assert.match(svg, /query #1 "x" → key #3 "z"/);
+  assert.match(svg, /layer 1 head 1: 3 × 3 weights/);
 });
 
 test('a problem with the referenced file is the spec\'s problem: attn inspect and render print it at its place (FILE:LINE:COL: path: message)', async () => {

@@ -8,7 +8,7 @@ import { attentionFromTensors, type AttentionFile } from '../../../../src/core/t
 import { ITEM_SIZE, type DType } from '../../../../src/core/tensors/dtype.js';
 import { memorySource } from '../../../../src/core/tensors/source.js';
 import { entropyTerm, forEachRow } from '../../../../src/core/tensors/rows.js';
-import { PassAccumulator, passOverHeads } from '../../../../src/core/tensors/pass.js';
+import { PassAccumulator, passOverHeads, roundedSum } from '../../../../src/core/tensors/pass.js';
 import { earlierCopies, headStats, type HeadStats } from '../../../../src/core/tensors/head-stats.js';
 import { poolMax } from '../../../../src/core/model/data.js';
 import { between, seeded } from '../../../support/random.js';
@@ -186,4 +186,17 @@ test('300 files with one weight not finite or too large to add up (F64, F32, F16
     }
   }
   assert.ok(refused >= 200, `refused ${refused} of 300`);
+});
+
+test('a row\'s sum in the warning is rounded to 4 significant digits, more only when 4 would read as 1', () => {
+  assert.equal(roundedSum(-6.020170748233795), '-6.02');
+  assert.equal(roundedSum(1.5), '1.5');
+  assert.equal(roundedSum(0.99984321), '0.9998');
+  assert.equal(roundedSum(1.000043), '1.00004', 'off by more than the F32 tolerance, never written "1"');
+  const n = 4;
+  const values = weights(1, 1, n, 5, false);
+  for (let j = 0; j < n; j++) values[j] = [-7, 0.3, 0.4, 0.2797292517662048][j];
+  const one = passOverHeads(fileOf('F64', values, 1, 1, n), {});
+  assert.match(one.firstOff, /sums to -6\.02$/);
+  assert.doesNotMatch(one.firstOff, /\d{6}/, 'no run of digits');
 });

@@ -36,7 +36,7 @@ test('the app draws the grid, asks for a head when the head view needs one, and 
   assert.equal(doc.querySelectorAll('g.head-cell').length, 6);
   doc.querySelector('g.head-cell[data-layer="1"][data-head="2"]')!.dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true }));
   assert.deepEqual(posted.find((m) => m.type === 'head'), { type: 'head', layer: 1, head: 2 });
-  assert.match(doc.querySelector('svg')!.textContent!, /layer 1 head 2: loading/);
+  assert.match(doc.querySelector('svg')!.textContent!, /layer 2 head 3: loading/);
   app.receive({ type: 'head', layer: 1, head: 2, weights: headFloat32(a, 1, 2) });
   assert.equal(doc.querySelectorAll('rect.cell').length, 25);
   assert.equal(root.dataset.view, 'head');
@@ -111,12 +111,12 @@ test('a big head comes as a picture: hover asks for the block under the pointer 
   frame.dispatchEvent(new dom.window.MouseEvent('pointermove', { bubbles: true, clientX: 127, clientY: 380 }));
   assert.deepEqual(posted.filter((m) => m.type === 'window'), [{ type: 'window', layer: 0, head: 0, i0: 128, rows: 128, j0: 0, cols: 128 }]);
   const tip = doc.getElementById('tip')!;
-  assert.match(tip.textContent!, /query #150 → key #50.*reading it from the file/s);
+  assert.match(tip.textContent!, /query #151 → key #51.*reading it from the file/s);
   // Moving within the block does not ask again.
   frame.dispatchEvent(new dom.window.MouseEvent('pointermove', { bubbles: true, clientX: 130, clientY: 385 }));
   assert.equal(posted.filter((m) => m.type === 'window').length, 1);
   app.receive({ type: 'window', layer: 0, head: 0, i0: 128, rows: 128, j0: 0, cols: 128, weights: headWindow(a, 0, 0, 128, 128, 0, 128) });
-  assert.match(tip.textContent!, new RegExp(`query #151 → key #51.*weight ${exactWeight(headFloat32(a, 0, 0)[151 * n + 51]).replace('.', '\\.')}`, 's'));
+  assert.match(tip.textContent!, new RegExp(`query #152 → key #52.*weight ${exactWeight(headFloat32(a, 0, 0)[151 * n + 51]).replace('.', '\\.')}`, 's'));
   assert.equal(doc.querySelectorAll('image.heatmap').length, 1, 'a window is shown without a redraw');
 });
 
@@ -169,15 +169,15 @@ test('a big head is read by keyboard too: one tab stop, the arrows move the cell
   assert.match(frame.getAttribute('aria-label')!, /arrows move from cell to cell/);
   frame.dispatchEvent(new dom.window.FocusEvent('focus'));
   const tip = doc.getElementById('tip')!;
-  assert.match(tip.textContent!, /query #299 → key #0.*reading it from the file/s);
+  assert.match(tip.textContent!, /query #300 → key #1.*reading it from the file/s);
   assert.deepEqual(posted.filter((m) => m.type === 'window').at(-1), { type: 'window', layer: 0, head: 0, i0: 256, rows: 44, j0: 0, cols: 128 });
   const key = (k: string, shiftKey = false) => frame.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key: k, shiftKey, bubbles: true }));
   key('ArrowUp');
   key('ArrowRight', true);
-  assert.match(tip.textContent!, /query #298 → key #19/);
+  assert.match(tip.textContent!, /query #299 → key #20/);
   app.receive({ type: 'window', layer: 0, head: 0, i0: 256, rows: 44, j0: 0, cols: 128, weights: headWindow(a, 0, 0, 256, 44, 0, 128) });
-  assert.match(tip.textContent!, new RegExp(`query #298 → key #19.*weight ${exactWeight(headFloat32(a, 0, 0)[298 * n + 19]).replace('.', '\\.')}`, 's'));
+  assert.match(tip.textContent!, new RegExp(`query #299 → key #20.*weight ${exactWeight(headFloat32(a, 0, 0)[298 * n + 19]).replace('.', '\\.')}`, 's'));
   key('End');
-  assert.match(tip.textContent!, /query #298 → key #299/);
+  assert.match(tip.textContent!, /query #299 → key #300/);
   assert.equal(doc.querySelectorAll('rect.cursor').length, 1, 'one cursor cell');
 });

@@ -97,7 +97,7 @@ test('model grid: one thumbnail per head, framed by the statistic from the core,
     const layer = Number(c.getAttribute('data-layer')), head = Number(c.getAttribute('data-head'));
     assert.equal(Number(c.getAttribute('data-stat')), scanned.header.stats[layer * H + head].entropy);
     assert.match(c.querySelector('image')!.getAttribute('href')!, /^data:image\/png;base64,iVBORw0KGgo/);
-    assert.match(c.querySelector('title')!.textContent!, new RegExp(`layer ${layer} head ${head}\nentropy ${fmt(scanned.header.stats[layer * H + head].entropy).replace('.', '\\.')}`));
+    assert.match(c.querySelector('title')!.textContent!, new RegExp(`layer ${layer + 1} head ${head + 1}\nentropy ${fmt(scanned.header.stats[layer * H + head].entropy).replace('.', '\\.')}`));
   }
   assertClean(text);
   const sorted = [...draw('model', data, { sort: true, stat: 'confidence' }).svg.querySelectorAll('g.head-cell')];
@@ -113,7 +113,7 @@ test('head view: every cell\'s hover gives the exact weight and both tokens; arc
   const cells = [...svg.querySelectorAll('rect.cell')];
   assert.equal(cells.length, N * N);
   const c = cells.find((e) => e.getAttribute('data-i') === '2' && e.getAttribute('data-j') === '4')!;
-  assert.equal(c.querySelector('title')!.textContent, `query #2 "</script><b>" → key #4 "b"\nweight ${exactWeight(weights[2 * N + 4])}`);
+  assert.equal(c.querySelector('title')!.textContent, `query #3 "</script><b>" → key #5 "b"\nweight ${exactWeight(weights[2 * N + 4])}`);
   assert.equal(Math.fround(Number(exactWeight(weights[2 * N + 4]))), weights[2 * N + 4], 'the hover\'s number reads back as the same float32');
   assert.equal(svg.querySelectorAll('path.arc').length, N * 2);
   assert.ok(handle.notes.some((n) => n.includes(`the 2 strongest links of each token's ${N} (${N * 2} drawn, ${N * N - N * 2} weaker ones left out)`)), handle.notes.join(' | '));
@@ -175,7 +175,7 @@ test('edge shapes: one token, no tokens, hostile token text: every view draws, n
   const s1 = scanModel(one);
   assert.equal(s1.header.stats[0].previousToken, null);
   const data1: ModelViewData = { ...s1, head: { layer: 0, head: 0, weights: headFloat32(one, 0, 0) }, rollout: rolloutOf(one)! };
-  for (const view of ['model', 'head', 'finder', 'rollout'] as const) {
+  for (const view of ['model', 'head', 'head-tokens', 'finder', 'rollout'] as const) {
     const { text } = draw(view, data1, { layer: 0, head: 0, token: 0 });
     assertClean(text);
     assert.ok(!text.includes('\u202e'), 'a bidi override is written as a reference');
@@ -184,7 +184,7 @@ test('edge shapes: one token, no tokens, hostile token text: every view draws, n
   const s2 = scanModel(bare);
   assert.equal(s2.header.stats[0].induction, null, 'no tokens: no induction score');
   const { svg, text } = draw('head', { ...s2, head: { layer: 0, head: 1, weights: headFloat32(bare, 0, 1) } }, { layer: 0, head: 1 });
-  assert.match(svg.querySelector('rect.cell title')!.textContent!, /query #0 → key #0\nweight .*\n\(no tokens in the file/);
+  assert.match(svg.querySelector('rect.cell title')!.textContent!, /query #1 → key #1\nweight .*\n\(no tokens in the file/);
   assertClean(text);
   const finder = draw('finder', s2, { stat: 'induction' });
   assert.equal(finder.svg.querySelectorAll('text.value[data-stat="induction"]')[0].textContent, '—');

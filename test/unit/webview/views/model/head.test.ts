@@ -1,0 +1,102 @@
+// The head view of a long head: token labels on both axes (as many as fit 12 px apart, counted
+// from 1), following a zoom to the visible range, which a line under the matrix names ("queries
+// 40–79 × keys 12–51"); the crosshair in a colour apart from every colour of the heatmap in every
+// theme (the dark theme's was viridis's strongest yellow); a small head read cell by cell by keyboard.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { color } from 'd3';
+import { scanModel, headFloat32 } from '../../../../../src/core/model/scan.js';
+import { makeTheme } from '../../../../../webview/kit/colour.js';
+import { THEME_KINDS } from '../../../../../src/core/vocabulary.js';
+import { crosshair, palette } from '../../../../../webview/views/model/common.js';
+import { labelIndices, labelStride, visibleRange } from '../../../../../webview/views/model/head.js';
+import { memoryAttention, randomAttention } from '../../../../support/model-fixture.js';
+import { drawModel } from '../../../../support/model-views.js';
+
+const WORDS = ['the', 'cat', 'sat', 'on', 'a', 'mat'];
+function head(n: number, tokens = true) {
+  const a = memoryAttention(randomAttention(1, 1, n, 4), 1, 1, n, tokens ? Array.from({ length: n }, (_, i) => WORDS[i % WORDS.length]) : undefined);
+  return { ...scanModel(a), head: { layer: 0, head: 0, weights: headFloat32(a, 0, 0) } };
+}
+
+test('labelStride, labelIndices and visibleRange: labels 12 px apart at round places, the zoomed window in cells', () => {
+  assert.equal(labelStride(40), 1);
+  assert.equal(labelStride(12), 1);
+  assert.equal(labelStride(2.3), 10);
+  assert.equal(labelStride(0.5), 25);
+  assert.deepEqual(labelIndices(0, 49, 10), [9, 19, 29, 39, 49], 'tokens 10, 20, … counted from 1');
+  assert.deepEqual(labelIndices(39, 44, 1), [39, 40, 41, 42, 43, 44]);
+  // 200 tokens in 400 px (2 px a cell), zoomed 5 times with the window's corner at query 40, key 12.
+  const r = visibleRange(200, 400, { k: 5, x: -12 * 10, y: -40 * 10 });
+  assert.deepEqual(r, { i0: 40, i1: 79, j0: 12, j1: 51, cell: 10 });
+  assert.deepEqual(visibleRange(200, 400, { k: 1, x: 0, y: 0 }), { i0: 0, i1: 199, j0: 0, j1: 199, cell: 2 });
+});
+
+test('a head of 200 tokens has token labels on both axes, 12 px apart at least, and says the range it shows', () => {
+  const { svg } = drawModel('head', head(200), { width: 626 });
+  const rows = [...svg.querySelectorAll('text.row-label')];
+  const cols = [...svg.querySelectorAll('text.col-label')];
+  assert.ok(rows.length >= 10 && cols.length >= 10, `${rows.length} row and ${cols.length} column labels`);
+  const ys = rows.map((t) => Number(t.getAttribute('y')));
+  for (let k = 1; k < ys.length; k++) assert.ok(ys[k] - ys[k - 1] >= 12, `row labels ${ys[k - 1]} and ${ys[k]} overlap`);
+  const xs = cols.map((t) => Number(/translate\(([\d.]+),/.exec(t.getAttribute('transform')!)![1]));
+  for (let k = 1; k < xs.length; k++) assert.ok(xs[k] - xs[k - 1] >= 12, `column labels ${xs[k - 1]} and ${xs[k]} overlap`);
+  // Sampled labels carry their place, counted from 1: at 626 px the picture is 486 px, a cell 2.43 px, a label every 5th token.
+  const stride = labelStride(486 / 200);
+  assert.equal(stride, 5);
+  assert.equal(rows[0].textContent, '5 "a"', 'the 5th token, "a"');
+  assert.equal(rows[1].textContent, '10 "on"');
+  assert.equal(svg.querySelector('text.zoom-range')!.textContent, 'queries 1–200 × keys 1–200 (labels every 5)');
+  // No tokens in the file: the places alone.
+  assert.equal(drawModel('head', head(200, false), { width: 626 }).svg.querySelector('text.row-label')!.textContent, '#5');
+});
+
+test('zooming in relabels the axes with the visible range\'s tokens and names the range', () => {
+  const { svg, dom } = drawModel('head', head(200), { width: 626, interactive: true });
+  const frame = svg.querySelector('g.head-picture')!;
+  const before = svg.querySelectorAll('text.row-label').length;
+  // d3-zoom on the wheel: zoom in at the picture's top-left corner.
+  for (let k = 0; k < 8; k++) frame.dispatchEvent(new dom.window.WheelEvent('wheel', { deltaY: -300, clientX: 0, clientY: 0, bubbles: true, cancelable: true }));
+  const range = svg.querySelector('text.zoom-range')!.textContent!;
+  const m = /^shown: queries (\d+)–(\d+) × keys (\d+)–(\d+)/.exec(range);
+  assert.ok(m, range);
+  const [i0, i1] = [Number(m[1]), Number(m[2])];
+  assert.ok(i1 - i0 < 199, `a zoom shows part of the head: ${range}`);
+  const labelled = [...svg.querySelectorAll('text.row-label')].map((t) => Number(t.getAttribute('data-i')));
+  assert.ok(labelled.length > 0);
+  for (const i of labelled) assert.ok(i + 1 >= i0 && i + 1 <= i1, `label of query ${i + 1} outside ${range}`);
+  const ys = [...svg.querySelectorAll('text.row-label')].map((t) => Number(t.getAttribute('y')));
+  for (let k = 1; k < ys.length; k++) assert.ok(ys[k] - ys[k - 1] >= 12);
+  assert.ok(before < 199, 'unzoomed, not every token has a label');
+  // Zoomed until a cell is 12 px or more: every visible query has its label, in order.
+  assert.ok(labelled.length >= i1 - i0, `${labelled.length} labels for queries ${i0}–${i1}`);
+  labelled.forEach((i, k) => k > 0 && assert.equal(i, labelled[k - 1] + 1));
+});
+
+test('the crosshair stands apart from every colour of the heatmap, in every theme', () => {
+  const rgb = (c: string) => color(c)!.rgb();
+  for (const kind of THEME_KINDS) {
+    const theme = makeTheme(kind);
+    const c = rgb(crosshair(theme));
+    const nearest = Math.min(...palette(theme).map(([r, g, b]) => Math.hypot(c.r - r, c.g - g, c.b - b)));
+    assert.ok(nearest > 90, `${kind}: the crosshair ${crosshair(theme)} is ${nearest.toFixed(0)} from the palette`);
+  }
+  // And it is what the head view draws: hover (here, focus) a cell of the dark theme.
+  const { svg } = drawModel('head', head(8), { interactive: true, theme: makeTheme('dark') });
+  (svg.querySelector('rect.cell[tabindex="0"]') as unknown as HTMLElement).focus();
+  const strokes = [...svg.querySelectorAll('rect.crosshair')].map((r) => r.getAttribute('stroke'));
+  assert.equal(strokes.length, 2);
+  for (const s of strokes) assert.equal(s, crosshair(makeTheme('dark')));
+});
+
+test('a small head is one tab stop and the arrows read it cell by cell', () => {
+  const { svg, key, active, tips } = drawModel('head', head(8), { interactive: true });
+  assert.equal(svg.querySelectorAll('rect.cell[tabindex="0"]').length, 1);
+  (svg.querySelector('rect.cell[tabindex="0"]') as unknown as HTMLElement).focus();
+  key(active()!, 'ArrowDown');
+  key(active()!, 'ArrowRight');
+  key(active()!, 'ArrowRight');
+  assert.equal(active()!.getAttribute('data-i'), '1');
+  assert.equal(active()!.getAttribute('data-j'), '2');
+  assert.match(tips.at(-1)![0], /^query #2 "cat" → key #3 "sat"$/);
+});
