@@ -53,7 +53,7 @@ def _same_file(a, b):
 
 
 def save_attention(path, attentions, tokens=None, dtype=None):
-    """dtype: None keeps float16, float32 and float64 as they are (anything else becomes float32)."""
+    """dtype: None keeps float16 as it is and writes anything else as float32."""
     if isinstance(tokens, (str, bytes)):
         raise ValueError('tokens must be a list of strings, one per token, not one string')
     if isinstance(attentions, (list, tuple)):
@@ -71,7 +71,8 @@ def save_attention(path, attentions, tokens=None, dtype=None):
             a = a[0]
         if a.ndim != 3 or a.shape[1] != a.shape[2]:
             raise ValueError(f'layer {l}: expected [heads, n, n], got {list(a.shape)}')
-        kind = np.dtype(dtype) if dtype is not None else (a.dtype if a.dtype in (np.float16, np.float32, np.float64) else np.dtype(np.float32))
+        # float16 stays float16 (widening it doubled the file); anything else is written as float32.
+        kind = np.dtype(dtype) if dtype is not None else (np.dtype(np.float16) if a.dtype == np.float16 else np.dtype(np.float32))
         a = np.ascontiguousarray(a, dtype=kind.newbyteorder('<'))
         data = a.tobytes()
         header[f'layers.{l}.attention'] = {'dtype': DTYPES[a.dtype], 'shape': list(a.shape), 'data_offsets': [at, at + len(data)]}

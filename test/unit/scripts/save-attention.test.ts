@@ -24,7 +24,7 @@ const save = (dir: string, ...args: string[]) => spawnSync(python!, [SCRIPT, ...
 
 test('save_attention.py: layers in order, batches, empty, [n, n], float16, strings, and never over its input', { skip }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'attn-save-'));
-  py(dir, `a = np.random.rand(3, 2, 4, 4); a /= a.sum(-1, keepdims=True); np.save('a.npy', a)
+  py(dir, `a = np.random.rand(3, 2, 4, 4); a /= a.sum(-1, keepdims=True); a = a.astype(np.float32); np.save('a.npy', a)
 np.savez('ooo.npz', **{'layers.10': a[2], 'layers.2': a[1], 'layers.0': a[0]})
 np.save('batch2.npy', np.stack([a, a])); np.savez('empty.npz'); np.save('nn.npy', a[0, 0]); np.save('half.npy', a.astype(np.float16))
 json.dump('abcd', open('string.json', 'w'))`);
