@@ -58,3 +58,38 @@ test('steps in a 480 px panel: the table and the notes fit (weight × v left to 
   assert.equal(width, 480);
   assert.match(doc.documentElement.textContent!, /weight × v left out of the table/);
 });
+
+// Issue 19, defect 2: at the default width (626 px) the e^(s−max) column was dropped but its total
+// stayed under the softmax column, reading "Σ = 2.6617" as the weights' sum.
+test('a dropped e^(s − max) column takes its Σ with it; a shown one keeps its Σ under itself', () => {
+  const data = analyze(exampleFiles().map((f) => readFileSync(f, 'utf8')).find((t) => t.includes('"mouse"') && t.includes('keyboard'))!).data!;
+  const shown = (t: Element) => Array.from(t.childNodes).filter((c) => c.nodeName !== 'title').map((c) => c.textContent).join('');
+  const narrow = texts(renderSvg(data, 'steps', { width: 430 })).doc;
+  const headers = Array.from(narrow.querySelectorAll('g.table > text'), shown);
+  assert.ok(!headers.includes('e^(s − max)'), `the column is dropped at 430 px: ${headers.join(' | ')}`);
+  assert.ok(!/Σ = \d/.test(Array.from(narrow.querySelectorAll('g.table > text'), shown).join('\n')), 'no Σ under the softmax column');
+  const wide = texts(renderSvg(data, 'steps', { width: 1400 })).doc;
+  const sum = wide.querySelector('text.exp-sum');
+  const head = Array.from(wide.querySelectorAll('g.table > text')).find((t) => shown(t) === 'e^(s − max)');
+  assert.ok(sum && head, 'with room, the column and its Σ are drawn');
+  assert.equal(sum.getAttribute('x'), head.getAttribute('x'), 'the Σ stands under its own column');
+});
+
+// Issue 19, defect 6: long-64, token "runs" (causal): "the table lists the 47 with the largest
+// weights" while rows 24–47 were masked keys of weight 0 in index order.
+test('with more keys than rows, masked keys are not listed as if they were among the largest weights', () => {
+  const text = readFileSync(exampleFiles().find((f) => f.includes('long-64'))!, 'utf8');
+  const data = analyze(text).data!;
+  const input = data.inputs[0];
+  const token = input.tokens.indexOf('runs');
+  assert.ok(token > 0 && input.tokens.length > 48);
+  const { doc } = texts(renderSvg(data, 'steps', { width: 1400, token, head: 0 }));
+  const rows = Array.from(doc.querySelectorAll('g.key-row'));
+  assert.ok(rows.length > 0);
+  assert.deepEqual(rows.filter((r) => r.classList.contains('masked')).map((r) => r.getAttribute('data-key')), [], 'no masked key in the list');
+  // Causal: "runs" may look at itself and the keys before it.
+  assert.equal(rows.length, token + 1);
+  const all = doc.documentElement.textContent!;
+  assert.doesNotMatch(all, /lists the \d+ with the largest weights; the sum/);
+  assert.match(all, new RegExp(`lists all ${token + 1} keys "runs" may look at; ${input.tokens.length - token - 1} masked keys \\(weight 0\\) are left out`));
+});
