@@ -255,7 +255,7 @@ const viewSvg = (win: Window) => win.document.querySelector('#attention-view > s
  * Shows `message` (a 'render') in every frame, then each of `views` in turn, answering the panel's
  * 'need' with `linalg` as the host does, and measures every frame once the view is drawn.
  */
-export async function runExample(frames: readonly Frame[], message: { version: number; documentUri: string }, linalg: unknown,
+export async function runExample(frames: readonly Frame[], message: { version: number; documentUri: string; [field: string]: unknown }, linalg: unknown,
   views: readonly { name: string; needs: string }[]): Promise<Case[]> {
   const answered = new Map<Window, Element | null>();
   const onMessage = (e: MessageEvent) => {

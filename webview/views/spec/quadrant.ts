@@ -11,7 +11,7 @@ import { pca2 } from '../../../src/core/linalg/pca.js';
 import { rovingGrid } from '../../kit/keyboard.js';
 import { TipTable } from '../../kit/tips.js';
 import { wireTips } from '../../kit/tooltip.js';
-import { clampIndex, createSvg, emptyView, nextId, note, type ViewFn, type ViewOptions } from '../../kit/view.js';
+import { clampIndex, createSvg, drawHeading, drawNotes, emptyView, layoutHeading, layoutNotes, nextId, type ViewFn, type ViewOptions } from '../../kit/view.js';
 import { extentOf } from '../../../src/core/linalg/extent.js';
 
 interface Outputs {
@@ -39,9 +39,14 @@ export function plottableOutputs(data: AttentionData, options: Pick<ViewOptions,
   if (width === d) return { rows: (inp) => inp.output, label: input0.heads.length > 1 ? 'after attention (heads joined, then W_O)' : 'after attention' };
   const h = input0.heads.findIndex((head) => head.dv === d);
   if (h >= 0) {
+    // "All heads" cannot be one picture here: say which head is plotted, and how to see the others.
+    const fit = input0.heads.filter((head) => head.dv === d).length;
+    const others = input0.heads.length - 1;
+    const rest = fit > 1 ? `; ${fit - 1} other head${fit > 2 ? 's' : ''} could be: pick ${fit > 2 ? 'one' : 'it'} in the Head menu`
+      : others > 0 ? `; the other head${others > 1 ? 's give' : ' gives'} fewer numbers and cannot be placed on these axes` : '';
     return {
       rows: (inp) => inp.heads[h].output, label: `after head "${input0.heads[h].name}"`,
-      why: `the joined output is ${width} wide, not d_model = ${d}: showing head "${input0.heads[h].name}" (d_v = ${d}) instead`,
+      why: `all heads: the joined output is ${width} wide, not d_model = ${d}, so only head "${input0.heads[h].name}" is plotted${rest}`,
     };
   }
   return { label: '', why: `outputs are ${width} wide, not d_model = ${d}: they cannot be placed on these axes, only the inputs are shown` };
@@ -112,7 +117,11 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
 
   const fs = theme.fontSize;
   const pad = 12;
-  const titleH = 24 + notes.length * 16;
+  // The title and the notes wrap in a narrow panel: cut, the note saying which head is shown was lost.
+  const titleText = `${data.title ?? 'Embeddings'}: where each word sits, and where attention moves it`;
+  const heading = layoutHeading(titleText, Math.max(options.width, 284) - 2 * pad, fs);
+  const noteBlock = layoutNotes(notes, Math.max(options.width, 284) - 2 * pad, fs);
+  const titleH = 24 + heading.extra + noteBlock.height;
   const legendH = 22 * Math.ceil(inputs.length / 2) + 22;
   const plotW = Math.max(260, Math.min(options.width - 2 * pad, 900));
   const plotH = Math.max(220, Math.min(plotW * 0.75, 620));
@@ -137,9 +146,8 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
   const sy = scaleLinear().domain(ext(ys)).range([top + innerH, top]).nice();
 
   const svg = createSvg(container, theme, width, height, `Quadrant plot: ${xLabel} against ${yLabel}`, 'quadrant');
-  svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
-    .text(clip(`${data.title ?? 'Embeddings'}: where each word sits, and where attention moves it`, width - 2 * pad, theme.fontSize * 1.1));
-  notes.forEach((t, k) => note(svg, theme, pad, 34 + k * 16, t));
+  drawHeading(svg, 'title', pad, 16, heading, titleText);
+  drawNotes(svg, theme, pad, 34 + heading.extra, noteBlock, notes);
 
   // Legend: one colour per input, hollow = input embedding, filled = after attention.
   const lg = svg.append('g').attr('class', 'legend').attr('transform', `translate(${pad},${titleH + 4})`);
@@ -152,8 +160,10 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
   });
   const ly = Math.ceil(data.inputs.length / 2) * 22;
   lg.append('circle').attr('cx', 6).attr('cy', ly + 8).attr('r', 4.5).attr('fill', theme.bg).attr('stroke', theme.fg).attr('stroke-width', 1.5);
-  lg.append('text').attr('x', 16).attr('y', ly + 12).attr('fill', theme.muted)
-    .text(outs.rows ? `input embedding → ● ${outs.label}` : 'input embedding');
+  const key = outs.rows ? `input embedding → ● ${outs.label}` : 'input embedding';
+  const keyShown = clip(key, width - 2 * pad - 16, fs);
+  const keyText = lg.append('text').attr('x', 16).attr('y', ly + 12).attr('fill', theme.muted).text(keyShown);
+  if (keyShown !== key) keyText.append('title').text(key);
 
   // Axes cross where both coordinates are 0 (inside the domain, thanks to the padding above).
   const ax = svg.append('g').attr('class', 'axes');

@@ -55,3 +55,19 @@ test('the label placer takes the next free side, and gives up only when every si
   assert.deepEqual(placer.place([[5, 10], [100, 10]], 20, 10), [100, 10]);
   assert.equal(placer.place([[0, 10], [100, 10]], 20, 10), undefined);
 });
+
+// Issue 19, defect 10: with "all heads" the quadrant plots one head, and the note saying so was cut
+// at the panel's edge ("showing head…"). The note now wraps: all of it is on the picture.
+test('quadrant with all heads at 430 px: the note saying which head is plotted is there whole, not cut', () => {
+  for (const name of ['apple-watch-lens.attn.json', 'init-four-rules.attn.json']) {
+    const data = analyze(exampleText(name)).data!;
+    const doc = parse(renderSvg(data, 'quadrant', { width: 430, head: 'all' }));
+    const lines = Array.from(doc.querySelectorAll('text.note'), (t) => Array.from(t.childNodes).filter((c) => c.nodeName !== 'title').map((c) => c.textContent).join(''));
+    const all = lines.join(' ');
+    assert.match(all, /all heads: the joined output is \d+ wide, not d_model = \d+, so only head "[^"]+" is plotted; /, name);
+    assert.ok(lines.every((l) => !l.endsWith('…')), `${name}: ${lines.join(' | ')}`);
+    for (const l of lines) assert.ok(textWidth(l, 12) <= 430 - 24 + 1, `"${l}" fits 430 px`);
+  }
+  const four = parse(renderSvg(analyze(exampleText('init-four-rules.attn.json')).data!, 'quadrant', { width: 430, head: 'all' }));
+  assert.match(Array.from(four.querySelectorAll('text.note'), (t) => t.textContent).join(' '), /3 other heads could be: pick one in the Head menu/);
+});
