@@ -21,6 +21,19 @@ export const MIN_WEIGHT = 0.01;
 
 interface Link { h: number; i: number; j: number; w: number }
 
+/** Each link's lane: 0 for the first head linking its query and key, 1 for the second, and so on. */
+export function arcLanes(links: readonly Link[]): Map<Link, number> {
+  const count = new Map<string, number>();
+  const lanes = new Map<Link, number>();
+  for (const l of links) {
+    const key = `${l.i},${l.j}`;
+    const k = count.get(key) ?? 0;
+    lanes.set(l, k);
+    count.set(key, k + 1);
+  }
+  return lanes;
+}
+
 export function strongestLinks(input: InputData, heads: readonly number[], topK: number | undefined, minWeight = MIN_WEIGHT): Link[] {
   const links: Link[] = [];
   const n = input.tokens.length;
@@ -67,10 +80,16 @@ export const renderArcs: ViewFn = (container, data, options) => {
   const width = Math.max(options.width, lineW + 2 * pad);
   const maxReach = Math.min(lineW / 2, 160);
   const arcH = (d: number) => Math.min(maxReach, Math.max(14, d * step * 0.5));
+  // Two heads linking the same pair each get their own lane: drawn on one path, their translucent
+  // strokes blended into a colour the legend does not have.
+  const lanes = arcLanes(links);
+  const laneGap = thick + 3;
+  const reach = (l: Link) => arcH(Math.abs(l.j - l.i)) + (lanes.get(l) ?? 0) * laneGap;
   let maxUp = 0, maxDown = 0;
   for (const l of links) {
-    if (l.j > l.i) maxUp = Math.max(maxUp, arcH(l.j - l.i));
-    if (l.j < l.i) maxDown = Math.max(maxDown, arcH(l.i - l.j));
+    if (l.j > l.i) maxUp = Math.max(maxUp, reach(l));
+    if (l.j < l.i) maxDown = Math.max(maxDown, reach(l));
+    if (l.j === l.i) maxUp = Math.max(maxUp, 2 * (Math.min(step * 0.3, 9) + (lanes.get(l) ?? 0) * laneGap * 0.5));
   }
   // Legend items flow like words; their positions are known before the picture's height.
   const legendItems = input.heads.map((head) => `head "${head.name}"`);
@@ -141,13 +160,14 @@ export const renderArcs: ViewFn = (container, data, options) => {
   for (const l of sorted) {
     const x1 = xOf(l.i), x2 = xOf(l.j);
     let d: string;
+    const lane = lanes.get(l) ?? 0;
     if (l.i === l.j) {
-      const r = Math.min(step * 0.3, 9);
+      const r = Math.min(step * 0.3, 9) + lane * laneGap * 0.5;
       d = `M ${x1 - r * 0.6} ${baseY - 10} a ${r} ${r} 0 1 1 ${r * 1.2} 0`;
     } else {
       const up = l.j > l.i;
       const y = up ? baseY - 10 : baseY + labelH;
-      const hgt = arcH(Math.abs(l.j - l.i)) * (up ? -1 : 1);
+      const hgt = reach(l) * (up ? -1 : 1);
       d = `M ${x1} ${y} C ${x1} ${y + hgt * 1.33}, ${x2} ${y + hgt * 1.33}, ${x2} ${y}`;
     }
     arcsG.append('path').attr('class', 'arc hot').attr('d', d)
