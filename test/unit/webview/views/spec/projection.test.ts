@@ -86,3 +86,19 @@ test('fullSizeLine: the original Transformer\'s count for a role, beside the spe
   });
   assert.match(fullSizeLine(f, 'W_V', 9, true).text, /; here: the identity, nothing learnt\.$/);
 });
+
+// Issue 19, defect 15: e_watch (1 × 3) was drawn as a column beside W_Q, against the row-vector
+// convention x · W = y the seeds use. x is now a row over W, y a row under it.
+test('projection draws x (1 × d_model) as a row over W and y (1 × d) as a row under it', () => {
+  const data = analyze(exampleText('apple-watch-lens.attn.json')).data!;
+  const doc = parse(renderSvg(data, 'projection', { width: 900, token: 2, projection: 'wq' }));
+  const cells = (sel: string) => Array.from(doc.querySelectorAll(sel), (r) => ({ x: Number(r.getAttribute('x')), y: Number(r.getAttribute('y')) }));
+  const xs = cells('rect.x-cell'), ws = cells('rect.w-cell'), ys = cells('rect.y-cell');
+  assert.equal(xs.length, 3);
+  assert.equal(new Set(xs.map((c) => c.y)).size, 1, 'one row: every x cell at the same height');
+  assert.equal(new Set(xs.map((c) => c.x)).size, 3, 'three columns');
+  assert.ok(xs.every((c) => ws.every((w) => c.y < w.y)), 'x is above W');
+  assert.ok(ys.every((c) => ws.every((w) => c.y > w.y)), 'y is below W');
+  assert.equal(new Set(ys.map((c) => c.y)).size, 1, 'y is one row');
+  assert.match(titles(doc, 'rect.x-cell')[1], /multiplies row 2 of W_Q/);
+});
