@@ -268,9 +268,13 @@ export async function runExample(frames: readonly Frame[], message: { version: n
   window.addEventListener('message', onMessage);
   const cases: Case[] = [];
   try {
+    // The previous example's picture is still up until this one is drawn: wait for a new <svg>,
+    // or the first view would be measured on the example before.
+    const before = new Map(frames.map((f) => [f.win, viewSvg(f.win)]));
     for (const f of frames) f.win.postMessage(message, '*');
     for (const f of frames) {
-      await until('the render to be drawn', () => f.win.document.getElementById('attention-root')?.dataset.state === 'ready' && viewSvg(f.win));
+      await until('the render to be drawn', () => f.win.document.getElementById('attention-root')?.dataset.state === 'ready'
+        && viewSvg(f.win) !== before.get(f.win) && viewSvg(f.win));
     }
     for (const v of views) {
       const delivered = new Set(answered.keys());

@@ -7,6 +7,7 @@ import { at, row, scaledAt } from '../../../src/core/result/attention-data.js';
 import type { InputData } from '../../../src/core/result/attention-data.js';
 import { clip, fmt, textWidth } from '../../kit/format.js';
 import { rovingGrid } from '../../kit/keyboard.js';
+import { labelEvery, thinnedLabels } from '../../kit/thin-labels.js';
 import { divisorText } from './matrix.js';
 import { wireTips, type Tip } from '../../kit/tooltip.js';
 import { plainToken, quotedToken, repeatedWords } from '../../kit/token-names.js';
@@ -74,8 +75,13 @@ export const renderArcs: ViewFn = (container, data, options) => {
   const pad = 12;
   const widest = Math.max(maxOf(input.tokens, (t) => textWidth(t, fs)), 8);
   const avail = Math.max(260, options.width) - 2 * pad;
-  const step = Math.max(Math.min(avail / n, Math.max(150, widest + 14)), 14);
+  // The tokens share the panel's width (a line wider than the panel ran its last labels off the
+  // edge); labels that do not fit across stand upright, and every k-th of them is kept when even
+  // upright ones would touch (the selected token always, every token's name in its hover).
+  const step = Math.max(Math.min(avail / n, Math.max(150, widest + 14)), 4);
   const slanted = step < widest + 8;
+  const labelled = new Set(slanted ? thinnedLabels(n, step, fs * 1.5, [options.token]) : input.tokens.map((_, i) => i));
+  if (labelled.size < n) notes.push(`one token in ${labelEvery(step, fs * 1.5)} is named under the line, and the selected one; hover or focus a token for its name`);
   const lineW = step * n;
   const width = Math.max(options.width, lineW + 2 * pad);
   const maxReach = Math.min(lineW / 2, 160);
@@ -122,7 +128,7 @@ export const renderArcs: ViewFn = (container, data, options) => {
   }
   const legendH = readingPos[readingPos.length - 1][1] + 24;
   const titleH = 22 + notes.length * 16;
-  const labelH = slanted ? Math.min(widest, 120) * 0.75 + 14 : fs + 12;
+  const labelH = slanted ? Math.min(widest, 120) + 14 : fs + 12;
   const baseY = titleH + legendH + Math.max(maxUp, 20) + 16;
   const height = baseY + labelH + maxDown + 20;
   const svg = createSvg(container, theme, width, height, `Attention arcs of "${input.name}"`, 'arcs');
@@ -194,9 +200,11 @@ export const renderArcs: ViewFn = (container, data, options) => {
     const label = clip(t, slanted ? 120 : step - 4, fs);
     g.append('rect').attr('class', 'token-hit').attr('x', x - step / 2).attr('y', baseY - 6).attr('width', step).attr('height', labelH - 2)
       .attr('fill', 'transparent');
-    if (slanted) {
+    if (!labelled.has(i)) {
+      // No room for its name: the hover names it.
+    } else if (slanted) {
       g.append('text').attr('x', x).attr('y', baseY + 6).attr('text-anchor', 'end')
-        .attr('transform', `rotate(-50 ${x} ${baseY + 6})`).attr('dy', '0.7em')
+        .attr('transform', `rotate(-90 ${x} ${baseY + 6})`).attr('dy', '0.35em')
         .attr('font-weight', i === selected ? 700 : 400).attr('fill', i === selected ? theme.accent : theme.fg).text(label);
     } else {
       g.append('text').attr('x', x).attr('y', baseY + fs).attr('text-anchor', 'middle')

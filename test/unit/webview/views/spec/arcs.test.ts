@@ -52,3 +52,20 @@ test('arcs of two heads on the same pair take separate lanes, never one path', (
     }
   }
 });
+
+// The widths test (test/e2e/widths.e2e.test.ts) found long-64-tokens-8-heads' arcs 896 px wide in a
+// 626 px panel (its last token labels past the edge) and its slanted labels 4 px on each other at
+// 1,200 px. The tokens now share the panel's width; upright labels are thinned to those with room.
+for (const width of [430, 626, 1200]) {
+  test(`arcs of 64 tokens at ${width} px: the picture fits, no two token labels crowd, the selected token is named`, () => {
+    const data = analyze(exampleText('long-64-tokens-8-heads.attn.json')).data!;
+    const doc = new JSDOM(renderSvg(data, 'arcs', { width, head: 'all', token: 5 }), { contentType: 'image/svg+xml' }).window.document;
+    assert.ok(Number(doc.documentElement.getAttribute('width')) <= width, 'no wider than the panel');
+    const labels = Array.from(doc.querySelectorAll('g.token text'));
+    const xs = labels.map((t) => Number(t.getAttribute('x')));
+    const fontSize = Number(doc.documentElement.getAttribute('font-size'));
+    for (let a = 1; a < xs.length; a++) assert.ok(xs[a] - xs[a - 1] >= fontSize * 1.5 - 0.01, `labels at ${xs[a - 1]} and ${xs[a]} have room`);
+    assert.ok(labels.some((t) => t.closest('g.token')!.getAttribute('data-token') === '5'), 'the selected token keeps its label');
+    assert.equal(doc.querySelectorAll('g.token').length, 64, 'every token keeps its hover');
+  });
+}
