@@ -7,6 +7,7 @@ import { row, weightAt, weightColumn } from '../../../src/core/result/attention-
 import { findMatrix } from '../../../src/core/result/matrix-info.js';
 import { clip, dotTerms, fmt, textWidth, thousands } from '../../kit/format.js';
 import { rovingGrid } from '../../kit/keyboard.js';
+import { thinnedLabels } from '../../kit/thin-labels.js';
 import { TipTable } from '../../kit/tips.js';
 import { wireTips } from '../../kit/tooltip.js';
 import { textOn } from '../../kit/colour.js';
@@ -59,12 +60,24 @@ export const renderProjection: ViewFn = (container, data, options) => {
   const titleText = `${yName} = ${xName} · ${ROLE_SYMBOL[role]}${headName}`;
   const heading = layoutHeading(titleText, Math.max(options.width, 284) - 2 * pad, fs);
   const titleH = 42 + heading.extra + notes.length * 16;
-  const rowLabelW = Math.min(110, Math.max(maxOf(rowNames, (n) => textWidth(n, fs)), 20) + 10);
+  // The labels as drawn: a band's range ("104–111") or a feature's name. The left margin holds the
+  // widest of them and "· W_Q" (a margin sized from the feature names ran band ranges and "· W_Q"
+  // past the picture's left edge).
+  const rowText = (b: number) => { const [a, z] = rb.range(b); return rb.stride > 1 ? `${a}–${z - 1}` : rowNames[a] ?? `${a}`; };
+  const colText = (b: number) => { const [a, z] = cb.range(b); return cb.stride > 1 ? `${a}–${z - 1}` : colNames[a]; };
+  const rowTexts = Array.from({ length: rb.count }, (_, b) => rowText(b));
+  const colTexts = Array.from({ length: cb.count }, (_, b) => colText(b));
+  const rowLabelW = Math.min(110, Math.max(maxOf(rowTexts, (n) => textWidth(n, fs - 1)), textWidth(`· ${ROLE_SYMBOL[role]}`, fs) * 1.2, 20) + 10);
   const avail = Math.max(260, options.width) - 2 * pad - rowLabelW - 40;
   let cell = Math.floor(avail / (Math.max(cb.count, rb.count) + 1));
-  cell = Math.max(6, Math.min(48, cell, Math.floor(Math.max(260, 640) / rb.count)));
+  cell = Math.max(4, Math.min(48, cell, Math.floor(Math.max(260, 640) / rb.count)));
   const showVals = cell >= 28;
-  const colLabelH = cell >= 14 ? Math.min(80, maxOf(colNames, (n) => textWidth(n, fs - 1))) * 0.72 + 14 : 14;
+  // Rows and columns too thin for a label each are labelled one in k (the hover names every one);
+  // column labels stand at 45°, so the room between two is cell · sin 45°.
+  const labelRoom = (fs - 1) * 1.5;
+  const rowLabelled = thinnedLabels(rb.count, cell, labelRoom);
+  const colLabelled = thinnedLabels(cb.count, cell * Math.SQRT1_2, labelRoom);
+  const colLabelH = Math.min(80, maxOf(colLabelled, (b) => textWidth(colTexts[b], fs - 1))) * 0.72 + 14;
   const xX = pad + rowLabelW;
   const wX = xX + 8;
   // x (a row) first, then "·", then W with its column labels, then "=" and y.
@@ -108,19 +121,16 @@ export const renderProjection: ViewFn = (container, data, options) => {
 
   // Labels: the features down the left (shared by x and W's rows), W's columns along the top.
   const labels = svg.append('g').attr('class', 'labels').attr('font-size', fs - 1);
-  if (cell >= 10) {
-    for (let b = 0; b < rb.count; b++) {
-      const [a, z] = rb.range(b);
-      labels.append('text').attr('x', xX - 6).attr('y', gridTop + b * cell + cell / 2 + 4).attr('text-anchor', 'end')
-        .text(rb.stride > 1 ? `${a}–${z - 1}` : clip(rowNames[a] ?? `${a}`, rowLabelW - 8, fs - 1));
-    }
-    for (let b = 0; b < cb.count; b++) {
-      const [a, z] = cb.range(b);
-      const cx = wX + b * cell + cell / 2, cy = gridTop - 6;
-      labels.append('text').attr('x', cx).attr('y', cy).attr('transform', `rotate(-45 ${cx} ${cy})`)
-        .text(cb.stride > 1 ? `${a}–${z - 1}` : clip(colNames[a], 80, fs - 1));
-    }
-  }
+  // One label; cut to `px`, its whole text in a hover.
+  const label = (x: number, y: number, full: string, px: number, anchor: 'end' | 'start', turn: number) => {
+    const shown = clip(full, px, fs - 1);
+    const t = labels.append('text').attr('x', x).attr('y', y).attr('text-anchor', anchor);
+    if (turn) t.attr('transform', `rotate(${turn} ${x} ${y})`);
+    t.text(shown);
+    if (shown !== full) t.append('title').text(full);
+  };
+  for (const b of rowLabelled) label(xX - 6, gridTop + b * cell + cell / 2 + 4, rowTexts[b], rowLabelW - 8, 'end', 0);
+  for (const b of colLabelled) label(wX + b * cell + cell / 2, gridTop - 6, colTexts[b], 80, 'start', -45);
   labels.append('text').attr('class', 'x-label').attr('x', xX - 6).attr('y', xTop + cell / 2 + 4).attr('text-anchor', 'end').attr('font-weight', 600).attr('font-size', fs).text('x');
   labels.append('text').attr('x', xX - 6).attr('y', gridTop - colLabelH - 2).attr('text-anchor', 'end').attr('font-weight', 600).attr('font-size', fs)
     .text(`· ${ROLE_SYMBOL[role]}`);
