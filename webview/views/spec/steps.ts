@@ -120,7 +120,11 @@ export const renderSteps: ViewFn = (container, data, options) => {
   const plan = layoutHeading(planText, width - 2 * pad, fs, false);
   const titleH = 24 + heading.extra + notes.length * 16;
   const qY = titleH + 22;
-  const headY = qY + 52 + plan.extra;
+  // q goes under its label too when beside it it would run past the edge (seed-projection's q at 430 px).
+  const qLabel = `1. q_${tq} =`;
+  const qBeside = pad + textWidth(qLabel, fs) + 10 + vecW(row(head.q, i)) <= width - pad;
+  const qExtra = qBeside ? 0 : rowH;
+  const headY = qY + 52 + plan.extra + qExtra;
   const bodyY = headY + rowH;
   const tableRows = rows.length + (rest.count ? 1 : 0);
   const sumY = bodyY + tableRows * rowH + 20;
@@ -165,12 +169,12 @@ export const renderSteps: ViewFn = (container, data, options) => {
 
   // 1. The query vector.
   const qG = svg.append('g').attr('class', 'query');
-  qG.append('text').attr('x', pad).attr('y', qY).text(`1. q_${tq} =`);
-  const qx = pad + textWidth(`1. q_${tq} =`, fs) + 10;
-  const qEnd = vector(qG as unknown as G, qx, qY, row(head.q, i), (t) => ({ lines: [projectionLine(data, input, 'wq', h, i, t, at(head.q, i, t))] }), 0, theme.accent);
+  qG.append('text').attr('x', pad).attr('y', qY).text(qLabel);
+  const qx = qBeside ? pad + textWidth(qLabel, fs) + 10 : pad + 20;
+  const qEnd = vector(qG as unknown as G, qx, qY + qExtra, row(head.q, i), (t) => ({ lines: [projectionLine(data, input, 'wq', h, i, t, at(head.q, i, t))] }), 0, theme.accent);
   void qEnd;
   // The plan on its own line, clipped to the panel: beside q it ran off the right edge.
-  drawHeading(qG as unknown as G, 'plan', pad, qY + 22, plan, planText);
+  drawHeading(qG as unknown as G, 'plan', pad, qY + 22 + qExtra, plan, planText);
   qG.select('text.plan').attr('fill', theme.muted).attr('font-weight', 400);
 
   // 2. The table, one row per key.

@@ -6,6 +6,8 @@ import { JSDOM } from 'jsdom';
 import { renderSvg } from '../../../../../src/cli/render.js';
 import { analyze } from '../../../../../src/core/index.js';
 import { textWidth, monoWidth } from '../../../../../webview/kit/format.js';
+import { makeTheme } from '../../../../../webview/kit/colour.js';
+import { SPEC_ENTRIES } from '../../../../../webview/views/registry.js';
 import { exampleFiles } from '../../../../support/specs.js';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -92,4 +94,23 @@ test('with more keys than rows, masked keys are not listed as if they were among
   const all = doc.documentElement.textContent!;
   assert.doesNotMatch(all, /lists the \d+ with the largest weights; the sum/);
   assert.match(all, new RegExp(`lists all ${token + 1} keys "runs" may look at; ${input.tokens.length - token - 1} masked keys \\(weight 0\\) are left out`));
+});
+
+// The widths test (the panel's 13 px type, 430 px) found seed-projection-512-64's q vector beside its
+// label running 12 px past the picture's edge ("-1.315" and "]"). It goes under its label then.
+test('step by step: the q vector goes under its label when beside it it would run past the edge', () => {
+  const data = analyze(readFileSync(exampleFiles().find((f) => basename(f) === 'seed-projection-512-64.attn.json')!, 'utf8')).data!;
+  for (const width of [406, 602]) {
+    const dom = new JSDOM('<!doctype html><div id="r"></div>');
+    const h = SPEC_ENTRIES.find((e) => e.name === 'steps')!.render(dom.window.document.getElementById('r') as unknown as HTMLElement, data, {
+      theme: makeTheme('light', { fontSize: 13 }), width, head: 0, input: 0, token: 0, matrixMode: 'weights', projection: 'wq', interactive: false,
+    });
+    const svgW = Number(h.svg.getAttribute('width'));
+    for (const t of Array.from(h.svg.querySelectorAll('g.query text'))) {
+      const own = Array.from(t.childNodes).filter((c) => c.nodeType === 3).map((c) => c.textContent).join('');
+      const w = t.getAttribute('font-family') ? monoWidth(own, 13) : textWidth(own, 13);
+      assert.ok(Number(t.getAttribute('x')) + w <= svgW - 4, `"${own}" at ${width} px ends inside the ${svgW} px picture`);
+    }
+    dom.window.close();
+  }
 });
