@@ -96,7 +96,9 @@ function clipPrefix(s: string, px: number, fontSize: number): string | undefined
     const w = textWidth(ch, fontSize);
     if (cut === undefined && out && width + w > budget) cut = out;
     width += w;
-    if (width > px) return (cut ?? out + ch) + '…';
+    // Summed a character at a time, the width can exceed textWidth's by a rounding error: a label
+    // given exactly its own width ("6. mat" at 13 px) was cut to "6. m…".
+    if (width > px + 1e-6) return (cut ?? out + ch) + '…';
     out += ch;
   }
   return undefined;

@@ -1,6 +1,6 @@
 // Labels beside points that must not sit on each other (three words at the origin of a quadrant
 // plot were unreadable). Each label tries a few spots around its point and takes the first free
-// one; with none free it is left out (the point's hover still names it). Boxes are kept in a grid
+// one inside the picture; with none free it is left out (the point's hover still names it). Boxes are kept in a grid
 // of buckets, so each check looks at the few labels nearby: linear in the number of labels.
 
 export interface Box { x: number; y: number; w: number; h: number }
@@ -9,6 +9,14 @@ const BUCKET = 64;
 
 export class LabelPlacer {
   private readonly buckets = new Map<string, Box[]>();
+
+  /** `bounds`: the area labels must stay inside (a label past the picture's edge was cut off), if any. */
+  constructor(private readonly bounds?: Box) {}
+
+  private inside(b: Box): boolean {
+    const o = this.bounds;
+    return !o || (b.x >= o.x && b.y >= o.y && b.x + b.w <= o.x + o.w && b.y + b.h <= o.y + o.h);
+  }
 
   private keys(b: Box): string[] {
     const out: string[] = [];
@@ -38,12 +46,12 @@ export class LabelPlacer {
 
   /**
    * The first free spot among `spots` (each the text's left end and baseline) for a label
-   * `w` × `h`, taken and returned; undefined when all are taken.
+   * `w` × `h`, inside the bounds, taken and returned; undefined when none is.
    */
   place(spots: readonly [number, number][], w: number, h: number): [number, number] | undefined {
     for (const [x, y] of spots) {
       const box = { x, y: y - h * 0.8, w, h };
-      if (this.free(box)) {
+      if (this.inside(box) && this.free(box)) {
         this.take(box);
         return [x, y];
       }

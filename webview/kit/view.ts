@@ -99,6 +99,29 @@ export function note(g: G | Svg, theme: Theme, x: number, y: number, text: strin
   if (shown !== text) t.append('title').text(text);
 }
 
+/** Notes laid out to wrap: each note's lines (each at most `px` wide) and the height they all take at `lineH` a line. */
+export interface NoteBlock { lines: string[][]; lineH: number; height: number }
+
+/** Lay out `notes` to wrap within `px` pixels (a narrow panel gets more lines, not a cut sentence). */
+export function layoutNotes(notes: readonly string[], px: number, fontSize: number, lineH = 16): NoteBlock {
+  const lines = notes.map((t) => wrapLines(t, px, fontSize, 4));
+  return { lines, lineH, height: lines.reduce((s, l) => s + l.length, 0) * lineH };
+}
+
+/** Draws notes laid out by layoutNotes from baseline `y`: muted, italic, one <text> per line; a note still cut has its whole text in a hover. */
+export function drawNotes(g: G | Svg, theme: Theme, x: number, y: number, block: NoteBlock, notes: readonly string[]): void {
+  let k = 0;
+  block.lines.forEach((lines, n) => {
+    const cut = lines.join(' ') !== notes[n];
+    for (const line of lines) {
+      const t = (g as G).append('text').attr('class', 'note').attr('x', x).attr('y', y + k * block.lineH).attr('fill', theme.muted)
+        .attr('font-style', 'italic').text(line);
+      if (cut) t.append('title').text(notes[n]);
+      k += 1;
+    }
+  });
+}
+
 export function clampIndex(i: number, n: number): number {
   return Number.isInteger(i) && i >= 0 && i < n ? i : 0;
 }

@@ -7,6 +7,7 @@ import { at, row, scaledAt } from '../../../src/core/result/attention-data.js';
 import type { InputData } from '../../../src/core/result/attention-data.js';
 import { clip, fmt, textWidth } from '../../kit/format.js';
 import { rovingGrid } from '../../kit/keyboard.js';
+import { labelEvery, thinnedLabels } from '../../kit/thin-labels.js';
 import { divisorText } from './matrix.js';
 import { wireTips, type Tip } from '../../kit/tooltip.js';
 import { plainToken, quotedToken, repeatedWords } from '../../kit/token-names.js';
@@ -20,6 +21,19 @@ export const TOP_K = 3;
 export const MIN_WEIGHT = 0.01;
 
 interface Link { h: number; i: number; j: number; w: number }
+
+/** Each link's lane: 0 for the first head linking its query and key, 1 for the second, and so on. */
+export function arcLanes(links: readonly Link[]): Map<Link, number> {
+  const count = new Map<string, number>();
+  const lanes = new Map<Link, number>();
+  for (const l of links) {
+    const key = `${l.i},${l.j}`;
+    const k = count.get(key) ?? 0;
+    lanes.set(l, k);
+    count.set(key, k + 1);
+  }
+  return lanes;
+}
 
 export function strongestLinks(input: InputData, heads: readonly number[], topK: number | undefined, minWeight = MIN_WEIGHT): Link[] {
   const links: Link[] = [];
@@ -61,16 +75,27 @@ export const renderArcs: ViewFn = (container, data, options) => {
   const pad = 12;
   const widest = Math.max(maxOf(input.tokens, (t) => textWidth(t, fs)), 8);
   const avail = Math.max(260, options.width) - 2 * pad;
-  const step = Math.max(Math.min(avail / n, Math.max(150, widest + 14)), 14);
+  // The tokens share the panel's width (a line wider than the panel ran its last labels off the
+  // edge); labels that do not fit across stand upright, and every k-th of them is kept when even
+  // upright ones would touch (the selected token always, every token's name in its hover).
+  const step = Math.max(Math.min(avail / n, Math.max(150, widest + 14)), 4);
   const slanted = step < widest + 8;
+  const labelled = new Set(slanted ? thinnedLabels(n, step, fs * 1.5, [options.token]) : input.tokens.map((_, i) => i));
+  if (labelled.size < n) notes.push(`one token in ${labelEvery(step, fs * 1.5)} is named under the line, and the selected one; hover or focus a token for its name`);
   const lineW = step * n;
   const width = Math.max(options.width, lineW + 2 * pad);
   const maxReach = Math.min(lineW / 2, 160);
   const arcH = (d: number) => Math.min(maxReach, Math.max(14, d * step * 0.5));
+  // Two heads linking the same pair each get their own lane: drawn on one path, their translucent
+  // strokes blended into a colour the legend does not have.
+  const lanes = arcLanes(links);
+  const laneGap = thick + 3;
+  const reach = (l: Link) => arcH(Math.abs(l.j - l.i)) + (lanes.get(l) ?? 0) * laneGap;
   let maxUp = 0, maxDown = 0;
   for (const l of links) {
-    if (l.j > l.i) maxUp = Math.max(maxUp, arcH(l.j - l.i));
-    if (l.j < l.i) maxDown = Math.max(maxDown, arcH(l.i - l.j));
+    if (l.j > l.i) maxUp = Math.max(maxUp, reach(l));
+    if (l.j < l.i) maxDown = Math.max(maxDown, reach(l));
+    if (l.j === l.i) maxUp = Math.max(maxUp, 2 * (Math.min(step * 0.3, 9) + (lanes.get(l) ?? 0) * laneGap * 0.5));
   }
   // Legend items flow like words; their positions are known before the picture's height.
   const legendItems = input.heads.map((head) => `head "${head.name}"`);
@@ -103,7 +128,7 @@ export const renderArcs: ViewFn = (container, data, options) => {
   }
   const legendH = readingPos[readingPos.length - 1][1] + 24;
   const titleH = 22 + notes.length * 16;
-  const labelH = slanted ? Math.min(widest, 120) * 0.75 + 14 : fs + 12;
+  const labelH = slanted ? Math.min(widest, 120) + 14 : fs + 12;
   const baseY = titleH + legendH + Math.max(maxUp, 20) + 16;
   const height = baseY + labelH + maxDown + 20;
   const svg = createSvg(container, theme, width, height, `Attention arcs of "${input.name}"`, 'arcs');
@@ -141,13 +166,14 @@ export const renderArcs: ViewFn = (container, data, options) => {
   for (const l of sorted) {
     const x1 = xOf(l.i), x2 = xOf(l.j);
     let d: string;
+    const lane = lanes.get(l) ?? 0;
     if (l.i === l.j) {
-      const r = Math.min(step * 0.3, 9);
+      const r = Math.min(step * 0.3, 9) + lane * laneGap * 0.5;
       d = `M ${x1 - r * 0.6} ${baseY - 10} a ${r} ${r} 0 1 1 ${r * 1.2} 0`;
     } else {
       const up = l.j > l.i;
       const y = up ? baseY - 10 : baseY + labelH;
-      const hgt = arcH(Math.abs(l.j - l.i)) * (up ? -1 : 1);
+      const hgt = reach(l) * (up ? -1 : 1);
       d = `M ${x1} ${y} C ${x1} ${y + hgt * 1.33}, ${x2} ${y + hgt * 1.33}, ${x2} ${y}`;
     }
     arcsG.append('path').attr('class', 'arc hot').attr('d', d)
@@ -174,9 +200,11 @@ export const renderArcs: ViewFn = (container, data, options) => {
     const label = clip(t, slanted ? 120 : step - 4, fs);
     g.append('rect').attr('class', 'token-hit').attr('x', x - step / 2).attr('y', baseY - 6).attr('width', step).attr('height', labelH - 2)
       .attr('fill', 'transparent');
-    if (slanted) {
+    if (!labelled.has(i)) {
+      // No room for its name: the hover names it.
+    } else if (slanted) {
       g.append('text').attr('x', x).attr('y', baseY + 6).attr('text-anchor', 'end')
-        .attr('transform', `rotate(-50 ${x} ${baseY + 6})`).attr('dy', '0.7em')
+        .attr('transform', `rotate(-90 ${x} ${baseY + 6})`).attr('dy', '0.35em')
         .attr('font-weight', i === selected ? 700 : 400).attr('fill', i === selected ? theme.accent : theme.fg).text(label);
     } else {
       g.append('text').attr('x', x).attr('y', baseY + fs).attr('text-anchor', 'middle')

@@ -3,7 +3,7 @@
 // token (the selected head), and the word's vector before and after attention, feature by
 // feature. The mouse next to "cat" leans animal; next to "keyboard", tech.
 import { at, row, scaledAt } from '../../../src/core/result/attention-data.js';
-import { clip, fmt, fmtWeight, textWidth } from '../../kit/format.js';
+import { clip, fmt, fmtWeight, textWidth, wrapLines } from '../../kit/format.js';
 import { plottableOutputs } from './quadrant.js';
 import { TipTable } from '../../kit/tips.js';
 import { wireTips } from '../../kit/tooltip.js';
@@ -43,7 +43,12 @@ export const renderCompare: ViewFn = (container, data, options) => {
   const barRowH = fs + 8;
   const d = data.dModel;
   const featRowH = fs + 10;
-  const panelH = 36 + maxTokens * barRowH + 30 + d * featRowH + 24;
+  // The key over the feature bars wraps in a narrow panel (one line ran past the panel's edge at 430 px).
+  const keyText = outs.rows ? `"${word}" before (outline) and ${outs.label} (filled)` : `"${word}" (input embedding)`;
+  const keyLines = wrapLines(keyText, panelW - 20, fs - 1);
+  const keyLineH = fs + 2;
+  const keyExtra = (keyLines.length - 1) * keyLineH;
+  const panelH = 36 + maxTokens * barRowH + 30 + keyExtra + d * featRowH + 24;
   const titleH = 24 + notes.length * 16;
   const rows = Math.ceil(found.length / perRow);
   const width = Math.max(options.width, 2 * pad + perRow * panelW + (perRow - 1) * gap);
@@ -91,9 +96,11 @@ export const renderCompare: ViewFn = (container, data, options) => {
       g.append('text').attr('x', barX + Math.max(1, w * barW) + 4).attr('y', y + fs - 1).attr('fill', theme.muted).attr('font-size', fs - 1).text(fmtWeight(w, 2));
     });
     // Before and after, feature by feature: a hollow bar for the input, a filled one for the output.
-    const fy = 42 + f.inp.tokens.length * barRowH + 18;
-    g.append('text').attr('x', 12).attr('y', fy).attr('fill', theme.muted).attr('font-size', fs - 1)
-      .text(outs.rows ? `"${word}" before (outline) and ${outs.label} (filled)` : `"${word}" (input embedding)`);
+    const keyY = 42 + f.inp.tokens.length * barRowH + 18;
+    const key = g.append('text').attr('class', 'feature-key').attr('x', 12).attr('y', keyY).attr('fill', theme.muted).attr('font-size', fs - 1);
+    keyLines.forEach((line, k) => key.append('tspan').attr('x', 12).attr('dy', k === 0 ? 0 : keyLineH).text(line));
+    if (keyLines.join(' ') !== keyText) key.append('title').text(keyText);
+    const fy = keyY + keyExtra;
     const fl = Math.min(110, maxOf(data.features, (n) => textWidth(n, fs)) + 10);
     const half = (panelW - fl - 24 - 84) / 2, zeroX = 12 + fl + half;
     g.append('line').attr('x1', zeroX).attr('x2', zeroX).attr('y1', fy + 6).attr('y2', fy + 8 + d * featRowH).attr('stroke', theme.muted);

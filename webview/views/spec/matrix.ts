@@ -6,10 +6,11 @@
 // The parts live beside it: matrix-text.ts (hover text), matrix-scale.ts (colour range, legend),
 // matrix-layout.ts (blocks and grid), matrix-canvas.ts (pixels for large inputs).
 import { MODE_LABEL } from '../../../src/core/vocabulary.js';
-import { rgb } from 'd3';
+import { rgb, type Selection } from 'd3';
 import { textOn } from '../../kit/colour.js';
 import { clip, fmt, textWidth } from '../../kit/format.js';
 import { rovingGrid } from '../../kit/keyboard.js';
+import { thinnedLabels } from '../../kit/thin-labels.js';
 import { wireTips, type Tip } from '../../kit/tooltip.js';
 import { numberedLabel, repeatedWords } from '../../kit/token-names.js';
 import {
@@ -28,6 +29,16 @@ import { blockMeanText, cellLines, divisorText, meanBlock, value } from './matri
 import { domainOf, legend } from './matrix-scale.js';
 import { HEAD_TITLE_H, layoutBlock } from './matrix-layout.js';
 import { paintCanvases } from './matrix-canvas.js';
+
+/**
+ * Writes the first of `forms` (the whole text, then shorter ones) that fits `px` at `size`, the
+ * last one cut if none does; anything short of the first has the first in a <title>.
+ */
+function headLine(t: Selection<SVGTextElement, unknown, null, undefined>, forms: readonly string[], px: number, size: number): void {
+  const shown = forms.find((f) => textWidth(f, size) <= px) ?? clip(forms[forms.length - 1], px, size);
+  t.text(shown);
+  if (shown !== forms[0]) t.append('title').text(forms[0]);
+}
 
 export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   const theme = options.theme;
@@ -115,32 +126,46 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
     const oy = titleH + Math.floor(k / perRow) * (block.height + 12);
     const g = svg.append('g').attr('class', 'head-matrix').attr('data-head', h).attr('transform', `translate(${ox},${oy})`);
     // The head's name, then its shape and scaling on a second, quieter line.
+    // The head's name (bold) and its scaling, each shortened to its room with the whole text in a
+    // hover: 8 heads side by side left "d_k 4, ÷ √…" and 'head "hea…' with nothing to read.
     const room = (k % perRow === perRow - 1 ? width - ox - pad : block.width + gap - 8) - block.labelW;
-    g.append('text').attr('class', 'head-name').attr('x', block.labelW).attr('y', 12).attr('font-weight', 600)
-      .attr('fill', theme.heads[h % theme.heads.length]).text(clip(`head "${head.name}"`, room, fs));
-    g.append('text').attr('class', 'head-shape').attr('x', block.labelW).attr('y', 27).attr('fill', theme.muted)
-      .attr('font-size', fs - 1).text(clip(`d_k ${head.dk}, ÷ ${divisorText(data, head)}`, room, fs - 1));
+    headLine(g.append('text').attr('class', 'head-name').attr('x', block.labelW).attr('y', 12).attr('font-weight', 600)
+      .attr('fill', theme.heads[h % theme.heads.length]), [`head "${head.name}"`], room, fs * 1.1);
+    const divisor = divisorText(data, head);
+    headLine(g.append('text').attr('class', 'head-shape').attr('x', block.labelW).attr('y', 27).attr('fill', theme.muted)
+      .attr('font-size', fs - 1), [`d_k ${head.dk}, ÷ ${divisor}`, `÷ ${divisor}`], room, fs - 1);
     const gx = block.labelW, gy = block.labelH + HEAD_TITLE_H;
-    // Token labels: queries down the left, keys along the top (slanted when the cells are narrow).
+    // Token labels: queries down the left, keys along the top (slanted or upright when the cells
+    // are narrow); labels closer than a line of text are thinned, the selected token's kept.
     if (cell >= 7) {
       const lab = g.append('g').attr('class', 'labels').attr('font-size', labelFs);
-      for (let i = 0; i < n; i += stride) {
-        const t = labels[i];
+      const keep = [Math.floor(clampIndex(options.token, n) / stride)];
+      const rowsShown = thinnedLabels(m, cell, block.labelRoom, keep);
+      const colsShown = block.colTurn === -45 ? rowsShown : thinnedLabels(m, cell, block.colTurn === 0 ? 0 : block.labelRoom, keep);
+      for (const b of rowsShown) {
+        const i = b * stride;
         lab.append('text').attr('class', 'row-label token hot').attr('data-token', i).attr('data-head', h)
-          .attr('x', gx - 4).attr('y', gy + (i / stride) * cell + cell / 2 + labelFs * 0.35).attr('text-anchor', 'end')
-          .text(clip(t, block.labelW - 8, labelFs));
-        const slanted = block.labelH > labelFs + 8;
-        const cx = gx + (i / stride) * cell + cell / 2;
-        lab.append('text').attr('class', 'col-label token hot').attr('data-token', i).attr('data-head', h)
-          .attr('x', cx).attr('y', gy - 4)
-          .attr('text-anchor', slanted ? 'start' : 'middle')
-          .attr('transform', slanted ? `rotate(-45 ${cx} ${gy - 4})` : null)
-          .text(clip(t, 110, labelFs));
+          .attr('x', gx - 4).attr('y', gy + b * cell + cell / 2 + labelFs * 0.35).attr('text-anchor', 'end')
+          .text(clip(labels[i], block.labelW - 8, labelFs));
+      }
+      for (const b of colsShown) {
+        const i = b * stride;
+        const cx = gx + b * cell + cell / 2;
+        const t = lab.append('text').attr('class', 'col-label token hot').attr('data-token', i).attr('data-head', h)
+          .attr('x', cx).attr('y', gy - 4);
+        if (block.colTurn === 0) t.attr('text-anchor', 'middle').text(clip(labels[i], Math.min(110, cell - 4), labelFs));
+        else {
+          t.attr('text-anchor', 'start').attr('transform', `rotate(${block.colTurn} ${cx} ${gy - 4})`).text(clip(labels[i], 110, labelFs));
+          if (block.colTurn === -90) t.attr('dy', '0.35em');
+        }
       }
     } else {
-      g.append('text').attr('x', gx).attr('y', gy - 4).attr('fill', theme.muted).text(`keys 1–${n} →`);
-      g.append('text').attr('x', gx - fs - 4).attr('y', gy).attr('fill', theme.muted)
-        .attr('transform', `rotate(90 ${gx - fs - 4} ${gy})`).text(`queries 1–${n} →`);
+      // No room for token labels: the axes are named, shortened to the matrix's side ("queries
+      // 1–64 →" ran past a 64 px matrix into the legend), the whole text in the hover.
+      const side = m * cell;
+      headLine(g.append('text').attr('x', gx).attr('y', gy - 4).attr('fill', theme.muted), [`keys 1–${n} →`, 'keys →', 'k →'], side, fs);
+      headLine(g.append('text').attr('x', gx - fs - 4).attr('y', gy).attr('fill', theme.muted)
+        .attr('transform', `rotate(90 ${gx - fs - 4} ${gy})`), [`queries 1–${n} →`, 'queries →', 'q →'], side, fs);
     }
     if (useCanvas) {
       canvasBox.push({ x: ox + gx, y: oy + gy, w: m * cell, h: m * cell, head: h });

@@ -1,16 +1,17 @@
-// The projection diagram: x (1×d_model) · W (d_model×d) = y (1×d) as coloured grids, x standing
-// as a column beside W's rows so that each x_i sits next to the row it multiplies, y lying under
-// W's columns. Hover y_j: its terms (2·4 + 0·2 + 2·0 = 8) and the column it comes from. Large
+// The projection diagram: x (1×d_model) · W (d_model×d) = y (1×d) as coloured grids, in the row
+// convention the seeds use: x is a row over W (a 1×3 vector drawn as a column read as 3×1), and
+// hovering x_i outlines the row of W it multiplies; y lies as a row under W's columns. Hover y_j: its terms (2·4 + 0·2 + 2·0 = 8) and the column it comes from. Large
 // dimensions are drawn compressed, each band the mean of several entries, and the shape is written.
 import { ROLE_SYMBOL, ROLE_VECTOR } from '../../../src/core/vocabulary.js';
 import { row, weightAt, weightColumn } from '../../../src/core/result/attention-data.js';
 import { findMatrix } from '../../../src/core/result/matrix-info.js';
 import { clip, dotTerms, fmt, textWidth, thousands } from '../../kit/format.js';
 import { rovingGrid } from '../../kit/keyboard.js';
+import { thinnedLabels } from '../../kit/thin-labels.js';
 import { TipTable } from '../../kit/tips.js';
 import { wireTips } from '../../kit/tooltip.js';
 import { textOn } from '../../kit/colour.js';
-import { clampIndex, createSvg, emptyView, note, singleHead, type G, type ViewFn } from '../../kit/view.js';
+import { clampIndex, createSvg, drawHeading, emptyView, layoutHeading, note, singleHead, type G, type ViewFn } from '../../kit/view.js';
 import { maxOf } from '../../../src/core/linalg/extent.js';
 
 /** More rows or columns than this are drawn as bands. */
@@ -56,26 +57,41 @@ export const renderProjection: ViewFn = (container, data, options) => {
   const fs = theme.fontSize;
   const pad = 12;
   const shape = `${xName} (1×${m.rows}) · ${ROLE_SYMBOL[role]} (${m.rows}×${m.cols}) = ${yName} (1×${m.cols})`;
-  const titleH = 42 + notes.length * 16;
-  const rowLabelW = Math.min(110, Math.max(maxOf(rowNames, (n) => textWidth(n, fs)), 20) + 10);
+  const titleText = `${yName} = ${xName} · ${ROLE_SYMBOL[role]}${headName}`;
+  const heading = layoutHeading(titleText, Math.max(options.width, 284) - 2 * pad, fs);
+  const titleH = 42 + heading.extra + notes.length * 16;
+  // The labels as drawn: a band's range ("104–111") or a feature's name. The left margin holds the
+  // widest of them and "· W_Q" (a margin sized from the feature names ran band ranges and "· W_Q"
+  // past the picture's left edge).
+  const rowText = (b: number) => { const [a, z] = rb.range(b); return rb.stride > 1 ? `${a}–${z - 1}` : rowNames[a] ?? `${a}`; };
+  const colText = (b: number) => { const [a, z] = cb.range(b); return cb.stride > 1 ? `${a}–${z - 1}` : colNames[a]; };
+  const rowTexts = Array.from({ length: rb.count }, (_, b) => rowText(b));
+  const colTexts = Array.from({ length: cb.count }, (_, b) => colText(b));
+  const rowLabelW = Math.min(110, Math.max(maxOf(rowTexts, (n) => textWidth(n, fs - 1)), textWidth(`· ${ROLE_SYMBOL[role]}`, fs) * 1.2, 20) + 10);
   const avail = Math.max(260, options.width) - 2 * pad - rowLabelW - 40;
-  let cell = Math.floor(avail / (cb.count + 2));
-  cell = Math.max(6, Math.min(48, cell, Math.floor(Math.max(260, 640) / rb.count)));
+  let cell = Math.floor(avail / (Math.max(cb.count, rb.count) + 1));
+  cell = Math.max(4, Math.min(48, cell, Math.floor(Math.max(260, 640) / rb.count)));
   const showVals = cell >= 28;
-  const colLabelH = cell >= 14 ? Math.min(80, maxOf(colNames, (n) => textWidth(n, fs - 1))) * 0.72 + 14 : 14;
+  // Rows and columns too thin for a label each are labelled one in k (the hover names every one);
+  // column labels stand at 45°, so the room between two is cell · sin 45°.
+  const labelRoom = (fs - 1) * 1.5;
+  const rowLabelled = thinnedLabels(rb.count, cell, labelRoom);
+  const colLabelled = thinnedLabels(cb.count, cell * Math.SQRT1_2, labelRoom);
+  const colLabelH = Math.min(80, maxOf(colLabelled, (b) => textWidth(colTexts[b], fs - 1))) * 0.72 + 14;
   const xX = pad + rowLabelW;
-  const wX = xX + cell + 28;
-  const gridTop = titleH + 18 + colLabelH;
+  const wX = xX + 8;
+  // x (a row) first, then "·", then W with its column labels, then "=" and y.
+  const xTop = titleH + 18;
+  const gridTop = xTop + cell + 22 + colLabelH;
   const yTop = gridTop + rb.count * cell + 22;
-  const width = Math.max(options.width, wX + cb.count * cell + pad + 40);
+  const width = Math.max(options.width, wX + Math.max(cb.count, rb.count) * cell + pad + 40);
   // One line under W_Q, W_K or W_V for scale: how big this matrix is in the original Transformer.
   const scaleLine = role === 'wo' ? undefined : fullSizeLine(data, ROLE_SYMBOL[role], m.rows * m.cols, m.identity);
   const height = yTop + cell + 44 + (scaleLine ? 22 : 0);
   const svg = createSvg(container, theme, width, height, `Projection: ${shape}`, 'projection');
-  svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
-    .text(clip(`${yName} = ${xName} · ${ROLE_SYMBOL[role]}${headName}`, width - 2 * pad, theme.fontSize * 1.1));
-  svg.append('text').attr('class', 'shape').attr('x', pad).attr('y', 34).attr('fill', theme.muted).attr('font-family', theme.mono).text(shape);
-  notes.forEach((s, k) => note(svg, theme, pad, 52 + k * 16, s));
+  drawHeading(svg, 'title', pad, 16, heading, titleText);
+  svg.append('text').attr('class', 'shape').attr('x', pad).attr('y', 34 + heading.extra).attr('fill', theme.muted).attr('font-family', theme.mono).text(shape);
+  notes.forEach((s, k) => note(svg, theme, pad, 52 + heading.extra + k * 16, s));
 
   const maxAbs = (v: Iterable<number>) => Math.max(1e-12, maxOf(v, Math.abs));
   const xMax = maxAbs(x), wMax = m.values ? maxAbs(m.values.data) : 1, yMax = maxAbs(y);
@@ -105,23 +121,19 @@ export const renderProjection: ViewFn = (container, data, options) => {
 
   // Labels: the features down the left (shared by x and W's rows), W's columns along the top.
   const labels = svg.append('g').attr('class', 'labels').attr('font-size', fs - 1);
-  if (cell >= 10) {
-    for (let b = 0; b < rb.count; b++) {
-      const [a, z] = rb.range(b);
-      labels.append('text').attr('x', xX - 6).attr('y', gridTop + b * cell + cell / 2 + 4).attr('text-anchor', 'end')
-        .text(rb.stride > 1 ? `${a}–${z - 1}` : clip(rowNames[a] ?? `${a}`, rowLabelW - 8, fs - 1));
-    }
-    for (let b = 0; b < cb.count; b++) {
-      const [a, z] = cb.range(b);
-      const cx = wX + b * cell + cell / 2, cy = gridTop - 6;
-      labels.append('text').attr('x', cx).attr('y', cy).attr('transform', `rotate(-45 ${cx} ${cy})`)
-        .text(cb.stride > 1 ? `${a}–${z - 1}` : clip(colNames[a], 80, fs - 1));
-    }
-  }
-  labels.append('text').attr('x', xX + cell / 2).attr('y', titleH + 12).attr('text-anchor', 'middle').attr('font-weight', 600).attr('font-size', fs).text('x');
-  labels.append('text').attr('x', wX).attr('y', titleH + 12).attr('font-weight', 600).attr('font-size', fs).text(`${ROLE_SYMBOL[role]} (${m.rows}×${m.cols})`);
-  svg.append('text').attr('x', xX + cell + 14).attr('y', gridTop + (rb.count * cell) / 2 + 6).attr('text-anchor', 'middle')
-    .attr('font-weight', 700).attr('font-size', fs * 1.6).text('·');
+  // One label; cut to `px`, its whole text in a hover.
+  const label = (x: number, y: number, full: string, px: number, anchor: 'end' | 'start', turn: number) => {
+    const shown = clip(full, px, fs - 1);
+    const t = labels.append('text').attr('x', x).attr('y', y).attr('text-anchor', anchor);
+    if (turn) t.attr('transform', `rotate(${turn} ${x} ${y})`);
+    t.text(shown);
+    if (shown !== full) t.append('title').text(full);
+  };
+  for (const b of rowLabelled) label(xX - 6, gridTop + b * cell + cell / 2 + 4, rowTexts[b], rowLabelW - 8, 'end', 0);
+  for (const b of colLabelled) label(wX + b * cell + cell / 2, gridTop - 6, colTexts[b], 80, 'start', -45);
+  labels.append('text').attr('class', 'x-label').attr('x', xX - 6).attr('y', xTop + cell / 2 + 4).attr('text-anchor', 'end').attr('font-weight', 600).attr('font-size', fs).text('x');
+  labels.append('text').attr('x', xX - 6).attr('y', gridTop - colLabelH - 2).attr('text-anchor', 'end').attr('font-weight', 600).attr('font-size', fs)
+    .text(`· ${ROLE_SYMBOL[role]}`);
   svg.append('text').attr('x', wX - 6).attr('y', yTop + cell / 2 + 5).attr('text-anchor', 'end').attr('font-weight', 700).text('=');
   svg.append('text').attr('x', wX).attr('y', yTop + cell + 16).attr('font-weight', 600).text(`${yName} (1×${m.cols})`);
 
@@ -132,12 +144,16 @@ export const renderProjection: ViewFn = (container, data, options) => {
     const tip = tips.add({
       lines: rb.stride > 1
         ? [`${xName}[${a}–${z - 1}]: mean ${fmt(v)}`]
-        : [`${xName}[${rowNames[a] ?? a}] = ${fmt(x[a])}`, role === 'wo' ? 'the heads\' outputs, joined' : `the embedding of "${word}"; click or press Enter to show it in the spec`],
-      enter: () => outline(xX, gridTop + b * cell, cell, cell),
+        : [`${xName}[${rowNames[a] ?? a}] = ${fmt(x[a])}`, role === 'wo' ? 'the heads\' outputs, joined' : `the embedding of "${word}"; click or press Enter to show it in the spec`,
+          `multiplies row ${a + 1} of ${ROLE_SYMBOL[role]}`],
+      enter: () => {
+        outline(wX + b * cell, xTop, cell, cell);
+        outline(wX, gridTop + b * cell, cb.count * cell, cell);
+      },
       leave: clear,
       reveal: role === 'wo' ? undefined : { kind: 'token', input: inputIndex, token: t },
     });
-    cellRect(xG, xX, gridTop + b * cell, v, xMax, 'x-cell', tip, b, 0);
+    cellRect(xG, wX + b * cell, xTop, v, xMax, 'x-cell', tip, 0, b);
   }
   const wG = svg.append('g').attr('class', 'w') as unknown as G;
   for (let bi = 0; bi < rb.count; bi++) {
@@ -159,7 +175,7 @@ export const renderProjection: ViewFn = (container, data, options) => {
         leave: clear,
         reveal: { kind: 'matrix', role, ...(role === 'wo' ? {} : { head: h }), row: ra, col: ca },
       });
-      const r = cellRect(wG, wX + bj * cell, gridTop + bi * cell, v, wMax, 'w-cell', tip, bi, bj + 1);
+      const r = cellRect(wG, wX + bj * cell, gridTop + bi * cell, v, wMax, 'w-cell', tip, bi + 1, bj);
       r.attr('data-row-index', ra).attr('data-col-index', ca);
     }
   }
@@ -173,16 +189,17 @@ export const renderProjection: ViewFn = (container, data, options) => {
         : [`${yName}[${colNames[a]}] = ${xName} · column ${a + 1} of ${ROLE_SYMBOL[role]}`, dotTerms(x, weightColumn(m, a), y[a])],
       enter: () => {
         outline(wX + b * cell, gridTop, cell, rb.count * cell);
-        outline(xX, gridTop, cell, rb.count * cell);
+        outline(wX, xTop, rb.count * cell, cell);
         outline(wX + b * cell, yTop, cell, cell, theme.focus);
       },
       leave: clear,
     });
-    cellRect(yG, wX + b * cell, yTop, v, yMax, 'y-cell', tip, rb.count + 1, b + 1);
+    cellRect(yG, wX + b * cell, yTop, v, yMax, 'y-cell', tip, rb.count + 2, b);
   }
   if (scaleLine) {
     svg.append('text').attr('class', 'full-size').attr('x', pad).attr('y', yTop + cell + 44).attr('fill', theme.muted)
-      .text(clip(scaleLine.text, width - 2 * pad, fs)).append('title').text(scaleLine.tip);
+      // Cut in a narrow panel: the whole line is one hover away, above the background it rests on.
+      .text(clip(scaleLine.text, width - 2 * pad, fs)).append('title').text(`${scaleLine.text}\n${scaleLine.tip}`);
   }
   svg.append('g').attr('class', 'highlight').attr('pointer-events', 'none');
 

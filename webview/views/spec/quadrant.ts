@@ -11,7 +11,7 @@ import { pca2 } from '../../../src/core/linalg/pca.js';
 import { rovingGrid } from '../../kit/keyboard.js';
 import { TipTable } from '../../kit/tips.js';
 import { wireTips } from '../../kit/tooltip.js';
-import { clampIndex, createSvg, emptyView, nextId, note, type ViewFn, type ViewOptions } from '../../kit/view.js';
+import { clampIndex, createSvg, drawHeading, drawNotes, emptyView, layoutHeading, layoutNotes, nextId, type ViewFn, type ViewOptions } from '../../kit/view.js';
 import { extentOf } from '../../../src/core/linalg/extent.js';
 
 interface Outputs {
@@ -39,9 +39,14 @@ export function plottableOutputs(data: AttentionData, options: Pick<ViewOptions,
   if (width === d) return { rows: (inp) => inp.output, label: input0.heads.length > 1 ? 'after attention (heads joined, then W_O)' : 'after attention' };
   const h = input0.heads.findIndex((head) => head.dv === d);
   if (h >= 0) {
+    // "All heads" cannot be one picture here: say which head is plotted, and how to see the others.
+    const fit = input0.heads.filter((head) => head.dv === d).length;
+    const others = input0.heads.length - 1;
+    const rest = fit > 1 ? `; ${fit - 1} other head${fit > 2 ? 's' : ''} could be: pick ${fit > 2 ? 'one' : 'it'} in the Head menu`
+      : others > 0 ? `; the other head${others > 1 ? 's give' : ' gives'} fewer numbers and cannot be placed on these axes` : '';
     return {
       rows: (inp) => inp.heads[h].output, label: `after head "${input0.heads[h].name}"`,
-      why: `the joined output is ${width} wide, not d_model = ${d}: showing head "${input0.heads[h].name}" (d_v = ${d}) instead`,
+      why: `all heads: the joined output is ${width} wide, not d_model = ${d}, so only head "${input0.heads[h].name}" is plotted${rest}`,
     };
   }
   return { label: '', why: `outputs are ${width} wide, not d_model = ${d}: they cannot be placed on these axes, only the inputs are shown` };
@@ -112,7 +117,11 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
 
   const fs = theme.fontSize;
   const pad = 12;
-  const titleH = 24 + notes.length * 16;
+  // The title and the notes wrap in a narrow panel: cut, the note saying which head is shown was lost.
+  const titleText = `${data.title ?? 'Embeddings'}: where each word sits, and where attention moves it`;
+  const heading = layoutHeading(titleText, Math.max(options.width, 284) - 2 * pad, fs);
+  const noteBlock = layoutNotes(notes, Math.max(options.width, 284) - 2 * pad, fs);
+  const titleH = 24 + heading.extra + noteBlock.height;
   const legendH = 22 * Math.ceil(inputs.length / 2) + 22;
   const plotW = Math.max(260, Math.min(options.width - 2 * pad, 900));
   const plotH = Math.max(220, Math.min(plotW * 0.75, 620));
@@ -137,9 +146,8 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
   const sy = scaleLinear().domain(ext(ys)).range([top + innerH, top]).nice();
 
   const svg = createSvg(container, theme, width, height, `Quadrant plot: ${xLabel} against ${yLabel}`, 'quadrant');
-  svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
-    .text(clip(`${data.title ?? 'Embeddings'}: where each word sits, and where attention moves it`, width - 2 * pad, theme.fontSize * 1.1));
-  notes.forEach((t, k) => note(svg, theme, pad, 34 + k * 16, t));
+  drawHeading(svg, 'title', pad, 16, heading, titleText);
+  drawNotes(svg, theme, pad, 34 + heading.extra, noteBlock, notes);
 
   // Legend: one colour per input, hollow = input embedding, filled = after attention.
   const lg = svg.append('g').attr('class', 'legend').attr('transform', `translate(${pad},${titleH + 4})`);
@@ -148,13 +156,27 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
     const c = theme.heads[a % theme.heads.length];
     const g = lg.append('g').attr('transform', `translate(${(a % 2) * colW},${Math.floor(a / 2) * 22})`);
     g.append('circle').attr('cx', 6).attr('cy', 8).attr('r', 5).attr('fill', c);
-    g.append('text').attr('x', 16).attr('y', 12).text(clip(inp.name, colW - 24, fs));
+    const name = clip(inp.name, colW - 24, fs);
+    const t = g.append('text').attr('x', 16).attr('y', 12).text(name);
+    if (name !== inp.name) t.append('title').text(inp.name);
   });
   const ly = Math.ceil(data.inputs.length / 2) * 22;
   lg.append('circle').attr('cx', 6).attr('cy', ly + 8).attr('r', 4.5).attr('fill', theme.bg).attr('stroke', theme.fg).attr('stroke-width', 1.5);
-  lg.append('text').attr('x', 16).attr('y', ly + 12).attr('fill', theme.muted)
-    .text(outs.rows ? `input embedding → ● ${outs.label}` : 'input embedding');
+  const key = outs.rows ? `input embedding → ● ${outs.label}` : 'input embedding';
+  const keyShown = clip(key, width - 2 * pad - 16, fs);
+  const keyText = lg.append('text').attr('x', 16).attr('y', ly + 12).attr('fill', theme.muted).text(keyShown);
+  if (keyShown !== key) keyText.append('title').text(key);
 
+  // Every label on the plot (ticks, quadrant names, points) takes its box from one placer, so none
+  // covers another; a box is the text's estimated width with a margin by the height the browser
+  // gives a line (1.4 em: boxes one font size tall let tick and point labels touch), inside the picture.
+  const placer = new LabelPlacer({ x: 0, y: top - 8, w: width, h: height - top + 8 });
+  const boxW = (text: string, size: number) => textWidth(text, size) * 1.1 + 2;
+  const boxH = (size: number) => size * 1.4;
+  const takeText = (text: string, x: number, y: number, size: number, anchor: 'start' | 'middle' | 'end') => {
+    const w = boxW(text, size);
+    placer.take({ x: anchor === 'start' ? x : anchor === 'middle' ? x - w / 2 : x - w, y: y - boxH(size) * 0.8, w, h: boxH(size) });
+  };
   // Axes cross where both coordinates are 0 (inside the domain, thanks to the padding above).
   const ax = svg.append('g').attr('class', 'axes');
   const x0 = sx(0), y0 = sy(0);
@@ -164,10 +186,16 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
   for (const t of safeTicks(sx)) {
     ax.append('line').attr('x1', sx(t)).attr('x2', sx(t)).attr('y1', top + innerH).attr('y2', top + innerH + 4).attr('stroke', theme.muted);
     ax.append('text').attr('x', sx(t)).attr('y', top + innerH + 16).attr('text-anchor', 'middle').attr('fill', theme.muted).attr('font-size', fs - 1).text(fmt(t, 2));
+    takeText(fmt(t, 2), sx(t), top + innerH + 16, fs - 1, 'middle');
   }
+  // A y tick's label that would touch an x tick's at the corner ("-0.5" on "-0.5") is left out: its
+  // tick mark stays, and the x axis names the same value.
   for (const t of safeTicks(sy)) {
     ax.append('line').attr('x1', left - 4).attr('x2', left).attr('y1', sy(t)).attr('y2', sy(t)).attr('stroke', theme.muted);
-    ax.append('text').attr('x', left - 6).attr('y', sy(t) + 4).attr('text-anchor', 'end').attr('fill', theme.muted).attr('font-size', fs - 1).text(fmt(t, 2));
+    const label = fmt(t, 2), w = boxW(label, fs - 1);
+    if (placer.place([[left - 6 - w, sy(t) + 4]], w, boxH(fs - 1))) {
+      ax.append('text').attr('x', left - 6).attr('y', sy(t) + 4).attr('text-anchor', 'end').attr('fill', theme.muted).attr('font-size', fs - 1).text(label);
+    }
   }
   ax.append('text').attr('x', left + innerW / 2).attr('y', top + innerH + 34).attr('text-anchor', 'middle').attr('font-weight', 600)
     .text(clip(xEnds ? `${xEnds[0]} ← ${xLabel} → ${xEnds[1]}` : `${xLabel} →`, innerW - 8, fs));
@@ -187,8 +215,11 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
       [left + innerW - 6, top + 16, 'end'], [left + 6, top + 16, 'start'],
       [left + 6, top + innerH - 8, 'start'], [left + innerW - 6, top + innerH - 8, 'end'],
     ];
-    q.quadrants.forEach((name, k) => ax.append('text').attr('class', 'quadrant-name').attr('x', spots[k][0]).attr('y', spots[k][1])
-      .attr('text-anchor', spots[k][2]).attr('fill', theme.muted).attr('font-style', 'italic').text(name));
+    q.quadrants.forEach((name, k) => {
+      ax.append('text').attr('class', 'quadrant-name').attr('x', spots[k][0]).attr('y', spots[k][1])
+        .attr('text-anchor', spots[k][2]).attr('fill', theme.muted).attr('font-style', 'italic').text(name);
+      takeText(name, spots[k][0], spots[k][1], fs, spots[k][2] as 'start' | 'end');
+    });
   }
 
   const tips = new TipTable();
@@ -204,7 +235,6 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
   const labels = svg.append('g').attr('class', 'labels').attr('pointer-events', 'none');
   const placed = new Set<string>();
   // Labels that would cover each other move to another side of their point, or are left to the hover.
-  const placer = new LabelPlacer();
   const around = (x: number, y: number, w: number, h: number): [number, number][] => [
     [x + 8, y - 6], [x + 8, y + h + 4], [x - 8 - w, y - 6], [x - 8 - w, y + h + 4], [x - w / 2, y - 10], [x - w / 2, y + h + 10],
   ];
@@ -241,7 +271,7 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
         }));
       focusables.push({ el: dot2.node()!, row: pt.inp, col: pt.tok * 2 + 1 });
       const text = clip(`${word}′`, 90, fs);
-      const spot = placer.place(around(qx, qy, textWidth(text, fs), fs), textWidth(text, fs), fs);
+      const spot = placer.place(around(qx, qy, boxW(text, fs), fs), boxW(text, fs), boxH(fs));
       if (spot) labels.append('text').attr('class', 'point-label').attr('x', spot[0]).attr('y', spot[1]).attr('fill', c).attr('font-weight', isSel ? 700 : 600).text(text);
     }
     const key = `${fmt(pt.p[0])},${fmt(pt.p[1])},${word}`;
@@ -256,8 +286,8 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
     if (!placed.has(key)) {
       placed.add(key);
       const text = clip(word, 90, fs - 1);
-      const w = textWidth(text, fs - 1);
-      const spot = placer.place([[px + 7, py + 14], ...around(px, py, w, fs - 1)], w, fs - 1);
+      const w = boxW(text, fs - 1);
+      const spot = placer.place([[px + 7, py + 14], ...around(px, py, w, fs - 1)], w, boxH(fs - 1));
       if (spot) labels.append('text').attr('class', 'point-label').attr('x', spot[0]).attr('y', spot[1]).attr('fill', theme.muted).attr('font-size', fs - 1).text(text);
     }
   }

@@ -8,7 +8,7 @@ import { rovingGrid } from '../../kit/keyboard.js';
 import { divisorText } from './matrix.js';
 import { TipTable } from '../../kit/tips.js';
 import { wireTips, type Tip } from '../../kit/tooltip.js';
-import { clampIndex, createSvg, emptyView, note, singleHead, type G, type ViewFn } from '../../kit/view.js';
+import { clampIndex, createSvg, drawHeading, emptyView, layoutHeading, note, singleHead, type G, type ViewFn } from '../../kit/view.js';
 import { maxOf } from '../../../src/core/linalg/extent.js';
 
 /** Vectors longer than this are shown as their first and last entries around "…". */
@@ -59,12 +59,18 @@ export const renderSteps: ViewFn = (container, data, options) => {
   const divText = divisorText(data, head);
   let rows = input.tokens.map((_, j) => j);
   let rest = { count: 0, weight: 0 };
+  let restMasked = 0;
   if (n > MAX_KEY_ROWS) {
-    const keep = new Set([...rows].sort((a, b) => at(head.weights, i, b) - at(head.weights, i, a)).slice(0, MAX_KEY_ROWS - 1));
+    // Only keys the query may look at compete for "the largest weights": a masked key's weight is 0
+    // by the mask, not by comparison, and listing it among the largest said something false.
+    const open = rows.filter((j) => scaledI[j] !== null);
+    const keep = new Set([...open].sort((a, b) => at(head.weights, i, b) - at(head.weights, i, a) || a - b).slice(0, MAX_KEY_ROWS - 1));
     keep.add(i);
     rows = rows.filter((j) => keep.has(j));
+    restMasked = n - open.length;
     rest = { count: n - rows.length, weight: row(head.weights, i).reduce((acc, w, j) => acc + (keep.has(j) ? 0 : w), 0) };
-    notes.push(`${n} keys: the table lists the ${rows.length} with the largest weights; the sum uses all ${n}`);
+    const listed = rows.length === open.length ? `all ${rows.length} keys "${tq}" may look at` : `the ${rows.length} with the largest weights of the ${open.length} keys "${tq}" may look at`;
+    notes.push(`${n} keys: the table lists ${listed}${restMasked ? `; ${restMasked} masked keys (weight 0) are left out` : ''}; the sum uses all ${n}`);
   }
 
   // Columns: key | k_j | q·k | ÷ s = scaled | e^(s−max) | weight | v_j | weight × v_j. Keys are
@@ -107,17 +113,29 @@ export const renderSteps: ViewFn = (container, data, options) => {
   const tableW = x + pad;
   const width = Math.max(options.width, tableW);
   const rowH = fs + 12;
-  const titleH = 24 + notes.length * 16;
+  // The title and the plan wrap onto more lines in a narrow panel (what still cannot fit is in their hover).
+  const titleText = `How "${tq}" attends: head "${head.name}" of "${input.name}"`;
+  const heading = layoutHeading(titleText, width - 2 * pad, fs);
+  const planText = `2. compare q with every key: q · k, ÷ ${divText}, softmax. 3. mix the values v by the weights.`;
+  const plan = layoutHeading(planText, width - 2 * pad, fs, false);
+  const titleH = 24 + heading.extra + notes.length * 16;
   const qY = titleH + 22;
-  const headY = qY + 52;
+  // q goes under its label too when beside it it would run past the edge (seed-projection's q at 430 px).
+  const qLabel = `1. q_${tq} =`;
+  const qBeside = pad + textWidth(qLabel, fs) + 10 + vecW(row(head.q, i)) <= width - pad;
+  const qExtra = qBeside ? 0 : rowH;
+  const headY = qY + 52 + plan.extra + qExtra;
   const bodyY = headY + rowH;
   const tableRows = rows.length + (rest.count ? 1 : 0);
   const sumY = bodyY + tableRows * rowH + 20;
-  const height = sumY + 3 * rowH + 10;
+  // The new vector goes under its label when beside it it would run past the picture's edge.
+  const sumLabel = `4. new ${tq} = Σ weight × v =`;
+  const sumBeside = pad + textWidth(sumLabel, fs) + 14 + vecW(row(head.output, i)) <= width - pad;
+  const sumExtra = sumBeside ? 0 : rowH;
+  const height = sumY + 3 * rowH + 10 + sumExtra;
   const svg = createSvg(container, theme, width, height, `Step by step: how "${tq}" attends, head "${head.name}"`, 'steps');
-  svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
-    .text(clip(`How "${tq}" attends: head "${head.name}" of "${input.name}"`, width - 2 * pad, theme.fontSize * 1.1));
-  notes.forEach((t, k) => note(svg, theme, pad, 34 + k * 16, t));
+  drawHeading(svg, 'title', pad, 16, heading, titleText);
+  notes.forEach((t, k) => note(svg, theme, pad, 34 + heading.extra + k * 16, t));
 
   const focusables: { el: Element; row: number; col: number }[] = [];
   const perRow = new Map<number, number>();
@@ -151,13 +169,13 @@ export const renderSteps: ViewFn = (container, data, options) => {
 
   // 1. The query vector.
   const qG = svg.append('g').attr('class', 'query');
-  qG.append('text').attr('x', pad).attr('y', qY).text(`1. q_${tq} =`);
-  const qx = pad + textWidth(`1. q_${tq} =`, fs) + 10;
-  const qEnd = vector(qG as unknown as G, qx, qY, row(head.q, i), (t) => ({ lines: [projectionLine(data, input, 'wq', h, i, t, at(head.q, i, t))] }), 0, theme.accent);
+  qG.append('text').attr('x', pad).attr('y', qY).text(qLabel);
+  const qx = qBeside ? pad + textWidth(qLabel, fs) + 10 : pad + 20;
+  const qEnd = vector(qG as unknown as G, qx, qY + qExtra, row(head.q, i), (t) => ({ lines: [projectionLine(data, input, 'wq', h, i, t, at(head.q, i, t))] }), 0, theme.accent);
   void qEnd;
   // The plan on its own line, clipped to the panel: beside q it ran off the right edge.
-  qG.append('text').attr('x', pad).attr('y', qY + 22).attr('fill', theme.muted)
-    .text(clip(`2. compare q with every key: q · k, ÷ ${divText}, softmax. 3. mix the values v by the weights.`, width - 2 * pad, fs));
+  drawHeading(qG as unknown as G, 'plan', pad, qY + 22 + qExtra, plan, planText);
+  qG.select('text.plan').attr('fill', theme.muted).attr('font-weight', 400);
 
   // 2. The table, one row per key.
   const table = svg.append('g').attr('class', 'table') as unknown as G;
@@ -178,8 +196,10 @@ export const renderSteps: ViewFn = (container, data, options) => {
       .attr('fill', masked ? theme.muted : theme.fg).attr('cursor', 'pointer').text(clip(keyLabel(j), colW.get('key')! - 8, fs));
     if (colX.has('k')) vector(r, X('k'), y, row(head.k, j), (t) => ({ lines: [projectionLine(data, input, 'wk', h, j, t, at(head.k, j, t))] }), j + 1, masked ? theme.muted : theme.fg);
     if (masked) {
-      r.append('text').attr('x', X('score')).attr('y', y).attr('fill', theme.muted).attr('font-style', 'italic')
-        .text(`masked: "${tq}" may not look at "${tk}" (weight 0)`);
+      const why = `masked: "${tq}" may not look at "${tk}" (weight 0)`;
+      const shown = clip(why, tableW - pad - X('score'), fs);
+      const t = r.append('text').attr('x', X('score')).attr('y', y).attr('fill', theme.muted).attr('font-style', 'italic').text(shown);
+      if (shown !== why) t.append('title').text(why);
       return;
     }
     num(r, X('score'), y, fmt(at(head.scores, i, j)), { lines: [`q_${tq} · k_${tk} = ${dotTerms(row(head.q, i), row(head.k, j), at(head.scores, i, j))}`] }, j + 1);
@@ -193,29 +213,39 @@ export const renderSteps: ViewFn = (container, data, options) => {
     if (colX.has('wv')) vector(r, X('wv'), y, weighted[j], (t) => ({ lines: [`${fmt(at(head.weights, i, j), 4)} × v_${tk}[${t}] = ${factor(at(head.weights, i, j), 4)}·${factor(at(head.v, j, t))} = ${fmt(weighted[j][t], 4)}`] }), j + 1);
   });
   if (rest.count) {
-    table.append('text').attr('x', X('key')).attr('y', bodyY + rows.length * rowH + fs).attr('fill', theme.muted).attr('font-style', 'italic')
-      .text(`… ${rest.count} other keys, weight ${fmt(rest.weight, 4)} together`);
+    const unlisted = rest.count - restMasked;
+    const restText = unlisted === 0 ? `(${restMasked} masked keys, weight 0)`
+      : `(${unlisted} other keys, weight ${fmt(rest.weight, 4)} together${restMasked ? `; ${restMasked} masked keys, weight 0` : ''})`;
+    const shown = clip(restText, tableW - pad - X('key'), fs);
+    const t = table.append('text').attr('x', X('key')).attr('y', bodyY + rows.length * rowH + fs).attr('fill', theme.muted).attr('font-style', 'italic').text(shown);
+    if (shown !== restText) t.append('title').text(restText);
   }
-  table.append('text').attr('x', X(colX.has('exp') ? 'exp' : 'weight')).attr('y', bodyY + tableRows * rowH + 8).attr('fill', theme.muted).attr('font-family', mono)
-    .text(`Σ = ${fmt(sumEx, 4)}`);
+  // Σ is the total of the e^(s − max) column: it goes where that column goes. Under the softmax
+  // column it read as the weights' sum ("Σ = 2.66"); the weights always sum to 1.
+  if (colX.has('exp')) {
+    table.append('text').attr('class', 'exp-sum').attr('x', X('exp')).attr('y', bodyY + tableRows * rowH + 8).attr('fill', theme.muted).attr('font-family', mono)
+      .text(`Σ = ${fmt(sumEx, 4)}`);
+  }
 
   // 3. The sum: the new vector of the query token.
   const sG = svg.append('g').attr('class', 'sum') as unknown as G;
-  const label = `4. new ${tq} = Σ weight × v =`;
+  const label = sumLabel;
   sG.append('text').attr('x', pad).attr('y', sumY + fs).attr('font-weight', 600).text(label);
-  vector(sG, pad + textWidth(label, fs) + 14, sumY + fs, row(head.output, i), (t) => ({
+  vector(sG, sumBeside ? pad + textWidth(label, fs) + 14 : pad + 20, sumY + fs + sumExtra, row(head.output, i), (t) => ({
     lines: [`new ${tq}[${t}] = ${dotTerms(row(head.weights, i), column(head.v, t), at(head.output, i, t))}`,
       'the weighted values added up: this is what the head hands on'],
   }), n + 2, theme.accent);
   if (row(head.output, i).length === row(input.embeddings, i).length) {
     const l2 = `was e_${tq} =`;
-    sG.append('text').attr('x', pad + 20).attr('y', sumY + fs + rowH).attr('fill', theme.muted).text(l2);
-    vector(sG, pad + 20 + textWidth(l2, fs) + 14, sumY + fs + rowH, row(input.embeddings, i), (t) => ({
+    sG.append('text').attr('x', pad + 20).attr('y', sumY + fs + rowH + sumExtra).attr('fill', theme.muted).text(l2);
+    vector(sG, pad + 20 + textWidth(l2, fs) + 14, sumY + fs + rowH + sumExtra, row(input.embeddings, i), (t) => ({
       lines: [`e_${tq}[${data.features[t] ?? t}] = ${fmt(at(input.embeddings, i, t))} (the input embedding)`],
     }), n + 3, theme.muted);
   } else {
-    sG.append('text').attr('x', pad + 20).attr('y', sumY + fs + rowH).attr('fill', theme.muted)
-      .text(`(${row(head.output, i).length} wide: d_v of this head; the embedding has d_model = ${data.dModel})`);
+    const wide = `(${row(head.output, i).length} wide: d_v of this head; the embedding has d_model = ${data.dModel})`;
+    const lines = layoutHeading(wide, width - 2 * pad - 20, fs, false);
+    drawHeading(sG, 'dv-note', pad + 20, sumY + fs + rowH + sumExtra, lines, wide);
+    sG.select('text.dv-note').attr('fill', theme.muted).attr('font-weight', 400);
   }
 
   const svgNode = svg.node()!;

@@ -40,3 +40,11 @@ test('clip leaves a label that fits alone and shortens plain text as before', ()
   assert.ok(out.endsWith('…'));
   assert.ok(textWidth(out, 12) <= 60);
 });
+
+// The widths test found the matrix's label "6. mat" cut to "6. m…" at 13 px type in a margin sized
+// by textWidth for it: clip summed the widths a character at a time, 46.28000000000001 > 46.28.
+test('clip leaves a text whole when given exactly its own width, at any font size', () => {
+  for (const s of ['6. mat', '1. the', 'keyboard', 'W_Q', 'apple′', 'q_watch · k_apple']) {
+    for (let size = 8; size <= 20; size += 0.5) assert.equal(clip(s, textWidth(s, size), size), s, `"${s}" at ${size} px`);
+  }
+});

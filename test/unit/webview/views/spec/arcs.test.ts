@@ -21,3 +21,51 @@ for (const width of [700, 1000, 1400]) {
     }
   });
 }
+
+// Issue 19, defect 13: two heads' arcs between the same two tokens were drawn on one path, and their
+// translucent strokes blended into colours the legend does not have. Each head now has its own lane.
+test('arcs of two heads on the same pair take separate lanes, never one path', () => {
+  const data = analyze(exampleText('multi-head-causal.attn.json')).data!;
+  const doc = new JSDOM(renderSvg(data, 'arcs', { width: 900, head: 'all' }), { contentType: 'image/svg+xml' }).window.document;
+  const arcs = Array.from(doc.querySelectorAll('path.arc'));
+  const byPair = new Map<string, Element[]>();
+  for (const a of arcs) {
+    const key = `${a.getAttribute('data-query')},${a.getAttribute('data-key')}`;
+    byPair.set(key, [...(byPair.get(key) ?? []), a]);
+  }
+  const shared = [...byPair.values()].filter((list) => new Set(list.map((a) => a.getAttribute('data-head'))).size > 1);
+  assert.ok(shared.length > 0, 'the example has pairs both heads link');
+  // The bend of an arc: the y of its control points (a loop: its radius).
+  const bend = (a: Element) => {
+    const d = a.getAttribute('d')!;
+    const nums = d.match(/-?\d+(\.\d+)?/g)!.map(Number);
+    return d.includes(' a ') ? nums[2] : nums[3];
+  };
+  for (const list of shared) {
+    assert.equal(new Set(list.map((a) => a.getAttribute('d'))).size, list.length, 'no two heads on one path');
+    for (let p = 0; p < list.length; p++) {
+      for (let q = p + 1; q < list.length; q++) {
+        const apart = Math.abs(bend(list[p]) - bend(list[q]));
+        const widths = (Number(list[p].getAttribute('stroke-width')) + Number(list[q].getAttribute('stroke-width'))) / 2;
+        assert.ok(apart >= Math.min(widths, 2), `pair ${list[p].getAttribute('data-query')}→${list[p].getAttribute('data-key')}: bends ${apart.toFixed(1)} px apart, strokes ${widths.toFixed(1)} px`);
+      }
+    }
+  }
+});
+
+// The widths test (test/e2e/widths.e2e.test.ts) found long-64-tokens-8-heads' arcs 896 px wide in a
+// 626 px panel (its last token labels past the edge) and its slanted labels 4 px on each other at
+// 1,200 px. The tokens now share the panel's width; upright labels are thinned to those with room.
+for (const width of [430, 626, 1200]) {
+  test(`arcs of 64 tokens at ${width} px: the picture fits, no two token labels crowd, the selected token is named`, () => {
+    const data = analyze(exampleText('long-64-tokens-8-heads.attn.json')).data!;
+    const doc = new JSDOM(renderSvg(data, 'arcs', { width, head: 'all', token: 5 }), { contentType: 'image/svg+xml' }).window.document;
+    assert.ok(Number(doc.documentElement.getAttribute('width')) <= width, 'no wider than the panel');
+    const labels = Array.from(doc.querySelectorAll('g.token text'));
+    const xs = labels.map((t) => Number(t.getAttribute('x')));
+    const fontSize = Number(doc.documentElement.getAttribute('font-size'));
+    for (let a = 1; a < xs.length; a++) assert.ok(xs[a] - xs[a - 1] >= fontSize * 1.5 - 0.01, `labels at ${xs[a - 1]} and ${xs[a]} have room`);
+    assert.ok(labels.some((t) => t.closest('g.token')!.getAttribute('data-token') === '5'), 'the selected token keeps its label');
+    assert.equal(doc.querySelectorAll('g.token').length, 64, 'every token keeps its hover');
+  });
+}

@@ -7,6 +7,7 @@ import { JSDOM } from 'jsdom';
 import { renderSvg } from '../../../../../src/cli/render.js';
 import { analyze } from '../../../../../src/core/index.js';
 import type { AttentionData } from '../../../../../src/core/result/attention-data.js';
+import { textWidth } from '../../../../../webview/kit/format.js';
 import { exampleText } from '../../../../support/specs.js';
 import { nthOccurrence, occurrenceRank } from '../../../../../webview/views/spec/compare.js';
 
@@ -63,4 +64,23 @@ test('occurrence ranks pair the n-th "the" with the n-th "the", else the first',
   assert.equal(nthOccurrence(tokens, 'the', 1), 2);
   assert.equal(nthOccurrence(['a', 'the'], 'the', 2), 1);
   assert.equal(nthOccurrence(['a'], 'the', 0), -1);
+});
+
+// The widths test found the key over the feature bars ('"mouse" before (outline) and after attention
+// (heads joined, then W_O) (filled)') on one line past a 430 px panel's edge. It wraps in its panel.
+test('compare at 406 px: the key over the feature bars wraps within its panel, and says all of it', () => {
+  const data = analyze(exampleText('multi-head-causal.attn.json')).data!;
+  const doc = new JSDOM(renderSvg(data, 'compare', { width: 406, head: 'all' }), { contentType: 'image/svg+xml' }).window.document;
+  const svgW = Number(doc.documentElement.getAttribute('width'));
+  const fontSize = Number(doc.documentElement.getAttribute('font-size')) - 1;
+  const keys = Array.from(doc.querySelectorAll('text.feature-key'));
+  assert.ok(keys.length > 0);
+  for (const key of keys) {
+    const lines = Array.from(key.querySelectorAll('tspan'), (s) => s.textContent!);
+    assert.ok(lines.length > 1, 'the key takes more than one line');
+    assert.match(lines.join(' '), /before \(outline\) and after attention.*\(filled\)$/);
+    const panel = key.closest('g.panel')!;
+    const ox = Number(/translate\(([^,]+),/.exec(panel.getAttribute('transform')!)![1]);
+    for (const line of lines) assert.ok(ox + 12 + textWidth(line, fontSize) <= svgW, `"${line}" fits the picture`);
+  }
 });

@@ -44,3 +44,18 @@ test('with a stride, ⌈n / stride⌉ cells are drawn: 1,000 tokens by 8 are 125
   assert.equal(b.height, 18 + 125 * 4 + HEAD_TITLE_H + 4);
   assert.equal(b.stride, 8);
 });
+
+// The widths test found init-four-rules' key labels on each other at 430 px: 22 px cells put 45°
+// labels 15.6 px apart across their lines, less than a line of 13 px type. They stand upright there.
+test('column labels at 45° only when they are a line of text apart; closer, upright', () => {
+  const tokens = ['1. the', '2. cat', '3. sat'];
+  const longest = Math.max(...tokens.map((t) => textWidth(t, 13)));
+  const upright = layoutBlock(tokens, 3, 22, 1, 13);
+  assert.equal(upright.colTurn, -90);
+  assert.equal(upright.labelH, longest + 12);
+  assert.ok(upright.cell >= upright.labelRoom, 'upright labels one cell apart have their room');
+  const slanted = layoutBlock(tokens, 3, 40, 1, 13);
+  assert.equal(slanted.colTurn, -45);
+  assert.ok(slanted.cell * Math.SQRT1_2 >= slanted.labelRoom);
+  assert.equal(layoutBlock(['a', 'b'], 2, 70, 1, 12).colTurn, 0);
+});

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { renderSvg } from '../../../../../src/cli/render.js';
 import { analyze } from '../../../../../src/core/index.js';
+import { divisorText } from '../../../../../webview/views/spec/matrix.js';
 import { exampleText } from '../../../../support/specs.js';
 
 const parse = (svg: string) => new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document;
@@ -58,3 +59,26 @@ test('every cell with room for a number shows one: a weight like 0.0061 reads "0
     assert.equal(doc.querySelectorAll('text.value').length, cells, `head ${head}: a number in every cell`);
   }
 });
+
+// The widths test found 8 heads side by side at 430 and 626 px (this render: 626) with 'head "hea…' and "d_k 4, ÷ √…"
+// over each matrix and nothing to read the rest; a cut header now says all of it in a hover (or
+// first drops "d_k 4, ", which the hover of every cell repeats).
+for (const width of [626]) {
+  test(`8 heads × 64 tokens at ${width} px: every shortened head header has its whole text one hover away`, () => {
+    const data = analyze(exampleText('long-64-tokens-8-heads.attn.json')).data!;
+    const doc = parse(renderSvg(data, 'matrix', { width, head: 'all' }));
+    const own = (t: Element) => Array.from(t.childNodes).filter((c) => c.nodeType === 3).map((c) => c.textContent).join('');
+    const heads = data.inputs[0].heads;
+    let shortened = 0;
+    for (const g of Array.from(doc.querySelectorAll('g.head-matrix'))) {
+      const head = heads[Number(g.getAttribute('data-head'))];
+      for (const [cls, full] of [['head-name', `head "${head.name}"`], ['head-shape', `d_k ${head.dk}, ÷ ${divisorText(data, head)}`]]) {
+        const t = g.querySelector(`text.${cls}`)!;
+        if (own(t) === full) continue;
+        shortened += 1;
+        assert.equal(t.querySelector('title')?.textContent, full, `${cls} "${own(t)}" has "${full}" in its hover`);
+      }
+    }
+    assert.ok(shortened > 0, 'some header is shortened at this width');
+  });
+}

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { renderSvg } from '../../../../../src/cli/render.js';
 import { analyze } from '../../../../../src/core/index.js';
+import { textWidth } from '../../../../../webview/kit/format.js';
 import { fullSizeLine, MAX_BANDS } from '../../../../../webview/views/spec/projection.js';
 import { analyzeOk, exampleText, SEED_LENS } from '../../../../support/specs.js';
 
@@ -86,3 +87,40 @@ test('fullSizeLine: the original Transformer\'s count for a role, beside the spe
   });
   assert.match(fullSizeLine(f, 'W_V', 9, true).text, /; here: the identity, nothing learnt\.$/);
 });
+
+// Issue 19, defect 15: e_watch (1 × 3) was drawn as a column beside W_Q, against the row-vector
+// convention x · W = y the seeds use. x is now a row over W, y a row under it.
+test('projection draws x (1 × d_model) as a row over W and y (1 × d) as a row under it', () => {
+  const data = analyze(exampleText('apple-watch-lens.attn.json')).data!;
+  const doc = parse(renderSvg(data, 'projection', { width: 900, token: 2, projection: 'wq' }));
+  const cells = (sel: string) => Array.from(doc.querySelectorAll(sel), (r) => ({ x: Number(r.getAttribute('x')), y: Number(r.getAttribute('y')) }));
+  const xs = cells('rect.x-cell'), ws = cells('rect.w-cell'), ys = cells('rect.y-cell');
+  assert.equal(xs.length, 3);
+  assert.equal(new Set(xs.map((c) => c.y)).size, 1, 'one row: every x cell at the same height');
+  assert.equal(new Set(xs.map((c) => c.x)).size, 3, 'three columns');
+  assert.ok(xs.every((c) => ws.every((w) => c.y < w.y)), 'x is above W');
+  assert.ok(ys.every((c) => ws.every((w) => c.y > w.y)), 'y is below W');
+  assert.equal(new Set(ys.map((c) => c.y)).size, 1, 'y is one row');
+  assert.match(titles(doc, 'rect.x-cell')[1], /multiplies row 2 of W_Q/);
+});
+
+// The widths test found seed-projection-512-64's band labels ("104–111") 10 px apart in 11 px type and
+// past the picture's left edge at 1,200 px, the picture wider than a 430 px panel (its notes cut off
+// screen), and "· W_Q" left of the picture in long-64-tokens-8-heads (a margin sized from the
+// features' names). Labels too close are thinned; the margin holds what it shows; the grid fits.
+for (const [example, width] of [['seed-projection-512-64.attn.json', 430], ['seed-projection-512-64.attn.json', 1200], ['long-64-tokens-8-heads.attn.json', 626]] as const) {
+  test(`projection of ${example} at ${width} px: fits the panel, labels apart and inside the picture`, () => {
+    const data = analyze(exampleText(example)).data!;
+    const doc = parse(renderSvg(data, 'projection', { width, head: 0, token: 0, projection: 'wq' }));
+    assert.ok(Number(doc.documentElement.getAttribute('width')) <= width, 'no wider than the panel');
+    const fontSize = Number(doc.documentElement.getAttribute('font-size')) - 1;
+    const rows = Array.from(doc.querySelectorAll('g.labels > text[text-anchor="end"]:not([font-weight])'));
+    assert.ok(rows.length > 1, 'rows are labelled');
+    const ys = rows.map((t) => Number(t.getAttribute('y')));
+    for (let a = 1; a < ys.length; a++) assert.ok(ys[a] - ys[a - 1] >= fontSize * 1.5 - 0.01, `row labels at y ${ys[a - 1]} and ${ys[a]} have room`);
+    for (const t of Array.from(doc.querySelectorAll('g.labels > text[text-anchor="end"]'))) {
+      const size = Number(t.getAttribute('font-size') ?? fontSize);
+      assert.ok(Number(t.getAttribute('x')) - textWidth(t.textContent!, size) * 1.15 >= 0, `"${t.textContent}" starts inside the picture`);
+    }
+  });
+}

@@ -7,6 +7,8 @@ import { renderSvg } from '../../../../../src/cli/render.js';
 import { analyze } from '../../../../../src/core/index.js';
 import { textWidth } from '../../../../../webview/kit/format.js';
 import { LabelPlacer } from '../../../../../webview/kit/label-placer.js';
+import { makeTheme } from '../../../../../webview/kit/colour.js';
+import { SPEC_ENTRIES } from '../../../../../webview/views/registry.js';
 import { exampleText } from '../../../../support/specs.js';
 
 const parse = (svg: string) => new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document;
@@ -55,3 +57,54 @@ test('the label placer takes the next free side, and gives up only when every si
   assert.deepEqual(placer.place([[5, 10], [100, 10]], 20, 10), [100, 10]);
   assert.equal(placer.place([[0, 10], [100, 10]], 20, 10), undefined);
 });
+
+// Issue 19, defect 10: with "all heads" the quadrant plots one head, and the note saying so was cut
+// at the panel's edge ("showing head…"). The note now wraps: all of it is on the picture.
+test('quadrant with all heads at 430 px: the note saying which head is plotted is there whole, not cut', () => {
+  for (const name of ['apple-watch-lens.attn.json', 'init-four-rules.attn.json']) {
+    const data = analyze(exampleText(name)).data!;
+    const doc = parse(renderSvg(data, 'quadrant', { width: 430, head: 'all' }));
+    const lines = Array.from(doc.querySelectorAll('text.note'), (t) => Array.from(t.childNodes).filter((c) => c.nodeName !== 'title').map((c) => c.textContent).join(''));
+    const all = lines.join(' ');
+    assert.match(all, /all heads: the joined output is \d+ wide, not d_model = \d+, so only head "[^"]+" is plotted; /, name);
+    assert.ok(lines.every((l) => !l.endsWith('…')), `${name}: ${lines.join(' | ')}`);
+    for (const l of lines) assert.ok(textWidth(l, 12) <= 430 - 24 + 1, `"${l}" fits 430 px`);
+  }
+  const four = parse(renderSvg(analyze(exampleText('init-four-rules.attn.json')).data!, 'quadrant', { width: 430, head: 'all' }));
+  assert.match(Array.from(four.querySelectorAll('text.note'), (t) => t.textContent).join(' '), /3 other heads could be: pick one in the Head menu/);
+});
+
+// The widths test (Chromium, the panel's 13 px type) found tick labels on each other at the plot's
+// corner ("-0.5" on "-0.5"), point labels on the quadrant names and on ticks ("orange′" on "0"), and
+// "apple′" past the right edge at 430 px. Ticks and quadrant names now take their boxes, 1.4 em tall
+// as the browser draws a line, before the points' labels are placed, all inside the picture.
+for (const name of ['apple-watch-lens.attn.json', 'mouse-two-contexts.attn.json', 'apple-watch-raw.attn.json', 'multi-head-causal.attn.json']) {
+  for (const width of [406, 602]) {
+    test(`quadrant of ${name} at ${width} px in 13 px type: ticks, quadrant names and point labels apart, inside the picture`, () => {
+      const data = analyze(exampleText(name)).data!;
+      const dom = new JSDOM('<!doctype html><div id="r"></div>');
+      const render = SPEC_ENTRIES.find((e) => e.name === 'quadrant')!.render;
+      const h = render(dom.window.document.getElementById('r') as unknown as HTMLElement, data, {
+        theme: makeTheme('dark', { fontSize: 13 }), width, head: 'all', input: 0, token: 0, matrixMode: 'weights', projection: 'wq', interactive: false,
+      });
+      const svgW = Number(h.svg.getAttribute('width'));
+      const boxes = Array.from(h.svg.querySelectorAll('g.axes text:not([transform]), g.labels text')).map((t) => {
+        const size = Number(t.getAttribute('font-size') ?? 13);
+        const text = Array.from(t.childNodes).filter((c) => c.nodeType === 3).map((c) => c.textContent).join('');
+        const w = textWidth(text, size), x = Number(t.getAttribute('x')), y = Number(t.getAttribute('y'));
+        const anchor = t.getAttribute('text-anchor') ?? 'start';
+        const left = anchor === 'middle' ? x - w / 2 : anchor === 'end' ? x - w : x;
+        return { text, left, right: left + w, top: y - size * 1.1, bottom: y + size * 0.3 };
+      });
+      for (const b of boxes) assert.ok(b.left >= 0 && b.right <= svgW, `"${b.text}" (${b.left.toFixed(1)}..${b.right.toFixed(1)}) inside the ${svgW} px picture`);
+      for (let a = 0; a < boxes.length; a++) {
+        for (let b = a + 1; b < boxes.length; b++) {
+          const p = boxes[a], q = boxes[b];
+          const apart = p.right <= q.left + 1 || q.right <= p.left + 1 || p.bottom <= q.top + 1 || q.bottom <= p.top + 1;
+          assert.ok(apart, `"${p.text}" and "${q.text}" do not overlap`);
+        }
+      }
+      dom.window.close();
+    });
+  }
+}

@@ -6,6 +6,8 @@ import { JSDOM } from 'jsdom';
 import { renderSvg } from '../../../../../src/cli/render.js';
 import { analyze } from '../../../../../src/core/index.js';
 import { textWidth, monoWidth } from '../../../../../webview/kit/format.js';
+import { makeTheme } from '../../../../../webview/kit/colour.js';
+import { SPEC_ENTRIES } from '../../../../../webview/views/registry.js';
 import { exampleFiles } from '../../../../support/specs.js';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -57,4 +59,58 @@ test('steps in a 480 px panel: the table and the notes fit (weight × v left to 
   const { width, doc } = texts(renderSvg(data, 'steps', { width: 480 }));
   assert.equal(width, 480);
   assert.match(doc.documentElement.textContent!, /weight × v left out of the table/);
+});
+
+// Issue 19, defect 2: at the default width (626 px) the e^(s−max) column was dropped but its total
+// stayed under the softmax column, reading "Σ = 2.6617" as the weights' sum.
+test('a dropped e^(s − max) column takes its Σ with it; a shown one keeps its Σ under itself', () => {
+  const data = analyze(exampleFiles().map((f) => readFileSync(f, 'utf8')).find((t) => t.includes('"mouse"') && t.includes('keyboard'))!).data!;
+  const shown = (t: Element) => Array.from(t.childNodes).filter((c) => c.nodeName !== 'title').map((c) => c.textContent).join('');
+  const narrow = texts(renderSvg(data, 'steps', { width: 430 })).doc;
+  const headers = Array.from(narrow.querySelectorAll('g.table > text'), shown);
+  assert.ok(!headers.includes('e^(s − max)'), `the column is dropped at 430 px: ${headers.join(' | ')}`);
+  assert.ok(!/Σ = \d/.test(Array.from(narrow.querySelectorAll('g.table > text'), shown).join('\n')), 'no Σ under the softmax column');
+  const wide = texts(renderSvg(data, 'steps', { width: 1400 })).doc;
+  const sum = wide.querySelector('text.exp-sum');
+  const head = Array.from(wide.querySelectorAll('g.table > text')).find((t) => shown(t) === 'e^(s − max)');
+  assert.ok(sum && head, 'with room, the column and its Σ are drawn');
+  assert.equal(sum.getAttribute('x'), head.getAttribute('x'), 'the Σ stands under its own column');
+});
+
+// Issue 19, defect 6: long-64, token "runs" (causal): "the table lists the 47 with the largest
+// weights" while rows 24–47 were masked keys of weight 0 in index order.
+test('with more keys than rows, masked keys are not listed as if they were among the largest weights', () => {
+  const text = readFileSync(exampleFiles().find((f) => f.includes('long-64'))!, 'utf8');
+  const data = analyze(text).data!;
+  const input = data.inputs[0];
+  const token = input.tokens.indexOf('runs');
+  assert.ok(token > 0 && input.tokens.length > 48);
+  const { doc } = texts(renderSvg(data, 'steps', { width: 1400, token, head: 0 }));
+  const rows = Array.from(doc.querySelectorAll('g.key-row'));
+  assert.ok(rows.length > 0);
+  assert.deepEqual(rows.filter((r) => r.classList.contains('masked')).map((r) => r.getAttribute('data-key')), [], 'no masked key in the list');
+  // Causal: "runs" may look at itself and the keys before it.
+  assert.equal(rows.length, token + 1);
+  const all = doc.documentElement.textContent!;
+  assert.doesNotMatch(all, /lists the \d+ with the largest weights; the sum/);
+  assert.match(all, new RegExp(`lists all ${token + 1} keys "runs" may look at; ${input.tokens.length - token - 1} masked keys \\(weight 0\\) are left out`));
+});
+
+// The widths test (the panel's 13 px type, 430 px) found seed-projection-512-64's q vector beside its
+// label running 12 px past the picture's edge ("-1.315" and "]"). It goes under its label then.
+test('step by step: the q vector goes under its label when beside it it would run past the edge', () => {
+  const data = analyze(readFileSync(exampleFiles().find((f) => basename(f) === 'seed-projection-512-64.attn.json')!, 'utf8')).data!;
+  for (const width of [406, 602]) {
+    const dom = new JSDOM('<!doctype html><div id="r"></div>');
+    const h = SPEC_ENTRIES.find((e) => e.name === 'steps')!.render(dom.window.document.getElementById('r') as unknown as HTMLElement, data, {
+      theme: makeTheme('light', { fontSize: 13 }), width, head: 0, input: 0, token: 0, matrixMode: 'weights', projection: 'wq', interactive: false,
+    });
+    const svgW = Number(h.svg.getAttribute('width'));
+    for (const t of Array.from(h.svg.querySelectorAll('g.query text'))) {
+      const own = Array.from(t.childNodes).filter((c) => c.nodeType === 3).map((c) => c.textContent).join('');
+      const w = t.getAttribute('font-family') ? monoWidth(own, 13) : textWidth(own, 13);
+      assert.ok(Number(t.getAttribute('x')) + w <= svgW - 4, `"${own}" at ${width} px ends inside the ${svgW} px picture`);
+    }
+    dom.window.close();
+  }
 });
