@@ -19,7 +19,7 @@ const RESULTS = path.join(ROOT, 'test-results');
 
 /** The story in order: each example, the view it opens on, and what its picture must show. */
 const STORY: { file: string; view: string; shows: RegExp[] }[] = [
-  { file: 'apple-watch-raw.attn.json', view: 'matrix', shows: [/^0\.999/] },
+  { file: 'apple-watch-raw.attn.json', view: 'matrix', shows: [/0\.999/] },
   { file: 'apple-watch-lens.attn.json', view: 'matrix', shows: [/^136$/, /^64$/] },
   { file: 'seed-projection-512-64.attn.json', view: 'projection', shows: [/512/, /64/] },
   { file: 'apple-watch-geometry.attn.json', view: 'geometry', shows: [/θ/, /136/] },
@@ -44,12 +44,12 @@ async function panelShows(f: Frame): Promise<{ file: string | null; view: string
   }));
 }
 
-/** Presses Tab (in the page or the frame that has the focus) until `accept` holds for the focused element's text; fails after `max` presses. */
-async function tabTo(where: Page | Frame, what: string, accept: (text: string) => boolean, max = 80): Promise<void> {
+/** Presses `key` (Tab, or Shift+Tab to go back) until `accept` holds for the text of the element focused in `where`; fails after `max` presses. */
+async function tabTo(where: Page | Frame, what: string, accept: (text: string) => boolean, max = 80, key = 'Tab'): Promise<void> {
   for (let i = 0; i < max; i++) {
     const text = await where.evaluate(() => (document.activeElement?.textContent ?? '').trim());
     if (accept(text)) return;
-    await page.keyboard.press('Tab');
+    await page.keyboard.press(key);
     await sleep(40);
   }
   throw new Error(`Tab never reached ${what} in ${max} presses`);
@@ -80,6 +80,19 @@ describe('the story, walked with the keyboard alone', { timeout: 600_000 }, () =
 
   it('the walkthrough opens the first example; Next, by Tab and Enter, reaches every step of the story in order', async () => {
     fs.mkdirSync(RESULTS, { recursive: true });
+    try {
+      await walk();
+    } catch (e) {
+      // What was on screen, and what each panel showed, beside the failure.
+      await page.screenshot({ path: path.join(RESULTS, 'story-failed.png') }).catch(() => {});
+      const shown = await Promise.all(page.frames().map((f) => f.$eval('#attention-root', (r) => `${r.getAttribute('data-file-name')} (${r.getAttribute('data-state')})`).catch(() => undefined)));
+      throw new Error(`${(e as Error).message}; panels: ${shown.filter(Boolean).join(', ') || 'none'}`);
+    }
+  });
+});
+
+async function walk(): Promise<void> {
+  {
     await runCommand(page, 'Welcome: Open Walkthrough...');
     const input = page.locator('.quick-input-widget input[type="text"], .quick-input-widget .quick-input-box input').first();
     await input.fill('Attention Lens');
@@ -103,14 +116,15 @@ describe('the story, walked with the keyboard alone', { timeout: 600_000 }, () =
       await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       await page.screenshot({ path: path.join(RESULTS, `story-${String(k + 1).padStart(2, '0')}-${step.file.replace('.attn.json', '')}.png`) });
       if (k === STORY.length - 1) break;
-      // Into the panel (the second editor group), then Tab to the Next link and Enter.
+      // Into the panel (the second editor group: the focus lands in its view), then back with
+      // Shift+Tab over the view's controls to the Next button above them, and Enter.
       await page.keyboard.press('Control+2');
       await sleep(300);
-      await tabTo(frame, `"Next:" in ${step.file}`, (t) => /^Next\b/.test(t));
+      await tabTo(frame, `"Next:" in ${step.file}`, (t) => /^Next\b/.test(t), 80, 'Shift+Tab');
       await page.keyboard.press('Enter');
     }
     console.log(`panel widths along the story: ${widths.join(', ')} px`);
     widths = widths.filter((w) => w > 0);
     assert.ok(widths.every((w) => w >= 560 && w <= 700), `the panel is about 626 px wide at every step (${widths.join(', ')})`);
-  });
-});
+  }
+}

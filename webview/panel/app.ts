@@ -127,13 +127,19 @@ export class App {
     this.root.dataset.error = 'rejected';
   }
 
+  /** The spec shown now: kept on the root too (data-file-name), where the views read it (the linear-algebra views' command names it). */
+  private setFileName(name: string): void {
+    this.fileName = name;
+    this.root.dataset.fileName = name;
+  }
+
   private handle_(message: HostMessage, decoded?: AttentionData): void {
     switch (message.type) {
       case 'render': {
         if (!decoded) return;
         const newDoc = message.documentUri !== this.documentUri;
         this.documentUri = message.documentUri;
-        this.fileName = message.fileName;
+        this.setFileName(message.fileName);
         this.version = message.version;
         this.data = decoded;
         if (newDoc) this.state = { ...this.state, input: 0, token: -1, hiddenHeads: [] };
@@ -156,7 +162,7 @@ export class App {
           this.clearView();
         }
         this.documentUri = message.documentUri;
-        this.fileName = message.fileName;
+        this.setFileName(message.fileName);
         this.fileEl.textContent = message.fileName;
         this.showProblems(message.problems);
         this.setStatus('error');

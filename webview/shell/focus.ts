@@ -15,6 +15,18 @@ export function focusFirstStop(view: HTMLElement): boolean {
   return true;
 }
 
+/**
+ * Focus the first control of `root` (a tab, a button, a menu): where Ctrl+2 lands when the view has
+ * no tab stop of its own (Spectrum, Covariance), so the keyboard is never left on the page's body,
+ * from which Tab and Shift+Tab leave the panel. False when `root` has none.
+ */
+export function focusFirstControl(root: HTMLElement): boolean {
+  const stop = root.querySelector<HTMLElement>('[tabindex="0"], button:not([disabled]), select:not([disabled]), input:not([disabled]), a[href]');
+  if (!stop) return false;
+  stop.focus();
+  return true;
+}
+
 /** When the window gets the focus with nothing inside `root` focused, `focusView()` places it; returns how to stop. */
 export function focusOnArrival(root: HTMLElement, focusView: () => void): () => void {
   const doc = root.ownerDocument;

@@ -6,7 +6,7 @@
 import type { Theme } from '../kit/colour.js';
 import { Tooltip } from '../kit/tooltip.js';
 import { debounce, type Debounced } from './debounce.js';
-import { focusFirstStop, focusOnArrival, rememberFocus } from './focus.js';
+import { focusFirstControl, focusFirstStop, focusOnArrival, rememberFocus } from './focus.js';
 import { escapeHidesTooltip } from './keyboard.js';
 import { watchWidth } from './resize.js';
 import { themeFromDocument, watchTheme } from './theme.js';
@@ -71,9 +71,9 @@ export class Shell {
     return Math.max(min, w || this.root.clientWidth || fallback);
   }
 
-  /** Focus the view's first control (its tab stop, or a painted matrix); false when it has none. */
+  /** Focus the view's first control (its tab stop, or a painted matrix), else the page's first control; false when there is none. */
   focusView(): boolean {
-    return focusFirstStop(this.view);
+    return focusFirstStop(this.view) || focusFirstControl(this.root);
   }
 
   /** Remembers the focused element before a redraw; call what it returns after it (see rememberFocus). */

@@ -330,3 +330,14 @@ test('summary: the spec\'s own count, unqualified; no full-size line above every
   assert.equal(Array.from(own.querySelectorAll('tspan'), (t) => t.textContent).join(''), 'learnable numbers 18');
   assert.doesNotMatch(doc.getElementById('attention-summary')!.textContent!, /seed/i);
 });
+
+test('another spec rendered in the panel (Next, or the active editor) is the root\'s data-file-name too, where the views read the spec\'s name', () => {
+  const { root, app, doc } = setup({ view: 'matrix', head: 0, input: 0, token: -1, documentUri: URI });
+  app.receive(render(1));
+  assert.equal(root.dataset.fileName, 'apple-watch-lens.attn.json');
+  app.receive({ ...render(2), documentUri: 'file:///w/other.attn.json', fileName: 'other.attn.json' });
+  assert.equal(root.dataset.fileName, 'other.attn.json', 'it kept the first spec\'s name');
+  assert.equal(doc.querySelector('.al-file')!.textContent, 'other.attn.json');
+  app.receive({ type: 'problems', documentUri: 'file:///w/broken.attn.json', fileName: 'broken.attn.json', version: 3, problems: [] });
+  assert.equal(root.dataset.fileName, 'broken.attn.json');
+});

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
-import { focusFirstStop, focusOnArrival, rememberFocus } from '../../../../webview/shell/focus.js';
+import { focusFirstControl, focusFirstStop, focusOnArrival, rememberFocus } from '../../../../webview/shell/focus.js';
 
 function page(inner: string) {
   const dom = new JSDOM(`<!doctype html><body><main id="root"><select data-control="head"><option>0</option></select><div id="view">${inner}</div></main></body>`, { pretendToBeVisual: true });
@@ -18,6 +18,15 @@ test('focusFirstStop focuses the view\'s tab stop, and says when there is none',
   assert.equal(doc.activeElement?.id, 'b');
   const empty = page('<span>nothing</span>');
   assert.equal(focusFirstStop(empty.view), false);
+});
+
+test('focusFirstControl: a view with no tab stop (Spectrum) leaves the keyboard on the page\'s first control, never on its body', () => {
+  const empty = page('<span>nothing</span>');
+  assert.equal(focusFirstStop(empty.view), false);
+  assert.equal(focusFirstControl(empty.root), true);
+  assert.equal(empty.doc.activeElement?.getAttribute('data-control'), 'head');
+  const bare = new JSDOM('<!doctype html><body><main id="root"><p>text only</p><button disabled>off</button></main></body>').window.document;
+  assert.equal(focusFirstControl(bare.getElementById('root')!), false, 'none: says so');
 });
 
 test('focusOnArrival: the window\'s focus with nothing focused places it; after a click, or with a place inside, it does not', () => {
