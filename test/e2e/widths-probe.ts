@@ -41,7 +41,7 @@ function box(quad: Point[]): Pick<Piece, 'left' | 'right' | 'top' | 'bottom'> {
 
 const RANK = { view: 0, summary: 1, chrome: 2 } as const;
 function whereIs(el: Element): Finding['where'] {
-  return el.closest('#attention-view') ? 'view' : el.closest('#attention-summary') ? 'summary' : 'chrome';
+  return el.closest('#attention-view, .model-stage') ? 'view' : el.closest('#attention-summary') ? 'summary' : 'chrome';
 }
 
 function visible(el: Element): boolean {
@@ -192,7 +192,7 @@ function hoverText(p: Piece): string {
     for (const c of Array.from(e.children)) if (c.localName === 'title') texts.push(c.textContent ?? '');
     const t = e.getAttribute('title');
     if (t) texts.push(t);
-    if (e.id === 'attention-root') break;
+    if (e.id === rootId) break;
   }
   const doc = p.el.ownerDocument;
   const win = doc.defaultView!;
@@ -207,10 +207,14 @@ function hoverText(p: Piece): string {
   return texts.join('\n');
 }
 
-/** Everything wrong with the text shown in `doc`'s panel now. */
-export function measure(doc: Document): Finding[] {
-  const root = doc.getElementById('attention-root');
-  if (!root) return [{ kind: 'error', where: 'chrome', a: '', detail: 'no #attention-root' }];
+/** The root measured now: the panel's, or the model page's (model-root). */
+let rootId = 'attention-root';
+
+/** Everything wrong with the text shown in `doc`'s panel (or the page whose root is `id`) now. */
+export function measure(doc: Document, id = 'attention-root'): Finding[] {
+  rootId = id;
+  const root = doc.getElementById(id);
+  if (!root) return [{ kind: 'error', where: 'chrome', a: '', detail: `no #${id}` }];
   const pieces = [...svgPieces(root), ...htmlPieces(root)];
   const found: Finding[] = [];
   for (const [p0, q0, depth] of overlaps(pieces)) {
@@ -296,4 +300,30 @@ export async function runExample(frames: readonly Frame[], message: { version: n
     window.removeEventListener('message', onMessage);
   }
   return cases;
+}
+
+// ---- driving the model pages (model-widths.e2e.test.ts) ----
+
+/** Loads the page at `url` in one frame per width, and measures it (root model-root) in each theme class. */
+export async function runModelPage(url: string, widths: readonly number[], themes: readonly string[]): Promise<{ width: number; theme: string; findings: Finding[] }[]> {
+  const frames = await Promise.all(widths.map((w) => new Promise<HTMLIFrameElement>((resolve) => {
+    const f = document.createElement('iframe');
+    f.width = String(w); f.height = '900'; f.style.border = '0'; f.style.display = 'block';
+    f.onload = () => resolve(f);
+    f.src = url;
+    document.body.append(f);
+  })));
+  const out: { width: number; theme: string; findings: Finding[] }[] = [];
+  for (const theme of themes) {
+    for (const f of frames) f.contentDocument!.body.className = theme;
+    // A theme change redraws a moment later (the shell's debounce); then the picture is measured.
+    await sleep(250);
+    for (const f of frames) {
+      const doc = f.contentDocument!;
+      await until('the model page to be drawn', () => doc.getElementById('model-root')?.dataset.state === 'ready', 5000).catch(() => {});
+      out.push({ width: Number(f.width), theme, findings: measure(doc, 'model-root') });
+    }
+  }
+  for (const f of frames) f.remove();
+  return out;
 }

@@ -53,7 +53,8 @@ export class Shell {
   start<Out>(transport: Transport<Out>, receive: (message: unknown) => void): void {
     if (transport.listen) this.cleanups.push(transport.listen(receive));
     this.cleanups.push(escapeHidesTooltip(this.doc, this.tooltip));
-    if (this.parts.focusOnArrival !== false) this.cleanups.push(focusOnArrival(this.root, () => this.focusView()));
+    // Arriving (Ctrl+2) on a view with no tab stop of its own, the page's first control takes the keyboard.
+    if (this.parts.focusOnArrival !== false) this.cleanups.push(focusOnArrival(this.root, () => this.focusView() || focusFirstControl(this.root)));
     this.cleanups.push(watchWidth(this.sized, () => this.drawnAt, () => this.redraws.schedule()));
     this.cleanups.push(watchTheme(this.doc, () => this.redraws.schedule()));
     this.cleanups.push(() => this.redraws.cancel());
@@ -71,9 +72,9 @@ export class Shell {
     return Math.max(min, w || this.root.clientWidth || fallback);
   }
 
-  /** Focus the view's first control (its tab stop, or a painted matrix), else the page's first control; false when there is none. */
+  /** Focus the view's first control (its tab stop, or a painted matrix); false when it has none. */
   focusView(): boolean {
-    return focusFirstStop(this.view) || focusFirstControl(this.root);
+    return focusFirstStop(this.view);
   }
 
   /** Remembers the focused element before a redraw; call what it returns after it (see rememberFocus). */

@@ -94,7 +94,8 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
   if (n > SVG_CELLS_MAX && pooledTo < n) notes.push(`the picture is max-pooled to ${pooledTo}×${pooledTo}; zoom in for every cell`);
   // The notes wrap above the slanted key labels (cut with "…" at 626 px, they hid the colour's range).
   const topNote = notes.join('; ');
-  const topLines = noteLines(topNote, Math.min(760, options.width - 140) + 110, 3);
+  // As wide as the picture (a small head's is narrower than the panel: the note ran past its edge).
+  const topLines = noteLines(topNote, Math.min(Math.min(760, options.width - 140) + 110, 110 + side + 20 - 16), 3);
   const left = 110, top = 130 + (topLines.length - 1) * NOTE_LINE;
   const drawArcs = n <= ARCS_MAX && !!whole;
   // Below the matrix: the range it shows ("queries 40–79 × keys 12–51"), then the arcs.

@@ -9,7 +9,7 @@ import { createSvg, emptyView, note, type ViewHandle } from '../../kit/view.js';
 import { exactWeight } from './head.js';
 import { wireTips } from '../../kit/tooltip.js';
 import { fmt } from '../../kit/format.js';
-import { clampTo, crosshair, finite, heatmapHref, tipOptions, tokenLabel, tokenName, type ModelViewOptions } from './common.js';
+import { clampTo, crosshair, finite, heatmapHref, noteLines, tipOptions, tokenLabel, tokenName, wrappedNote, type ModelViewOptions } from './common.js';
 
 /** The `count` largest entries of a row, by a loop: [index, value], largest first. */
 export function topEntries(row: ArrayLike<number>, count: number): [number, number][] {
@@ -64,7 +64,8 @@ export function renderModelRollout(container: HTMLElement, data: ModelViewData, 
   const top5 = topEntries(row, 5);
   const topNote = `most from ${top5.map(([j, v]) => `${tokenLabel(tokens, j, 90)} (${fmt(v)})`).join(', ')}`;
   notes.push(topNote);
-  note(chart, theme, 0, chartH + 20, topNote);
+  // Wrapped to the chart's width (a narrow panel cut one long line at its edge).
+  wrappedNote(chart, theme, 0, chartH + 20, topNote, noteLines(topNote, side + 30, 3));
   const unwire = wireTips(svg.node()!, tipOptions(options), 'rect.bar', (el) => {
     const j = Number(el.getAttribute('data-j'));
     return { lines: [`${tokenName(tokens, token)} ← ${tokenName(tokens, j)}`, `rollout ${exactWeight(row[j])}`], click: () => options.onPick?.({ token: j }) };

@@ -22,8 +22,9 @@ const EXTENSION = Uri.file(ROOT);
 
 beforeEach(() => standIn.reset());
 
-function open(name = 'apple-watch-lens.attn.json') {
-  const { folder, uris: [uri] } = examplesInTemp(name);
+/** A panel on `name` in a fresh folder that also holds `beside` (copied before the panel reads anything). */
+function open(name = 'apple-watch-lens.attn.json', ...beside: string[]) {
+  const { folder, uris: [uri] } = examplesInTemp(name, ...beside);
   const { cache, analyst } = countingCache();
   const context: PanelContext = { extensionUri: asVscode(EXTENSION), cache, timings: { activateMs: 0 } };
   const webviewPanel = window.createWebviewPanel(PANEL_VIEW_TYPE, 'Attention', ViewColumn.Two, panelOptions(asVscode(EXTENSION)));
@@ -204,9 +205,8 @@ test('closing the page disposes the panel once: it says so, and a pending export
 });
 
 test("the render carries the spec's story: its description, its open, and Next with the next spec's title; Next opens only that spec", async () => {
-  const { uri, panel, page, context, folder } = open('apple-watch-raw.attn.json');
-  const { copyFileSync } = await import('node:fs');
-  copyFileSync(join(ROOT, 'examples', 'apple-watch-lens.attn.json'), join(folder, 'apple-watch-lens.attn.json'));
+  // The next spec is there before the panel looks for it (copied after, it raced the first analysis).
+  const { uri, panel, page, context, folder } = open('apple-watch-raw.attn.json', 'apple-watch-lens.attn.json');
   const asked: string[] = [];
   context.openNext = async (next) => { asked.push(next.fsPath); };
   await until('the first version analysed', () => panel.info().version === 1);

@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { color } from 'd3';
-import { scanModel, headFloat32 } from '../../../../../src/core/model/scan.js';
+import { scanModel, headFloat32, rolloutOf } from '../../../../../src/core/model/scan.js';
+import { textWidth } from '../../../../../webview/kit/format.js';
 import { makeTheme } from '../../../../../webview/kit/colour.js';
 import { THEME_KINDS } from '../../../../../src/core/vocabulary.js';
 import { crosshair, palette } from '../../../../../webview/views/model/common.js';
@@ -99,4 +100,26 @@ test('a small head is one tab stop and the arrows read it cell by cell', () => {
   assert.equal(active()!.getAttribute('data-i'), '1');
   assert.equal(active()!.getAttribute('data-j'), '2');
   assert.match(tips.at(-1)![0], /^query #2 "cat" → key #3 "sat"$/);
+});
+
+test('a small head\'s note wraps to its picture, which is narrower than the panel (Chromium saw it run 52 px past the edge at 626 px)', () => {
+  for (const width of [430, 626, 1200]) {
+    const { svg } = drawModel('head', head(8), { width });
+    const picture = Number(svg.getAttribute('width'));
+    const note = svg.querySelector('text.note')!;
+    for (const line of Array.from(note.querySelectorAll('tspan'), (t) => t.textContent ?? '')) {
+      assert.ok(8 + textWidth(line, 12) <= picture, `${width} px: "${line}" (${textWidth(line, 12).toFixed(0)} px) in a ${picture} px picture`);
+    }
+  }
+});
+
+test('the rollout\'s "most from" line wraps to the chart at 430 px instead of running past it', () => {
+  const a = memoryAttention(randomAttention(2, 2, 8, 4), 2, 2, 8, ['The', 'watch', 'on', 'my', 'wrist', 'watch', 'supercalifragilistic', '.']);
+  const { svg } = drawModel('rollout', { ...scanModel(a), rollout: rolloutOf(a)! }, { width: 430 });
+  const picture = Number(svg.getAttribute('width'));
+  const chart = svg.querySelector('g.chart')!;
+  const x = Number(/translate\(([\d.]+)/.exec(chart.getAttribute('transform')!)![1]);
+  const lines = Array.from(chart.querySelectorAll('text.note tspan'), (t) => t.textContent ?? '');
+  assert.ok(lines.length >= 2, 'more than one line');
+  for (const line of lines) assert.ok(x + textWidth(line, 12) <= picture, `"${line}" fits ${picture} px`);
 });
