@@ -6,7 +6,7 @@
 // linear-algebra numbers answered as the host answers it), and test/e2e/widths-probe.ts measures
 // every piece of text in the page. One test per view (and one for the summary strip, one for the
 // panel's chrome) lists every failure by example, view, width, theme and the texts concerned.
-// Views other rooms own are `todo` until their fixes are merged. Needs `node scripts/build.mjs`.
+// Every view is held to it. Needs `node scripts/build.mjs`.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -56,19 +56,6 @@ const THEMES: Record<string, { cls: string; vars: Record<string, string> }> = {
 const FONTS = {
   'font-family': 'system-ui, "Ubuntu", "Droid Sans", sans-serif', 'font-size': '13px',
   'editor-font-family': '"Droid Sans Mono", "monospace", monospace',
-};
-
-/**
- * Views whose files other helpers own this round: their failures are listed, not fixed here, and
- * their tests are todo (named for the view) until the integrator turns them on after the merge.
- */
-const OWNED_ELSEWHERE: Record<string, string> = {
-  training: 'training view (helper "lessons")',
-  geometry: 'geometry view (helper "lessons")',
-  spectrum: 'spectrum view (helper "lessons")',
-  heads: 'heads view (helper "lessons")',
-  covariance: 'covariance view (helper "lessons")',
-  init: 'init lab view (helper "lessons")',
 };
 
 function framePage(theme: string): string {
@@ -185,7 +172,7 @@ describe('widths: no text overlaps text, none leaves its picture, every cut text
   });
 
   for (const v of VIEWS) {
-    it(`${v.name}: its texts fit`, { todo: OWNED_ELSEWHERE[v.name] }, () => {
+    it(`${v.name}: its texts fit`, () => {
       const failures = listed((r) => r.view === v.name && r.where === 'view' && r.kind !== 'error', true);
       assert.deepEqual(failures, [], `${failures.length} failures:\n${failures.join('\n')}`);
     });

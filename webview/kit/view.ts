@@ -1,7 +1,7 @@
 // What every view shares: its options, its handle, and small SVG helpers. A view is a function
 // (container, data, options) → handle that appends one <svg> to the container, so the panel, the
 // export and `attn render` (on jsdom, interactive: false) all draw the very same picture.
-import { select, type Selection } from 'd3';
+import { select, type BaseType, type Selection } from 'd3';
 import type { AttentionData } from '../../src/core/result/attention-data.js';
 import type { RevealMessage } from '../../src/protocol/panel.js';
 import type { Theme } from './colour.js';
@@ -133,11 +133,31 @@ export function singleHead(data: AttentionData, options: Selection_): number {
   return options.head === 'all' ? 0 : clampIndex(options.head, n);
 }
 
-/** An empty view with a sentence, for data the view cannot draw (no inputs, no tokens). */
+/**
+ * An empty view with a sentence, for data the view cannot draw (no inputs, no tokens, no "train"
+ * section), wrapped to the picture's width: on one line it ran past a 430 px panel's edge. Each line
+ * but the last keeps its trailing space, so the text still reads as the sentence.
+ */
 export function emptyView(container: HTMLElement, theme: Theme, width: number, view: string, message: string): ViewHandle {
-  const svg = createSvg(container, theme, width, 40, message, view);
-  svg.append('text').attr('x', 8).attr('y', 24).attr('fill', theme.muted).text(message);
+  const pad = 8;
+  const lines = wrapLines(message, Math.max(width, 120) - 2 * pad, theme.fontSize, 8);
+  const lineH = Math.round(theme.fontSize * 1.35);
+  const svg = createSvg(container, theme, width, 40 + (lines.length - 1) * lineH, message, view);
+  const t = svg.append('text').attr('class', 'message').attr('x', pad).attr('y', 24).attr('fill', theme.muted);
+  if (lines.length === 1) t.text(lines[0]);
+  else lines.forEach((line, k) => t.append('tspan').attr('x', pad).attr('dy', k === 0 ? 0 : lineH).text(k < lines.length - 1 ? `${line} ` : line));
+  if (lines.join(' ') !== message) t.append('title').text(message);
   return { svg: svg.node()!, notes: [message], destroy: () => svg.remove() };
+}
+
+/**
+ * Writes `text` into a label cut to `px` pixels; a cut label carries the whole text in a <title>,
+ * its hover (a cut axis label or caption with no hover could never be read whole).
+ */
+export function fitText<D, P extends BaseType, PD>(t: Selection<SVGTextElement, D, P, PD>, text: string, px: number, fontSize: number): void {
+  const shown = clip(text, px, fontSize);
+  t.text(shown);
+  if (shown !== text) t.append('title').text(text);
 }
 
 /** A heading and the lines it takes: a picture lays itself out below `lines.length` lines. */

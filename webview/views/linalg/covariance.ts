@@ -3,18 +3,21 @@
 // so correlated that one is redundant, and the covariance's eigenvalues as the share of the
 // variance each principal direction explains (the quadrant view's PC1 and PC2 are the first two).
 import { hotGrid } from '../../kit/keyboard.js';
-import { isHandle, linalgOrSay } from './linalg-view.js';
+import { isHandle, linalgOrSay, wrappedText } from './linalg-view.js';
 import type { FeatureSpaceJson } from '../../../src/core/result/linalg-json.js';
-import { clip, fmt, textWidth } from '../../kit/format.js';
+import { clip, fmt, textWidth, wrapLines } from '../../kit/format.js';
 import { maxOf } from '../../../src/core/linalg/extent.js';
 import { TipTable } from '../../kit/tips.js';
 import { wireTips } from '../../kit/tooltip.js';
-import { clampIndex, createSvg, drawHeading, emptyView, layoutHeading, note, singleHead, type G, type ViewFn } from '../../kit/view.js';
+import { clampIndex, createSvg, drawHeading, drawNotes, emptyView, layoutHeading, layoutNotes, singleHead, type G, type ViewFn } from '../../kit/view.js';
 
 /** Components whose share is drawn as a bar. */
 const MAX_COMPONENTS = 16;
 /** The longest a feature's name is drawn beside the heat map, in pixels (the hover has it whole). */
 const AXIS_MAX = 72;
+/** The narrowest the variance bars are drawn beside the heat map; with less room they go under it. */
+const MIN_BARS_W = 200;
+const EXPLAINED = 'variance explained by each principal direction';
 
 export const renderCovariance: ViewFn = (container, data, options) => {
   const theme = options.theme;
@@ -39,7 +42,8 @@ export const renderCovariance: ViewFn = (container, data, options) => {
   const titleText = `How the features vary together across the ${input.tokens.length} tokens of "${input.name}"`;
   const title = layoutHeading(titleText, width - 2 * pad, fs, true, 4);
   const spaceHeading = (s: FeatureSpaceJson) => layoutHeading(`${s.label}: ${s.n} tokens × ${s.d} features`, width - 2 * pad, fs);
-  const titleH = 24 + title.extra + notes.length * 16;
+  const noteBlock = layoutNotes(notes, width - 2 * pad, fs);
+  const titleH = 24 + title.extra + noteBlock.height;
   const heat = (s: FeatureSpaceJson) => (s.correlation ? Math.min(260, Math.max(80, s.d * 14)) : 0);
   // The heat map's rows and columns carry the features' names (the spec's, or q0, q1, … for the
   // head's spaces), cut to AXIS_MAX pixels with the full name in the hover; too small cells get none.
@@ -53,11 +57,29 @@ export const renderCovariance: ViewFn = (container, data, options) => {
     // Column names slant at 60°: at 45° two names 20 px apart ran into each other.
     return { w: longest + 8, h: longest * 0.87 + 10, names };
   };
-  const blockH = (s: FeatureSpaceJson) => 40 + spaceHeading(s).extra + Math.max(heat(s) + axes(s).h + 30, 120) + Math.min(4, s.redundant.length) * (fs + 4);
+  // Where a space's parts go, under its heading: the heat map (or, past the panel's limit, a
+  // sentence saying so), the variance bars beside it when they have room, else under it (beside a
+  // heat map in a 430 px panel they had 26 px and a cut label), then the redundant pairs.
+  const lineH1 = Math.round((fs - 1) * 1.35);
+  const tooMany = (s: FeatureSpaceJson) => `${s.d} features: too many to draw each pair; the redundant pairs and the variance explained follow`;
+  const place = (s: FeatureSpaceJson) => {
+    const size = heat(s), ax = axes(s);
+    const sentenceH = s.correlation ? 0 : wrapLines(tooMany(s), width - 2 * pad, fs - 1, 4).length * lineH1;
+    const besideX = size ? ax.w + size + Math.max(40, ax.h * 0.6) : 0;
+    const beside = size > 0 && width - 2 * pad - besideX >= MIN_BARS_W;
+    const mainBottom = size ? 30 + ax.h + size + 30 : 30 + sentenceH;
+    const barsX = beside ? besideX : 0;
+    const barsW = Math.min(360, width - 2 * pad - barsX);
+    const barsY = beside ? 30 : size ? mainBottom : mainBottom + 6;
+    const barsH = 100 + (wrapLines(EXPLAINED, barsW, fs - 1, 3).length - 1) * lineH1;
+    const listY = 10 + Math.max(mainBottom, barsY + barsH + 20);
+    return { size, ax, barsX, barsY, barsW, listY };
+  };
+  const blockH = (s: FeatureSpaceJson) => place(s).listY + spaceHeading(s).extra + Math.min(4, s.redundant.length) * (fs + 4);
   const height = titleH + spaces.reduce((t, s) => t + blockH(s) + 14, 0) + 8;
   const svg = createSvg(container, theme, width, height, `Covariance of the features in "${input.name}"`, 'covariance');
   drawHeading(svg, 'title', pad, 16, title, titleText);
-  notes.forEach((s, k) => note(svg, theme, pad, 34 + title.extra + k * 16, s));
+  drawNotes(svg, theme, pad, 34 + title.extra, noteBlock, notes);
   const tips = new TipTable();
   let y = titleH;
   for (const s of spaces) {
@@ -67,23 +89,22 @@ export const renderCovariance: ViewFn = (container, data, options) => {
     // Everything under the heading moves down by its extra lines.
     const g = (sh.extra ? outer.append('g').attr('transform', `translate(0,${sh.extra})`) : outer) as unknown as G;
     const names = nameOf(s);
-    const ax = axes(s);
-    const size = heat(s);
+    const { size, ax, barsX, barsY, barsW, listY } = place(s);
     if (s.correlation) {
       drawAxes(g, s, ax, 30, size);
       drawCorrelation(g, s, ax.w, 30 + ax.h, size, names);
-    } else g.append('text').attr('y', 34).attr('fill', theme.muted).attr('font-size', fs - 1).text(`${s.d} features: too many to draw each pair; the redundant pairs and the variance explained follow`);
+    } else wrappedText(g, theme, 0, 34, tooMany(s), width - 2 * pad, 'too-many', 4, fs - 1);
     // Slanted column names reach right of the heat map by half their length: the bars start past them.
-    const barsX = size ? ax.w + size + Math.max(40, ax.h * 0.6) : 0;
-    drawExplained(g, s, barsX, 30, Math.min(360, width - 2 * pad - barsX), 100);
-    const listY = 40 + Math.max(size + ax.h + 30, 120);
+    drawExplained(g, s, barsX, barsY, barsW, 100);
     if (s.redundant.length === 0) {
       g.append('text').attr('y', listY).attr('fill', theme.muted).attr('font-size', fs - 1).text('no redundant pair (|correlation| ≥ 0.9)');
     }
     s.redundant.slice(0, 4).forEach((p, k) => {
-      g.append('text').attr('class', 'redundant hot').attr('y', listY + k * (fs + 4)).attr('font-size', fs - 1)
-        .text(clip(`${names(p.a)} and ${names(p.b)}: correlation ${fmt(p.correlation, 3)}, ${Math.abs(p.correlation) >= 0.999 ? 'one is a copy of the other' : 'nearly redundant'}`, width - 2 * pad, fs - 1))
-        .attr('data-tip', tips.add({ lines: [`${names(p.a)} and ${names(p.b)} move together across the tokens (correlation ${fmt(p.correlation, 4)})`, 'one of them adds little the other does not carry'] }));
+      const said = `${names(p.a)} and ${names(p.b)}: correlation ${fmt(p.correlation, 3)}, ${Math.abs(p.correlation) >= 0.999 ? 'one is a copy of the other' : 'nearly redundant'}`;
+      const shown = clip(said, width - 2 * pad, fs - 1);
+      // A line cut short has its whole sentence first in its hover.
+      g.append('text').attr('class', 'redundant hot').attr('y', listY + k * (fs + 4)).attr('font-size', fs - 1).text(shown)
+        .attr('data-tip', tips.add({ lines: [...(shown === said ? [] : [said]), `${names(p.a)} and ${names(p.b)} move together across the tokens (correlation ${fmt(p.correlation, 4)})`, 'one of them adds little the other does not carry'] }));
     });
     y += blockH(s) + 14;
   }
@@ -121,9 +142,10 @@ export const renderCovariance: ViewFn = (container, data, options) => {
 
   function drawExplained(g: G, s: FeatureSpaceJson, x: number, y0: number, w: number, hgt: number): void {
     const shown = s.explained.slice(0, MAX_COMPONENTS);
-    const box = g.append('g').attr('class', 'explained').attr('transform', `translate(${x},${y0})`);
-    const label = 'variance explained by each principal direction';
-    box.append('text').attr('y', 10).attr('fill', theme.muted).attr('font-size', fs - 1).text(clip(label, w, fs - 1));
+    const outer = g.append('g').attr('class', 'explained').attr('transform', `translate(${x},${y0})`);
+    // The label wraps in a narrow block (it was cut to "variance ex…"); the bars move down under it.
+    const below = wrappedText(outer, theme, 0, 10, EXPLAINED, w, 'explained-label', 3, fs - 1) - lineH1;
+    const box = below ? outer.append('g').attr('transform', `translate(0,${below})`) : outer;
     const bw = Math.max(4, Math.min(28, w / Math.max(1, shown.length) - 3));
     shown.forEach((share, k) => {
       const ok = Number.isFinite(share);

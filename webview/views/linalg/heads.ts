@@ -6,7 +6,7 @@
 // inside R³ (1) while R³ is two thirds inside the plane (0.67), and the sentence says so.
 import { isHandle, linalgOrSay, messageView, wrappedText } from './linalg-view.js';
 import { textOn } from '../../kit/colour.js';
-import { clip, fmt, textWidth, wrapLines } from '../../kit/format.js';
+import { fmt, textWidth, wrapLines } from '../../kit/format.js';
 import { TipTable } from '../../kit/tips.js';
 import { wireTips } from '../../kit/tooltip.js';
 import { rovingGrid } from '../../kit/keyboard.js';
@@ -14,7 +14,7 @@ import { maxOf } from '../../../src/core/linalg/extent.js';
 import { containment, rankOf, verdictText, type Containment } from '../../../src/core/linalg/subspaces.js';
 import type { LinalgJson } from '../../../src/core/result/linalg-json.js';
 import { HEAD_ROLES as roles, ROLE_SYMBOL, type HeadRole } from '../../../src/core/vocabulary.js';
-import { createSvg, drawHeading, layoutHeading, type ViewFn } from '../../kit/view.js';
+import { createSvg, drawHeading, fitText, layoutHeading, type ViewFn } from '../../kit/view.js';
 
 /** Each head's subspace dimension for a role (the rank of its W, from the Spectrum numbers); undefined past the heads analysed. */
 export function headRanks(l: LinalgJson, role: HeadRole, heads: number): (number | undefined)[] {
@@ -85,9 +85,9 @@ export const renderHeads: ViewFn = (container, data, options) => {
     const gx = labelW, gy = 26 + sentenceH + 10 + labelW * 0.7;
     const dim = (h: number) => (ranks[h] !== undefined ? ` (${ranks[h]}-D)` : '');
     names.forEach((n, i) => {
-      g.append('text').attr('x', gx - 4).attr('y', gy + i * cell + cell / 2 + 4).attr('text-anchor', 'end').attr('font-size', fs - 1).text(clip(n, labelW - 6, fs - 1));
+      fitText(g.append('text').attr('x', gx - 4).attr('y', gy + i * cell + cell / 2 + 4).attr('text-anchor', 'end').attr('font-size', fs - 1), n, labelW - 6, fs - 1);
       const cx = gx + i * cell + cell / 2;
-      g.append('text').attr('x', cx).attr('y', gy - 4).attr('font-size', fs - 1).attr('transform', `rotate(-45 ${cx} ${gy - 4})`).text(clip(n, labelW, fs - 1));
+      fitText(g.append('text').attr('x', cx).attr('y', gy - 4).attr('font-size', fs - 1).attr('transform', `rotate(-45 ${cx} ${gy - 4})`), n, labelW, fs - 1);
     });
     for (let a = 0; a < H; a++) {
       for (let b = 0; b < H; b++) {

@@ -7,11 +7,11 @@ import { hotGrid } from '../../kit/keyboard.js';
 import type { InitLabJson } from '../../../src/core/result/linalg-json.js';
 import { INIT_LAB } from '../../../src/core/result/linalg-data.js';
 import { maxOf } from '../../../src/core/linalg/extent.js';
-import { clip, fmt, textWidth, wrapLines } from '../../kit/format.js';
+import { fmt, textWidth, wrapLines } from '../../kit/format.js';
 import { wrappedText } from './linalg-view.js';
 import { TipTable } from '../../kit/tips.js';
 import { wireTips } from '../../kit/tooltip.js';
-import { createSvg, drawHeading, emptyView, layoutHeading, type G, type ViewFn } from '../../kit/view.js';
+import { createSvg, drawHeading, emptyView, fitText, layoutHeading, type G, type ViewFn } from '../../kit/view.js';
 
 export const renderInitLab: ViewFn = (container, data, options) => {
   const theme = options.theme;
@@ -131,7 +131,7 @@ export const renderInitLab: ViewFn = (container, data, options) => {
       box.append('polyline').attr('class', 'curve hot').attr('points', pts).attr('fill', 'none').attr('stroke', s.colour).attr('stroke-width', 2)
         .attr('data-tip', tips.add({ lines: [`${s.label}: variance ${fmt(s.values[s.values.length - 1], 3)} after ${s.values.length - 1} layers (theory ${fmt(s.expected[s.expected.length - 1], 3)})`, s.why ?? 'each layer multiplies the variance by d · Var(W) (÷ 2 with ReLU)'] }));
       // The key under the chart, one entry per rule: drawn over the curves it hid them.
-      box.append('text').attr('x', left + (k % 2) * ((w - left - 10) / 2)).attr('y', h + 32 + Math.floor(k / 2) * (fs + 2)).attr('font-size', fs - 2).attr('fill', s.colour).text(clip(s.label, (w - left - 10) / 2 - 4, fs - 2));
+      fitText(box.append('text').attr('x', left + (k % 2) * ((w - left - 10) / 2)).attr('y', h + 32 + Math.floor(k / 2) * (fs + 2)).attr('font-size', fs - 2).attr('fill', s.colour), s.label, (w - left - 10) / 2 - 4, fs - 2);
     });
     box.append('text').attr('x', left).attr('y', h + 16).attr('font-size', fs - 2).attr('fill', theme.muted).text(`layer 0 … ${layers}`);
   }

@@ -4,14 +4,14 @@
 // condition number and effective rank, the eigenvalues of the square ones on the complex plane
 // (with the OV copying score), and the 2-D picture of the unit circle and its image.
 import { hotGrid } from '../../kit/keyboard.js';
-import { isHandle, linalgOrSay } from './linalg-view.js';
+import { isHandle, linalgOrSay, wrappedText } from './linalg-view.js';
 import type { SpectrumMatrixJson } from '../../../src/core/result/linalg-json.js';
 import { maxOf } from '../../../src/core/linalg/extent.js';
 import { clip, fmt } from '../../kit/format.js';
 import { drawPlanePicture } from './plane-picture.js';
 import { TipTable } from '../../kit/tips.js';
 import { wireTips } from '../../kit/tooltip.js';
-import { createSvg, emptyView, note, singleHead, type G, type ViewFn } from '../../kit/view.js';
+import { createSvg, drawHeading, drawNotes, emptyView, layoutHeading, layoutNotes, singleHead, type G, type ViewFn } from '../../kit/view.js';
 
 /** Bars drawn per matrix; the hover of the last bar says how many more there are. */
 const MAX_BARS = 32;
@@ -35,12 +35,15 @@ export const renderSpectrum: ViewFn = (container, data, options) => {
   const barsW = stacked ? width - 2 * pad : width - 2 * pad - 2 * (pic + 24);
   const barsH = stacked ? 60 : 0;
   const rowH = stacked ? 40 + barsH + 14 + pic + 34 : Math.max(pic + 46, 124);
-  const titleH = 24 + notes.length * 16;
+  // The title and the notes wrap in a narrow panel (the title ended in "…" at 430 px): the rows move down.
+  const titleText = `What the matrices of head "${headName}" stretch, keep and turn`;
+  const title = layoutHeading(titleText, width - 2 * pad, fs, true, 3);
+  const noteBlock = layoutNotes(notes, width - 2 * pad, fs);
+  const titleH = 24 + title.extra + noteBlock.height;
   const height = titleH + spectra.length * rowH + 8;
   const svg = createSvg(container, theme, width, height, `Spectrum of head "${headName}"`, 'spectrum');
-  svg.append('text').attr('class', 'title').attr('x', pad).attr('y', 16).attr('font-weight', 600)
-    .text(clip(`What the matrices of head "${headName}" stretch, keep and turn`, width - 2 * pad, fs * 1.1));
-  notes.forEach((s, k) => note(svg, theme, pad, 34 + k * 16, s));
+  drawHeading(svg, 'title', pad, 16, title, titleText);
+  drawNotes(svg, theme, pad, 34 + title.extra, noteBlock, notes);
   const tips = new TipTable();
 
   spectra.forEach((m, k) => {
@@ -65,7 +68,8 @@ export const renderSpectrum: ViewFn = (container, data, options) => {
       const names = (i: number) => data.features[i] ?? `d${i}`;
       const title = `${m.label} on ${names(m.restricted.rows[0])}, ${names(m.restricted.rows[1])}`;
       drawPlanePicture(g, theme, qx, qy, pic, m.restricted.picture, tips, title, m.rows === m.cols);
-      g.append('text').attr('x', qx).attr('y', qy + pic + 13).attr('fill', theme.muted).attr('font-size', fs - 2).text(clip(title, pic + 20, fs - 2));
+      // The caption wraps under its picture, no wider than it (it ran past the picture's edge at 1,200 px).
+      wrappedText(g, theme, qx, qy + pic + 13, title, pic, 'caption', 2, fs - 2);
     }
   });
 
@@ -73,7 +77,7 @@ export const renderSpectrum: ViewFn = (container, data, options) => {
     const box = g.append('g').attr('class', 'eigenvalues').attr('transform', `translate(${x},${y})`);
     box.append('rect').attr('width', size).attr('height', size).attr('fill', 'none').attr('stroke', theme.grid);
     if (!m.eigenvalues) {
-      box.append('text').attr('x', 6).attr('y', size / 2).attr('fill', theme.muted).attr('font-size', fs - 1).text(clip('not square: no eigenvalues', size - 10, fs - 1));
+      wrappedText(box, theme, 6, size / 2 - fs / 2, 'not square: no eigenvalues', size - 12, 'not-square', 3, fs - 1);
       return;
     }
     const reach = Math.max(1, maxOf(m.eigenvalues, (e) => Math.hypot(e[0], e[1])));

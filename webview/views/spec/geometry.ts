@@ -11,7 +11,7 @@ import { clip, fmt, fmtWeight, monoWidth, textWidth } from '../../kit/format.js'
 import { TipTable } from '../../kit/tips.js';
 import { wireTips } from '../../kit/tooltip.js';
 import { rovingGrid } from '../../kit/keyboard.js';
-import { clampIndex, createSvg, drawHeading, emptyView, layoutHeading, note, singleHead, type ViewFn } from '../../kit/view.js';
+import { clampIndex, createSvg, drawHeading, emptyView, fitText, layoutHeading, note, singleHead, type ViewFn } from '../../kit/view.js';
 
 /** The key the query attends to most (ties: the first); -1 when every key is masked. */
 export function strongestKey(weights: ArrayLike<number>, visible: (k: number) => boolean): number {
@@ -22,13 +22,17 @@ export function strongestKey(weights: ArrayLike<number>, visible: (k: number) =>
 
 /**
  * The formula on as few lines as fit `px` (monospace): whole, or cut after "cos θ" with the
- * numbers on a second line; a line still too wide is clipped (the hover has it whole).
+ * numbers on a second line, or the score on a third line of its own; a line still too wide is
+ * clipped (the hover has it whole).
  */
 export function formulaLines(lhs: string, rhs: string, px: number, fs: number): string[] {
   const whole = `${lhs} = ${rhs}`;
   if (monoWidth(whole, fs) <= px) return [whole];
-  const fit = (s: string) => (monoWidth(s, fs) <= px ? s : `${Array.from(s).slice(0, Math.max(1, Math.floor(px / (0.6 * fs)) - 1)).join('')}…`);
-  return [fit(lhs), fit(`  = ${rhs}`)];
+  const fits = (s: string) => monoWidth(s, fs) <= px;
+  const fit = (s: string) => (fits(s) ? s : `${Array.from(s).slice(0, Math.max(1, Math.floor(px / (0.6 * fs)) - 1)).join('')}…`);
+  const last = rhs.lastIndexOf(' = ');
+  if (fits(`  = ${rhs}`) || last < 0) return [fit(lhs), fit(`  = ${rhs}`)];
+  return [fit(lhs), fit(`  = ${rhs.slice(0, last)}`), fit(`  = ${rhs.slice(last + 3)}`)];
 }
 
 export const renderGeometry: ViewFn = (container, data, options) => {
@@ -84,7 +88,11 @@ export const renderGeometry: ViewFn = (container, data, options) => {
     const titleH = 24 + title.extra + notes.length * 16 + controlsH;
     const lhs = `q_${tq} · k_${tk} = |q||k| cos θ`;
     const rhs = `${fmt(g.qNorm, 2)} · ${fmt(g.kNorm, 2)} · ${g.cos.toFixed(3)} = ${fmt(g.dot)}`;
-    const formula = formulaLines(lhs, rhs, width - 2 * pad, fs);
+    // A table beside the plane long enough to reach the formula's line keeps the formula to the
+    // plane's side (long-64's ran under "17. warm" at 1,200 px); a short table leaves it the width.
+    const formulaY = titleH + 20 + plane + 24;
+    const besideTableReaches = side === 'beside' && titleH + 20 + n * rowH + 8 >= formulaY - fs;
+    const formula = formulaLines(lhs, rhs, besideTableReaches ? plane + 22 : width - 2 * pad, fs);
     const formulaH = formula.length * (fs + 6);
     const tableX = side === 'beside' ? pad + plane + 30 : pad;
     const tableTop = side === 'beside' ? titleH + 20 : titleH + plane + 50 + formulaH;
@@ -115,8 +123,8 @@ export const renderGeometry: ViewFn = (container, data, options) => {
       };
       button('‹ key', 'draw the previous key', () => step(-1), 0);
       button('key ›', 'draw the next key', () => step(1), 1);
-      controls.append('text').attr('class', 'key-drawn').attr('x', x + 4).attr('y', 15).attr('fill', theme.muted)
-        .text(clip(`drawing k_${tk}${j === strongest ? ', the strongest key' : ''}`, width - 2 * pad - x - 4, fs));
+      fitText(controls.append('text').attr('class', 'key-drawn').attr('x', x + 4).attr('y', 15).attr('fill', theme.muted),
+        `drawing k_${tk}${j === strongest ? ', the strongest key' : ''}`, width - 2 * pad - x - 4, fs);
     }
 
     // The plane: k along x, q above it; one scale for both arrows so lengths compare.
@@ -158,7 +166,7 @@ export const renderGeometry: ViewFn = (container, data, options) => {
     // nothing crosses it there (beside the arc, the drop from a q at a small angle ran through it).
     pg.append('text').attr('class', 'theta').attr('x', cx - 6).attr('y', cy + 10 + fs).attr('text-anchor', 'end')
       .attr('fill', theme.muted).attr('font-size', fs - 1).text(`θ = ${degreesText(g.degrees)}`);
-    const f = svg.append('text').attr('class', 'formula hot').attr('x', pad).attr('y', titleH + 20 + plane + 24).attr('font-family', theme.mono)
+    const f = svg.append('text').attr('class', 'formula hot').attr('x', pad).attr('y', formulaY).attr('font-family', theme.mono)
       .attr('data-tip', tips.add({ lines: [`${lhs} = ${rhs}`, `term by term: ${Array.from(row(head.q, i), (v, t) => `${fmt(v)}·${fmt(at(head.k, j, t))}`).join(' + ')} = ${fmt(g.dot)}`] }));
     if (formula.length === 1) f.text(formula[0]);
     else formula.forEach((line, k) => f.append('tspan').attr('x', pad).attr('dy', k === 0 ? 0 : fs + 6).text(line));

@@ -11,7 +11,7 @@ import { extentOf, maxOf } from '../../../src/core/linalg/extent.js';
 import { clip, fmt, monoWidth, textWidth } from '../../kit/format.js';
 import { TipTable } from '../../kit/tips.js';
 import { wireTips } from '../../kit/tooltip.js';
-import { createSvg, drawHeading, emptyView, layoutHeading, note, type G, type ViewFn, type ViewOptions } from '../../kit/view.js';
+import { createSvg, drawHeading, emptyView, fitText, layoutHeading, note, type G, type ViewFn, type ViewOptions } from '../../kit/view.js';
 import { rovingGrid } from '../../kit/keyboard.js';
 import { textOn } from '../../kit/colour.js';
 
@@ -208,9 +208,9 @@ export const renderTraining: ViewFn = (container, data, options) => {
       if (gridTitle.lines.join(' ') !== gridTitleText) gt.append('title').text(gridTitleText);
       const gx = labelW, gy = labelW * 0.72 + 16 + gridTitle.extra;
       input.tokens.forEach((w, i) => {
-        grid.append('text').attr('x', gx - 4).attr('y', gy + i * cell + cell / 2 + 4).attr('text-anchor', 'end').attr('font-size', fs - 1).text(clip(w, labelW - 6, fs - 1));
+        fitText(grid.append('text').attr('x', gx - 4).attr('y', gy + i * cell + cell / 2 + 4).attr('text-anchor', 'end').attr('font-size', fs - 1), w, labelW - 6, fs - 1);
         const cx = gx + i * cell + cell / 2, cy = gy - 4;
-        grid.append('text').attr('x', cx).attr('y', cy).attr('transform', `rotate(-40 ${cx} ${cy})`).attr('font-size', fs - 1).text(clip(w, labelW - 6, fs - 1));
+        fitText(grid.append('text').attr('x', cx).attr('y', cy).attr('transform', `rotate(-40 ${cx} ${cy})`).attr('font-size', fs - 1), w, labelW - 6, fs - 1);
       });
       const isTarget = (i: number, j: number) => t.targets.some((x) => x.input === t.input && x.query === i && x.key === j);
       f.weights.forEach((row, i) => row.forEach((w, j) => {

@@ -91,3 +91,38 @@ test('wrapLines: at most maxLines lines, each within the width, the words in ord
   assert.deepEqual(wrapLines('short', 200, 13), ['short']);
   assert.match(wrapLines('a'.repeat(400), 100, 13).join(''), /…$/);
 });
+
+test('issue 19, defect 11: an empty view\'s sentence wraps inside the picture at 430 px, the picture as tall as its lines, the text still the whole sentence', async () => {
+  const { emptyView } = await import('../../../../webview/kit/view.js');
+  const message = 'No "train" section in this spec: add one ({ "head", "learn", "targets", "steps", "rate" }) to watch gradient descent find the weights.';
+  for (const [width, fs] of [[430, 13], [320, 13], [626, 14]]) {
+    const dom = new JSDOM('<!doctype html><div id="r"></div>');
+    const handle = emptyView(dom.window.document.getElementById('r') as unknown as HTMLElement, makeTheme('light', { fontSize: fs }), width, 'training', message);
+    const text = handle.svg.querySelector('text.message')!;
+    const ls = lines(text);
+    assert.ok(ls.length >= 2, `${width} px: on ${ls.length} line(s)`);
+    for (const l of ls) assert.ok(8 + textWidth(l.trimEnd(), fs) <= width - 4, `${width} px: "${l}" runs past the edge`);
+    assert.equal(text.textContent, message, 'read as one sentence');
+    const lastY = Number(text.getAttribute('y')) + Array.from(text.querySelectorAll('tspan')).slice(1).reduce((t, s) => t + Number(s.getAttribute('dy')), 0);
+    assert.ok(Number(handle.svg.getAttribute('height')) >= lastY + fs * 0.3, `${width} px: the picture (${handle.svg.getAttribute('height')}) holds its last line at ${lastY}`);
+    dom.window.close();
+  }
+});
+
+test('fitText: a label that fits is written whole with no hover; a label cut with "…" carries its whole text in a <title>', async () => {
+  const { fitText } = await import('../../../../webview/kit/view.js');
+  const { select } = await import('d3');
+  const dom = new JSDOM('<!doctype html><svg xmlns="http://www.w3.org/2000/svg"></svg>');
+  const svg = select(dom.window.document.querySelector('svg') as unknown as SVGSVGElement);
+  const whole = svg.append('text');
+  fitText(whole, 'W_Q on is_tech', 200, 11);
+  assert.equal(whole.node()!.textContent, 'W_Q on is_tech');
+  assert.equal(whole.node()!.querySelector('title'), null);
+  const cut = svg.append('text');
+  fitText(cut, 'W_Q·W_Kᵀ on is_tech, is_fruit', 80, 11);
+  const shownText = Array.from(cut.node()!.childNodes).filter((c) => c.nodeName !== 'title').map((c) => c.textContent).join('');
+  assert.match(shownText, /…$/);
+  assert.ok(textWidth(shownText, 11) <= 80);
+  assert.equal(cut.node()!.querySelector('title')!.textContent, 'W_Q·W_Kᵀ on is_tech, is_fruit');
+  dom.window.close();
+});

@@ -44,3 +44,61 @@ test('a long feature name is truncated on the axis, its full name in the hover, 
   }
   for (const label of Array.from(x.querySelectorAll('text.axis-label.col'))) assert.ok(Number(label.getAttribute('y')) <= hy - 2);
 });
+
+/** Where an element's origin sits in the picture: its ancestors' translations added up. */
+function origin(el: Element): [number, number] {
+  let x = 0, y = 0;
+  for (let e: Element | null = el.parentElement; e; e = e.parentElement) {
+    const m = e.getAttribute('transform')?.match(/translate\(([-\d.]+),\s*([-\d.]+)\)/);
+    if (m) { x += Number(m[1]); y += Number(m[2]); }
+  }
+  return [x, y];
+}
+const drawAt = (text: string, width: number) =>
+  new JSDOM(renderSvg(analyze(text, { linalg: true }).data!, 'covariance', { head: 0, width }), { contentType: 'image/svg+xml' }).window.document;
+
+test('issue 19, defect 11: the variance bars stand beside the heat map only with room (at 430 px they had 26 px and read "variance ex…"), else under it; their label is whole and inside the picture', () => {
+  const label = 'variance explained by each principal direction';
+  for (const example of ['covariance-redundant-features.attn.json', 'apple-watch-geometry.attn.json', 'long-64-tokens-8-heads.attn.json']) {
+    for (const width of [406, 430, 626, 1200]) {
+      const doc = drawAt(exampleText(example), width);
+      for (const space of Array.from(doc.querySelectorAll('g.feature-space'))) {
+        const text = space.querySelector('text.explained-label')!;
+        const lines = Array.from(text.querySelectorAll('tspan'), (t) => t.textContent!);
+        assert.equal(lines.join(' '), label, `${example} at ${width} px: the label is whole`);
+        const [x, y] = origin(text);
+        const size = Number(text.getAttribute('font-size'));
+        for (const l of lines) assert.ok(x + textWidth(l, size) <= width - 4, `${example} at ${width} px: "${l}" ends at ${(x + textWidth(l, size)).toFixed(0)}`);
+        const heat = space.querySelector('g.correlation');
+        if (!heat) continue;
+        const [hx, hy] = origin(heat.querySelector('rect')!);
+        const side = Number(heat.querySelector(':scope > rect:last-of-type')!.getAttribute('width'));
+        // Beside the heat map (right of it) or under it (below its legend): never on it.
+        assert.ok(x >= hx + side || y - size >= hy + side + 14, `${example} at ${width} px: the label at (${x}, ${y}) lies on the heat map (${hx}, ${hy}, ${side})`);
+        for (const bar of Array.from(space.querySelectorAll('rect.component'))) {
+          const [bx] = origin(bar);
+          assert.ok(bx + Number(bar.getAttribute('x')) + Number(bar.getAttribute('width')) <= width, `${example} at ${width} px: a bar leaves the picture`);
+        }
+      }
+    }
+  }
+});
+
+test('issue 19, defect 11: with too many features for a heat map (init-four-rules, 128) the sentence wraps inside the picture and the variance bars start under it (they overlapped it)', () => {
+  for (const width of [406, 430, 626, 1200]) {
+    const doc = drawAt(exampleText('init-four-rules.attn.json'), width);
+    const sentences = Array.from(doc.querySelectorAll('text.too-many'));
+    assert.ok(sentences.length >= 1, `${width} px: the sentence is there`);
+    for (const s of sentences) {
+      const [x, y] = origin(s);
+      const spans = Array.from(s.querySelectorAll('tspan'));
+      assert.match(spans.map((t) => t.textContent).join(' '), /^128 features: too many to draw each pair; the redundant pairs and the variance explained follow$/);
+      const size = Number(s.getAttribute('font-size'));
+      for (const t of spans) assert.ok(x + textWidth(t.textContent!, size) <= width - 4, `${width} px: "${t.textContent}" fits`);
+      const lastBaseline = y + Number(s.getAttribute('y')) + spans.slice(1).reduce((a, t) => a + Number(t.getAttribute('dy')), 0);
+      const label = s.parentElement!.querySelector('text.explained-label')!;
+      const [, ly] = origin(label);
+      assert.ok(ly + Number(label.getAttribute('y')) - size >= lastBaseline + 3, `${width} px: the bars' label (baseline ${ly + 10}) runs into the sentence (last baseline ${lastBaseline})`);
+    }
+  }
+});

@@ -149,3 +149,30 @@ test('issue 19, defect 11: at 430, 626 and 1,200 px the title wraps and the form
     }
   }
 });
+
+test('issue 19, defect 11: with the table beside the plane (1,200 px, long-64) the formula keeps left of the keys\' names, whole on up to three lines (it ran under "17. warm")', async () => {
+  const { formulaLines } = await import('../../../../../webview/views/spec/geometry.js');
+  const { monoWidth } = await import('../../../../../webview/kit/format.js');
+  const long = analyze(exampleText('long-64-tokens-8-heads.attn.json')).data!;
+  const fs = makeTheme('light').fontSize;
+  for (const width of [1176, 1200, 1600]) {
+    for (const [head, token] of [[0, 0], [2, 17], [7, 63]]) {
+      const dom = new JSDOM('<!doctype html><div id="r"></div>');
+      const handle = renderGeometry(dom.window.document.getElementById('r') as unknown as HTMLElement, long, {
+        theme: makeTheme('light'), width, head, input: 0, token, matrixMode: 'weights', projection: 'wq', interactive: false,
+      });
+      const tableX = Number(handle.svg.querySelector('g.keys')!.getAttribute('transform')!.match(/translate\(([-\d.]+)/)![1]);
+      const f = handle.svg.querySelector('text.formula')!;
+      const lines = f.querySelectorAll('tspan').length ? Array.from(f.querySelectorAll('tspan'), (t) => t.textContent!) : [shown(f)];
+      for (const line of lines) {
+        const right = Number(f.getAttribute('x')) + monoWidth(line, fs);
+        assert.ok(right <= tableX - 4, `${width} px, head ${head}, token ${token}: "${line}" ends at ${right.toFixed(0)}, the table starts at ${tableX}`);
+      }
+      assert.ok(!lines.join('').includes('…'), `${width} px: the formula is whole`);
+      dom.window.close();
+    }
+  }
+  // Too narrow for the numbers on one line: the score goes on a third line of its own, nothing cut.
+  const three = formulaLines('q_runs · k_quick = |q||k| cos θ', '12.34 · 8.33 · −0.585 = −60.123', 260, 13);
+  assert.deepEqual(three, ['q_runs · k_quick = |q||k| cos θ', '  = 12.34 · 8.33 · −0.585', '  = −60.123']);
+});

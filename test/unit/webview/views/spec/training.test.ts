@@ -7,6 +7,7 @@ import { renderSvg } from '../../../../../src/cli/render.js';
 import { analyze } from '../../../../../src/core/index.js';
 import { renderTraining } from '../../../../../webview/views/spec/training.js';
 import { makeTheme } from '../../../../../webview/kit/colour.js';
+import { textWidth } from '../../../../../webview/kit/format.js';
 import { resultProblem } from '../../../../../src/protocol/host-message-check.js';
 import { encodeAttention } from '../../../../../src/core/result/wire.js';
 import { exampleText } from '../../../../support/specs.js';
@@ -48,6 +49,19 @@ test('attn render --view training draws the last step: the loss, the target outl
 test('a spec without "train" says how to add one', () => {
   const plain = analyze(exampleText('apple-watch-lens.attn.json')).data!;
   assert.match(renderSvg(plain, 'training'), /No "train" section in this spec/);
+});
+
+test('issue 19, defect 11: at 430 px the advice to add a "train" section wraps inside the picture (it ran 450 px past the edge)', () => {
+  const plain = analyze(exampleText('apple-watch-lens.attn.json')).data!;
+  const fs = makeTheme('light').fontSize;
+  for (const width of [406, 430]) {
+    const doc = new JSDOM(renderSvg(plain, 'training', { width }), { contentType: 'image/svg+xml' }).window.document;
+    const text = doc.querySelector('text.message')!;
+    const spans = Array.from(text.querySelectorAll('tspan'));
+    assert.ok(spans.length >= 2, `${width} px: wrapped`);
+    for (const s of spans) assert.ok(Number(s.getAttribute('x')) + textWidth(s.textContent!.trimEnd(), fs) <= width - 4, `${width} px: "${s.textContent}" fits`);
+    assert.match(text.textContent!, /to watch gradient descent find the weights\.$/, 'the whole sentence');
+  }
 });
 
 test('in the panel: Reset goes to step 0, Step moves one frame, Play runs to the end', async () => {
