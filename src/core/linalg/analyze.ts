@@ -88,11 +88,25 @@ function basesOverlap(ua: Matrix, ub: Matrix): number {
   return top.reduce((s, c) => s + Math.min(1, c) ** 2, 0) / r;
 }
 
-/** Eigenvalues of a square matrix as [re, im], largest in size first (then by real, then imaginary part). */
+/** x · 2^e without overflowing the factor (2^1074 alone is Infinity): in two halves. */
+const timesPow2 = (x: number, e: number) => x * 2 ** Math.trunc(e / 2) * 2 ** (e - Math.trunc(e / 2));
+
+/**
+ * Eigenvalues of a square matrix as [re, im], largest in size first (then by real, then imaginary part).
+ * The matrix is scaled by a power of two (exact) so that its largest entry is about 1: on entries
+ * of 1e-313 the QR iteration's test for a negligible entry (relative to the norm) underflowed and it
+ * never ended. A matrix holding NaN or ±Infinity (a circuit that overflowed) has NaN eigenvalues,
+ * which every caller refuses, rather than an endless iteration.
+ */
 export function eigenvalues(m: Matrix): [number, number][] {
-  const e = new EigenvalueDecomposition(toMl(m));
+  let top = 0;
+  for (const v of m.data) { const a = Math.abs(v); if (!(a <= top)) top = a; }
+  if (!Number.isFinite(top)) return Array.from({ length: m.rows }, (): [number, number] => [NaN, NaN]);
+  const shift = top > 0 ? -Math.floor(Math.log2(top)) : 0;
+  const scaled: Matrix = { rows: m.rows, cols: m.cols, data: m.data.map((v) => timesPow2(v, shift)) };
+  const e = new EigenvalueDecomposition(toMl(scaled));
   const re = e.realEigenvalues, im = e.imaginaryEigenvalues;
-  return re.map((r, k): [number, number] => [r, im[k]])
+  return re.map((r, k): [number, number] => [timesPow2(r, -shift), timesPow2(im[k], -shift)])
     .sort((x, y) => Math.hypot(y[0], y[1]) - Math.hypot(x[0], x[1]) || y[0] - x[0] || y[1] - x[1]);
 }
 

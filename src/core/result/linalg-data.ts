@@ -10,6 +10,7 @@ import { compareRules, scoreScaling, weightSpectrum } from '../linalg/init-lab.j
 import { headSpectrum, headSpectrumWork, type MatrixSpectrum } from '../linalg/spectrum-data.js';
 import type { PlanePicture, Vec2 } from '../linalg/spectrum.js';
 import type { Matrix } from '../linalg/matrix.js';
+import { HEAD_ROLES } from '../vocabulary.js';
 import type { AttentionData } from './attention-data.js';
 import type { FeatureSpaceJson, InitLabJson, LinalgJson, PictureJson, SpectrumMatrixJson } from './linalg-json.js';
 
@@ -42,6 +43,12 @@ function spectrumJson(m: MatrixSpectrum): SpectrumMatrixJson {
     restricted: m.restricted ? { rows: m.restricted.rows, cols: m.restricted.cols, picture: picture(m.restricted.picture) } : null,
     strongest: m.strongest && m.strongest.picture.finite ? picture(m.strongest.picture) : null,
   };
+}
+
+/** Every number the Spectrum view prints of one matrix is finite (its pictures say so themselves, with `finite`). */
+function finiteSpectrum(m: SpectrumMatrixJson): boolean {
+  const scalars = [...m.singularValues, m.conditionNumber ?? 0, m.effectiveRank, m.stableRank, m.copyingScore ?? 0, ...(m.eigenvalues ?? []).flat()];
+  return scalars.every(Number.isFinite);
 }
 
 function space(label: string, m: Matrix): FeatureSpaceJson {
@@ -103,9 +110,16 @@ function linalgDataOrThrow(spec: Spec, data: AttentionData): LinalgJson {
       spectra: [], overlap: null, covariance: [], init,
     };
   }
+  const spectra = spec.heads.slice(0, MAX_SPECTRUM_HEADS).map((_, h) => headSpectrum(spec, h).map(spectrumJson));
+  const overlap = spec.heads.length > 1 ? headOverlap(spec) : null;
+  // Weights near 1e200 make a circuit (W_Q·W_Kᵀ) overflow though the attention is finite: its singular
+  // values come out NaN, which the views would print. Refused as attn analyze refuses it.
+  if (!spectra.every((head) => head.every(finiteSpectrum)) || !(overlap ? HEAD_ROLES.every((r) => overlap[r].every((row) => row.every(Number.isFinite))) : true)) {
+    return { tooBig: 'these matrices\' numbers grow past the largest double (a circuit such as W_Q·W_Kᵀ overflows), so their spectra cannot be shown: use smaller weights', spectra: [], overlap: null, covariance: [], init };
+  }
   return {
-    spectra: spec.heads.slice(0, MAX_SPECTRUM_HEADS).map((_, h) => headSpectrum(spec, h).map(spectrumJson)),
-    overlap: spec.heads.length > 1 ? headOverlap(spec) : null,
+    spectra,
+    overlap,
     covariance: data.inputs.map((input) => ({
       name: input.name,
       spaces: [

@@ -4,7 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readSpec } from '../../../../src/core/spec/read.js';
-import { analyzeSpec, analyzeOverLimit } from '../../../../src/core/linalg/analyze.js';
+import { analyzeSpec, analyzeOverLimit, eigenvalues } from '../../../../src/core/linalg/analyze.js';
+import type { Matrix } from '../../../../src/core/linalg/matrix.js';
+import { between, seeded } from '../../../support/random.js';
 import { run } from '../../../../src/cli/run.js';
 import { exampleText, EXAMPLES } from '../../../support/specs.js';
 import { join } from 'node:path';
@@ -133,4 +135,20 @@ test('attn analyze --json prints the contract\'s keys; a d_model too large to an
   assert.deepEqual(Object.keys(json.headOverlap), ['wq', 'wk', 'wv']);
   const big = readSpec(`{"embeddings":{"a":[${new Array(1100).fill(0).join(',')}]},"inputs":[{"tokens":["a"]}],"heads":[{}]}`).spec!;
   assert.match(analyzeOverLimit(big) ?? '', /over the 4 billion limit/);
+});
+
+test('issue 20: eigenvalues of a matrix of 1e-313 entries end (the QR iteration never did) and are the unit matrix\'s times 1e-313; an overflowed matrix has NaN ones, not an endless loop', { timeout: 20_000 }, () => {
+  const rand = seeded(77);
+  for (let k = 0; k < 50; k++) {
+    const d = between(rand, 2, 5);
+    const unit: Matrix = { rows: d, cols: d, data: Float64Array.from({ length: d * d }, () => rand() * 2 - 1) };
+    const scale = 2 ** -between(rand, 1000, 1040); // entries down to about 1e-313, into the denormals
+    const tiny = eigenvalues({ ...unit, data: unit.data.map((v) => v * scale) });
+    const want = eigenvalues(unit);
+    tiny.forEach(([re, im], i) => {
+      assert.ok(Math.abs(re - want[i][0] * scale) <= 1e-9 * Math.hypot(...want[0]) * scale + 1e-320, `case ${k}: λ${i} ${re} vs ${want[i][0] * scale}`);
+      assert.ok(Math.abs(Math.abs(im) - Math.abs(want[i][1]) * scale) <= 1e-9 * Math.hypot(...want[0]) * scale + 1e-320, `case ${k}: λ${i} im`);
+    });
+  }
+  assert.deepEqual(eigenvalues({ rows: 2, cols: 2, data: Float64Array.from([Infinity, 0, 0, 1]) }).flat().map(Number.isNaN), [true, true, true, true]);
 });
