@@ -4,7 +4,7 @@
 // estimated from the shapes first: past PANEL_LINALG_WORK the views say to run `attn analyze`,
 // so an edit never waits on SVDs.
 import type { Spec } from '../spec/spec.js';
-import { analyzeWork, headOverlap } from '../linalg/analyze.js';
+import { analyzeTerms, analyzeWork, dominantCause, headOverlap } from '../linalg/analyze.js';
 import { featureStats, featureStatsWork, type FeatureStats } from '../linalg/covariance.js';
 import { compareRules, scoreScaling, weightSpectrum } from '../linalg/init-lab.js';
 import { headSpectrum, headSpectrumWork, type MatrixSpectrum } from '../linalg/spectrum-data.js';
@@ -106,7 +106,7 @@ function linalgDataOrThrow(spec: Spec, data: AttentionData): LinalgJson {
   const work = analyzeWork(spec) + featureWork + spectrumWork;
   if (work > PANEL_LINALG_WORK) {
     return {
-      tooBig: `this spec needs about ${(work / 1e6).toFixed(0)} million multiply-adds for its spectra, head overlaps and covariances, over the ${PANEL_LINALG_WORK / 1e6} million the panel spends per edit: run attn analyze on it`,
+      tooBig: `this spec needs about ${(work / 1e6).toFixed(0)} million multiply-adds for its spectra, head overlaps and covariances (mostly for its ${dominantCause(analyzeTerms(spec))?.name ?? `d_model ${spec.dModel}`}), over the ${PANEL_LINALG_WORK / 1e6} million the panel spends per edit: run attn analyze on it`,
       spectra: [], overlap: null, covariance: [], init,
     };
   }

@@ -4,7 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readSpec } from '../../../../src/core/spec/read.js';
-import { analyzeSpec, analyzeOverLimit, eigenvalues } from '../../../../src/core/linalg/analyze.js';
+import { analyzeSpec, analyzeOverLimit, analyzeWork, eigenvalues } from '../../../../src/core/linalg/analyze.js';
+import { spectrumOverLimit } from '../../../../src/core/linalg/spectrum-data.js';
+import type { Spec } from '../../../../src/core/spec/spec.js';
 import type { Matrix } from '../../../../src/core/linalg/matrix.js';
 import { between, seeded } from '../../../support/random.js';
 import { run } from '../../../../src/cli/run.js';
@@ -151,4 +153,42 @@ test('issue 20: eigenvalues of a matrix of 1e-313 entries end (the QR iteration 
     });
   }
   assert.deepEqual(eigenvalues({ rows: 2, cols: 2, data: Float64Array.from([Infinity, 0, 0, 1]) }).flat().map(Number.isNaN), [true, true, true, true]);
+});
+
+/** A spec of these shapes only (the cost estimates read shapes, never numbers): nothing is allocated. */
+function shapes(d: number, heads: { dk: number; dv: number }[], tokens = 4): Spec {
+  const w = (cols: number) => ({ matrix: { rows: d, cols, data: new Float64Array(0) }, identity: false });
+  return {
+    dModel: d, heads: heads.map((h, i) => ({ name: `h${i}`, wq: w(h.dk), wk: w(h.dk), wv: w(h.dv) })), headsGiven: true,
+    inputs: [{ name: 'in', tokens: Array.from({ length: tokens }, () => ({ text: 't', embedding: new Float64Array(0), inline: false })) }],
+  } as unknown as Spec;
+}
+
+test('issue 20: the analyze and spectrum limits name the dimension that is over: d_model when it is large and d_k small, d_k (or d_v) in the reverse, the heads when there are many: 300 generated shapes around the limits', () => {
+  const rand = seeded(5151);
+  const seen = { d: 0, dk: 0, dv: 0, heads: 0 };
+  for (let k = 0; k < 300; k++) {
+    const kind = (['d', 'dk', 'dv', 'heads'] as const)[k % 4];
+    const big = Math.round(2 ** (10 + rand() * 10)), small = between(rand, 1, 48);
+    const spec = kind === 'd' ? shapes(big, [{ dk: small, dv: small }])
+      : kind === 'dk' ? shapes(small, [{ dk: big, dv: small }])
+        : kind === 'dv' ? shapes(small, [{ dk: small, dv: big }])
+          : shapes(between(rand, 48, 96), Array.from({ length: between(rand, 100, 200) }, () => ({ dk: 64, dv: 64 })));
+    const message = analyzeOverLimit(spec);
+    if (message === undefined) { assert.ok(analyzeWork(spec) <= 4e9); continue; }
+    seen[kind]++;
+    const want = kind === 'd' ? `mostly for its d_model ${big}: use a smaller d_model`
+      : kind === 'dk' ? `mostly for its d_k ${big} of head "h0": use a smaller d_k`
+        : kind === 'dv' ? `mostly for its d_v ${big} of head "h0": use a smaller d_v`
+          : `mostly for its ${spec.heads.length} heads: use fewer heads`;
+    assert.ok(message.includes(want), `shape ${k} (${kind}): ${message}`);
+    if (kind !== 'heads') {
+      const spectrum = spectrumOverLimit(spec, 0);
+      if (spectrum !== undefined) {
+        if (kind === 'd') assert.doesNotMatch(spectrum, /mostly/, `shape ${k}: d_model is named first`);
+        else assert.ok(spectrum.includes(want.replace(/ of head "h0"/, ' of head "h0"')), `shape ${k} (${kind}): ${spectrum}`);
+      }
+    }
+  }
+  assert.ok(Object.values(seen).every((c) => c >= 20), JSON.stringify(seen));
 });
