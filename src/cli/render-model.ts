@@ -158,7 +158,7 @@ export function heatmapPng(data: ModelViewData, view: ModelViewName, options: Mo
   }
   const n = header.tokens;
   const matrix = view === 'head' || view === 'head-tokens' ? data.head?.weights : data.rollout;
-  if (!matrix) throw new TensorFileError(`${header.file}: nothing to draw for the ${view} view`);
+  if (!matrix) throw new TensorFileError(`${header.file}: ${(view === 'rollout' ? rolloutRefusal(header.layers, n) : undefined) ?? `nothing to draw for the ${view} view`}`);
   const res = Math.min(n, PICTURE_MAX);
   let picture: Float32Array = matrix;
   if (res < n) { picture = new Float32Array(res * res); poolMax(matrix, n, res, picture); }

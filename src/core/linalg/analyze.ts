@@ -9,7 +9,8 @@ import { matmul, matmulTransposed, transpose } from './matrix.js';
 import type { Spec } from '../spec/spec.js';
 import type { Problem } from '../json/problems.js';
 import { HEAD_ROLES } from '../vocabulary.js';
-import { inputFeatures, inputFeaturesWork, spectrumJson, type InputFeaturesJson, type SpectrumJson } from './analyze-extras.js';
+import { featureStatsWork } from './covariance.js';
+import { inputFeatures, spectrumJson, type InputFeaturesJson, type SpectrumJson } from './analyze-extras.js';
 
 /** The contract's keys first; the keys after them (analyze-extras.ts) are additions, never changes. */
 export interface AnalyzeJson {
@@ -88,11 +89,25 @@ function basesOverlap(ua: Matrix, ub: Matrix): number {
   return top.reduce((s, c) => s + Math.min(1, c) ** 2, 0) / r;
 }
 
-/** Eigenvalues of a square matrix as [re, im], largest in size first (then by real, then imaginary part). */
+/** x · 2^e without overflowing the factor (2^1074 alone is Infinity): in two halves. */
+const timesPow2 = (x: number, e: number) => x * 2 ** Math.trunc(e / 2) * 2 ** (e - Math.trunc(e / 2));
+
+/**
+ * Eigenvalues of a square matrix as [re, im], largest in size first (then by real, then imaginary part).
+ * The matrix is scaled by a power of two (exact) so that its largest entry is about 1: on entries
+ * of 1e-313 the QR iteration's test for a negligible entry (relative to the norm) underflowed and it
+ * never ended. A matrix holding NaN or ±Infinity (a circuit that overflowed) has NaN eigenvalues,
+ * which every caller refuses, rather than an endless iteration.
+ */
 export function eigenvalues(m: Matrix): [number, number][] {
-  const e = new EigenvalueDecomposition(toMl(m));
+  let top = 0;
+  for (const v of m.data) { const a = Math.abs(v); if (!(a <= top)) top = a; }
+  if (!Number.isFinite(top)) return Array.from({ length: m.rows }, (): [number, number] => [NaN, NaN]);
+  const shift = top > 0 ? -Math.floor(Math.log2(top)) : 0;
+  const scaled: Matrix = { rows: m.rows, cols: m.cols, data: m.data.map((v) => timesPow2(v, shift)) };
+  const e = new EigenvalueDecomposition(toMl(scaled));
   const re = e.realEigenvalues, im = e.imaginaryEigenvalues;
-  return re.map((r, k): [number, number] => [r, im[k]])
+  return re.map((r, k): [number, number] => [timesPow2(r, -shift), timesPow2(im[k], -shift)])
     .sort((x, y) => Math.hypot(y[0], y[1]) - Math.hypot(x[0], x[1]) || y[0] - x[0] || y[1] - x[1]);
 }
 
@@ -135,38 +150,104 @@ export const MAX_ANALYZE_WORK = 4e9;
 
 const svdWork = (m: number, n: number) => 10 * m * n * Math.min(m, n);
 
-/** One head's share of the analysis: its SVDs, its circuits, its overlap bases and its pairs with every head. */
-function headWork(spec: Spec, h: Spec['heads'][number]): number {
+/** A dimension of a spec, named as a message names it ('d_k 4096 of head "h"'), with its size. */
+export interface Dimension { readonly name: string; readonly size: number; readonly fix: string }
+
+/** Part of a cost, and the dimension that makes it large: of a term's two sides, the larger (it is linear in it, quadratic in the other, but the other is the one already small). */
+export interface CostTerm { readonly work: number; readonly cause: Dimension }
+
+const larger = (a: Dimension, b: Dimension) => (b.size > a.size ? b : a);
+
+/**
+ * Of the terms of a cost, the dimension behind the most work (terms with the same cause added up):
+ * the one a message should name. d_model 300 with a d_k of 10⁶ is d_k's doing, not d_model's.
+ */
+export function dominantCause(terms: readonly CostTerm[]): Dimension | undefined {
+  const byName = new Map<string, { cause: Dimension; work: number }>();
+  for (const t of terms) {
+    const b = byName.get(t.cause.name);
+    if (b) b.work += t.work; else byName.set(t.cause.name, { cause: t.cause, work: t.work });
+  }
+  let best: { cause: Dimension; work: number } | undefined;
+  for (const b of byName.values()) if (!best || b.work > best.work) best = b;
+  return best?.cause;
+}
+
+/** The dimensions of one head as messages name them. */
+export function headDimensions(spec: Spec, h: Spec['heads'][number]): { d: Dimension; dk: Dimension; dv: Dimension } {
+  const name = JSON.stringify(h.name);
+  return {
+    d: { name: `d_model ${spec.dModel}`, size: spec.dModel, fix: 'a smaller d_model' },
+    dk: { name: `d_k ${h.wq.matrix.cols} of head ${name}`, size: h.wq.matrix.cols, fix: `a smaller d_k (fewer columns of W_Q and W_K) in head ${name}` },
+    dv: { name: `d_v ${h.wv.matrix.cols} of head ${name}`, size: h.wv.matrix.cols, fix: `a smaller d_v (fewer columns of W_V) in head ${name}` },
+  };
+}
+
+/** One head's share of the analysis, term by term: its SVDs, its circuits, its overlap bases and its pairs with every head. */
+function headTerms(spec: Spec, h: Spec['heads'][number]): CostTerm[] {
   const d = spec.dModel;
   const dk = h.wq.matrix.cols, dv = h.wv.matrix.cols;
-  let work = svdWork(d, dk) * 2 + svdWork(d, dv);
-  work += dk >= d ? d * d * dk + svdWork(d, d) : 4 * d * dk * dk + svdWork(dk, dk); // the QK circuit
-  if (spec.wo) work += dv < d ? d * dv * dv + svdWork(dv, dv) : d * dv * d + svdWork(d, d); // the OV circuit's eigenvalues
-  work += (svdWork(d, dk) * 2 + svdWork(d, dv)) * 2; // column bases for the head overlap
+  const dim = headDimensions(spec, h);
+  const byK = larger(dim.d, dim.dk), byV = larger(dim.d, dim.dv);
+  const terms: CostTerm[] = [
+    { work: svdWork(d, dk) * 2, cause: byK }, { work: svdWork(d, dv), cause: byV },
+    { work: dk >= d ? d * d * dk + svdWork(d, d) : 4 * d * dk * dk + svdWork(dk, dk), cause: byK }, // the QK circuit
+  ];
+  if (spec.wo) terms.push({ work: dv < d ? d * dv * dv + svdWork(dv, dv) : d * dv * d + svdWork(d, d), cause: byV }); // the OV circuit's eigenvalues
+  terms.push({ work: svdWork(d, dk) * 2 * 2, cause: byK }, { work: svdWork(d, dv) * 2, cause: byV }); // column bases for the head overlap
   // Pairs of bases: a k_i × k_j product of d-long columns, then its SVD (k ≤ the heads' widths, at most d).
+  const heads: Dimension = { name: `${spec.heads.length} heads`, size: spec.heads.length, fix: 'fewer heads' };
   for (const role of HEAD_ROLES) {
     for (const b of spec.heads) {
       const ka = Math.min(d, h[role].matrix.cols), kb = Math.min(d, b[role].matrix.cols);
-      work += d * ka * kb + svdWork(ka, kb);
+      terms.push({ work: d * ka * kb + svdWork(ka, kb), cause: spec.heads.length > 1 ? heads : role === 'wv' ? byV : byK });
     }
   }
-  return work;
+  return terms;
+}
+
+const sumOf = (terms: readonly CostTerm[]) => terms.reduce((s, t) => s + t.work, 0);
+
+/** One head's share of the analysis. */
+function headWork(spec: Spec, h: Spec['heads'][number]): number {
+  return sumOf(headTerms(spec, h));
+}
+
+/** The analysis's multiply-adds term by term, from the shapes alone. */
+export function analyzeTerms(spec: Spec): CostTerm[] {
+  const d = spec.dModel;
+  const terms: CostTerm[] = [];
+  for (const h of spec.heads) terms.push(...headTerms(spec, h));
+  const model: Dimension = { name: `d_model ${d}`, size: d, fix: 'a smaller d_model' };
+  const outWidth = spec.wo ? spec.wo.matrix.cols : spec.heads.reduce((s, h) => s + h.wv.matrix.cols, 0);
+  const output: Dimension = spec.heads.length === 1 && !spec.wo ? headDimensions(spec, spec.heads[0]).dv
+    : { name: `output width ${outWidth}`, size: outWidth, fix: spec.wo ? 'fewer columns of W_O' : 'heads of a smaller d_v' };
+  spec.inputs.forEach((input) => {
+    const n = input.tokens.length;
+    const tokens: Dimension = { name: `${n} tokens of input ${JSON.stringify(input.name)}`, size: n, fix: 'fewer tokens' };
+    terms.push({ work: n * d * d, cause: larger(model, tokens) });
+    // The feature statistics (inputFeaturesWork, term by term): of X, of the output, of each head's Q, K, V and output.
+    terms.push({ work: featureStatsWork(n, d), cause: larger(model, tokens) }, { work: featureStatsWork(n, outWidth), cause: larger(output, tokens) });
+    for (const h of spec.heads) {
+      const dim = headDimensions(spec, h);
+      terms.push({ work: 3 * featureStatsWork(n, h.wq.matrix.cols), cause: larger(dim.dk, tokens) }, { work: 2 * featureStatsWork(n, h.wv.matrix.cols), cause: larger(dim.dv, tokens) });
+    }
+  });
+  return terms;
 }
 
 /** The analysis's multiply-adds, estimated from the shapes alone, before any work. */
 export function analyzeWork(spec: Spec): number {
-  const d = spec.dModel;
-  let work = 0;
-  for (const h of spec.heads) work += headWork(spec, h);
-  for (const input of spec.inputs) work += input.tokens.length * d * d;
-  return work + inputFeaturesWork(spec);
+  return sumOf(analyzeTerms(spec));
 }
 
-/** Why the spec is too big to analyse, or undefined. Estimated from the shapes, before any work. */
+/** Why the spec is too big to analyse, or undefined. Estimated from the shapes, before any work; it names the dimension behind most of the work. */
 export function analyzeOverLimit(spec: Spec): string | undefined {
-  const work = analyzeWork(spec);
+  const terms = analyzeTerms(spec);
+  const work = sumOf(terms);
   if (work <= MAX_ANALYZE_WORK) return undefined;
-  return `analysing ${spec.heads.length} head(s) at d_model ${spec.dModel} needs about ${(work / 1e9).toFixed(0)} billion multiply-adds, over the ${MAX_ANALYZE_WORK / 1e9} billion limit: use a smaller d_model or fewer heads`;
+  const cause = dominantCause(terms);
+  return `analysing ${spec.heads.length} head(s) at d_model ${spec.dModel} needs about ${(work / 1e9).toFixed(0)} billion multiply-adds, over the ${MAX_ANALYZE_WORK / 1e9} billion limit, mostly for its ${cause?.name ?? `d_model ${spec.dModel}`}: use ${cause?.fix ?? 'a smaller d_model'}`;
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Matrix } from './matrix.js';
 import { matmul, transpose } from './matrix.js';
 import type { Spec } from '../spec/spec.js';
 import { HEAD_ROLES, ROLE_SYMBOL } from '../vocabulary.js';
-import { eigenvalues, qkSingularValues, singularValues } from './analyze.js';
+import { eigenvalues, headDimensions, qkSingularValues, singularValues } from './analyze.js';
 import { conditionNumber, effectiveRank, planePicture, stableRank, topTwo, type PlanePicture, type TopTwo, type Vec2 } from './spectrum.js';
 
 export type SpectrumMatrixName = 'wq' | 'wk' | 'wv' | 'wo' | 'qk' | 'ov';
@@ -114,7 +114,11 @@ export function headSpectrumWork(spec: Spec, head: number): number {
 export function spectrumOverLimit(spec: Spec, head: number): string | undefined {
   const work = headSpectrumWork(spec, head);
   if (work <= MAX_SPECTRUM_WORK) return undefined;
-  return `the spectrum of head ${head + 1} at d_model ${spec.dModel} needs about ${(work / 1e9).toFixed(0)} billion multiply-adds, over the ${MAX_SPECTRUM_WORK / 1e9} billion limit`;
+  // Every term is an SVD or product of d_model by d_k or d_v: the larger side is what to make smaller.
+  const dim = headDimensions(spec, spec.heads[head]);
+  const cause = [dim.dk, dim.dv].reduce((a, b) => (b.size > a.size ? b : a), dim.d);
+  const why = cause === dim.d ? '' : `, mostly for its ${cause.name}: use ${cause.fix}`;
+  return `the spectrum of head ${head + 1} at d_model ${spec.dModel} needs about ${(work / 1e9).toFixed(0)} billion multiply-adds, over the ${MAX_SPECTRUM_WORK / 1e9} billion limit${why}`;
 }
 
 /**

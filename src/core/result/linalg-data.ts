@@ -4,12 +4,13 @@
 // estimated from the shapes first: past PANEL_LINALG_WORK the views say to run `attn analyze`,
 // so an edit never waits on SVDs.
 import type { Spec } from '../spec/spec.js';
-import { analyzeWork, headOverlap } from '../linalg/analyze.js';
+import { analyzeTerms, analyzeWork, dominantCause, headOverlap } from '../linalg/analyze.js';
 import { featureStats, featureStatsWork, type FeatureStats } from '../linalg/covariance.js';
 import { compareRules, scoreScaling, weightSpectrum } from '../linalg/init-lab.js';
 import { headSpectrum, headSpectrumWork, type MatrixSpectrum } from '../linalg/spectrum-data.js';
 import type { PlanePicture, Vec2 } from '../linalg/spectrum.js';
 import type { Matrix } from '../linalg/matrix.js';
+import { HEAD_ROLES } from '../vocabulary.js';
 import type { AttentionData } from './attention-data.js';
 import type { FeatureSpaceJson, InitLabJson, LinalgJson, PictureJson, SpectrumMatrixJson } from './linalg-json.js';
 
@@ -42,6 +43,12 @@ function spectrumJson(m: MatrixSpectrum): SpectrumMatrixJson {
     restricted: m.restricted ? { rows: m.restricted.rows, cols: m.restricted.cols, picture: picture(m.restricted.picture) } : null,
     strongest: m.strongest && m.strongest.picture.finite ? picture(m.strongest.picture) : null,
   };
+}
+
+/** Every number the Spectrum view prints of one matrix is finite (its pictures say so themselves, with `finite`). */
+function finiteSpectrum(m: SpectrumMatrixJson): boolean {
+  const scalars = [...m.singularValues, m.conditionNumber ?? 0, m.effectiveRank, m.stableRank, m.copyingScore ?? 0, ...(m.eigenvalues ?? []).flat()];
+  return scalars.every(Number.isFinite);
 }
 
 function space(label: string, m: Matrix): FeatureSpaceJson {
@@ -99,13 +106,20 @@ function linalgDataOrThrow(spec: Spec, data: AttentionData): LinalgJson {
   const work = analyzeWork(spec) + featureWork + spectrumWork;
   if (work > PANEL_LINALG_WORK) {
     return {
-      tooBig: `this spec needs about ${(work / 1e6).toFixed(0)} million multiply-adds for its spectra, head overlaps and covariances, over the ${PANEL_LINALG_WORK / 1e6} million the panel spends per edit: run attn analyze on it`,
+      tooBig: `this spec needs about ${(work / 1e6).toFixed(0)} million multiply-adds for its spectra, head overlaps and covariances (mostly for its ${dominantCause(analyzeTerms(spec))?.name ?? `d_model ${spec.dModel}`}), over the ${PANEL_LINALG_WORK / 1e6} million the panel spends per edit: run attn analyze on it`,
       spectra: [], overlap: null, covariance: [], init,
     };
   }
+  const spectra = spec.heads.slice(0, MAX_SPECTRUM_HEADS).map((_, h) => headSpectrum(spec, h).map(spectrumJson));
+  const overlap = spec.heads.length > 1 ? headOverlap(spec) : null;
+  // Weights near 1e200 make a circuit (W_Q·W_Kᵀ) overflow though the attention is finite: its singular
+  // values come out NaN, which the views would print. Refused as attn analyze refuses it.
+  if (!spectra.every((head) => head.every(finiteSpectrum)) || !(overlap ? HEAD_ROLES.every((r) => overlap[r].every((row) => row.every(Number.isFinite))) : true)) {
+    return { tooBig: 'these matrices\' numbers grow past the largest double (a circuit such as W_Q·W_Kᵀ overflows), so their spectra cannot be shown: use smaller weights', spectra: [], overlap: null, covariance: [], init };
+  }
   return {
-    spectra: spec.heads.slice(0, MAX_SPECTRUM_HEADS).map((_, h) => headSpectrum(spec, h).map(spectrumJson)),
-    overlap: spec.heads.length > 1 ? headOverlap(spec) : null,
+    spectra,
+    overlap,
     covariance: data.inputs.map((input) => ({
       name: input.name,
       spaces: [

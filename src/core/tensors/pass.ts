@@ -41,9 +41,12 @@ export interface PassResult {
   thumbnails: Float32Array;
   /** With `picture`: each head's picture (max-pooled, colour indices of its strongest weight), in the order of `stats`. */
   pictures?: HeadPicture[];
-  /** Rows whose sum is further from 1 than the dtype's rounding allows, and the first of them. */
+  /** Rows whose sum is further from 1 than the dtype's rounding allows, and the first of them (all-zero rows apart). */
   offRows: number;
   firstOff: string;
+  /** Rows of zeros only: a query masked out entirely (padding), not scores; and the first of them. */
+  zeroRows: number;
+  firstZero: string;
   negatives: number;
   firstNegative: string;
 }
@@ -89,6 +92,11 @@ export function binStarts(n: number, side: number): Int32Array {
   return starts;
 }
 
+function allZero(row: Float64Array, n: number): boolean {
+  for (let j = 0; j < n; j++) if (row[j] !== 0) return false;
+  return true;
+}
+
 export function passOverHeads(a: AttentionFile, options: PassOptions = {}): PassResult {
   const { n } = a;
   const total = a.layers * a.heads;
@@ -112,7 +120,7 @@ export function passOverHeads(a: AttentionFile, options: PassOptions = {}): Pass
   const mean = options.onLayerMean ? new Float64Array(n * n) : undefined;
   const tolerance = rowTolerance(a.dtype);
   const scratch = rowScratch(n);
-  const result: PassResult = { stats: [], thumbnails, offRows: 0, firstOff: '', negatives: 0, firstNegative: '', ...(res > 0 ? { pictures: [] } : {}) };
+  const result: PassResult = { stats: [], thumbnails, offRows: 0, firstOff: '', zeroRows: 0, firstZero: '', negatives: 0, firstNegative: '', ...(res > 0 ? { pictures: [] } : {}) };
   for (let flat = from; flat < to; flat++) {
     const layer = Math.floor(flat / a.heads), head = flat % a.heads;
     if (head === 0) mean?.fill(0);
@@ -128,7 +136,9 @@ export function passOverHeads(a: AttentionFile, options: PassOptions = {}): Pass
     forEachRow(a, layer, head, (i, row, terms) => {
       const sum = sums.addRow(i, row, terms);
       if (sums.notFinite) throw notFinite(a, layer, head, sums.notFinite.i, sums.notFinite.j, sums.notFinite.w);
-      if (Math.abs(sum - 1) > tolerance && result.offRows++ === 0) result.firstOff = `layer ${layer} head ${head} query ${i} sums to ${roundedSum(sum)}`;
+      if (sum === 0 && allZero(row, n)) {
+        if (result.zeroRows++ === 0) result.firstZero = `layer ${layer} head ${head} query ${i}`;
+      } else if (Math.abs(sum - 1) > tolerance && result.offRows++ === 0) result.firstOff = `layer ${layer} head ${head} query ${i} sums to ${roundedSum(sum)}`;
       // Max-pooling one run of keys at a time: a compare per weight, one store per pixel.
       if (side > 0 && !thumbFromPicture) poolRow(row, thumbnails, offset + Math.floor((i * side) / n) * side, side, starts);
       // A picture as big as the head is the head: its row as it is.
@@ -176,6 +186,8 @@ export function passOverHeads(a: AttentionFile, options: PassOptions = {}): Pass
 /** What a pass saw that is not wrong enough to refuse the file: rows off 1, negative weights (sentences, no file name). */
 export function passWarnings(pass: PassResult): string[] {
   const warnings: string[] = [];
+  // A row of zeros is a query masked out entirely (padding, or a fully masked row): no softmax makes zeros.
+  if (pass.zeroRows > 0) warnings.push(`${pass.zeroRows} query row(s) are all zero (masked queries? first: ${pass.firstZero})`);
   if (pass.offRows > 0) warnings.push(`${pass.offRows} row(s) do not sum to 1 (first: ${pass.firstOff}); were scores saved before the softmax?`);
   if (pass.negatives > 0) warnings.push(`${pass.negatives} negative weight(s) (first: ${pass.firstNegative}); attention weights are ≥ 0`);
   return warnings;
@@ -192,7 +204,7 @@ export class PassAccumulator {
   /** The heads' pictures, when the passes made them (in head order, as stats). */
   readonly pictures: HeadPicture[] = [];
   private readonly parts = new Map<number, PassResult>();
-  private offRows = 0; private firstOff = ''; private negatives = 0; private firstNegative = '';
+  private offRows = 0; private firstOff = ''; private negatives = 0; private firstNegative = ''; private zeroRows = 0; private firstZero = '';
 
   constructor(readonly total: number, readonly side: number) {
     this.thumbnails = new Float32Array(total * side * side);
@@ -210,6 +222,8 @@ export class PassAccumulator {
       this.thumbnails.set(next.thumbnails, this.read * this.side * this.side);
       if (this.offRows === 0) this.firstOff = next.firstOff;
       if (this.negatives === 0) this.firstNegative = next.firstNegative;
+      if (this.zeroRows === 0) this.firstZero = next.firstZero;
+      this.zeroRows += next.zeroRows;
       this.offRows += next.offRows;
       this.negatives += next.negatives;
       for (const s of next.stats) this.stats.push(s);
@@ -220,6 +234,6 @@ export class PassAccumulator {
   }
 
   result(): PassResult {
-    return { stats: this.stats, thumbnails: this.thumbnails, offRows: this.offRows, firstOff: this.firstOff, negatives: this.negatives, firstNegative: this.firstNegative };
+    return { stats: this.stats, thumbnails: this.thumbnails, offRows: this.offRows, firstOff: this.firstOff, zeroRows: this.zeroRows, firstZero: this.firstZero, negatives: this.negatives, firstNegative: this.firstNegative };
   }
 }

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { analyzeSpec } from '../../../src/core/linalg/analyze.js';
 import { readSpec } from '../../../src/core/spec/read.js';
 import { attn } from '../../support/cli.js';
+import { seeded } from '../../support/random.js';
+import { spreadSpec } from '../../support/spread-specs.js';
 
 function tempSpec(value: unknown): string {
   const file = join(mkdtempSync(join(tmpdir(), 'attn-')), 'a.attn.json');
@@ -87,4 +89,68 @@ test('a broken spec is refused with its problem and exit 1, and nothing on stdou
   assert.equal(r.code, 1);
   assert.equal(r.out, '');
   assert.match(r.err, /a\.attn\.json:1:\d+: scale: scale must be positive/);
+});
+
+/** Whether the text `s` is v as printed: '0' only for 0, else v to within half the last digit written (formatValue's contract). */
+function readsAs(s: string, v: number): boolean {
+  const parsed = Number(s);
+  if (!Number.isFinite(parsed)) return false;
+  if (s === '0') return v === 0;
+  const m = /^-?\d+(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(s);
+  if (!m) return false;
+  // With an exponent, half the mantissa's last digit; without, four decimals (trailing zeros dropped: 2.5 is 2.5000).
+  const half = m[2] === undefined ? 0.5e-4 : 0.5 * 10 ** (Number(m[2]) - (m[1]?.length ?? 0));
+  return Math.abs(parsed - v) <= half + Math.abs(v) * 1e-12;
+}
+
+test('issue 20: singular values from 1e-320 to 1e300 are printed so that each reads back as itself (1.0e-300, never 0 unless 0), the condition number ∞ exactly when singular, and no NaN or Infinity: 200 generated specs', async () => {
+  const rand = seeded(2020);
+  let printed = 0, finiteCondition = 0, tiny = 0;
+  for (let k = 0; k < 200; k++) {
+    const spec = spreadSpec(rand);
+    const r = await attn('analyze', tempSpec(spec));
+    assert.doesNotMatch(r.out + r.err, /NaN|Infinity|undefined|null/, `spec ${k}`);
+    if (r.code !== 0) {
+      assert.equal(r.code, 1, `spec ${k}: ${r.err}`);
+      assert.match(r.err, /the numbers grow too large to analyse/, `spec ${k}`);
+      continue;
+    }
+    printed++;
+    const a = analyzeSpec(readSpec(JSON.stringify(spec)).spec!);
+    const d = (spec.features as string[]).length;
+    const lines = r.out.split('\n');
+    a.heads.forEach((h, i) => {
+      const at = lines.indexOf(`-- head ${JSON.stringify(h.name)} --`);
+      assert.ok(at >= 0, `spec ${k}: head ${h.name}`);
+      (['wq', 'wk', 'wv', 'qk'] as const).forEach((role, t) => {
+        const values = /: \[(.*)\]$/.exec(lines[at + 1 + 2 * t])![1].split(', ');
+        const s = h[role];
+        assert.equal(values.length, s.singularValues.length, `spec ${k} head ${i} ${role}`);
+        values.forEach((text, j) => assert.ok(readsAs(text, s.singularValues[j]), `spec ${k} head ${i} ${role}: σ${j + 1} = ${s.singularValues[j]} printed ${text}`));
+        if (s.singularValues.some((v) => v > 0 && v < 1e-290)) tiny++;
+        const shape = /^ {4}condition number (.+), effective rank (.+)$/.exec(lines[at + 2 + 2 * t])!;
+        assert.ok(shape, `spec ${k} head ${i} ${role}: ${lines[at + 2 + 2 * t]}`);
+        const max = s.singularValues[0], min = s.singularValues[s.singularValues.length - 1];
+        const dims = [d, d];
+        if (shape[1] === '∞ (singular)') {
+          assert.ok(min === 0 || min <= max * Math.max(dims[0], dims[1]) * Number.EPSILON, `spec ${k} head ${i} ${role}: ∞ for σ ${max} … ${min}`);
+        } else {
+          finiteCondition++;
+          assert.ok(min > max * Math.max(dims[0], dims[1]) * Number.EPSILON, `spec ${k} head ${i} ${role}: κ for σ ${max} … ${min}`);
+          assert.ok(readsAs(shape[1], max / min), `spec ${k} head ${i} ${role}: κ = ${max / min} printed ${shape[1]}`);
+        }
+        assert.ok(readsAs(shape[2], s.effectiveRank), `spec ${k} head ${i} ${role}: effective rank`);
+      });
+    });
+  }
+  // The family is what it says: most specs print, some with a finite κ beside values near 1e-300.
+  assert.ok(printed >= 120 && finiteCondition >= 50 && tiny >= 50, `printed ${printed}, finite κ ${finiteCondition}, σ below 1e-290 ${tiny}`);
+});
+
+test('issue 20: W_Q = 1e-300 · diag(3, 2) prints [3.0e-300, 2.0e-300] beside condition number 1.5 (it printed [0, 0])', async () => {
+  const r = await attn('analyze', tempSpec({ ...SPEC, heads: [{ name: 'tiny', wq: [[3e-300, 0], [0, 2e-300]] }] }));
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /singular values of W_Q: \[3\.0e-300, 2\.0e-300\]\n {4}condition number 1\.5, effective rank 1\.9601/);
+  const zero = await attn('analyze', tempSpec({ ...SPEC, heads: [{ name: 'flat', wq: [[1, 0], [0, 0]] }] }));
+  assert.match(zero.out, /singular values of W_Q: \[1, 0\]\n {4}condition number ∞ \(singular\), effective rank 1/);
 });

@@ -98,13 +98,14 @@ export const renderSpectrum: ViewFn = (container, data, options) => {
   function drawBars(g: G, m: SpectrumMatrixJson, x: number, y: number, w: number, h: number, t: TipTable): void {
     const sv = m.singularValues;
     const shown = sv.slice(0, MAX_BARS);
-    const top = Math.max(1e-300, sv[0] ?? 0);
+    // The largest as it is: a floor (it was 1e-300) made σ of 1e-310 read '1.00e-3% of the largest'.
+    const top = sv[0] ?? 0;
     const bw = Math.max(2, Math.min(24, w / Math.max(1, shown.length) - 2));
     const bars = g.append('g').attr('class', 'singular-values').attr('transform', `translate(${x},${y})`);
     shown.forEach((s, i) => {
       const bh = top > 0 && Number.isFinite(s) ? Math.max(1, (s / top) * h) : 1;
       bars.append('rect').attr('class', 'sigma hot').attr('x', i * (bw + 2)).attr('y', h - bh).attr('width', bw).attr('height', bh).attr('fill', theme.seq(0.35 + 0.6 * (s / top || 0)))
-        .attr('data-tip', t.add({ lines: [`σ${i + 1} = ${fmt(s)}`, i === shown.length - 1 && sv.length > shown.length ? `${sv.length - shown.length} more, down to ${fmt(sv[sv.length - 1])}` : `${fmt((s / top) * 100, 1)}% of the largest`] }));
+        .attr('data-tip', t.add({ lines: [`σ${i + 1} = ${fmt(s)}`, i === shown.length - 1 && sv.length > shown.length ? `${sv.length - shown.length} more, down to ${fmt(sv[sv.length - 1])}` : top > 0 ? `${fmt((s / top) * 100, 1)}% of the largest` : 'every singular value is 0'] }));
     });
     bars.append('line').attr('x1', 0).attr('x2', Math.min(w, shown.length * (bw + 2))).attr('y1', h).attr('y2', h).attr('stroke', theme.grid);
   }

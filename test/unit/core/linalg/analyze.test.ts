@@ -4,7 +4,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readSpec } from '../../../../src/core/spec/read.js';
-import { analyzeSpec, analyzeOverLimit } from '../../../../src/core/linalg/analyze.js';
+import { analyzeSpec, analyzeOverLimit, analyzeWork, eigenvalues } from '../../../../src/core/linalg/analyze.js';
+import { spectrumOverLimit } from '../../../../src/core/linalg/spectrum-data.js';
+import type { Spec } from '../../../../src/core/spec/spec.js';
+import type { Matrix } from '../../../../src/core/linalg/matrix.js';
+import { between, seeded } from '../../../support/random.js';
 import { run } from '../../../../src/cli/run.js';
 import { exampleText, EXAMPLES } from '../../../support/specs.js';
 import { join } from 'node:path';
@@ -133,4 +137,58 @@ test('attn analyze --json prints the contract\'s keys; a d_model too large to an
   assert.deepEqual(Object.keys(json.headOverlap), ['wq', 'wk', 'wv']);
   const big = readSpec(`{"embeddings":{"a":[${new Array(1100).fill(0).join(',')}]},"inputs":[{"tokens":["a"]}],"heads":[{}]}`).spec!;
   assert.match(analyzeOverLimit(big) ?? '', /over the 4 billion limit/);
+});
+
+test('issue 20: eigenvalues of a matrix of 1e-313 entries end (the QR iteration never did) and are the unit matrix\'s times 1e-313; an overflowed matrix has NaN ones, not an endless loop', { timeout: 20_000 }, () => {
+  const rand = seeded(77);
+  for (let k = 0; k < 50; k++) {
+    const d = between(rand, 2, 5);
+    const unit: Matrix = { rows: d, cols: d, data: Float64Array.from({ length: d * d }, () => rand() * 2 - 1) };
+    const scale = 2 ** -between(rand, 1000, 1040); // entries down to about 1e-313, into the denormals
+    const tiny = eigenvalues({ ...unit, data: unit.data.map((v) => v * scale) });
+    const want = eigenvalues(unit);
+    tiny.forEach(([re, im], i) => {
+      assert.ok(Math.abs(re - want[i][0] * scale) <= 1e-9 * Math.hypot(...want[0]) * scale + 1e-320, `case ${k}: λ${i} ${re} vs ${want[i][0] * scale}`);
+      assert.ok(Math.abs(Math.abs(im) - Math.abs(want[i][1]) * scale) <= 1e-9 * Math.hypot(...want[0]) * scale + 1e-320, `case ${k}: λ${i} im`);
+    });
+  }
+  assert.deepEqual(eigenvalues({ rows: 2, cols: 2, data: Float64Array.from([Infinity, 0, 0, 1]) }).flat().map(Number.isNaN), [true, true, true, true]);
+});
+
+/** A spec of these shapes only (the cost estimates read shapes, never numbers): nothing is allocated. */
+function shapes(d: number, heads: { dk: number; dv: number }[], tokens = 4): Spec {
+  const w = (cols: number) => ({ matrix: { rows: d, cols, data: new Float64Array(0) }, identity: false });
+  return {
+    dModel: d, heads: heads.map((h, i) => ({ name: `h${i}`, wq: w(h.dk), wk: w(h.dk), wv: w(h.dv) })), headsGiven: true,
+    inputs: [{ name: 'in', tokens: Array.from({ length: tokens }, () => ({ text: 't', embedding: new Float64Array(0), inline: false })) }],
+  } as unknown as Spec;
+}
+
+test('issue 20: the analyze and spectrum limits name the dimension that is over: d_model when it is large and d_k small, d_k (or d_v) in the reverse, the heads when there are many: 300 generated shapes around the limits', () => {
+  const rand = seeded(5151);
+  const seen = { d: 0, dk: 0, dv: 0, heads: 0 };
+  for (let k = 0; k < 300; k++) {
+    const kind = (['d', 'dk', 'dv', 'heads'] as const)[k % 4];
+    const big = Math.round(2 ** (10 + rand() * 10)), small = between(rand, 1, 48);
+    const spec = kind === 'd' ? shapes(big, [{ dk: small, dv: small }])
+      : kind === 'dk' ? shapes(small, [{ dk: big, dv: small }])
+        : kind === 'dv' ? shapes(small, [{ dk: small, dv: big }])
+          : shapes(between(rand, 48, 96), Array.from({ length: between(rand, 100, 200) }, () => ({ dk: 64, dv: 64 })));
+    const message = analyzeOverLimit(spec);
+    if (message === undefined) { assert.ok(analyzeWork(spec) <= 4e9); continue; }
+    seen[kind]++;
+    const want = kind === 'd' ? `mostly for its d_model ${big}: use a smaller d_model`
+      : kind === 'dk' ? `mostly for its d_k ${big} of head "h0": use a smaller d_k`
+        : kind === 'dv' ? `mostly for its d_v ${big} of head "h0": use a smaller d_v`
+          : `mostly for its ${spec.heads.length} heads: use fewer heads`;
+    assert.ok(message.includes(want), `shape ${k} (${kind}): ${message}`);
+    if (kind !== 'heads') {
+      const spectrum = spectrumOverLimit(spec, 0);
+      if (spectrum !== undefined) {
+        if (kind === 'd') assert.doesNotMatch(spectrum, /mostly/, `shape ${k}: d_model is named first`);
+        else assert.ok(spectrum.includes(want.replace(/ of head "h0"/, ' of head "h0"')), `shape ${k} (${kind}): ${spectrum}`);
+      }
+    }
+  }
+  assert.ok(Object.values(seen).every((c) => c >= 20), JSON.stringify(seen));
 });

@@ -8,7 +8,8 @@ import { attentionFromTensors, type AttentionFile } from '../../../../src/core/t
 import { ITEM_SIZE, type DType } from '../../../../src/core/tensors/dtype.js';
 import { memorySource } from '../../../../src/core/tensors/source.js';
 import { entropyTerm, forEachRow } from '../../../../src/core/tensors/rows.js';
-import { PassAccumulator, passOverHeads, roundedSum } from '../../../../src/core/tensors/pass.js';
+import { PassAccumulator, passOverHeads, passWarnings, roundedSum } from '../../../../src/core/tensors/pass.js';
+import { memoryAttention } from '../../../support/model-fixture.js';
 import { earlierCopies, headStats, type HeadStats } from '../../../../src/core/tensors/head-stats.js';
 import { poolMax } from '../../../../src/core/model/data.js';
 import { between, seeded } from '../../../support/random.js';
@@ -199,4 +200,39 @@ test('a row\'s sum in the warning is rounded to 4 significant digits, more only 
   const one = passOverHeads(fileOf('F64', values, 1, 1, n), {});
   assert.match(one.firstOff, /sums to -6\.02$/);
   assert.doesNotMatch(one.firstOff, /\d{6}/, 'no run of digits');
+});
+
+test('issue 20: rows of zeros are masked queries, counted apart from rows that look like scores; 120 generated files, each also passed in 3 ranges', () => {
+  const rand = seeded(4242);
+  for (let k = 0; k < 120; k++) {
+    const L = between(rand, 1, 3), H = between(rand, 1, 3), n = between(rand, 2, 9);
+    const values = new Float32Array(L * H * n * n);
+    let zeros = 0, scores = 0, firstZero = '';
+    for (let r = 0; r < L * H * n; r++) {
+      const kind = rand();
+      const row = values.subarray(r * n, (r + 1) * n);
+      if (kind < 0.2) {
+        if (zeros++ === 0) firstZero = `layer ${Math.floor(r / (H * n))} head ${Math.floor(r / n) % H} query ${r % n}`;
+        continue; // all zero: a masked query
+      }
+      if (kind < 0.35) { scores++; row.forEach((_, j) => { row[j] = 2 + 3 * rand(); }); continue; } // scores: positive, summing far past 1
+      let sum = 0;
+      row.forEach((_, j) => { row[j] = Math.exp(3 * rand()); sum += row[j]; });
+      row.forEach((_, j) => { row[j] /= sum; });
+    }
+    const a = memoryAttention(values, L, H, n);
+    const pass = passOverHeads(a);
+    assert.equal(pass.zeroRows, zeros, `file ${k}: zero rows`);
+    assert.equal(pass.offRows, scores, `file ${k}: rows off 1`);
+    const warnings = passWarnings(pass);
+    const zeroWarning = warnings.find((w) => w.includes('all zero'));
+    if (zeros > 0) assert.equal(zeroWarning, `${zeros} query row(s) are all zero (masked queries? first: ${firstZero})`, `file ${k}`);
+    else assert.equal(zeroWarning, undefined, `file ${k}`);
+    assert.equal(warnings.some((w) => w.endsWith('were scores saved before the softmax?')), scores > 0, `file ${k}: the softmax advice only for scores`);
+    // Passes over three ranges, put together, say the same.
+    const total = L * H, cut1 = between(rand, 0, total), cut2 = between(rand, cut1, total);
+    const acc = new PassAccumulator(total, 0);
+    for (const [from, to] of [[cut2, total], [0, cut1], [cut1, cut2]]) if (to > from) acc.add(from, passOverHeads(a, { from, to }));
+    assert.deepEqual(passWarnings(acc.result()), warnings, `file ${k}: ranges`);
+  }
 });
