@@ -119,19 +119,23 @@ export function headWindow(a: AttentionFile, layer: number, head: number, i0: nu
 }
 
 /** What a model file is, from its header alone (no weight read): the shape of what the pass fills in. */
-/** `notes`: what the reader said of the file (layers renumbered), shown first among the warnings. */
-export type ModelShape = Pick<ModelHeader, 'file' | 'dtype' | 'layers' | 'heads' | 'tokens' | 'tokenTexts' | 'thumb'> & { notes?: string[] };
+/**
+ * `notes`: what the reader said of the file (layers renumbered), shown first among the warnings;
+ * `inflated`: bytes the reader inflated into its memory (deflated .npz members), which every other
+ * reader of the file would inflate again.
+ */
+export type ModelShape = Pick<ModelHeader, 'file' | 'dtype' | 'layers' | 'heads' | 'tokens' | 'tokenTexts' | 'thumb'> & { notes?: string[]; inflated?: number };
 
 /** The shape of an opened file; refused (a TensorFileError) when the pass would be over inspect's budget. */
 export function shapeOf(a: AttentionFile): ModelShape {
   const tooBig = inspectOverLimit(a);
   if (tooBig) throw new TensorFileError(tooBig);
-  return { file: a.file, dtype: a.dtype, layers: a.layers, heads: a.heads, tokens: a.n, tokenTexts: a.tokens ?? [], thumb: Math.min(a.n, THUMB), ...(a.notes ? { notes: a.notes } : {}) };
+  return { file: a.file, dtype: a.dtype, layers: a.layers, heads: a.heads, tokens: a.n, tokenTexts: a.tokens ?? [], thumb: Math.min(a.n, THUMB), ...(a.notes ? { notes: a.notes } : {}), ...(a.inflated ? { inflated: a.inflated } : {}) };
 }
 
 /** The header the model views draw from, for the heads a pass has read so far (all, once it is done). */
 export function headerOf(shape: ModelShape, pass: PassResult, options: ScanOptions): ModelHeader {
-  const { notes, ...header } = shape;
+  const { notes, inflated: _inflated, ...header } = shape;
   return { ...header, stats: pass.stats, offRows: pass.offRows, softmaxed: !!options.softmax, warnings: [...(notes ?? []), ...passWarnings(pass)] };
 }
 
