@@ -158,10 +158,16 @@ export function passOverRange(a: AttentionFile, from: number, to: number, option
   return passOverHeads(a, { softmax: options.softmax, thumb: Math.min(a.n, THUMB), from, to, ...(picture ? { picture } : {}) });
 }
 
-/** The one pass in one thread: statistics, thumbnails and the row checks of every head (pass.ts). Refused over inspect's budget. */
-export function scanModel(a: AttentionFile, options: ScanOptions = {}): { header: ModelHeader; thumbnails: Float32Array } {
+/**
+ * The one pass in one thread: statistics, thumbnails and the row checks of every head (pass.ts).
+ * Refused over inspect's budget. `thumb`: a smaller thumbnail side than min(n, 64) (a page or SVG of
+ * many heads, budget.ts's thumbnailSide), which the header then gives.
+ */
+export function scanModel(a: AttentionFile, options: ScanOptions = {}, thumb?: number): { header: ModelHeader; thumbnails: Float32Array } {
   const shape = shapeOf(a);
-  const pass = passOverRange(a, 0, a.layers * a.heads, options);
+  if (thumb !== undefined && thumb >= 1 && thumb < shape.thumb) shape.thumb = thumb;
+  const picture = keptPictureSide({ layers: a.layers, heads: a.heads, tokens: a.n });
+  const pass = passOverHeads(a, { softmax: options.softmax, thumb: shape.thumb, ...(picture ? { picture } : {}) });
   return { header: headerOf(shape, pass, options), thumbnails: pass.thumbnails };
 }
 
