@@ -108,3 +108,21 @@ export const MODEL_SVG: Budget = { what: 'the model SVG', max: 16 * 1024 * 1024,
 
 /** Bytes of the model grid's SVG, an upper bound from its shape. */
 export const modelSvgBytes = (layers: number, heads: number, thumb: number) => layers * heads * (base64Chars(860 + Math.ceil(1.01 * thumb * (thumb + 1))) + 600);
+
+/**
+ * The quadrant's principal components (src/core/linalg/pca.ts) copy every vector they are computed
+ * from (each token and its output: n vectors of d_model) as float64 and multiply by that copy at
+ * least 40 times. 8,388,608 numbers is 64 MiB and measured 1.6–1.9 s (2,048 × 8,192 took 3.2 s, and
+ * 32,768 vectors of 8,192 took 126 s and 5.3 GB); past it the components are computed from every
+ * k-th vector, and the plot says so.
+ */
+export const QUADRANT_PCA: Budget = { what: 'the principal components', max: 8_388_608, unit: 'numbers' };
+
+/**
+ * Terms a tooltip of the step-by-step view writes out in full for one dot product (q · k, an
+ * embedding times a column of W, the weights times a column of v). It wrote all d_model of them
+ * and kept 12: at d_model 4,194,304 the view took 26 s, 4.7 s in formatting and most of 6.8 s of
+ * garbage collection. Up to 1,024 terms the tooltip is as it was; past it, the first terms and the
+ * largest, and how many are left out.
+ */
+export const STEP_TERMS: Budget = { what: 'a tooltip\'s sum', max: 1024, unit: 'terms' };
