@@ -9,10 +9,10 @@ import { deflateSync } from 'node:zlib';
 import { TensorFileError } from '../core/tensors/source.js';
 import { STAT_NAMES } from '../core/tensors/head-stats.js';
 import { rolloutRefusal } from '../core/tensors/rollout.js';
-import { maxOf, poolMax, SENT_PICTURE_MAX, THUMB, type ModelViewData } from '../core/model/data.js';
-import { MODEL_PAGE, MODEL_SVG, modelPageBytes, modelSvgBytes, overBudget, THUMBNAILS, thumbnailSide, type PageShape } from '../core/budget.js';
+import { maxOf, poolMax, SENT_PICTURE_MAX, type ModelViewData } from '../core/model/data.js';
+import { MODEL_PAGE, MODEL_SVG, modelPageBytes, modelSvgBytes, overBudget, type PageShape } from '../core/budget.js';
 import { heatmapIndices } from '../core/tensors/heatmap.js';
-import { headFloat32, headPicture, rolloutOf, scanModel } from '../core/model/scan.js';
+import { headFloat32, headPicture, rolloutOf, scanModel, thumbOf } from '../core/model/scan.js';
 import { encodePalettePng } from '../core/model/png.js';
 import { makeTheme } from '../../webview/kit/colour.js';
 import { palette, type ModelViewOptions } from '../../webview/views/model/common.js';
@@ -77,18 +77,17 @@ export function renderModelCommand(args: Args, io: Io): number {
       if (head >= a.heads) return usage(`--head ${head}, but the file has ${a.heads} head(s), numbered from 0`);
       if (tokenFlag >= a.n) return usage(`--token ${tokenFlag}, but the file has ${a.n} token(s), numbered from 0`);
       const token = tokenFlag >= 0 ? tokenFlag : a.n - 1;
-      const total = a.layers * a.heads, fullThumb = Math.min(a.n, THUMB);
+      const total = a.layers * a.heads;
       const svg = view === 'model' && (typeof out === 'string' ? /\.svg$/i.test(out) : typeof html !== 'string');
       // The budgets (src/core/budget.ts), from the shapes, before anything is read: the thumbnails at
-      // a side they fit, an SVG grid refused when even that would be too big to write or open.
-      const thumb = thumbnailSide(a.layers, a.heads, fullThumb);
-      const tooBig = svg ? overBudget(MODEL_SVG, modelSvgBytes(a.layers, a.heads, thumb), `${a.layers} layers × ${a.heads} heads`, 'write the grid as --out FILE.png (the thumbnails alone) or as an --html page') : undefined;
+      // a side they fit (thumbOf: the header's warnings say so), an SVG grid refused when even that
+      // would be too big to write or open.
+      const tooBig = svg ? overBudget(MODEL_SVG, modelSvgBytes(a.layers, a.heads, thumbOf(a).thumb), `${a.layers} layers × ${a.heads} heads`, 'write the grid as --out FILE.png (the thumbnails alone) or as an --html page') : undefined;
       if (tooBig) { io.err(printable(`${files[0]}: ${tooBig}`)); return 1; }
       const leftOut: string[] = [];
-      const smaller = overBudget(THUMBNAILS, total * fullThumb ** 2, `${a.layers} layers × ${a.heads} heads at ${fullThumb}×${fullThumb}`, `they are drawn at ${thumb}×${thumb}`);
-      if (smaller) leftOut.push(smaller);
-      const { header, thumbnails } = scanModel(a, { softmax }, thumb < fullThumb ? thumb : undefined);
-      for (const w of header.warnings) io.err(printable(`${files[0]}: warning: ${w}${softmax ? '' : ' (--softmax applies it)'}`));
+      const { header, thumbnails } = scanModel(a, { softmax });
+      // Only the rows' sums are the softmax's to mend (not the reader's notes or the budgets').
+      for (const w of header.warnings) io.err(printable(`${files[0]}: warning: ${w}${softmax || !w.endsWith('softmax?') ? '' : ' (--softmax applies it)'}`));
       // The page carries the rollout up to 512 tokens (n³ per layer; the rollout view asks for it up to 1,024).
       const wantRollout = view === 'rollout' || (typeof html === 'string' && a.n <= 512);
       const refused = wantRollout ? rolloutRefusal(a.layers, a.n) : undefined;
@@ -107,7 +106,7 @@ export function renderModelCommand(args: Args, io: Io): number {
           leftOut.push(overBudget(MODEL_PAGE, modelPageBytes({ ...pageShape, wholeHeads: 1 }), `a ${a.n}×${a.n} head`, `it holds the head of --layer ${layer} --head ${head} as a ${pictureSide}×${pictureSide} picture (each pixel the strongest weight of its block; no exact weights on hover)`)!);
         }
       }
-      for (const line of leftOut) io.err(printable(`${files[0]}: note: ${line}`));
+      for (const line of leftOut) io.err(printable(`${files[0]}: warning: ${line}`));
       header.warnings.push(...leftOut);
       const rollout = wantRollout && !refused ? rolloutOf(a, { softmax }) : undefined;
       // The head whole: for an SVG or PNG of the head (drawn pooled from it), and for a page that carries it.

@@ -9,6 +9,7 @@ import { float16 } from '../tensors/dtype.js';
 import { Rollout, rolloutRefusal } from '../tensors/rollout.js';
 import { TensorFileError } from '../tensors/source.js';
 import { heatmapIndices } from '../tensors/heatmap.js';
+import { overBudget, THUMBNAILS, thumbnailSide } from '../budget.js';
 import { MAX_WINDOW_CELLS, SENT_PICTURE_MAX, THUMB, WHOLE_HEAD_MAX, type ModelHeader, type ScanOptions } from './data.js';
 
 /** Checks a row read to show it: every weight finite (−Infinity too before a softmax); then the softmax if asked. */
@@ -126,11 +127,23 @@ export function headWindow(a: AttentionFile, layer: number, head: number, i0: nu
  */
 export type ModelShape = Pick<ModelHeader, 'file' | 'dtype' | 'layers' | 'heads' | 'tokens' | 'tokenTexts' | 'thumb'> & { notes?: string[]; inflated?: number };
 
+/**
+ * The side of a file's thumbnails: min(n, 64), halved while all of them are over the THUMBNAILS
+ * budget (src/core/budget.ts; 16,384 heads at 64² were 268 MB), and the sentence that says so.
+ */
+export function thumbOf(a: Pick<AttentionFile, 'layers' | 'heads' | 'n'>): { thumb: number; note?: string } {
+  const full = Math.min(a.n, THUMB), thumb = thumbnailSide(a.layers, a.heads, full);
+  const note = overBudget(THUMBNAILS, a.layers * a.heads * full * full, `${a.layers} layers × ${a.heads} heads at ${full}×${full}`, `they are drawn at ${thumb}×${thumb}`);
+  return note ? { thumb, note } : { thumb };
+}
+
 /** The shape of an opened file; refused (a TensorFileError) when the pass would be over inspect's budget. */
 export function shapeOf(a: AttentionFile): ModelShape {
   const tooBig = inspectOverLimit(a);
   if (tooBig) throw new TensorFileError(tooBig);
-  return { file: a.file, dtype: a.dtype, layers: a.layers, heads: a.heads, tokens: a.n, tokenTexts: a.tokens ?? [], thumb: Math.min(a.n, THUMB), ...(a.notes ? { notes: a.notes } : {}), ...(a.inflated ? { inflated: a.inflated } : {}) };
+  const { thumb, note } = thumbOf(a);
+  const notes = [...(a.notes ?? []), ...(note ? [note] : [])];
+  return { file: a.file, dtype: a.dtype, layers: a.layers, heads: a.heads, tokens: a.n, tokenTexts: a.tokens ?? [], thumb, ...(notes.length ? { notes } : {}), ...(a.inflated ? { inflated: a.inflated } : {}) };
 }
 
 /** The header the model views draw from, for the heads a pass has read so far (all, once it is done). */
@@ -155,19 +168,13 @@ export function keptPictureSide(shape: Pick<ModelShape, 'layers' | 'heads' | 'to
 /** The pass over heads from … to − 1 with this file's thumbnails and, when kept, pictures (a worker's share of the scan). */
 export function passOverRange(a: AttentionFile, from: number, to: number, options: ScanOptions = {}): PassResult {
   const picture = keptPictureSide({ layers: a.layers, heads: a.heads, tokens: a.n });
-  return passOverHeads(a, { softmax: options.softmax, thumb: Math.min(a.n, THUMB), from, to, ...(picture ? { picture } : {}) });
+  return passOverHeads(a, { softmax: options.softmax, thumb: thumbOf(a).thumb, from, to, ...(picture ? { picture } : {}) });
 }
 
-/**
- * The one pass in one thread: statistics, thumbnails and the row checks of every head (pass.ts).
- * Refused over inspect's budget. `thumb`: a smaller thumbnail side than min(n, 64) (a page or SVG of
- * many heads, budget.ts's thumbnailSide), which the header then gives.
- */
-export function scanModel(a: AttentionFile, options: ScanOptions = {}, thumb?: number): { header: ModelHeader; thumbnails: Float32Array } {
+/** The one pass in one thread: statistics, thumbnails and the row checks of every head (pass.ts). Refused over inspect's budget. */
+export function scanModel(a: AttentionFile, options: ScanOptions = {}): { header: ModelHeader; thumbnails: Float32Array } {
   const shape = shapeOf(a);
-  if (thumb !== undefined && thumb >= 1 && thumb < shape.thumb) shape.thumb = thumb;
-  const picture = keptPictureSide({ layers: a.layers, heads: a.heads, tokens: a.n });
-  const pass = passOverHeads(a, { softmax: options.softmax, thumb: shape.thumb, ...(picture ? { picture } : {}) });
+  const pass = passOverRange(a, 0, a.layers * a.heads, options);
   return { header: headerOf(shape, pass, options), thumbnails: pass.thumbnails };
 }
 

@@ -164,7 +164,7 @@ test('the model grid of more heads than the thumbnails\' budget is drawn at a sm
   const out = join(dir, 'many.svg');
   const r = await attn('render', path, '--view', 'model', '--out', out);
   assert.equal(r.code, 0, r.err);
-  assert.match(r.err, /note: the grid of thumbnails of 32 layers × 64 heads at 64×64 needs 8\.4 million pixels, over the budget of 4\.2 million: they are drawn at 32×32/);
+  assert.match(r.err, /warning: the grid of thumbnails of 32 layers × 64 heads at 64×64 needs 8\.4 million pixels, over the budget of 4\.2 million: they are drawn at 32×32/);
   const svg = readFileSync(out, 'utf8');
   assert.match(svg, /max-pooled to 32×32/, 'the grid\'s note gives the side drawn');
   assert.match(svg, /warning: the grid of thumbnails of 32 layers × 64 heads/, 'the picture says what it left out');
@@ -204,7 +204,7 @@ test('a head too big for the page is carried as the editor\'s picture of it (512
   const html = join(dir, 'long.html');
   const r = await attn('render', path, '--view', 'head', '--html', html);
   assert.equal(r.code, 0, r.err);
-  assert.match(r.err, /note: the model page of a 4096×4096 head needs 89\.5 million bytes, over the budget of 50\.3 million: it holds the head of --layer 0 --head 0 as a 512×512 picture/);
+  assert.match(r.err, /warning: the model page of a 4096×4096 head needs 89\.5 million bytes, over the budget of 50\.3 million: it holds the head of --layer 0 --head 0 as a 512×512 picture/);
   const text = readFileSync(html, 'utf8');
   assert.ok(text.length < 2_000_000, `the page is ${text.length} characters (90 MB with the head whole)`);
   const data = JSON.parse(/<script type="application\/json" id="model-data">([^<]*)<\/script>/.exec(text)![1]) as ModelPageData;
