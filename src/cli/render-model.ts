@@ -9,10 +9,11 @@ import { deflateSync } from 'node:zlib';
 import { TensorFileError } from '../core/tensors/source.js';
 import { STAT_NAMES } from '../core/tensors/head-stats.js';
 import { rolloutRefusal } from '../core/tensors/rollout.js';
-import { maxOf, poolMax, type ModelViewData } from '../core/model/data.js';
+import { maxOf, poolMax, SENT_PICTURE_MAX, type ModelViewData } from '../core/model/data.js';
+import { MODEL_PAGE, MODEL_SVG, modelPageBytes, modelSvgBytes, overBudget, type PageShape } from '../core/budget.js';
 import { heatmapIndices } from '../core/tensors/heatmap.js';
-import { headFloat32, rolloutOf, scanModel } from '../core/model/scan.js';
-import { base64, encodePalettePng } from '../core/model/png.js';
+import { headFloat32, headPicture, rolloutOf, scanModel, thumbOf } from '../core/model/scan.js';
+import { encodePalettePng } from '../core/model/png.js';
 import { makeTheme } from '../../webview/kit/colour.js';
 import { palette, type ModelViewOptions } from '../../webview/views/model/common.js';
 import { modelEntry } from '../../webview/views/registry.js';
@@ -76,20 +77,51 @@ export function renderModelCommand(args: Args, io: Io): number {
       if (head >= a.heads) return usage(`--head ${head}, but the file has ${a.heads} head(s), numbered from 0`);
       if (tokenFlag >= a.n) return usage(`--token ${tokenFlag}, but the file has ${a.n} token(s), numbered from 0`);
       const token = tokenFlag >= 0 ? tokenFlag : a.n - 1;
+      const total = a.layers * a.heads;
+      const svg = view === 'model' && (typeof out === 'string' ? /\.svg$/i.test(out) : typeof html !== 'string');
+      // The budgets (src/core/budget.ts), from the shapes, before anything is read: the thumbnails at
+      // a side they fit (thumbOf: the header's warnings say so), an SVG grid refused when even that
+      // would be too big to write or open.
+      const tooBig = svg ? overBudget(MODEL_SVG, modelSvgBytes(a.layers, a.heads, thumbOf(a).thumb), `${a.layers} layers × ${a.heads} heads`, 'write the grid as --out FILE.png (the thumbnails alone) or as an --html page') : undefined;
+      if (tooBig) { io.err(printable(`${files[0]}: ${tooBig}`)); return 1; }
+      const leftOut: string[] = [];
       const { header, thumbnails } = scanModel(a, { softmax });
-      for (const w of header.warnings) io.err(printable(`${files[0]}: warning: ${w}${softmax ? '' : ' (--softmax applies it)'}`));
+      // Only the rows' sums are the softmax's to mend (not the reader's notes or the budgets').
+      for (const w of header.warnings) io.err(printable(`${files[0]}: warning: ${w}${softmax || !w.endsWith('softmax?') ? '' : ' (--softmax applies it)'}`));
       // The page carries the rollout up to 512 tokens (n³ per layer; the rollout view asks for it up to 1,024).
       const wantRollout = view === 'rollout' || (typeof html === 'string' && a.n <= 512);
       const refused = wantRollout ? rolloutRefusal(a.layers, a.n) : undefined;
       if (refused && view === 'rollout') { io.err(printable(`${files[0]}: ${refused}`)); return 1; }
+      // What the page carries of the heads: every one (up to HTML_ALL_HEADS_MAX weights), the chosen one
+      // whole, or, past the page's budget, the chosen one as the editor's picture of a big head.
+      const pageShape: PageShape = { layers: a.layers, heads: a.heads, tokens: a.n, thumb: header.thumb, wholeHeads: 0, pictureSide: 0, rollout: wantRollout && !refused };
+      const pictureSide = Math.min(a.n, SENT_PICTURE_MAX);
+      let carried: 'all' | 'one' | 'picture' = 'one';
+      if (typeof html === 'string') {
+        if (total * a.n * a.n <= HTML_ALL_HEADS_MAX && modelPageBytes({ ...pageShape, wholeHeads: total }) <= MODEL_PAGE.max) carried = 'all';
+        else if (modelPageBytes({ ...pageShape, wholeHeads: 1 }) > MODEL_PAGE.max) {
+          const over = overBudget(MODEL_PAGE, modelPageBytes({ ...pageShape, pictureSide }), `${a.layers} layers × ${a.heads} heads × ${a.n} tokens`, 'render it as an SVG or PNG');
+          if (over) { io.err(printable(`${files[0]}: ${over}`)); return 1; }
+          carried = 'picture';
+          leftOut.push(overBudget(MODEL_PAGE, modelPageBytes({ ...pageShape, wholeHeads: 1 }), `a ${a.n}×${a.n} head`, `it holds the head of --layer ${layer} --head ${head} as a ${pictureSide}×${pictureSide} picture (each pixel the strongest weight of its block; no exact weights on hover)`)!);
+        }
+      }
+      for (const line of leftOut) io.err(printable(`${files[0]}: warning: ${line}`));
+      header.warnings.push(...leftOut);
       const rollout = wantRollout && !refused ? rolloutOf(a, { softmax }) : undefined;
-      const weights = view === 'head' || view === 'head-tokens' || typeof html === 'string' ? headFloat32(a, layer, head, { softmax }) : undefined;
+      // The head whole: for an SVG or PNG of the head (drawn pooled from it), and for a page that carries it.
+      const wholeHead = ((view === 'head' || view === 'head-tokens') && (typeof out === 'string' || typeof html !== 'string')) || (typeof html === 'string' && carried !== 'picture');
+      const weights = wholeHead ? headFloat32(a, layer, head, { softmax }) : undefined;
       const data: ModelViewData = { header, thumbnails, ...(weights ? { head: { layer, head, weights } } : {}), ...(rollout ? { rollout } : {}) };
       const options: ModelViewOptions = { theme: makeTheme(theme), width, interactive: false, layer, head, token, stat, sort: flags.has('--sort'), k: 3, deflate };
       if (typeof html === 'string') {
         const heads: Record<string, string> = {};
-        if (a.layers * a.heads * a.n * a.n <= HTML_ALL_HEADS_MAX) {
+        const pictures: NonNullable<ModelPageData['pictures']> = {};
+        if (carried === 'all') {
           for (let l = 0; l < a.layers; l++) for (let h = 0; h < a.heads; h++) heads[`${l}:${h}`] = float32Base64(l === layer && h === head && weights ? weights : headFloat32(a, l, h, { softmax }));
+        } else if (carried === 'picture') {
+          const p = headPicture(a, layer, head, { softmax });
+          pictures[`${layer}:${head}`] = { res: p.res, indices: Buffer.from(p.indices.buffer, p.indices.byteOffset, p.indices.byteLength).toString('base64'), max: p.max };
         } else if (weights) {
           heads[`${layer}:${head}`] = float32Base64(weights);
         }
@@ -98,6 +130,7 @@ export function renderModelCommand(args: Args, io: Io): number {
         if (!script || !css) { io.err('attn render: the model page\'s script is not built: run npm run build'); return 1; }
         const pageData: ModelPageData = {
           header, thumbnails: float32Base64(thumbnails), heads,
+          ...(carried === 'picture' ? { pictures } : {}),
           ...(rollout ? { rollout: float32Base64(rollout) } : {}),
           initial: { view, layer, head, token, stat },
         };
@@ -130,8 +163,9 @@ export function renderModelCommand(args: Args, io: Io): number {
   return 0;
 }
 
+/** Base64 of a float32 array's bytes, by Node's encoder (the pure one built 16,384 thumbnails' string in pieces, 5 s of it collecting garbage). */
 function float32Base64(a: Float32Array): string {
-  return base64(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
 }
 
 export function svgOf(data: ModelViewData, view: ModelViewName, options: ModelViewOptions): string {

@@ -3,6 +3,7 @@
 // in the page, answer the app's requests from the data embedded in it.
 import { ModelApp, type ModelTransport } from './app.js';
 import { float32FromBase64, type ModelPageData } from '../views/model/page-data.js';
+import { fromBase64 } from '../../src/core/model/png.js';
 import type { ModelWebviewMessage } from '../../src/protocol/model-editor.js';
 import { MODEL_VIEW_NAMES, type ModelViewName } from '../../src/core/vocabulary.js';
 import { STAT_NAMES, type StatName } from '../../src/core/tensors/head-stats.js';
@@ -52,13 +53,20 @@ function startPage(root: HTMLElement, tip: HTMLElement, text: string): void {
     },
   };
   const app = new ModelApp(root, tip, transport, initial);
+  let windowNoted = false;
   function answer(m: ModelWebviewMessage): void {
     if (m.type === 'ready') {
       app.receive({ type: 'model', header: data.header, thumbnails: float32FromBase64(data.thumbnails) });
     } else if (m.type === 'head') {
       const weights = data.heads?.[`${m.layer}:${m.head}`];
+      const picture = data.pictures?.[`${m.layer}:${m.head}`];
       if (weights) app.receive({ type: 'head', layer: m.layer, head: m.head, weights: float32FromBase64(weights) });
+      else if (picture) app.receive({ type: 'head', layer: m.layer, head: m.head, picture: { res: picture.res, indices: fromBase64(picture.indices) }, max: picture.max });
       else app.note(`this page holds the weights of ${Object.keys(data.heads ?? {}).length} head(s) (${Object.keys(data.heads ?? {}).slice(0, 8).join(', ')}); render it with --layer and --head for another`);
+    } else if (m.type === 'window' && !windowNoted) {
+      // A head carried as a picture has no exact weights in the page to hover.
+      windowNoted = true;
+      app.note('this page holds the head as a picture (each pixel the strongest weight of its block), not its exact weights: open the file in the editor for them');
     } else if (m.type === 'rollout') {
       app.receive({ type: 'rollout', rollout: data.rollout ? float32FromBase64(data.rollout) : null });
     }

@@ -32,9 +32,10 @@ export function openAttention(path: string, options: OpenOptions = {}): Attentio
  */
 export function attentionOf(source: ByteSource, options: OpenOptions = {}, path?: string): AttentionFile {
   try {
-    const { tensors, tokens } = findTensors(source, options.tensor);
+    const { tensors, tokens, inflated } = findTensors(source, options.tensor);
     const own = tokens ?? (path !== undefined ? sidecarTokens(path) : undefined);
     const a = attentionFromTensors(source.name, tensors, options.tokens ?? own, () => source.close());
+    if (inflated) a.inflated = inflated;
     if (options.tokens && own && own.join('\u0000') !== options.tokens.join('\u0000')) {
       const first = own.slice(0, 4).map((t) => JSON.stringify(t)).join(' ');
       a.notes = [...(a.notes ?? []), `the spec's tokens are shown, not the file's own (${first}${own.length > 4 ? ' …' : ''})`];
@@ -46,8 +47,11 @@ export function attentionOf(source: ByteSource, options: OpenOptions = {}, path?
   }
 }
 
-/** The tensors of a file, by its first bytes: .npy (one), .npz (its .npy members), else safetensors; `wanted` keeps one by name. */
-export function findTensors(source: ByteSource, wanted: string | undefined): { tensors: TensorRef[]; tokens?: string[] } {
+/**
+ * The tensors of a file, by its first bytes: .npy (one), .npz (its .npy members), else safetensors;
+ * `wanted` keeps one by name. `inflated`: the bytes of the chosen deflated members, inflated into memory.
+ */
+export function findTensors(source: ByteSource, wanted: string | undefined): { tensors: TensorRef[]; tokens?: string[]; inflated?: number } {
   const head = source.read(0, Math.min(8, source.size));
   if (isNpy(head)) {
     const t = readNpy(source, 'array');
@@ -63,7 +67,8 @@ export function findTensors(source: ByteSource, wanted: string | undefined): { t
         return readNpy(entry, e.name.slice(0, -4), start);
       });
     if (wanted !== undefined && tensors.length === 0) throw notFound(source.name, wanted, entries.map((e) => e.name.slice(0, -4)));
-    return { tensors };
+    const inflated = chosen.reduce((sum, e) => sum + (e.method === 0 ? 0 : e.size), 0);
+    return { tensors, ...(inflated > 0 ? { inflated } : {}) };
   }
   const { tensors, metadata } = readSafetensors(source);
   const chosen = wanted === undefined ? tensors : tensors.filter((t) => t.name === wanted);

@@ -9,6 +9,7 @@ import { float16 } from '../tensors/dtype.js';
 import { Rollout, rolloutRefusal } from '../tensors/rollout.js';
 import { TensorFileError } from '../tensors/source.js';
 import { heatmapIndices } from '../tensors/heatmap.js';
+import { overBudget, THUMBNAILS, thumbnailSide } from '../budget.js';
 import { MAX_WINDOW_CELLS, SENT_PICTURE_MAX, THUMB, WHOLE_HEAD_MAX, type ModelHeader, type ScanOptions } from './data.js';
 
 /** Checks a row read to show it: every weight finite (−Infinity too before a softmax); then the softmax if asked. */
@@ -119,19 +120,35 @@ export function headWindow(a: AttentionFile, layer: number, head: number, i0: nu
 }
 
 /** What a model file is, from its header alone (no weight read): the shape of what the pass fills in. */
-/** `notes`: what the reader said of the file (layers renumbered), shown first among the warnings. */
-export type ModelShape = Pick<ModelHeader, 'file' | 'dtype' | 'layers' | 'heads' | 'tokens' | 'tokenTexts' | 'thumb'> & { notes?: string[] };
+/**
+ * `notes`: what the reader said of the file (layers renumbered), shown first among the warnings;
+ * `inflated`: bytes the reader inflated into its memory (deflated .npz members), which every other
+ * reader of the file would inflate again.
+ */
+export type ModelShape = Pick<ModelHeader, 'file' | 'dtype' | 'layers' | 'heads' | 'tokens' | 'tokenTexts' | 'thumb'> & { notes?: string[]; inflated?: number };
+
+/**
+ * The side of a file's thumbnails: min(n, 64), halved while all of them are over the THUMBNAILS
+ * budget (src/core/budget.ts; 16,384 heads at 64² were 268 MB), and the sentence that says so.
+ */
+export function thumbOf(a: Pick<AttentionFile, 'layers' | 'heads' | 'n'>): { thumb: number; note?: string } {
+  const full = Math.min(a.n, THUMB), thumb = thumbnailSide(a.layers, a.heads, full);
+  const note = overBudget(THUMBNAILS, a.layers * a.heads * full * full, `${a.layers} layers × ${a.heads} heads at ${full}×${full}`, `they are drawn at ${thumb}×${thumb}`);
+  return note ? { thumb, note } : { thumb };
+}
 
 /** The shape of an opened file; refused (a TensorFileError) when the pass would be over inspect's budget. */
 export function shapeOf(a: AttentionFile): ModelShape {
   const tooBig = inspectOverLimit(a);
   if (tooBig) throw new TensorFileError(tooBig);
-  return { file: a.file, dtype: a.dtype, layers: a.layers, heads: a.heads, tokens: a.n, tokenTexts: a.tokens ?? [], thumb: Math.min(a.n, THUMB), ...(a.notes ? { notes: a.notes } : {}) };
+  const { thumb, note } = thumbOf(a);
+  const notes = [...(a.notes ?? []), ...(note ? [note] : [])];
+  return { file: a.file, dtype: a.dtype, layers: a.layers, heads: a.heads, tokens: a.n, tokenTexts: a.tokens ?? [], thumb, ...(notes.length ? { notes } : {}), ...(a.inflated ? { inflated: a.inflated } : {}) };
 }
 
 /** The header the model views draw from, for the heads a pass has read so far (all, once it is done). */
 export function headerOf(shape: ModelShape, pass: PassResult, options: ScanOptions): ModelHeader {
-  const { notes, ...header } = shape;
+  const { notes, inflated: _inflated, ...header } = shape;
   return { ...header, stats: pass.stats, offRows: pass.offRows, softmaxed: !!options.softmax, warnings: [...(notes ?? []), ...passWarnings(pass)] };
 }
 
@@ -151,7 +168,7 @@ export function keptPictureSide(shape: Pick<ModelShape, 'layers' | 'heads' | 'to
 /** The pass over heads from … to − 1 with this file's thumbnails and, when kept, pictures (a worker's share of the scan). */
 export function passOverRange(a: AttentionFile, from: number, to: number, options: ScanOptions = {}): PassResult {
   const picture = keptPictureSide({ layers: a.layers, heads: a.heads, tokens: a.n });
-  return passOverHeads(a, { softmax: options.softmax, thumb: Math.min(a.n, THUMB), from, to, ...(picture ? { picture } : {}) });
+  return passOverHeads(a, { softmax: options.softmax, thumb: thumbOf(a).thumb, from, to, ...(picture ? { picture } : {}) });
 }
 
 /** The one pass in one thread: statistics, thumbnails and the row checks of every head (pass.ts). Refused over inspect's budget. */

@@ -28,6 +28,8 @@ export interface AttentionFile {
   tokens?: string[];
   /** What the reader did that the reader of the file should know (layers renumbered): shown with the warnings. */
   notes?: string[];
+  /** Bytes the reader inflated into memory to hold it (deflated .npz members); absent when it reads at offsets. */
+  inflated?: number;
   /** The head's n × n weights, row-major (row = query), decoded exactly to float64. */
   head(layer: number, head: number, out?: Float64Array): Float64Array;
   /** The little-endian bytes of rows first … first + rows − 1 of a head, as stored (see rows.ts). */

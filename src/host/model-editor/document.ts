@@ -81,7 +81,9 @@ export class ModelDocument {
       scan = new SharedScan({ ...options }, {
         opened: this.file,
         booted: this.bootedOnce,
-        helperCount: (shape) => this.settings.helperCount?.(shape) ?? scanHelperCount(shape, availableParallelism(), this.weightsPerRange),
+        // A file read from deflated members is inflated whole into each reader's memory: helpers would
+        // multiply it (4 readers of a 1 GB member took 4.15 GB), so its one reader scans it alone.
+        helperCount: (shape) => (shape.inflated ? 0 : this.settings.helperCount?.(shape) ?? scanHelperCount(shape, availableParallelism(), this.weightsPerRange)),
         openHelper: () => this.openHelper(),
         weightsPerRange: this.weightsPerRange,
         log: this.settings.log,

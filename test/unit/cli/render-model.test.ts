@@ -15,7 +15,12 @@ import { memoryAttention, randomAttention, writeSafetensors } from '../../suppor
 import { svgOf } from '../../../src/cli/render-model.js';
 import { modelEntry } from '../../../webview/views/registry.js';
 import { makeTheme } from '../../../webview/kit/colour.js';
-import { scanModel } from '../../../src/core/model/scan.js';
+import { headPicture, scanModel } from '../../../src/core/model/scan.js';
+import { openAttention } from '../../../src/core/files/open.js';
+import { fromBase64 } from '../../../src/core/model/png.js';
+import { MODEL_SVG, modelSvgBytes } from '../../../src/core/budget.js';
+import { float32FromBase64, type ModelPageData } from '../../../webview/views/model/page-data.js';
+import { npyBytes, npyDict, zipOf } from '../../support/tensor-files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'attn-model-'));
 const L = 2, H = 3, N = 8;
@@ -143,4 +148,80 @@ test('the model views are drawn through the one view registry: svgOf is the regi
   assert.equal(svg, `<?xml version="1.0" encoding="UTF-8"?>\n${new dom.window.XMLSerializer().serializeToString(handle.svg)}\n`);
   dom.window.close();
   assert.throws(() => svgOf(data, 'arcs' as never, options), /unknown model view "arcs"/);
+});
+
+/** A stored .npz of one float32 tensor [layers, heads, n, n], every head `values` repeated (a model far bigger than its pattern). */
+function repeatedNpz(path: string, layers: number, heads: number, n: number, head: Float32Array): void {
+  const all = new Float32Array(layers * heads * n * n);
+  for (let k = 0; k < layers * heads; k++) all.set(head, k * n * n);
+  writeFileSync(path, zipOf([{ name: 'attention.npy', data: npyBytes(npyDict('<f4', [layers, heads, n, n]), Buffer.from(all.buffer)), deflate: true }]));
+}
+
+test('the model grid of more heads than the thumbnails\' budget is drawn at a smaller side, and says so; the SVG stays within its estimate', async () => {
+  // 2,048 heads at 64² are 8.4 million pixels, over THUMBNAILS: 32² fits (2.1 million).
+  const path = join(dir, 'many.npz');
+  repeatedNpz(path, 32, 64, 64, randomAttention(1, 1, 64, 11));
+  const out = join(dir, 'many.svg');
+  const r = await attn('render', path, '--view', 'model', '--out', out);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.err, /warning: the grid of thumbnails of 32 layers × 64 heads at 64×64 needs 8\.4 million pixels, over the budget of 4\.2 million: they are drawn at 32×32/);
+  const svg = readFileSync(out, 'utf8');
+  assert.match(svg, /max-pooled to 32×32/, 'the grid\'s note gives the side drawn');
+  assert.match(svg, /warning: the grid of thumbnails of 32 layers × 64 heads/, 'the picture says what it left out');
+  assert.equal(svg.match(/class="head-cell"/g)?.length, 2048);
+  assert.ok(svg.length <= modelSvgBytes(32, 64, 32), `the estimate (${modelSvgBytes(32, 64, 32)}) bounds the SVG (${svg.length})`);
+  const html = join(dir, 'many.html');
+  const page = await attn('render', path, '--view', 'model', '--html', html);
+  assert.equal(page.code, 0, page.err);
+  const data = JSON.parse(/<script type="application\/json" id="model-data">([^<]*)<\/script>/.exec(readFileSync(html, 'utf8'))![1]) as ModelPageData;
+  assert.equal(data.header.thumb, 32);
+  assert.equal(float32FromBase64(data.thumbnails).length, 2048 * 32 * 32);
+  assert.deepEqual(Object.keys(data.heads), ['0:0'], 'one head: all 2,048 would be 8.4 million weights');
+});
+
+test('a model SVG over its budget even at the smaller side is refused with one sentence, before the file is scanned; the PNG of it is written', async () => {
+  // 10,000 heads of 16 tokens: 2.6 million thumbnail pixels (within THUMBNAILS), an SVG of at most 21.2 MB.
+  const path = join(dir, 'wide.npz');
+  repeatedNpz(path, 100, 100, 16, randomAttention(1, 1, 16, 12));
+  assert.ok(modelSvgBytes(100, 100, 16) > MODEL_SVG.max);
+  const t0 = performance.now();
+  const r = await attn('render', path, '--view', 'model', '--out', join(dir, 'wide.svg'));
+  assert.equal(r.code, 1);
+  assert.ok(performance.now() - t0 < 2000, 'refused from the shapes');
+  assert.equal(r.out, '');
+  assert.match(r.err, /^[^\n]*wide\.npz: the model SVG of 100 layers × 100 heads needs 21\.2 million bytes, over the budget of 16\.8 million: write the grid as --out FILE\.png \(the thumbnails alone\) or as an --html page$/);
+  const png = await attn('render', path, '--view', 'model', '--out', join(dir, 'wide.png'));
+  assert.equal(png.code, 0, png.err);
+  assert.deepEqual([...readFileSync(join(dir, 'wide.png')).subarray(1, 4)], [0x50, 0x4e, 0x47]);
+});
+
+test('a head too big for the page is carried as the editor\'s picture of it (512², its strongest weight), said on stderr and in the page; the page draws it', async () => {
+  const n = 4096;
+  const path = join(dir, 'long.safetensors');
+  const values = new Float32Array(n * n).fill(1 / n);
+  for (let i = 0; i < n; i++) { values[i * n + i] += 0.5; values[i * n + ((i + 1) % n)] -= 0.5 - 1 / n; }
+  writeSafetensors(path, values, 1, 1, n);
+  const html = join(dir, 'long.html');
+  const r = await attn('render', path, '--view', 'head', '--html', html);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.err, /warning: the model page of a 4096×4096 head needs 89\.5 million bytes, over the budget of 50\.3 million: it holds the head of --layer 0 --head 0 as a 512×512 picture/);
+  const text = readFileSync(html, 'utf8');
+  assert.ok(text.length < 2_000_000, `the page is ${text.length} characters (90 MB with the head whole)`);
+  const data = JSON.parse(/<script type="application\/json" id="model-data">([^<]*)<\/script>/.exec(text)![1]) as ModelPageData;
+  assert.deepEqual(data.heads, {});
+  const a = openAttention(path);
+  const expected = headPicture(a, 0, 0);
+  a.close();
+  const picture = data.pictures?.['0:0'];
+  assert.equal(picture?.res, 512);
+  assert.equal(picture?.max, expected.max);
+  assert.deepEqual(fromBase64(picture!.indices), expected.indices, 'the editor\'s very picture');
+  assert.ok(data.header.warnings.some((w) => w.startsWith('the model page of a 4096×4096 head')), 'the page says it too');
+  const dom = new JSDOM(text, { runScripts: 'dangerously', pretendToBeVisual: true });
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const root = dom.window.document.getElementById('model-root')!;
+  assert.equal(root.dataset.state, 'ready');
+  assert.equal(root.dataset.view, 'head');
+  assert.match(root.textContent ?? '', /layer 1 head 1/, 'the head view drew the picture');
+  dom.window.close();
 });

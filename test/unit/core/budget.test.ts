@@ -2,7 +2,7 @@
 // the rollout would multiply, checked at their boundaries, and the sentence a passed budget gives.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { overBudget, PRINTED, printedNumbers, ROLLOUT, rolloutWork } from '../../../src/core/budget.js';
+import { base64Chars, MODEL_PAGE, MODEL_SVG, modelPageBytes, modelSvgBytes, overBudget, PRINTED, printedNumbers, ROLLOUT, rolloutWork, THUMBNAILS, thumbnailSide } from '../../../src/core/budget.js';
 import { analyze } from '../../../src/core/index.js';
 import { exampleText } from '../../support/specs.js';
 
@@ -35,4 +35,27 @@ test('compute --json of every example is within the budget; one past it is an er
   assert.equal(over.json, undefined);
   const problem = over.problems.find((p) => p.path === 'inputs' && p.severity === 'error');
   assert.match(problem?.message ?? '', /^attn compute's output of 90 input\(s\) at d_model 2,000 needs [\d.]+ million numbers, over the budget of 16\.0 million/);
+});
+
+test('the thumbnails\' side: the full side while layers · heads · side² fits, else halved until it does', () => {
+  assert.equal(thumbnailSide(32, 32, 64), 64, '1,024 heads at 64² are the budget itself');
+  assert.equal(thumbnailSide(32, 33, 64), 32);
+  assert.equal(thumbnailSide(128, 128, 64), 16, 'the most heads a file may have (16,384) fit at 16²');
+  assert.equal(thumbnailSide(2, 2, 7), 7, 'a short head keeps its own side');
+  for (let heads = 1; heads <= 16384; heads = heads * 3 + 1) {
+    const t = thumbnailSide(1, heads, 64);
+    assert.ok(heads * t * t <= THUMBNAILS.max && (t === 64 || heads * (2 * t) ** 2 > THUMBNAILS.max), `${heads} heads: ${t}`);
+  }
+});
+
+test('a model page\'s bytes: base64 of the float32 it carries, the picture\'s indices and each head\'s statistics', () => {
+  const shape = { layers: 1, heads: 1, tokens: 3, thumb: 3, wholeHeads: 0, pictureSide: 0, rollout: false };
+  assert.equal(modelPageBytes(shape), base64Chars(36) + 200);
+  assert.equal(modelPageBytes({ ...shape, wholeHeads: 1, rollout: true }), 3 * base64Chars(36) + 200);
+  assert.equal(modelPageBytes({ ...shape, pictureSide: 2 }), base64Chars(36) + base64Chars(4) + 200);
+  // A whole 4,096² head is over the page's budget; its 512² picture is far within it.
+  const long = { layers: 1, heads: 1, tokens: 4096, thumb: 64, wholeHeads: 1, pictureSide: 0, rollout: false };
+  assert.ok(modelPageBytes(long) > MODEL_PAGE.max);
+  assert.ok(modelPageBytes({ ...long, wholeHeads: 0, pictureSide: 512 }) < MODEL_PAGE.max / 100);
+  assert.ok(modelSvgBytes(128, 128, 16) > MODEL_SVG.max && modelSvgBytes(32, 32, 64) < MODEL_SVG.max);
 });

@@ -10,6 +10,11 @@ export interface ModelPageData {
   rollout?: string;
   /** "layer:head" → base64 float32 n × n. */
   heads: Record<string, string>;
+  /**
+   * "layer:head" → the head as the editor sends a big one: res × res colour indices (base64) and its
+   * strongest weight, when the whole n × n was over the page's budget (src/core/budget.ts, MODEL_PAGE).
+   */
+  pictures?: Record<string, { res: number; indices: string; max: number }>;
   initial: { view?: string; layer?: number; head?: number; token?: number; stat?: string };
 }
 

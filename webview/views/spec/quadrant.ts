@@ -5,7 +5,7 @@
 import { row } from '../../../src/core/result/attention-data.js';
 import { scaleLinear } from 'd3';
 import type { AttentionData, InputData, Matrix } from '../../../src/core/result/attention-data.js';
-import { clip, fmt, textWidth } from '../../kit/format.js';
+import { clip, fmt, textWidth, thousands } from '../../kit/format.js';
 import { LabelPlacer } from '../../kit/label-placer.js';
 import { pca2 } from '../../../src/core/linalg/pca.js';
 import { rovingGrid } from '../../kit/keyboard.js';
@@ -13,6 +13,7 @@ import { TipTable } from '../../kit/tips.js';
 import { wireTips } from '../../kit/tooltip.js';
 import { clampIndex, createSvg, drawHeading, drawNotes, emptyView, layoutHeading, layoutNotes, nextId, type ViewFn, type ViewOptions } from '../../kit/view.js';
 import { extentOf } from '../../../src/core/linalg/extent.js';
+import { overBudget, QUADRANT_PCA } from '../../../src/core/budget.js';
 
 interface Outputs {
   /** Per input, per token, the vector after attention (or undefined when not plottable). */
@@ -61,6 +62,31 @@ const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => {
   return s;
 };
 
+/**
+ * The vectors the principal components are computed from: every token's embedding and output, in
+ * order, or, past QUADRANT_PCA (src/core/budget.ts), every k-th of them with the sentence that says
+ * so; a sentence alone when even two vectors are over it.
+ */
+export function pcaSample(data: AttentionData, outs: Outputs): { vectors: Float64Array[]; note?: string } | string {
+  const total = data.inputs.reduce((sum, inp) => sum + inp.tokens.length + (outs.rows?.(inp).rows ?? 0), 0);
+  const d = data.dModel;
+  const step = Math.max(1, Math.ceil((total * d) / QUADRANT_PCA.max));
+  const kept = Math.ceil(total / step);
+  const asked = `${thousands(total)} vectors of d_model ${thousands(d)}`;
+  if (step > 1 && (kept < 2 || 2 * d > QUADRANT_PCA.max)) {
+    return overBudget(QUADRANT_PCA, total * d, asked, 'name the axes (views.quadrant) to plot vectors this wide')!;
+  }
+  const vectors: Float64Array[] = [];
+  let k = 0;
+  const take = (m: Matrix, t: number) => { if (k++ % step === 0) vectors.push(row(m, t)); };
+  for (const inp of data.inputs) {
+    for (let t = 0; t < inp.tokens.length; t++) take(inp.embeddings, t);
+    const o = outs.rows?.(inp);
+    if (o) for (let t = 0; t < o.rows; t++) take(o, t);
+  }
+  return step === 1 ? { vectors } : { vectors, note: overBudget(QUADRANT_PCA, total * d, asked, `they are computed from one vector in ${step} (${thousands(vectors.length)} of them)`) };
+}
+
 export const renderQuadrant: ViewFn = (container, data, options) => {
   const theme = options.theme;
   const inputs = data.inputs.filter((inp) => inp.tokens.length > 0);
@@ -69,23 +95,20 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
   const outs = plottableOutputs(data, options);
   if (outs.why) notes.push(outs.why);
   const q = data.views.quadrant;
-  const all: Float64Array[] = [];
-  for (const inp of data.inputs) {
-    for (let t = 0; t < inp.tokens.length; t++) all.push(row(inp.embeddings, t));
-    const o = outs.rows?.(inp);
-    if (o) for (let t = 0; t < o.rows; t++) all.push(row(o, t));
-  }
   let project: (v: ArrayLike<number>) => [number, number];
   let xLabel: string, yLabel: string, xEnds: readonly [string, string] | undefined, yEnds: readonly [string, string] | undefined;
   if (q && q.x.direction.length === data.dModel && q.y.direction.length === data.dModel) {
     project = (v) => [dot(v, q.x.direction), dot(v, q.y.direction)];
     xLabel = q.x.label; yLabel = q.y.label; xEnds = q.x.ends; yEnds = q.y.ends;
   } else {
-    const p = pca2(all);
+    const sample = pcaSample(data, outs);
+    if (typeof sample === 'string') return emptyView(container, theme, options.width, 'quadrant', sample);
+    if (sample.note) notes.push(sample.note);
+    const p = pca2(sample.vectors);
     project = p.project;
     xLabel = `PC1 (${percent(p.explained[0])} of the variance)`;
     yLabel = `PC2 (${percent(p.explained[1])})`;
-    notes.push('no axes in the spec (views.quadrant): showing the first two principal components of all the vectors');
+    notes.push(`no axes in the spec (views.quadrant): showing the first two principal components of ${sample.note ? 'a sample of' : 'all'} the vectors`);
   }
 
   // A point whose coordinates overflow (huge embeddings on a long direction) cannot be placed:
@@ -239,9 +262,10 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
     [x + 8, y - 6], [x + 8, y + h + 4], [x - 8 - w, y - 6], [x - 8 - w, y + h + 4], [x - w / 2, y - 10], [x - w / 2, y + h + 10],
   ];
   const sel = { input: clampIndex(options.input, data.inputs.length), token: options.token };
+  // Only the entries shown are written (every one of 8,192 per point was, then 16 kept: 23 s of 35).
   const vecLines = (v: ArrayLike<number>, names: readonly string[]) => {
-    const parts = Array.from(v, (x, k) => `${names[k] ?? `d${k}`} ${fmt(x)}`);
-    return parts.length > 16 ? [`${parts.slice(0, 16).join(', ')}, … (${parts.length} in all)`] : [parts.join(', ')];
+    const parts = Array.from({ length: Math.min(v.length, 16) }, (_, k) => `${names[k] ?? `d${k}`} ${fmt(v[k])}`);
+    return v.length > 16 ? [`${parts.join(', ')}, … (${v.length} in all)`] : [parts.join(', ')];
   };
   const focusables: { el: Element; row: number; col: number }[] = [];
   for (const pt of pts) {

@@ -3,7 +3,8 @@
 // Every number is hoverable (and focusable) and says where it comes from.
 import { at, row, scaledRow, weightColumn, column } from '../../../src/core/result/attention-data.js';
 import type { AttentionData, HeadData, InputData, WeightData } from '../../../src/core/result/attention-data.js';
-import { dotTerms, factor, fmt, monoWidth, textWidth, vec, clip } from '../../kit/format.js';
+import { dotTerms, factor, fmt, monoWidth, textWidth, thousands, vec, clip } from '../../kit/format.js';
+import { STEP_TERMS } from '../../../src/core/budget.js';
 import { rovingGrid } from '../../kit/keyboard.js';
 import { divisorText } from './matrix.js';
 import { TipTable } from '../../kit/tips.js';
@@ -20,6 +21,34 @@ function matrixOf(data: AttentionData, role: 'wq' | 'wk' | 'wv', head: number): 
   return data.matrices.find((m) => m.role === role && m.head === head);
 }
 
+/** Terms of a long sum a tooltip writes: the first ones, in order, and the largest of the rest. */
+const FIRST_TERMS = 6, LARGEST_TERMS = 6;
+
+/**
+ * A dot product term by term for a tooltip: as dotTerms writes it up to STEP_TERMS (budget.ts);
+ * past it, without writing every term, the first FIRST_TERMS, then the LARGEST_TERMS largest of
+ * the rest in size (each with its place), and how many are left out.
+ */
+export function sumTerms(a: ArrayLike<number>, b: ArrayLike<number>, total: number): string {
+  const d = a.length;
+  if (d <= STEP_TERMS.max) return dotTerms(a, b, total);
+  // The largest products after the first ones: a small sorted list, one comparison per term.
+  const best: { t: number; size: number }[] = [];
+  for (let t = FIRST_TERMS; t < d; t++) {
+    const size = Math.abs(a[t] * b[t]);
+    if (!(size > 0) || (best.length === LARGEST_TERMS && size <= best[best.length - 1].size)) continue;
+    let at = best.length;
+    while (at > 0 && best[at - 1].size < size) at--;
+    best.splice(at, 0, { t, size });
+    if (best.length > LARGEST_TERMS) best.pop();
+  }
+  const term = (t: number) => `${factor(a[t])}·${factor(b[t])}`;
+  const first = Array.from({ length: FIRST_TERMS }, (_, t) => term(t));
+  const largest = best.sort((x, y) => x.t - y.t).map(({ t }) => `[${t}] ${term(t)}`);
+  const left = d - FIRST_TERMS - largest.length;
+  return `${[...first, `… the largest of the rest: ${largest.length ? largest.join(' + ') : 'none (all 0)'} …`].join(' + ')} = ${fmt(total)} (${thousands(left)} of ${thousands(d)} terms left out: a tooltip writes at most ${thousands(STEP_TERMS.max)})`;
+}
+
 /** Where entry t of a projected vector comes from: "e_watch · W_Q column 1 = 1·3 + 3·1 + 0·1 = 6". */
 function projectionLine(data: AttentionData, input: InputData, role: 'wq' | 'wk' | 'wv', h: number, token: number, t: number, out: number): string {
   const letter = role === 'wq' ? 'Q' : role === 'wk' ? 'K' : 'V';
@@ -28,7 +57,7 @@ function projectionLine(data: AttentionData, input: InputData, role: 'wq' | 'wk'
   if (!m || m.identity) return `${name} = e_${input.tokens[token]}[${data.features[t] ?? t}] = ${fmt(out)} (W_${letter} is the identity)`;
   const e = row(input.embeddings, token);
   const col = weightColumn(m, t);
-  return `${name} = e_${input.tokens[token]} · W_${letter} column ${t} = ${dotTerms(e, col, out)}`;
+  return `${name} = e_${input.tokens[token]} · W_${letter} column ${t} = ${sumTerms(e, col, out)}`;
 }
 
 export const renderSteps: ViewFn = (container, data, options) => {
@@ -202,7 +231,7 @@ export const renderSteps: ViewFn = (container, data, options) => {
       if (shown !== why) t.append('title').text(why);
       return;
     }
-    num(r, X('score'), y, fmt(at(head.scores, i, j)), { lines: [`q_${tq} · k_${tk} = ${dotTerms(row(head.q, i), row(head.k, j), at(head.scores, i, j))}`] }, j + 1);
+    num(r, X('score'), y, fmt(at(head.scores, i, j)), { lines: [`q_${tq} · k_${tk} = ${sumTerms(row(head.q, i), row(head.k, j), at(head.scores, i, j))}`] }, j + 1);
     num(r, X('scaled'), y, fmt(scaledI[j]), { lines: [`${fmt(at(head.scores, i, j))} ÷ ${divText} = ${fmt(scaledI[j])}`, 'scaling keeps softmax from getting too sharp as d_k grows'] }, j + 1);
     if (colX.has('exp')) num(r, X('exp'), y, fmt(ex[j], 4), { lines: [`e^(${fmt(scaledI[j])} − ${fmt(max)}) = ${fmt(ex[j], 4)}`, 'the row maximum is subtracted first, so nothing overflows'] }, j + 1);
     const wTip = { lines: [`weight = ${fmt(ex[j], 4)} ÷ ${fmt(sumEx, 4)} = ${fmt(at(head.weights, i, j), 4)}`, `how much "${tq}" takes from "${tk}"; the row sums to 1`] };
@@ -232,7 +261,7 @@ export const renderSteps: ViewFn = (container, data, options) => {
   const label = sumLabel;
   sG.append('text').attr('x', pad).attr('y', sumY + fs).attr('font-weight', 600).text(label);
   vector(sG, sumBeside ? pad + textWidth(label, fs) + 14 : pad + 20, sumY + fs + sumExtra, row(head.output, i), (t) => ({
-    lines: [`new ${tq}[${t}] = ${dotTerms(row(head.weights, i), column(head.v, t), at(head.output, i, t))}`,
+    lines: [`new ${tq}[${t}] = ${sumTerms(row(head.weights, i), column(head.v, t), at(head.output, i, t))}`,
       'the weighted values added up: this is what the head hands on'],
   }), n + 2, theme.accent);
   if (row(head.output, i).length === row(input.embeddings, i).length) {

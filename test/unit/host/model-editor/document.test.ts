@@ -4,7 +4,7 @@
 // rest; an editor that closes leaves the scan to the others; the document's closing ends the workers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ModelDocument } from '../../../../src/host/model-editor/document.js';
@@ -16,6 +16,7 @@ import { scanModel } from '../../../../src/core/model/scan.js';
 import { thumbnailIndices } from '../../../../src/core/model/data.js';
 import { memoryAttention, randomAttention, writeSafetensors } from '../../../support/model-fixture.js';
 import { ROOT } from '../../../support/paths.js';
+import { npyBytes, npyDict, zipOf } from '../../../support/tensor-files.js';
 import { CountingReader, eachHeadOnce, Gate, LocalReader, LogStandIn, passesOf, settle, until, WebviewStandIn } from './stand-ins.js';
 
 const worker = join(ROOT, 'dist', 'model-worker.js');
@@ -194,4 +195,32 @@ test('a spec that names other tokens for an open file opens it anew: every edito
   } finally {
     document.dispose();
   }
+});
+
+test('a file read from deflated .npz members is scanned by its one reader (helpers would each inflate it again); the same file stored takes helpers', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'attn-document-'));
+  const values = randomAttention(2, 2, 8, 9);
+  const npy = npyBytes(npyDict('<f4', [2, 2, 8, 8]), Buffer.from(values.buffer, values.byteOffset, values.byteLength));
+  const counts: Record<string, number> = {};
+  for (const deflate of [true, false]) {
+    const path = join(dir, deflate ? 'deflated.npz' : 'stored.npz');
+    writeFileSync(path, zipOf([{ name: 'attention.npy', data: npy, deflate }]));
+    const readers: CountingReader[] = [];
+    // 64 weights a range: one head each, four ranges; up to three helpers may join.
+    const document = new ModelDocument({
+      uri: `file:///${path}`, path, log: new LogStandIn(), weightsPerRange: 64, helperCount: () => 3,
+      newReader: () => { const r = new CountingReader(new ModelReader(worker)); readers.push(r); return r; },
+    });
+    try {
+      const a = await editor(document);
+      await until('every head is read', () => a.webview.read === 4 && a.view.info().scanMs !== undefined);
+      assert.deepEqual(passesOf(readers), eachHeadOnce(4));
+      a.view.dispose();
+    } finally {
+      document.dispose();
+    }
+    counts[deflate ? 'deflated' : 'stored'] = readers.length;
+  }
+  assert.equal(counts.deflated, 1, 'no helper inflates a second copy of the member');
+  assert.ok(counts.stored > 1, `a stored member is read at offsets, so helpers join (${counts.stored} readers)`);
 });

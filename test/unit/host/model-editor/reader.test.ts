@@ -172,3 +172,30 @@ function toHalfBits(v: number): number {
   const frac = Math.round((Math.abs(v) / 2 ** e - 1) * 1024);
   return (v < 0 ? 0x8000 : 0) | (frac === 1024 ? ((e + 16) << 10) : ((e + 15) << 10) | frac);
 }
+
+test('the editor\'s scan of more heads than the thumbnails\' budget: the workers pool to the smaller side the shape gives, and its warnings say so', async () => {
+  // 32 layers × 64 heads of 64 tokens: 8.4 million thumbnail pixels at 64², over THUMBNAILS; 32² fits.
+  const dir = mkdtempSync(join(tmpdir(), 'attn-reader-'));
+  const file = join(dir, 'many.safetensors');
+  writeSafetensors(file, randomAttention(32, 64, 64, 4), 32, 64, 64);
+  const local = openAttention(file);
+  const readers = [new ModelReader(worker), new ModelReader(worker)];
+  try {
+    const shape = await readers[0].open(file);
+    await readers[1].open(file);
+    assert.equal(shape.thumb, 32);
+    const done = await scanWithReaders(readers, shape, {}, () => {}, () => false);
+    assert.equal(done.thumbnails.length, 2048 * 32 * 32, 'the workers\' thumbnails are the shape\'s side');
+    const expected = scanModel(local);
+    assert.deepEqual(headerOf(shape, done.result(), {}), expected.header);
+    assert.deepEqual(Array.from(done.thumbnails.subarray(0, 4096)), Array.from(expected.thumbnails.subarray(0, 4096)));
+    assert.deepEqual(expected.header.warnings, ['the grid of thumbnails of 32 layers × 64 heads at 64×64 needs 8.4 million pixels, over the budget of 4.2 million: they are drawn at 32×32']);
+    // Each thumbnail is the head max-pooled to 32² (the side the pass was given, not 64² pooled again).
+    const pooled = new Float32Array(32 * 32);
+    poolMax(headFloat32(local, 31, 63), 64, 32, pooled);
+    assert.deepEqual(Array.from(expected.thumbnails.subarray(2047 * 1024)), Array.from(pooled));
+  } finally {
+    for (const r of readers) r.dispose();
+    local.close();
+  }
+});

@@ -10,6 +10,9 @@ import { LabelPlacer } from '../../../../../webview/kit/label-placer.js';
 import { makeTheme } from '../../../../../webview/kit/colour.js';
 import { SPEC_ENTRIES } from '../../../../../webview/views/registry.js';
 import { exampleText } from '../../../../support/specs.js';
+import { pcaSample, plottableOutputs } from '../../../../../webview/views/spec/quadrant.js';
+import { QUADRANT_PCA } from '../../../../../src/core/budget.js';
+import type { AttentionData } from '../../../../../src/core/result/attention-data.js';
 
 const parse = (svg: string) => new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document;
 
@@ -108,3 +111,38 @@ for (const name of ['apple-watch-lens.attn.json', 'mouse-two-contexts.attn.json'
     });
   }
 }
+
+test('the principal components past QUADRANT_PCA are computed from one vector in k, and the plot says so; within it, from every vector', () => {
+  // 90 inputs of 100 tokens at d_model 1,000: 9,000 vectors, 9 million numbers, over 8.4 million by a little.
+  const d = 1000;
+  const thin = (seed: number) => ({ init: 'xavier', shape: [d, 1], seed });
+  const spec = (inputs: number) => JSON.stringify({
+    embeddings: { a: Array.from({ length: d }, (_, t) => Math.sin(t)), b: Array.from({ length: d }, (_, t) => Math.cos(t * 3)) },
+    inputs: Array.from({ length: inputs }, (_, i) => ({ name: `x${i}`, tokens: Array.from({ length: 100 }, (_, t) => ((t * 7 + i) % 3 ? 'a' : 'b')) })),
+    heads: [{ name: 'h', wq: thin(1), wk: thin(2), wv: thin(3) }],
+  });
+  const over = analyze(spec(90)).data!;
+  const outs = plottableOutputs(over, { head: 'all' });
+  assert.equal(outs.rows, undefined, 'd_v 1: only the inputs are plotted');
+  const sample = pcaSample(over, outs);
+  assert.ok(typeof sample !== 'string');
+  assert.equal(sample.vectors.length, 4500, 'one vector in 2');
+  assert.deepEqual([...sample.vectors[1]], [...over.inputs[0].embeddings.data.subarray(2 * d, 3 * d)], 'the second kept is the third token');
+  assert.equal(sample.note, 'the principal components of 9,000 vectors of d_model 1,000 needs 9.0 million numbers, over the budget of 8.4 million: they are computed from one vector in 2 (4,500 of them)');
+  const svg = renderSvg(over, 'quadrant', { width: 900, head: 'all' });
+  // The note wraps over lines (tspans): read as text, it is the whole sentence.
+  assert.match(svg.replace(/<title>[^<]*<\/title>/g, '').replace(/<[^>]+>/g, ''), /they are\s*computed from one vector in 2/, 'each line of a wrapped note is a text of its own');
+  assert.match(svg, /principal components of a sample of the vectors/);
+  const within = analyze(spec(80)).data!;
+  const all = pcaSample(within, plottableOutputs(within, { head: 'all' }));
+  assert.ok(typeof all !== 'string' && all.vectors.length === 8000 && all.note === undefined, '8 million numbers: every vector');
+  assert.match(renderSvg(within, 'quadrant', { width: 900, head: 'all' }), /principal components of all the vectors/);
+});
+
+test('vectors too wide for even two of them in the budget: the quadrant says so instead of a plot', () => {
+  const d = 5_000_000;
+  const inp = (name: string) => ({ name, tokens: ['a'], embeddings: { rows: 1, cols: d, data: new Float64Array(0) } });
+  const data = { dModel: d, inputs: [inp('x'), inp('y'), inp('z')] } as unknown as AttentionData;
+  assert.equal(pcaSample(data, { label: '' }), 'the principal components of 3 vectors of d_model 5,000,000 needs 15.0 million numbers, over the budget of 8.4 million: name the axes (views.quadrant) to plot vectors this wide');
+  assert.ok(2 * d > QUADRANT_PCA.max);
+});

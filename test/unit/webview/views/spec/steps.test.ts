@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { renderSvg } from '../../../../../src/cli/render.js';
 import { analyze } from '../../../../../src/core/index.js';
-import { textWidth, monoWidth } from '../../../../../webview/kit/format.js';
+import { dotTerms, textWidth, monoWidth } from '../../../../../webview/kit/format.js';
+import { sumTerms } from '../../../../../webview/views/spec/steps.js';
 import { makeTheme } from '../../../../../webview/kit/colour.js';
 import { SPEC_ENTRIES } from '../../../../../webview/views/registry.js';
 import { exampleFiles } from '../../../../support/specs.js';
@@ -113,4 +114,26 @@ test('step by step: the q vector goes under its label when beside it it would ru
     }
     dom.window.close();
   }
+});
+
+test('a tooltip\'s sum past STEP_TERMS writes the first terms and the largest of the rest, and how many it leaves out; within it, dotTerms\' very text', () => {
+  const d = 2000;
+  // e_a has 1 at 0, 700 and 1,500; W_Q's one column is 1 + t/1000: q = 1 + 1.7 + 2.5.
+  const spec = {
+    embeddings: { a: Array.from({ length: d }, (_, t) => (t === 0 || t === 700 || t === 1500 ? 1 : 0)) },
+    inputs: [{ tokens: ['a', 'a'] }],
+    heads: [{ name: 'h', wq: Array.from({ length: d }, (_, t) => [1 + t / 1000]), wk: Array.from({ length: d }, () => [1]), wv: Array.from({ length: d }, () => [1]) }],
+  };
+  const data = analyze(JSON.stringify(spec)).data!;
+  const { doc } = texts(renderSvg(data, 'steps', { width: 1000 }));
+  const q = [...doc.querySelectorAll('title')].map((t) => t.textContent!).find((t) => t.startsWith('q_a[0] = e_a · W_Q column 0'));
+  assert.match(q ?? '', /^q_a\[0\] = e_a · W_Q column 0 = 1·1 \+ 0·1\.001 \+ 0·1\.002 \+ 0·1\.003 \+ 0·1\.004 \+ 0·1\.005 \+ … the largest of the rest: \[700\] 1·1\.7 \+ \[1500\] 1·2\.5 … = 5\.2 \(1,992 of 2,000 terms left out: a tooltip writes at most 1,024\)$/);
+  const rand = (k: number) => Array.from({ length: k }, (_, t) => Math.sin(t * 12.9898) * 3);
+  for (const k of [1, 12, 13, 1024]) assert.equal(sumTerms(rand(k), rand(k).reverse(), 1.5), dotTerms(rand(k), rand(k).reverse(), 1.5), `${k} terms`);
+  // The largest are the largest in size, negative ones too, in their order; ties keep the first.
+  const a = new Float64Array(5000), b = new Float64Array(5000).fill(1);
+  [[10, 3], [4000, -9], [20, 5], [30, 1], [40, 2], [50, 2], [60, 7], [70, 0.5], [80, 2]].forEach(([t, v]) => { a[t] = v; });
+  assert.match(sumTerms(a, b, 0), /largest of the rest: \[10\] 3·1 \+ \[20\] 5·1 \+ \[40\] 2·1 \+ \[50\] 2·1 \+ \[60\] 7·1 \+ \[4000\] \(-9\)·1 …/);
+  const big = new Float64Array(4_194_304).fill(0.5);
+  assert.match(sumTerms(big, big, 1), /\(4,194,292 of 4,194,304 terms left out/);
 });
