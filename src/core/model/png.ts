@@ -3,23 +3,13 @@
 // most 256 colours), compressed only when the caller passes a zlib `deflate` (the CLI passes
 // node:zlib's); otherwise written as stored deflate blocks (valid, larger).
 
+import { crc32Table } from '../crc32.js';
+
 /** zlib data (RFC 1950) of `bytes`; the default stores without compressing. */
 export type Deflate = (bytes: Uint8Array) => Uint8Array;
 
-let CRC_TABLE: Uint32Array | undefined;
-function crc32(bytes: Uint8Array, start: number, end: number): number {
-  if (!CRC_TABLE) {
-    CRC_TABLE = new Uint32Array(256);
-    for (let n = 0; n < 256; n++) {
-      let c = n;
-      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-      CRC_TABLE[n] = c >>> 0;
-    }
-  }
-  let c = 0xffffffff;
-  for (let i = start; i < end; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
+/** The CRC-32 of bytes start … end − 1 (a PNG chunk's type and data). */
+const crc32 = (bytes: Uint8Array, start: number, end: number) => crc32Table(bytes.subarray(start, end));
 
 /** zlib with stored (uncompressed) blocks of at most 65,535 bytes, and its Adler-32. */
 export function storedZlib(bytes: Uint8Array): Uint8Array {

@@ -7,6 +7,14 @@ export const MAX_WORK = 2e9;
 /** Attention cells over all inputs and heads: each holds a score, a scaled score and a weight. 4 heads of 1,024 tokens. */
 export const MAX_CELLS = 4 * 1024 * 1024;
 
+/**
+ * Numbers the inputs' vectors hold together (tokens × d_model over all inputs): each input's x is
+ * made anew for the compute, and q, k, v and the views follow it. 2^25 (256 MB of float64) keeps the
+ * largest spec within a few seconds; 256 inputs × 128 tokens at d_model 8,192 (268 million, from a
+ * 1 KB spec and an embeddings file) took 30 s and 3.2 GB to draw.
+ */
+export const MAX_INPUT_NUMBERS = 2 ** 25;
+
 /** Heads one spec may have: real models have up to a few dozen per layer; a teaching spec far fewer. */
 export const MAX_HEADS = 256;
 /**
@@ -43,6 +51,11 @@ export function countCells(inputs: readonly InputSpec[], heads: number): number 
 
 /** The message for the first limit the spec passes, or undefined when it fits. */
 export function overLimit(inputs: readonly InputSpec[], heads: readonly HeadSpec[], dModel: number): string | undefined {
+  const tokens = inputs.reduce((s, input) => s + input.tokens.length, 0);
+  if (tokens * dModel > MAX_INPUT_NUMBERS) {
+    return `the inputs' vectors would hold ${(tokens * dModel).toLocaleString('en-US')} numbers (${tokens.toLocaleString('en-US')} tokens over ${inputs.length} input(s) × d_model ${dModel.toLocaleString('en-US')}), ` +
+      `over the ${MAX_INPUT_NUMBERS.toLocaleString('en-US')} limit: use fewer inputs or tokens, or a smaller d_model`;
+  }
   const cells = countCells(inputs, heads.length);
   if (cells > MAX_CELLS) {
     return `this spec has ${cells.toLocaleString('en-US')} attention cells (tokens² × heads, over all inputs), ` +

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readSpec } from '../../../../src/core/spec/read.js';
-import { MAX_HEADS, MAX_IDENTITY_CELLS } from '../../../../src/core/spec/read-limits.js';
+import { MAX_HEADS, MAX_IDENTITY_CELLS, MAX_INPUT_NUMBERS } from '../../../../src/core/spec/read-limits.js';
 import { MAX_INPUTS } from '../../../../src/core/spec/read-inputs.js';
 import { MAX_PROBLEMS } from '../../../../src/core/spec/read-values.js';
 
@@ -70,4 +70,19 @@ test(`300,000 bad numbers give ${MAX_PROBLEMS} problems and one line saying ther
   assert.equal(spec, undefined);
   assert.equal(problems.length, MAX_PROBLEMS + 1);
   assert.match(problems[MAX_PROBLEMS].message, new RegExp(`more than ${MAX_PROBLEMS} problems: only the first ${MAX_PROBLEMS} are listed`));
+});
+
+test('the inputs\' vectors are refused past MAX_INPUT_NUMBERS (tokens × d_model over all inputs), from the shapes, at the boundary exactly', () => {
+  // d_model 1,024 and 2^15 tokens (256 inputs of 128) fill the limit exactly; one token more is over it.
+  const thin = (seed: number) => ({ init: 'xavier', shape: [1024, 1], seed });
+  const spec = (extra: number) => JSON.stringify({
+    embeddings: { a: Array.from({ length: 1024 }, (_, i) => (i === 0 ? 1 : 0)) },
+    inputs: Array.from({ length: 256 }, (_, i) => ({ name: `x${i}`, tokens: Array(128 + (i === 0 ? extra : 0)).fill('a') })),
+    heads: [{ name: 'h', wq: thin(1), wk: thin(2), wv: thin(3) }],
+  });
+  assert.equal(1024 * 256 * 128, MAX_INPUT_NUMBERS);
+  assert.deepEqual(readSpec(spec(0)).problems.filter((p) => p.severity === 'error'), []);
+  const over = readSpec(spec(1)).problems.filter((p) => p.severity === 'error');
+  assert.equal(over.length, 1);
+  assert.match(over[0].message, /^the inputs' vectors would hold 33,555,456 numbers \(32,769 tokens over 256 input\(s\) × d_model 1,024\), over the 33,554,432 limit/);
 });
