@@ -87,7 +87,7 @@ function overflowProblem(spec: Spec, o: Overflow): Problem {
   const byScale = o.what === 'scaled' && spec.scale.kind === 'number' && spec.scale.span ? spec.scale.span : undefined;
   const span = byScale ?? (head ? (spec.headsGiven ? head.span : undefined) : spec.wo?.span) ?? input.span ?? { offset: 0, length: 1 };
   const path = byScale ? 'scale' : head ? (spec.headsGiven ? `heads[${o.head}]` : `inputs[${o.input}]`) : 'wo';
-  return { severity: 'error', path, span, message: `the numbers grow too large to compute: ${where} is ${o.value}; ${hint}` };
+  return { severity: 'error', path, span, message: `the numbers grow too large to compute: ${where} ${Number.isFinite(o.value) ? `is ${o.value}` : 'overflows past the largest number (±1.8e308)'}; ${hint}` };
 }
 
 export { readSpec } from './spec/read.js';

@@ -3,7 +3,8 @@
 // the heads' subspaces overlap, and the covariance of each input's embeddings. This is the
 // `attn analyze --json` contract. SVD and the (non-symmetric) eigendecomposition come from ml-matrix,
 // a maintained port of JAMA, rather than our own: they are the hard, well-trodden part.
-import { EigenvalueDecomposition, Matrix as MlMatrix, QrDecomposition, SVD } from 'ml-matrix';
+import { EigenvalueDecomposition, Matrix as MlMatrix, QrDecomposition } from 'ml-matrix';
+import { svd } from './svd.js';
 import type { Matrix } from './matrix.js';
 import { matmul, matmulTransposed, transpose } from './matrix.js';
 import type { Spec } from '../spec/spec.js';
@@ -36,7 +37,7 @@ export function singularValues(m: Matrix): number[] {
 }
 
 function mlSingularValues(m: MlMatrix): number[] {
-  const s = new SVD(m, { computeLeftSingularVectors: false, computeRightSingularVectors: false, autoTranspose: true }).diagonal;
+  const s = svd(m).diagonal;
   return s.map((v) => Math.max(0, v)).sort((a, b) => b - a).slice(0, Math.min(m.rows, m.columns));
 }
 
@@ -66,12 +67,12 @@ const fromMl = (m: MlMatrix): Matrix => ({ rows: m.rows, cols: m.columns, data: 
 function columnBasis(m: Matrix): Matrix {
   const tall = m.rows > m.cols;
   const qr = tall ? new QrDecomposition(toMl(m)) : undefined;
-  const svd = new SVD(qr ? qr.upperTriangularMatrix : toMl(m), { computeLeftSingularVectors: true, computeRightSingularVectors: false, autoTranspose: true });
-  const s = svd.diagonal;
+  const d = svd(qr ? qr.upperTriangularMatrix : toMl(m), { left: true });
+  const s = d.diagonal;
   const tol = Math.max(0, s[0] ?? 0) * Math.max(m.rows, m.cols) * Number.EPSILON;
   const keep: number[] = [];
   s.forEach((v, k) => { if (v > tol) keep.push(k); });
-  const u = svd.leftSingularVectors;
+  const u = d.leftSingularVectors;
   // Kept columns of U as rows: k × (rows of U).
   const keptT: Matrix = { rows: keep.length, cols: u.rows, data: new Float64Array(keep.length * u.rows) };
   keep.forEach((k, r) => { for (let i = 0; i < u.rows; i++) keptT.data[r * u.rows + i] = u.get(i, k); });
@@ -84,7 +85,7 @@ function columnBasis(m: Matrix): Matrix {
 function basesOverlap(ua: Matrix, ub: Matrix): number {
   const r = Math.min(ua.rows, ub.rows);
   if (r === 0) return 0;
-  const cos = new SVD(toMl(matmulTransposed(ua, ub)), { computeLeftSingularVectors: false, computeRightSingularVectors: false, autoTranspose: true }).diagonal;
+  const cos = svd(toMl(matmulTransposed(ua, ub))).diagonal;
   const top = cos.sort((x, y) => y - x).slice(0, r);
   return top.reduce((s, c) => s + Math.min(1, c) ** 2, 0) / r;
 }

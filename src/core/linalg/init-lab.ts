@@ -6,7 +6,8 @@
 // 3. scoreScaling: Var(q · k) for random unit-variance q and k grows as d_k, so without ÷ √d_k the
 //    softmax saturates (its largest weight tends to 1); with it, Var = 1 at every d_k.
 // Row-vector convention: h_l = x_{l−1} · W_l. Plain typed results, no DOM.
-import { SVD, Matrix as MlMatrix } from 'ml-matrix';
+import { Matrix as MlMatrix } from 'ml-matrix';
+import { svd } from './svd.js';
 import { matmul, zeros, type Matrix } from './matrix.js';
 import { createRandom, fillGaussian, type Random } from './random.js';
 import { initVariance } from '../spec/read-init.js';
@@ -142,7 +143,7 @@ export function weightSpectrum(rule: VarianceRule, rows: number, cols: number, s
   const v = ruleVariance(rule, rows, cols);
   const w = gaussianMatrix(rows, cols, createRandom(seed), v);
   const ml = new MlMatrix(Array.from({ length: rows }, (_, i) => Array.from(w.data.subarray(i * cols, (i + 1) * cols))));
-  const s = new SVD(ml, { computeLeftSingularVectors: false, computeRightSingularVectors: false, autoTranspose: true }).diagonal;
+  const s = svd(ml).diagonal;
   const singularValues = Float64Array.from(s.map((x) => Math.max(0, x)).sort((a, b) => b - a).slice(0, Math.min(rows, cols)));
   const big = Math.sqrt(Math.max(rows, cols)), small = Math.sqrt(Math.min(rows, cols));
   return { rows, cols, variance: v, singularValues, edges: [Math.sqrt(v) * (big - small), Math.sqrt(v) * (big + small)] };

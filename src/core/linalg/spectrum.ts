@@ -5,7 +5,8 @@
 // Row-vector convention throughout, as in the seeds: a point x of the plane goes to x · M. So the
 // input singular directions are the eigenvectors of M·Mᵀ, and the eigen-directions solve x·M = λx
 // (left eigenvectors of M, i.e. eigenvectors of Mᵀ). Pure numbers, no DOM.
-import { Matrix as MlMatrix, SVD } from 'ml-matrix';
+import { Matrix as MlMatrix } from 'ml-matrix';
+import { svd } from './svd.js';
 import type { Matrix } from './matrix.js';
 
 /** Below this share of σ_max (numpy's matrix_rank tolerance: σ_max · max(m, n) · ε) a singular value counts as 0. */
@@ -180,11 +181,11 @@ export interface TopTwo {
 export function topTwo(m: Matrix): TopTwo {
   // x · M = σ u with x a unit row of length m.rows: x are the left singular vectors of M (column convention).
   const ml = new MlMatrix(Array.from({ length: m.rows }, (_, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols))));
-  const svd = new SVD(ml, { computeLeftSingularVectors: true, computeRightSingularVectors: true, autoTranspose: true });
-  const order = svd.diagonal.map((s, k) => [s, k]).sort((x, y) => y[0] - x[0]).map(([, k]) => k);
-  const s = (i: number) => (i < order.length ? Math.max(0, svd.diagonal[order[i]]) : 0);
-  const input = (i: number) => i < order.length ? Float64Array.from({ length: m.rows }, (_, r) => svd.leftSingularVectors.get(r, order[i])) : new Float64Array(m.rows);
-  const output = (i: number) => i < order.length && s(i) > 0 ? Float64Array.from({ length: m.cols }, (_, c) => svd.rightSingularVectors.get(c, order[i])) : new Float64Array(m.cols);
+  const d = svd(ml, { left: true, right: true });
+  const order = d.diagonal.map((s, k) => [s, k]).sort((x, y) => y[0] - x[0]).map(([, k]) => k);
+  const s = (i: number) => (i < order.length ? Math.max(0, d.diagonal[order[i]]) : 0);
+  const input = (i: number) => i < order.length ? Float64Array.from({ length: m.rows }, (_, r) => d.leftSingularVectors.get(r, order[i])) : new Float64Array(m.rows);
+  const output = (i: number) => i < order.length && s(i) > 0 ? Float64Array.from({ length: m.cols }, (_, c) => d.rightSingularVectors.get(c, order[i])) : new Float64Array(m.cols);
   // A deterministic sign: each input direction's largest entry is positive (its output flips with it).
   const pairs = [0, 1].map((i) => {
     const v = input(i), u = output(i);

@@ -144,7 +144,9 @@ test('issue 20: singular values from 1e-320 to 1e300 are printed so that each re
     });
   }
   // The family is what it says: most specs print, some with a finite κ beside values near 1e-300.
-  assert.ok(printed >= 120 && finiteCondition >= 50 && tiny >= 50, `printed ${printed}, finite κ ${finiteCondition}, σ below 1e-290 ${tiny}`);
+  // (Since the SVD is taken at an ordinary scale, a rank-deficient matrix's smallest value is 0
+  // rather than round-off near 1e-300: 38 of the 200 draw one, where 50 did.)
+  assert.ok(printed >= 120 && finiteCondition >= 50 && tiny >= 30, `printed ${printed}, finite κ ${finiteCondition}, σ below 1e-290 ${tiny}`);
 });
 
 test('issue 20: W_Q = 1e-300 · diag(3, 2) prints [3.0e-300, 2.0e-300] beside condition number 1.5 (it printed [0, 0])', async () => {

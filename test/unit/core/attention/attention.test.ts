@@ -51,14 +51,14 @@ test('numbers that multiply past a double are an error on the head, not NaN in t
   const p = a.problems.find((x) => x.severity === 'error');
   assert.ok(p);
   assert.equal(p.path, 'heads[0]');
-  assert.match(p.message, /the numbers grow too large to compute: scores of "x" in head "big" is Infinity; use smaller embeddings or weights/);
+  assert.match(p.message, /the numbers grow too large to compute: scores of "x" in head "big" overflows past the largest number \(±1\.8e308\); use smaller embeddings or weights/);
 });
 
 test('a scale so small that the scaled scores overflow says the scale is the cause', () => {
   const text = JSON.stringify({ ...BASE, inputs: [{ tokens: ['x', 'z'] }], scale: 1e-320 });
   const a = analyze(text);
   assert.equal(a.json, undefined);
-  assert.match(a.problems[0].message, /scaled of "x" .* is Infinity; the scale divides the scores by too small a number/);
+  assert.match(a.problems[0].message, /scaled of "x" .* overflows past the largest number \(±1\.8e308\); the scale divides the scores by too small a number/);
   // Underlined on the scale itself, the number the user must change.
   assert.equal(a.problems[0].path, 'scale');
   assert.equal(text.slice(a.problems[0].span.offset, a.problems[0].span.offset + a.problems[0].span.length), '1e-320');

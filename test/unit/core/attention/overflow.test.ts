@@ -58,7 +58,7 @@ test('the second head of the second input is placed as input 1, head 1, when eve
   assert.equal(a.data, undefined);
   assert.equal(a.problems.length, 1);
   assert.equal(a.problems[0].path, 'heads[1]');
-  assert.equal(a.problems[0].message, 'the numbers grow too large to compute: scores of "one" in head "loud" is Infinity; use smaller embeddings or weights');
+  assert.equal(a.problems[0].message, 'the numbers grow too large to compute: scores of "one" in head "loud" overflows past the largest number (±1.8e308); use smaller embeddings or weights');
 });
 
 test('an overflow in W_O has no head: it is the "W_O output"', () => {
