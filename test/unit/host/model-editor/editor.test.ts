@@ -74,7 +74,10 @@ test('two editors of one file share one document: one scan for both', async () =
   await commands.executeCommand('vscode.openWith', uri, MODEL_VIEW_TYPE);
   await commands.executeCommand('vscode.openWith', uri, MODEL_VIEW_TYPE, ViewColumn.Two);
   const [a, b] = editors();
-  assert.deepEqual(await headerOf(a), await headerOf(b));
+  // The same file's shape in both. The statistics stream in after the header ('scanned'), so a page
+  // that said 'ready' before the scan ended has fewer of them in its header: those are not compared.
+  const shapeOf = ({ stats: _s, offRows: _o, warnings: _w, ...shape }: ModelHeader) => shape;
+  assert.deepEqual(shapeOf(await headerOf(a)), shapeOf(await headerOf(b)));
   await until('both editors with every head', () => provider.infos().length === 2 && provider.infos().every((i) => i.read === 6));
   assert.deepEqual(provider.infos().map((i) => i.scans), [1, 1], 'one scan, shared');
   a.dispose();
