@@ -62,39 +62,22 @@ function readOpen(r: Reader, node: Node, context: { inputs: readonly InputSpec[]
   const at = (key: string) => childAt(node, key);
   const out: { -readonly [K in keyof SpecOpen]: SpecOpen[K] } = {};
   let ok = true;
-  const viewNode = at('view');
-  if (viewNode) {
-    out.view = oneOf(r, viewNode, ['open', 'view'], VIEW_NAMES);
-    ok &&= out.view !== undefined;
-  }
-  const inputNode = at('input');
-  if (inputNode) {
-    out.input = named(r, inputNode, ['open', 'input'], 'input', context.inputs.map((i) => i.name));
-    ok &&= out.input !== undefined;
-  }
-  const headNode = at('head');
-  if (headNode) {
-    out.head = headNode.type === 'string' && headNode.value === 'all'
-      ? 'all'
-      : named(r, headNode, ['open', 'head'], 'head', context.heads.map((h) => h.name));
-    ok &&= out.head !== undefined;
-  }
-  const tokenNode = at('token');
-  if (tokenNode) {
+  /** Reads `key` when the spec gives it; a given key that is refused makes the whole "open" refused. */
+  const field = <K extends keyof SpecOpen>(key: K, read: (node: Node) => SpecOpen[K] | undefined) => {
+    const node = at(key);
+    if (!node) return;
+    out[key] = read(node);
+    ok &&= out[key] !== undefined;
+  };
+  field('view', (n) => oneOf(r, n, ['open', 'view'], VIEW_NAMES));
+  field('input', (n) => named(r, n, ['open', 'input'], 'input', context.inputs.map((i) => i.name)));
+  field('head', (n) => (n.type === 'string' && n.value === 'all' ? 'all' : named(r, n, ['open', 'head'], 'head', context.heads.map((h) => h.name))));
+  field('token', (n) => {
     const input = context.inputs[out.input ?? 0];
-    out.token = input ? named(r, tokenNode, ['open', 'token'], `token of input ${quote(input.name)}`, input.tokens.map((t) => t.text)) : undefined;
-    ok &&= out.token !== undefined;
-  }
-  const matrixNode = at('matrix');
-  if (matrixNode) {
-    out.matrix = oneOf(r, matrixNode, ['open', 'matrix'], MATRIX_MODES);
-    ok &&= out.matrix !== undefined;
-  }
-  const projectionNode = at('projection');
-  if (projectionNode) {
-    out.projection = oneOf(r, projectionNode, ['open', 'projection'], context.hasWo ? ROLES : ROLES.filter((role) => role !== 'wo'));
-    ok &&= out.projection !== undefined;
-  }
+    return input ? named(r, n, ['open', 'token'], `token of input ${quote(input.name)}`, input.tokens.map((t) => t.text)) : undefined;
+  });
+  field('matrix', (n) => oneOf(r, n, ['open', 'matrix'], MATRIX_MODES));
+  field('projection', (n) => oneOf(r, n, ['open', 'projection'], context.hasWo ? ROLES : ROLES.filter((role) => role !== 'wo')));
   return ok ? out : undefined;
 }
 
