@@ -1,0 +1,35 @@
+// What the model runner asks of a tokenizer, and nothing more: the ids of a text with their vocabulary
+// strings, and one id written back as text. Kept apart from the library behind it, so the forward
+// pass, the CLI and the host depend on this contract, not on how tokenizer.json is interpreted.
+// This file is pure (no node:fs): the texts of the files come in as strings.
+
+/** The files a model folder may hold for its tokenizer, already read (with a byte budget) by core/files. */
+export interface TokenizerFiles {
+  /** tokenizer.json's text. */
+  tokenizerJson?: string;
+  /** tokenizer_config.json's text, when the folder has one (it may name the BOS token and whether to add it). */
+  tokenizerConfigJson?: string;
+  /** A GPT-2 folder without tokenizer.json: vocab.json and merges.txt. */
+  vocabJson?: string;
+  mergesTxt?: string;
+}
+
+export interface Encoding {
+  /** The ids, as tokenizer.json's rules make them (its post-processor's BOS included). */
+  ids: number[];
+  /** Each id's string in the vocabulary, e.g. "Ġcat". */
+  pieces: string[];
+}
+
+export interface Tokenizer {
+  encode(text: string): Encoding;
+  /** One id decoded alone, e.g. " cat"; a piece that is part of a character decodes to what it can. */
+  decodeOne(id: number): string;
+  /** How many ids the tokenizer knows (added tokens included). */
+  readonly vocabSize: number;
+}
+
+/** A tokenizer that cannot be built: the message names the file at fault and says what is wrong. */
+export class TokenizerError extends Error {
+  override name = 'TokenizerError';
+}

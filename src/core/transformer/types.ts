@@ -1,0 +1,84 @@
+// The contract of the model runner: what a checkpoint folder is read into, and what one forward pass
+// gives back. The CLI (`attn run`), the extension host and the tests all speak these types, so the
+// forward pass behind them can change (kernels, threads) without touching its callers.
+
+/** The architectures the runner computes. */
+export type Architecture = 'gpt2' | 'llama' | 'qwen2';
+
+/** The model's shape, as `attn run --json` prints it under "model". */
+export interface ModelSummary {
+  type: Architecture;
+  layers: number;
+  /** Query heads per layer. */
+  heads: number;
+  /** Key/value heads per layer (fewer than `heads` under grouped-query attention). */
+  kvHeads: number;
+  dModel: number;
+  headDim: number;
+  vocab: number;
+  /** The longest input the model was trained for (n_positions / max_position_embeddings). */
+  contextLength: number;
+}
+
+/** One of the most likely next tokens at the last position. */
+export interface NextToken {
+  id: number;
+  /** The id decoded alone. */
+  token: string;
+  /** Its softmax probability. */
+  p: number;
+}
+
+/** What one forward pass over a text gives back. */
+export interface RunResult {
+  model: ModelSummary;
+  ids: number[];
+  /** Vocabulary strings of the ids ("Ġcat"). */
+  pieces: string[];
+  /** Each id decoded alone (" cat"). */
+  tokens: string[];
+  /** Per layer, the weights of every query head, [heads, n, n] row-major (query rows, key columns). */
+  attention: Float32Array[];
+  /** The five most likely next tokens, most likely first. */
+  next: NextToken[];
+  timings: { loadMs: number; tokenizeMs: number; forwardMs: number };
+}
+
+/**
+ * The seeds' lens on one real head: the numbers that head's attention is computed from, so the spec
+ * views can show them. `x` is what the head reads (the residual stream after the layer's norm), one
+ * row per token; q and k are as the scores use them (after RoPE for llama and qwen2).
+ */
+export interface HeadLens {
+  layer: number;
+  head: number;
+  /** The key/value head this query head reads (head under multi-head attention). */
+  kvHead: number;
+  tokens: string[];
+  /** [n, dModel] row-major: the residual stream at the layer's input. */
+  residual: Float64Array;
+  /** [n, dModel] row-major: after the layer's norm, what W_Q, W_K and W_V multiply. */
+  x: Float64Array;
+  /** [dModel, headDim] row-major, in y = x · W form (GPT-2's Conv1D layout; nn.Linear's transposed). */
+  wq: Float64Array;
+  wk: Float64Array;
+  wv: Float64Array;
+  /** [headDim] each, or undefined where the architecture has none. */
+  bq?: Float64Array;
+  bk?: Float64Array;
+  bv?: Float64Array;
+  /** [headDim, dModel]: this head's rows of the output projection. */
+  wo: Float64Array;
+  /** [n, headDim]: the queries, keys and values the scores are computed from (RoPE applied to q and k). */
+  q: Float64Array;
+  k: Float64Array;
+  v: Float64Array;
+  /** Whether q and k are rotated by position (RoPE), so q ≠ x · W_Q + b. */
+  rotary: boolean;
+  /** The divisor of the scores (√headDim). */
+  scale: number;
+  /** [n, n]: the head's weights, as the forward pass computed them. */
+  weights: Float64Array;
+  dModel: number;
+  headDim: number;
+}
