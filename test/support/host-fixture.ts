@@ -2,18 +2,18 @@
 // copied to a fresh folder (so an export or an edit never touches examples/), the analysis cache the
 // host uses with a runner that computes in place (no worker: src/host/analysis/runner.ts) and an
 // Analyst that counts the specs it reads, and a wait for what happens after an event or a timer.
-import { copyFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AnalysisCache } from '../../src/host/analysis/cache.js';
 import { AnalysisRunner } from '../../src/host/analysis/runner.js';
 import { Analyst } from '../../src/host/analysis/analyst.js';
 import { EXAMPLES } from './specs.js';
 import { Uri } from './vscode/index.js';
+import { tempDir } from './temp-dir.js';
 
 /** A fresh folder holding copies of the named examples; their file URIs, in order. */
 export function examplesInTemp(...names: string[]): { folder: string; uris: Uri[] } {
-  const folder = mkdtempSync(join(tmpdir(), 'attn-host-'));
+  const folder = tempDir('attn-host-');
   const uris = names.map((name) => {
     copyFileSync(join(EXAMPLES, name), join(folder, name));
     return Uri.file(join(folder, name));

@@ -4,17 +4,17 @@
 // worked out by hand.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeSpec } from '../../../src/core/linalg/analyze.js';
 import { readSpec } from '../../../src/core/spec/read.js';
 import { attn } from '../../support/cli.js';
 import { seeded } from '../../support/random.js';
 import { spreadSpec } from '../../support/spread-specs.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 function tempSpec(value: unknown): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'attn-')), 'a.attn.json');
+  const file = join(tempDir('attn-'), 'a.attn.json');
   writeFileSync(file, JSON.stringify(value));
   return file;
 }

@@ -4,16 +4,16 @@
 // the spec's tokens, and places the spec's problems at FILE:LINE:COL.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { randomAttention, writeSafetensors } from '../../support/model-fixture.js';
 import { ROOT } from '../../support/paths.js';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspectReport, modelTarget } from '../../../src/cli/inspect.js';
 import { rolloutRefusal } from '../../../src/core/tensors/rollout.js';
 import type { InspectJson } from '../../../src/core/tensors/inspect.js';
 import { attn } from '../../support/cli.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const io = () => {
   const out: string[] = [], err: string[] = [];
@@ -77,7 +77,7 @@ test('modelTarget: a tensor file is opened as named, with --tensor', () => {
 });
 
 test('modelTarget: a spec that references a file opens it beside the spec, with its tokens and tensor', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-ref-'));
+  const dir = tempDir('attn-ref-');
   const spec = join(dir, 'run.attn.json');
   writeFileSync(spec, '{\n  "attention": { "file": "runs/run1.npy", "tensor": "t" },\n  "tokens": ["The", "cat"]\n}');
   mkdirSync(join(dir, 'runs'));
@@ -97,7 +97,7 @@ test('modelTarget: a spec that references a file opens it beside the spec, with 
 });
 
 test('modelTarget: a spec that computes its own attention is exit 2; a broken spec is exit 1 with its problems', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-ref-'));
+  const dir = tempDir('attn-ref-');
   const own = join(dir, 'own.attn.json');
   writeFileSync(own, JSON.stringify({ embeddings: { a: [1] }, inputs: [{ tokens: ['a'] }] }));
   const s = io();
@@ -116,7 +116,7 @@ test('inspect takes exactly one file (exit 2), and a missing referenced file is 
   assert.equal(none.code, 2);
   assert.equal(none.err, 'attn inspect: name exactly one .safetensors, .npy or .npz file, or a spec that references one');
   assert.equal((await attn('inspect', 'a.npy', 'b.npy')).code, 2);
-  const dir = mkdtempSync(join(tmpdir(), 'attn-ref-'));
+  const dir = tempDir('attn-ref-');
   const spec = join(dir, 'run.attn.json');
   writeFileSync(spec, '{"attention": {"file": "missing.npy"}}');
   const r = await attn('inspect', spec);
@@ -126,7 +126,7 @@ test('inspect takes exactly one file (exit 2), and a missing referenced file is 
 });
 
 test('attn inspect - reads the model file from standard input, as the usage says FILE may be (it said ENOENT)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-stdin-'));
+  const dir = tempDir('attn-stdin-');
   const file = join(dir, 'run.safetensors');
   writeSafetensors(file, randomAttention(1, 2, 3), 1, 2, 3, ['a', 'b', 'c']);
   const viaStdin = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), 'inspect', '-', '--json'], { cwd: ROOT, input: readFileSync(file), encoding: 'utf8', timeout: 30_000 });

@@ -4,16 +4,16 @@
 // the file is left as it was. Each input × each spelling is a case.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { linkSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { linkSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { inputReplacedBy } from '../../../src/cli/outputs.js';
 import { attn } from '../../support/cli.js';
 import { npyFloat32 } from '../../support/tensor-files.js';
 import { randomAttention, writeSafetensors } from '../../support/model-fixture.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 function folder() {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-outputs-'));
+  const dir = tempDir('attn-outputs-');
   const put = (name: string, text: string | Buffer) => { writeFileSync(join(dir, name), text); return join(dir, name); };
   const wq = put('wq.npy', npyFloat32([2, 2], [1, 0, 0, 1]));
   const spec = put('lens.attn.json', JSON.stringify({ inputs: [{ name: 'ab', tokens: ['a', 'b'] }], embeddings: { a: [1, 0], b: [0, 1] }, heads: [{ name: 'h', wq: { file: 'wq.npy' }, wk: [[1, 0], [0, 1]], wv: [[1, 0], [0, 1]] }] }));

@@ -1,14 +1,14 @@
 // Reading a spec with a byte budget, whatever the path names: endless devices, pipes, bad encodings.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { readSpecText, firstInvalidUtf8 } from '../../../src/cli/read-file.js';
 import { ROOT } from '../../support/paths.js';
+import { tempDir } from '../../support/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'attn-read-'));
+const dir = tempDir('attn-read-');
 
 test('/dev/zero is refused after max-bytes + 1 bytes, not read until memory runs out', () => {
   const r = readSpecText('/dev/zero', 1000);

@@ -5,8 +5,7 @@
 // registry's pictures.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JSDOM } from 'jsdom';
 import { run } from '../../../src/cli/run.js';
@@ -21,8 +20,9 @@ import { fromBase64 } from '../../../src/core/model/png.js';
 import { MODEL_SVG, modelSvgBytes } from '../../../src/core/budget.js';
 import { float32FromBase64, type ModelPageData } from '../../../webview/views/model/page-data.js';
 import { npyBytes, npyDict, zipOf } from '../../support/tensor-files.js';
+import { tempDir } from '../../support/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'attn-model-'));
+const dir = tempDir('attn-model-');
 const L = 2, H = 3, N = 8;
 const EVIL = '</script><script>window.pwned = 1</script><!--';
 const TOKENS = Array.from({ length: N }, (_, i) => (i === 2 ? EVIL : `w${i % 3}`));

@@ -3,8 +3,7 @@
 // now give rolloutRefusal's sentence, and nothing is written.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { heatmapPng } from '../../../src/cli/render-model.js';
 import { rolloutRefusal } from '../../../src/core/tensors/rollout.js';
@@ -12,9 +11,10 @@ import { scanModel } from '../../../src/core/model/scan.js';
 import { makeTheme } from '../../../webview/kit/colour.js';
 import { memoryAttention, writeSafetensors } from '../../support/model-fixture.js';
 import { attn } from '../../support/cli.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 test('a rollout PNG of 1,025 tokens says the rollout is computed up to 1,024 tokens, exit 1, no file', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-rollout-'));
+  const dir = tempDir('attn-rollout-');
   const n = 1025, file = join(dir, 'long.safetensors'), out = join(dir, 'x.png');
   writeSafetensors(file, new Float32Array(n * n).fill(1 / n), 1, 1, n);
   const r = await attn('render', file, '--view', 'rollout', '--out', out);

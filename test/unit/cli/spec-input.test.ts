@@ -2,12 +2,12 @@
 // their place, the exit code when it cannot go on, and no folder to look in for standard input.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeFile, filesBeside, readOneSpec } from '../../../src/cli/spec-input.js';
 import { parseArgs, USAGE, type Args } from '../../../src/cli/args.js';
 import { EXAMPLES } from '../../support/specs.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const args = (...argv: string[]) => parseArgs(argv) as Args;
 function streams() {
@@ -28,7 +28,7 @@ test('a command that takes one spec refuses none or two, with the usage', () => 
 });
 
 test('a spec with an error is refused after its problems are printed at their place; a good one is read', () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'attn-input-')), 'bad.attn.json');
+  const file = join(tempDir('attn-input-'), 'bad.attn.json');
   writeFileSync(file, '{ "embeddings": { "a": [1, 2] }, "inputs": [{ "tokens": ["a", "zz"] }] }');
   const s = streams();
   assert.equal(readOneSpec(args('analyze', file), 1e6, s.io, 'analyze'), 1);

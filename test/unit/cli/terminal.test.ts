@@ -1,15 +1,15 @@
 // What `attn` prints is safe for a terminal: spec strings are data, never escape sequences or new lines.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { printable, printableJson } from '../../../src/cli/terminal.js';
 import { ROOT } from '../../support/paths.js';
 import { attn } from '../../support/cli.js';
+import { tempDir } from '../../support/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'attn-term-'));
+const dir = tempDir('attn-term-');
 function spec(name: string, value: unknown): string {
   const file = join(dir, name);
   writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));

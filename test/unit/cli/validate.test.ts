@@ -3,12 +3,12 @@
 // any file has a problem or cannot be read, exit 2 with the usage when no file is named.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { USAGE } from '../../../src/cli/args.js';
 import { EXAMPLES } from '../../support/specs.js';
 import { attn, tempSpec } from '../../support/cli.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const lens = join(EXAMPLES, 'apple-watch-lens.attn.json');
 
@@ -61,7 +61,7 @@ test('a spec whose numbers overflow when computed is a problem too (validate com
 });
 
 test('a file name with a control character is printed escaped, not raw', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-'));
+  const dir = tempDir('attn-');
   const file = join(dir, 'x\u001b[31m.attn.json');
   writeFileSync(file, '{"features": ["a"], "embeddings": {"x": [1]}, "inputs": [{"tokens": ["x"]}]}');
   const r = await attn('validate', file);

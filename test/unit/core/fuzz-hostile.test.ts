@@ -12,11 +12,11 @@ import { renderSvg } from '../../../src/cli/render.js';
 import { computeReport } from '../../../src/cli/compute.js';
 import { printable } from '../../../src/cli/terminal.js';
 import { formatProblem } from '../../../src/core/json/problems.js';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { npyFloat32, zipOf } from '../../support/tensor-files.js';
 import { folderFiles } from '../../../src/core/files/spec-files.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const NASTY = ['\u0000', '\u0001', '\u0007', '\u001b[2J', '\n', '\r', '\u0085', '\u009b', '\u202e', '\ud800', '\udc00', '\ufffe', '\uffff', '<', '&', ']]>', '"', '😀'];
 const nastyString = fc.array(fc.oneof(fc.constantFrom(...NASTY), fc.string({ maxLength: 3 })), { minLength: 1, maxLength: 4 }).map((parts) => parts.join(''));
@@ -82,7 +82,7 @@ function st(): Buffer {
 }
 const npz = (deflate: boolean) => zipOf([{ name: 'w.npy', data: npy(), deflate }]);
 test('tensor files with random bytes changed or cut short: every problem is placed on the reference, never a throw', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-fuzz-files-'));
+  const dir = tempDir('attn-fuzz-files-');
   const bases: [string, Buffer][] = [['f.npy', npy()], ['f.safetensors', st()], ['f.npz', npz(false)], ['d.npz', npz(true)]];
   const files = folderFiles(dir);
   let n = 0;

@@ -6,11 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openAttention } from '../../../src/core/files/open.js';
 import { ROOT } from '../../support/paths.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const python = ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import numpy'], { encoding: 'utf8' }).status === 0);
 const skip = python ? false : 'numpy is not installed (CI installs python3-numpy)';
@@ -23,7 +23,7 @@ function py(dir: string, code: string): void {
 const save = (dir: string, ...args: string[]) => spawnSync(python!, [SCRIPT, ...args], { cwd: dir, encoding: 'utf8' });
 
 test('save_attention.py: layers in order, batches, empty, [n, n], float16, strings, and never over its input', { skip }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-save-'));
+  const dir = tempDir('attn-save-');
   py(dir, `a = np.random.rand(3, 2, 4, 4); a /= a.sum(-1, keepdims=True); a = a.astype(np.float32); np.save('a.npy', a)
 np.savez('ooo.npz', **{'layers.10': a[2], 'layers.2': a[1], 'layers.0': a[0]})
 np.save('batch2.npy', np.stack([a, a])); np.savez('empty.npz'); np.save('nn.npy', a[0, 0]); np.save('half.npy', a.astype(np.float16))

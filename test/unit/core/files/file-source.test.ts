@@ -3,13 +3,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileSource, openRegularFile } from '../../../../src/core/files/file-source.js';
 import { runInChild } from '../../../support/child.js';
+import { tempDir } from '../../../support/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'attn-source-'));
+const dir = tempDir('attn-source-');
 
 test('a regular file opens with its size; a missing one is refused by name, or undefined when it may be absent', () => {
   const file = join(dir, 'seven.bin');

@@ -4,15 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInChild } from '../../../support/child.js';
 import { openAttention } from '../../../../src/core/files/open.js';
 import { randomAttention, writeSafetensors } from '../../../support/model-fixture.js';
+import { tempDir } from '../../../support/temp-dir.js';
 
 test('a FIFO as the tokens file beside an attention file (X.tokens.json) is refused at once, not waited on', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-open-'));
+  const dir = tempDir('attn-open-');
   execFileSync('mkfifo', [join(dir, 'run.tokens.json')]);
   const child = runInChild(`const { sidecarTokens } = require('./src/core/files/open.ts');
     try { sidecarTokens(process.argv[1]); console.log('read'); } catch (e) { console.log(e.message); }`, join(dir, 'run.npy'));
@@ -21,7 +20,7 @@ test('a FIFO as the tokens file beside an attention file (X.tokens.json) is refu
 });
 
 test('attn inspect on a FIFO named like a tensor file is refused at once, not waited on', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-fifo-'));
+  const dir = tempDir('attn-fifo-');
   execFileSync('mkfifo', [join(dir, 'pipe.npy')]);
   const child = runInChild(`const { fileSource } = require('./src/core/files/file-source.ts');
     try { fileSource(process.argv[1]); console.log('opened'); } catch (e) { console.log(e.message); }`, join(dir, 'pipe.npy'), 20_000);
@@ -30,7 +29,7 @@ test('attn inspect on a FIFO named like a tensor file is refused at once, not wa
 });
 
 test("a spec's tokens are shown even when the file has its own (they were silently ignored), with a note when the two differ", () => {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-open-'));
+  const dir = tempDir('attn-open-');
   const file = join(dir, 'run.safetensors');
   writeSafetensors(file, randomAttention(1, 1, 3), 1, 1, 3, ['x', 'y', 'z']);
   const given = openAttention(file, { tokens: ['a', 'b', 'c'] });

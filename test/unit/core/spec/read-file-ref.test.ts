@@ -3,9 +3,8 @@
 // The numbers read must be those written; every bad reference gets a message on the reference.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyze } from '../../../../src/core/index.js';
 import { folderFiles } from '../../../../src/core/files/spec-files.js';
@@ -14,6 +13,7 @@ import { MAX_FILE_NUMBERS_TOTAL } from '../../../../src/core/spec/read-file-ref.
 import { npyBytes, npyDict } from '../../../support/tensor-files.js';
 import { runInChild } from '../../../support/child.js';
 import { run as runCli } from '../../../../src/cli/run.js';
+import { tempDir } from '../../../support/temp-dir.js';
 
 /** An .npy (version 1) of little-endian floats: '<f4' or '<f8'. */
 function npy(shape: number[], values: number[], descr: '<f4' | '<f8' = '<f4'): Buffer {
@@ -44,7 +44,7 @@ const EMB = { apple: [2, 0, 2], orange: [0, 0, 3], watch: [1, 3, 0] };
 const INLINE = { embeddings: EMB, inputs: [{ tokens: ['apple', 'orange', 'watch'] }], heads: [{ wq: WQ, wk: WK }], scale: 'none' };
 
 function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-refs-'));
+  const dir = tempDir('attn-refs-');
   writeFileSync(join(dir, 'wq.npy'), npy([3, 2], WQ.flat()));
   writeFileSync(join(dir, 'wk64.npy'), npy([3, 2], WK.flat(), '<f8'));
   writeFileSync(join(dir, 'emb.npy'), npy([3, 3], Object.values(EMB).flat()));

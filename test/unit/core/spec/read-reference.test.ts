@@ -3,12 +3,12 @@
 // by attn inspect with the spec's tokens.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyze } from '../../../../src/core/index.js';
 import { run } from '../../../../src/cli/run.js';
 import { JSDOM } from 'jsdom';
+import { tempDir } from '../../../support/temp-dir.js';
 
 const spec = (x: unknown) => JSON.stringify(x, null, 2);
 
@@ -59,7 +59,7 @@ test('keys a reference spec does not know are flagged where they are', () => {
 });
 
 test('attn inspect opens the file a spec references, with the spec\'s tokens; a link out of the folder is refused', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-ref-'));
+  const dir = tempDir('attn-ref-');
   writeFileSync(join(dir, 'run.safetensors'), safetensors(3));
   writeFileSync(join(dir, 'run.attn.json'), spec({ attention: { file: 'run.safetensors' }, tokens: ['a', 'b', 'a'] }));
   let out = '', err = '';
@@ -80,7 +80,7 @@ test('attn inspect opens the file a spec references, with the spec\'s tokens; a 
 });
 
 test('attn render SPEC --view head draws the file a spec references, with the spec\'s tokens', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-ref-render-'));
+  const dir = tempDir('attn-ref-render-');
   writeFileSync(join(dir, 'run.safetensors'), safetensors(3));
   writeFileSync(join(dir, 'run.attn.json'), spec({ attention: { file: 'run.safetensors' }, tokens: ['x', 'y', 'z'] }));
   let said = '', err = '';
@@ -94,7 +94,7 @@ test('attn render SPEC --view head draws the file a spec references, with the sp
 });
 
 test('a problem with the referenced file is the spec\'s problem: attn inspect and render print it at its place (FILE:LINE:COL: path: message)', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-ref-place-'));
+  const dir = tempDir('attn-ref-place-');
   writeFileSync(join(dir, 'run.safetensors'), safetensors(3));
   writeFileSync(join(dir, 'short.npy'), 'xx');
   symlinkSync('/etc/hostname', join(dir, 'out.npy'));
@@ -116,7 +116,7 @@ test('a problem with the referenced file is the spec\'s problem: attn inspect an
 });
 
 test('hostile tokens in a reference spec (</script>, ]]>, control and XML-forbidden characters, a lone surrogate, 1 MB): well-formed SVG, a page whose one script is ours, a clean terminal', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-ref-hostile-'));
+  const dir = tempDir('attn-ref-hostile-');
   const n = 8;
   writeFileSync(join(dir, 'run.safetensors'), safetensors(n));
   const tokens = ['</script><script>alert(1)</script>', ']]><x/>', '\u0000\u0001\u0008\u000b', '\ufffe\uffff', '\ud800 lone', '\u001b[2J\u001b]0;title\u0007', '<!--', 'x'.repeat(1 << 20)];
@@ -147,10 +147,10 @@ test('hostile tokens in a reference spec (</script>, ]]>, control and XML-forbid
 });
 
 test('the tokens file beside a referenced file (X.tokens.json) keeps to the spec\'s folder, and a bad one is not quoted', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-ref-sidecar-'));
+  const dir = tempDir('attn-ref-sidecar-');
   writeFileSync(join(dir, 'run.safetensors'), safetensors(2));
   writeFileSync(join(dir, 'secret.txt'), 'top secret words');
-  const outside = mkdtempSync(join(tmpdir(), 'attn-outside-'));
+  const outside = tempDir('attn-outside-');
   writeFileSync(join(outside, 'secret.txt'), 'root:x:0:0');
   symlinkSync(join(outside, 'secret.txt'), join(dir, 'run.tokens.json'));
   const file = join(dir, 's.attn.json');

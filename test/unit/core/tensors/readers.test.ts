@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
+import { writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../../../src/cli/run.js';
@@ -16,6 +16,7 @@ import { readSafetensors } from '../../../../src/core/tensors/safetensors.js';
 import { fileSource } from '../../../../src/core/files/file-source.js';
 import type { InspectJson } from '../../../../src/core/tensors/inspect.js';
 import { ROOT } from '../../../support/paths.js';
+import { tempDir } from '../../../support/temp-dir.js';
 
 const python = ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-c', 'import numpy'], { encoding: 'utf8' }).status === 0);
 const skip = python ? false : 'numpy is not installed (CI installs python3-numpy)';
@@ -25,7 +26,7 @@ interface Case { file: string; dtype: string; tokens: string[]; stats: Record<st
 let dir = '';
 let cases: Record<string, Case> = {};
 if (python) {
-  dir = mkdtempSync(join(tmpdir(), 'attn-tensors-'));
+  dir = tempDir('attn-tensors-');
   const r = spawnSync(python, [join(ROOT, 'test', 'support', 'numpy-tensors.py'), dir], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(r.stderr);
   cases = JSON.parse(r.stdout) as Record<string, Case>;
@@ -142,7 +143,7 @@ function safetensors(header: unknown, data: Uint8Array, sizeOverride?: bigint): 
   const text = Buffer.from(typeof header === 'string' ? header : JSON.stringify(header));
   const size = Buffer.alloc(8);
   size.writeBigUInt64LE(sizeOverride ?? BigInt(text.length));
-  const file = join(mkdtempSync(join(tmpdir(), 'attn-st-')), 'bad.safetensors');
+  const file = join(tempDir('attn-st-'), 'bad.safetensors');
   writeFileSync(file, Buffer.concat([size, text, data]));
   return file;
 }
@@ -173,7 +174,7 @@ test('broken safetensors files each get their own message', async () => {
 });
 
 test('a truncated .npy and a truncated .npz are refused, not read past their end', { skip }, async () => {
-  const tmp = mkdtempSync(join(tmpdir(), 'attn-cut-'));
+  const tmp = tempDir('attn-cut-');
   for (const name of ['heads.npy', 'layers.npz', 'packed.npz']) {
     const bytes = readFileSync(join(dir, name));
     const cut = join(tmp, name);

@@ -13,6 +13,7 @@ import { run } from '../../../../src/cli/run.js';
 import { exampleText, EXAMPLES } from '../../../support/specs.js';
 import { join } from 'node:path';
 import type { Spec } from '../../../../src/core/spec/spec.js';
+import { tempDir } from '../../../support/temp-dir.js';
 
 function specOf(value: unknown): Spec {
   const { spec, problems } = readSpec(JSON.stringify(value));
@@ -157,9 +158,8 @@ test('a rate that makes the numbers overflow stops, says at which step, and keep
   assert.ok([r.weights.wq, r.weights.wk, r.weights.wv].every((m) => m.data.every(Number.isFinite)));
   assert.ok(r.loss.every(Number.isFinite));
   const err: string[] = [];
-  const { writeFileSync, mkdtempSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const file = join(mkdtempSync(join(tmpdir(), 'attn-train-')), 'x.attn.json');
+  const { writeFileSync } = await import('node:fs');
+  const file = join(tempDir('attn-train-'), 'x.attn.json');
   writeFileSync(file, JSON.stringify({ ...BASE, train: { targets: [{ query: 'a', key: 'b' }], steps: 50, rate: 1e200 } }));
   const code = await run(['train', file], { out: () => {}, err: (t) => err.push(t) });
   assert.equal(code, 1);

@@ -4,8 +4,7 @@
 // results are kept, of at most KEPT_BYTES of arrays together.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -15,6 +14,7 @@ import { folderFiles } from '../../../../src/core/files/spec-files.js';
 import { analyze } from '../../../../src/core/index.js';
 import { decodeAttention } from '../../../../src/core/result/wire.js';
 import { exampleText } from '../../../support/specs.js';
+import { tempDir } from '../../../support/temp-dir.js';
 
 const SPECTRUM = exampleText('spectrum-stretch-shear-rotate.attn.json');
 
@@ -113,7 +113,7 @@ test(`the kept results hold at most KEPT_BYTES of arrays together: four specs ea
     for (let i = 0; i < 3; i++) { gc(); gc(); await new Promise((r) => setTimeout(r, 20)); }
     return process.memoryUsage().arrayBuffers;
   };
-  const folder = mkdtempSync(join(tmpdir(), 'analyst-kept-'));
+  const folder = tempDir('analyst-kept-');
   try {
     const dModel = 4096, dk = 1536; // 6,291,456 float64: 48 MB, and as much in the spec read from it
     writeWq(folder, dModel, dk);

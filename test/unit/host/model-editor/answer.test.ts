@@ -4,8 +4,6 @@
 // an answer for options since replaced is dropped; a read that fails becomes the error panel.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ModelDocument } from '../../../../src/host/model-editor/document.js';
 import { ModelReader, ReaderError } from '../../../../src/host/model-editor/reader.js';
@@ -16,6 +14,7 @@ import { headFloat32, headPicture, headWindow, rolloutOf } from '../../../../src
 import { memoryAttention, randomAttention, writeSafetensors } from '../../../support/model-fixture.js';
 import { ROOT } from '../../../support/paths.js';
 import { CountingReader, Gate, LocalReader, LogStandIn, until, WebviewStandIn } from './stand-ins.js';
+import { tempDir } from '../../../support/temp-dir.js';
 
 const worker = join(ROOT, 'dist', 'model-worker.js');
 
@@ -36,7 +35,7 @@ async function scanned(path: string) {
 }
 
 test('a big head is posted as the picture the scan kept, with no read; windows of exact weights and the rollout come from the reader', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-answer-'));
+  const dir = tempDir('attn-answer-');
   const path = join(dir, 'big.safetensors');
   const n = 300; // past WHOLE_HEAD_MAX: a picture (300 a side, no pooling) and windows
   writeSafetensors(path, randomAttention(1, 2, n, 4), 1, 2, n);
@@ -81,7 +80,7 @@ test('a big head is posted as the picture the scan kept, with no read; windows o
 });
 
 test('a message that fails its check is ignored with a warning, and nothing is read', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-answer-'));
+  const dir = tempDir('attn-answer-');
   const path = join(dir, 'm.safetensors');
   writeSafetensors(path, randomAttention(2, 2, 6, 8), 2, 2, 6);
   const editor = await scanned(path);

@@ -4,8 +4,7 @@
 // rest; an editor that closes leaves the scan to the others; the document's closing ends the workers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ModelDocument } from '../../../../src/host/model-editor/document.js';
 import { ModelReader } from '../../../../src/host/model-editor/reader.js';
@@ -18,6 +17,7 @@ import { memoryAttention, randomAttention, writeSafetensors } from '../../../sup
 import { ROOT } from '../../../support/paths.js';
 import { npyBytes, npyDict, zipOf } from '../../../support/tensor-files.js';
 import { CountingReader, eachHeadOnce, Gate, LocalReader, LogStandIn, passesOf, settle, until, WebviewStandIn } from './stand-ins.js';
+import { tempDir } from '../../../support/temp-dir.js';
 
 const worker = join(ROOT, 'dist', 'model-worker.js');
 
@@ -30,7 +30,7 @@ async function editor(document: ModelDocument): Promise<{ view: ModelView; webvi
 }
 
 test('two editors of one file share one scan: each range of heads is read once and both get every head; a third editor after the scan gets all of it with no read', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-document-'));
+  const dir = tempDir('attn-document-');
   const path = join(dir, 'm.safetensors');
   const values = randomAttention(3, 2, 6, 5);
   values[4] = 0.9; // a row off 1: the warning must reach every editor
@@ -198,7 +198,7 @@ test('a spec that names other tokens for an open file opens it anew: every edito
 });
 
 test('a file read from deflated .npz members is scanned by its one reader (helpers would each inflate it again); the same file stored takes helpers', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-document-'));
+  const dir = tempDir('attn-document-');
   const values = randomAttention(2, 2, 8, 9);
   const npy = npyBytes(npyDict('<f4', [2, 2, 8, 8]), Buffer.from(values.buffer, values.byteOffset, values.byteLength));
   const counts: Record<string, number> = {};

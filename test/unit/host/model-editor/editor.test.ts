@@ -6,8 +6,6 @@
 import '../../../support/vscode/register.js';
 import { test, beforeEach, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as vscode from 'vscode';
 import { MODEL_VIEW_TYPE, ModelEditorProvider } from '../../../../src/host/model-editor/editor.js';
@@ -17,12 +15,13 @@ import { asVscode, commands, extensionContext, standIn, Uri, ViewColumn, window,
 import { randomAttention, writeSafetensors } from '../../../support/model-fixture.js';
 import { settle, until } from '../../../support/host-fixture.js';
 import { ROOT } from '../../../support/paths.js';
+import { tempDir } from '../../../support/temp-dir.js';
 
 beforeEach(() => standIn.reset());
 
 /** A 2-layer, 3-head safetensors file of 5 tokens in a fresh folder (with its tokens, or none). */
 function modelFile(tokens: string[] | null = ['the', 'cat', 'sat', 'on', 'it']): Uri {
-  const path = join(mkdtempSync(join(tmpdir(), 'attn-model-editor-')), 'm.safetensors');
+  const path = join(tempDir('attn-model-editor-'), 'm.safetensors');
   writeSafetensors(path, randomAttention(2, 3, 5, 7), 2, 3, 5, tokens ?? undefined);
   return Uri.file(path);
 }

@@ -4,8 +4,7 @@
 // computes them in this thread; a file the readers refuse comes back as their message, marked as such.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ModelReader, ReaderError } from '../../../../src/host/model-editor/reader.js';
 import { headRanges, scanWithReaders } from '../../../../src/host/model-editor/scan.js';
@@ -17,11 +16,12 @@ import { maxOf, poolMax, SENT_PICTURE_MAX } from '../../../../src/core/model/dat
 import { heatmapIndices } from '../../../../src/core/tensors/heatmap.js';
 import { randomAttention, writeSafetensors } from '../../../support/model-fixture.js';
 import { ROOT } from '../../../support/paths.js';
+import { tempDir } from '../../../support/temp-dir.js';
 
 const worker = join(ROOT, 'dist', 'model-worker.js');
 
 test('two workers share the scan a head at a time; the result is the one-thread pass, heard in order', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-reader-'));
+  const dir = tempDir('attn-reader-');
   const file = join(dir, 'm.safetensors');
   const values = randomAttention(3, 2, 6, 5);
   values[4] = 0.9; // layer 0 head 0 query 0 no longer sums to 1: the warning must survive the sharing
@@ -70,7 +70,7 @@ test('two workers share the scan a head at a time; the result is the one-thread 
 });
 
 test('a NaN in the second worker\'s range rejects the scan with its place', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-reader-'));
+  const dir = tempDir('attn-reader-');
   const file = join(dir, 'nan.safetensors');
   const values = randomAttention(1, 4, 5, 2);
   values[3 * 25 + 2 * 5 + 1] = NaN; // head 3, query 2, key 1
@@ -86,7 +86,7 @@ test('a NaN in the second worker\'s range rejects the scan with its place', asyn
 });
 
 test('a big head as the editor sends it: the picture is the whole head pooled and coloured, windows are its exact weights', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-reader-'));
+  const dir = tempDir('attn-reader-');
   const n = 1100; // past SENT_PICTURE_MAX: pooled to 512 a side (blocks of 2 or 3 keys)
   const file = join(dir, 'big.safetensors');
   writeSafetensors(file, randomAttention(1, 1, n, 9), 1, 1, n);
@@ -175,7 +175,7 @@ function toHalfBits(v: number): number {
 
 test('the editor\'s scan of more heads than the thumbnails\' budget: the workers pool to the smaller side the shape gives, and its warnings say so', async () => {
   // 32 layers × 64 heads of 64 tokens: 8.4 million thumbnail pixels at 64², over THUMBNAILS; 32² fits.
-  const dir = mkdtempSync(join(tmpdir(), 'attn-reader-'));
+  const dir = tempDir('attn-reader-');
   const file = join(dir, 'many.safetensors');
   writeSafetensors(file, randomAttention(32, 64, 64, 4), 32, 64, 64);
   const local = openAttention(file);

@@ -4,8 +4,7 @@
 // posted at most every so often; the test seam's record follows the webview's paints.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ModelDocument } from '../../../../src/host/model-editor/document.js';
 import { ModelReader } from '../../../../src/host/model-editor/reader.js';
@@ -15,6 +14,7 @@ import { scanModel } from '../../../../src/core/model/scan.js';
 import { memoryAttention, randomAttention, writeSafetensors } from '../../../support/model-fixture.js';
 import { ROOT } from '../../../support/paths.js';
 import { eachHeadOnce, Gate, LocalReader, LogStandIn, passesOf, settle, until, WebviewStandIn } from './stand-ins.js';
+import { tempDir } from '../../../support/temp-dir.js';
 
 const worker = join(ROOT, 'dist', 'model-worker.js');
 
@@ -66,7 +66,7 @@ test('the file is opened and its first range read while the webview boots; helpe
 });
 
 test('a file the readers refuse: its message is posted once the webview is ready, never before, and again to a webview made anew; not logged', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'attn-view-'));
+  const dir = tempDir('attn-view-');
   const path = join(dir, 'cut.safetensors');
   writeSafetensors(path, randomAttention(1, 1, 4), 1, 1, 4);
   const whole = readFileSync(path);

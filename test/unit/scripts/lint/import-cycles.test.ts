@@ -2,13 +2,13 @@
 // way a file can name another must count (or a cycle hides), nothing in a comment or a string may
 // (or a cycle is made up), and an editor's long-running ESLint must see an import added or removed.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Linter } from 'eslint';
 // @ts-expect-error: a plain .mjs script without type declarations
 import { cyclesOf, importGraph, importsOf, importCycles } from '../../../../scripts/lint/import-cycles.mjs';
+import { tempDir } from '../../../support/temp-dir.js';
 
 const readImports = importsOf as (text: string) => string[];
 
@@ -43,7 +43,7 @@ describe('import-cycles: what counts as an import', () => {
 });
 
 describe('import-cycles: the rule', () => {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'import-cycles-')));
+  const dir = realpathSync(tempDir('import-cycles-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
   const file = (name: string, text: string) => { writeFileSync(join(dir, name), text); return join(dir, name); };
   const config = [{
