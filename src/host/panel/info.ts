@@ -19,6 +19,8 @@ export interface PanelInfo {
 export interface Timings {
   /** From the extension's module loading to the end of activate(). */
   activateMs: number;
+  /** From the last Show Attention to the webview's first 'ready' after it (its boot, when the panel is new). */
+  lastShowToReadyMs?: number;
   /** From the last Show Attention to the webview's first 'painted' after it. */
   lastShowToPaintMs?: number;
   /** From the first edit after a paint to the webview's 'painted' of that version or a later one. */

@@ -15,6 +15,14 @@ export class PanelMetrics {
   /** Show Attention: the clock runs until the next paint. */
   shown(): void {
     this.showStartedAt = performance.now();
+    this.timings.lastShowToReadyMs = undefined;
+  }
+
+  /** The webview's script said 'ready': the first time since Show Attention, how long its boot took. */
+  ready(): void {
+    if (this.showStartedAt !== undefined && this.timings.lastShowToReadyMs === undefined) {
+      this.timings.lastShowToReadyMs = performance.now() - this.showStartedAt;
+    }
   }
 
   /** An edit: the first since the last paint starts the clock. Returns the wait before updating. */

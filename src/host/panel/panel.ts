@@ -245,6 +245,7 @@ export class AttentionPanel implements vscode.Disposable {
   private handle(message: WebviewMessage): void {
     switch (message.type) {
       case 'ready':
+        this.metrics.ready();
         this.channel.becameReady();
         return;
       case 'painted':

@@ -65,6 +65,10 @@ export interface BenchResult {
   rows: BenchRow[];
   models?: ModelBenchRow[];
   coldShowToPaintMs?: number;
+  /** The first Show Attention's webview boot: show -> the panel's 'ready'. */
+  coldShowToReadyMs?: number;
+  /** The floor under every webview of ours: a new webview panel whose page only says 'ready' (median of 5). */
+  emptyWebviewReadyMs?: number[];
   error?: string;
 }
 
@@ -97,6 +101,26 @@ async function replaceAt(doc: vscode.TextDocument, offset: number, length: numbe
   const edit = new vscode.WorkspaceEdit();
   edit.replace(doc.uri, new vscode.Range(doc.positionAt(offset), doc.positionAt(offset + length)), text);
   if (!(await vscode.workspace.applyEdit(edit))) throw new Error('the edit was not applied');
+}
+
+/**
+ * An empty webview's boot in this VS Code: create a panel whose page has one inline script that says
+ * 'ready', and time it to that message. What our panels add to their 'ready' is measured against this.
+ */
+async function emptyWebviewReady(): Promise<number> {
+  const nonce = Math.random().toString(36).slice(2);
+  const panel = vscode.window.createWebviewPanel('attentionLens.benchEmpty', 'empty', { viewColumn: vscode.ViewColumn.Two, preserveFocus: true }, { enableScripts: true });
+  try {
+    const t0 = performance.now();
+    const said = new Promise<number>((resolve) => {
+      panel.webview.onDidReceiveMessage(() => resolve(performance.now() - t0));
+    });
+    panel.webview.html = `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'nonce-${nonce}'"></head>`
+      + `<body><script nonce="${nonce}">acquireVsCodeApi().postMessage({ type: 'ready' });</script></body></html>`;
+    return await Promise.race([said, sleep(30_000).then(() => NaN)]);
+  } finally {
+    panel.dispose();
+  }
 }
 
 async function benchSpec(a: TestApi, file: string, runs: number): Promise<BenchRow> {
@@ -213,6 +237,12 @@ export async function run(): Promise<void> {
     await vscode.commands.executeCommand('attentionLens.show', last.uri);
     await until('the first panel to paint', () => panelOn(a, last, 'ready', 0), 60_000);
     result.coldShowToPaintMs = a.timings().lastShowToPaintMs;
+    result.coldShowToReadyMs = a.timings().lastShowToReadyMs;
+    result.emptyWebviewReadyMs = [];
+    for (let i = 0; i < 5; i++) {
+      result.emptyWebviewReadyMs.push(await emptyWebviewReady());
+      await sleep(200);
+    }
     for (const file of specs) result.rows.push(await benchSpec(a, file, runs));
     if (process.env.ATTN_BENCH_MODELS) {
       result.models = [];

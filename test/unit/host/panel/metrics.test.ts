@@ -36,3 +36,21 @@ test('edit → paint waits for the edited version; show → paint for the next p
   metrics.painted(6, 1);
   assert.equal(timings.lastShowToPaintMs, first, 'not restarted without a show');
 });
+
+test("show → ready is the webview's first 'ready' after a show, and a later 'ready' (the webview shown again) does not move it", async () => {
+  const timings: Timings = { activateMs: 0 };
+  const metrics = new PanelMetrics(timings);
+  metrics.ready();
+  assert.equal(timings.lastShowToReadyMs, undefined, 'no show, no clock');
+  metrics.shown();
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  metrics.ready();
+  const first = timings.lastShowToReadyMs;
+  assert.ok(first !== undefined && first >= 4);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  metrics.ready();
+  assert.equal(timings.lastShowToReadyMs, first);
+  metrics.painted(1, 1);
+  metrics.shown();
+  assert.equal(timings.lastShowToReadyMs, undefined, 'a new show starts a new clock');
+});
