@@ -48,7 +48,8 @@ export function llama3Style(merges: [string, string][]): { json: Json; bos: numb
  * A Llama-2-style file: <unk> 0, <s> 1, </s> 2, <0x00>…<0xFF> 3…258 (byte b is 3 + b: "\n" = 13), then
  * `pieces` from 259 in order, then the merges (each must join two pieces into a third listed piece).
  * `layout` "normalizer" is Llama 2's own file (Prepend "▁" and Replace " " → "▁" normalizers, no
- * pre-tokenizer); "metaspace" is the newer conversion (a Metaspace pre-tokenizer, prepend_scheme "first").
+ * pre-tokenizer; a decoder ending in Strip); "metaspace" is the newer conversion (a Metaspace pre-tokenizer,
+ * prepend_scheme "first"; a Metaspace decoder, then ByteFallback and Fuse).
  */
 export function llama2Style(pieces: string[], merges: [string, string][], layout: 'normalizer' | 'metaspace' = 'normalizer'): Json {
   const vocab: Record<string, number> = { '<unk>': 0, '<s>': 1, '</s>': 2 };
@@ -79,7 +80,7 @@ export function llama2Style(pieces: string[], merges: [string, string][], layout
           { type: 'Strip', content: ' ', start: 1, stop: 0 },
         ],
       }
-      : metaspace,
+      : { type: 'Sequence', decoders: [metaspace, { type: 'ByteFallback' }, { type: 'Fuse' }] },
     model: { type: 'BPE', dropout: null, unk_token: '<unk>', continuing_subword_prefix: null, end_of_word_suffix: null, fuse_unk: true, byte_fallback: true, ignore_merges: false, vocab, merges: merges.map(([a, b]) => `${a} ${b}`) },
   };
 }
