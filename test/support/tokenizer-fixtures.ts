@@ -10,17 +10,21 @@ type Json = Record<string, unknown>;
  * GPT-2's byte pieces have GPT-2's ids: a printable ASCII character c is c's code − 33 ("a" = 64), a space
  * "Ġ" = 220, "\n" "Ċ" = 198, "\t" "ĉ" = 197. The merges follow at 256, 257, …, <|endoftext|> last.
  */
-export function gpt2Style(merges: [string, string][], options: { mergesAsStrings?: boolean } = {}): Json {
-  return tinyTokenizer({ vocabSize: 256 + merges.length + 1, merges, mergesAsStrings: options.mergesAsStrings }).json;
+export function gpt2Style(merges: [string, string][], options: { mergesAsStrings?: boolean; vocabSize?: number } = {}): Json {
+  const vocabSize = options.vocabSize ?? 256 + merges.length + 1;
+  return tinyTokenizer({ vocabSize, merges, mergesAsStrings: options.mergesAsStrings }).json;
 }
 
 /** Llama 3's pre-tokenizer regex, as its tokenizer.json writes it (Oniguruma syntax). */
 export const LLAMA3_REGEX = "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
 
-/** A Llama-3-style file over gpt2Style's vocabulary: <|begin_of_text|> gets the next id and starts every text. */
-export function llama3Style(merges: [string, string][]): { json: Json; bos: number } {
-  const json = gpt2Style(merges);
-  const bos = 256 + merges.length + 1;
+/**
+ * A Llama-3-style file over gpt2Style's vocabulary (`vocabSize` ids, generated merges after the given
+ * ones when it is larger): <|begin_of_text|> gets the next id and starts every text.
+ */
+export function llama3Style(merges: [string, string][], vocabSize = 256 + merges.length + 1): { json: Json; bos: number } {
+  const json = gpt2Style(merges, { vocabSize });
+  const bos = vocabSize;
   (json.added_tokens as Json[]).push({ id: bos, content: '<|begin_of_text|>', single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
   json.pre_tokenizer = {
     type: 'Sequence',
