@@ -9,13 +9,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { tokenizerFrom } from '../../../../src/core/tokenizer/index.js';
+import { ROOT } from '../../../support/paths.js';
 import { between, seeded } from '../../../support/random.js';
 import { tinyTokenizer } from '../../../support/tiny-tokenizer.js';
 import { llama2Style, llama3Style } from '../../../support/tokenizer-fixtures.js';
 
 const python = ['/usr/bin/python3', 'python3'].find((p) => spawnSync(p, ['-c', 'import regex'], { encoding: 'utf8' }).status === 0);
 const skip = python ? false : 'no python3 with the regex module (Debian: python3-regex)';
-const REFERENCE = path.join(import.meta.dirname, '../../../support/bpe-reference.py');
+const REFERENCE = path.join(ROOT, 'test', 'support', 'bpe-reference.py');
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attn-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
