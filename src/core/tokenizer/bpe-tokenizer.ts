@@ -1,0 +1,61 @@
+// The Tokenizer contract on Hugging Face's own JavaScript tokenizer (@huggingface/tokenizers), which
+// reads tokenizer.json's normalizer, pre-tokenizer, BPE model, added tokens and post-processor as the
+// Rust library does (its test suite compares it with the Python tokenizers of GPT-2, Llama, Qwen2 and
+// others). This file adds what the runner needs around it: the checks first (check-json.ts), ids and
+// their vocabulary strings, one id decoded alone, and no error leaving but a TokenizerError.
+import type { Obj } from '../json/object.js';
+import { checkTokenizerJson, type ModelSources, TOKENIZER_JSON } from './check-json.js';
+import { pieceDecoder } from './decode-one.js';
+import { LibraryTokenizer } from './library.js';
+import { type Encoding, type Tokenizer, TokenizerError } from './tokenizer.js';
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** A tokenizer from a parsed tokenizer.json (checked here; `sources` names the files in messages). */
+export function bpeTokenizer(parsed: unknown, sources: ModelSources = TOKENIZER_JSON): Tokenizer {
+  const json = checkTokenizerJson(parsed, sources);
+  let hf: LibraryTokenizer;
+  let decodePiece: (piece: string) => string;
+  try {
+    // tokenizer_config.json is not passed: the library reads from it only switches of the slow Python
+    // tokenizers (remove_space, lowercasing), and the issue asks for tokenizer.json's rules alone.
+    hf = new LibraryTokenizer(json, {});
+    decodePiece = pieceDecoder(json.decoder);
+  } catch (err) {
+    throw new TokenizerError(`${sources.vocab}: cannot be read as a tokenizer (${message(err)})`);
+  }
+  const model = json.model as Obj;
+  const added = new Map<number, string>();
+  for (const token of json.added_tokens as { id: number; content: string }[]) added.set(token.id, token.content);
+  let largest = -1;
+  for (const id of Object.values(model.vocab as Record<string, number>)) if (id > largest) largest = id;
+  for (const id of added.keys()) if (id > largest) largest = id;
+  const vocabSize = largest + 1;
+
+  const pieceOf = (id: number): string | undefined => added.get(id) ?? hf.id_to_token(id);
+
+  return {
+    vocabSize,
+    encode(text: string): Encoding {
+      let ids: number[];
+      try {
+        ids = hf.encode(text).ids;
+      } catch (err) {
+        throw new TokenizerError(`${sources.vocab}: the text could not be tokenized (${message(err)})`);
+      }
+      const pieces = ids.map((id) => {
+        const piece = Number.isInteger(id) ? pieceOf(id) : undefined;
+        if (piece === undefined) throw new TokenizerError(`${sources.vocab}: a piece of the text has no id in the vocabulary`);
+        return piece;
+      });
+      return { ids, pieces };
+    },
+    decodeOne(id: number): string {
+      if (added.has(id)) return added.get(id) as string;
+      const piece = Number.isInteger(id) ? hf.id_to_token(id) : undefined;
+      // An id past the vocabulary (a model's embedding rows are often padded beyond it) decodes to nothing,
+      // as Hugging Face's decode skips ids it does not know.
+      return piece === undefined ? '' : decodePiece(piece);
+    },
+  };
+}

@@ -1,0 +1,187 @@
+// The checks tokenizer.json (or the GPT-2 pair vocab.json + merges.txt) must pass before the library
+// builds a tokenizer from it: a byte-level or SentencePiece-style BPE whose merges name pieces of its
+// vocabulary, and only the normalizers, pre-tokenizers, post-processors and decoders whose rules the
+// library reproduces exactly. Anything else is refused in a sentence that names the file, rather than
+// tokenized differently from the model's own tokenizer (which would silently change every attention row).
+import { isObject, type Obj } from '../json/object.js';
+import { TokenizerError } from './tokenizer.js';
+
+/** Where each part of the BPE model came from, so a message names the file at fault. */
+export interface ModelSources {
+  vocab: string;
+  merges: string;
+  /** How merge number `index` (0-based) is named in messages, e.g. "merges[3]" or "line 5". */
+  mergeAt: (index: number) => string;
+}
+
+export const TOKENIZER_JSON: ModelSources = {
+  vocab: 'tokenizer.json',
+  merges: 'tokenizer.json',
+  mergeAt: (i) => `model.merges[${i}]`,
+};
+
+/**
+ * The component types accepted, per slot: those of the library's that byte-level and SentencePiece-style
+ * BPE files use and that it reproduces. Left out on purpose: the BERT-family pieces (WordPiece's kin) and
+ * Whitespace, whose JavaScript \w is ASCII where the Rust library's is Unicode.
+ */
+const SUPPORTED: Record<string, readonly string[]> = {
+  normalizer: ['Sequence', 'NFC', 'NFD', 'NFKC', 'NFKD', 'Lowercase', 'Strip', 'StripAccents', 'Replace', 'Prepend'],
+  pre_tokenizer: ['Sequence', 'ByteLevel', 'Split', 'Metaspace'],
+  post_processor: ['Sequence', 'TemplateProcessing', 'ByteLevel', 'RobertaProcessing', 'BertProcessing'],
+  decoder: ['Sequence', 'ByteLevel', 'Metaspace', 'ByteFallback', 'Fuse', 'Strip', 'Replace'],
+};
+/** The key under which a Sequence lists its members, per slot. */
+const MEMBERS: Record<string, string> = {
+  normalizer: 'normalizers',
+  pre_tokenizer: 'pretokenizers',
+  post_processor: 'processors',
+  decoder: 'decoders',
+};
+/** Split behaviours the library's regex split reproduces (it says so of the other three). */
+const SPLIT_BEHAVIOURS = ['Isolated', 'Removed'];
+
+const fail = (file: string, what: string): never => {
+  throw new TokenizerError(`${file}: ${what}`);
+};
+
+/** JSON.parse with the file named in the message (a deep nesting's RangeError included). */
+export function parseJsonFile(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    return fail(file, `is not JSON (${err instanceof Error ? err.message : String(err)})`);
+  }
+}
+
+/** Checks a parsed tokenizer.json in place and fills the slots the library requires but files may omit. */
+export function checkTokenizerJson(root: unknown, sources: ModelSources = TOKENIZER_JSON): Obj {
+  const file = 'tokenizer.json';
+  if (!isObject(root)) fail(sources.vocab, 'is not a JSON object');
+  const json = root as Obj;
+  const model = json.model;
+  if (!isObject(model)) fail(file, 'has no "model" object');
+  checkModel(model as Obj, sources);
+  for (const slot of Object.keys(SUPPORTED)) {
+    if (json[slot] === undefined) json[slot] = null;
+    checkComponent(json[slot], slot, slot, file);
+  }
+  if (json.added_tokens === undefined) json.added_tokens = [];
+  const vocab = (model as Obj).vocab as Obj;
+  const known = checkAddedTokens(json.added_tokens, file);
+  checkTemplateTokens(json.post_processor, known, vocab, file);
+  return json;
+}
+
+function checkModel(model: Obj, sources: ModelSources): void {
+  const type = model.type;
+  if (type === 'WordPiece' || type === 'Unigram' || type === 'WordLevel') {
+    fail('tokenizer.json', `the model type "${type}" is not supported (only BPE: GPT-2, Llama, Qwen2 and their kin)`);
+  }
+  if (type !== undefined && type !== 'BPE') fail('tokenizer.json', `the model type ${JSON.stringify(type)} is not supported (only BPE)`);
+  const vocab = model.vocab;
+  if (!isObject(vocab)) return fail(sources.vocab, 'has no vocabulary object (model.vocab: { piece: id })');
+  for (const [piece, id] of Object.entries(vocab)) {
+    if (typeof id !== 'number' || !Number.isInteger(id) || id < 0) {
+      fail(sources.vocab, `the vocabulary gives ${JSON.stringify(piece)} the id ${JSON.stringify(id)}, not a whole number ≥ 0`);
+    }
+  }
+  const merges = model.merges ?? [];
+  if (!Array.isArray(merges)) return fail(sources.merges, 'the merges are not a list');
+  const pairs: [string, string][] = [];
+  merges.forEach((merge: unknown, i) => {
+    let pair: unknown[];
+    if (typeof merge === 'string') pair = merge.split(' ');
+    else if (Array.isArray(merge)) pair = merge;
+    else return fail(sources.merges, `${sources.mergeAt(i)} is neither "a b" nor ["a", "b"]`);
+    if (pair.length !== 2 || typeof pair[0] !== 'string' || typeof pair[1] !== 'string' || !pair[0] || !pair[1]) {
+      fail(sources.merges, `${sources.mergeAt(i)} (${JSON.stringify(merge)}) is not two pieces`);
+    }
+    const [a, b] = pair as [string, string];
+    for (const piece of [a, b, a + b]) {
+      if (!Object.hasOwn(vocab, piece)) {
+        fail(sources.merges, `${sources.mergeAt(i)} (${JSON.stringify(merge)}) names ${JSON.stringify(piece)}, which is not in the vocabulary`);
+      }
+    }
+    pairs.push([a, b]);
+  });
+  // The library reads the format from the first merge: give it one format throughout.
+  model.merges = pairs;
+  const prefix = model.continuing_subword_prefix;
+  if (typeof prefix === 'string' && prefix !== '') fail('tokenizer.json', 'a BPE with a continuing_subword_prefix is not supported');
+  const suffix = model.end_of_word_suffix;
+  if (typeof suffix === 'string' && suffix !== '') fail('tokenizer.json', 'a BPE with an end_of_word_suffix is not supported');
+  if (typeof model.dropout === 'number' && model.dropout > 0) fail('tokenizer.json', 'a BPE with dropout (random merges) is not supported');
+  if (model.unk_token !== undefined && model.unk_token !== null) {
+    if (typeof model.unk_token !== 'string' || !Object.hasOwn(vocab, model.unk_token)) {
+      fail('tokenizer.json', `the unk_token ${JSON.stringify(model.unk_token)} is not in the vocabulary`);
+    }
+  }
+}
+
+function checkComponent(node: unknown, slot: string, where: string, file: string): void {
+  if (node === null) return;
+  if (!isObject(node)) return fail(file, `"${where}" is not an object`);
+  const type = node.type;
+  if (typeof type !== 'string' || !SUPPORTED[slot].includes(type)) {
+    fail(file, `the ${slot.replace('_', '-')} type ${JSON.stringify(type)} (at "${where}") is not supported`);
+  }
+  if (type === 'Sequence') {
+    const members = node[MEMBERS[slot]];
+    if (!Array.isArray(members)) return fail(file, `the Sequence at "${where}" has no "${MEMBERS[slot]}" list`);
+    members.forEach((m, i) => checkComponent(m, slot, `${where}.${MEMBERS[slot]}[${i}]`, file));
+    return;
+  }
+  if ((slot === 'pre_tokenizer' && type === 'Split') || type === 'Replace') checkPattern(node.pattern, where, file);
+  if (slot === 'pre_tokenizer' && type === 'Split') {
+    if (!SPLIT_BEHAVIOURS.includes(node.behavior as string)) {
+      fail(file, `the Split behavior ${JSON.stringify(node.behavior)} (at "${where}") is not supported (only Isolated and Removed)`);
+    }
+    if (node.invert === true) fail(file, `an inverted Split (at "${where}") is not supported`);
+  }
+  // The library's Metaspace pre-tokenizer never splits the text at the replacement character.
+  if (slot === 'pre_tokenizer' && type === 'Metaspace' && node.split !== false) {
+    fail(file, `a Metaspace pre-tokenizer that splits at "▁" (at "${where}"; split is true or absent) is not supported`);
+  }
+}
+
+function checkPattern(pattern: unknown, where: string, file: string): void {
+  if (!isObject(pattern) || (typeof pattern.Regex !== 'string' && typeof pattern.String !== 'string')) {
+    fail(file, `the pattern at "${where}" is neither { "Regex": … } nor { "String": … }`);
+  }
+}
+
+/** The added tokens' contents, each checked against its id. */
+function checkAddedTokens(list: unknown, file: string): Set<string> {
+  if (!Array.isArray(list)) return fail(file, '"added_tokens" is not a list');
+  const contents = new Set<string>();
+  list.forEach((token: unknown, i) => {
+    const at = `added_tokens[${i}]`;
+    if (!isObject(token)) return fail(file, `${at} is not an object`);
+    if (typeof token.content !== 'string' || token.content === '') fail(file, `${at} has no content string`);
+    if (typeof token.id !== 'number' || !Number.isInteger(token.id) || token.id < 0) fail(file, `${at} has no whole-number id`);
+    if (token.single_word === true) fail(file, `${at} (${JSON.stringify(token.content)}) is a single_word token, which is not supported`);
+    contents.add(token.content as string);
+  });
+  return contents;
+}
+
+/** Every special token a TemplateProcessing adds must have an id. */
+function checkTemplateTokens(node: unknown, added: Set<string>, vocab: Obj, file: string): void {
+  if (!isObject(node)) return;
+  if (node.type === 'Sequence' && Array.isArray(node.processors)) {
+    for (const p of node.processors) checkTemplateTokens(p, added, vocab, file);
+    return;
+  }
+  if (node.type !== 'TemplateProcessing') return;
+  if (!Array.isArray(node.single)) fail(file, 'the TemplateProcessing post-processor has no "single" template');
+  for (const item of node.single as unknown[]) {
+    if (!isObject(item)) return fail(file, 'the TemplateProcessing "single" template holds a non-object');
+    const special = item.SpecialToken;
+    if (special === undefined) continue;
+    const id = isObject(special) ? special.id : undefined;
+    if (typeof id !== 'string' || (!added.has(id) && !Object.hasOwn(vocab, id))) {
+      fail(file, `the post-processor adds the token ${JSON.stringify(id)}, which is neither an added token nor in the vocabulary`);
+    }
+  }
+}

@@ -1,0 +1,22 @@
+// The tokenizer of a model folder: tokenizer.json when the folder has one, else GPT-2's vocab.json +
+// merges.txt. Every failure is a TokenizerError naming the file; see bpe-tokenizer.ts for why the
+// rules come from @huggingface/tokenizers rather than a BPE of our own.
+import { bpeTokenizer } from './bpe-tokenizer.js';
+import { parseJsonFile } from './check-json.js';
+import { gpt2TokenizerJson } from './gpt2-files.js';
+import { type Tokenizer, type TokenizerFiles, TokenizerError } from './tokenizer.js';
+
+export { TokenizerError } from './tokenizer.js';
+export type { Encoding, Tokenizer, TokenizerFiles } from './tokenizer.js';
+
+export function tokenizerFrom(files: TokenizerFiles): Tokenizer {
+  if (files.tokenizerJson !== undefined) return bpeTokenizer(parseJsonFile(files.tokenizerJson, 'tokenizer.json'));
+  const { vocabJson, mergesTxt } = files;
+  if (vocabJson !== undefined && mergesTxt !== undefined) {
+    const { json, sources } = gpt2TokenizerJson(vocabJson, mergesTxt);
+    return bpeTokenizer(json, sources);
+  }
+  if (vocabJson !== undefined) throw new TokenizerError('merges.txt: is missing (vocab.json without merges.txt and no tokenizer.json)');
+  if (mergesTxt !== undefined) throw new TokenizerError('vocab.json: is missing (merges.txt without vocab.json and no tokenizer.json)');
+  throw new TokenizerError('tokenizer.json: is missing (and there is no vocab.json + merges.txt either)');
+}

@@ -1,0 +1,131 @@
+// What a tokenizer file must be (src/core/tokenizer/check-json.ts, reached through tokenizerFrom): each
+// bad file gives a TokenizerError whose message names the file and says what is wrong, and a variant the
+// library would tokenize differently from Hugging Face's Rust tokenizer is refused rather than run.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { tokenizerFrom, TokenizerError, type TokenizerFiles } from '../../../../src/core/tokenizer/index.js';
+import { tinyTokenizer } from '../../../support/tiny-tokenizer.js';
+import { gpt2Style, llama2Style, llama3Style } from '../../../support/tokenizer-fixtures.js';
+
+type Json = Record<string, unknown>;
+
+function refused(files: TokenizerFiles, message: RegExp): void {
+  assert.throws(() => tokenizerFrom(files), (err: unknown) => {
+    assert.ok(err instanceof TokenizerError, `a TokenizerError, not ${String(err)}`);
+    assert.match(err.message, message);
+    return true;
+  });
+}
+const refusedJson = (json: unknown, message: RegExp) => refused({ tokenizerJson: JSON.stringify(json) }, message);
+const edited = (edit: (json: Json, model: Json) => void): Json => {
+  const json = gpt2Style([['a', 't']]);
+  edit(json, json.model as Json);
+  return json;
+};
+
+test('no tokenizer at all, or half of GPT-2\'s pair, names the missing file', () => {
+  refused({}, /^tokenizer\.json: is missing/);
+  refused({ vocabJson: '{}' }, /^merges\.txt: is missing/);
+  refused({ mergesTxt: '' }, /^vocab\.json: is missing/);
+  refused({ tokenizerConfigJson: '{}' }, /^tokenizer\.json: is missing/);
+});
+
+test('a file that is not JSON, or not an object, says so', () => {
+  refused({ tokenizerJson: '{"model": ' }, /^tokenizer\.json: is not JSON \(/);
+  refused({ tokenizerJson: '' }, /^tokenizer\.json: is not JSON/);
+  refused({ tokenizerJson: '[1, 2]' }, /^tokenizer\.json: is not a JSON object/);
+  refused({ tokenizerJson: '{}' }, /^tokenizer\.json: has no "model" object/);
+  refused({ vocabJson: 'nope', mergesTxt: '' }, /^vocab\.json: is not JSON/);
+  refused({ vocabJson: '[]', mergesTxt: '' }, /^vocab\.json: is not a JSON object/);
+  // A nesting deep enough to trouble a recursive parser is still a sentence, not a crash.
+  assert.throws(() => tokenizerFrom({ tokenizerJson: '['.repeat(200_000) + ']'.repeat(200_000) }), TokenizerError);
+});
+
+test('a model that is not BPE is unsupported, by name', () => {
+  for (const type of ['WordPiece', 'Unigram', 'WordLevel']) {
+    refusedJson(edited((_, model) => { model.type = type; }), new RegExp(`^tokenizer\\.json: the model type "${type}" is not supported`));
+  }
+  refusedJson(edited((_, model) => { model.type = 'Magic'; }), /^tokenizer\.json: the model type "Magic" is not supported \(only BPE\)/);
+});
+
+test('the vocabulary must map pieces to whole numbers ≥ 0', () => {
+  refusedJson(edited((_, model) => { model.vocab = [1, 2]; }), /^tokenizer\.json: has no vocabulary object/);
+  refusedJson(edited((_, model) => { (model.vocab as Json).x = -1; }), /^tokenizer\.json: the vocabulary gives "x" the id -1/);
+  refusedJson(edited((_, model) => { (model.vocab as Json).x = '7'; }), /the vocabulary gives "x" the id "7", not a whole number/);
+  refused({ vocabJson: '{"a": 1.5}', mergesTxt: '' }, /^vocab\.json: the vocabulary gives "a" the id 1\.5/);
+});
+
+test('a merge must be two pieces of the vocabulary whose join is one too, in either format', () => {
+  refusedJson(edited((_, model) => { model.merges = ['a zz']; }), /^tokenizer\.json: model\.merges\[0\] \("a zz"\) names "zz", which is not in the vocabulary/);
+  refusedJson(edited((_, model) => { model.merges = [['a', 't'], ['t', 'a']]; }), /^tokenizer\.json: model\.merges\[1\] \(\["t","a"\]\) names "ta", which is not in the vocabulary/);
+  refusedJson(edited((_, model) => { model.merges = ['a t x']; }), /model\.merges\[0\] \("a t x"\) is not two pieces/);
+  refusedJson(edited((_, model) => { model.merges = [['a']]; }), /model\.merges\[0\] \(\["a"\]\) is not two pieces/);
+  refusedJson(edited((_, model) => { model.merges = [7]; }), /model\.merges\[0\] is neither "a b" nor \["a", "b"\]/);
+  refusedJson(edited((_, model) => { model.merges = 'a t'; }), /^tokenizer\.json: the merges are not a list/);
+  // merges.txt names the line (the #version line is line 1).
+  const vocabJson = JSON.stringify(Object.fromEntries(tinyTokenizer({ vocabSize: 258, merges: [['a', 't']] }).vocab));
+  refused({ vocabJson, mergesTxt: '#version: 0.2\na t\nq zz\n' }, /^merges\.txt: line 3 \("q zz"\) names "zz", which is not in the vocabulary/);
+  refused({ vocabJson, mergesTxt: '#version: 0.2\nat\n' }, /^merges\.txt: line 2 \("at"\) is not two pieces/);
+});
+
+test('BPE options the library would not honour are refused: a subword prefix, an end-of-word suffix, dropout, an unk_token outside the vocabulary', () => {
+  refusedJson(edited((_, model) => { model.continuing_subword_prefix = '##'; }), /continuing_subword_prefix is not supported/);
+  refusedJson(edited((_, model) => { model.end_of_word_suffix = '</w>'; }), /end_of_word_suffix is not supported/);
+  refusedJson(edited((_, model) => { model.dropout = 0.1; }), /dropout \(random merges\) is not supported/);
+  refusedJson(edited((_, model) => { model.unk_token = '<unk>'; }), /the unk_token "<unk>" is not in the vocabulary/);
+});
+
+test('component types outside the byte-level and SentencePiece set are refused, at their place in the file', () => {
+  refusedJson(edited((json) => { json.pre_tokenizer = { type: 'Whitespace' }; }), /^tokenizer\.json: the pre-tokenizer type "Whitespace" \(at "pre_tokenizer"\) is not supported/);
+  refusedJson(edited((json) => { json.normalizer = { type: 'Sequence', normalizers: [{ type: 'NFC' }, { type: 'BertNormalizer' }] }; }), /the normalizer type "BertNormalizer" \(at "normalizer\.normalizers\[1\]"\) is not supported/);
+  refusedJson(edited((json) => { json.decoder = { type: 'WordPiece' }; }), /the decoder type "WordPiece"/);
+  refusedJson(edited((json) => { json.post_processor = { type: 'Sequence' }; }), /the Sequence at "post_processor" has no "processors" list/);
+  refusedJson(edited((json) => { json.decoder = 'ByteLevel'; }), /"decoder" is not an object/);
+});
+
+test('a Split the library cannot reproduce is refused: the behaviours it names, an inverted split, a pattern of neither kind', () => {
+  const withSplit = (split: Json) => {
+    const { json } = llama3Style([]);
+    ((json.pre_tokenizer as Json).pretokenizers as Json[])[0] = { type: 'Split', pattern: { Regex: '\\s+' }, behavior: 'Isolated', invert: false, ...split };
+    return json;
+  };
+  for (const behavior of ['MergedWithPrevious', 'MergedWithNext', 'Contiguous']) {
+    refusedJson(withSplit({ behavior }), new RegExp(`the Split behavior "${behavior}" \\(at "pre_tokenizer\\.pretokenizers\\[0\\]"\\) is not supported`));
+  }
+  refusedJson(withSplit({ invert: true }), /an inverted Split .* is not supported/);
+  refusedJson(withSplit({ pattern: { Glob: '*' } }), /the pattern at "pre_tokenizer\.pretokenizers\[0\]" is neither/);
+  // A regex JavaScript cannot compile is a sentence too.
+  refusedJson(withSplit({ pattern: { Regex: '(unclosed' } }), /^tokenizer\.json: cannot be read as a tokenizer \(/);
+  // The two the library does reproduce are accepted.
+  for (const behavior of ['Isolated', 'Removed']) assert.doesNotThrow(() => tokenizerFrom({ tokenizerJson: JSON.stringify(withSplit({ behavior })) }));
+});
+
+test('a Metaspace pre-tokenizer that splits at "▁" is refused (the library does not split), split: false is read', () => {
+  const json = llama2Style(['▁'], [], 'metaspace');
+  (json.pre_tokenizer as Json).split = true;
+  refusedJson(json, /a Metaspace pre-tokenizer that splits at "▁" .* is not supported/);
+  delete (json.pre_tokenizer as Json).split;
+  refusedJson(json, /split is true or absent/);
+});
+
+test('added tokens need a content and a whole-number id; single_word ones are refused; a post-processor\'s token must have an id', () => {
+  refusedJson(edited((json) => { json.added_tokens = {}; }), /"added_tokens" is not a list/);
+  refusedJson(edited((json) => { json.added_tokens = [{ id: 5 }]; }), /added_tokens\[0\] has no content string/);
+  refusedJson(edited((json) => { json.added_tokens = [{ id: 'x', content: '<x>' }]; }), /added_tokens\[0\] has no whole-number id/);
+  refusedJson(edited((json) => { json.added_tokens = [{ id: 300, content: '<x>', single_word: true }]; }), /added_tokens\[0\] \("<x>"\) is a single_word token/);
+  const { json } = llama3Style([]);
+  json.added_tokens = [];
+  refusedJson(json, /the post-processor adds the token "<\|begin_of_text\|>", which is neither an added token nor in the vocabulary/);
+});
+
+test('slots the file leaves out are read as absent (null), and a file with no merges is a byte-by-byte tokenizer', () => {
+  const json = gpt2Style([]);
+  delete json.normalizer;
+  delete json.post_processor;
+  delete json.added_tokens;
+  delete (json.model as Json).merges;
+  const tok = tokenizerFrom({ tokenizerJson: JSON.stringify(json) });
+  assert.deepEqual(tok.encode('at').ids, [64, 83]);
+  // <|endoftext|> is in the vocabulary but, not being an added token any more, is text.
+  assert.equal(tok.encode('<|endoftext|>').ids.length, 13);
+});
