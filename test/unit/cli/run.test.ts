@@ -108,7 +108,7 @@ test('compute labels the full-size figure as the seeds\' estimate, not the spec\
 test('USAGE names exactly the commands run.ts dispatches', () => {
   const named = [...new Set([...USAGE.matchAll(/^ {2}attn (\w+)/gm)].map((m) => m[1]))].sort();
   assert.deepEqual(named, Object.keys(COMMANDS).sort());
-  assert.deepEqual(named, ['analyze', 'compute', 'inspect', 'render', 'train', 'validate']);
+  assert.deepEqual(named, ['analyze', 'compute', 'inspect', 'render', 'run', 'train', 'validate']);
 });
 
 test('a command is only one of its own: names an object inherits are unknown commands', async () => {
