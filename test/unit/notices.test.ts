@@ -1,0 +1,26 @@
+// Every package the extension's bundles take from dependencies is named in THIRD-PARTY-NOTICES.md with
+// its licence, and the .vsix ships that file: a dependency added without its notice fails here.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../support/paths.js';
+
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+const notices = readFileSync(join(ROOT, 'THIRD-PARTY-NOTICES.md'), 'utf8');
+
+test('every runtime dependency is in the notices with its licence and version', () => {
+  for (const name of Object.keys(pkg.dependencies)) {
+    const own = JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string; license: string };
+    if (name === 'jsdom') {
+      assert.match(notices, /jsdom \(MIT\) is used by the `attn` command line only/);
+      continue;
+    }
+    assert.ok(notices.includes(`## ${name} ${own.version} (${own.license})`), `${name} ${own.version} (${own.license}) is not in THIRD-PARTY-NOTICES.md`);
+  }
+  assert.match(notices, /Apache License\s+Version 2\.0/, "the Apache-2.0 text of @huggingface/tokenizers");
+});
+
+test('the .vsix ships the notices', () => {
+  assert.match(readFileSync(join(ROOT, '.vscodeignore'), 'utf8'), /^!THIRD-PARTY-NOTICES\.md$/m);
+});
