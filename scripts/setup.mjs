@@ -20,7 +20,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // postinstall wants ripgrep, which we seed from Debian's; node-gyp needs a C++ toolchain).
 const CODE_SERVER_PACKAGES = ['ripgrep', 'libkrb5-dev', 'libx11-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'g++', 'make', 'python3'];
 // The tests also drive Chromium, take readable screenshots, and compare our numbers with numpy's.
-const TEST_PACKAGES = [...CODE_SERVER_PACKAGES, 'chromium', 'fonts-dejavu-core', 'python3-numpy'];
+const TEST_PACKAGES = [...CODE_SERVER_PACKAGES, 'chromium', 'fonts-dejavu-core', 'python3-numpy', 'python3-torch'];
 
 class SetupError extends Error {}
 

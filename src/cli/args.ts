@@ -18,6 +18,8 @@ export const USAGE = `usage:
               [--theme light|dark|hc-dark|hc-light] [--show scores|scaled|weights|cosine] [--matrix wq|wk|wv|wo]
   attn render FILE.safetensors|.npy|.npz --view model|head|head-tokens|finder|rollout [--layer L] [--head H] [--token N]
               [--stat NAME] [--sort] [--softmax] [--tensor NAME] [--out FILE.svg|FILE.png] [--html FILE.html]
+  attn run DIR (--text T | --text-file F) [--max-tokens N] [--json] [--out FILE.safetensors]
+                                 run a model folder (gpt2, llama, qwen2): every head's attention, the next tokens
 FILE may be - for standard input.
 options:
   --max-bytes N   refuse specs larger than N bytes (default ${DEFAULT_MAX_BYTES})
@@ -38,7 +40,7 @@ export interface Args {
 /** One command: its exit code (0 done, 1 the input is at fault, 2 the command line is). */
 export type Command = (args: Args, maxBytes: number, io: Io) => number | Promise<number>;
 
-const VALUED = new Set(['--view', '--out', '--input', '--head', '--token', '--width', '--theme', '--show', '--matrix', '--max-bytes', '--steps', '--tensor', '--layer', '--html', '--stat']);
+const VALUED = new Set(['--view', '--out', '--input', '--head', '--token', '--width', '--theme', '--show', '--matrix', '--max-bytes', '--steps', '--tensor', '--layer', '--html', '--stat', '--text', '--text-file', '--max-tokens']);
 const SWITCHES = new Set(['--json', '--help', '--version', '--sort', '--softmax']);
 
 /** The arguments, or why they cannot be read. */

@@ -1,0 +1,114 @@
+// `attn run DIR (--text T | --text-file F) [--max-tokens N] [--json] [--out run.safetensors]`: runs a
+// real checkpoint (a Hugging Face model folder) over a text with our own forward pass, and prints
+// every head's attention and the five most likely next tokens (--json: the issue's contract), or a
+// short summary. --out writes the attention as [layers, heads, n, n] F32 safetensors with the tokens
+// in __metadata__.tokens, the file `attn inspect` and the model editor read. A folder that cannot
+// run gets exit 1 and one line naming the file or tensor at fault; a command line it cannot read, 2.
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { readModelFolder, type ModelFolder } from '../../core/files/model-folder.js';
+import { ModelError } from '../../core/transformer/config.js';
+import { loadModel, runText } from '../../core/transformer/model.js';
+import { attentionSafetensors } from '../../core/transformer/attention-out.js';
+import type { RunResult } from '../../core/transformer/types.js';
+import { tokenizerFrom } from '../../core/tokenizer/index.js';
+import { TokenizerError } from '../../core/tokenizer/tokenizer.js';
+import { TensorFileError } from '../../core/tensors/source.js';
+import { overBudget, PRINTED } from '../../core/budget.js';
+import { intFlag, isBad, type Args, type Io } from '../args.js';
+import { readSpecText } from '../read-file.js';
+import { inputReplacedBy } from '../outputs.js';
+import { printable, printableJson } from '../terminal.js';
+
+export async function runModelCommand(args: Args, maxBytes: number, io: Io): Promise<number> {
+  const usage = (message: string) => { io.err(`attn run: ${printable(message)}`); return 2; };
+  if (args.files.length !== 1) return usage('name exactly one model folder (config.json, the weights and the tokenizer\'s files)');
+  const text = args.flags.get('--text'), textFile = args.flags.get('--text-file');
+  if ((text === undefined) === (textFile === undefined)) return usage('give the text as --text T or --text-file FILE (one of them)');
+  const maxTokens = intFlag(args, '--max-tokens', 0);
+  if (isBad(maxTokens)) return usage(maxTokens.error);
+  if (args.flags.has('--max-tokens') && maxTokens < 1) return usage('--max-tokens takes a whole number ≥ 1');
+  const out = args.flags.get('--out');
+  const json = args.flags.has('--json');
+  let input: string;
+  if (typeof textFile === 'string') {
+    const read = readSpecText(textFile, maxBytes);
+    if ('error' in read) { io.err(printable(`${textFile}: ${read.error}`)); return 1; }
+    input = read.text;
+  } else {
+    input = String(text);
+  }
+  const started = performance.now();
+  let folder: ModelFolder | undefined;
+  try {
+    folder = readModelFolder(args.files[0]);
+    const inputs = [...folder.files, ...(typeof textFile === 'string' ? [textFile] : [])];
+    const replaced = typeof out === 'string' ? inputReplacedBy(out, inputs) : undefined;
+    if (replaced !== undefined) return usage(`--out ${out} is ${replaced}, a file this command reads; name another file`);
+    const model = loadModel(folder.configText, folder.tensors, { where: folder.where });
+    const tokenizer = tokenizerFrom(folder.tokenizerFiles);
+    const loadMs = performance.now() - started;
+    const c = model.config;
+    const result = runText(model, tokenizer, input, {
+      ...(maxTokens > 0 ? { maxTokens } : {}),
+      refuse: (n) => (json ? overBudget(PRINTED, c.layers * c.heads * n * n, `${c.layers} layers × ${c.heads} heads × ${n}² weights`, 'use --max-tokens, or --out FILE.safetensors without --json') : undefined),
+    });
+    result.timings.loadMs = loadMs;
+    if (typeof out === 'string') {
+      const failed = writeAttention(out, result);
+      if (failed) { io.err(printable(`${out}: cannot write (${failed})`)); return 1; }
+    }
+    io.out(json ? printableJson(runJson(result)) : summary(result, args.files[0]));
+    return 0;
+  } catch (e) {
+    if (e instanceof ModelError || e instanceof TokenizerError || e instanceof TensorFileError) {
+      io.err(printable(e.message));
+      return 1;
+    }
+    throw e;
+  } finally {
+    folder?.close();
+  }
+}
+
+/** The issue's JSON: the model's shape (without contextLength), ids, pieces, tokens, attention, next, timings. */
+function runJson(r: RunResult): string {
+  const { type, layers, heads, kvHeads, dModel, headDim, vocab } = r.model;
+  const n = r.ids.length;
+  const attention = r.attention.map((layer) => Array.from({ length: heads }, (_, h) => Array.from({ length: n }, (_, i) => Array.from(layer.subarray((h * n + i) * n, (h * n + i + 1) * n)))));
+  return JSON.stringify({
+    model: { type, layers, heads, kvHeads, dModel, headDim, vocab },
+    ids: r.ids, pieces: r.pieces, tokens: r.tokens, attention, next: r.next, timings: r.timings,
+  });
+}
+
+function summary(r: RunResult, dir: string): string {
+  const m = r.model;
+  const ms = (v: number) => `${Math.round(v)} ms`;
+  return [
+    `${dir}: ${m.type}, ${m.layers} layers × ${m.heads} heads${m.kvHeads !== m.heads ? ` (${m.kvHeads} key/value heads)` : ''}, d_model ${m.dModel}, vocabulary ${m.vocab}`,
+    `${r.ids.length} tokens: ${r.tokens.slice(0, 16).map((t) => JSON.stringify(t)).join(' ')}${r.ids.length > 16 ? ' …' : ''}`,
+    `next: ${r.next.map((t) => `${JSON.stringify(t.token)} ${t.p.toFixed(4)}`).join(', ')}`,
+    `load ${ms(r.timings.loadMs)}, tokenize ${ms(r.timings.tokenizeMs)}, forward ${ms(r.timings.forwardMs)}`,
+  ].map(printable).join('\n');
+}
+
+/** Writes the attention file part by part (a long run's attention is hundreds of MB); the error's code when it cannot. */
+function writeAttention(path: string, r: RunResult): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'w');
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code ?? String(e);
+  }
+  try {
+    for (const part of attentionSafetensors(r.attention, r.model.heads, r.ids.length, r.tokens)) {
+      let done = 0;
+      while (done < part.length) done += writeSync(fd, part, done, part.length - done);
+    }
+    return undefined;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code ?? String(e);
+  } finally {
+    closeSync(fd);
+  }
+}

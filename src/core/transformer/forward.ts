@@ -1,0 +1,144 @@
+// One forward pass over a list of token ids, in float64, keeping what the views show: every layer's
+// attention weights for every query head ([heads, n, n] as float32), and the logits at the last
+// position only (the head's vocab × d_model product is needed nowhere else). Pre-norm blocks:
+// x += attention(norm1(x)); x += mlp(norm2(x)).
+//   gpt2:  LayerNorm, q/k/v from one Conv1D (y = x · W + b, W is [in, out]), learned positions, gelu_new.
+//   llama: RMSNorm, nn.Linear (y = x · Wᵀ, W is [out, in]), RoPE on q and k, grouped-query attention
+//          (query head h reads key/value head ⌊h / (heads / kvHeads)⌋), SwiGLU.
+//   qwen2: llama with biases on q, k and v.
+// With `capture`, the pass also keeps one layer's residual stream and normed input (for the lens).
+import { ModelError, type ModelConfig } from './config.js';
+import type { ModelNames, Weights } from './weights.js';
+import { addBias, addInto, applyRope, causalSoftmax, columns, geluNew, layerNorm, matmul, rmsNorm, ropeTables, swiglu } from './ops.js';
+
+export interface ForwardOutput {
+  /** Per layer, [heads, n, n] row-major. */
+  attention: Float32Array[];
+  /** The logits of the next token after the last position, [vocab]. */
+  logits: Float64Array;
+  /** The captured layer's residual stream (its input) and what its attention reads (after the norm), [n, dModel] each. */
+  captured?: { residual: Float64Array; x: Float64Array; weights: Float64Array };
+}
+
+export interface ForwardOptions {
+  /** Keep this layer's inputs; with `stop`, end the pass there (no logits: an empty array). */
+  capture?: { layer: number; stop?: boolean };
+  /** Called after each layer (progress, and a chance for a caller to stop by throwing). */
+  onLayer?: (layer: number) => void;
+}
+
+export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: readonly number[], options: ForwardOptions = {}): ForwardOutput {
+  const n = ids.length, E = c.dModel, D = c.headDim;
+  if (n === 0) throw new ModelError('the text has no tokens to run');
+  if (n > c.contextLength) throw new ModelError(`${n} tokens are more than the model's context length of ${c.contextLength}`);
+  const x = embed(c, names, w, ids);
+  const rope = c.type === 'gpt2' ? undefined : ropeTables(n, D, c.ropeTheta);
+  const attention: Float32Array[] = [];
+  let captured: ForwardOutput['captured'];
+  for (let layer = 0; layer < c.layers; layer++) {
+    const l = names.layers[layer];
+    const h = norm(c, x, w, l.norm1, l.norm1Bias);
+    const { q, k, v } = projections(c, w, l, h, n);
+    if (rope) {
+      applyRope(q, n, c.heads, D, rope);
+      applyRope(k, n, c.kvHeads, D, rope);
+    }
+    const { weights, mixed } = attend(c, q, k, v, n);
+    attention.push(Float32Array.from(weights));
+    if (options.capture?.layer === layer) {
+      captured = { residual: x.slice(), x: h, weights };
+      if (options.capture.stop) return { attention, logits: new Float64Array(0), captured };
+    }
+    const out = c.type === 'gpt2' ? matmul(mixed, n, E, w.f64(l.o), E, false) : matmul(mixed, n, c.heads * D, w.f64(l.o), E, true);
+    if (l.oBias) addBias(out, w.f32(l.oBias));
+    addInto(x, out);
+    addInto(x, mlp(c, w, l, norm(c, x, w, l.norm2, l.norm2Bias), n));
+    options.onLayer?.(layer);
+  }
+  const last = norm(c, x.subarray((n - 1) * E), w, names.finalNorm, names.finalNormBias);
+  return { attention, logits: headLogits(w.f32(names.head), last, c.vocab, E), ...(captured ? { captured } : {}) };
+}
+
+/** Each id's row of the embedding matrix (plus its position's row for gpt2), [n, dModel]. */
+function embed(c: ModelConfig, names: ModelNames, w: Weights, ids: readonly number[]): Float64Array {
+  const E = c.dModel;
+  const table = w.f32(names.embed);
+  const positions = names.positions ? w.f32(names.positions) : undefined;
+  const x = new Float64Array(ids.length * E);
+  ids.forEach((id, i) => {
+    if (!Number.isInteger(id) || id < 0 || id >= c.vocab) throw new ModelError(`token id ${id} is outside the model's vocabulary of ${c.vocab} (config.json's vocab_size)`);
+    for (let j = 0; j < E; j++) x[i * E + j] = table[id * E + j] + (positions ? positions[i * E + j] : 0);
+  });
+  return x;
+}
+
+function norm(c: ModelConfig, x: Float64Array, w: Weights, weight: string, bias: string | undefined): Float64Array {
+  return c.type === 'gpt2' ? layerNorm(x, c.dModel, w.f32(weight), w.f32(bias!), c.eps) : rmsNorm(x, c.dModel, w.f32(weight), c.eps);
+}
+
+/** q [n, heads · D], k and v [n, kvHeads · D], biases added, before RoPE. */
+export function projections(c: ModelConfig, w: Weights, l: ModelNames['layers'][number], h: Float64Array, n: number): { q: Float64Array; k: Float64Array; v: Float64Array } {
+  const E = c.dModel;
+  if (l.qkv) {
+    const qkv = matmul(h, n, E, w.f64(l.qkv), 3 * E, false);
+    addBias(qkv, w.f32(l.qkvBias!));
+    return { q: columns(qkv, n, 3 * E, 0, E), k: columns(qkv, n, 3 * E, E, E), v: columns(qkv, n, 3 * E, 2 * E, E) };
+  }
+  const Q = c.heads * c.headDim, KV = c.kvHeads * c.headDim;
+  const q = matmul(h, n, E, w.f64(l.q!), Q, true);
+  const k = matmul(h, n, E, w.f64(l.k!), KV, true);
+  const v = matmul(h, n, E, w.f64(l.v!), KV, true);
+  if (l.qBias) addBias(q, w.f32(l.qBias));
+  if (l.kBias) addBias(k, w.f32(l.kBias));
+  if (l.vBias) addBias(v, w.f32(l.vBias));
+  return { q, k, v };
+}
+
+/** Every query head's causal attention: its weights [heads, n, n] and the heads' outputs side by side [n, heads · D]. */
+function attend(c: ModelConfig, q: Float64Array, k: Float64Array, v: Float64Array, n: number): { weights: Float64Array; mixed: Float64Array } {
+  const D = c.headDim, H = c.heads, group = c.heads / c.kvHeads;
+  const weights = new Float64Array(H * n * n), mixed = new Float64Array(n * H * D);
+  const scale = Math.sqrt(D);
+  let keys: Float64Array | undefined, values: Float64Array | undefined, kvAt = -1;
+  for (let head = 0; head < H; head++) {
+    const kvHead = Math.floor(head / group);
+    if (kvHead !== kvAt) {
+      keys = columns(k, n, c.kvHeads * D, kvHead * D, D);
+      values = columns(v, n, c.kvHeads * D, kvHead * D, D);
+      kvAt = kvHead;
+    }
+    const scores = matmul(columns(q, n, H * D, head * D, D), n, D, keys!, n, true);
+    causalSoftmax(scores, n, scale);
+    weights.set(scores, head * n * n);
+    const out = matmul(scores, n, n, values!, D, false);
+    for (let i = 0; i < n; i++) mixed.set(out.subarray(i * D, (i + 1) * D), i * H * D + head * D);
+  }
+  return { weights, mixed };
+}
+
+function mlp(c: ModelConfig, w: Weights, l: ModelNames['layers'][number], h: Float64Array, n: number): Float64Array {
+  const E = c.dModel, F = c.ffn;
+  if (l.fc) {
+    const hidden = matmul(h, n, E, w.f64(l.fc), F, false);
+    addBias(hidden, w.f32(l.fcBias!));
+    geluNew(hidden);
+    const out = matmul(hidden, n, F, w.f64(l.proj!), E, false);
+    addBias(out, w.f32(l.projBias!));
+    return out;
+  }
+  const gate = matmul(h, n, E, w.f64(l.gate!), F, true);
+  swiglu(gate, matmul(h, n, E, w.f64(l.up!), F, true));
+  return matmul(gate, n, F, w.f64(l.down!), E, true);
+}
+
+/** The head's [vocab, dModel] matrix times one normed vector: the logits. */
+function headLogits(head: Float32Array, x: Float64Array, vocab: number, E: number): Float64Array {
+  const logits = new Float64Array(vocab);
+  for (let t = 0; t < vocab; t++) {
+    let s = 0;
+    const at = t * E;
+    for (let j = 0; j < E; j++) s += head[at + j] * x[j];
+    logits[t] = s;
+  }
+  return logits;
+}

@@ -1,0 +1,116 @@
+// A checkpoint made ready to run, and one run of it over a text: the config read, every tensor's
+// shape checked against it, the memory a run of n tokens needs estimated from the shapes (and
+// refused in a sentence before anything is allocated), then tokenize → forward → the five most
+// likely next tokens. Pure: the files come in already opened (core/files reads the folder).
+import type { TensorRef } from '../tensors/attention-file.js';
+import type { Tokenizer } from '../tokenizer/tokenizer.js';
+import { ModelError, readModelConfig, summaryOf, type ModelConfig } from './config.js';
+import { forward } from './forward.js';
+import { checkTensors, weightElements, Weights, type ModelNames } from './weights.js';
+import type { NextToken, RunResult } from './types.js';
+
+/** Memory one run may take unless the caller says otherwise: 3 GiB. */
+export const DEFAULT_RUN_BYTES = 3 * 2 ** 30;
+
+export interface LoadedModel {
+  config: ModelConfig;
+  names: ModelNames;
+  weights: Weights;
+  /** Elements of the weights: all of them, and the largest tensor. */
+  elements: { total: number; largest: number };
+  /** Whether the decoded weights are kept between runs. */
+  keep: boolean;
+}
+
+export interface LoadOptions {
+  /** Keep the decoded weights (float32) between runs: for an editor that re-runs as the text changes. */
+  keep?: boolean;
+  /** Which file holds a tensor, for messages (default: the tensor is named alone). */
+  where?: (name: string) => string;
+}
+
+export function loadModel(configText: string, tensors: ReadonlyMap<string, TensorRef>, options: LoadOptions = {}): LoadedModel {
+  const config = readModelConfig(configText);
+  const names = checkTensors(config, tensors, options.where ?? (() => 'model.safetensors'));
+  const keep = options.keep ?? false;
+  return { config, names, weights: new Weights(tensors, keep), elements: weightElements(tensors, names), keep };
+}
+
+/**
+ * Bytes a run of n tokens holds at its peak, from the shapes: the weights (all of them as float32
+ * when kept, else the largest tensor as float32 and float64 plus the embedding), one layer's
+ * activations in float64, one layer's attention weights in float64 and every layer's in float32,
+ * and the matrix kernel's packed operands.
+ */
+export function runBytes(m: LoadedModel, n: number): number {
+  const c = m.config, E = c.dModel, F = c.ffn, Q = c.heads * c.headDim, KV = c.kvHeads * c.headDim;
+  const embed = c.vocab * E;
+  const weights = m.keep ? m.elements.total * 4 : m.elements.largest * 12 + embed * 4;
+  const activations = n * (6 * E + 3 * Q + 2 * KV + 3 * F) * 8;
+  const attention = c.layers * c.heads * n * n * 4 + (c.heads + 2) * n * n * 8;
+  const kernel = (n * F + E * F + n * F) * 8;
+  return weights + activations + attention + kernel;
+}
+
+const gb = (bytes: number) => `${(bytes / 2 ** 30).toFixed(bytes < 2 ** 30 ? 2 : 1)} GB`;
+
+/** The sentence refusing a run of n tokens over `budget` bytes, with the most tokens that fit; undefined when it fits. */
+export function runRefusal(m: LoadedModel, n: number, budget: number): string | undefined {
+  const need = runBytes(m, n);
+  if (need <= budget) return undefined;
+  let fits = 0;
+  for (let step = 1 << 20; step >= 1; step >>= 1) if (fits + step <= n && runBytes(m, fits + step) <= budget) fits += step;
+  const advice = fits > 0 ? `use --max-tokens ${fits} or fewer` : 'the weights alone do not fit';
+  return `a run of ${n} tokens on this ${m.config.type} model needs about ${gb(need)}, over the budget of ${gb(budget)}: ${advice}`;
+}
+
+/** The `count` most likely ids of the logits with their softmax probabilities, most likely first. */
+export function topNext(logits: Float64Array, count: number, decodeOne: (id: number) => string): NextToken[] {
+  let top = -Infinity;
+  for (let i = 0; i < logits.length; i++) if (logits[i] > top) top = logits[i];
+  let sum = 0;
+  for (let i = 0; i < logits.length; i++) sum += Math.exp(logits[i] - top);
+  const best: number[] = [];
+  for (let i = 0; i < logits.length; i++) {
+    if (best.length < count || logits[i] > logits[best[best.length - 1]]) {
+      best.push(i);
+      best.sort((a, b) => logits[b] - logits[a] || a - b);
+      if (best.length > count) best.pop();
+    }
+  }
+  return best.map((id) => ({ id, token: decodeOne(id), p: Math.exp(logits[id] - top) / sum }));
+}
+
+export interface RunOptions {
+  /** Keep the first N tokens; without it, more tokens than the context length are refused. */
+  maxTokens?: number;
+  /** Bytes the run may take (DEFAULT_RUN_BYTES). */
+  budget?: number;
+  /** The caller's own refusal once the number of tokens is known (the CLI's budget of printed numbers). */
+  refuse?: (n: number) => string | undefined;
+}
+
+/** Tokenizes `text` and runs the model over it. timings.loadMs is 0: the caller measured the loading. */
+export function runText(m: LoadedModel, tokenizer: Tokenizer, text: string, options: RunOptions = {}): RunResult {
+  const t0 = performance.now();
+  const encoding = tokenizer.encode(text);
+  let ids = encoding.ids, pieces = encoding.pieces;
+  if (options.maxTokens !== undefined) {
+    ids = ids.slice(0, options.maxTokens);
+    pieces = pieces.slice(0, options.maxTokens);
+  } else if (ids.length > m.config.contextLength) {
+    throw new ModelError(`the text is ${ids.length} tokens, more than the model's context length of ${m.config.contextLength}: use --max-tokens to keep the first ones`);
+  }
+  if (ids.length === 0) throw new ModelError('the text has no tokens to run');
+  const tokens = ids.map((id) => tokenizer.decodeOne(id));
+  const t1 = performance.now();
+  const refusal = options.refuse?.(ids.length) ?? runRefusal(m, ids.length, options.budget ?? DEFAULT_RUN_BYTES);
+  if (refusal) throw new ModelError(refusal);
+  const out = forward(m.config, m.names, m.weights, ids);
+  const next = topNext(out.logits, 5, (id) => tokenizer.decodeOne(id));
+  const t2 = performance.now();
+  return {
+    model: summaryOf(m.config), ids, pieces, tokens, attention: out.attention, next,
+    timings: { loadMs: 0, tokenizeMs: t1 - t0, forwardMs: t2 - t1 },
+  };
+}

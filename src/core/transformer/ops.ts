@@ -1,0 +1,140 @@
+// The pieces of a transformer layer besides attention, in float64 on row-major arrays: the matrix
+// product (the WebAssembly kernel, or plain loops where it cannot run), LayerNorm and RMSNorm as
+// PyTorch computes them (biased variance, eps inside the root), GPT-2's gelu_new (the tanh
+// approximation), silu, and RoPE as Hugging Face applies it: the frequencies 1 / θ^(2i / d) repeated
+// for both halves of a head, q' = q · cos + rotate_half(q) · sin with rotate_half([a, b]) = [−b, a].
+import { gemm } from '../kernels/gemm.js';
+
+/** A · B (A is n × k; B is k × m, or m × k with `transposed`, the product then A · Bᵀ). */
+export function matmul(a: Float64Array, n: number, k: number, b: Float64Array, m: number, transposed: boolean): Float64Array {
+  const fast = gemm({ rows: n, cols: k, data: a }, transposed ? { rows: m, cols: k, data: b } : { rows: k, cols: m, data: b }, transposed);
+  if (fast) return fast;
+  const out = new Float64Array(n * m);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < m; j++) {
+      let s = 0;
+      if (transposed) for (let t = 0; t < k; t++) s += a[i * k + t] * b[j * k + t];
+      else for (let t = 0; t < k; t++) s += a[i * k + t] * b[t * m + j];
+      out[i * m + j] = s;
+    }
+  }
+  return out;
+}
+
+/** Adds `bias` (length m) to every row of the n × m `x`, in place. */
+export function addBias(x: Float64Array, bias: Float32Array | Float64Array): void {
+  const m = bias.length;
+  for (let i = 0; i < x.length; i += m) for (let j = 0; j < m; j++) x[i + j] += bias[j];
+}
+
+/** x += y, element by element. */
+export function addInto(x: Float64Array, y: Float64Array): void {
+  for (let i = 0; i < x.length; i++) x[i] += y[i];
+}
+
+/** LayerNorm over each row of width m: (x − mean) / √(var + eps) · w + b, the variance biased. */
+export function layerNorm(x: Float64Array, m: number, w: Float32Array, b: Float32Array, eps: number): Float64Array {
+  const out = new Float64Array(x.length);
+  for (let r = 0; r < x.length; r += m) {
+    let mean = 0;
+    for (let j = 0; j < m; j++) mean += x[r + j];
+    mean /= m;
+    let variance = 0;
+    for (let j = 0; j < m; j++) variance += (x[r + j] - mean) ** 2;
+    const inv = 1 / Math.sqrt(variance / m + eps);
+    for (let j = 0; j < m; j++) out[r + j] = (x[r + j] - mean) * inv * w[j] + b[j];
+  }
+  return out;
+}
+
+/** RMSNorm over each row of width m: x / √(mean(x²) + eps) · w. */
+export function rmsNorm(x: Float64Array, m: number, w: Float32Array, eps: number): Float64Array {
+  const out = new Float64Array(x.length);
+  for (let r = 0; r < x.length; r += m) {
+    let squares = 0;
+    for (let j = 0; j < m; j++) squares += x[r + j] * x[r + j];
+    const inv = 1 / Math.sqrt(squares / m + eps);
+    for (let j = 0; j < m; j++) out[r + j] = x[r + j] * inv * w[j];
+  }
+  return out;
+}
+
+/** GPT-2's gelu_new, in place: 0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³))). */
+export function geluNew(x: Float64Array): void {
+  const c = Math.sqrt(2 / Math.PI);
+  for (let i = 0; i < x.length; i++) {
+    const v = x[i];
+    x[i] = 0.5 * v * (1 + Math.tanh(c * (v + 0.044715 * v * v * v)));
+  }
+}
+
+/** SwiGLU's gate, in place into `gate`: silu(gate) · up. */
+export function swiglu(gate: Float64Array, up: Float64Array): void {
+  for (let i = 0; i < gate.length; i++) {
+    const g = gate[i];
+    gate[i] = (g / (1 + Math.exp(-g))) * up[i];
+  }
+}
+
+/** RoPE's cos and sin tables, [n, headDim / 2] each (the same for both halves of a head). */
+export function ropeTables(n: number, headDim: number, theta: number): { cos: Float64Array; sin: Float64Array } {
+  const half = headDim / 2;
+  const cos = new Float64Array(n * half), sin = new Float64Array(n * half);
+  for (let i = 0; i < half; i++) {
+    const inv = 1 / theta ** ((2 * i) / headDim);
+    for (let p = 0; p < n; p++) {
+      cos[p * half + i] = Math.cos(p * inv);
+      sin[p * half + i] = Math.sin(p * inv);
+    }
+  }
+  return { cos, sin };
+}
+
+/**
+ * Rotates every head of the n × (heads · headDim) `x` in place: for position p and i < headDim / 2,
+ * (a, b) = (x[i], x[i + half]) becomes (a cos − b sin, b cos + a sin).
+ */
+export function applyRope(x: Float64Array, n: number, heads: number, headDim: number, tables: { cos: Float64Array; sin: Float64Array }): void {
+  const half = headDim / 2, width = heads * headDim;
+  for (let p = 0; p < n; p++) {
+    for (let h = 0; h < heads; h++) {
+      const at = p * width + h * headDim;
+      for (let i = 0; i < half; i++) {
+        const c = tables.cos[p * half + i], s = tables.sin[p * half + i];
+        const a = x[at + i], b = x[at + i + half];
+        x[at + i] = a * c - b * s;
+        x[at + i + half] = b * c + a * s;
+      }
+    }
+  }
+}
+
+/** Columns [from, from + width) of the n × stride `x`, as an n × width array. */
+export function columns(x: Float64Array, n: number, stride: number, from: number, width: number): Float64Array {
+  const out = new Float64Array(n * width);
+  for (let i = 0; i < n; i++) out.set(x.subarray(i * stride + from, i * stride + from + width), i * width);
+  return out;
+}
+
+/**
+ * Causal softmax of the n × n scores, in place, after dividing by `scale`: row i keeps keys 0…i
+ * (the rest become exact zeros, which the kernel then skips when the weights multiply the values).
+ */
+export function causalSoftmax(scores: Float64Array, n: number, scale: number): void {
+  for (let i = 0; i < n; i++) {
+    const row = i * n;
+    let top = -Infinity;
+    for (let j = 0; j <= i; j++) {
+      scores[row + j] /= scale;
+      if (scores[row + j] > top) top = scores[row + j];
+    }
+    let sum = 0;
+    for (let j = 0; j <= i; j++) {
+      const e = Math.exp(scores[row + j] - top);
+      scores[row + j] = e;
+      sum += e;
+    }
+    for (let j = 0; j <= i; j++) scores[row + j] /= sum;
+    for (let j = i + 1; j < n; j++) scores[row + j] = 0;
+  }
+}

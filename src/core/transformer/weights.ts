@@ -1,0 +1,165 @@
+// The tensors a checkpoint must hold for its architecture, with the shape the config implies for
+// each, checked all together before any forward pass (a tensor whose shape disagrees is named with
+// both shapes, rather than found as NaNs or a read past an array). Tensors the forward pass does not
+// use are ignored: GPT-2's legacy attn.bias / masked_bias buffers (the causal mask, not weights),
+// rotary inv_freq buffers. The numbers themselves are read lazily, one tensor when the forward pass
+// asks for it, and decoded to float32 (exact for F16 and BF16); a kept copy is optional, so a single
+// run holds one tensor at a time while an editor that re-runs can keep them.
+import { decode, isDType, ITEM_SIZE, type DType } from '../tensors/dtype.js';
+import type { TensorRef } from '../tensors/attention-file.js';
+import { MAX_READ_BYTES } from '../tensors/source.js';
+import { ModelError, type ModelConfig } from './config.js';
+
+/** The names the forward pass reads, per layer and for the whole model. */
+export interface LayerNames {
+  norm1: string; norm1Bias?: string;
+  /** gpt2: c_attn (one [E, 3E] matrix); llama/qwen2: q, k, v separately. */
+  qkv?: string; qkvBias?: string;
+  q?: string; k?: string; v?: string; qBias?: string; kBias?: string; vBias?: string;
+  o: string; oBias?: string;
+  norm2: string; norm2Bias?: string;
+  /** gpt2: c_fc and c_proj; llama/qwen2: gate, up, down. */
+  fc?: string; fcBias?: string; proj?: string; projBias?: string;
+  gate?: string; up?: string; down?: string;
+}
+
+export interface ModelNames {
+  embed: string;
+  positions?: string;
+  layers: LayerNames[];
+  finalNorm: string; finalNormBias?: string;
+  /** The output head: the embedding matrix when tied. */
+  head: string;
+}
+
+/** The names and expected shapes of every tensor the architecture reads. */
+export function namesOf(c: ModelConfig, has: (name: string) => boolean): { names: ModelNames; shapes: Map<string, number[]> } {
+  const shapes = new Map<string, number[]>();
+  const need = (name: string, shape: number[]) => { shapes.set(name, shape); return name; };
+  const E = c.dModel, F = c.ffn, V = c.vocab;
+  if (c.type === 'gpt2') {
+    const p = has('wte.weight') || !has('transformer.wte.weight') ? '' : 'transformer.';
+    const layers = Array.from({ length: c.layers }, (_, i): LayerNames => {
+      const l = `${p}h.${i}.`;
+      return {
+        norm1: need(`${l}ln_1.weight`, [E]), norm1Bias: need(`${l}ln_1.bias`, [E]),
+        qkv: need(`${l}attn.c_attn.weight`, [E, 3 * E]), qkvBias: need(`${l}attn.c_attn.bias`, [3 * E]),
+        o: need(`${l}attn.c_proj.weight`, [E, E]), oBias: need(`${l}attn.c_proj.bias`, [E]),
+        norm2: need(`${l}ln_2.weight`, [E]), norm2Bias: need(`${l}ln_2.bias`, [E]),
+        fc: need(`${l}mlp.c_fc.weight`, [E, F]), fcBias: need(`${l}mlp.c_fc.bias`, [F]),
+        proj: need(`${l}mlp.c_proj.weight`, [F, E]), projBias: need(`${l}mlp.c_proj.bias`, [E]),
+      };
+    });
+    const embed = need(`${p}wte.weight`, [V, E]);
+    const head = has('lm_head.weight') ? need('lm_head.weight', [V, E]) : embed;
+    return {
+      names: { embed, positions: need(`${p}wpe.weight`, [c.contextLength, E]), layers, finalNorm: need(`${p}ln_f.weight`, [E]), finalNormBias: need(`${p}ln_f.bias`, [E]), head },
+      shapes,
+    };
+  }
+  const Q = c.heads * c.headDim, KV = c.kvHeads * c.headDim;
+  const layers = Array.from({ length: c.layers }, (_, i): LayerNames => {
+    const l = `model.layers.${i}.`;
+    const a = `${l}self_attn.`;
+    return {
+      norm1: need(`${l}input_layernorm.weight`, [E]),
+      q: need(`${a}q_proj.weight`, [Q, E]), k: need(`${a}k_proj.weight`, [KV, E]), v: need(`${a}v_proj.weight`, [KV, E]),
+      ...(c.qkvBias ? { qBias: need(`${a}q_proj.bias`, [Q]), kBias: need(`${a}k_proj.bias`, [KV]), vBias: need(`${a}v_proj.bias`, [KV]) } : {}),
+      o: need(`${a}o_proj.weight`, [E, Q]),
+      norm2: need(`${l}post_attention_layernorm.weight`, [E]),
+      gate: need(`${l}mlp.gate_proj.weight`, [F, E]), up: need(`${l}mlp.up_proj.weight`, [F, E]), down: need(`${l}mlp.down_proj.weight`, [E, F]),
+    };
+  });
+  const embed = need('model.embed_tokens.weight', [V, E]);
+  const head = c.tied ? embed : need('lm_head.weight', [V, E]);
+  return { names: { embed, layers, finalNorm: need('model.norm.weight', [E]), head }, shapes };
+}
+
+const shapeText = (s: readonly number[]) => `[${s.join(', ')}]`;
+
+/**
+ * Every tensor the architecture reads, checked against the config: present, a float dtype, the
+ * expected shape. `where(name)` says which file holds a tensor (for the messages).
+ */
+export function checkTensors(c: ModelConfig, tensors: ReadonlyMap<string, TensorRef>, where: (name: string) => string): ModelNames {
+  const { names, shapes } = namesOf(c, (n) => tensors.has(n));
+  for (const [name, shape] of shapes) {
+    const t = tensors.get(name);
+    if (!t) throw new ModelError(`${where(name)}: tensor ${JSON.stringify(name)} is missing (the ${c.type} forward pass needs it, shape ${shapeText(shape)})`);
+    if (!isDType(t.dtype)) throw new ModelError(`${where(name)}: tensor ${JSON.stringify(name)} is ${t.dtype}; attn reads F32, F16, BF16 and F64 weights`);
+    if (t.shape.length !== shape.length || t.shape.some((d, i) => d !== shape[i])) {
+      throw new ModelError(`${where(name)}: tensor ${JSON.stringify(name)} has shape ${shapeText(t.shape)} but config.json implies ${shapeText(shape)}`);
+    }
+  }
+  return names;
+}
+
+/** Elements of every tensor the forward pass reads (each once: a tied head is the embedding). */
+export function weightElements(tensors: ReadonlyMap<string, TensorRef>, names: ModelNames): { total: number; largest: number } {
+  const all = new Set<string>([names.embed, names.head, names.finalNorm]);
+  if (names.positions) all.add(names.positions);
+  if (names.finalNormBias) all.add(names.finalNormBias);
+  for (const l of names.layers) for (const n of Object.values(l)) if (typeof n === 'string') all.add(n);
+  let total = 0, largest = 0;
+  for (const n of all) {
+    const count = tensors.get(n)!.shape.reduce((a, b) => a * b, 1);
+    total += count;
+    largest = Math.max(largest, count);
+  }
+  return { total, largest };
+}
+
+/** Decodes a tensor's bytes (read in slices within the readers' single-read limit) to float32. */
+export function readFloat32(t: TensorRef): Float32Array {
+  const dtype = t.dtype as DType;
+  const count = t.shape.reduce((a, b) => a * b, 1);
+  const item = ITEM_SIZE[dtype];
+  const out = new Float32Array(count);
+  const perRead = Math.max(1, Math.floor(MAX_READ_BYTES / item / 2));
+  let wide: Float64Array | undefined;
+  for (let at = 0; at < count; at += perRead) {
+    const n = Math.min(perRead, count - at);
+    const bytes = t.source.read(t.offset + at * item, n * item);
+    if (dtype === 'F32' && bytes.byteOffset % 4 === 0) {
+      out.set(new Float32Array(bytes.buffer, bytes.byteOffset, n), at); // little-endian hosts (every one Node runs on)
+    } else if (dtype === 'BF16' && bytes.byteOffset % 2 === 0) {
+      const half = new Uint16Array(bytes.buffer, bytes.byteOffset, n);
+      const bits = new Uint32Array(out.buffer, at * 4, n);
+      for (let i = 0; i < n; i++) bits[i] = half[i] << 16;
+    } else {
+      if (!wide || wide.length < n) wide = new Float64Array(n);
+      decode(dtype, bytes, n, wide);
+      for (let i = 0; i < n; i++) out[i] = wide[i];
+    }
+  }
+  return out;
+}
+
+/** The weights as the forward pass asks for them: by name, decoded on demand, kept when asked to. */
+export class Weights {
+  private readonly kept = new Map<string, Float32Array>();
+  constructor(private readonly tensors: ReadonlyMap<string, TensorRef>, private readonly keep: boolean) {}
+
+  /** The tensor's numbers, row-major, as float32. */
+  f32(name: string): Float32Array {
+    const have = this.kept.get(name);
+    if (have) return have;
+    const t = this.tensors.get(name);
+    if (!t) throw new ModelError(`tensor ${JSON.stringify(name)} is missing`);
+    const data = readFloat32(t);
+    if (this.keep) this.kept.set(name, data);
+    return data;
+  }
+
+  /** The tensor's numbers as float64 (what the matrix kernel multiplies). */
+  f64(name: string): Float64Array {
+    const f = this.f32(name);
+    const out = new Float64Array(f.length);
+    for (let i = 0; i < f.length; i++) out[i] = f[i];
+    return out;
+  }
+
+  shape(name: string): readonly number[] {
+    return this.tensors.get(name)?.shape ?? [];
+  }
+}
