@@ -16,6 +16,10 @@ await Promise.all([
   esbuild.build({
     ...node, entryPoints: ['src/host/model-editor/worker.ts'], outfile: 'dist/model-worker.js',
   }),
+  // The model run's worker: a real checkpoint's forward pass, and the model views' reads of its attention.
+  esbuild.build({
+    ...node, entryPoints: ['src/host/model-run/worker.ts'], outfile: 'dist/model-run-worker.js',
+  }),
   // The analysis worker (worker_threads): reads and computes specs off the extension host's thread.
   esbuild.build({
     ...node, entryPoints: ['src/host/analysis/worker.ts'], outfile: 'dist/analysis-worker.js',

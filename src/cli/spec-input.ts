@@ -33,6 +33,10 @@ export function analyzeFile(args: Args, maxBytes: number, io: Io, command: 'comp
     io.err(`attn ${command}: ${printable(file)} shows a model's attention from ${printable(analysis.reference.file)}: use attn inspect ${printable(file)}, or attn render with --view model, head, finder or rollout`);
     return undefined;
   }
+  if (analysis.model) {
+    io.err(`attn ${command}: ${printable(file)} runs the model ${printable(analysis.model.model)} on a text: use attn run, or Show Attention in VS Code`);
+    return undefined;
+  }
   if (hasErrors(analysis.problems) || !analysis.data) return undefined;
   return { file, data: analysis.data, json: analysis.json };
 }
@@ -43,8 +47,9 @@ export function readOneSpec(args: Args, maxBytes: number, io: Io, command: 'trai
   const file = args.files[0];
   const text = readSpecFile(file, maxBytes, io);
   if (text === undefined) return 1;
-  const { spec, problems } = readSpec(text, { maxBytes, files: filesBeside(file) });
+  const { spec, problems, model } = readSpec(text, { maxBytes, files: filesBeside(file) });
   for (const p of problems) io.err(printable(formatProblem(file, text, p)));
+  if (model) { io.err(`attn ${command}: ${printable(file)} runs the model ${printable(model.model)} on a text: use attn run, or Show Attention in VS Code`); return 1; }
   if (!spec || hasErrors(problems)) return 1;
   return { file, spec };
 }

@@ -8,6 +8,7 @@ import { linalgData } from './result/linalg-data.js';
 import { findOverflow, type Overflow } from './attention/overflow.js';
 import { readSpec, type ReadOptions } from './spec/read.js';
 import type { AttentionReference } from './spec/read-reference.js';
+import type { ModelSpec } from './model-spec/read-model.js';
 import { storyOf, type SpecStory } from './spec/read-story.js';
 import { overBudget, PRINTED, printedNumbers } from './budget.js';
 import type { Problem } from './json/problems.js';
@@ -24,6 +25,8 @@ export interface Analysis {
   json?: AttentionJson;
   /** A spec that names a model's attention file: shown by the model views, nothing computed here. */
   reference?: AttentionReference;
+  /** A spec that runs a real model on a text: run by the host (or `attn run`), nothing computed here. */
+  model?: ModelSpec;
   /** The spec's description, where the panel opens and the spec that comes next, when it names any. */
   story?: SpecStory;
   /** Reader problems, then compute warnings (such as fully masked rows) placed on their input. */
@@ -40,8 +43,9 @@ export interface AnalyzeOptions extends ReadOptions {
 }
 
 export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
-  const { spec, problems, reference } = readSpec(text, options);
+  const { spec, problems, reference, model } = readSpec(text, options);
   if (reference) return { reference, problems };
+  if (model) return { model, problems };
   if (!spec) return { problems };
   const result = computeAttention(spec, options.onProgress);
   const overflow = findOverflow(result);

@@ -45,5 +45,5 @@ export const VIEW_NAMES = [
 export type ViewName = (typeof VIEW_NAMES)[number];
 
 /** The model editor's views of a real model's attention file, in the order of its menu. */
-export const MODEL_VIEW_NAMES = ['model', 'head', 'head-tokens', 'finder', 'rollout'] as const;
+export const MODEL_VIEW_NAMES = ['model', 'head', 'head-tokens', 'finder', 'rollout', 'next'] as const;
 export type ModelViewName = (typeof MODEL_VIEW_NAMES)[number];

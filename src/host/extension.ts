@@ -17,6 +17,8 @@ import type { Timings } from './panel/info.js';
 import { ModelEditorProvider } from './model-editor/editor.js';
 import { openExample } from './examples/open-example.js';
 import { answerSaveDialogs } from './panel/save-dialog.js';
+import { RunSessions } from './model-run/sessions.js';
+import { runModelCommand } from './model-run/run-model-command.js';
 
 const loadedAt = performance.now();
 
@@ -28,12 +30,25 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   const cache = new AnalysisCache(runner);
   const models = ModelEditorProvider.register(context);
   // A spec that names a model's attention file opens the model editor on it, with the spec's tokens.
-  const panels = new PanelManager({ extensionUri: context.extensionUri, cache, timings, openModel: (file, open, show) => models.openReference(file, open, show) });
+  // A model spec ({ "model", "text" }) runs the model in a worker and shows its run in the model views.
+  const runs = new RunSessions({
+    extensionUri: context.extensionUri, globalStorageUri: context.globalStorageUri, cache,
+    diagnostics: vscode.languages.createDiagnosticCollection('attention-lens-run'),
+    showSpec: (uri) => panels.show(uri),
+  });
+  const panels: PanelManager = new PanelManager({
+    extensionUri: context.extensionUri, cache, timings,
+    openModel: (file, open, show) => models.openReference(file, open, show),
+    runModel: (spec, show) => runs.open(spec, show),
+  });
   context.subscriptions.push(
     new SpecDiagnostics(cache),
     registerSpecHovers(cache),
     registerWeightCompletions(),
     panels,
+    runs,
+    vscode.commands.registerCommand('attentionLens.runModel', () => runModelCommand((uri) => runs.open(uri))),
+    vscode.commands.registerCommand('attentionLens.saveHeadAsSpec', () => runs.saveHead()),
     vscode.commands.registerCommand('attentionLens.show', (uri?: unknown) => panels.show(uri)),
     vscode.commands.registerCommand('attentionLens.toggleLock', () => panels.toggleLock()),
     vscode.commands.registerCommand('attentionLens.exportSvg', () => panels.exportPicture('svg')),
@@ -50,8 +65,8 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   return {
     panels: () => panels.infos(),
     timings: () => ({ ...timings }),
-    modelEditors: () => models.infos(),
-    showModel: (uri, view, layer, head) => models.show(uri, view, layer, head),
+    modelEditors: () => [...models.infos(), ...runs.infos()],
+    showModel: (uri, view, layer, head) => { models.show(uri, view, layer, head); runs.show(uri, view, layer, head); },
     maxStallMs: () => stalls.maxMs(),
     resetStall: () => stalls.reset(),
     answerSaveDialogs: (how) => answerSaveDialogs(how),

@@ -2,7 +2,7 @@
 // checked). The host posts the header with typed arrays (thumbnails, a head, the rollout), which
 // postMessage carries as binary; the webview asks for a head, the rollout, or the softmax.
 import { STAT_NAMES, type HeadStats } from '../core/tensors/head-stats.js';
-import { MAX_WINDOW_CELLS, SENT_PICTURE_MAX, type CellWindow, type ModelHeader } from '../core/model/data.js';
+import { MAX_WINDOW_CELLS, SENT_PICTURE_MAX, type CellWindow, type ModelHeader, type ModelRunInfo } from '../core/model/data.js';
 import { isObject } from '../core/json/object.js';
 import { MODEL_VIEW_NAMES, type ModelViewName } from '../core/vocabulary.js';
 
@@ -18,6 +18,8 @@ export type ModelHostMessage =
   | { type: 'rollout'; rollout: Float32Array | null }
   /** Show this view (of this head): a command or a test asks the editor for it. */
   | { type: 'show'; view: ModelViewName; layer: number; head: number }
+  /** The attention shown is a model run's: its model and next tokens (the next-token view, the lens buttons). */
+  | ({ type: 'run' } & ModelRunInfo)
   | { type: 'error'; message: string };
 
 export type ModelWebviewMessage =
@@ -30,7 +32,9 @@ export type ModelWebviewMessage =
   /** Export the shown view: an SVG text or a PNG data: URL (the host checks the bytes again). */
   | { type: 'export'; format: 'svg' | 'png'; view: string; data: string }
   /** The webview drew a view (for tests and timings): which, and how many heads or cells it shows. */
-  | { type: 'painted'; view: string; items: number; drawMs: number };
+  | { type: 'painted'; view: string; items: number; drawMs: number }
+  /** A run's head at a query token, in the spec views: opened at once, or saved as a spec first (`save`). */
+  | { type: 'lens'; layer: number; head: number; token: number; save: boolean };
 
 /** The largest picture the webview may send for export (a 4,096-token head as PNG is far less). */
 export const MAX_EXPORT_CHARS = 256 * 1024 * 1024;
@@ -67,9 +71,32 @@ export function webviewMessageProblem(m: unknown, header: Pick<ModelHeader, 'lay
       return typeof m.data === 'string' && m.data.length <= MAX_EXPORT_CHARS ? undefined : 'an export that is not text of at most 256 MB';
     case 'painted':
       return typeof m.view === 'string' && m.view.length < 40 && isNum(m.items) && isNum(m.drawMs) ? undefined : 'a malformed painted report';
+    case 'lens':
+      if (!header) return 'a head for the lens asked for before the model was read';
+      if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return `no head ${String(m.layer)}, ${String(m.head)} in ${header.layers} × ${header.heads}`;
+      if (!isIndex(m.token, header.tokens)) return `no token ${String(m.token)} of ${header.tokens}`;
+      return typeof m.save === 'boolean' ? undefined : 'a lens request that does not say whether to save';
     default: return `unknown message type ${JSON.stringify(m.type).slice(0, 40)}`;
   }
 }
+
+/** The most next tokens a run message may list, and the longest model name or token text. */
+const MAX_NEXT = 10, MAX_TEXT = 1000;
+
+/** A run message's model and next tokens: why not, or undefined. */
+export function runInfoProblem(m: Record<string, unknown>): string | undefined {
+  if (typeof m.model !== 'string' || m.model.length > MAX_TEXT) return 'a run without its model';
+  if (!isNum(m.forwardMs)) return 'a run without its time';
+  if (!Array.isArray(m.next) || m.next.length > MAX_NEXT) return `a run whose next tokens are not a list of at most ${MAX_NEXT}`;
+  for (const t of m.next as unknown[]) {
+    if (!isObject(t) || !Number.isInteger(t.id) || typeof t.token !== 'string' || t.token.length > MAX_TEXT || !isNum(t.p) || (t.p as number) < 0 || (t.p as number) > 1) {
+      return 'a next token that is not { id, token, p in [0, 1] }';
+    }
+  }
+  return undefined;
+}
+
+export type { ModelRunInfo };
 
 /** Statistics of heads from … from + length − 1 (at most `layers × heads` in all), in head order. */
 function statsProblem(stats: unknown, layers: number, heads: number, from = 0): string | undefined {
@@ -92,6 +119,7 @@ export function hostMessageProblem(m: unknown, header: ModelHeader | undefined):
   if (!isObject(m) || typeof m.type !== 'string') return 'not a message';
   switch (m.type) {
     case 'error': return typeof m.message === 'string' ? undefined : 'an error without a message';
+    case 'run': return runInfoProblem(m);
     case 'model': {
       const h = m.header;
       if (!isObject(h)) return 'the model has no header';

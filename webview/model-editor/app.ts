@@ -4,7 +4,7 @@
 // Code host, or the data embedded in the --html page. Every control is built with textContent,
 // never markup. Theme and its changes, resize, focus, tooltip and the message channel are the
 // shell base's (webview/shell), as in the panel: a theme switch or a new width redraws the view.
-import { thumbnailValues, type ModelHeader, type ModelViewData } from '../../src/core/model/data.js';
+import { thumbnailValues, type ModelHeader, type ModelRunInfo, type ModelViewData } from '../../src/core/model/data.js';
 import { hostMessageProblem, type ModelHostMessage, type ModelWebviewMessage } from '../../src/protocol/model-editor.js';
 import { STAT_NAMES, type StatName } from '../../src/core/tensors/head-stats.js';
 import { rolloutRefusal } from '../../src/core/tensors/rollout.js';
@@ -41,6 +41,8 @@ interface State { view: ModelViewName; layer: number; head: number; token: numbe
 
 export class ModelApp {
   private data: ModelViewData | undefined;
+  /** The model run the attention is from (a model spec), kept across its new headers. */
+  private run: ModelRunInfo | undefined;
   private state: State = { view: 'model', layer: 0, head: 0, token: 0, stat: 'entropy', sort: false, k: 3 };
   private handle: ViewHandle | undefined;
   private readonly bar: HTMLElement;
@@ -99,6 +101,12 @@ export class ModelApp {
     const m = message as ModelHostMessage;
     switch (m.type) {
       case 'error': this.fail(m.message); return;
+      case 'run': {
+        const { model, next, forwardMs } = m;
+        this.run = { model, next, forwardMs };
+        if (!this.data) return;
+        break;
+      }
       case 'model': {
         const { header } = m;
         const thumbnails = m.thumbnails instanceof Uint8Array ? thumbnailValues(m.thumbnails) : m.thumbnails;
@@ -246,7 +254,8 @@ export class ModelApp {
       this.rolloutAsked = true;
       this.transport.post({ type: 'rollout' });
     }
-    const showHead = data.head && data.head.layer === s.layer && data.head.head === s.head ? data : { header: data.header, thumbnails: data.thumbnails, ...(data.rollout ? { rollout: data.rollout } : {}) };
+    const own = data.head && data.head.layer === s.layer && data.head.head === s.head ? data : { header: data.header, thumbnails: data.thumbnails, ...(data.rollout ? { rollout: data.rollout } : {}) };
+    const showHead = this.run ? { ...own, run: this.run } : own;
     this.handle?.destroy();
     this.stage.replaceChildren();
     const options: ModelViewOptions = {
@@ -317,9 +326,31 @@ export class ModelApp {
       number('head', s.head, header.heads, (v) => this.pick({ head: v })),
       number('token', s.token, header.tokens, (v) => this.pick({ token: v })),
       number('k', s.k, 17, (v) => this.pick({ k: Math.max(1, v) } as ModelPick), 0),
+      ...this.lensButtons(),
       this.exportButton('svg'),
       this.exportButton('png'),
     );
+  }
+
+  /**
+   * A model run's head, at the chosen token, in the spec views (the lens on a real head): opened at
+   * once, or saved as a spec first. Only a run has the weights behind its attention; a file has not.
+   */
+  private lensButtons(): HTMLButtonElement[] {
+    if (!this.run) return [];
+    const doc = this.root.ownerDocument;
+    const button = (text: string, title: string, save: boolean) => {
+      const b = doc.createElement('button');
+      b.textContent = text;
+      b.title = title;
+      b.dataset.control = save ? 'save-lens' : 'open-lens';
+      b.addEventListener('click', () => this.transport.post({ type: 'lens', layer: this.state.layer, head: this.state.head, token: this.state.token, save }));
+      return b;
+    };
+    return [
+      button('Open in the lens', 'this head\'s W_Q, W_K, W_V, its q, k and v at the chosen token, in the spec views', false),
+      button('Save head as spec…', 'write this head as an .attn.json (its numbers in a tensor file beside it) and open it', true),
+    ];
   }
 
   private exportButton(format: 'svg' | 'png'): HTMLButtonElement {

@@ -24,6 +24,7 @@ import { renderModelHead } from './model/head.js';
 import { renderModelHeadTokens } from './model/head-tokens.js';
 import { renderModelFinder } from './model/finder.js';
 import { renderModelRollout } from './model/rollout.js';
+import { renderModelNext } from './model/next.js';
 import type { ModelViewFn } from './model/common.js';
 import type { ViewFn } from '../kit/view.js';
 
@@ -85,6 +86,8 @@ export const REGISTRY: readonly ViewEntry[] = [
   { name: 'head-tokens', title: 'Head tokens', needs: 'model', render: renderModelHeadTokens },
   { name: 'finder', title: 'Head finder', needs: 'model', render: renderModelFinder },
   { name: 'rollout', title: 'Rollout', needs: 'model', render: renderModelRollout },
+  // A model run's (a model spec's): the five most likely next tokens.
+  { name: 'next', title: 'Next token', needs: 'model', render: renderModelNext },
 ];
 
 export const isModelEntry = (e: ViewEntry): e is ModelViewEntry => e.needs === 'model';

@@ -4,6 +4,7 @@
 // over the file builds the header and the thumbnails with one head in memory at a time; Float32 is
 // what is posted to the webview (exact for F16/BF16/F32 files; F64 files round to float32 there).
 // This file is pure (the webview bundles it); scan.ts reads files.
+import type { NextToken } from '../transformer/types.js';
 import type { InspectJson } from '../tensors/inspect.js';
 import { softmaxInto } from '../attention/softmax.js';
 import { heatmapIndices } from '../tensors/heatmap.js';
@@ -31,6 +32,17 @@ export interface ModelViewData {
   head?: HeadData;
   /** R = Â_L ··· Â_1, n × n (absent above MAX_ROLLOUT_TOKENS, or until asked for). */
   rollout?: Float32Array;
+  /** When the attention is a model run's (a model spec): the model and what it predicts next. */
+  run?: ModelRunInfo;
+}
+
+/** What the model views know of a run besides its attention (the next-token list, the lens). */
+export interface ModelRunInfo {
+  /** The model's name as the spec gives it. */
+  model: string;
+  /** The most likely next tokens at the last position, most likely first. */
+  next: NextToken[];
+  forwardMs: number;
 }
 
 /**

@@ -8,6 +8,7 @@ import { encodeAttention, type WireMessage } from './wire.js';
 import type { LinalgJson } from './linalg-json.js';
 import type { AttentionReference } from '../spec/read-reference.js';
 import type { SpecStory } from '../spec/read-story.js';
+import type { ModelSpec } from '../model-spec/read-model.js';
 
 export interface WireAnalysis {
   /** Reader problems and compute warnings, with their spans in the text. */
@@ -18,6 +19,8 @@ export interface WireAnalysis {
   linalg?: LinalgJson;
   /** A spec that names a model's attention file: the panel opens the model views on it. */
   reference?: AttentionReference;
+  /** A spec that runs a real model on a text: the host runs it and opens the model views on the run. */
+  model?: ModelSpec;
   /** The spec's description, where the panel opens on it and which spec comes next (plain data, small). */
   story?: SpecStory;
 }
@@ -26,6 +29,7 @@ export interface WireAnalysis {
 export function wireAnalysis(a: Analysis): WireAnalysis {
   return {
     problems: a.problems, ...(a.data ? { wire: encodeAttention(a.data) } : {}), ...(a.reference ? { reference: a.reference } : {}),
+    ...(a.model ? { model: a.model } : {}),
     ...(a.data && a.story ? { story: a.story } : {}),
   };
 }

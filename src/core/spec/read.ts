@@ -15,6 +15,7 @@ import { readTrain } from './read-train.js';
 import { reportDuplicateKeys } from './read-duplicates.js';
 import { identityOverLimit, overLimit } from './read-limits.js';
 import { readStory } from './read-story.js';
+import { readModelSpec, type ModelSpec } from '../model-spec/read-model.js';
 
 export { MAX_TOKENS } from './read-inputs.js';
 export { MAX_CELLS, MAX_WORK } from './read-limits.js';
@@ -32,6 +33,8 @@ export interface ReadResult {
   problems: Problem[];
   /** A spec that names a model's attention file instead of computing attention (read-reference.ts). */
   reference?: AttentionReference;
+  /** A spec that runs a real model on a text (read-model.ts): the model views show the run. */
+  model?: ModelSpec;
 }
 
 export function readSpec(text: string, options: ReadOptions = {}): ReadResult {
@@ -47,6 +50,10 @@ export function readSpec(text: string, options: ReadOptions = {}): ReadResult {
   if (childAt(root, 'attention')) {
     const reference = readReference(r, root);
     return { ...(reference && !r.problems.some((p) => p.severity === 'error') ? { reference } : {}), problems: r.problems };
+  }
+  if (childAt(root, 'model')) {
+    const model = readModelSpec(r, root);
+    return { ...(model ? { model } : {}), problems: r.problems };
   }
   r.unknownKeys(root, [], TOP_LEVEL);
 

@@ -20,7 +20,7 @@ export async function receive(view: ModelView, m: unknown): Promise<void> {
     case 'softmax': view.scanWith({ softmax: true }); return;
     case 'head': {
       const { layer, head } = message;
-      const asked = view.headAsked();
+      const asked = view.headAsked(layer, head);
       return view.answer(async (reader, scan) => {
         if (shape!.tokens <= WHOLE_HEAD_MAX) {
           const weights = await reader.head(layer, head, options);
@@ -40,5 +40,6 @@ export async function receive(view: ModelView, m: unknown): Promise<void> {
     case 'rollout': return view.answer(async (reader) => ({ type: 'rollout', rollout: await reader.rollout(options) }));
     case 'export': view.exportView(message); return;
     case 'painted': view.painted(message); return;
+    case 'lens': view.lens(message); return;
   }
 }

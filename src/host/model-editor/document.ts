@@ -113,6 +113,12 @@ export class ModelDocument {
   reopen(open: OpenOptions | undefined): void {
     if (this.disposed || JSON.stringify(open ?? {}) === JSON.stringify(this.open ?? {})) return;
     this.open = open;
+    this.reread();
+  }
+
+  /** The file changed (a model run's attention was made anew): it is opened again and every editor starts again. */
+  reread(): void {
+    if (this.disposed) return;
     for (const scan of this.scans.values()) scan.stop();
     this.scans.clear();
     this.openFile();

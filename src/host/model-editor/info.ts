@@ -34,4 +34,8 @@ export interface ModelEditorInfo {
   /** Whether VS Code shows the editor's webview now, and how many messages the host has heard from it (a webview that never says 'ready' shows here). */
   visible?: boolean;
   heard?: number;
+  /** A model spec's editor: the runs shown so far, the last run's next tokens, and why the last run failed. */
+  runs?: number;
+  next?: string[];
+  runError?: string;
 }

@@ -23,8 +23,12 @@ export interface ModelViewHooks {
   /** Writes a picture the webview exported (a save dialog in VS Code). */
   exportView?(m: Extract<ModelWebviewMessage, { type: 'export' }>): void;
   log: ModelLog;
-  /** What only the webview's owner knows of it (shown, messages heard), for info(). */
-  describe?(): Pick<ModelEditorInfo, 'visible' | 'heard'>;
+  /** What only the webview's owner knows of it (shown, messages heard; a model run's count), for info(). */
+  describe?(): Partial<ModelEditorInfo>;
+  /** Messages posted before every snapshot (a model run's model and next tokens), so a webview made anew has them. */
+  preamble?(): ModelHostMessage[];
+  /** The webview asked for a head in the lens (a model run's editor only). */
+  lens?(m: Extract<ModelWebviewMessage, { type: 'lens' }>): void;
   /** Heads read are posted at most this often (default POST_EVERY_MS; tests take 0). */
   postEveryMs?: number;
 }
@@ -131,8 +135,12 @@ export class ModelView implements DocumentView {
     }
   }
 
+  /** The head the webview asked for last (a command acts on it: "Save this head as a spec"). */
+  lastHead: { layer: number; head: number } | undefined;
+
   /** The webview asked for a head: the time it asked (its paint ends the switch). */
-  headAsked(): number {
+  headAsked(layer?: number, head?: number): number {
+    if (layer !== undefined && head !== undefined) this.lastHead = { layer, head };
     this.headAskedAt = performance.now();
     return this.headAskedAt;
   }
@@ -159,6 +167,12 @@ export class ModelView implements DocumentView {
 
   exportView(m: Extract<ModelWebviewMessage, { type: 'export' }>): void { this.hooks.exportView?.(m); }
 
+  /** The webview asked for a head in the lens. */
+  lens(m: Extract<ModelWebviewMessage, { type: 'lens' }>): void { this.hooks.lens?.(m); }
+
+  /** Posts a message of the editor's owner (a model run's news) to the webview, once it is ready. */
+  say(m: ModelHostMessage): void { if (this.webviewReady) this.post(m); }
+
   /** Shows a view (of a head) in the webview (tests and benches drive the editor with it). */
   show(view: ModelViewName, layer: number, head: number): void {
     this.post({ type: 'show', view, layer, head });
@@ -181,6 +195,7 @@ export class ModelView implements DocumentView {
   private refresh(): void {
     this.posted = -1;
     if (!this.webviewReady) return;
+    for (const m of this.hooks.preamble?.() ?? []) this.post(m);
     const failure = this.failure();
     if (failure !== undefined) this.post({ type: 'error', message: failure });
     else this.sync(true);

@@ -9,7 +9,7 @@ import { log } from '../log.js';
 import { writeExport } from '../panel/export.js';
 import { receive } from './answer.js';
 import type { ModelDocument } from './document.js';
-import { ModelView } from './view.js';
+import { ModelView, type ModelViewHooks } from './view.js';
 
 /**
  * A shown webview that has said nothing this long after its page was set gets the page again, at
@@ -20,8 +20,12 @@ import { ModelView } from './view.js';
 export const SILENT_RELOAD_MS = 4_000;
 export const SILENT_RELOADS = 3;
 
-/** Makes `panel` an editor of `document` (`uri`: the file); `closed` hears when the panel is gone. */
-export function showModelView(panel: vscode.WebviewPanel, uri: vscode.Uri, document: ModelDocument, extensionUri: vscode.Uri, closed: (view: ModelView) => void): ModelView {
+/**
+ * Makes `panel` an editor of `document` (`uri`: the file, or the model spec whose run it shows);
+ * `closed` hears when the panel is gone; `more`: a model run's own hooks (its news, the lens).
+ */
+export function showModelView(panel: vscode.WebviewPanel, uri: vscode.Uri, document: ModelDocument, extensionUri: vscode.Uri, closed: (view: ModelView) => void,
+  more: Pick<ModelViewHooks, 'preamble' | 'lens' | 'describe'> = {}): ModelView {
   const roots = [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')];
   panel.webview.options = { enableScripts: true, localResourceRoots: roots };
   const asset = (...p: string[]) => panel.webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...p)).toString();
@@ -45,7 +49,9 @@ export function showModelView(panel: vscode.WebviewPanel, uri: vscode.Uri, docum
   const view = new ModelView(document, {
     post: (m) => { if (!disposed) void panel.webview.postMessage(m); },
     exportView: (m) => { void writeExport(uri, m.view, m.format, m.data); },
-    describe: () => ({ visible: panel.visible, heard }),
+    describe: () => ({ ...more.describe?.(), visible: panel.visible, heard }),
+    ...(more.preamble ? { preamble: more.preamble } : {}),
+    ...(more.lens ? { lens: more.lens } : {}),
     log: log(),
   });
   panel.webview.onDidReceiveMessage((m: unknown) => { heard++; void receive(view, m); });

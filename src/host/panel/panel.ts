@@ -39,6 +39,8 @@ export interface PanelContext {
   timings: Timings;
   /** Opens the model editor on a file a spec references ({ "attention": { "file" } }). */
   openModel?: (file: vscode.Uri, open: OpenOptions, show: { focus: boolean }) => Thenable<unknown>;
+  /** Opens the model views on the run of a model spec ({ "model", "text" }). */
+  runModel?: (spec: vscode.Uri, show: { focus: boolean }) => void;
   /** Opens the spec the story names next (the webview's "Next"), in its editor and in `panel`. */
   openNext?: (spec: vscode.Uri, panel: AttentionPanel) => Thenable<unknown>;
 }
@@ -179,6 +181,14 @@ export class AttentionPanel implements vscode.Disposable {
     const problems = analysis.problems.map((p) => toPanelProblem(text, p));
     if (analysis.reference) {
       this.showReference(document, version, text, analysis.reference, problems);
+      return;
+    }
+    if (analysis.model) {
+      // A model spec is drawn by the model views on its run (beside this panel), which re-run as it is edited.
+      const { line, column } = positionAt(text, analysis.model.modelSpan.offset);
+      this.showProblems(version, [{ severity: 'warning', path: 'model', line, column,
+        message: `this spec runs ${analysis.model.model} on its text: every head's attention opens in the model views beside this panel` }, ...problems]);
+      this.context.runModel?.(document.uri, { focus: false });
       return;
     }
     if (!analysis.wire) {

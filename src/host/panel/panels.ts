@@ -80,12 +80,14 @@ export class PanelManager implements vscode.Disposable {
   private async openReferenced(uri: vscode.Uri): Promise<boolean> {
     const openModel = this.context.openModel;
     if (!openModel) return false;
-    let reference;
+    let reference, model;
     try {
-      reference = (await this.context.cache.get(await vscode.workspace.openTextDocument(uri))).reference;
+      ({ reference, model } = await this.context.cache.get(await vscode.workspace.openTextDocument(uri)));
     } catch {
       return false; // unreadable, or replaced by a newer version: the panel says what it finds
     }
+    // A model spec runs in the model views (focused, no panel), as a referenced file opens in them.
+    if (model && this.context.runModel) { this.context.runModel(uri, { focus: true }); return true; }
     if (!reference) return false;
     const file = referencedFile(uri, reference);
     if (typeof file === 'string') return false; // the panel lists why the file cannot be opened

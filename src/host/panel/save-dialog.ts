@@ -16,6 +16,11 @@ export function answerSaveDialogs(how: SaveDialogAnswer): void {
   answer = how;
 }
 
+/** Whether save dialogs are answered at once with the proposed file (the test seam's 'default'). */
+export function answersByDefault(): boolean {
+  return answer === 'default';
+}
+
 /** The file the dialog proposes for an export of `view` of the spec at `specUri`. */
 export function proposedExport(specUri: vscode.Uri, view: string, format: ExportFormat, extensionUri: vscode.Uri): vscode.Uri {
   const folder = workspaceFolder();

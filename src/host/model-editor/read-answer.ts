@@ -1,0 +1,43 @@
+// A model reader's answer to one request over an open attention file: the streaming pass over a range
+// of heads, a head whole, its picture, a window of exact weights, the rollout. Shared by the model
+// editor's worker (a file on disk) and the model run's worker (a run's attention, in memory), so the
+// views read both alike. Results are typed arrays whose buffers the caller transfers.
+import type { AttentionFile } from '../../core/tensors/attention-file.js';
+import { headFloat32, headPicture, headWindow, passOverRange, rolloutOf } from '../../core/model/scan.js';
+import type { ReaderRequest, ReaderResponse } from '../../protocol/model-reader.js';
+
+type ReadRequest = Exclude<ReaderRequest, { op: 'open' } | { op: 'close' }>;
+
+/** The answer to a read of `file` (throws as the scan functions do; the caller turns that into an error reply). */
+export function answerRead(file: AttentionFile | undefined, r: ReadRequest): { response: ReaderResponse; transfer: ArrayBuffer[] } {
+  if (!file) throw new Error('no file is open');
+  switch (r.op) {
+    case 'pass': {
+      const t0 = performance.now();
+      const pass = passOverRange(file, r.from, r.to, r.options);
+      const pictures = (pass.pictures ?? []).map((p) => p.indices.buffer as ArrayBuffer);
+      return { response: { id: r.id, ok: true, pass, ms: performance.now() - t0 }, transfer: [pass.thumbnails.buffer as ArrayBuffer, ...pictures] };
+    }
+    case 'head': {
+      const weights = headFloat32(file, r.layer, r.head, r.options);
+      return { response: { id: r.id, ok: true, weights }, transfer: [weights.buffer as ArrayBuffer] };
+    }
+    case 'picture': {
+      const picture = headPicture(file, r.layer, r.head, r.options);
+      return { response: { id: r.id, ok: true, picture }, transfer: [picture.indices.buffer as ArrayBuffer] };
+    }
+    case 'window': {
+      const weights = headWindow(file, r.layer, r.head, r.i0, r.rows, r.j0, r.cols, r.options);
+      return { response: { id: r.id, ok: true, weights }, transfer: [weights.buffer as ArrayBuffer] };
+    }
+    case 'rollout': {
+      const rollout = rolloutOf(file, r.options) ?? null;
+      return { response: { id: r.id, ok: true, rollout }, transfer: rollout ? [rollout.buffer as ArrayBuffer] : [] };
+    }
+  }
+}
+
+/** An error reply: `tensorError` when a reader refused the file (its message is shown as it is). */
+export function errorReply(id: number, e: unknown): ReaderResponse {
+  return { id, ok: false, error: e instanceof Error ? e.message : String(e), tensorError: e instanceof Error && (e.name === 'TensorFileError' || e.name === 'ModelError' || e.name === 'TokenizerError') };
+}

@@ -1,0 +1,58 @@
+// The model run's worker, as a plain object (worker.ts only connects it to its port, so the tests run
+// it in-process with a fake engine): 'run' runs the engine and keeps the run's attention as an
+// attention file in memory ([layers, heads, n, n] F32 safetensors with the tokens in
+// __metadata__.tokens, read through memorySource exactly as a file on disk is read), whose heads the
+// views then ask for with the model reader's requests; 'lens' cuts out one head of that run.
+import { attentionOf } from '../../core/files/open.js';
+import { shapeOf } from '../../core/model/scan.js';
+import type { AttentionFile } from '../../core/tensors/attention-file.js';
+import { writeSafetensors } from '../../core/tensors/safetensors-write.js';
+import { memorySource } from '../../core/tensors/source.js';
+import type { RunResult } from '../../core/transformer/types.js';
+import type { RunRequest, RunResponse } from '../../protocol/model-run.js';
+import { answerRead, errorReply } from '../model-editor/read-answer.js';
+import type { Engine } from './engine.js';
+
+/** A run's attention as the bytes of a safetensors attention file. */
+export function runAttentionBytes(run: RunResult): Uint8Array {
+  const n = run.ids.length, { layers, heads } = run.model;
+  const all = new Float32Array(layers * heads * n * n);
+  run.attention.forEach((layer, l) => all.set(layer.subarray(0, heads * n * n), l * heads * n * n));
+  return writeSafetensors([{ name: 'attention', dtype: 'F32', shape: [layers, heads, n, n], data: all }], { tokens: JSON.stringify(run.tokens) });
+}
+
+export class RunService {
+  private file: AttentionFile | undefined;
+
+  constructor(private readonly engine: Engine) {}
+
+  answer(r: RunRequest): { response: RunResponse; transfer: ArrayBuffer[] } {
+    try {
+      switch (r.op) {
+        case 'run': {
+          this.file?.close();
+          this.file = undefined;
+          const run = this.engine.run(r.folder, r.text, r.maxTokens);
+          this.file = attentionOf(memorySource('the run', runAttentionBytes(run)));
+          const { model, ids, pieces, tokens, next, timings } = run;
+          return { response: { id: r.id, ok: true, run: { model, ids, pieces, tokens, next, timings, shape: shapeOf(this.file) } }, transfer: [] };
+        }
+        case 'lens': {
+          if (!this.file) throw new Error('no run yet');
+          const lens = this.engine.lens(r.layer, r.head);
+          const arrays = [lens.residual, lens.x, lens.wq, lens.wk, lens.wv, lens.wo, lens.q, lens.k, lens.v, lens.weights];
+          return { response: { id: r.id, ok: true, lens }, transfer: arrays.map((a) => a.buffer as ArrayBuffer).filter((b, i, all) => all.indexOf(b) === i) };
+        }
+        default:
+          return answerRead(this.file, r);
+      }
+    } catch (e) {
+      return { response: errorReply(r.id, e), transfer: [] };
+    }
+  }
+
+  close(): void {
+    this.file?.close();
+    this.engine.close();
+  }
+}

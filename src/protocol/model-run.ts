@@ -1,0 +1,30 @@
+// Requests to the model run's worker thread (host/model-run/worker.ts) and its answers. 'run' loads
+// the model folder (kept while the folder stays the same), tokenizes the text, runs the forward pass
+// and keeps the run's attention as an in-memory attention file; the model views then read that file
+// with the model reader's own requests (pass, head, picture, window, rollout: model-reader.ts), and
+// 'lens' cuts out one head's numbers (HeadLens) for the spec views.
+import type { ModelSummary, NextToken, HeadLens } from '../core/transformer/types.js';
+import type { ModelShape } from '../core/model/scan.js';
+import type { ReaderRequest, ReaderResponse } from './model-reader.js';
+
+/** What a run reports to the host (the attention stays in the worker, read by the views as a file). */
+export interface RunReport {
+  model: ModelSummary;
+  ids: number[];
+  pieces: string[];
+  tokens: string[];
+  next: NextToken[];
+  timings: { loadMs: number; tokenizeMs: number; forwardMs: number };
+  /** The run's attention file's shape, as the model reader's 'open' gives it. */
+  shape: ModelShape;
+}
+
+export type RunRequest =
+  | Exclude<ReaderRequest, { op: 'open' } | { op: 'close' }>
+  | { id: number; op: 'run'; folder: string; text: string; maxTokens?: number }
+  | { id: number; op: 'lens'; layer: number; head: number };
+
+export type RunResponse =
+  | ReaderResponse
+  | { id: number; ok: true; run: RunReport }
+  | { id: number; ok: true; lens: HeadLens };
