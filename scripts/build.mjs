@@ -33,6 +33,11 @@ await Promise.all([
     ...common, entryPoints: ['webview/model-editor/main.ts'], outfile: 'dist/model-webview.js',
     platform: 'browser', format: 'iife', target: 'es2022',
   }),
+  // The notebook renderer (contributes.notebookRenderer): an ES module VS Code loads in the notebook's webview.
+  esbuild.build({
+    ...common, entryPoints: ['webview/notebook/main.ts'], outfile: 'dist/notebook-renderer.js',
+    platform: 'browser', format: 'esm', target: 'es2022',
+  }),
 ]);
 
 // The Python package's offline page (python/attention_lens/assets/model-page.html, committed): the

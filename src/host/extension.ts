@@ -17,6 +17,7 @@ import type { Timings } from './panel/info.js';
 import { ModelEditorProvider } from './model-editor/editor.js';
 import { openExample } from './examples/open-example.js';
 import { answerSaveDialogs } from './panel/save-dialog.js';
+import { NotebookOutputs } from './notebook/open-output.js';
 
 const loadedAt = performance.now();
 
@@ -27,6 +28,8 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   const runner = new AnalysisRunner(path.join(__dirname, 'analysis-worker.js'), (line) => log().warn(line));
   const cache = new AnalysisCache(runner);
   const models = ModelEditorProvider.register(context);
+  // Notebook outputs drawn by our renderer: "Open in Attention Lens" opens the model editor on their weights.
+  const notebooks = new NotebookOutputs(context.globalStorageUri);
   // A spec that names a model's attention file opens the model editor on it, with the spec's tokens.
   const panels = new PanelManager({ extensionUri: context.extensionUri, cache, timings, openModel: (file, open, show) => models.openReference(file, open, show) });
   context.subscriptions.push(
@@ -34,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     registerSpecHovers(cache),
     registerWeightCompletions(),
     panels,
+    notebooks,
     vscode.commands.registerCommand('attentionLens.show', (uri?: unknown) => panels.show(uri)),
     vscode.commands.registerCommand('attentionLens.toggleLock', () => panels.toggleLock()),
     vscode.commands.registerCommand('attentionLens.exportSvg', () => panels.exportPicture('svg')),
@@ -55,6 +59,8 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     maxStallMs: () => stalls.maxMs(),
     resetStall: () => stalls.reset(),
     answerSaveDialogs: (how) => answerSaveDialogs(how),
+    notebookOutputs: () => notebooks.infos(),
+    notebookOpened: () => notebooks.openedFiles(),
   };
 }
 
