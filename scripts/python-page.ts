@@ -20,7 +20,7 @@ export const PYTHON_PAGE = join(ROOT, 'python', 'attention_lens', 'assets', 'mod
  * the same text, so the script runs as it did.
  */
 export function withoutUrlText(script: string): string {
-  return script.replace(/http(s?):\/\//g, '\\x68ttp$1:\\/\\/');
+  return script.replace(/http(s?):\/\//g, '\\x68ttp$1:\\/\\/').replace(/http(?=s?:)/g, '\\x68ttp');
 }
 
 /** The page's text as the build makes it. */
