@@ -41,6 +41,7 @@ export function run(): Promise<void> {
     require('./reveal.test');
     require('./train.test');
     require('./model-editor.test');
+    require('./notebook.test');
     /* eslint-enable @typescript-eslint/no-require-imports */
   });
 }

@@ -6,7 +6,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { activate, type OutputItem } from '../../../../webview/notebook/main.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { randomPayload } from '../../../support/payload.js';
+import { ROOT } from '../../../support/paths.js';
 
 const later = (ms = 20) => new Promise((r) => setTimeout(r, ms));
 
@@ -61,5 +64,19 @@ test('without messaging: no button; an unreadable output is one line; a re-rende
   assert.equal(el.querySelector('button.al-notebook-open'), null);
   renderer.renderOutputItem({ id: 'a', mime: 'x', json: () => { throw new SyntaxError('Unexpected end of JSON input'); } }, el);
   assert.equal(el.textContent, 'Attention Lens cannot show this output: its JSON cannot be read (Unexpected end of JSON input)');
+  renderer.disposeOutputItem();
+});
+
+test('the example notebook\'s saved output (examples/attention-in-a-notebook.ipynb) is drawn: 2 × 4 heads', async () => {
+  const nb = JSON.parse(readFileSync(join(ROOT, 'examples', 'attention-in-a-notebook.ipynb'), 'utf8')) as { cells: { outputs?: { data: Record<string, unknown> }[] }[] };
+  const data = nb.cells.flatMap((c) => c.outputs ?? [])[0].data;
+  assert.deepEqual(Object.keys(data).sort(), ['application/vnd.attention-lens.v1+json', 'text/html', 'text/plain']);
+  const dom = new JSDOM('<!doctype html><html><head></head><body class="vscode-dark"></body></html>', { pretendToBeVisual: true });
+  const renderer = activate(context().ctx);
+  const el = output(dom);
+  renderer.renderOutputItem(item('example', data['application/vnd.attention-lens.v1+json']), el);
+  await later();
+  assert.equal(el.querySelectorAll('g.head-cell image').length, 8);
+  assert.deepEqual(Array.from(el.querySelectorAll('.al-notebook-root svg text'), (t) => t.textContent).filter((t) => t?.startsWith('2 layer')).length, 1);
   renderer.disposeOutputItem();
 });
