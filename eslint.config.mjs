@@ -3,7 +3,7 @@
 //
 //   core  <-  protocol  <-  pages          (pure; core/files alone touches node:fs)
 //     ^          ^           ^
-//   webview/kit <- webview/views <- webview/{panel, model-editor}    (the shells)
+//   webview/kit <- webview/views <- webview/{panel, model-editor, notebook}    (the shells; notebook uses model-editor/app.ts)
 //   webview/kit <- webview/shell (the shells' base: theme, resize, focus, transport) <- the shells
 //   src/cli: core, protocol, pages, views, kit (it draws through the views, never a shell)
 //   src/host: core, protocol, pages (never a webview file or the CLI)
@@ -24,7 +24,7 @@ const WEBVIEW = './webview';
 const KIT = './webview/kit';
 const VIEWS = './webview/views';
 const SHELL_BASE = './webview/shell';
-const SHELLS = ['./webview/panel', './webview/model-editor'];
+const SHELLS = ['./webview/panel', './webview/model-editor', './webview/notebook'];
 
 /** `target` may not import from any of `from`, with the reason lint prints. */
 const zone = (target, from, message) => ({ target, from, message });
@@ -36,8 +36,11 @@ const layers = [
   zone(KIT, [VIEWS, SHELL_BASE, ...SHELLS, HOST, CLI, PAGES], 'the webview kit is below the views and the shells.'),
   zone(VIEWS, [SHELL_BASE, ...SHELLS, HOST, CLI, PAGES], 'a view imports no shell: the shells (panel, model editor) import the views.'),
   zone(SHELL_BASE, [VIEWS, ...SHELLS, HOST, CLI, PAGES], 'the shell base (theme, resize, focus, transport) knows no view and no surface: the shells build on it.'),
-  zone(SHELLS[0], [SHELLS[1], HOST, CLI, PAGES], 'the panel shell imports no other shell, host or CLI file.'),
-  zone(SHELLS[1], [SHELLS[0], HOST, CLI, PAGES], 'the model editor shell imports no other shell, host or CLI file.'),
+  zone(SHELLS[0], [SHELLS[1], SHELLS[2], HOST, CLI, PAGES], 'the panel shell imports no other shell, host or CLI file.'),
+  zone(SHELLS[1], [SHELLS[0], SHELLS[2], HOST, CLI, PAGES], 'the model editor shell imports no other shell, host or CLI file.'),
+  // The notebook renderer stands on the model editor's app (webview/model-editor/app.ts, the toolbar and
+  // the model views over any transport), never on its entry point or another shell.
+  zone(SHELLS[2], [SHELLS[0], './webview/model-editor/main.ts', HOST, CLI, PAGES], 'the notebook shell imports the model editor\'s app only, no other shell, host or CLI file.'),
   zone(CLI, [SHELL_BASE, ...SHELLS, HOST], 'the CLI draws through the views, never through a webview shell or the host.'),
   zone(HOST, [WEBVIEW, CLI], 'the host posts data to the webviews; it imports no webview or CLI file.'),
 ];

@@ -2,6 +2,7 @@
 // the webview (browser IIFE with d3 inside: nothing comes from a CDN), and the attn CLI.
 // Types are checked separately by `tsc --noEmit`, since esbuild does not check them.
 import * as esbuild from 'esbuild';
+import { spawnSync } from 'node:child_process';
 
 const production = process.argv.includes('--production');
 const common = { bundle: true, minify: production, sourcemap: !production, logLevel: 'warning' };
@@ -36,4 +37,14 @@ await Promise.all([
     ...common, entryPoints: ['webview/model-editor/main.ts'], outfile: 'dist/model-webview.js',
     platform: 'browser', format: 'iife', target: 'es2022',
   }),
+  // The notebook renderer (contributes.notebookRenderer): an ES module VS Code loads in the notebook's webview.
+  esbuild.build({
+    ...common, entryPoints: ['webview/notebook/main.ts'], outfile: 'dist/notebook-renderer.js',
+    platform: 'browser', format: 'esm', target: 'es2022',
+  }),
 ]);
+
+// The Python package's offline page (python/attention_lens/assets/model-page.html, committed): the
+// model webview's bundle inlined with slots for the package to fill (scripts/python-page.ts).
+const page = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/python-page.ts'], { stdio: ['ignore', 'ignore', 'inherit'] });
+if (page.status !== 0) process.exit(page.status ?? 1);

@@ -1,6 +1,6 @@
 """Save a model's attention where Attention Lens can open it: one .safetensors file with every
 layer's weights and the tokens, written with the standard library and numpy only (no torch or
-safetensors package needed). Open the file with `attn inspect FILE` or in VS Code.
+safetensors package needed): a thin wrapper over the attention_lens package in python/. Open the file with `attn inspect FILE` or in VS Code.
 
 From Python:
     from save_attention import save_attention
@@ -15,34 +15,13 @@ From the shell, a file of your own: python3 save_attention.py OUT.safetensors IN
 import json
 import os
 import re
-import struct
 import sys
 
 import numpy as np
 
-DTYPES = {np.dtype('<f4'): 'F32', np.dtype('<f2'): 'F16', np.dtype('<f8'): 'F64'}
-
-
-def _as_numpy(a):
-    # A torch tensor (possibly on a GPU, possibly bfloat16, which numpy lacks) becomes float32.
-    if hasattr(a, 'detach'):
-        a = a.detach().float().cpu().numpy()
-    return np.asarray(a)
-
-
-def _layers_of(whole):
-    """One array: [n, n], [heads, n, n], [layers, heads, n, n], or any of them after a batch of 1."""
-    if whole.ndim == 5:
-        if whole.shape[0] != 1:
-            raise ValueError(f'a batch of {whole.shape[0]} sequences; pass one (batch 1)')
-        whole = whole[0]
-    if whole.ndim == 2:
-        return [whole[None]]
-    if whole.ndim == 3:
-        return [whole]
-    if whole.ndim == 4:
-        return [whole[l] for l in range(whole.shape[0])]
-    raise ValueError(f'expected [layers, heads, n, n], [heads, n, n] or [n, n], got {list(whole.shape)}')
+# The writer is the attention_lens package's (python/ in this repository), used from the checkout.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'python'))
+import attention_lens  # noqa: E402
 
 
 def _same_file(a, b):
@@ -53,44 +32,8 @@ def _same_file(a, b):
 
 
 def save_attention(path, attentions, tokens=None, dtype=None):
-    """dtype: None keeps float16 as it is and writes anything else as float32."""
-    if isinstance(tokens, (str, bytes)):
-        raise ValueError('tokens must be a list of strings, one per token, not one string')
-    if isinstance(attentions, (list, tuple)):
-        if len(attentions) == 0:
-            raise ValueError('no attention given (an empty list)')
-        layers = [_as_numpy(a) for a in attentions]
-        layers = [a[None] if a.ndim == 2 else a for a in layers]
-    else:
-        layers = _layers_of(_as_numpy(attentions))
-    header, blobs, at = {}, [], 0
-    for l, a in enumerate(layers):
-        if a.ndim == 4:
-            if a.shape[0] != 1:
-                raise ValueError(f'layer {l}: a batch of {a.shape[0]}; pass one sequence (batch 1)')
-            a = a[0]
-        if a.ndim != 3 or a.shape[1] != a.shape[2]:
-            raise ValueError(f'layer {l}: expected [heads, n, n], got {list(a.shape)}')
-        # float16 stays float16 (widening it doubled the file); anything else is written as float32.
-        kind = np.dtype(dtype) if dtype is not None else (np.dtype(np.float16) if a.dtype == np.float16 else np.dtype(np.float32))
-        a = np.ascontiguousarray(a, dtype=kind.newbyteorder('<'))
-        data = a.tobytes()
-        header[f'layers.{l}.attention'] = {'dtype': DTYPES[a.dtype], 'shape': list(a.shape), 'data_offsets': [at, at + len(data)]}
-        blobs.append(data)
-        at += len(data)
-    if tokens is not None:
-        tokens = [str(t) for t in tokens]
-        n = layers[0].shape[-1]
-        if len(tokens) != n:
-            raise ValueError(f'{len(tokens)} tokens for {n} × {n} attention')
-        header['__metadata__'] = {'tokens': json.dumps(tokens)}
-    text = json.dumps(header).encode('utf-8')
-    text += b' ' * (-len(text) % 8)  # the data starts 8-byte aligned
-    with open(path, 'wb') as f:
-        f.write(struct.pack('<Q', len(text)))
-        f.write(text)
-        for b in blobs:
-            f.write(b)
+    """dtype: None keeps float16 as it is and writes anything else as float32 (attention_lens.save)."""
+    attention_lens.save(path, attentions, tokens, dtype)
 
 
 def _layer_number(name):
@@ -125,7 +68,7 @@ def main(argv):
         else:
             arrays = [loaded]
         if len(arrays) == 1:
-            arrays = _layers_of(arrays[0])
+            arrays = arrays[0]
         tokens = None
         if len(inputs) == 2:
             with open(inputs[1], encoding='utf-8') as f:

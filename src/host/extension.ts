@@ -19,6 +19,7 @@ import { openExample } from './examples/open-example.js';
 import { answerSaveDialogs } from './panel/save-dialog.js';
 import { RunSessions } from './model-run/sessions.js';
 import { runModelCommand } from './model-run/run-model-command.js';
+import { NotebookOutputs } from './notebook/open-output.js';
 
 const loadedAt = performance.now();
 
@@ -29,6 +30,8 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   const runner = new AnalysisRunner(path.join(__dirname, 'analysis-worker.js'), (line) => log().warn(line));
   const cache = new AnalysisCache(runner);
   const models = ModelEditorProvider.register(context);
+  // Notebook outputs drawn by our renderer: "Open in Attention Lens" opens the model editor on their weights.
+  const notebooks = new NotebookOutputs(context.globalStorageUri);
   // A spec that names a model's attention file opens the model editor on it, with the spec's tokens.
   // A model spec ({ "model", "text" }) runs the model in a worker and shows its run in the model views.
   const runs = new RunSessions({
@@ -49,6 +52,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     runs,
     vscode.commands.registerCommand('attentionLens.runModel', () => runModelCommand((uri) => runs.open(uri))),
     vscode.commands.registerCommand('attentionLens.saveHeadAsSpec', () => runs.saveHead()),
+    notebooks,
     vscode.commands.registerCommand('attentionLens.show', (uri?: unknown) => panels.show(uri)),
     vscode.commands.registerCommand('attentionLens.toggleLock', () => panels.toggleLock()),
     vscode.commands.registerCommand('attentionLens.exportSvg', () => panels.exportPicture('svg')),
@@ -70,6 +74,8 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     maxStallMs: () => stalls.maxMs(),
     resetStall: () => stalls.reset(),
     answerSaveDialogs: (how) => answerSaveDialogs(how),
+    notebookOutputs: () => notebooks.infos(),
+    notebookOpened: () => notebooks.openedFiles(),
   };
 }
 

@@ -4,6 +4,7 @@ import type { PanelInfo, Timings } from './panel/info.js';
 import type { ModelEditorInfo } from './model-editor/info.js';
 import type { ModelViewName } from '../core/vocabulary.js';
 import type { SaveDialogAnswer } from './panel/save-dialog.js';
+import type { NotebookOutputInfo } from './notebook/open-output.js';
 
 export interface AttentionLensApi {
   panels(): PanelInfo[];
@@ -20,4 +21,8 @@ export interface AttentionLensApi {
    * tests cannot press its Save button), 'ask' shows it again.
    */
   answerSaveDialogs(how: SaveDialogAnswer): void;
+  /** What the notebook renderer reported drawing (view, heads or cells), oldest first. */
+  notebookOutputs(): NotebookOutputInfo[];
+  /** The files "Open in Attention Lens" wrote and opened in the model editor (URI strings). */
+  notebookOpened(): string[];
 }

@@ -2,7 +2,8 @@
 // the data as JSON in a <script type="application/json">. Nothing is fetched (CSP: default-src
 // 'none'; the script and style only by nonce; images only from data: URLs). Every "<" in the data
 // is written as \u003c, and "</script" and "<!--" in the bundle are broken up, so no token or file
-// name can close the script element or open markup.
+// name can close the script element or open markup. The Python package's page (modelPageTemplate) is
+// the same page with slots its package fills, the attention inline as the notebook payload.
 import { makeNonce, pageHead } from './page.js';
 
 export interface ModelPageInputs {
@@ -25,16 +26,38 @@ export function scriptSource(source: string): string {
 }
 
 export function modelPage(inputs: ModelPageInputs): string {
-  const nonce = makeNonce();
+  return page(makeNonce(), inputs.title, inputs.css, 'model-data', scriptJson(inputs.data), inputs.script);
+}
+
+/**
+ * The slots of the Python package's page (python/attention_lens/page.py fills them in one pass): a
+ * fresh nonce for each page, the title (HTML-escaped) and the payload's JSON (every "<" escaped).
+ */
+export const PAGE_SLOTS = { nonce: '@@ATTENTION_LENS_NONCE@@', title: '@@ATTENTION_LENS_TITLE@@', payload: '@@ATTENTION_LENS_PAYLOAD@@' } as const;
+
+/**
+ * The Python package's page: this page with slots for the nonce, the title and the inline attention
+ * payload (src/core/model/payload.ts, in <script id="attention-payload">), which the page decodes
+ * itself. Throws when the script or style sheet holds a slot's text (a fill would then write into them).
+ */
+export function modelPageTemplate(inputs: Pick<ModelPageInputs, 'script' | 'css'>): string {
+  for (const slot of Object.values(PAGE_SLOTS)) {
+    if (inputs.script.includes(slot) || inputs.css.includes(slot)) throw new Error(`the model page's script or style sheet holds ${slot}`);
+  }
+  return page(PAGE_SLOTS.nonce, PAGE_SLOTS.title, inputs.css, 'attention-payload', PAGE_SLOTS.payload, inputs.script);
+}
+
+/** The page around a nonce, its title, its style sheet, the data's JSON (already safe in a script) in element `dataId`, and the bundle. */
+function page(nonce: string, title: string, css: string, dataId: string, dataJson: string, script: string): string {
   const csp = `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:`;
   return `<!DOCTYPE html>
 <html lang="en">
-${pageHead(csp, inputs.title, `<style nonce="${nonce}">${inputs.css.replace(/<\//g, '<\\/')}</style>`)}
+${pageHead(csp, title, `<style nonce="${nonce}">${css.replace(/<\//g, '<\\/')}</style>`)}
 <body>
 <main id="model-root"></main>
 <div id="attention-tooltip" role="tooltip" hidden></div>
-<script type="application/json" id="model-data">${scriptJson(inputs.data)}</script>
-<script nonce="${nonce}">${scriptSource(inputs.script)}</script>
+<script type="application/json" id="${dataId}">${dataJson}</script>
+<script nonce="${nonce}">${scriptSource(script)}</script>
 </body>
 </html>
 `;

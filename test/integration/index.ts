@@ -42,6 +42,7 @@ export function run(): Promise<void> {
     require('./train.test');
     require('./model-editor.test');
     require('./model-run.test');
+    require('./notebook.test');
     /* eslint-enable @typescript-eslint/no-require-imports */
   });
 }

@@ -35,15 +35,16 @@ test('no room of sources holds more than 16 source files', () => {
 
 test('every folder of unit tests mirrors a folder of sources', () => {
   const sourceFolders = new Set<string>();
-  for (const root of [...SOURCE_ROOTS, 'scripts']) for (const folder of folders(join(ROOT, root)).keys()) sourceFolders.add(folder);
+  for (const root of [...SOURCE_ROOTS, 'scripts', 'python']) for (const folder of folders(join(ROOT, root)).keys()) sourceFolders.add(folder);
   const orphans: string[] = [];
   for (const [folder, files] of folders(join(ROOT, 'test', 'unit'))) {
     if (!files.some((f) => f.endsWith('.test.ts'))) continue;
     const rel = relative(join('test', 'unit'), folder);
     if (rel === '') continue; // cross-cutting tests (this one) sit at the top
-    // test/unit/core/spec mirrors src/core/spec; test/unit/webview/kit mirrors webview/kit; test/unit/scripts/lint scripts/lint.
+    // test/unit/core/spec mirrors src/core/spec; test/unit/webview/kit mirrors webview/kit; test/unit/scripts/lint scripts/lint;
+    // test/unit/python the Python package's folder.
     const top = rel.split(sep)[0];
-    const mirrored = top === 'webview' || top === 'scripts' ? rel : join('src', rel);
+    const mirrored = top === 'webview' || top === 'scripts' || top === 'python' ? rel : join('src', rel);
     if (!sourceFolders.has(mirrored)) orphans.push(folder);
   }
   assert.deepEqual(orphans, []);

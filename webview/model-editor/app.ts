@@ -1,4 +1,4 @@
-// The model page's shell (custom editor webview and the --html page): a toolbar (view, statistic,
+// The model page's shell (custom editor webview, the --html page and a notebook output cell): a toolbar (view, statistic,
 // sort, layer, head, token, k), a warning line (with "Apply softmax" when rows do not sum to 1), an
 // error panel, and the chosen view. Data arrives as checked messages through a transport: the VS
 // Code host, or the data embedded in the --html page. Every control is built with textContent,
@@ -60,7 +60,11 @@ export class ModelApp {
   /** The view and element a view was opened from by the keyboard, for Escape and Backspace. */
   private cameFrom: { view: ModelViewName; selector: string } | undefined;
 
-  constructor(private readonly root: HTMLElement, tip: HTMLElement, private readonly transport: ModelTransport, initial: Partial<State> = {}) {
+  /**
+   * `surface.focusOnArrival`: whether the window's focus (VS Code's Ctrl+2) lands in this app's view
+   * (default true; a notebook holds several apps in one window, and the notebook keeps its own focus).
+   */
+  constructor(private readonly root: HTMLElement, tip: HTMLElement, private readonly transport: ModelTransport, initial: Partial<State> = {}, surface: { focusOnArrival?: boolean } = {}) {
     const doc = root.ownerDocument;
     this.state = { ...this.state, ...initial };
     this.bar = doc.createElement('div');
@@ -78,7 +82,7 @@ export class ModelApp {
     root.replaceChildren(this.bar, this.warning, this.stage);
     // The views take the root's width less its padding: the stage's (a grid drawn 630 px wide for
     // the root overflowed the 606 px stage).
-    this.shell = new Shell({ root, tooltip: tip, view: this.stage, sized: root, redraw: () => this.redraw() });
+    this.shell = new Shell({ root, tooltip: tip, view: this.stage, sized: root, redraw: () => this.redraw(), focusOnArrival: surface.focusOnArrival !== false });
     root.dataset.state = 'loading';
     this.stage.addEventListener('keydown', (e) => this.onStageKey(e));
   }

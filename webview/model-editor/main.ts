@@ -1,6 +1,8 @@
 // The model webview's entry (custom editor for .safetensors / .npy / .npz, and the offline --html
 // page): find the root and the tooltip, then talk to the VS Code host through its injected API, or,
-// in the page, answer the app's requests from the data embedded in it.
+// in the page, answer the app's requests from the data embedded in it: the CLI's ModelPageData, or
+// the Python package's inline attention payload (decoded and answered in memory, as the notebook
+// renderer does).
 import { ModelApp, type ModelTransport } from './app.js';
 import { float32FromBase64, type ModelPageData } from '../views/model/page-data.js';
 import { fromBase64 } from '../../src/core/model/png.js';
@@ -8,6 +10,8 @@ import type { ModelWebviewMessage } from '../../src/protocol/model-editor.js';
 import { MODEL_VIEW_NAMES, type ModelViewName } from '../../src/core/vocabulary.js';
 import { STAT_NAMES, type StatName } from '../../src/core/tensors/head-stats.js';
 import { mountPoint } from '../shell/mount.js';
+import { readPayload } from '../../src/protocol/attention-payload.js';
+import { MemoryModel, memoryPost } from '../../src/protocol/model-memory.js';
 import { vscodeTransport, type VsCodeApi } from '../shell/transport.js';
 
 declare function acquireVsCodeApi(): VsCodeApi<ModelWebviewMessage>;
@@ -15,6 +19,11 @@ declare function acquireVsCodeApi(): VsCodeApi<ModelWebviewMessage>;
 function main(): void {
   const root = mountPoint(document, 'model-root', 'main', 'last');
   const tip = mountPoint(document, 'attention-tooltip', 'div', 'last');
+  const payload = document.getElementById('attention-payload');
+  if (payload) {
+    startPayloadPage(root, tip, payload.textContent ?? '');
+    return;
+  }
   const embedded = document.getElementById('model-data');
   if (embedded) {
     startPage(root, tip, embedded.textContent ?? '');
@@ -26,6 +35,25 @@ function main(): void {
     canSoftmax: true,
     save: (format, view, data) => transport.post({ type: 'export', format, view, data }),
   });
+  app.start();
+}
+
+/** The Python package's page: the payload checked and decoded here, the app's requests answered from it. */
+function startPayloadPage(root: HTMLElement, tip: HTMLElement, text: string): void {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    root.textContent = 'The page\'s data is damaged.';
+    return;
+  }
+  const read = readPayload(parsed);
+  if ('problem' in read) {
+    root.textContent = `Attention Lens cannot show this: ${read.problem}`;
+    return;
+  }
+  const model = new MemoryModel(read.attention);
+  const app: ModelApp = new ModelApp(root, tip, { canSoftmax: false, post: memoryPost(model, (reply) => app.receive(reply)) });
   app.start();
 }
 

@@ -19,6 +19,7 @@ import { editorFeatures } from './languages.js';
 import { windows } from './window.js';
 import { documents } from './workspace.js';
 import { Uri } from './values.js';
+import { rendererChannels } from './notebooks.js';
 
 export * from './values.js';
 export { TextDocument } from './document.js';
@@ -27,6 +28,7 @@ export { workspace } from './workspace.js';
 export { window, type TextEditor } from './window.js';
 export { languages, DiagnosticCollection } from './languages.js';
 export { commands } from './commands.js';
+export { notebooks } from './notebooks.js';
 
 /**
  * A stand-in value seen through VS Code's types, for the host's signatures: the host reads only the
@@ -46,11 +48,13 @@ export const standIn = {
   windows,
   editorFeatures,
   commands: commandRegistry,
+  renderers: rendererChannels,
   /** Forgets every document, panel, editor, message, provider, command and setting: a fresh window. */
   reset(): void {
     windows.reset();
     documents.reset();
     editorFeatures.reset();
     commandRegistry.reset();
+    rendererChannels.reset();
   },
 };
