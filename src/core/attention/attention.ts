@@ -134,8 +134,9 @@ function scaleAndSoftmax(
 ): void {
   for (let c = 0; c < n * n; c++) scaled[c] = masked[c] ? -Infinity : scores[c] / divisor;
   for (let i = 0; i < n; i++) {
+    // From the scaled scores, divided by 1 (exact): the same bits as scores ÷ divisor, one division a cell.
     // A row with every key masked (or −∞) comes out as zeros, and is reported.
-    if (softmaxInto(scores, i * n, n, weights, i * n, divisor, masked) === -Infinity) onEmptyRow(i);
+    if (softmaxInto(scaled, i * n, n, weights, i * n, 1, masked) === -Infinity) onEmptyRow(i);
   }
 }
 
