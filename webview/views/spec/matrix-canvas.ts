@@ -20,8 +20,8 @@ export interface CanvasContext {
   cell: number;
   options: ViewOptions;
   theme: Theme;
-  /** 0..255 on the colour table, or −1 for a masked cell. */
-  level: (head: number, i: number, j: number) => number;
+  /** Every cell of a head, row by row: 0..255 on the colour table, or −1 for a masked cell. */
+  levels: (head: number) => Int16Array;
   lut: readonly [number, number, number][];
   highlight: (head: number, i: number, j: number) => void;
   clear: () => void;
@@ -31,7 +31,7 @@ export interface CanvasContext {
  * One canvas per head over the SVG's empty grid, with the same hover (the cell's dot product, its
  * row and column outlined), click (reveal and pick the query) and arrow keys as SVG cells have.
  */
-export function paintCanvases({ container, boxes, data, input, n, cell, options, theme, level, lut, highlight, clear }: CanvasContext):
+export function paintCanvases({ container, boxes, data, input, n, cell, options, theme, levels, lut, highlight, clear }: CanvasContext):
   { canvases: HTMLCanvasElement[]; cleanup: () => void } {
   const canvases: HTMLCanvasElement[] = [];
   const wrap = select(container).append('div').attr('class', 'canvas-layer');
@@ -53,7 +53,7 @@ export function paintCanvases({ container, boxes, data, input, n, cell, options,
     canvas.setAttribute('role', 'application');
     canvas.setAttribute('aria-label', `${n}×${n} attention matrix, head "${head.name}": arrow keys move between cells`);
     const ctx = canvas.getContext('2d');
-    if (ctx) paintCells(ctx, canvas.width, canvas.height, n, cell * dpr, (i, j) => level(box.head, i, j), lut, theme);
+    if (ctx) paintCells(ctx, canvas.width, canvas.height, n, cell * dpr, levels(box.head), lut, theme);
     let active: [number, number] = [clampIndex(options.token, n), 0];
     const at = (e: PointerEvent): [number, number] | undefined => {
       const r = canvas.getBoundingClientRect();
@@ -108,30 +108,27 @@ export function paintCanvases({ container, boxes, data, input, n, cell, options,
 
 /**
  * Paints every cell straight into the canvas's pixels: a million cells (1024 tokens) cost one
- * pass over the pixels instead of a million fillRect calls. `level(i, j)` is 0..255 on the
- * colour table, or −1 for a masked cell, which gets the diagonal hatch.
+ * pass over the pixels instead of a million fillRect calls, each pixel one 32-bit write of a colour
+ * packed beforehand. `levels` holds each cell's 0..255 on the colour table, or −1 for a masked cell,
+ * which gets the diagonal hatch.
  */
 export function paintCells(ctx: CanvasRenderingContext2D, width: number, height: number, n: number, cellPx: number,
-  level: (i: number, j: number) => number, lut: readonly [number, number, number][], theme: Theme): void {
+  levels: Int16Array, lut: readonly [number, number, number][], theme: Theme): void {
   const img = ctx.createImageData(width, height);
-  const px = img.data;
+  const px = new Uint32Array(img.data.buffer, img.data.byteOffset, width * height);
+  // Colours packed as the pixel buffer holds them (RGBA bytes, whatever the platform's byte order).
+  const pack = (r: number, g: number, b: number) => new Uint32Array(Uint8ClampedArray.of(r, g, b, 255).buffer)[0];
   const m = rgb(theme.masked), hatch = rgb(theme.maskedHatch);
-  const levels = new Int16Array(n * n);
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) levels[i * n + j] = level(i, j);
+  const plain = pack(m.r, m.g, m.b), line = pack(hatch.r, hatch.g, hatch.b);
+  const colours = Uint32Array.from(lut, (c) => pack(c[0], c[1], c[2]));
+  const column = new Int32Array(width);
+  for (let x = 0; x < width; x++) column[x] = Math.min(n - 1, Math.floor(x / cellPx));
   for (let y = 0; y < height; y++) {
-    const i = Math.min(n - 1, Math.floor(y / cellPx));
+    const rowAt = Math.min(n - 1, Math.floor(y / cellPx)) * n;
+    const o = y * width;
     for (let x = 0; x < width; x++) {
-      const j = Math.min(n - 1, Math.floor(x / cellPx));
-      const k = levels[i * n + j];
-      const o = (y * width + x) * 4;
-      if (k < 0) {
-        const line = (x + y) % 6 < 1.5;
-        px[o] = line ? hatch.r : m.r; px[o + 1] = line ? hatch.g : m.g; px[o + 2] = line ? hatch.b : m.b;
-      } else {
-        const c = lut[k];
-        px[o] = c[0]; px[o + 1] = c[1]; px[o + 2] = c[2];
-      }
-      px[o + 3] = 255;
+      const k = levels[rowAt + column[x]];
+      px[o + x] = k < 0 ? ((x + y) % 6 < 1.5 ? line : plain) : colours[k];
     }
   }
   ctx.putImageData(img, 0, 0);

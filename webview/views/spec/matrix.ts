@@ -5,7 +5,8 @@
 // ones (more than CANVAS_ABOVE tokens) paint a canvas and find the cell under the pointer.
 // The parts live beside it: matrix-text.ts (hover text), matrix-scale.ts (colour range, legend),
 // matrix-layout.ts (blocks and grid), matrix-canvas.ts (pixels for large inputs).
-import { MODE_LABEL } from '../../../src/core/vocabulary.js';
+import { MODE_LABEL, type MatrixMode } from '../../../src/core/vocabulary.js';
+import type { HeadData } from '../../../src/core/result/attention-data.js';
 import { rgb, type Selection } from 'd3';
 import { textOn } from '../../kit/colour.js';
 import { clip, fmt, textWidth } from '../../kit/format.js';
@@ -38,6 +39,29 @@ function headLine(t: Selection<SVGTextElement, unknown, null, undefined>, forms:
   const shown = forms.find((f) => textWidth(f, size) <= px) ?? clip(forms[forms.length - 1], px, size);
   t.text(shown);
   if (shown !== forms[0]) t.append('title').text(forms[0]);
+}
+
+/**
+ * Every cell's level on the 256-colour table (−1 where masked), row by row: value() and the scale of
+ * `norm` for each cell, read straight from the head's arrays for the modes that are stored numbers
+ * (the same arithmetic: scores ÷ divisor for the scaled scores) instead of a call per cell.
+ */
+export function levelsOf(head: HeadData, mode: MatrixMode, n: number, norm: (v: number) => number): Int16Array {
+  const out = new Int16Array(n * n);
+  const level = (v: number) => Math.max(0, Math.min(255, Math.round(norm(v) * 255)));
+  if (mode === 'cosine') {
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+      const v = value(head, mode, i, j);
+      out[i * n + j] = v === null ? -1 : level(v);
+    }
+    return out;
+  }
+  const masked = head.masked, divisor = head.divisor;
+  const source = mode === 'weights' ? head.weights.data : head.scores.data;
+  for (let c = 0; c < n * n; c++) {
+    out[c] = masked[c] === 1 ? -1 : level(mode === 'scaled' ? source[c] / divisor : source[c]);
+  }
+  return out;
 }
 
 export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
@@ -286,10 +310,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
 
   const painted = useCanvas ? paintCanvases({
     container, boxes: canvasBox, data, input, n, cell, options, theme, lut: rgbLut, highlight, clear,
-    level: (h, i, j) => {
-      const v = value(input.heads[h], mode, i, j);
-      return v === null ? -1 : Math.max(0, Math.min(255, Math.round(norm(v, h) * 255)));
-    },
+    levels: (h) => levelsOf(input.heads[h], mode, n, (v) => norm(v, h)),
   }) : { canvases: [], cleanup: () => {} };
   cleanups.push(painted.cleanup);
   const canvases = painted.canvases;

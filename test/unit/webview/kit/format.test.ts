@@ -48,3 +48,17 @@ test('clip leaves a text whole when given exactly its own width, at any font siz
     for (let size = 8; size <= 20; size += 0.5) assert.equal(clip(s, textWidth(s, size), size), s, `"${s}" at ${size} px`);
   }
 });
+
+test('textWidth from its table is, to the bit, the per-character rule on any text (surrogates and emoji too)', () => {
+  const rule = (s: string, fontSize: number) => {
+    let w = 0;
+    for (const ch of s) w += /[ilj.,:;'|!1]/.test(ch) ? 0.32 : /[mwMW@]/.test(ch) ? 0.9 : /[A-Z0-9]/.test(ch) ? 0.66 : 0.56;
+    return w * fontSize;
+  };
+  const texts = ['', 'apple watch', 'Illj.,:;|!1 mwMW@ AZ09 ~', 'naïve 日本語', '👍🏽 family 👨‍👩‍👧', '\ud800 lone \udc00 halves \ud83d', 'x'.repeat(1000)];
+  let s = 3;
+  for (let k = 0; k < 300; k++) {
+    texts.push(Array.from({ length: k % 40 }, () => String.fromCharCode((s = (s * 16807) % 2147483647) % 0xe000)).join(''));
+  }
+  for (const t of texts) for (const size of [10, 13, 14.3]) assert.equal(textWidth(t, size), rule(t, size), JSON.stringify(t));
+});
