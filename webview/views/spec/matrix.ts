@@ -27,7 +27,7 @@ export const MAX_STATIC_CELLS = 8192;
 export { MODE_LABEL } from '../../../src/core/vocabulary.js';
 export { blockMeanText, cellLines, divisorText, value } from './matrix-text.js';
 import { blockMeanText, cellLines, divisorText, meanBlock, value } from './matrix-text.js';
-import { domainOf, legend } from './matrix-scale.js';
+import { domainOf, legend, type Domain } from './matrix-scale.js';
 import { HEAD_TITLE_H, layoutBlock } from './matrix-layout.js';
 import { paintCanvases } from './matrix-canvas.js';
 
@@ -42,13 +42,23 @@ function headLine(t: Selection<SVGTextElement, unknown, null, undefined>, forms:
 }
 
 /**
+ * 0..1 on the colour scale from lo to hi; a domain too wide or too narrow for doubles (all scores
+ * equal and huge) gives NaN here, which must become a colour, not `fill="undefined"`.
+ */
+function unitOf(v: number, lo: number, hi: number): number {
+  const t = (v - lo) / (hi - lo);
+  return Number.isFinite(t) ? Math.max(0, Math.min(1, t)) : 0.5;
+}
+
+/**
  * Every cell's level on the 256-colour table (−1 where masked), row by row: value() and the scale of
  * `norm` for each cell, read straight from the head's arrays for the modes that are stored numbers
  * (the same arithmetic: scores ÷ divisor for the scaled scores) instead of a call per cell.
  */
-export function levelsOf(head: HeadData, mode: MatrixMode, n: number, norm: (v: number) => number): Int16Array {
+export function levelsOf(head: HeadData, mode: MatrixMode, n: number, domain: Domain): Int16Array {
   const out = new Int16Array(n * n);
-  const level = (v: number) => Math.max(0, Math.min(255, Math.round(norm(v) * 255)));
+  const { lo, hi } = domain;
+  const level = (v: number) => Math.max(0, Math.min(255, Math.round(unitOf(v, lo, hi) * 255)));
   if (mode === 'cosine') {
     for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
       const v = value(head, mode, i, j);
@@ -125,14 +135,15 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   drawHeading(svg, 'title', pad, 16, heading, titleText);
   notes.forEach((t, k) => note(svg, theme, pad, 34 + heading.extra + k * 16, t));
 
-  const dom = domainOf(heads.map((h) => input.heads[h]), mode);
-  const domains = new Map(heads.map((h) => [h, smallMultiples ? domainOf([input.heads[h]], mode) : dom]));
+  // Each head on its own scale in small multiples (the legend then names no numbers: the shared scale
+  // is not worked out, a pass over every head's cells saved); else one scale for all.
+  const domains = new Map(smallMultiples ? heads.map((h) => [h, domainOf([input.heads[h]], mode)]) : []);
+  const dom = smallMultiples ? domains.get(heads[0])! : domainOf(heads.map((h) => input.heads[h]), mode);
   // 0..1 on the colour scale of head h; a domain too wide or too narrow for doubles (all scores
   // equal and huge) gives NaN here, which must become a colour, not `fill="undefined"`.
   const norm = (v: number, h: number) => {
     const d = domains.get(h) ?? dom;
-    const t = (v - d.lo) / (d.hi - d.lo);
-    return Number.isFinite(t) ? Math.max(0, Math.min(1, t)) : 0.5;
+    return unitOf(v, d.lo, d.hi);
   };
   // 256 colours computed once: 16,384 cells then cost a lookup each, not an interpolation.
   const lut = Array.from({ length: 256 }, (_, k) => theme.seq(k / 255));
@@ -310,7 +321,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
 
   const painted = useCanvas ? paintCanvases({
     container, boxes: canvasBox, data, input, n, cell, options, theme, lut: rgbLut, highlight, clear,
-    levels: (h) => levelsOf(input.heads[h], mode, n, (v) => norm(v, h)),
+    levels: (h) => levelsOf(input.heads[h], mode, n, domains.get(h) ?? dom),
   }) : { canvases: [], cleanup: () => {} };
   cleanups.push(painted.cleanup);
   const canvases = painted.canvases;

@@ -18,8 +18,13 @@ const n = input.tokens.length;
 test('levelsOf gives every cell the level value() and the scale give it, in every mode', () => {
   for (const mode of MATRIX_MODES) {
     for (const head of input.heads.slice(0, 3)) {
-      const norm = (v: number) => Math.max(0, Math.min(1, (v + 0.7) / 3.1));
-      const levels = levelsOf(head, mode, n, norm);
+      const domain = { lo: -0.7, hi: 2.4 };
+      // The scale as the view had it per cell: a NaN (an impossible domain) is the middle colour.
+      const norm = (v: number) => {
+        const t = (v - domain.lo) / (domain.hi - domain.lo);
+        return Number.isFinite(t) ? Math.max(0, Math.min(1, t)) : 0.5;
+      };
+      const levels = levelsOf(head, mode, n, domain);
       let masked = 0;
       for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
         const v = value(head, mode, i, j);
@@ -30,6 +35,9 @@ test('levelsOf gives every cell the level value() and the scale give it, in ever
       assert.ok(masked > 0, 'the causal mask hides cells');
     }
   }
+  // A domain too narrow for doubles gives every unmasked cell the middle colour, as before.
+  const flat = levelsOf(input.heads[0], 'scores', n, { lo: Infinity, hi: Infinity });
+  assert.ok(flat.every((k) => k === -1 || k === 128), 'masked or the middle colour');
 });
 
 /** The per-pixel painter paintCells replaced, as the reference. */
@@ -59,7 +67,7 @@ function referencePixels(width: number, height: number, cellPx: number, levels: 
 test('paintCells writes the same RGBA bytes as the per-pixel loop, hatched masks included', () => {
   const theme = makeTheme('light');
   const lut = Array.from({ length: 256 }, (_, k) => { const c = rgb(theme.seq(k / 255)); return [c.r, c.g, c.b] as [number, number, number]; });
-  const levels = levelsOf(input.heads[0], 'weights', n, (v) => Math.min(1, v * 4));
+  const levels = levelsOf(input.heads[0], 'weights', n, { lo: 0, hi: 0.25 });
   for (const cellPx of [1, 2.5, 3]) {
     const width = Math.ceil(n * cellPx), height = Math.ceil(n * cellPx);
     let painted: Uint8ClampedArray | undefined;
