@@ -68,13 +68,17 @@ export function textWidth(s: string, fontSize: number): number {
   return w * fontSize;
 }
 
+const SIMPLE_TEXT = /^[\x20-\x7e\xa0-\xff\u2010-\u2027\u2030-\u205e\u2190-\u22ff]*$/;
+
 /** One grapheme segmenter for every label (making one per label cost more than the segmenting). */
 let segmenter: Intl.Segmenter | null | undefined;
 
 /** The characters of a text one by one, lazily (see `characters`). */
 function* eachCharacter(s: string): Generator<string> {
-  // Printable ASCII is one character per code unit (no cluster joins any of them).
-  if (/^[\x20-\x7e]*$/.test(s)) {
+  // One character per code unit where no cluster can form: printable ASCII and Latin-1, general
+  // punctuation, arrows and mathematical operators (×, …, →, ≈, √) hold no combining mark, joiner,
+  // Hangul jamo, regional indicator or line break, so every boundary between them is a break.
+  if (SIMPLE_TEXT.test(s)) {
     yield* s;
     return;
   }

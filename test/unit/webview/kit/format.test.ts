@@ -62,3 +62,16 @@ test('textWidth from its table is, to the bit, the per-character rule on any tex
   }
   for (const t of texts) for (const size of [10, 13, 14.3]) assert.equal(textWidth(t, size), rule(t, size), JSON.stringify(t));
 });
+
+test('characters() splits text without a segmenter exactly where Intl.Segmenter splits it, on the ranges it skips it for', () => {
+  const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  const ranges: [number, number][] = [[0x20, 0x7e], [0xa0, 0xff], [0x2010, 0x2027], [0x2030, 0x205e], [0x2190, 0x22ff]];
+  const every = ranges.flatMap(([a, b]) => Array.from({ length: b - a + 1 }, (_, k) => String.fromCharCode(a + k)));
+  const texts = ['3 layer(s) × 12 head(s) × 512 tokens (F32)', 'naïve café → ≈ √64 … “quoted”', every.join('')];
+  let s = 11;
+  for (let k = 0; k < 200; k++) texts.push(Array.from({ length: 1 + (k % 30) }, () => every[(s = (s * 16807) % 2147483647) % every.length]).join(''));
+  for (const t of texts) assert.deepEqual(characters(t), Array.from(segmenter.segment(t), (x) => x.segment), JSON.stringify(t));
+  // Outside those ranges the segmenter still joins: a base letter and its combining accent, a flag.
+  assert.deepEqual(characters('e\u0301x'), ['e\u0301', 'x']);
+  assert.deepEqual(characters('\u{1F1EB}\u{1F1F7}'), ['\u{1F1EB}\u{1F1F7}']);
+});
