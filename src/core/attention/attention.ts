@@ -158,6 +158,8 @@ export interface HelpedHead {
  */
 export interface HeadsHelper {
   start(x: Matrix, heads: readonly HeadSpec[], scale: Scale, masked: Uint8Array): (() => HelpedHead[]) | undefined;
+  /** a · b (matmul's very numbers), or undefined when it declines: the later rows of concat · W_O. */
+  startProduct?(a: Matrix, b: Matrix): (() => Float64Array) | undefined;
 }
 
 let headsHelper: HeadsHelper | undefined;
@@ -165,6 +167,22 @@ let headsHelper: HeadsHelper | undefined;
 /** Installs (or, with undefined, removes) the helper that computeAttention hands half the heads to. */
 export function useHeadsHelper(helper: HeadsHelper | undefined): void {
   headsHelper = helper;
+}
+
+/**
+ * concat · W_O, the later half of its rows on the helper's thread when there is one that takes them:
+ * each row of a product is its own sums (matmul's, the same bits however the rows are split).
+ */
+function outputProduct(concat: Matrix, wo: Matrix): Matrix {
+  const split = Math.floor(concat.rows / 8) * 4;
+  const part = (from: number, to: number): Matrix => ({ rows: to - from, cols: concat.cols, data: concat.data.subarray(from * concat.cols, to * concat.cols) });
+  const helped = split > 0 ? headsHelper?.startProduct?.(part(split, concat.rows), wo) : undefined;
+  if (!helped) return matmul(concat, wo);
+  const top = matmul(part(0, split), wo);
+  const out = zeros(concat.rows, wo.cols);
+  out.data.set(top.data);
+  out.data.set(helped(), split * wo.cols);
+  return out;
 }
 
 export function computeAttention(spec: Spec, onProgress?: Progress): AttentionResult {
@@ -204,7 +222,7 @@ export function computeAttention(spec: Spec, onProgress?: Progress): AttentionRe
       }
     }
     const concat = heads.length === 1 ? heads[0].output : concatColumns(heads.map((h) => h.output));
-    const output = spec.wo ? matmul(concat, spec.wo.matrix) : concat;
+    const output = spec.wo ? outputProduct(concat, spec.wo.matrix) : concat;
     return { name: input.name, tokens: input.tokens.map((t) => t.text), x, heads, concat, output };
   });
   return { inputs, parameters: countParameters(spec), warnings };

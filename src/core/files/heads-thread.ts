@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { computeHead, projectHeads, useHeadsHelper, type HeadsHelper, type HelpedHead } from '../attention/attention.js';
-import type { Matrix } from '../linalg/matrix.js';
+import { matmul, type Matrix } from '../linalg/matrix.js';
 import type { HeadSpec, Scale } from '../spec/spec.js';
 
 export interface HeadsJob {
@@ -23,7 +23,17 @@ export interface HeadsJob {
   readonly masked: Uint8Array;
 }
 
-export type HeadsReply = { readonly id: number; readonly heads: HelpedHead[] } | { readonly id: number; readonly error: string };
+/** The later rows of concat · W_O. */
+export interface ProductJob {
+  readonly id: number;
+  readonly a: Matrix;
+  readonly b: Matrix;
+}
+
+export type HeadsReply =
+  | { readonly id: number; readonly heads: HelpedHead[] }
+  | { readonly id: number; readonly product: Float64Array }
+  | { readonly id: number; readonly error: string };
 
 /** Below this many multiply-adds in the handed-over heads (about 4 ms), the hand-over costs more than it saves (measured: 16 tokens × 768 × 12 heads, 14 M, ran slower on two threads). */
 const MIN_WORK = 5e7;
@@ -76,6 +86,21 @@ export class HeadsThread implements HeadsHelper {
     return () => this.finish(id, performance.now() - started) ?? computeHere(x, heads, scale, masked);
   }
 
+  startProduct(a: Matrix, b: Matrix): (() => Float64Array) | undefined {
+    if (this.broken || a.rows * a.cols * b.cols < MIN_WORK) return undefined;
+    const port = this.port ?? this.boot();
+    if (!port) return undefined;
+    const id = ++this.jobs;
+    // The rows alone (a may be a view into the whole concat), copied as they are posted.
+    const job: ProductJob = { id, a: { rows: a.rows, cols: a.cols, data: a.data.slice() }, b };
+    port.postMessage(job);
+    const started = performance.now();
+    return () => {
+      const reply = this.answer(id, performance.now() - started);
+      return reply && 'product' in reply ? reply.product : matmul(a, b).data;
+    };
+  }
+
   /** How many jobs the worker has answered (for the tests). */
   handedOver(): number {
     return Atomics.load(this.flags, 1);
@@ -109,8 +134,14 @@ export class HeadsThread implements HeadsHelper {
     }
   }
 
-  /** The worker's answer to job `id`, or undefined (then the heads are computed here). */
+  /** The worker's heads for job `id`, or undefined (then the heads are computed here). */
   private finish(id: number, ownMs: number): HelpedHead[] | undefined {
+    const reply = this.answer(id, ownMs);
+    return reply && 'heads' in reply ? reply.heads : undefined;
+  }
+
+  /** The worker's reply to job `id`, or undefined when it failed or gave up waiting. */
+  private answer(id: number, ownMs: number): HeadsReply | undefined {
     const deadline = performance.now() + Math.max(MIN_WAIT_MS, WAIT_FACTOR * ownMs);
     for (;;) {
       const answered = Atomics.load(this.flags, 1);
@@ -130,8 +161,7 @@ export class HeadsThread implements HeadsHelper {
       }
       const reply = message.message as HeadsReply;
       if (reply.id !== id) continue; // an answer to a job given up on
-      if ('error' in reply) return undefined;
-      return reply.heads;
+      return 'error' in reply ? undefined : reply;
     }
   }
 

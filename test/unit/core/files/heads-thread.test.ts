@@ -37,11 +37,11 @@ const heads: HeadSpec[] = [
 // Query 3 sees no key: a warning in every head, five in head order.
 const mask = Array.from({ length: n }, (_, i) => Array.from({ length: n }, () => i !== 3));
 
-function spec(tokens = n): Spec {
+function spec(tokens = n, woCols = 10): Spec {
   return {
     dModel, features: Array.from({ length: dModel }, (_, i) => `d${i}`), featuresGiven: false, embeddings: new Map(),
     inputs: [{ name: 'long', mask: mask.slice(0, tokens).map((r) => r.slice(0, tokens)), tokens: Array.from({ length: tokens }, (_, i) => ({ text: `t${i}`, embedding: x.data.slice(i * dModel, (i + 1) * dModel), inline: true })) }],
-    heads, headsGiven: true, wo: { matrix: random(8 + 12 + 32 + 16 + dModel, 10, 14), identity: false },
+    heads, headsGiven: true, wo: { matrix: random(8 + 12 + 32 + 16 + dModel, woCols, 14), identity: false },
     scale: { kind: 'sqrt_dk' }, mask: 'causal', views: {},
   };
 }
@@ -87,6 +87,18 @@ test('two threads give every intermediate of every head, and the warnings, exact
   assert.equal(helped.inputs[0].heads[4].v, helped.inputs[0].x);
   // And again, on the worker already running.
   sameBits(computeAttention(spec()), alone);
+});
+
+test('a wide W_O: the later rows of concat · W_O are computed on the worker, to the bit', () => {
+  // 192 rows × 196 × 1,500: over the hand-over's threshold.
+  useHeadsHelper(undefined);
+  const alone = computeAttention(spec(n, 1500));
+  useHeadsHelper(thread);
+  const before = thread.handedOver();
+  const helped = computeAttention(spec(n, 1500));
+  assert.equal(thread.handedOver() - before, 2, 'the later heads and the later rows of the output');
+  sameBits(helped, alone);
+  assert.equal(helped.inputs[0].output.cols, 1500);
 });
 
 test('too little work stays on the calling thread', () => {
