@@ -32,9 +32,25 @@ export interface CanvasContext {
  * row and column outlined), click (reveal and pick the query) and arrow keys as SVG cells have.
  */
 export function paintCanvases({ container, boxes, data, input, n, cell, options, theme, levels, lut, highlight, clear }: CanvasContext):
-  { canvases: HTMLCanvasElement[]; cleanup: () => void } {
+  { canvases: HTMLCanvasElement[]; paintAll: () => void; cleanup: () => void } {
   const canvases: HTMLCanvasElement[] = [];
   const wrap = select(container).append('div').attr('class', 'canvas-layer');
+  // The first screen first: a canvas that starts below the window's height (the view's top is never
+  // above the window's) is painted when it scrolls into sight, its head's weights read only then
+  // (1,024 tokens × 4 heads stand 4,000 px tall, one head to a screen). Without an observer, all now.
+  const win = container.ownerDocument.defaultView;
+  const screen = win?.innerHeight || Infinity;
+  const Observer = win?.IntersectionObserver;
+  const later = new Map<Element, () => void>();
+  const observer = Observer ? new Observer((entries) => {
+    for (const entry of entries) {
+      const paint = entry.isIntersecting ? later.get(entry.target) : undefined;
+      if (!paint) continue;
+      later.delete(entry.target);
+      observer?.unobserve(entry.target);
+      paint();
+    }
+  }, { rootMargin: '200px' }) : undefined;
   for (const box of boxes) {
     const head = input.heads[box.head];
     const canvas = wrap!.append('canvas').attr('class', 'matrix-canvas').node()!;
@@ -52,8 +68,15 @@ export function paintCanvases({ container, boxes, data, input, n, cell, options,
     canvas.tabIndex = 0;
     canvas.setAttribute('role', 'application');
     canvas.setAttribute('aria-label', `${n}×${n} attention matrix, head "${head.name}": arrow keys move between cells`);
-    const ctx = canvas.getContext('2d');
-    if (ctx) paintCells(ctx, canvas.width, canvas.height, n, cell * dpr, levels(box.head), lut, theme);
+    const paint = () => {
+      const ctx = canvas.getContext('2d');
+      if (ctx) paintCells(ctx, canvas.width, canvas.height, n, cell * dpr, levels(box.head), lut, theme);
+    };
+    if (!observer || box.y < screen) paint();
+    else {
+      later.set(canvas, paint);
+      observer.observe(canvas);
+    }
     let active: [number, number] = [clampIndex(options.token, n), 0];
     const at = (e: PointerEvent): [number, number] | undefined => {
       const r = canvas.getBoundingClientRect();
@@ -102,7 +125,14 @@ export function paintCanvases({ container, boxes, data, input, n, cell, options,
     canvas.addEventListener('blur', leave);
   }
 
-  return { canvases, cleanup: () => wrap.remove() };
+  const paintAll = () => {
+    for (const [canvas, paint] of later) {
+      observer?.unobserve(canvas);
+      paint();
+    }
+    later.clear();
+  };
+  return { canvases, paintAll, cleanup: () => { observer?.disconnect(); wrap.remove(); } };
 }
 
 

@@ -135,14 +135,22 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   drawHeading(svg, 'title', pad, 16, heading, titleText);
   notes.forEach((t, k) => note(svg, theme, pad, 34 + heading.extra + k * 16, t));
 
-  // Each head on its own scale in small multiples (the legend then names no numbers: the shared scale
-  // is not worked out, a pass over every head's cells saved); else one scale for all.
-  const domains = new Map(smallMultiples ? heads.map((h) => [h, domainOf([input.heads[h]], mode)]) : []);
-  const dom = smallMultiples ? domains.get(heads[0])! : domainOf(heads.map((h) => input.heads[h]), mode);
+  // Each head on its own scale in small multiples, worked out when the head is first drawn (a head
+  // painted later, below the first screen, reads its weights then); the legend then names no numbers,
+  // so no shared scale is worked out. Else one scale for all.
+  const shared = smallMultiples ? undefined : domainOf(heads.map((h) => input.heads[h]), mode);
+  const ownDomains = new Map<number, Domain>();
+  const domainFor = (h: number): Domain => {
+    if (shared) return shared;
+    let d = ownDomains.get(h);
+    if (!d) ownDomains.set(h, (d = domainOf([input.heads[h]], mode)));
+    return d;
+  };
+  const dom = shared ?? domainFor(heads[0]);
   // 0..1 on the colour scale of head h; a domain too wide or too narrow for doubles (all scores
   // equal and huge) gives NaN here, which must become a colour, not `fill="undefined"`.
   const norm = (v: number, h: number) => {
-    const d = domains.get(h) ?? dom;
+    const d = domainFor(h);
     return unitOf(v, d.lo, d.hi);
   };
   // 256 colours computed once: 16,384 cells then cost a lookup each, not an interpolation.
@@ -321,8 +329,8 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
 
   const painted = useCanvas ? paintCanvases({
     container, boxes: canvasBox, data, input, n, cell, options, theme, lut: rgbLut, highlight, clear,
-    levels: (h) => levelsOf(input.heads[h], mode, n, domains.get(h) ?? dom),
-  }) : { canvases: [], cleanup: () => {} };
+    levels: (h) => levelsOf(input.heads[h], mode, n, domainFor(h)),
+  }) : { canvases: [], paintAll: () => {}, cleanup: () => {} };
   cleanups.push(painted.cleanup);
   const canvases = painted.canvases;
 
@@ -338,6 +346,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   return {
     svg: svgNode,
     canvases,
+    paintAll: painted.paintAll,
     notes,
     destroy: () => { cleanups.forEach((f) => f()); svg.remove(); },
   };
