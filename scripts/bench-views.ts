@@ -1,6 +1,8 @@
 // Times every view for 64, 256 and 1024 tokens, on jsdom (the `attn render` path) or, with
 // --chromium, in headless Chromium with the panel's own bundle (dist/webview.js: run `npm run build`):
-//   node --import tsx scripts/bench-views.ts [--sizes 64,256,1024] [--views arcs,matrix] [--runs 3] [--chromium [PATH]]
+//   node --import tsx scripts/bench-views.ts [--sizes 64,256,1024] [--views arcs,matrix] [--runs 3] [--heads N] [--chromium [PATH]]
+// (--heads: that many heads at every size, one input above 256 tokens; without it, two heads and two
+// inputs up to 256 tokens and one of each above, as before.)
 // Prints one line per view and size: the median time (jsdom: draw + serialise; Chromium: the
 // drawMs the panel reports in 'painted') and, on jsdom, the SVG's size.
 import { encodeAttention } from '../src/core/result/wire.js';
@@ -17,6 +19,7 @@ const arg = (name: string, dflt: string) => {
 const sizes = arg('--sizes', '64,256,1024').split(',').map(Number);
 const runs = Number(arg('--runs', '3'));
 const views = arg('--views', 'arcs,matrix,steps,quadrant,projection,compare,summary').split(',') as AnyView[];
+const headCount = Number(arg('--heads', '0'));
 
 function spec(n: number) {
   const d = 16;
@@ -27,7 +30,7 @@ function spec(n: number) {
   const embeddings = Object.fromEntries(vocab.map((w) => [w, features.map(() => Number(rnd().toFixed(3)))]));
   const w = (r: number, c: number) => Array.from({ length: r }, () => Array.from({ length: c }, () => Number((rnd() * 0.5).toFixed(3))));
   // Above 256 tokens one input and one head: the result JSON grows with inputs × heads × n².
-  const heads = (n > 256 ? [0] : [0, 1]).map((h) => ({ name: `head ${h + 1}`, wq: w(d, 4), wk: w(d, 4), wv: w(d, 4) }));
+  const heads = (headCount > 0 ? Array.from({ length: headCount }, (_, h) => h) : n > 256 ? [0] : [0, 1]).map((h) => ({ name: `head ${h + 1}`, wq: w(d, 4), wk: w(d, 4), wv: w(d, 4) }));
   const tokens = Array.from({ length: n }, (_, i) => vocab[(i * 7) % vocab.length]);
   return JSON.stringify({
     features, embeddings, heads, mask: 'causal', scale: 'sqrt_dk',

@@ -25,6 +25,10 @@ await Promise.all([
   esbuild.build({
     ...node, entryPoints: ['src/host/analysis/worker.ts'], outfile: 'dist/analysis-worker.js',
   }),
+  // The second thread of a big compute (core/files/heads-thread.ts), beside the bundles that start it.
+  esbuild.build({
+    ...node, entryPoints: ['src/core/files/heads-worker.ts'], outfile: 'dist/heads-worker.js',
+  }),
   esbuild.build({
     ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/attn.js', external: ['jsdom'],
   }),

@@ -1,5 +1,8 @@
 // Process wiring for `attn`: real argv and streams, an exit code, and never a stack trace.
 import { run } from './run.js';
+import { useHeadsThread } from '../core/files/heads-thread.js';
+
+useHeadsThread(); // a big spec's heads on both cores
 
 // A reader that stops early (`attn validate … | head -1`) closes the pipe: that is the reader's
 // choice, so writing stops quietly, but the exit code is still the command's own (a failed

@@ -1,5 +1,5 @@
 // Every package the extension's bundles take from dependencies is named in THIRD-PARTY-NOTICES.md with
-// its licence, and the .vsix ships that file: a dependency added without its notice fails here.
+// its licence, and the .vsix ships that file and every bundle the extension loads.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -23,4 +23,12 @@ test('every runtime dependency is in the notices with its licence and version', 
 
 test('the .vsix ships the notices', () => {
   assert.match(readFileSync(join(ROOT, '.vscodeignore'), 'utf8'), /^!THIRD-PARTY-NOTICES\.md$/m);
+});
+
+test('the .vsix ships every bundle the build writes but the command line (an extension-host worker left out fails only once installed)', () => {
+  const build = readFileSync(join(ROOT, 'scripts', 'build.mjs'), 'utf8');
+  const bundles = [...build.matchAll(/outfile: '(dist\/[\w.-]+\.js)'/g)].map((m) => m[1]).filter((f) => f !== 'dist/attn.js');
+  assert.ok(bundles.length >= 8, `the build's bundles: ${bundles.join(', ')}`);
+  const shipped = readFileSync(join(ROOT, '.vscodeignore'), 'utf8').split('\n');
+  for (const bundle of bundles) assert.ok(shipped.includes(`!${bundle}`), `${bundle} is not in .vscodeignore's list`);
 });

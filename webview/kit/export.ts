@@ -13,6 +13,7 @@ export function standaloneSvg(handle: ViewHandle, doc: Document): { text: string
   clone.querySelectorAll('[visibility]').forEach((el) => el.removeAttribute('visibility'));
   clone.removeAttribute('pointer-events');
   clone.querySelector('rect.bg')?.removeAttribute('fill-opacity');
+  handle.paintAll?.(); // every canvas painted, those below the first screen too
   for (const c of handle.canvases ?? []) {
     const img = doc.createElementNS(SVG_NS, 'image');
     img.setAttribute('x', c.dataset.x ?? '0');

@@ -44,6 +44,8 @@ export interface ViewHandle {
   readonly notes: readonly string[];
   /** New data arrived that the view reads in place (a window of a big head): show it without a redraw. */
   refresh?(): void;
+  /** Paints now what waits to scroll into sight (canvases below the first screen): before an export. */
+  paintAll?(): void;
   destroy(): void;
 }
 

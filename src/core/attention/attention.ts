@@ -134,13 +134,56 @@ function scaleAndSoftmax(
 ): void {
   for (let c = 0; c < n * n; c++) scaled[c] = masked[c] ? -Infinity : scores[c] / divisor;
   for (let i = 0; i < n; i++) {
+    // From the scaled scores, divided by 1 (exact): the same bits as scores ÷ divisor, one division a cell.
     // A row with every key masked (or −∞) comes out as zeros, and is reported.
-    if (softmaxInto(scores, i * n, n, weights, i * n, divisor, masked) === -Infinity) onEmptyRow(i);
+    if (softmaxInto(scaled, i * n, n, weights, i * n, 1, masked) === -Infinity) onEmptyRow(i);
   }
 }
 
 /** Reports work done, in heads computed out of inputs × heads: for a progress line on long work. */
 export type Progress = (done: number, total: number) => void;
+
+/** A head computed elsewhere, with the queries whose every key was masked (in order). */
+export interface HelpedHead {
+  readonly result: HeadResult;
+  readonly emptyRows: readonly number[];
+}
+
+/**
+ * Computes some of an input's heads on another thread while the caller computes the others: `start`
+ * hands them over and returns the function that waits for their results (computeHead's, so the same
+ * bits), or undefined when it declines (too little work to be worth a hand-over, or no thread here).
+ * Node's entry points (the analysis worker, the CLI) install one (core/files/heads-thread.ts); the
+ * webview never does, and everything runs on its one thread.
+ */
+export interface HeadsHelper {
+  start(x: Matrix, heads: readonly HeadSpec[], scale: Scale, masked: Uint8Array): (() => HelpedHead[]) | undefined;
+  /** a · b (matmul's very numbers), or undefined when it declines: the later rows of concat · W_O. */
+  startProduct?(a: Matrix, b: Matrix): (() => Float64Array) | undefined;
+}
+
+let headsHelper: HeadsHelper | undefined;
+
+/** Installs (or, with undefined, removes) the helper that computeAttention hands half the heads to. */
+export function useHeadsHelper(helper: HeadsHelper | undefined): void {
+  headsHelper = helper;
+}
+
+/**
+ * concat · W_O, the later half of its rows on the helper's thread when there is one that takes them:
+ * each row of a product is its own sums (matmul's, the same bits however the rows are split).
+ */
+function outputProduct(concat: Matrix, wo: Matrix): Matrix {
+  const split = Math.floor(concat.rows / 8) * 4;
+  const part = (from: number, to: number): Matrix => ({ rows: to - from, cols: concat.cols, data: concat.data.subarray(from * concat.cols, to * concat.cols) });
+  const helped = split > 0 ? headsHelper?.startProduct?.(part(split, concat.rows), wo) : undefined;
+  if (!helped) return matmul(concat, wo);
+  const top = matmul(part(0, split), wo);
+  const out = zeros(concat.rows, wo.cols);
+  out.data.set(top.data);
+  out.data.set(helped(), split * wo.cols);
+  return out;
+}
 
 export function computeAttention(spec: Spec, onProgress?: Progress): AttentionResult {
   const warnings: ComputeWarning[] = [];
@@ -149,19 +192,37 @@ export function computeAttention(spec: Spec, onProgress?: Progress): AttentionRe
   const inputs = spec.inputs.map((input, inputIndex): InputResult => {
     const x = embeddingMatrix(input, spec.dModel);
     const masked = buildMask(spec, input);
+    const onEmptyRow = (headIndex: number) => (query: number) => warnings.push({
+      input: inputIndex, head: headIndex, query,
+      message: `every key is masked for query ${quote(input.tokens[query].text)}: its weights are all 0 in every head`,
+    });
+    // The later half of the heads to the helper, if there is one and it takes them; the rest here.
+    const mine = spec.heads.length > 1 && headsHelper ? Math.ceil(spec.heads.length / 2) : spec.heads.length;
+    const helped = mine < spec.heads.length ? headsHelper?.start(x, spec.heads.slice(mine), spec.scale, masked) : undefined;
+    const here = helped ? spec.heads.slice(0, mine) : spec.heads;
     // Every head's projections first, the embeddings packed once for all of them.
-    const projections = projectHeads(x, spec.heads);
-    const heads = spec.heads.map((head, headIndex) => {
-      const result = computeHead(x, head, spec.scale, masked, (query) =>
-        warnings.push({
-          input: inputIndex, head: headIndex, query,
-          message: `every key is masked for query ${quote(input.tokens[query].text)}: its weights are all 0 in every head`,
-        }), projections[headIndex]);
+    const projections = projectHeads(x, here);
+    const heads = here.map((head, headIndex) => {
+      const result = computeHead(x, head, spec.scale, masked, onEmptyRow(headIndex), projections[headIndex]);
       onProgress?.(++done, total);
       return result;
     });
+    if (helped) {
+      for (const [offset, { result, emptyRows }] of helped().entries()) {
+        // An identity projection is the embeddings themselves (projectHeads), here as on this thread.
+        const head = spec.heads[mine + offset];
+        heads.push({
+          ...result, masked,
+          q: head.wq.identity ? x : result.q,
+          k: head.wk.identity ? x : result.k,
+          v: head.wv.identity ? x : result.v,
+        });
+        emptyRows.forEach(onEmptyRow(mine + offset));
+        onProgress?.(++done, total);
+      }
+    }
     const concat = heads.length === 1 ? heads[0].output : concatColumns(heads.map((h) => h.output));
-    const output = spec.wo ? matmul(concat, spec.wo.matrix) : concat;
+    const output = spec.wo ? outputProduct(concat, spec.wo.matrix) : concat;
     return { name: input.name, tokens: input.tokens.map((t) => t.text), x, heads, concat, output };
   });
   return { inputs, parameters: countParameters(spec), warnings };

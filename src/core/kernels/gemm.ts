@@ -1,7 +1,8 @@
 // Matrix products on the WebAssembly kernel (gemm.wat): the operands are packed into the module's
-// memory in the panels the kernel reads, multiplied 4 × 4 cells at a time in cache-sized blocks,
-// and copied out. Plain JavaScript tops out near 2–3 GFLOP/s on float64; the SIMD kernel does
-// about 10, which is what brings a 512-token, 12-head layer within reach of numpy and PyTorch.
+// memory in the panels the kernel reads, multiplied 4 × 4 cells at a time in cache-sized blocks
+// (one call into WebAssembly per block: its loops over the panels are in gemm.wat), and copied out.
+// Plain JavaScript tops out near 2–3 GFLOP/s on float64; the SIMD kernel does 14–18, which is what
+// brings a 512-token, 12-head layer within reach of numpy and PyTorch.
 //
 // Results are bit for bit those of the plain triple loop: every cell is summed in the order
 // t = 0, 1, 2, … from +0 with separate multiplies and adds. Rows of A that end in exact zeros
@@ -14,7 +15,10 @@ import { gemmWasmBase64 } from './gemm-wasm.js';
 
 interface Kernel {
   readonly memory: WebAssembly.Memory;
-  readonly kernel: (pa: number, pb: number, pc: number, kc: number, ldb: number, ldc: number, accumulate: number) => void;
+  readonly block: (
+    pa: number, paStride: number, pb: number, pbStride: number, pc: number, ldc: number, pends: number,
+    panelsI: number, panelsJ: number, t0: number, kc: number, ldb: number, accumulate: number,
+  ) => void;
 }
 
 interface Operand {
@@ -55,7 +59,7 @@ function load(): Kernel | undefined {
     const bytes = decodeBase64(gemmWasmBase64);
     if (!WebAssembly.validate(bytes)) return undefined; // a runtime without SIMD
     const exports = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports;
-    kernel = { memory: exports.memory as WebAssembly.Memory, kernel: exports.kernel as Kernel['kernel'] };
+    kernel = { memory: exports.memory as WebAssembly.Memory, block: exports.block as Kernel['block'] };
   } catch {
     kernel = undefined;
   }
@@ -138,7 +142,7 @@ function allFinite(data: Float64Array): boolean {
  */
 function multiply(
   k: Kernel, F: Float64Array, aAt: number, rowEnds: Int32Array, b: Operand, transposed: boolean,
-  bAt: number, cAt: number, n: number, depth: number,
+  bAt: number, cAt: number, endsAt: number, n: number, depth: number,
 ): Float64Array {
   const m = transposed ? b.rows : b.cols;
   const n4 = round4(n), m4 = round4(m), ldc = m4 * 8;
@@ -147,20 +151,17 @@ function multiply(
   // Skipping the zero ends of A's rows is exact only if B is finite (0 · ∞ is NaN).
   const skips = rowEnds.some((end) => end < depth);
   const ends = skips && !allFinite(b.data.subarray(0, depth * m)) ? rowEnds.map(() => depth) : rowEnds;
+  new Int32Array(F.buffer, endsAt * 8, ends.length).set(ends);
   const ldb = transposed ? 32 : m * 8;
-  const run = k.kernel;
+  const pbStride = transposed ? 32 * depth : 32;
   for (let t0 = 0; t0 < depth; t0 += KC) {
     // The first block writes every cell (from +0, even with no steps to do); later ones add to it.
     const accumulate = t0 > 0 ? 1 : 0;
+    const pb = (transposed ? bAt + t0 * 4 : bAt + t0 * m) * 8;
     for (let i0 = 0; i0 < n4; i0 += MC) {
-      const i1 = Math.min(n4, i0 + MC);
-      for (let j = 0; j < m4; j += 4) {
-        const pb = (transposed ? bAt + j * depth + t0 * 4 : bAt + j + t0 * m) * 8;
-        for (let i = i0; i < i1; i += 4) {
-          const steps = Math.max(0, Math.min(KC, ends[i >> 2] - t0));
-          if (steps > 0 || !accumulate) run((aAt + i * depth + t0 * 4) * 8, pb, (cAt + i * m4 + j) * 8, steps, ldb, ldc, accumulate);
-        }
-      }
+      const panels = (Math.min(n4, i0 + MC) - i0) >> 2;
+      k.block((aAt + i0 * depth + t0 * 4) * 8, 32 * depth, pb, pbStride, (cAt + i0 * m4) * 8, ldc,
+        endsAt * 8 + i0, panels, m4 >> 2, t0, KC, ldb, accumulate);
     }
   }
   const out = new Float64Array(n * m);
@@ -178,7 +179,8 @@ export function gemmEach(a: Operand, bs: readonly Operand[], transposed: boolean
   const n = a.rows, depth = a.cols;
   const widest = bs.reduce((w, b) => Math.max(w, transposed ? b.rows : b.cols), 0);
   const aWords = round4(n) * depth, bWords = round4(widest) * depth, cWords = round4(n) * round4(widest);
-  const bytes = (aWords + bWords + cWords) * 8;
+  const endsWords = round4(n) >> 3; // one int32 per row panel, two to a word
+  const bytes = (aWords + bWords + cWords + endsWords + 1) * 8;
   if (bytes > MAX_BYTES) return undefined;
   const k = load();
   if (!k) return undefined;
@@ -188,7 +190,7 @@ export function gemmEach(a: Operand, bs: readonly Operand[], transposed: boolean
   const F = memoryFor(k, bytes);
   if (!F) return undefined;
   const rowEnds = packA(F, 0, a);
-  const products = bs.map((b) => multiply(k, F, 0, rowEnds, b, transposed, aWords, aWords + bWords, n, depth));
+  const products = bs.map((b) => multiply(k, F, 0, rowEnds, b, transposed, aWords, aWords + bWords, aWords + bWords + cWords, n, depth));
   // A memory cannot shrink: after a large product, let the instance go (it is rebuilt in
   // microseconds) rather than hold its buffer for the rest of the session.
   if (k.memory.buffer.byteLength > KEEP_BYTES) kernel = null;

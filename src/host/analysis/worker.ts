@@ -5,12 +5,14 @@
 import { parentPort } from 'node:worker_threads';
 import type { WorkerReply, WorkerRequest } from '../../protocol/analysis-worker.js';
 import { Analyst } from './analyst.js';
+import { useHeadsThread } from '../../core/files/heads-thread.js';
 
 /** Progress is posted at most this often: enough for a moving line, not a flood of messages. */
 const PROGRESS_EVERY_MS = 100;
 
 const port = parentPort;
 if (port) {
+  useHeadsThread(); // a big spec's heads on both cores
   const analyst = new Analyst();
   port.on('message', (request: WorkerRequest) => {
     let last = performance.now();

@@ -17,6 +17,8 @@ import { maxOf } from '../../../src/core/linalg/extent.js';
 /** Above this many tokens only the TOP_K strongest links of each token are drawn. */
 export const ALL_LINKS_UP_TO = 24;
 export const TOP_K = 3;
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
 /** Links weaker than this are never drawn (they would be invisible anyway). */
 export const MIN_WEIGHT = 0.01;
 
@@ -163,6 +165,15 @@ export const renderArcs: ViewFn = (container, data, options) => {
   const xOf = (i: number) => pad + step * i + step / 2;
   const arcsG = svg.append('g').attr('class', 'arcs').attr('fill', 'none');
   const sorted = [...links].sort((a, b) => a.w - b.w);
+  // Plain DOM calls into a fragment in the loops below: at 1,024 tokens they make thousands of
+  // elements, and d3's selection per attribute cost more than the attributes (same elements, same order).
+  const doc = arcsG.node()!.ownerDocument;
+  const make = (tag: string, attributes: readonly (readonly [string, string | number])[]) => {
+    const e = doc.createElementNS(SVG_NS, tag);
+    for (const [name, v] of attributes) e.setAttribute(name, String(v));
+    return e;
+  };
+  const arcPaths = doc.createDocumentFragment();
   for (const l of sorted) {
     const x1 = xOf(l.i), x2 = xOf(l.j);
     let d: string;
@@ -176,42 +187,54 @@ export const renderArcs: ViewFn = (container, data, options) => {
       const hgt = reach(l) * (up ? -1 : 1);
       d = `M ${x1} ${y} C ${x1} ${y + hgt * 1.33}, ${x2} ${y + hgt * 1.33}, ${x2} ${y}`;
     }
-    arcsG.append('path').attr('class', 'arc hot').attr('d', d)
-      .attr('data-head', l.h).attr('data-query', l.i).attr('data-key', l.j).attr('data-weight', l.w.toFixed(4))
-      .attr('stroke', theme.heads[l.h % theme.heads.length])
-      .attr('stroke-width', (0.6 + thick * l.w).toFixed(2))
-      .attr('stroke-opacity', (topK ? 0.12 + 0.6 * l.w : 0.18 + 0.8 * l.w).toFixed(3))
-      .attr('stroke-linecap', 'round');
+    arcPaths.appendChild(make('path', [
+      ['class', 'arc hot'], ['d', d],
+      ['data-head', l.h], ['data-query', l.i], ['data-key', l.j], ['data-weight', l.w.toFixed(4)],
+      ['stroke', theme.heads[l.h % theme.heads.length]],
+      ['stroke-width', (0.6 + thick * l.w).toFixed(2)],
+      ['stroke-opacity', (topK ? 0.12 + 0.6 * l.w : 0.18 + 0.8 * l.w).toFixed(3)],
+      ['stroke-linecap', 'round'],
+    ]));
   }
+  arcsG.node()!.appendChild(arcPaths);
   // Arrow heads: a small dot at the key end says where the arc goes.
   const dots = svg.append('g').attr('class', 'key-ends');
+  const dotEls = doc.createDocumentFragment();
   for (const l of sorted) {
     if (l.i === l.j || l.w < 0.1) continue;
-    dots.append('circle').attr('class', 'key-end').attr('data-query', l.i).attr('data-head', l.h)
-      .attr('cx', xOf(l.j)).attr('cy', l.j > l.i ? baseY - 10 : baseY + labelH).attr('r', 1.5 + 2 * l.w)
-      .attr('fill', theme.heads[l.h % theme.heads.length]).attr('pointer-events', 'none');
+    dotEls.appendChild(make('circle', [
+      ['class', 'key-end'], ['data-query', l.i], ['data-head', l.h],
+      ['cx', xOf(l.j)], ['cy', l.j > l.i ? baseY - 10 : baseY + labelH], ['r', 1.5 + 2 * l.w],
+      ['fill', theme.heads[l.h % theme.heads.length]], ['pointer-events', 'none'],
+    ]));
   }
+  dots.node()!.appendChild(dotEls);
 
   const tokG = svg.append('g').attr('class', 'tokens');
   const selected = options.token >= 0 && options.token < n ? options.token : -1;
+  const tokenEls = doc.createDocumentFragment();
   input.tokens.forEach((t, i) => {
     const x = xOf(i);
-    const g = tokG.append('g').attr('class', 'token hot').attr('data-token', i).attr('cursor', 'pointer');
+    const g = make('g', [['class', 'token hot'], ['data-token', i], ['cursor', 'pointer']]);
+    tokenEls.appendChild(g);
     const label = clip(t, slanted ? 120 : step - 4, fs);
-    g.append('rect').attr('class', 'token-hit').attr('x', x - step / 2).attr('y', baseY - 6).attr('width', step).attr('height', labelH - 2)
-      .attr('fill', 'transparent');
+    g.appendChild(make('rect', [['class', 'token-hit'], ['x', x - step / 2], ['y', baseY - 6], ['width', step], ['height', labelH - 2], ['fill', 'transparent']]));
+    const weight = i === selected ? 700 : 400, fill = i === selected ? theme.accent : theme.fg;
+    let text: Element | undefined;
     if (!labelled.has(i)) {
       // No room for its name: the hover names it.
     } else if (slanted) {
-      g.append('text').attr('x', x).attr('y', baseY + 6).attr('text-anchor', 'end')
-        .attr('transform', `rotate(-90 ${x} ${baseY + 6})`).attr('dy', '0.35em')
-        .attr('font-weight', i === selected ? 700 : 400).attr('fill', i === selected ? theme.accent : theme.fg).text(label);
+      text = make('text', [['x', x], ['y', baseY + 6], ['text-anchor', 'end'], ['transform', `rotate(-90 ${x} ${baseY + 6})`], ['dy', '0.35em'], ['font-weight', weight], ['fill', fill]]);
     } else {
-      g.append('text').attr('x', x).attr('y', baseY + fs).attr('text-anchor', 'middle')
-        .attr('font-weight', i === selected ? 700 : 400).attr('fill', i === selected ? theme.accent : theme.fg).text(label);
+      text = make('text', [['x', x], ['y', baseY + fs], ['text-anchor', 'middle'], ['font-weight', weight], ['fill', fill]]);
     }
-    g.append('circle').attr('cx', x).attr('cy', baseY - 10).attr('r', 2).attr('fill', theme.muted);
+    if (text) {
+      text.textContent = label;
+      g.appendChild(text);
+    }
+    g.appendChild(make('circle', [['cx', x], ['cy', baseY - 10], ['r', 2], ['fill', theme.muted]]));
   });
+  tokG.node()!.appendChild(tokenEls);
 
   const svgNode = svg.node()!;
   const arcEls = () => Array.from(svgNode.querySelectorAll<SVGPathElement>('path.arc'));

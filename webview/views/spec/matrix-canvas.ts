@@ -20,8 +20,8 @@ export interface CanvasContext {
   cell: number;
   options: ViewOptions;
   theme: Theme;
-  /** 0..255 on the colour table, or −1 for a masked cell. */
-  level: (head: number, i: number, j: number) => number;
+  /** Every cell of a head, row by row: 0..255 on the colour table, or −1 for a masked cell. */
+  levels: (head: number) => Int16Array;
   lut: readonly [number, number, number][];
   highlight: (head: number, i: number, j: number) => void;
   clear: () => void;
@@ -31,10 +31,26 @@ export interface CanvasContext {
  * One canvas per head over the SVG's empty grid, with the same hover (the cell's dot product, its
  * row and column outlined), click (reveal and pick the query) and arrow keys as SVG cells have.
  */
-export function paintCanvases({ container, boxes, data, input, n, cell, options, theme, level, lut, highlight, clear }: CanvasContext):
-  { canvases: HTMLCanvasElement[]; cleanup: () => void } {
+export function paintCanvases({ container, boxes, data, input, n, cell, options, theme, levels, lut, highlight, clear }: CanvasContext):
+  { canvases: HTMLCanvasElement[]; paintAll: () => void; cleanup: () => void } {
   const canvases: HTMLCanvasElement[] = [];
   const wrap = select(container).append('div').attr('class', 'canvas-layer');
+  // The first screen first: a canvas that starts below the window's height (the view's top is never
+  // above the window's) is painted when it scrolls into sight, its head's weights read only then
+  // (1,024 tokens × 4 heads stand 4,000 px tall, one head to a screen). Without an observer, all now.
+  const win = container.ownerDocument.defaultView;
+  const screen = win?.innerHeight || Infinity;
+  const Observer = win?.IntersectionObserver;
+  const later = new Map<Element, () => void>();
+  const observer = Observer ? new Observer((entries) => {
+    for (const entry of entries) {
+      const paint = entry.isIntersecting ? later.get(entry.target) : undefined;
+      if (!paint) continue;
+      later.delete(entry.target);
+      observer?.unobserve(entry.target);
+      paint();
+    }
+  }, { rootMargin: '200px' }) : undefined;
   for (const box of boxes) {
     const head = input.heads[box.head];
     const canvas = wrap!.append('canvas').attr('class', 'matrix-canvas').node()!;
@@ -52,8 +68,15 @@ export function paintCanvases({ container, boxes, data, input, n, cell, options,
     canvas.tabIndex = 0;
     canvas.setAttribute('role', 'application');
     canvas.setAttribute('aria-label', `${n}×${n} attention matrix, head "${head.name}": arrow keys move between cells`);
-    const ctx = canvas.getContext('2d');
-    if (ctx) paintCells(ctx, canvas.width, canvas.height, n, cell * dpr, (i, j) => level(box.head, i, j), lut, theme);
+    const paint = () => {
+      const ctx = canvas.getContext('2d');
+      if (ctx) paintCells(ctx, canvas.width, canvas.height, n, cell * dpr, levels(box.head), lut, theme);
+    };
+    if (!observer || box.y < screen) paint();
+    else {
+      later.set(canvas, paint);
+      observer.observe(canvas);
+    }
     let active: [number, number] = [clampIndex(options.token, n), 0];
     const at = (e: PointerEvent): [number, number] | undefined => {
       const r = canvas.getBoundingClientRect();
@@ -102,36 +125,40 @@ export function paintCanvases({ container, boxes, data, input, n, cell, options,
     canvas.addEventListener('blur', leave);
   }
 
-  return { canvases, cleanup: () => wrap.remove() };
+  const paintAll = () => {
+    for (const [canvas, paint] of later) {
+      observer?.unobserve(canvas);
+      paint();
+    }
+    later.clear();
+  };
+  return { canvases, paintAll, cleanup: () => { observer?.disconnect(); wrap.remove(); } };
 }
 
 
 /**
  * Paints every cell straight into the canvas's pixels: a million cells (1024 tokens) cost one
- * pass over the pixels instead of a million fillRect calls. `level(i, j)` is 0..255 on the
- * colour table, or −1 for a masked cell, which gets the diagonal hatch.
+ * pass over the pixels instead of a million fillRect calls, each pixel one 32-bit write of a colour
+ * packed beforehand. `levels` holds each cell's 0..255 on the colour table, or −1 for a masked cell,
+ * which gets the diagonal hatch.
  */
 export function paintCells(ctx: CanvasRenderingContext2D, width: number, height: number, n: number, cellPx: number,
-  level: (i: number, j: number) => number, lut: readonly [number, number, number][], theme: Theme): void {
+  levels: Int16Array, lut: readonly [number, number, number][], theme: Theme): void {
   const img = ctx.createImageData(width, height);
-  const px = img.data;
+  const px = new Uint32Array(img.data.buffer, img.data.byteOffset, width * height);
+  // Colours packed as the pixel buffer holds them (RGBA bytes, whatever the platform's byte order).
+  const pack = (r: number, g: number, b: number) => new Uint32Array(Uint8ClampedArray.of(r, g, b, 255).buffer)[0];
   const m = rgb(theme.masked), hatch = rgb(theme.maskedHatch);
-  const levels = new Int16Array(n * n);
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) levels[i * n + j] = level(i, j);
+  const plain = pack(m.r, m.g, m.b), line = pack(hatch.r, hatch.g, hatch.b);
+  const colours = Uint32Array.from(lut, (c) => pack(c[0], c[1], c[2]));
+  const column = new Int32Array(width);
+  for (let x = 0; x < width; x++) column[x] = Math.min(n - 1, Math.floor(x / cellPx));
   for (let y = 0; y < height; y++) {
-    const i = Math.min(n - 1, Math.floor(y / cellPx));
+    const rowAt = Math.min(n - 1, Math.floor(y / cellPx)) * n;
+    const o = y * width;
     for (let x = 0; x < width; x++) {
-      const j = Math.min(n - 1, Math.floor(x / cellPx));
-      const k = levels[i * n + j];
-      const o = (y * width + x) * 4;
-      if (k < 0) {
-        const line = (x + y) % 6 < 1.5;
-        px[o] = line ? hatch.r : m.r; px[o + 1] = line ? hatch.g : m.g; px[o + 2] = line ? hatch.b : m.b;
-      } else {
-        const c = lut[k];
-        px[o] = c[0]; px[o + 1] = c[1]; px[o + 2] = c[2];
-      }
-      px[o + 3] = 255;
+      const k = levels[rowAt + column[x]];
+      px[o + x] = k < 0 ? ((x + y) % 6 < 1.5 ? line : plain) : colours[k];
     }
   }
   ctx.putImageData(img, 0, 0);

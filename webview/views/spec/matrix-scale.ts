@@ -4,6 +4,7 @@ import type { HeadData } from '../../../src/core/result/attention-data.js';
 import { MODE_LABEL, type MatrixMode } from '../../../src/core/vocabulary.js';
 import type { Theme } from '../../kit/colour.js';
 import { fmt } from '../../kit/format.js';
+import { orderStatistic } from '../../kit/order-statistic.js';
 import type { Svg } from '../../kit/view.js';
 
 export interface Domain { lo: number; hi: number; clipped?: boolean }
@@ -27,9 +28,10 @@ export function domainOf(heads: readonly HeadData[], mode: MatrixMode): Domain {
       const w = head.weights.data;
       for (let c = 0; c < w.length; c++) if (!head.masked[c]) all[k++] = w[c];
     }
-    const used = all.subarray(0, k).sort();
-    const top = used[Math.min(k - 1, Math.floor(k * 0.99))] ?? 1;
-    const max = used[k - 1] ?? 1;
+    // The 99th percentile and the largest, as a sort would place them, without sorting (orderStatistic).
+    const picked = orderStatistic(all.subarray(0, k), Math.min(k - 1, Math.floor(k * 0.99)));
+    const top = picked?.kth ?? 1;
+    const max = picked?.last ?? 1;
     return { lo: 0, hi: top > 0 ? top : 1, clipped: top < max };
   }
   for (const head of heads) {

@@ -5,7 +5,8 @@
 // ones (more than CANVAS_ABOVE tokens) paint a canvas and find the cell under the pointer.
 // The parts live beside it: matrix-text.ts (hover text), matrix-scale.ts (colour range, legend),
 // matrix-layout.ts (blocks and grid), matrix-canvas.ts (pixels for large inputs).
-import { MODE_LABEL } from '../../../src/core/vocabulary.js';
+import { MODE_LABEL, type MatrixMode } from '../../../src/core/vocabulary.js';
+import type { HeadData } from '../../../src/core/result/attention-data.js';
 import { rgb, type Selection } from 'd3';
 import { textOn } from '../../kit/colour.js';
 import { clip, fmt, textWidth } from '../../kit/format.js';
@@ -26,7 +27,7 @@ export const MAX_STATIC_CELLS = 8192;
 export { MODE_LABEL } from '../../../src/core/vocabulary.js';
 export { blockMeanText, cellLines, divisorText, value } from './matrix-text.js';
 import { blockMeanText, cellLines, divisorText, meanBlock, value } from './matrix-text.js';
-import { domainOf, legend } from './matrix-scale.js';
+import { domainOf, legend, type Domain } from './matrix-scale.js';
 import { HEAD_TITLE_H, layoutBlock } from './matrix-layout.js';
 import { paintCanvases } from './matrix-canvas.js';
 
@@ -38,6 +39,39 @@ function headLine(t: Selection<SVGTextElement, unknown, null, undefined>, forms:
   const shown = forms.find((f) => textWidth(f, size) <= px) ?? clip(forms[forms.length - 1], px, size);
   t.text(shown);
   if (shown !== forms[0]) t.append('title').text(forms[0]);
+}
+
+/**
+ * 0..1 on the colour scale from lo to hi; a domain too wide or too narrow for doubles (all scores
+ * equal and huge) gives NaN here, which must become a colour, not `fill="undefined"`.
+ */
+function unitOf(v: number, lo: number, hi: number): number {
+  const t = (v - lo) / (hi - lo);
+  return Number.isFinite(t) ? Math.max(0, Math.min(1, t)) : 0.5;
+}
+
+/**
+ * Every cell's level on the 256-colour table (−1 where masked), row by row: value() and the scale of
+ * `norm` for each cell, read straight from the head's arrays for the modes that are stored numbers
+ * (the same arithmetic: scores ÷ divisor for the scaled scores) instead of a call per cell.
+ */
+export function levelsOf(head: HeadData, mode: MatrixMode, n: number, domain: Domain): Int16Array {
+  const out = new Int16Array(n * n);
+  const { lo, hi } = domain;
+  const level = (v: number) => Math.max(0, Math.min(255, Math.round(unitOf(v, lo, hi) * 255)));
+  if (mode === 'cosine') {
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+      const v = value(head, mode, i, j);
+      out[i * n + j] = v === null ? -1 : level(v);
+    }
+    return out;
+  }
+  const masked = head.masked, divisor = head.divisor;
+  const source = mode === 'weights' ? head.weights.data : head.scores.data;
+  for (let c = 0; c < n * n; c++) {
+    out[c] = masked[c] === 1 ? -1 : level(mode === 'scaled' ? source[c] / divisor : source[c]);
+  }
+  return out;
 }
 
 export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
@@ -101,14 +135,23 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   drawHeading(svg, 'title', pad, 16, heading, titleText);
   notes.forEach((t, k) => note(svg, theme, pad, 34 + heading.extra + k * 16, t));
 
-  const dom = domainOf(heads.map((h) => input.heads[h]), mode);
-  const domains = new Map(heads.map((h) => [h, smallMultiples ? domainOf([input.heads[h]], mode) : dom]));
+  // Each head on its own scale in small multiples, worked out when the head is first drawn (a head
+  // painted later, below the first screen, reads its weights then); the legend then names no numbers,
+  // so no shared scale is worked out. Else one scale for all.
+  const shared = smallMultiples ? undefined : domainOf(heads.map((h) => input.heads[h]), mode);
+  const ownDomains = new Map<number, Domain>();
+  const domainFor = (h: number): Domain => {
+    if (shared) return shared;
+    let d = ownDomains.get(h);
+    if (!d) ownDomains.set(h, (d = domainOf([input.heads[h]], mode)));
+    return d;
+  };
+  const dom = shared ?? domainFor(heads[0]);
   // 0..1 on the colour scale of head h; a domain too wide or too narrow for doubles (all scores
   // equal and huge) gives NaN here, which must become a colour, not `fill="undefined"`.
   const norm = (v: number, h: number) => {
-    const d = domains.get(h) ?? dom;
-    const t = (v - d.lo) / (d.hi - d.lo);
-    return Number.isFinite(t) ? Math.max(0, Math.min(1, t)) : 0.5;
+    const d = domainFor(h);
+    return unitOf(v, d.lo, d.hi);
   };
   // 256 colours computed once: 16,384 cells then cost a lookup each, not an interpolation.
   const lut = Array.from({ length: 256 }, (_, k) => theme.seq(k / 255));
@@ -286,11 +329,8 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
 
   const painted = useCanvas ? paintCanvases({
     container, boxes: canvasBox, data, input, n, cell, options, theme, lut: rgbLut, highlight, clear,
-    level: (h, i, j) => {
-      const v = value(input.heads[h], mode, i, j);
-      return v === null ? -1 : Math.max(0, Math.min(255, Math.round(norm(v, h) * 255)));
-    },
-  }) : { canvases: [], cleanup: () => {} };
+    levels: (h) => levelsOf(input.heads[h], mode, n, domainFor(h)),
+  }) : { canvases: [], paintAll: () => {}, cleanup: () => {} };
   cleanups.push(painted.cleanup);
   const canvases = painted.canvases;
 
@@ -306,6 +346,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   return {
     svg: svgNode,
     canvases,
+    paintAll: painted.paintAll,
     notes,
     destroy: () => { cleanups.forEach((f) => f()); svg.remove(); },
   };

@@ -1,0 +1,48 @@
+// The page's base64 (src/core/model/png.ts): base64 and fromBase64, rewritten to work in blocks, give
+// exactly what the character-at-a-time versions gave (kept here as the reference) and Node's Buffer,
+// on every length around the 3-byte groups and the 8,192-character blocks, and on text with "=",
+// line breaks and other characters between the 64.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { base64, fromBase64 } from '../../../../src/core/model/png.js';
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+function referenceFromBase64(text: string): Uint8Array {
+  const clean = text.replace(/[^A-Za-z0-9+/]/g, '');
+  const out = new Uint8Array(Math.floor(clean.length * 3 / 4));
+  const value = new Uint8Array(128);
+  for (let i = 0; i < 64; i++) value[B64.charCodeAt(i)] = i;
+  let o = 0, bits = 0, acc = 0;
+  for (let i = 0; i < clean.length; i++) {
+    acc = ((acc << 6) | value[clean.charCodeAt(i)]) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) { bits -= 8; out[o++] = (acc >> bits) & 0xff; }
+  }
+  return out.subarray(0, o);
+}
+
+function bytes(length: number, seed: number): Uint8Array {
+  let s = seed;
+  return Uint8Array.from({ length }, () => (s = (s * 16807) % 2147483647) & 0xff);
+}
+
+test('base64 is Buffer\'s base64 and fromBase64 reads it back, at every length around the blocks', () => {
+  const lengths = [...Array.from({ length: 40 }, (_, k) => k), 6141, 6142, 6143, 6144, 6145, 6146, 12288, 12289, 100_000];
+  for (const length of lengths) {
+    const b = bytes(length, length + 1);
+    const text = base64(b);
+    assert.equal(text, Buffer.from(b).toString('base64'), `${length} bytes`);
+    assert.deepEqual(fromBase64(text), b, `${length} bytes back`);
+    assert.deepEqual(fromBase64(text), referenceFromBase64(text));
+  }
+});
+
+test('fromBase64 skips what is not base64 and reads a cut-off tail as the character-at-a-time version did', () => {
+  const text = base64(bytes(301, 9));
+  const texts = [
+    '', 'A', 'AB', 'ABC', 'ABCD', 'ABCDE', 'AB==', 'ABC=', text, text.slice(0, -1), text.slice(0, -2), text.slice(0, -3),
+    text.replace(/(.{76})/g, '$1\n'), ` ${text}\r\n`, text.slice(0, 50) + 'é€ -_' + text.slice(50),
+  ];
+  for (const t of texts) assert.deepEqual(fromBase64(t), referenceFromBase64(t), JSON.stringify(t.slice(0, 20)));
+});

@@ -1,0 +1,81 @@
+// The matrix's canvas for large inputs: every cell's level read straight from the head's arrays
+// (levelsOf) is the one value() and the colour scale give cell by cell, in every mode; and paintCells'
+// packed 32-bit pixels are, byte for byte, the RGBA the per-pixel loop it replaced wrote.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rgb } from 'd3';
+import { analyze } from '../../../../../src/core/index.js';
+import { MATRIX_MODES } from '../../../../../src/core/vocabulary.js';
+import { makeTheme } from '../../../../../webview/kit/colour.js';
+import { paintCells } from '../../../../../webview/views/spec/matrix-canvas.js';
+import { levelsOf, value } from '../../../../../webview/views/spec/matrix.js';
+import { exampleText } from '../../../../support/specs.js';
+
+const data = analyze(exampleText('long-64-tokens-8-heads.attn.json')).data!;
+const input = data.inputs[0];
+const n = input.tokens.length;
+
+test('levelsOf gives every cell the level value() and the scale give it, in every mode', () => {
+  for (const mode of MATRIX_MODES) {
+    for (const head of input.heads.slice(0, 3)) {
+      const domain = { lo: -0.7, hi: 2.4 };
+      // The scale as the view had it per cell: a NaN (an impossible domain) is the middle colour.
+      const norm = (v: number) => {
+        const t = (v - domain.lo) / (domain.hi - domain.lo);
+        return Number.isFinite(t) ? Math.max(0, Math.min(1, t)) : 0.5;
+      };
+      const levels = levelsOf(head, mode, n, domain);
+      let masked = 0;
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+        const v = value(head, mode, i, j);
+        const want = v === null ? -1 : Math.max(0, Math.min(255, Math.round(norm(v) * 255)));
+        if (want < 0) masked++;
+        assert.equal(levels[i * n + j], want, `${mode}, head ${head.name}, cell ${i},${j}`);
+      }
+      assert.ok(masked > 0, 'the causal mask hides cells');
+    }
+  }
+  // A domain too narrow for doubles gives every unmasked cell the middle colour, as before.
+  const flat = levelsOf(input.heads[0], 'scores', n, { lo: Infinity, hi: Infinity });
+  assert.ok(flat.every((k) => k === -1 || k === 128), 'masked or the middle colour');
+});
+
+/** The per-pixel painter paintCells replaced, as the reference. */
+function referencePixels(width: number, height: number, cellPx: number, levels: Int16Array, lut: [number, number, number][]): Uint8ClampedArray {
+  const theme = makeTheme('light');
+  const px = new Uint8ClampedArray(width * height * 4);
+  const m = rgb(theme.masked), hatch = rgb(theme.maskedHatch);
+  for (let y = 0; y < height; y++) {
+    const i = Math.min(n - 1, Math.floor(y / cellPx));
+    for (let x = 0; x < width; x++) {
+      const j = Math.min(n - 1, Math.floor(x / cellPx));
+      const k = levels[i * n + j];
+      const o = (y * width + x) * 4;
+      if (k < 0) {
+        const line = (x + y) % 6 < 1.5;
+        px[o] = line ? hatch.r : m.r; px[o + 1] = line ? hatch.g : m.g; px[o + 2] = line ? hatch.b : m.b;
+      } else {
+        const c = lut[k];
+        px[o] = c[0]; px[o + 1] = c[1]; px[o + 2] = c[2];
+      }
+      px[o + 3] = 255;
+    }
+  }
+  return px;
+}
+
+test('paintCells writes the same RGBA bytes as the per-pixel loop, hatched masks included', () => {
+  const theme = makeTheme('light');
+  const lut = Array.from({ length: 256 }, (_, k) => { const c = rgb(theme.seq(k / 255)); return [c.r, c.g, c.b] as [number, number, number]; });
+  const levels = levelsOf(input.heads[0], 'weights', n, { lo: 0, hi: 0.25 });
+  for (const cellPx of [1, 2.5, 3]) {
+    const width = Math.ceil(n * cellPx), height = Math.ceil(n * cellPx);
+    let painted: Uint8ClampedArray | undefined;
+    const ctx = {
+      createImageData: (w: number, h: number) => ({ data: new Uint8ClampedArray(w * h * 4), width: w, height: h }),
+      putImageData: (img: { data: Uint8ClampedArray }) => { painted = img.data; },
+    } as unknown as CanvasRenderingContext2D;
+    paintCells(ctx, width, height, n, cellPx, levels, lut, theme);
+    assert.deepEqual(painted, referencePixels(width, height, cellPx, levels, lut), `cells of ${cellPx} px`);
+  }
+});
