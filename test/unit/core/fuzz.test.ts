@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { analyze } from '../../../src/core/index.js';
-import { exampleFiles } from '../../support/specs.js';
+import { allExampleFiles } from '../../support/specs.js';
 
-const texts = exampleFiles().map((f) => readFileSync(f, 'utf8'));
+const texts = allExampleFiles().map((f) => readFileSync(f, 'utf8'));
 
 function check(text: string) {
   const a = analyze(text);
