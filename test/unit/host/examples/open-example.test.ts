@@ -57,7 +57,7 @@ test('a name that is not an example, or a path, opens nothing and says so; from 
   let offered: unknown[] = [];
   standIn.windows.state.pick = (items) => { offered = [...items]; return items[0]; };
   const picked = await openExample(ctx, undefined);
-  assert.equal(offered.length, 7, 'the story\'s seven steps');
+  assert.equal(offered.length, 8, 'the story\'s eight steps');
   assert.equal(picked?.fsPath, join(ws, 'attention-lens-examples', 'apple-watch-raw.attn.json'));
 });
 
