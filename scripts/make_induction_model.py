@@ -13,7 +13,7 @@ the whole vector by one number and never mixes the blocks:
   features  0-23  TOKEN: which word this is. A word's code is a row of a 24 x 24 Hadamard matrix (+1/-1
                   entries, twelve of each), or its negative: 23 rows x 2 signs = 46 words, any two codes
                   either orthogonal (dot 0) or opposite (dot -24), never partly alike.
-  features 24-47  PREVIOUS: which word came just before. Empty at the input; layer 1's head 1 writes it.
+  features 24-47  PREVIOUS: which word came just before. Empty at the input; layer 0's head 0 writes it.
   features 48-63  POSITION: four clock hands (circles) turning 2, 3, 11 and 23 steps of 2pi/64 per token,
                   each hand's cos and sin written as a +/- pair (cos, sin, ..., -cos, -sin, ...).
 Layers and heads here count from 0 (the views count from 1: layer 0 head 0 is "layer 1, head 1").
