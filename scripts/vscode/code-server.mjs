@@ -58,7 +58,8 @@ export function makeUserDataDir(extraSettings = {}) {
 export function makeExampleWorkspace() {
   const dir = tempDir('workspace');
   const examples = path.join(ROOT, 'examples');
-  for (const name of fs.readdirSync(examples)) fs.copyFileSync(path.join(examples, name), path.join(dir, name));
+  // Folders too (models/ holds the checkpoints the model examples run).
+  for (const name of fs.readdirSync(examples)) fs.cpSync(path.join(examples, name), path.join(dir, name), { recursive: true });
   return dir;
 }
 

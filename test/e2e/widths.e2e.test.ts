@@ -23,6 +23,9 @@ import type { Case, Finding, Frame } from './widths-probe.js';
 const ORIGIN = 'http://attention-lens.test';
 const WIDTHS = [430, 626, 1200];
 const EXAMPLES = path.join(ROOT, 'examples');
+/** The examples the spec views draw: every *.attn.json but those that run a real model ({ "model" }), which the model views draw. */
+const specExamples = () => fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.attn.json'))
+  .filter((f) => !('model' in (JSON.parse(fs.readFileSync(path.join(EXAMPLES, f), 'utf8')) as object)));
 
 /** The variables VS Code sets for its Light Modern, Dark Modern and Dark High Contrast themes (the ones our CSS and views read). */
 const THEMES: Record<string, { cls: string; vars: Record<string, string> }> = {
@@ -131,7 +134,7 @@ describe('widths: no text overlaps text, none leaves its picture, every cut text
     await page.goto(`${ORIGIN}/top.html`);
     await page.waitForFunction(() => Array.from(document.querySelectorAll('iframe'))
       .every((f) => f.contentDocument?.getElementById('attention-root')?.dataset.state === 'loading') && 'widthsProbe' in window);
-    const files = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.attn.json')).sort();
+    const files = specExamples().sort();
     let version = 0;
     for (const file of files) {
       const a = analyze(fs.readFileSync(path.join(EXAMPLES, file), 'utf8'));
@@ -166,7 +169,7 @@ describe('widths: no text overlaps text, none leaves its picture, every cut text
   });
 
   it('drew every example in every view at every width and theme, without an uncaught error', () => {
-    const examples = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.attn.json')).length;
+    const examples = specExamples().length;
     assert.equal(drawn.size, examples * VIEWS.length * WIDTHS.length * Object.keys(THEMES).length);
     assert.deepEqual(rows.filter((r) => r.kind === 'error').map(say), []);
   });

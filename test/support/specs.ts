@@ -6,8 +6,25 @@ import { analyze, type Analysis } from '../../src/core/index.js';
 
 export const EXAMPLES = join(__dirname, '..', '..', 'examples');
 
-export function exampleFiles(): string[] {
+/** Every example spec, the model specs among them. */
+export function allExampleFiles(): string[] {
   return readdirSync(EXAMPLES).filter((f) => f.endsWith('.attn.json')).map((f) => join(EXAMPLES, f));
+}
+
+/** Whether the spec's text runs a real model ({ "model", "text" }): the model views draw it, not the spec views. */
+export function isModelSpecText(text: string): boolean {
+  const value: unknown = JSON.parse(text);
+  return typeof value === 'object' && value !== null && 'model' in value;
+}
+
+/** The examples the core computes (the spec views draw them): every example but the model specs. */
+export function exampleFiles(): string[] {
+  return allExampleFiles().filter((f) => !isModelSpecText(readFileSync(f, 'utf8')));
+}
+
+/** The examples that run a real model (examples/models/ holds their checkpoints). */
+export function modelExampleFiles(): string[] {
+  return allExampleFiles().filter((f) => isModelSpecText(readFileSync(f, 'utf8')));
 }
 
 export function exampleText(name: string): string {

@@ -2,9 +2,10 @@
 // buttons pass one). The extension's examples are never opened themselves, since in code-server every
 // edit is saved at once: they are copied, all of them, into attention-lens-examples/ of the workspace
 // (or the extension's storage when no folder is open), where the learner may change any number, and
-// the "Next" links between them keep working. A copy already there is the learner's and is opened as
-// it is, never overwritten. Then the copy opens in the first column and its panel beside it, on the
-// view its "open" names.
+// the "Next" links between them keep working; the models/ folder goes with them, since a model
+// example's "model" names a checkpoint folder beside it. A copy already there is the learner's and is
+// opened as it is, never overwritten. Then the copy opens in the first column and its panel beside it,
+// on the view its "open" names.
 import * as vscode from 'vscode';
 import { badNextName } from '../../core/spec/read-story.js';
 import { examplesCopyFolder, examplesFolder } from './examples.js';
@@ -18,17 +19,40 @@ export interface ExampleContext {
   show(uri: vscode.Uri): Promise<unknown>;
 }
 
-/** Copies every example spec into `to` that is not there yet; the names copied. */
+/** The examples' folder of model checkpoints (a model example's "model" names a folder below it). */
+export const MODELS_FOLDER = 'models';
+
+/** Copies every example spec into `to` that is not there yet, and the models/ folder the model examples run; the names copied. */
 export async function copyExamples(from: vscode.Uri, to: vscode.Uri): Promise<string[]> {
   await vscode.workspace.fs.createDirectory(to);
   const copied: string[] = [];
   for (const [name, type] of await vscode.workspace.fs.readDirectory(from)) {
+    if (type === vscode.FileType.Directory && name === MODELS_FOLDER) {
+      copied.push(...await copyMissing(vscode.Uri.joinPath(from, name), vscode.Uri.joinPath(to, name), name));
+      continue;
+    }
     if (type !== vscode.FileType.File || !name.toLowerCase().endsWith(SPEC_SUFFIX)) continue;
-    const target = vscode.Uri.joinPath(to, name);
-    const there = await vscode.workspace.fs.stat(target).then(() => true, () => false);
-    if (there) continue;
-    await vscode.workspace.fs.writeFile(target, await vscode.workspace.fs.readFile(vscode.Uri.joinPath(from, name)));
-    copied.push(name);
+    if (await copyFile(vscode.Uri.joinPath(from, name), vscode.Uri.joinPath(to, name))) copied.push(name);
+  }
+  return copied;
+}
+
+/** Copies `from` to `to` unless `to` exists; whether it copied. */
+async function copyFile(from: vscode.Uri, to: vscode.Uri): Promise<boolean> {
+  const there = await vscode.workspace.fs.stat(to).then(() => true, () => false);
+  if (there) return false;
+  await vscode.workspace.fs.writeFile(to, await vscode.workspace.fs.readFile(from));
+  return true;
+}
+
+/** Copies the files of folder `from` (and its folders) that `to` lacks; their paths below `prefix`. */
+async function copyMissing(from: vscode.Uri, to: vscode.Uri, prefix: string): Promise<string[]> {
+  await vscode.workspace.fs.createDirectory(to);
+  const copied: string[] = [];
+  for (const [name, type] of await vscode.workspace.fs.readDirectory(from)) {
+    const path = `${prefix}/${name}`;
+    if (type === vscode.FileType.Directory) copied.push(...await copyMissing(vscode.Uri.joinPath(from, name), vscode.Uri.joinPath(to, name), path));
+    else if (type === vscode.FileType.File && await copyFile(vscode.Uri.joinPath(from, name), vscode.Uri.joinPath(to, name))) copied.push(path);
   }
   return copied;
 }

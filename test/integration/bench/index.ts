@@ -227,11 +227,13 @@ export async function run(): Promise<void> {
     if (!folder) throw new Error('no workspace folder');
     // ATTN_BENCH_ONLY=text keeps the specs whose name holds it (for a quick look at one size).
     const only = process.env.ATTN_BENCH_ONLY;
-    const specs = fs.readdirSync(folder).filter((f) => f.endsWith('.attn.json') && (!only || f.includes(only))).sort().map((f) => path.join(folder, f));
+    // The model examples ({ "model", "text" }) run in the model views, not the spec panel timed here.
+    const isModelSpec = (f: string) => 'model' in (JSON.parse(fs.readFileSync(path.join(folder, f), 'utf8')) as object);
+    const specs = fs.readdirSync(folder).filter((f) => f.endsWith('.attn.json') && !isModelSpec(f) && (!only || f.includes(only))).sort().map((f) => path.join(folder, f));
     // A first panel, on the last spec, so each spec below is a switch from another one.
     // The spec in the first column and the panel beside it, visible (a hidden webview draws nothing).
     // (With ATTN_BENCH_ONLY, the first panel goes on a spec outside the list, so the first measured one is a switch too.)
-    const others = fs.readdirSync(folder).filter((f) => f.endsWith('.attn.json')).map((f) => path.join(folder, f)).filter((f) => !specs.includes(f));
+    const others = fs.readdirSync(folder).filter((f) => f.endsWith('.attn.json') && !isModelSpec(f)).map((f) => path.join(folder, f)).filter((f) => !specs.includes(f));
     const last = await vscode.workspace.openTextDocument(only && others.length > 0 ? others[0] : specs[specs.length - 1]);
     await vscode.window.showTextDocument(last, { viewColumn: vscode.ViewColumn.One, preview: false });
     await vscode.commands.executeCommand('attentionLens.show', last.uri);

@@ -5,8 +5,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { analyze } from '../../../src/core/index.js';
-import { exampleFiles } from '../../support/specs.js';
+import { allExampleFiles, exampleFiles } from '../../support/specs.js';
 
+/** Every example, the model specs ({ "model", "text" }) among them: truncated and edited at random. */
+const allTexts = allExampleFiles().map((f) => readFileSync(f, 'utf8'));
+/** The examples with embeddings and heads: mutated in their structure. */
 const texts = exampleFiles().map((f) => readFileSync(f, 'utf8'));
 
 function check(text: string) {
@@ -22,16 +25,16 @@ function check(text: string) {
 const SNIPPETS = ['{', '}', '[', ']', ',', ':', '"', '1e400', '-0', 'null', 'true', '"identity"', '[[1]]', '"causal"', '0', '\\u12', '/*', '\u2028', '{"a":'];
 
 test('truncations of every example never throw and keep ranges inside the text', () => {
-  fc.assert(fc.property(fc.integer({ min: 0, max: texts.length - 1 }), fc.nat(), (i, cut) => {
-    const t = texts[i];
+  fc.assert(fc.property(fc.integer({ min: 0, max: allTexts.length - 1 }), fc.nat(), (i, cut) => {
+    const t = allTexts[i];
     check(t.slice(0, cut % (t.length + 1)));
   }), { numRuns: 400 });
 });
 
 test('random edits of every example never throw and keep ranges inside the text', () => {
   const edit = fc.record({ at: fc.nat(), del: fc.integer({ min: 0, max: 12 }), insert: fc.oneof(fc.constantFrom(...SNIPPETS), fc.string({ maxLength: 6 })) });
-  fc.assert(fc.property(fc.integer({ min: 0, max: texts.length - 1 }), fc.array(edit, { minLength: 1, maxLength: 4 }), (i, edits) => {
-    let t = texts[i];
+  fc.assert(fc.property(fc.integer({ min: 0, max: allTexts.length - 1 }), fc.array(edit, { minLength: 1, maxLength: 4 }), (i, edits) => {
+    let t = allTexts[i];
     for (const e of edits) {
       const at = e.at % (t.length + 1);
       t = t.slice(0, at) + e.insert + t.slice(at + e.del);

@@ -27,7 +27,11 @@ test('the examples are copied into the workspace once; the copy opens with its p
   const copy = await openExample(ctx, 'apple-watch-lens.attn.json');
   const copies = join(ws, 'attention-lens-examples');
   assert.equal(copy?.fsPath, join(copies, 'apple-watch-lens.attn.json'));
-  assert.deepEqual(readdirSync(copies).sort(), readdirSync(EXAMPLES).filter((f) => f.endsWith('.attn.json')).sort(), 'every example, so Next links work');
+  assert.deepEqual(readdirSync(copies).filter((f) => f !== 'models').sort(), readdirSync(EXAMPLES).filter((f) => f.endsWith('.attn.json')).sort(), 'every example, so Next links work');
+  // The checkpoints the model examples run ("model": "models/…" beside the spec), byte for byte.
+  const model = join('models', 'induction-gpt2');
+  assert.deepEqual(readdirSync(join(copies, model)).sort(), ['config.json', 'model.safetensors', 'tokenizer.json']);
+  for (const f of readdirSync(join(copies, model))) assert.ok(readFileSync(join(copies, model, f)).equals(readFileSync(join(EXAMPLES, model, f))), f);
   assert.equal(window.activeTextEditor?.document.uri.fsPath, copy?.fsPath);
   assert.equal(window.activeTextEditor?.viewColumn, ViewColumn.One);
   assert.deepEqual(shown, [copy?.fsPath]);
@@ -35,8 +39,10 @@ test('the examples are copied into the workspace once; the copy opens with its p
   assert.match(standIn.windows.state.messages[0].message, /the examples were copied into attention-lens-examples: change any number there; the originals stay as they are/);
   // The learner's edits in a copy are theirs: opening the example again keeps them.
   writeFileSync(copy!.fsPath, '{ "mine": true }');
+  writeFileSync(join(copies, model, 'config.json'), '{ "mine": true }');
   await openExample(ctx, 'apple-watch-lens.attn.json');
   assert.equal(readFileSync(copy!.fsPath, 'utf8'), '{ "mine": true }');
+  assert.equal(readFileSync(join(copies, model, 'config.json'), 'utf8'), '{ "mine": true }');
   assert.equal(standIn.windows.state.messages.length, 1, 'nothing copied, nothing said');
 });
 
@@ -51,7 +57,7 @@ test('a name that is not an example, or a path, opens nothing and says so; from 
   let offered: unknown[] = [];
   standIn.windows.state.pick = (items) => { offered = [...items]; return items[0]; };
   const picked = await openExample(ctx, undefined);
-  assert.equal(offered.length, 7, 'the story\'s seven steps');
+  assert.equal(offered.length, 8, 'the story\'s eight steps');
   assert.equal(picked?.fsPath, join(ws, 'attention-lens-examples', 'apple-watch-raw.attn.json'));
 });
 
