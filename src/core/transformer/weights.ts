@@ -110,12 +110,12 @@ export function weightElements(tensors: ReadonlyMap<string, TensorRef>, names: M
 }
 
 /** Decodes a tensor's bytes (read in slices within the readers' single-read limit) to float32. */
-export function readFloat32(t: TensorRef): Float32Array {
+export function readFloat32(t: TensorRef, maxRead = MAX_READ_BYTES): Float32Array {
   const dtype = t.dtype as DType;
   const count = t.shape.reduce((a, b) => a * b, 1);
   const item = ITEM_SIZE[dtype];
   const out = new Float32Array(count);
-  const perRead = Math.max(1, Math.floor(MAX_READ_BYTES / item / 2));
+  const perRead = Math.max(1, Math.floor(maxRead / item / 2));
   let wide: Float64Array | undefined;
   for (let at = 0; at < count; at += perRead) {
     const n = Math.min(perRead, count - at);
@@ -129,10 +129,22 @@ export function readFloat32(t: TensorRef): Float32Array {
     } else {
       if (!wide || wide.length < n) wide = new Float64Array(n);
       decode(dtype, bytes, n, wide);
-      for (let i = 0; i < n; i++) out[i] = wide[i];
+      for (let i = 0; i < n; i++) out[at + i] = wide[i];
     }
   }
+  refuseNonFinite(t, out);
   return out;
+}
+
+/**
+ * A weight that is NaN or ±Infinity (a corrupt or badly converted file; F16 and BF16 have both)
+ * would run to NaN attention weights, which no picture and no JSON can show: refused by name.
+ */
+function refuseNonFinite(t: TensorRef, data: Float32Array): void {
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i];
+    if (v - v !== 0) throw new ModelError(`${t.source.name}: tensor ${JSON.stringify(t.name)} holds ${v} at element ${i}; a weight must be a finite number`);
+  }
 }
 
 /** The weights as the forward pass asks for them: by name, decoded on demand, kept when asked to. */

@@ -67,3 +67,37 @@ test('Weights: decoded on demand, kept only when asked', () => {
   assert.equal(kept.f32('wte.weight'), kept.f32('wte.weight'));
   assert.deepEqual([...kept.f64('ln_f.bias')], [...kept.f32('ln_f.bias')]);
 });
+
+test('a weight that is NaN or ±Infinity is refused when the tensor is read, naming the file, the tensor and the element', () => {
+  // Before: an F32 NaN in h.0.ln_1.weight ran to every attention weight NaN (null in --json) and exit 0.
+  for (const [bad, word] of [[NaN, 'NaN'], [Infinity, 'Infinity'], [-Infinity, '-Infinity']] as const) {
+    const data = new Float32Array([1, 2, bad, 4]);
+    const t = { name: 'h.0.ln_1.weight', dtype: 'F32', shape: [4], source: memorySource('model.safetensors', new Uint8Array(data.buffer)), offset: 0 };
+    assert.throws(() => readFloat32(t), new RegExp(`model\\.safetensors: tensor "h\\.0\\.ln_1\\.weight" holds ${word} at element 2`));
+  }
+  // F16's infinity (0x7c00) and NaN (0x7e00), and BF16's (0x7f80, 0x7fc0).
+  for (const [dtype, bits] of [['F16', 0x7c00], ['F16', 0x7e00], ['BF16', 0x7f80], ['BF16', 0x7fc0]] as const) {
+    const data = new Uint16Array([0x3c00, bits]);
+    const t = { name: 'wte.weight', dtype, shape: [2], source: memorySource('w.safetensors', new Uint8Array(data.buffer)), offset: 0 };
+    assert.throws(() => readFloat32(t), /w\.safetensors: tensor "wte\.weight" holds (NaN|Infinity) at element 1/, `${dtype} ${bits.toString(16)}`);
+  }
+});
+
+test('a tensor read in several slices is decoded whole, for every dtype and alignment (F16, BF16, an unaligned F32)', () => {
+  // Before: the F16 path (and F32/BF16 at an odd offset) wrote every slice at element 0, so a tensor
+  // larger than one read (over 64M F16 numbers, e.g. a Llama embedding) kept its last slice at the
+  // start and zeros after.
+  const values = Array.from({ length: 23 }, (_, i) => i + 1);
+  const f16 = new Uint16Array(values.map((v) => { const e = Math.floor(Math.log2(v)); return ((e + 15) << 10) | Math.round((v / 2 ** e - 1) * 1024); }));
+  const bf16 = new Uint16Array(values.map((v) => new Uint32Array(new Float32Array([v]).buffer)[0] >>> 16));
+  const f32 = new Float32Array(values);
+  const shifted = (bytes: Uint8Array, by: number) => { const b = new Uint8Array(bytes.length + by); b.set(bytes, by); return b; };
+  const cases: [string, Uint8Array, number][] = [
+    ['F16', new Uint8Array(f16.buffer), 0], ['F16', shifted(new Uint8Array(f16.buffer), 1), 1],
+    ['BF16', shifted(new Uint8Array(bf16.buffer), 1), 1], ['F32', shifted(new Uint8Array(f32.buffer), 2), 2],
+  ];
+  for (const [dtype, bytes, offset] of cases) {
+    const t = { name: 'wte.weight', dtype, shape: [23], source: memorySource('w.safetensors', bytes), offset };
+    assert.deepEqual(Array.from(readFloat32(t, 16)), values, `${dtype} at offset ${offset}, 4 numbers a read`);
+  }
+});
