@@ -4,6 +4,7 @@
 // library reproduces exactly. Anything else is refused in a sentence that names the file, rather than
 // tokenized differently from the model's own tokenizer (which would silently change every attention row).
 import { isObject, type Obj } from '../json/object.js';
+import { exponentialGroup } from './regex-safety.js';
 import { TokenizerError } from './tokenizer.js';
 
 /** Where each part of the BPE model came from, so a message names the file at fault. */
@@ -148,6 +149,11 @@ function checkComponent(node: unknown, slot: string, where: string, file: string
 function checkPattern(pattern: unknown, where: string, file: string): void {
   if (!isObject(pattern) || (typeof pattern.Regex !== 'string' && typeof pattern.String !== 'string')) {
     fail(file, `the pattern at "${where}" is neither { "Regex": … } nor { "String": … }`);
+  }
+  const regex = (pattern as Obj).Regex;
+  const slow = typeof regex === 'string' ? exponentialGroup(regex) : undefined;
+  if (slow !== undefined) {
+    fail(file, `the pattern at "${where}" repeats the group ${JSON.stringify(slow)}, whose body itself repeats or alternates: such a regex can take exponential time on some texts (catastrophic backtracking), so it is not supported`);
   }
 }
 

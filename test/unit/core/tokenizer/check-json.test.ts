@@ -129,3 +129,17 @@ test('slots the file leaves out are read as absent (null), and a file with no me
   // <|endoftext|> is in the vocabulary but, not being an added token any more, is text.
   assert.equal(tok.encode('<|endoftext|>').ids.length, 13);
 });
+
+test('a Split or Replace regex of exponential shape is refused before any text meets it (no hang)', () => {
+  // Before: a Split pattern "(a+)+$" was compiled and, on 28 a's and a b, attn run did not end within 20 s.
+  const { json } = llama3Style([]);
+  ((json.pre_tokenizer as Json).pretokenizers as Json[])[0] = { type: 'Split', pattern: { Regex: '(a+)+$' }, behavior: 'Isolated', invert: false };
+  refusedJson(json, /^tokenizer\.json: the pattern at "pre_tokenizer\.pretokenizers\[0\]" repeats the group "\(a\+\)\+"/);
+  const replace = gpt2Style([]);
+  replace.normalizer = { type: 'Replace', pattern: { Regex: '(?:x|xx)*y' }, content: '' };
+  refusedJson(replace, /^tokenizer\.json: the pattern at "normalizer" repeats the group "\(\?:x\|xx\)\*"/);
+  // A String pattern is literal text, never a regex.
+  const literal = gpt2Style([]);
+  literal.normalizer = { type: 'Replace', pattern: { String: '(a+)+' }, content: '' };
+  assert.doesNotThrow(() => tokenizerFrom({ tokenizerJson: JSON.stringify(literal) }));
+});
