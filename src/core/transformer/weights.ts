@@ -82,7 +82,11 @@ const shapeText = (s: readonly number[]) => `[${s.join(', ')}]`;
  * expected shape. `where(name)` says which file holds a tensor (for the messages).
  */
 export function checkTensors(c: ModelConfig, tensors: ReadonlyMap<string, TensorRef>, where: (name: string) => string): ModelNames {
-  const { names, shapes } = namesOf(c, (n) => tensors.has(n));
+  // Every layer reads tensors of its own, so a config with more layers than the files hold tensors
+  // lacks one: the names of one layer more than there are tensors find it, without building the
+  // names of millions of layers first (n_layer may say 16,777,216).
+  const layers = Math.min(c.layers, tensors.size + 1);
+  const { names, shapes } = namesOf(layers === c.layers ? c : { ...c, layers }, (n) => tensors.has(n));
   for (const [name, shape] of shapes) {
     const t = tensors.get(name);
     if (!t) throw new ModelError(`${where(name)}: tensor ${JSON.stringify(name)} is missing (the ${c.type} forward pass needs it, shape ${shapeText(shape)})`);
