@@ -123,7 +123,9 @@ export function readModelFolder(folder: string): ModelFolder {
       files.push(join(folder, 'model.safetensors.index.json'));
       for (const [shard, wanted] of readIndex(folder, indexText)) {
         const path = join(folder, shard);
-        if (!openRegularFile(path, '', true)) throw new ModelError(`${path}: no such file, though model.safetensors.index.json names it as a shard`);
+        const probe = openRegularFile(path, '', true);
+        if (!probe) throw new ModelError(`${path}: no such file, though model.safetensors.index.json names it as a shard`);
+        closeSync(probe.fd);
         add(path, wanted);
       }
     } else {

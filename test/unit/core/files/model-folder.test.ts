@@ -4,7 +4,7 @@
 // inside the folder and within a budget.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readModelFolder } from '../../../../src/core/files/model-folder.js';
@@ -65,4 +65,16 @@ test('refusals: no weights, a shard outside the folder, a folder named as a shar
   const dir = join(root, 'dir-config');
   mkdirSync(join(dir, 'config.json'), { recursive: true });
   assert.throws(() => readModelFolder(dir), /config\.json: not a regular file/);
+});
+
+test('reading a sharded folder and closing it leaves no file open (an editor re-reads a folder at every load)', () => {
+  // Before: each shard was opened once to see that it exists and never closed: one descriptor lost per shard per load.
+  const dir = folder('no-leak', {
+    'config.json': '{"model_type":"gpt2"}', 'tokenizer.json': '{"model":{}}',
+    'model.safetensors.index.json': JSON.stringify({ weight_map: { a: 'one.safetensors', b: 'two.safetensors' } }),
+  }, { 'one.safetensors': ['a'], 'two.safetensors': ['b'] });
+  const open = () => readdirSync('/proc/self/fd').length;
+  const before = open();
+  for (let i = 0; i < 5; i++) readModelFolder(dir).close();
+  assert.equal(open(), before);
 });
