@@ -14,6 +14,8 @@ head in float32 (float16 input stays float16); past 32 MiB every head in float16
 head [1, 1, n, n] at full precision: show(..., layer=, head=) names it, else the most focused head
 (whose queries give their strongest key the most weight on average).
 """
+import numpy as np
+
 from . import forms, payload as _payload, page as _page, safetensors as _safetensors
 from .payload import MAX_PAYLOAD_BYTES, MIME
 
@@ -52,5 +54,10 @@ def show(attention, tokens, title=None, layer=None, head=None):
 
 def save(path, attention, tokens=None, dtype=None):
     """Writes `attention` (any form show() takes) to `path` as the .safetensors the model editor opens.
-    dtype: None keeps float16 as it is and writes anything else as float32."""
+    dtype: None keeps float16 as it is and writes anything else as float32.
+    The attention is checked as show() checks it (finite, every layer alike, not empty, within what the
+    editor opens): a ValueError, and no file, rather than a file the editor refuses."""
+    if dtype is not None and np.dtype(dtype) not in (np.float16, np.float32, np.float64):
+        raise ValueError(f'dtype={dtype!r}: save writes float16, float32 or float64')
+    forms.stacked(attention)
     _safetensors.write(path, forms.layers_of(attention), tokens, dtype)

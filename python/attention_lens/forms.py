@@ -81,6 +81,8 @@ def token_list(tokens, n):
 def stacked(attention):
     """[layers, heads, n, n] as one array (float16 kept when every layer is float16, else float32), checked finite."""
     layers = layers_of(attention)
+    if not layers:
+        raise ValueError('the attention is empty: 0 layers')
     first = layers[0].shape
     for l, a in enumerate(layers):
         if a.shape != first:

@@ -17,6 +17,9 @@ MIME = 'application/vnd.attention-lens.v1+json'
 #: The most bytes of values a payload carries (32 MiB), the line of the size rule above.
 MAX_PAYLOAD_BYTES = 32 * 1024 * 1024
 
+#: The longest title the extension keeps (src/protocol/attention-payload.ts), in UTF-16 code units as JavaScript counts.
+MAX_TITLE_CHARS = 1000
+
 _FLOAT16_MAX = 65504.0
 
 
@@ -68,6 +71,11 @@ def build(whole, tokens, title=None, layer=None, head=None):
         payload['title'] = f'{title} · {what}' if title else what
     elif title is not None:
         payload['title'] = str(title)
+    if 'title' in payload:
+        length = len(payload['title'].encode('utf-16-le', 'surrogatepass')) // 2
+        if length > MAX_TITLE_CHARS:
+            beside = ' with the chosen head\'s name' if chosen is not None else ''
+            raise ValueError(f'the title is {length} characters{beside}; at most {MAX_TITLE_CHARS} (the extension refuses a longer one)')
     return payload, chosen
 
 

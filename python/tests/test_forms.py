@@ -103,6 +103,18 @@ class Refusals(unittest.TestCase):
     def test_empty(self):
         self.assertRefused(r'empty list', [], [])
         self.assertRefused(r'empty', np.ones((1, 0, 3, 3)), tokens(3))
+        # Before: no layers at all (an array [0, heads, n, n]) raised IndexError from inside the package.
+        self.assertRefused(r'the attention is empty: 0 layers', np.ones((0, 2, 3, 3)), tokens(3))
+
+    def test_title_the_renderer_would_refuse(self):
+        # Before: a 5,000-character title went into the payload, which the extension's check refuses
+        # (at most 1,000 UTF-16 code units): a problem in place of the views, after show() had said nothing.
+        with self.assertRaisesRegex(ValueError, r'the title is 5000 characters; at most 1000'):
+            attention_lens.show(attention(1, 1, 2), tokens(2), title='x' * 5000)
+        # Counted as JavaScript counts: an emoji is two.
+        with self.assertRaisesRegex(ValueError, r'the title is 1200 characters; at most 1000'):
+            attention_lens.show(attention(1, 1, 2), tokens(2), title='\U0001F600' * 600)
+        self.assertEqual(len(attention_lens.show(attention(1, 1, 2), tokens(2), title='y' * 1000).payload['title']), 1000)
 
     def test_not_numbers(self):
         self.assertRefused(r'expected numbers', np.array([['a', 'b'], ['c', 'd']]), ['x', 'y'])

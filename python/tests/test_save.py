@@ -70,6 +70,32 @@ class Save(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, r'a batch of 2'):
             attention_lens.save(path, np.ones((2, 1, 1, 3, 3)), tokens(3))
 
+    def test_refuses_what_the_editor_would_refuse_and_writes_nothing(self):
+        # Before: NaN, layers that disagree and 0 tokens were written to files the editor then refused;
+        # no layers gave IndexError and dtype='int8' KeyError.
+        path = os.path.join(self.dir, 'bad.safetensors')
+        nan = attention(1, 1, 3)
+        nan[0, 0, 2, 1] = np.nan
+        cases = (
+            (r'query 2 on key 1 in layer 0 head 0 is nan: attention must be finite', nan, tokens(3), None),
+            (r'layer 1 is \[1, 3, 3\] but layer 0 is \[2, 3, 3\]', [np.ones((2, 3, 3)), np.ones((1, 3, 3))], tokens(3), None),
+            (r'the attention is empty', np.zeros((1, 2, 0, 0)), [], None),
+            (r'the attention is empty', np.zeros((0, 2, 3, 3)), tokens(3), None),
+            (r"dtype='int8': save writes float16, float32 or float64", attention(1, 1, 3), tokens(3), 'int8'),
+        )
+        for pattern, a, toks, dtype in cases:
+            with self.assertRaisesRegex(ValueError, pattern):
+                attention_lens.save(path, a, toks, dtype=dtype)
+            self.assertFalse(os.path.exists(path), pattern)
+
+    def test_float64_kept_when_asked(self):
+        path = os.path.join(self.dir, 'd.safetensors')
+        a = attention(1, 2, 3, dtype=np.float64)
+        attention_lens.save(path, a, tokens(3), dtype='float64')
+        _, header, arrays = read(path)
+        self.assertEqual(header['layers.0.attention']['dtype'], 'F64')
+        np.testing.assert_array_equal(arrays['layers.0.attention'], a[0])
+
 
 if __name__ == '__main__':
     unittest.main()
