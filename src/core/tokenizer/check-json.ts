@@ -120,8 +120,12 @@ function checkModel(model: Obj, sources: ModelSources): void {
   }
 }
 
-function checkComponent(node: unknown, slot: string, where: string, file: string): void {
+/** Sequences nested deeper than this are refused (real files nest two or three; 100,000 overflowed the stack). */
+const MAX_NESTING = 16;
+
+function checkComponent(node: unknown, slot: string, where: string, file: string, depth = 0): void {
   if (node === null) return;
+  if (depth > MAX_NESTING) return fail(file, `the Sequences at "${where.split('.').slice(0, MAX_NESTING + 1).join('.')}" are nested more than ${MAX_NESTING} deep`);
   if (!isObject(node)) return fail(file, `"${where}" is not an object`);
   const type = node.type;
   if (typeof type !== 'string' || !SUPPORTED[slot].includes(type)) {
@@ -130,7 +134,7 @@ function checkComponent(node: unknown, slot: string, where: string, file: string
   if (type === 'Sequence') {
     const members = node[MEMBERS[slot]];
     if (!Array.isArray(members)) return fail(file, `the Sequence at "${where}" has no "${MEMBERS[slot]}" list`);
-    members.forEach((m, i) => checkComponent(m, slot, `${where}.${MEMBERS[slot]}[${i}]`, file));
+    members.forEach((m, i) => checkComponent(m, slot, `${where}.${MEMBERS[slot]}[${i}]`, file, depth + 1));
     return;
   }
   if ((slot === 'pre_tokenizer' && type === 'Split') || type === 'Replace') checkPattern(node.pattern, where, file);

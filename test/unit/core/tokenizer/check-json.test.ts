@@ -143,3 +143,16 @@ test('a Split or Replace regex of exponential shape is refused before any text m
   literal.normalizer = { type: 'Replace', pattern: { String: '(a+)+' }, content: '' };
   assert.doesNotThrow(() => tokenizerFrom({ tokenizerJson: JSON.stringify(literal) }));
 });
+
+test('Sequences nested deeper than any real tokenizer\'s are refused in a sentence, not a stack overflow', () => {
+  // Before: a pre_tokenizer of 100,000 nested Sequences (3.8 MB) ended attn run with "internal error: Maximum call stack size exceeded", exit 3.
+  const { json } = llama3Style([]);
+  json.pre_tokenizer = 'HERE';
+  const deep = '{"type":"Sequence","pretokenizers":['.repeat(100000) + '{"type":"ByteLevel","use_regex":false}' + ']}'.repeat(100000);
+  refused({ tokenizerJson: JSON.stringify(json).replace('"HERE"', deep) }, /^tokenizer\.json: the Sequences at "pre_tokenizer(\.pretokenizers\[0\]){16}" are nested more than 16 deep/);
+  let shallow: Json = { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: false };
+  for (let i = 0; i < 3; i++) shallow = { type: 'Sequence', pretokenizers: [shallow] };
+  const ok = llama3Style([]).json;
+  ok.pre_tokenizer = shallow;
+  assert.doesNotThrow(() => tokenizerFrom({ tokenizerJson: JSON.stringify(ok) }));
+});
