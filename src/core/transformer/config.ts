@@ -39,9 +39,24 @@ export function readModelConfig(text: string, file = 'config.json'): ModelConfig
   const type = json.model_type;
   if (typeof type !== 'string') throw new ModelError(`${file}: "model_type" is missing (gpt2, llama or qwen2)`);
   if (!(ARCHITECTURES as readonly string[]).includes(type)) {
-    throw new ModelError(`${file}: model_type ${JSON.stringify(type)} is not supported (attn runs gpt2, llama and qwen2)`);
+    throw new ModelError(`${file}: model_type ${shown(type)} is not supported (attn runs gpt2, llama and qwen2)`);
   }
   return type === 'gpt2' ? gpt2Config(json, file) : llamaConfig(json, type as Architecture, file);
+}
+
+/** Most characters of a config value quoted in a message (a value may be megabytes long). */
+const SHOWN_CHARS = 60;
+
+/** A config value as a message quotes it: JSON, a long string or value cut with "…", a too deeply nested one said so. */
+function shown(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v.length > SHOWN_CHARS ? `${v.slice(0, SHOWN_CHARS)}…` : v);
+  let text: string;
+  try {
+    text = String(JSON.stringify(v));
+  } catch {
+    return 'a value nested too deep to print';
+  }
+  return text.length > SHOWN_CHARS * 2 ? `${text.slice(0, SHOWN_CHARS * 2)}…` : text;
 }
 
 /** A whole number ≥ 1 under `key` (or the first of `keys` present), `fallback` when absent. */
@@ -53,7 +68,7 @@ function size(json: Obj, file: string, keys: readonly string[], fallback?: numbe
   }
   const v = json[key];
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_SIZE) {
-    throw new ModelError(`${file}: "${key}" must be a whole number from 1 to ${MAX_SIZE}, got ${JSON.stringify(v)}`);
+    throw new ModelError(`${file}: "${key}" must be a whole number from 1 to ${MAX_SIZE}, got ${shown(v)}`);
   }
   return v;
 }
@@ -62,20 +77,20 @@ function size(json: Obj, file: string, keys: readonly string[], fallback?: numbe
 function positive(json: Obj, file: string, key: string, fallback: number): number {
   const v = json[key];
   if (v === undefined || v === null) return fallback;
-  if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(v)) throw new ModelError(`${file}: "${key}" must be a positive number, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(v)) throw new ModelError(`${file}: "${key}" must be a positive number, got ${shown(v)}`);
   return v;
 }
 
 function flag(json: Obj, file: string, key: string, fallback: boolean): boolean {
   const v = json[key];
   if (v === undefined || v === null) return fallback;
-  if (typeof v !== 'boolean') throw new ModelError(`${file}: "${key}" must be true or false, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'boolean') throw new ModelError(`${file}: "${key}" must be true or false, got ${shown(v)}`);
   return v;
 }
 
 /** Refuses a key whose value would change the computation in a way we do not implement. */
 function refuse(file: string, key: string, value: unknown, why: string): never {
-  throw new ModelError(`${file}: "${key}": ${JSON.stringify(value)} is not supported (${why})`);
+  throw new ModelError(`${file}: "${key}": ${shown(value)} is not supported (${why})`);
 }
 
 function gpt2Config(json: Obj, file: string): ModelConfig {

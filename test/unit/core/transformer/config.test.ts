@@ -43,3 +43,16 @@ test('what cannot be computed right is refused, naming config.json and the key',
   assert.throws(() => readModelConfig('{'), /config\.json: not valid JSON/);
   assert.throws(() => readModelConfig('[]'), /config\.json: expected a JSON object/);
 });
+
+test('a config value quoted in a refusal is cut short, and one nested too deep to print is said so, not a stack overflow', () => {
+  // Before: "n_embd" of 200,000 nested lists ended attn run with "internal error: Maximum call stack size
+  // exceeded" (exit 3), and a 3,000,000-character "n_embd" string was printed whole: a 3 MB line.
+  const deep = `{"model_type":"gpt2","n_embd":${'['.repeat(200000)}${']'.repeat(200000)}}`;
+  assert.throws(() => readModelConfig(deep), /^ModelError: config\.json: "n_embd" must be a whole number from 1 to 16777216, got a value nested too deep to print$/);
+  const long = JSON.stringify({ model_type: 'gpt2', n_embd: 'x'.repeat(3_000_000) });
+  assert.throws(() => readModelConfig(long), (e: Error) => e.message.length < 300 && /got "x{60}…"$/.test(e.message));
+  const type = JSON.stringify({ model_type: 'y'.repeat(3_000_000) });
+  assert.throws(() => readModelConfig(type), (e: Error) => e.message.length < 300 && /model_type "y{60}…" is not supported/.test(e.message));
+  const scaling = JSON.stringify({ model_type: 'llama', hidden_size: 8, num_attention_heads: 2, rope_scaling: { rope_type: 'llama3', factor: 8 } });
+  assert.throws(() => readModelConfig(scaling), /"rope_scaling": \{"rope_type":"llama3","factor":8\} is not supported/);
+});
