@@ -4,6 +4,7 @@
 // library reproduces exactly. Anything else is refused in a sentence that names the file, rather than
 // tokenized differently from the model's own tokenizer (which would silently change every attention row).
 import { isObject, type Obj } from '../json/object.js';
+import { shown } from '../json/shown.js';
 import { exponentialGroup } from './regex-safety.js';
 import { TokenizerError } from './tokenizer.js';
 
@@ -79,12 +80,12 @@ function checkModel(model: Obj, sources: ModelSources): void {
   if (type === 'WordPiece' || type === 'Unigram' || type === 'WordLevel') {
     fail('tokenizer.json', `the model type "${type}" is not supported (only BPE: GPT-2, Llama, Qwen2 and their kin)`);
   }
-  if (type !== undefined && type !== 'BPE') fail('tokenizer.json', `the model type ${JSON.stringify(type)} is not supported (only BPE)`);
+  if (type !== undefined && type !== 'BPE') fail('tokenizer.json', `the model type ${shown(type)} is not supported (only BPE)`);
   const vocab = model.vocab;
   if (!isObject(vocab)) return fail(sources.vocab, 'has no vocabulary object (model.vocab: { piece: id })');
   for (const [piece, id] of Object.entries(vocab)) {
     if (typeof id !== 'number' || !Number.isInteger(id) || id < 0) {
-      fail(sources.vocab, `the vocabulary gives ${JSON.stringify(piece)} the id ${JSON.stringify(id)}, not a whole number ≥ 0`);
+      fail(sources.vocab, `the vocabulary gives ${shown(piece)} the id ${shown(id)}, not a whole number ≥ 0`);
     }
   }
   const merges = model.merges ?? [];
@@ -96,12 +97,12 @@ function checkModel(model: Obj, sources: ModelSources): void {
     else if (Array.isArray(merge)) pair = merge;
     else return fail(sources.merges, `${sources.mergeAt(i)} is neither "a b" nor ["a", "b"]`);
     if (pair.length !== 2 || typeof pair[0] !== 'string' || typeof pair[1] !== 'string' || !pair[0] || !pair[1]) {
-      fail(sources.merges, `${sources.mergeAt(i)} (${JSON.stringify(merge)}) is not two pieces`);
+      fail(sources.merges, `${sources.mergeAt(i)} (${shown(merge)}) is not two pieces`);
     }
     const [a, b] = pair as [string, string];
     for (const piece of [a, b, a + b]) {
       if (!Object.hasOwn(vocab, piece)) {
-        fail(sources.merges, `${sources.mergeAt(i)} (${JSON.stringify(merge)}) names ${JSON.stringify(piece)}, which is not in the vocabulary`);
+        fail(sources.merges, `${sources.mergeAt(i)} (${shown(merge)}) names ${shown(piece)}, which is not in the vocabulary`);
       }
     }
     pairs.push([a, b]);
@@ -115,7 +116,7 @@ function checkModel(model: Obj, sources: ModelSources): void {
   if (typeof model.dropout === 'number' && model.dropout > 0) fail('tokenizer.json', 'a BPE with dropout (random merges) is not supported');
   if (model.unk_token !== undefined && model.unk_token !== null) {
     if (typeof model.unk_token !== 'string' || !Object.hasOwn(vocab, model.unk_token)) {
-      fail('tokenizer.json', `the unk_token ${JSON.stringify(model.unk_token)} is not in the vocabulary`);
+      fail('tokenizer.json', `the unk_token ${shown(model.unk_token)} is not in the vocabulary`);
     }
   }
 }
@@ -129,7 +130,7 @@ function checkComponent(node: unknown, slot: string, where: string, file: string
   if (!isObject(node)) return fail(file, `"${where}" is not an object`);
   const type = node.type;
   if (typeof type !== 'string' || !SUPPORTED[slot].includes(type)) {
-    fail(file, `the ${slot.replace('_', '-')} type ${JSON.stringify(type)} (at "${where}") is not supported`);
+    fail(file, `the ${slot.replace('_', '-')} type ${shown(type)} (at "${where}") is not supported`);
   }
   if (type === 'Sequence') {
     const members = node[MEMBERS[slot]];
@@ -140,7 +141,7 @@ function checkComponent(node: unknown, slot: string, where: string, file: string
   if ((slot === 'pre_tokenizer' && type === 'Split') || type === 'Replace') checkPattern(node.pattern, where, file);
   if (slot === 'pre_tokenizer' && type === 'Split') {
     if (!SPLIT_BEHAVIOURS.includes(node.behavior as string)) {
-      fail(file, `the Split behavior ${JSON.stringify(node.behavior)} (at "${where}") is not supported (only Isolated and Removed)`);
+      fail(file, `the Split behavior ${shown(node.behavior)} (at "${where}") is not supported (only Isolated and Removed)`);
     }
     if (node.invert === true) fail(file, `an inverted Split (at "${where}") is not supported`);
   }
@@ -157,7 +158,7 @@ function checkPattern(pattern: unknown, where: string, file: string): void {
   const regex = (pattern as Obj).Regex;
   const slow = typeof regex === 'string' ? exponentialGroup(regex) : undefined;
   if (slow !== undefined) {
-    fail(file, `the pattern at "${where}" repeats the group ${JSON.stringify(slow)}, whose body itself repeats or alternates: such a regex can take exponential time on some texts (catastrophic backtracking), so it is not supported`);
+    fail(file, `the pattern at "${where}" repeats the group ${shown(slow)}, whose body itself repeats or alternates: such a regex can take exponential time on some texts (catastrophic backtracking), so it is not supported`);
   }
 }
 
@@ -170,7 +171,7 @@ function checkAddedTokens(list: unknown, file: string): Set<string> {
     if (!isObject(token)) return fail(file, `${at} is not an object`);
     if (typeof token.content !== 'string' || token.content === '') fail(file, `${at} has no content string`);
     if (typeof token.id !== 'number' || !Number.isInteger(token.id) || token.id < 0) fail(file, `${at} has no whole-number id`);
-    if (token.single_word === true) fail(file, `${at} (${JSON.stringify(token.content)}) is a single_word token, which is not supported`);
+    if (token.single_word === true) fail(file, `${at} (${shown(token.content)}) is a single_word token, which is not supported`);
     contents.add(token.content as string);
   });
   return contents;
@@ -191,7 +192,7 @@ function checkTemplateTokens(node: unknown, added: Set<string>, vocab: Obj, file
     if (special === undefined) continue;
     const id = isObject(special) ? special.id : undefined;
     if (typeof id !== 'string' || (!added.has(id) && !Object.hasOwn(vocab, id))) {
-      fail(file, `the post-processor adds the token ${JSON.stringify(id)}, which is neither an added token nor in the vocabulary`);
+      fail(file, `the post-processor adds the token ${shown(id)}, which is neither an added token nor in the vocabulary`);
     }
   }
 }

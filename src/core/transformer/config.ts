@@ -4,6 +4,7 @@
 // wrongly (an unknown model_type, a rope_scaling variant, sliding-window attention) is refused in a
 // sentence naming config.json and the key, rather than run to numbers that only look right.
 import { isObject, type Obj } from '../json/object.js';
+import { shown } from '../json/shown.js';
 import type { Architecture, ModelSummary } from './types.js';
 
 /** A folder that cannot run: the message names the file or tensor at fault and says what is wrong. */
@@ -42,21 +43,6 @@ export function readModelConfig(text: string, file = 'config.json'): ModelConfig
     throw new ModelError(`${file}: model_type ${shown(type)} is not supported (attn runs gpt2, llama and qwen2)`);
   }
   return type === 'gpt2' ? gpt2Config(json, file) : llamaConfig(json, type as Architecture, file);
-}
-
-/** Most characters of a config value quoted in a message (a value may be megabytes long). */
-const SHOWN_CHARS = 60;
-
-/** A config value as a message quotes it: JSON, a long string or value cut with "…", a too deeply nested one said so. */
-function shown(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v.length > SHOWN_CHARS ? `${v.slice(0, SHOWN_CHARS)}…` : v);
-  let text: string;
-  try {
-    text = String(JSON.stringify(v));
-  } catch {
-    return 'a value nested too deep to print';
-  }
-  return text.length > SHOWN_CHARS * 2 ? `${text.slice(0, SHOWN_CHARS * 2)}…` : text;
 }
 
 /** A whole number ≥ 1 under `key` (or the first of `keys` present), `fallback` when absent. */

@@ -156,3 +156,11 @@ test('Sequences nested deeper than any real tokenizer\'s are refused in a senten
   ok.pre_tokenizer = shallow;
   assert.doesNotThrow(() => tokenizerFrom({ tokenizerJson: JSON.stringify(ok) }));
 });
+
+test('a value nested too deep to print, or megabytes long, is quoted briefly in the refusal, not a stack overflow', () => {
+  // Before: "model": { "type": 200,000 lists deep } ended attn run with "internal error: Maximum call stack size exceeded", exit 3.
+  const deep = `${'['.repeat(200000)}${']'.repeat(200000)}`;
+  refused({ tokenizerJson: `{"model":{"type":${deep},"vocab":{}}}` }, /^tokenizer\.json: the model type a value nested too deep to print is not supported/);
+  refused({ tokenizerJson: `{"model":{"type":"BPE","vocab":{"a":${deep}}}}` }, /the vocabulary gives "a" the id a value nested too deep to print/);
+  refused({ tokenizerJson: JSON.stringify({ model: { type: 'z'.repeat(1_000_000), vocab: {} } }) }, /^tokenizer\.json: the model type "z{60}…" is not supported \(only BPE\)$/);
+});
