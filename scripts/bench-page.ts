@@ -113,11 +113,13 @@ async function editorRuns(browser: Browser, dir: string): Promise<void> {
       const tab = await context.newPage();
       await tab.goto(`file://${page}`);
       await tab.waitForFunction(() => (window as unknown as { posted: { type: string }[] }).posted.some((m) => m.type === 'ready'));
+      if (process.env.SETTLE) await tab.evaluate(() => { (window as unknown as { settle: boolean }).settle = true; });
       const cdp = profiling && r === runs ? await context.newCDPSession(tab) : undefined;
       if (cdp) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.setSamplingInterval', { interval: 100 }); await cdp.send('Profiler.start'); }
       const t = await tab.evaluate(async ({ header, indices }) => {
         const posted = (window as unknown as { posted: { type: string; items?: number; drawMs?: number }[] }).posted;
         const thumbnails = Uint8Array.from(indices);
+        if ((window as unknown as { settle?: boolean }).settle) await new Promise((res) => setTimeout(res, 500));
         const t0 = performance.now();
         window.postMessage({ type: 'model', header, thumbnails }, '*');
         let m: { drawMs?: number } | undefined;
