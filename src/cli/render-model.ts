@@ -9,7 +9,7 @@ import { deflateSync } from 'node:zlib';
 import { TensorFileError } from '../core/tensors/source.js';
 import { STAT_NAMES } from '../core/tensors/head-stats.js';
 import { rolloutRefusal } from '../core/tensors/rollout.js';
-import { maxOf, poolMax, SENT_PICTURE_MAX, type ModelViewData } from '../core/model/data.js';
+import { maxOf, poolMax, SENT_PICTURE_MAX, thumbnailIndices, type ModelViewData } from '../core/model/data.js';
 import { MODEL_PAGE, MODEL_SVG, modelPageBytes, modelSvgBytes, overBudget, type PageShape } from '../core/budget.js';
 import { heatmapIndices } from '../core/tensors/heatmap.js';
 import { headFloat32, headPicture, rolloutOf, scanModel, thumbOf } from '../core/model/scan.js';
@@ -25,7 +25,7 @@ import { printable } from './terminal.js';
 import { inputReplacedBy } from './outputs.js';
 import { sidecarPath } from '../core/files/open.js';
 import { choiceFlag, intFlag, isBad, type Args, type Io } from './args.js';
-import type { ModelPageData } from '../../webview/views/model/page-data.js';
+import { splitPageData, type ModelPageData } from '../../webview/views/model/page-data.js';
 
 /** The --html page embeds every head up to this many weights in all (16 MB of float32), else only the chosen one. */
 export const HTML_ALL_HEADS_MAX = 4 * 1024 * 1024;
@@ -129,12 +129,14 @@ export function renderModelCommand(args: Args, io: Io): number {
         const css = asset(join(__dirname, '..', 'media', 'model.css'), join(__dirname, '..', '..', 'media', 'model.css'));
         if (!script || !css) { io.err('attn render: the model page\'s script is not built: run npm run build'); return 1; }
         const pageData: ModelPageData = {
-          header, thumbnails: float32Base64(thumbnails), heads,
+          header, thumbnails: bytesBase64(thumbnailIndices(thumbnails, header.thumb)), heads,
           ...(carried === 'picture' ? { pictures } : {}),
           ...(rollout ? { rollout: float32Base64(rollout) } : {}),
           initial: { view, layer, head, token, stat },
         };
-        page = modelPage({ title: basename(files[0]), script: readFileSync(script, 'utf8'), css: readFileSync(css, 'utf8'), data: pageData });
+        // The heads and the rollout after the script: the grid is painted before the parser reads them.
+        const { first, late } = splitPageData(pageData);
+        page = modelPage({ title: basename(files[0]), script: readFileSync(script, 'utf8'), css: readFileSync(css, 'utf8'), data: first, late });
       }
       if (typeof out === 'string' && /\.png$/i.test(out)) picture = heatmapPng(data, view, options);
       else if (typeof out === 'string' || typeof html !== 'string') picture = svgOf(data, view, options);
@@ -165,6 +167,10 @@ export function renderModelCommand(args: Args, io: Io): number {
 
 /** Base64 of a float32 array's bytes, by Node's encoder (the pure one built 16,384 thumbnails' string in pieces, 5 s of it collecting garbage). */
 function float32Base64(a: Float32Array): string {
+  return bytesBase64(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+}
+
+function bytesBase64(a: Uint8Array): string {
   return Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
 }
 

@@ -11,8 +11,15 @@ export interface ModelPageInputs {
   /** The bundled dist/model-webview.js. */
   script: string;
   css: string;
-  /** The ModelPageData object (webview/views/model/page-data.ts). */
+  /** The ModelPageData object (webview/views/model/page-data.ts) less `late`: what the first paint needs. */
   data: unknown;
+  /**
+   * The page's large part (its heads' weights, pictures and rollout: ModelPageLate objects, one a head),
+   * written after the script, so that the script runs and paints the grid before the parser has read
+   * them (a 12 × 12 × 128 page is 16 MB, nearly all of it heads: parsing them first held the first paint
+   * for 0.6 s), each in its own element, so that the parser can stop between two for the screen.
+   */
+  late?: readonly unknown[];
 }
 
 /** JSON safe inside a <script> element: no "<" at all (so no "</script>" and no "<!--"). */
@@ -26,7 +33,7 @@ export function scriptSource(source: string): string {
 }
 
 export function modelPage(inputs: ModelPageInputs): string {
-  return page(makeNonce(), inputs.title, inputs.css, 'model-data', scriptJson(inputs.data), inputs.script);
+  return page(makeNonce(), inputs.title, inputs.css, 'model-data', scriptJson(inputs.data), inputs.script, (inputs.late ?? []).map(scriptJson));
 }
 
 /**
@@ -47,8 +54,11 @@ export function modelPageTemplate(inputs: Pick<ModelPageInputs, 'script' | 'css'
   return page(PAGE_SLOTS.nonce, PAGE_SLOTS.title, inputs.css, 'attention-payload', PAGE_SLOTS.payload, inputs.script);
 }
 
-/** The page around a nonce, its title, its style sheet, the data's JSON (already safe in a script) in element `dataId`, and the bundle. */
-function page(nonce: string, title: string, css: string, dataId: string, dataJson: string, script: string): string {
+/**
+ * The page around a nonce, its title, its style sheet, the data's JSON (already safe in a script) in
+ * element `dataId`, the bundle, and after it the large part's JSONs (already safe), each in a `model-late` element.
+ */
+function page(nonce: string, title: string, css: string, dataId: string, dataJson: string, script: string, lateJson: readonly string[] = []): string {
   const csp = `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:`;
   return `<!DOCTYPE html>
 <html lang="en">
@@ -58,7 +68,7 @@ ${pageHead(csp, title, `<style nonce="${nonce}">${css.replace(/<\//g, '<\\/')}</
 <div id="attention-tooltip" role="tooltip" hidden></div>
 <script type="application/json" id="${dataId}">${dataJson}</script>
 <script nonce="${nonce}">${scriptSource(script)}</script>
-</body>
+${lateJson.map((json) => `<script type="application/json" class="model-late">${json}</script>\n`).join('')}</body>
 </html>
 `;
 }

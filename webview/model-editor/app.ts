@@ -113,8 +113,9 @@ export class ModelApp {
       }
       case 'model': {
         const { header } = m;
-        const thumbnails = m.thumbnails instanceof Uint8Array ? thumbnailValues(m.thumbnails) : m.thumbnails;
-        this.data = { header, thumbnails };
+        // Colour indices (the editor's message): kept too, and the grid draws them as they are.
+        const indices = m.thumbnails instanceof Uint8Array ? m.thumbnails.slice() : undefined;
+        this.data = { header, thumbnails: indices ? thumbnailValues(indices) : m.thumbnails as Float32Array, ...(indices ? { thumbIndices: indices } : {}) };
         this.pendingHead = undefined;
         this.rolloutAsked = false;
         this.state.layer = clampTo(this.state.layer, header.layers);
@@ -125,8 +126,12 @@ export class ModelApp {
       case 'scanned': {
         // More heads read, in order: their statistics and thumbnails join what is drawn.
         if (!this.data) return;
-        const { header, thumbnails } = this.data;
-        thumbnails.set(m.thumbnails instanceof Uint8Array ? thumbnailValues(m.thumbnails) : m.thumbnails, m.from * header.thumb ** 2);
+        const { header, thumbnails, thumbIndices } = this.data;
+        const at = m.from * header.thumb ** 2;
+        thumbnails.set(m.thumbnails instanceof Uint8Array ? thumbnailValues(m.thumbnails) : m.thumbnails, at);
+        // Values where indices were kept: the grid makes every thumbnail from the values again.
+        if (thumbIndices && m.thumbnails instanceof Uint8Array) thumbIndices.set(m.thumbnails, at);
+        else delete this.data.thumbIndices;
         this.data = { ...this.data, header: { ...header, stats: [...header.stats, ...m.stats], offRows: m.offRows, warnings: m.warnings } };
         break;
       }
@@ -258,7 +263,7 @@ export class ModelApp {
       this.rolloutAsked = true;
       this.transport.post({ type: 'rollout' });
     }
-    const own = data.head && data.head.layer === s.layer && data.head.head === s.head ? data : { header: data.header, thumbnails: data.thumbnails, ...(data.rollout ? { rollout: data.rollout } : {}) };
+    const own = data.head && data.head.layer === s.layer && data.head.head === s.head ? data : { header: data.header, thumbnails: data.thumbnails, ...(data.thumbIndices ? { thumbIndices: data.thumbIndices } : {}), ...(data.rollout ? { rollout: data.rollout } : {}) };
     const showHead = this.run ? { ...own, run: this.run } : own;
     this.handle?.destroy();
     this.stage.replaceChildren();

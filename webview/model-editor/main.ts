@@ -4,7 +4,7 @@
 // the Python package's inline attention payload (decoded and answered in memory, as the notebook
 // renderer does).
 import { ModelApp, type ModelTransport } from './app.js';
-import { float32FromBase64, type ModelPageData } from '../views/model/page-data.js';
+import { float32FromBase64, joinPageLate, type ModelPageData, type ModelPageLate } from '../views/model/page-data.js';
 import { fromBase64 } from '../../src/core/model/png.js';
 import type { ModelWebviewMessage } from '../../src/protocol/model-editor.js';
 import { MODEL_VIEW_NAMES, type ModelViewName } from '../../src/core/vocabulary.js';
@@ -13,6 +13,9 @@ import { mountPoint } from '../shell/mount.js';
 import { readPayload } from '../../src/protocol/attention-payload.js';
 import { MemoryModel, memoryPost } from '../../src/protocol/model-memory.js';
 import { vscodeTransport, type VsCodeApi } from '../shell/transport.js';
+
+/** The standalone page's performance mark at its first paint that shows heads. */
+const PAINTED_MARK = 'attention-lens:painted';
 
 declare function acquireVsCodeApi(): VsCodeApi<ModelWebviewMessage>;
 
@@ -58,7 +61,7 @@ function startPayloadPage(root: HTMLElement, tip: HTMLElement, text: string): vo
 }
 
 function startPage(root: HTMLElement, tip: HTMLElement, text: string): void {
-  let data: ModelPageData;
+  let data: Omit<ModelPageData, keyof ModelPageLate>;
   try {
     data = JSON.parse(text) as ModelPageData;
   } catch {
@@ -77,26 +80,47 @@ function startPage(root: HTMLElement, tip: HTMLElement, text: string): void {
   const transport: ModelTransport = {
     canSoftmax: false,
     post(m: ModelWebviewMessage) {
+      // The first paint that shows heads, marked for the benches (scripts/bench-page.ts reads the mark).
+      if (m.type === 'painted' && m.items > 0 && performance.getEntriesByName(PAINTED_MARK).length === 0) performance.mark(PAINTED_MARK);
       queueMicrotask(() => answer(m));
     },
   };
   const app = new ModelApp(root, tip, transport, initial);
   let windowNoted = false;
+  // The page's large part (heads, pictures, rollout) comes after this script: read once the parser has
+  // reached the end of the page, when the app first asks for it.
+  let late: ReturnType<typeof joinPageLate> | undefined;
+  const lateData = (): ReturnType<typeof joinPageLate> | undefined => {
+    if (late) return late;
+    const parts: ModelPageLate[] = [];
+    try {
+      for (const element of document.querySelectorAll('script.model-late')) parts.push(JSON.parse(element.textContent ?? '') as ModelPageLate);
+    } catch {
+      app.note('the page\'s heads are damaged');
+    }
+    return (late = joinPageLate(parts));
+  };
   function answer(m: ModelWebviewMessage): void {
     if (m.type === 'ready') {
-      app.receive({ type: 'model', header: data.header, thumbnails: float32FromBase64(data.thumbnails) });
-    } else if (m.type === 'head') {
-      const weights = data.heads?.[`${m.layer}:${m.head}`];
-      const picture = data.pictures?.[`${m.layer}:${m.head}`];
+      app.receive({ type: 'model', header: data.header, thumbnails: fromBase64(data.thumbnails) });
+      return;
+    }
+    if (m.type !== 'head' && m.type !== 'window' && m.type !== 'rollout') return;
+    // Asked before the parser has read the large part: asked again when it has.
+    if (document.readyState === 'loading') { document.addEventListener('DOMContentLoaded', () => answer(m), { once: true }); return; }
+    const more = lateData()!;
+    if (m.type === 'head') {
+      const weights = more.heads?.[`${m.layer}:${m.head}`];
+      const picture = more.pictures?.[`${m.layer}:${m.head}`];
       if (weights) app.receive({ type: 'head', layer: m.layer, head: m.head, weights: float32FromBase64(weights) });
       else if (picture) app.receive({ type: 'head', layer: m.layer, head: m.head, picture: { res: picture.res, indices: fromBase64(picture.indices) }, max: picture.max });
-      else app.note(`this page holds the weights of ${Object.keys(data.heads ?? {}).length} head(s) (${Object.keys(data.heads ?? {}).slice(0, 8).join(', ')}); render it with --layer and --head for another`);
+      else app.note(`this page holds the weights of ${Object.keys(more.heads ?? {}).length} head(s) (${Object.keys(more.heads ?? {}).slice(0, 8).join(', ')}); render it with --layer and --head for another`);
     } else if (m.type === 'window' && !windowNoted) {
       // A head carried as a picture has no exact weights in the page to hover.
       windowNoted = true;
       app.note('this page holds the head as a picture (each pixel the strongest weight of its block), not its exact weights: open the file in the editor for them');
     } else if (m.type === 'rollout') {
-      app.receive({ type: 'rollout', rollout: data.rollout ? float32FromBase64(data.rollout) : null });
+      app.receive({ type: 'rollout', rollout: more.rollout ? float32FromBase64(more.rollout) : null });
     }
   }
   app.start();

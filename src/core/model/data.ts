@@ -28,6 +28,11 @@ export interface ModelViewData {
   header: ModelHeader;
   /** layers × heads thumbnails of thumb × thumb, layer-major, each row-major. */
   thumbnails: Float32Array;
+  /**
+   * The same thumbnails as the editor posts them, when it did (thumbnailIndices: each one's colour
+   * indices): the grid draws these as they are instead of making them again from the values.
+   */
+  thumbIndices?: Uint8Array;
   /** One head as read on request: whole, or (a big head in the editor) its picture and windows of it. */
   head?: HeadData;
   /** R = Â_L ··· Â_1, n × n (absent above MAX_ROLLOUT_TOKENS, or until asked for). */

@@ -25,8 +25,13 @@ export function storedZlib(bytes: Uint8Array): Uint8Array {
     out.set(bytes.subarray(start, start + len), o);
     o += len;
   }
+  // Adler-32 with the modulo taken every 5,552 bytes (zlib's NMAX: the sums cannot pass 2³² before it), not every byte.
   let a = 1, s = 0;
-  for (let i = 0; i < bytes.length; i++) { a = (a + bytes[i]) % 65521; s = (s + a) % 65521; }
+  for (let i = 0; i < bytes.length;) {
+    const end = Math.min(bytes.length, i + 5552);
+    for (; i < end; i++) { a += bytes[i]; s += a; }
+    a %= 65521; s %= 65521;
+  }
   const adler = ((s << 16) | a) >>> 0;
   out[o++] = adler >>> 24; out[o++] = (adler >>> 16) & 0xff; out[o++] = (adler >>> 8) & 0xff; out[o++] = adler & 0xff;
   return out;

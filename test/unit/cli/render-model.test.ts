@@ -18,9 +18,18 @@ import { headPicture, scanModel } from '../../../src/core/model/scan.js';
 import { openAttention } from '../../../src/core/files/open.js';
 import { fromBase64 } from '../../../src/core/model/png.js';
 import { MODEL_SVG, modelSvgBytes } from '../../../src/core/budget.js';
-import { float32FromBase64, type ModelPageData } from '../../../webview/views/model/page-data.js';
+import { joinPageLate, type ModelPageData, type ModelPageLate } from '../../../webview/views/model/page-data.js';
 import { npyBytes, npyDict, zipOf } from '../../support/tensor-files.js';
 import { tempDir } from '../../support/temp-dir.js';
+
+/** A page's data: its first part (before the script) and its large part (after it, a head an element) put together. */
+function pageData(text: string): ModelPageData {
+  const first = JSON.parse(/<script type="application\/json" id="model-data">([^<]*)<\/script>/.exec(text)![1]) as ModelPageData;
+  const late = [...text.matchAll(/<script type="application\/json" class="model-late">([^<]*)<\/script>/g)].map((m) => JSON.parse(m[1]) as ModelPageLate);
+  const script = text.indexOf('<script nonce=');
+  assert.ok(text.indexOf('id="model-data"') < script && [...text.matchAll(/class="model-late"/g)].every((m) => m.index > script), 'the first part before the script, the large part after it');
+  return { ...first, ...joinPageLate(late) };
+}
 
 const dir = tempDir('attn-model-');
 const L = 2, H = 3, N = 8;
@@ -98,7 +107,9 @@ test('attn render --html: one offline page that paints the grid and opens a head
   const r = await attn('render', file, '--view', 'model', '--html', html);
   assert.equal(r.code, 0, r.err);
   const page = readFileSync(html, 'utf8');
-  assert.equal(page.match(/<\/script/gi)?.length, 2, 'only the two script elements close');
+  const late = page.match(/<script type="application\/json" class="model-late">/g)?.length ?? 0;
+  assert.equal(late, L * H + 1, 'each head\'s weights, and the rollout, in its own element after the script');
+  assert.equal(page.match(/<\/script/gi)?.length, 2 + late, 'only the data\'s, the bundle\'s and the heads\' script elements close');
   const markup = page.replace(/<script nonce[^>]*>[\s\S]*?<\/script>/, '');
   assert.doesNotMatch(markup, /<script[^>]*\ssrc=|<link|<img|<iframe|url\(|https?:/i, 'nothing is loaded from outside');
   assert.match(page, /Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;nonce-[0-9a-f]{32}&#39;/);
@@ -173,9 +184,9 @@ test('the model grid of more heads than the thumbnails\' budget is drawn at a sm
   const html = join(dir, 'many.html');
   const page = await attn('render', path, '--view', 'model', '--html', html);
   assert.equal(page.code, 0, page.err);
-  const data = JSON.parse(/<script type="application\/json" id="model-data">([^<]*)<\/script>/.exec(readFileSync(html, 'utf8'))![1]) as ModelPageData;
+  const data = pageData(readFileSync(html, 'utf8'));
   assert.equal(data.header.thumb, 32);
-  assert.equal(float32FromBase64(data.thumbnails).length, 2048 * 32 * 32);
+  assert.equal(fromBase64(data.thumbnails).length, 2048 * 32 * 32, 'a colour index a thumbnail pixel');
   assert.deepEqual(Object.keys(data.heads), ['0:0'], 'one head: all 2,048 would be 8.4 million weights');
 });
 
@@ -207,7 +218,7 @@ test('a head too big for the page is carried as the editor\'s picture of it (512
   assert.match(r.err, /warning: the model page of a 4096×4096 head needs 89\.5 million bytes, over the budget of 50\.3 million: it holds the head of --layer 0 --head 0 as a 512×512 picture/);
   const text = readFileSync(html, 'utf8');
   assert.ok(text.length < 2_000_000, `the page is ${text.length} characters (90 MB with the head whole)`);
-  const data = JSON.parse(/<script type="application\/json" id="model-data">([^<]*)<\/script>/.exec(text)![1]) as ModelPageData;
+  const data = pageData(text);
   assert.deepEqual(data.heads, {});
   const a = openAttention(path);
   const expected = headPicture(a, 0, 0);

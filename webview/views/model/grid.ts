@@ -9,7 +9,7 @@ import { createSvg, note, type ViewHandle } from '../../kit/view.js';
 import { wireTips } from '../../kit/tooltip.js';
 import { clip, fmt } from '../../kit/format.js';
 import { rovingGrid, type GridItem } from '../../kit/keyboard.js';
-import { finite, headName, heatmapHref, NOTE_LINE, noteLines, shown, tipOptions, wrappedNote, type ModelViewOptions } from './common.js';
+import { finite, headName, heatmapHref, indicesHref, NOTE_LINE, noteLines, shown, tipOptions, wrappedNote, type ModelViewOptions } from './common.js';
 import { STAT_NAMES } from '../../../src/core/tensors/head-stats.js';
 
 /** Each layer's heads in drawing order: by head number, or by `stat` descending (no value last). */
@@ -111,7 +111,9 @@ export function renderModelGrid(container: HTMLElement, data: ModelViewData, opt
         items.push({ el: g.node()!, row: layer, col: c });
       }
       g.append('image').attr('width', cell).attr('height', cell).attr('preserveAspectRatio', 'none').attr('image-rendering', 'pixelated')
-        .attr('href', heatmapHref(thumbnails, offset, thumb, thumb, thumb, maxOf(thumbnails, offset, offset + thumb * thumb), theme, options.deflate));
+        .attr('href', data.thumbIndices
+          ? indicesHref(data.thumbIndices.subarray(offset, offset + thumb * thumb), thumb, thumb, theme, options.deflate)
+          : heatmapHref(thumbnails, offset, thumb, thumb, thumb, maxOf(thumbnails, offset, offset + thumb * thumb), theme, options.deflate));
       g.append('rect').attr('class', 'frame').attr('x', -1).attr('y', -1).attr('width', cell + 2).attr('height', cell + 2).attr('fill', 'none')
         .attr('stroke', v === null ? theme.grid : theme.div(same ? 0 : finite((v - lo) / span) * 2 - 1)).attr('stroke-width', 2);
       if ((options.sort || wrapped) && cell >= 28) g.append('text').attr('x', 2).attr('y', 11).attr('font-size', 9).attr('fill', theme.fg).text(`h${shown(head)}`);

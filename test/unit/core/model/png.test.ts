@@ -1,10 +1,12 @@
 // The page's base64 (src/core/model/png.ts): base64 and fromBase64, rewritten to work in blocks, give
 // exactly what the character-at-a-time versions gave (kept here as the reference) and Node's Buffer,
 // on every length around the 3-byte groups and the 8,192-character blocks, and on text with "=",
-// line breaks and other characters between the 64.
+// line breaks and other characters between the 64. storedZlib's Adler-32, its modulo taken every
+// 5,552 bytes, is the byte-at-a-time one and what Node's zlib checks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { base64, fromBase64 } from '../../../../src/core/model/png.js';
+import { inflateSync } from 'node:zlib';
+import { base64, fromBase64, storedZlib } from '../../../../src/core/model/png.js';
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
@@ -45,4 +47,20 @@ test('fromBase64 skips what is not base64 and reads a cut-off tail as the charac
     text.replace(/(.{76})/g, '$1\n'), ` ${text}\r\n`, text.slice(0, 50) + 'é€ -_' + text.slice(50),
   ];
   for (const t of texts) assert.deepEqual(fromBase64(t), referenceFromBase64(t), JSON.stringify(t.slice(0, 20)));
+});
+
+test('storedZlib: the Adler-32 with the modulo every 5,552 bytes is the byte-at-a-time one, and zlib inflates it back (it checks it)', () => {
+  const adler = (b: Uint8Array) => {
+    let a = 1, s = 0;
+    for (let i = 0; i < b.length; i++) { a = (a + b[i]) % 65521; s = (s + a) % 65521; }
+    return ((s << 16) | a) >>> 0;
+  };
+  for (const length of [0, 1, 5551, 5552, 5553, 65535, 65536, 200_000]) {
+    for (const data of [bytes(length, length + 7), new Uint8Array(length).fill(255)]) {
+      const z = storedZlib(data);
+      const view = new DataView(z.buffer, z.byteOffset, z.byteLength);
+      assert.equal(view.getUint32(z.length - 4), adler(data), `Adler-32 of ${length} bytes`);
+      assert.deepEqual(new Uint8Array(inflateSync(z)), data, `${length} bytes inflate back`);
+    }
+  }
 });

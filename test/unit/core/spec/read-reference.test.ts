@@ -142,7 +142,9 @@ test('hostile tokens in a reference spec (</script>, ]]>, control and XML-forbid
   const { readFileSync } = await import('node:fs');
   const html = readFileSync(page, 'utf8');
   const doc = new JSDOM(html).window.document;
-  assert.equal(doc.querySelectorAll('script').length, 2, 'the data and the bundle, no script from a token');
+  const late = doc.querySelectorAll('script.model-late[type="application/json"]').length;
+  assert.equal(doc.querySelectorAll('script').length, 2 + late, 'the data, the bundle and the heads\' data, no script from a token');
+  assert.equal(doc.querySelectorAll('script:not([type="application/json"])').length, 1, 'one script that runs: the bundle');
   assert.deepEqual((JSON.parse(doc.getElementById('model-data')!.textContent!) as { header: { tokenTexts: string[] } }).header.tokenTexts.slice(0, 2), tokens.slice(0, 2));
 });
 
