@@ -11,6 +11,11 @@ import { forward, keptBytes, type KeptRun } from './forward.js';
 import { checkTensors, weightElements, Weights, type ModelNames } from './weights.js';
 import type { NextToken, RunResult } from './types.js';
 
+/** A run stopped by its caller between layers (a newer edit replaced it): no result, the model as it was. */
+export class RunStopped extends Error {
+  override name = 'RunStopped';
+}
+
 /** Memory one run may take unless the caller says otherwise: 3 GiB. */
 export const DEFAULT_RUN_BYTES = 3 * 2 ** 30;
 
@@ -95,6 +100,8 @@ export interface RunOptions {
   refuse?: (n: number) => string | undefined;
   /** Called after each layer of the forward pass; a caller stops the run by throwing (a cancelled run). */
   onLayer?: (layer: number) => void;
+  /** Asked before the forward pass and after each layer: true stops the run with RunStopped. */
+  stopped?: () => boolean;
 }
 
 /** Tokenizes `text` and runs the model over it. timings.loadMs is 0: the caller measured the loading. */
@@ -114,9 +121,12 @@ export function runText(m: LoadedModel, tokenizer: Tokenizer, text: string, opti
   const refusal = options.refuse?.(ids.length) ?? runRefusal(m, ids.length, options.budget ?? DEFAULT_RUN_BYTES);
   if (refusal) throw new ModelError(refusal);
   // A run stopped part way (onLayer threw) leaves the kept run as it was.
+  const { stopped, onLayer } = options;
+  const stop = () => { if (stopped?.()) throw new RunStopped('the run was stopped'); };
+  stop();
   const out = forward(m.config, m.names, m.weights, ids, {
     ...(m.keep ? { keep: true, ...(m.kept ? { reuse: m.kept } : {}) } : {}),
-    ...(options.onLayer ? { onLayer: options.onLayer } : {}),
+    ...(onLayer || stopped ? { onLayer: (layer: number) => { onLayer?.(layer); stop(); } } : {}),
   });
   if (out.kept) m.kept = out.kept;
   const next = topNext(out.logits, 5, (id) => tokenizer.decodeOne(id));
