@@ -49,13 +49,14 @@ export function loadModel(configText: string, tensors: ReadonlyMap<string, Tenso
  * Bytes a run of n tokens holds at its peak, from the shapes: the weights (all of them as float32
  * when kept, else the largest tensor as float32 and float64 plus the embedding), one layer's
  * activations in float64, one layer's attention weights in float64 and every layer's in float32,
- * and the matrix kernel's packed operands; when kept, the weight matrices as float64 too, and the last
- * run's keys, values and attention beside this run's (both counted at n tokens).
+ * and the matrix kernel's packed operands; when kept, the weight matrices as float64 instead, the last
+ * run's keys, values and attention (counted at n tokens) and this run's keys and values.
  */
 export function runBytes(m: LoadedModel, n: number): number {
   const c = m.config, E = c.dModel, F = c.ffn, Q = c.heads * c.headDim, KV = c.kvHeads * c.headDim;
   const embed = c.vocab * E;
-  const weights = m.keep ? (m.elements.total - embed) * 8 + embed * 4 + 2 * keptBytes(c, n) : m.elements.largest * 12 + embed * 4;
+  // Kept: the last run's keys, values and attention, and this run's keys and values (its attention is counted below).
+  const weights = m.keep ? (m.elements.total - embed) * 8 + embed * 4 + keptBytes(c, n) + c.layers * n * KV * 2 * 8 : m.elements.largest * 12 + embed * 4;
   const activations = n * (6 * E + 3 * Q + 2 * KV + 3 * F) * 8;
   const attention = c.layers * c.heads * n * n * 4 + (c.heads + 2) * n * n * 8;
   const kernel = (n * F + E * F + n * F) * 8;

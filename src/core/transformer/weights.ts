@@ -150,7 +150,7 @@ export class Weights {
     const have = this.kept.get(name);
     if (have) return have;
     const wide = this.kept64.get(name);
-    if (wide) return Float32Array.from(wide);
+    if (wide) return new Float32Array(wide);
     const t = this.tensors.get(name);
     if (!t) throw new ModelError(`tensor ${JSON.stringify(name)} is missing`);
     const data = readFloat32(t);
@@ -163,9 +163,7 @@ export class Weights {
   f64(name: string): Float64Array {
     const have = this.kept64.get(name);
     if (have) return have;
-    const f = this.f32(name);
-    const out = new Float64Array(f.length);
-    for (let i = 0; i < f.length; i++) out[i] = f[i];
+    const out = new Float64Array(this.f32(name)); // widened element by element, exactly
     if (this.keep) {
       this.kept64.set(name, out);
       this.kept.delete(name);

@@ -8,8 +8,8 @@
 import { attentionOf } from '../../core/files/open.js';
 import { shapeOf } from '../../core/model/scan.js';
 import type { AttentionFile } from '../../core/tensors/attention-file.js';
-import { writeSafetensors } from '../../core/tensors/safetensors-write.js';
 import { memorySource } from '../../core/tensors/source.js';
+import { attentionSafetensors } from '../../core/transformer/attention-out.js';
 import type { RunResult } from '../../core/transformer/types.js';
 import type { RunRequest, RunResponse } from '../../protocol/model-run.js';
 import { answerRead, errorReply } from '../model-editor/read-answer.js';
@@ -20,12 +20,16 @@ export function cancelledBy(flag: Int32Array): (id: number) => boolean {
   return (id) => Atomics.load(flag, 0) >= id;
 }
 
-/** A run's attention as the bytes of a safetensors attention file. */
+/** A run's attention as the bytes of a safetensors attention file (each layer copied once, into the file). */
 export function runAttentionBytes(run: RunResult): Uint8Array {
-  const n = run.ids.length, { layers, heads } = run.model;
-  const all = new Float32Array(layers * heads * n * n);
-  run.attention.forEach((layer, l) => all.set(layer.subarray(0, heads * n * n), l * heads * n * n));
-  return writeSafetensors([{ name: 'attention', dtype: 'F32', shape: [layers, heads, n, n], data: all }], { tokens: JSON.stringify(run.tokens) });
+  const parts = attentionSafetensors(run.attention, run.model.heads, run.ids.length, run.tokens);
+  const out = new Uint8Array(parts.reduce((size, part) => size + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }
 
 export class RunService {
