@@ -73,7 +73,9 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
   // The first position computed: after the shared prefix, and never past the last position.
   const p = reuse ? Math.min(sharedPrefix(reuse.ids, ids), n - 1) : 0;
   const rows = n - p;
-  const x = embed(c, names, w, ids, p);
+  // Held for the whole pass (the budget counts it): a tied head reads it again at the end.
+  const table = w.f32(names.embed);
+  const x = embed(c, names, w, table, ids, p);
   const rope = c.type === 'gpt2' ? undefined : ropeTables(n, D, c.ropeTheta, p);
   const attention: Float32Array[] = [];
   const keys: Float64Array[] = [], values: Float64Array[] = [];
@@ -103,7 +105,7 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
   }
   const last = norm(c, x.subarray((rows - 1) * E), w, names.finalNorm, names.finalNormBias);
   return {
-    attention, logits: headLogits(w.f32(names.head), last, c.vocab, E), reused: p,
+    attention, logits: headLogits(names.head === names.embed ? table : w.f32(names.head), last, c.vocab, E), reused: p,
     ...(captured ? { captured } : {}),
     ...(options.keep ? { kept: { ids: [...ids], keys, values, attention } } : {}),
   };
@@ -135,9 +137,8 @@ function joinedAttention(kept: Float32Array, keptN: number, fresh: Float64Array,
 }
 
 /** Each id's row of the embedding matrix (plus its position's row for gpt2), for positions from…n − 1: [n − from, dModel]. */
-function embed(c: ModelConfig, names: ModelNames, w: Weights, ids: readonly number[], from: number): Float64Array {
+function embed(c: ModelConfig, names: ModelNames, w: Weights, table: Float32Array, ids: readonly number[], from: number): Float64Array {
   const E = c.dModel;
-  const table = w.f32(names.embed);
   const positions = names.positions ? w.f32(names.positions) : undefined;
   const x = new Float64Array((ids.length - from) * E);
   for (let i = from; i < ids.length; i++) {
