@@ -1,13 +1,20 @@
 // A checkpoint made ready to run, and one run of it over a text: the config read, every tensor's
 // shape checked against it, the memory a run of n tokens needs estimated from the shapes (and
 // refused in a sentence before anything is allocated), then tokenize → forward → the five most
-// likely next tokens. Pure: the files come in already opened (core/files reads the folder).
+// likely next tokens. Pure: the files come in already opened (core/files reads the folder). A model
+// loaded to be kept (the editor's) also keeps its last run's keys and values, so the next run over a
+// text that begins the same computes only the positions after the shared prefix (forward.ts).
 import type { TensorRef } from '../tensors/attention-file.js';
 import type { Tokenizer } from '../tokenizer/tokenizer.js';
 import { ModelError, readModelConfig, summaryOf, type ModelConfig } from './config.js';
-import { forward } from './forward.js';
+import { forward, keptBytes, type KeptRun } from './forward.js';
 import { checkTensors, weightElements, Weights, type ModelNames } from './weights.js';
 import type { NextToken, RunResult } from './types.js';
+
+/** A run stopped by its caller between layers (a newer edit replaced it): no result, the model as it was. */
+export class RunStopped extends Error {
+  override name = 'RunStopped';
+}
 
 /** Memory one run may take unless the caller says otherwise: 3 GiB. */
 export const DEFAULT_RUN_BYTES = 3 * 2 ** 30;
@@ -18,8 +25,10 @@ export interface LoadedModel {
   weights: Weights;
   /** Elements of the weights: all of them, and the largest tensor. */
   elements: { total: number; largest: number };
-  /** Whether the decoded weights are kept between runs. */
+  /** Whether the decoded weights are kept between runs (and the last run's keys and values). */
   keep: boolean;
+  /** The last run's keys, values and attention, when `keep`: the next run reuses its shared prefix. */
+  kept?: KeptRun;
 }
 
 export interface LoadOptions {
@@ -40,12 +49,14 @@ export function loadModel(configText: string, tensors: ReadonlyMap<string, Tenso
  * Bytes a run of n tokens holds at its peak, from the shapes: the weights (all of them as float32
  * when kept, else the largest tensor as float32 and float64 plus the embedding), one layer's
  * activations in float64, one layer's attention weights in float64 and every layer's in float32,
- * and the matrix kernel's packed operands.
+ * and the matrix kernel's packed operands; when kept, the weight matrices as float64 instead, the last
+ * run's keys, values and attention (counted at n tokens) and this run's keys and values.
  */
 export function runBytes(m: LoadedModel, n: number): number {
   const c = m.config, E = c.dModel, F = c.ffn, Q = c.heads * c.headDim, KV = c.kvHeads * c.headDim;
   const embed = c.vocab * E;
-  const weights = m.keep ? m.elements.total * 4 : m.elements.largest * 12 + embed * 4;
+  // Kept: the last run's keys, values and attention, and this run's keys and values (its attention is counted below).
+  const weights = m.keep ? (m.elements.total - embed) * 8 + embed * 4 + keptBytes(c, n) + c.layers * n * KV * 2 * 8 : m.elements.largest * 12 + embed * 4;
   const activations = n * (6 * E + 3 * Q + 2 * KV + 3 * F) * 8;
   const attention = c.layers * c.heads * n * n * 4 + (c.heads + 2) * n * n * 8;
   const kernel = (n * F + E * F + n * F) * 8;
@@ -88,6 +99,10 @@ export interface RunOptions {
   budget?: number;
   /** The caller's own refusal once the number of tokens is known (the CLI's budget of printed numbers). */
   refuse?: (n: number) => string | undefined;
+  /** Called after each layer of the forward pass; a caller stops the run by throwing (a cancelled run). */
+  onLayer?: (layer: number) => void;
+  /** Asked before the forward pass and after each layer: true stops the run with RunStopped. */
+  stopped?: () => boolean;
 }
 
 /** Tokenizes `text` and runs the model over it. timings.loadMs is 0: the caller measured the loading. */
@@ -106,11 +121,19 @@ export function runText(m: LoadedModel, tokenizer: Tokenizer, text: string, opti
   const t1 = performance.now();
   const refusal = options.refuse?.(ids.length) ?? runRefusal(m, ids.length, options.budget ?? DEFAULT_RUN_BYTES);
   if (refusal) throw new ModelError(refusal);
-  const out = forward(m.config, m.names, m.weights, ids);
+  // A run stopped part way (onLayer threw) leaves the kept run as it was.
+  const { stopped, onLayer } = options;
+  const stop = () => { if (stopped?.()) throw new RunStopped('the run was stopped'); };
+  stop();
+  const out = forward(m.config, m.names, m.weights, ids, {
+    ...(m.keep ? { keep: true, ...(m.kept ? { reuse: m.kept } : {}) } : {}),
+    ...(onLayer || stopped ? { onLayer: (layer: number) => { onLayer?.(layer); stop(); } } : {}),
+  });
+  if (out.kept) m.kept = out.kept;
   const next = topNext(out.logits, 5, (id) => tokenizer.decodeOne(id));
   const t2 = performance.now();
   return {
-    model: summaryOf(m.config), ids, pieces, tokens, attention: out.attention, next,
+    model: summaryOf(m.config), ids, pieces, tokens, attention: out.attention, next, reused: out.reused,
     timings: { loadMs: 0, tokenizeMs: t1 - t0, forwardMs: t2 - t1 },
   };
 }

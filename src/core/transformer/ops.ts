@@ -76,15 +76,19 @@ export function swiglu(gate: Float64Array, up: Float64Array): void {
   }
 }
 
-/** RoPE's cos and sin tables, [n, headDim / 2] each (the same for both halves of a head). */
-export function ropeTables(n: number, headDim: number, theta: number): { cos: Float64Array; sin: Float64Array } {
+/**
+ * RoPE's cos and sin tables for positions from…n − 1, [n − from, headDim / 2] each (the same for both
+ * halves of a head). A position's row is the same whatever `from` and `n` are (a run that reuses a
+ * prefix rotates its new positions exactly as a whole run does).
+ */
+export function ropeTables(n: number, headDim: number, theta: number, from = 0): { cos: Float64Array; sin: Float64Array } {
   const half = headDim / 2;
-  const cos = new Float64Array(n * half), sin = new Float64Array(n * half);
+  const cos = new Float64Array((n - from) * half), sin = new Float64Array((n - from) * half);
   for (let i = 0; i < half; i++) {
     const inv = 1 / theta ** ((2 * i) / headDim);
-    for (let p = 0; p < n; p++) {
-      cos[p * half + i] = Math.cos(p * inv);
-      sin[p * half + i] = Math.sin(p * inv);
+    for (let p = from; p < n; p++) {
+      cos[(p - from) * half + i] = Math.cos(p * inv);
+      sin[(p - from) * half + i] = Math.sin(p * inv);
     }
   }
   return { cos, sin };
@@ -117,12 +121,13 @@ export function columns(x: Float64Array, n: number, stride: number, from: number
 }
 
 /**
- * Causal softmax of the n × n scores, in place, after dividing by `scale`: row i keeps keys 0…i
- * (the rest become exact zeros, which the kernel then skips when the weights multiply the values).
+ * Causal softmax of the scores of queries first…n − 1 against keys 0…n − 1 ((n − first) × n; n × n
+ * by default), in place, after dividing by `scale`: query i keeps keys 0…i (the rest become exact
+ * zeros, which the kernel then skips when the weights multiply the values).
  */
-export function causalSoftmax(scores: Float64Array, n: number, scale: number): void {
-  for (let i = 0; i < n; i++) {
-    const row = i * n;
+export function causalSoftmax(scores: Float64Array, n: number, scale: number, first = 0): void {
+  for (let i = first; i < n; i++) {
+    const row = (i - first) * n;
     let top = -Infinity;
     for (let j = 0; j <= i; j++) {
       scores[row + j] /= scale;

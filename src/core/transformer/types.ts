@@ -42,6 +42,8 @@ export interface RunResult {
   /** The five most likely next tokens, most likely first. */
   next: NextToken[];
   timings: { loadMs: number; tokenizeMs: number; forwardMs: number };
+  /** Leading positions taken from the previous run of a kept model (a text that begins the same) rather than computed. */
+  reused?: number;
 }
 
 /**

@@ -4,7 +4,9 @@
 // use are ignored: GPT-2's legacy attn.bias / masked_bias buffers (the causal mask, not weights),
 // rotary inv_freq buffers. The numbers themselves are read lazily, one tensor when the forward pass
 // asks for it, and decoded to float32 (exact for F16 and BF16); a kept copy is optional, so a single
-// run holds one tensor at a time while an editor that re-runs can keep them.
+// run holds one tensor at a time while an editor that re-runs can keep them. A kept matrix is kept in
+// the form the kernel multiplies, float64 (decoded once per load, not once per run); asked for as
+// float32 (the lens), it is narrowed back, exactly, since it came from float32.
 import { decode, isDType, ITEM_SIZE, type DType } from '../tensors/dtype.js';
 import type { TensorRef } from '../tensors/attention-file.js';
 import { MAX_READ_BYTES } from '../tensors/source.js';
@@ -154,24 +156,34 @@ function refuseNonFinite(t: TensorRef, data: Float32Array): void {
 /** The weights as the forward pass asks for them: by name, decoded on demand, kept when asked to. */
 export class Weights {
   private readonly kept = new Map<string, Float32Array>();
+  private readonly kept64 = new Map<string, Float64Array>();
+  /** Tensors decoded from their bytes (each once when kept): for tests of the keeping. */
+  decoded = 0;
   constructor(private readonly tensors: ReadonlyMap<string, TensorRef>, private readonly keep: boolean) {}
 
   /** The tensor's numbers, row-major, as float32. */
   f32(name: string): Float32Array {
     const have = this.kept.get(name);
     if (have) return have;
+    const wide = this.kept64.get(name);
+    if (wide) return new Float32Array(wide);
     const t = this.tensors.get(name);
     if (!t) throw new ModelError(`tensor ${JSON.stringify(name)} is missing`);
     const data = readFloat32(t);
+    this.decoded++;
     if (this.keep) this.kept.set(name, data);
     return data;
   }
 
-  /** The tensor's numbers as float64 (what the matrix kernel multiplies). */
+  /** The tensor's numbers as float64 (what the matrix kernel multiplies); kept in this form alone when kept. */
   f64(name: string): Float64Array {
-    const f = this.f32(name);
-    const out = new Float64Array(f.length);
-    for (let i = 0; i < f.length; i++) out[i] = f[i];
+    const have = this.kept64.get(name);
+    if (have) return have;
+    const out = new Float64Array(this.f32(name)); // widened element by element, exactly
+    if (this.keep) {
+      this.kept64.set(name, out);
+      this.kept.delete(name);
+    }
     return out;
   }
 

@@ -1,7 +1,9 @@
 // The extension host's side of a model run's worker: runs asked for as the text is edited, each a
-// promise, the newest winning. A run asked for while another is under way cancels it for real: the
-// worker is ended (a forward pass cannot be interrupted from outside) and the next request starts a
-// new one, which loads the model again. The model views read the latest run's attention through
+// promise, the newest winning. A run asked for while another is under way cancels it: its promise
+// rejects at once (RunCancelled), and the worker, told through a shared Int32 it reads between layers,
+// stops that run within one layer's time and goes on to the next request with its model still loaded
+// (and the unchanged beginning of the text's keys and values kept). The worker is ended only when the
+// session closes. The model views read the latest run's attention through
 // reader(), a ModelReading whose 'open' waits for the latest run, so a model document opened anew
 // when a run begins shows that run once it is done, or its error.
 import { Worker } from 'node:worker_threads';
@@ -9,7 +11,7 @@ import type { ScanOptions } from '../../core/model/data.js';
 import type { ModelShape } from '../../core/model/scan.js';
 import type { PassResult } from '../../core/tensors/pass.js';
 import type { HeadLens } from '../../core/transformer/types.js';
-import type { RunReport, RunRequest, RunResponse } from '../../protocol/model-run.js';
+import type { RunReport, RunRequest, RunResponse, RunWorkerData } from '../../protocol/model-run.js';
 import { RequestError, Requests } from '../../protocol/requests.js';
 import { ReaderError, type ModelReading } from '../model-editor/reader.js';
 
@@ -21,7 +23,14 @@ export class RunCancelled extends RequestError {
 type Ok = Extract<RunResponse, { ok: true }>;
 type Without<T> = T extends unknown ? Omit<T, 'id'> : never;
 
-interface Channel { worker: Worker; requests: Requests<Ok> }
+interface Channel {
+  worker: Worker;
+  requests: Requests<Ok>;
+  /** The cancel flag shared with the worker: every run with an id up to it stops. */
+  cancel: Int32Array;
+  /** The id of the run under way (its request's), 0 when none. */
+  runId: number;
+}
 
 export class RunClient {
   private channel: Channel | undefined;
@@ -31,7 +40,7 @@ export class RunClient {
   /** Resolves when the first run (or refusal) is asked for: the views' 'open' waits for it. */
   private firstAsked!: () => void;
   private readonly first = new Promise<void>((resolve) => { this.firstAsked = resolve; });
-  /** Workers started (1, plus one per run cancelled while under way): for tests. */
+  /** Workers started (1, and another only if one died): for tests. */
   workersStarted = 0;
 
   /** `script`: dist/model-run-worker.js (tests pass a .ts entry with tsx in `execArgv`). */
@@ -39,9 +48,9 @@ export class RunClient {
 
   /** Runs `text` through the model in `folder`; an older run still under way is cancelled. */
   run(folder: string, text: string, maxTokens?: number): Promise<RunReport> {
-    if (this.inFlight > 0) this.restart(new RunCancelled('a newer edit replaced this run'));
+    this.stopRun(new RunCancelled('a newer edit replaced this run'));
     this.inFlight++;
-    const run = this.ask({ op: 'run', folder, text, ...(maxTokens !== undefined ? { maxTokens } : {}) })
+    const run = this.ask({ op: 'run', folder, text, ...(maxTokens !== undefined ? { maxTokens } : {}) }, true)
       .then((r) => (r as Extract<Ok, { run: RunReport }>).run)
       .finally(() => { this.inFlight--; });
     this.latest = run;
@@ -52,7 +61,7 @@ export class RunClient {
 
   /** The latest run could not even begin (its model cannot be found): the views show `message`. */
   refuse(message: string): void {
-    if (this.inFlight > 0) this.restart(new RunCancelled('a newer edit replaced this run'));
+    this.stopRun(new RunCancelled('a newer edit replaced this run'));
     this.latest = Promise.reject(new ReaderError(message, true));
     this.latest.catch(() => {});
     this.firstAsked();
@@ -63,7 +72,7 @@ export class RunClient {
 
   /** The run under way stops (the progress notification's Cancel): the views say so. */
   cancel(): void {
-    if (this.inFlight > 0) this.restart(new RunCancelled('the run was cancelled: edit the text to run it again'));
+    this.stopRun(new RunCancelled('the run was cancelled: edit the text to run it again'));
   }
 
   /** The numbers of one head of the latest run. */
@@ -98,22 +107,38 @@ export class RunClient {
 
   dispose(): void {
     this.disposed = true;
-    this.restart(new RunCancelled('the model view was closed'));
+    this.end(new RunCancelled('the model view was closed'));
   }
 
-  private ask(request: Without<RunRequest>): Promise<Ok> {
+  private ask(request: Without<RunRequest>, isRun = false): Promise<Ok> {
     if (this.disposed) return Promise.reject(new RunCancelled('the model view was closed'));
-    const { requests, worker } = this.channel ??= this.start();
-    return requests.ask((id) => worker.postMessage({ ...request, id }));
+    const channel = this.channel ??= this.start();
+    return channel.requests.ask((id) => {
+      if (isRun) channel.runId = id;
+      channel.worker.postMessage({ ...request, id });
+    });
+  }
+
+  /** The run under way (if any) stops: its promise rejects with `why` now, the worker stops it after its current layer. */
+  private stopRun(why: RunCancelled): void {
+    const channel = this.channel;
+    if (!channel || channel.runId === 0) return;
+    Atomics.store(channel.cancel, 0, channel.runId);
+    channel.requests.fail(channel.runId, why);
+    channel.runId = 0;
   }
 
   private start(): Channel {
     this.workersStarted++;
-    const worker = new Worker(this.script, { execArgv: this.execArgv });
+    const cancel = new Int32Array(new SharedArrayBuffer(4));
+    const workerData: RunWorkerData = { cancel: cancel.buffer as SharedArrayBuffer };
+    const worker = new Worker(this.script, { execArgv: this.execArgv, workerData });
     const requests = new Requests<Ok>();
-    const channel = { worker, requests };
+    const channel: Channel = { worker, requests, cancel, runId: 0 };
     worker.on('message', (r: RunResponse) => {
+      if (channel.runId === r.id) channel.runId = 0; // the run's answer (or a late one for a run already failed here)
       if (r.ok) requests.settle(r.id, r);
+      else if ('cancelled' in r) requests.fail(r.id, new RunCancelled('the run was cancelled'));
       else requests.fail(r.id, new ReaderError(r.error, r.tensorError));
     });
     const die = (e: Error) => {
@@ -125,7 +150,7 @@ export class RunClient {
     return channel;
   }
 
-  private restart(why: Error): void {
+  private end(why: Error): void {
     const old = this.channel;
     this.channel = undefined;
     if (!old) return;

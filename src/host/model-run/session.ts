@@ -1,7 +1,8 @@
 // One model spec shown in the model views: its webview panel (the model editor's shell and views),
 // a ModelDocument that reads the latest run's attention from the run's worker (client.ts), and the
 // runs themselves: one when the panel opens, then one per edit of the spec (debounced like the spec
-// panel, half the last run's cost), a newer edit cancelling an older run, with progress in the status
+// panel, half the last run's cost), a newer edit cancelling an older run (the worker stops it between
+// layers and keeps its model), with progress in the status
 // bar (and, past a second, a cancellable notification). A spec whose model cannot be found or run gets
 // a problem on its "model" value and the one-line reason in the view, never a blank panel.
 import * as path from 'node:path';
@@ -134,7 +135,7 @@ export class RunSession {
       this.runError = undefined;
       this.context.diagnostics.delete(this.uri);
       this.view.say(this.runMessage(report));
-      log().info(`model run: ${spec.model}, ${report.ids.length} tokens: load ${report.timings.loadMs.toFixed(0)} ms, forward ${report.timings.forwardMs.toFixed(0)} ms`);
+      log().info(`model run: ${spec.model}, ${report.ids.length} tokens (${report.reused} reused): load ${report.timings.loadMs.toFixed(0)} ms, forward ${report.timings.forwardMs.toFixed(0)} ms`);
     } catch (e) {
       if (this.disposed || (e instanceof RunCancelled && this.lastKey !== key)) return; // a newer run took its place
       this.lastKey = undefined;

@@ -1,7 +1,8 @@
 // The real engine (src/host/model-run/engine.ts) on a tiny GPT-2 folder the test writes: a run gives
 // every layer's attention and five next tokens; the lens on a head of that run, written as a spec
 // (lensSpec) and computed by the core, gives the run's own attention of that head to 1e-5; a folder
-// without a config is one line naming it.
+// without a config is one line naming it. A run stopped between layers throws RunStopped and leaves
+// the model loaded; the next run over a text that begins the same reuses that beginning.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -38,6 +39,20 @@ test('a run of a real tiny checkpoint, and the lens on each of its heads compute
   }
   // A second run of the same folder reuses the loaded model (no load time).
   assert.equal(engine.run(folder, 'The cat').timings.loadMs, 0);
+  engine.close();
+});
+
+test('a run stopped between layers leaves the model loaded; a text that begins the same reuses its positions', () => {
+  const engine = realEngine();
+  let asked = 0;
+  assert.throws(() => engine.run(folder, 'The cat sat on the mat.', undefined, () => ++asked > 1), (e: Error) => e.name === 'RunStopped');
+  assert.equal(asked, 2); // before the pass, then after its first layer
+  const first = engine.run(folder, 'The cat sat on the mat.');
+  assert.equal(first.timings.loadMs, 0);
+  assert.equal(first.reused, 0);
+  const next = engine.run(folder, 'The cat sat on the mat. The');
+  assert.equal(next.timings.loadMs, 0);
+  assert.equal(next.reused, first.ids.length);
   engine.close();
 });
 

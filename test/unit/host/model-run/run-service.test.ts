@@ -4,7 +4,7 @@
 // head asked for the lens comes back as the engine cut it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RunService, runAttentionBytes } from '../../../../src/host/model-run/run-service.js';
+import { cancelledBy, RunService, runAttentionBytes } from '../../../../src/host/model-run/run-service.js';
 import type { Engine } from '../../../../src/host/model-run/engine.js';
 import type { RunResult } from '../../../../src/core/transformer/types.js';
 import type { RunResponse } from '../../../../src/protocol/model-run.js';
@@ -65,4 +65,25 @@ test('the run\'s attention file is [layers, heads, n, n] F32 with the tokens in 
   assert.deepEqual(header.attention.shape, [L, H, N, N]);
   assert.equal(header.attention.dtype, 'F32');
   assert.deepEqual(JSON.parse(header.__metadata__.tokens), ['The', ' cat', ' sat', ' on']);
+});
+
+test('a run the cancel flag names answers \'cancelled\' (asked between layers); a later run goes on', () => {
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const asked: number[] = [];
+  const stopping: Engine = {
+    ...engine(),
+    run: (_folder, text, _max, stopped) => {
+      for (let layer = 0; layer < 3; layer++) {
+        asked.push(layer);
+        if (stopped?.()) throw Object.assign(new Error('the run was stopped'), { name: 'RunStopped' });
+      }
+      return fakeRun(text);
+    },
+  };
+  const service = new RunService(stopping, cancelledBy(flag));
+  Atomics.store(flag, 0, 1);
+  assert.deepEqual(service.answer({ id: 1, op: 'run', folder: '/m', text: 'The cat sat on' }).response, { id: 1, ok: false, cancelled: true, error: 'cancelled', tensorError: false });
+  assert.deepEqual(asked, [0]);
+  const next = ok(service.answer({ id: 2, op: 'run', folder: '/m', text: 'The cat sat on' }).response).run as { shape: { tokens: number } };
+  assert.equal(next.shape.tokens, N);
 });

@@ -1,0 +1,96 @@
+// npm run bench:model-edit: the editor's path from an edit of a model spec's text to its run
+// answered, outside VS Code but on the host's own code: the RunClient the session uses, the bundled
+// worker (dist/model-run-worker.js, so run `node scripts/build.mjs` first) with the real engine, on
+// the GPT-2-small-shaped checkpoint bench:model writes. Per edit: the time from the edit to the run's
+// answer (the run's attention file then ready in the worker's memory), then to the first read of it
+// the grid makes (the pass over every head), the positions reused, and the longest stall of this
+// thread meanwhile (a 5 ms interval's longest gap, past its 5 ms), which is the extension host's in
+// VS Code. The edits: the first run (the model loads), appending one word at the end of a 127-token
+// text, changing its first word, and a burst of five keystrokes 150 ms apart (each cancelling the
+// run before). Figures, not assertions; the folder is removed after.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RunClient } from '../src/host/model-run/client.js';
+import { tokenizerFrom } from '../src/core/tokenizer/index.js';
+import { PARAGRAPH, writeCheckpoint } from './model-checkpoint.js';
+
+const WORKER = join(__dirname, '..', 'dist', 'model-run-worker.js');
+
+/** The longest gap between ticks of a 5 ms interval since the last reset, past the 5 ms. */
+class Stalls {
+  private last = performance.now();
+  private worst = 0;
+  private readonly timer = setInterval(() => {
+    const now = performance.now();
+    this.worst = Math.max(this.worst, now - this.last - 5);
+    this.last = now;
+  }, 5);
+  reset(): void { this.last = performance.now(); this.worst = 0; }
+  get maxMs(): number { return this.worst; }
+  dispose(): void { clearInterval(this.timer); }
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'attn-bench-edit-'));
+  const stalls = new Stalls();
+  const client = new RunClient(WORKER);
+  try {
+    writeCheckpoint(dir);
+    const tokenizer = tokenizerFrom({ tokenizerJson: readFileSync(join(dir, 'tokenizer.json'), 'utf8') });
+    const base = tokenizer.encode(PARAGRAPH.repeat(4)).ids.slice(0, 127).map((id) => tokenizer.decodeOne(id)).join('');
+    const count = (text: string) => tokenizer.encode(text).ids.length;
+    const reader = client.reader();
+    const rows: string[][] = [['edit', 'tokens', 'reused', 'load ms', 'forward ms', 'edit → answer ms', '→ grid read ms', 'host stall ms']];
+    const measure = async (what: string, text: string) => {
+      stalls.reset();
+      const t0 = performance.now();
+      const report = await client.run(dir, text);
+      const answered = performance.now() - t0;
+      await reader.pass(0, report.model.layers * report.model.heads, {});
+      const read = performance.now() - t0;
+      rows.push([what, String(report.ids.length), String(report.reused), report.timings.loadMs.toFixed(0), report.timings.forwardMs.toFixed(0), answered.toFixed(0), read.toFixed(0), stalls.maxMs.toFixed(1)]);
+      console.log(rows.at(-1)!.join('  '));
+    };
+    // The floor: this thread's longest stall over two seconds with nothing to do (a loaded machine's own).
+    stalls.reset();
+    await wait(2000);
+    rows.push(['idle, 2 s (no run)', '', '', '', '', '', '', stalls.maxMs.toFixed(1)]);
+    console.log(`${count(base)}-token text; edits:`);
+    await measure('first run (load)', base);
+    let text = base;
+    for (const word of [' cat', ' sat', ' down']) {
+      await measure(`append "${word.trim()}"`, text + word);
+      text += word;
+    }
+    await measure('change the first word', text.replace(/^The/, 'A'));
+    await measure('change it back', text);
+    await measure('append "again"', `${text} again`);
+    // Five keystrokes 150 ms apart, each a new run cancelling the one before; the last one answered.
+    stalls.reset();
+    const burst: Promise<unknown>[] = [];
+    let last = text;
+    for (const word of ['X', 'Xy', 'Xyz', 'Xyzw', 'Xyzwv']) {
+      last = `${word}${text.slice(3)}`;
+      burst.push(client.run(dir, last).catch(() => 'cancelled'));
+      await wait(150);
+    }
+    const t0 = performance.now() - 150;
+    const outcomes = await Promise.all(burst);
+    const final = (outcomes.at(-1) as { reused: number; timings: { forwardMs: number } });
+    rows.push(['5 keystrokes at the start, 150 ms apart', String(count(last)), String(final.reused), '0', final.timings.forwardMs.toFixed(0),
+      `${(performance.now() - t0).toFixed(0)} after the last`, '', stalls.maxMs.toFixed(1)]);
+    rows.push(['', `${outcomes.filter((o) => o === 'cancelled').length} of 5 cancelled; workers started: ${client.workersStarted}; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (host and worker)`, '', '', '', '', '', '']);
+    const widths = rows[0].map((_, j) => rows.reduce((w, r) => Math.max(w, r[j].length), 0));
+    console.log('');
+    for (const r of rows) console.log(r.map((c, j) => (j === 0 ? c.padEnd(widths[j]) : c.padStart(widths[j]))).join('  '));
+  } finally {
+    client.dispose();
+    stalls.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e: unknown) => { console.error(e instanceof Error ? e.message : e); process.exitCode = 1; });
