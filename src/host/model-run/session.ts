@@ -19,7 +19,7 @@ import { showModelView } from '../model-editor/webview.js';
 import { updateDelay } from '../update-delay.js';
 import { answersByDefault } from '../panel/save-dialog.js';
 import { RunCancelled, RunClient } from './client.js';
-import { freshLensPath, lensStem, lensTargetProblem, writeLensFiles } from './lens-files.js';
+import { freshLensPath, LENS_SAVE_FILTERS, lensSpecPath, lensStem, lensTargetProblem, writeLensFiles } from './lens-files.js';
 
 export interface RunContext {
   extensionUri: vscode.Uri;
@@ -191,12 +191,12 @@ export class RunSession {
         const proposed = beside ? vscode.Uri.file(freshLensPath(beside, stem)) : undefined;
         const chosen = answersByDefault() && proposed ? proposed : await vscode.window.showSaveDialog({
           ...(proposed ? { defaultUri: proposed } : {}), saveLabel: 'Save', title: `Save ${model} layer ${m.layer + 1} head ${m.head + 1} as a spec`,
-          filters: { 'Attention Lens spec': ['attn.json'] },
+          filters: LENS_SAVE_FILTERS,
         });
         if (!chosen) return;
-        const problem = lensTargetProblem(chosen.fsPath, folder);
+        target = lensSpecPath(chosen.fsPath);
+        const problem = lensTargetProblem(target, folder);
         if (problem) { void vscode.window.showErrorMessage(`Attention Lens: ${problem}`); return; }
-        target = chosen.fsPath;
       } else {
         const dir = vscode.Uri.joinPath(this.context.globalStorageUri, 'lens');
         await vscode.workspace.fs.createDirectory(dir);
