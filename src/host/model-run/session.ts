@@ -7,7 +7,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { resolveModelFolder, hfCacheRoot, nodeFolderFs } from '../../core/files/model-location.js';
-import type { ModelSpec } from '../../core/model-spec/read-model.js';
+import type { Problem } from '../../core/json/problems.js';
+import { notRunningReason, type ModelSpec } from '../../core/model-spec/read-model.js';
 import type { ModelHostMessage, ModelWebviewMessage } from '../../protocol/model-editor.js';
 import type { RunReport } from '../../protocol/model-run.js';
 import type { AnalysisCache } from '../analysis/cache.js';
@@ -94,16 +95,17 @@ export class RunSession {
     if (this.disposed) return;
     let document: vscode.TextDocument;
     let spec: ModelSpec | undefined;
+    let problems: readonly Problem[];
     try {
       document = await vscode.workspace.openTextDocument(this.uri);
-      spec = (await this.context.cache.get(document)).model;
+      ({ model: spec, problems } = await this.context.cache.get(document));
     } catch {
       return; // replaced by a newer version, whose run is on its way
     }
     if (this.disposed) return;
     if (!spec) {
       // The spec's own problems are in the Problems panel already (the diagnostics read it too).
-      this.refuse('this spec no longer runs a model: give "model" and "text" (see the Problems panel)', undefined, document);
+      this.refuse(notRunningReason(problems), undefined, document);
       return;
     }
     this.model = spec;
