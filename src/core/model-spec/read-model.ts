@@ -5,6 +5,7 @@
 // is decided by core/files/model-folder.ts, which knows the disk; here only its form is checked, so
 // the CLI, the diagnostics and the panel report the same problems at the same place.
 import { childAt, type Node } from '../json/json-tree.js';
+import type { Problem } from '../json/problems.js';
 import { describe, spanOf, type Reader } from '../spec/read-values.js';
 import type { Span } from '../spec/spec.js';
 
@@ -64,3 +65,16 @@ function optionalString(r: Reader, root: Node, key: string): string | undefined 
   if (node.type !== 'string') return r.error(node, [key], `expected a string, got ${describe(node)}`);
   return node.value as string;
 }
+
+/**
+ * What the model views say when an edit leaves the spec unable to run: its first error (mid-typing, an
+ * unterminated string), the Problems panel holding them all; only a spec without errors that no longer
+ * names a model is told to give "model" and "text" (it had said so for a broken JSON too, whose
+ * "model" and "text" were right there).
+ */
+export function notRunningReason(problems: readonly Problem[]): string {
+  const first = problems.find((p) => p.severity === 'error');
+  if (first) return `this spec does not run now: ${first.message} (see the Problems panel)`;
+  return 'this spec no longer runs a model: give "model" and "text" (see the Problems panel)';
+}
+

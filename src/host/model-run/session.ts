@@ -8,7 +8,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { resolveModelFolder, hfCacheRoot, nodeFolderFs } from '../../core/files/model-location.js';
-import type { ModelSpec } from '../../core/model-spec/read-model.js';
+import type { Problem } from '../../core/json/problems.js';
+import { notRunningReason, type ModelSpec } from '../../core/model-spec/read-model.js';
 import type { ModelHostMessage, ModelWebviewMessage } from '../../protocol/model-editor.js';
 import type { RunReport } from '../../protocol/model-run.js';
 import type { AnalysisCache } from '../analysis/cache.js';
@@ -20,7 +21,7 @@ import { showModelView } from '../model-editor/webview.js';
 import { updateDelay } from '../update-delay.js';
 import { answersByDefault } from '../panel/save-dialog.js';
 import { RunCancelled, RunClient } from './client.js';
-import { freshLensPath, lensStem, lensTargetProblem, writeLensFiles } from './lens-files.js';
+import { freshLensPath, LENS_SAVE_FILTERS, lensSpecPath, lensStem, lensTargetProblem, writeLensFiles } from './lens-files.js';
 
 export interface RunContext {
   extensionUri: vscode.Uri;
@@ -95,16 +96,17 @@ export class RunSession {
     if (this.disposed) return;
     let document: vscode.TextDocument;
     let spec: ModelSpec | undefined;
+    let problems: readonly Problem[];
     try {
       document = await vscode.workspace.openTextDocument(this.uri);
-      spec = (await this.context.cache.get(document)).model;
+      ({ model: spec, problems } = await this.context.cache.get(document));
     } catch {
       return; // replaced by a newer version, whose run is on its way
     }
     if (this.disposed) return;
     if (!spec) {
       // The spec's own problems are in the Problems panel already (the diagnostics read it too).
-      this.refuse('this spec no longer runs a model: give "model" and "text" (see the Problems panel)', undefined, document);
+      this.refuse(notRunningReason(problems), undefined, document);
       return;
     }
     this.model = spec;
@@ -192,12 +194,12 @@ export class RunSession {
         const proposed = beside ? vscode.Uri.file(freshLensPath(beside, stem)) : undefined;
         const chosen = answersByDefault() && proposed ? proposed : await vscode.window.showSaveDialog({
           ...(proposed ? { defaultUri: proposed } : {}), saveLabel: 'Save', title: `Save ${model} layer ${m.layer + 1} head ${m.head + 1} as a spec`,
-          filters: { 'Attention Lens spec': ['attn.json'] },
+          filters: LENS_SAVE_FILTERS,
         });
         if (!chosen) return;
-        const problem = lensTargetProblem(chosen.fsPath, folder);
+        target = lensSpecPath(chosen.fsPath);
+        const problem = lensTargetProblem(target, folder);
         if (problem) { void vscode.window.showErrorMessage(`Attention Lens: ${problem}`); return; }
-        target = chosen.fsPath;
       } else {
         const dir = vscode.Uri.joinPath(this.context.globalStorageUri, 'lens');
         await vscode.workspace.fs.createDirectory(dir);

@@ -19,6 +19,7 @@ import { openAttention } from '../../../src/core/files/open.js';
 import { fromBase64 } from '../../../src/core/model/png.js';
 import { MODEL_SVG, modelSvgBytes } from '../../../src/core/budget.js';
 import { joinPageLate, type ModelPageData, type ModelPageLate } from '../../../webview/views/model/page-data.js';
+import { exactWeight } from '../../../webview/views/model/head.js';
 import { npyBytes, npyDict, zipOf } from '../../support/tensor-files.js';
 import { tempDir } from '../../support/temp-dir.js';
 
@@ -90,7 +91,12 @@ test('scores saved before the softmax: a warning, and --softmax applies it', asy
   assert.match(plain.err, /warning: 2 row\(s\) do not sum to 1.*--softmax applies it/);
   const fixed = await attn('render', scores, '--view', 'head', '--softmax', '--out', join(dir, 's2.svg'));
   assert.equal(fixed.err, '');
-  assert.match(readFileSync(join(dir, 's2.svg'), 'utf8'), new RegExp(`weight ${String(Number(Math.fround(1 / (1 + Math.E)).toPrecision(9))).replace('.', '\\.')}`));
+  // The softmax's 1/(1+e) as float32, written in the fewest digits that read back as it (0.26894143).
+  const softmaxed = Math.fround(1 / (1 + Math.E));
+  const shown = exactWeight(softmaxed);
+  assert.equal(shown, '0.26894143');
+  assert.equal(Math.fround(Number(shown)), softmaxed);
+  assert.match(readFileSync(join(dir, 's2.svg'), 'utf8'), new RegExp(`weight ${shown.replace('.', '\\.')}\n`));
 });
 
 test('script-safe embedding: no "<" in the JSON, no "</script" or "<!--" in the source', () => {

@@ -21,9 +21,20 @@ export const HOVER_BLOCK = 128;
 /** Arcs are drawn up to this many tokens (beyond, they are a solid band). */
 export const ARCS_MAX = 96;
 
-/** A float32 weight written so that it reads back as the same float32 (9 significant digits suffice). */
+/**
+ * A float32 weight written so that it reads back as the same float32, in the fewest digits that do
+ * (a notebook's 0.85, stored as float32, hovered as "weight 0.850000024"; 9 significant digits always
+ * suffice). A number that is no float32 keeps its 9 digits.
+ */
 export function exactWeight(w: number): string {
-  return Number.isFinite(w) ? String(Number(w.toPrecision(9))) : String(w);
+  if (!Number.isFinite(w)) return String(w);
+  if (Math.fround(w) === w) {
+    for (let p = 1; p < 9; p++) {
+      const v = Number(w.toPrecision(p));
+      if (Math.fround(v) === w) return String(v);
+    }
+  }
+  return String(Number(w.toPrecision(9)));
 }
 
 /** The k largest weights of each row: [query, key, weight] triples, O(n · k) per row. */

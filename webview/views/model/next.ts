@@ -1,11 +1,12 @@
 // The next-token view of a model run (a model spec): the five tokens the model finds most likely to
 // come after the text, each a bar as long as its probability, with p written beside it. A file of
-// saved attention has no run: the view says so instead of drawing nothing.
+// saved attention has no run: the view says so instead of drawing nothing. The line under the title
+// wraps to the width (in a 430 px panel it ran off the right edge, "(fo").
 import type { ModelViewData } from '../../../src/core/model/data.js';
 import { createSvg, emptyView, type ViewHandle } from '../../kit/view.js';
 import { wireTips } from '../../kit/tooltip.js';
 import { clip } from '../../kit/format.js';
-import { tipOptions, tokenName, type ModelViewOptions } from './common.js';
+import { NOTE_LINE, noteLines, tipOptions, tokenName, wrappedNote, type ModelViewOptions } from './common.js';
 
 export function renderModelNext(container: HTMLElement, data: ModelViewData, options: ModelViewOptions): ViewHandle {
   const { theme } = options;
@@ -13,13 +14,15 @@ export function renderModelNext(container: HTMLElement, data: ModelViewData, opt
   if (!run || run.next.length === 0) return emptyView(container, theme, options.width, 'next', 'next token: only a model run (a spec with "model" and "text") predicts one; this attention was read from a file');
   const tokens = data.header.tokenTexts;
   const last = data.header.tokens - 1;
-  const rowH = 28, left = 150, top = 64;
+  const rowH = 28, left = 150;
   const barMax = Math.max(120, Math.min(480, options.width - left - 90));
-  const width = left + barMax + 90, height = top + run.next.length * rowH + 30;
+  const width = left + barMax + 90;
+  const note = `after ${tokenName(tokens, last)}, the softmax of the last position's logits (forward pass ${run.forwardMs.toFixed(0)} ms)`;
+  const lines = noteLines(note, width - 16, 3);
+  const top = 64 + (lines.length - 1) * NOTE_LINE, height = top + run.next.length * rowH + 30;
   const svg = createSvg(container, theme, width, height, `The ${run.next.length} most likely next tokens`, 'next');
-  svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`${clip(run.model, 400, 12)}: what comes next`);
-  svg.append('text').attr('class', 'note').attr('x', 8).attr('y', 38).attr('fill', theme.muted).attr('font-style', 'italic')
-    .text(`after ${tokenName(tokens, last)}, the softmax of the last position's logits (forward pass ${run.forwardMs.toFixed(0)} ms)`);
+  svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`${clip(run.model, width - 140, 12)}: what comes next`);
+  wrappedNote(svg, theme, 8, 38, note, lines);
   const g = svg.append('g').attr('transform', `translate(0,${top})`);
   run.next.forEach((t, k) => {
     const y = k * rowH;

@@ -2,7 +2,7 @@
 // spec holds. The full-size comparison (512×64 × 8 × 6 × 2) lives under the projection diagram,
 // next to the matrix it is about.
 import type { AttentionData } from '../../../src/core/result/attention-data.js';
-import { textWidth, thousands } from '../../kit/format.js';
+import { fmt, textWidth, thousands } from '../../kit/format.js';
 import { listSome } from '../../../src/core/json/quote.js';
 import { clampIndex, createSvg, type ViewFn } from '../../kit/view.js';
 
@@ -32,10 +32,18 @@ export function summaryItems(data: AttentionData, inputIndex: number): SummaryIt
     { label: 'heads', value: String(heads.length), tip: listSome(heads.map((h) => `"${h.name}": d_k ${h.dk}, d_v ${h.dv}`), 16) },
     { label: same((h) => h.dk) ? 'd_k' : 'd_k per head', value: dk || '–', tip: 'width of queries and keys' },
     { label: same((h) => h.dv) ? 'd_v' : 'd_v per head', value: dv || '–', tip: 'width of values (and of each head\'s output)' },
-    { label: 'scale', value: data.scale === 'sqrt_dk' ? '÷√d_k' : data.scale === 'none' ? 'none' : `÷${data.scale}`, tip: 'what the scores are divided by' },
+    { label: 'scale', value: scaleText(data.scale), tip: `what the scores are divided by${Number.isFinite(Number(data.scale)) ? ` (${data.scale})` : ''}` },
     { label: 'mask', value: data.mask, tip: 'causal: a token sees only itself and earlier tokens' },
     { label: 'learnable numbers', value: thousands(p.total), tip: `${p.heads.map((h) => `"${h.name}": ${h.wq}+${h.wk}+${h.wv}`).join('; ')}${p.wo ? `; W_O ${p.wo}` : ''} (identity matrices hold none unless the "train" section learns them)` },
   ];
+}
+
+/** The scale as the strip writes it: ÷√d_k, none, or the number rounded like every other (a real head's √32 is ÷5.657, not ÷5.656854249492381). */
+export function scaleText(scale: string): string {
+  if (scale === 'sqrt_dk') return '÷√d_k';
+  if (scale === 'none') return 'none';
+  const v = Number(scale);
+  return `÷${Number.isFinite(v) ? fmt(v) : scale}`;
 }
 
 export const renderSummary: ViewFn = (container, data, options) => {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readSpec } from '../../../../src/core/spec/read.js';
 import { analyze } from '../../../../src/core/index.js';
 import { formatProblem } from '../../../../src/core/json/problems.js';
+import { notRunningReason } from '../../../../src/core/model-spec/read-model.js';
 
 test('a model spec gives the model, the text and maxTokens, with the place of "model"', () => {
   const text = '{ "model": "models/tiny-gpt2", "text": "The cat sat on the mat. The cat", "maxTokens": 16 }';
@@ -43,3 +44,15 @@ test('a model spec without "text" says so; a non-integer maxTokens is refused', 
   assert.equal(half.model, undefined);
   assert.match(half.problems[0].message, /whole number/);
 });
+
+test('a model spec broken mid-typing is told its error, not to give "model" and "text" it has', () => {
+  // Typing in "text" with the closing quote gone: the model views said "give \"model\" and \"text\"".
+  const broken = analyze('{\n  "model": "models/induction-gpt2",\n  "text": "The cat sat on the mat. A dog\n}\n');
+  assert.equal(broken.model, undefined);
+  const reason = notRunningReason(broken.problems);
+  assert.match(reason, /unterminated string/);
+  assert.doesNotMatch(reason, /give "model"/);
+  // A spec that no longer names a model, and has no error, is told what a model spec gives.
+  assert.match(notRunningReason([]), /give "model" and "text"/);
+});
+

@@ -5,8 +5,8 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freshLensPath, lensStem, lensTargetProblem, lensTensorPath, writeLensFiles } from '../../../../src/host/model-run/lens-files.js';
+import { extname, join } from 'node:path';
+import { freshLensPath, LENS_SAVE_FILTERS, lensSpecPath, lensStem, lensTargetProblem, lensTensorPath, writeLensFiles } from '../../../../src/host/model-run/lens-files.js';
 import { analyze } from '../../../../src/core/index.js';
 import { folderFiles } from '../../../../src/core/files/spec-files.js';
 import { fakeHeadLens } from '../../../support/head-lens.js';
@@ -36,4 +36,19 @@ test('a target in the model\'s own folder is refused, and nothing is written the
   assert.throws(() => writeLensFiles(inside, lens, { model: 'tiny', modelFolder, query: 0 }), /model's own folder/);
   assert.deepEqual(readdirSync(modelFolder), []);
   assert.match(lensTargetProblem(join(root, 'head.json'), modelFolder) ?? '', /\.attn\.json/);
+});
+
+test('Save head as spec… in code-server\'s save dialog keeps the proposed name (it wrote x.attn.json.attn.json)', () => {
+  // VS Code's own dialog appends the filter's first extension when the name's last extension
+  // (extname, "json" for x.attn.json) is none of the filter's.
+  const proposed = freshLensPath(root, lensStem('models/induction-gpt2', 1, 0));
+  const extensions = Object.values(LENS_SAVE_FILTERS).flat();
+  assert.ok(extensions.includes(extname(proposed).slice(1)), `${extname(proposed)} is one of ${extensions.join(', ')}`);
+  assert.equal(extensions[0], 'attn.json', 'a name typed without extension still gets .attn.json');
+  // A doubled suffix, from a dialog that appended it anyway, is written once: spec and tensor file.
+  const doubled = join(root, 'induction-gpt2-layer2-head1.attn.json.attn.json');
+  assert.equal(lensSpecPath(doubled), join(root, 'induction-gpt2-layer2-head1.attn.json'));
+  assert.equal(lensTensorPath(lensSpecPath(doubled)), join(root, 'induction-gpt2-layer2-head1.safetensors'));
+  assert.equal(lensSpecPath(join(root, 'mine.ATTN.json')), join(root, 'mine.ATTN.json'));
+  assert.equal(lensSpecPath(join(root, 'notes.json')), join(root, 'notes.json'));
 });

@@ -10,7 +10,7 @@ import { textWidth } from '../../../../../webview/kit/format.js';
 import { makeTheme } from '../../../../../webview/kit/colour.js';
 import { THEME_KINDS } from '../../../../../src/core/vocabulary.js';
 import { crosshair, palette } from '../../../../../webview/views/model/common.js';
-import { labelIndices, labelStride, visibleRange } from '../../../../../webview/views/model/head.js';
+import { exactWeight, labelIndices, labelStride, visibleRange } from '../../../../../webview/views/model/head.js';
 import { memoryAttention, randomAttention } from '../../../../support/model-fixture.js';
 import { drawModel } from '../../../../support/model-views.js';
 
@@ -123,3 +123,22 @@ test('the rollout\'s "most from" line wraps to the chart at 430 px instead of ru
   assert.ok(lines.length >= 2, 'more than one line');
   for (const line of lines) assert.ok(x + textWidth(line, 12) <= picture, `"${line}" fits ${picture} px`);
 });
+
+test('a hovered weight is the shortest number that reads back as the same float32 (0.85, not 0.850000024)', () => {
+  assert.equal(exactWeight(Math.fround(0.85)), '0.85');
+  assert.equal(exactWeight(Math.fround(0.9998)), '0.9998');
+  assert.equal(exactWeight(1), '1');
+  assert.equal(exactWeight(0), '0');
+  // Every float32 reads back as itself, and no fewer digits would.
+  let seed = 7;
+  for (let k = 0; k < 2000; k++) {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    const w = Math.fround((seed / 2147483648) ** 3);
+    const s = exactWeight(w);
+    assert.equal(Math.fround(Number(s)), w, `${s} reads back as ${w}`);
+    const digits = s.replace(/^0\.0*|\.|e.*$/g, '').length;
+    if (digits > 1) assert.notEqual(Math.fround(Number(w.toPrecision(digits - 1))), w, `${s}: ${digits - 1} digits would do`);
+  }
+  assert.equal(exactWeight(0.1 + 0.2), String(Number((0.1 + 0.2).toPrecision(9))), 'a number that is no float32 keeps 9 digits');
+});
+

@@ -1,0 +1,40 @@
+// The next-token view of a model run: in a 430 px panel the line under its title ran off the right
+// edge ("… (fo"); it wraps to the view's width now, the rows below it moved down, and every token
+// and its p are drawn.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { scanModel } from '../../../../../src/core/model/scan.js';
+import { textWidth } from '../../../../../webview/kit/format.js';
+import { memoryAttention, randomAttention } from '../../../../support/model-fixture.js';
+import { drawModel } from '../../../../support/model-views.js';
+
+const tokens = ['The', ' cat', ' sat', ' on', ' the', ' mat', '.', ' The', ' cat'];
+const data = {
+  ...scanModel(memoryAttention(randomAttention(2, 2, tokens.length), 2, 2, tokens.length, tokens)),
+  run: {
+    model: 'models/induction-gpt2', forwardMs: 79,
+    next: [{ id: 3, token: ' sat', p: 0.9632 }, { id: 2, token: ' cat', p: 0.0196 }, { id: 4, token: ' on', p: 0.0004 }],
+  },
+};
+
+test('at 387 px the note under the title wraps inside the view, the rows below it', () => {
+  const width = 387;
+  const { svg } = drawModel('next', data, { width });
+  assert.ok(Number(svg.getAttribute('width')) <= width);
+  const note = svg.querySelector('text.note')!;
+  const lines = [...note.querySelectorAll('tspan')].map((t) => t.textContent ?? '');
+  assert.ok(lines.length >= 2, `the note takes ${lines.length} line(s)`);
+  for (const line of lines) assert.ok(8 + textWidth(line.trim(), 12) <= width - 8, `"${line}" fits`);
+  assert.match(lines.join(''), /after #9 " cat", the softmax .*forward pass 79 ms\)/);
+  const noteBottom = 38 + (lines.length - 1) * 15;
+  const firstToken = svg.querySelector('text.token')!;
+  const rowTop = Number(/translate\(0,([\d.]+)\)/.exec(firstToken.parentElement!.getAttribute('transform') ?? '')![1]);
+  assert.ok(rowTop > noteBottom + 8, `the first row (at ${rowTop}) is below the note (ending at ${noteBottom})`);
+  assert.deepEqual([...svg.querySelectorAll('text.token')].map((t) => t.textContent), ['" sat"', '" cat"', '" on"']);
+  assert.deepEqual([...svg.querySelectorAll('text.p')].map((t) => t.textContent), ['p = 0.9632', 'p = 0.0196', 'p = 0.0004']);
+});
+
+test('wide, the note is one line', () => {
+  const { svg } = drawModel('next', data, { width: 900 });
+  assert.equal(svg.querySelectorAll('text.note tspan').length, 1);
+});
