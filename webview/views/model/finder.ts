@@ -31,7 +31,10 @@ const SLANT_H = 96;
 export function fitNumber(v: number, px: number): string {
   const forms = [fmt(v, 3), fmt(v, 2), fmt(v, 1)];
   if (Number.isFinite(v) && v !== 0 && !Number.isInteger(v)) forms.push(v.toExponential(1), v.toExponential(0));
-  return forms.find((f) => textWidth(f, 12) <= px) ?? forms.reduce((a, b) => (textWidth(b, 12) < textWidth(a, 12) ? b : a));
+  // Figures are one width in interface fonts: a 1 is measured as a 0, not as narrow as an i (counted
+  // narrow, "1.178" was given room it did not have, and a 430 px finder wrote "1.1780.41").
+  const width = (f: string) => textWidth(f.replace(/[0-9]/g, '0'), 12);
+  return forms.find((f) => width(f) <= px) ?? forms.reduce((a, b) => (width(b) < width(a) ? b : a));
 }
 
 /**

@@ -50,5 +50,8 @@ test('fitNumber writes a statistic in fewer digits to fit, never cutting it ("4.
   const narrow = fitNumber(0.00472, 30);
   assert.equal(Number(narrow).toPrecision(1), (0.00472).toPrecision(1), `${narrow} is still the number`);
   assert.ok(!narrow.includes('…'));
-  assert.equal(fitNumber(66.5114, 33), '66.51');
+  // Figures are one width: '66.51' needs 35.5 px at 12 px, so 33 px gets '66.5' (the 1 was once counted as
+  // narrow as an i, and a 430 px finder wrote "1.1780.41").
+  assert.equal(fitNumber(66.5114, 33), '66.5');
+  assert.equal(fitNumber(1.1178, 33), '1.12');
 });
