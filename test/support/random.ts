@@ -1,5 +1,6 @@
 // A seeded generator for the property and fuzz tests: every run sees the same cases, and a failing
 // case names its seed and index so it can be run again alone.
+import { zeros, type Matrix } from '../../src/core/linalg/matrix.js';
 
 /** A generator of numbers in [0, 1) from a 32-bit seed (mulberry32). */
 export function seeded(seed: number): () => number {
@@ -15,3 +16,17 @@ export function seeded(seed: number): () => number {
 
 /** A whole number in [lo, hi]. */
 export const between = (rand: () => number, lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
+
+/**
+ * A rows × cols matrix of numbers in [-0.15, 0.15) from a linear congruential sequence: the same
+ * matrix for the same seed on every machine, for the kernel tests that compare exact bits.
+ */
+export function lcgMatrix(rows: number, cols: number, seed: number): Matrix {
+  const m = zeros(rows, cols);
+  let s = seed;
+  for (let i = 0; i < m.data.length; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    m.data[i] = (s / 2 ** 32 - 0.5) * 0.3;
+  }
+  return m;
+}

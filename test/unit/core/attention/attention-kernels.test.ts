@@ -12,17 +12,10 @@ import { weightsRowOf } from '../../../../src/core/result/attention-data.js';
 import { toRows, zeros, type Matrix } from '../../../../src/core/linalg/matrix.js';
 import { useWasmKernel } from '../../../../src/core/kernels/gemm.js';
 import type { HeadSpec, Spec } from '../../../../src/core/spec/spec.js';
+import { lcgMatrix } from '../../../support/random.js';
 import { referenceAttention } from '../../../support/reference.js';
 
-function random(rows: number, cols: number, seed: number): Matrix {
-  const m = zeros(rows, cols);
-  let s = seed;
-  for (let i = 0; i < m.data.length; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    m.data[i] = (s / 2 ** 32 - 0.5) * 0.3;
-  }
-  return m;
-}
+const random = lcgMatrix;
 
 const n = 70, dModel = 300;
 const x = random(n, dModel, 1);

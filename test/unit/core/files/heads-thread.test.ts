@@ -5,18 +5,11 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { computeAttention, useHeadsHelper, type AttentionResult } from '../../../../src/core/attention/attention.js';
 import { HeadsThread } from '../../../../src/core/files/heads-thread.js';
-import { zeros, type Matrix } from '../../../../src/core/linalg/matrix.js';
+import { zeros } from '../../../../src/core/linalg/matrix.js';
 import type { HeadSpec, Spec } from '../../../../src/core/spec/spec.js';
+import { lcgMatrix } from '../../../support/random.js';
 
-function random(rows: number, cols: number, seed: number): Matrix {
-  const m = zeros(rows, cols);
-  let s = seed;
-  for (let i = 0; i < m.data.length; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    m.data[i] = (s / 2 ** 32 - 0.5) * 0.3;
-  }
-  return m;
-}
+const random = lcgMatrix;
 
 const n = 384, dModel = 128;
 const x = random(n, dModel, 1);
