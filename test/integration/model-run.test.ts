@@ -37,7 +37,9 @@ suite('Model run', () => {
     assert.equal(first.next?.length, 5, 'five next tokens');
     assert.equal(first.runError, undefined);
     await replaceOnce(editor, 'The cat sat on the mat. The cat', 'The cat');
-    const second = await waitFor('the second run, painted', () => mine().find((e) => e.runs === 2 && e.state === 'ready' && e.view === 'model' && e.read === L * H && e.tokens?.join('') === 'The cat'), 30_000, mine);
+    // Wait for the grid's items too: the info can say 'ready' with the new tokens a moment before the
+    // webview reports the heads it drew (a clean-clone CI run saw items 0 there).
+    const second = await waitFor('the second run, painted', () => mine().find((e) => e.runs === 2 && e.state === 'ready' && e.view === 'model' && e.read === L * H && e.items === L * H && e.tokens?.join('') === 'The cat'), 30_000, mine);
     assert.equal(second.items, L * H);
     // The next-token view draws the run's five tokens as bars.
     a.showModel(uri.toString(), 'next', 0, 0);
