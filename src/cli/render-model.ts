@@ -16,7 +16,7 @@ import { headFloat32, headPicture, rolloutOf, scanModel, thumbOf } from '../core
 import { encodePalettePng } from '../core/model/png.js';
 import { makeTheme } from '../../webview/kit/colour.js';
 import { palette, type ModelViewOptions } from '../../webview/views/model/common.js';
-import { modelEntry } from '../../webview/views/registry.js';
+import { modelEntry } from '../../webview/views/model-registry.js';
 import { MODEL_VIEW_NAMES, THEME_KINDS, type ModelViewName } from '../core/vocabulary.js';
 import { drawSvg } from './render.js';
 import { PICTURE_MAX } from '../../webview/views/model/head.js';

@@ -11,7 +11,7 @@ import { rolloutRefusal } from '../../src/core/tensors/rollout.js';
 import type { ModelViewName } from '../../src/core/vocabulary.js';
 import type { ViewHandle } from '../kit/view.js';
 import { clampTo, type ModelPick, type ModelViewOptions } from '../views/model/common.js';
-import { MODEL_ENTRIES, modelEntry } from '../views/registry.js';
+import { MODEL_ENTRIES, modelEntry } from '../views/model-registry.js';
 import { Shell } from '../shell/shell.js';
 import { download, pictureOf } from '../shell/export.js';
 import type { Transport } from '../shell/transport.js';

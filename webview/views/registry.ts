@@ -4,7 +4,6 @@
 // builds its tabs and controls from this table, the model editor its view menu, `attn render`
 // draws from it, and a new view is its own file, its name in src/core/vocabulary.ts and one line here.
 import type { AnyViewName } from './spec/selection.js';
-import type { ModelViewName } from '../../src/core/vocabulary.js';
 import { renderArcs } from './spec/arcs.js';
 import { renderTokens } from './spec/tokens.js';
 import { renderMatrix } from './spec/matrix.js';
@@ -19,13 +18,7 @@ import { renderSpectrum } from './linalg/spectrum.js';
 import { renderHeads } from './linalg/heads.js';
 import { renderCovariance } from './linalg/covariance.js';
 import { renderInitLab } from './linalg/init-lab.js';
-import { renderModelGrid } from './model/grid.js';
-import { renderModelHead } from './model/head.js';
-import { renderModelHeadTokens } from './model/head-tokens.js';
-import { renderModelFinder } from './model/finder.js';
-import { renderModelRollout } from './model/rollout.js';
-import { renderModelNext } from './model/next.js';
-import type { ModelViewFn } from './model/common.js';
+import { MODEL_ENTRIES, type ModelViewEntry } from './model-registry.js';
 import type { ViewFn } from '../kit/view.js';
 
 /** The toolbar's controls: which input, which head, which token, the matrix mode, the projection's matrix. */
@@ -51,13 +44,8 @@ export interface SpecViewEntry {
   readonly render: ViewFn;
 }
 
-/** A view of the model editor (and of `attn render` on a .safetensors, .npy or .npz file). */
-export interface ModelViewEntry {
-  readonly name: ModelViewName;
-  readonly title: string;
-  readonly needs: Extract<ViewNeeds, 'model'>;
-  readonly render: ModelViewFn;
-}
+export type { ModelViewEntry } from './model-registry.js';
+export { MODEL_ENTRIES, MODEL_VIEWS, modelEntry } from './model-registry.js';
 
 export type ViewEntry = SpecViewEntry | ModelViewEntry;
 
@@ -80,14 +68,8 @@ export const REGISTRY: readonly ViewEntry[] = [
   { name: 'init', title: 'Init lab', needs: 'linalg', controls: [], render: renderInitLab },
   // Not a tab: the strip of numbers above every view.
   { name: 'summary', title: 'Summary', needs: 'spec', controls: [], render: renderSummary },
-  // A real model's attention file, in the model editor's menu order.
-  { name: 'model', title: 'Model', needs: 'model', render: renderModelGrid },
-  { name: 'head', title: 'Head', needs: 'model', render: renderModelHead },
-  { name: 'head-tokens', title: 'Head tokens', needs: 'model', render: renderModelHeadTokens },
-  { name: 'finder', title: 'Head finder', needs: 'model', render: renderModelFinder },
-  { name: 'rollout', title: 'Rollout', needs: 'model', render: renderModelRollout },
-  // A model run's (a model spec's): the five most likely next tokens.
-  { name: 'next', title: 'Next token', needs: 'model', render: renderModelNext },
+  // A real model's attention file, in the model editor's menu order (its own table: model-registry.ts).
+  ...MODEL_ENTRIES,
 ];
 
 export const isModelEntry = (e: ViewEntry): e is ModelViewEntry => e.needs === 'model';
@@ -95,8 +77,6 @@ export const isSpecEntry = (e: ViewEntry): e is SpecViewEntry => e.needs !== 'mo
 
 /** The panel's views (its tabs, in order, and the summary strip). */
 export const SPEC_ENTRIES: readonly SpecViewEntry[] = REGISTRY.filter(isSpecEntry);
-/** The model editor's views, in the order of its menu. */
-export const MODEL_ENTRIES: readonly ModelViewEntry[] = REGISTRY.filter(isModelEntry);
 
 const BY_NAME = new Map<string, ViewEntry>(REGISTRY.map((e) => [e.name, e]));
 
@@ -111,15 +91,8 @@ export function specEntry(name: string): SpecViewEntry | undefined {
   return e && isSpecEntry(e) ? e : undefined;
 }
 
-/** The entry of a view drawn from a model's attention file; undefined for a spec view or an unknown name. */
-export function modelEntry(name: string): ModelViewEntry | undefined {
-  const e = BY_NAME.get(name);
-  return e && isModelEntry(e) ? e : undefined;
-}
 
 /** The draw function of every spec view by name (the panel, `attn render`, the benchmarks). */
 export const VIEWS = Object.fromEntries(SPEC_ENTRIES.map((e) => [e.name, e.render])) as Record<AnyViewName, ViewFn>;
 /** The title of every spec view by name. */
 export const VIEW_TITLES = Object.fromEntries(SPEC_ENTRIES.map((e) => [e.name, e.title])) as Record<AnyViewName, string>;
-/** The draw function of every model view by name. */
-export const MODEL_VIEWS = Object.fromEntries(MODEL_ENTRIES.map((e) => [e.name, e.render])) as Record<ModelViewName, ModelViewFn>;

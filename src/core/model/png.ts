@@ -86,12 +86,36 @@ for (let v = 0; v < 4096; v++) {
   B64_PAIR[2 * v + 1] = B64.charCodeAt(v & 63);
 }
 
+/** The engine's own base64 of a byte array (Chromium 140+, Node 25+): a tenth of the time of ours. */
+const nativeToBase64 = (Uint8Array.prototype as { toBase64?: (this: Uint8Array) => string }).toBase64;
+/** The engine's own base64 of a "binary string" (one char per byte), in browsers, jsdom and Node 16+. */
+const nativeBtoa = (globalThis as { btoa?: (binary: string) => string }).btoa;
+/** Bytes per btoa call: a multiple of 3 (so the pieces join into one base64 text) small enough for fromCharCode.apply. */
+const BTOA_BYTES = 3 * 8192;
+
 /**
- * Base64 without Buffer or btoa (neither exists everywhere this runs). Four characters per three bytes
- * written as char codes into a buffer, turned into text 8,192 at a time (the thumbnails' PNGs of a
- * 12 × 12 page are megabytes: a string concatenation per three bytes cost a frame).
+ * Base64 of `bytes`, as Buffer writes it. The 144 thumbnails of a 12 × 12 page are 800 kB of PNGs made
+ * at every draw, and our loop was a third of the grid's drawing: the engine's own encoder is used where
+ * it exists (Uint8Array.prototype.toBase64, else btoa over binary strings 24 kB at a time), and the
+ * loop only where neither does.
  */
 export function base64(bytes: Uint8Array): string {
+  if (nativeToBase64) return nativeToBase64.call(bytes);
+  if (nativeBtoa) {
+    const parts: string[] = [];
+    for (let i = 0; i < bytes.length; i += BTOA_BYTES) {
+      parts.push(nativeBtoa(String.fromCharCode.apply(null, bytes.subarray(i, i + BTOA_BYTES) as unknown as number[])));
+    }
+    return parts.join('');
+  }
+  return base64Loop(bytes);
+}
+
+/**
+ * Base64 without Buffer, btoa or toBase64. Four characters per three bytes written as char codes into
+ * a buffer, turned into text 8,192 at a time (a string concatenation per three bytes cost a frame).
+ */
+export function base64Loop(bytes: Uint8Array): string {
   const parts: string[] = [];
   const codes = new Uint16Array(8192);
   let at = 0;

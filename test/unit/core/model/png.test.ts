@@ -1,4 +1,5 @@
-// The page's base64 (src/core/model/png.ts): base64 and fromBase64, rewritten to work in blocks, give
+// The page's base64 (src/core/model/png.ts): base64 (the engine's encoder, or our loop where there is
+// none) and fromBase64, rewritten to work in blocks, give
 // exactly what the character-at-a-time versions gave (kept here as the reference) and Node's Buffer,
 // on every length around the 3-byte groups and the 8,192-character blocks, and on text with "=",
 // line breaks and other characters between the 64. storedZlib's Adler-32, its modulo taken every
@@ -6,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inflateSync } from 'node:zlib';
-import { base64, fromBase64, storedZlib } from '../../../../src/core/model/png.js';
+import { base64, base64Loop, fromBase64, storedZlib } from '../../../../src/core/model/png.js';
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
@@ -35,6 +36,7 @@ test('base64 is Buffer\'s base64 and fromBase64 reads it back, at every length a
     const b = bytes(length, length + 1);
     const text = base64(b);
     assert.equal(text, Buffer.from(b).toString('base64'), `${length} bytes`);
+    assert.equal(base64Loop(b), text, `${length} bytes by the loop used where the engine has no encoder`);
     assert.deepEqual(fromBase64(text), b, `${length} bytes back`);
     assert.deepEqual(fromBase64(text), referenceFromBase64(text));
   }
