@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inflateSync } from 'node:zlib';
-import { base64, base64Loop, fromBase64, storedZlib } from '../../../../src/core/model/png.js';
+import { base64, base64Loop, encodePalettePng, fromBase64, storedZlib } from '../../../../src/core/model/png.js';
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
@@ -65,4 +65,24 @@ test('storedZlib: the Adler-32 with the modulo every 5,552 bytes is the byte-at-
       assert.deepEqual(new Uint8Array(inflateSync(z)), data, `${length} bytes inflate back`);
     }
   }
+});
+
+test('a picture that fits one stored block is written in one pass, byte for byte the chunk-by-chunk PNG, palette clamping included', () => {
+  const palettes = [
+    Array.from({ length: 256 }, (_, k) => [k, 255 - k, (k * 7) & 255] as [number, number, number]),
+    [[0, 0, 0], [300, -4, Number.NaN], [1.4, 2.6, 250]] as [number, number, number][],
+  ];
+  // A deflate that is storedZlib but not the same function: the general path, kept as the reference.
+  const general = (b: Uint8Array) => storedZlib(b);
+  for (const palette of palettes) {
+    for (const [w, h] of [[1, 1], [3, 5], [64, 64], [63, 1], [200, 300], [255, 256]]) {
+      const indices = bytes(w * h + 3, w * 31 + h);
+      const fast = encodePalettePng(w, h, indices, palette);
+      assert.deepEqual(fast, encodePalettePng(w, h, indices, palette, general), `${w} × ${h}, ${palette.length} colours`);
+      assert.deepEqual(encodePalettePng(w, h, indices, palette), fast, 'the palette\'s chunk reused gives the same bytes');
+    }
+  }
+  // Past one stored block ((w + 1) × h > 65,535): the general path, still valid for zlib.
+  const big = encodePalettePng(300, 300, bytes(90_000, 5), palettes[0]);
+  assert.deepEqual(big, encodePalettePng(300, 300, bytes(90_000, 5), palettes[0], general));
 });
