@@ -159,6 +159,8 @@ for (let v = 0; v < 4096; v++) {
 const nativeToBase64 = (Uint8Array.prototype as { toBase64?: (this: Uint8Array) => string }).toBase64;
 /** The engine's own base64 of a "binary string" (one char per byte), in browsers, jsdom and Node 16+. */
 const nativeBtoa = (globalThis as { btoa?: (binary: string) => string }).btoa;
+/** The engine's own base64 decoder (Chromium 140+, Node 25+). */
+const nativeFromBase64 = (Uint8Array as { fromBase64?: (text: string) => Uint8Array }).fromBase64;
 /** Bytes per btoa call: a multiple of 3 (so the pieces join into one base64 text) small enough for fromCharCode.apply. */
 const BTOA_BYTES = 3 * 8192;
 
@@ -210,6 +212,15 @@ export function base64Loop(bytes: Uint8Array): string {
  * skipped ("=" and line breaks); four characters make three bytes, a last two or three make one or two.
  */
 export function fromBase64(text: string): Uint8Array {
+  // The engine's decoder where there is one (Chromium 140+): a tenth of the time; it refuses what
+  // is not base64 (where ours skips it), and then ours reads the text as it always did.
+  if (nativeFromBase64) {
+    try {
+      return nativeFromBase64(text);
+    } catch {
+      // not plain base64: read below
+    }
+  }
   const clean = /[^A-Za-z0-9+/]/.test(text) ? text.replace(/[^A-Za-z0-9+/]/g, '') : text;
   const length = clean.length;
   const out = new Uint8Array(Math.floor(length * 3 / 4));
