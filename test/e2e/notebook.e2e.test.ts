@@ -83,7 +83,12 @@ describe('a notebook output drawn by the Attention Lens renderer in code-server'
     output = await outputFrame();
     const [layers, heads] = saved().shape;
     const painted = await poll('one painted thumbnail per head', async () => {
-      const count = await output.$$eval('.al-notebook-root g.head-cell image', (els) => els.length);
+      // A painted cell's viewport points at its layer's picture, a PNG defined in the same SVG.
+      const count = await output.$$eval('.al-notebook-root g.head-cell', (cells) => cells.filter((c) => {
+        const ref = c.querySelector('svg.thumbnail use')?.getAttribute('href');
+        const picture = ref ? c.closest('svg')?.querySelector(`defs image[id="${ref.slice(1)}"]`) : undefined;
+        return !!picture?.getAttribute('href')?.startsWith('data:image/png;base64,');
+      }).length);
       return count === layers * heads ? count : undefined;
     }, 20_000);
     assert.equal(painted, 8);

@@ -13,6 +13,7 @@ import { JSDOM } from 'jsdom';
 import { openAttention } from '../../../src/core/files/open.js';
 import { readPayload } from '../../../src/protocol/attention-payload.js';
 import { ROOT } from '../../support/paths.js';
+import { gridThumbnails } from '../../support/grid-thumbnails.js';
 
 const PYTHON = join(ROOT, 'python');
 const works = (p: string, code: string) => spawnSync(p, ['-c', code], { encoding: 'utf8' }).status === 0;
@@ -70,6 +71,6 @@ open('page.html', 'w').write(attention_lens.show(a, [f't{i}' for i in range(6)])
   const root = dom.window.document.getElementById('model-root')!;
   for (let i = 0; i < 100 && root.dataset.state !== 'ready'; i++) await new Promise((r) => setTimeout(r, 20));
   assert.equal(root.dataset.state, 'ready');
-  assert.equal(root.querySelectorAll('g.head-cell image').length, 12);
+  assert.equal(gridThumbnails(root).length, 12, 'every head painted: its cell shows its part of its layer\'s picture');
   dom.window.close();
 });

@@ -3,13 +3,13 @@
 // the colour of a chosen head statistic; optionally each layer's heads sorted by it. Clicking a
 // head (or Enter on it) opens it in the head view; the grid is one tab stop and the arrows walk it.
 import type { ModelViewData } from '../../../src/core/model/data.js';
-import { maxOf } from '../../../src/core/model/data.js';
 import type { HeadStats } from '../../../src/core/tensors/head-stats.js';
 import { createSvg, note, type ViewHandle } from '../../kit/view.js';
 import { wireTips } from '../../kit/tooltip.js';
 import { clip, fmt } from '../../kit/format.js';
 import { rovingGrid, type GridItem } from '../../kit/keyboard.js';
-import { finite, headName, heatmapHref, indicesHref, NOTE_LINE, noteLines, shown, tipOptions, wrappedNote, type ModelViewOptions } from './common.js';
+import { finite, headName, NOTE_LINE, noteLines, shown, tipOptions, wrappedNote, type ModelViewOptions } from './common.js';
+import { layerPicture } from './thumbnails.js';
 import { STAT_NAMES } from '../../../src/core/tensors/head-stats.js';
 
 /** Each layer's heads in drawing order: by head number, or by `stat` descending (no value last). */
@@ -41,7 +41,7 @@ export function gridLayout(width: number, heads: number): { cell: number; perRow
 const GRID_LEFT = 64, GRID_GAP = 4;
 
 export function renderModelGrid(container: HTMLElement, data: ModelViewData, options: ModelViewOptions): ViewHandle {
-  const { header, thumbnails } = data;
+  const { header } = data;
   const { theme } = options;
   const { layers, heads, thumb } = header;
   const left = GRID_LEFT, gap = GRID_GAP;
@@ -88,15 +88,21 @@ export function renderModelGrid(container: HTMLElement, data: ModelViewData, opt
     .attr('aria-label', `${layers} layers × ${heads} heads: the arrows move between heads and layers, Home and End to a layer's ends, Page Up and Page Down to the first and last layer, Enter opens the head`);
   const items: GridItem[] = [];
   let start = 0;
+  // Each layer's thumbnails as one picture, defined once (see thumbnails.ts); a cell shows its head's part.
+  const defs = svg.append('defs');
   for (let layer = 0; layer < layers; layer++) {
     const y0 = top + layer * layerH;
+    const picture = layer * heads < read ? layerPicture(data, layer, theme, options.deflate) : undefined;
+    if (picture) {
+      defs.append('image').attr('id', picture.id).attr('width', heads * thumb).attr('height', thumb)
+        .attr('preserveAspectRatio', 'none').attr('image-rendering', 'pixelated').attr('href', picture.href);
+    }
     svg.append('text').attr('x', left - 8).attr('y', y0 + cell / 2 + 4).attr('text-anchor', 'end').attr('fill', theme.muted).text(`L${shown(layer)}`);
     order[layer].forEach((head, c) => {
       const s = header.stats[layer * heads + head];
       const v = s?.[stat] ?? null;
       const x = left + (c % perRow) * (cell + gap), y = y0 + Math.floor(c / perRow) * (cell + gap);
-      const offset = (layer * heads + head) * thumb * thumb;
-      if (layer * heads + head >= read) {
+      if (layer * heads + head >= read || !picture) {
         // Not read yet (the file is still being read): an empty frame, no picture, no statistic.
         grid.append('rect').attr('class', 'head-pending').attr('x', x).attr('y', y).attr('width', cell).attr('height', cell)
           .attr('fill', 'none').attr('stroke', theme.grid).attr('stroke-dasharray', '3 3');
@@ -110,10 +116,10 @@ export function renderModelGrid(container: HTMLElement, data: ModelViewData, opt
         if (layer === options.layer && head === options.head) start = items.length;
         items.push({ el: g.node()!, row: layer, col: c });
       }
-      g.append('image').attr('width', cell).attr('height', cell).attr('preserveAspectRatio', 'none').attr('image-rendering', 'pixelated')
-        .attr('href', data.thumbIndices
-          ? indicesHref(data.thumbIndices.subarray(offset, offset + thumb * thumb), thumb, thumb, theme, options.deflate)
-          : heatmapHref(thumbnails, offset, thumb, thumb, thumb, maxOf(thumbnails, offset, offset + thumb * thumb), theme, options.deflate));
+      // The head's thumbnail: a viewport of the cell's size onto its thumb × thumb of the layer's picture.
+      g.append('svg').attr('class', 'thumbnail').attr('width', cell).attr('height', cell).attr('viewBox', `${head * thumb} 0 ${thumb} ${thumb}`)
+        .attr('preserveAspectRatio', 'none').attr('image-rendering', 'pixelated')
+        .append('use').attr('href', `#${picture.id}`);
       g.append('rect').attr('class', 'frame').attr('x', -1).attr('y', -1).attr('width', cell + 2).attr('height', cell + 2).attr('fill', 'none')
         .attr('stroke', v === null ? theme.grid : theme.div(same ? 0 : finite((v - lo) / span) * 2 - 1)).attr('stroke-width', 2);
       if ((options.sort || wrapped) && cell >= 28) g.append('text').attr('x', 2).attr('y', 11).attr('font-size', 9).attr('fill', theme.fg).text(`h${shown(head)}`);

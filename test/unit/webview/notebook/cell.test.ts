@@ -11,6 +11,7 @@ import { exactWeight } from '../../../../webview/views/model/head.js';
 import type { AttentionPayload } from '../../../../src/core/model/payload.js';
 import type { RendererMessage } from '../../../../src/protocol/notebook.js';
 import { randomPayload } from '../../../support/payload.js';
+import { gridThumbnails } from '../../../support/grid-thumbnails.js';
 
 const later = (ms = 150) => new Promise((r) => setTimeout(r, ms));
 
@@ -45,7 +46,7 @@ test('the grid is painted from the payload, one thumbnail per head, and reported
   assert.ok(cell.app);
   await later(20);
   assert.equal(p.output.querySelectorAll('g.head-cell').length, 6);
-  assert.equal(p.output.querySelectorAll('g.head-cell image').length, 6, 'each head painted as its thumbnail');
+  assert.equal(gridThumbnails(p.output).length, 6, 'each head painted as its thumbnail');
   assert.deepEqual(p.painted.map((m) => [m.view, m.items]), [['model', 6]]);
   assert.ok(p.doc.getElementById('attention-lens-notebook-style'), 'the style sheet is put in once');
   renderAttentionOutput(p.doc.body.appendChild(p.doc.createElement('div')), payload, p.host);

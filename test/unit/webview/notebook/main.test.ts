@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomPayload } from '../../../support/payload.js';
 import { ROOT } from '../../../support/paths.js';
+import { gridThumbnails } from '../../../support/grid-thumbnails.js';
 
 const later = (ms = 20) => new Promise((r) => setTimeout(r, ms));
 
@@ -76,7 +77,7 @@ test('the example notebook\'s saved output (examples/attention-in-a-notebook.ipy
   const el = output(dom);
   renderer.renderOutputItem(item('example', data['application/vnd.attention-lens.v1+json']), el);
   await later();
-  assert.equal(el.querySelectorAll('g.head-cell image').length, 8);
+  assert.equal(gridThumbnails(el).length, 8, 'every head painted as its thumbnail');
   assert.deepEqual(Array.from(el.querySelectorAll('.al-notebook-root svg text'), (t) => t.textContent).filter((t) => t?.startsWith('2 layer')).length, 1);
   renderer.disposeOutputItem();
 });

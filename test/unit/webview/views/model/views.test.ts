@@ -18,6 +18,8 @@ import { sortHeads } from '../../../../../webview/views/model/finder.js';
 import type { ModelViewOptions } from '../../../../../webview/views/model/common.js';
 import type { ModelViewName } from '../../../../../src/core/vocabulary.js';
 import { memoryAttention, randomAttention } from '../../../../support/model-fixture.js';
+import { decodePalettePng, gridThumbnails, viewed } from '../../../../support/grid-thumbnails.js';
+import { heatmapIndices } from '../../../../../src/core/tensors/heatmap.js';
 
 const L = 2, H = 3, N = 6;
 const TOKENS = ['a', 'b', '</script><b>', 'a', 'b', 'c\u0007'];
@@ -96,9 +98,23 @@ test('model grid: one thumbnail per head, framed by the statistic from the core,
   for (const c of cells) {
     const layer = Number(c.getAttribute('data-layer')), head = Number(c.getAttribute('data-head'));
     assert.equal(Number(c.getAttribute('data-stat')), scanned.header.stats[layer * H + head].entropy);
-    assert.match(c.querySelector('image')!.getAttribute('href')!, /^data:image\/png;base64,iVBORw0KGgo/);
     assert.match(c.querySelector('title')!.textContent!, new RegExp(`layer ${layer + 1} head ${head + 1}\nentropy ${fmt(scanned.header.stats[layer * H + head].entropy).replace('.', '\\.')}`));
   }
+  // Each cell shows its own head's thumbnail, max-pooled and scaled to its own strongest weight: the
+  // part of its layer's picture its viewport shows, decoded, is the head's colour indices.
+  const thumbs = gridThumbnails(svg);
+  assert.equal(thumbs.length, L * H, 'every cell points at a picture of its SVG');
+  assert.equal(svg.querySelectorAll('defs image').length, L, 'one picture a layer');
+  for (const t of thumbs) {
+    assert.match(t.href, /^data:image\/png;base64,iVBORw0KGgo/);
+    const picture = decodePalettePng(t.href);
+    assert.deepEqual([picture.width, picture.height], [H * N, N]);
+    assert.deepEqual(t.viewBox, [t.head * N, 0, N, N]);
+    const offset = (t.layer * H + t.head) * N * N;
+    const expected = heatmapIndices(scanned.thumbnails, offset, N, N, N, maxOf(scanned.thumbnails, offset, offset + N * N));
+    assert.deepEqual(Array.from(viewed(picture, t.viewBox)), Array.from(expected), `layer ${t.layer} head ${t.head}`);
+  }
+  assert.ok(new Set(thumbs.map((t) => t.href)).size === L, 'the layers\' pictures differ');
   assertClean(text);
   const sorted = [...draw('model', data, { sort: true, stat: 'confidence' }).svg.querySelectorAll('g.head-cell')];
   for (let layer = 0; layer < L; layer++) {
