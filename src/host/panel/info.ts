@@ -33,4 +33,10 @@ export interface Timings {
   lastAnalysisMs?: number;
   /** Milliseconds the last result's postMessage held the host's thread. */
   lastPostMs?: number;
+  /** From the last edit's arrival to the panel reading the document (the wait actually taken). */
+  lastWaitMs?: number;
+  /** From the last result posted to the webview's 'painted' of it (its transfer, check, decode and drawing). */
+  lastPostToPaintMs?: number;
+  /** The drawing, as the webview reported it in 'painted' (drawMs). */
+  lastDrawMs?: number;
 }

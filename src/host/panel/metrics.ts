@@ -1,5 +1,6 @@
 // A panel's clocks: show → paint, edit → paint, and what the last version cost (analysis in the
-// worker plus the webview's drawing), from which the wait after the next edit is chosen.
+// worker plus the webview's drawing), from which the wait after the next edit is chosen; and the
+// parts of edit → paint (the wait, the analysis, post → 'painted', the drawing) for bench:vscode.
 import type { Timings } from './info.js';
 import { updateDelay } from '../update-delay.js';
 
@@ -7,6 +8,9 @@ export class PanelMetrics {
   private showStartedAt?: number;
   /** When the first edit since the last paint arrived: stopped by the 'painted' of a later version. */
   private editStartedAt?: { at: number; version: number };
+  /** When the last edit arrived, and when the last result was posted (for which version). */
+  private lastEditAt?: number;
+  private postedAt?: { at: number; version: number };
   private lastAnalysisMs = 0;
   private lastCostMs?: number;
 
@@ -27,10 +31,19 @@ export class PanelMetrics {
 
   /** An edit: the first since the last paint starts the clock. Returns the wait before updating. */
   edited(version: number): number {
-    this.editStartedAt ??= { at: performance.now(), version };
+    const now = performance.now();
+    this.editStartedAt ??= { at: now, version };
+    this.lastEditAt = now;
     const delay = updateDelay(this.lastCostMs);
     this.timings.lastUpdateDelayMs = delay;
     return delay;
+  }
+
+  /** The panel reads the document to show it: the wait since the last edit ends here. */
+  updating(): void {
+    if (this.lastEditAt === undefined) return;
+    this.timings.lastWaitMs = performance.now() - this.lastEditAt;
+    this.lastEditAt = undefined;
   }
 
   analysed(ms: number, messageBytes?: number): void {
@@ -39,16 +52,27 @@ export class PanelMetrics {
     if (messageBytes !== undefined) this.timings.lastMessageBytes = messageBytes;
   }
 
+  /** A result for `version` was posted to the webview. */
+  posted(version: number): void {
+    this.postedAt = { at: performance.now(), version };
+  }
+
   /** The webview painted `version` in drawMs: stops the clocks that were waiting for it. */
   painted(version: number, drawMs: number): void {
+    const now = performance.now();
     if (this.showStartedAt !== undefined) {
-      this.timings.lastShowToPaintMs = performance.now() - this.showStartedAt;
+      this.timings.lastShowToPaintMs = now - this.showStartedAt;
       this.showStartedAt = undefined;
     }
     if (this.editStartedAt && version >= this.editStartedAt.version) {
-      this.timings.lastEditToPaintMs = performance.now() - this.editStartedAt.at;
+      this.timings.lastEditToPaintMs = now - this.editStartedAt.at;
       this.editStartedAt = undefined;
     }
+    if (this.postedAt?.version === version) {
+      this.timings.lastPostToPaintMs = now - this.postedAt.at;
+      this.postedAt = undefined;
+    }
+    this.timings.lastDrawMs = drawMs;
     this.lastCostMs = this.lastAnalysisMs + drawMs;
   }
 }

@@ -153,6 +153,7 @@ export class AttentionPanel implements vscode.Disposable {
   async update(): Promise<void> {
     const preview = this.preview;
     const uri = preview.uri;
+    this.metrics.updating();
     let document: vscode.TextDocument;
     try {
       document = await vscode.workspace.openTextDocument(uri);
@@ -207,6 +208,7 @@ export class AttentionPanel implements vscode.Disposable {
       version, result: wire.header, buffer: wire.buffer, warnings: problems.filter((p) => p.severity === 'warning'),
       ...(story ? { story } : {}),
     });
+    this.metrics.posted(version);
     this.context.timings.lastPostMs = this.channel.lastPostMs;
   }
 
