@@ -3,7 +3,8 @@
 // 1. From a changed spec to the webview's next paint, for every spec in examples/ (the 64-token,
 //    8-head one included): test/integration/bench/index.ts runs inside the extension host, applies
 //    WorkspaceEdits and polls the panel's test API for the 'painted' of each version. Printed per
-//    spec: the median (and p90, min, max) of the total, and of the part after the host's wait (about the cost of the last redraw, 25 to 300 ms).
+//    spec: the median (and p90, min, max) of the total, and of the part after the host's wait; and where
+//    the time goes: the edit's arrival, the wait, the analysis, post -> 'painted' and the webview's drawing.
 // 2. Each view's draw time in headless Chromium for 64, 256 and 1024 tokens, with the panel's own
 //    bundle (dist/webview.js): scripts/bench-views.ts --chromium, which does exactly that.
 //
@@ -91,7 +92,7 @@ async function editToPaint() {
   if (result.error) throw new Error(`the bench failed inside VS Code:\n${result.error}`);
 
   console.log(`\nFrom a changed spec to the webview's next paint, VS Code ${result.vscodeVersion} (code-server, headless Chromium), ${runs} edits per spec`);
-  console.log("(total: WorkspaceEdit applied -> the panel's 'painted' for that version; after debounce: total minus the host's wait, about the last redraw's cost, 25-300 ms)\n");
+  console.log("(total: WorkspaceEdit applied -> the panel's 'painted' for that version; after debounce: total minus the edit's arrival and the host's wait, which is none for one edit after a quiet spell, as each measured edit is, and 25-300 ms between typed keys)\n");
   const header = ['spec', 'tokens', 'heads', 'view', 'total median', 'p90', 'min', 'max', 'after debounce median', 'p90', 'switch spec -> paint', 'message MB', 'max host stall', 'post ms', 'worker ms'];
   const rows = result.rows.map((r) => [
     r.spec, String(r.tokens), String(r.heads), r.view,

@@ -125,10 +125,13 @@ export class AttentionPanel implements vscode.Disposable {
     this.channel.post({ type: 'lock', locked });
   }
 
-  /** The document changed: show the new version once typing pauses. */
+  /**
+   * The document changed: show the new version once typing pauses. An edit after a quiet spell (one
+   * edit, not typing) is shown at once: 0 ms still gathers the change events of the same moment.
+   */
   documentChanged(version: number): void {
     const delay = this.metrics.edited(version);
-    this.debouncer.schedule('update', () => void this.update(), delay);
+    this.debouncer.schedule('update', () => void this.update(), this.metrics.afterQuiet ? 0 : delay);
   }
 
   /** Export: asks where to write (save-dialog.ts), then the webview for the picture (resolved once asked), then writes it. */
