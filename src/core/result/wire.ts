@@ -10,7 +10,9 @@
 // plain loops alike, so the same bits), the softmax weights (the core's arithmetic over those
 // scores), the scaled scores (scores ÷ divisor where not masked), and any tensor that is the same
 // array as one already sent (Q = K = V = X for identity weights; output = concat without W_O).
-// So nothing n × n travels but the mask's bytes: 1,024 tokens × 4 heads is about 3 MB, not 38.
+// So nothing n × n travels but the mask, one bit per cell (eight cells a byte, in row order, the
+// lowest bit first; the masks the core makes hold only 0 and 1): 1,024 tokens × 4 heads is 3.4 MB,
+// not 38 (and not 4.3 with a byte per cell: the whole message crosses code-server's connection).
 import type { Matrix } from '../linalg/matrix.js';
 import type { TrainingJson } from '../train/frames.js';
 import type { LinalgJson } from './linalg-json.js';
@@ -31,7 +33,7 @@ export interface TensorRef {
   readonly cols: number;
 }
 
-/** An n × n Uint8 mask inside the buffer. */
+/** An n × n mask inside the buffer: n × n bits, ⌈n² / 8⌉ bytes (read back as a Uint8Array of 0 and 1). */
 export interface MaskRef {
   readonly at: number;
   readonly n: number;
@@ -76,6 +78,9 @@ class Packer {
   private readonly parts: { at: number; bytes: Uint8Array }[] = [];
   private size = 0;
 
+  /** Masks already placed, by the mask (their bits are a new array, placed once). */
+  private readonly masks = new Map<Uint8Array, number>();
+
   private place(view: Float64Array | Uint8Array): number {
     const known = this.placed.get(view);
     if (known !== undefined) return known;
@@ -92,7 +97,12 @@ class Packer {
   }
 
   mask(masked: Uint8Array, n: number): MaskRef {
-    return { at: this.place(masked), n };
+    let at = this.masks.get(masked);
+    if (at === undefined) {
+      at = this.place(maskBits(masked, n));
+      this.masks.set(masked, at);
+    }
+    return { at, n };
   }
 
   finish(): ArrayBuffer {
@@ -100,6 +110,22 @@ class Packer {
     for (const p of this.parts) out.set(p.bytes, p.at);
     return out.buffer;
   }
+}
+
+/** A mask's n × n cells as bits: cell c is bit c % 8 of byte ⌊c / 8⌋; a cell is masked when non-zero. */
+export function maskBits(masked: Uint8Array, n: number): Uint8Array {
+  const cells = n * n;
+  const bits = new Uint8Array(Math.ceil(cells / 8));
+  for (let c = 0; c < cells; c++) if (masked[c] !== 0) bits[c >>> 3] |= 1 << (c & 7);
+  return bits;
+}
+
+/** The mask's cells again from its bits: 1 where masked, 0 elsewhere. */
+export function maskFromBits(bits: Uint8Array, n: number): Uint8Array {
+  const cells = n * n;
+  const masked = new Uint8Array(cells);
+  for (let c = 0; c < cells; c++) masked[c] = (bits[c >>> 3] >>> (c & 7)) & 1;
+  return masked;
 }
 
 export function encodeAttention(data: AttentionData): WireMessage {
@@ -159,8 +185,9 @@ class Unpacker {
 
   mask(x: unknown, path: string, n: number): Uint8Array {
     if (!isObject(x) || !isIndex(x.at) || x.n !== n) throw new WireError(`${path} is not an ${n} × ${n} mask`);
-    if (x.at + n * n > this.buffer.byteLength) throw new WireError(`${path} runs past the end of the data`);
-    return new Uint8Array(this.buffer, x.at, n * n);
+    const bytes = Math.ceil((n * n) / 8);
+    if (x.at + bytes > this.buffer.byteLength) throw new WireError(`${path} runs past the end of the data`);
+    return maskFromBits(new Uint8Array(this.buffer, x.at, bytes), n);
   }
 }
 

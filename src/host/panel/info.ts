@@ -25,7 +25,7 @@ export interface Timings {
   lastShowToPaintMs?: number;
   /** From the first edit after a paint to the webview's 'painted' of that version or a later one. */
   lastEditToPaintMs?: number;
-  /** The wait the panel chose after the last edit (about the cost of the last redraw). */
+  /** The debounce the panel chose at the last edit (half the last redraw's cost): its wait when edits follow one another; an edit after a quiet spell longer than that is shown at once (lastWaitMs). */
   lastUpdateDelayMs?: number;
   /** Bytes of the binary buffer of the last result posted to a panel. */
   lastMessageBytes?: number;
@@ -33,4 +33,10 @@ export interface Timings {
   lastAnalysisMs?: number;
   /** Milliseconds the last result's postMessage held the host's thread. */
   lastPostMs?: number;
+  /** From the last edit's arrival to the panel reading the document (the wait actually taken). */
+  lastWaitMs?: number;
+  /** From the last result posted to the webview's 'painted' of it (its transfer, check, decode and drawing). */
+  lastPostToPaintMs?: number;
+  /** The drawing, as the webview reported it in 'painted' (drawMs). */
+  lastDrawMs?: number;
 }

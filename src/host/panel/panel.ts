@@ -125,10 +125,13 @@ export class AttentionPanel implements vscode.Disposable {
     this.channel.post({ type: 'lock', locked });
   }
 
-  /** The document changed: show the new version once typing pauses. */
+  /**
+   * The document changed: show the new version once typing pauses. An edit after a quiet spell (one
+   * edit, not typing) is shown at once: 0 ms still gathers the change events of the same moment.
+   */
   documentChanged(version: number): void {
     const delay = this.metrics.edited(version);
-    this.debouncer.schedule('update', () => void this.update(), delay);
+    this.debouncer.schedule('update', () => void this.update(), this.metrics.afterQuiet ? 0 : delay);
   }
 
   /** Export: asks where to write (save-dialog.ts), then the webview for the picture (resolved once asked), then writes it. */
@@ -153,6 +156,7 @@ export class AttentionPanel implements vscode.Disposable {
   async update(): Promise<void> {
     const preview = this.preview;
     const uri = preview.uri;
+    this.metrics.updating();
     let document: vscode.TextDocument;
     try {
       document = await vscode.workspace.openTextDocument(uri);
@@ -207,6 +211,7 @@ export class AttentionPanel implements vscode.Disposable {
       version, result: wire.header, buffer: wire.buffer, warnings: problems.filter((p) => p.severity === 'warning'),
       ...(story ? { story } : {}),
     });
+    this.metrics.posted(version);
     this.context.timings.lastPostMs = this.channel.lastPostMs;
   }
 

@@ -11,7 +11,8 @@
 // Figures per spec (ms, from performance.now() in this process, polled every ~1 ms):
 //   total     WorkspaceEdit applied -> panels() shows that version 'ready' (the webview said 'painted')
 //   after     the same minus the moment onDidChangeTextDocument fired and the host's wait after the edit
-//             (timings().lastUpdateDelayMs: about the cost of the last redraw, 25 to 300 ms)
+//             (timings().lastWaitMs: none for an edit after a quiet spell, as each measured edit is;
+//             while typing, the debounce, half the cost of the last redraw, 25 to 300 ms)
 //   switch    Show Attention on this spec while the panel shows another -> 'painted' (timings().lastShowToPaintMs; no debounce)
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -36,6 +37,12 @@ export interface BenchRow {
   postMs: number[];
   /** The worker's read + compute + pack, per measured edit (ms). */
   analysisMs: number[];
+  /** The parts of each measured edit (ms): WorkspaceEdit applied -> onDidChangeTextDocument here, the panel's wait
+   *  after the edit, the result posted -> the webview's 'painted' of it, and the drawing the webview reported. */
+  changeMs: number[];
+  waitMs: number[];
+  postToPaintMs: number[];
+  drawMs: number[];
 }
 
 /** A model attention file opened in the model editor (ATTN_BENCH_MODELS=1). */
@@ -143,6 +150,10 @@ async function benchSpec(a: TestApi, file: string, runs: number): Promise<BenchR
   const maxStallMs: number[] = [];
   const postMs: number[] = [];
   const analysisMs: number[] = [];
+  const changeMs: number[] = [];
+  const waitMs: number[] = [];
+  const postToPaintMs: number[] = [];
+  const drawMs: number[] = [];
   try {
     for (let run = 0; run <= runs; run++) { // run 0 warms up
       // Break it, as typing does mid-number: a lone minus sign.
@@ -162,8 +173,12 @@ async function benchSpec(a: TestApi, file: string, runs: number): Promise<BenchR
         maxStallMs.push(a.maxStallMs());
         postMs.push(a.timings().lastPostMs ?? NaN);
         analysisMs.push(a.timings().lastAnalysisMs ?? NaN);
+        changeMs.push(changedAt - t0);
+        waitMs.push(a.timings().lastWaitMs ?? NaN);
+        postToPaintMs.push(a.timings().lastPostToPaintMs ?? NaN);
+        drawMs.push(a.timings().lastDrawMs ?? NaN);
         totalMs.push(t1 - t0);
-        afterDebounceMs.push(t1 - changedAt - (a.timings().lastUpdateDelayMs ?? 0));
+        afterDebounceMs.push(t1 - changedAt - (a.timings().lastWaitMs ?? 0));
       }
       await sleep(200);
     }
@@ -177,6 +192,7 @@ async function benchSpec(a: TestApi, file: string, runs: number): Promise<BenchR
   return {
     spec: path.basename(file), tokens: json.inputs[0].tokens.length, heads: json.heads?.length ?? 1, view: panel.view,
     runs, totalMs, afterDebounceMs, switchToPaintMs, messageBytes: a.timings().lastMessageBytes, maxStallMs, postMs, analysisMs,
+    changeMs, waitMs, postToPaintMs, drawMs,
   };
 }
 

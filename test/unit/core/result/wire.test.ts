@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { analyze } from '../../../../src/core/index.js';
 import { dataToJson } from '../../../../src/core/result/result-json.js';
-import { decodeAttention, encodeAttention } from '../../../../src/core/result/wire.js';
+import { decodeAttention, encodeAttention, maskBits, maskFromBits } from '../../../../src/core/result/wire.js';
 import { weightsFromScores } from '../../../../src/core/result/derived.js';
 import { scaledAt, weightAt, weightsRowOf, type AttentionData, type Matrix } from '../../../../src/core/result/attention-data.js';
 import { exampleFiles, exampleText } from '../../../support/specs.js';
@@ -76,15 +76,34 @@ test('nothing n × n travels but the mask: the scores and weights are derived fr
   const data = analyze(JSON.stringify(spec)).data!;
   const { buffer } = encodeAttention(data);
   // Per head: q, k, v, output (n × 2 each); per input: embeddings (n × d), concat
-  // (n × 6, also the output: no W_O), the mask (n × n bytes, padded to 8); and each head's W_Q,
+  // (n × 6, also the output: no W_O), the mask (n × n bits, padded to 8 bytes); and each head's W_Q,
   // W_K, W_V (d × 2): the reader gives every head its own matrices, so 3 × 3 of them.
-  const expected = 8 * (heads * 4 * n * 2 + n * d + n * 2 * heads + heads * 3 * d * 2) + Math.ceil((n * n) / 8) * 8;
+  const expected = 8 * (heads * 4 * n * 2 + n * d + n * 2 * heads + heads * 3 * d * 2) + Math.ceil(Math.ceil((n * n) / 8) / 8) * 8;
   assert.equal(buffer.byteLength, expected);
   const back = decodeAttention(encodeAttention(data).header, buffer);
   data.inputs[0].heads.forEach((h, k) => {
     same(back.inputs[0].heads[k].scores, h.scores, `head ${k} scores`);
     same(back.inputs[0].heads[k].weights, h.weights, `head ${k} weights`);
   });
+});
+
+test('a mask travels as one bit per cell, ⌈n² / 8⌉ bytes, and reads back cell for cell, whatever n and pattern', () => {
+  let seed = 3;
+  for (const n of [1, 3, 7, 8, 9, 64, 65]) {
+    const masked = new Uint8Array(n * n);
+    for (let c = 0; c < n * n; c++) masked[c] = (seed = (seed * 1103515245 + 12345) % 2147483648) % 3 === 0 ? 1 : 0;
+    const bits = maskBits(masked, n);
+    assert.equal(bits.length, Math.ceil((n * n) / 8), `n = ${n}`);
+    assert.deepEqual(Array.from(maskFromBits(bits, n)), Array.from(masked), `n = ${n}`);
+  }
+  // A spec's own mask (not causal) through the whole message.
+  const spec = { embeddings: { a: [1, 0], b: [0, 1], c: [1, 1] }, inputs: [{ tokens: ['a', 'b', 'c'], mask: [[1, 0, 1], [1, 1, 0], [0, 1, 1]] }] };
+  const data = analyze(JSON.stringify(spec)).data!;
+  const { header, buffer } = encodeAttention(data);
+  const back = decodeAttention(header, buffer);
+  assert.deepEqual(Array.from(back.inputs[0].masked), [0, 1, 0, 0, 0, 1, 1, 0, 0]);
+  assert.deepEqual(Array.from(back.inputs[0].masked), Array.from(data.inputs[0].masked));
+  same(back.inputs[0].heads[0].weights, data.inputs[0].heads[0].weights, 'weights under the spec\'s mask');
 });
 
 test('a hover\'s row of weights, made from q_i, K and the mask alone, is the core\'s row bit for bit; decoded heads derive scores only when read', () => {

@@ -124,6 +124,22 @@ test('an edit is shown as the next version; a broken one lists its problem at it
   panel.dispose();
 });
 
+test('typing is gathered: an edit at once after another replaces it before it is read, and only the last version is analysed', async () => {
+  const { uri, panel, page, analyst } = open();
+  await until('the first version analysed', () => panel.info().version === 1);
+  page.fromPage({ type: 'ready' });
+  const document = await workspace.openTextDocument(uri);
+  const text = document.getText();
+  standIn.documents.type(document, text.replace('"love", "apple"', '"love", "pear"'));
+  panel.documentChanged(document.version); // one edit after a quiet spell: to be read at once...
+  standIn.documents.type(document, text.replace('"love", "apple"', '"love", "orange"'));
+  panel.documentChanged(document.version); // ...but another came in the same moment: typing, so it waits
+  await until('the render of version 3', () => page.receivedOf('render').some((m) => m.version === 3));
+  assert.equal(page.receivedOf('problems').length, 0, 'version 2 (an unknown token) was never shown');
+  assert.equal(analyst.reads, 2, 'versions 1 and 3 analysed, not 2');
+  panel.dispose();
+});
+
 test('Export SVG writes what the page sends beside the spec and says so; the light setting asks for a light picture', async () => {
   const { folder, panel, page } = open();
   await until('the first version analysed', () => panel.info().version === 1);
