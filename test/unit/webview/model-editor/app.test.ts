@@ -181,3 +181,40 @@ test('a big head is read by keyboard too: one tab stop, the arrows move the cell
   assert.match(tip.textContent!, /query #299 → key #300/);
   assert.equal(doc.querySelectorAll('rect.cursor').length, 1, 'one cursor cell');
 });
+
+test('messages kept before the app listened are taken in order and drawn once; the app says no second \'ready\'', () => {
+  const a = memoryAttention(randomAttention(2, 3, 5), 2, 3, 5);
+  const { header, thumbnails } = scanModel(a);
+  const side = header.thumb ** 2;
+  const { doc, app, posted, dom } = page();
+  app.start(false);
+  assert.equal(posted.length, 0, 'the page\'s early script said \'ready\' already');
+  app.receiveAll([
+    { type: 'model', header: { ...header, stats: [] }, thumbnails: new Float32Array(thumbnails.length) },
+    { type: 'scanned', from: 0, stats: header.stats.slice(0, 4), thumbnails: thumbnails.slice(0, 4 * side), offRows: 0, warnings: [] },
+    { type: 'scanned', from: 4, stats: header.stats.slice(4), thumbnails: thumbnails.slice(4 * side), offRows: 0, warnings: [] },
+  ]);
+  const painted = posted.filter((m) => m.type === 'painted');
+  assert.equal(painted.length, 1, 'one drawing for the three messages');
+  assert.deepEqual({ ...painted[0], drawMs: 0 }, { type: 'painted', view: 'model', items: 6, drawMs: 0 });
+  // The very grid the messages draw one by one.
+  const one = page();
+  one.app.receive({ type: 'model', header, thumbnails });
+  const xml = (d: typeof doc, w: typeof dom) => new w.window.XMLSerializer().serializeToString(d.querySelector('svg')!);
+  assert.equal(xml(doc, dom), xml(one.doc, one.dom));
+  // Messages after them are drawn as they come.
+  doc.querySelector('g.head-cell[data-layer="0"][data-head="1"]')!.dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true }));
+  assert.equal(posted.filter((m) => m.type === 'painted').length, 2);
+});
+
+test('an error among the kept messages stays on screen: the drawing owed for the messages before it is dropped', () => {
+  const a = memoryAttention(randomAttention(2, 3, 5), 2, 3, 5);
+  const { header, thumbnails } = scanModel(a);
+  const { doc, root, app, posted } = page();
+  app.start(false);
+  app.receiveAll([{ type: 'model', header, thumbnails }, { type: 'error', message: 'x.safetensors: truncated' }]);
+  assert.equal(root.dataset.state, 'error');
+  assert.match(doc.querySelector('[role=alert]')!.textContent!, /truncated/);
+  assert.equal(doc.querySelectorAll('g.head-cell').length, 0);
+  assert.deepEqual(posted.filter((m) => m.type === 'painted').map((m) => m.type === 'painted' && m.view), ['error']);
+});
