@@ -2,30 +2,12 @@
 // 4 × 8 × 4,096) and the rollout (n³ per layer) would otherwise stall the extension host. The
 // worker holds one open file and answers one request at a time (several workers share a scan,
 // each a range of heads); results go back as transferred ArrayBuffers. Bundled by scripts/build.mjs as dist/model-worker.js.
-import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { openAttention } from '../../core/files/open.js';
 import type { AttentionFile } from '../../core/tensors/attention-file.js';
 import { shapeOf } from '../../core/model/scan.js';
 import { answerRead, errorReply } from './read-answer.js';
 import type { ReaderRequest, ReaderResponse } from '../../protocol/model-reader.js';
-
-/**
- * The reader thread's niceness, set on Linux only: there a niceness is the thread's (the extension
- * host's own thread keeps its priority); elsewhere setPriority changes the whole process, the host's
- * too. A scan reads for seconds on every core it may use while the webview boots and draws its first
- * paint; on two cores it took half the machine the webview's page needed. Niced, it reads in what the
- * webview and the host leave, and at full speed once they are idle.
- */
-const READER_NICENESS = 10;
-
-if (process.platform === 'linux') {
-  try {
-    setPriority(0, READER_NICENESS);
-  } catch {
-    // Not allowed here: the reader runs at the host's priority.
-  }
-}
 
 let file: AttentionFile | undefined;
 

@@ -4,7 +4,7 @@
 // computes them in this thread; a file the readers refuse comes back as their message, marked as such.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ModelReader, ReaderError } from '../../../../src/host/model-editor/reader.js';
 import { headRanges, scanWithReaders } from '../../../../src/host/model-editor/scan.js';
@@ -197,33 +197,5 @@ test('the editor\'s scan of more heads than the thumbnails\' budget: the workers
   } finally {
     for (const r of readers) r.dispose();
     local.close();
-  }
-});
-
-/** Each thread of this process and its niceness (Linux's /proc: the 19th field of a task's stat). */
-function threadNiceness(): Map<string, number> {
-  const nice = new Map<string, number>();
-  for (const task of readdirSync('/proc/self/task')) {
-    const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
-    nice.set(task, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
-  }
-  return nice;
-}
-
-test('the reader\'s thread reads niced on Linux (a scan leaves the cores to the webview\'s boot), the host\'s thread keeps its priority', { skip: process.platform !== 'linux' && 'niceness is set per thread on Linux only' }, async () => {
-  const dir = tempDir('attn-reader-');
-  const file = join(dir, 'm.safetensors');
-  writeSafetensors(file, randomAttention(1, 1, 4, 3), 1, 1, 4, ['a', 'b', 'c', 'd']);
-  const before = threadNiceness();
-  const ownNice = before.get(String(process.pid))!;
-  const reader = new ModelReader(worker);
-  try {
-    await reader.open(file);
-    const niced = [...threadNiceness()].filter(([task, nice]) => !before.has(task) && nice > ownNice);
-    // The reader's thread (and any thread it started, which inherits its niceness).
-    assert.ok(niced.length >= 1, 'the reader\'s new thread runs at a lower priority than the host\'s');
-    assert.equal(threadNiceness().get(String(process.pid)), ownNice, 'the host\'s own thread keeps its niceness');
-  } finally {
-    reader.dispose();
   }
 });
