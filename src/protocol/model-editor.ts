@@ -36,21 +36,6 @@ export type ModelWebviewMessage =
   /** A run's head at a query token, in the spec views: opened at once, or saved as a spec first (`save`). */
   | { type: 'lens'; layer: number; head: number; token: number; save: boolean };
 
-/**
- * The model editor's page says 'ready' from a small inline script, before its stylesheet and its
- * bundle load (src/pages/model-editor-html.ts), so that the host's first message travels while the
- * bundle is fetched and parsed; the script keeps what arrives meanwhile on window[EARLY_BOOT] for
- * the bundle, which checks each message as it checks every other.
- */
-export const EARLY_BOOT = 'attentionLensEarly';
-
-/** What the inline script leaves: VS Code's API (it can be acquired once only), the messages kept, and how to stop keeping them. */
-export interface EarlyBoot {
-  api: { postMessage(message: ModelWebviewMessage): void; getState(): unknown; setState(state: unknown): void };
-  messages: unknown[];
-  stop(): void;
-}
-
 /** The largest picture the webview may send for export (a 4,096-token head as PNG is far less). */
 export const MAX_EXPORT_CHARS = 256 * 1024 * 1024;
 

@@ -51,9 +51,6 @@ export class ModelApp {
   private readonly shell: Shell;
   private pendingHead: string | undefined;
   private rolloutAsked = false;
-  /** While receiveAll hands in the messages kept early, drawing waits for the last (drawDue: one is owed). */
-  private holding = false;
-  private drawDue = false;
   /**
    * Where the keyboard goes at the next drawing that has it: a view opened from the keyboard takes the
    * focus on its first control (once it is drawn: a head arrives after its 'loading…'), and going back
@@ -90,28 +87,10 @@ export class ModelApp {
     this.stage.addEventListener('keydown', (e) => this.onStageKey(e));
   }
 
-  /**
-   * Listens to the transport (when it can be listened to), the theme and the width, then says 'ready'
-   * (`sayReady` false: the page said it already, src/pages/model-editor-html.ts's early script).
-   */
-  start(sayReady = true): void {
+  /** Listens to the transport (when it can be listened to), the theme and the width, then says 'ready'. */
+  start(): void {
     this.shell.start(this.transport, (m) => this.receive(m));
-    if (sayReady) this.transport.post({ type: 'ready' });
-  }
-
-  /**
-   * Messages that arrived before this app listened (kept by the page's early script), in order, each
-   * checked as any other, and one drawing for them all (the header and the heads read after it would
-   * otherwise draw the grid once each).
-   */
-  receiveAll(messages: readonly unknown[]): void {
-    this.holding = true;
-    try {
-      for (const m of messages) this.receive(m);
-    } finally {
-      this.holding = false;
-    }
-    if (this.drawDue) this.draw();
+    this.transport.post({ type: 'ready' });
   }
 
   dispose(): void {
@@ -192,8 +171,6 @@ export class ModelApp {
   }
 
   private fail(message: string): void {
-    // A drawing owed for earlier messages would cover the error panel.
-    this.drawDue = false;
     this.handle?.destroy();
     this.handle = undefined;
     const doc = this.root.ownerDocument;
@@ -271,8 +248,6 @@ export class ModelApp {
   private draw(announce = true): void {
     const data = this.data;
     if (!data) return;
-    if (this.holding) { this.drawDue = true; return; }
-    this.drawDue = false;
     const started = performance.now();
     // Keyboard users keep their place: the focused control, head or column is focused again after the redraw.
     const refocus = this.shell.keepFocus();

@@ -1,13 +1,12 @@
 // The model webview's entry (custom editor for .safetensors / .npy / .npz, and the offline --html
-// page): find the root and the tooltip, then talk to the VS Code host through its injected API (taken,
-// with the messages that came before the bundle ran, from the editor page's early script), or,
+// page): find the root and the tooltip, then talk to the VS Code host through its injected API, or,
 // in the page, answer the app's requests from the data embedded in it: the CLI's ModelPageData, or
 // the Python package's inline attention payload (decoded and answered in memory, as the notebook
 // renderer does).
 import { ModelApp, type ModelTransport } from './app.js';
 import { float32FromBase64, joinPageLate, type ModelPageData, type ModelPageLate } from '../views/model/page-data.js';
 import { fromBase64 } from '../../src/core/model/png.js';
-import { EARLY_BOOT, type EarlyBoot, type ModelWebviewMessage } from '../../src/protocol/model-editor.js';
+import type { ModelWebviewMessage } from '../../src/protocol/model-editor.js';
 import { MODEL_VIEW_NAMES, type ModelViewName } from '../../src/core/vocabulary.js';
 import { STAT_NAMES, type StatName } from '../../src/core/tensors/head-stats.js';
 import { mountPoint } from '../shell/mount.js';
@@ -33,20 +32,13 @@ function main(): void {
     startPage(root, tip, embedded.textContent ?? '');
     return;
   }
-  // The page's early script took VS Code's API, said 'ready' and kept what came since (model-editor-html.ts).
-  const early = (window as unknown as Record<string, EarlyBoot | undefined>)[EARLY_BOOT];
-  const transport = vscodeTransport(early?.api ?? acquireVsCodeApi(), window);
+  const transport = vscodeTransport(acquireVsCodeApi(), window);
   const app = new ModelApp(root, tip, {
     ...transport,
     canSoftmax: true,
     save: (format, view, data) => transport.post({ type: 'export', format, view, data }),
   });
-  app.start(!early);
-  if (early) {
-    // Synchronously with start(): no message can come between the early script's listener and the app's.
-    early.stop();
-    app.receiveAll(early.messages.splice(0));
-  }
+  app.start();
 }
 
 /** The Python package's page: the payload checked and decoded here, the app's requests answered from it. */
