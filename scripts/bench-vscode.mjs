@@ -145,7 +145,7 @@ async function editToPaint() {
   if (result.models) {
     console.log('\nThe model editor (Open With… Attention Lens), ms: first paint showing heads, paint with every head, the scan, the host\'s longest stall, head switch (request -> head view painted; worker read within it), median of 6');
     for (const m of result.models) {
-      console.log(`${m.file}: webview ready ${f1(m.readyMs)} (an empty webview's +${f1(m.readyMs - pct(empty, 0.5))}), first paint ${f1(m.firstPaintMs)} (${f1(m.firstPaintMs - m.readyMs)} after ready), first paint ${f1(m.firstPaintMs)}, all heads ${f1(m.fullPaintMs)} (grid drawn in ${f1(m.gridDrawMs)}), scan ${f1(m.scanMs)}, host stall ${f1(m.maxStallMs)}, head switch ${f1(pct(m.headSwitchMs, 0.5))} (max ${f1(Math.max(...m.headSwitchMs))}; read ${f1(pct(m.headReadMs, 0.5))}, webview draw ${f1(pct(m.headDrawMs, 0.5))})`);
+      console.log(`${m.file}: webview ready ${f1(m.readyMs)} (an empty webview beside it: ${f1(m.emptyReadyMs)}, +${f1(m.readyMs - m.emptyReadyMs)}; goal +150), first paint ${f1(m.firstPaintMs)} (${f1(m.firstPaintMs - m.readyMs)} after ready), all heads ${f1(m.fullPaintMs)} (grid drawn in ${f1(m.gridDrawMs)}), scan ${f1(m.scanMs)}, host stall ${f1(m.maxStallMs)}, head switch ${f1(pct(m.headSwitchMs, 0.5))} (max ${f1(Math.max(...m.headSwitchMs))}; read ${f1(pct(m.headReadMs, 0.5))}, webview draw ${f1(pct(m.headDrawMs, 0.5))})`);
     }
     summary.models = result.models.map((m) => ({ ...m, headSwitchMedianMs: pct(m.headSwitchMs, 0.5), headReadMedianMs: pct(m.headReadMs, 0.5) }));
   }

@@ -277,6 +277,7 @@ export class ModelApp {
     };
     this.handle = modelEntry(s.view)!.render(this.stage, showHead, options);
     const items = this.handle.svg.querySelectorAll('g.head-cell, rect.cell, image.heatmap, g.head-row, rect.bar').length;
+    this.shell.drew();
     this.root.dataset.state = 'ready';
     this.root.dataset.view = s.view;
     if (!this.placeFocus()) refocus?.();

@@ -72,6 +72,16 @@ export class Shell {
     return Math.max(min, w || this.root.clientWidth || fallback);
   }
 
+  /**
+   * The view was just drawn, at the width and in the theme of now: a redraw scheduled before it (a
+   * resize or a theme change that came while the data was on its way) is owed nothing. The model page
+   * drew its grid twice without it: the first width check, as the page is laid out, scheduled a redraw
+   * that fell 60 ms after the grid's first drawing.
+   */
+  drew(): void {
+    this.redraws.cancel();
+  }
+
   /** Focus the view's first control (its tab stop, or a painted matrix); false when it has none. */
   focusView(): boolean {
     return focusFirstStop(this.view);

@@ -53,6 +53,11 @@ export interface ModelBenchRow {
   tokens: number;
   /** From resolving the editor to its webview's 'ready', to its first paint showing a head, and to the paint showing them all. */
   readyMs: number;
+  /**
+   * An empty webview's 'ready' in the same column just before this file was opened (median of 3): the
+   * floor under readyMs, measured beside it (the window's first seconds, when the others are measured, are busier).
+   */
+  emptyReadyMs: number;
   firstPaintMs: number;
   /** The webview's drawing of the grid with every head. */
   gridDrawMs: number;
@@ -208,6 +213,12 @@ function shapeFromName(file: string): [number, number, number] {
 async function benchModel(a: TestApi, file: string): Promise<ModelBenchRow> {
   const [layers, heads, tokens] = shapeFromName(file);
   const uri = vscode.Uri.file(file).toString();
+  const empty: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    empty.push(await emptyWebviewReady());
+    await sleep(200);
+  }
+  const emptyReadyMs = [...empty].sort((x, y) => x - y)[1];
   a.resetStall();
   await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'attentionLens.model', vscode.ViewColumn.Two);
   const info = await until(`${path.basename(file)}: every head painted`, () => a.modelEditors().find((e) => e.uri === uri && e.fullPaintMs !== undefined && e.scanMs !== undefined), 300_000);
@@ -230,7 +241,7 @@ async function benchModel(a: TestApi, file: string): Promise<ModelBenchRow> {
   await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   return {
     file: path.basename(file), layers, heads, tokens,
-    readyMs: info.readyMs ?? NaN, firstPaintMs: info.firstPaintMs ?? NaN, gridDrawMs: info.lastDrawMs ?? NaN, fullPaintMs: info.fullPaintMs ?? NaN, scanMs: info.scanMs ?? NaN, maxStallMs, headSwitchMs, headReadMs, headDrawMs,
+    readyMs: info.readyMs ?? NaN, emptyReadyMs, firstPaintMs: info.firstPaintMs ?? NaN, gridDrawMs: info.lastDrawMs ?? NaN, fullPaintMs: info.fullPaintMs ?? NaN, scanMs: info.scanMs ?? NaN, maxStallMs, headSwitchMs, headReadMs, headDrawMs,
   };
 }
 

@@ -106,3 +106,21 @@ test('the shell\'s tooltip lives in its own element; Escape hides it', () => {
   b.shell.dispose();
   dom.window.close();
 });
+
+test('a view drawn after a theme change or a resize was heard owes it no redraw (drew() cancels the one scheduled)', async () => {
+  const { dom, doc, a, b } = notebook();
+  doc.body.className = 'vscode-dark';
+  await new Promise((r) => setTimeout(r, 0)); // the change heard: a redraw scheduled for each
+  // Surface a drew its view now (in the new theme); b did not.
+  a.shell.drew();
+  await later();
+  assert.equal(a.redraws.length, 0, 'drawn already in the theme of now');
+  assert.equal(b.redraws.length, 1, 'the other shell redraws as before');
+  // A change after the drawing is heard again.
+  doc.body.className = 'vscode-light';
+  await later();
+  assert.equal(a.redraws.length, 1);
+  a.shell.dispose();
+  b.shell.dispose();
+  dom.window.close();
+});
