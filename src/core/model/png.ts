@@ -119,11 +119,18 @@ function storedPng(width: number, height: number, indices: Uint8Array, palette: 
     png[o++] = 0;
     b += a;
     const row = y * width;
-    for (let x = 0; x < width; x++) {
-      const v = indices[row + x];
-      const k = v > last ? last : v;
-      png[o++] = k;
-      a += k; b += a;
+    if (last === 255) {
+      // Every index is a colour: the row is copied as it is, then summed.
+      png.set(indices.subarray(row, row + width), o);
+      for (let x = 0; x < width; x++) { a += png[o + x]; b += a; }
+      o += width;
+    } else {
+      for (let x = 0; x < width; x++) {
+        const v = indices[row + x];
+        const k = v > last ? last : v;
+        png[o++] = k;
+        a += k; b += a;
+      }
     }
     a %= 65521; b %= 65521;
   }

@@ -7,7 +7,6 @@ import type { ModelViewData } from '../../../src/core/model/data.js';
 import { maxOf } from '../../../src/core/model/data.js';
 import { heatmapIndices } from '../../../src/core/tensors/heatmap.js';
 import { base64, encodePalettePng, type Deflate } from '../../../src/core/model/png.js';
-import { crc32Table } from '../../../src/core/crc32.js';
 import type { Theme } from '../../kit/colour.js';
 import { palette } from './common.js';
 
@@ -37,5 +36,10 @@ export function layerIndices(data: ModelViewData, layer: number): Uint8Array {
 export function layerPicture(data: ModelViewData, layer: number, theme: Theme, deflate?: Deflate): { id: string; href: string } {
   const { heads, thumb } = data.header;
   const png = encodePalettePng(heads * thumb, thumb, layerIndices(data, layer), palette(theme), deflate);
-  return { id: `al-thumbnails-${layer}-${crc32Table(png).toString(16).padStart(8, '0')}-${png.length.toString(16)}`, href: `data:image/png;base64,${base64(png)}` };
+  // The PNG's own checks name it: its last chunk but one is the IDAT (the pixels), whose CRC ends 12
+  // bytes from the end; the PLTE's (the colours) ends where the IDAT starts. No second pass over it.
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  const pixels = view.getUint32(png.length - 16), colours = view.getUint32(33 + 8 + view.getUint32(33));
+  const hex = (x: number) => x.toString(16).padStart(8, '0');
+  return { id: `al-thumbnails-${layer}-${hex(pixels)}-${hex(colours)}-${png.length.toString(16)}`, href: `data:image/png;base64,${base64(png)}` };
 }
