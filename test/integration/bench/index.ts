@@ -43,8 +43,6 @@ export interface BenchRow {
   waitMs: number[];
   postToPaintMs: number[];
   drawMs: number[];
-  /** The host's change event -> the webview's drawing returning, by the wall clock (the panel's lastEditToDrawnMs). */
-  drawnMs: number[];
 }
 
 /** A model attention file opened in the model editor (ATTN_BENCH_MODELS=1). */
