@@ -107,13 +107,11 @@ async function editToPaint() {
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) console.log(line(r));
   console.log('\nWhere the time goes (medians, ms): the edit reaching the host, the panel\'s wait, the analysis (worker + read back), result posted -> \'painted\', of which the webview\'s drawing; the rest is the host\'s own steps and this bench\'s polling');
-  // 'change->drawn': from the host's change event to the webview's drawing returning, by the wall clock
-  // (the panel's lastEditToDrawnMs): edit -> paint as the user sees it, without 'painted''s trip back.
-  const parts = ['change', 'wait', 'analysis', 'post->painted', 'draw', 'rest', 'change->drawn'];
+  const parts = ['change', 'wait', 'analysis', 'post->painted', 'draw', 'rest'];
   const partRows = result.rows.map((r) => {
     const m = (xs) => pct(xs ?? [NaN], 0.5);
     const total = m(r.totalMs), change = m(r.changeMs), wait = m(r.waitMs), analysis = m(r.analysisMs), p2p = m(r.postToPaintMs);
-    return [r.spec, r.view, ...[change, wait, analysis, p2p, m(r.drawMs), total - change - wait - analysis - p2p, m(r.drawnMs)].map(f1)];
+    return [r.spec, r.view, ...[change, wait, analysis, p2p, m(r.drawMs), total - change - wait - analysis - p2p].map(f1)];
   });
   const pw = ['spec', 'view', ...parts].map((h, i) => Math.max(h.length, ...partRows.map((r) => r[i].length)));
   const pline = (cells) => cells.map((c, i) => (i < 2 ? c.padEnd(pw[i]) : c.padStart(pw[i]))).join('  ');
@@ -139,7 +137,7 @@ async function editToPaint() {
       afterDebounceMedianMs: pct(r.afterDebounceMs, 0.5), maxHostStallMs: Math.max(...r.maxStallMs), switchToPaintMs: r.switchToPaintMs ?? null,
       postMedianMs: pct(r.postMs, 0.5), workerMedianMs: pct(r.analysisMs, 0.5),
       totalMs: r.totalMs, maxStallMs: r.maxStallMs,
-      changeMs: r.changeMs, waitMs: r.waitMs, analysisMs: r.analysisMs, postToPaintMs: r.postToPaintMs, drawMs: r.drawMs, drawnMs: r.drawnMs,
+      changeMs: r.changeMs, waitMs: r.waitMs, analysisMs: r.analysisMs, postToPaintMs: r.postToPaintMs, drawMs: r.drawMs,
     })),
   };
   if (result.models) {

@@ -56,8 +56,7 @@ export function isWebviewMessage(x: unknown): x is WebviewMessage {
       return typeof x.documentUri === 'string'
         && isIndex(x.version)
         && isOneOf(x.view, VIEW_NAMES)
-        && typeof x.drawMs === 'number' && Number.isFinite(x.drawMs) && x.drawMs >= 0
-        && (x.drawnAt === undefined || (typeof x.drawnAt === 'number' && Number.isFinite(x.drawnAt) && x.drawnAt >= 0));
+        && typeof x.drawMs === 'number' && Number.isFinite(x.drawMs) && x.drawMs >= 0;
     case 'reveal':
       return typeof x.documentUri === 'string' && isRevealTarget(x.target);
     case 'state':

@@ -120,11 +120,6 @@ export interface PaintedMessage {
   view: ViewName;
   /** Milliseconds the webview spent drawing. */
   drawMs: number;
-  /**
-   * When the drawing returned, by the webview's wall clock (Date.now()): the host, on the same
-   * machine's clock, measures edit → drawn without the 'painted' message's own trip back.
-   */
-  drawnAt?: number;
 }
 
 /** Show a place in the spec: a token of an input, a matrix cell, or a problem's position. */

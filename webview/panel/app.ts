@@ -304,7 +304,7 @@ export class App {
     }
     refocus?.();
     const drawMs = performance.now() - t0;
-    if (announce) this.transport.post({ type: 'painted', documentUri: this.documentUri, version: this.version, view: this.state.view, drawMs, drawnAt: Date.now() });
+    if (announce) this.transport.post({ type: 'painted', documentUri: this.documentUri, version: this.version, view: this.state.view, drawMs });
   }
 
   /** Focus the view's first control (its tab stop, or a painted matrix); false when it has none. */

@@ -39,10 +39,4 @@ export interface Timings {
   lastPostToPaintMs?: number;
   /** The drawing, as the webview reported it in 'painted' (drawMs). */
   lastDrawMs?: number;
-  /**
-   * From the first edit after a paint to the webview's drawing of it returning, by the wall clock
-   * (the host's Date.now() at the edit, the webview's in 'painted'): edit → drawn, without the
-   * 'painted' message's own trip back that lastEditToPaintMs includes.
-   */
-  lastEditToDrawnMs?: number;
 }

@@ -9,7 +9,7 @@ import { updateDelay } from '../update-delay.js';
 export class PanelMetrics {
   private showStartedAt?: number;
   /** When the first edit since the last paint arrived: stopped by the 'painted' of a later version. */
-  private editStartedAt?: { at: number; wallAt: number; version: number };
+  private editStartedAt?: { at: number; version: number };
   /** When the last edit arrived, and when the last result was posted (for which version). */
   private lastEditAt?: number;
   /** When the edit before the last one arrived (never cleared), and whether the last came after a quiet spell. */
@@ -40,7 +40,7 @@ export class PanelMetrics {
    */
   edited(version: number): number {
     const now = performance.now();
-    this.editStartedAt ??= { at: now, wallAt: Date.now(), version };
+    this.editStartedAt ??= { at: now, version };
     this.lastEditAt = now;
     const delay = updateDelay(this.lastCostMs);
     this.quiet = this.previousEditAt === undefined || now - this.previousEditAt > delay;
@@ -75,11 +75,8 @@ export class PanelMetrics {
     this.postedAt = { at: performance.now(), version };
   }
 
-  /**
-   * The webview painted `version` in drawMs (its drawing returning at `drawnAt` by its wall clock,
-   * when it says): stops the clocks that were waiting for it.
-   */
-  painted(version: number, drawMs: number, drawnAt?: number): void {
+  /** The webview painted `version` in drawMs: stops the clocks that were waiting for it. */
+  painted(version: number, drawMs: number): void {
     const now = performance.now();
     if (this.showStartedAt !== undefined) {
       this.timings.lastShowToPaintMs = now - this.showStartedAt;
@@ -87,10 +84,6 @@ export class PanelMetrics {
     }
     if (this.editStartedAt && version >= this.editStartedAt.version) {
       this.timings.lastEditToPaintMs = now - this.editStartedAt.at;
-      // The webview's clock is the same machine's (its 'drawnAt'); a time before the edit is a clock
-      // that is not, and says nothing.
-      const drawn = drawnAt === undefined ? undefined : drawnAt - this.editStartedAt.wallAt;
-      this.timings.lastEditToDrawnMs = drawn !== undefined && drawn >= 0 ? drawn : undefined;
       this.editStartedAt = undefined;
     }
     if (this.postedAt?.version === version) {

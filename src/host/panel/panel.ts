@@ -264,7 +264,7 @@ export class AttentionPanel implements vscode.Disposable {
         this.channel.becameReady();
         return;
       case 'painted':
-        this.painted(message.version, message.view, message.drawMs, message.drawnAt);
+        this.painted(message.version, message.view, message.drawMs);
         return;
       case 'reveal':
         void revealInSpec(this.uri, message.target, this.panel.viewColumn)
@@ -317,7 +317,7 @@ export class AttentionPanel implements vscode.Disposable {
     }
   }
 
-  private painted(version: number, view: ViewName, drawMs: number, drawnAt?: number): void {
+  private painted(version: number, view: ViewName, drawMs: number): void {
     const p = this.preview;
     if (version < p.shownVersion) {
       log().trace(`dropped a stale 'painted' for version ${version} (showing ${p.shownVersion})`);
@@ -328,7 +328,7 @@ export class AttentionPanel implements vscode.Disposable {
       p.status = 'ready';
       p.tokens = p.tokensFor(this.savedState);
     }
-    this.metrics.painted(version, drawMs, drawnAt);
+    this.metrics.painted(version, drawMs);
     log().trace(`painted ${p.uri.toString()} v${version} (${view}) in ${drawMs.toFixed(1)} ms`);
   }
 

@@ -83,23 +83,3 @@ test("post → 'painted' is timed for the version posted, and the webview's draw
   assert.ok(timings.lastPostToPaintMs! >= 4);
   assert.equal(timings.lastDrawMs, 4);
 });
-
-test('edit → drawn is the webview\'s wall clock at its drawing less the host\'s at the edit, for the edited version; a clock behind the edit says nothing', () => {
-  const timings: Timings = { activateMs: 0 };
-  const metrics = new PanelMetrics(timings);
-  const before = Date.now();
-  metrics.edited(7);
-  const after = Date.now();
-  metrics.painted(6, 1, after + 500);
-  assert.equal(timings.lastEditToDrawnMs, undefined, 'an older version drawn: the edit is not on screen yet');
-  metrics.painted(7, 1, after + 40);
-  const drawn = timings.lastEditToDrawnMs!;
-  assert.ok(drawn >= 40 && drawn <= after + 40 - before, `${drawn} ms: the edit was read between ${before} and ${after}`);
-  metrics.edited(8);
-  metrics.painted(8, 1, before - 1000);
-  assert.equal(timings.lastEditToDrawnMs, undefined, 'a webview clock behind the host\'s');
-  metrics.edited(9);
-  metrics.painted(9, 1);
-  assert.equal(timings.lastEditToDrawnMs, undefined, 'no drawnAt, no figure');
-  assert.ok(timings.lastEditToPaintMs !== undefined, 'edit → painted still measured');
-});
