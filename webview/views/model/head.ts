@@ -108,6 +108,9 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
   // As wide as the picture (a small head's is narrower than the panel: the note ran past its edge).
   const topLines = noteLines(topNote, Math.min(Math.min(760, options.width - 140) + 110, 110 + side + 20 - 16), 3);
   const left = 110, top = 130 + (topLines.length - 1) * NOTE_LINE;
+  // The slanted key labels rise from the matrix's top to just under the notes' last line (a label of
+  // the 110 px the row labels get reached 24 px into it: a long token's label crossed the note).
+  const keyLabelPx = top - 4 - (36 + (topLines.length - 1) * NOTE_LINE + 6);
   const drawArcs = n <= ARCS_MAX && !!whole;
   // Below the matrix: the range it shows ("queries 40–79 × keys 12–51"), then the arcs.
   const arcsHeight = (drawArcs ? Math.min(240, side / 2) + 40 : 30) + 14;
@@ -138,7 +141,7 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
     for (const j of labelIndices(view.j0, view.j1, stride)) {
       if (!inside(t.x + (j + 0.5) * at)) continue;
       colLabels.append('text').attr('class', 'col-label').attr('data-j', j).attr('font-size', size)
-        .attr('transform', `translate(${left + t.x + (j + 0.5) * at + size / 3},${top - 4}) rotate(-90)`).text(text(j, 110));
+        .attr('transform', `translate(${left + t.x + (j + 0.5) * at + size / 3},${top - 4}) rotate(-90)`).text(text(j, keyLabelPx));
     }
     range.text(`${t.k > 1 ? 'shown: ' : ''}queries ${shown(view.i0)}–${shown(view.i1)} × keys ${shown(view.j0)}–${shown(view.j1)}${stride > 1 ? ` (labels every ${stride})` : ''}`);
   };
