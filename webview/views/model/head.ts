@@ -9,7 +9,7 @@ import type { ModelViewData } from '../../../src/core/model/data.js';
 import { MAX_WINDOW_CELLS, maxOf, PICTURE_MAX, poolMax, SENT_PICTURE_MAX, windowWeight } from '../../../src/core/model/data.js';
 import { createSvg, emptyView, note, type ViewHandle } from '../../kit/view.js';
 import { wireTips } from '../../kit/tooltip.js';
-import { fmt } from '../../kit/format.js';
+import { fmt, textWidth } from '../../kit/format.js';
 import { rovingGrid, type GridItem } from '../../kit/keyboard.js';
 import { clampTo, crosshair, finite, headName, heatmapHref, indicesHref, NOTE_LINE, noteLines, shown, tipOptions, wrappedNote, tokenLabel, tokenName, type ModelViewOptions } from './common.js';
 
@@ -143,7 +143,10 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
       colLabels.append('text').attr('class', 'col-label').attr('data-j', j).attr('font-size', size)
         .attr('transform', `translate(${left + t.x + (j + 0.5) * at + size / 3},${top - 4}) rotate(-90)`).text(text(j, keyLabelPx));
     }
-    range.text(`${t.k > 1 ? 'shown: ' : ''}queries ${shown(view.i0)}–${shown(view.i1)} × keys ${shown(view.j0)}–${shown(view.j1)}${stride > 1 ? ` (labels every ${stride})` : ''}`);
+    const said = `${t.k > 1 ? 'shown: ' : ''}queries ${shown(view.i0)}–${shown(view.i1)} × keys ${shown(view.j0)}–${shown(view.j1)}${stride > 1 ? ` (labels every ${stride})` : ''}`;
+    // Under the matrix's left edge, or further left when that would run it past the picture's right
+    // edge (a narrow panel: "… (labels every 10)" ran 4 px out of a 430 px editor).
+    range.attr('x', Math.max(8, Math.min(left, width - 8 - textWidth(said, theme.fontSize)))).text(said);
   };
   drawLabels({ k: 1, x: 0, y: 0 });
   const clipId = `al-head-clip-${layer}-${head}-${Math.random().toString(36).slice(2, 8)}`;
