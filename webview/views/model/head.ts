@@ -145,8 +145,10 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
     }
     const said = `${t.k > 1 ? 'shown: ' : ''}queries ${shown(view.i0)}–${shown(view.i1)} × keys ${shown(view.j0)}–${shown(view.j1)}${stride > 1 ? ` (labels every ${stride})` : ''}`;
     // Under the matrix's left edge, or further left when that would run it past the picture's right
-    // edge (a narrow panel: "… (labels every 10)" ran 4 px out of a 430 px editor).
-    range.attr('x', Math.max(8, Math.min(left, width - 8 - textWidth(said, theme.fontSize)))).text(said);
+    // edge (a narrow panel: "… (labels every 10)" ran 4 px out of a 430 px editor), and then 5 px
+    // lower, clear of the last row's label it now passes under.
+    const x = Math.max(8, Math.min(left, width - 8 - textWidth(said, theme.fontSize)));
+    range.attr('x', x).attr('y', top + side + (x < left ? 21 : 16)).text(said);
   };
   drawLabels({ k: 1, x: 0, y: 0 });
   const clipId = `al-head-clip-${layer}-${head}-${Math.random().toString(36).slice(2, 8)}`;
