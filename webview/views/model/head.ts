@@ -9,7 +9,7 @@ import type { ModelViewData } from '../../../src/core/model/data.js';
 import { MAX_WINDOW_CELLS, maxOf, PICTURE_MAX, poolMax, SENT_PICTURE_MAX, windowWeight } from '../../../src/core/model/data.js';
 import { createSvg, emptyView, note, type ViewHandle } from '../../kit/view.js';
 import { wireTips } from '../../kit/tooltip.js';
-import { fmt, textWidth } from '../../kit/format.js';
+import { clip, fmt, textWidth } from '../../kit/format.js';
 import { rovingGrid, type GridItem } from '../../kit/keyboard.js';
 import { clampTo, crosshair, finite, headName, heatmapHref, indicesHref, NOTE_LINE, noteLines, shown, tipOptions, wrappedNote, tokenLabel, tokenName, type ModelViewOptions } from './common.js';
 
@@ -143,12 +143,15 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
       colLabels.append('text').attr('class', 'col-label').attr('data-j', j).attr('font-size', size)
         .attr('transform', `translate(${left + t.x + (j + 0.5) * at + size / 3},${top - 4}) rotate(-90)`).text(text(j, keyLabelPx));
     }
-    const said = `${t.k > 1 ? 'shown: ' : ''}queries ${shown(view.i0)}–${shown(view.i1)} × keys ${shown(view.j0)}–${shown(view.j1)}${stride > 1 ? ` (labels every ${stride})` : ''}`;
-    // Under the matrix's left edge, or further left when that would run it past the picture's right
-    // edge (a narrow panel: "… (labels every 10)" ran 4 px out of a 430 px editor), and then 5 px
-    // lower, clear of the last row's label it now passes under.
-    const x = Math.max(8, Math.min(left, width - 8 - textWidth(said, theme.fontSize)));
-    range.attr('x', x).attr('y', top + side + (x < left ? 21 : 16)).text(said);
+    const ranges = `${t.k > 1 ? 'shown: ' : ''}queries ${shown(view.i0)}–${shown(view.i1)} × keys ${shown(view.j0)}–${shown(view.j1)}`;
+    const said = `${ranges}${stride > 1 ? ` (labels every ${stride})` : ''}`;
+    // Under the matrix, within the picture (a narrow panel: "… (labels every 10)" ran 4 px out of a
+    // 430 px editor, and there is no room beside or below it): without the labels' stride when the
+    // whole line does not fit, cut as a last resort, the whole line in its hover either way.
+    const room = width - left - 8;
+    const fits = textWidth(said, theme.fontSize) <= room;
+    range.text(fits ? said : clip(ranges, room, theme.fontSize));
+    if (!fits) range.append('title').text(said);
   };
   drawLabels({ k: 1, x: 0, y: 0 });
   const clipId = `al-head-clip-${layer}-${head}-${Math.random().toString(36).slice(2, 8)}`;

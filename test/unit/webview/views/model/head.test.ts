@@ -142,3 +142,19 @@ test('a hovered weight is the shortest number that reads back as the same float3
   assert.equal(exactWeight(0.1 + 0.2), String(Number((0.1 + 0.2).toPrecision(9))), 'a number that is no float32 keeps 9 digits');
 });
 
+
+test('in a narrow editor the range line stays within the picture, the labels\' stride in its hover when it had to go', () => {
+  for (const width of [400, 415, 430, 626]) {
+    const { svg } = drawModel('head', head(200), { width });
+    const range = svg.querySelector('text.zoom-range')!;
+    const shown = [...range.childNodes].filter((c) => c.nodeType === 3).map((c) => c.textContent).join('');
+    const x = Number(range.getAttribute('x')), picture = Number(svg.getAttribute('width'));
+    assert.ok(x + textWidth(shown, 12) <= picture - 8, `${width} px: "${shown}" from ${x} within ${picture}`);
+    assert.match(shown, /^queries 1–200 × keys 1–200/);
+    const title = range.querySelector('title')?.textContent;
+    if (shown.includes('labels every')) assert.equal(title, undefined, `${width} px: the whole line is shown`);
+    else assert.equal(title, 'queries 1–200 × keys 1–200 (labels every 10)', `${width} px: the whole line in the hover`);
+    if (width === 400) assert.ok(title, 'at 400 px the stride goes to the hover');
+    if (width === 626) assert.equal(title, undefined, 'at 626 px the whole line fits');
+  }
+});
