@@ -45,6 +45,8 @@ import sys
 
 import numpy as np
 
+from gpt2_bytes import bytes_to_unicode  # beside this script
+
 D_MODEL, N_HEAD, N_LAYER, N_POSITIONS, N_INNER = 64, 2, 2, 64, 4
 HEAD_DIM = D_MODEL // N_HEAD
 TOKEN, PREVIOUS, POSITION = slice(0, 24), slice(24, 48), slice(48, 64)
@@ -65,19 +67,6 @@ WORDS = [
 ]
 
 # ---------------------------------------------------------------- the tokenizer
-
-def bytes_to_unicode():
-    """GPT-2's printable stand-ins for the 256 bytes (space is "Ġ")."""
-    keep = list(range(ord('!'), ord('~') + 1)) + list(range(0xA1, 0xAC + 1)) + list(range(0xAE, 0xFF + 1))
-    chars, extra = {}, 0
-    for b in range(256):
-        if b in keep:
-            chars[b] = chr(b)
-        else:
-            chars[b] = chr(256 + extra)
-            extra += 1
-    return chars
-
 
 def vocabulary():
     """GPT-2's layout: the 256 byte pieces (printable first), the merges' pieces, <|endoftext|> last.

@@ -18,6 +18,9 @@ import time
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'scripts'))
+from gpt2_bytes import bytes_to_unicode  # noqa: E402 (scripts/gpt2_bytes.py)
+
 # ---------------------------------------------------------------- safetensors by hand
 
 def write_safetensors(path, tensors, dtype):
@@ -80,19 +83,6 @@ def read_weights(folder):
     return read_safetensors(os.path.join(folder, 'model.safetensors'))
 
 # ---------------------------------------------------------------- a byte-level BPE vocabulary
-
-def bytes_to_unicode():
-    """GPT-2's printable stand-ins for the 256 bytes: printable Latin-1 stays, the rest from U+0100 on."""
-    keep = list(range(ord('!'), ord('~') + 1)) + list(range(0xA1, 0xAC + 1)) + list(range(0xAE, 0xFF + 1))
-    chars, extra = {}, 0
-    for b in range(256):
-        if b in keep:
-            chars[b] = chr(b)
-        else:
-            chars[b] = chr(256 + extra)
-            extra += 1
-    return chars
-
 
 def byte_level_vocab(merge_count, corpus):
     """256 byte tokens, then `merge_count` merges learnt greedily from `corpus` (its most frequent pairs)."""

@@ -6,24 +6,16 @@
 # Sequence, BPE by rank (lowest rank, leftmost first) with byte fallback and fused unk, TemplateProcessing.
 # stdin: {"tokenizer": path, "texts": [...]}; stdout: [[ids], ...].
 import json
+import os
 import sys
 import unicodedata
 
 import regex
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'scripts'))
+from gpt2_bytes import bytes_to_unicode  # noqa: E402 (scripts/gpt2_bytes.py)
+
 GPT2_REGEX = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
-
-
-def bytes_to_unicode():
-    printable = list(range(0x21, 0x7F)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
-    table, extra = {}, 0
-    for b in range(256):
-        if b in printable:
-            table[b] = chr(b)
-        else:
-            table[b] = chr(256 + extra)
-            extra += 1
-    return table
 
 
 BYTE_CHAR = bytes_to_unicode()
