@@ -7,16 +7,15 @@ import * as path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Browser, Dialog, Frame, Page } from 'playwright-core';
 import {
-  installVsix, launchChromium, makeExampleWorkspace, makeUserDataDir, removeTempDirs, ROOT, startCodeServer, tail, tempDir, workbenchUrl,
+  installVsix, launchChromium, makeExampleWorkspace, makeUserDataDir, removeTempDirs, startCodeServer, tail, tempDir, workbenchUrl,
   type CodeServer,
 } from '../../scripts/vscode/code-server.mjs';
 import {
   attentionFrame, chooseView, drawnTexts, hoverMatrixCell, poll, problemsPanelText, statusBarErrorCount, quickOpen, rootState, runCommand,
   pickColorTheme, sleep, waitForState, waitForWorkbench,
+  RESULTS, VSIX,
 } from './workbench.js';
 
-const VSIX = process.env.ATTN_VSIX || path.join(ROOT, 'attention-lens.vsix');
-const RESULTS = path.join(ROOT, 'test-results');
 const SPEC = 'apple-watch-lens.attn.json';
 const XSS_TOKEN = '<img src=x onerror=alert(1)>';
 const XSS_SPEC = 'xss-token.attn.json';

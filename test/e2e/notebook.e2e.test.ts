@@ -13,11 +13,9 @@ import {
   installVsix, launchChromium, makeExampleWorkspace, makeUserDataDir, removeTempDirs, ROOT, startCodeServer, tail, tempDir, workbenchUrl,
   type CodeServer,
 } from '../../scripts/vscode/code-server.mjs';
-import { poll, quickOpen, waitForWorkbench } from './workbench.js';
+import { poll, quickOpen, waitForWorkbench, RESULTS, VSIX } from './workbench.js';
 import { exactWeight } from '../../webview/views/model/head.js';
 
-const VSIX = process.env.ATTN_VSIX || path.join(ROOT, 'attention-lens.vsix');
-const RESULTS = path.join(ROOT, 'test-results');
 const NOTEBOOK = 'attention-in-a-notebook.ipynb';
 const MIME = 'application/vnd.attention-lens.v1+json';
 

@@ -8,9 +8,8 @@ import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { freePort, killGroup, launchChromium, ROOT } from '../../scripts/vscode/code-server.mjs';
-import { attentionFrame, drawnTexts, poll, waitForState, waitForWorkbench } from './workbench.js';
+import { attentionFrame, drawnTexts, poll, waitForState, waitForWorkbench, RESULTS } from './workbench.js';
 
-const RESULTS = path.join(ROOT, 'test-results');
 let child: ChildProcess | undefined;
 let browser: Browser | undefined;
 

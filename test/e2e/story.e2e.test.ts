@@ -10,12 +10,10 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Frame, Page } from 'playwright-core';
 import {
-  installVsix, launchChromium, makeUserDataDir, removeTempDirs, ROOT, startCodeServer, tempDir, workbenchUrl, type CodeServer,
+  installVsix, launchChromium, makeUserDataDir, removeTempDirs, startCodeServer, tempDir, workbenchUrl, type CodeServer,
 } from '../../scripts/vscode/code-server.mjs';
-import { attentionFrame, drawnTexts, poll, runCommand, sleep, waitForState, waitForWorkbench } from './workbench.js';
+import { attentionFrame, drawnTexts, poll, runCommand, sleep, waitForState, waitForWorkbench, RESULTS, VSIX } from './workbench.js';
 
-const VSIX = process.env.ATTN_VSIX || path.join(ROOT, 'attention-lens.vsix');
-const RESULTS = path.join(ROOT, 'test-results');
 
 /** The story in order: each example, the view it opens on, and what its picture must show. */
 const STORY: { file: string; view: string; shows: RegExp[] }[] = [

@@ -1,7 +1,14 @@
 // Driving VS Code's web workbench (code-server) like a person: Quick Open, the command palette,
 // the Problems panel, and the Attention Lens webview inside its nested iframes.
 import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
+import { ROOT } from '../../scripts/vscode/code-server.mjs';
+
+/** The packaged extension the suites install (npm run package writes it; ATTN_VSIX names another). */
+export const VSIX = process.env.ATTN_VSIX || path.join(ROOT, 'attention-lens.vsix');
+/** Where the suites leave their screenshots and timings. */
+export const RESULTS = path.join(ROOT, 'test-results');
 
 export async function sleep(ms: number): Promise<void> {
   await new Promise((r) => setTimeout(r, ms));
