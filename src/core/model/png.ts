@@ -68,21 +68,23 @@ export function encodePalettePng(width: number, height: number, indices: Uint8Ar
   return png;
 }
 
-/** The PLTE chunk of each palette (the same for every thumbnail of a draw). */
-const plteChunks = new WeakMap<readonly (readonly [number, number, number])[], Uint8Array>();
+/** The PLTE chunk of each palette (the same for every thumbnail of a draw), with the colours it was made from. */
+const plteChunks = new WeakMap<readonly (readonly [number, number, number])[], { chunk: Uint8Array; colours: Uint8Array }>();
 
 function plteChunk(palette: readonly (readonly [number, number, number])[]): Uint8Array {
-  let c = plteChunks.get(palette);
-  if (!c) {
-    const colours = Math.max(1, Math.min(256, palette.length));
-    const plte = new Uint8Array(colours * 3);
-    for (let i = 0; i < colours; i++) {
-      const rgb = palette[i] ?? [0, 0, 0];
-      for (let k = 0; k < 3; k++) plte[i * 3 + k] = Math.max(0, Math.min(255, Math.round(Number.isFinite(rgb[k]) ? rgb[k] : 0)));
-    }
-    plteChunks.set(palette, (c = chunk('PLTE', plte)));
+  const colours = Math.max(1, Math.min(256, palette.length));
+  const plte = new Uint8Array(colours * 3);
+  for (let i = 0; i < colours; i++) {
+    const rgb = palette[i] ?? [0, 0, 0];
+    for (let k = 0; k < 3; k++) plte[i * 3 + k] = Math.max(0, Math.min(255, Math.round(Number.isFinite(rgb[k]) ? rgb[k] : 0)));
   }
-  return c;
+  // Kept by the palette array, but only while its colours are the same (a caller may recolour its
+  // array in place: the chunk of the old colours came back). The colours are cheap; the CRC is kept.
+  const known = plteChunks.get(palette);
+  if (known && known.colours.length === plte.length && known.colours.every((v, k) => v === plte[k])) return known.chunk;
+  const made = chunk('PLTE', plte);
+  plteChunks.set(palette, { chunk: made, colours: plte });
+  return made;
 }
 
 const IEND = Uint8Array.of(0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82);

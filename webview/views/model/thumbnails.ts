@@ -37,9 +37,10 @@ export function layerPicture(data: ModelViewData, layer: number, theme: Theme, d
   const { heads, thumb } = data.header;
   const png = encodePalettePng(heads * thumb, thumb, layerIndices(data, layer), palette(theme), deflate);
   // The PNG's own checks name it: its last chunk but one is the IDAT (the pixels), whose CRC ends 12
-  // bytes from the end; the PLTE's (the colours) ends where the IDAT starts. No second pass over it.
+  // bytes from the end; the PLTE's (the colours) ends where the IDAT starts; the IHDR's (its width and
+  // height: the same pixel bytes are another picture at another size) is at 29. No second pass over it.
   const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
-  const pixels = view.getUint32(png.length - 16), colours = view.getUint32(33 + 8 + view.getUint32(33));
+  const pixels = view.getUint32(png.length - 16), colours = view.getUint32(33 + 8 + view.getUint32(33)), size = view.getUint32(29);
   const hex = (x: number) => x.toString(16).padStart(8, '0');
-  return { id: `al-thumbnails-${layer}-${hex(pixels)}-${hex(colours)}-${png.length.toString(16)}`, href: `data:image/png;base64,${base64(png)}` };
+  return { id: `al-thumbnails-${layer}-${hex(pixels)}-${hex(colours)}-${hex(size)}-${png.length.toString(16)}`, href: `data:image/png;base64,${base64(png)}` };
 }

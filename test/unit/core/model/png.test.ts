@@ -86,3 +86,18 @@ test('a picture that fits one stored block is written in one pass, byte for byte
   const big = encodePalettePng(300, 300, bytes(90_000, 5), palettes[0]);
   assert.deepEqual(big, encodePalettePng(300, 300, bytes(90_000, 5), palettes[0], general));
 });
+
+test('a palette changed in place is written as it is now, in the one-pass PNG as in the general one', () => {
+  // The one-pass PNG kept each palette's PLTE chunk by the palette array: a caller that recoloured
+  // its array got the old colours from a thumbnail-sized picture and the new ones from a larger one.
+  const palette = Array.from({ length: 4 }, (_, k) => [k, k, k] as [number, number, number]);
+  const indices = bytes(16, 3);
+  const before = encodePalettePng(4, 4, indices, palette);
+  palette[1] = [200, 100, 50];
+  palette[2][0] = 77;
+  const after = encodePalettePng(4, 4, indices, palette);
+  assert.deepEqual(after, encodePalettePng(4, 4, indices, palette, (b) => storedZlib(b)), 'the colours of now');
+  assert.notDeepEqual(after, before);
+  palette.push([9, 9, 9]);
+  assert.deepEqual(encodePalettePng(4, 4, indices, palette), encodePalettePng(4, 4, indices, palette, (b) => storedZlib(b)), 'a colour added');
+});
