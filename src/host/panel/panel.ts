@@ -52,6 +52,8 @@ export class AttentionPanel implements vscode.Disposable {
   private savedState?: PanelState;
   private readonly channel: WebviewChannel;
   private readonly metrics: PanelMetrics;
+  /** An update is scheduled at once (an edit after a quiet spell) and has not run yet. */
+  private atOnce = false;
   private readonly debouncer = new Debouncer(FIRST_UPDATE_DELAY_MS);
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
@@ -127,11 +129,14 @@ export class AttentionPanel implements vscode.Disposable {
 
   /**
    * The document changed: show the new version once typing pauses. An edit after a quiet spell (one
-   * edit, not typing) is shown at once: 0 ms still gathers the change events of the same moment.
+   * edit, not typing) is shown at once: 0 ms still gathers the change events of the same moment, and
+   * an event of that same moment (a paste and its format-on-paste) keeps the update at once instead
+   * of putting it back by the typing debounce.
    */
   documentChanged(version: number): void {
     const delay = this.metrics.edited(version);
-    this.debouncer.schedule('update', () => void this.update(), this.metrics.afterQuiet ? 0 : delay);
+    this.atOnce = this.metrics.afterQuiet || this.atOnce;
+    this.debouncer.schedule('update', () => { this.atOnce = false; void this.update(); }, this.atOnce ? 0 : delay);
   }
 
   /** Export: asks where to write (save-dialog.ts), then the webview for the picture (resolved once asked), then writes it. */

@@ -125,7 +125,7 @@ test('an edit is shown as the next version; a broken one lists its problem at it
 });
 
 test('typing is gathered: an edit at once after another replaces it before it is read, and only the last version is analysed', async () => {
-  const { uri, panel, page, analyst } = open();
+  const { uri, panel, page, analyst, context } = open();
   await until('the first version analysed', () => panel.info().version === 1);
   page.fromPage({ type: 'ready' });
   const document = await workspace.openTextDocument(uri);
@@ -133,10 +133,11 @@ test('typing is gathered: an edit at once after another replaces it before it is
   standIn.documents.type(document, text.replace('"love", "apple"', '"love", "pear"'));
   panel.documentChanged(document.version); // one edit after a quiet spell: to be read at once...
   standIn.documents.type(document, text.replace('"love", "apple"', '"love", "orange"'));
-  panel.documentChanged(document.version); // ...but another came in the same moment: typing, so it waits
+  panel.documentChanged(document.version); // ...and another came in the same moment (a paste and its formatting): gathered, still at once
   await until('the render of version 3', () => page.receivedOf('render').some((m) => m.version === 3));
   assert.equal(page.receivedOf('problems').length, 0, 'version 2 (an unknown token) was never shown');
   assert.equal(analyst.reads, 2, 'versions 1 and 3 analysed, not 2');
+  assert.ok(context.timings.lastWaitMs! < context.timings.lastUpdateDelayMs!, `read after ${context.timings.lastWaitMs} ms, not put back by the ${context.timings.lastUpdateDelayMs} ms debounce`);
   panel.dispose();
 });
 
