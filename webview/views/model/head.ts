@@ -96,7 +96,9 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
   const weightAt = (i: number, j: number) => windowWeight(loaded, n, i, j);
   const tokens = header.tokenTexts;
   const labelled = tokens.length === n;
-  const side = Math.max(200, Math.min(760, options.width - 140, n * 40));
+  // At least 200 px a side, or as much as the width leaves beside the row labels (110 px) and the
+  // right margin (20): a 320 px editor got a 330 px picture, its last key cut.
+  const side = Math.max(Math.min(200, options.width - 130), Math.min(760, options.width - 140, n * 40));
   const cell = side / n;
   // Token labels on both axes at every length: as many as fit, and after a zoom the visible range's.
   const max = whole ? maxOf(whole) : finite(loaded.max);
