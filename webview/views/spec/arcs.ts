@@ -102,17 +102,21 @@ export const renderArcs: ViewFn = (container, data, options) => {
   // Legend items flow like words; their positions are known before the picture's height.
   const legendItems = input.heads.map((head) => `head "${head.name}"`);
   const allLabel = options.head === 'all' ? 'all heads (click or press Enter on one to hide it)' : 'show all heads';
+  // Cut with "…" where even a line of its own is too narrow (a 326 px panel ran it past the picture's
+  // edge); its hover says what it does.
+  const legendRoom = Math.max(260, options.width) - 2 * pad;
+  const allShown = textWidth(allLabel, fs) + 4 <= legendRoom ? allLabel : clip(allLabel, legendRoom - 4, fs);
   const legendPos: [number, number][] = [];
   {
     let lx = 0, ly = 0;
-    const room = Math.max(260, options.width) - 2 * pad;
+    const room = legendRoom;
     legendItems.forEach((label) => {
       const w = textWidth(label, fs) + 30;
       if (lx + w > room && lx > 0) { lx = 0; ly += 20; }
       legendPos.push([lx, ly]);
       lx += w;
     });
-    if (lx + textWidth(allLabel, fs) + 10 > room && lx > 0) { lx = 0; ly += 20; }
+    if (lx + textWidth(allShown, fs) + 10 > room && lx > 0) { lx = 0; ly += 20; }
     legendPos.push([lx, ly]);
   }
   // How to read the arcs, as short items that wrap instead of one sentence cut with "…".
@@ -156,7 +160,7 @@ export const renderArcs: ViewFn = (container, data, options) => {
   if (H > 1) {
     const [lx, ly] = legendPos[H];
     const item = lg.append('g').attr('class', 'head-toggle hot').attr('data-head', 'all').attr('transform', `translate(${lx},${ly})`).attr('cursor', 'pointer');
-    item.append('text').attr('x', 4).attr('y', 12).attr('fill', theme.focus).attr('text-decoration', 'underline').text(allLabel);
+    item.append('text').attr('x', 4).attr('y', 12).attr('fill', theme.focus).attr('text-decoration', 'underline').text(allShown);
   }
 
   const reading = lg.append('g').attr('class', 'reading').attr('font-size', fs - 1).attr('fill', theme.muted);
