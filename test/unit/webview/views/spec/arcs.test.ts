@@ -88,3 +88,24 @@ test('arcs in a narrow panel: the legend\'s "all heads" label stays within the p
     else assert.equal(label, 'all heads (click or press Enter on one to hide it)');
   }
 });
+
+// Seen in code-server: in a 326 px panel the rings of the first token (a causal spec's first token
+// attends only to itself, in each of the 8 heads: one lane a head, up to 24 px wide) ran past the left edge.
+test('arcs: a token\'s rings over itself stay within the picture, the first and the last token\'s too', () => {
+  for (const file of ['long-64-tokens-8-heads.attn.json', 'multi-head-causal.attn.json']) {
+    const data = analyze(exampleText(file)).data!;
+    for (const width of [300, 420, 700, 1000]) {
+      const doc = new JSDOM(renderSvg(data, 'arcs', { width, head: 'all' }), { contentType: 'image/svg+xml' }).window.document;
+      const svgWidth = Number(doc.documentElement.getAttribute('width'));
+      const rings = Array.from(doc.querySelectorAll('path.arc')).filter((p) => p.getAttribute('data-query') === p.getAttribute('data-key'));
+      assert.ok(rings.length > 0, `${file}: rings to draw`);
+      for (const ring of rings) {
+        const [x, r] = /^M ([-\d.e]+) [-\d.e]+ a ([\d.e]+)/.exec(ring.getAttribute('d')!)!.slice(1).map(Number);
+        const half = Number(ring.getAttribute('stroke-width')) / 2;
+        const centre = x + 0.6 * r;
+        assert.ok(centre - r - half >= 0 && centre + r + half <= svgWidth,
+          `${file} at ${width} px: token ${ring.getAttribute('data-query')}'s ring spans ${(centre - r - half).toFixed(1)} to ${(centre + r + half).toFixed(1)} in ${svgWidth}`);
+      }
+    }
+  }
+});
