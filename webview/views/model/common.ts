@@ -126,9 +126,13 @@ export function finite(v: number | null | undefined, fallback = 0): number {
 /** Line height of a wrapped note. */
 export const NOTE_LINE = 15;
 
-/** The lines `text` takes as a note `px` wide (at most `maxLines`; the last cut with "…"). */
-export function noteLines(text: string, px: number, maxLines = 3): string[] {
-  return wrapLines(text, px, 12, maxLines);
+/**
+ * The lines `text` takes as a note `px` wide (at most `maxLines`; the last cut with "…"), measured at
+ * `fontSize`, the picture's (theme.fontSize: VS Code's 13 px in its editors, where a note wrapped at
+ * 12 px ran its first line past the picture's edge).
+ */
+export function noteLines(text: string, px: number, maxLines: number, fontSize: number): string[] {
+  return wrapLines(text, px, fontSize, maxLines);
 }
 
 /**

@@ -60,7 +60,7 @@ export function renderModelFinder(container: HTMLElement, data: ModelViewData, o
   const total = header.layers * header.heads;
   const reading = rows.length < total ? `reading the file: the ${rows.length} of ${total} heads read so far; ` : '';
   const notes = [`${reading}click or press Enter on a column to sort by it, on a row to open the head (layers and heads counted from 1)${rows.length > drawn.length ? `; the first ${drawn.length} of ${rows.length} rows are shown` : ''}`];
-  const lines = noteLines(notes[0], width - 16, 4);
+  const lines = noteLines(notes[0], width - 16, 4, theme.fontSize);
   const rowH = 20, top = 60 + (lines.length - 1) * NOTE_LINE + (slant ? SLANT_H : 0);
   const height = top + drawn.length * rowH + 30;
   const svg = createSvg(container, theme, width, height, `Head finder: ${rows.length} heads`, 'finder');

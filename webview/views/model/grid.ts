@@ -66,7 +66,7 @@ export function renderModelGrid(container: HTMLElement, data: ModelViewData, opt
     `${read < total ? `reading the file: ${read} of ${total} heads so far; ` : ''}each thumbnail: one head max-pooled to ${thumb}×${thumb} and scaled to its own strongest weight; frame: ${same ? (Number.isFinite(lo) ? `${stat} is ${fmt(lo)} for every head read` : `no head has a ${stat}`) : `${stat} from ${fmt(finite(lo))} (blue) to ${fmt(finite(hi))} (red)`}${options.sort ? `; each layer sorted by ${stat}, highest first` : ''}`,
   ];
   // The note wraps (a narrow editor cut it), and the grid starts below it.
-  const lines = noteLines(notes[0], width - 16, 4);
+  const lines = noteLines(notes[0], width - 16, 4, theme.fontSize);
   const top = 58 + (lines.length - 1) * NOTE_LINE;
   // The SVG says the warnings only where no page shows them (the editor's warning line does).
   const warnings = options.interactive ? [] : header.warnings;

@@ -43,7 +43,7 @@ export function renderModelHeadTokens(container: HTMLElement, data: ModelViewDat
   const colW = Math.round(Math.max(90, Math.min(200, (width - 16) * 0.3)));
   const xQ = 8, xK = width - 8 - colW;
   const intro = `${headName(layer, head)} as tokens: queries on the left read the keys on the right; a line is as strong as its weight. Hover or focus a token to light the tokens it reads (a query) or that read it (a key).`;
-  const introLines = noteLines(intro, width - 16, 4);
+  const introLines = noteLines(intro, width - 16, 4, theme.fontSize);
   const top = 44 + introLines.length * 15 + 44;
   const height = top + size * ROW_H + 72;
   const svg = createSvg(container, theme, width, height, `${headName(layer, head)}: ${n} tokens`, 'head-tokens');

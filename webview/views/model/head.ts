@@ -96,7 +96,9 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
   const weightAt = (i: number, j: number) => windowWeight(loaded, n, i, j);
   const tokens = header.tokenTexts;
   const labelled = tokens.length === n;
-  const side = Math.max(200, Math.min(760, options.width - 140, n * 40));
+  // At least 200 px a side, or as much as the width leaves beside the row labels (110 px) and the
+  // right margin (20): a 320 px editor got a 330 px picture, its last key cut.
+  const side = Math.max(Math.min(200, options.width - 130), Math.min(760, options.width - 140, n * 40));
   const cell = side / n;
   // Token labels on both axes at every length: as many as fit, and after a zoom the visible range's.
   const max = whole ? maxOf(whole) : finite(loaded.max);
@@ -106,7 +108,7 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
   // The notes wrap above the slanted key labels (cut with "…" at 626 px, they hid the colour's range).
   const topNote = notes.join('; ');
   // As wide as the picture (a small head's is narrower than the panel: the note ran past its edge).
-  const topLines = noteLines(topNote, Math.min(Math.min(760, options.width - 140) + 110, 110 + side + 20 - 16), 3);
+  const topLines = noteLines(topNote, Math.min(Math.min(760, options.width - 140) + 110, 110 + side + 20 - 16), 3, theme.fontSize);
   const left = 110, top = 130 + (topLines.length - 1) * NOTE_LINE;
   // The slanted key labels rise from the matrix's top to just under the notes' last line (a label of
   // the 110 px the row labels get reached 24 px into it: a long token's label crossed the note).
@@ -198,7 +200,7 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
     svg.append('line').attr('x1', left).attr('x2', left + side).attr('y1', base).attr('y2', base).attr('stroke', theme.grid);
     const arcNote = `arcs: the ${Math.min(n, options.k)} strongest links of each token's ${n} (${links.length} drawn, ${n * n - links.length} weaker ones left out)`;
     notes.push(arcNote);
-    wrappedNote(svg, theme, 8, base + 20, arcNote, noteLines(arcNote, width - 16, 2));
+    wrappedNote(svg, theme, 8, base + 20, arcNote, noteLines(arcNote, width - 16, 2, theme.fontSize));
   } else {
     const arcNote = `arcs are drawn up to ${ARCS_MAX} tokens; this head has ${n}`;
     notes.push(arcNote);

@@ -18,7 +18,7 @@ export function renderModelNext(container: HTMLElement, data: ModelViewData, opt
   const barMax = Math.max(120, Math.min(480, options.width - left - 90));
   const width = left + barMax + 90;
   const note = `after ${tokenName(tokens, last)}, the softmax of the last position's logits (forward pass ${run.forwardMs.toFixed(0)} ms)`;
-  const lines = noteLines(note, width - 16, 3);
+  const lines = noteLines(note, width - 16, 3, theme.fontSize);
   const top = 64 + (lines.length - 1) * NOTE_LINE, height = top + run.next.length * rowH + 30;
   const svg = createSvg(container, theme, width, height, `The ${run.next.length} most likely next tokens`, 'next');
   svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`${clip(run.model, width - 140, 12)}: what comes next`);

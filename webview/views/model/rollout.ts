@@ -65,7 +65,7 @@ export function renderModelRollout(container: HTMLElement, data: ModelViewData, 
   const topNote = `most from ${top5.map(([j, v]) => `${tokenLabel(tokens, j, 90)} (${fmt(v)})`).join(', ')}`;
   notes.push(topNote);
   // Wrapped to the chart's width (a narrow panel cut one long line at its edge).
-  wrappedNote(chart, theme, 0, chartH + 20, topNote, noteLines(topNote, side + 30, 3));
+  wrappedNote(chart, theme, 0, chartH + 20, topNote, noteLines(topNote, side + 30, 3, theme.fontSize));
   const unwire = wireTips(svg.node()!, tipOptions(options), 'rect.bar', (el) => {
     const j = Number(el.getAttribute('data-j'));
     return { lines: [`${tokenName(tokens, token)} ← ${tokenName(tokens, j)}`, `rollout ${exactWeight(row[j])}`], click: () => options.onPick?.({ token: j }) };

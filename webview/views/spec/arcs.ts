@@ -80,39 +80,59 @@ export const renderArcs: ViewFn = (container, data, options) => {
   // The tokens share the panel's width (a line wider than the panel ran its last labels off the
   // edge); labels that do not fit across stand upright, and every k-th of them is kept when even
   // upright ones would touch (the selected token always, every token's name in its hover).
-  const step = Math.max(Math.min(avail / n, Math.max(150, widest + 14)), 4);
-  const slanted = step < widest + 8;
-  const labelled = new Set(slanted ? thinnedLabels(n, step, fs * 1.5, [options.token]) : input.tokens.map((_, i) => i));
-  if (labelled.size < n) notes.push(`one token in ${labelEvery(step, fs * 1.5)} is named under the line, and the selected one; hover or focus a token for its name`);
-  const lineW = step * n;
-  const width = Math.max(options.width, lineW + 2 * pad);
-  const maxReach = Math.min(lineW / 2, 160);
-  const arcH = (d: number) => Math.min(maxReach, Math.max(14, d * step * 0.5));
+  const stepIn = (room: number) => Math.max(Math.min(room / n, Math.max(150, widest + 14)), 4);
   // Two heads linking the same pair each get their own lane: drawn on one path, their translucent
   // strokes blended into a colour the legend does not have.
   const lanes = arcLanes(links);
   const laneGap = thick + 3;
+  // A ring's radius over a token attending to itself, and how far the first or last token's rings
+  // reach past the margin at a step: a causal spec's first token attends only to itself, in every
+  // head, one lane a head (8 heads in a 326 px panel ran past the left edge). The line moves in by that.
+  const ringR = (l: Link, at: number) => Math.min(at * 0.3, 9) + (lanes.get(l) ?? 0) * laneGap * 0.5;
+  const ringsOut = (at: number) => {
+    let out = 0;
+    for (const l of links) {
+      if (l.i === l.j && (l.i === 0 || l.i === n - 1)) out = Math.max(out, ringR(l, at) + (0.6 + thick * l.w) / 2 - at / 2 - pad);
+    }
+    return Math.ceil(out);
+  };
+  let step = stepIn(avail), edge = 0;
+  for (let k = 0; k < 3 && ringsOut(step) > edge; k++) {
+    edge = ringsOut(step);
+    step = stepIn(avail - 2 * edge);
+  }
+  const slanted = step < widest + 8;
+  const labelled = new Set(slanted ? thinnedLabels(n, step, fs * 1.5, [options.token]) : input.tokens.map((_, i) => i));
+  if (labelled.size < n) notes.push(`one token in ${labelEvery(step, fs * 1.5)} is named under the line, and the selected one; hover or focus a token for its name`);
+  const lineW = step * n;
+  const width = Math.max(options.width, lineW + 2 * pad + 2 * edge);
+  const maxReach = Math.min(lineW / 2, 160);
+  const arcH = (d: number) => Math.min(maxReach, Math.max(14, d * step * 0.5));
   const reach = (l: Link) => arcH(Math.abs(l.j - l.i)) + (lanes.get(l) ?? 0) * laneGap;
   let maxUp = 0, maxDown = 0;
   for (const l of links) {
     if (l.j > l.i) maxUp = Math.max(maxUp, reach(l));
     if (l.j < l.i) maxDown = Math.max(maxDown, reach(l));
-    if (l.j === l.i) maxUp = Math.max(maxUp, 2 * (Math.min(step * 0.3, 9) + (lanes.get(l) ?? 0) * laneGap * 0.5));
+    if (l.j === l.i) maxUp = Math.max(maxUp, 2 * ringR(l, step));
   }
   // Legend items flow like words; their positions are known before the picture's height.
   const legendItems = input.heads.map((head) => `head "${head.name}"`);
   const allLabel = options.head === 'all' ? 'all heads (click or press Enter on one to hide it)' : 'show all heads';
+  // Cut with "…" where even a line of its own is too narrow (a 326 px panel ran it past the picture's
+  // edge); its hover says what it does.
+  const legendRoom = Math.max(260, options.width) - 2 * pad;
+  const allShown = textWidth(allLabel, fs) + 4 <= legendRoom ? allLabel : clip(allLabel, legendRoom - 4, fs);
   const legendPos: [number, number][] = [];
   {
     let lx = 0, ly = 0;
-    const room = Math.max(260, options.width) - 2 * pad;
+    const room = legendRoom;
     legendItems.forEach((label) => {
       const w = textWidth(label, fs) + 30;
       if (lx + w > room && lx > 0) { lx = 0; ly += 20; }
       legendPos.push([lx, ly]);
       lx += w;
     });
-    if (lx + textWidth(allLabel, fs) + 10 > room && lx > 0) { lx = 0; ly += 20; }
+    if (lx + textWidth(allShown, fs) + 10 > room && lx > 0) { lx = 0; ly += 20; }
     legendPos.push([lx, ly]);
   }
   // How to read the arcs, as short items that wrap instead of one sentence cut with "…".
@@ -156,13 +176,13 @@ export const renderArcs: ViewFn = (container, data, options) => {
   if (H > 1) {
     const [lx, ly] = legendPos[H];
     const item = lg.append('g').attr('class', 'head-toggle hot').attr('data-head', 'all').attr('transform', `translate(${lx},${ly})`).attr('cursor', 'pointer');
-    item.append('text').attr('x', 4).attr('y', 12).attr('fill', theme.focus).attr('text-decoration', 'underline').text(allLabel);
+    item.append('text').attr('x', 4).attr('y', 12).attr('fill', theme.focus).attr('text-decoration', 'underline').text(allShown);
   }
 
   const reading = lg.append('g').attr('class', 'reading').attr('font-size', fs - 1).attr('fill', theme.muted);
   readingItems.forEach((item, k) => reading.append('text').attr('x', readingPos[k][0]).attr('y', readingPos[k][1] + 12).text(item));
 
-  const xOf = (i: number) => pad + step * i + step / 2;
+  const xOf = (i: number) => pad + edge + step * i + step / 2;
   const arcsG = svg.append('g').attr('class', 'arcs').attr('fill', 'none');
   const sorted = [...links].sort((a, b) => a.w - b.w);
   // Plain DOM calls into a fragment in the loops below: at 1,024 tokens they make thousands of
@@ -177,9 +197,8 @@ export const renderArcs: ViewFn = (container, data, options) => {
   for (const l of sorted) {
     const x1 = xOf(l.i), x2 = xOf(l.j);
     let d: string;
-    const lane = lanes.get(l) ?? 0;
     if (l.i === l.j) {
-      const r = Math.min(step * 0.3, 9) + lane * laneGap * 0.5;
+      const r = ringR(l, step);
       d = `M ${x1 - r * 0.6} ${baseY - 10} a ${r} ${r} 0 1 1 ${r * 1.2} 0`;
     } else {
       const up = l.j > l.i;

@@ -5,6 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scanModel } from '../../../../../src/core/model/scan.js';
+import { makeTheme } from '../../../../../webview/kit/colour.js';
+import { textWidth } from '../../../../../webview/kit/format.js';
 import { gridLayout } from '../../../../../webview/views/model/grid.js';
 import { memoryAttention, randomAttention } from '../../../../support/model-fixture.js';
 import { drawModel } from '../../../../support/model-views.js';
@@ -69,4 +71,19 @@ test('a warning is written under the grid once for the command line, and not at 
   assert.equal([...cli.svg.querySelectorAll('text')].filter((t) => t.textContent!.startsWith('warning: ')).length, 1);
   const editor = drawModel('model', scores, { interactive: true });
   assert.doesNotMatch(editor.svg.textContent!, /do not sum to 1/);
+});
+
+test('the note wraps at the font size it is drawn in: VS Code\'s 13 px (code-server cut "…scaled to" at the edge of a 398 px grid)', () => {
+  for (const fontSize of [12, 13, 16]) {
+    for (const width of [320, 398, 606]) {
+      const theme = makeTheme('light', { fontSize });
+      const { svg } = drawModel('model', model(3, 4, 16), { width, theme });
+      assert.equal(svg.getAttribute('font-size'), String(fontSize), 'the note inherits the picture\'s font size');
+      const lines = [...svg.querySelectorAll('text.note tspan')].map((t) => t.textContent!.trimEnd());
+      assert.ok(lines.length >= 2, `${fontSize} px at ${width} px: the note wraps (${lines.length} lines)`);
+      for (const line of lines) {
+        assert.ok(textWidth(line, fontSize) <= width - 16, `${fontSize} px at ${width} px: "${line}" is ${textWidth(line, fontSize).toFixed(1)} px in ${width - 16}`);
+      }
+    }
+  }
 });

@@ -158,3 +158,14 @@ test('in a narrow editor the range line stays within the picture, the labels\' s
     if (width === 626) assert.equal(title, undefined, 'at 626 px the whole line fits');
   }
 });
+
+test('the head view is no wider than the width it is given, down to the editor\'s least (320 px): a 16-token head was 330 px wide and cut in code-server', () => {
+  for (const n of [16, 200]) {
+    for (const width of [320, 330, 340, 400, 626]) {
+      const { svg } = drawModel('head', head(n), { width });
+      assert.ok(Number(svg.getAttribute('width')) <= width, `${n} tokens at ${width} px: the picture is ${svg.getAttribute('width')} px wide`);
+    }
+  }
+  // From 340 px on, the matrix is as large as it was (at least 200 px a side).
+  assert.equal(drawModel('head', head(16), { width: 340 }).svg.getAttribute('width'), '330');
+});

@@ -6,6 +6,7 @@ import { JSDOM } from 'jsdom';
 import { renderSvg } from '../../../../../src/cli/render.js';
 import { analyze } from '../../../../../src/core/index.js';
 import { exampleText } from '../../../../support/specs.js';
+import { textWidth } from '../../../../../webview/kit/format.js';
 
 for (const width of [700, 1000, 1400]) {
   test(`arcs at ${width} px: the title and the reading key are not cut, and loops are explained`, () => {
@@ -69,3 +70,42 @@ for (const width of [430, 626, 1200]) {
     assert.equal(doc.querySelectorAll('g.token').length, 64, 'every token keeps its hover');
   });
 }
+
+// Seen in code-server: a 326 px panel cut 'all heads (click or press Enter on one to hide it)' at its
+// edge (13 px text). The label fits the picture at every width; cut, it ends in "…" and its hover says what it does.
+test('arcs in a narrow panel: the legend\'s "all heads" label stays within the picture', () => {
+  const data = analyze(exampleText('long-64-tokens-8-heads.attn.json')).data!;
+  for (const width of [260, 300, 340, 420, 700]) {
+    const doc = new JSDOM(renderSvg(data, 'arcs', { width, head: 'all' }), { contentType: 'image/svg+xml' }).window.document;
+    const svgWidth = Number(doc.documentElement.getAttribute('width'));
+    const legend = /translate\(([\d.]+),/.exec(doc.querySelector('g.legend')!.getAttribute('transform')!)!;
+    const item = doc.querySelector('g.head-toggle[data-head="all"]')!;
+    const x = Number(legend[1]) + Number(/translate\(([\d.]+),/.exec(item.getAttribute('transform')!)![1]) + 4;
+    const label = item.querySelector('text')!.textContent!;
+    assert.ok(x + textWidth(label, 12) <= svgWidth, `${width} px: "${label}" ends at ${(x + textWidth(label, 12)).toFixed(1)} in ${svgWidth}`);
+    assert.match(label, /^all heads/);
+    if (label.endsWith('…')) assert.match(item.querySelector('title')?.textContent ?? '', /click or press Enter/);
+    else assert.equal(label, 'all heads (click or press Enter on one to hide it)');
+  }
+});
+
+// Seen in code-server: in a 326 px panel the rings of the first token (a causal spec's first token
+// attends only to itself, in each of the 8 heads: one lane a head, up to 24 px wide) ran past the left edge.
+test('arcs: a token\'s rings over itself stay within the picture, the first and the last token\'s too', () => {
+  for (const file of ['long-64-tokens-8-heads.attn.json', 'multi-head-causal.attn.json']) {
+    const data = analyze(exampleText(file)).data!;
+    for (const width of [300, 420, 700, 1000]) {
+      const doc = new JSDOM(renderSvg(data, 'arcs', { width, head: 'all' }), { contentType: 'image/svg+xml' }).window.document;
+      const svgWidth = Number(doc.documentElement.getAttribute('width'));
+      const rings = Array.from(doc.querySelectorAll('path.arc')).filter((p) => p.getAttribute('data-query') === p.getAttribute('data-key'));
+      assert.ok(rings.length > 0, `${file}: rings to draw`);
+      for (const ring of rings) {
+        const [x, r] = /^M ([-\d.e]+) [-\d.e]+ a ([\d.e]+)/.exec(ring.getAttribute('d')!)!.slice(1).map(Number);
+        const half = Number(ring.getAttribute('stroke-width')) / 2;
+        const centre = x + 0.6 * r;
+        assert.ok(centre - r - half >= 0 && centre + r + half <= svgWidth,
+          `${file} at ${width} px: token ${ring.getAttribute('data-query')}'s ring spans ${(centre - r - half).toFixed(1)} to ${(centre + r + half).toFixed(1)} in ${svgWidth}`);
+      }
+    }
+  }
+});
