@@ -70,7 +70,8 @@ export function paintCanvases({ container, boxes, data, input, n, cell, options,
     canvas.setAttribute('aria-label', `${n}×${n} attention matrix, head "${head.name}": arrow keys move between cells`);
     const paint = () => {
       const ctx = canvas.getContext('2d');
-      if (ctx) paintCells(ctx, canvas.width, canvas.height, n, cell * dpr, levels(box.head), lut, theme);
+      // Cells of 6 px and more have a 1 px border in the background colour, as the SVG's cells do.
+      if (ctx) paintCells(ctx, canvas.width, canvas.height, n, cell * dpr, levels(box.head), lut, theme, cell >= 6 ? Math.max(1, Math.round(dpr)) : 0);
     };
     if (!observer || box.y < screen) paint();
     else {
@@ -140,10 +141,11 @@ export function paintCanvases({ container, boxes, data, input, n, cell, options,
  * Paints every cell straight into the canvas's pixels: a million cells (1024 tokens) cost one
  * pass over the pixels instead of a million fillRect calls, each pixel one 32-bit write of a colour
  * packed beforehand. `levels` holds each cell's 0..255 on the colour table, or −1 for a masked cell,
- * which gets the diagonal hatch.
+ * which gets the diagonal hatch. `borderPx` > 0 draws each cell's top and left edge that many
+ * pixels wide in the background colour (the lines between cells, as the SVG's cell strokes).
  */
 export function paintCells(ctx: CanvasRenderingContext2D, width: number, height: number, n: number, cellPx: number,
-  levels: Int16Array, lut: readonly [number, number, number][], theme: Theme): void {
+  levels: Int16Array, lut: readonly [number, number, number][], theme: Theme, borderPx = 0): void {
   const img = ctx.createImageData(width, height);
   const px = new Uint32Array(img.data.buffer, img.data.byteOffset, width * height);
   // Colours packed as the pixel buffer holds them (RGBA bytes, whatever the platform's byte order).
@@ -151,14 +153,24 @@ export function paintCells(ctx: CanvasRenderingContext2D, width: number, height:
   const m = rgb(theme.masked), hatch = rgb(theme.maskedHatch);
   const plain = pack(m.r, m.g, m.b), line = pack(hatch.r, hatch.g, hatch.b);
   const colours = Uint32Array.from(lut, (c) => pack(c[0], c[1], c[2]));
+  const back = rgb(theme.bg), border = pack(back.r, back.g, back.b);
   const column = new Int32Array(width);
-  for (let x = 0; x < width; x++) column[x] = Math.min(n - 1, Math.floor(x / cellPx));
+  const onEdge = new Uint8Array(width);
+  for (let x = 0; x < width; x++) {
+    column[x] = Math.min(n - 1, Math.floor(x / cellPx));
+    onEdge[x] = x - Math.floor(x / cellPx) * cellPx < borderPx ? 1 : 0;
+  }
   for (let y = 0; y < height; y++) {
-    const rowAt = Math.min(n - 1, Math.floor(y / cellPx)) * n;
+    const cellRow = Math.floor(y / cellPx);
+    const rowAt = Math.min(n - 1, cellRow) * n;
     const o = y * width;
+    if (y - cellRow * cellPx < borderPx) {
+      px.fill(border, o, o + width);
+      continue;
+    }
     for (let x = 0; x < width; x++) {
       const k = levels[rowAt + column[x]];
-      px[o + x] = k < 0 ? ((x + y) % 6 < 1.5 ? line : plain) : colours[k];
+      px[o + x] = onEdge[x] ? border : k < 0 ? ((x + y) % 6 < 1.5 ? line : plain) : colours[k];
     }
   }
   ctx.putImageData(img, 0, 0);

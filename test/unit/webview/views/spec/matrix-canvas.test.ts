@@ -1,14 +1,16 @@
 // The matrix's canvas for large inputs: every cell's level read straight from the head's arrays
 // (levelsOf) is the one value() and the colour scale give cell by cell, in every mode; and paintCells'
-// packed 32-bit pixels are, byte for byte, the RGBA the per-pixel loop it replaced wrote.
+// packed 32-bit pixels are, byte for byte, the RGBA the per-pixel loop it replaced wrote; and which
+// matrices the panel paints on a canvas.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rgb } from 'd3';
+import { JSDOM, VirtualConsole } from 'jsdom';
 import { analyze } from '../../../../../src/core/index.js';
 import { MATRIX_MODES } from '../../../../../src/core/vocabulary.js';
 import { makeTheme } from '../../../../../webview/kit/colour.js';
 import { paintCells } from '../../../../../webview/views/spec/matrix-canvas.js';
-import { levelsOf, value } from '../../../../../webview/views/spec/matrix.js';
+import { levelsOf, renderMatrix, value } from '../../../../../webview/views/spec/matrix.js';
 import { exampleText } from '../../../../support/specs.js';
 
 const data = analyze(exampleText('long-64-tokens-8-heads.attn.json')).data!;
@@ -41,17 +43,19 @@ test('levelsOf gives every cell the level value() and the scale give it, in ever
 });
 
 /** The per-pixel painter paintCells replaced, as the reference. */
-function referencePixels(width: number, height: number, cellPx: number, levels: Int16Array, lut: [number, number, number][]): Uint8ClampedArray {
+function referencePixels(width: number, height: number, cellPx: number, levels: Int16Array, lut: [number, number, number][], borderPx = 0): Uint8ClampedArray {
   const theme = makeTheme('light');
   const px = new Uint8ClampedArray(width * height * 4);
-  const m = rgb(theme.masked), hatch = rgb(theme.maskedHatch);
+  const m = rgb(theme.masked), hatch = rgb(theme.maskedHatch), bg = rgb(theme.bg);
   for (let y = 0; y < height; y++) {
     const i = Math.min(n - 1, Math.floor(y / cellPx));
     for (let x = 0; x < width; x++) {
       const j = Math.min(n - 1, Math.floor(x / cellPx));
       const k = levels[i * n + j];
       const o = (y * width + x) * 4;
-      if (k < 0) {
+      if (x % cellPx < borderPx || y % cellPx < borderPx) {
+        px[o] = bg.r; px[o + 1] = bg.g; px[o + 2] = bg.b;
+      } else if (k < 0) {
         const line = (x + y) % 6 < 1.5;
         px[o] = line ? hatch.r : m.r; px[o + 1] = line ? hatch.g : m.g; px[o + 2] = line ? hatch.b : m.b;
       } else {
@@ -78,4 +82,45 @@ test('paintCells writes the same RGBA bytes as the per-pixel loop, hatched masks
     paintCells(ctx, width, height, n, cellPx, levels, lut, theme);
     assert.deepEqual(painted, referencePixels(width, height, cellPx, levels, lut), `cells of ${cellPx} px`);
   }
+});
+
+test('paintCells draws the lines between cells in the background colour, as the SVG cells\' strokes, when asked', () => {
+  const theme = makeTheme('light');
+  const lut = Array.from({ length: 256 }, (_, k) => { const c = rgb(theme.seq(k / 255)); return [c.r, c.g, c.b] as [number, number, number]; });
+  const levels = levelsOf(input.heads[0], 'weights', n, { lo: 0, hi: 0.25 });
+  for (const [cellPx, borderPx] of [[6, 1], [12, 2], [7.5, 1]]) {
+    const width = Math.ceil(n * cellPx), height = Math.ceil(n * cellPx);
+    let painted: Uint8ClampedArray | undefined;
+    const ctx = {
+      createImageData: (w: number, h: number) => ({ data: new Uint8ClampedArray(w * h * 4), width: w, height: h }),
+      putImageData: (img: { data: Uint8ClampedArray }) => { painted = img.data; },
+    } as unknown as CanvasRenderingContext2D;
+    paintCells(ctx, width, height, n, cellPx, levels, lut, theme, borderPx);
+    assert.deepEqual(painted, referencePixels(width, height, cellPx, levels, lut, borderPx), `cells of ${cellPx} px, lines of ${borderPx}`);
+    // The top-left pixel is a line's; the one inside the first cell is the cell's colour.
+    assert.deepEqual([...painted!.subarray(0, 3)], [255, 255, 255]);
+    const inside = (borderPx * width + borderPx) * 4;
+    assert.deepEqual([...painted!.subarray(inside, inside + 3)], levels[0] < 0 ? [...painted!.subarray(inside, inside + 3)] : lut[levels[0]]);
+  }
+});
+
+test('one head of 64 tokens in the panel is painted on a canvas, in a frame; 32 tokens stay one <rect> per cell', () => {
+  const long = analyze(exampleText('long-64-tokens-8-heads.attn.json')).data!;
+  // jsdom has no 2D context (the canvas stays blank here, its pixels are paintCells' test above): its warning is kept out of the output.
+  const dom = new JSDOM('<!doctype html><div id="r"></div>', { pretendToBeVisual: true, virtualConsole: new VirtualConsole() });
+  const root = dom.window.document.getElementById('r') as unknown as HTMLElement;
+  const options = { theme: makeTheme('light'), width: 700, head: 0, input: 0, token: 0, matrixMode: 'weights' as const, projection: 'wq' as const, interactive: true };
+  const big = renderMatrix(root, long, options);
+  assert.equal(big.canvases?.length, 1);
+  assert.equal(big.svg.querySelectorAll('rect.cell').length, 0);
+  assert.equal(big.svg.querySelectorAll('g.head-matrix rect.frame').length, 1);
+  big.destroy();
+  const spec = JSON.parse(exampleText('long-64-tokens-8-heads.attn.json')) as { inputs: { tokens: string[] }[] };
+  for (const inp of spec.inputs) inp.tokens = inp.tokens.slice(0, 32);
+  const short = analyze(JSON.stringify(spec)).data!;
+  const small = renderMatrix(root, short, options);
+  assert.equal(small.canvases?.length ?? 0, 0);
+  assert.equal(small.svg.querySelectorAll('rect.cell').length, 32 * 32);
+  small.destroy();
+  dom.window.close();
 });
