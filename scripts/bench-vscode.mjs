@@ -5,6 +5,8 @@
 //    WorkspaceEdits and polls the panel's test API for the 'painted' of each version. Printed per
 //    spec: the median (and p90, min, max) of the total, and of the part after the host's wait; and where
 //    the time goes: the edit's arrival, the wait, the analysis, post -> 'painted' and the webview's drawing.
+//    Then, per spec, edit -> paint as a user sees it: keys typed into the spec's editor by the browser,
+//    each to the frame that shows its result, on the browser's clocks (scripts/vscode/keystroke-to-frame.mjs).
 // 2. Each view's draw time in headless Chromium for 64, 256 and 1024 tokens, with the panel's own
 //    bundle (dist/webview.js): scripts/bench-views.ts --chromium, which does exactly that.
 //
@@ -18,6 +20,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { buildIntegrationSuite } from './vscode/build-tests.mjs';
 import { generatedSpec } from './generate-spec.mjs';
+import { answerTyping } from './vscode/keystroke-to-frame.mjs';
 import { writeAttentionFile } from './write-attention-file.mjs';
 import {
   killGroup, launchChromium, makeExampleWorkspace, makeUserDataDir, removeTempDirs, ROOT, startCodeServer, tail, tempDir, workbenchUrl,
@@ -75,15 +78,15 @@ async function editToPaint() {
   if (models) {
     for (const [L, H, n, dtype] of MODEL_SIZES) writeAttentionFile(path.join(workspace, `${L}x${H}x${n}-${dtype}.safetensors`), L, H, n, dtype);
   }
-  server = await startCodeServer({ userDataDir: makeUserDataDir(), env: { ATTN_BENCH_RESULT: resultFile, ATTN_BENCH_RUNS: String(runs), ...(models ? { ATTN_BENCH_MODELS: '1' } : {}), ...(process.env.ATTN_BENCH_ONLY ? { ATTN_BENCH_ONLY: process.env.ATTN_BENCH_ONLY } : {}) } });
+  const typingDir = tempDir('typing');
+  server = await startCodeServer({ userDataDir: makeUserDataDir(), env: { ATTN_BENCH_RESULT: resultFile, ATTN_BENCH_RUNS: String(runs), ATTN_BENCH_TYPING: typingDir, ...(models ? { ATTN_BENCH_MODELS: '1' } : {}), ...(process.env.ATTN_BENCH_ONLY ? { ATTN_BENCH_ONLY: process.env.ATTN_BENCH_ONLY } : {}) } });
   browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.goto(workbenchUrl(server.base, { folder: workspace, extensionDevelopmentPath: ROOT, extensionTestsPath: bundle }));
-  const deadline = Date.now() + 600_000;
-  while (!fs.existsSync(resultFile)) {
-    if (Date.now() > deadline) throw new Error(`no result within 10 minutes\n${tail(server.logFile, 15)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const deadline = Date.now() + 900_000;
+  const finished = () => fs.existsSync(resultFile) || Date.now() > deadline;
+  await answerTyping(page, typingDir, finished);
+  if (!fs.existsSync(resultFile)) throw new Error(`no result within 15 minutes\n${tail(server.logFile, 15)}`);
   const result = JSON.parse(fs.readFileSync(resultFile, 'utf8'));
   await page.screenshot({ path: path.join(ROOT, 'test-results', 'bench-vscode.png') }).catch(() => {});
   await cleanUp();
@@ -117,6 +120,22 @@ async function editToPaint() {
   const pline = (cells) => cells.map((c, i) => (i < 2 ? c.padEnd(pw[i]) : c.padStart(pw[i]))).join('  ');
   console.log(pline(['spec', 'view', ...parts]));
   for (const r of partRows) console.log(pline(r));
+  console.log('\nA key typed in the spec\'s editor -> the frame showing its result (the browser\'s clocks, scripts/vscode/keystroke-to-frame.mjs): a digit and Backspace in turn, each a lone edit; ms');
+  const typed = result.rows.filter((r) => r.typing);
+  const tw = Math.max(4, ...typed.map((r) => r.spec.length));
+  console.log(`${'spec'.padEnd(tw)}  view      keys  median     p90     min     max  redraws/key  clock skew`);
+  for (const r of typed) {
+    const t = r.typing;
+    const ms = (t.keyToFrameMs ?? []).filter((x) => x !== null && !Number.isNaN(x));
+    if (t.error || ms.length === 0) {
+      console.log(`${r.spec.padEnd(tw)}  ${r.view.padEnd(8)}  ${t.error ?? 'no frame followed the keys'}`);
+      continue;
+    }
+    const missed = (t.keyToFrameMs ?? []).length - ms.length;
+    const cells = [pct(ms, 0.5), pct(ms, 0.9), Math.min(...ms), Math.max(...ms)].map((x) => f1(x).padStart(6));
+    console.log(`${r.spec.padEnd(tw)}  ${r.view.padEnd(8)}  ${String(t.keys).padStart(4)}  ${cells.join('  ')}  ${String(t.maxRedrawsPerKey).padStart(11)}  ${f1(t.skewMs)} ± ${f1(t.skewWithinMs)}`
+      + `${t.versions !== t.keys ? `  (the document moved ${t.versions} versions for ${t.keys} keys)` : ''}${missed ? `  (${missed} keys without a frame)` : ''}`);
+  }
   console.log(`\nfirst Show Attention (new panel, webview boot) -> paint: ${f1(result.coldShowToPaintMs)} ms`);
   const empty = result.emptyWebviewReadyMs ?? [];
   console.log(`webview boot: an empty webview says 'ready' after ${f1(pct(empty, 0.5))} ms (median of ${empty.length}); the panel after ${f1(result.coldShowToReadyMs)} ms (goal: at most ${f1(pct(empty, 0.5) + 150)})`);
@@ -138,6 +157,7 @@ async function editToPaint() {
       postMedianMs: pct(r.postMs, 0.5), workerMedianMs: pct(r.analysisMs, 0.5),
       totalMs: r.totalMs, maxStallMs: r.maxStallMs,
       changeMs: r.changeMs, waitMs: r.waitMs, analysisMs: r.analysisMs, postToPaintMs: r.postToPaintMs, drawMs: r.drawMs,
+      ...(r.typing ? { typing: r.typing, keyToFrameMedianMs: r.typing.keyToFrameMs?.length ? pct(r.typing.keyToFrameMs.filter((x) => x !== null && !Number.isNaN(x)), 0.5) ?? null : null } : {}),
     })),
   };
   if (result.models) {

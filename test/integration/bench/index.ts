@@ -43,6 +43,20 @@ export interface BenchRow {
   waitMs: number[];
   postToPaintMs: number[];
   drawMs: number[];
+  /** Keys pressed in the spec's editor by the browser (scripts/vscode/keystroke-to-frame.mjs): key -> the frame showing its result. */
+  typing?: TypingResult;
+}
+
+/** What scripts/vscode/keystroke-to-frame.mjs measured for one spec (or why it could not). */
+export interface TypingResult {
+  keys?: number;
+  keyToFrameMs?: number[];
+  maxRedrawsPerKey?: number;
+  skewMs?: number;
+  skewWithinMs?: number;
+  /** How many versions the document moved while the keys were pressed (each key is one). */
+  versions?: number;
+  error?: string;
 }
 
 /** A model attention file opened in the model editor (ATTN_BENCH_MODELS=1). */
@@ -135,6 +149,29 @@ async function emptyWebviewReady(): Promise<number> {
   }
 }
 
+/**
+ * The browser types into the spec (ATTN_BENCH_TYPING names the folder the two sides talk through):
+ * the cursor goes to the end of the first embedding number, the editor takes the focus, and the
+ * request says how many keys to press and how far apart (a lone edit after a quiet spell each).
+ */
+let typingRequests = 0;
+async function typeInto(doc: vscode.TextDocument, gapMs: number): Promise<TypingResult> {
+  const dir = process.env.ATTN_BENCH_TYPING!;
+  const { offset, text } = numberToToggle(doc.getText());
+  const end = doc.positionAt(offset + text.length);
+  await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preserveFocus: false, preview: false, selection: new vscode.Range(end, end) });
+  await sleep(500);
+  const before = doc.version;
+  const id = typingRequests++;
+  const keys = 10;
+  fs.writeFileSync(path.join(dir, `request-${id}.json.tmp`), JSON.stringify({ spec: path.basename(doc.uri.fsPath), keys, gapMs }));
+  fs.renameSync(path.join(dir, `request-${id}.json.tmp`), path.join(dir, `request-${id}.json`));
+  const resultFile = path.join(dir, `result-${id}.json`);
+  await until('the browser to type', () => fs.existsSync(resultFile), 120_000);
+  const result = JSON.parse(fs.readFileSync(resultFile, 'utf8')) as TypingResult;
+  return { ...result, versions: doc.version - before };
+}
+
 async function benchSpec(a: TestApi, file: string, runs: number): Promise<BenchRow> {
   const doc = await vscode.workspace.openTextDocument(file);
   const before = a.timings().lastShowToPaintMs;
@@ -193,11 +230,18 @@ async function benchSpec(a: TestApi, file: string, runs: number): Promise<BenchR
   // Leave the text as it was (the document stays dirty; the window is thrown away).
   const now = numberToToggle(doc.getText());
   if (now.text !== original.text) await replaceAt(doc, now.offset, now.text.length, original.text);
+  let typing: TypingResult | undefined;
+  if (process.env.ATTN_BENCH_TYPING) {
+    await until('the panel to show the restored text', () => panelOn(a, doc, 'ready', doc.version), 120_000);
+    // Room for the edit's whole path after each key, and more: each key is a lone edit, as typed after a pause.
+    const sortedTotal = [...totalMs].sort((x, y) => x - y);
+    typing = await typeInto(doc, Math.max(600, 3 * (sortedTotal[sortedTotal.length >> 1] ?? 200)));
+  }
   const json = JSON.parse(doc.getText()) as { inputs: { tokens: unknown[] }[]; heads?: unknown[] };
   return {
     spec: path.basename(file), tokens: json.inputs[0].tokens.length, heads: json.heads?.length ?? 1, view: panel.view,
     runs, totalMs, afterDebounceMs, switchToPaintMs, messageBytes: a.timings().lastMessageBytes, maxStallMs, postMs, analysisMs,
-    changeMs, waitMs, postToPaintMs, drawMs,
+    changeMs, waitMs, postToPaintMs, drawMs, ...(typing ? { typing } : {}),
   };
 }
 
