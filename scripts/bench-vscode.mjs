@@ -13,7 +13,9 @@
 // 3. The model editor on generated .safetensors (12 × 12 × 128 and × 512 F32; --large adds 4 × 8 × 4,096
 //    F16, 1 GiB): first paint, the paint with every head, the scan, head switches.
 //
-//   node scripts/bench-vscode.mjs [--runs 10] [--no-views] [--no-models] [--large] [--sizes 64,256,1024]
+//   node scripts/bench-vscode.mjs [--runs 10] [--no-views] [--no-models] [--large] [--sizes 64,256,1024] [--profile]
+// --profile: a CPU profile of the extension host's thread during each measured edit, read for whose
+// code made its longest busy stretch (test/integration/bench/host-profile.ts); it slows every edit a little.
 // Env: ATTN_SKIP_BUILD=1 reuses dist/; ATTN_KEEP_TEMP=1 keeps the temp dirs.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -43,6 +45,7 @@ const pinnedSpecs = () => [
   ['generated-1024x4', generatedSpec(1024, 4)],
 ];
 const models = !process.argv.includes('--no-models');
+const profile = process.argv.includes('--profile');
 const MODEL_SIZES = [[12, 12, 128, 'F32'], [12, 12, 512, 'F32'], ...(process.argv.includes('--large') ? [[4, 8, 4096, 'F16']] : [])];
 
 let server;
@@ -79,7 +82,7 @@ async function editToPaint() {
     for (const [L, H, n, dtype] of MODEL_SIZES) writeAttentionFile(path.join(workspace, `${L}x${H}x${n}-${dtype}.safetensors`), L, H, n, dtype);
   }
   const typingDir = tempDir('typing');
-  server = await startCodeServer({ userDataDir: makeUserDataDir(), env: { ATTN_BENCH_RESULT: resultFile, ATTN_BENCH_RUNS: String(runs), ATTN_BENCH_TYPING: typingDir, ...(models ? { ATTN_BENCH_MODELS: '1' } : {}), ...(process.env.ATTN_BENCH_ONLY ? { ATTN_BENCH_ONLY: process.env.ATTN_BENCH_ONLY } : {}) } });
+  server = await startCodeServer({ userDataDir: makeUserDataDir(), env: { ATTN_BENCH_RESULT: resultFile, ATTN_BENCH_RUNS: String(runs), ATTN_BENCH_TYPING: typingDir, ...(profile ? { ATTN_BENCH_PROFILE: '1' } : {}), ...(models ? { ATTN_BENCH_MODELS: '1' } : {}), ...(process.env.ATTN_BENCH_ONLY ? { ATTN_BENCH_ONLY: process.env.ATTN_BENCH_ONLY } : {}) } });
   browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.goto(workbenchUrl(server.base, { folder: workspace, extensionDevelopmentPath: ROOT, extensionTestsPath: bundle }));
@@ -120,6 +123,16 @@ async function editToPaint() {
   const pline = (cells) => cells.map((c, i) => (i < 2 ? c.padEnd(pw[i]) : c.padStart(pw[i]))).join('  ');
   console.log(pline(['spec', 'view', ...parts]));
   for (const r of partRows) console.log(pline(r));
+  const profiled = result.rows.filter((r) => r.profiles?.length);
+  if (profiled.length) {
+    console.log('\nThe extension host\'s thread during the measured edits (CPU profiles, --profile): its longest busy stretch, whose code filled it, and the longest stretch in Attention Lens\' own code (dist/extension.js), ms');
+    const pw2 = Math.max(4, ...profiled.map((r) => r.spec.length));
+    for (const r of profiled) {
+      const worst = r.profiles.reduce((x, y) => (y.busyMs > x.busyMs ? y : x));
+      const ours = Math.max(...r.profiles.map((p) => p.oursMs));
+      console.log(`${r.spec.padEnd(pw2)}  busy ${f1(worst.busyMs).padStart(6)} (${worst.busyOwners})  ours ${f1(ours).padStart(6)}`);
+    }
+  }
   console.log('\nA key typed in the spec\'s editor -> the frame showing its result (the browser\'s clocks, scripts/vscode/keystroke-to-frame.mjs): a digit and Backspace in turn, each a lone edit; ms');
   const typed = result.rows.filter((r) => r.typing);
   const tw = Math.max(4, ...typed.map((r) => r.spec.length));
@@ -157,6 +170,7 @@ async function editToPaint() {
       postMedianMs: pct(r.postMs, 0.5), workerMedianMs: pct(r.analysisMs, 0.5),
       totalMs: r.totalMs, maxStallMs: r.maxStallMs,
       changeMs: r.changeMs, waitMs: r.waitMs, analysisMs: r.analysisMs, postToPaintMs: r.postToPaintMs, drawMs: r.drawMs,
+      ...(r.profiles ? { profiles: r.profiles, longestOwnStretchMs: Math.max(...r.profiles.map((p) => p.oursMs)) } : {}),
       ...(r.typing ? { typing: r.typing, keyToFrameMedianMs: r.typing.keyToFrameMs?.length ? pct(r.typing.keyToFrameMs.filter((x) => x !== null && !Number.isNaN(x)), 0.5) ?? null : null } : {}),
     })),
   };

@@ -18,6 +18,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { api, extension, type TestApi } from '../helpers';
+import { HostProfiler, type HostProfile } from './host-profile';
 
 
 export interface BenchRow {
@@ -43,6 +44,8 @@ export interface BenchRow {
   waitMs: number[];
   postToPaintMs: number[];
   drawMs: number[];
+  /** With ATTN_BENCH_PROFILE: each measured edit's CPU profile of the host's thread, read (./host-profile.ts). */
+  profiles?: HostProfile[];
   /** Keys pressed in the spec's editor by the browser (scripts/vscode/keystroke-to-frame.mjs): key -> the frame showing its result. */
   typing?: TypingResult;
 }
@@ -196,6 +199,10 @@ async function benchSpec(a: TestApi, file: string, runs: number): Promise<BenchR
   const waitMs: number[] = [];
   const postToPaintMs: number[] = [];
   const drawMs: number[] = [];
+  const profiles: HostProfile[] = [];
+  // Our host code is the bundle the extension runs (dist/extension.js under the extension's folder).
+  const ourBundle = vscode.Uri.file(path.join(extension().extensionPath, 'dist', 'extension.js')).toString();
+  const profiler = process.env.ATTN_BENCH_PROFILE ? new HostProfiler((url) => url === ourBundle) : undefined;
   try {
     for (let run = 0; run <= runs; run++) { // run 0 warms up
       // Break it, as typing does mid-number: a lone minus sign.
@@ -205,12 +212,15 @@ async function benchSpec(a: TestApi, file: string, runs: number): Promise<BenchR
       await sleep(350); // past the diagnostics' 250 ms debounce too
       // Fix it with a new number: this edit is measured.
       const value = run % 2 === 0 ? String(Number(original.text) + 0.25) : original.text;
+      await profiler?.start();
       a.resetStall();
       const t0 = performance.now();
       await replaceAt(doc, offset, 1, value);
       const version = doc.version;
       await until(`'painted' for v${version}`, () => panelOn(a, doc, 'ready', version), 120_000);
       const t1 = performance.now();
+      const profile = await profiler?.stop();
+      if (profile && run > 0) profiles.push(profile);
       if (run > 0) {
         maxStallMs.push(a.maxStallMs());
         postMs.push(a.timings().lastPostMs ?? NaN);
@@ -226,6 +236,7 @@ async function benchSpec(a: TestApi, file: string, runs: number): Promise<BenchR
     }
   } finally {
     listener.dispose();
+    profiler?.dispose();
   }
   // Leave the text as it was (the document stays dirty; the window is thrown away).
   const now = numberToToggle(doc.getText());
@@ -241,7 +252,7 @@ async function benchSpec(a: TestApi, file: string, runs: number): Promise<BenchR
   return {
     spec: path.basename(file), tokens: json.inputs[0].tokens.length, heads: json.heads?.length ?? 1, view: panel.view,
     runs, totalMs, afterDebounceMs, switchToPaintMs, messageBytes: a.timings().lastMessageBytes, maxStallMs, postMs, analysisMs,
-    changeMs, waitMs, postToPaintMs, drawMs, ...(typing ? { typing } : {}),
+    changeMs, waitMs, postToPaintMs, drawMs, ...(typing ? { typing } : {}), ...(profiler ? { profiles } : {}),
   };
 }
 
