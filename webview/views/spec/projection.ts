@@ -98,16 +98,24 @@ export const renderProjection: ViewFn = (container, data, options) => {
   const mean = (v: ArrayLike<number>) => Array.from(v).reduce((a, b) => a + b, 0) / Math.max(1, v.length);
   const tips = new TipTable();
   const focusables: { el: Element; row: number; col: number }[] = [];
-  const cellRect = (g: G, cx: number, cy: number, v: number, scale: number, cls: string, tip: number, gridRow: number, gridCol: number) => {
+  // Plain DOM calls for the cells (up to 64 × 64 of W): d3's attr() per attribute cost a third of the
+  // drawing. The cells' outline is set once on their group; a number's text turns it off again.
+  const SVG_NS = 'http://www.w3.org/2000/svg';
+  const cellGroup = (cls: string) => svg.append('g').attr('class', cls).attr('stroke', theme.grid).attr('stroke-width', 0.5) as unknown as G;
+  const cellRect = (g: G, cx: number, cy: number, v: number, scale: number, cls: string, tip: number, gridRow: number, gridCol: number): SVGRectElement => {
     const fill = theme.div(v / scale);
-    const r = g.append('rect').attr('class', `${cls} hot`).attr('x', cx).attr('y', cy).attr('width', cell).attr('height', cell)
-      .attr('fill', fill).attr('stroke', theme.grid).attr('stroke-width', 0.5).attr('data-tip', tip).attr('data-row', gridRow).attr('data-col', gridCol);
-    focusables.push({ el: r.node()!, row: gridRow, col: gridCol });
+    const parent = g.node()!;
+    const r = parent.ownerDocument.createElementNS(SVG_NS, 'rect');
+    // Its place in the keyboard's grid is kept in `focusables`, not in attributes nobody reads.
+    const attrs: [string, string | number][] = [['class', `${cls} hot`], ['x', cx], ['y', cy], ['width', cell], ['height', cell], ['fill', fill], ['data-tip', tip]];
+    for (const [k, val] of attrs) r.setAttribute(k, String(val));
+    parent.appendChild(r);
+    focusables.push({ el: r, row: gridRow, col: gridCol });
     if (showVals) {
       const s = fmt(v, 2);
       if (textWidth(s, fs - 1) < cell - 4) {
         g.append('text').attr('x', cx + cell / 2).attr('y', cy + cell / 2 + (fs - 1) * 0.35).attr('text-anchor', 'middle')
-          .attr('font-size', fs - 1).attr('fill', textOn(fill)).attr('pointer-events', 'none').text(s);
+          .attr('font-size', fs - 1).attr('fill', textOn(fill)).attr('stroke', 'none').attr('pointer-events', 'none').text(s);
       }
     }
     return r;
@@ -137,12 +145,12 @@ export const renderProjection: ViewFn = (container, data, options) => {
   svg.append('text').attr('x', wX - 6).attr('y', yTop + cell / 2 + 5).attr('text-anchor', 'end').attr('font-weight', 700).text('=');
   svg.append('text').attr('x', wX).attr('y', yTop + cell + 16).attr('font-weight', 600).text(`${yName} (1×${m.cols})`);
 
-  const xG = svg.append('g').attr('class', 'x') as unknown as G;
+  const xG = cellGroup('x');
   for (let b = 0; b < rb.count; b++) {
     const [a, z] = rb.range(b);
     const v = mean(x.slice(a, z));
     const tip = tips.add({
-      lines: rb.stride > 1
+      lines: () => rb.stride > 1
         ? [`${xName}[${a}–${z - 1}]: mean ${fmt(v)}`]
         : [`${xName}[${rowNames[a] ?? a}] = ${fmt(x[a])}`, role === 'wo' ? 'the heads\' outputs, joined' : `the embedding of "${word}"; click or press Enter to show it in the spec`,
           `multiplies row ${a + 1} of ${ROLE_SYMBOL[role]}`],
@@ -155,7 +163,7 @@ export const renderProjection: ViewFn = (container, data, options) => {
     });
     cellRect(xG, wX + b * cell, xTop, v, xMax, 'x-cell', tip, 0, b);
   }
-  const wG = svg.append('g').attr('class', 'w') as unknown as G;
+  const wG = cellGroup('w');
   for (let bi = 0; bi < rb.count; bi++) {
     const [ra, rz] = rb.range(bi);
     for (let bj = 0; bj < cb.count; bj++) {
@@ -165,7 +173,7 @@ export const renderProjection: ViewFn = (container, data, options) => {
       const v = mean(block);
       const single = rb.stride === 1 && cb.stride === 1;
       const tip = tips.add({
-        lines: single
+        lines: () => single
           ? [`${ROLE_SYMBOL[role]}[${rowNames[ra] ?? ra}, ${colNames[ca]}] = ${fmt(W(ra, ca))}`, `row ${ra + 1}, column ${ca + 1}${headName}; click or press Enter to show it in the spec`]
           : [`${ROLE_SYMBOL[role]} rows ${ra}–${rz - 1}, columns ${ca}–${cz - 1}: mean ${fmt(v)}`],
         enter: () => {
@@ -176,15 +184,16 @@ export const renderProjection: ViewFn = (container, data, options) => {
         reveal: { kind: 'matrix', role, ...(role === 'wo' ? {} : { head: h }), row: ra, col: ca },
       });
       const r = cellRect(wG, wX + bj * cell, gridTop + bi * cell, v, wMax, 'w-cell', tip, bi + 1, bj);
-      r.attr('data-row-index', ra).attr('data-col-index', ca);
+      r.setAttribute('data-row-index', String(ra));
+      r.setAttribute('data-col-index', String(ca));
     }
   }
-  const yG = svg.append('g').attr('class', 'y') as unknown as G;
+  const yG = cellGroup('y');
   for (let b = 0; b < cb.count; b++) {
     const [a, z] = cb.range(b);
     const v = mean(y.slice(a, z));
     const tip = tips.add({
-      lines: cb.stride > 1
+      lines: () => cb.stride > 1
         ? [`${yName}[${a}–${z - 1}]: mean ${fmt(v)}`]
         : [`${yName}[${colNames[a]}] = ${xName} · column ${a + 1} of ${ROLE_SYMBOL[role]}`, dotTerms(x, weightColumn(m, a), y[a])],
       enter: () => {

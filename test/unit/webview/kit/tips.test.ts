@@ -1,6 +1,7 @@
 // The tip registry (webview/kit/tips.ts): each tip added gets the next index, which an element
 // carries as data-tip; get() finds the tip of an element by that attribute, and nothing for an
-// element without one, with a non-number, or with an index never given.
+// element without one, with a non-number, or with an index never given; lines given as a function are
+// written once, when first asked for.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
@@ -35,4 +36,17 @@ test('an element with no data-tip, a non-number, a fraction, or an index never g
   assert.equal(tips.get(el()), undefined);
   assert.equal(tips.get(el('')), undefined);
   assert.equal(tips.get(el(' ')), undefined);
+});
+
+test('lines given as a function are written on the first get only, and the same tip is found after', () => {
+  const tips = new TipTable();
+  let written = 0;
+  const reveal = { kind: 'token' as const, input: 0, token: 2 };
+  const i = tips.add({ lines: () => { written++; return [`y_0 = ${written}`]; }, reveal });
+  assert.equal(written, 0, 'nothing written before a hover');
+  const first = tips.get(el(String(i)));
+  assert.deepEqual(first?.lines, ['y_0 = 1']);
+  assert.deepEqual(first?.reveal, reveal);
+  assert.equal(tips.get(el(String(i))), first, 'kept, not written again');
+  assert.equal(written, 1);
 });
