@@ -133,7 +133,7 @@ async function editToPaint() {
       console.log(`${r.spec.padEnd(pw2)}  busy ${f1(worst.busyMs).padStart(6)} (${worst.busyOwners})  ours ${f1(ours).padStart(6)}`);
     }
   }
-  console.log('\nA key typed in the spec\'s editor -> the frame showing its result (the browser\'s clocks, scripts/vscode/keystroke-to-frame.mjs): a digit and Backspace in turn, each a lone edit; ms');
+  console.log('\nA key typed in the spec\'s editor -> the frame showing its result (the browser\'s clocks, scripts/vscode/keystroke-to-frame.mjs): 1 and Backspace in turn before a number, each a lone edit, to the frame of its last redraw; ms');
   const typed = result.rows.filter((r) => r.typing);
   const tw = Math.max(4, ...typed.map((r) => r.spec.length));
   console.log(`${'spec'.padEnd(tw)}  view      keys  median     p90     min     max  redraws/key  clock skew`);
@@ -177,6 +177,7 @@ async function editToPaint() {
   if (result.models) {
     console.log('\nThe model editor (Open With… Attention Lens), ms: first paint showing heads, paint with every head, the scan, the host\'s longest stall, head switch (request -> head view painted; worker read within it), median of 6');
     for (const m of result.models) {
+      if (m.profile) console.log(`${m.file}: the host's thread while opening (--profile): longest busy ${f1(m.profile.busyMs)} (${m.profile.busyOwners}), longest in Attention Lens' code ${f1(m.profile.oursMs)}`);
       console.log(`${m.file}: webview ready ${f1(m.readyMs)} (an empty webview beside it: ${f1(m.emptyReadyMs)}, +${f1(m.readyMs - m.emptyReadyMs)}; goal +150), first paint ${f1(m.firstPaintMs)} (${f1(m.firstPaintMs - m.readyMs)} after ready), all heads ${f1(m.fullPaintMs)} (grid drawn in ${f1(m.gridDrawMs)}), scan ${f1(m.scanMs)}, host stall ${f1(m.maxStallMs)}, head switch ${f1(pct(m.headSwitchMs, 0.5))} (max ${f1(Math.max(...m.headSwitchMs))}; read ${f1(pct(m.headReadMs, 0.5))}, webview draw ${f1(pct(m.headDrawMs, 0.5))})`);
     }
     summary.models = result.models.map((m) => ({ ...m, headSwitchMedianMs: pct(m.headSwitchMs, 0.5), headReadMedianMs: pct(m.headReadMs, 0.5) }));

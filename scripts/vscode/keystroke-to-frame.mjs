@@ -3,11 +3,11 @@
 // with none of what the in-host bench adds to it: the WorkspaceEdit's trip out to the workbench and
 // back, and the webview's 'painted' message on its way back to the host.
 //
-// The extension host side (test/integration/bench/index.ts) puts the cursor at the end of a number and
-// writes `request-N.json` ({ spec, keys, gapMs }) into the typing folder; here Playwright presses a
-// digit and Backspace in turn, `keys` times, `gapMs` apart (each a lone edit after a quiet spell),
+// The extension host side (test/integration/bench/index.ts) puts the cursor before a number's first
+// digit and writes `request-N.json` ({ spec, keys, gapMs }) into the typing folder; here Playwright
+// presses 1 and Backspace in turn, `keys` times, `gapMs` apart (each a lone edit after a quiet spell),
 // and writes `result-N.json`. Both clocks are the browser's: the key's event time in the workbench's
-// frame and, in the webview's frame, the end of the first frame after #attention-view's content was
+// frame and, in the webview's frame, the end of the frame after #attention-view's content was last
 // replaced (a requestAnimationFrame, then a message posted from it: that runs once the frame's style,
 // layout and paint are done). Each is turned into wall time with its frame's performance.timeOrigin;
 // the skew between the two frames' clocks is measured and printed beside the figures.
@@ -77,19 +77,21 @@ async function typeOn(page, request) {
   const keysBefore = (await page.evaluate(() => window.__alKeys.length));
   const framesBefore = (await frame.evaluate(() => window.__alFrames.length));
   for (let i = 0; i < request.keys; i++) {
-    await page.keyboard.press(i % 2 === 0 ? '7' : 'Backspace');
+    await page.keyboard.press(i % 2 === 0 ? '1' : 'Backspace');
     await sleep(request.gapMs);
   }
   const keys = (await page.evaluate(() => window.__alKeys)).slice(keysBefore);
   const frames = (await frame.evaluate(() => window.__alFrames)).slice(framesBefore);
-  // Each key's first shown frame after it; a key whose edit drew more than once, or not at all, is reported.
+  // Each key's last shown frame before the next key: the picture settled (a view that asks the host for
+  // more, as the linear-algebra views do, draws once without it and again with it). How many times
+  // a key's edit drew is reported, and a key that drew nothing is NaN.
   const keyToFrameMs = [];
   let redraws = 0;
   keys.forEach((k, i) => {
     const until = keys[i + 1] ?? Infinity;
     const own = frames.filter((f) => f.changedAt - skew.skew > k && f.changedAt - skew.skew < until);
     redraws = Math.max(redraws, own.length);
-    keyToFrameMs.push(own.length ? own[0].shownAt - skew.skew - k : NaN);
+    keyToFrameMs.push(own.length ? own[own.length - 1].shownAt - skew.skew - k : NaN);
   });
   return { spec: request.spec, keys: keys.length, keyToFrameMs, maxRedrawsPerKey: redraws, skewMs: skew.skew, skewWithinMs: skew.within };
 }

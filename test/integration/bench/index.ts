@@ -87,6 +87,8 @@ export interface ModelBenchRow {
   headSwitchMs: number[];
   headReadMs: number[];
   headDrawMs: number[];
+  /** With ATTN_BENCH_PROFILE: the host's thread from opening to every head painted, read (./host-profile.ts). */
+  profile?: HostProfile;
 }
 
 export interface BenchResult {
@@ -154,15 +156,17 @@ async function emptyWebviewReady(): Promise<number> {
 
 /**
  * The browser types into the spec (ATTN_BENCH_TYPING names the folder the two sides talk through):
- * the cursor goes to the end of the first embedding number, the editor takes the focus, and the
+ * the cursor goes before the first embedding number's first digit, the editor takes the focus, and the
  * request says how many keys to press and how far apart (a lone edit after a quiet spell each).
  */
 let typingRequests = 0;
 async function typeInto(doc: vscode.TextDocument, gapMs: number): Promise<TypingResult> {
   const dir = process.env.ATTN_BENCH_TYPING!;
+  // Before the number's first digit: a 1 typed there keeps any number a number ("0" -> "10", "-0.5" -> "-10.5";
+  // after its last digit "0" -> "07" is not JSON), and Backspace takes it away again.
   const { offset, text } = numberToToggle(doc.getText());
-  const end = doc.positionAt(offset + text.length);
-  await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preserveFocus: false, preview: false, selection: new vscode.Range(end, end) });
+  const at = doc.positionAt(offset + (text.startsWith('-') ? 1 : 0));
+  await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preserveFocus: false, preview: false, selection: new vscode.Range(at, at) });
   await sleep(500);
   const before = doc.version;
   const id = typingRequests++;
@@ -272,10 +276,15 @@ async function benchModel(a: TestApi, file: string): Promise<ModelBenchRow> {
     await sleep(200);
   }
   const emptyReadyMs = [...empty].sort((x, y) => x - y)[1];
+  const ourBundle = vscode.Uri.file(path.join(extension().extensionPath, 'dist', 'extension.js')).toString();
+  const profiler = process.env.ATTN_BENCH_PROFILE ? new HostProfiler((url) => url === ourBundle) : undefined;
+  await profiler?.start();
   a.resetStall();
   await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'attentionLens.model', vscode.ViewColumn.Two);
   const info = await until(`${path.basename(file)}: every head painted`, () => a.modelEditors().find((e) => e.uri === uri && e.fullPaintMs !== undefined && e.scanMs !== undefined), 300_000);
   const maxStallMs = a.maxStallMs();
+  const profile = await profiler?.stop();
+  profiler?.dispose();
   const headSwitchMs: number[] = [], headReadMs: number[] = [], headDrawMs: number[] = [];
   // Six heads across the model, none shown before.
   for (let k = 1; k <= 6; k++) {
@@ -294,6 +303,7 @@ async function benchModel(a: TestApi, file: string): Promise<ModelBenchRow> {
   await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   return {
     file: path.basename(file), layers, heads, tokens,
+    ...(profile ? { profile } : {}),
     readyMs: info.readyMs ?? NaN, emptyReadyMs, firstPaintMs: info.firstPaintMs ?? NaN, gridDrawMs: info.lastDrawMs ?? NaN, fullPaintMs: info.fullPaintMs ?? NaN, scanMs: info.scanMs ?? NaN, maxStallMs, headSwitchMs, headReadMs, headDrawMs,
   };
 }
