@@ -67,7 +67,7 @@ export function paintCanvases({ container, boxes, data, input, n, cell, options,
     canvas.dataset.head = String(box.head);
     canvas.tabIndex = 0;
     canvas.setAttribute('role', 'application');
-    canvas.setAttribute('aria-label', `${n}×${n} attention matrix, head "${head.name}": arrow keys move between cells`);
+    canvas.setAttribute('aria-label', `${n}×${n} attention matrix, head "${head.name}": arrow keys move between cells, Enter shows the query's token in the spec`);
     const paint = () => {
       const ctx = canvas.getContext('2d');
       // Cells of 6 px and more have a 1 px border in the background colour, as the SVG's cells do.
@@ -112,6 +112,13 @@ export function paintCanvases({ container, boxes, data, input, n, cell, options,
       const [i, j] = active;
       const d: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
       if (ke.key === 'Escape') { leave(); return; }
+      // Enter does what a click does, as on the SVG's cells: the query's token shown in the spec and picked.
+      if (ke.key === 'Enter') {
+        ke.preventDefault();
+        options.onReveal?.({ kind: 'token', input: options.input, token: i });
+        options.onPick?.({ token: i });
+        return;
+      }
       const step = d[ke.key];
       if (!step) return;
       ke.preventDefault();

@@ -104,14 +104,24 @@ test('paintCells draws the lines between cells in the background colour, as the 
   }
 });
 
-test('one head of 64 tokens in the panel is painted on a canvas, in a frame; 32 tokens stay one <rect> per cell', () => {
+test('one head of 64 tokens in the panel is painted on a canvas, in a frame, with arrows and Enter; 32 tokens stay one <rect> per cell', () => {
   const long = analyze(exampleText('long-64-tokens-8-heads.attn.json')).data!;
   // jsdom has no 2D context (the canvas stays blank here, its pixels are paintCells' test above): its warning is kept out of the output.
   const dom = new JSDOM('<!doctype html><div id="r"></div>', { pretendToBeVisual: true, virtualConsole: new VirtualConsole() });
   const root = dom.window.document.getElementById('r') as unknown as HTMLElement;
   const options = { theme: makeTheme('light'), width: 700, head: 0, input: 0, token: 0, matrixMode: 'weights' as const, projection: 'wq' as const, interactive: true };
-  const big = renderMatrix(root, long, options);
+  const reveals: unknown[] = [], picks: unknown[] = [];
+  const big = renderMatrix(root, long, { ...options, onReveal: (t) => reveals.push(t), onPick: (c) => picks.push(c) });
   assert.equal(big.canvases?.length, 1);
+  // The keyboard, as on the SVG's cells: arrows move, Enter shows the query's token and picks it.
+  const canvas = big.canvases![0];
+  const key = (k: string) => canvas.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true }));
+  key('ArrowDown');
+  key('ArrowDown');
+  key('Enter');
+  assert.deepEqual(reveals, [{ kind: 'token', input: 0, token: 2 }]);
+  assert.deepEqual(picks, [{ token: 2 }]);
+  assert.match(canvas.getAttribute('aria-label')!, /Enter shows the query's token/);
   assert.equal(big.svg.querySelectorAll('rect.cell').length, 0);
   assert.equal(big.svg.querySelectorAll('g.head-matrix rect.frame').length, 1);
   big.destroy();
