@@ -186,6 +186,13 @@ async function typeInto(doc: vscode.TextDocument, gapMs: number): Promise<Typing
   return { ...result, versions: doc.version - before };
 }
 
+/** With ATTN_BENCH_PROFILE, a profiler of this thread that counts as ours the bundle the extension runs (its dist/extension.js). */
+function hostProfiler(): HostProfiler | undefined {
+  if (!process.env.ATTN_BENCH_PROFILE) return undefined;
+  const ourBundle = vscode.Uri.file(path.join(extension().extensionPath, 'dist', 'extension.js')).toString();
+  return new HostProfiler((url) => url === ourBundle);
+}
+
 async function benchSpec(a: TestApi, file: string, runs: number): Promise<BenchRow> {
   const doc = await vscode.workspace.openTextDocument(file);
   const before = a.timings().lastShowToPaintMs;
@@ -211,9 +218,7 @@ async function benchSpec(a: TestApi, file: string, runs: number): Promise<BenchR
   const postToPaintMs: number[] = [];
   const drawMs: number[] = [];
   const profiles: HostProfile[] = [];
-  // Our host code is the bundle the extension runs (dist/extension.js under the extension's folder).
-  const ourBundle = vscode.Uri.file(path.join(extension().extensionPath, 'dist', 'extension.js')).toString();
-  const profiler = process.env.ATTN_BENCH_PROFILE ? new HostProfiler((url) => url === ourBundle) : undefined;
+  const profiler = hostProfiler();
   try {
     for (let run = 0; run <= runs; run++) { // run 0 warms up
       // Break it, as typing does mid-number: a lone minus sign.
@@ -283,8 +288,7 @@ async function benchModel(a: TestApi, file: string): Promise<ModelBenchRow> {
     await sleep(200);
   }
   const emptyReadyMs = [...empty].sort((x, y) => x - y)[1];
-  const ourBundle = vscode.Uri.file(path.join(extension().extensionPath, 'dist', 'extension.js')).toString();
-  const profiler = process.env.ATTN_BENCH_PROFILE ? new HostProfiler((url) => url === ourBundle) : undefined;
+  const profiler = hostProfiler();
   await profiler?.start();
   a.resetStall();
   await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), 'attentionLens.model', vscode.ViewColumn.Two);

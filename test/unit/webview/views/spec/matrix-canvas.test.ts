@@ -68,39 +68,39 @@ function referencePixels(width: number, height: number, cellPx: number, levels: 
   return px;
 }
 
+const lightTheme = makeTheme('light');
+const lightLut = Array.from({ length: 256 }, (_, k) => { const c = rgb(lightTheme.seq(k / 255)); return [c.r, c.g, c.b] as [number, number, number]; });
+const headLevels = levelsOf(input.heads[0], 'weights', n, { lo: 0, hi: 0.25 });
+
+/** The RGBA bytes paintCells puts on a canvas of n cells of `cellPx`, through a 2D context that keeps them. */
+function painted(cellPx: number, borderPx = 0): { width: number; height: number; pixels: Uint8ClampedArray } {
+  const width = Math.ceil(n * cellPx), height = Math.ceil(n * cellPx);
+  let pixels: Uint8ClampedArray | undefined;
+  const ctx = {
+    createImageData: (w: number, h: number) => ({ data: new Uint8ClampedArray(w * h * 4), width: w, height: h }),
+    putImageData: (img: { data: Uint8ClampedArray }) => { pixels = img.data; },
+  } as unknown as CanvasRenderingContext2D;
+  paintCells(ctx, width, height, n, cellPx, headLevels, lightLut, lightTheme, borderPx);
+  assert.ok(pixels, 'paintCells put its image on the canvas');
+  return { width, height, pixels };
+}
+
 test('paintCells writes the same RGBA bytes as the per-pixel loop, hatched masks included', () => {
-  const theme = makeTheme('light');
-  const lut = Array.from({ length: 256 }, (_, k) => { const c = rgb(theme.seq(k / 255)); return [c.r, c.g, c.b] as [number, number, number]; });
-  const levels = levelsOf(input.heads[0], 'weights', n, { lo: 0, hi: 0.25 });
   for (const cellPx of [1, 2.5, 3]) {
-    const width = Math.ceil(n * cellPx), height = Math.ceil(n * cellPx);
-    let painted: Uint8ClampedArray | undefined;
-    const ctx = {
-      createImageData: (w: number, h: number) => ({ data: new Uint8ClampedArray(w * h * 4), width: w, height: h }),
-      putImageData: (img: { data: Uint8ClampedArray }) => { painted = img.data; },
-    } as unknown as CanvasRenderingContext2D;
-    paintCells(ctx, width, height, n, cellPx, levels, lut, theme);
-    assert.deepEqual(painted, referencePixels(width, height, cellPx, levels, lut), `cells of ${cellPx} px`);
+    const { width, height, pixels } = painted(cellPx);
+    assert.deepEqual(pixels, referencePixels(width, height, cellPx, headLevels, lightLut), `cells of ${cellPx} px`);
   }
 });
 
 test('paintCells draws the lines between cells in the background colour, as the SVG cells\' strokes, when asked', () => {
-  const theme = makeTheme('light');
-  const lut = Array.from({ length: 256 }, (_, k) => { const c = rgb(theme.seq(k / 255)); return [c.r, c.g, c.b] as [number, number, number]; });
-  const levels = levelsOf(input.heads[0], 'weights', n, { lo: 0, hi: 0.25 });
   for (const [cellPx, borderPx] of [[6, 1], [12, 2], [7.5, 1]]) {
-    const width = Math.ceil(n * cellPx), height = Math.ceil(n * cellPx);
-    let painted: Uint8ClampedArray | undefined;
-    const ctx = {
-      createImageData: (w: number, h: number) => ({ data: new Uint8ClampedArray(w * h * 4), width: w, height: h }),
-      putImageData: (img: { data: Uint8ClampedArray }) => { painted = img.data; },
-    } as unknown as CanvasRenderingContext2D;
-    paintCells(ctx, width, height, n, cellPx, levels, lut, theme, borderPx);
-    assert.deepEqual(painted, referencePixels(width, height, cellPx, levels, lut, borderPx), `cells of ${cellPx} px, lines of ${borderPx}`);
+    const { width, height, pixels } = painted(cellPx, borderPx);
+    assert.deepEqual(pixels, referencePixels(width, height, cellPx, headLevels, lightLut, borderPx), `cells of ${cellPx} px, lines of ${borderPx}`);
     // The top-left pixel is a line's; the one inside the first cell is the cell's colour.
-    assert.deepEqual([...painted!.subarray(0, 3)], [255, 255, 255]);
+    assert.deepEqual([...pixels.subarray(0, 3)], [255, 255, 255]);
     const inside = (borderPx * width + borderPx) * 4;
-    assert.deepEqual([...painted!.subarray(inside, inside + 3)], levels[0] < 0 ? [...painted!.subarray(inside, inside + 3)] : lut[levels[0]]);
+    assert.ok(headLevels[0] >= 0, 'the first query attends to itself: its first cell is not masked');
+    assert.deepEqual([...pixels.subarray(inside, inside + 3)], lightLut[headLevels[0]]);
   }
 });
 
