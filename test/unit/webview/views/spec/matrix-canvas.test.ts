@@ -134,3 +134,71 @@ test('one head of 64 tokens in the panel is painted on a canvas, in a frame, wit
   small.destroy();
   dom.window.close();
 });
+
+/** A spec of `n` tokens (words repeat) and `heads` heads; `hiddenRow` hides every key from that query. */
+function smallSpec(n: number, heads: number, hiddenRow?: number): string {
+  const words = ['the', 'cat', 'sat', 'on', 'mat'];
+  const embeddings = Object.fromEntries(words.map((w, k) => [w, [k * 0.3, 1 - k * 0.1, (k % 3) * 0.5]]));
+  const tokens = Array.from({ length: n }, (_, i) => words[i % words.length]);
+  const mask = hiddenRow === undefined ? undefined : tokens.map((_, i) => tokens.map(() => (i === hiddenRow ? 0 : 1)));
+  return JSON.stringify({
+    features: ['a', 'b', 'c'], embeddings, inputs: [{ name: 'x', tokens, ...(mask ? { mask } : {}) }],
+    heads: Array.from({ length: heads }, (_, h) => ({ name: `h${h}`, wq: [[1, h], [0, 1], [1, 0]], wk: [[1, 0], [h, 1], [0, 1]] })),
+    scale: 'sqrt_dk', mask: 'none',
+  });
+}
+
+test('the canvas takes over just above 1,024 cells in all, one head or many, and its SVG stays inside its width with no NaN', () => {
+  const dom = new JSDOM('<!doctype html><div id="r"></div>', { pretendToBeVisual: true, virtualConsole: new VirtualConsole() });
+  const root = dom.window.document.getElementById('r') as unknown as HTMLElement;
+  const theme = makeTheme('light');
+  for (const [n, heads, canvases] of [[32, 1, 0], [33, 1, 1], [1, 1, 0], [8, 16, 0], [9, 16, 16]] as const) {
+    // A query that may see no key (row 0 hidden) draws hatched, never "NaN" or "undefined".
+    const spec = analyze(smallSpec(n, heads, 0)).data!;
+    for (const width of [300, 1200]) {
+      const label = `${n} tokens × ${heads} heads at ${width} px`;
+      const view = renderMatrix(root, spec, { theme, width, head: heads > 1 ? 'all' : 0, input: 0, token: 0, matrixMode: 'weights', projection: 'wq', interactive: true });
+      assert.equal(view.canvases?.length ?? 0, canvases, label);
+      assert.doesNotMatch(new dom.window.XMLSerializer().serializeToString(view.svg), /NaN|undefined/, label);
+      const svgWidth = Number(view.svg.getAttribute('width'));
+      for (const canvas of view.canvases ?? []) {
+        assert.ok(parseFloat(canvas.style.left) + parseFloat(canvas.style.width) <= svgWidth, `${label}: a canvas past the right edge`);
+      }
+      for (const frame of view.svg.querySelectorAll('g.head-matrix')) {
+        const ox = Number(/translate\(([-\d.]+)/.exec(frame.getAttribute('transform')!)![1]);
+        const rect = frame.querySelector('rect.frame')!;
+        assert.ok(ox + Number(rect.getAttribute('x')) + Number(rect.getAttribute('width')) <= svgWidth, `${label}: a frame past the right edge`);
+      }
+      view.destroy();
+    }
+  }
+  dom.window.close();
+});
+
+test('the canvas\'s arrow keys stop at its edges, and Enter after Escape still picks the query last moved to', () => {
+  const dom = new JSDOM('<!doctype html><div id="r"></div>', { pretendToBeVisual: true, virtualConsole: new VirtualConsole() });
+  const root = dom.window.document.getElementById('r') as unknown as HTMLElement;
+  const spec = analyze(smallSpec(33, 1)).data!;
+  const picks: number[] = [], shown: string[][] = [];
+  const tooltip = { show: (lines: string[]) => shown.push(lines), hide: () => {} };
+  // A token out of range (the spec just lost tokens) starts on the first query, as clampIndex has it.
+  const view = renderMatrix(root, spec, {
+    theme: makeTheme('light'), width: 700, head: 0, input: 0, token: 99, matrixMode: 'weights', projection: 'wq', interactive: true,
+    tooltip: tooltip as never, onPick: (c) => picks.push(c.token ?? -1),
+  });
+  const canvas = view.canvases![0];
+  const key = (k: string) => canvas.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true }));
+  key('Enter');
+  for (let k = 0; k < 40; k++) { key('ArrowDown'); key('ArrowRight'); }
+  assert.match(shown.at(-1)![0], /\(query 33, key 33\)/);
+  key('Escape');
+  key('Enter');
+  for (let k = 0; k < 40; k++) { key('ArrowUp'); key('ArrowLeft'); }
+  assert.match(shown.at(-1)![0], /\(query 1, key 1\)/);
+  key('Escape');
+  key('Enter');
+  assert.deepEqual(picks, [0, 32, 0]);
+  for (const lines of shown) assert.doesNotMatch(lines.join('\n'), /NaN|undefined/);
+  view.destroy();
+  dom.window.close();
+});

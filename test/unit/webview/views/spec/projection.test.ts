@@ -8,7 +8,8 @@ import { JSDOM } from 'jsdom';
 import { renderSvg } from '../../../../../src/cli/render.js';
 import { analyze } from '../../../../../src/core/index.js';
 import { textWidth } from '../../../../../webview/kit/format.js';
-import { fullSizeLine, MAX_BANDS } from '../../../../../webview/views/spec/projection.js';
+import { makeTheme } from '../../../../../webview/kit/colour.js';
+import { fullSizeLine, MAX_BANDS, renderProjection } from '../../../../../webview/views/spec/projection.js';
 import { analyzeOk, exampleText, SEED_LENS } from '../../../../support/specs.js';
 
 const parse = (svg: string) => new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document;
@@ -124,3 +125,32 @@ for (const [example, width] of [['seed-projection-512-64.attn.json', 430], ['see
     }
   });
 }
+
+test('in the panel, a cell\'s hover lines are written on its first hover and kept; the cells\' outline is their group\'s, the numbers have none', () => {
+  const data = analyze(exampleText('apple-watch-lens.attn.json')).data!;
+  const win = new JSDOM('<!doctype html><div id="r"></div>', { pretendToBeVisual: true }).window;
+  const root = win.document.getElementById('r') as unknown as HTMLElement;
+  const shown: string[][] = [];
+  const theme = makeTheme('light');
+  const view = renderProjection(root, data, {
+    theme, width: 700, head: 1, input: 0, token: 3, matrixMode: 'weights', projection: 'wq', interactive: true,
+    tooltip: { show: (lines: string[]) => shown.push(lines), hide: () => {} } as never,
+  });
+  const [y0, y1] = Array.from(view.svg.querySelectorAll('rect.y-cell'));
+  const hover = (el: Element) => el.dispatchEvent(new win.MouseEvent('pointerover', { bubbles: true }));
+  hover(y0);
+  hover(y1);
+  hover(y0);
+  assert.deepEqual(shown[0], ['q_watch[q0] = e_watch · column 1 of W_Q', '1·4 + 3·2 + 0·0 = 10']);
+  assert.deepEqual(shown[1], ['q_watch[q1] = e_watch · column 2 of W_Q', '1·3 + 3·1 + 0·1 = 6']);
+  assert.equal(shown[2], shown[0], 'the same lines, not written again');
+  for (const cls of ['x', 'w', 'y']) {
+    const g = view.svg.querySelector(`g.${cls}`)!;
+    assert.equal(g.getAttribute('stroke'), theme.grid);
+    assert.ok(Array.from(g.querySelectorAll('rect')).every((r) => !r.hasAttribute('stroke')), `${cls}: the rects take the group's outline`);
+    assert.ok(Array.from(g.querySelectorAll('text')).every((t) => t.getAttribute('stroke') === 'none'), `${cls}: the numbers have no outline`);
+  }
+  assert.deepEqual(Array.from(view.svg.querySelectorAll('g.y > text'), (t) => t.textContent), ['10', '6']);
+  view.destroy();
+  win.close();
+});
