@@ -112,8 +112,8 @@ export function paintCanvases({ container, boxes, data, input, n, cell, options,
       const [i, j] = active;
       const d: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
       if (ke.key === 'Escape') { leave(); return; }
-      // Enter does what a click does, as on the SVG's cells: the query's token shown in the spec and picked.
-      if (ke.key === 'Enter') {
+      // Enter or Space does what a click does, as on the SVG's cells: the query's token shown in the spec and picked.
+      if (ke.key === 'Enter' || ke.key === ' ') {
         ke.preventDefault();
         options.onReveal?.({ kind: 'token', input: options.input, token: i });
         options.onPick?.({ token: i });

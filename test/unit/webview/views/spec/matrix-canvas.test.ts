@@ -121,6 +121,9 @@ test('one head of 64 tokens in the panel is painted on a canvas, in a frame, wit
   key('Enter');
   assert.deepEqual(reveals, [{ kind: 'token', input: 0, token: 2 }]);
   assert.deepEqual(picks, [{ token: 2 }]);
+  key('ArrowDown');
+  key(' ');
+  assert.deepEqual(picks, [{ token: 2 }, { token: 3 }], 'Space picks too, as on the SVG cells');
   assert.match(canvas.getAttribute('aria-label')!, /Enter shows the query's token/);
   assert.equal(big.svg.querySelectorAll('rect.cell').length, 0);
   assert.equal(big.svg.querySelectorAll('g.head-matrix rect.frame').length, 1);
