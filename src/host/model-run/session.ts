@@ -19,7 +19,8 @@ import type { ModelEditorInfo } from '../model-editor/info.js';
 import type { ModelView } from '../model-editor/view.js';
 import { showModelView } from '../model-editor/webview.js';
 import { updateDelay } from '../update-delay.js';
-import { answersByDefault } from '../panel/save-dialog.js';
+import type { Dialogs } from '../dialogs.js';
+import type { WorkerService } from '../workers/service.js';
 import { RunCancelled, RunClient } from './client.js';
 import { freshLensPath, LENS_SAVE_FILTERS, lensSpecPath, lensStem, lensTargetProblem, writeLensFiles } from './lens-files.js';
 
@@ -27,6 +28,10 @@ export interface RunContext {
   extensionUri: vscode.Uri;
   globalStorageUri: vscode.Uri;
   cache: AnalysisCache;
+  /** The host's worker service: each session's run is a lane of its 'run' job. */
+  workers: WorkerService;
+  /** How "Save this head as a spec" asks where to save. */
+  dialogs: Dialogs;
   /** Problems of runs, on the spec's "model" value. */
   diagnostics: vscode.DiagnosticCollection;
   /** Opens the spec views (the panel) on a spec. */
@@ -51,7 +56,7 @@ export class RunSession {
   private disposed = false;
 
   constructor(private readonly context: RunContext, readonly uri: vscode.Uri, readonly panel: vscode.WebviewPanel, closed: () => void) {
-    this.client = new RunClient(vscode.Uri.joinPath(context.extensionUri, 'dist', 'model-run-worker.js').fsPath);
+    this.client = new RunClient(context.workers);
     this.document = new ModelDocument({
       uri: uri.toString(), path: uri.fsPath, newReader: () => this.client.reader(), helperCount: () => 0, log: log(),
     });
@@ -192,7 +197,7 @@ export class RunSession {
       if (m.save) {
         const beside = this.uri.scheme === 'file' ? path.dirname(this.uri.fsPath) : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
         const proposed = beside ? vscode.Uri.file(freshLensPath(beside, stem)) : undefined;
-        const chosen = answersByDefault() && proposed ? proposed : await vscode.window.showSaveDialog({
+        const chosen = await this.context.dialogs.save({
           ...(proposed ? { defaultUri: proposed } : {}), saveLabel: 'Save', title: `Save ${model} layer ${m.layer + 1} head ${m.head + 1} as a spec`,
           filters: LENS_SAVE_FILTERS,
         });
