@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunClient } from '../src/host/model-run/client.js';
+import { WorkerService } from '../src/host/workers/service.js';
 import { tokenizerFrom } from '../src/core/tokenizer/index.js';
 import { PARAGRAPH, writeCheckpoint } from './model-checkpoint.js';
 
@@ -36,7 +37,7 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'attn-bench-edit-'));
   const stalls = new Stalls();
-  const client = new RunClient(WORKER);
+  const client = new RunClient(new WorkerService({ run: { file: WORKER } }));
   try {
     writeCheckpoint(dir);
     const tokenizer = tokenizerFrom({ tokenizerJson: readFileSync(join(dir, 'tokenizer.json'), 'utf8') });

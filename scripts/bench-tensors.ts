@@ -14,6 +14,7 @@ import { inspectAttention, inspectOverLimit } from '../src/core/tensors/inspect.
 import { headerOf, headFloat32 } from '../src/core/model/scan.js';
 import { WHOLE_HEAD_MAX } from '../src/core/model/data.js';
 import { ModelReader } from '../src/host/model-editor/reader.js';
+import { WorkerService } from '../src/host/workers/service.js';
 import { scanWithReaders } from '../src/host/model-editor/scan.js';
 import { svgOf } from '../src/cli/render-model.js';
 import { makeTheme } from '../webview/kit/colour.js';
@@ -26,11 +27,12 @@ const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.len
 const sizes: [number, number, number, Dtype][] = [[12, 12, 128, 'F32'], [12, 12, 512, 'F32']];
 if (process.argv.includes('--large')) sizes.push([4, 8, 4096, 'F16']);
 const worker = join(__dirname, '..', 'dist', 'model-worker.js');
+const workers = new WorkerService({ scan: { file: worker } });
 const dir = mkdtempSync(join(tmpdir(), 'attn-bench-tensors-'));
 
 /** The editor's scan: `count` worker threads share the heads; when the first heads and all of them are in. */
 async function scanInWorkers(file: string, count: number) {
-  const readers = Array.from({ length: count }, () => new ModelReader(worker));
+  const readers = Array.from({ length: count }, () => new ModelReader(workers));
   try {
     const t = process.hrtime.bigint();
     const shape = await readers[0].open(file);

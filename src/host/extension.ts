@@ -1,7 +1,7 @@
 // The extension host's entry: wires the spec diagnostics, the hovers, the Attention panels and
-// their commands, and returns the small API the integration tests read.
+// their commands, and returns the small API the integration tests read. What the tests may change
+// (how dialogs are answered) is an object made here and given to its users, never a module's switch.
 import * as vscode from 'vscode';
-import * as path from 'node:path';
 import { AnalysisCache } from './analysis/cache.js';
 import { AnalysisRunner } from './analysis/runner.js';
 import { StallMonitor } from './stall-monitor.js';
@@ -16,7 +16,8 @@ import type { AttentionLensApi } from './test-api.js';
 import type { Timings } from './panel/info.js';
 import { ModelEditorProvider } from './model-editor/editor.js';
 import { openExample } from './examples/open-example.js';
-import { answerSaveDialogs } from './panel/save-dialog.js';
+import { InstalledDialogs, proposedDialogs, userDialogs } from './dialogs.js';
+import { distScripts, WorkerService } from './workers/service.js';
 import { RunSessions } from './model-run/sessions.js';
 import { runModelCommand } from './model-run/run-model-command.js';
 import { NotebookOutputs } from './notebook/open-output.js';
@@ -26,21 +27,24 @@ const loadedAt = performance.now();
 export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   const timings: Timings = { activateMs: 0 };
   const stalls = new StallMonitor();
+  // Every worker thread of the host (analysis, model file scans, model runs) is started by one service, ended with it.
+  const workers = new WorkerService(distScripts(__dirname));
+  const dialogs = new InstalledDialogs();
   // Specs are read and computed in a worker thread: the host's own thread only posts the result.
-  const runner = new AnalysisRunner(path.join(__dirname, 'analysis-worker.js'), (line) => log().warn(line));
+  const runner = new AnalysisRunner(workers, (line) => log().warn(line));
   const cache = new AnalysisCache(runner);
-  const models = ModelEditorProvider.register(context);
+  const models = ModelEditorProvider.register(context, workers);
   // Notebook outputs drawn by our renderer: "Open in Attention Lens" opens the model editor on their weights.
   const notebooks = new NotebookOutputs(context.globalStorageUri);
   // A spec that names a model's attention file opens the model editor on it, with the spec's tokens.
   // A model spec ({ "model", "text" }) runs the model in a worker and shows its run in the model views.
   const runs = new RunSessions({
-    extensionUri: context.extensionUri, globalStorageUri: context.globalStorageUri, cache,
+    extensionUri: context.extensionUri, globalStorageUri: context.globalStorageUri, cache, workers, dialogs,
     diagnostics: vscode.languages.createDiagnosticCollection('attention-lens-run'),
     showSpec: (uri) => panels.show(uri),
   });
   const panels: PanelManager = new PanelManager({
-    extensionUri: context.extensionUri, cache, timings,
+    extensionUri: context.extensionUri, cache, timings, dialogs,
     openModel: (file, open, show) => models.openReference(file, open, show),
     runModel: (spec, show) => runs.open(spec, show),
   });
@@ -60,7 +64,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     vscode.commands.registerCommand('attentionLens.openExample', (name?: unknown) =>
       openExample({ extensionUri: context.extensionUri, globalStorageUri: context.globalStorageUri, show: (uri) => panels.show(uri) }, name)),
     vscode.commands.registerCommand('attentionLens.applyLearnedWeights', (uri?: unknown) => applyLearnedWeights(uri instanceof vscode.Uri ? uri : panels.currentSpec(), context.extensionUri)),
-    { dispose: () => { runner.dispose(); stalls.dispose(); } },
+    { dispose: () => { runner.dispose(); workers.dispose(); stalls.dispose(); } },
     { dispose: disposeLog },
   );
   timings.activateMs = performance.now() - loadedAt;
@@ -73,7 +77,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     showModel: (uri, view, layer, head) => { models.show(uri, view, layer, head); runs.show(uri, view, layer, head); },
     maxStallMs: () => stalls.maxMs(),
     resetStall: () => stalls.reset(),
-    answerSaveDialogs: (how) => answerSaveDialogs(how),
+    answerSaveDialogs: (how) => dialogs.install(how === 'default' ? proposedDialogs : userDialogs),
     notebookOutputs: () => notebooks.infos(),
     notebookOpened: () => notebooks.openedFiles(),
   };

@@ -3,7 +3,7 @@
 import type { PanelInfo, Timings } from './panel/info.js';
 import type { ModelEditorInfo } from './model-editor/info.js';
 import type { ModelViewName } from '../core/vocabulary.js';
-import type { SaveDialogAnswer } from './panel/save-dialog.js';
+import type { SaveDialogAnswer } from './dialogs.js';
 import type { NotebookOutputInfo } from './notebook/open-output.js';
 
 export interface AttentionLensApi {
@@ -17,8 +17,8 @@ export interface AttentionLensApi {
   maxStallMs(): number;
   resetStall(): void;
   /**
-   * How Export's save dialog is answered: 'default' takes the file it proposes at once (the integration
-   * tests cannot press its Save button), 'ask' shows it again.
+   * How save dialogs (Export, "Save this head as a spec") are answered: 'default' installs dialogs that
+   * take the file they propose at once (the integration tests cannot press Save), 'ask' the user's again.
    */
   answerSaveDialogs(how: SaveDialogAnswer): void;
   /** What the notebook renderer reported drawing (view, heads or cells), oldest first. */

@@ -1,14 +1,14 @@
-// Runs analyses in one worker thread, one at a time, newest first in spirit: a newer request for
-// the same document cancels the older one (queued: dropped; running: the worker is stopped and a
-// fresh one started, since a computation cannot be interrupted any other way). The request under
-// way and its reply are matched by id through src/protocol/requests.ts. If the worker cannot
-// start, the analysis runs here instead (with the same Analyst the worker has), so a panel is
-// never left blank.
-import { Worker } from 'node:worker_threads';
+// Runs analyses in one worker thread (the worker service's 'analysis' lane), one at a time, newest
+// first in spirit: a newer request for the same document cancels the older one (queued: dropped;
+// running: the lane's worker is ended and a fresh one started, since a computation cannot be
+// interrupted any other way). The request under way and its reply are matched by id through the
+// lane (src/protocol/requests.ts). If the worker cannot start, the analysis runs here instead (with
+// the same Analyst the worker has), so a panel is never left blank.
 import { failedAnalysis, type WireAnalysis } from '../../core/result/analyze-wire.js';
 import type { Progress } from '../../core/attention/attention.js';
 import type { WorkerReply, WorkerRequest } from '../../protocol/analysis-worker.js';
-import { RequestError, Requests } from '../../protocol/requests.js';
+import type { Requests } from '../../protocol/requests.js';
+import type { Lane, WorkerService } from '../workers/service.js';
 import { Analyst } from './analyst.js';
 
 /** The promise of a request that a newer request for the same document replaced. */
@@ -34,26 +34,31 @@ interface Job {
 type Answer = Exclude<WorkerReply, { kind: 'progress' }>;
 
 export class AnalysisRunner {
-  private worker?: Worker;
+  /** The worker's lane; undefined once it could not start (everything then runs here). */
+  private lane: Lane<Answer> | undefined;
   private current?: Job;
   private readonly queue: Job[] = [];
-  /** The request under way in the worker, answered by id; a stale answer (a stopped worker's) is dropped. */
-  private readonly answers = new Requests<Answer>();
   private disposed = false;
-  /** Workers started, for tests and the log: 1 plus one per cancelled running job. */
-  started = 0;
   /** Jobs run, in the worker or here (a job cancelled while queued is not run): for tests. */
   jobs = 0;
 
   /**
-   * workerFile: the bundled analysis-worker.js; undefined runs everything on this thread, with
-   * `inPlace` (a test may pass its own, to count what it reads).
+   * workers: the host's worker service (its 'analysis' job); undefined runs everything on this
+   * thread, with `inPlace` (a test may pass its own, to count what it reads).
    */
   constructor(
-    private workerFile: string | undefined,
+    workers: WorkerService | undefined,
     private readonly log: (line: string) => void = () => {},
     private readonly inPlace: Analyst = new Analyst(),
-  ) {}
+  ) {
+    this.lane = workers?.lane<Answer>('analysis', {
+      receive: (reply, answers) => this.receive(reply as WorkerReply, answers),
+      died: (why) => new Error(`the analysis stopped (${why})`),
+    });
+  }
+
+  /** Workers started, for tests and the log: 1 plus one per cancelled running job. */
+  get started(): number { return this.lane?.started ?? 0; }
 
   /** `folder`: the spec's folder on disk, where the tensor files it names are read. */
   run(key: string, text: string, onProgress?: Progress, folder?: string, want: Want = 'result'): Promise<WireAnalysis> {
@@ -71,10 +76,7 @@ export class AnalysisRunner {
     const job = this.current;
     this.current = undefined;
     job?.reject(new Cancelled());
-    const w = this.worker;
-    this.worker = undefined;
-    this.answers.failAll(new Cancelled());
-    if (w) void w.terminate();
+    if (job?.id !== undefined) this.lane?.restart(new Cancelled());
   }
 
   private pump(): void {
@@ -83,12 +85,8 @@ export class AnalysisRunner {
     if (!job) return;
     this.current = job;
     this.jobs++;
-    const worker = this.ensureWorker();
-    if (worker) {
-      this.answers.ask((id) => {
-        job.id = id;
-        worker.postMessage({ id, ...job.request } satisfies WorkerRequest);
-      }).then(
+    if (this.laneReady()) {
+      this.lane!.ask(job.request satisfies Omit<WorkerRequest, 'id'>, { sent: (id) => { job.id = id; } }).then(
         (answer) => this.finish(job, () => (answer.kind === 'done' ? answer.analysis : failedAnalysis(answer.message))),
         (err: Error) => this.finish(job, () => failedAnalysis(err.message)),
       );
@@ -110,45 +108,30 @@ export class AnalysisRunner {
     this.pump();
   }
 
-  private ensureWorker(): Worker | undefined {
-    if (this.worker) return this.worker;
-    if (!this.workerFile) return undefined;
-    let worker: Worker;
-    try {
-      worker = new Worker(this.workerFile);
-    } catch (err) {
-      this.log(`analysis worker could not start (${err instanceof Error ? err.message : String(err)}); computing on the host`);
-      this.workerFile = undefined;
-      return undefined;
-    }
-    this.started++;
-    worker.on('message', (reply: WorkerReply) => this.receive(worker, reply));
-    worker.on('error', (err) => this.lost(worker, err.message));
-    worker.on('exit', (code) => this.lost(worker, `exit code ${code}`));
-    this.worker = worker;
-    return worker;
+  /** Whether the worker's lane has a worker (started now if need be); a worker that cannot start leaves everything to this thread. */
+  private laneReady(): boolean {
+    if (!this.lane) return false;
+    if (this.lane.ready()) return true;
+    this.log('analysis worker could not start; computing on the host');
+    this.lane.dispose();
+    this.lane = undefined;
+    return false;
   }
 
-  private receive(worker: Worker, reply: WorkerReply): void {
-    if (worker !== this.worker) return;
+  /** A message of the worker: progress goes to the job under way, its last word settles the request. */
+  private receive(reply: WorkerReply, answers: Requests<Answer>): void {
     if (reply.kind === 'progress') {
       const job = this.current;
-      if (job && job.id === reply.id && this.answers.isPending(reply.id)) job.onProgress?.(reply.done, reply.total);
+      if (job && job.id === reply.id && answers.isPending(reply.id)) job.onProgress?.(reply.done, reply.total);
       return;
     }
-    this.answers.settle(reply.id, reply);
-  }
-
-  /** The worker died under a job (out of memory, a crash): the job gets a problem, the next job a new worker. */
-  private lost(worker: Worker, why: string): void {
-    if (worker !== this.worker) return;
-    this.worker = undefined;
-    this.answers.failAll(new RequestError(`the analysis stopped (${why})`));
+    answers.settle(reply.id, reply);
   }
 
   dispose(): void {
     this.disposed = true;
     for (const job of this.queue.splice(0)) job.reject(new Cancelled());
     this.stopCurrent();
+    this.lane?.dispose(new Cancelled());
   }
 }

@@ -13,6 +13,7 @@ import type { ModelView } from './view.js';
 import { showModelView } from './webview.js';
 import { log } from '../log.js';
 import type { ModelViewName } from '../../core/vocabulary.js';
+import type { WorkerService } from '../workers/service.js';
 
 export const MODEL_VIEW_TYPE = 'attentionLens.model';
 
@@ -28,10 +29,11 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider<
   /** The tensor and tokens a spec named for a file it references, by the file's URI (Show Attention on such a spec). */
   private readonly references = new Map<string, OpenOptions>();
 
-  constructor(private readonly extensionUri: vscode.Uri) {}
+  /** `workers`: the host's worker service, whose 'scan' job reads the files. */
+  constructor(private readonly extensionUri: vscode.Uri, private readonly workers: WorkerService) {}
 
-  static register(context: vscode.ExtensionContext): ModelEditorProvider {
-    const provider = new ModelEditorProvider(context.extensionUri);
+  static register(context: vscode.ExtensionContext, workers: WorkerService): ModelEditorProvider {
+    const provider = new ModelEditorProvider(context.extensionUri, workers);
     context.subscriptions.push(
       vscode.window.registerCustomEditorProvider(MODEL_VIEW_TYPE, provider, { webviewOptions: { retainContextWhenHidden: false }, supportsMultipleEditorsPerDocument: true }),
       vscode.commands.registerCommand('attentionLens.openModel', (uri?: unknown) => {
@@ -64,11 +66,10 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider<
 
   openCustomDocument(uri: vscode.Uri): ModelFile {
     const key = uri.toString();
-    const worker = vscode.Uri.joinPath(this.extensionUri, 'dist', 'model-worker.js').fsPath;
     const model = new ModelDocument({
       uri: key, path: uri.fsPath, open: this.references.get(key),
       ...(uri.scheme === 'file' ? {} : { refused: `${key}: Attention Lens reads model files from disk only (this one is on ${uri.scheme})` }),
-      newReader: () => new ModelReader(worker),
+      newReader: () => new ModelReader(this.workers),
       log: log(),
     });
     this.documents.set(key, model);

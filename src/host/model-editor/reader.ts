@@ -1,14 +1,16 @@
 // The extension host's side of the model reader: a worker thread per open model file (and a few
-// helpers while it is scanned), asked one thing at a time (a range of the scan, a head, the rollout),
-// each answer a promise. A worker that dies answers every pending request with its error, so an
-// editor never waits forever.
+// helpers while it is scanned), each a lane of the worker service's 'scan' job, asked one thing at
+// a time (a range of the scan, a head, the rollout), each answer a promise. A worker that dies
+// answers every pending request with its error, and every later one too (the file it held open is
+// gone with it: the document opens a new reader when it reads the file again), so an editor never
+// waits forever.
 import type { OpenOptions } from '../../core/files/open.js';
-import { Worker } from 'node:worker_threads';
 import type { ScanOptions } from '../../core/model/data.js';
 import type { ModelShape } from '../../core/model/scan.js';
 import type { PassResult } from '../../core/tensors/pass.js';
 import type { ReaderRequest, ReaderResponse } from '../../protocol/model-reader.js';
-import { Requests } from '../../protocol/requests.js';
+import type { Requests } from '../../protocol/requests.js';
+import type { Lane, WorkerService } from '../workers/service.js';
 
 /** An error from the worker: `tensorError` when a reader refused the file (shown as is). */
 export class ReaderError extends Error {
@@ -28,24 +30,28 @@ export interface ModelReading {
 
 type Without<T> = T extends unknown ? Omit<T, 'id'> : never;
 
-export class ModelReader implements ModelReading {
-  private readonly worker: Worker;
-  private readonly requests = new Requests<ReaderResponse & { ok: true }>();
+type Ok = ReaderResponse & { ok: true };
 
-  /** `script`: dist/model-worker.js (tests pass the .ts source with tsx in `execArgv`). */
-  constructor(script: string, execArgv: string[] = []) {
-    this.worker = new Worker(script, { execArgv });
-    this.worker.on('message', (r: ReaderResponse) => {
-      if (r.ok) this.requests.settle(r.id, r);
-      else this.requests.fail(r.id, new ReaderError(r.error, r.tensorError));
+export class ModelReader implements ModelReading {
+  private readonly lane: Lane<Ok>;
+
+  /** `workers`: the host's worker service (its 'scan' job: dist/model-worker.js). */
+  constructor(workers: WorkerService) {
+    this.lane = workers.lane<Ok>('scan', {
+      receive: (message, requests: Requests<Ok>) => {
+        const r = message as ReaderResponse;
+        if (r.ok) requests.settle(r.id, r);
+        else requests.fail(r.id, new ReaderError(r.error, r.tensorError));
+      },
+      died: (why) => new Error(`the model reader stopped (${why})`),
+      restart: false,
     });
-    const die = (e: Error) => this.requests.close(e);
-    this.worker.on('error', die);
-    this.worker.on('exit', (code) => die(new Error(`the model reader stopped (exit ${code})`)));
+    // The document's reader opens its file at once, while the webviews boot: its worker starts now.
+    this.lane.ready();
   }
 
-  private ask(request: Without<ReaderRequest>): Promise<ReaderResponse & { ok: true }> {
-    return this.requests.ask((id) => this.worker.postMessage({ ...request, id }));
+  private ask(request: Without<ReaderRequest>): Promise<Ok> {
+    return this.lane.ask(request);
   }
 
   /** Opens the file (its header only). `open`: the tensor and tokens a spec that references the file names (see read-reference.ts). */
@@ -77,6 +83,6 @@ export class ModelReader implements ModelReading {
   }
 
   dispose(): void {
-    void this.worker.terminate();
+    this.lane.dispose(new Error('the model reader was closed'));
   }
 }

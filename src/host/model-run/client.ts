@@ -2,18 +2,20 @@
 // promise, the newest winning. A run asked for while another is under way cancels it: its promise
 // rejects at once (RunCancelled), and the worker, told through a shared Int32 it reads between layers,
 // stops that run within one layer's time and goes on to the next request with its model still loaded
-// (and the unchanged beginning of the text's keys and values kept). The worker is ended only when the
-// session closes. The model views read the latest run's attention through
+// (and the unchanged beginning of the text's keys and values kept). The worker is the client's lane of
+// the worker service's 'run' job: one that died is replaced at the next request (with the same cancel
+// flag: the lane's ids only grow, so a flag left at an old run's id stops no newer run), and it is
+// ended only when the session closes. The model views read the latest run's attention through
 // reader(), a ModelReading whose 'open' waits for the latest run, so a model document opened anew
 // when a run begins shows that run once it is done, or its error.
-import { Worker } from 'node:worker_threads';
 import type { ScanOptions } from '../../core/model/data.js';
 import type { ModelShape } from '../../core/model/scan.js';
 import type { PassResult } from '../../core/tensors/pass.js';
 import type { HeadLens } from '../../core/transformer/types.js';
 import type { RunReport, RunRequest, RunResponse, RunWorkerData } from '../../protocol/model-run.js';
-import { RequestError, Requests } from '../../protocol/requests.js';
+import { RequestError, type Requests } from '../../protocol/requests.js';
 import { ReaderError, type ModelReading } from '../model-editor/reader.js';
+import type { Lane, WorkerService } from '../workers/service.js';
 
 /** A run replaced by a newer one (or its session closed) before it finished. */
 export class RunCancelled extends RequestError {
@@ -23,28 +25,34 @@ export class RunCancelled extends RequestError {
 type Ok = Extract<RunResponse, { ok: true }>;
 type Without<T> = T extends unknown ? Omit<T, 'id'> : never;
 
-interface Channel {
-  worker: Worker;
-  requests: Requests<Ok>;
-  /** The cancel flag shared with the worker: every run with an id up to it stops. */
-  cancel: Int32Array;
-  /** The id of the run under way (its request's), 0 when none. */
-  runId: number;
-}
-
 export class RunClient {
-  private channel: Channel | undefined;
+  private readonly lane: Lane<Ok>;
+  /** The cancel flag shared with the worker: every run with an id up to it stops. */
+  private readonly cancelFlag = new Int32Array(new SharedArrayBuffer(4));
+  /** The id of the run under way (its request's), 0 when none. */
+  private runId = 0;
   private latest: Promise<RunReport> | undefined;
   private inFlight = 0;
   private disposed = false;
   /** Resolves when the first run (or refusal) is asked for: the views' 'open' waits for it. */
   private firstAsked!: () => void;
   private readonly first = new Promise<void>((resolve) => { this.firstAsked = resolve; });
-  /** Workers started (1, and another only if one died): for tests. */
-  workersStarted = 0;
 
-  /** `script`: dist/model-run-worker.js (tests pass a .ts entry with tsx in `execArgv`). */
-  constructor(private readonly script: string, private readonly execArgv: string[] = []) {}
+  /** `workers`: the host's worker service, whose 'run' job runs the model (dist/model-run-worker.js). */
+  constructor(workers: WorkerService) {
+    const workerData: RunWorkerData = { cancel: this.cancelFlag.buffer as SharedArrayBuffer };
+    this.lane = workers.lane<Ok>('run', {
+      workerData,
+      receive: (message, requests) => this.receive(message as RunResponse, requests),
+      died: (why) => {
+        this.runId = 0;
+        return new ReaderError(`the model run stopped (${why})`, false);
+      },
+    });
+  }
+
+  /** Workers started (1, and another only if one died): for tests. */
+  get workersStarted(): number { return this.lane.started; }
 
   /** Runs `text` through the model in `folder`; an older run still under way is cancelled. */
   run(folder: string, text: string, maxTokens?: number): Promise<RunReport> {
@@ -107,54 +115,26 @@ export class RunClient {
 
   dispose(): void {
     this.disposed = true;
-    this.end(new RunCancelled('the model view was closed'));
+    this.lane.dispose(new RunCancelled('the model view was closed'));
   }
 
   private ask(request: Without<RunRequest>, isRun = false): Promise<Ok> {
     if (this.disposed) return Promise.reject(new RunCancelled('the model view was closed'));
-    const channel = this.channel ??= this.start();
-    return channel.requests.ask((id) => {
-      if (isRun) channel.runId = id;
-      channel.worker.postMessage({ ...request, id });
-    });
+    return this.lane.ask(request, isRun ? { sent: (id) => { this.runId = id; } } : {});
+  }
+
+  private receive(r: RunResponse, requests: Requests<Ok>): void {
+    if (this.runId === r.id) this.runId = 0; // the run's answer (or a late one for a run already failed here)
+    if (r.ok) requests.settle(r.id, r);
+    else if ('cancelled' in r) requests.fail(r.id, new RunCancelled('the run was cancelled'));
+    else requests.fail(r.id, new ReaderError(r.error, r.tensorError));
   }
 
   /** The run under way (if any) stops: its promise rejects with `why` now, the worker stops it after its current layer. */
   private stopRun(why: RunCancelled): void {
-    const channel = this.channel;
-    if (!channel || channel.runId === 0) return;
-    Atomics.store(channel.cancel, 0, channel.runId);
-    channel.requests.fail(channel.runId, why);
-    channel.runId = 0;
-  }
-
-  private start(): Channel {
-    this.workersStarted++;
-    const cancel = new Int32Array(new SharedArrayBuffer(4));
-    const workerData: RunWorkerData = { cancel: cancel.buffer as SharedArrayBuffer };
-    const worker = new Worker(this.script, { execArgv: this.execArgv, workerData });
-    const requests = new Requests<Ok>();
-    const channel: Channel = { worker, requests, cancel, runId: 0 };
-    worker.on('message', (r: RunResponse) => {
-      if (channel.runId === r.id) channel.runId = 0; // the run's answer (or a late one for a run already failed here)
-      if (r.ok) requests.settle(r.id, r);
-      else if ('cancelled' in r) requests.fail(r.id, new RunCancelled('the run was cancelled'));
-      else requests.fail(r.id, new ReaderError(r.error, r.tensorError));
-    });
-    const die = (e: Error) => {
-      requests.close(e);
-      if (this.channel === channel) this.channel = undefined;
-    };
-    worker.on('error', die);
-    worker.on('exit', (code) => die(new ReaderError(`the model run stopped (exit ${code})`, false)));
-    return channel;
-  }
-
-  private end(why: Error): void {
-    const old = this.channel;
-    this.channel = undefined;
-    if (!old) return;
-    old.requests.close(why);
-    void old.worker.terminate();
+    if (this.runId === 0) return;
+    Atomics.store(this.cancelFlag, 0, this.runId);
+    this.lane.fail(this.runId, why);
+    this.runId = 0;
   }
 }

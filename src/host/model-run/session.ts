@@ -1,6 +1,7 @@
 // One model spec shown in the model views: its webview panel (the model editor's shell and views),
 // a ModelDocument that reads the latest run's attention from the run's worker (client.ts), and the
-// runs themselves: one when the panel opens, then one per edit of the spec (debounced like the spec
+// runs themselves: the spec read here on the host's thread (spec-text.ts: three fields, no worker
+// round trip before the run), one run when the panel opens, then one per edit of the spec (debounced like the spec
 // panel, half the last run's cost), a newer edit cancelling an older run (the worker stops it between
 // layers and keeps its model), with progress in the status
 // bar (and, past a second, a cancellable notification). A spec whose model cannot be found or run gets
@@ -19,14 +20,21 @@ import type { ModelEditorInfo } from '../model-editor/info.js';
 import type { ModelView } from '../model-editor/view.js';
 import { showModelView } from '../model-editor/webview.js';
 import { updateDelay } from '../update-delay.js';
-import { answersByDefault } from '../panel/save-dialog.js';
+import type { Dialogs } from '../dialogs.js';
+import type { WorkerService } from '../workers/service.js';
 import { RunCancelled, RunClient } from './client.js';
+import { readModelSpecText, type ModelSpecRead } from './spec-text.js';
 import { freshLensPath, LENS_SAVE_FILTERS, lensSpecPath, lensStem, lensTargetProblem, writeLensFiles } from './lens-files.js';
 
 export interface RunContext {
   extensionUri: vscode.Uri;
   globalStorageUri: vscode.Uri;
+  /** Reads a spec that is no longer a model spec, to say why it does not run. */
   cache: AnalysisCache;
+  /** The host's worker service: each session's run is a lane of its 'run' job. */
+  workers: WorkerService;
+  /** How "Save this head as a spec" asks where to save. */
+  dialogs: Dialogs;
   /** Problems of runs, on the spec's "model" value. */
   diagnostics: vscode.DiagnosticCollection;
   /** Opens the spec views (the panel) on a spec. */
@@ -51,7 +59,7 @@ export class RunSession {
   private disposed = false;
 
   constructor(private readonly context: RunContext, readonly uri: vscode.Uri, readonly panel: vscode.WebviewPanel, closed: () => void) {
-    this.client = new RunClient(vscode.Uri.joinPath(context.extensionUri, 'dist', 'model-run-worker.js').fsPath);
+    this.client = new RunClient(context.workers);
     this.document = new ModelDocument({
       uri: uri.toString(), path: uri.fsPath, newReader: () => this.client.reader(), helperCount: () => 0, log: log(),
     });
@@ -99,7 +107,9 @@ export class RunSession {
     let problems: readonly Problem[];
     try {
       document = await vscode.workspace.openTextDocument(this.uri);
-      ({ model: spec, problems } = await this.context.cache.get(document));
+      // A model spec is read here; a text edited into another kind of spec is read by the analysis, which says why it does not run.
+      const read: ModelSpecRead = readModelSpecText(document.getText()) ?? await this.context.cache.get(document);
+      ({ model: spec, problems } = read);
     } catch {
       return; // replaced by a newer version, whose run is on its way
     }
@@ -192,7 +202,7 @@ export class RunSession {
       if (m.save) {
         const beside = this.uri.scheme === 'file' ? path.dirname(this.uri.fsPath) : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
         const proposed = beside ? vscode.Uri.file(freshLensPath(beside, stem)) : undefined;
-        const chosen = answersByDefault() && proposed ? proposed : await vscode.window.showSaveDialog({
+        const chosen = await this.context.dialogs.save({
           ...(proposed ? { defaultUri: proposed } : {}), saveLabel: 'Save', title: `Save ${model} layer ${m.layer + 1} head ${m.head + 1} as a spec`,
           filters: LENS_SAVE_FILTERS,
         });

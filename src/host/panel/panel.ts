@@ -14,6 +14,7 @@ import type { OpenOptions } from '../../core/files/open.js';
 import { Debouncer } from '../debounce.js';
 import { writeExport } from './export.js';
 import { askExportTarget } from './save-dialog.js';
+import { userDialogs, type Dialogs } from '../dialogs.js';
 import { log } from '../log.js';
 import { WebviewChannel } from './channel.js';
 import { PanelMetrics } from './metrics.js';
@@ -37,6 +38,8 @@ export interface PanelContext {
   extensionUri: vscode.Uri;
   cache: AnalysisCache;
   timings: Timings;
+  /** How the panel asks where to save (Export); the user's dialogs when absent. */
+  dialogs?: Dialogs;
   /** Opens the model editor on a file a spec references ({ "attention": { "file" } }). */
   openModel?: (file: vscode.Uri, open: OpenOptions, show: { focus: boolean }) => Thenable<unknown>;
   /** Opens the model views on the run of a model spec ({ "model", "text" }). */
@@ -146,7 +149,7 @@ export class AttentionPanel implements vscode.Disposable {
     // An export asked for the document and view shown now.
     const documentUri = this.uri;
     const view = this.view;
-    const target = await askExportTarget(documentUri, view, format, this.context.extensionUri);
+    const target = await askExportTarget(documentUri, view, format, this.context.extensionUri, this.context.dialogs ?? userDialogs);
     if (!target || this.disposed) return;
     // The channel settles the request only with a reply in the format asked (a PNG answering an SVG
     // request is refused below and the request waits on), so the reply's format is the one asked.

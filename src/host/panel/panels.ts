@@ -9,6 +9,7 @@ import { panelOptions } from './webview.js';
 import { isSpecDocument, isSpecUri, SPEC_GLOB } from '../spec-documents.js';
 import type { PanelInfo } from './info.js';
 import { referencedFile, referenceOpenOptions } from './reference.js';
+import { readModelSpecText } from '../model-run/spec-text.js';
 
 const LOCKED_CONTEXT = 'attentionLens.panelLocked';
 
@@ -82,7 +83,10 @@ export class PanelManager implements vscode.Disposable {
     if (!openModel) return false;
     let reference, model;
     try {
-      ({ reference, model } = await this.context.cache.get(await vscode.workspace.openTextDocument(uri)));
+      const document = await vscode.workspace.openTextDocument(uri);
+      // A model spec is read here (three fields: no round trip to the analysis worker before its run).
+      const here = readModelSpecText(document.getText());
+      ({ reference, model } = here ? { reference: undefined, model: here.model } : await this.context.cache.get(document));
     } catch {
       return false; // unreadable, or replaced by a newer version: the panel says what it finds
     }

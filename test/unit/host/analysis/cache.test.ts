@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AnalysisCache, type AnalysedDocument } from '../../../../src/host/analysis/cache.js';
 import { AnalysisRunner, Cancelled } from '../../../../src/host/analysis/runner.js';
+import { WorkerService } from '../../../../src/host/workers/service.js';
 import { Analyst } from '../../../../src/host/analysis/analyst.js';
 import { analyze } from '../../../../src/core/index.js';
 import { exampleText } from '../../../support/specs.js';
@@ -90,7 +91,7 @@ test('the model the host holds is the core\'s, bit for bit, and it stays for hov
 
 test('with the worker: one job per version for the result, one for the linear-algebra numbers', async () => {
   assert.ok(existsSync(WORKER), 'npm run test:unit builds dist/ first');
-  const runner = new AnalysisRunner(WORKER);
+  const runner = new AnalysisRunner(new WorkerService({ analysis: { file: WORKER } }));
   const cache = new AnalysisCache(runner);
   try {
     const [panel, , , hover, spectrum] = await openEverything(cache, document(1, TEXT));

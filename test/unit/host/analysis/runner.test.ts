@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AnalysisRunner, Cancelled } from '../../../../src/host/analysis/runner.js';
+import { WorkerService } from '../../../../src/host/workers/service.js';
 import { decodeAttention } from '../../../../src/core/result/wire.js';
 import { analyze } from '../../../../src/core/index.js';
 import { exampleText } from '../../../support/specs.js';
@@ -24,7 +25,7 @@ function bigSpec(n: number, heads: number): string {
 
 test('the worker computes what the core computes', async () => {
   assert.ok(existsSync(WORKER), 'npm run test:unit builds dist/ first');
-  const runner = new AnalysisRunner(WORKER);
+  const runner = new AnalysisRunner(new WorkerService({ analysis: { file: WORKER } }));
   try {
     const text = exampleText('apple-watch-lens.attn.json');
     const a = await runner.run('doc', text);
@@ -41,7 +42,7 @@ test('the worker computes what the core computes', async () => {
 });
 
 test('a newer version cancels the older one, running or queued; another document waits its turn', async () => {
-  const runner = new AnalysisRunner(WORKER);
+  const runner = new AnalysisRunner(new WorkerService({ analysis: { file: WORKER } }));
   try {
     const slow = runner.run('doc', bigSpec(580, 12));
     const other = runner.run('other', exampleText('apple-watch-lens.attn.json'));
@@ -59,7 +60,7 @@ test('a newer version cancels the older one, running or queued; another document
 });
 
 test('long work reports progress in heads done out of inputs × heads', async () => {
-  const runner = new AnalysisRunner(WORKER);
+  const runner = new AnalysisRunner(new WorkerService({ analysis: { file: WORKER } }));
   const seen: [number, number][] = [];
   try {
     const a = await runner.run('doc', bigSpec(580, 12), (done, total) => seen.push([done, total]));
@@ -79,14 +80,14 @@ test('without a worker the analysis still runs, in place', async () => {
   const a = await runner.run('doc', exampleText('apple-watch-lens.attn.json'));
   assert.equal(runner.started, 0);
   assert.ok(a.wire);
-  const missing = new AnalysisRunner(join(__dirname, 'no-such-worker.js'));
+  const missing = new AnalysisRunner(new WorkerService({ analysis: { file: join(__dirname, 'no-such-worker.js') } }));
   const b = await missing.run('doc', exampleText('apple-watch-lens.attn.json'));
   assert.ok(b.wire || b.problems.length > 0, 'an answer, never a hang');
   missing.dispose();
 });
 
 test('the linear-algebra numbers are a job of their own, which does not cancel the attention of the same document', async () => {
-  const runner = new AnalysisRunner(WORKER);
+  const runner = new AnalysisRunner(new WorkerService({ analysis: { file: WORKER } }));
   try {
     const text = exampleText('spectrum-stretch-shear-rotate.attn.json');
     const result = runner.run('doc', text);

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { ModelDocument } from '../../../../src/host/model-editor/document.js';
 import { ModelReader, ReaderError } from '../../../../src/host/model-editor/reader.js';
+import { WorkerService } from '../../../../src/host/workers/service.js';
 import { ModelView } from '../../../../src/host/model-editor/view.js';
 import { receive } from '../../../../src/host/model-editor/answer.js';
 import { openAttention } from '../../../../src/core/files/open.js';
@@ -17,6 +18,7 @@ import { CountingReader, Gate, LocalReader, LogStandIn, until, WebviewStandIn } 
 import { tempDir } from '../../../support/temp-dir.js';
 
 const worker = join(ROOT, 'dist', 'model-worker.js');
+const workers = new WorkerService({ scan: { file: worker } });
 
 /** A document on a file on disk read by real workers, and one booted editor of it, once every head is read. */
 async function scanned(path: string) {
@@ -24,7 +26,7 @@ async function scanned(path: string) {
   const log = new LogStandIn();
   const document = new ModelDocument({
     uri: 'file:///m', path, log, helperCount: () => 0,
-    newReader: () => { const r = new CountingReader(new ModelReader(worker)); readers.push(r); return r; },
+    newReader: () => { const r = new CountingReader(new ModelReader(workers)); readers.push(r); return r; },
   });
   const webview = new WebviewStandIn();
   const view = new ModelView(document, { post: webview.post, log });

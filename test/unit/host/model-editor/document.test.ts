@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ModelDocument } from '../../../../src/host/model-editor/document.js';
 import { ModelReader } from '../../../../src/host/model-editor/reader.js';
+import { WorkerService } from '../../../../src/host/workers/service.js';
 import { ModelView } from '../../../../src/host/model-editor/view.js';
 import { receive } from '../../../../src/host/model-editor/answer.js';
 import { openAttention } from '../../../../src/core/files/open.js';
@@ -20,6 +21,7 @@ import { CountingReader, eachHeadOnce, Gate, LocalReader, LogStandIn, passesOf, 
 import { tempDir } from '../../../support/temp-dir.js';
 
 const worker = join(ROOT, 'dist', 'model-worker.js');
+const workers = new WorkerService({ scan: { file: worker } });
 
 /** An editor of `document` with a webview that has booted (posted every head as it comes). */
 async function editor(document: ModelDocument): Promise<{ view: ModelView; webview: WebviewStandIn }> {
@@ -42,7 +44,7 @@ test('two editors of one file share one scan: each range of heads is read once a
   // 36 weights a range: one head each, six ranges; one helper joins once a webview has booted.
   const document = new ModelDocument({
     uri: 'file:///m.safetensors', path, log, weightsPerRange: 36, helperCount: () => 1,
-    newReader: () => { const r = new CountingReader(new ModelReader(worker)); readers.push(r); return r; },
+    newReader: () => { const r = new CountingReader(new ModelReader(workers)); readers.push(r); return r; },
   });
   try {
     const a = await editor(document);
@@ -209,7 +211,7 @@ test('a file read from deflated .npz members is scanned by its one reader (helpe
     // 64 weights a range: one head each, four ranges; up to three helpers may join.
     const document = new ModelDocument({
       uri: `file:///${path}`, path, log: new LogStandIn(), weightsPerRange: 64, helperCount: () => 3,
-      newReader: () => { const r = new CountingReader(new ModelReader(worker)); readers.push(r); return r; },
+      newReader: () => { const r = new CountingReader(new ModelReader(workers)); readers.push(r); return r; },
     });
     try {
       const a = await editor(document);

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type * as vscode from 'vscode';
 import { MODEL_VIEW_TYPE, ModelEditorProvider } from '../../../../src/host/model-editor/editor.js';
+import { distScripts, WorkerService } from '../../../../src/host/workers/service.js';
 import { SILENT_RELOAD_MS, SILENT_RELOADS } from '../../../../src/host/model-editor/webview.js';
 import type { ModelHeader } from '../../../../src/core/model/data.js';
 import { asVscode, commands, extensionContext, standIn, Uri, ViewColumn, window, type WebviewPanel } from '../../../support/vscode/index.js';
@@ -28,8 +29,9 @@ function modelFile(tokens: string[] | null = ['the', 'cat', 'sat', 'on', 'it']):
 
 function register() {
   const context = extensionContext(ROOT);
-  const provider = ModelEditorProvider.register(asVscode<vscode.ExtensionContext>(context));
-  return { context, provider, dispose: () => { for (const s of context.subscriptions) s.dispose(); } };
+  const workers = new WorkerService(distScripts(join(ROOT, 'dist')));
+  const provider = ModelEditorProvider.register(asVscode<vscode.ExtensionContext>(context), workers);
+  return { context, provider, dispose: () => { for (const s of context.subscriptions) s.dispose(); workers.dispose(); } };
 }
 
 const editors = () => standIn.windows.state.panels.filter((p) => p.viewType === MODEL_VIEW_TYPE);

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ModelReader, ReaderError } from '../../../../src/host/model-editor/reader.js';
+import { WorkerService } from '../../../../src/host/workers/service.js';
 import { headRanges, scanWithReaders } from '../../../../src/host/model-editor/scan.js';
 import { openAttention } from '../../../../src/core/files/open.js';
 import { attentionFromTensors } from '../../../../src/core/tensors/attention-file.js';
@@ -19,6 +20,7 @@ import { ROOT } from '../../../support/paths.js';
 import { tempDir } from '../../../support/temp-dir.js';
 
 const worker = join(ROOT, 'dist', 'model-worker.js');
+const workers = new WorkerService({ scan: { file: worker } });
 
 test('two workers share the scan a head at a time; the result is the one-thread pass, heard in order', async () => {
   const dir = tempDir('attn-reader-');
@@ -27,7 +29,7 @@ test('two workers share the scan a head at a time; the result is the one-thread 
   values[4] = 0.9; // layer 0 head 0 query 0 no longer sums to 1: the warning must survive the sharing
   writeSafetensors(file, values, 3, 2, 6, ['a', 'b', 'a', 'b', 'c', 'a']);
   const local = openAttention(file);
-  const readers = [new ModelReader(worker), new ModelReader(worker)];
+  const readers = [new ModelReader(workers), new ModelReader(workers)];
   try {
     const shape = await readers[0].open(file);
     await readers[1].open(file);
@@ -75,7 +77,7 @@ test('a NaN in the second worker\'s range rejects the scan with its place', asyn
   const values = randomAttention(1, 4, 5, 2);
   values[3 * 25 + 2 * 5 + 1] = NaN; // head 3, query 2, key 1
   writeSafetensors(file, values, 1, 4, 5);
-  const readers = [new ModelReader(worker), new ModelReader(worker)];
+  const readers = [new ModelReader(workers), new ModelReader(workers)];
   try {
     const shape = await readers[0].open(file);
     await readers[1].open(file);
@@ -91,7 +93,7 @@ test('a big head as the editor sends it: the picture is the whole head pooled an
   const file = join(dir, 'big.safetensors');
   writeSafetensors(file, randomAttention(1, 1, n, 9), 1, 1, n);
   const local = openAttention(file);
-  const reader = new ModelReader(worker);
+  const reader = new ModelReader(workers);
   try {
     const whole = headFloat32(local, 0, 0);
     const R = SENT_PICTURE_MAX;
@@ -179,7 +181,7 @@ test('the editor\'s scan of more heads than the thumbnails\' budget: the workers
   const file = join(dir, 'many.safetensors');
   writeSafetensors(file, randomAttention(32, 64, 64, 4), 32, 64, 64);
   const local = openAttention(file);
-  const readers = [new ModelReader(worker), new ModelReader(worker)];
+  const readers = [new ModelReader(workers), new ModelReader(workers)];
   try {
     const shape = await readers[0].open(file);
     await readers[1].open(file);

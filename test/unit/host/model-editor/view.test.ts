@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ModelDocument } from '../../../../src/host/model-editor/document.js';
 import { ModelReader } from '../../../../src/host/model-editor/reader.js';
+import { WorkerService } from '../../../../src/host/workers/service.js';
 import { ModelView, POST_EVERY_MS } from '../../../../src/host/model-editor/view.js';
 import { receive } from '../../../../src/host/model-editor/answer.js';
 import { scanModel } from '../../../../src/core/model/scan.js';
@@ -17,6 +18,7 @@ import { eachHeadOnce, Gate, LocalReader, LogStandIn, passesOf, settle, until, W
 import { tempDir } from '../../../support/temp-dir.js';
 
 const worker = join(ROOT, 'dist', 'model-worker.js');
+const workers = new WorkerService({ scan: { file: worker } });
 
 /** A document over a 2 × 3 × 5 file in memory (`values`), one head a range, its passes held at `gate`. */
 function heldDocument(gate: Gate, values = randomAttention(2, 3, 5, 3), helpers = 0) {
@@ -72,7 +74,7 @@ test('a file the readers refuse: its message is posted once the webview is ready
   const whole = readFileSync(path);
   writeFileSync(path, whole.subarray(0, whole.length - 8));
   const log = new LogStandIn();
-  const document = new ModelDocument({ uri: 'file:///cut.safetensors', path, log, newReader: () => new ModelReader(worker) });
+  const document = new ModelDocument({ uri: 'file:///cut.safetensors', path, log, newReader: () => new ModelReader(workers) });
   const webview = new WebviewStandIn();
   const view = new ModelView(document, { post: webview.post, log });
   try {
@@ -94,7 +96,7 @@ test('a file the readers refuse: its message is posted once the webview is ready
   }
   // A file not on disk: refused without a worker.
   let made = 0;
-  const elsewhere = new ModelDocument({ uri: 'vscode-vfs://x/m.npy', path: '/m.npy', refused: 'vscode-vfs://x/m.npy: Attention Lens reads model files from disk only', log, newReader: () => { made++; return new ModelReader(worker); } });
+  const elsewhere = new ModelDocument({ uri: 'vscode-vfs://x/m.npy', path: '/m.npy', refused: 'vscode-vfs://x/m.npy: Attention Lens reads model files from disk only', log, newReader: () => { made++; return new ModelReader(workers); } });
   const w2 = new WebviewStandIn();
   const v2 = new ModelView(elsewhere, { post: w2.post, log });
   await receive(v2, { type: 'ready' });

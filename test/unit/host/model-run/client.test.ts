@@ -6,13 +6,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { RunCancelled, RunClient } from '../../../../src/host/model-run/client.js';
+import { WorkerService } from '../../../../src/host/workers/service.js';
 import { ROOT } from '../../../support/paths.js';
 
 const script = join(ROOT, 'test', 'support', 'slow-run-worker.ts');
 const LAYERS = 20, LAYER_MS = 25; // as slow-run-worker.ts
 
 test('a newer run stops the older one between layers; the worker and its loaded model stay', async () => {
-  const client = new RunClient(script, ['--require', 'tsx/cjs']);
+  const client = new RunClient(new WorkerService({ run: { file: script, execArgv: ['--require', 'tsx/cjs'] } }));
   try {
     const first = await client.run('/m', 'warm');
     assert.equal(first.next[0].token, 'loads 1, stops 0');

@@ -1,14 +1,16 @@
 // Where Export proposes to write (src/host/panel/save-dialog.ts): beside a spec of the user's, in the
 // workspace folder for one of the extension's examples or a spec not on disk; the dialog is asked
-// unless the test seam says to take the proposal.
+// through the Dialogs given (the user's), unless the test API installed ones that take the proposal.
 import '../../../support/vscode/register.js';
 import { test, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { answerSaveDialogs, askExportTarget, proposedExport } from '../../../../src/host/panel/save-dialog.js';
+import { askExportTarget, proposedExport } from '../../../../src/host/panel/save-dialog.js';
+import { InstalledDialogs, proposedDialogs } from '../../../../src/host/dialogs.js';
 import { asVscode, standIn, Uri } from '../../../support/vscode/index.js';
 import { ROOT } from '../../../support/paths.js';
 
-beforeEach(() => { standIn.reset(); answerSaveDialogs('ask'); });
+let dialogs = new InstalledDialogs();
+beforeEach(() => { standIn.reset(); dialogs = new InstalledDialogs(); });
 
 const EXT = asVscode<import('vscode').Uri>(Uri.file(ROOT));
 
@@ -25,9 +27,9 @@ test('beside the spec, or in the workspace folder for an example or an unsaved s
 test("the dialog is shown with the proposal; the test seam's 'default' takes it without a dialog", async () => {
   const spec = asVscode<import('vscode').Uri>(Uri.file('/w/a.attn.json'));
   standIn.windows.state.save = () => undefined;
-  assert.equal(await askExportTarget(spec, 'arcs', 'svg', EXT), undefined, 'cancelled');
+  assert.equal(await askExportTarget(spec, 'arcs', 'svg', EXT, dialogs), undefined, 'cancelled');
   assert.equal(standIn.windows.state.saveDialogs.length, 1);
-  answerSaveDialogs('default');
-  assert.equal((await askExportTarget(spec, 'arcs', 'svg', EXT))?.fsPath, '/w/a.arcs.svg');
+  dialogs.install(proposedDialogs);
+  assert.equal((await askExportTarget(spec, 'arcs', 'svg', EXT, dialogs))?.fsPath, '/w/a.arcs.svg');
   assert.equal(standIn.windows.state.saveDialogs.length, 1, 'no second dialog');
 });

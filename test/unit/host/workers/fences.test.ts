@@ -1,0 +1,46 @@
+// What the worker service and the injected test hooks promise of the host's sources, read as text:
+// no file under src/host but the service (src/host/workers/service.ts) starts a thread, so every
+// worker's lifetime is the service's; and the model run (src/host/model-run) imports nothing from the
+// panel (src/host/panel), so no test switch or panel helper crosses between the two.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { ROOT } from '../../../support/paths.js';
+
+const HOST = join(ROOT, 'src', 'host');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []);
+}
+
+/** The files a source imports (static, dynamic or re-exported), resolved against its folder. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specifiers = [...text.matchAll(/(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s*['"]([^'"]+)['"]/gm)]
+    .map((m) => m[1] ?? m[2] ?? m[3]);
+  return specifiers.filter((s) => s.startsWith('.')).map((s) => resolve(dirname(file), s));
+}
+
+test('no file under src/host but the worker service starts a worker thread', () => {
+  const starters = sources(HOST)
+    .filter((f) => /\bnew\s+Worker\s*\(/.test(readFileSync(f, 'utf8')))
+    .map((f) => relative(ROOT, f));
+  assert.deepEqual(starters, [join('src', 'host', 'workers', 'service.ts')]);
+  // Nor does any other host file take Worker from worker_threads (to start one under another name).
+  const takers = sources(HOST)
+    .filter((f) => /import\s*\{[^}]*\bWorker\b[^}]*\}\s*from\s*['"]node:worker_threads['"]/.test(readFileSync(f, 'utf8')))
+    .map((f) => relative(ROOT, f));
+  assert.deepEqual(takers, [join('src', 'host', 'workers', 'service.ts')]);
+});
+
+test('the model run imports nothing from the panel', () => {
+  const panel = join(HOST, 'panel');
+  const files = sources(join(HOST, 'model-run'));
+  assert.ok(files.length > 5, 'the model run\'s sources were found');
+  for (const file of files) {
+    const crossing = importsOf(file).filter((i) => i === panel || i.startsWith(panel + '/'));
+    assert.deepEqual(crossing, [], relative(ROOT, file));
+  }
+});
