@@ -4,3 +4,4 @@
 export { gpt2 } from './gpt2.js';
 export { llama } from './llama.js';
 export { qwen2 } from './qwen2.js';
+export { mistral } from './mistral.js';
