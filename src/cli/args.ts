@@ -4,6 +4,7 @@
 // the output streams), so run.ts can dispatch by name and tests can call run() with streams of
 // their own. USAGE is here, not in run.ts, so that the commands print it without an import cycle.
 import { DEFAULT_MAX_BYTES } from '../core/json/json-tree.js';
+import { FAMILY_NAMES } from '../core/transformer/families/index.js';
 
 export const USAGE = `usage:
   attn compute FILE [--json]     every intermediate of the attention computation
@@ -19,7 +20,7 @@ export const USAGE = `usage:
   attn render FILE.safetensors|.npy|.npz --view model|head|head-tokens|finder|rollout [--layer L] [--head H] [--token N]
               [--stat NAME] [--sort] [--softmax] [--tensor NAME] [--out FILE.svg|FILE.png] [--html FILE.html]
   attn run DIR (--text T | --text-file F) [--max-tokens N] [--json] [--out FILE.safetensors]
-                                 run a model folder (gpt2, llama, qwen2): every head's attention, the next tokens
+                                 run a model folder (${FAMILY_NAMES.join(', ')}): every head's attention, the next tokens
 FILE may be - for standard input.
 options:
   --max-bytes N   refuse specs larger than N bytes (default ${DEFAULT_MAX_BYTES})

@@ -1,10 +1,10 @@
 // The models Attention Lens can run that are already in the Hugging Face cache, for "Run a
 // Model…": every models--*/snapshots/<commit>/ (the one refs/main names, else the newest) whose
-// config.json says model_type gpt2, llama or qwen2. The snapshot's files are links into blobs/, and
-// are followed only within the cache (model-location.ts's cachedSnapshot): a link leading out makes
-// the model unlisted, never read.
+// config.json names a model_type the runner has a family for (transformer/families/registry.ts).
+// The snapshot's files are links into blobs/, and are followed only within the cache
+// (model-location.ts's cachedSnapshot): a link leading out makes the model unlisted, never read.
 import { join } from 'node:path';
-import type { Architecture } from '../transformer/types.js';
+import { isFamilyName, type FamilyName } from '../transformer/families/index.js';
 import { cachedSnapshot, within, type FolderFs } from './model-location.js';
 
 export interface CachedModel {
@@ -13,14 +13,13 @@ export interface CachedModel {
   /** The snapshot's real path. */
   folder: string;
   commit: string;
-  type: Architecture;
+  type: FamilyName;
 }
 
 /** A config.json is small; one over this is not read. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
 /** Models listed at most (a cache of thousands is cut, not walked whole). */
 export const MAX_LISTED = 500;
-const SUPPORTED: readonly string[] = ['gpt2', 'llama', 'qwen2'];
 
 /** The supported models in the cache at `cacheRoot`, sorted by id. */
 export function listCachedModels(cacheRoot: string, fs: FolderFs): CachedModel[] {
@@ -43,12 +42,12 @@ export function listCachedModels(cacheRoot: string, fs: FolderFs): CachedModel[]
 }
 
 /** The config's model_type when it is one the runner computes. */
-export function modelType(configText: string | undefined): Architecture | undefined {
+export function modelType(configText: string | undefined): FamilyName | undefined {
   if (configText === undefined) return undefined;
   try {
     const config: unknown = JSON.parse(configText);
     const type = typeof config === 'object' && config !== null ? (config as { model_type?: unknown }).model_type : undefined;
-    return typeof type === 'string' && SUPPORTED.includes(type) ? type as Architecture : undefined;
+    return typeof type === 'string' && isFamilyName(type) ? type : undefined;
   } catch {
     return undefined;
   }

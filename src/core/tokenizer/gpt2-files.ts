@@ -9,7 +9,7 @@ import { TokenizerError } from './tokenizer.js';
 const END_OF_TEXT = '<|endoftext|>';
 
 /** The tokenizer.json that vocab.json + merges.txt stand for; its messages name those two files (merges by line). */
-export function gpt2TokenizerJson(vocabJson: string, mergesTxt: string): { json: Obj; sources: ModelSources } {
+export function vocabMergesTokenizerJson(vocabJson: string, mergesTxt: string): { json: Obj; sources: ModelSources } {
   const vocab = parseJsonFile(vocabJson, 'vocab.json');
   if (!isObject(vocab)) throw new TokenizerError('vocab.json: is not a JSON object of { piece: id }');
   const merges: string[] = [];

@@ -3,7 +3,7 @@
 // rules come from @huggingface/tokenizers rather than a BPE of our own.
 import { bpeTokenizer } from './bpe-tokenizer.js';
 import { parseJsonFile } from './check-json.js';
-import { gpt2TokenizerJson } from './gpt2-files.js';
+import { vocabMergesTokenizerJson } from './gpt2-files.js';
 import { type Tokenizer, type TokenizerFiles, TokenizerError } from './tokenizer.js';
 
 export { TokenizerError } from './tokenizer.js';
@@ -13,7 +13,7 @@ export function tokenizerFrom(files: TokenizerFiles): Tokenizer {
   if (files.tokenizerJson !== undefined) return bpeTokenizer(parseJsonFile(files.tokenizerJson, 'tokenizer.json'));
   const { vocabJson, mergesTxt } = files;
   if (vocabJson !== undefined && mergesTxt !== undefined) {
-    const { json, sources } = gpt2TokenizerJson(vocabJson, mergesTxt);
+    const { json, sources } = vocabMergesTokenizerJson(vocabJson, mergesTxt);
     return bpeTokenizer(json, sources);
   }
   if (vocabJson !== undefined) throw new TokenizerError('merges.txt: is missing (vocab.json without merges.txt and no tokenizer.json)');

@@ -1,12 +1,18 @@
 // One forward pass over a list of token ids, in float64, keeping what the views show: every layer's
 // attention weights for every query head ([heads, n, n] as float32), and the logits at the last
-// position only (the head's vocab × d_model product is needed nowhere else). Pre-norm blocks:
-// x += attention(norm1(x)); x += mlp(norm2(x)).
-//   gpt2:  LayerNorm, q/k/v from one Conv1D (y = x · W + b, W is [in, out]), learned positions, gelu_new.
-//   llama: RMSNorm, nn.Linear (y = x · Wᵀ, W is [out, in]), RoPE on q and k, grouped-query attention
-//          (query head h reads key/value head ⌊h / (heads / kvHeads)⌋), SwiGLU.
-//   qwen2: llama with biases on q, k and v.
-// With `capture`, the pass also keeps one layer's residual stream and normed input (for the lens).
+// position only (the head's vocab × d_model product is needed nowhere else). One generic block,
+// driven by the family's description (families/family.ts) and never by the family's name:
+// x += attention(norm1(x)); x += mlp(norm2(x)), with the norm kind, the positions (learned rows or
+// RoPE), the layout of every matrix (y = x · W for a Conv1D's [in, out], x · Wᵀ for an nn.Linear's
+// [out, in]), fused or separate q/k/v, the biases, the attention kind (causal, or a sliding window;
+// grouped-query when kvHeads < heads: query head h reads key/value head ⌊h / (heads / kvHeads)⌋) and
+// the MLP (gelu_new, SwiGLU) as it says. A kind the block does not compute yet (post or sandwich
+// norms, a parallel block, bidirectional attention, softcapping) is refused in a sentence. The
+// activations are linalg's Matrix and its products, which give the same bits whatever the number of
+// rows (they switch between the WebAssembly kernel and a JavaScript loop that sum every cell in the
+// same order).
+// With `capture`, the pass records one layer: its residual stream and normed input, its q, k and v as
+// the scores use them (after RoPE), and its weights (the lens reads these rather than recomputing).
 //
 // With `reuse`, the last run's keys and values (after RoPE) and attention: for ids that begin with
 // the same p ids as that run's, only positions p…n − 1 are computed (their queries against every
@@ -15,21 +21,38 @@
 // at and before it, positions are absolute (learned rows, RoPE by position), and every product here
 // sums each cell in the same order whatever the number of rows (kernels/gemm.ts), every norm and
 // softmax works row by row. The last position is always computed (its logits are not kept).
+import { matmul, matmulTransposed, type Matrix } from '../linalg/matrix.js';
 import { ModelError, type ModelConfig } from './config.js';
-import type { ModelNames, Weights } from './weights.js';
-import { addBias, addInto, applyRope, causalSoftmax, columns, geluNew, layerNorm, matmul, rmsNorm, ropeTables, swiglu } from './ops.js';
+import type { LayerNames, ModelNames } from './families/family.js';
+import type { Weights } from './weights.js';
+import { addBias, addInto, applyRope, causalSoftmax, columns, geluNew, layerNorm, rmsNorm, ropeTables, swiglu } from './ops.js';
 
 export interface ForwardOutput {
   /** Per layer, [heads, n, n] row-major. */
   attention: Float32Array[];
   /** The logits of the next token after the last position, [vocab]. */
   logits: Float64Array;
-  /** The captured layer's residual stream (its input) and what its attention reads (after the norm), [n, dModel] each. */
-  captured?: { residual: Float64Array; x: Float64Array; weights: Float64Array };
+  /** The captured layer's recording: every position, all heads. */
+  captured?: LayerRecording;
   /** With `keep`: what a later run may reuse. */
   kept?: KeptRun;
   /** Positions taken from `reuse` rather than computed (0 without it). */
   reused: number;
+}
+
+/** One layer of one pass, as its attention computed it. */
+export interface LayerRecording {
+  /** [n, dModel]: the residual stream at the layer's input. */
+  residual: Float64Array;
+  /** [n, dModel]: after the layer's first norm, what the q, k and v projections multiply. */
+  x: Float64Array;
+  /** [n, heads · headDim]: the queries, biases added, after RoPE where the family rotates them. */
+  q: Float64Array;
+  /** [n, kvHeads · headDim]: the keys (as q) and the values. */
+  k: Float64Array;
+  v: Float64Array;
+  /** [heads, n, n]: the attention weights. */
+  weights: Float64Array;
 }
 
 /** A run's keys and values, kept for the next run over a text that begins the same. */
@@ -65,8 +88,20 @@ export function keptBytes(c: ModelConfig, n: number): number {
   return c.layers * (n * c.kvHeads * c.headDim * 2 * 8 + c.heads * n * n * 4);
 }
 
+/** Why the block cannot compute this model's description, or undefined when it can. */
+export function blockRefusal(c: ModelConfig): string | undefined {
+  const b = c.block;
+  if (b.kind !== 'sequential') return `the ${c.type} block is ${b.kind}; attn computes sequential blocks (attention, then the MLP)`;
+  if (b.norm.placement !== 'pre') return `the ${c.type} block puts its norms ${b.norm.placement}; attn computes pre-norm blocks`;
+  if (c.attention.kind === 'bidirectional') return `the ${c.type} attention is bidirectional; attn computes causal attention`;
+  if (c.softcap) return `the ${c.type} model softcaps its logits; attn does not compute softcapping`;
+  return undefined;
+}
+
 export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: readonly number[], options: ForwardOptions = {}): ForwardOutput {
   const n = ids.length, E = c.dModel, D = c.headDim, KV = c.kvHeads * D, H = c.heads;
+  const refusal = blockRefusal(c);
+  if (refusal) throw new ModelError(refusal);
   if (n === 0) throw new ModelError('the text has no tokens to run');
   if (n > c.contextLength) throw new ModelError(`${n} tokens are more than the model's context length of ${c.contextLength}`);
   const reuse = options.capture ? undefined : options.reuse;
@@ -76,47 +111,47 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
   // Held for the whole pass (the budget counts it): a tied head reads it again at the end.
   const table = w.f32(names.embed);
   const x = embed(c, names, w, table, ids, p);
-  const rope = c.type === 'gpt2' ? undefined : ropeTables(n, D, c.ropeTheta, p);
+  const rope = c.block.position === 'rope' ? ropeTables(n, D, c.ropeTheta, p) : undefined;
   const attention: Float32Array[] = [];
   const keys: Float64Array[] = [], values: Float64Array[] = [];
-  let captured: ForwardOutput['captured'];
+  let captured: LayerRecording | undefined;
   for (let layer = 0; layer < c.layers; layer++) {
     const l = names.layers[layer];
     const h = norm(c, x, w, l.norm1, l.norm1Bias);
-    const { q, k: newKeys, v: newValues } = projections(c, w, l, h, rows);
+    const { q, k: newKeys, v: newValues } = projections(c, w, l, h);
     if (rope) {
-      applyRope(q, rows, H, D, rope);
-      applyRope(newKeys, rows, c.kvHeads, D, rope);
+      applyRope(q.data, rows, H, D, rope);
+      applyRope(newKeys.data, rows, c.kvHeads, D, rope);
     }
-    const k = reuse && p > 0 ? joined(reuse.keys[layer], newKeys, p * KV) : newKeys;
-    const v = reuse && p > 0 ? joined(reuse.values[layer], newValues, p * KV) : newValues;
-    if (options.keep) { keys.push(k); values.push(v); }
-    const { weights, mixed } = attend(c, q, k, v, n, p);
+    const k = reuse && p > 0 ? joined(reuse.keys[layer], newKeys, p, KV) : newKeys;
+    const v = reuse && p > 0 ? joined(reuse.values[layer], newValues, p, KV) : newValues;
+    if (options.keep) { keys.push(k.data); values.push(v.data); }
+    const { weights, mixed } = attend(c, q, k, v, p);
     attention.push(reuse && p > 0 ? joinedAttention(reuse.attention[layer], reuse.ids.length, weights, H, n, p) : Float32Array.from(weights));
     if (options.capture?.layer === layer) {
-      captured = { residual: x.slice(), x: h, weights };
+      captured = { residual: x.data.slice(), x: h.data, q: q.data, k: k.data, v: v.data, weights };
       if (options.capture.stop) return { attention, logits: new Float64Array(0), captured, reused: 0 };
     }
-    const out = c.type === 'gpt2' ? matmul(mixed, rows, E, w.f64(l.o), E, false) : matmul(mixed, rows, H * D, w.f64(l.o), E, true);
-    if (l.oBias) addBias(out, w.f32(l.oBias));
-    addInto(x, out);
-    addInto(x, mlp(c, w, l, norm(c, x, w, l.norm2, l.norm2Bias), rows));
+    const out = product(c, mixed, w.f64(l.o));
+    if (c.block.bias.o) addBias(out.data, w.f32(l.oBias!));
+    addInto(x.data, out.data);
+    addInto(x.data, mlp(c, w, l, norm(c, x, w, l.norm2, l.norm2Bias)).data);
     options.onLayer?.(layer);
   }
-  const last = norm(c, x.subarray((rows - 1) * E), w, names.finalNorm, names.finalNormBias);
+  const last = norm(c, { rows: 1, cols: E, data: x.data.subarray((rows - 1) * E) }, w, names.finalNorm, names.finalNormBias);
   return {
-    attention, logits: headLogits(names.head === names.embed ? table : w.f32(names.head), last, c.vocab, E), reused: p,
+    attention, logits: headLogits(names.head === names.embed ? table : w.f32(names.head), last.data, c.vocab, E), reused: p,
     ...(captured ? { captured } : {}),
     ...(options.keep ? { kept: { ids: [...ids], keys, values, attention } } : {}),
   };
 }
 
-/** The first `count` numbers of `kept` followed by `fresh`. */
-function joined(kept: Float64Array, fresh: Float64Array, count: number): Float64Array {
-  const out = new Float64Array(count + fresh.length);
-  out.set(kept.subarray(0, count));
-  out.set(fresh, count);
-  return out;
+/** The first `count` rows of `kept` (width `width`) followed by `fresh`'s. */
+function joined(kept: Float64Array, fresh: Matrix, count: number, width: number): Matrix {
+  const out = new Float64Array((count + fresh.rows) * width);
+  out.set(kept.subarray(0, count * width));
+  out.set(fresh.data, count * width);
+  return { rows: count + fresh.rows, cols: width, data: out };
 }
 
 /**
@@ -136,79 +171,95 @@ function joinedAttention(kept: Float32Array, keptN: number, fresh: Float64Array,
   return out;
 }
 
-/** Each id's row of the embedding matrix (plus its position's row for gpt2), for positions from…n − 1: [n − from, dModel]. */
-function embed(c: ModelConfig, names: ModelNames, w: Weights, table: Float32Array, ids: readonly number[], from: number): Float64Array {
+/** Each id's row of the embedding matrix (plus its position's row where positions are learned), for positions from…n − 1: [n − from, dModel]. */
+function embed(c: ModelConfig, names: ModelNames, w: Weights, table: Float32Array, ids: readonly number[], from: number): Matrix {
   const E = c.dModel;
-  const positions = names.positions ? w.f32(names.positions) : undefined;
+  const positions = c.block.position === 'learned' ? w.f32(names.positions!) : undefined;
   const x = new Float64Array((ids.length - from) * E);
   for (let i = from; i < ids.length; i++) {
     const id = ids[i], at = (i - from) * E;
     if (!Number.isInteger(id) || id < 0 || id >= c.vocab) throw new ModelError(`token id ${id} is outside the model's vocabulary of ${c.vocab} (config.json's vocab_size)`);
     for (let j = 0; j < E; j++) x[at + j] = table[id * E + j] + (positions ? positions[i * E + j] : 0);
   }
-  return x;
+  return { rows: ids.length - from, cols: E, data: x };
 }
 
-function norm(c: ModelConfig, x: Float64Array, w: Weights, weight: string, bias: string | undefined): Float64Array {
-  return c.type === 'gpt2' ? layerNorm(x, c.dModel, w.f32(weight), w.f32(bias!), c.eps) : rmsNorm(x, c.dModel, w.f32(weight), c.eps);
+/** The family's norm over each row (LayerNorm reads its bias tensor; RMSNorm has none). */
+function norm(c: ModelConfig, x: Matrix, w: Weights, weight: string, bias: string | undefined): Matrix {
+  const data = c.block.norm.kind === 'layernorm' ? layerNorm(x.data, c.dModel, w.f32(weight), w.f32(bias!), c.eps) : rmsNorm(x.data, c.dModel, w.f32(weight), c.eps);
+  return { rows: x.rows, cols: x.cols, data };
 }
 
-/** q [n, heads · D], k and v [n, kvHeads · D], biases added, before RoPE. */
-export function projections(c: ModelConfig, w: Weights, l: ModelNames['layers'][number], h: Float64Array, n: number): { q: Float64Array; k: Float64Array; v: Float64Array } {
-  const E = c.dModel;
-  if (l.qkv) {
-    const qkv = matmul(h, n, E, w.f64(l.qkv), 3 * E, false);
-    addBias(qkv, w.f32(l.qkvBias!));
-    return { q: columns(qkv, n, 3 * E, 0, E), k: columns(qkv, n, 3 * E, E, E), v: columns(qkv, n, 3 * E, 2 * E, E) };
-  }
+/** x times a weight matrix in the family's layout: x · W for [in, out] (Conv1D), x · Wᵀ for [out, in] (nn.Linear). */
+function product(c: ModelConfig, x: Matrix, weight: Float64Array): Matrix {
+  const out = weight.length / x.cols;
+  return c.block.matrices === 'conv1d'
+    ? matmul(x, { rows: x.cols, cols: out, data: weight })
+    : matmulTransposed(x, { rows: out, cols: x.cols, data: weight });
+}
+
+/** Columns [from, from + width) of m. */
+function columnsOf(m: Matrix, from: number, width: number): Matrix {
+  return { rows: m.rows, cols: width, data: columns(m.data, m.rows, m.cols, from, width) };
+}
+
+/** q [rows, heads · D], k and v [rows, kvHeads · D], biases added, before RoPE. */
+function projections(c: ModelConfig, w: Weights, l: LayerNames, h: Matrix): { q: Matrix; k: Matrix; v: Matrix } {
   const Q = c.heads * c.headDim, KV = c.kvHeads * c.headDim;
-  const q = matmul(h, n, E, w.f64(l.q!), Q, true);
-  const k = matmul(h, n, E, w.f64(l.k!), KV, true);
-  const v = matmul(h, n, E, w.f64(l.v!), KV, true);
-  if (l.qBias) addBias(q, w.f32(l.qBias));
-  if (l.kBias) addBias(k, w.f32(l.kBias));
-  if (l.vBias) addBias(v, w.f32(l.vBias));
+  if (c.block.qkv === 'fused') {
+    const qkv = product(c, h, w.f64(l.qkv!));
+    if (c.block.bias.qkv) addBias(qkv.data, w.f32(l.qkvBias!));
+    return { q: columnsOf(qkv, 0, Q), k: columnsOf(qkv, Q, KV), v: columnsOf(qkv, Q + KV, KV) };
+  }
+  const q = product(c, h, w.f64(l.q!)), k = product(c, h, w.f64(l.k!)), v = product(c, h, w.f64(l.v!));
+  if (c.block.bias.qkv) {
+    addBias(q.data, w.f32(l.qBias!));
+    addBias(k.data, w.f32(l.kBias!));
+    addBias(v.data, w.f32(l.vBias!));
+  }
   return { q, k, v };
 }
 
 /**
- * Every query head's causal attention for queries first…n − 1 (q holds their rows; k and v hold all
- * n positions): the weights [heads, n − first, n] and the heads' outputs side by side [n − first, heads · D].
+ * Every query head's attention for queries first…n − 1 (q holds their rows; k and v hold all n
+ * positions), masked by the model's attention kind: the weights [heads, n − first, n] and the heads'
+ * outputs side by side [n − first, heads · D]. This is the one place the block computes attention.
  */
-function attend(c: ModelConfig, q: Float64Array, k: Float64Array, v: Float64Array, n: number, first: number): { weights: Float64Array; mixed: Float64Array } {
-  const D = c.headDim, H = c.heads, group = c.heads / c.kvHeads, rows = n - first;
+function attend(c: ModelConfig, q: Matrix, k: Matrix, v: Matrix, first: number): { weights: Float64Array; mixed: Matrix } {
+  const D = c.headDim, H = c.heads, group = c.heads / c.kvHeads, rows = q.rows, n = k.rows;
+  const window = c.attention.kind === 'sliding' ? c.attention.window : Infinity;
   const weights = new Float64Array(H * rows * n), mixed = new Float64Array(rows * H * D);
   const scale = Math.sqrt(D);
-  let keys: Float64Array | undefined, values: Float64Array | undefined, kvAt = -1;
+  let keys: Matrix | undefined, values: Matrix | undefined, kvAt = -1;
   for (let head = 0; head < H; head++) {
     const kvHead = Math.floor(head / group);
     if (kvHead !== kvAt) {
-      keys = columns(k, n, c.kvHeads * D, kvHead * D, D);
-      values = columns(v, n, c.kvHeads * D, kvHead * D, D);
+      keys = columnsOf(k, kvHead * D, D);
+      values = columnsOf(v, kvHead * D, D);
       kvAt = kvHead;
     }
-    const scores = matmul(columns(q, rows, H * D, head * D, D), rows, D, keys!, n, true);
-    causalSoftmax(scores, n, scale, first);
-    weights.set(scores, head * rows * n);
-    const out = matmul(scores, rows, n, values!, D, false);
+    const scores = matmulTransposed(columnsOf(q, head * D, D), keys!);
+    causalSoftmax(scores.data, n, scale, first, window);
+    weights.set(scores.data, head * rows * n);
+    const out = matmul(scores, values!).data;
     for (let i = 0; i < rows; i++) mixed.set(out.subarray(i * D, (i + 1) * D), i * H * D + head * D);
   }
-  return { weights, mixed };
+  return { weights, mixed: { rows, cols: H * D, data: mixed } };
 }
 
-function mlp(c: ModelConfig, w: Weights, l: ModelNames['layers'][number], h: Float64Array, n: number): Float64Array {
-  const E = c.dModel, F = c.ffn;
-  if (l.fc) {
-    const hidden = matmul(h, n, E, w.f64(l.fc), F, false);
-    addBias(hidden, w.f32(l.fcBias!));
-    geluNew(hidden);
-    const out = matmul(hidden, n, F, w.f64(l.proj!), E, false);
-    addBias(out, w.f32(l.projBias!));
+/** The family's MLP: gelu_new(x · W_fc + b) · W_proj + b, or down(silu(gate(x)) · up(x)). */
+function mlp(c: ModelConfig, w: Weights, l: LayerNames, h: Matrix): Matrix {
+  if (c.block.mlp === 'gelu-new') {
+    const hidden = product(c, h, w.f64(l.fc!));
+    if (c.block.bias.mlp) addBias(hidden.data, w.f32(l.fcBias!));
+    geluNew(hidden.data);
+    const out = product(c, hidden, w.f64(l.proj!));
+    if (c.block.bias.mlp) addBias(out.data, w.f32(l.projBias!));
     return out;
   }
-  const gate = matmul(h, n, E, w.f64(l.gate!), F, true);
-  swiglu(gate, matmul(h, n, E, w.f64(l.up!), F, true));
-  return matmul(gate, n, F, w.f64(l.down!), E, true);
+  const gate = product(c, h, w.f64(l.gate!));
+  swiglu(gate.data, product(c, h, w.f64(l.up!)).data);
+  return product(c, gate, w.f64(l.down!));
 }
 
 /**

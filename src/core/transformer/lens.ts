@@ -1,29 +1,74 @@
 // The lens on one real head: the numbers its attention is computed from, in the spec views' own
 // form (y = x · W, one row per token), so a real head can be shown step by step as the seeds show a
-// toy one. The pass runs up to the head's layer and keeps that layer's input; this head's slices of
-// W_Q, W_K, W_V (Conv1D columns for gpt2, nn.Linear rows transposed for llama and qwen2), its biases,
-// its rows of W_O, and its q, k, v (q and k rotated by RoPE where the model uses it) are cut out.
-import { ModelError } from './config.js';
+// toy one. The pass runs up to the head's layer and records it (forward.ts's capture): the residual
+// stream, the normed input, q, k and v as the scores used them (after RoPE where the family rotates
+// them) and the weights are read from that recording, never recomputed, so the lens shows what the
+// run computed. This head's slices of W_Q, W_K, W_V, their biases and its rows of W_O are cut out of
+// the tensors where the family's description says they sit (fused or separate q/k/v; [in, out] or
+// [out, in]).
+import { ModelError, type ModelConfig } from './config.js';
+import type { LayerNames } from './families/family.js';
 import { forward } from './forward.js';
 import type { LoadedModel } from './model.js';
-import { applyRope, matmul, ropeTables } from './ops.js';
+import { columns } from './ops.js';
 import type { HeadLens } from './types.js';
+import type { Weights } from './weights.js';
 
-/** Columns [from, from + width) of the rows × stride matrix `w` (float32), as rows × width float64. */
-function columnsOf(w: Float32Array, rows: number, stride: number, from: number, width: number): Float64Array {
-  const out = new Float64Array(rows * width);
-  for (let i = 0; i < rows; i++) for (let j = 0; j < width; j++) out[i * width + j] = w[i * stride + from + j];
+/** Where one of q, k, v sits: its weight and bias tensors, and its first output in them. */
+interface Part {
+  weight: string;
+  bias?: string;
+  from: number;
+}
+
+/** q, k and v's places, as the description lays them out: one matrix's outputs q | k | v, or three matrices. */
+function parts(c: ModelConfig, l: LayerNames): { q: Part; k: Part; v: Part } {
+  const Q = c.heads * c.headDim, KV = c.kvHeads * c.headDim, biased = c.block.bias.qkv;
+  if (c.block.qkv === 'fused') {
+    const bias = biased ? l.qkvBias! : undefined;
+    return { q: { weight: l.qkv!, bias, from: 0 }, k: { weight: l.qkv!, bias, from: Q }, v: { weight: l.qkv!, bias, from: Q + KV } };
+  }
+  return {
+    q: { weight: l.q!, bias: biased ? l.qBias! : undefined, from: 0 },
+    k: { weight: l.k!, bias: biased ? l.kBias! : undefined, from: 0 },
+    v: { weight: l.v!, bias: biased ? l.vBias! : undefined, from: 0 },
+  };
+}
+
+/**
+ * Outputs [from, from + width) of a matrix with `inputs` inputs in the family's layout, as
+ * [inputs, width] in y = x · W form: columns of a Conv1D's [in, out], rows of an nn.Linear's
+ * [out, in] transposed.
+ */
+function outputsOf(c: ModelConfig, w: Float32Array, inputs: number, from: number, width: number): Float64Array {
+  const out = new Float64Array(inputs * width);
+  if (c.block.matrices === 'conv1d') {
+    const stride = w.length / inputs;
+    for (let i = 0; i < inputs; i++) for (let j = 0; j < width; j++) out[i * width + j] = w[i * stride + from + j];
+  } else {
+    for (let r = 0; r < width; r++) for (let i = 0; i < inputs; i++) out[i * width + r] = w[(from + r) * inputs + i];
+  }
   return out;
 }
 
-/** Rows [from, from + count) of the ? × width matrix `w`, transposed: width × count. */
-function rowsTransposed(w: Float32Array, width: number, from: number, count: number): Float64Array {
-  const out = new Float64Array(width * count);
-  for (let r = 0; r < count; r++) for (let j = 0; j < width; j++) out[j * count + r] = w[(from + r) * width + j];
+/**
+ * Inputs [from, from + width) of a matrix with `outputs` outputs in the family's layout, as
+ * [width, outputs] in y = x · W form: rows of a Conv1D's [in, out], columns of an nn.Linear's
+ * [out, in] transposed (a head's rows of W_O).
+ */
+function inputsOf(c: ModelConfig, w: Float32Array, outputs: number, from: number, width: number): Float64Array {
+  if (c.block.matrices === 'conv1d') return Float64Array.from(w.subarray(from * outputs, (from + width) * outputs));
+  const inputs = w.length / outputs, out = new Float64Array(width * outputs);
+  for (let o = 0; o < outputs; o++) for (let r = 0; r < width; r++) out[r * outputs + o] = w[o * inputs + from + r];
   return out;
 }
 
-const slice = (b: Float32Array, from: number, width: number) => Float64Array.from(b.subarray(from, from + width));
+/** A head's weight slice [dModel, headDim] and bias [headDim] (undefined where the family has none). */
+function sliceOf(c: ModelConfig, w: Weights, part: Part, offset: number): { weight: Float64Array; bias?: Float64Array } {
+  const from = part.from + offset, D = c.headDim;
+  const weight = outputsOf(c, w.f32(part.weight), c.dModel, from, D);
+  return part.bias === undefined ? { weight } : { weight, bias: Float64Array.from(w.f32(part.bias).subarray(from, from + D)) };
+}
 
 export function headLens(m: LoadedModel, ids: readonly number[], tokens: readonly string[], layer: number, head: number): HeadLens {
   const c = m.config, E = c.dModel, D = c.headDim, n = ids.length;
@@ -31,51 +76,17 @@ export function headLens(m: LoadedModel, ids: readonly number[], tokens: readonl
   if (!Number.isInteger(head) || head < 0 || head >= c.heads) throw new ModelError(`head ${head} is not one of the model's ${c.heads} heads (0 to ${c.heads - 1})`);
   const kvHead = Math.floor(head / (c.heads / c.kvHeads));
   const { captured } = forward(c, m.names, m.weights, ids, { capture: { layer, stop: true } });
-  const { residual, x, weights } = captured!;
+  const { residual, x, q, k, v, weights } = captured!;
   const l = m.names.layers[layer], w = m.weights;
-  let wq: Float64Array, wk: Float64Array, wv: Float64Array, wo: Float64Array;
-  let bq: Float64Array | undefined, bk: Float64Array | undefined, bv: Float64Array | undefined;
-  if (l.qkv) {
-    const qkv = w.f32(l.qkv), bias = w.f32(l.qkvBias!);
-    wq = columnsOf(qkv, E, 3 * E, head * D, D);
-    wk = columnsOf(qkv, E, 3 * E, E + kvHead * D, D);
-    wv = columnsOf(qkv, E, 3 * E, 2 * E + kvHead * D, D);
-    bq = slice(bias, head * D, D);
-    bk = slice(bias, E + kvHead * D, D);
-    bv = slice(bias, 2 * E + kvHead * D, D);
-    wo = Float64Array.from(w.f32(l.o).subarray(head * D * E, (head + 1) * D * E)); // Conv1D [in, out]: this head's rows
-  } else {
-    wq = rowsTransposed(w.f32(l.q!), E, head * D, D);
-    wk = rowsTransposed(w.f32(l.k!), E, kvHead * D, D);
-    wv = rowsTransposed(w.f32(l.v!), E, kvHead * D, D);
-    if (l.qBias) bq = slice(w.f32(l.qBias), head * D, D);
-    if (l.kBias) bk = slice(w.f32(l.kBias), kvHead * D, D);
-    if (l.vBias) bv = slice(w.f32(l.vBias), kvHead * D, D);
-    wo = columnsOf(w.f32(l.o), E, c.heads * D, head * D, D); // nn.Linear [E, heads·D]: this head's columns are Wᵀ's rows
-    wo = transpose(wo, E, D);
-  }
-  const project = (wm: Float64Array, b: Float64Array | undefined) => {
-    const y = matmul(x, n, E, wm, D, false);
-    if (b) for (let i = 0; i < n; i++) for (let j = 0; j < D; j++) y[i * D + j] += b[j];
-    return y;
-  };
-  const q = project(wq, bq), k = project(wk, bk), v = project(wv, bv);
-  const rotary = c.type !== 'gpt2';
-  if (rotary) {
-    const tables = ropeTables(n, D, c.ropeTheta);
-    applyRope(q, n, 1, D, tables);
-    applyRope(k, n, 1, D, tables);
-  }
+  const at = parts(c, l);
+  const sq = sliceOf(c, w, at.q, head * D), sk = sliceOf(c, w, at.k, kvHead * D), sv = sliceOf(c, w, at.v, kvHead * D);
+  const wo = inputsOf(c, w.f32(l.o), E, head * D, D);
+  const KV = c.kvHeads * D;
   return {
-    layer, head, kvHead, tokens: [...tokens], residual, x, wq, wk, wv,
-    ...(bq ? { bq } : {}), ...(bk ? { bk } : {}), ...(bv ? { bv } : {}),
-    wo, q, k, v, rotary, scale: Math.sqrt(D), weights: weights.slice(head * n * n, (head + 1) * n * n), dModel: E, headDim: D,
+    layer, head, kvHead, tokens: [...tokens], residual, x, wq: sq.weight, wk: sk.weight, wv: sv.weight,
+    ...(sq.bias ? { bq: sq.bias } : {}), ...(sk.bias ? { bk: sk.bias } : {}), ...(sv.bias ? { bv: sv.bias } : {}),
+    wo,
+    q: columns(q, n, c.heads * D, head * D, D), k: columns(k, n, KV, kvHead * D, D), v: columns(v, n, KV, kvHead * D, D),
+    rotary: c.block.position === 'rope', scale: Math.sqrt(D), weights: weights.slice(head * n * n, (head + 1) * n * n), dModel: E, headDim: D,
   };
-}
-
-/** The rows × cols matrix transposed. */
-function transpose(a: Float64Array, rows: number, cols: number): Float64Array {
-  const out = new Float64Array(a.length);
-  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) out[j * rows + i] = a[i * cols + j];
-  return out;
 }

@@ -1,9 +1,10 @@
 // The contract of the model runner: what a checkpoint folder is read into, and what one forward pass
 // gives back. The CLI (`attn run`), the extension host and the tests all speak these types, so the
 // forward pass behind them can change (kernels, threads) without touching its callers.
+import type { FamilyName } from './families/index.js';
 
-/** The architectures the runner computes. */
-export type Architecture = 'gpt2' | 'llama' | 'qwen2';
+/** The architectures the runner computes: the registry's families (families/registry.ts). */
+export type Architecture = FamilyName;
 
 /** The model's shape, as `attn run --json` prints it under "model". */
 export interface ModelSummary {
@@ -49,7 +50,7 @@ export interface RunResult {
 /**
  * The seeds' lens on one real head: the numbers that head's attention is computed from, so the spec
  * views can show them. `x` is what the head reads (the residual stream after the layer's norm), one
- * row per token; q and k are as the scores use them (after RoPE for llama and qwen2).
+ * row per token; q and k are as the scores use them (after RoPE where the family rotates them).
  */
 export interface HeadLens {
   layer: number;
@@ -61,7 +62,7 @@ export interface HeadLens {
   residual: Float64Array;
   /** [n, dModel] row-major: after the layer's norm, what W_Q, W_K and W_V multiply. */
   x: Float64Array;
-  /** [dModel, headDim] row-major, in y = x · W form (GPT-2's Conv1D layout; nn.Linear's transposed). */
+  /** [dModel, headDim] row-major, in y = x · W form (a Conv1D's layout; an nn.Linear's transposed). */
   wq: Float64Array;
   wk: Float64Array;
   wv: Float64Array;

@@ -1,80 +1,25 @@
-// The tensors a checkpoint must hold for its architecture, with the shape the config implies for
-// each, checked all together before any forward pass (a tensor whose shape disagrees is named with
-// both shapes, rather than found as NaNs or a read past an array). Tensors the forward pass does not
-// use are ignored: GPT-2's legacy attn.bias / masked_bias buffers (the causal mask, not weights),
-// rotary inv_freq buffers. The numbers themselves are read lazily, one tensor when the forward pass
-// asks for it, and decoded to float32 (exact for F16 and BF16); a kept copy is optional, so a single
-// run holds one tensor at a time while an editor that re-runs can keep them. A kept matrix is kept in
-// the form the kernel multiplies, float64 (decoded once per load, not once per run); asked for as
-// float32 (the lens), it is narrowed back, exactly, since it came from float32.
+// The tensors a checkpoint must hold for its family (its description names them), with the shape the
+// config implies for each, checked all together before any forward pass (a tensor whose shape
+// disagrees is named with both shapes, rather than found as NaNs or a read past an array). Tensors
+// the forward pass does not use are ignored: GPT-2's legacy attn.bias / masked_bias buffers (the
+// causal mask, not weights), rotary inv_freq buffers. The numbers themselves are read lazily, one
+// tensor when the forward pass asks for it, and decoded to float32 (exact for F16 and BF16); a kept
+// copy is optional, so a single run holds one tensor at a time while an editor that re-runs can keep
+// them. A kept matrix is kept in the form the kernel multiplies, float64 (decoded once per load, not
+// once per run); asked for as float32 (the lens), it is narrowed back, exactly, since it came from
+// float32.
 import { decode, isDType, ITEM_SIZE, type DType } from '../tensors/dtype.js';
 import type { TensorRef } from '../tensors/attention-file.js';
 import { MAX_READ_BYTES } from '../tensors/source.js';
 import { ModelError, type ModelConfig } from './config.js';
+import type { ModelNames } from './families/family.js';
+import { familyOf } from './families/index.js';
 
-/** The names the forward pass reads, per layer and for the whole model. */
-export interface LayerNames {
-  norm1: string; norm1Bias?: string;
-  /** gpt2: c_attn (one [E, 3E] matrix); llama/qwen2: q, k, v separately. */
-  qkv?: string; qkvBias?: string;
-  q?: string; k?: string; v?: string; qBias?: string; kBias?: string; vBias?: string;
-  o: string; oBias?: string;
-  norm2: string; norm2Bias?: string;
-  /** gpt2: c_fc and c_proj; llama/qwen2: gate, up, down. */
-  fc?: string; fcBias?: string; proj?: string; projBias?: string;
-  gate?: string; up?: string; down?: string;
-}
+export type { LayerNames, ModelNames } from './families/family.js';
 
-export interface ModelNames {
-  embed: string;
-  positions?: string;
-  layers: LayerNames[];
-  finalNorm: string; finalNormBias?: string;
-  /** The output head: the embedding matrix when tied. */
-  head: string;
-}
-
-/** The names and expected shapes of every tensor the architecture reads. */
+/** The names and expected shapes of every tensor the model's family reads. */
 export function namesOf(c: ModelConfig, has: (name: string) => boolean): { names: ModelNames; shapes: Map<string, number[]> } {
-  const shapes = new Map<string, number[]>();
-  const need = (name: string, shape: number[]) => { shapes.set(name, shape); return name; };
-  const E = c.dModel, F = c.ffn, V = c.vocab;
-  if (c.type === 'gpt2') {
-    const p = has('wte.weight') || !has('transformer.wte.weight') ? '' : 'transformer.';
-    const layers = Array.from({ length: c.layers }, (_, i): LayerNames => {
-      const l = `${p}h.${i}.`;
-      return {
-        norm1: need(`${l}ln_1.weight`, [E]), norm1Bias: need(`${l}ln_1.bias`, [E]),
-        qkv: need(`${l}attn.c_attn.weight`, [E, 3 * E]), qkvBias: need(`${l}attn.c_attn.bias`, [3 * E]),
-        o: need(`${l}attn.c_proj.weight`, [E, E]), oBias: need(`${l}attn.c_proj.bias`, [E]),
-        norm2: need(`${l}ln_2.weight`, [E]), norm2Bias: need(`${l}ln_2.bias`, [E]),
-        fc: need(`${l}mlp.c_fc.weight`, [E, F]), fcBias: need(`${l}mlp.c_fc.bias`, [F]),
-        proj: need(`${l}mlp.c_proj.weight`, [F, E]), projBias: need(`${l}mlp.c_proj.bias`, [E]),
-      };
-    });
-    const embed = need(`${p}wte.weight`, [V, E]);
-    const head = has('lm_head.weight') ? need('lm_head.weight', [V, E]) : embed;
-    return {
-      names: { embed, positions: need(`${p}wpe.weight`, [c.contextLength, E]), layers, finalNorm: need(`${p}ln_f.weight`, [E]), finalNormBias: need(`${p}ln_f.bias`, [E]), head },
-      shapes,
-    };
-  }
-  const Q = c.heads * c.headDim, KV = c.kvHeads * c.headDim;
-  const layers = Array.from({ length: c.layers }, (_, i): LayerNames => {
-    const l = `model.layers.${i}.`;
-    const a = `${l}self_attn.`;
-    return {
-      norm1: need(`${l}input_layernorm.weight`, [E]),
-      q: need(`${a}q_proj.weight`, [Q, E]), k: need(`${a}k_proj.weight`, [KV, E]), v: need(`${a}v_proj.weight`, [KV, E]),
-      ...(c.qkvBias ? { qBias: need(`${a}q_proj.bias`, [Q]), kBias: need(`${a}k_proj.bias`, [KV]), vBias: need(`${a}v_proj.bias`, [KV]) } : {}),
-      o: need(`${a}o_proj.weight`, [E, Q]),
-      norm2: need(`${l}post_attention_layernorm.weight`, [E]),
-      gate: need(`${l}mlp.gate_proj.weight`, [F, E]), up: need(`${l}mlp.up_proj.weight`, [F, E]), down: need(`${l}mlp.down_proj.weight`, [E, F]),
-    };
-  });
-  const embed = need('model.embed_tokens.weight', [V, E]);
-  const head = c.tied ? embed : need('lm_head.weight', [V, E]);
-  return { names: { embed, layers, finalNorm: need('model.norm.weight', [E]), head }, shapes };
+  return familyOf(c.type)!.tensors(c, has);
 }
 
 const shapeText = (s: readonly number[]) => `[${s.join(', ')}]`;

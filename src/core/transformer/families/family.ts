@@ -1,0 +1,121 @@
+// What a model family is to the runner: one description, read by one generic block. A description
+// says, as data, how a layer computes (norm kind and placement, positions, attention, MLP, block
+// shape, where each matrix's numbers sit in its tensor), and, as two small functions, what its
+// config.json keys mean and what its tensors are called. The forward pass, the lens and the loader
+// read only this, so a family that fits these kinds is one file and one registry line; a family that
+// needs a new kind adds it here and to the block, once, for every family after it.
+import type { Obj } from '../../json/object.js';
+
+/** LayerNorm ((x − mean) / √(var + eps) · w + b) or RMSNorm (x / √(mean(x²) + eps) · w). */
+export type NormKind = 'layernorm' | 'rmsnorm';
+/**
+ * Where the norms sit: pre (x += f(norm(x)), every family here); post (x = norm(x + f(x)), BERT);
+ * sandwich (x += norm(f(norm(x))), Gemma 2). The block computes pre only and refuses the others.
+ */
+export type NormPlacement = 'pre' | 'post' | 'sandwich';
+/** Learned position rows added to the embeddings, RoPE on q and k, or none. */
+export type PositionKind = 'learned' | 'rope' | 'none';
+/** RoPE's frequency scaling (config.json's rope_scaling); only the plain one is computed. */
+export type RopeScaling = 'default';
+/** y = x · W with W stored [in, out] (GPT-2's Conv1D), or y = x · Wᵀ with W stored [out, in] (nn.Linear). */
+export type MatrixLayout = 'conv1d' | 'linear';
+/** q, k and v from one matrix (its output columns q | k | v, in that order) or from three. */
+export type QkvLayout = 'fused' | 'separate';
+/** gelu_new(x · W_fc + b) · W_proj + b (GPT-2), or down(silu(gate(x)) · up(x)) (SwiGLU). */
+export type MlpKind = 'gelu-new' | 'swiglu';
+/** x += attn(norm1(x)); x += mlp(norm2(x)) in turn, or x += attn(n1(x)) + mlp(n2(x)) from the same x (GPT-NeoX). The block computes sequential only. */
+export type BlockKind = 'sequential' | 'parallel';
+
+/**
+ * Which keys a query sees. causal: keys 0…i. sliding: the last `window` of them, i − window < j ≤ i
+ * (Mistral's sliding_window). bidirectional: every key (encoders; refused by the block for now).
+ * Grouped-query attention is not a kind: it is kvHeads < heads.
+ */
+export type AttentionKind = { kind: 'causal' } | { kind: 'sliding'; window: number } | { kind: 'bidirectional' };
+
+/** How every layer of a family computes: data, the same for every model of the family. */
+export interface BlockDescription {
+  readonly kind: BlockKind;
+  readonly norm: { readonly kind: NormKind; readonly placement: NormPlacement };
+  readonly position: PositionKind;
+  readonly matrices: MatrixLayout;
+  readonly qkv: QkvLayout;
+  /** Which products add a bias (the tensors are named by the description's `tensors`). */
+  readonly bias: { readonly qkv: boolean; readonly o: boolean; readonly mlp: boolean };
+  readonly mlp: MlpKind;
+}
+
+/** One model's numbers and per-model kinds, read from its config.json by its family. */
+export interface FamilyConfig {
+  layers: number;
+  /** Query heads per layer. */
+  heads: number;
+  /** Key/value heads per layer (fewer than `heads` under grouped-query attention). */
+  kvHeads: number;
+  dModel: number;
+  headDim: number;
+  vocab: number;
+  /** The longest input the model was trained for (n_positions / max_position_embeddings). */
+  contextLength: number;
+  /** Width of the MLP's hidden layer. */
+  ffn: number;
+  /** The norms' epsilon. */
+  eps: number;
+  /** RoPE's base; 0 for a family with learned positions. */
+  ropeTheta: number;
+  ropeScaling: RopeScaling;
+  /** Whether the output head is the embedding matrix (a family whose tensors decide says so in `tensors`). */
+  tied: boolean;
+  /** q, k and v have biases (the description's bias.qkv). */
+  qkvBias: boolean;
+  attention: AttentionKind;
+  /** Gemma 2's c · tanh(s / c) on the scores and on the final logits; undefined for every family here (the block refuses it). */
+  softcap?: { attention?: number; final?: number };
+}
+
+/** The names the forward pass reads, per layer. Which are present follows the description's kinds. */
+export interface LayerNames {
+  norm1: string; norm1Bias?: string;
+  /** qkv: 'fused': one matrix whose output columns are q | k | v. */
+  qkv?: string; qkvBias?: string;
+  /** qkv: 'separate'. */
+  q?: string; k?: string; v?: string; qBias?: string; kBias?: string; vBias?: string;
+  o: string; oBias?: string;
+  norm2: string; norm2Bias?: string;
+  /** mlp: 'gelu-new'. */
+  fc?: string; fcBias?: string; proj?: string; projBias?: string;
+  /** mlp: 'swiglu'. */
+  gate?: string; up?: string; down?: string;
+}
+
+export interface ModelNames {
+  embed: string;
+  /** position: 'learned'. */
+  positions?: string;
+  layers: LayerNames[];
+  finalNorm: string; finalNormBias?: string;
+  /** The output head: the embedding matrix when tied. */
+  head: string;
+}
+
+/** Every tensor a model reads, named, with the shape its config implies. */
+export interface FamilyTensors {
+  names: ModelNames;
+  shapes: Map<string, number[]>;
+}
+
+export interface Family<Name extends string = string> {
+  /** config.json's model_type. */
+  readonly name: Name;
+  readonly block: BlockDescription;
+  /** config.json's keys read into the model's numbers; a key the block would compute wrongly is refused, naming `file` and the key. */
+  readonly readConfig: (json: Obj, file: string) => FamilyConfig;
+  /** The tensors' names and shapes; `has` says whether the files hold a name (for layouts that vary between saves). */
+  readonly tensors: (c: FamilyConfig, has: (name: string) => boolean) => FamilyTensors;
+}
+
+/** Records each name's expected shape as it is named: `need(name, shape)` returns the name. */
+export function tensorList(): { shapes: Map<string, number[]>; need: (name: string, shape: number[]) => string } {
+  const shapes = new Map<string, number[]>();
+  return { shapes, need: (name, shape) => { shapes.set(name, shape); return name; } };
+}

@@ -1,0 +1,28 @@
+// Llama as Hugging Face saves it (and SmolLM, TinyLlama and the other models saved as model_type
+// llama): the rotary decoder (rotary-decoder.ts) without biases and with full causal attention. Its
+// config may ask for attention or MLP biases (attention_bias, mlp_bias), which the description does
+// not have: refused rather than run without them.
+import type { Obj } from '../../json/object.js';
+import { refuse } from './config-keys.js';
+import type { Family } from './family.js';
+import { causalOnly, readRotaryConfig, rotaryTensors } from './rotary-decoder.js';
+
+function refusals(json: Obj, file: string): void {
+  if (json.attention_bias === true) refuse(file, 'attention_bias', true, 'attn computes llama without attention biases');
+  if (json.mlp_bias === true) refuse(file, 'mlp_bias', true, 'attn computes llama without MLP biases');
+}
+
+export const llama: Family<'llama'> = {
+  name: 'llama',
+  block: {
+    kind: 'sequential',
+    norm: { kind: 'rmsnorm', placement: 'pre' },
+    position: 'rope',
+    matrices: 'linear',
+    qkv: 'separate',
+    bias: { qkv: false, o: false, mlp: false },
+    mlp: 'swiglu',
+  },
+  readConfig: (json, file) => readRotaryConfig(json, file, { qkvBias: false, attention: causalOnly, refusals }),
+  tensors: rotaryTensors,
+};

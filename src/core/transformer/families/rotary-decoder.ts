@@ -1,0 +1,82 @@
+// The decoder shape Llama made common, shared by the descriptions of the families built on it: the
+// sizes spelled hidden_size, num_attention_heads, num_key_value_heads (grouped-query attention when
+// fewer), head_dim (else hidden / heads), intermediate_size; RMSNorm; RoPE with rope_theta (scaled
+// variants refused); SwiGLU with silu; nn.Linear matrices under model.layers.i.{self_attn,mlp}; the
+// head tied only when tie_word_embeddings says so. What differs between those families (biases on
+// q/k/v, which keys each query sees) is a parameter, so each family's own file states it.
+import { isObject, type Obj } from '../../json/object.js';
+import { ModelError } from '../error.js';
+import { flag, positive, refuse, size } from './config-keys.js';
+import { tensorList, type AttentionKind, type FamilyConfig, type FamilyTensors, type LayerNames } from './family.js';
+
+export interface RotaryOptions {
+  /** q_proj, k_proj and v_proj have biases. */
+  qkvBias: boolean;
+  /** Which keys each query sees, from the config (refusing what the block does not compute). */
+  attention: (json: Obj, file: string) => AttentionKind;
+  /** The family's own refusals of keys its Hugging Face code reads and the block does not compute. */
+  refusals?: (json: Obj, file: string) => void;
+}
+
+/** Full causal attention; a config asking for Qwen2-style sliding windows (use_sliding_window) is refused. */
+export function causalOnly(json: Obj, file: string): AttentionKind {
+  if (json.use_sliding_window === true) refuse(file, 'use_sliding_window', true, 'attn computes full causal attention');
+  return { kind: 'causal' };
+}
+
+export function readRotaryConfig(json: Obj, file: string, options: RotaryOptions): FamilyConfig {
+  const dModel = size(json, file, ['hidden_size']);
+  const heads = size(json, file, ['num_attention_heads']);
+  const kvHeads = size(json, file, ['num_key_value_heads'], heads);
+  if (heads % kvHeads !== 0) throw new ModelError(`${file}: "num_attention_heads" ${heads} is not a multiple of "num_key_value_heads" ${kvHeads}`);
+  if (json.head_dim === undefined && dModel % heads !== 0) throw new ModelError(`${file}: "hidden_size" ${dModel} is not a multiple of "num_attention_heads" ${heads} (and no "head_dim" is given)`);
+  const headDim = size(json, file, ['head_dim'], dModel / heads);
+  if (headDim % 2 !== 0) throw new ModelError(`${file}: "head_dim" ${headDim} is odd; RoPE rotates the two halves of a head`);
+  const act = json.hidden_act ?? 'silu';
+  if (act !== 'silu') refuse(file, 'hidden_act', act, 'attn computes SwiGLU with silu');
+  const scaling = json.rope_scaling;
+  if (scaling !== undefined && scaling !== null) {
+    const kind = isObject(scaling) ? scaling.rope_type ?? scaling.type : undefined;
+    if (kind !== 'default') refuse(file, 'rope_scaling', scaling, 'attn applies plain RoPE; scaled variants such as llama3, linear, dynamic or yarn are not implemented');
+  }
+  options.refusals?.(json, file);
+  const attention = options.attention(json, file);
+  return {
+    layers: size(json, file, ['num_hidden_layers']),
+    heads,
+    kvHeads,
+    dModel,
+    headDim,
+    vocab: size(json, file, ['vocab_size']),
+    contextLength: size(json, file, ['max_position_embeddings'], 2048),
+    ffn: size(json, file, ['intermediate_size']),
+    eps: positive(json, file, 'rms_norm_eps', 1e-6),
+    ropeTheta: positive(json, file, 'rope_theta', 10000),
+    ropeScaling: 'default',
+    tied: flag(json, file, 'tie_word_embeddings', false),
+    qkvBias: options.qkvBias,
+    attention,
+  };
+}
+
+/** model.embed_tokens, model.layers.i.…, model.norm, and lm_head unless tied; nn.Linear shapes [out, in]. */
+export function rotaryTensors(c: FamilyConfig): FamilyTensors {
+  const { shapes, need } = tensorList();
+  const E = c.dModel, F = c.ffn, V = c.vocab;
+  const Q = c.heads * c.headDim, KV = c.kvHeads * c.headDim;
+  const layers = Array.from({ length: c.layers }, (_, i): LayerNames => {
+    const l = `model.layers.${i}.`;
+    const a = `${l}self_attn.`;
+    return {
+      norm1: need(`${l}input_layernorm.weight`, [E]),
+      q: need(`${a}q_proj.weight`, [Q, E]), k: need(`${a}k_proj.weight`, [KV, E]), v: need(`${a}v_proj.weight`, [KV, E]),
+      ...(c.qkvBias ? { qBias: need(`${a}q_proj.bias`, [Q]), kBias: need(`${a}k_proj.bias`, [KV]), vBias: need(`${a}v_proj.bias`, [KV]) } : {}),
+      o: need(`${a}o_proj.weight`, [E, Q]),
+      norm2: need(`${l}post_attention_layernorm.weight`, [E]),
+      gate: need(`${l}mlp.gate_proj.weight`, [F, E]), up: need(`${l}mlp.up_proj.weight`, [F, E]), down: need(`${l}mlp.down_proj.weight`, [E, F]),
+    };
+  });
+  const embed = need('model.embed_tokens.weight', [V, E]);
+  const head = c.tied ? embed : need('lm_head.weight', [V, E]);
+  return { names: { embed, layers, finalNorm: need('model.norm.weight', [E]), head }, shapes };
+}
