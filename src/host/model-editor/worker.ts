@@ -4,12 +4,12 @@
 // each a range of heads); results go back as transferred ArrayBuffers. Bundled by scripts/build.mjs as dist/model-worker.js.
 import { parentPort } from 'node:worker_threads';
 import { openAttention } from '../../core/files/open.js';
-import type { AttentionFile } from '../../core/tensors/attention-file.js';
+import type { AttentionSource } from '../../core/tensors/attention-source.js';
 import { shapeOf } from '../../core/model/scan.js';
 import { answerRead, errorReply } from './read-answer.js';
 import type { ReaderRequest, ReaderResponse } from '../../protocol/model-reader.js';
 
-let file: AttentionFile | undefined;
+let file: AttentionSource | undefined;
 
 function answer(r: ReaderRequest): { response: ReaderResponse; transfer: ArrayBuffer[] } {
   try {

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 import { readPayload } from '../../protocol/attention-payload.js';
 import { NOTEBOOK_RENDERER_ID, rendererMessageProblem, type RendererMessage, type RendererReply } from '../../protocol/notebook.js';
-import { safetensorsBytes } from '../../core/tensors/write-safetensors.js';
+import { writeSafetensors } from '../../core/tensors/safetensors-write.js';
 import type { AttentionPayload } from '../../core/model/payload.js';
 import { log } from '../log.js';
 
@@ -73,7 +73,7 @@ export class NotebookOutputs implements vscode.Disposable {
       const folder = vscode.Uri.joinPath(this.globalStorageUri, NOTEBOOK_FOLDER);
       await vscode.workspace.fs.createDirectory(folder);
       const uri = vscode.Uri.joinPath(folder, outputFileName(payload, bytes));
-      const file = safetensorsBytes([{ name: 'attention', dtype: payload.dtype === 'float16' ? 'F16' : 'F32', shape: payload.shape, bytes }], { tokens: JSON.stringify(payload.tokens) });
+      const file = writeSafetensors([{ name: 'attention', dtype: payload.dtype === 'float16' ? 'F16' : 'F32', shape: payload.shape, data: bytes }], { tokens: JSON.stringify(payload.tokens) }, { metadataLast: true });
       await vscode.workspace.fs.writeFile(uri, file);
       await vscode.commands.executeCommand('vscode.openWith', uri, 'attentionLens.model', vscode.ViewColumn.Beside);
       this.opened.push(uri.toString());
