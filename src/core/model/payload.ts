@@ -66,7 +66,7 @@ export function firstNonFinite(bytes: Uint8Array, payload: Pick<AttentionPayload
 }
 
 /** The payload's attention as the readers take a file: one tensor [layers, heads, n, n] in memory. */
-export function payloadAttention(payload: AttentionPayload, bytes: Uint8Array, name = payload.title ?? 'notebook output'): AttentionSource {
+export function payloadAttention(payload: Pick<AttentionPayload, 'tokens' | 'shape' | 'dtype' | 'title'>, bytes: Uint8Array, name = payload.title ?? 'notebook output'): AttentionSource {
   const source = memorySource(name, bytes);
   return attentionFromTensors(name, [{ name: 'attention', dtype: READER_DTYPE[payload.dtype], shape: [...payload.shape], source, offset: 0 }], payload.tokens, () => {});
 }

@@ -2,7 +2,7 @@
 // layout): an 8-byte little-endian header size, the JSON header padded with spaces to a multiple of
 // 8 (so every tensor's data is aligned), then each tensor's little-endian bytes in order. What the
 // extension saves: a head's numbers for a spec (F64), a run's attention for `attn run --out` (F32,
-// 600 MB at 1,024 GPT-2 tokens), a notebook output's payload (F32 or F16). Pure: the file comes back
+// 600 MB at 1,024 GPT-2 tokens), and values already in bytes (F16 as a payload carries them). Pure: the file comes back
 // as parts (the header, then views of the callers' arrays) to be written in turn, so a large file is
 // never joined into one buffer; writeSafetensors joins them for the small ones.
 import { ITEM_SIZE, type DType } from './dtype.js';
@@ -19,11 +19,6 @@ export interface TensorToWrite {
    * after the other (a run's layers).
    */
   data: Values | readonly Values[];
-}
-
-export interface SafetensorsOptions {
-  /** __metadata__ after the tensors in the header instead of before (the notebook output's files have it there). */
-  metadataLast?: boolean;
 }
 
 /** Each array's bytes as it will be written: a view when its elements are the dtype's (or bytes), else a rounded copy. */
@@ -56,9 +51,9 @@ function lengthProblem(t: TensorToWrite, arrays: readonly Values[]): string | un
  * of the given arrays where their type is the dtype's). Throws on a tensor whose data is not as long
  * as its shape says.
  */
-export function safetensorsParts(tensors: readonly TensorToWrite[], metadata?: Record<string, string>, options: SafetensorsOptions = {}): Uint8Array[] {
+export function safetensorsParts(tensors: readonly TensorToWrite[], metadata?: Record<string, string>): Uint8Array[] {
   const header: Record<string, unknown> = {};
-  if (metadata && !options.metadataLast) header.__metadata__ = metadata;
+  if (metadata) header.__metadata__ = metadata;
   const data: Uint8Array[] = [];
   let offset = 0;
   for (const t of tensors) {
@@ -71,7 +66,6 @@ export function safetensorsParts(tensors: readonly TensorToWrite[], metadata?: R
     offset += bytes;
     data.push(...parts);
   }
-  if (metadata && options.metadataLast) header.__metadata__ = metadata;
   const json = new TextEncoder().encode(JSON.stringify(header));
   const padded = Math.ceil(json.length / 8) * 8;
   const head = new Uint8Array(8 + padded);
@@ -82,8 +76,8 @@ export function safetensorsParts(tensors: readonly TensorToWrite[], metadata?: R
 }
 
 /** The whole file in one buffer, for files small enough to hold twice (a head's numbers, a test's). */
-export function writeSafetensors(tensors: readonly TensorToWrite[], metadata?: Record<string, string>, options: SafetensorsOptions = {}): Uint8Array {
-  const parts = safetensorsParts(tensors, metadata, options);
+export function writeSafetensors(tensors: readonly TensorToWrite[], metadata?: Record<string, string>): Uint8Array {
+  const parts = safetensorsParts(tensors, metadata);
   const out = new Uint8Array(parts.reduce((a, p) => a + p.length, 0));
   let at = 0;
   for (const p of parts) { out.set(p, at); at += p.length; }

@@ -6,7 +6,7 @@ import type { AttentionSource } from '../../core/tensors/attention-source.js';
 import { headFloat32, headPicture, headWindow, passOverRange, rolloutOf } from '../../core/model/scan.js';
 import type { ReaderRequest, ReaderResponse } from '../../protocol/model-reader.js';
 
-type ReadRequest = Exclude<ReaderRequest, { op: 'open' } | { op: 'close' }>;
+type ReadRequest = Exclude<ReaderRequest, { op: 'open' } | { op: 'openHeld' } | { op: 'close' }>;
 
 /** The answer to a read of `file`, an open file or a run (throws as the scan functions do; the caller turns that into an error reply). */
 export function answerRead(file: AttentionSource | undefined, r: ReadRequest): { response: ReaderResponse; transfer: ArrayBuffer[] } {

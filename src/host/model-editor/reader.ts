@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import type { ScanOptions } from '../../core/model/data.js';
 import type { ModelShape } from '../../core/model/scan.js';
 import type { PassResult } from '../../core/tensors/pass.js';
-import type { ReaderRequest, ReaderResponse } from '../../protocol/model-reader.js';
+import type { HeldAttention, ReaderRequest, ReaderResponse } from '../../protocol/model-reader.js';
 import { Requests } from '../../protocol/requests.js';
 
 /** An error from the worker: `tensorError` when a reader refused the file (shown as is). */
@@ -51,6 +51,11 @@ export class ModelReader implements ModelReading {
   /** Opens the file (its header only). `open`: the tensor and tokens a spec that references the file names (see read-reference.ts). */
   async open(path: string, open?: OpenOptions): Promise<ModelShape> {
     return (await this.ask({ op: 'open', path, ...(open ? { open } : {}) })).shape!;
+  }
+
+  /** Opens attention the host holds (its values shared with the worker, not copied). */
+  async openHeld(held: HeldAttention): Promise<ModelShape> {
+    return (await this.ask({ op: 'openHeld', held })).shape!;
   }
 
   /** The pass over heads from … to − 1 of the open file (statistics, thumbnails, row checks). */
