@@ -1,6 +1,6 @@
 // One model's attention as the model views and `attn inspect` read it, wherever it is: a file on
-// disk (attention-file.ts), a notebook payload in memory (model/payload.ts), or a run's layers held
-// by its worker (arrayAttention below). The scanners (pass.ts, rows.ts, model/scan.ts) ask only for
+// disk (attention-file.ts), a notebook payload in memory (model/payload.ts), a run's layers held by
+// its worker or a computed spec's heads (arrayAttention below; result/input-attention.ts). The scanners (pass.ts, rows.ts, model/scan.ts) ask only for
 // the shape, the tokens and a head's rows as little-endian bytes, so a source in memory hands out
 // views of its own arrays: no source is ever encoded as a file to be read back.
 import type { DType } from './dtype.js';
@@ -53,6 +53,7 @@ export interface ArrayAttention {
  */
 export function arrayAttention(a: ArrayAttention): AttentionSource {
   const { layers, heads, n } = a;
+  if (!(layers >= 1 && heads >= 1 && n >= 1)) throw new RangeError(`${a.file}: ${layers} layers × ${heads} heads of ${n} tokens holds no attention`);
   const first = a.weights(0, 0);
   const item = first.BYTES_PER_ELEMENT;
   const dtype: DType = item === 4 ? 'F32' : 'F64';

@@ -1,7 +1,8 @@
 // Attention held as typed arrays (src/core/tensors/attention-source.ts) reads as the same attention
 // saved as a file and read back does, bit for bit: every head, every block of rows (views of the
 // arrays, no copy), and the scanners' answers (pass, head, picture, window, rollout); a spec's F64
-// heads as well as a run's F32 layers; a head or rows outside the shape are refused as a file's are.
+// heads (and a computed spec's input, result/input-attention.ts) as well as a run's F32 layers; a
+// head or rows outside the shape are refused as a file's are.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { arrayAttention, layersAttention } from '../../../../src/core/tensors/attention-source.js';
@@ -10,6 +11,12 @@ import { attentionOf } from '../../../../src/core/files/open.js';
 import { memorySource } from '../../../../src/core/tensors/source.js';
 import { headFloat32, headPicture, headWindow, passOverRange, rolloutOf, shapeOf } from '../../../../src/core/model/scan.js';
 import { randomAttention } from '../../../support/model-fixture.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readSpec } from '../../../../src/core/spec/read.js';
+import { attentionData } from '../../../../src/core/result/attention-data.js';
+import { inputAttention } from '../../../../src/core/result/input-attention.js';
+import { ROOT } from '../../../support/paths.js';
 
 const L = 2, H = 3, N = 300; // past WHOLE_HEAD_MAX: the pass keeps pictures, pooled from 300 to 300
 const TOKENS = Array.from({ length: N }, (_, i) => ['the', ' cat', ' sat', ' the'][i % 4]);
@@ -47,4 +54,17 @@ test('a spec\'s float64 heads read as an F64 file of them; a head or rows outsid
   assert.throws(() => spec.rowBytes(0, 2, 0, 1), /outside 1 × 2/);
   assert.throws(() => spec.rowBytes(0, 0, 3, 3), /outside the 5 queries/);
   assert.throws(() => layersAttention('short', [new Float32Array(7)], 1, 3).head(0, 0), /not 3 × 3 F32/);
+});
+
+test('a computed spec\'s input reads as an F64 file of its heads\' weights, with its tokens', () => {
+  const { spec } = readSpec(readFileSync(join(ROOT, 'examples', 'apple-watch-lens.attn.json'), 'utf8'));
+  const [input] = attentionData(spec!).inputs;
+  const n = input.tokens.length, heads = input.heads.map((h) => h.weights.data);
+  const a = inputAttention(input);
+  const file = attentionOf(memorySource(input.name, writeSafetensors([{ name: 'attention', dtype: 'F64', shape: [1, heads.length, n, n], data: heads }], { tokens: JSON.stringify(input.tokens) })));
+  assert.deepEqual(shapeOf(a), shapeOf(file));
+  for (let h = 0; h < heads.length; h++) assert.equal(hex(a.head(0, h)), hex(heads[h]));
+  assert.deepEqual(passOverRange(a, 0, heads.length).stats, passOverRange(file, 0, heads.length).stats);
+  assert.equal(hex(rolloutOf(a)!), hex(rolloutOf(file)!));
+  assert.throws(() => arrayAttention({ file: 'none', layers: 1, heads: 0, n: 3, weights: () => new Float64Array(9) }), /holds no attention/);
 });
