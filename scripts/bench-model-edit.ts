@@ -7,7 +7,11 @@
 // thread meanwhile (a 5 ms interval's longest gap, past its 5 ms), which is the extension host's in
 // VS Code. The edits: the first run (the model loads), appending one word at the end of a 127-token
 // text, changing its first word, and a burst of five keystrokes 150 ms apart (each cancelling the
-// run before). Figures, not assertions; the folder is removed after.
+// run before). Then the peak memory of a 1,024-token run in a fresh process (the edits' smaller runs
+// apart): the run answered and the grid's pass read from the worker, the process's peak resident
+// memory (the run worker is a thread of it), which holds the model, the run's keys and values and its
+// attention (12 × 12 × 1,024² float32, 604 MB). Figures, not assertions; the folder is removed after.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +38,34 @@ class Stalls {
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const PEAK_TOKENS = 1024;
+
+/** The child: one run of PEAK_TOKENS through the editor's client and worker, the grid's pass, then the process's peak RSS (JSON). */
+async function peakChild(dir: string): Promise<void> {
+  const client = new RunClient(new WorkerService({ run: { file: WORKER } }));
+  try {
+    // The model loaded by a run of a few tokens first: its peak (reading the checkpoint) apart from the long run's.
+    await client.run(dir, PARAGRAPH, 8);
+    const before = process.resourceUsage().maxRSS / 1024;
+    const t0 = performance.now();
+    const report = await client.run(dir, PARAGRAPH.repeat(30), PEAK_TOKENS);
+    const answered = performance.now() - t0;
+    await client.reader().pass(0, report.model.layers * report.model.heads, {});
+    console.log(JSON.stringify({ tokens: report.ids.length, forwardMs: report.timings.forwardMs, answeredMs: answered, readMs: performance.now() - t0, startMB: before, peakMB: process.resourceUsage().maxRSS / 1024, heldMB: process.memoryUsage().rss / 2 ** 20 }));
+  } finally {
+    client.dispose();
+  }
+}
+
+/** The peak of a fresh process's PEAK_TOKENS run, as peakChild reports it. */
+function peak(dir: string): { tokens: number; forwardMs: number; answeredMs: number; readMs: number; startMB: number; peakMB: number; heldMB: number } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', __filename, '--peak', dir], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`the ${PEAK_TOKENS}-token run failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as ReturnType<typeof peak>;
+}
+
 async function main(): Promise<void> {
+  if (process.argv[2] === '--peak') return peakChild(process.argv[3]);
   const dir = mkdtempSync(join(tmpdir(), 'attn-bench-edit-'));
   const stalls = new Stalls();
   const client = new RunClient(new WorkerService({ run: { file: WORKER } }));
@@ -87,6 +118,10 @@ async function main(): Promise<void> {
     const widths = rows[0].map((_, j) => rows.reduce((w, r) => Math.max(w, r[j].length), 0));
     console.log('');
     for (const r of rows) console.log(r.map((c, j) => (j === 0 ? c.padEnd(widths[j]) : c.padStart(widths[j]))).join('  '));
+    client.dispose();
+    const p = peak(dir);
+    console.log(`\n${p.tokens} tokens in a fresh process: forward ${p.forwardMs.toFixed(0)} ms, edit → answer ${p.answeredMs.toFixed(0)} ms, → grid read ${p.readMs.toFixed(0)} ms; ` +
+      `peak RSS ${p.peakMB.toFixed(0)} MB (host thread and run worker; ${p.startMB.toFixed(0)} MB with the model loaded, before the run; ${p.heldMB.toFixed(0)} MB held once the grid has read it)`);
   } finally {
     client.dispose();
     stalls.dispose();

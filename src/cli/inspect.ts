@@ -4,7 +4,7 @@
 import { dirname, resolve } from 'node:path';
 import { attentionOf, openAttention } from '../core/files/open.js';
 import { memorySource } from '../core/tensors/source.js';
-import type { AttentionFile } from '../core/tensors/attention-file.js';
+import type { AttentionSource } from '../core/tensors/attention-source.js';
 import { checkSidecarBeside, resolveBeside } from '../core/files/spec-files.js';
 import { readSpec } from '../core/spec/read.js';
 import { formatProblem, hasErrors } from '../core/json/problems.js';
@@ -51,7 +51,7 @@ export function inspectCommand(args: Args, maxBytes: number, io: Io): number {
 export const MAX_STDIN_MODEL_BYTES = 256 * 1024 * 1024;
 
 /** The attention file a target names: the file on disk, or "-", standard input read into memory within its budget. */
-export function openTarget(target: ModelTarget): AttentionFile {
+export function openTarget(target: ModelTarget): AttentionSource {
   if (target.path !== '-') return openAttention(target.path, target.options);
   const bytes = readBudget(0, MAX_STDIN_MODEL_BYTES);
   if (bytes.length > MAX_STDIN_MODEL_BYTES) throw new TensorFileError(`standard input: more than ${MAX_STDIN_MODEL_BYTES} bytes; give the file's name instead (a file is read at offsets, not whole)`);

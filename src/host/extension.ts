@@ -34,8 +34,8 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   const runner = new AnalysisRunner(workers, (line) => log().warn(line));
   const cache = new AnalysisCache(runner);
   const models = ModelEditorProvider.register(context, workers);
-  // Notebook outputs drawn by our renderer: "Open in Attention Lens" opens the model editor on their weights.
-  const notebooks = new NotebookOutputs(context.globalStorageUri);
+  // Notebook outputs drawn by our renderer: "Open in Attention Lens" shows their weights in the model views.
+  const notebooks = new NotebookOutputs(context.globalStorageUri, context.extensionUri, workers);
   // A spec that names a model's attention file opens the model editor on it, with the spec's tokens.
   // A model spec ({ "model", "text" }) runs the model in a worker and shows its run in the model views.
   const runs = new RunSessions({
@@ -79,7 +79,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     resetStall: () => stalls.reset(),
     answerSaveDialogs: (how) => dialogs.install(how === 'default' ? proposedDialogs : userDialogs),
     notebookOutputs: () => notebooks.infos(),
-    notebookOpened: () => notebooks.openedFiles(),
+    notebookOpened: () => notebooks.openedOutputs(),
   };
 }
 

@@ -23,6 +23,6 @@ export interface AttentionLensApi {
   answerSaveDialogs(how: SaveDialogAnswer): void;
   /** What the notebook renderer reported drawing (view, heads or cells), oldest first. */
   notebookOutputs(): NotebookOutputInfo[];
-  /** The files "Open in Attention Lens" wrote and opened in the model editor (URI strings). */
+  /** The notebook outputs "Open in Attention Lens" showed in the model views (URI strings: their names in global storage). */
   notebookOpened(): string[];
 }

@@ -5,7 +5,8 @@
 // its length against the shape, then every value finite. The answer is the decoded attention, or
 // one sentence saying what is wrong (shown in the cell as it is).
 import { isObject } from '../core/json/object.js';
-import { MAX_HEADS, MAX_TOKENS, type AttentionFile } from '../core/tensors/attention-file.js';
+import { MAX_HEADS, MAX_TOKENS } from '../core/tensors/attention-file.js';
+import type { AttentionSource } from '../core/tensors/attention-source.js';
 import { base64Bytes, firstNonFinite, PAYLOAD_ITEM_SIZE, payloadAttention, payloadBytes, type AttentionPayload } from '../core/model/payload.js';
 import { TensorFileError } from '../core/tensors/source.js';
 
@@ -38,7 +39,7 @@ export function payloadProblem(p: unknown): string | undefined {
   return undefined;
 }
 
-export type CheckedPayload = { payload: AttentionPayload; attention: AttentionFile; bytes: Uint8Array } | { problem: string };
+export type CheckedPayload = { payload: AttentionPayload; attention: AttentionSource; bytes: Uint8Array } | { problem: string };
 
 /** The payload checked whole (fields, length, finite values) and decoded; or why not, in one sentence. */
 export function readPayload(p: unknown): CheckedPayload {

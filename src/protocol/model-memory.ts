@@ -7,14 +7,14 @@
 // the 'painted' reports) is left to the caller.
 import { WHOLE_HEAD_MAX } from '../core/model/data.js';
 import { headFloat32, headPicture, headWindow, rolloutOf, scanModel } from '../core/model/scan.js';
-import type { AttentionFile } from '../core/tensors/attention-file.js';
+import type { AttentionSource } from '../core/tensors/attention-source.js';
 import { TensorFileError } from '../core/tensors/source.js';
 import { webviewMessageProblem, type ModelHostMessage, type ModelWebviewMessage } from './model-editor.js';
 
 export class MemoryModel {
   private scanned: ReturnType<typeof scanModel> | undefined;
 
-  constructor(private readonly attention: AttentionFile) {}
+  constructor(private readonly attention: AttentionSource) {}
 
   /** The answer to one request of the app, or undefined for a request that asks nothing of the data (or is refused). */
   answer(m: unknown): ModelHostMessage | undefined {

@@ -1,14 +1,32 @@
 // Requests to the model reader's worker thread and its answers (host/model-editor/worker.ts and
-// reader.ts). 'open' reads only the file's header; 'pass' reads a range of heads (the scan is shared
+// reader.ts). 'open' reads only the file's header; 'openHeld' takes attention the host holds in
+// memory (a notebook output's payload) as every reader's one copy, never written to disk; 'pass' reads a range of heads (the scan is shared
 // out between workers in such ranges, host/model-editor/scan.ts); 'head' (whole), 'picture' and 'window' (a big head:
 // its picture, and exact weights of a part), and 'rollout' answer the views.
 import type { ScanOptions } from '../core/model/data.js';
 import type { ModelShape } from '../core/model/scan.js';
 import type { OpenOptions } from '../core/files/open.js';
 import type { PassResult } from '../core/tensors/pass.js';
+import type { PayloadDType } from '../core/model/payload.js';
+
+/**
+ * Attention the host holds in memory, read as a file is: a notebook output's checked payload, its
+ * values in shared memory so that the document's reader and its scan's helpers read one copy.
+ */
+export interface HeldAttention {
+  /** The name shown as the file's. */
+  name: string;
+  tokens: string[];
+  /** [layers, heads, n, n]. */
+  shape: [number, number, number, number];
+  dtype: PayloadDType;
+  /** The little-endian values, C order. */
+  values: SharedArrayBuffer;
+}
 
 export type ReaderRequest =
   | { id: number; op: 'open'; path: string; open?: OpenOptions }
+  | { id: number; op: 'openHeld'; held: HeldAttention }
   | { id: number; op: 'pass'; from: number; to: number; options: ScanOptions }
   | { id: number; op: 'head'; layer: number; head: number; options: ScanOptions }
   | { id: number; op: 'picture'; layer: number; head: number; options: ScanOptions }

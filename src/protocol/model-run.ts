@@ -30,7 +30,7 @@ export interface RunWorkerData {
 }
 
 export type RunRequest =
-  | Exclude<ReaderRequest, { op: 'open' } | { op: 'close' }>
+  | Exclude<ReaderRequest, { op: 'open' } | { op: 'openHeld' } | { op: 'close' }>
   | { id: number; op: 'run'; folder: string; text: string; maxTokens?: number }
   | { id: number; op: 'lens'; layer: number; head: number };
 

@@ -1,8 +1,9 @@
 // Small model attention for the model views' tests: layers × heads × n random softmax rows (a
-// seeded generator, so every run sees the same numbers), as an AttentionFile over memory or as a
+// seeded generator, so every run sees the same numbers), as an AttentionSource over memory or as a
 // .safetensors file on disk with its tokens in __metadata__.
 import { writeFileSync } from 'node:fs';
-import { attentionFromTensors, type AttentionFile } from '../../src/core/tensors/attention-file.js';
+import { attentionFromTensors } from '../../src/core/tensors/attention-file.js';
+import type { AttentionSource } from '../../src/core/tensors/attention-source.js';
 import { memorySource } from '../../src/core/tensors/source.js';
 
 export function randomAttention(layers: number, heads: number, n: number, seed = 1): Float32Array {
@@ -17,7 +18,7 @@ export function randomAttention(layers: number, heads: number, n: number, seed =
   return a;
 }
 
-export function memoryAttention(values: Float32Array, layers: number, heads: number, n: number, tokens?: string[]): AttentionFile {
+export function memoryAttention(values: Float32Array, layers: number, heads: number, n: number, tokens?: string[]): AttentionSource {
   const source = memorySource('mem.safetensors', new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
   return attentionFromTensors('mem.safetensors', [{ name: 'attn', dtype: 'F32', shape: [layers, heads, n, n], source, offset: 0 }], tokens, () => {});
 }

@@ -8,11 +8,11 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { readModelFolder, type ModelFolder } from '../../core/files/model-folder.js';
 import { ModelError } from '../../core/transformer/config.js';
 import { loadModel, runText } from '../../core/transformer/model.js';
-import { attentionSafetensors } from '../../core/transformer/attention-out.js';
 import type { RunResult } from '../../core/transformer/types.js';
 import { tokenizerFrom } from '../../core/tokenizer/index.js';
 import { TokenizerError } from '../../core/tokenizer/tokenizer.js';
 import { TensorFileError } from '../../core/tensors/source.js';
+import { safetensorsParts } from '../../core/tensors/safetensors-write.js';
 import { overBudget, PRINTED } from '../../core/budget.js';
 import { intFlag, isBad, type Args, type Io } from '../args.js';
 import { readSpecText } from '../read-file.js';
@@ -101,7 +101,9 @@ function writeAttention(path: string, r: RunResult): string | undefined {
     return (e as NodeJS.ErrnoException).code ?? String(e);
   }
   try {
-    for (const part of attentionSafetensors(r.attention, r.model.heads, r.ids.length, r.tokens)) {
+    const n = r.ids.length;
+    const attention = { name: 'attention', dtype: 'F32' as const, shape: [r.attention.length, r.model.heads, n, n], data: r.attention };
+    for (const part of safetensorsParts([attention], { tokens: JSON.stringify(r.tokens) })) {
       let done = 0;
       while (done < part.length) done += writeSync(fd, part, done, part.length - done);
     }

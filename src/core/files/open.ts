@@ -2,7 +2,8 @@
 // which tensors, and the tokens (safetensors' __metadata__.tokens, else a sidecar X.tokens.json
 // beside X.npy / X.npz / X.safetensors, else the caller's, as a spec's "tokens").
 import { closeSync, readSync } from 'node:fs';
-import { attentionFromTensors, type AttentionFile, type TensorRef } from '../tensors/attention-file.js';
+import { attentionFromTensors, type TensorRef } from '../tensors/attention-file.js';
+import type { AttentionSource } from '../tensors/attention-source.js';
 import { isNpy, readNpy } from '../tensors/npy.js';
 import { metadataTokens, readSafetensors } from '../tensors/safetensors.js';
 import { TensorFileError, type ByteSource } from '../tensors/source.js';
@@ -22,7 +23,7 @@ export interface OpenOptions {
 /** A sidecar tokens file is small: a few thousand strings. */
 export const MAX_TOKENS_FILE_BYTES = 4 * 1024 * 1024;
 
-export function openAttention(path: string, options: OpenOptions = {}): AttentionFile {
+export function openAttention(path: string, options: OpenOptions = {}): AttentionSource {
   return attentionOf(fileSource(path), options, path);
 }
 
@@ -30,7 +31,7 @@ export function openAttention(path: string, options: OpenOptions = {}): Attentio
  * The attention in `source` (bytes already in memory, as standard input is), closed when the file is;
  * `path`, when the bytes are a file's, is where its tokens may be kept beside it.
  */
-export function attentionOf(source: ByteSource, options: OpenOptions = {}, path?: string): AttentionFile {
+export function attentionOf(source: ByteSource, options: OpenOptions = {}, path?: string): AttentionSource {
   try {
     const { tensors, tokens, inflated } = findTensors(source, options.tensor);
     const own = tokens ?? (path !== undefined ? sidecarTokens(path) : undefined);

@@ -1,10 +1,11 @@
 // A model's attention carried inline, as a notebook output carries it (the Python package
 // attention_lens writes it; python/attention_lens/payload.py): the MIME type, the payload's shape, and
-// its one decoding, base64 of little-endian float32 or float16 values → an AttentionFile held in
+// its one decoding, base64 of little-endian float32 or float16 values → an AttentionSource held in
 // memory, which the model views' readers (scan.ts) take as they take a file. Pure: the notebook
 // renderer, the offline page and the host all decode here. The payload is checked (shapes, lengths,
 // finite values) by src/protocol/attention-payload.ts before it is used.
-import { attentionFromTensors, type AttentionFile } from '../tensors/attention-file.js';
+import { attentionFromTensors } from '../tensors/attention-file.js';
+import type { AttentionSource } from '../tensors/attention-source.js';
 import { memorySource } from '../tensors/source.js';
 import { fromBase64 } from './png.js';
 
@@ -65,7 +66,7 @@ export function firstNonFinite(bytes: Uint8Array, payload: Pick<AttentionPayload
 }
 
 /** The payload's attention as the readers take a file: one tensor [layers, heads, n, n] in memory. */
-export function payloadAttention(payload: AttentionPayload, bytes: Uint8Array, name = payload.title ?? 'notebook output'): AttentionFile {
+export function payloadAttention(payload: Pick<AttentionPayload, 'tokens' | 'shape' | 'dtype' | 'title'>, bytes: Uint8Array, name = payload.title ?? 'notebook output'): AttentionSource {
   const source = memorySource(name, bytes);
   return attentionFromTensors(name, [{ name: 'attention', dtype: READER_DTYPE[payload.dtype], shape: [...payload.shape], source, offset: 0 }], payload.tokens, () => {});
 }

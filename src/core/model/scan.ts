@@ -1,6 +1,6 @@
 // Reading a model's attention for the model views: one streaming pass (statistics, thumbnails,
 // row checks; pass.ts) a block of rows at a time, and a head or the rollout on request.
-import type { AttentionFile } from '../tensors/attention-file.js';
+import type { AttentionSource } from '../tensors/attention-source.js';
 import { inspectOverLimit } from '../tensors/inspect.js';
 import { binStarts, passOverHeads, passWarnings, poolRow, type PassResult } from '../tensors/pass.js';
 import { forEachBlock, forEachRow, rowToFloat32 } from '../tensors/rows.js';
@@ -13,7 +13,7 @@ import { overBudget, THUMBNAILS, thumbnailSide } from '../budget.js';
 import { MAX_WINDOW_CELLS, SENT_PICTURE_MAX, THUMB, WHOLE_HEAD_MAX, type ModelHeader, type ScanOptions } from './data.js';
 
 /** Checks a row read to show it: every weight finite (−Infinity too before a softmax); then the softmax if asked. */
-function checkedRow(a: AttentionFile, layer: number, head: number, options: ScanOptions): (i: number, row: Float64Array) => void {
+function checkedRow(a: AttentionSource, layer: number, head: number, options: ScanOptions): (i: number, row: Float64Array) => void {
   return (i, row) => {
     for (let j = 0; j < row.length; j++) {
       if (!Number.isFinite(row[j]) && !(options.softmax && row[j] === -Infinity)) {
@@ -26,13 +26,13 @@ function checkedRow(a: AttentionFile, layer: number, head: number, options: Scan
 }
 
 /** One head's n × n, checked (an error naming the place of a NaN or ±Infinity), softmaxed if asked. */
-export function readHead(a: AttentionFile, layer: number, head: number, options: ScanOptions = {}, out = new Float64Array(a.n * a.n)): Float64Array {
+export function readHead(a: AttentionSource, layer: number, head: number, options: ScanOptions = {}, out = new Float64Array(a.n * a.n)): Float64Array {
   forEachRow(a, layer, head, (i, row) => out.set(row, i * a.n), { transform: checkedRow(a, layer, head, options), terms: false });
   return out;
 }
 
 /** One head as float32, for posting to the webview: decoded a row at a time, never a float64 copy of the head. */
-export function headFloat32(a: AttentionFile, layer: number, head: number, options: ScanOptions = {}): Float32Array {
+export function headFloat32(a: AttentionSource, layer: number, head: number, options: ScanOptions = {}): Float32Array {
   const weights = new Float32Array(a.n * a.n);
   forEachRow(a, layer, head, (i, row) => rowToFloat32(row, 0, a.n, weights, i * a.n), { transform: checkedRow(a, layer, head, options), terms: false });
   return weights;
@@ -43,7 +43,7 @@ export function headFloat32(a: AttentionFile, layer: number, head: number, optio
  * SENT_PICTURE_MAX)) and turned into colour indices of its strongest weight, read a block of rows
  * at a time (no n × n copy). Checked and softmaxed as readHead is.
  */
-export function headPicture(a: AttentionFile, layer: number, head: number, options: ScanOptions = {}): { res: number; indices: Uint8Array; max: number } {
+export function headPicture(a: AttentionSource, layer: number, head: number, options: ScanOptions = {}): { res: number; indices: Uint8Array; max: number } {
   const { n } = a;
   const res = Math.min(n, SENT_PICTURE_MAX);
   const starts = binStarts(n, res);
@@ -54,14 +54,14 @@ export function headPicture(a: AttentionFile, layer: number, head: number, optio
 }
 
 /** Max-pooling decoded rows (any dtype, the softmax, either byte order). */
-function poolRows(a: AttentionFile, layer: number, head: number, res: number, starts: Int32Array, options: ScanOptions): Float32Array {
+function poolRows(a: AttentionSource, layer: number, head: number, res: number, starts: Int32Array, options: ScanOptions): Float32Array {
   const pooled = new Float32Array(res * res);
   forEachRow(a, layer, head, (i, row) => poolRow(row, pooled, Math.floor((i * res) / a.n) * res, res, starts), { transform: checkedRow(a, layer, head, options), terms: false });
   return pooled;
 }
 
 /** Whether a head's 16-bit codes can be pooled as integers (F16/BF16 as stored, on a little-endian machine). */
-function halfCodes(a: AttentionFile, options: ScanOptions): boolean {
+function halfCodes(a: AttentionSource, options: ScanOptions): boolean {
   return (a.dtype === 'F16' || a.dtype === 'BF16') && !options.softmax && new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 }
 
@@ -71,7 +71,7 @@ function halfCodes(a: AttentionFile, options: ScanOptions): boolean {
  * bit set, count as 0, the picture's floor). A code with every exponent bit set is ±Infinity or NaN:
  * refused with its place, as readHead does. A comparison per weight instead of a decode.
  */
-function poolCodes(a: AttentionFile, layer: number, head: number, res: number, starts: Int32Array): Float32Array {
+function poolCodes(a: AttentionSource, layer: number, head: number, res: number, starts: Int32Array): Float32Array {
   const { n } = a;
   const exponent = a.dtype === 'F16' ? 0x7c00 : 0x7f80;
   const best = new Uint16Array(res * res);
@@ -103,12 +103,12 @@ function poolCodes(a: AttentionFile, layer: number, head: number, res: number, s
 }
 
 /** One F16 or BF16 code's value (a BF16 is the top half of a float32). */
-function decodeOne(a: AttentionFile, code: number): number {
+function decodeOne(a: AttentionSource, code: number): number {
   return a.dtype === 'F16' ? float16(code) : new Float32Array(new Uint32Array([code << 16]).buffer)[0];
 }
 
 /** Exact weights of rows i0 … i0 + rows − 1 by keys j0 … j0 + cols − 1 (at most MAX_WINDOW_CELLS), float32. */
-export function headWindow(a: AttentionFile, layer: number, head: number, i0: number, rows: number, j0: number, cols: number, options: ScanOptions = {}): Float32Array {
+export function headWindow(a: AttentionSource, layer: number, head: number, i0: number, rows: number, j0: number, cols: number, options: ScanOptions = {}): Float32Array {
   const { n } = a;
   const whole = (x: number) => Number.isInteger(x) && x >= 0;
   if (!(whole(i0) && whole(j0) && whole(rows) && whole(cols) && i0 + rows <= n && j0 + cols <= n && rows * cols <= MAX_WINDOW_CELLS)) {
@@ -131,14 +131,14 @@ export type ModelShape = Pick<ModelHeader, 'file' | 'dtype' | 'layers' | 'heads'
  * The side of a file's thumbnails: min(n, 64), halved while all of them are over the THUMBNAILS
  * budget (src/core/budget.ts; 16,384 heads at 64² were 268 MB), and the sentence that says so.
  */
-export function thumbOf(a: Pick<AttentionFile, 'layers' | 'heads' | 'n'>): { thumb: number; note?: string } {
+export function thumbOf(a: Pick<AttentionSource, 'layers' | 'heads' | 'n'>): { thumb: number; note?: string } {
   const full = Math.min(a.n, THUMB), thumb = thumbnailSide(a.layers, a.heads, full);
   const note = overBudget(THUMBNAILS, a.layers * a.heads * full * full, `${a.layers} layers × ${a.heads} heads at ${full}×${full}`, `they are drawn at ${thumb}×${thumb}`);
   return note ? { thumb, note } : { thumb };
 }
 
 /** The shape of an opened file; refused (a TensorFileError) when the pass would be over inspect's budget. */
-export function shapeOf(a: AttentionFile): ModelShape {
+export function shapeOf(a: AttentionSource): ModelShape {
   const tooBig = inspectOverLimit(a);
   if (tooBig) throw new TensorFileError(tooBig);
   const { thumb, note } = thumbOf(a);
@@ -166,20 +166,20 @@ export function keptPictureSide(shape: Pick<ModelShape, 'layers' | 'heads' | 'to
 }
 
 /** The pass over heads from … to − 1 with this file's thumbnails and, when kept, pictures (a worker's share of the scan). */
-export function passOverRange(a: AttentionFile, from: number, to: number, options: ScanOptions = {}): PassResult {
+export function passOverRange(a: AttentionSource, from: number, to: number, options: ScanOptions = {}): PassResult {
   const picture = keptPictureSide({ layers: a.layers, heads: a.heads, tokens: a.n });
   return passOverHeads(a, { softmax: options.softmax, thumb: thumbOf(a).thumb, from, to, ...(picture ? { picture } : {}) });
 }
 
 /** The one pass in one thread: statistics, thumbnails and the row checks of every head (pass.ts). Refused over inspect's budget. */
-export function scanModel(a: AttentionFile, options: ScanOptions = {}): { header: ModelHeader; thumbnails: Float32Array } {
+export function scanModel(a: AttentionSource, options: ScanOptions = {}): { header: ModelHeader; thumbnails: Float32Array } {
   const shape = shapeOf(a);
   const pass = passOverRange(a, 0, a.layers * a.heads, options);
   return { header: headerOf(shape, pass, options), thumbnails: pass.thumbnails };
 }
 
 /** The rollout (Abnar & Zuidema 2020) as float32, in a second pass; undefined when rolloutRefusal says why not. */
-export function rolloutOf(a: AttentionFile, options: ScanOptions = {}): Float32Array | undefined {
+export function rolloutOf(a: AttentionSource, options: ScanOptions = {}): Float32Array | undefined {
   const { n } = a;
   if (rolloutRefusal(a.layers, n) !== undefined) return undefined;
   const rollout = new Rollout(n);

@@ -5,6 +5,7 @@
 // or one tensor per layer, sorted by the layer number at the end of its name.
 import { decode, ITEM_SIZE, type DType } from './dtype.js';
 import { TensorFileError, type ByteSource } from './source.js';
+import { checkRows, type AttentionSource } from './attention-source.js';
 
 /** The names of the files that hold a model's attention: .safetensors, .npy, .npz (any case). */
 export const ATTENTION_FILE_NAME = /\.(safetensors|npy|npz)$/i;
@@ -16,25 +17,6 @@ export interface TensorRef {
   shape: number[];
   source: ByteSource;
   offset: number;
-}
-
-export interface AttentionFile {
-  file: string;
-  dtype: DType;
-  layers: number;
-  heads: number;
-  /** Tokens (queries = keys): each head is n × n. */
-  n: number;
-  tokens?: string[];
-  /** What the reader did that the reader of the file should know (layers renumbered): shown with the warnings. */
-  notes?: string[];
-  /** Bytes the reader inflated into memory to hold it (deflated .npz members); absent when it reads at offsets. */
-  inflated?: number;
-  /** The head's n × n weights, row-major (row = query), decoded exactly to float64. */
-  head(layer: number, head: number, out?: Float64Array): Float64Array;
-  /** The little-endian bytes of rows first … first + rows − 1 of a head, as stored (see rows.ts). */
-  rowBytes(layer: number, head: number, first: number, rows: number): Uint8Array;
-  close(): void;
 }
 
 /** Largest n we open: the head view goes to 4,096; one F64 head is then 128 MiB. */
@@ -88,7 +70,7 @@ export function layerNumber(name: string): number | undefined {
 }
 
 /** `release` closes what the tensors were read from (the file), once the caller is done. */
-export function attentionFromTensors(file: string, tensors: readonly TensorRef[], tokens: string[] | undefined, release: () => void): AttentionFile {
+export function attentionFromTensors(file: string, tensors: readonly TensorRef[], tokens: string[] | undefined, release: () => void): AttentionSource {
   if (tensors.length === 0) throw new TensorFileError(`${file}: no tensors in the file`);
   for (const t of tensors) {
     if (!DTYPES.includes(t.dtype)) throw new TensorFileError(`${file}: ${describe(t)}: dtype ${t.dtype} is not one we read (F64, F32, F16, BF16)`);
@@ -136,8 +118,7 @@ export function attentionFromTensors(file: string, tensors: readonly TensorRef[]
       return out;
     },
     rowBytes(layer, head, first, rows) {
-      if (!(layer >= 0 && layer < layers && head >= 0 && head < heads)) throw new RangeError(`layer ${layer} head ${head} is outside ${layers} × ${heads}`);
-      if (!(first >= 0 && rows >= 0 && first + rows <= n)) throw new RangeError(`rows ${first} … ${first + rows - 1} are outside the ${n} queries`);
+      checkRows(layers, heads, n, layer, head, first, rows);
       const t = layerTensors.length === 1 ? layerTensors[0] : layerTensors[layer];
       const index = layerTensors.length === 1 ? layer * heads + head : head;
       return t.source.read(t.offset + index * headBytes + first * n * item, rows * n * item);

@@ -2,7 +2,7 @@
 // rollout, in one pass over the file (pass.ts), a block of rows in memory at a time. The values are
 // checked as they stream by: NaN or ±Infinity stop with the place; rows that do not sum to 1 (scores
 // saved before the softmax?) and negative weights are counted and reported as a warning.
-import type { AttentionFile } from './attention-file.js';
+import type { AttentionSource } from './attention-source.js';
 import type { HeadStats } from './head-stats.js';
 import { passOverHeads, passWarnings } from './pass.js';
 import { Rollout, rolloutRefusal } from './rollout.js';
@@ -27,14 +27,14 @@ export interface InspectOutcome {
 }
 
 /** The cost of inspecting, checked before anything is read: a message when it is over the budget. */
-export function inspectOverLimit(a: AttentionFile): string | undefined {
+export function inspectOverLimit(a: AttentionSource): string | undefined {
   const values = a.layers * a.heads * a.n * a.n;
   return values > MAX_INSPECT_VALUES
     ? `${a.file}: ${a.layers} layers × ${a.heads} heads × ${a.n}² = ${values} weights, more than the ${MAX_INSPECT_VALUES} inspect reads`
     : undefined;
 }
 
-export function inspectAttention(a: AttentionFile): InspectOutcome {
+export function inspectAttention(a: AttentionSource): InspectOutcome {
   const { n } = a;
   const rollout = rolloutRefusal(a.layers, n) === undefined ? new Rollout(n) : undefined;
   const pass = passOverHeads(a, rollout ? { onLayerMean: (_, mean) => rollout.addLayer(mean) } : {});

@@ -4,7 +4,7 @@
 // thumbnails and each layer's mean over heads (for the rollout). The file is read a block of rows at
 // a time (rows.ts), so memory is a few rows plus what was asked for, and each weight is touched
 // by a few loops over a row that sits in the cache.
-import type { AttentionFile } from './attention-file.js';
+import type { AttentionSource } from './attention-source.js';
 import { earlierCopies, HeadStatsSum, STAT_NAMES, type HeadStats } from './head-stats.js';
 import { rowToFloat32, forEachRow, rowScratch } from './rows.js';
 import { softmaxInto } from '../attention/softmax.js';
@@ -71,7 +71,7 @@ export function roundedSum(sum: number): string {
   return String(sum);
 }
 
-function notFinite(a: AttentionFile, layer: number, head: number, i: number, j: number, w: number): TensorFileError {
+function notFinite(a: AttentionSource, layer: number, head: number, i: number, j: number, w: number): TensorFileError {
   return new TensorFileError(`${a.file}: layer ${layer} head ${head}: the weight of query ${i} on key ${j} is ${w}`);
 }
 
@@ -97,7 +97,7 @@ function allZero(row: Float64Array, n: number): boolean {
   return true;
 }
 
-export function passOverHeads(a: AttentionFile, options: PassOptions = {}): PassResult {
+export function passOverHeads(a: AttentionSource, options: PassOptions = {}): PassResult {
   const { n } = a;
   const total = a.layers * a.heads;
   const from = options.from ?? 0, to = options.to ?? total;

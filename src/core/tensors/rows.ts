@@ -4,7 +4,7 @@
 // pass over a 4 × 8 × 4,096² F16 file (537 million weights) does no logarithm at all; the numbers are
 // the same bits as decoding the weight and calling Math.log on it (one float64 expression, either way).
 // Memory is one block (≤ 8 MiB) and two rows, whatever n is.
-import type { AttentionFile } from './attention-file.js';
+import type { AttentionSource } from './attention-source.js';
 import { decode, float16, ITEM_SIZE, type DType } from './dtype.js';
 
 /**
@@ -116,7 +116,7 @@ export interface RowOptions {
  * The head's rows from … to − 1 as blocks of stored bytes (≤ BLOCK_BYTES, aligned for a typed view of
  * the dtype): `visit(first, rows, block)`. What forEachRow decodes, and what a pass over raw codes reads.
  */
-export function forEachBlock(a: AttentionFile, layer: number, head: number, from: number, to: number, visit: (first: number, rows: number, block: Uint8Array) => void): void {
+export function forEachBlock(a: AttentionSource, layer: number, head: number, from: number, to: number, visit: (first: number, rows: number, block: Uint8Array) => void): void {
   const perBlock = Math.max(1, Math.floor(BLOCK_BYTES / (a.n * ITEM_SIZE[a.dtype])));
   for (let first = from; first < to; first += perBlock) {
     const rows = Math.min(perBlock, to - first);
@@ -129,7 +129,7 @@ export function forEachBlock(a: AttentionFile, layer: number, head: number, from
 }
 
 /** Visits every row of one head in order; the terms are computed from the row after `transform`. */
-export function forEachRow(a: AttentionFile, layer: number, head: number, visit: RowVisitor, options: RowOptions = {}): void {
+export function forEachRow(a: AttentionSource, layer: number, head: number, visit: RowVisitor, options: RowOptions = {}): void {
   const { n } = a;
   const decodeRow = decoderFor(a.dtype, n);
   const { values, terms } = options.scratch ?? rowScratch(n);

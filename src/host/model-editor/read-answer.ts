@@ -1,15 +1,15 @@
-// A model reader's answer to one request over an open attention file: the streaming pass over a range
+// A model reader's answer to one request over an attention source: the streaming pass over a range
 // of heads, a head whole, its picture, a window of exact weights, the rollout. Shared by the model
-// editor's worker (a file on disk) and the model run's worker (a run's attention, in memory), so the
-// views read both alike. Results are typed arrays whose buffers the caller transfers.
-import type { AttentionFile } from '../../core/tensors/attention-file.js';
+// editor's worker (a file on disk) and the model run's worker (a run's layers, read where they lie),
+// so the views read both alike. Results are typed arrays whose buffers the caller transfers.
+import type { AttentionSource } from '../../core/tensors/attention-source.js';
 import { headFloat32, headPicture, headWindow, passOverRange, rolloutOf } from '../../core/model/scan.js';
 import type { ReaderRequest, ReaderResponse } from '../../protocol/model-reader.js';
 
-type ReadRequest = Exclude<ReaderRequest, { op: 'open' } | { op: 'close' }>;
+type ReadRequest = Exclude<ReaderRequest, { op: 'open' } | { op: 'openHeld' } | { op: 'close' }>;
 
-/** The answer to a read of `file` (throws as the scan functions do; the caller turns that into an error reply). */
-export function answerRead(file: AttentionFile | undefined, r: ReadRequest): { response: ReaderResponse; transfer: ArrayBuffer[] } {
+/** The answer to a read of `file`, an open file or a run (throws as the scan functions do; the caller turns that into an error reply). */
+export function answerRead(file: AttentionSource | undefined, r: ReadRequest): { response: ReaderResponse; transfer: ArrayBuffer[] } {
   if (!file) throw new Error('no file is open');
   switch (r.op) {
     case 'pass': {

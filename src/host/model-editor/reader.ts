@@ -8,7 +8,7 @@ import type { OpenOptions } from '../../core/files/open.js';
 import type { ScanOptions } from '../../core/model/data.js';
 import type { ModelShape } from '../../core/model/scan.js';
 import type { PassResult } from '../../core/tensors/pass.js';
-import type { ReaderRequest, ReaderResponse } from '../../protocol/model-reader.js';
+import type { HeldAttention, ReaderRequest, ReaderResponse } from '../../protocol/model-reader.js';
 import type { Requests } from '../../protocol/requests.js';
 import type { Lane, WorkerService } from '../workers/service.js';
 
@@ -57,6 +57,11 @@ export class ModelReader implements ModelReading {
   /** Opens the file (its header only). `open`: the tensor and tokens a spec that references the file names (see read-reference.ts). */
   async open(path: string, open?: OpenOptions): Promise<ModelShape> {
     return (await this.ask({ op: 'open', path, ...(open ? { open } : {}) })).shape!;
+  }
+
+  /** Opens attention the host holds (its values shared with the worker, not copied). */
+  async openHeld(held: HeldAttention): Promise<ModelShape> {
+    return (await this.ask({ op: 'openHeld', held })).shape!;
   }
 
   /** The pass over heads from … to − 1 of the open file (statistics, thumbnails, row checks). */

@@ -1,36 +1,65 @@
 // "Open in Attention Lens" from a notebook output: the renderer sends the cell's payload (checked
-// here again, whole: a message from a webview is untrusted), the host writes it as a .safetensors in
-// the extension's global storage (named by a hash of the weights, so a second click reuses the file)
-// and opens the model editor on it beside the notebook, then answers the request by its id. The
-// renderer's 'painted' reports are kept for the tests. Wired by extension.ts through
-// vscode.notebooks.createRendererMessaging.
+// here again, whole: a message from a webview is untrusted), and the host shows it in the model
+// views beside the notebook, then answers the request by its id. The payload is never written to
+// disk to be read back: its values go into shared memory that the views' reader workers read in
+// place (the model editor's worker, 'openHeld'), one copy however many read it. Each output is named
+// by a hash of its weights and tokens, so a second click shows the panel already open. Its exports
+// go to the extension's global storage, under that name. The renderer's 'painted' reports are kept
+// for the tests. Wired by extension.ts through vscode.notebooks.createRendererMessaging.
 import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 import { readPayload } from '../../protocol/attention-payload.js';
 import { NOTEBOOK_RENDERER_ID, rendererMessageProblem, type RendererMessage, type RendererReply } from '../../protocol/notebook.js';
-import { safetensorsBytes } from '../../core/tensors/write-safetensors.js';
+import type { HeldAttention } from '../../protocol/model-reader.js';
 import type { AttentionPayload } from '../../core/model/payload.js';
+import { ModelDocument } from '../model-editor/document.js';
+import { ModelReader, type ModelReading } from '../model-editor/reader.js';
+import { showModelView } from '../model-editor/webview.js';
 import { log } from '../log.js';
+import type { WorkerService } from '../workers/service.js';
 
 /** What the renderer reported drawing, newest last (for the tests). */
 export interface NotebookOutputInfo { view: string; items: number; drawMs: number }
 
 export const NOTEBOOK_FOLDER = 'notebook-outputs';
 
-/** The file's name: the title's letters and digits (at most 40), then 12 hex digits of the weights' hash. */
-export function outputFileName(payload: AttentionPayload, bytes: Uint8Array): string {
+/** The output's name: the title's letters and digits (at most 40), then 12 hex digits of the weights' hash. */
+export function outputName(payload: AttentionPayload, bytes: Uint8Array): string {
   const stem = (payload.title ?? 'attention').replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'attention';
   const hash = createHash('sha256').update(bytes).update(JSON.stringify(payload.tokens)).digest('hex').slice(0, 12);
-  return `${stem}-${hash}.safetensors`;
+  return `${stem}-${hash}`;
+}
+
+/** The payload's values in shared memory, with what the reader needs to read them. */
+function held(payload: AttentionPayload, bytes: Uint8Array, name: string): HeldAttention {
+  const values = new SharedArrayBuffer(bytes.length);
+  new Uint8Array(values).set(bytes);
+  return { name, tokens: payload.tokens, shape: payload.shape, dtype: payload.dtype, values };
+}
+
+/** A model reader (a worker) whose 'open' takes the held attention: what ModelDocument asks of a reader of a file. */
+function heldReader(workers: WorkerService, attention: HeldAttention): ModelReading {
+  const reader = new ModelReader(workers);
+  return {
+    open: () => reader.openHeld(attention),
+    pass: (from, to, options) => reader.pass(from, to, options),
+    head: (layer, head, options) => reader.head(layer, head, options),
+    picture: (layer, head, options) => reader.picture(layer, head, options),
+    window: (layer, head, i0, rows, j0, cols, options) => reader.window(layer, head, i0, rows, j0, cols, options),
+    rollout: (options) => reader.rollout(options),
+    dispose: () => reader.dispose(),
+  };
 }
 
 export class NotebookOutputs implements vscode.Disposable {
   private readonly painted: NotebookOutputInfo[] = [];
   private readonly opened: string[] = [];
+  /** The outputs shown, by name: a second click shows its panel again. */
+  private readonly panels = new Map<string, vscode.WebviewPanel>();
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly messaging: vscode.NotebookRendererMessaging;
 
-  constructor(private readonly globalStorageUri: vscode.Uri) {
+  constructor(private readonly globalStorageUri: vscode.Uri, private readonly extensionUri: vscode.Uri, private readonly workers: WorkerService) {
     this.messaging = vscode.notebooks.createRendererMessaging(NOTEBOOK_RENDERER_ID);
     this.subscriptions.push(this.messaging.onDidReceiveMessage(({ editor, message }) => { void this.receive(editor, message); }));
   }
@@ -40,8 +69,8 @@ export class NotebookOutputs implements vscode.Disposable {
     return this.painted.map((p) => ({ ...p }));
   }
 
-  /** The files opened in the model editor from notebook outputs (URI strings). */
-  openedFiles(): string[] {
+  /** The outputs shown in the model views (their URIs: their names in global storage, where their exports go). */
+  openedOutputs(): string[] {
     return [...this.opened];
   }
 
@@ -70,14 +99,26 @@ export class NotebookOutputs implements vscode.Disposable {
     if ('problem' in read) return { type: 'refused', id, message: read.problem };
     try {
       const { payload, bytes } = read;
+      const name = outputName(payload, bytes);
+      const shown = this.panels.get(name);
+      if (shown) {
+        shown.reveal(vscode.ViewColumn.Beside);
+        return { type: 'opened', id, file: name };
+      }
       const folder = vscode.Uri.joinPath(this.globalStorageUri, NOTEBOOK_FOLDER);
+      // Only the exports are written, there.
       await vscode.workspace.fs.createDirectory(folder);
-      const uri = vscode.Uri.joinPath(folder, outputFileName(payload, bytes));
-      const file = safetensorsBytes([{ name: 'attention', dtype: payload.dtype === 'float16' ? 'F16' : 'F32', shape: payload.shape, bytes }], { tokens: JSON.stringify(payload.tokens) });
-      await vscode.workspace.fs.writeFile(uri, file);
-      await vscode.commands.executeCommand('vscode.openWith', uri, 'attentionLens.model', vscode.ViewColumn.Beside);
+      const uri = vscode.Uri.joinPath(folder, name);
+      const attention = held(payload, bytes, name);
+      const document = new ModelDocument({ uri: uri.toString(), path: name, newReader: () => heldReader(this.workers, attention), log: log() });
+      const panel = vscode.window.createWebviewPanel('attentionLens.notebookOutput', payload.title ?? name, vscode.ViewColumn.Beside, { retainContextWhenHidden: false });
+      this.panels.set(name, panel);
+      showModelView(panel, uri, document, this.extensionUri, () => {
+        document.dispose();
+        if (this.panels.get(name) === panel) this.panels.delete(name);
+      });
       this.opened.push(uri.toString());
-      return { type: 'opened', id, file: uri.path.split('/').pop() ?? uri.path };
+      return { type: 'opened', id, file: name };
     } catch (e) {
       return { type: 'refused', id, message: e instanceof Error ? e.message : String(e) };
     }
@@ -88,6 +129,7 @@ export class NotebookOutputs implements vscode.Disposable {
   }
 
   dispose(): void {
+    for (const panel of [...this.panels.values()]) panel.dispose();
     this.subscriptions.splice(0).forEach((d) => d.dispose());
   }
 }

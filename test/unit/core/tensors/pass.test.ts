@@ -4,7 +4,8 @@
 // passes over ranges of heads, put together in any order, are the one pass.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { attentionFromTensors, type AttentionFile } from '../../../../src/core/tensors/attention-file.js';
+import { attentionFromTensors } from '../../../../src/core/tensors/attention-file.js';
+import type { AttentionSource } from '../../../../src/core/tensors/attention-source.js';
 import { ITEM_SIZE, type DType } from '../../../../src/core/tensors/dtype.js';
 import { memorySource } from '../../../../src/core/tensors/source.js';
 import { entropyTerm, forEachRow } from '../../../../src/core/tensors/rows.js';
@@ -41,8 +42,8 @@ function halfBits(v: number): number {
   return sign | Math.floor(a / 2 ** -24);
 }
 
-/** An AttentionFile over `bytes` placed at an odd offset of a bigger buffer (typed views need copying). */
-function fileOf(dtype: DType, values: number[], layers: number, heads: number, n: number, tokens?: string[]): AttentionFile {
+/** An AttentionSource over `bytes` placed at an odd offset of a bigger buffer (typed views need copying). */
+function fileOf(dtype: DType, values: number[], layers: number, heads: number, n: number, tokens?: string[]): AttentionSource {
   const raw = encode(dtype, values);
   const padded = new Uint8Array(raw.length + 3);
   padded.set(raw, 3);

@@ -5,7 +5,7 @@
 import { hostMessageProblem, type ModelHostMessage } from '../../../../src/protocol/model-editor.js';
 import type { ModelHeader, ScanOptions } from '../../../../src/core/model/data.js';
 import type { OpenOptions } from '../../../../src/core/files/open.js';
-import type { AttentionFile } from '../../../../src/core/tensors/attention-file.js';
+import type { AttentionSource } from '../../../../src/core/tensors/attention-source.js';
 import type { PassResult } from '../../../../src/core/tensors/pass.js';
 import { headFloat32, headPicture, headWindow, passOverRange, rolloutOf, shapeOf, type ModelShape } from '../../../../src/core/model/scan.js';
 import type { ModelReading } from '../../../../src/host/model-editor/reader.js';
@@ -92,8 +92,8 @@ export class Gate {
  * some). Passes wait at `passes` and heads at `heads` when given; `failHead` makes a head read fail.
  */
 export class LocalReader extends CountingReader {
-  constructor(file: (open?: OpenOptions) => AttentionFile, gates: { passes?: Gate; heads?: Gate } = {}, failHead?: Error) {
-    let a: AttentionFile | undefined;
+  constructor(file: (open?: OpenOptions) => AttentionSource, gates: { passes?: Gate; heads?: Gate } = {}, failHead?: Error) {
+    let a: AttentionSource | undefined;
     const opened = () => { if (!a) throw new Error('no file is open'); return a; };
     super({
       open: async (_path, open) => { a = file(open); return shapeOf(a); },

@@ -1,10 +1,16 @@
 // The model run's worker service (src/host/model-run/run-service.ts) with a fake engine: a run's
-// attention becomes an attention file in memory that the model reader's requests read back exactly
-// (every head, its shape and tokens); an engine's refusal is one line marked as the run's error; a
+// attention is read where it lies, and the model reader's requests read it back exactly (every head,
+// its shape and tokens), bit for bit what the same attention saved as a file and read back answers,
+// with no file's bytes made on the way; an engine's refusal is one line marked as the run's error; a
 // head asked for the lens comes back as the engine cut it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cancelledBy, RunService, runAttentionBytes } from '../../../../src/host/model-run/run-service.js';
+import { cancelledBy, RunService } from '../../../../src/host/model-run/run-service.js';
+import { attentionOf } from '../../../../src/core/files/open.js';
+import { memorySource } from '../../../../src/core/tensors/source.js';
+import { writeSafetensors } from '../../../../src/core/tensors/safetensors-write.js';
+import type { AttentionSource } from '../../../../src/core/tensors/attention-source.js';
+import { answerRead } from '../../../../src/host/model-editor/read-answer.js';
 import type { Engine } from '../../../../src/host/model-run/engine.js';
 import type { RunResult } from '../../../../src/core/transformer/types.js';
 import type { RunResponse } from '../../../../src/protocol/model-run.js';
@@ -58,13 +64,73 @@ test('an engine\'s refusal is an error reply marked as the run\'s (shown as it i
   assert.equal(read.ok, false);
 });
 
-test('the run\'s attention file is [layers, heads, n, n] F32 with the tokens in __metadata__', () => {
-  const bytes = runAttentionBytes(fakeRun('The cat sat on'));
-  const size = new DataView(bytes.buffer).getUint32(0, true);
-  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + size)));
-  assert.deepEqual(header.attention.shape, [L, H, N, N]);
-  assert.equal(header.attention.dtype, 'F32');
-  assert.deepEqual(JSON.parse(header.__metadata__.tokens), ['The', ' cat', ' sat', ' on']);
+test('the run\'s attention is [layers, heads, n, n] F32 with the tokens', () => {
+  const service = new RunService(engine());
+  const run = ok(service.answer({ id: 1, op: 'run', folder: '/m', text: 'The cat sat on' }).response).run as { shape: { layers: number; heads: number; tokens: number; dtype: string; tokenTexts: string[] } };
+  assert.deepEqual([run.shape.layers, run.shape.heads, run.shape.tokens], [L, H, N]);
+  assert.equal(run.shape.dtype, 'F32');
+  assert.deepEqual(run.shape.tokenTexts, ['The', ' cat', ' sat', ' on']);
+});
+
+/** Every read request the views make of a run: the grid's passes, each head, a picture, a window, the rollout. */
+function requests(layers: number, heads: number) {
+  const options = {};
+  return [
+    { op: 'pass' as const, from: 0, to: layers * heads, options },
+    { op: 'pass' as const, from: 1, to: layers * heads - 1, options: { softmax: true } },
+    ...Array.from({ length: layers * heads }, (_, k) => ({ op: 'head' as const, layer: Math.floor(k / heads), head: k % heads, options })),
+    { op: 'picture' as const, layer: 1, head: 2, options },
+    { op: 'window' as const, layer: 1, head: 0, i0: 3, rows: 5, j0: 2, cols: 7, options },
+    { op: 'rollout' as const, options },
+  ];
+}
+
+test('a run\'s answers are bit for bit those of its attention saved as a file and read back: pass, head, picture, window, rollout', () => {
+  const n = 12;
+  const attention = Array.from({ length: L }, (_, l) => {
+    const a = new Float32Array(H * n * n);
+    let s = 7 + l;
+    for (let r = 0; r < H * n; r++) {
+      let sum = 0;
+      for (let j = 0; j < n; j++) { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; a[r * n + j] = Math.exp(4 * s / 2 ** 32); sum += a[r * n + j]; }
+      for (let j = 0; j < n; j++) a[r * n + j] /= sum;
+    }
+    return a;
+  });
+  const tokens = Array.from({ length: n }, (_, i) => ['a', ' b', ' a', ' c'][i % 4]);
+  const run: RunResult = { ...fakeRun('x'), ids: tokens.map((_, i) => i), pieces: tokens, tokens, attention };
+  const service = new RunService({ ...engine(), run: () => run });
+  const shape = ok(service.answer({ id: 1, op: 'run', folder: '/m', text: 'x' }).response).run as { shape: unknown };
+  const file = attentionOf(memorySource('the run', writeSafetensors([{ name: 'attention', dtype: 'F32', shape: [L, H, n, n], data: attention }], { tokens: JSON.stringify(tokens) })));
+  assert.deepEqual(shape.shape, { file: 'the run', dtype: 'F32', layers: L, heads: H, tokens: n, tokenTexts: tokens, thumb: n });
+  const bits = (x: unknown): unknown => (ArrayBuffer.isView(x) ? Buffer.from(x.buffer, x.byteOffset, x.byteLength).toString('hex')
+    : Array.isArray(x) ? x.map(bits) : x && typeof x === 'object' ? Object.fromEntries(Object.entries(x).filter(([k]) => k !== 'ms').map(([k, v]) => [k, bits(v)])) : x);
+  for (const [k, r] of requests(L, H).entries()) {
+    const fromRun = ok(service.answer({ id: 10 + k, ...r }).response);
+    const fromFile = answerRead(file, { id: 10 + k, ...r }).response;
+    assert.deepEqual(bits(fromRun), bits(fromFile), r.op);
+  }
+});
+
+test('a run makes no file: the service holds the run\'s own arrays, no buffer the size of its attention', () => {
+  const run = fakeRun('The cat sat on');
+  const made: number[] = [];
+  const original = globalThis.Uint8Array;
+  const size = L * H * N * N * 4;
+  // Every Uint8Array made while the run is kept and read: none holds the attention's bytes (a file would be more).
+  globalThis.Uint8Array = new Proxy(original, { construct(target, args) { const a = Reflect.construct(target, args) as Uint8Array; if (a.buffer.byteLength >= size) made.push(a.buffer.byteLength); return a; } });
+  try {
+    const service = new RunService({ ...engine(), run: () => run });
+    ok(service.answer({ id: 1, op: 'run', folder: '/m', text: 'x' }).response);
+    ok(service.answer({ id: 2, op: 'pass', from: 0, to: L * H, options: {} }).response);
+    const head = ok(service.answer({ id: 3, op: 'head', layer: 1, head: 1, options: {} }).response).weights as Float32Array;
+    assert.deepEqual([...head], [...run.attention[1].subarray(N * N, 2 * N * N)]);
+    const held = (service as unknown as { attention: AttentionSource }).attention;
+    assert.equal(held.rowBytes(1, 2, 0, N).buffer, run.attention[1].buffer, 'a head\'s rows are a view of the run\'s layer');
+  } finally {
+    globalThis.Uint8Array = original;
+  }
+  assert.deepEqual(made, [], 'no buffer the size of the attention was made');
 });
 
 test('a run the cancel flag names answers \'cancelled\' (asked between layers); a later run goes on', () => {

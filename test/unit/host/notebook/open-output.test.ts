@@ -1,8 +1,8 @@
 // The host's side of Open in Attention Lens (src/host/notebook/open-output.ts) in the vscode stand-in:
-// an open request from the renderer writes the payload as a .safetensors in global storage (read
-// back by our reader: the very weights and tokens), opens the model editor on it and answers the
-// request by its id; a second click reuses the file; a bad payload is refused with its reason; an
-// unknown message is ignored; painted reports are kept for the tests.
+// an open request from the renderer shows the payload in the model views beside the notebook (read by
+// the model editor's worker from shared memory: the very weights and tokens, nothing written to disk)
+// and answers the request by its id; a second click shows the same panel; a bad payload is refused
+// with its reason; an unknown message is ignored; painted reports are kept for the tests.
 import '../../../support/vscode/register.js';
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,46 +13,65 @@ import * as vscode from 'vscode';
 import { standIn } from '../../../support/vscode/index.js';
 import { NotebookOutputs } from '../../../../src/host/notebook/open-output.js';
 import { NOTEBOOK_RENDERER_ID } from '../../../../src/protocol/notebook.js';
-import { openAttention } from '../../../../src/core/files/open.js';
 import { randomPayload } from '../../../support/payload.js';
+import { ROOT } from '../../../support/paths.js';
+import { WorkerService } from '../../../../src/host/workers/service.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'attn-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-const until = async (f: () => boolean) => { for (let i = 0; i < 200 && !f(); i++) await new Promise((r) => setTimeout(r, 10)); };
+const until = async (f: () => boolean) => { for (let i = 0; i < 500 && !f(); i++) await new Promise((r) => setTimeout(r, 10)); };
+const extension = vscode.Uri.file(ROOT);
+const workers = new WorkerService({ scan: { file: join(ROOT, 'dist', 'model-worker.js') } });
+after(() => workers.dispose());
 
-test('open: the payload written, read back, opened in the model editor, answered by id', async () => {
+test('open: the payload shown in the model views, read from memory (no file), answered by id; a second click shows the same panel', async () => {
   standIn.reset();
-  // The model editor itself is tested in test/unit/host/model-editor: here, what the host asks of it.
-  vscode.commands.registerCommand('vscode.openWith', async () => undefined);
-  const outputs = new NotebookOutputs(vscode.Uri.file(dir));
+  const outputs = new NotebookOutputs(vscode.Uri.file(dir), extension, workers);
   const { values, payload } = randomPayload(2, 2, 4, 3, { title: 'gpt2 run/1' });
   standIn.renderers.send(NOTEBOOK_RENDERER_ID, { type: 'open', id: 4, payload });
   await until(() => standIn.renderers.posted(NOTEBOOK_RENDERER_ID).length === 1);
   const [reply] = standIn.renderers.posted(NOTEBOOK_RENDERER_ID) as { type: string; id: number; file: string }[];
   assert.equal(reply.type, 'opened');
   assert.equal(reply.id, 4);
-  assert.match(reply.file, /^gpt2-run-1-[0-9a-f]{12}\.safetensors$/);
-  const written = join(dir, 'notebook-outputs', reply.file);
-  const a = openAttention(written);
-  assert.deepEqual([a.layers, a.heads, a.n], [2, 2, 4]);
-  assert.deepEqual(a.tokens, payload.tokens);
-  assert.deepEqual(Array.from(a.head(1, 1)), Array.from(values.subarray(48, 64)));
-  a.close();
-  const open = standIn.commands.state.executed.find((c) => c.command === 'vscode.openWith');
-  assert.ok(open);
-  assert.equal((open.args[0] as vscode.Uri).fsPath, written);
-  assert.equal(open.args[1], 'attentionLens.model');
-  assert.deepEqual(outputs.openedFiles(), [vscode.Uri.file(written).toString()]);
-  // The same weights again: the same file, no second copy.
+  assert.match(reply.file, /^gpt2-run-1-[0-9a-f]{12}$/);
+  const panels = standIn.windows.state.panels.filter((p) => p.viewType === 'attentionLens.notebookOutput');
+  assert.equal(panels.length, 1);
+  const [panel] = panels;
+  assert.equal(panel.title, 'gpt2 run/1');
+  assert.match(panel.webview.html, /model-webview\.js/);
+  // The page asks, as the model page does: the header, then a head.
+  panel.webview.fromPage({ type: 'ready' });
+  await until(() => panel.webview.receivedOf('model').length > 0);
+  const [model] = panel.webview.receivedOf('model') as { header: { layers: number; heads: number; tokens: number; tokenTexts: string[]; file: string } }[];
+  assert.deepEqual([model.header.layers, model.header.heads, model.header.tokens], [2, 2, 4]);
+  assert.deepEqual(model.header.tokenTexts, payload.tokens);
+  assert.equal(model.header.file, reply.file);
+  panel.webview.fromPage({ type: 'head', layer: 1, head: 1 });
+  await until(() => panel.webview.receivedOf('head').length > 0);
+  const [head] = panel.webview.receivedOf('head') as { weights: Float32Array }[];
+  assert.deepEqual(Array.from(head.weights), Array.from(values.subarray(48, 64)));
+  assert.deepEqual(outputs.openedOutputs(), [vscode.Uri.joinPath(vscode.Uri.file(dir), 'notebook-outputs', reply.file).toString()]);
+  assert.equal(standIn.commands.state.executed.filter((c) => c.command === 'vscode.openWith').length, 0);
+  assert.deepEqual(readdirSync(join(dir, 'notebook-outputs')), [], 'nothing written');
+  // The same weights again: the same panel, shown again; none more.
   standIn.renderers.send(NOTEBOOK_RENDERER_ID, { type: 'open', id: 5, payload });
   await until(() => standIn.renderers.posted(NOTEBOOK_RENDERER_ID).length === 2);
-  assert.deepEqual(readdirSync(join(dir, 'notebook-outputs')), [reply.file]);
+  assert.deepEqual(standIn.renderers.posted(NOTEBOOK_RENDERER_ID)[1], { type: 'opened', id: 5, file: reply.file });
+  assert.equal(standIn.windows.state.panels.filter((p) => p.viewType === 'attentionLens.notebookOutput').length, 1);
+  // Closed, then asked again: a new panel.
+  panel.dispose();
+  standIn.renderers.send(NOTEBOOK_RENDERER_ID, { type: 'open', id: 6, payload });
+  await until(() => standIn.renderers.posted(NOTEBOOK_RENDERER_ID).length === 3);
+  const again = standIn.windows.state.panels.filter((p) => p.viewType === 'attentionLens.notebookOutput');
+  assert.equal(again.length, 1);
+  assert.notEqual(again[0], panel);
   outputs.dispose();
+  assert.equal(standIn.windows.state.panels.filter((p) => p.viewType === 'attentionLens.notebookOutput').length, 0, 'closed with the outputs');
 });
 
 test('a bad payload is refused with its reason; unknown messages are ignored; paintings are kept', async () => {
   standIn.reset();
-  const outputs = new NotebookOutputs(vscode.Uri.file(dir));
+  const outputs = new NotebookOutputs(vscode.Uri.file(dir), extension, workers);
   const { payload } = randomPayload(1, 1, 3);
   standIn.renderers.send(NOTEBOOK_RENDERER_ID, { type: 'open', id: 9, payload: { ...payload, tokens: ['a'] } });
   standIn.renderers.send(NOTEBOOK_RENDERER_ID, { type: 'run', code: 'rm -rf /' });
