@@ -8,6 +8,7 @@ import { EXPORT_FORMATS, MATRIX_MODES, ROLES, VIEW_NAMES, type HostMessage } fro
 import { badNextName } from '../core/spec/read-story.js';
 import { isObject } from '../core/json/object.js';
 import { isIndex, isOneOf } from './panel-check.js';
+import { checkOf, type ByType } from './by-type.js';
 
 const isStr = (x: unknown): x is string => typeof x === 'string';
 
@@ -75,44 +76,52 @@ export function storyProblem(x: unknown): string | undefined {
 /** A checked host message; a 'render' comes with its decoded result. */
 export type CheckedMessage = { message: HostMessage; data?: AttentionData } | { why: string };
 
+/** A message of its type (its type already matched), checked and, for a render, decoded. */
+type HostCheck = (x: Record<string, unknown>) => CheckedMessage;
+
+const accepted = (x: Record<string, unknown>): CheckedMessage => ({ message: x as unknown as HostMessage });
+
+/** The check of every message the host sends (panel.ts's HostMessage), by its type. */
+const HOST_CHECKS = {
+  render: (x) => {
+    const problem = documentProblem(x) ?? problemsProblem(x.warnings, 'warnings') ?? storyProblem(x.story);
+    if (problem) return { why: `render: ${problem}` };
+    try {
+      return { message: x as unknown as HostMessage, data: decodeAttention(x.result, x.buffer) };
+    } catch (err) {
+      if (err instanceof WireError) return { why: `render: ${err.message}` };
+      throw err;
+    }
+  },
+  problems: (x) => {
+    const problem = documentProblem(x) ?? problemsProblem(x.problems, 'problems');
+    return problem ? { why: `problems: ${problem}` } : accepted(x);
+  },
+  exportRequest: (x) => {
+    if (!isIndex(x.requestId)) return { why: 'exportRequest: requestId is not a whole number' };
+    if (!isOneOf(x.format, EXPORT_FORMATS)) return { why: `exportRequest: format is not ${EXPORT_FORMATS.join(' or ')}` };
+    if (x.theme !== undefined && x.theme !== 'light') return { why: 'exportRequest: theme is not "light"' };
+    return accepted(x);
+  },
+  progress: (x) => {
+    if (!isStr(x.documentUri) || !isIndex(x.version) || !isIndex(x.done) || !isIndex(x.total) || x.done > x.total) {
+      return { why: 'progress: documentUri, version, done or total is malformed' };
+    }
+    return accepted(x);
+  },
+  linalg: (x) => {
+    if (!isStr(x.documentUri) || !isIndex(x.version)) return { why: 'linalg: documentUri or version is malformed' };
+    const problem = linalgProblem(x.linalg);
+    return problem ? { why: `linalg: ${problem}` } : accepted(x);
+  },
+  lock: (x) => (typeof x.locked === 'boolean' ? accepted(x) : { why: 'lock: locked is not true or false' }),
+} satisfies ByType<HostMessage, HostCheck>;
+
 /** Checks a host message and decodes a render's result: the message, or a sentence naming the field at fault. */
 export function readHostMessage(x: unknown): CheckedMessage {
   if (!isObject(x)) return { why: 'the message is not an object' };
-  switch (x.type) {
-    case 'render': {
-      const problem = documentProblem(x) ?? problemsProblem(x.warnings, 'warnings') ?? storyProblem(x.story);
-      if (problem) return { why: `render: ${problem}` };
-      try {
-        return { message: x as unknown as HostMessage, data: decodeAttention(x.result, x.buffer) };
-      } catch (err) {
-        if (err instanceof WireError) return { why: `render: ${err.message}` };
-        throw err;
-      }
-    }
-    case 'problems': {
-      const problem = documentProblem(x) ?? problemsProblem(x.problems, 'problems');
-      return problem ? { why: `problems: ${problem}` } : { message: x as unknown as HostMessage };
-    }
-    case 'exportRequest':
-      if (!isIndex(x.requestId)) return { why: 'exportRequest: requestId is not a whole number' };
-      if (!isOneOf(x.format, EXPORT_FORMATS)) return { why: `exportRequest: format is not ${EXPORT_FORMATS.join(' or ')}` };
-      if (x.theme !== undefined && x.theme !== 'light') return { why: 'exportRequest: theme is not "light"' };
-      return { message: x as unknown as HostMessage };
-    case 'progress':
-      if (!isStr(x.documentUri) || !isIndex(x.version) || !isIndex(x.done) || !isIndex(x.total) || x.done > x.total) {
-        return { why: 'progress: documentUri, version, done or total is malformed' };
-      }
-      return { message: x as unknown as HostMessage };
-    case 'linalg': {
-      if (!isStr(x.documentUri) || !isIndex(x.version)) return { why: 'linalg: documentUri or version is malformed' };
-      const problem = linalgProblem(x.linalg);
-      return problem ? { why: `linalg: ${problem}` } : { message: x as unknown as HostMessage };
-    }
-    case 'lock':
-      return typeof x.locked === 'boolean' ? { message: x as unknown as HostMessage } : { why: 'lock: locked is not true or false' };
-    default:
-      return { why: `unknown message type ${JSON.stringify(String(x.type)).slice(0, 40)}` };
-  }
+  const check = checkOf<HostCheck>(HOST_CHECKS, x.type);
+  return check ? check(x) : { why: `unknown message type ${JSON.stringify(String(x.type)).slice(0, 40)}` };
 }
 
 /** Checks a host message; `why` receives a sentence naming the field at fault when it is rejected. */
