@@ -7,7 +7,7 @@ import type { HeadSpec, MaskKind, Scale, WeightMatrix } from './spec.js';
 import type { Dimensions } from './read-dimensions.js';
 import { count, describe, spanOf, type Reader } from './read-values.js';
 import { identityOverLimit, MAX_HEADS } from './read-limits.js';
-import { quote } from '../json/quote.js';
+import { quote, quoteOr } from '../json/quote.js';
 import { readInit, type GeneratedBudget } from './read-init.js';
 import { HEAD_ROLES, MASK_KINDS, SCALE_WORDS } from '../vocabulary.js';
 
@@ -67,7 +67,7 @@ export function readHeads(r: Reader, root: Node, dims: Dimensions, budget: Gener
   let ok = true;
   node.children!.forEach((h, i) => {
     const path = ['heads', i];
-    if (!r.object(h, path, 'a head { "name", "wq", "wk", "wv" }')) { ok = false; return; }
+    if (!r.object(h, path, `a head { "name", ${HEAD_ROLES.map((role) => quote(role)).join(', ')} }`)) { ok = false; return; }
     r.unknownKeys(h, path, new Set(['name', ...HEAD_ROLES]));
     const nameNode = childAt(h, 'name');
     const name = nameNode ? r.string(nameNode, [...path, 'name']) : `head ${i + 1}`;
@@ -108,5 +108,5 @@ export function readMask(r: Reader, root: Node): MaskKind | undefined {
   if (!node) return 'none';
   const kind = node.type === 'string' ? MASK_KINDS.find((k) => k === node.value) : undefined;
   if (kind) return kind;
-  return r.error(node, ['mask'], `unknown mask ${node.type === 'string' ? quote(String(node.value)) : describe(node)}: expected ${MASK_KINDS.map((k) => quote(k)).join(' or ')}`);
+  return r.error(node, ['mask'], `unknown mask ${node.type === 'string' ? quote(String(node.value)) : describe(node)}: expected ${quoteOr(MASK_KINDS)}`);
 }

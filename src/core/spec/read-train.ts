@@ -6,7 +6,7 @@ import { childAt, type Node } from '../json/json-tree.js';
 import type { JsonPath } from '../json/path.js';
 import type { AttentionTarget, HeadSpec, InputSpec, LearnableRole, MaskKind, OutputTarget, TrainSpec } from './spec.js';
 import { describe, spanOf, type Reader } from './read-values.js';
-import { quote } from '../json/quote.js';
+import { quote, quoteOr } from '../json/quote.js';
 import { HEAD_ROLES } from '../vocabulary.js';
 
 /** Most gradient steps one spec may ask for. */
@@ -127,12 +127,12 @@ export function readTrain(r: Reader, root: Node, ctx: Context): TrainSpec | unde
   let learn: LearnableRole[] | undefined = ['wq', 'wk'];
   if (learnNode) {
     if (learnNode.type !== 'array' || (learnNode.children?.length ?? 0) === 0) {
-      learn = r.error(learnNode, [...path, 'learn'], `expected a non-empty list of "wq", "wk", "wv", got ${describe(learnNode)}`);
+      learn = r.error(learnNode, [...path, 'learn'], `expected a non-empty list of ${HEAD_ROLES.map((role) => quote(role)).join(', ')}, got ${describe(learnNode)}`);
     } else {
       learn = [];
       for (const [i, c] of learnNode.children!.entries()) {
         if (c.type !== 'string' || !HEAD_ROLES.includes(c.value as LearnableRole)) {
-          r.error(c, [...path, 'learn', i], `expected "wq", "wk" or "wv", got ${describe(c)}`);
+          r.error(c, [...path, 'learn', i], `expected ${quoteOr(HEAD_ROLES)}, got ${describe(c)}`);
           learn = undefined;
           break;
         }
