@@ -21,7 +21,9 @@ import { INIT_RULES } from '../vocabulary.js';
 /** Numbers all generated matrices of one spec may hold together (32 MB of doubles), as for identities. */
 export const MAX_GENERATED_CELLS = 4 * 1024 * 1024;
 
-const KEYS = new Set(['init', 'shape', 'seed']);
+/** The keys of a generated weight, and of its "init" written as a variance. */
+export const GENERATED_KEYS = ['init', 'shape', 'seed'] as const;
+export const VARIANCE_KEYS = ['variance'] as const;
 
 /** The numbers generated so far in this read, so many small matrices cannot add up past the cap. */
 export interface GeneratedBudget {
@@ -75,7 +77,7 @@ function readRule(r: Reader, node: Node, path: JsonPath): { rule: InitRule | 'va
     return r.error(initNode, at, `unknown init ${quote(name)}: ${expected}`);
   }
   if (initNode.type !== 'object') return r.error(initNode, at, `${expected}, got ${describe(initNode)}`);
-  r.unknownKeys(initNode, at, new Set(['variance']));
+  r.unknownKeys(initNode, at, new Set(VARIANCE_KEYS));
   const vNode = childAt(initNode, 'variance');
   if (!vNode) return r.error(initNode, at, `expected { "variance": a number ≥ 0 }, with no "variance" in it`);
   const variance = r.number(vNode, [...at, 'variance']);
@@ -124,7 +126,7 @@ function readSeed(r: Reader, node: Node, path: JsonPath): number | undefined {
 
 /** A weight written as { "init", "shape", "seed" }: checked, costed from its shape, then drawn. */
 export function readInit(r: Reader, node: Node, path: JsonPath, expected: ShapeExpected, budget: GeneratedBudget): WeightMatrix | undefined {
-  r.unknownKeys(node, path, KEYS);
+  r.unknownKeys(node, path, new Set(GENERATED_KEYS));
   // Every part is checked (so all problems show at once) before the one that allocates.
   const rule = readRule(r, node, path);
   const shape = readShape(r, node, path, expected);

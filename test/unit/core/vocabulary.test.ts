@@ -9,7 +9,12 @@ import {
   HEAD_ROLES, INIT_RULES, MASK_KINDS, MATRIX_MODES, MODEL_VIEW_NAMES, ROLE_PRODUCT, ROLE_SYMBOL, ROLE_VECTOR, ROLES, SCALE_WORDS, VIEW_NAMES,
 } from '../../../src/core/vocabulary.js';
 import { readSpec, TOP_LEVEL } from '../../../src/core/spec/read.js';
-import { REFERENCE_KEYS } from '../../../src/core/spec/read-reference.js';
+import { ATTENTION_KEYS, REFERENCE_KEYS } from '../../../src/core/spec/read-reference.js';
+import { FILE_REF_KEYS } from '../../../src/core/spec/read-file-ref.js';
+import { GENERATED_KEYS, VARIANCE_KEYS } from '../../../src/core/spec/read-init.js';
+import { INPUT_KEYS, TOKEN_KEYS } from '../../../src/core/spec/read-inputs.js';
+import { TARGET_KEYS, TRAIN_KEYS } from '../../../src/core/spec/read-train.js';
+import { AXIS_KEYS, QUADRANT_KEYS, VIEWS_KEYS } from '../../../src/core/spec/read-views.js';
 import { MODEL_SPEC_KEYS } from '../../../src/core/model-spec/read-model.js';
 import { OPEN_KEYS } from '../../../src/core/spec/read-story.js';
 import { targetAtPath } from '../../../src/core/spec/spec-target.js';
@@ -81,10 +86,38 @@ test('every list of names in the schema is its vocabulary list: the views, matri
   }
 });
 
-test('the schema\'s keys are the reader\'s: the top level (all three kinds of spec), "open" and a head', () => {
-  sameNames(Object.keys(at('/properties') as object), [...new Set([...TOP_LEVEL, ...REFERENCE_KEYS, ...MODEL_SPEC_KEYS])], 'top-level keys');
-  sameNames(Object.keys(at('/properties/open/properties') as object), OPEN_KEYS, 'open');
-  sameNames(Object.keys(at('/properties/heads/items/properties') as object), ['name', ...HEAD_ROLES], 'a head');
+/** Every closed object of the schema (additionalProperties false) and the keys its reader takes there. */
+const SCHEMA_KEYS: Record<string, readonly string[]> = {
+  '': [...new Set([...TOP_LEVEL, ...REFERENCE_KEYS, ...MODEL_SPEC_KEYS])],
+  '/properties/open': OPEN_KEYS,
+  '/properties/heads/items': ['name', ...HEAD_ROLES],
+  '/properties/inputs/items': INPUT_KEYS,
+  '/definitions/token/oneOf/1': TOKEN_KEYS,
+  '/definitions/fileRef': FILE_REF_KEYS,
+  // Embeddings from a file: a file reference and the word of each row (read-inputs.ts allows "words").
+  '/properties/embeddings/anyOf/1': [...FILE_REF_KEYS, 'words'],
+  '/definitions/generated': GENERATED_KEYS,
+  '/definitions/generated/properties/init/oneOf/1': VARIANCE_KEYS,
+  '/properties/train': TRAIN_KEYS,
+  '/properties/train/properties/targets/items': TARGET_KEYS,
+  '/properties/attention': ATTENTION_KEYS,
+  '/properties/views': VIEWS_KEYS,
+  '/properties/views/properties/quadrant': QUADRANT_KEYS,
+  '/definitions/axis': AXIS_KEYS,
+};
+
+/** The pointer of every object schema that refuses keys it does not list. */
+function closedObjects(node: unknown, pointer = ''): string[] {
+  if (typeof node !== 'object' || node === null) return [];
+  const here = (node as { additionalProperties?: unknown }).additionalProperties === false ? [pointer] : [];
+  return [...here, ...Object.entries(node).flatMap(([key, child]) => closedObjects(child, `${pointer}/${key}`))];
+}
+
+test('every closed object of the schema lists exactly the keys its reader takes, so the editor and the reader refuse the same keys', () => {
+  assert.deepEqual(closedObjects(schema).sort(), Object.keys(SCHEMA_KEYS).sort());
+  for (const [pointer, keys] of Object.entries(SCHEMA_KEYS)) {
+    sameNames(Object.keys((at(`${pointer}/properties`) ?? {}) as object), keys, pointer || 'the top level');
+  }
 });
 
 test('the generated-weight snippet offers exactly the init rules', () => {
