@@ -3,6 +3,7 @@
 // The result is decoded here, once: its header checked for shape and consistency, and every
 // tensor's place in the binary buffer checked against its shape (not every number walked).
 import type { AttentionData } from '../core/result/attention-data.js';
+import type { SpecOpen } from '../core/spec/spec.js';
 import { decodeAttention, linalgProblem, WireError } from '../core/result/wire.js';
 import { EXPORT_FORMATS, MATRIX_MODES, ROLES, VIEW_NAMES, type HostMessage } from './panel.js';
 import { badNextName } from '../core/spec/read-story.js';
@@ -51,6 +52,19 @@ function documentProblem(x: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+/**
+ * The check of each field of a story's "open" (SpecOpen, every one optional), with what it should be.
+ * The compiler holds the table to SpecOpen's fields: one added there without a check here fails typecheck.
+ */
+const OPEN_FIELDS = {
+  view: { is: (v) => isOneOf(v, VIEW_NAMES), what: 'a view' },
+  input: { is: (v) => isIndex(v), what: 'an index' },
+  head: { is: (v) => v === 'all' || isIndex(v), what: 'an index or "all"' },
+  token: { is: (v) => isIndex(v), what: 'an index' },
+  matrix: { is: (v) => isOneOf(v, MATRIX_MODES), what: 'a matrix mode' },
+  projection: { is: (v) => isOneOf(v, ROLES), what: 'a role' },
+} satisfies { readonly [K in keyof SpecOpen]-?: { is: (v: unknown) => boolean; what: string } };
+
 /** Why a render's story (description, open, next) is malformed, or undefined. */
 export function storyProblem(x: unknown): string | undefined {
   if (x === undefined) return undefined;
@@ -59,12 +73,9 @@ export function storyProblem(x: unknown): string | undefined {
   const o = x.open;
   if (o !== undefined) {
     if (!isObject(o)) return 'story.open is not an object';
-    if (o.view !== undefined && !isOneOf(o.view, VIEW_NAMES)) return 'story.open.view is not a view';
-    if (o.input !== undefined && !isIndex(o.input)) return 'story.open.input is not an index';
-    if (o.head !== undefined && o.head !== 'all' && !isIndex(o.head)) return 'story.open.head is not an index or "all"';
-    if (o.token !== undefined && !isIndex(o.token)) return 'story.open.token is not an index';
-    if (o.matrix !== undefined && !isOneOf(o.matrix, MATRIX_MODES)) return 'story.open.matrix is not a matrix mode';
-    if (o.projection !== undefined && !isOneOf(o.projection, ROLES)) return 'story.open.projection is not a role';
+    for (const [key, field] of Object.entries(OPEN_FIELDS)) {
+      if (o[key] !== undefined && !field.is(o[key])) return `story.open.${key} is not ${field.what}`;
+    }
   }
   const n = x.next;
   if (n !== undefined && (!isObject(n) || !isStr(n.file) || badNextName(n.file) !== undefined || !isStr(n.title))) {

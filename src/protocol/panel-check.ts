@@ -21,16 +21,20 @@ function isOptional(x: unknown, check: (v: unknown) => boolean): boolean {
   return x === undefined || check(x);
 }
 
+/** The check of each field of a PanelState; the compiler holds the table to PanelState's fields. */
+const PANEL_STATE_FIELDS = {
+  documentUri: (v) => typeof v === 'string',
+  view: (v) => isOneOf(v, VIEW_NAMES),
+  head: (v) => v === 'all' || isIndex(v),
+  input: (v) => isIndex(v),
+  token: (v) => v === -1 || isIndex(v),
+  matrixMode: (v) => isOptional(v, (m) => isOneOf(m, MATRIX_MODES)),
+  projection: (v) => isOptional(v, (p) => isOneOf(p, ROLES)),
+  locked: (v) => isOptional(v, (l) => typeof l === 'boolean'),
+} satisfies { readonly [K in keyof PanelState]-?: (v: unknown) => boolean };
+
 export function isPanelState(x: unknown): x is PanelState {
-  return isObject(x)
-    && typeof x.documentUri === 'string'
-    && isOneOf(x.view, VIEW_NAMES)
-    && (x.head === 'all' || isIndex(x.head))
-    && isIndex(x.input)
-    && (x.token === -1 || isIndex(x.token))
-    && isOptional(x.matrixMode, (v) => isOneOf(v, MATRIX_MODES))
-    && isOptional(x.projection, (v) => isOneOf(v, ROLES))
-    && isOptional(x.locked, (v) => typeof v === 'boolean');
+  return isObject(x) && Object.entries(PANEL_STATE_FIELDS).every(([key, check]) => check(x[key]));
 }
 
 /** The check of every kind of place a 'reveal' shows (RevealMessage's target), by its kind. */
