@@ -1,4 +1,4 @@
-// BertViz's head view as the reference for scripts/bench-page.ts (--bertviz DIR): issue 23 asks that the
+// BertViz's head view as the reference for scripts/bench-page.ts (--bertviz DIR): the goal is that the
 // standalone page paint ≥ 20× faster than BertViz on the same tensors, timed in the same run. This makes
 // the page head_view(attention, tokens, html_action='return') returns, on our attention file, from the
 // BertViz checkout the user names, read at run time (nothing of BertViz is kept in this repository):

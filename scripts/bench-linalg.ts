@@ -1,4 +1,4 @@
-// npm run bench:linalg: the third seed's linear algebra (issue 10) at the sizes a user meets:
+// npm run bench:linalg: the third seed's linear algebra at the sizes a user meets:
 // reading the seeds' 512 → 64 spec (generating 3 × 32,768 weights), attn analyze on it and on the
 // seeds' 8-head layer with W_O, one head's
 // Spectrum numbers, feature statistics at 512 features (few tokens: the Gram route; many: the

@@ -37,7 +37,7 @@ const sizes = arg('--sizes', '64,256,1024');
 const views = !process.argv.includes('--no-views');
 const GOAL_MS = 100;
 const GENERATED = [[1024, 4], [2048, 1]];
-// The goals' two specs (issue 23) in each big view, pinned by the spec's "open" (a spec without one
+// The goals' two specs in each big view, pinned by the spec's "open" (a spec without one
 // is drawn in whatever view the panel showed before, which depends on the order of the specs).
 const PINNED_VIEWS = ['arcs', 'matrix', 'steps', 'compare'];
 const pinnedSpecs = () => [
@@ -77,7 +77,7 @@ async function editToPaint() {
       fs.writeFileSync(path.join(workspace, `view-${view}.${stem}.attn.json`), JSON.stringify({ ...JSON.parse(text), open: { view } }));
     }
   }
-  // Model attention files for the model editor (issue 12's sizes; --large adds the 1 GiB 4 × 8 × 4,096 F16).
+  // Model attention files for the model editor (the sizes of its goals; --large adds the 1 GiB 4 × 8 × 4,096 F16).
   if (models) {
     for (const [L, H, n, dtype] of MODEL_SIZES) writeAttentionFile(path.join(workspace, `${L}x${H}x${n}-${dtype}.safetensors`), L, H, n, dtype);
   }

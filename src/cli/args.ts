@@ -2,9 +2,14 @@
 // command line it cannot read), and how it is read into a command, its files and its flags (some
 // take a value). Every command takes the same three things (the arguments, the spec byte budget,
 // the output streams), so run.ts can dispatch by name and tests can call run() with streams of
-// their own. USAGE is here, not in run.ts, so that the commands print it without an import cycle.
+// their own. USAGE is here, not in run.ts, so that the commands print it without an import cycle; its
+// lists of names (views, themes, modes, roles) come from vocabulary.ts.
 import { DEFAULT_MAX_BYTES } from '../core/json/json-tree.js';
 import { FAMILY_NAMES } from '../core/transformer/families/index.js';
+import { MATRIX_MODES, MODEL_VIEW_NAMES, ROLES, THEME_KINDS, VIEW_NAMES } from '../core/vocabulary.js';
+
+/** The views `attn render` draws from an attention file: the model views but the next-token one, which needs a model run. */
+const FILE_VIEWS = MODEL_VIEW_NAMES.filter((v) => v !== 'next');
 
 export const USAGE = `usage:
   attn compute FILE [--json]     every intermediate of the attention computation
@@ -14,10 +19,10 @@ export const USAGE = `usage:
                                  a model's attention (.safetensors, .npy, .npz): every head's statistics, rollout
   attn train FILE [--steps N] [--json]
                                  gradient descent on the spec's "train" section: the loss at every step, the learnt W
-  attn render FILE --view arcs|tokens|matrix|steps|quadrant|projection|compare|training|geometry [--out FILE.svg]
-              [--input N] [--head N|all] [--token N] [--width PX]
-              [--theme light|dark|hc-dark|hc-light] [--show scores|scaled|weights|cosine] [--matrix wq|wk|wv|wo]
-  attn render FILE.safetensors|.npy|.npz --view model|head|head-tokens|finder|rollout [--layer L] [--head H] [--token N]
+  attn render FILE --view ${VIEW_NAMES.join('|')}
+              [--out FILE.svg] [--input N] [--head N|all] [--token N] [--width PX]
+              [--theme ${THEME_KINDS.join('|')}] [--show ${MATRIX_MODES.join('|')}] [--matrix ${ROLES.join('|')}]
+  attn render FILE.safetensors|.npy|.npz --view ${FILE_VIEWS.join('|')} [--layer L] [--head H] [--token N]
               [--stat NAME] [--sort] [--softmax] [--tensor NAME] [--out FILE.svg|FILE.png] [--html FILE.html]
   attn run DIR (--text T | --text-file F) [--max-tokens N] [--json] [--out FILE.safetensors]
                                  run a model folder (${FAMILY_NAMES.join(', ')}): every head's attention, the next tokens

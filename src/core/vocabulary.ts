@@ -1,7 +1,9 @@
 // The project's words in one place: the weight matrices' roles and how each is written, what the
-// matrix view can show, the colour themes, the export formats, and the views' names (the panel's and
-// the model editor's). The host, the core's hovers, the CLI and the webview all take their words from
-// here, so a name is changed once.
+// matrix view can show, a spec's scale, mask and init words, the colour themes, the export formats,
+// and the views' names (the panel's and the model editor's). The host, the core's hovers, the spec
+// reader, the CLI and the webview all take their words from here, so a name is changed once; the
+// copies that cannot import it (schema/attn.schema.json, README.md) are held to it by
+// test/unit/core/vocabulary.test.ts.
 
 /** The weight matrices, by their role in a head (W_O is shared by the heads). */
 export type Role = 'wq' | 'wk' | 'wv' | 'wo';
@@ -30,6 +32,18 @@ export const MODE_LABEL: Record<MatrixMode, string> = {
 export const MODE_MENU: Record<MatrixMode, string> = {
   scores: 'raw scores', scaled: 'scaled scores', weights: 'weights', cosine: 'cosine (angle only)',
 };
+
+/** A spec's "scale" in words (it may also be a positive number): √d_k, the default, or no scaling. */
+export const SCALE_WORDS = ['sqrt_dk', 'none'] as const;
+export type ScaleWord = (typeof SCALE_WORDS)[number];
+
+/** A spec's top-level "mask": none, the default, or causal (each token sees itself and earlier ones). */
+export const MASK_KINDS = ['none', 'causal'] as const;
+export type MaskKind = (typeof MASK_KINDS)[number];
+
+/** The named variance rules of a generated weight ("init"): LeCun 1/d_in, Xavier 2/(d_in + d_out), Kaiming 2/d_in. */
+export const INIT_RULES = ['lecun', 'xavier', 'kaiming'] as const;
+export type InitRule = (typeof INIT_RULES)[number];
 
 /** The colour themes a picture is drawn in (VS Code's kinds; `attn render --theme`). */
 export const THEME_KINDS = ['light', 'dark', 'hc-dark', 'hc-light'] as const;

@@ -3,11 +3,13 @@
 // The result is decoded here, once: its header checked for shape and consistency, and every
 // tensor's place in the binary buffer checked against its shape (not every number walked).
 import type { AttentionData } from '../core/result/attention-data.js';
+import type { SpecOpen } from '../core/spec/spec.js';
 import { decodeAttention, linalgProblem, WireError } from '../core/result/wire.js';
 import { EXPORT_FORMATS, MATRIX_MODES, ROLES, VIEW_NAMES, type HostMessage } from './panel.js';
 import { badNextName } from '../core/spec/read-story.js';
 import { isObject } from '../core/json/object.js';
 import { isIndex, isOneOf } from './panel-check.js';
+import { checkOf, type ByType } from './by-type.js';
 
 const isStr = (x: unknown): x is string => typeof x === 'string';
 
@@ -50,6 +52,19 @@ function documentProblem(x: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+/**
+ * The check of each field of a story's "open" (SpecOpen, every one optional), with what it should be.
+ * The compiler holds the table to SpecOpen's fields: one added there without a check here fails typecheck.
+ */
+const OPEN_FIELDS = {
+  view: { is: (v) => isOneOf(v, VIEW_NAMES), what: 'a view' },
+  input: { is: (v) => isIndex(v), what: 'an index' },
+  head: { is: (v) => v === 'all' || isIndex(v), what: 'an index or "all"' },
+  token: { is: (v) => isIndex(v), what: 'an index' },
+  matrix: { is: (v) => isOneOf(v, MATRIX_MODES), what: 'a matrix mode' },
+  projection: { is: (v) => isOneOf(v, ROLES), what: 'a role' },
+} satisfies { readonly [K in keyof SpecOpen]-?: { is: (v: unknown) => boolean; what: string } };
+
 /** Why a render's story (description, open, next) is malformed, or undefined. */
 export function storyProblem(x: unknown): string | undefined {
   if (x === undefined) return undefined;
@@ -58,12 +73,9 @@ export function storyProblem(x: unknown): string | undefined {
   const o = x.open;
   if (o !== undefined) {
     if (!isObject(o)) return 'story.open is not an object';
-    if (o.view !== undefined && !isOneOf(o.view, VIEW_NAMES)) return 'story.open.view is not a view';
-    if (o.input !== undefined && !isIndex(o.input)) return 'story.open.input is not an index';
-    if (o.head !== undefined && o.head !== 'all' && !isIndex(o.head)) return 'story.open.head is not an index or "all"';
-    if (o.token !== undefined && !isIndex(o.token)) return 'story.open.token is not an index';
-    if (o.matrix !== undefined && !isOneOf(o.matrix, MATRIX_MODES)) return 'story.open.matrix is not a matrix mode';
-    if (o.projection !== undefined && !isOneOf(o.projection, ROLES)) return 'story.open.projection is not a role';
+    for (const [key, field] of Object.entries(OPEN_FIELDS)) {
+      if (o[key] !== undefined && !field.is(o[key])) return `story.open.${key} is not ${field.what}`;
+    }
   }
   const n = x.next;
   if (n !== undefined && (!isObject(n) || !isStr(n.file) || badNextName(n.file) !== undefined || !isStr(n.title))) {
@@ -75,44 +87,52 @@ export function storyProblem(x: unknown): string | undefined {
 /** A checked host message; a 'render' comes with its decoded result. */
 export type CheckedMessage = { message: HostMessage; data?: AttentionData } | { why: string };
 
+/** A message of its type (its type already matched), checked and, for a render, decoded. */
+type HostCheck = (x: Record<string, unknown>) => CheckedMessage;
+
+const accepted = (x: Record<string, unknown>): CheckedMessage => ({ message: x as unknown as HostMessage });
+
+/** The check of every message the host sends (panel.ts's HostMessage), by its type. */
+const HOST_CHECKS = {
+  render: (x) => {
+    const problem = documentProblem(x) ?? problemsProblem(x.warnings, 'warnings') ?? storyProblem(x.story);
+    if (problem) return { why: `render: ${problem}` };
+    try {
+      return { message: x as unknown as HostMessage, data: decodeAttention(x.result, x.buffer) };
+    } catch (err) {
+      if (err instanceof WireError) return { why: `render: ${err.message}` };
+      throw err;
+    }
+  },
+  problems: (x) => {
+    const problem = documentProblem(x) ?? problemsProblem(x.problems, 'problems');
+    return problem ? { why: `problems: ${problem}` } : accepted(x);
+  },
+  exportRequest: (x) => {
+    if (!isIndex(x.requestId)) return { why: 'exportRequest: requestId is not a whole number' };
+    if (!isOneOf(x.format, EXPORT_FORMATS)) return { why: `exportRequest: format is not ${EXPORT_FORMATS.join(' or ')}` };
+    if (x.theme !== undefined && x.theme !== 'light') return { why: 'exportRequest: theme is not "light"' };
+    return accepted(x);
+  },
+  progress: (x) => {
+    if (!isStr(x.documentUri) || !isIndex(x.version) || !isIndex(x.done) || !isIndex(x.total) || x.done > x.total) {
+      return { why: 'progress: documentUri, version, done or total is malformed' };
+    }
+    return accepted(x);
+  },
+  linalg: (x) => {
+    if (!isStr(x.documentUri) || !isIndex(x.version)) return { why: 'linalg: documentUri or version is malformed' };
+    const problem = linalgProblem(x.linalg);
+    return problem ? { why: `linalg: ${problem}` } : accepted(x);
+  },
+  lock: (x) => (typeof x.locked === 'boolean' ? accepted(x) : { why: 'lock: locked is not true or false' }),
+} satisfies ByType<HostMessage, HostCheck>;
+
 /** Checks a host message and decodes a render's result: the message, or a sentence naming the field at fault. */
 export function readHostMessage(x: unknown): CheckedMessage {
   if (!isObject(x)) return { why: 'the message is not an object' };
-  switch (x.type) {
-    case 'render': {
-      const problem = documentProblem(x) ?? problemsProblem(x.warnings, 'warnings') ?? storyProblem(x.story);
-      if (problem) return { why: `render: ${problem}` };
-      try {
-        return { message: x as unknown as HostMessage, data: decodeAttention(x.result, x.buffer) };
-      } catch (err) {
-        if (err instanceof WireError) return { why: `render: ${err.message}` };
-        throw err;
-      }
-    }
-    case 'problems': {
-      const problem = documentProblem(x) ?? problemsProblem(x.problems, 'problems');
-      return problem ? { why: `problems: ${problem}` } : { message: x as unknown as HostMessage };
-    }
-    case 'exportRequest':
-      if (!isIndex(x.requestId)) return { why: 'exportRequest: requestId is not a whole number' };
-      if (!isOneOf(x.format, EXPORT_FORMATS)) return { why: `exportRequest: format is not ${EXPORT_FORMATS.join(' or ')}` };
-      if (x.theme !== undefined && x.theme !== 'light') return { why: 'exportRequest: theme is not "light"' };
-      return { message: x as unknown as HostMessage };
-    case 'progress':
-      if (!isStr(x.documentUri) || !isIndex(x.version) || !isIndex(x.done) || !isIndex(x.total) || x.done > x.total) {
-        return { why: 'progress: documentUri, version, done or total is malformed' };
-      }
-      return { message: x as unknown as HostMessage };
-    case 'linalg': {
-      if (!isStr(x.documentUri) || !isIndex(x.version)) return { why: 'linalg: documentUri or version is malformed' };
-      const problem = linalgProblem(x.linalg);
-      return problem ? { why: `linalg: ${problem}` } : { message: x as unknown as HostMessage };
-    }
-    case 'lock':
-      return typeof x.locked === 'boolean' ? { message: x as unknown as HostMessage } : { why: 'lock: locked is not true or false' };
-    default:
-      return { why: `unknown message type ${JSON.stringify(String(x.type)).slice(0, 40)}` };
-  }
+  const check = checkOf<HostCheck>(HOST_CHECKS, x.type);
+  return check ? check(x) : { why: `unknown message type ${JSON.stringify(String(x.type)).slice(0, 40)}` };
 }
 
 /** Checks a host message; `why` receives a sentence naming the field at fault when it is rejected. */

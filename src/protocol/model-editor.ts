@@ -4,7 +4,8 @@
 import { STAT_NAMES, type HeadStats } from '../core/tensors/head-stats.js';
 import { MAX_WINDOW_CELLS, SENT_PICTURE_MAX, type CellWindow, type ModelHeader, type ModelRunInfo } from '../core/model/data.js';
 import { isObject } from '../core/json/object.js';
-import { MODEL_VIEW_NAMES, type ModelViewName } from '../core/vocabulary.js';
+import { EXPORT_FORMATS, MODEL_VIEW_NAMES, type ExportFormat, type ModelViewName } from '../core/vocabulary.js';
+import { checkOf, type ByType } from './by-type.js';
 
 export type ModelHostMessage =
   /** The file: its header with the heads read so far (stats), thumbnails for every head (zero where not read). */
@@ -30,7 +31,7 @@ export type ModelWebviewMessage =
   | { type: 'rollout' }
   | { type: 'softmax' }
   /** Export the shown view: an SVG text or a PNG data: URL (the host checks the bytes again). */
-  | { type: 'export'; format: 'svg' | 'png'; view: string; data: string }
+  | { type: 'export'; format: ExportFormat; view: string; data: string }
   /** The webview drew a view (for tests and timings): which, and how many heads or cells it shows. */
   | { type: 'painted'; view: string; items: number; drawMs: number }
   /** A run's head at a query token, in the spec views: opened at once, or saved as a spec first (`save`). */
@@ -45,7 +46,6 @@ const isCount = (x: unknown, max: number): x is number => Number.isInteger(x) &&
 const isThumbnails = (x: unknown): x is Float32Array | Uint8Array => x instanceof Float32Array || x instanceof Uint8Array;
 const isNum = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
 
-/** A message from the webview, checked against the header the host holds: why not, or undefined. */
 /** A window of rows × cols at i0, j0 inside n × n and of at most MAX_WINDOW_CELLS cells: why not, or undefined. */
 function windowProblem(m: Record<string, unknown>, n: number): string | undefined {
   const { i0, rows, j0, cols } = m;
@@ -54,30 +54,44 @@ function windowProblem(m: Record<string, unknown>, n: number): string | undefine
   return undefined;
 }
 
-export function webviewMessageProblem(m: unknown, header: Pick<ModelHeader, 'layers' | 'heads' | 'tokens'> | undefined): string | undefined {
+/** The header a webview message is checked against: undefined until the host has read the model. */
+type HeaderShape = Pick<ModelHeader, 'layers' | 'heads' | 'tokens'> | undefined;
+/** Why a message of its type (already matched) is malformed, or undefined. */
+type WebviewCheck = (m: Record<string, unknown>, header: HeaderShape) => string | undefined;
+
+/** The check of every message the model editor's webview sends (ModelWebviewMessage), by its type. */
+const WEBVIEW_CHECKS = {
+  ready: () => undefined,
+  rollout: () => undefined,
+  softmax: () => undefined,
+  head: (m, header) => {
+    if (!header) return 'a head asked for before the model was read';
+    return isIndex(m.layer, header.layers) && isIndex(m.head, header.heads) ? undefined : `no head ${String(m.layer)}, ${String(m.head)} in ${header.layers} × ${header.heads}`;
+  },
+  window: (m, header) => {
+    if (!header) return 'a window asked for before the model was read';
+    if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return `no head ${String(m.layer)}, ${String(m.head)} in ${header.layers} × ${header.heads}`;
+    return windowProblem(m, header.tokens);
+  },
+  export: (m) => {
+    if (!EXPORT_FORMATS.includes(m.format as ExportFormat)) return `an export that is neither ${EXPORT_FORMATS.join(' nor ')}`;
+    if (typeof m.view !== 'string' || !/^[a-z]{1,20}$/.test(m.view)) return 'an export of an unknown view';
+    return typeof m.data === 'string' && m.data.length <= MAX_EXPORT_CHARS ? undefined : 'an export that is not text of at most 256 MB';
+  },
+  painted: (m) => (typeof m.view === 'string' && m.view.length < 40 && isNum(m.items) && isNum(m.drawMs) ? undefined : 'a malformed painted report'),
+  lens: (m, header) => {
+    if (!header) return 'a head for the lens asked for before the model was read';
+    if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return `no head ${String(m.layer)}, ${String(m.head)} in ${header.layers} × ${header.heads}`;
+    if (!isIndex(m.token, header.tokens)) return `no token ${String(m.token)} of ${header.tokens}`;
+    return typeof m.save === 'boolean' ? undefined : 'a lens request that does not say whether to save';
+  },
+} satisfies ByType<ModelWebviewMessage, WebviewCheck>;
+
+/** A message from the webview, checked against the header the host holds: why not, or undefined. */
+export function webviewMessageProblem(m: unknown, header: HeaderShape): string | undefined {
   if (!isObject(m) || typeof m.type !== 'string') return 'not a message';
-  switch (m.type) {
-    case 'ready': case 'rollout': case 'softmax': return undefined;
-    case 'head':
-      if (!header) return 'a head asked for before the model was read';
-      return isIndex(m.layer, header.layers) && isIndex(m.head, header.heads) ? undefined : `no head ${String(m.layer)}, ${String(m.head)} in ${header.layers} × ${header.heads}`;
-    case 'window':
-      if (!header) return 'a window asked for before the model was read';
-      if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return `no head ${String(m.layer)}, ${String(m.head)} in ${header.layers} × ${header.heads}`;
-      return windowProblem(m, header.tokens);
-    case 'export':
-      if (m.format !== 'svg' && m.format !== 'png') return 'an export that is neither svg nor png';
-      if (typeof m.view !== 'string' || !/^[a-z]{1,20}$/.test(m.view)) return 'an export of an unknown view';
-      return typeof m.data === 'string' && m.data.length <= MAX_EXPORT_CHARS ? undefined : 'an export that is not text of at most 256 MB';
-    case 'painted':
-      return typeof m.view === 'string' && m.view.length < 40 && isNum(m.items) && isNum(m.drawMs) ? undefined : 'a malformed painted report';
-    case 'lens':
-      if (!header) return 'a head for the lens asked for before the model was read';
-      if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return `no head ${String(m.layer)}, ${String(m.head)} in ${header.layers} × ${header.heads}`;
-      if (!isIndex(m.token, header.tokens)) return `no token ${String(m.token)} of ${header.tokens}`;
-      return typeof m.save === 'boolean' ? undefined : 'a lens request that does not say whether to save';
-    default: return `unknown message type ${JSON.stringify(m.type).slice(0, 40)}`;
-  }
+  const check = checkOf<WebviewCheck>(WEBVIEW_CHECKS, m.type);
+  return check ? check(m, header) : `unknown message type ${JSON.stringify(m.type).slice(0, 40)}`;
 }
 
 /** The most next tokens a run message may list, and the longest model name or token text. */
@@ -114,58 +128,66 @@ function statsProblem(stats: unknown, layers: number, heads: number, from = 0): 
 
 const MAX_SIDE = 4096, MAX_HEADS = 16384;
 
+/** Why a message of its type (already matched) is malformed, or undefined; `header` is the model's once read. */
+type HostCheck = (m: Record<string, unknown>, header: ModelHeader | undefined) => string | undefined;
+
+/** The check of every message the host sends the model editor (ModelHostMessage), by its type. */
+const HOST_CHECKS = {
+  error: (m) => (typeof m.message === 'string' ? undefined : 'an error without a message'),
+  run: (m) => runInfoProblem(m),
+  model: (m) => {
+    const h = m.header;
+    if (!isObject(h)) return 'the model has no header';
+    if (typeof h.file !== 'string' || typeof h.dtype !== 'string') return 'the header has no file or dtype';
+    if (!isCount(h.layers, MAX_HEADS) || !isCount(h.heads, MAX_HEADS) || (h.layers as number) * (h.heads as number) > MAX_HEADS) return 'the header\'s layers × heads are not counts';
+    if (!isCount(h.tokens, MAX_SIDE) || !isCount(h.thumb, 64) || h.thumb !== Math.min(h.tokens as number, 64)) return 'the header\'s tokens or thumbnail size are wrong';
+    if (!Array.isArray(h.tokenTexts) || !(h.tokenTexts.length === 0 || h.tokenTexts.length === h.tokens) || h.tokenTexts.some((t) => typeof t !== 'string')) return 'tokenTexts is not one string per token';
+    if (!Array.isArray(h.warnings) || h.warnings.some((w) => typeof w !== 'string')) return 'warnings are not text';
+    if (!Number.isInteger(h.offRows) || typeof h.softmaxed !== 'boolean') return 'offRows or softmaxed is missing';
+    const stats = statsProblem(h.stats, h.layers as number, h.heads as number);
+    if (stats) return stats;
+    if (!isThumbnails(m.thumbnails) || m.thumbnails.length !== (h.layers as number) * (h.heads as number) * (h.thumb as number) ** 2) return 'the thumbnails are not layers × heads × thumb² float32 (or colour indices)';
+    return undefined;
+  },
+  scanned: (m, header) => {
+    if (!header) return 'heads before the model';
+    if (m.from !== header.stats.length) return `heads from ${String(m.from)}, but ${header.stats.length} were read`;
+    const stats = statsProblem(m.stats, header.layers, header.heads, m.from);
+    if (stats) return stats;
+    const count = (m.stats as unknown[]).length;
+    if (!isThumbnails(m.thumbnails) || m.thumbnails.length !== count * header.thumb ** 2) return 'the thumbnails are not one thumb² float32 (or colour indices) per head';
+    if (!Number.isInteger(m.offRows) || (m.offRows as number) < 0) return 'offRows is not a count';
+    return Array.isArray(m.warnings) && m.warnings.every((w) => typeof w === 'string') ? undefined : 'warnings are not text';
+  },
+  head: (m, header) => {
+    if (!header) return 'a head before the model';
+    if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return 'a head outside the model';
+    if (m.weights !== undefined) return m.weights instanceof Float32Array && m.weights.length === header.tokens ** 2 ? undefined : 'a head that is not n × n float32';
+    const p = m.picture;
+    if (!isObject(p) || p.res !== Math.min(header.tokens, SENT_PICTURE_MAX) || !(p.indices instanceof Uint8Array) || p.indices.length !== (p.res as number) ** 2) return 'a head that is neither n × n float32 nor a res × res picture';
+    return typeof m.max === 'number' && Number.isFinite(m.max) && m.max >= 0 ? undefined : 'a head picture without its strongest weight';
+  },
+  window: (m, header) => {
+    if (!header) return 'a window before the model';
+    if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return 'a window outside the model';
+    const bad = windowProblem(m, header.tokens);
+    if (bad) return bad;
+    return m.weights instanceof Float32Array && m.weights.length === (m.rows as number) * (m.cols as number) ? undefined : 'a window whose weights are not rows × cols float32';
+  },
+  show: (m, header) => {
+    if (!header) return 'a view to show before the model';
+    if (!MODEL_VIEW_NAMES.includes(m.view as ModelViewName)) return 'an unknown view to show';
+    return isIndex(m.layer, header.layers) && isIndex(m.head, header.heads) ? undefined : 'a head to show outside the model';
+  },
+  rollout: (m, header) => {
+    if (!header) return 'a rollout before the model';
+    return m.rollout === null || (m.rollout instanceof Float32Array && m.rollout.length === header.tokens ** 2) ? undefined : 'a rollout that is not n × n float32';
+  },
+} satisfies ByType<ModelHostMessage, HostCheck>;
+
 /** A message from the host, checked for shape and sizes (every array as long as the header says). */
 export function hostMessageProblem(m: unknown, header: ModelHeader | undefined): string | undefined {
   if (!isObject(m) || typeof m.type !== 'string') return 'not a message';
-  switch (m.type) {
-    case 'error': return typeof m.message === 'string' ? undefined : 'an error without a message';
-    case 'run': return runInfoProblem(m);
-    case 'model': {
-      const h = m.header;
-      if (!isObject(h)) return 'the model has no header';
-      if (typeof h.file !== 'string' || typeof h.dtype !== 'string') return 'the header has no file or dtype';
-      if (!isCount(h.layers, MAX_HEADS) || !isCount(h.heads, MAX_HEADS) || (h.layers as number) * (h.heads as number) > MAX_HEADS) return 'the header\'s layers × heads are not counts';
-      if (!isCount(h.tokens, MAX_SIDE) || !isCount(h.thumb, 64) || h.thumb !== Math.min(h.tokens as number, 64)) return 'the header\'s tokens or thumbnail size are wrong';
-      if (!Array.isArray(h.tokenTexts) || !(h.tokenTexts.length === 0 || h.tokenTexts.length === h.tokens) || h.tokenTexts.some((t) => typeof t !== 'string')) return 'tokenTexts is not one string per token';
-      if (!Array.isArray(h.warnings) || h.warnings.some((w) => typeof w !== 'string')) return 'warnings are not text';
-      if (!Number.isInteger(h.offRows) || typeof h.softmaxed !== 'boolean') return 'offRows or softmaxed is missing';
-      const stats = statsProblem(h.stats, h.layers as number, h.heads as number);
-      if (stats) return stats;
-      if (!isThumbnails(m.thumbnails) || m.thumbnails.length !== (h.layers as number) * (h.heads as number) * (h.thumb as number) ** 2) return 'the thumbnails are not layers × heads × thumb² float32 (or colour indices)';
-      return undefined;
-    }
-    case 'scanned': {
-      if (!header) return 'heads before the model';
-      if (m.from !== header.stats.length) return `heads from ${String(m.from)}, but ${header.stats.length} were read`;
-      const stats = statsProblem(m.stats, header.layers, header.heads, m.from);
-      if (stats) return stats;
-      const count = (m.stats as unknown[]).length;
-      if (!isThumbnails(m.thumbnails) || m.thumbnails.length !== count * header.thumb ** 2) return 'the thumbnails are not one thumb² float32 (or colour indices) per head';
-      if (!Number.isInteger(m.offRows) || (m.offRows as number) < 0) return 'offRows is not a count';
-      return Array.isArray(m.warnings) && m.warnings.every((w) => typeof w === 'string') ? undefined : 'warnings are not text';
-    }
-    case 'head': {
-      if (!header) return 'a head before the model';
-      if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return 'a head outside the model';
-      if (m.weights !== undefined) return m.weights instanceof Float32Array && m.weights.length === header.tokens ** 2 ? undefined : 'a head that is not n × n float32';
-      const p = m.picture;
-      if (!isObject(p) || p.res !== Math.min(header.tokens, SENT_PICTURE_MAX) || !(p.indices instanceof Uint8Array) || p.indices.length !== (p.res as number) ** 2) return 'a head that is neither n × n float32 nor a res × res picture';
-      return typeof m.max === 'number' && Number.isFinite(m.max) && m.max >= 0 ? undefined : 'a head picture without its strongest weight';
-    }
-    case 'window': {
-      if (!header) return 'a window before the model';
-      if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return 'a window outside the model';
-      const bad = windowProblem(m, header.tokens);
-      if (bad) return bad;
-      return m.weights instanceof Float32Array && m.weights.length === (m.rows as number) * (m.cols as number) ? undefined : 'a window whose weights are not rows × cols float32';
-    }
-    case 'show':
-      if (!header) return 'a view to show before the model';
-      if (!MODEL_VIEW_NAMES.includes(m.view as ModelViewName)) return 'an unknown view to show';
-      return isIndex(m.layer, header.layers) && isIndex(m.head, header.heads) ? undefined : 'a head to show outside the model';
-    case 'rollout':
-      if (!header) return 'a rollout before the model';
-      return m.rollout === null || (m.rollout instanceof Float32Array && m.rollout.length === header.tokens ** 2) ? undefined : 'a rollout that is not n × n float32';
-    default: return `unknown message type ${JSON.stringify(m.type).slice(0, 40)}`;
-  }
+  const check = checkOf<HostCheck>(HOST_CHECKS, m.type);
+  return check ? check(m, header) : `unknown message type ${JSON.stringify(m.type).slice(0, 40)}`;
 }

@@ -4,7 +4,7 @@
 import type { WireAttention } from '../core/result/wire.js';
 import type { LinalgJson } from '../core/result/linalg-json.js';
 
-import type { MatrixMode, Role, ViewName } from '../core/vocabulary.js';
+import type { ExportFormat, MatrixMode, Role, ViewName } from '../core/vocabulary.js';
 import type { SpecOpen } from '../core/spec/spec.js';
 
 // The words of the messages (views, roles, modes, formats) live in vocabulary.ts.
@@ -33,7 +33,7 @@ export interface PanelState {
   /** The token the user picked (step-by-step and projection use it); -1 until one is picked. */
   token: number;
   matrixMode?: MatrixModeName;
-  projection?: 'wq' | 'wk' | 'wv' | 'wo';
+  projection?: MatrixRoleName;
   locked?: boolean;
 }
 
@@ -76,7 +76,7 @@ export interface ProblemsMessage {
 export interface ExportRequestMessage {
   type: 'exportRequest';
   requestId: number;
-  format: 'svg' | 'png';
+  format: ExportFormat;
   /** 'light': drawn again on a light background (for slides and print); absent: as the panel shows it. */
   theme?: 'light';
 }
@@ -128,7 +128,7 @@ export interface RevealMessage {
   documentUri: string;
   target:
     | { kind: 'token'; input: number; token: number }
-    | { kind: 'matrix'; role: 'wq' | 'wk' | 'wv' | 'wo'; head?: number; row?: number; col?: number }
+    | { kind: 'matrix'; role: MatrixRoleName; head?: number; row?: number; col?: number }
     | { kind: 'position'; line: number; column: number };
 }
 
@@ -140,7 +140,7 @@ export interface StateMessage {
 export interface ExportResultMessage {
   type: 'exportResult';
   requestId: number;
-  format: 'svg' | 'png';
+  format: ExportFormat;
   /** SVG text, or a PNG as a data: URL. */
   data: string;
 }

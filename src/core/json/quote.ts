@@ -29,3 +29,9 @@ export function listSome(items: Iterable<string>, max = 12): string {
   }
   return total > max ? `${shown.join(', ')} and ${total - max} more` : shown.join(', ');
 }
+
+/** Words as a message offers them: "a", "b" or "c" (each quoted; a list of one is that word). */
+export function quoteOr(words: readonly string[]): string {
+  const quoted = words.map((w) => quote(w));
+  return quoted.length < 2 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
+}

@@ -1,4 +1,4 @@
-// The keys issue 10 adds to `attn analyze --json`, beside the contract's (which stay as they are):
+// The keys the linear-algebra lens adds to `attn analyze --json`, beside the contract's (which stay as they are):
 // each singular-value list gains its condition number and effective rank, and each input gains
 // the correlation, redundant feature pairs and variance explained of its embeddings X, and the
 // same statistics for every head's Q, K, V and output and for the final output (from the core's

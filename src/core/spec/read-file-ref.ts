@@ -28,6 +28,9 @@ export function isFileRef(node: Node | undefined): boolean {
   return node?.type === 'object' && childAt(node, 'file') !== undefined;
 }
 
+/** The keys of a file reference; a place may allow more (embeddings take "words"). */
+export const FILE_REF_KEYS = ['file', 'tensor'] as const;
+
 /**
  * The 2-D matrix a reference names, or undefined after a problem placed on the reference.
  * `allowed` lists the keys the place accepts besides "file" and "tensor" (embeddings take "words").
@@ -35,7 +38,7 @@ export function isFileRef(node: Node | undefined): boolean {
 export function readFileMatrix(r: Reader, node: Node, path: JsonPath, allowed: readonly string[] = []): Matrix | undefined {
   for (const prop of node.children ?? []) {
     const key = prop.children?.[0]?.value;
-    if (typeof key === 'string' && key !== 'file' && key !== 'tensor' && !allowed.includes(key)) {
+    if (typeof key === 'string' && !(FILE_REF_KEYS as readonly string[]).includes(key) && !allowed.includes(key)) {
       return r.error(prop, [...path, key], `unknown key in a file reference: give "file"${allowed.length ? `, "${allowed.join('", "')}"` : ''} and, for a file of several tensors, "tensor"`);
     }
   }

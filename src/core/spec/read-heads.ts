@@ -7,9 +7,9 @@ import type { HeadSpec, MaskKind, Scale, WeightMatrix } from './spec.js';
 import type { Dimensions } from './read-dimensions.js';
 import { count, describe, spanOf, type Reader } from './read-values.js';
 import { identityOverLimit, MAX_HEADS } from './read-limits.js';
-import { quote } from '../json/quote.js';
+import { quote, quoteOr } from '../json/quote.js';
 import { readInit, type GeneratedBudget } from './read-init.js';
-import { HEAD_ROLES } from '../vocabulary.js';
+import { HEAD_ROLES, MASK_KINDS, SCALE_WORDS } from '../vocabulary.js';
 
 /**
  * A weight: a matrix written out, "identity", kept in a tensor file ({ "file", "tensor" }, read-file-ref.ts)
@@ -67,7 +67,7 @@ export function readHeads(r: Reader, root: Node, dims: Dimensions, budget: Gener
   let ok = true;
   node.children!.forEach((h, i) => {
     const path = ['heads', i];
-    if (!r.object(h, path, 'a head { "name", "wq", "wk", "wv" }')) { ok = false; return; }
+    if (!r.object(h, path, `a head { "name", ${HEAD_ROLES.map((role) => quote(role)).join(', ')} }`)) { ok = false; return; }
     r.unknownKeys(h, path, new Set(['name', ...HEAD_ROLES]));
     const nameNode = childAt(h, 'name');
     const name = nameNode ? r.string(nameNode, [...path, 'name']) : `head ${i + 1}`;
@@ -93,9 +93,9 @@ export function readScale(r: Reader, root: Node): Scale | undefined {
   const node = childAt(root, 'scale');
   if (!node) return { kind: 'sqrt_dk' };
   if (node.type === 'string') {
-    if (node.value === 'sqrt_dk') return { kind: 'sqrt_dk' };
-    if (node.value === 'none') return { kind: 'none' };
-    return r.error(node, ['scale'], `unknown scale ${quote(String(node.value))}: expected "sqrt_dk", "none" or a positive number`);
+    const word = SCALE_WORDS.find((w) => w === node.value);
+    if (word) return { kind: word };
+    return r.error(node, ['scale'], `unknown scale ${quote(String(node.value))}: expected ${SCALE_WORDS.map((w) => quote(w)).join(', ')} or a positive number`);
   }
   const v = r.number(node, ['scale']);
   if (v === undefined) return undefined;
@@ -106,6 +106,7 @@ export function readScale(r: Reader, root: Node): Scale | undefined {
 export function readMask(r: Reader, root: Node): MaskKind | undefined {
   const node = childAt(root, 'mask');
   if (!node) return 'none';
-  if (node.type === 'string' && (node.value === 'none' || node.value === 'causal')) return node.value;
-  return r.error(node, ['mask'], `unknown mask ${node.type === 'string' ? quote(String(node.value)) : describe(node)}: expected "none" or "causal"`);
+  const kind = node.type === 'string' ? MASK_KINDS.find((k) => k === node.value) : undefined;
+  if (kind) return kind;
+  return r.error(node, ['mask'], `unknown mask ${node.type === 'string' ? quote(String(node.value)) : describe(node)}: expected ${quoteOr(MASK_KINDS)}`);
 }

@@ -16,12 +16,14 @@ import type { GeneratedWeight, InitRule, WeightMatrix } from './spec.js';
 import { describe, spanOf, type Reader } from './read-values.js';
 import { createRandom, fillGaussian } from '../linalg/random.js';
 import { quote } from '../json/quote.js';
+import { INIT_RULES } from '../vocabulary.js';
 
 /** Numbers all generated matrices of one spec may hold together (32 MB of doubles), as for identities. */
 export const MAX_GENERATED_CELLS = 4 * 1024 * 1024;
 
-const RULES: readonly InitRule[] = ['lecun', 'xavier', 'kaiming'];
-const KEYS = new Set(['init', 'shape', 'seed']);
+/** The keys of a generated weight, and of its "init" written as a variance. */
+export const GENERATED_KEYS = ['init', 'shape', 'seed'] as const;
+export const VARIANCE_KEYS = ['variance'] as const;
 
 /** The numbers generated so far in this read, so many small matrices cannot add up past the cap. */
 export interface GeneratedBudget {
@@ -66,15 +68,16 @@ export function generateWeight(rows: number, cols: number, variance: number, see
 function readRule(r: Reader, node: Node, path: JsonPath): { rule: InitRule | 'variance'; variance?: number } | undefined {
   const at = [...path, 'init'];
   const initNode = childAt(node, 'init');
-  const expected = `expected "lecun", "xavier", "kaiming" or { "variance": a number ≥ 0 }`;
+  const expected = `expected ${INIT_RULES.map((rule) => quote(rule)).join(', ')} or { "variance": a number ≥ 0 }`;
   if (!initNode) return r.error(node, path, `a generated weight needs "init": ${expected} (or give "file" to read the matrix from a tensor file)`);
   if (initNode.type === 'string') {
     const name = initNode.value as string;
-    if ((RULES as readonly string[]).includes(name)) return { rule: name as InitRule };
+    const rule = INIT_RULES.find((known) => known === name);
+    if (rule) return { rule };
     return r.error(initNode, at, `unknown init ${quote(name)}: ${expected}`);
   }
   if (initNode.type !== 'object') return r.error(initNode, at, `${expected}, got ${describe(initNode)}`);
-  r.unknownKeys(initNode, at, new Set(['variance']));
+  r.unknownKeys(initNode, at, new Set(VARIANCE_KEYS));
   const vNode = childAt(initNode, 'variance');
   if (!vNode) return r.error(initNode, at, `expected { "variance": a number ≥ 0 }, with no "variance" in it`);
   const variance = r.number(vNode, [...at, 'variance']);
@@ -123,7 +126,7 @@ function readSeed(r: Reader, node: Node, path: JsonPath): number | undefined {
 
 /** A weight written as { "init", "shape", "seed" }: checked, costed from its shape, then drawn. */
 export function readInit(r: Reader, node: Node, path: JsonPath, expected: ShapeExpected, budget: GeneratedBudget): WeightMatrix | undefined {
-  r.unknownKeys(node, path, KEYS);
+  r.unknownKeys(node, path, new Set(GENERATED_KEYS));
   // Every part is checked (so all problems show at once) before the one that allocates.
   const rule = readRule(r, node, path);
   const shape = readShape(r, node, path, expected);

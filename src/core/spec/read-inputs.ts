@@ -11,6 +11,9 @@ import { listSome, quote } from '../json/quote.js';
 export const MAX_TOKENS = 2048;
 /** Inputs one spec may have: a few sentences to compare, not a corpus. Checked before any is read. */
 export const MAX_INPUTS = 256;
+/** The keys of an input, and of a token written as an object. */
+export const INPUT_KEYS = ['name', 'tokens', 'mask'] as const;
+export const TOKEN_KEYS = ['text', 'embedding'] as const;
 
 /**
  * The embedding table, with a case-insensitive index built once (a lookup per token stays O(1)),
@@ -138,7 +141,7 @@ export function readToken(r: Reader, node: Node, path: JsonPath, vocabulary: Voc
     return { text, embedding, inline: false, span: spanOf(node) };
   }
   if (node.type === 'object') {
-    r.unknownKeys(node, path, new Set(['text', 'embedding']));
+    r.unknownKeys(node, path, new Set(TOKEN_KEYS));
     const textNode = childAt(node, 'text');
     const vecNode = childAt(node, 'embedding');
     if (!textNode) return r.error(node, path, 'an inline token needs "text"');
@@ -183,7 +186,7 @@ export function readInputs(r: Reader, root: Node, vocabulary: Vocabulary, dims: 
   node.children!.forEach((inputNode, i) => {
     const path = ['inputs', i];
     if (!r.object(inputNode, path, 'an input { "name", "tokens" }')) { ok = false; return; }
-    r.unknownKeys(inputNode, path, new Set(['name', 'tokens', 'mask']));
+    r.unknownKeys(inputNode, path, new Set(INPUT_KEYS));
     const nameNode = childAt(inputNode, 'name');
     const name = nameNode ? r.string(nameNode, [...path, 'name']) : `input ${i + 1}`;
     const tokensNode = childAt(inputNode, 'tokens');

@@ -22,6 +22,8 @@ export interface AttentionReference {
 
 /** Keys a reference spec may have. */
 export const REFERENCE_KEYS = new Set(['$schema', 'title', 'description', 'attention', 'tokens']);
+/** Keys of its "attention". */
+export const ATTENTION_KEYS = ['file', 'tensor'] as const;
 
 /** Tokens a reference may name (the model views open up to 4,096). */
 const MAX_REFERENCE_TOKENS = 4096;
@@ -30,7 +32,7 @@ export function readReference(r: Reader, root: Node): AttentionReference | undef
   const node = childAt(root, 'attention')!;
   r.unknownKeys(root, [], REFERENCE_KEYS);
   if (node.type !== 'object') return r.error(node, ['attention'], `expected { "file": "…", "tensor": "…" }, got ${describe(node)}`);
-  r.unknownKeys(node, ['attention'], new Set(['file', 'tensor']));
+  r.unknownKeys(node, ['attention'], new Set(ATTENTION_KEYS));
   const fileNode = childAt(node, 'file');
   if (!fileNode) return r.error(node, ['attention'], 'give "file": the .safetensors, .npy or .npz beside the spec that holds the attention');
   const file = r.string(fileNode, ['attention', 'file'], 'a file name beside the spec');

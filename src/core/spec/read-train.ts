@@ -6,13 +6,16 @@ import { childAt, type Node } from '../json/json-tree.js';
 import type { JsonPath } from '../json/path.js';
 import type { AttentionTarget, HeadSpec, InputSpec, LearnableRole, MaskKind, OutputTarget, TrainSpec } from './spec.js';
 import { describe, spanOf, type Reader } from './read-values.js';
-import { quote } from '../json/quote.js';
+import { quote, quoteOr } from '../json/quote.js';
 import { HEAD_ROLES } from '../vocabulary.js';
 
 /** Most gradient steps one spec may ask for. */
 export const MAX_TRAIN_STEPS = 100_000;
 /** Multiply-adds a whole training run may cost (forward and backward, every step). */
 export const MAX_TRAIN_WORK = 2e9;
+/** The keys of the "train" section and of one of its targets. */
+export const TRAIN_KEYS = ['head', 'learn', 'targets', 'steps', 'rate'] as const;
+export const TARGET_KEYS = ['input', 'query', 'key', 'output'] as const;
 
 /** Multiply-adds of one step: forward and backward through the training head, on each input that has a target. */
 export function stepWork(inputs: readonly InputSpec[], head: HeadSpec, targets: TrainSpec['targets'], dModel: number): number {
@@ -80,7 +83,7 @@ function hidden(ctx: Context, input: number, query: number, key: number): boolea
 
 function readTarget(r: Reader, node: Node, path: JsonPath, ctx: Context, head: HeadSpec): AttentionTarget | OutputTarget | undefined {
   if (!r.object(node, path, 'a target { "input", "query", "key" } or { "input", "query", "output" }')) return undefined;
-  r.unknownKeys(node, path, new Set(['input', 'query', 'key', 'output']));
+  r.unknownKeys(node, path, new Set(TARGET_KEYS));
   const inputNode = childAt(node, 'input');
   let input = 0;
   if (inputNode) {
@@ -119,7 +122,7 @@ export function readTrain(r: Reader, root: Node, ctx: Context): TrainSpec | unde
   if (!node) return null;
   const path = ['train'];
   if (!r.object(node, path, 'training options { "head", "learn", "targets", "steps", "rate" }')) return undefined;
-  r.unknownKeys(node, path, new Set(['head', 'learn', 'targets', 'steps', 'rate']));
+  r.unknownKeys(node, path, new Set(TRAIN_KEYS));
   const headNode = childAt(node, 'head');
   const head = headNode ? readHeadRef(r, headNode, [...path, 'head'], ctx.heads) : 0;
 
@@ -127,12 +130,12 @@ export function readTrain(r: Reader, root: Node, ctx: Context): TrainSpec | unde
   let learn: LearnableRole[] | undefined = ['wq', 'wk'];
   if (learnNode) {
     if (learnNode.type !== 'array' || (learnNode.children?.length ?? 0) === 0) {
-      learn = r.error(learnNode, [...path, 'learn'], `expected a non-empty list of "wq", "wk", "wv", got ${describe(learnNode)}`);
+      learn = r.error(learnNode, [...path, 'learn'], `expected a non-empty list of ${HEAD_ROLES.map((role) => quote(role)).join(', ')}, got ${describe(learnNode)}`);
     } else {
       learn = [];
       for (const [i, c] of learnNode.children!.entries()) {
         if (c.type !== 'string' || !HEAD_ROLES.includes(c.value as LearnableRole)) {
-          r.error(c, [...path, 'learn', i], `expected "wq", "wk" or "wv", got ${describe(c)}`);
+          r.error(c, [...path, 'learn', i], `expected ${quoteOr(HEAD_ROLES)}, got ${describe(c)}`);
           learn = undefined;
           break;
         }

@@ -6,9 +6,14 @@ import type { Dimensions } from './read-dimensions.js';
 import type { Reader } from './read-values.js';
 import { listSome, quote } from '../json/quote.js';
 
+/** The keys of a quadrant axis, of "views" and of "views.quadrant". */
+export const AXIS_KEYS = ['feature', 'direction', 'label', 'ends'] as const;
+export const VIEWS_KEYS = ['quadrant'] as const;
+export const QUADRANT_KEYS = ['x', 'y', 'quadrants'] as const;
+
 export function readAxis(r: Reader, node: Node, path: JsonPath, dims: Dimensions): QuadrantAxis | undefined {
   if (!r.object(node, path, 'an axis { "feature" or "direction", "label" }')) return undefined;
-  r.unknownKeys(node, path, new Set(['feature', 'direction', 'label', 'ends']));
+  r.unknownKeys(node, path, new Set(AXIS_KEYS));
   const featureNode = childAt(node, 'feature');
   const directionNode = childAt(node, 'direction');
   let direction: Float64Array | undefined;
@@ -50,12 +55,12 @@ export function readViews(r: Reader, root: Node, dims: Dimensions): ViewOptions 
   const node = childAt(root, 'views');
   if (!node) return {};
   if (!r.object(node, ['views'], 'view options')) return undefined;
-  r.unknownKeys(node, ['views'], new Set(['quadrant']));
+  r.unknownKeys(node, ['views'], new Set(VIEWS_KEYS));
   const qNode = childAt(node, 'quadrant');
   if (!qNode) return {};
   const path = ['views', 'quadrant'];
   if (!r.object(qNode, path, 'quadrant options { "x", "y", "quadrants" }')) return undefined;
-  r.unknownKeys(qNode, path, new Set(['x', 'y', 'quadrants']));
+  r.unknownKeys(qNode, path, new Set(QUADRANT_KEYS));
   const xNode = childAt(qNode, 'x');
   const yNode = childAt(qNode, 'y');
   if (!xNode || !yNode) return r.error(qNode, path, 'a quadrant plot needs both "x" and "y" axes');

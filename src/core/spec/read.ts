@@ -20,7 +20,8 @@ import { readModelSpec, type ModelSpec } from '../model-spec/read-model.js';
 export { MAX_TOKENS } from './read-inputs.js';
 export { MAX_CELLS, MAX_WORK } from './read-limits.js';
 
-const TOP_LEVEL = new Set(['$schema', 'title', 'description', 'open', 'next', 'features', 'embeddings', 'inputs', 'heads', 'wo', 'scale', 'mask', 'views', 'train']);
+/** The keys of a spec that computes attention (a reference spec's and a model spec's are their readers'). */
+export const TOP_LEVEL = new Set(['$schema', 'title', 'description', 'open', 'next', 'features', 'embeddings', 'inputs', 'heads', 'wo', 'scale', 'mask', 'views', 'train']);
 
 export interface ReadOptions {
   maxBytes?: number;

@@ -1,7 +1,7 @@
 // The validated form of a *.attn.json spec. The reader (read.ts) turns text into this, or into
 // problems; the math (attention.ts) only ever sees this shape, never raw JSON.
 import type { Matrix } from '../linalg/matrix.js';
-import type { HeadRole, MatrixMode, Role, ViewName } from '../vocabulary.js';
+import type { HeadRole, InitRule, MaskKind, MatrixMode, Role, ScaleWord, ViewName } from '../vocabulary.js';
 
 /** A text range in the spec: zero-based character offset and length. */
 export interface Span {
@@ -10,11 +10,9 @@ export interface Span {
 }
 
 /** A number scale keeps where it was written, so a problem it causes is underlined there. */
-export type Scale = { kind: 'sqrt_dk' } | { kind: 'none' } | { kind: 'number'; value: number; span?: Span };
-export type MaskKind = 'none' | 'causal';
-
-/** A named variance rule for a generated weight (read-init.ts): LeCun 1/d_in, Xavier 2/(d_in + d_out), Kaiming 2/d_in. */
-export type InitRule = 'lecun' | 'xavier' | 'kaiming';
+export type Scale = { kind: ScaleWord } | { kind: 'number'; value: number; span?: Span };
+// The mask and the variance rules (read-init.ts) are named in vocabulary.ts.
+export type { InitRule, MaskKind } from '../vocabulary.js';
 
 /** How a generated weight was drawn: normal, mean 0, this variance, from this seed. */
 export interface GeneratedWeight {

@@ -1,4 +1,4 @@
-// Non-finite values never reach --json (issue 20): specs whose numbers are drawn from 1e-320 to
+// Non-finite values never reach --json: specs whose numbers are drawn from 1e-320 to
 // 1e300 go through attn compute, analyze and train with --json. Each run either prints JSON in which
 // every number is finite (JSON.stringify would have written NaN and ±Infinity as null: no null is
 // in it but the fields the contracts give as null for "none") or exits 1 with a sentence; the

@@ -9,8 +9,10 @@ import type { AttentionData } from '../../../src/core/result/attention-data.js';
 import { xmlSafe } from '../../../webview/kit/xml-safe.js';
 import { clip, textWidth } from '../../../webview/kit/format.js';
 import { defaultToken } from '../../../webview/views/spec/selection.js';
+import { VIEW_NAMES } from '../../../src/core/vocabulary.js';
 
-const VIEWS = ['arcs', 'tokens', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'geometry', 'training', 'spectrum', 'heads', 'covariance', 'init', 'summary'] as const;
+/** Every tab and the summary strip above them. */
+const VIEWS = [...VIEW_NAMES, 'summary'] as const;
 
 function json(spec: unknown): AttentionData {
   const a = analyze(JSON.stringify(spec), { linalg: true });

@@ -1,4 +1,4 @@
-// attn render --view rollout to a PNG above 1,024 tokens (issue 20, wrong or vague messages): it said
+// attn render --view rollout to a PNG above 1,024 tokens with a message that says why: it said
 // only "nothing to draw"; the command and the PNG encoder (heatmapPng in src/cli/render-model.ts)
 // now give rolloutRefusal's sentence, and nothing is written.
 import { test } from 'node:test';

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { npyFloat32, zipOf } from '../../support/tensor-files.js';
 import { folderFiles } from '../../../src/core/files/spec-files.js';
 import { tempDir } from '../../support/temp-dir.js';
+import { VIEW_NAMES } from '../../../src/core/vocabulary.js';
 
 const NASTY = ['\u0000', '\u0001', '\u0007', '\u001b[2J', '\n', '\r', '\u0085', '\u009b', '\u202e', '\ud800', '\udc00', '\ufffe', '\uffff', '<', '&', ']]>', '"', '😀'];
 const nastyString = fc.array(fc.oneof(fc.constantFrom(...NASTY), fc.string({ maxLength: 3 })), { minLength: 1, maxLength: 4 }).map((parts) => parts.join(''));
@@ -31,7 +32,8 @@ const spec = fc.record({
   causal: fc.boolean(),
 });
 
-const VIEWS = ['arcs', 'tokens', 'matrix', 'steps', 'quadrant', 'projection', 'compare', 'geometry', 'training', 'spectrum', 'heads', 'covariance', 'init', 'summary'] as const;
+/** Every tab and the summary strip above them. */
+const VIEWS = [...VIEW_NAMES, 'summary'] as const;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 

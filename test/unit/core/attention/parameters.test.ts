@@ -1,5 +1,5 @@
 // How many learnable numbers a spec holds (src/core/attention/parameters.ts): identity matrices hold
-// none, but a matrix the "train" section learns counts in full, identity or not (issue 19: the
+// none, but a matrix the "train" section learns counts in full, identity or not (the
 // summary of learn-apple-watch and learn-value said "learnable numbers 0", in the lessons on learning).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import { analyze } from '../../../../src/core/index.js';
 import { summaryItems } from '../../../../webview/views/spec/summary.js';
 import { exampleText } from '../../../support/specs.js';
 
-test('issue 19, defect 4: learn-apple-watch learns W_Q and W_K (3 × 3 each, identity at first): 18 learnable numbers, not 0', () => {
+test('learn-apple-watch learns W_Q and W_K (3 × 3 each, identity at first): 18 learnable numbers, not 0', () => {
   const p = analyze(exampleText('learn-apple-watch.attn.json')).data!.parameters;
   assert.deepEqual(p.heads.map((h) => [h.wq, h.wk, h.wv]), [[9, 9, 0]]);
   assert.equal(p.total, 18);
@@ -15,7 +15,7 @@ test('issue 19, defect 4: learn-apple-watch learns W_Q and W_K (3 × 3 each, ide
   assert.equal(item.value, '18');
 });
 
-test('issue 19, defect 4: learn-value learns W_V alone: 9 learnable numbers', () => {
+test('learn-value learns W_V alone: 9 learnable numbers', () => {
   const p = analyze(exampleText('learn-value.attn.json')).data!.parameters;
   assert.deepEqual(p.heads.map((h) => [h.wq, h.wk, h.wv]), [[0, 0, 9]]);
   assert.equal(p.total, 9);

@@ -1,4 +1,4 @@
-// The third seed's examples (issue 10): each loads without problems and shows what its title says,
+// The third seed's examples: each loads without problems and shows what its title says,
 // and the seeds' 512 → 64 projection holds the seeds' numbers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

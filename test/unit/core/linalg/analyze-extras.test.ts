@@ -1,4 +1,4 @@
-// What issue 10 adds to `attn analyze --json`: new keys only (the contract's keys and values are
+// What the linear-algebra lens adds to `attn analyze --json`: new keys only (the contract's keys and values are
 // untouched), checked against numpy on random specs: condition numbers and effective ranks, and the
 // covariance, correlation and variance explained of X, each head's Q, K, V and output, and the output.
 import { test } from 'node:test';

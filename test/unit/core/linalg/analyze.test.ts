@@ -1,4 +1,4 @@
-// attn analyze (issue 10's contract): singular values, the QK and OV circuits, head overlap and
+// attn analyze (its JSON contract): singular values, the QK and OV circuits, head overlap and
 // covariance, against numpy on random specs (to 1e-9 relative) and against what the seed says.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -139,7 +139,7 @@ test('attn analyze --json prints the contract\'s keys; a d_model too large to an
   assert.match(analyzeOverLimit(big) ?? '', /over the 4 billion limit/);
 });
 
-test('issue 20: eigenvalues of a matrix of 1e-313 entries end (the QR iteration never did) and are the unit matrix\'s times 1e-313; an overflowed matrix has NaN ones, not an endless loop', { timeout: 20_000 }, () => {
+test('eigenvalues of a matrix of 1e-313 entries end (the QR iteration never did) and are the unit matrix\'s times 1e-313; an overflowed matrix has NaN ones, not an endless loop', { timeout: 20_000 }, () => {
   const rand = seeded(77);
   for (let k = 0; k < 50; k++) {
     const d = between(rand, 2, 5);
@@ -164,7 +164,7 @@ function shapes(d: number, heads: { dk: number; dv: number }[], tokens = 4): Spe
   } as unknown as Spec;
 }
 
-test('issue 20: the analyze and spectrum limits name the dimension that is over: d_model when it is large and d_k small, d_k (or d_v) in the reverse, the heads when there are many: 300 generated shapes around the limits', () => {
+test('the analyze and spectrum limits name the dimension that is over: d_model when it is large and d_k small, d_k (or d_v) in the reverse, the heads when there are many: 300 generated shapes around the limits', () => {
   const rand = seeded(5151);
   const seen = { d: 0, dk: 0, dv: 0, heads: 0 };
   for (let k = 0; k < 300; k++) {

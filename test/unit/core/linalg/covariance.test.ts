@@ -1,4 +1,4 @@
-// Covariance and correlation of features across tokens (issue 10): against numpy's cov (ddof 1),
+// Covariance and correlation of features across tokens: against numpy's cov (ddof 1),
 // corrcoef and eigvalsh on random data, and against a plain two-pass reference; redundant pairs,
 // constant features (no NaN) and the principal components agreeing with the quadrant's pca2.
 import { test } from 'node:test';

@@ -57,7 +57,7 @@ test('the matrix view\'s cosine mode: watch → apple is 1.000 (same direction) 
   assert.match(doc.querySelector('g.legend')!.textContent!, /cosine q·k ÷ \(\|q\|\|k\|\): direction only.*-1.*1/);
 });
 
-test('issue 19, defect 3: identical directions are exactly 0° (acos of a rounded cosine gave 8.54e-7°), and small angles keep their digits', () => {
+test('identical directions are exactly 0° (acos of a rounded cosine gave 8.54e-7°), and small angles keep their digits', () => {
   const same = pairGeometry([1, 3, 0], [1, 3, 0]);
   assert.equal(same.degrees, 0);
   assert.equal(same.cos, 1);

@@ -1,4 +1,4 @@
-// The initialisation lab (issue 10): variance layer by layer for each rule, linear and ReLU, against
+// The initialisation lab: variance layer by layer for each rule, linear and ReLU, against
 // theory and against numpy on the same inputs and weights; the singular values of one random W
 // against the Marchenko–Pastur edges and numpy; Var(q · k) against d_k, scaled and not.
 import { test } from 'node:test';

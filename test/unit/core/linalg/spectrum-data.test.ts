@@ -1,4 +1,4 @@
-// The Spectrum view's numbers for one head (issue 10): the same singular values, OV eigenvalues and
+// The Spectrum view's numbers for one head: the same singular values, OV eigenvalues and
 // copying score as attn analyze, the circuits' eigenvalues from the small k × k product matching
 // numpy's d × d ones (plus zeros), the pictures of the example, and nothing non-finite at d_model 300.
 import { test } from 'node:test';

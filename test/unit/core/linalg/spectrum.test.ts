@@ -1,4 +1,4 @@
-// Spectrum extras (issue 10): condition number, effective and stable rank, and the 2-D picture of a
+// Spectrum extras: condition number, effective and stable rank, and the 2-D picture of a
 // matrix (the circle's image, singular and eigen-directions), against numpy on random matrices and
 // against direct checks (v·M = σu, x·M = λx) that need no library.
 import { test } from 'node:test';

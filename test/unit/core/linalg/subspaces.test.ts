@@ -11,7 +11,7 @@ test('rankOf counts the singular values above numpy\'s tolerance', () => {
   assert.equal(rankOf([], 3, 0), 0);
 });
 
-test('issue 19, defect 5: "raw" (3-D) and "tech lens" (2-D) at overlap 1: the lens lies inside raw, raw is two thirds inside the lens, not the same', () => {
+test('"raw" (3-D) and "tech lens" (2-D) at overlap 1: the lens lies inside raw, raw is two thirds inside the lens, not the same', () => {
   const c = containment(1, 3, 2);
   assert.equal(c.verdict, 'b inside a');
   assert.equal(c.bInA, 1);

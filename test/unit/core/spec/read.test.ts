@@ -55,7 +55,7 @@ test('ragged rows name the row that differs', () => {
   assert.match(p.message, /row 1 has 3 numbers but the other 2 rows have 2/);
 });
 
-test('a number added to row 0 is underlined on row 0, not on the rows that agree (defect 15)', () => {
+test('a number added to row 0 is underlined on row 0, not on the rows that agree', () => {
   const text = JSON.stringify({ ...BASE, heads: [{ wq: [[4, 3, 7], [2, 1], [0, 1]], wk: [[1, 1], [1, 1], [4, 2]] }] });
   const p = only(text);
   assert.equal(p.path, 'heads[0].wq[0]');

@@ -203,7 +203,7 @@ test('a row\'s sum in the warning is rounded to 4 significant digits, more only 
   assert.doesNotMatch(one.firstOff, /\d{6}/, 'no run of digits');
 });
 
-test('issue 20: rows of zeros are masked queries, counted apart from rows that look like scores; 120 generated files, each also passed in 3 ranges', () => {
+test('rows of zeros are masked queries, counted apart from rows that look like scores; 120 generated files, each also passed in 3 ranges', () => {
   const rand = seeded(4242);
   for (let k = 0; k < 120; k++) {
     const L = between(rand, 1, 3), H = between(rand, 1, 3), n = between(rand, 2, 9);

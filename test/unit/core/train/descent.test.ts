@@ -1,4 +1,4 @@
-// Training (issue 11): the loss as defined, its analytic gradient against central differences,
+// Training: the loss as defined, its analytic gradient against central differences,
 // the forward loss against numpy and gradient descent on the examples (bad "train" sections: test/unit/core/spec/read-train.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

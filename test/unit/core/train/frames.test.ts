@@ -81,7 +81,7 @@ test('past the panel\'s 5 million multiply-adds: no loss, no frames, and a sente
   assert.equal(t.tooBig, `${spec.train.steps} steps are too many to train in the panel (about 5 million multiply-adds): run attn train, or use fewer steps`);
 });
 
-test('issue 19: the run carries each target\'s progress at every step: learn-apple-watch\'s watch → apple weight from 0.0096 to 0.999, learn-value\'s distance to [3, 0, 0] down to 0', () => {
+test('the run carries each target\'s progress at every step: learn-apple-watch\'s watch → apple weight from 0.0096 to 0.999, learn-value\'s distance to [3, 0, 0] down to 0', () => {
   const watch = analyze(exampleText('learn-apple-watch.attn.json')).data!.training!;
   assert.equal(watch.progress!.length, 1);
   assert.equal(watch.progress![0].length, watch.loss.length);

@@ -167,7 +167,7 @@ test('a panel the user closes leaves the list, and Toggle Lock with none open sa
   assert.equal(standIn.windows.state.serializers.has(PANEL_VIEW_TYPE), false, 'dispose unregistered the serializer');
 });
 
-test('Show Attention on a spec that references a model file opens the model editor, focused, and no panel (defect 7)', async () => {
+test('Show Attention on a spec that references a model file opens the model editor, focused, and no panel', async () => {
   const { folder } = examplesInTemp();
   const { writeFileSync } = await import('node:fs');
   writeFileSync(`${folder}/run.npy`, 'not read here');

@@ -92,7 +92,7 @@ test('wrapLines: at most maxLines lines, each within the width, the words in ord
   assert.match(wrapLines('a'.repeat(400), 100, 13).join(''), /…$/);
 });
 
-test('issue 19, defect 11: an empty view\'s sentence wraps inside the picture at 430 px, the picture as tall as its lines, the text still the whole sentence', async () => {
+test('an empty view\'s sentence wraps inside the picture at 430 px, the picture as tall as its lines, the text still the whole sentence', async () => {
   const { emptyView } = await import('../../../../webview/kit/view.js');
   const message = 'No "train" section in this spec: add one ({ "head", "learn", "targets", "steps", "rate" }) to watch gradient descent find the weights.';
   for (const [width, fs] of [[430, 13], [320, 13], [626, 14]]) {

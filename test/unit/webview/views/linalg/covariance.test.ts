@@ -57,7 +57,7 @@ function origin(el: Element): [number, number] {
 const drawAt = (text: string, width: number) =>
   new JSDOM(renderSvg(analyze(text, { linalg: true }).data!, 'covariance', { head: 0, width }), { contentType: 'image/svg+xml' }).window.document;
 
-test('issue 19, defect 11: the variance bars stand beside the heat map only with room (at 430 px they had 26 px and read "variance ex…"), else under it; their label is whole and inside the picture', () => {
+test('the variance bars stand beside the heat map only with room (at 430 px they had 26 px and read "variance ex…"), else under it; their label is whole and inside the picture', () => {
   const label = 'variance explained by each principal direction';
   for (const example of ['covariance-redundant-features.attn.json', 'apple-watch-geometry.attn.json', 'long-64-tokens-8-heads.attn.json']) {
     for (const width of [406, 430, 626, 1200]) {
@@ -84,7 +84,7 @@ test('issue 19, defect 11: the variance bars stand beside the heat map only with
   }
 });
 
-test('issue 19, defect 11: with too many features for a heat map (init-four-rules, 128) the sentence wraps inside the picture and the variance bars start under it (they overlapped it)', () => {
+test('with too many features for a heat map (init-four-rules, 128) the sentence wraps inside the picture and the variance bars start under it (they overlapped it)', () => {
   for (const width of [406, 430, 626, 1200]) {
     const doc = drawAt(exampleText('init-four-rules.attn.json'), width);
     const sentences = Array.from(doc.querySelectorAll('text.too-many'));

@@ -1,4 +1,4 @@
-// The Heads view (webview/views/linalg/heads.ts), issue 19: "raw" (the identity, all of R³) and
+// The Heads view (webview/views/linalg/heads.ts): "raw" (the identity, all of R³) and
 // "tech lens" (a plane) were called "the same" at overlap 1; the view now reads containment both
 // ways and says which subspace lies inside which. Its title wraps at 430–670 px instead of "…".
 import { test } from 'node:test';
@@ -13,7 +13,7 @@ import { exampleText } from '../../../../support/specs.js';
 const doc = (svg: string) => new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document;
 const shown = (el: Element) => Array.from(el.childNodes).filter((c) => c.nodeName !== 'title').map((c) => c.textContent).join(' ');
 
-test('issue 19, defect 5: apple-watch-lens: "tech lens"\'s subspace lies inside "raw"\'s, not the same; the cells read 1 one way and 0.67 the other', () => {
+test('apple-watch-lens: "tech lens"\'s subspace lies inside "raw"\'s, not the same; the cells read 1 one way and 0.67 the other', () => {
   const d = doc(renderSvg(analyze(exampleText('apple-watch-lens.attn.json'), { linalg: true }).data!, 'heads', { width: 626 }));
   for (const role of ['wq', 'wk', 'wv']) {
     const g = d.querySelector(`g.overlap.${role}`)!;
@@ -26,13 +26,13 @@ test('issue 19, defect 5: apple-watch-lens: "tech lens"\'s subspace lies inside 
   assert.doesNotMatch(d.documentElement.textContent!, /the same directions/);
 });
 
-test('issue 19, defect 5: heads-same-and-different-subspaces: the grammar heads read the same 2-D subspace, meaning an orthogonal one', () => {
+test('heads-same-and-different-subspaces: the grammar heads read the same 2-D subspace, meaning an orthogonal one', () => {
   const d = doc(renderSvg(analyze(exampleText('heads-same-and-different-subspaces.attn.json'), { linalg: true }).data!, 'heads', { width: 626 }));
   assert.equal(shown(d.querySelector('g.overlap.wq text.verdict')!), 'most alike: "grammar A" and "grammar B" read the same 2-D subspace');
   assert.match(d.querySelector('g.overlap.wq rect.cell[data-a="0"][data-b="2"] title')!.textContent!, /read orthogonal subspaces/);
 });
 
-test('issue 19, defect 11: at 430, 626 and 670 px the title and the note wrap, every line inside the picture, none cut with "…"', () => {
+test('at 430, 626 and 670 px the title and the note wrap, every line inside the picture, none cut with "…"', () => {
   const fs = makeTheme('light').fontSize;
   const data = analyze(exampleText('apple-watch-lens.attn.json'), { linalg: true }).data!;
   for (const width of [430, 626, 670]) {

@@ -34,7 +34,7 @@ test('Spectrum: the stretch has σ = 3 and 0.5 (κ = 6); the shear σ = 1.618 an
 
 test('Heads: the two grammar heads read the same directions (1), meaning reads others (0)', () => {
   const t = titles(renderSvg(data('heads-same-and-different-subspaces.attn.json'), 'heads'));
-  // Issue 19: the cell reads both ways of containment, with the overlap attn analyze reports (1 and 0) beside it.
+  // The cell reads both ways of containment, with the overlap attn analyze reports (1 and 0) beside it.
   assert.match(t, /W_Q: "grammar A" \(2-D\) in "grammar B" \(2-D\)\n1 of "grammar A"'s subspace lies inside "grammar B"'s; 1 of "grammar B"'s inside "grammar A"'s\n"grammar A" and "grammar B" read the same 2-D subspace\nattn analyze's overlap \(mean cos² over the smaller subspace\): 1\n/);
   assert.match(t, /W_Q: "grammar A" \(2-D\) in "meaning" \(2-D\)\n0 of "grammar A"'s subspace lies inside "meaning"'s; 0 of "meaning"'s inside "grammar A"'s\n"grammar A" and "meaning" read orthogonal subspaces: nothing in common\nattn analyze's overlap \(mean cos² over the smaller subspace\): 0\n/);
   const one = renderSvg(data('apple-watch-raw.attn.json'), 'heads');
@@ -127,7 +127,7 @@ test('keyboard only: every hoverable number of Spectrum, Heads, Covariance and I
   }
 });
 
-test('issue 19, defect 8: seed-projection-512-64 (one 512 × 64 head): Spectrum and Covariance say why on wrapped lines with the command, Heads that there is one head; nothing runs off a 626 px picture', async () => {
+test('seed-projection-512-64 (one 512 × 64 head): Spectrum and Covariance say why on wrapped lines with the command, Heads that there is one head; nothing runs off a 626 px picture', async () => {
   const { makeTheme } = await import('../../../../../webview/kit/colour.js');
   const d = data('seed-projection-512-64.attn.json');
   assert.ok(d.linalg!.tooBig, 'the spec is over the panel\'s budget');
@@ -145,7 +145,7 @@ test('issue 19, defect 8: seed-projection-512-64 (one 512 × 64 head): Spectrum 
   assert.match(renderSvg(d, 'heads', { width: 626 }), /One head: there is no other head to compare it with/);
 });
 
-test('issue 19, defect 8: in the panel the command names the spec\'s own file', async () => {
+test('in the panel the command names the spec\'s own file', async () => {
   const { renderSpectrum } = await import('../../../../../webview/views/linalg/spectrum.js');
   const { makeTheme } = await import('../../../../../webview/kit/colour.js');
   const dom = new JSDOM('<!doctype html><main data-file-name="seed-projection-512-64.attn.json"><div id="r"></div></main>');
@@ -157,7 +157,7 @@ test('issue 19, defect 8: in the panel the command names the spec\'s own file', 
   dom.window.close();
 });
 
-test('issue 19, defect 11: the Init lab\'s notes wrap at 430–670 px (they ended in "…")', () => {
+test('the Init lab\'s notes wrap at 430–670 px (they ended in "…")', () => {
   const d = data('init-four-rules.attn.json');
   for (const width of [430, 626, 670]) {
     const doc = new JSDOM(renderSvg(d, 'init', { width }), { contentType: 'image/svg+xml' }).window.document;

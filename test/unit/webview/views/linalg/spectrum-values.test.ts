@@ -1,5 +1,5 @@
 // The Spectrum view (webview/views/linalg/spectrum.ts) on weights whose singular values span the
-// doubles (issue 20, wrong or vague messages): every σ it writes reads back as the value, each bar's
+// doubles: every σ it writes reads back as the value, each bar's
 // share of the largest is between 0 and 100 %, and no NaN or Infinity is written (∞ only for a
 // singular matrix's condition number).
 import { test } from 'node:test';
@@ -24,13 +24,13 @@ function readsAs(s: string, v: number): boolean {
   return Math.abs(Number(s) - v) <= half + Math.abs(v) * 1e-12 && (s !== '0' || v === 0);
 }
 
-test('issue 20: a W_Q of σ 1e-310 and 5e-311 is 100% and 50% of its largest (a floor of 1e-300 made it 0.001%)', () => {
+test('a W_Q of σ 1e-310 and 5e-311 is 100% and 50% of its largest (a floor of 1e-300 made it 0.001%)', () => {
   const spec = { features: ['a', 'b'], embeddings: { x: [1, 0], y: [0, 1] }, inputs: [{ tokens: ['x', 'y'] }], heads: [{ wq: [[1e-310, 0], [0, 5e-311]] }] };
   const wq = bars(renderSvg(analyze(JSON.stringify(spec), { linalg: true }).data!, 'spectrum', { head: 0 })).slice(0, 2);
   assert.deepEqual(wq, ['σ1 = 1.00e-310\n100% of the largest', 'σ2 = 5.00e-311\n50% of the largest']);
 });
 
-test('issue 20: 150 generated specs with singular values from 1e-320 to 1e300: every σ reads back, shares are 0–100 %, no NaN or Infinity', () => {
+test('150 generated specs with singular values from 1e-320 to 1e300: every σ reads back, shares are 0–100 %, no NaN or Infinity', () => {
   const rand = seeded(3030);
   let drawn = 0, refused = 0;
   for (let k = 0; k < 150; k++) {

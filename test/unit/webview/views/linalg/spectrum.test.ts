@@ -1,4 +1,4 @@
-// The Spectrum view's texts at the panel's widths (issue 19, defect 11, measured in Chromium by
+// The Spectrum view's texts at the panel's widths (measured in Chromium by
 // test/e2e/widths.e2e.test.ts): the title ended in "…" at 430 px, "not square: no eige…" and the
 // plane pictures' captions ("W_Q·W_Kᵀ on is_tech, is_…") were cut with no hover, and at 1,200 px
 // a caption ran past the picture's right edge. Titles and captions now wrap; what is still cut
@@ -47,7 +47,7 @@ const hover = (el: Element) => {
   return texts.join('\n');
 };
 
-test('issue 19, defect 11: at 406–1,200 px the title wraps whole, every text cut with "…" has its whole text in its hover', () => {
+test('at 406–1,200 px the title wraps whole, every text cut with "…" has its whole text in its hover', () => {
   for (const example of EXAMPLES) {
     for (const width of WIDTHS) {
       const doc = draw(example, width, 0);
@@ -65,7 +65,7 @@ test('issue 19, defect 11: at 406–1,200 px the title wraps whole, every text c
   }
 });
 
-test('issue 19, defect 11: "not square: no eigenvalues" is whole inside its box, and each plane picture\'s caption stays under its picture, no wider', () => {
+test('"not square: no eigenvalues" is whole inside its box, and each plane picture\'s caption stays under its picture, no wider', () => {
   for (const example of EXAMPLES) {
     for (const width of WIDTHS) {
       const doc = draw(example, width, 0);

@@ -23,7 +23,7 @@ for (const width of [700, 1000, 1400]) {
   });
 }
 
-// Issue 19, defect 13: two heads' arcs between the same two tokens were drawn on one path, and their
+// Two heads' arcs between the same two tokens were drawn on one path, and their
 // translucent strokes blended into colours the legend does not have. Each head now has its own lane.
 test('arcs of two heads on the same pair take separate lanes, never one path', () => {
   const data = analyze(exampleText('multi-head-causal.attn.json')).data!;

@@ -85,7 +85,7 @@ test('the θ label is crossed by no line of the plane (the dashed drop from q cr
 /** The text a <text> shows (its tspans joined by a space), without its hover <title>. */
 const shown = (el: Element) => Array.from(el.childNodes).filter((c) => c.nodeName !== 'title').map((c) => c.textContent).join(' ');
 
-test('issue 19, defect 3: q = k ("raw", query watch, the default) is θ = 0°, not 8.54e-7°, in the plane and in the table', () => {
+test('q = k ("raw", query watch, the default) is θ = 0°, not 8.54e-7°, in the plane and in the table', () => {
   const { dom, handle } = draw(0, 3, false);
   assert.equal(shown(handle.svg.querySelector('text.theta')!), 'θ = 0°');
   const watchRow = Array.from(handle.svg.querySelectorAll('g.keys text.num')).slice(15, 20).map(shown);
@@ -94,7 +94,7 @@ test('issue 19, defect 3: q = k ("raw", query watch, the default) is θ = 0°, n
   dom.window.close();
 });
 
-test('issue 19, defect 9: the learner picks the key: a click on watch\'s row draws watch · watch = 64 beside the strongest, watch · apple = 136; Enter and the buttons too', () => {
+test('the learner picks the key: a click on watch\'s row draws watch · watch = 64 beside the strongest, watch · apple = 136; Enter and the buttons too', () => {
   const { dom, doc, handle } = draw(1, 3, true);
   const formula = () => shown(handle.svg.querySelector('text.formula')!);
   assert.equal(formula(), 'q_watch · k_apple = |q||k| cos θ = 11.66 · 11.66 · 1.000 = 136');
@@ -115,7 +115,7 @@ test('issue 19, defect 9: the learner picks the key: a click on watch\'s row dra
   dom.window.close();
 });
 
-test('issue 19, defect 9: a row\'s click picks the key and shows nothing in the spec; the arrows still show their token there', () => {
+test('a row\'s click picks the key and shows nothing in the spec; the arrows still show their token there', () => {
   const dom = new JSDOM('<!doctype html><div id="r"></div>', { pretendToBeVisual: true });
   const reveals: unknown[] = [];
   const handle = renderGeometry(dom.window.document.getElementById('r') as unknown as HTMLElement, data, {
@@ -129,7 +129,7 @@ test('issue 19, defect 9: a row\'s click picks the key and shows nothing in the 
   dom.window.close();
 });
 
-test('issue 19, defect 11: at 430, 626 and 1,200 px the title wraps and the formula fits the picture (it was cut at the right edge)', () => {
+test('at 430, 626 and 1,200 px the title wraps and the formula fits the picture (it was cut at the right edge)', () => {
   const fs = makeTheme('light').fontSize;
   for (const width of [430, 626, 1200]) {
     for (const token of [0, 1, 2, 3]) {
@@ -150,7 +150,7 @@ test('issue 19, defect 11: at 430, 626 and 1,200 px the title wraps and the form
   }
 });
 
-test('issue 19, defect 11: with the table beside the plane (1,200 px, long-64) the formula keeps left of the keys\' names, whole on up to three lines (it ran under "17. warm")', async () => {
+test('with the table beside the plane (1,200 px, long-64) the formula keeps left of the keys\' names, whole on up to three lines (it ran under "17. warm")', async () => {
   const { formulaLines } = await import('../../../../../webview/views/spec/geometry.js');
   const { monoWidth } = await import('../../../../../webview/kit/format.js');
   const long = analyze(exampleText('long-64-tokens-8-heads.attn.json')).data!;

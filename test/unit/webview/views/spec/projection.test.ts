@@ -89,7 +89,7 @@ test('fullSizeLine: the original Transformer\'s count for a role, beside the spe
   assert.match(fullSizeLine(f, 'W_V', 9, true).text, /; here: the identity, nothing learnt\.$/);
 });
 
-// Issue 19, defect 15: e_watch (1 × 3) was drawn as a column beside W_Q, against the row-vector
+// e_watch (1 × 3) was drawn as a column beside W_Q, against the row-vector
 // convention x · W = y the seeds use. x is now a row over W, y a row under it.
 test('projection draws x (1 × d_model) as a row over W and y (1 × d) as a row under it', () => {
   const data = analyze(exampleText('apple-watch-lens.attn.json')).data!;

@@ -61,7 +61,7 @@ test('the label placer takes the next free side, and gives up only when every si
   assert.equal(placer.place([[0, 10], [100, 10]], 20, 10), undefined);
 });
 
-// Issue 19, defect 10: with "all heads" the quadrant plots one head, and the note saying so was cut
+// With "all heads" the quadrant plots one head, and the note saying so was cut
 // at the panel's edge ("showing head…"). The note now wraps: all of it is on the picture.
 test('quadrant with all heads at 430 px: the note saying which head is plotted is there whole, not cut', () => {
   for (const name of ['apple-watch-lens.attn.json', 'init-four-rules.attn.json']) {

@@ -62,7 +62,7 @@ test('steps in a 480 px panel: the table and the notes fit (weight × v left to 
   assert.match(doc.documentElement.textContent!, /weight × v left out of the table/);
 });
 
-// Issue 19, defect 2: at the default width (626 px) the e^(s−max) column was dropped but its total
+// At the default width (626 px) the e^(s−max) column was dropped but its total
 // stayed under the softmax column, reading "Σ = 2.6617" as the weights' sum.
 test('a dropped e^(s − max) column takes its Σ with it; a shown one keeps its Σ under itself', () => {
   const data = analyze(exampleFiles().map((f) => readFileSync(f, 'utf8')).find((t) => t.includes('"mouse"') && t.includes('keyboard'))!).data!;
@@ -78,7 +78,7 @@ test('a dropped e^(s − max) column takes its Σ with it; a shown one keeps its
   assert.equal(sum.getAttribute('x'), head.getAttribute('x'), 'the Σ stands under its own column');
 });
 
-// Issue 19, defect 6: long-64, token "runs" (causal): "the table lists the 47 with the largest
+// Long-64, token "runs" (causal): "the table lists the 47 with the largest
 // weights" while rows 24–47 were masked keys of weight 0 in index order.
 test('with more keys than rows, masked keys are not listed as if they were among the largest weights', () => {
   const text = readFileSync(exampleFiles().find((f) => f.includes('long-64'))!, 'utf8');

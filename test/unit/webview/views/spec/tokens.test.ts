@@ -1,4 +1,4 @@
-// The Tokens view (webview/views/spec/tokens.ts), issue 19: BertViz's head view for a spec. Hover or
+// The Tokens view (webview/views/spec/tokens.ts): BertViz's head view for a spec. Hover or
 // focus a token and only its lines stay, their opacity its weights, the other side's tokens shaded
 // by weight; a repeated word keeps its position, so the two "watch" tokens stay apart.
 import { test } from 'node:test';

@@ -51,7 +51,7 @@ test('a spec without "train" says how to add one', () => {
   assert.match(renderSvg(plain, 'training'), /No "train" section in this spec/);
 });
 
-test('issue 19, defect 11: at 430 px the advice to add a "train" section wraps inside the picture (it ran 450 px past the edge)', () => {
+test('at 430 px the advice to add a "train" section wraps inside the picture (it ran 450 px past the edge)', () => {
   const plain = analyze(exampleText('apple-watch-lens.attn.json')).data!;
   const fs = makeTheme('light').fontSize;
   for (const width of [406, 430]) {
@@ -73,7 +73,7 @@ test('in the panel: Reset goes to step 0, Step moves one frame, Play runs to the
     const b = Array.from(root.querySelectorAll('g.control')).find((c) => c.textContent === name || c.textContent!.startsWith(name))!;
     b.dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true }));
   };
-  // Issue 19: the panel opens at step 0, before any learning (it opened at the last step).
+  // The panel opens at step 0, before any learning (it opened at the last step).
   assert.match(label(), /^step 0 of 200/);
   press('Reset');
   assert.match(label(), /^step 0 of 200/);
@@ -102,7 +102,7 @@ function learntCells(svg: string) {
   });
 }
 
-test('issue 19, defect 1: learn-value\'s W_V cells never overlap and never hide a sign (-2.66e-3 read as +2.66e-3), at 430, 626 and 1,200 px', () => {
+test('learn-value\'s W_V cells never overlap and never hide a sign (-2.66e-3 read as +2.66e-3), at 430, 626 and 1,200 px', () => {
   const value = analyze(exampleText('learn-value.attn.json')).data!;
   for (const width of [430, 626, 1200]) {
     const cells = learntCells(renderSvg(value, 'training', { width }));
@@ -118,7 +118,7 @@ test('issue 19, defect 1: learn-value\'s W_V cells never overlap and never hide 
   }
 });
 
-test('issue 19, defect 1: while learn-apple-watch plays (W_K at step 34 among them), every learnt cell keeps one width and its sign', () => {
+test('while learn-apple-watch plays (W_K at step 34 among them), every learnt cell keeps one width and its sign', () => {
   const dom = new JSDOM('<!doctype html><div id="root"></div>', { pretendToBeVisual: true });
   const root = dom.window.document.getElementById('root')!;
   const handle = renderTraining(root, data, { theme: makeTheme('light'), width: 626, head: 0, input: 0, token: 0, matrixMode: 'weights', projection: 'wq', interactive: true });
@@ -146,7 +146,7 @@ test('issue 19, defect 1: while learn-apple-watch plays (W_K at step 34 among th
   dom.window.close();
 });
 
-test('issue 19: the target\'s weight is plotted beside the loss: watch → apple from 0.0096 at step 0 to 0.999 at the end', () => {
+test('the target\'s weight is plotted beside the loss: watch → apple from 0.0096 at step 0 to 0.999 at the end', () => {
   const dom = new JSDOM('<!doctype html><div id="root"></div>', { pretendToBeVisual: true });
   const root = dom.window.document.getElementById('root')!;
   const handle = renderTraining(root, data, { theme: makeTheme('light'), width: 626, head: 0, input: 0, token: 0, matrixMode: 'weights', projection: 'wq', interactive: true });
@@ -159,7 +159,7 @@ test('issue 19: the target\'s weight is plotted beside the loss: watch → apple
   assert.match(doc.querySelector('text.target-value')!.textContent!, /^weight watch → apple = 0\.9992 \(step 0: 0\.0096\)/);
 });
 
-test('issue 19: a malformed progress list is refused by the panel\'s message check', () => {
+test('a malformed progress list is refused by the panel\'s message check', () => {
   const wire = encodeAttention(data);
   const bad = structuredClone(wire.header);
   bad.training!.progress = [[1, 2]];
