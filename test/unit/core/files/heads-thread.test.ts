@@ -3,11 +3,11 @@
 // same mask object, and the warnings in the same order; and it declines work too small to hand over.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { computeAttention, useHeadsHelper, type AttentionResult } from '../../../../src/core/attention/attention.js';
-import { HeadsThread } from '../../../../src/core/files/heads-thread.js';
+import { computeAttention, type AttentionResult } from '../../../../src/core/attention/attention.js';
 import { zeros } from '../../../../src/core/linalg/matrix.js';
 import type { HeadSpec, Spec } from '../../../../src/core/spec/spec.js';
 import { lcgMatrix } from '../../../support/random.js';
+import { sourceHeadsThread } from '../../../support/heads-thread.js';
 
 const random = lcgMatrix;
 
@@ -39,9 +39,8 @@ function spec(tokens = n, woCols = 10): Spec {
   };
 }
 
-const thread = new HeadsThread();
+const thread = sourceHeadsThread();
 after(async () => {
-  useHeadsHelper(undefined);
   await thread.close();
 });
 
@@ -65,11 +64,9 @@ function sameBits(actual: AttentionResult, expected: AttentionResult): void {
 }
 
 test('two threads give every intermediate of every head, and the warnings, exactly as one thread does', () => {
-  useHeadsHelper(undefined);
   const alone = computeAttention(spec());
-  useHeadsHelper(thread);
   const progress: number[] = [];
-  const helped = computeAttention(spec(), (done, total) => progress.push(done, total));
+  const helped = computeAttention(spec(), { helper: thread, onProgress: (done, total) => progress.push(done, total) });
   assert.ok(thread.handedOver() >= 1, 'the later heads went to the worker');
   sameBits(helped, alone);
   assert.deepEqual(progress, [1, 5, 2, 5, 3, 5, 4, 5, 5, 5]);
@@ -79,26 +76,22 @@ test('two threads give every intermediate of every head, and the warnings, exact
   assert.equal(helped.inputs[0].heads[4].q, helped.inputs[0].x);
   assert.equal(helped.inputs[0].heads[4].v, helped.inputs[0].x);
   // And again, on the worker already running.
-  sameBits(computeAttention(spec()), alone);
+  sameBits(computeAttention(spec(), { helper: thread }), alone);
 });
 
 test('a wide W_O: the later rows of concat · W_O are computed on the worker, to the bit', () => {
   // 192 rows × 196 × 1,500: over the hand-over's threshold.
-  useHeadsHelper(undefined);
   const alone = computeAttention(spec(n, 1500));
-  useHeadsHelper(thread);
   const before = thread.handedOver();
-  const helped = computeAttention(spec(n, 1500));
+  const helped = computeAttention(spec(n, 1500), { helper: thread });
   assert.equal(thread.handedOver() - before, 2, 'the later heads and the later rows of the output');
   sameBits(helped, alone);
   assert.equal(helped.inputs[0].output.cols, 1500);
 });
 
 test('too little work stays on the calling thread', () => {
-  useHeadsHelper(thread);
   const before = thread.handedOver();
-  const small = computeAttention(spec(4));
+  const small = computeAttention(spec(4), { helper: thread });
   assert.equal(thread.handedOver(), before);
-  useHeadsHelper(undefined);
   sameBits(small, computeAttention(spec(4)));
 });
