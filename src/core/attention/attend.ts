@@ -58,6 +58,11 @@ export interface AttendInput {
   /** W_O, [Σ d_v, d_out] in the row-vector convention: only for recording each head's share. */
   readonly wo?: Matrix;
   readonly record?: Recording;
+  /**
+   * [heads, rows, n]: every head's weights written here, each head's `weights` a view of it (a
+   * forward pass keeps a layer's attention in one array, not one per head).
+   */
+  readonly weightsInto?: Float64Array;
   /** Called as each head is done (progress on long work). */
   readonly onHead?: (head: number) => void;
 }
@@ -162,6 +167,7 @@ export function attend(input: AttendInput): Attended {
   if (!Number.isInteger(first) || first < 0 || rows < 0) throw new Error(`attend: first query ${first} of ${n} positions`);
   if (typeof kind === 'object' && !(Number.isInteger(kind.window) && kind.window >= 1)) throw new Error(`attend: a window of ${kind.window} keys`);
   if (input.hidden && input.hidden.length !== n * n) throw new Error(`attend: a mask of ${input.hidden.length} bytes for ${n} × ${n} keys`);
+  if (input.weightsInto && input.weightsInto.length !== H * rows * n) throw new Error(`attend: ${input.weightsInto.length} numbers for the weights of ${H} heads × ${rows} × ${n}`);
   const hidden = input.hidden;
   const cap = input.softcap;
 
@@ -179,8 +185,11 @@ export function attend(input: AttendInput): Attended {
     if (q.rows !== rows || keys!.rows !== n || values!.rows !== n) throw new Error(`attend: head ${h} has ${q.rows} queries, ${keys!.rows} keys and ${values!.rows} values for positions ${first}…${n - 1}`);
     const divisor = typeof input.divisor === 'number' ? input.divisor : input.divisor[h];
     const scores = matmulTransposed(q, keys!);
-    // The weights take the scores' buffer unless the scores are kept; the scaled scores get their own only when kept.
-    const weights = record.scores ? zeros(rows, n) : scores;
+    // The weights take the scores' buffer unless the scores are kept (or the caller gives them a
+    // place); the scaled scores get their own only when kept.
+    const into = input.weightsInto;
+    const weights = into ? { rows, cols: n, data: into.subarray(h * rows * n, (h + 1) * rows * n) } : record.scores ? zeros(rows, n) : scores;
+    const zeroed = !into && weights !== scores;
     const scaled = record.scaled ? zeros(rows, n) : undefined;
     const S = scores.data, W = weights.data;
     const emptyRows: number[] = [];
@@ -206,7 +215,7 @@ export function attend(input: AttendInput): Attended {
       } else {
         sum = softmaxInto(S, at + lo, count, W, at + lo, divisor, hidden, i * n + lo);
       }
-      if (weights === scores) {
+      if (!zeroed) {
         W.fill(0, at, at + lo);
         W.fill(0, at + Math.max(lo, hi + 1), at + n);
       }

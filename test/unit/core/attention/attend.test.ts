@@ -136,6 +136,11 @@ for (const [name, c] of cases) {
     const concat = ref.outputs[0].map((_, r) => ref.outputs.flatMap((o) => o[r]));
     closeTo(got.concat.data, concat, 'concat');
     assert.equal(got.concat.cols, c.heads * c.dv);
+    // The same bits written into one array that held other numbers.
+    const rows = c.n - c.first;
+    const into = new Float64Array(c.heads * rows * c.n).fill(7);
+    run(c, q, k, v, { weightsInto: into });
+    got.heads.forEach((h, i) => assert.deepEqual(into.subarray(i * rows * c.n, (i + 1) * rows * c.n), h.weights.data));
   });
 }
 
@@ -231,6 +236,12 @@ for (const kernel of [true, false]) {
         const got = attend({ q, k, v, heads: H, kvHeads: KVH, divisor: Math.sqrt(D), mask: 'causal', first });
         got.heads.forEach((h, i) => assert.deepEqual(h.weights.data, expected.weights.subarray(i * rows * n, (i + 1) * rows * n), `n ${n} first ${first} head ${i} weights`));
         assert.deepEqual(got.concat.data, expected.mixed, `n ${n} first ${first} outputs`);
+        // Into one [heads, rows, n] array as forward keeps a layer's attention (not zeroed first: every cell is written).
+        const into = new Float64Array(H * rows * n).fill(7);
+        const placed = attend({ q, k, v, heads: H, kvHeads: KVH, divisor: Math.sqrt(D), mask: 'causal', first, weightsInto: into });
+        assert.deepEqual(into, expected.weights, `n ${n} first ${first} weights in one array`);
+        assert.equal(placed.heads[H - 1].weights.data.buffer, into.buffer);
+        assert.deepEqual(placed.concat.data, expected.mixed);
       }
     } finally {
       useWasmKernel(true);
@@ -314,4 +325,5 @@ test('shapes that do not fit are refused, naming what is wrong', () => {
   assert.throws(() => attend({ q, k, v, heads: 2, kvHeads: 2, divisor: 1, first: 1 }), /head 0 has 4 queries/);
   assert.throws(() => attend({ q, k, v, heads: 2, kvHeads: 2, divisor: 1, mask: { window: 0 } }), /a window of 0/);
   assert.throws(() => attend({ q, k, v, heads: 2, kvHeads: 2, divisor: 1, hidden: new Uint8Array(3) }), /3 bytes for 4 × 4/);
+  assert.throws(() => attend({ q, k, v, heads: 2, kvHeads: 2, divisor: 1, weightsInto: new Float64Array(31) }), /31 numbers for the weights of 2 heads × 4 × 4/);
 });
