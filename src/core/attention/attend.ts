@@ -92,11 +92,14 @@ export interface Attended {
   readonly mask?: Uint8Array;
 }
 
-/** The visible keys lo…hi of query i among n keys under `kind` (lo > hi: none). */
-function visible(kind: MaskKind, i: number, n: number): [number, number] {
-  if (kind === 'none') return [0, n - 1];
-  if (kind === 'causal') return [0, Math.min(i, n - 1)];
-  return [Math.max(0, i - kind.window + 1), Math.min(i, n - 1)];
+/** The first key query i sees under `kind`. */
+function lowest(kind: MaskKind, i: number): number {
+  return typeof kind === 'object' ? Math.max(0, i - kind.window + 1) : 0;
+}
+
+/** The last key query i sees under `kind`, of n. */
+function highest(kind: MaskKind, i: number, n: number): number {
+  return kind === 'none' ? n - 1 : Math.min(i, n - 1);
 }
 
 /**
@@ -108,7 +111,7 @@ export function maskBytes(n: number, kind: MaskKind, hidden?: Uint8Array, first 
   const rows = n - first;
   const out = hidden ? hidden.slice(first * n, n * n) : new Uint8Array(rows * n);
   for (let r = 0; r < rows; r++) {
-    const [lo, hi] = visible(kind, first + r, n);
+    const i = first + r, lo = lowest(kind, i), hi = highest(kind, i, n);
     out.fill(1, r * n, r * n + lo);
     out.fill(1, r * n + Math.max(lo, hi + 1), (r + 1) * n);
   }
@@ -194,8 +197,7 @@ export function attend(input: AttendInput): Attended {
     const S = scores.data, W = weights.data;
     const emptyRows: number[] = [];
     for (let r = 0; r < rows; r++) {
-      const i = first + r, at = r * n;
-      const [lo, hi] = visible(kind, i, n);
+      const i = first + r, at = r * n, lo = lowest(kind, i), hi = highest(kind, i, n);
       const count = hi - lo + 1;
       let sum: number;
       if (cap !== undefined || scaled) {
