@@ -1,13 +1,17 @@
 // The two-thread compute (src/core/files/heads-thread.ts) gives exactly what one thread gives: every
 // intermediate of every head to the bit, the identity heads' Q, K, V as the embeddings themselves, the
-// same mask object, and the warnings in the same order; and it declines work too small to hand over.
+// same mask object, and the warnings in the same order; and it declines work too small to hand over,
+// or with no worker script where its entry point said.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { computeAttention, type AttentionResult } from '../../../../src/core/attention/attention.js';
+import { HeadsThread, headsThread } from '../../../../src/core/files/heads-thread.js';
 import { zeros } from '../../../../src/core/linalg/matrix.js';
 import type { HeadSpec, Spec } from '../../../../src/core/spec/spec.js';
 import { lcgMatrix } from '../../../support/random.js';
 import { sourceHeadsThread } from '../../../support/heads-thread.js';
+import { tempDir } from '../../../support/temp-dir.js';
 
 const random = lcgMatrix;
 
@@ -94,4 +98,27 @@ test('too little work stays on the calling thread', () => {
   const small = computeAttention(spec(4), { helper: thread });
   assert.equal(thread.handedOver(), before);
   sameBits(small, computeAttention(spec(4)));
+});
+
+test('a worker script that is not there: nothing handed over, the same bits on one thread', async () => {
+  const missing = new HeadsThread(join(tempDir('heads-'), 'heads-worker.js'));
+  const alone = computeAttention(spec());
+  sameBits(computeAttention(spec(), { helper: missing }), alone);
+  assert.equal(missing.handedOver(), 0);
+  await missing.close();
+});
+
+test('ATTN_THREADS=1 gives an entry point no helper; otherwise one on the script it names', async () => {
+  const before = process.env.ATTN_THREADS;
+  try {
+    process.env.ATTN_THREADS = '1';
+    assert.equal(headsThread('dist/heads-worker.js'), undefined);
+    delete process.env.ATTN_THREADS;
+    const helper = headsThread('dist/heads-worker.js');
+    assert.ok(helper instanceof HeadsThread);
+    await helper.close();
+  } finally {
+    if (before === undefined) delete process.env.ATTN_THREADS;
+    else process.env.ATTN_THREADS = before;
+  }
 });
