@@ -201,18 +201,18 @@ export function attend(input: AttendInput): Attended {
       const count = hi - lo + 1;
       let sum: number;
       if (cap !== undefined || scaled) {
+        // Hidden keys are −∞ here (what the scaled scores show) and skipped by the softmax.
         const T = scaled ? scaled.data : W;
         for (let j = lo; j <= hi; j++) {
+          if (hidden !== undefined && hidden[i * n + j] !== 0) { T[at + j] = -Infinity; continue; }
           const s = S[at + j] / divisor;
           T[at + j] = cap === undefined ? s : cap * Math.tanh(s / cap);
         }
         // Divided by 1 (exact): the bits of the scaled scores, one division a cell.
         sum = softmaxInto(T, at + lo, count, W, at + lo, 1, hidden, i * n + lo);
         if (scaled) {
-          const D = scaled.data;
-          D.fill(-Infinity, at, at + lo);
-          D.fill(-Infinity, at + Math.max(lo, hi + 1), at + n);
-          if (hidden) for (let j = lo; j <= hi; j++) if (hidden[i * n + j] !== 0) D[at + j] = -Infinity;
+          scaled.data.fill(-Infinity, at, at + lo);
+          scaled.data.fill(-Infinity, at + Math.max(lo, hi + 1), at + n);
         }
       } else {
         sum = softmaxInto(S, at + lo, count, W, at + lo, divisor, hidden, i * n + lo);
