@@ -3,8 +3,8 @@
 // take a value). Every command takes the same three things (the arguments, the spec byte budget,
 // the output streams, with the second thread of a big compute), so run.ts can dispatch by name and tests can call run() with streams of
 // their own. USAGE is here, not in run.ts, so that the commands print it without an import cycle.
-import { DEFAULT_MAX_BYTES } from '../core/json/json-tree.js';
 import type { HeadsHelper } from '../core/attention/attention.js';
+import { DEFAULT_MAX_BYTES } from '../core/json/json-tree.js';
 
 export const USAGE = `usage:
   attn compute FILE [--json]     every intermediate of the attention computation
