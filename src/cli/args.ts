@@ -1,9 +1,9 @@
 // The command line as `attn` reads it: what it may hold (USAGE, printed by --help and after a
 // command line it cannot read), and how it is read into a command, its files and its flags (some
 // take a value). Every command takes the same three things (the arguments, the spec byte budget,
-// the output streams, which carry the second thread of a big compute), so run.ts can dispatch by name and
-// tests can call run() with streams of their own. USAGE is here, not in run.ts, so that the
-// commands print it without an import cycle.
+// the output streams, which carry the second thread of a big compute), so run.ts can dispatch by
+// name and tests can call run() with streams of their own. USAGE is here, not in run.ts, so that
+// the commands print it without an import cycle.
 import type { HeadsHelper } from '../core/attention/attention.js';
 import { DEFAULT_MAX_BYTES } from '../core/json/json-tree.js';
 

@@ -1,7 +1,8 @@
 // The one attention op (src/core/attention/attend.ts): against a plain float64 reference written
 // here with loops (every mask kind, an explicit mask on top, grouped-query heads, a first query
 // past 0, softcapping); against a checkpoint forward pass's own attention (a causal softmax over
-// keys 0…i and the products, copied below as transformer/forward.ts computes them) to the bit, on
+// keys 0…i or a sliding window, and the products, copied below as transformer/forward.ts computes
+// them) to the bit, on
 // the WebAssembly kernel and in plain JavaScript; what it records when asked and keeps when not;
 // and a query that sees no key.
 import { test } from 'node:test';
@@ -165,8 +166,8 @@ test('per-head matrices give the flat layout\'s very bits, and a grouped head re
   assert.deepEqual(flat.heads[3].k!.data, cols(k, 3, 3).data);
 });
 
-// A checkpoint's attention as transformer/forward.ts computes it (its attend, causalSoftmax, columns
-// and matmul from transformer/ops.ts, copied): the op must give these bits exactly.
+// A checkpoint's attention as transformer/forward.ts computes it (its attend, causalSoftmax with a
+// sliding window, columns and matmul from transformer/ops.ts, copied): the op must give these bits exactly.
 function forwardMatmul(a: Float64Array, n: number, k: number, b: Float64Array, m: number, transposed: boolean): Float64Array {
   const fast = gemm({ rows: n, cols: k, data: a }, transposed ? { rows: m, cols: k, data: b } : { rows: k, cols: m, data: b }, transposed);
   if (fast) return fast;
@@ -188,26 +189,28 @@ function forwardColumns(x: Float64Array, n: number, stride: number, from: number
   return out;
 }
 
-function forwardCausalSoftmax(scores: Float64Array, n: number, scale: number, first: number): void {
+function forwardCausalSoftmax(scores: Float64Array, n: number, scale: number, first: number, window: number): void {
   for (let i = first; i < n; i++) {
     const row = (i - first) * n;
+    const from = Math.max(0, i - window + 1);
     let top = -Infinity;
-    for (let j = 0; j <= i; j++) {
+    for (let j = from; j <= i; j++) {
       scores[row + j] /= scale;
       if (scores[row + j] > top) top = scores[row + j];
     }
     let sum = 0;
-    for (let j = 0; j <= i; j++) {
+    for (let j = from; j <= i; j++) {
       const e = Math.exp(scores[row + j] - top);
       scores[row + j] = e;
       sum += e;
     }
-    for (let j = 0; j <= i; j++) scores[row + j] /= sum;
+    for (let j = from; j <= i; j++) scores[row + j] /= sum;
+    for (let j = 0; j < from; j++) scores[row + j] = 0;
     for (let j = i + 1; j < n; j++) scores[row + j] = 0;
   }
 }
 
-function forwardAttend(H: number, KVH: number, D: number, q: Float64Array, k: Float64Array, v: Float64Array, n: number, first: number) {
+function forwardAttend(H: number, KVH: number, D: number, q: Float64Array, k: Float64Array, v: Float64Array, n: number, first: number, window: number) {
   const group = H / KVH, rows = n - first;
   const weights = new Float64Array(H * rows * n), mixed = new Float64Array(rows * H * D);
   const scale = Math.sqrt(D);
@@ -216,7 +219,7 @@ function forwardAttend(H: number, KVH: number, D: number, q: Float64Array, k: Fl
     const keys = forwardColumns(k, n, KVH * D, kvHead * D, D);
     const values = forwardColumns(v, n, KVH * D, kvHead * D, D);
     const scores = forwardMatmul(forwardColumns(q, rows, H * D, head * D, D), rows, D, keys, n, true);
-    forwardCausalSoftmax(scores, n, scale, first);
+    forwardCausalSoftmax(scores, n, scale, first, window);
     weights.set(scores, head * rows * n);
     const out = forwardMatmul(scores, rows, n, values, D, false);
     for (let i = 0; i < rows; i++) mixed.set(out.subarray(i * D, (i + 1) * D), i * H * D + head * D);
@@ -225,20 +228,25 @@ function forwardAttend(H: number, KVH: number, D: number, q: Float64Array, k: Fl
 }
 
 for (const kernel of [true, false]) {
-  test(`a checkpoint's causal attention to the bit (${kernel ? 'WebAssembly kernel' : 'plain JavaScript'}): grouped-query heads, first 0 and first > 0`, () => {
+  test(`a checkpoint's causal and sliding-window attention to the bit (${kernel ? 'WebAssembly kernel' : 'plain JavaScript'}): grouped-query heads, first 0 and first > 0`, () => {
     useWasmKernel(kernel);
     try {
       // 70 positions cross the kernel's 4-row panels and 64-row blocks; 5 stays under its size threshold.
-      for (const [n, first, H, KVH, D] of [[70, 0, 6, 2, 16], [70, 33, 6, 2, 16], [70, 69, 4, 4, 8], [5, 0, 2, 1, 4], [5, 3, 2, 2, 4], [130, 0, 2, 1, 64]]) {
+      const cases: [number, number, number, number, number, number][] = [
+        [70, 0, 6, 2, 16, Infinity], [70, 33, 6, 2, 16, Infinity], [70, 69, 4, 4, 8, Infinity], [5, 0, 2, 1, 4, Infinity], [5, 3, 2, 2, 4, Infinity], [130, 0, 2, 1, 64, Infinity],
+        [70, 0, 6, 2, 16, 9], [70, 33, 4, 1, 16, 20], [70, 0, 2, 2, 8, 1], [5, 2, 2, 1, 4, 3], [40, 0, 2, 2, 8, 40],
+      ];
+      for (const [n, first, H, KVH, D, window] of cases) {
         const rows = n - first;
         const q = randomMatrix(rows, H * D, n + first, 2), k = randomMatrix(n, KVH * D, n + first + 1, 2), v = randomMatrix(n, KVH * D, n + first + 2, 2);
-        const expected = forwardAttend(H, KVH, D, q.data, k.data, v.data, n, first);
-        const got = attend({ q, k, v, heads: H, kvHeads: KVH, divisor: Math.sqrt(D), mask: 'causal', first });
+        const expected = forwardAttend(H, KVH, D, q.data, k.data, v.data, n, first, window);
+        const mask: MaskKind = window === Infinity ? 'causal' : { window };
+        const got = attend({ q, k, v, heads: H, kvHeads: KVH, divisor: Math.sqrt(D), mask, first });
         got.heads.forEach((h, i) => assert.deepEqual(h.weights.data, expected.weights.subarray(i * rows * n, (i + 1) * rows * n), `n ${n} first ${first} head ${i} weights`));
         assert.deepEqual(got.concat.data, expected.mixed, `n ${n} first ${first} outputs`);
         // Into one [heads, rows, n] array as forward keeps a layer's attention (not zeroed first: every cell is written).
         const into = new Float64Array(H * rows * n).fill(7);
-        const placed = attend({ q, k, v, heads: H, kvHeads: KVH, divisor: Math.sqrt(D), mask: 'causal', first, weightsInto: into });
+        const placed = attend({ q, k, v, heads: H, kvHeads: KVH, divisor: Math.sqrt(D), mask, first, weightsInto: into });
         assert.deepEqual(into, expected.weights, `n ${n} first ${first} weights in one array`);
         assert.equal(placed.heads[H - 1].weights.data.buffer, into.buffer);
         assert.deepEqual(placed.concat.data, expected.mixed);
