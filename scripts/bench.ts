@@ -15,8 +15,8 @@ import { medianMs as time } from './median-time.js';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { computeAttention, useHeadsHelper } from '../src/core/attention/attention.js';
-import { HeadsThread } from '../src/core/files/heads-thread.js';
+import { computeAttention } from '../src/core/attention/attention.js';
+import { sourceHeadsThread } from '../test/support/heads-thread.js';
 import { wasmKernelAvailable } from '../src/core/kernels/gemm.js';
 import { analyze } from '../src/core/index.js';
 import { toJson } from '../src/core/result/result-json.js';
@@ -86,14 +86,11 @@ say(`core compute, d_model 768, 12 heads, d_k = d_v = 64, causal, with W_O (medi
 say('    n   1 thread ms   2 threads ms   GFLOP/s (2)   toJson ms');
 const compute: { n: number; ms: number }[] = [];
 const computeOneThread: { n: number; ms: number }[] = [];
-const thread = new HeadsThread();
+const thread = sourceHeadsThread();
 for (const n of sizes) {
   const spec = layer(n);
-  useHeadsHelper(undefined);
   const one = time(() => computeAttention(spec));
-  useHeadsHelper(thread);
-  const two = time(() => computeAttention(spec));
-  useHeadsHelper(undefined);
+  const two = time(() => computeAttention(spec, { helper: thread }));
   computeOneThread.push({ n, ms: Number(one.toFixed(3)) });
   compute.push({ n, ms: Number(two.toFixed(3)) });
   if (json) continue;

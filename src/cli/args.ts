@@ -1,9 +1,11 @@
 // The command line as `attn` reads it: what it may hold (USAGE, printed by --help and after a
 // command line it cannot read), and how it is read into a command, its files and its flags (some
 // take a value). Every command takes the same three things (the arguments, the spec byte budget,
-// the output streams), so run.ts can dispatch by name and tests can call run() with streams of
-// their own. USAGE is here, not in run.ts, so that the commands print it without an import cycle; its
-// lists of names (views, themes, modes, roles) come from vocabulary.ts.
+// the output streams, which carry the second thread of a big compute), so run.ts can dispatch by
+// name and tests can call run() with streams of their own. USAGE is here, not in run.ts, so that
+// the commands print it without an import cycle; its lists of names (views, themes, modes, roles)
+// come from vocabulary.ts.
+import type { HeadsHelper } from '../core/attention/attention.js';
 import { DEFAULT_MAX_BYTES } from '../core/json/json-tree.js';
 import { FAMILY_NAMES } from '../core/transformer/families/index.js';
 import { MATRIX_MODES, MODEL_VIEW_NAMES, ROLES, THEME_KINDS, VIEW_NAMES } from '../core/vocabulary.js';
@@ -35,6 +37,8 @@ options:
 export interface Io {
   out(text: string): void;
   err(text: string): void;
+  /** A second thread for half of a big spec's heads (main.ts passes one; tests in-process pass none). */
+  readonly helper?: HeadsHelper;
 }
 
 export interface Args {

@@ -1,8 +1,10 @@
 // Process wiring for `attn`: real argv and streams, an exit code, and never a stack trace.
+import { join } from 'node:path';
 import { run } from './run.js';
-import { useHeadsThread } from '../core/files/heads-thread.js';
+import { headsThread } from '../core/files/heads-thread.js';
 
-useHeadsThread(); // a big spec's heads on both cores
+// A big spec's heads on both cores: the second thread's bundle is built beside this one (dist/).
+const helper = headsThread(join(__dirname, 'heads-worker.js'));
 
 // A reader that stops early (`attn validate … | head -1`) closes the pipe: that is the reader's
 // choice, so writing stops quietly, but the exit code is still the command's own (a failed
@@ -21,6 +23,7 @@ for (const stream of [process.stdout, process.stderr]) {
 run(process.argv.slice(2), {
   out: (t) => { if (!closed) process.stdout.write(t + '\n'); },
   err: (t) => { if (!closed) process.stderr.write(t + '\n'); },
+  helper,
 }).then(
   (code) => { process.exitCode = writeFailed ? 1 : code; },
   (e: unknown) => {

@@ -27,7 +27,7 @@ export function analyzeFile(args: Args, maxBytes: number, io: Io, command: 'comp
   const text = readSpecFile(file, maxBytes, io);
   if (text === undefined) return undefined;
   // Only compute prints arrays of rows; render reads the typed model.
-  const analysis = analyze(text, { maxBytes, json: command === 'compute', linalg: command === 'render', files: filesBeside(file, read) });
+  const analysis = analyze(text, { maxBytes, helper: io.helper, json: command === 'compute', linalg: command === 'render', files: filesBeside(file, read) });
   for (const p of analysis.problems) io.err(printable(formatProblem(file, text, p)));
   if (analysis.reference) {
     io.err(`attn ${command}: ${printable(file)} shows a model's attention from ${printable(analysis.reference.file)}: use attn inspect ${printable(file)}, or attn render with --view model, head, finder or rollout`);

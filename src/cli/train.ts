@@ -3,7 +3,7 @@
 // the text form prints the loss every few steps, the target weights before and after, and the
 // learnt matrices.
 import { toRows } from '../core/linalg/matrix.js';
-import { computeAttention } from '../core/attention/attention.js';
+import { computeAttention, type HeadsHelper } from '../core/attention/attention.js';
 import type { Spec, TrainSpec } from '../core/spec/spec.js';
 import { stepWork, trainOverLimit } from '../core/spec/read-train.js';
 import { train, type TrainRun } from '../core/train/descent.js';
@@ -28,7 +28,7 @@ export function trainCommand(args: Args, maxBytes: number, io: Io): number {
     io.err(`attn train: ${printable(file)}: the loss is not finite before the first step: the spec's numbers overflow as they are (its scale, embeddings, weights or a target too large), so no rate can train it`);
     return 1;
   }
-  io.out(args.flags.has('--json') ? JSON.stringify(trainJson(run), null, 2) : trainReport(spec, spec.train, run));
+  io.out(args.flags.has('--json') ? JSON.stringify(trainJson(run), null, 2) : trainReport(spec, spec.train, run, io.helper));
   if (run.stoppedAt !== undefined) {
     io.err(`attn train: the numbers overflowed at step ${run.stoppedAt}: stopped, with the last finite weights (a smaller rate than ${spec.train.rate}, or smaller numbers in the spec)`);
     return 1;
@@ -60,12 +60,12 @@ export function withWeights(spec: Spec, run: TrainRun): Spec {
   return { ...spec, heads };
 }
 
-export function trainReport(spec: Spec, t: TrainSpec, run: TrainRun): string {
+export function trainReport(spec: Spec, t: TrainSpec, run: TrainRun, helper?: HeadsHelper): string {
   const head = spec.heads[t.head];
   const out: string[] = [`training head ${printable(JSON.stringify(head.name))}: learning ${t.learn.join(', ')}, rate ${t.rate}, ${run.loss.length - 1} step(s)`];
   const every = Math.max(1, Math.ceil((run.loss.length - 1) / 10));
   run.loss.forEach((l, s) => { if (s % every === 0 || s === run.loss.length - 1) out.push(`  step ${String(s).padStart(6)}  loss ${Number(l.toPrecision(4))}`); });
-  const before = computeAttention(spec), after = computeAttention(withWeights(spec, run));
+  const before = computeAttention(spec, { helper }), after = computeAttention(withWeights(spec, run), { helper });
   for (const target of t.targets) {
     if (target.kind !== 'attention') continue;
     const tokens = spec.inputs[target.input].tokens;

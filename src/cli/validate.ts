@@ -15,7 +15,7 @@ export function validateCommand(args: Args, maxBytes: number, io: Io): number {
   for (const file of args.files) {
     const text = readSpecFile(file, maxBytes, io);
     if (text === undefined) { failed = true; continue; }
-    const { problems } = analyze(text, { maxBytes, files: filesBeside(file) });
+    const { problems } = analyze(text, { maxBytes, helper: io.helper, files: filesBeside(file) });
     for (const p of problems) io.err(printable(formatProblem(file, text, p)));
     if (problems.length > 0) failed = true;
     else io.out(`${printable(file)}: ok`);

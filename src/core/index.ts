@@ -1,7 +1,7 @@
 // The core's front door: read a spec's text, compute its attention, and hand back its result
 // model (AttentionData, what every reader reads), plus the plain-JSON form when `attn compute
 // --json` asks. Callers (the extension host's analysis worker, the CLI) stay thin.
-import { computeAttention, type AttentionResult, type Progress } from './attention/attention.js';
+import { computeAttention, type AttentionResult, type HeadsHelper, type Progress } from './attention/attention.js';
 import { dataToJson, type AttentionJson } from './result/result-json.js';
 import { attentionData, type AttentionData } from './result/attention-data.js';
 import { linalgData } from './result/linalg-data.js';
@@ -40,6 +40,8 @@ export interface AnalyzeOptions extends ReadOptions {
   linalg?: boolean;
   /** Called as heads are computed (done, total), so long work can say how far it is. */
   onProgress?: Progress;
+  /** A second thread for half the heads (core/files/heads-thread.ts), where the caller has one. */
+  helper?: HeadsHelper;
 }
 
 export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
@@ -47,7 +49,7 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
   if (reference) return { reference, problems };
   if (model) return { model, problems };
   if (!spec) return { problems };
-  const result = computeAttention(spec, options.onProgress);
+  const result = computeAttention(spec, { helper: options.helper, onProgress: options.onProgress });
   const overflow = findOverflow(result);
   if (overflow) return { spec, problems: [...problems, overflowProblem(spec, overflow)] };
   // A mask belongs to the input, so a fully masked row is the same in every head: say it once.

@@ -1,11 +1,13 @@
 // Scaled dot-product attention, every intermediate kept: for each input and head,
 // Q = X·W_Q, K = X·W_K, V = X·W_V, scores = Q·Kᵀ, scaled = scores ÷ s (masked entries hidden),
 // weights = softmax(scaled) row by row, output = weights·V; then the heads side by side, then W_O.
-import { concatColumns, matmul, matmulEach, matmulTransposed, row, zeros, type Matrix } from '../linalg/matrix.js';
+// A spec is a one-layer model on the core's one attention op (attend.ts): this file projects the
+// embeddings, hands the op the heads and the input's mask, and keeps what the op records.
+import { concatColumns, matmul, matmulEach, row, zeros, type Matrix } from '../linalg/matrix.js';
 import { countParameters, type ParameterCount } from './parameters.js';
 import type { HeadSpec, InputSpec, Scale, Spec } from '../spec/spec.js';
 import { quote } from '../json/quote.js';
-import { softmaxInto } from './softmax.js';
+import { attend, maskBytes } from './attend.js';
 
 export interface HeadResult {
   readonly name: string;
@@ -63,17 +65,18 @@ export function scaleDivisor(scale: Scale, dk: number): number {
   }
 }
 
-/** The mask of one input: causal hides later keys; an input's own mask hides where it holds 0. */
+/**
+ * The mask of one input (n × n, 1 = hidden): causal hides later keys; an input's own mask hides
+ * where it holds 0. The op's own mask bytes (attend.ts), so the spec and the op hide the same keys.
+ */
 export function buildMask(spec: Spec, input: InputSpec): Uint8Array {
   const n = input.tokens.length;
-  const masked = new Uint8Array(n * n);
-  if (spec.mask === 'causal') {
-    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) masked[i * n + j] = 1;
-  }
+  let own: Uint8Array | undefined;
   if (input.mask) {
-    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (!input.mask[i][j]) masked[i * n + j] = 1;
+    own = new Uint8Array(n * n);
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (!input.mask[i][j]) own[i * n + j] = 1;
   }
-  return masked;
+  return maskBytes(n, spec.mask === 'causal' ? 'causal' : 'none', own);
 }
 
 export function embeddingMatrix(input: InputSpec, dModel: number): Matrix {
@@ -103,6 +106,34 @@ export function projectHeads(x: Matrix, heads: readonly HeadSpec[]): Projection[
   });
 }
 
+/**
+ * Some heads of one input through the op, every intermediate recorded, with the queries whose every
+ * key was masked: what each thread of a compute runs (heads-thread.ts), so both give the same bits.
+ * The mask goes to the op as bytes (the causal part folded in by buildMask), so every row is its
+ * full row as the webview's decode makes it from the same bytes (core/result/derived.ts), an
+ * overflowing row's NaN included.
+ */
+export function computeHeads(
+  x: Matrix, heads: readonly HeadSpec[], scale: Scale, masked: Uint8Array,
+  onHead?: (head: number) => void, projections: readonly Projection[] = projectHeads(x, heads),
+): HelpedHead[] {
+  const layer = attend({
+    q: projections.map((p) => p.q), k: projections.map((p) => p.k), v: projections.map((p) => p.v),
+    divisor: projections.map((p) => scaleDivisor(scale, p.q.cols)),
+    hidden: masked,
+    record: { q: true, k: true, v: true, scores: true, scaled: true, mask: true },
+    onHead,
+  });
+  return heads.map((head, i) => {
+    const h = layer.heads[i];
+    const result: HeadResult = {
+      name: head.name, dk: h.q!.cols, dv: h.v!.cols, q: h.q!, k: h.k!, v: h.v!,
+      scores: h.scores!, scaled: h.scaled!, divisor: h.divisor, masked: layer.mask!, weights: h.weights, output: h.output,
+    };
+    return { result, emptyRows: h.emptyRows };
+  });
+}
+
 export function computeHead(
   x: Matrix,
   head: HeadSpec,
@@ -111,33 +142,9 @@ export function computeHead(
   onEmptyRow: (query: number) => void = () => {},
   projection: Projection = projectHeads(x, [head])[0],
 ): HeadResult {
-  const n = x.rows;
-  const { q, k, v } = projection;
-  const scores = matmulTransposed(q, k);
-  const divisor = scaleDivisor(scale, q.cols);
-  const scaled = zeros(n, n);
-  const weights = zeros(n, n);
-  scaleAndSoftmax(scores.data, scaled.data, weights.data, n, divisor, masked, onEmptyRow);
-  return {
-    name: head.name, dk: q.cols, dv: v.cols, q, k, v,
-    scores, scaled, divisor, masked, weights, output: matmul(weights, v),
-  };
-}
-
-/**
- * scaled = scores ÷ divisor (−∞ where masked) and weights = softmax(scaled) row by row, for all n
- * rows at once, on the flat arrays: the row kernel reads each row at its offset with the mask's bytes.
- */
-function scaleAndSoftmax(
-  scores: Float64Array, scaled: Float64Array, weights: Float64Array, n: number, divisor: number,
-  masked: Uint8Array, onEmptyRow: (query: number) => void,
-): void {
-  for (let c = 0; c < n * n; c++) scaled[c] = masked[c] ? -Infinity : scores[c] / divisor;
-  for (let i = 0; i < n; i++) {
-    // From the scaled scores, divided by 1 (exact): the same bits as scores ÷ divisor, one division a cell.
-    // A row with every key masked (or −∞) comes out as zeros, and is reported.
-    if (softmaxInto(scaled, i * n, n, weights, i * n, 1, masked) === -Infinity) onEmptyRow(i);
-  }
+  const [{ result, emptyRows }] = computeHeads(x, [head], scale, masked, undefined, [projection]);
+  emptyRows.forEach((query) => onEmptyRow(query));
+  return result;
 }
 
 /** Reports work done, in heads computed out of inputs × heads: for a progress line on long work. */
@@ -151,10 +158,10 @@ export interface HelpedHead {
 
 /**
  * Computes some of an input's heads on another thread while the caller computes the others: `start`
- * hands them over and returns the function that waits for their results (computeHead's, so the same
+ * hands them over and returns the function that waits for their results (computeHeads', so the same
  * bits), or undefined when it declines (too little work to be worth a hand-over, or no thread here).
- * Node's entry points (the analysis worker, the CLI) install one (core/files/heads-thread.ts); the
- * webview never does, and everything runs on its one thread.
+ * Node's entry points (the analysis worker, the CLI) pass one to computeAttention
+ * (core/files/heads-thread.ts); the webview never does, and everything runs on its one thread.
  */
 export interface HeadsHelper {
   start(x: Matrix, heads: readonly HeadSpec[], scale: Scale, masked: Uint8Array): (() => HelpedHead[]) | undefined;
@@ -162,21 +169,23 @@ export interface HeadsHelper {
   startProduct?(a: Matrix, b: Matrix): (() => Float64Array) | undefined;
 }
 
-let headsHelper: HeadsHelper | undefined;
-
-/** Installs (or, with undefined, removes) the helper that computeAttention hands half the heads to. */
-export function useHeadsHelper(helper: HeadsHelper | undefined): void {
-  headsHelper = helper;
+export interface ComputeOptions {
+  /**
+   * Takes half the heads (and the later rows of concat · W_O) to another thread: Node's entry points
+   * pass one (core/files/heads-thread.ts); without it everything runs on the calling thread.
+   */
+  readonly helper?: HeadsHelper;
+  readonly onProgress?: Progress;
 }
 
 /**
  * concat · W_O, the later half of its rows on the helper's thread when there is one that takes them:
  * each row of a product is its own sums (matmul's, the same bits however the rows are split).
  */
-function outputProduct(concat: Matrix, wo: Matrix): Matrix {
+function outputProduct(concat: Matrix, wo: Matrix, helper: HeadsHelper | undefined): Matrix {
   const split = Math.floor(concat.rows / 8) * 4;
   const part = (from: number, to: number): Matrix => ({ rows: to - from, cols: concat.cols, data: concat.data.subarray(from * concat.cols, to * concat.cols) });
-  const helped = split > 0 ? headsHelper?.startProduct?.(part(split, concat.rows), wo) : undefined;
+  const helped = split > 0 ? helper?.startProduct?.(part(split, concat.rows), wo) : undefined;
   if (!helped) return matmul(concat, wo);
   const top = matmul(part(0, split), wo);
   const out = zeros(concat.rows, wo.cols);
@@ -185,7 +194,8 @@ function outputProduct(concat: Matrix, wo: Matrix): Matrix {
   return out;
 }
 
-export function computeAttention(spec: Spec, onProgress?: Progress): AttentionResult {
+export function computeAttention(spec: Spec, options: ComputeOptions = {}): AttentionResult {
+  const { helper, onProgress } = options;
   const warnings: ComputeWarning[] = [];
   const total = spec.inputs.length * spec.heads.length;
   let done = 0;
@@ -197,16 +207,14 @@ export function computeAttention(spec: Spec, onProgress?: Progress): AttentionRe
       message: `every key is masked for query ${quote(input.tokens[query].text)}: its weights are all 0 in every head`,
     });
     // The later half of the heads to the helper, if there is one and it takes them; the rest here.
-    const mine = spec.heads.length > 1 && headsHelper ? Math.ceil(spec.heads.length / 2) : spec.heads.length;
-    const helped = mine < spec.heads.length ? headsHelper?.start(x, spec.heads.slice(mine), spec.scale, masked) : undefined;
+    const mine = spec.heads.length > 1 && helper ? Math.ceil(spec.heads.length / 2) : spec.heads.length;
+    const helped = mine < spec.heads.length ? helper?.start(x, spec.heads.slice(mine), spec.scale, masked) : undefined;
     const here = helped ? spec.heads.slice(0, mine) : spec.heads;
-    // Every head's projections first, the embeddings packed once for all of them.
-    const projections = projectHeads(x, here);
-    const heads = here.map((head, headIndex) => {
-      const result = computeHead(x, head, spec.scale, masked, onEmptyRow(headIndex), projections[headIndex]);
-      onProgress?.(++done, total);
-      return result;
-    });
+    const heads: HeadResult[] = [];
+    for (const [headIndex, { result, emptyRows }] of computeHeads(x, here, spec.scale, masked, () => onProgress?.(++done, total)).entries()) {
+      heads.push(result);
+      emptyRows.forEach(onEmptyRow(headIndex));
+    }
     if (helped) {
       for (const [offset, { result, emptyRows }] of helped().entries()) {
         // An identity projection is the embeddings themselves (projectHeads), here as on this thread.
@@ -222,7 +230,7 @@ export function computeAttention(spec: Spec, onProgress?: Progress): AttentionRe
       }
     }
     const concat = heads.length === 1 ? heads[0].output : concatColumns(heads.map((h) => h.output));
-    const output = spec.wo ? outputProduct(concat, spec.wo.matrix) : concat;
+    const output = spec.wo ? outputProduct(concat, spec.wo.matrix, helper) : concat;
     return { name: input.name, tokens: input.tokens.map((t) => t.text), x, heads, concat, output };
   });
   return { inputs, parameters: countParameters(spec), warnings };

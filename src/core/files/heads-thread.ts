@@ -2,16 +2,19 @@
 // (core/attention) that hands the later half of an input's heads to one worker thread
 // (heads-worker.ts) while the calling thread computes the first half, then blocks in Atomics.wait
 // until they are back: computeAttention stays synchronous and every number the same, since both
-// threads run the same computeHead. A 512-token, 12-head layer takes a little over half the time.
+// threads run the same computeHeads. A 512-token, 12-head layer takes a little over half the time.
 //
 // The worker starts at the first compute big enough to hand over and stays (unref'd: it never keeps a
 // process alive). A job comes back through receiveMessageOnPort, its buffers moved, not copied. If the
 // worker fails to start, throws, or does not answer within a generous deadline, the heads are computed
 // here instead and the helper stops handing work over. ATTN_THREADS=1 in the environment turns it off.
+//
+// The worker's script is the caller's to name: an entry point passes the bundle beside it
+// (dist/heads-worker.js), the tests and the bench the TypeScript source with their loader in
+// execArgv (test/support/heads-thread.ts). The core knows no loader.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { computeHead, projectHeads, useHeadsHelper, type HeadsHelper, type HelpedHead } from '../attention/attention.js';
+import { computeHeads, type HeadsHelper, type HelpedHead } from '../attention/attention.js';
 import { matmul, type Matrix } from '../linalg/matrix.js';
 import type { HeadSpec, Scale } from '../spec/spec.js';
 
@@ -41,33 +44,15 @@ const MIN_WORK = 5e7;
 const MIN_WAIT_MS = 10_000;
 const WAIT_FACTOR = 20;
 
-/** The heads computed here, as the worker would have: the fallback. */
-function computeHere(x: Matrix, heads: readonly HeadSpec[], scale: Scale, masked: Uint8Array): HelpedHead[] {
-  const projections = projectHeads(x, heads);
-  return heads.map((head, i) => {
-    const emptyRows: number[] = [];
-    return { result: computeHead(x, head, scale, masked, (q) => emptyRows.push(q), projections[i]), emptyRows };
-  });
-}
-
 function work(x: Matrix, heads: readonly HeadSpec[]): number {
   const n = x.rows, d = x.cols;
   return heads.reduce((s, h) => s + n * d * (h.wq.matrix.cols + h.wk.matrix.cols + h.wv.matrix.cols) + n * n * (h.wq.matrix.cols + h.wv.matrix.cols), 0);
 }
 
-/**
- * The worker beside this file: the bundle in dist/, or under tsx (the bench, the tests) the TypeScript
- * source, loaded through tsx's require hook (a worker does not inherit the --import hooks).
- */
-function workerSource(): { code: string; evaluated: boolean } | undefined {
-  const bundle = join(__dirname, 'heads-worker.js');
-  if (existsSync(bundle)) return { code: bundle, evaluated: false };
-  const source = join(__dirname, 'heads-worker.ts');
-  if (existsSync(source)) return { code: `require('tsx/cjs'); require(${JSON.stringify(source)});`, evaluated: true };
-  return undefined;
-}
-
 export class HeadsThread implements HeadsHelper {
+  /** `script`: the worker's file (dist/heads-worker.js); `execArgv`: its Node options (a loader, for a .ts source). */
+  constructor(private readonly script: string, private readonly execArgv: readonly string[] = []) {}
+
   private worker: Worker | undefined;
   private port: MessagePort | undefined;
   /** [0]: 1 once the worker has started; [1]: the id of the last job it answered. */
@@ -83,7 +68,7 @@ export class HeadsThread implements HeadsHelper {
     const job: HeadsJob = { id, x, heads, scale, masked };
     port.postMessage(job);
     const started = performance.now();
-    return () => this.finish(id, performance.now() - started) ?? computeHere(x, heads, scale, masked);
+    return () => this.finish(id, performance.now() - started) ?? computeHeads(x, heads, scale, masked);
   }
 
   startProduct(a: Matrix, b: Matrix): (() => Float64Array) | undefined {
@@ -115,14 +100,13 @@ export class HeadsThread implements HeadsHelper {
   }
 
   private boot(): MessagePort | undefined {
-    const source = workerSource();
-    if (!source) {
+    if (!existsSync(this.script)) {
       this.broken = true;
       return undefined;
     }
     try {
       const { port1, port2 } = new MessageChannel();
-      this.worker = new Worker(source.code, { eval: source.evaluated, workerData: { port: port2, flags: this.flags }, transferList: [port2] });
+      this.worker = new Worker(this.script, { execArgv: [...this.execArgv], workerData: { port: port2, flags: this.flags }, transferList: [port2] });
       this.worker.unref();
       this.worker.on('error', () => { this.broken = true; });
       port1.unref();
@@ -171,10 +155,7 @@ export class HeadsThread implements HeadsHelper {
   }
 }
 
-/** Installs a HeadsThread as computeAttention's helper, unless ATTN_THREADS=1. Returns it (or undefined). */
-export function useHeadsThread(): HeadsThread | undefined {
-  if (process.env.ATTN_THREADS === '1') return undefined;
-  const thread = new HeadsThread();
-  useHeadsHelper(thread);
-  return thread;
+/** The helper an entry point passes to computeAttention, its worker at `script`; undefined under ATTN_THREADS=1. */
+export function headsThread(script: string): HeadsThread | undefined {
+  return process.env.ATTN_THREADS === '1' ? undefined : new HeadsThread(script);
 }

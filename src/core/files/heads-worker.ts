@@ -1,10 +1,10 @@
 // The second thread of a compute (heads-thread.ts starts it): takes the later half of an input's heads
-// (or the later rows of concat · W_O), computes them with the core's own computeHead (or matmul: the
+// (or the later rows of concat · W_O), computes them with the core's own computeHeads (or matmul: the
 // same code, so the same bits as on the first thread), posts them back with their buffers transferred (moved, not copied), and then counts the job
 // done in the shared flags, which wakes the first thread blocked in Atomics.wait. Errors are posted
 // as a message: the first thread then computes those heads itself.
 import { workerData, type MessagePort } from 'node:worker_threads';
-import { computeHead, projectHeads, type HeadResult } from '../attention/attention.js';
+import { computeHeads, type HeadResult } from '../attention/attention.js';
 import { matmul } from '../linalg/matrix.js';
 import type { HeadsJob, HeadsReply, ProductJob } from './heads-thread.js';
 
@@ -30,13 +30,8 @@ if (port && flags) {
         Atomics.notify(flags, 1);
         return;
       }
-      const projections = projectHeads(job.x, job.heads);
-      const heads = job.heads.map((head, i) => {
-        const emptyRows: number[] = [];
-        // The mask stays on the first thread, which puts its own in every result.
-        const { masked: _masked, ...result } = computeHead(job.x, head, job.scale, job.masked, (q) => emptyRows.push(q), projections[i]);
-        return { result: { ...result, masked: new Uint8Array(0) }, emptyRows };
-      });
+      // The mask stays on the first thread, which puts its own in every result.
+      const heads = computeHeads(job.x, job.heads, job.scale, job.masked).map(({ result, emptyRows }) => ({ result: { ...result, masked: new Uint8Array(0) }, emptyRows }));
       transfer = buffersOf(heads.map((h) => h.result));
       reply = { id: job.id, heads };
     } catch (e) {

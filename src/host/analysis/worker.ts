@@ -2,18 +2,19 @@
 // stalls on a big one. One request at a time ({ id, text, folder, want } in); progress lines, then
 // one envelope out (the problems and the result model serialised, its buffer transferred: moved,
 // not copied). What it does and keeps between requests is the Analyst's (analyst.ts).
+import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import type { WorkerReply, WorkerRequest } from '../../protocol/analysis-worker.js';
 import { Analyst } from './analyst.js';
-import { useHeadsThread } from '../../core/files/heads-thread.js';
+import { headsThread } from '../../core/files/heads-thread.js';
 
 /** Progress is posted at most this often: enough for a moving line, not a flood of messages. */
 const PROGRESS_EVERY_MS = 100;
 
 const port = parentPort;
 if (port) {
-  useHeadsThread(); // a big spec's heads on both cores
-  const analyst = new Analyst();
+  // A big spec's heads on both cores: the second thread's bundle is built beside this one (dist/).
+  const analyst = new Analyst(undefined, headsThread(join(__dirname, 'heads-worker.js')));
   port.on('message', (request: WorkerRequest) => {
     let last = performance.now();
     const post = (reply: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(reply, transfer);

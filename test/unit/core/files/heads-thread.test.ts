@@ -1,13 +1,17 @@
 // The two-thread compute (src/core/files/heads-thread.ts) gives exactly what one thread gives: every
 // intermediate of every head to the bit, the identity heads' Q, K, V as the embeddings themselves, the
-// same mask object, and the warnings in the same order; and it declines work too small to hand over.
+// same mask object, and the warnings in the same order; and it declines work too small to hand over,
+// or with no worker script where its entry point said.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { computeAttention, useHeadsHelper, type AttentionResult } from '../../../../src/core/attention/attention.js';
-import { HeadsThread } from '../../../../src/core/files/heads-thread.js';
+import { join } from 'node:path';
+import { computeAttention, type AttentionResult } from '../../../../src/core/attention/attention.js';
+import { HeadsThread, headsThread } from '../../../../src/core/files/heads-thread.js';
 import { zeros } from '../../../../src/core/linalg/matrix.js';
 import type { HeadSpec, Spec } from '../../../../src/core/spec/spec.js';
 import { lcgMatrix } from '../../../support/random.js';
+import { sourceHeadsThread } from '../../../support/heads-thread.js';
+import { tempDir } from '../../../support/temp-dir.js';
 
 const random = lcgMatrix;
 
@@ -39,9 +43,8 @@ function spec(tokens = n, woCols = 10): Spec {
   };
 }
 
-const thread = new HeadsThread();
+const thread = sourceHeadsThread();
 after(async () => {
-  useHeadsHelper(undefined);
   await thread.close();
 });
 
@@ -65,11 +68,9 @@ function sameBits(actual: AttentionResult, expected: AttentionResult): void {
 }
 
 test('two threads give every intermediate of every head, and the warnings, exactly as one thread does', () => {
-  useHeadsHelper(undefined);
   const alone = computeAttention(spec());
-  useHeadsHelper(thread);
   const progress: number[] = [];
-  const helped = computeAttention(spec(), (done, total) => progress.push(done, total));
+  const helped = computeAttention(spec(), { helper: thread, onProgress: (done, total) => progress.push(done, total) });
   assert.ok(thread.handedOver() >= 1, 'the later heads went to the worker');
   sameBits(helped, alone);
   assert.deepEqual(progress, [1, 5, 2, 5, 3, 5, 4, 5, 5, 5]);
@@ -79,26 +80,45 @@ test('two threads give every intermediate of every head, and the warnings, exact
   assert.equal(helped.inputs[0].heads[4].q, helped.inputs[0].x);
   assert.equal(helped.inputs[0].heads[4].v, helped.inputs[0].x);
   // And again, on the worker already running.
-  sameBits(computeAttention(spec()), alone);
+  sameBits(computeAttention(spec(), { helper: thread }), alone);
 });
 
 test('a wide W_O: the later rows of concat · W_O are computed on the worker, to the bit', () => {
   // 192 rows × 196 × 1,500: over the hand-over's threshold.
-  useHeadsHelper(undefined);
   const alone = computeAttention(spec(n, 1500));
-  useHeadsHelper(thread);
   const before = thread.handedOver();
-  const helped = computeAttention(spec(n, 1500));
+  const helped = computeAttention(spec(n, 1500), { helper: thread });
   assert.equal(thread.handedOver() - before, 2, 'the later heads and the later rows of the output');
   sameBits(helped, alone);
   assert.equal(helped.inputs[0].output.cols, 1500);
 });
 
 test('too little work stays on the calling thread', () => {
-  useHeadsHelper(thread);
   const before = thread.handedOver();
-  const small = computeAttention(spec(4));
+  const small = computeAttention(spec(4), { helper: thread });
   assert.equal(thread.handedOver(), before);
-  useHeadsHelper(undefined);
   sameBits(small, computeAttention(spec(4)));
+});
+
+test('a worker script that is not there: nothing handed over, the same bits on one thread', async () => {
+  const missing = new HeadsThread(join(tempDir('heads-'), 'heads-worker.js'));
+  const alone = computeAttention(spec());
+  sameBits(computeAttention(spec(), { helper: missing }), alone);
+  assert.equal(missing.handedOver(), 0);
+  await missing.close();
+});
+
+test('ATTN_THREADS=1 gives an entry point no helper; otherwise one on the script it names', async () => {
+  const before = process.env.ATTN_THREADS;
+  try {
+    process.env.ATTN_THREADS = '1';
+    assert.equal(headsThread('dist/heads-worker.js'), undefined);
+    delete process.env.ATTN_THREADS;
+    const helper = headsThread('dist/heads-worker.js');
+    assert.ok(helper instanceof HeadsThread);
+    await helper.close();
+  } finally {
+    if (before === undefined) delete process.env.ATTN_THREADS;
+    else process.env.ATTN_THREADS = before;
+  }
 });
