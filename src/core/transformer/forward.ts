@@ -21,11 +21,12 @@
 // at and before it, positions are absolute (learned rows, RoPE by position), and every product here
 // sums each cell in the same order whatever the number of rows (kernels/gemm.ts), every norm and
 // softmax works row by row. The last position is always computed (its logits are not kept).
+import { attend as attendHeads, type MaskKind } from '../attention/attend.js';
 import { matmul, matmulTransposed, type Matrix } from '../linalg/matrix.js';
 import { ModelError, type ModelConfig } from './config.js';
 import type { LayerNames, ModelNames } from './families/family.js';
 import type { Weights } from './weights.js';
-import { addBias, addInto, applyRope, causalSoftmax, columns, geluNew, layerNorm, rmsNorm, ropeTables, swiglu } from './ops.js';
+import { addBias, addInto, applyRope, columns, geluNew, layerNorm, rmsNorm, ropeTables, swiglu } from './ops.js';
 
 export interface ForwardOutput {
   /** Per layer, [heads, n, n] row-major. */
@@ -126,11 +127,14 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     const k = reuse && p > 0 ? joined(reuse.keys[layer], newKeys, p, KV) : newKeys;
     const v = reuse && p > 0 ? joined(reuse.values[layer], newValues, p, KV) : newValues;
     if (options.keep) { keys.push(k.data); values.push(v.data); }
-    const { weights, mixed } = attend(c, q, k, v, p);
-    attention.push(reuse && p > 0 ? joinedAttention(reuse.attention[layer], reuse.ids.length, weights, H, n, p) : Float32Array.from(weights));
-    if (options.capture?.layer === layer) {
-      captured = { residual: x.data.slice(), x: h.data, q: q.data, k: k.data, v: v.data, weights };
-      if (options.capture.stop) return { attention, logits: new Float64Array(0), captured, reused: 0 };
+    const capturing = options.capture?.layer === layer;
+    const weights = new Float32Array(H * rows * n);
+    const recorded = capturing ? new Float64Array(H * rows * n) : undefined;
+    const mixed = attend(c, q, k, v, p, weights, recorded);
+    attention.push(reuse && p > 0 ? joinedAttention(reuse.attention[layer], reuse.ids.length, weights, H, n, p) : weights);
+    if (capturing) {
+      captured = { residual: x.data.slice(), x: h.data, q: q.data, k: k.data, v: v.data, weights: recorded! };
+      if (options.capture?.stop) return { attention, logits: new Float64Array(0), captured, reused: 0 };
     }
     const out = product(c, mixed, w.f64(l.o));
     if (c.block.bias.o) addBias(out.data, w.f32(l.oBias!));
@@ -158,15 +162,12 @@ function joined(kept: Float64Array, fresh: Matrix, count: number, width: number)
  * A layer's [heads, n, n] attention: query rows 0…p − 1 copied from the kept run's (of `keptN`
  * tokens; those rows' weights fall on keys 0…p − 1 only), rows p…n − 1 from `fresh` ([heads, n − p, n]).
  */
-function joinedAttention(kept: Float32Array, keptN: number, fresh: Float64Array, heads: number, n: number, p: number): Float32Array {
+function joinedAttention(kept: Float32Array, keptN: number, fresh: Float32Array, heads: number, n: number, p: number): Float32Array {
   const out = new Float32Array(heads * n * n);
   for (let head = 0; head < heads; head++) {
     for (let i = 0; i < p; i++) out.set(kept.subarray(head * keptN * keptN + i * keptN, head * keptN * keptN + i * keptN + p), head * n * n + i * n);
     const from = head * (n - p) * n;
-    for (let i = p; i < n; i++) {
-      const src = from + (i - p) * n, dst = head * n * n + i * n;
-      for (let j = 0; j < n; j++) out[dst + j] = fresh[src + j];
-    }
+    for (let i = p; i < n; i++) out.set(fresh.subarray(from + (i - p) * n, from + (i - p + 1) * n), head * n * n + i * n);
   }
   return out;
 }
@@ -222,14 +223,17 @@ function projections(c: ModelConfig, w: Weights, l: LayerNames, h: Matrix): { q:
 
 /**
  * Every query head's attention for queries first…n − 1 (q holds their rows; k and v hold all n
- * positions), masked by the model's attention kind: the weights [heads, n − first, n] and the heads'
- * outputs side by side [n − first, heads · D]. This is the one place the block computes attention.
+ * positions), by the core's one attention op (attention/attend.ts) under the family's attention kind
+ * (causal, or a sliding window): each head's weights go straight into `layer` ([heads, n − first, n],
+ * float32, what the run keeps) and, when recorded, into `recorded` (float64); the heads' outputs come
+ * back side by side [n − first, heads · D]. One head at a time, so a layer holds one head's float64
+ * weights at once, not every head's (100 MB at 1,024 tokens and 12 heads).
  */
-function attend(c: ModelConfig, q: Matrix, k: Matrix, v: Matrix, first: number): { weights: Float64Array; mixed: Matrix } {
+function attend(c: ModelConfig, q: Matrix, k: Matrix, v: Matrix, first: number, layer: Float32Array, recorded?: Float64Array): Matrix {
   const D = c.headDim, H = c.heads, group = c.heads / c.kvHeads, rows = q.rows, n = k.rows;
-  const window = c.attention.kind === 'sliding' ? c.attention.window : Infinity;
-  const weights = new Float64Array(H * rows * n), mixed = new Float64Array(rows * H * D);
-  const scale = Math.sqrt(D);
+  const mask: MaskKind = c.attention.kind === 'sliding' ? { window: c.attention.window } : 'causal';
+  const mixed = new Float64Array(rows * H * D);
+  const divisor = Math.sqrt(D);
   let keys: Matrix | undefined, values: Matrix | undefined, kvAt = -1;
   for (let head = 0; head < H; head++) {
     const kvHead = Math.floor(head / group);
@@ -238,13 +242,13 @@ function attend(c: ModelConfig, q: Matrix, k: Matrix, v: Matrix, first: number):
       values = columnsOf(v, kvHead * D, D);
       kvAt = kvHead;
     }
-    const scores = matmulTransposed(columnsOf(q, head * D, D), keys!);
-    causalSoftmax(scores.data, n, scale, first, window);
-    weights.set(scores.data, head * rows * n);
-    const out = matmul(scores, values!).data;
+    const [one] = attendHeads({ q: [columnsOf(q, head * D, D)], k: [keys!], v: [values!], divisor, mask, first }).heads;
+    layer.set(one.weights.data, head * rows * n);
+    recorded?.set(one.weights.data, head * rows * n);
+    const out = one.output.data;
     for (let i = 0; i < rows; i++) mixed.set(out.subarray(i * D, (i + 1) * D), i * H * D + head * D);
   }
-  return { weights, mixed: { rows, cols: H * D, data: mixed } };
+  return { rows, cols: H * D, data: mixed };
 }
 
 /** The family's MLP: gelu_new(x · W_fc + b) · W_proj + b, or down(silu(gate(x)) · up(x)). */

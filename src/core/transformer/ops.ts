@@ -1,16 +1,9 @@
-// The pieces of a transformer layer besides attention, in float64 on row-major arrays: the matrix
-// product in the flat-array form (linalg/matrix.ts's, which picks the WebAssembly kernel or its
-// JavaScript loop, the same bits either way), LayerNorm and RMSNorm as PyTorch computes them (biased
-// variance, eps inside the root), GPT-2's gelu_new (the tanh approximation), silu, RoPE as Hugging
-// Face applies it: the frequencies 1 / θ^(2i / d) repeated for both halves of a head, q' = q · cos +
-// rotate_half(q) · sin with rotate_half([a, b]) = [−b, a], and the masked softmax of the scores.
-import { matmul as product, matmulTransposed } from '../linalg/matrix.js';
-
-/** A · B (A is n × k; B is k × m, or m × k with `transposed`, the product then A · Bᵀ). */
-export function matmul(a: Float64Array, n: number, k: number, b: Float64Array, m: number, transposed: boolean): Float64Array {
-  const left = { rows: n, cols: k, data: a };
-  return transposed ? matmulTransposed(left, { rows: m, cols: k, data: b }).data : product(left, { rows: k, cols: m, data: b }).data;
-}
+// The pieces of a transformer layer besides attention and the matrix products (the core's one
+// attention op, attention/attend.ts, and linalg/matrix.ts's products), in float64 on row-major
+// arrays: LayerNorm and RMSNorm as PyTorch computes them (biased variance, eps inside the root),
+// GPT-2's gelu_new (the tanh approximation), silu, RoPE as Hugging Face applies it: the frequencies
+// 1 / θ^(2i / d) repeated for both halves of a head, q' = q · cos + rotate_half(q) · sin with
+// rotate_half([a, b]) = [−b, a].
 
 /** Adds `bias` (length m) to every row of the n × m `x`, in place. */
 export function addBias(x: Float64Array, bias: Float32Array | Float64Array): void {
@@ -109,32 +102,4 @@ export function columns(x: Float64Array, n: number, stride: number, from: number
   const out = new Float64Array(n * width);
   for (let i = 0; i < n; i++) out.set(x.subarray(i * stride + from, i * stride + from + width), i * width);
   return out;
-}
-
-/**
- * Causal softmax of the scores of queries first…n − 1 against keys 0…n − 1 ((n − first) × n; n × n
- * by default), in place, after dividing by `scale`: query i keeps keys i − window < j ≤ i (all of
- * 0…i without a window; Mistral's sliding window otherwise) and the rest become exact zeros, which
- * the kernel then skips or adds as +0 when the weights multiply the values. A window of n or more is
- * the causal softmax, bit for bit: the same sums in the same order.
- */
-export function causalSoftmax(scores: Float64Array, n: number, scale: number, first = 0, window = Infinity): void {
-  for (let i = first; i < n; i++) {
-    const row = (i - first) * n;
-    const from = Math.max(0, i - window + 1);
-    let top = -Infinity;
-    for (let j = from; j <= i; j++) {
-      scores[row + j] /= scale;
-      if (scores[row + j] > top) top = scores[row + j];
-    }
-    let sum = 0;
-    for (let j = from; j <= i; j++) {
-      const e = Math.exp(scores[row + j] - top);
-      scores[row + j] = e;
-      sum += e;
-    }
-    for (let j = from; j <= i; j++) scores[row + j] /= sum;
-    for (let j = 0; j < from; j++) scores[row + j] = 0;
-    for (let j = i + 1; j < n; j++) scores[row + j] = 0;
-  }
 }

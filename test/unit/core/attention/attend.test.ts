@@ -165,8 +165,9 @@ test('per-head matrices give the flat layout\'s very bits, and a grouped head re
   assert.deepEqual(flat.heads[3].k!.data, cols(k, 3, 3).data);
 });
 
-// A checkpoint's attention as transformer/forward.ts computes it (its attend, causalSoftmax with a
-// sliding window, columns and matmul from transformer/ops.ts, copied): the op must give these bits exactly.
+// A checkpoint's attention the plain way, written out here as the reference: each causal (or windowed)
+// row divided by the scale, its max, exp summed left to right, divided by the sum, exact zeros
+// elsewhere, with products by the kernel or plain loops. The op must give these bits exactly.
 function forwardMatmul(a: Float64Array, n: number, k: number, b: Float64Array, m: number, transposed: boolean): Float64Array {
   const fast = gemm({ rows: n, cols: k, data: a }, transposed ? { rows: m, cols: k, data: b } : { rows: k, cols: m, data: b }, transposed);
   if (fast) return fast;

@@ -1,10 +1,9 @@
 // The layer's pieces (src/core/transformer/ops.ts) on numbers worked by hand: RoPE rotates the two
-// halves of a head (not interleaved pairs) by position · θ^(−2i/d), LayerNorm and RMSNorm, gelu_new,
-// the causal softmax, and the product with and without the kernel.
+// halves of a head (not interleaved pairs) by position · θ^(−2i/d), LayerNorm and RMSNorm, gelu_new.
+// The causal softmax and the products are the attention op's and linalg's, tested with them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyRope, causalSoftmax, geluNew, layerNorm, matmul, rmsNorm, ropeTables } from '../../../../src/core/transformer/ops.js';
-import { useWasmKernel } from '../../../../src/core/kernels/gemm.js';
+import { applyRope, geluNew, layerNorm, rmsNorm, ropeTables } from '../../../../src/core/transformer/ops.js';
 
 const close = (a: ArrayLike<number>, b: readonly number[], tol = 1e-12) => {
   assert.equal(a.length, b.length);
@@ -27,25 +26,4 @@ test('LayerNorm (biased variance, eps inside the root), RMSNorm, gelu_new', () =
   const g = Float64Array.from([1, -2]);
   geluNew(g);
   close(g, [0.8411919906082768, -0.04540230591222], 1e-12);
-});
-
-test('causal softmax: row i over keys 0…i after the scale, exact zeros after', () => {
-  const s = Float64Array.from([9, 9, 2, 0]);
-  causalSoftmax(s, 2, 2);
-  close(s, [1, 0, Math.exp(1) / (Math.exp(1) + 1), 1 / (Math.exp(1) + 1)]);
-});
-
-test('matmul: the kernel and the plain loops agree, plain and transposed', () => {
-  const a = Float64Array.from({ length: 15 }, (_, i) => i - 7), b = Float64Array.from({ length: 20 }, (_, i) => (i * 3) % 7 - 3);
-  const fast = [matmul(a, 3, 5, b, 4, false), matmul(a, 3, 5, b, 4, true)];
-  useWasmKernel(false);
-  try {
-    const slow = [matmul(a, 3, 5, b, 4, false), matmul(a, 3, 5, b, 4, true)];
-    assert.deepEqual(fast, slow);
-    let s = 0;
-    for (let t = 0; t < 5; t++) s += a[5 + t] * b[t * 4 + 2];
-    assert.equal(slow[0][4 + 2], s);
-  } finally {
-    useWasmKernel(true);
-  }
 });
