@@ -1,7 +1,7 @@
 // Lint config: recommended JS + typescript-eslint rules, a ban on innerHTML so spec strings can only
 // ever reach the DOM as text, and the fence between the layers (see "Layout" in the README):
 //
-//   core  <-  protocol  <-  pages          (pure; core/files alone touches node:fs)
+//   core  <-  protocol  <-  pages          (pure; core/files, core/checkpoint-files and core/threads alone touch Node)
 //     ^          ^           ^
 //   webview/kit <- webview/views <- webview/{panel, model-editor, notebook}    (the shells; notebook uses model-editor/app.ts)
 //   webview/kit <- webview/shell (the shells' base: theme, resize, focus, transport) <- the shells
@@ -77,12 +77,12 @@ export default tseslint.config(
   },
   {
     // Pure layers: the browser bundles and the workers take them, so no Node module and no VS Code API.
-    // (core/files is the one room of core that reads the disk.)
+    // (core/files, core/checkpoint-files and core/threads are the rooms of core that touch Node.)
     files: ['src/core/**/*.ts', 'src/protocol/**/*.ts', 'webview/**/*.ts'],
-    ignores: ['src/core/files/**'],
+    ignores: ['src/core/files/**', 'src/core/checkpoint-files/**', 'src/core/threads/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
-        { group: ['node:*', 'fs', 'path', 'zlib', 'crypto', 'worker_threads', 'child_process'], message: 'a pure layer: Node modules belong in src/core/files, the host or the CLI.' },
+        { group: ['node:*', 'fs', 'path', 'zlib', 'crypto', 'worker_threads', 'child_process'], message: 'a pure layer: Node modules belong in src/core/files, checkpoint-files or threads, the host or the CLI.' },
         { group: ['vscode'], message: 'only src/host talks to VS Code.' },
       ] }],
     },

@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RunClient } from '../src/host/model-run/client.js';
+import { RunClient } from '../src/host/checkpoint-run/client.js';
 import { WorkerService } from '../src/host/workers/service.js';
 import { tokenizerFrom } from '../src/core/tokenizer/index.js';
 import { PARAGRAPH, writeCheckpoint } from './model-checkpoint.js';

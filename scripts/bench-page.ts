@@ -22,8 +22,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { writeFileSync } from 'node:fs';
 import { openAttention } from '../src/core/files/open.js';
-import { scanModel } from '../src/core/model/scan.js';
-import { thumbnailIndices } from '../src/core/model/data.js';
+import { scanModel } from '../src/core/model-attention/scan.js';
+import { thumbnailIndices } from '../src/core/model-attention/data.js';
 import { join, resolve } from 'node:path';
 // @ts-expect-error: a plain .mjs script shared with bench-vscode.mjs (no types)
 import { writeAttentionFile } from './write-attention-file.mjs';

@@ -1,6 +1,6 @@
 // npm run bench: the core's compute for a realistic layer (d_model 768, 12 heads of d_k = d_v = 64,
 // causal, W_O 768 × 768) at n = 16, 128 and 512 tokens, in ms and GFLOP/s, on one thread and on two
-// (the later half of the heads on a worker thread, core/files/heads-thread.ts, as the analysis worker
+// (the later half of the heads on a worker thread, core/threads/heads-thread.ts, as the analysis worker
 // and the CLI run it), beside the same layer in PyTorch and numpy float64 (scripts/bench_reference.py,
 // with whichever of python3 and /usr/bin/python3 has each) and the ratio; then reading + computing the
 // examples end to end. Figures, not assertions: timing belongs here, not in tests.

@@ -19,15 +19,15 @@ await Promise.all([
   }),
   // The model run's worker: a real checkpoint's forward pass, and the model views' reads of its attention.
   esbuild.build({
-    ...node, entryPoints: ['src/host/model-run/worker.ts'], outfile: 'dist/model-run-worker.js',
+    ...node, entryPoints: ['src/host/checkpoint-run/worker.ts'], outfile: 'dist/model-run-worker.js',
   }),
   // The analysis worker (worker_threads): reads and computes specs off the extension host's thread.
   esbuild.build({
     ...node, entryPoints: ['src/host/analysis/worker.ts'], outfile: 'dist/analysis-worker.js',
   }),
-  // The second thread of a big compute (core/files/heads-thread.ts), beside the bundles that start it.
+  // The second thread of a big compute (core/threads/heads-thread.ts), beside the bundles that start it.
   esbuild.build({
-    ...node, entryPoints: ['src/core/files/heads-worker.ts'], outfile: 'dist/heads-worker.js',
+    ...node, entryPoints: ['src/core/threads/heads-worker.ts'], outfile: 'dist/heads-worker.js',
   }),
   esbuild.build({
     ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/attn.js', external: ['jsdom'],

@@ -5,8 +5,8 @@
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { readModelConfig } from '../src/core/transformer/config.js';
-import { namesOf } from '../src/core/transformer/weights.js';
+import { readModelConfig } from '../src/core/checkpoint/config.js';
+import { namesOf } from '../src/core/checkpoint/weights.js';
 
 export const PYTHON = '/usr/bin/python3';
 export const REFERENCE = join(__dirname, '..', 'test', 'reference', 'torch_forward.py');

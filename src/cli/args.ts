@@ -7,7 +7,7 @@
 // come from vocabulary.ts.
 import type { HeadsHelper } from '../core/attention/attention.js';
 import { DEFAULT_MAX_BYTES } from '../core/json/json-tree.js';
-import { FAMILY_NAMES } from '../core/transformer/families/index.js';
+import { FAMILY_NAMES } from '../core/checkpoint/families/index.js';
 import { MATRIX_MODES, MODEL_VIEW_NAMES, ROLES, THEME_KINDS, VIEW_NAMES } from '../core/vocabulary.js';
 
 /** The views `attn render` draws from an attention file: the model views but the next-token one, which needs a model run. */

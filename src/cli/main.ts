@@ -1,7 +1,7 @@
 // Process wiring for `attn`: real argv and streams, an exit code, and never a stack trace.
 import { join } from 'node:path';
 import { run } from './run.js';
-import { headsThread } from '../core/files/heads-thread.js';
+import { headsThread } from '../core/threads/heads-thread.js';
 
 // A big spec's heads on both cores: the second thread's bundle is built beside this one (dist/).
 const helper = headsThread(join(__dirname, 'heads-worker.js'));

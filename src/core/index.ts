@@ -8,7 +8,7 @@ import { linalgData } from './result/linalg-data.js';
 import { findOverflow, type Overflow } from './attention/overflow.js';
 import { readSpec, type ReadOptions } from './spec/read.js';
 import type { AttentionReference } from './spec/read-reference.js';
-import type { ModelSpec } from './model-spec/read-model.js';
+import type { ModelSpec } from './checkpoint-spec/read-model.js';
 import { storyOf, type SpecStory } from './spec/read-story.js';
 import { overBudget, PRINTED, printedNumbers } from './budget.js';
 import type { Problem } from './json/problems.js';
@@ -40,7 +40,7 @@ export interface AnalyzeOptions extends ReadOptions {
   linalg?: boolean;
   /** Called as heads are computed (done, total), so long work can say how far it is. */
   onProgress?: Progress;
-  /** A second thread for half the heads (core/files/heads-thread.ts), where the caller has one. */
+  /** A second thread for half the heads (core/threads/heads-thread.ts), where the caller has one. */
   helper?: HeadsHelper;
 }
 

@@ -18,8 +18,8 @@ import { ModelEditorProvider } from './model-editor/editor.js';
 import { openExample } from './examples/open-example.js';
 import { InstalledDialogs, proposedDialogs, userDialogs } from './dialogs.js';
 import { distScripts, WorkerService } from './workers/service.js';
-import { RunSessions } from './model-run/sessions.js';
-import { runModelCommand } from './model-run/run-model-command.js';
+import { RunSessions } from './checkpoint-run/sessions.js';
+import { runModelCommand } from './checkpoint-run/run-model-command.js';
 import { NotebookOutputs } from './notebook/open-output.js';
 
 const loadedAt = performance.now();

@@ -44,7 +44,7 @@ export const PAGE_SLOTS = { nonce: '@@ATTENTION_LENS_NONCE@@', title: '@@ATTENTI
 
 /**
  * The Python package's page: this page with slots for the nonce, the title and the inline attention
- * payload (src/core/model/payload.ts, in <script id="attention-payload">), which the page decodes
+ * payload (src/core/model-attention/payload.ts, in <script id="attention-payload">), which the page decodes
  * itself. Throws when the script or style sheet holds a slot's text (a fill would then write into them).
  */
 export function modelPageTemplate(inputs: Pick<ModelPageInputs, 'script' | 'css'>): string {

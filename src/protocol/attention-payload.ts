@@ -1,4 +1,4 @@
-// The check of an inline attention payload (src/core/model/payload.ts), wherever one arrives: a
+// The check of an inline attention payload (src/core/model-attention/payload.ts), wherever one arrives: a
 // notebook output in the renderer, the offline page's embedded data, the renderer's "Open in
 // Attention Lens" message to the host. It is untrusted until checked: the shape (four whole numbers,
 // square heads, within what the readers open), the dtype, one token per query, the base64 text and
@@ -7,7 +7,7 @@
 import { isObject } from '../core/json/object.js';
 import { MAX_HEADS, MAX_TOKENS } from '../core/tensors/attention-file.js';
 import type { AttentionSource } from '../core/tensors/attention-source.js';
-import { base64Bytes, firstNonFinite, PAYLOAD_ITEM_SIZE, payloadAttention, payloadBytes, type AttentionPayload } from '../core/model/payload.js';
+import { base64Bytes, firstNonFinite, PAYLOAD_ITEM_SIZE, payloadAttention, payloadBytes, type AttentionPayload } from '../core/model-attention/payload.js';
 import { TensorFileError } from '../core/tensors/source.js';
 
 /** The most bytes of values a payload may carry (the Python side sends at most 32 MiB, or one 4,096-token head: 64 MiB). */

@@ -2,7 +2,7 @@
 // checked). The host posts the header with typed arrays (thumbnails, a head, the rollout), which
 // postMessage carries as binary; the webview asks for a head, the rollout, or the softmax.
 import { STAT_NAMES, type HeadStats } from '../core/tensors/head-stats.js';
-import { MAX_WINDOW_CELLS, SENT_PICTURE_MAX, type CellWindow, type ModelHeader, type ModelRunInfo } from '../core/model/data.js';
+import { MAX_WINDOW_CELLS, SENT_PICTURE_MAX, type CellWindow, type ModelHeader, type ModelRunInfo } from '../core/model-attention/data.js';
 import { isObject } from '../core/json/object.js';
 import { EXPORT_FORMATS, MODEL_VIEW_NAMES, type ExportFormat, type ModelViewName } from '../core/vocabulary.js';
 import { checkOf, type ByType } from './by-type.js';

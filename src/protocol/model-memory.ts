@@ -5,8 +5,8 @@
 // rollout on request. Every request is checked first (a message is untrusted until checked); the
 // answers are checked by the app as the host's are. What only a host can do (the softmax, export,
 // the 'painted' reports) is left to the caller.
-import { WHOLE_HEAD_MAX } from '../core/model/data.js';
-import { headFloat32, headPicture, headWindow, rolloutOf, scanModel } from '../core/model/scan.js';
+import { WHOLE_HEAD_MAX } from '../core/model-attention/data.js';
+import { headFloat32, headPicture, headWindow, rolloutOf, scanModel } from '../core/model-attention/scan.js';
 import type { AttentionSource } from '../core/tensors/attention-source.js';
 import { TensorFileError } from '../core/tensors/source.js';
 import { webviewMessageProblem, type ModelHostMessage, type ModelWebviewMessage } from './model-editor.js';

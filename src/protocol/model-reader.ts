@@ -3,11 +3,11 @@
 // memory (a notebook output's payload) as every reader's one copy, never written to disk; 'pass' reads a range of heads (the scan is shared
 // out between workers in such ranges, host/model-editor/scan.ts); 'head' (whole), 'picture' and 'window' (a big head:
 // its picture, and exact weights of a part), and 'rollout' answer the views.
-import type { ScanOptions } from '../core/model/data.js';
-import type { ModelShape } from '../core/model/scan.js';
+import type { ScanOptions } from '../core/model-attention/data.js';
+import type { ModelShape } from '../core/model-attention/scan.js';
 import type { OpenOptions } from '../core/files/open.js';
 import type { PassResult } from '../core/tensors/pass.js';
-import type { PayloadDType } from '../core/model/payload.js';
+import type { PayloadDType } from '../core/model-attention/payload.js';
 
 /**
  * Attention the host holds in memory, read as a file is: a notebook output's checked payload, its

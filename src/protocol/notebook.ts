@@ -3,7 +3,7 @@
 // host to open the cell's attention in the model editor ("Open in Attention Lens": a request with an
 // id, answered once, see requests.ts), and reports what it drew (for tests and timings).
 import { isObject } from '../core/json/object.js';
-import type { AttentionPayload } from '../core/model/payload.js';
+import type { AttentionPayload } from '../core/model-attention/payload.js';
 import { payloadProblem } from './attention-payload.js';
 import { checkOf, type ByType } from './by-type.js';
 

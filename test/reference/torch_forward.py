@@ -1,7 +1,7 @@
 """An independent forward pass of GPT-2, Llama and Qwen2 checkpoints in PyTorch (float32), written from
 the architectures' published definitions (no transformers library), and a generator of tiny random
 checkpoints in Hugging Face's folder layout for each architecture and layout the runner reads.
-The runner's own forward pass (src/core/transformer) is tested against this one to 1e-4.
+The runner's own forward pass (src/core/checkpoint) is tested against this one to 1e-4.
 
   python3 torch_forward.py generate ROOT        writes ROOT/<case>/ for every case; prints the cases as JSON
   python3 torch_forward.py forward REQUEST.json  REQUEST = [{ "dir", "ids" }]; prints

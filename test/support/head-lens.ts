@@ -1,7 +1,7 @@
 // Small fake HeadLenses for the tests of the lens on a real head: random x and weights, q = x·W_Q + b
 // (rotated by position, as RoPE does, for a rotary head), and the weights a causal softmax of
 // q·kᵀ ÷ √d_head makes, in float64, as a forward pass would hand them over.
-import type { HeadLens } from '../../src/core/transformer/types.js';
+import type { HeadLens } from '../../src/core/checkpoint/types.js';
 
 function random(seed: number): () => number {
   let s = seed >>> 0;

@@ -4,7 +4,7 @@ import { JSDOM } from 'jsdom';
 import { makeTheme } from '../../webview/kit/colour.js';
 import { MODEL_VIEWS } from '../../webview/views/registry.js';
 import type { ModelViewOptions } from '../../webview/views/model/common.js';
-import type { ModelViewData } from '../../src/core/model/data.js';
+import type { ModelViewData } from '../../src/core/model-attention/data.js';
 import type { ModelViewName } from '../../src/core/vocabulary.js';
 
 export function modelOptions(extra: Partial<ModelViewOptions> = {}): ModelViewOptions {

@@ -1,6 +1,6 @@
-// Notebook payloads for tests (src/core/model/payload.ts): random attention as the Python package
+// Notebook payloads for tests (src/core/model-attention/payload.ts): random attention as the Python package
 // sends it, base64 of the little-endian float32 (or float16) values with its shape and tokens.
-import type { AttentionPayload } from '../../src/core/model/payload.js';
+import type { AttentionPayload } from '../../src/core/model-attention/payload.js';
 import { randomAttention } from './model-fixture.js';
 
 export function payloadOf(values: Float32Array, layers: number, heads: number, n: number, extra: Partial<AttentionPayload> = {}): AttentionPayload {

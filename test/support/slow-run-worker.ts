@@ -4,10 +4,10 @@
 // how many runs it stopped, so a test sees that a cancelled run stopped in the worker and the next
 // run did not load again. Started with `--require tsx/cjs` in execArgv.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Engine } from '../../src/host/model-run/engine.js';
-import { cancelledBy, RunService } from '../../src/host/model-run/run-service.js';
-import { RunStopped } from '../../src/core/transformer/model.js';
-import type { RunRequest, RunWorkerData } from '../../src/protocol/model-run.js';
+import type { Engine } from '../../src/host/checkpoint-run/engine.js';
+import { cancelledBy, RunService } from '../../src/host/checkpoint-run/run-service.js';
+import { RunStopped } from '../../src/core/checkpoint/model.js';
+import type { RunRequest, RunWorkerData } from '../../src/protocol/checkpoint-run.js';
 
 export const LAYERS = 20;
 export const LAYER_MS = 25;

@@ -3,8 +3,8 @@
 // one memory source. The PyTorch comparison writes its own files (test/reference/torch_forward.py).
 import { memorySource } from '../../src/core/tensors/source.js';
 import type { TensorRef } from '../../src/core/tensors/attention-file.js';
-import { readModelConfig } from '../../src/core/transformer/config.js';
-import { namesOf } from '../../src/core/transformer/weights.js';
+import { readModelConfig } from '../../src/core/checkpoint/config.js';
+import { namesOf } from '../../src/core/checkpoint/weights.js';
 import { seeded } from './random.js';
 
 export const GPT2_CONFIG = { model_type: 'gpt2', n_embd: 16, n_head: 4, n_layer: 2, n_positions: 32, vocab_size: 40 };

@@ -4,7 +4,7 @@
 // no source folder behind it is a sign that something moved without its test.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { ROOT } from '../support/paths.js';
 
@@ -48,4 +48,16 @@ test('every folder of unit tests mirrors a folder of sources', () => {
     if (!sourceFolders.has(mirrored)) orphans.push(folder);
   }
   assert.deepEqual(orphans, []);
+});
+
+test('no product source names tsx: the TypeScript loader is for the tests and the benches, which pass it to the workers they start', () => {
+  const naming: string[] = [];
+  for (const root of SOURCE_ROOTS) {
+    for (const [folder, files] of folders(join(ROOT, root))) {
+      for (const f of files.filter((name) => name.endsWith('.ts'))) {
+        if (/\btsx\b/.test(readFileSync(join(ROOT, folder, f), 'utf8'))) naming.push(join(folder, f));
+      }
+    }
+  }
+  assert.deepEqual(naming, []);
 });

@@ -4,7 +4,7 @@
 // Code host, or the data embedded in the --html page. Every control is built with textContent,
 // never markup. Theme and its changes, resize, focus, tooltip and the message channel are the
 // shell base's (webview/shell), as in the panel: a theme switch or a new width redraws the view.
-import { thumbnailValues, type ModelHeader, type ModelRunInfo, type ModelViewData } from '../../src/core/model/data.js';
+import { thumbnailValues, type ModelHeader, type ModelRunInfo, type ModelViewData } from '../../src/core/model-attention/data.js';
 import { hostMessageProblem, type ModelHostMessage, type ModelWebviewMessage } from '../../src/protocol/model-editor.js';
 import { STAT_NAMES, type StatName } from '../../src/core/tensors/head-stats.js';
 import { rolloutRefusal } from '../../src/core/tensors/rollout.js';

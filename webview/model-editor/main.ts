@@ -5,7 +5,7 @@
 // renderer does).
 import { ModelApp, type ModelTransport } from './app.js';
 import { float32FromBase64, joinPageLate, type ModelPageData, type ModelPageLate } from '../views/model/page-data.js';
-import { fromBase64 } from '../../src/core/model/png.js';
+import { fromBase64 } from '../../src/core/image/png.js';
 import type { ModelWebviewMessage } from '../../src/protocol/model-editor.js';
 import { MODEL_VIEW_NAMES, type ModelViewName } from '../../src/core/vocabulary.js';
 import { STAT_NAMES, type StatName } from '../../src/core/tensors/head-stats.js';

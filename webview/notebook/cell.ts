@@ -7,7 +7,7 @@
 import { ModelApp } from '../model-editor/app.js';
 import { readPayload } from '../../src/protocol/attention-payload.js';
 import { MemoryModel, memoryPost } from '../../src/protocol/model-memory.js';
-import type { AttentionPayload } from '../../src/core/model/payload.js';
+import type { AttentionPayload } from '../../src/core/model-attention/payload.js';
 import type { RendererMessage, RendererReply } from '../../src/protocol/notebook.js';
 import { addStyle } from './style.js';
 

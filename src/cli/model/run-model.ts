@@ -5,10 +5,10 @@
 // in __metadata__.tokens, the file `attn inspect` and the model editor read. A folder that cannot
 // run gets exit 1 and one line naming the file or tensor at fault; a command line it cannot read, 2.
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { readModelFolder, type ModelFolder } from '../../core/files/model-folder.js';
-import { ModelError } from '../../core/transformer/config.js';
-import { loadModel, runText } from '../../core/transformer/model.js';
-import type { RunResult } from '../../core/transformer/types.js';
+import { readModelFolder, type ModelFolder } from '../../core/checkpoint-files/model-folder.js';
+import { ModelError } from '../../core/checkpoint/config.js';
+import { loadModel, runText } from '../../core/checkpoint/model.js';
+import type { RunResult } from '../../core/checkpoint/types.js';
 import { tokenizerFrom } from '../../core/tokenizer/index.js';
 import { TokenizerError } from '../../core/tokenizer/tokenizer.js';
 import { TensorFileError } from '../../core/tensors/source.js';

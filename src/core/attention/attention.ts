@@ -161,7 +161,7 @@ export interface HelpedHead {
  * hands them over and returns the function that waits for their results (computeHeads', so the same
  * bits), or undefined when it declines (too little work to be worth a hand-over, or no thread here).
  * Node's entry points (the analysis worker, the CLI) pass one to computeAttention
- * (core/files/heads-thread.ts); the webview never does, and everything runs on its one thread.
+ * (core/threads/heads-thread.ts); the webview never does, and everything runs on its one thread.
  */
 export interface HeadsHelper {
   start(x: Matrix, heads: readonly HeadSpec[], scale: Scale, masked: Uint8Array): (() => HelpedHead[]) | undefined;
@@ -172,7 +172,7 @@ export interface HeadsHelper {
 export interface ComputeOptions {
   /**
    * Takes half the heads (and the later rows of concat · W_O) to another thread: Node's entry points
-   * pass one (core/files/heads-thread.ts); without it everything runs on the calling thread.
+   * pass one (core/threads/heads-thread.ts); without it everything runs on the calling thread.
    */
   readonly helper?: HeadsHelper;
   readonly onProgress?: Progress;

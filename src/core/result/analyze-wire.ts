@@ -8,7 +8,7 @@ import { encodeAttention, type WireMessage } from './wire.js';
 import type { LinalgJson } from './linalg-json.js';
 import type { AttentionReference } from '../spec/read-reference.js';
 import type { SpecStory } from '../spec/read-story.js';
-import type { ModelSpec } from '../model-spec/read-model.js';
+import type { ModelSpec } from '../checkpoint-spec/read-model.js';
 
 export interface WireAnalysis {
   /** Reader problems and compute warnings, with their spans in the text. */

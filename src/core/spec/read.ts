@@ -15,7 +15,7 @@ import { readTrain } from './read-train.js';
 import { reportDuplicateKeys } from './read-duplicates.js';
 import { identityOverLimit, overLimit } from './read-limits.js';
 import { readStory } from './read-story.js';
-import { readModelSpec, type ModelSpec } from '../model-spec/read-model.js';
+import { readModelSpec, type ModelSpec } from '../checkpoint-spec/read-model.js';
 
 export { MAX_TOKENS } from './read-inputs.js';
 export { MAX_CELLS, MAX_WORK } from './read-limits.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import type { WorkerReply, WorkerRequest } from '../../protocol/analysis-worker.js';
 import { Analyst } from './analyst.js';
-import { headsThread } from '../../core/files/heads-thread.js';
+import { headsThread } from '../../core/threads/heads-thread.js';
 
 /** Progress is posted at most this often: enough for a moving line, not a flood of messages. */
 const PROGRESS_EVERY_MS = 100;

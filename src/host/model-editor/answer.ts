@@ -4,7 +4,7 @@
 // the document's reader and posted back. A small head goes whole; a big one as its picture (the one
 // the scan kept, so a switch reads nothing, else read now), with exact weights in windows on request.
 // Pure (no VS Code): webview.ts passes each message here; tests call it as a webview would.
-import { WHOLE_HEAD_MAX } from '../../core/model/data.js';
+import { WHOLE_HEAD_MAX } from '../../core/model-attention/data.js';
 import { webviewMessageProblem, type ModelWebviewMessage } from '../../protocol/model-editor.js';
 import type { ModelView } from './view.js';
 

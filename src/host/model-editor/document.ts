@@ -7,8 +7,8 @@
 // Pure (no VS Code): editor.ts makes one per file and wraps it for VS Code.
 import { availableParallelism } from 'node:os';
 import type { OpenOptions } from '../../core/files/open.js';
-import type { ScanOptions } from '../../core/model/data.js';
-import type { ModelShape } from '../../core/model/scan.js';
+import type { ScanOptions } from '../../core/model-attention/data.js';
+import type { ModelShape } from '../../core/model-attention/scan.js';
 import { ReaderError, type ModelReading } from './reader.js';
 import { scanHelperCount, WEIGHTS_PER_RANGE } from './scan.js';
 import { SharedScan, type ModelLog, type OpenFile, type ScanSubscriber } from './shared-scan.js';

@@ -3,7 +3,7 @@
 // editor's worker (a file on disk) and the model run's worker (a run's layers, read where they lie),
 // so the views read both alike. Results are typed arrays whose buffers the caller transfers.
 import type { AttentionSource } from '../../core/tensors/attention-source.js';
-import { headFloat32, headPicture, headWindow, passOverRange, rolloutOf } from '../../core/model/scan.js';
+import { headFloat32, headPicture, headWindow, passOverRange, rolloutOf } from '../../core/model-attention/scan.js';
 import type { ReaderRequest, ReaderResponse } from '../../protocol/model-reader.js';
 
 type ReadRequest = Exclude<ReaderRequest, { op: 'open' } | { op: 'openHeld' } | { op: 'close' }>;

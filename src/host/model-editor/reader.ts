@@ -5,8 +5,8 @@
 // gone with it: the document opens a new reader when it reads the file again), so an editor never
 // waits forever.
 import type { OpenOptions } from '../../core/files/open.js';
-import type { ScanOptions } from '../../core/model/data.js';
-import type { ModelShape } from '../../core/model/scan.js';
+import type { ScanOptions } from '../../core/model-attention/data.js';
+import type { ModelShape } from '../../core/model-attention/scan.js';
 import type { PassResult } from '../../core/tensors/pass.js';
 import type { HeldAttention, ReaderRequest, ReaderResponse } from '../../protocol/model-reader.js';
 import type { Requests } from '../../protocol/requests.js';

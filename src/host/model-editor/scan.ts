@@ -3,8 +3,8 @@
 // range when it is free, and the answers are put together in head order (PassAccumulator), so the
 // result is exactly one pass's. Every time the heads read in order grow, `onRead` hears of it: the
 // editor paints the first heads while the rest are read.
-import type { ScanOptions } from '../../core/model/data.js';
-import type { ModelShape } from '../../core/model/scan.js';
+import type { ScanOptions } from '../../core/model-attention/data.js';
+import type { ModelShape } from '../../core/model-attention/scan.js';
 import { PassAccumulator } from '../../core/tensors/pass.js';
 import type { ModelReading } from './reader.js';
 

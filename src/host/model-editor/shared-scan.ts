@@ -4,8 +4,8 @@
 // each subscriber (an editor) hears of every step, so that it posts the heads read to its webview.
 // What was read stays here: an editor that joins later starts from it, and nothing is read twice.
 // Pure (no VS Code): the document and the editors are tested in plain Node.
-import type { ModelHeader, ScanOptions } from '../../core/model/data.js';
-import { headerOf, type ModelShape } from '../../core/model/scan.js';
+import type { ModelHeader, ScanOptions } from '../../core/model-attention/data.js';
+import { headerOf, type ModelShape } from '../../core/model-attention/scan.js';
 import { PassAccumulator, type HeadPicture } from '../../core/tensors/pass.js';
 import { ReaderError, type ModelReading } from './reader.js';
 import { scanWithReaders, WEIGHTS_PER_RANGE } from './scan.js';

@@ -5,8 +5,8 @@
 // scan's, or of a read this editor asked for) is posted once the webview is ready. Answers to the
 // webview's requests (answer.ts) go through `answer`, which drops those for options or a file since
 // replaced. Pure (no VS Code): webview.ts connects it to a webview panel.
-import { thumbnailIndices, type ScanOptions } from '../../core/model/data.js';
-import type { ModelShape } from '../../core/model/scan.js';
+import { thumbnailIndices, type ScanOptions } from '../../core/model-attention/data.js';
+import type { ModelShape } from '../../core/model-attention/scan.js';
 import type { ModelHostMessage, ModelWebviewMessage } from '../../protocol/model-editor.js';
 import type { DocumentView, ModelDocument } from './document.js';
 import type { ModelEditorInfo } from './info.js';

@@ -6,8 +6,8 @@
 import { parentPort } from 'node:worker_threads';
 import { openAttention } from '../../core/files/open.js';
 import type { AttentionSource } from '../../core/tensors/attention-source.js';
-import { shapeOf } from '../../core/model/scan.js';
-import { payloadAttention } from '../../core/model/payload.js';
+import { shapeOf } from '../../core/model-attention/scan.js';
+import { payloadAttention } from '../../core/model-attention/payload.js';
 import { answerRead, errorReply } from './read-answer.js';
 import type { ReaderRequest, ReaderResponse } from '../../protocol/model-reader.js';
 

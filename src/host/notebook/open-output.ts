@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { readPayload } from '../../protocol/attention-payload.js';
 import { NOTEBOOK_RENDERER_ID, rendererMessageProblem, type RendererMessage, type RendererReply } from '../../protocol/notebook.js';
 import type { HeldAttention } from '../../protocol/model-reader.js';
-import type { AttentionPayload } from '../../core/model/payload.js';
+import type { AttentionPayload } from '../../core/model-attention/payload.js';
 import { ModelDocument } from '../model-editor/document.js';
 import { ModelReader, type ModelReading } from '../model-editor/reader.js';
 import { showModelView } from '../model-editor/webview.js';

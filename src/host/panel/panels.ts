@@ -9,7 +9,7 @@ import { panelOptions } from './webview.js';
 import { isSpecDocument, isSpecUri, SPEC_GLOB } from '../spec-documents.js';
 import type { PanelInfo } from './info.js';
 import { referencedFile, referenceOpenOptions } from './reference.js';
-import { readModelSpecText } from '../model-run/spec-text.js';
+import { readModelSpecText } from '../checkpoint-run/spec-text.js';
 
 const LOCKED_CONTEXT = 'attentionLens.panelLocked';
 

@@ -17,7 +17,7 @@ import { RequestError, Requests } from '../../protocol/requests.js';
 export const JOB_NAMES = ['analysis', 'scan', 'run'] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
-/** A job's script: a bundle of dist/, or (tests) a .ts entry with tsx in `execArgv`. */
+/** A job's script: a bundle of dist/, or (tests) a TypeScript entry with its loader in `execArgv`. */
 export interface JobScript {
   readonly file: string;
   readonly execArgv?: readonly string[];

@@ -14,9 +14,9 @@ import { memoryAttention, randomAttention, writeSafetensors } from '../../suppor
 import { svgOf } from '../../../src/cli/render-model.js';
 import { modelEntry } from '../../../webview/views/registry.js';
 import { makeTheme } from '../../../webview/kit/colour.js';
-import { headPicture, scanModel } from '../../../src/core/model/scan.js';
+import { headPicture, scanModel } from '../../../src/core/model-attention/scan.js';
 import { openAttention } from '../../../src/core/files/open.js';
-import { fromBase64 } from '../../../src/core/model/png.js';
+import { fromBase64 } from '../../../src/core/image/png.js';
 import { MODEL_SVG, modelSvgBytes } from '../../../src/core/budget.js';
 import { joinPageLate, type ModelPageData, type ModelPageLate } from '../../../webview/views/model/page-data.js';
 import { exactWeight } from '../../../webview/views/model/head.js';

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { heatmapPng } from '../../../src/cli/render-model.js';
 import { rolloutRefusal } from '../../../src/core/tensors/rollout.js';
-import { scanModel } from '../../../src/core/model/scan.js';
+import { scanModel } from '../../../src/core/model-attention/scan.js';
 import { makeTheme } from '../../../webview/kit/colour.js';
 import { memoryAttention, writeSafetensors } from '../../support/model-fixture.js';
 import { attn } from '../../support/cli.js';

@@ -15,7 +15,7 @@ import { GENERATED_KEYS, VARIANCE_KEYS } from '../../../src/core/spec/read-init.
 import { INPUT_KEYS, TOKEN_KEYS } from '../../../src/core/spec/read-inputs.js';
 import { TARGET_KEYS, TRAIN_KEYS } from '../../../src/core/spec/read-train.js';
 import { AXIS_KEYS, QUADRANT_KEYS, VIEWS_KEYS } from '../../../src/core/spec/read-views.js';
-import { MODEL_SPEC_KEYS } from '../../../src/core/model-spec/read-model.js';
+import { MODEL_SPEC_KEYS } from '../../../src/core/checkpoint-spec/read-model.js';
 import { OPEN_KEYS } from '../../../src/core/spec/read-story.js';
 import { targetAtPath } from '../../../src/core/spec/spec-target.js';
 import { VIEW_TITLES } from '../../../webview/views/registry.js';

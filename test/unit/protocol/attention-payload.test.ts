@@ -1,5 +1,5 @@
 // The notebook payload's check and decoding (src/protocol/attention-payload.ts over
-// src/core/model/payload.ts): a good float32 payload decodes to the very weights, float16 to their
+// src/core/model-attention/payload.ts): a good float32 payload decodes to the very weights, float16 to their
 // halves; every bad field is one sentence (shape, dtype, tokens, data length, base64, title, size)
 // and a NaN or ±Infinity is refused with its place, in either dtype.
 import { test } from 'node:test';

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hostMessageProblem, webviewMessageProblem } from '../../../src/protocol/model-editor.js';
-import { scanModel } from '../../../src/core/model/scan.js';
+import { scanModel } from '../../../src/core/model-attention/scan.js';
 import { modelEditorHtml } from '../../../src/pages/model-editor-html.js';
 import { memoryAttention, randomAttention } from '../../support/model-fixture.js';
 

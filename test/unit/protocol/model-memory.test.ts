@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryModel, memoryPost } from '../../../src/protocol/model-memory.js';
 import { readPayload } from '../../../src/protocol/attention-payload.js';
-import { scanModel } from '../../../src/core/model/scan.js';
+import { scanModel } from '../../../src/core/model-attention/scan.js';
 import { memoryAttention } from '../../support/model-fixture.js';
 import { randomPayload } from '../../support/payload.js';
 import type { ModelHostMessage } from '../../../src/protocol/model-editor.js';

@@ -3,10 +3,10 @@
 // as palette PNGs in an SVG <image>: one bitmap per matrix instead of n² <rect>s, drawn the same in
 // the webview, in the --html page and on jsdom (no canvas needed), and exported as it is.
 import { color as d3color } from 'd3';
-import type { ModelViewData } from '../../../src/core/model/data.js';
+import type { ModelViewData } from '../../../src/core/model-attention/data.js';
 import { heatmapIndices } from '../../../src/core/tensors/heatmap.js';
 import type { StatName } from '../../../src/core/tensors/head-stats.js';
-import { base64, encodePalettePng, type Deflate } from '../../../src/core/model/png.js';
+import { base64, encodePalettePng, type Deflate } from '../../../src/core/image/png.js';
 import type { Theme } from '../../kit/colour.js';
 import type { TooltipApi } from '../../kit/tooltip-api.js';
 import type { G, Svg, ViewHandle, ViewOptions } from '../../kit/view.js';

@@ -1,7 +1,7 @@
 // The head finder: every head's statistics in one table, sorted by the chosen statistic (highest
 // first; heads without a value, such as induction when no token repeats, last). Clicking a column's
 // name sorts by it; clicking a row opens that head. Each value has a bar, so a strong head stands out.
-import type { ModelViewData } from '../../../src/core/model/data.js';
+import type { ModelViewData } from '../../../src/core/model-attention/data.js';
 import { STAT_NAMES, type HeadStats, type StatName } from '../../../src/core/tensors/head-stats.js';
 import { createSvg, type ViewHandle } from '../../kit/view.js';
 import { wireTips } from '../../kit/tooltip.js';

@@ -2,7 +2,7 @@
 // its own strongest weight, so a head attending to one token still shows a bright dot), framed in
 // the colour of a chosen head statistic; optionally each layer's heads sorted by it. Clicking a
 // head (or Enter on it) opens it in the head view; the grid is one tab stop and the arrows walk it.
-import type { ModelViewData } from '../../../src/core/model/data.js';
+import type { ModelViewData } from '../../../src/core/model-attention/data.js';
 import type { HeadStats } from '../../../src/core/tensors/head-stats.js';
 import { createSvg, note, type ViewHandle } from '../../kit/view.js';
 import { wireTips } from '../../kit/tooltip.js';

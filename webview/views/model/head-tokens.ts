@@ -4,8 +4,8 @@
 // read it. A long head shows a window of WINDOW tokens at a time (the same positions on both sides),
 // moved by the wheel, the "earlier"/"later" buttons or the keyboard, and says which range it shows
 // and how much of the weight falls outside it: hundreds of tokens stay readable and cheap to draw.
-import type { ModelViewData } from '../../../src/core/model/data.js';
-import { SENT_PICTURE_MAX, windowWeight } from '../../../src/core/model/data.js';
+import type { ModelViewData } from '../../../src/core/model-attention/data.js';
+import { SENT_PICTURE_MAX, windowWeight } from '../../../src/core/model-attention/data.js';
 import { createSvg, emptyView, note, type ViewHandle } from '../../kit/view.js';
 import { fmt, wrapLines } from '../../kit/format.js';
 import { exactWeight } from './head.js';

@@ -5,8 +5,8 @@
 // column. Token labels on both axes at any length (as many as fit, the visible range's after a zoom, and
 // the range said under the matrix). Below, arcs keep each token's k strongest links (up to 96 tokens), and say so.
 import { pointer, select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
-import type { ModelViewData } from '../../../src/core/model/data.js';
-import { MAX_WINDOW_CELLS, maxOf, PICTURE_MAX, poolMax, SENT_PICTURE_MAX, windowWeight } from '../../../src/core/model/data.js';
+import type { ModelViewData } from '../../../src/core/model-attention/data.js';
+import { MAX_WINDOW_CELLS, maxOf, PICTURE_MAX, poolMax, SENT_PICTURE_MAX, windowWeight } from '../../../src/core/model-attention/data.js';
 import { createSvg, emptyView, note, type ViewHandle } from '../../kit/view.js';
 import { wireTips } from '../../kit/tooltip.js';
 import { clip, fmt, textWidth } from '../../kit/format.js';

@@ -2,7 +2,7 @@
 // come after the text, each a bar as long as its probability, with p written beside it. A file of
 // saved attention has no run: the view says so instead of drawing nothing. The line under the title
 // wraps to the width (in a 430 px panel it ran off the right edge, "(fo").
-import type { ModelViewData } from '../../../src/core/model/data.js';
+import type { ModelViewData } from '../../../src/core/model-attention/data.js';
 import { createSvg, emptyView, type ViewHandle } from '../../kit/view.js';
 import { wireTips } from '../../kit/tooltip.js';
 import { clip } from '../../kit/format.js';

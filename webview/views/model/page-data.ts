@@ -2,8 +2,8 @@
 // it holds, as base64 inside JSON (in <script type="application/json"> elements, where the CLI
 // escapes every "<"): the thumbnails and the header before the page's script, the rest after it.
 // Read here; the page then serves the app's requests from it.
-import type { ModelHeader } from '../../../src/core/model/data.js';
-import { fromBase64 } from '../../../src/core/model/png.js';
+import type { ModelHeader } from '../../../src/core/model-attention/data.js';
+import { fromBase64 } from '../../../src/core/image/png.js';
 
 export interface ModelPageData {
   header: ModelHeader;

@@ -2,8 +2,8 @@
 // rows renormalised, as a matrix; and for one chosen token (a row of R) a bar chart of how much of
 // its information came from each input token. Clicking a row of the matrix or a bar picks a token.
 import { pointer } from 'd3';
-import type { ModelViewData } from '../../../src/core/model/data.js';
-import { maxOf } from '../../../src/core/model/data.js';
+import type { ModelViewData } from '../../../src/core/model-attention/data.js';
+import { maxOf } from '../../../src/core/model-attention/data.js';
 import { rolloutRefusal } from '../../../src/core/tensors/rollout.js';
 import { createSvg, emptyView, note, type ViewHandle } from '../../kit/view.js';
 import { exactWeight } from './head.js';

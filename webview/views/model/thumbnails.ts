@@ -3,10 +3,10 @@
 // shown in each head's cell through a viewport onto its part. One picture a head made a 12 × 12 page
 // 144 images, each its own fetch and decode in the browser (about 0.4 ms each, the largest part of
 // the first paint after our script); a picture a layer makes it 12, with every pixel the same.
-import type { ModelViewData } from '../../../src/core/model/data.js';
-import { maxOf } from '../../../src/core/model/data.js';
+import type { ModelViewData } from '../../../src/core/model-attention/data.js';
+import { maxOf } from '../../../src/core/model-attention/data.js';
 import { heatmapIndices } from '../../../src/core/tensors/heatmap.js';
-import { base64, encodePalettePng, type Deflate } from '../../../src/core/model/png.js';
+import { base64, encodePalettePng, type Deflate } from '../../../src/core/image/png.js';
 import type { Theme } from '../../kit/colour.js';
 import { palette } from './common.js';
 

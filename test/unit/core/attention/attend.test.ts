@@ -1,7 +1,7 @@
 // The one attention op (src/core/attention/attend.ts): against a plain float64 reference written
 // here with loops (every mask kind, an explicit mask on top, grouped-query heads, a first query
 // past 0, softcapping); against a checkpoint forward pass's own attention (a causal softmax over
-// keys 0…i or a sliding window, and the products, copied below as transformer/forward.ts computes
+// keys 0…i or a sliding window, and the products, copied below as checkpoint/forward.ts computes
 // them) to the bit, on the WebAssembly kernel and in plain JavaScript; what it records when asked
 // and keeps when not; and a query that sees no key.
 import { test } from 'node:test';

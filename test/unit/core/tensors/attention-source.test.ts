@@ -9,7 +9,7 @@ import { arrayAttention, layersAttention } from '../../../../src/core/tensors/at
 import { writeSafetensors } from '../../../../src/core/tensors/safetensors-write.js';
 import { attentionOf } from '../../../../src/core/files/open.js';
 import { memorySource } from '../../../../src/core/tensors/source.js';
-import { headFloat32, headPicture, headWindow, passOverRange, rolloutOf, shapeOf } from '../../../../src/core/model/scan.js';
+import { headFloat32, headPicture, headWindow, passOverRange, rolloutOf, shapeOf } from '../../../../src/core/model-attention/scan.js';
 import { randomAttention } from '../../../support/model-fixture.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

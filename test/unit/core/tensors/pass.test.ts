@@ -12,7 +12,7 @@ import { entropyTerm, forEachRow } from '../../../../src/core/tensors/rows.js';
 import { PassAccumulator, passOverHeads, passWarnings, roundedSum } from '../../../../src/core/tensors/pass.js';
 import { memoryAttention } from '../../../support/model-fixture.js';
 import { earlierCopies, headStats, type HeadStats } from '../../../../src/core/tensors/head-stats.js';
-import { poolMax } from '../../../../src/core/model/data.js';
+import { poolMax } from '../../../../src/core/model-attention/data.js';
 import { between, seeded } from '../../../support/random.js';
 
 /** Little-endian bytes of `values` in `dtype` (float16/bfloat16 by truncating a float32's bits: exact for the test's purposes). */

@@ -11,7 +11,7 @@ import { WorkerService } from '../../../../src/host/workers/service.js';
 import { ModelView } from '../../../../src/host/model-editor/view.js';
 import { receive } from '../../../../src/host/model-editor/answer.js';
 import { openAttention } from '../../../../src/core/files/open.js';
-import { headFloat32, headPicture, headWindow, rolloutOf } from '../../../../src/core/model/scan.js';
+import { headFloat32, headPicture, headWindow, rolloutOf } from '../../../../src/core/model-attention/scan.js';
 import { memoryAttention, randomAttention, writeSafetensors } from '../../../support/model-fixture.js';
 import { ROOT } from '../../../support/paths.js';
 import { CountingReader, Gate, LocalReader, LogStandIn, until, WebviewStandIn } from './stand-ins.js';

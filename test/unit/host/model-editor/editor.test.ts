@@ -11,7 +11,7 @@ import type * as vscode from 'vscode';
 import { MODEL_VIEW_TYPE, ModelEditorProvider } from '../../../../src/host/model-editor/editor.js';
 import { distScripts, WorkerService } from '../../../../src/host/workers/service.js';
 import { SILENT_RELOAD_MS, SILENT_RELOADS } from '../../../../src/host/model-editor/webview.js';
-import type { ModelHeader } from '../../../../src/core/model/data.js';
+import type { ModelHeader } from '../../../../src/core/model-attention/data.js';
 import { asVscode, commands, extensionContext, standIn, Uri, ViewColumn, window, type WebviewPanel } from '../../../support/vscode/index.js';
 import { randomAttention, writeSafetensors } from '../../../support/model-fixture.js';
 import { settle, until } from '../../../support/host-fixture.js';

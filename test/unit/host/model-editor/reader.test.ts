@@ -12,8 +12,8 @@ import { headRanges, scanWithReaders } from '../../../../src/host/model-editor/s
 import { openAttention } from '../../../../src/core/files/open.js';
 import { attentionFromTensors } from '../../../../src/core/tensors/attention-file.js';
 import { memorySource } from '../../../../src/core/tensors/source.js';
-import { headerOf, headFloat32, headPicture, keptPictureSide, rolloutOf, scanModel } from '../../../../src/core/model/scan.js';
-import { maxOf, poolMax, SENT_PICTURE_MAX } from '../../../../src/core/model/data.js';
+import { headerOf, headFloat32, headPicture, keptPictureSide, rolloutOf, scanModel } from '../../../../src/core/model-attention/scan.js';
+import { maxOf, poolMax, SENT_PICTURE_MAX } from '../../../../src/core/model-attention/data.js';
 import { heatmapIndices } from '../../../../src/core/tensors/heatmap.js';
 import { randomAttention, writeSafetensors } from '../../../support/model-fixture.js';
 import { ROOT } from '../../../support/paths.js';

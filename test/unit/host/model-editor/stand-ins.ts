@@ -3,11 +3,11 @@
 // 'scanned'), a reader that counts what it is asked (around a real worker, or reading a file in
 // memory in this thread, its passes held at a gate until the test lets them go), and a log.
 import { hostMessageProblem, type ModelHostMessage } from '../../../../src/protocol/model-editor.js';
-import type { ModelHeader, ScanOptions } from '../../../../src/core/model/data.js';
+import type { ModelHeader, ScanOptions } from '../../../../src/core/model-attention/data.js';
 import type { OpenOptions } from '../../../../src/core/files/open.js';
 import type { AttentionSource } from '../../../../src/core/tensors/attention-source.js';
 import type { PassResult } from '../../../../src/core/tensors/pass.js';
-import { headFloat32, headPicture, headWindow, passOverRange, rolloutOf, shapeOf, type ModelShape } from '../../../../src/core/model/scan.js';
+import { headFloat32, headPicture, headWindow, passOverRange, rolloutOf, shapeOf, type ModelShape } from '../../../../src/core/model-attention/scan.js';
 import type { ModelReading } from '../../../../src/host/model-editor/reader.js';
 import type { ModelLog } from '../../../../src/host/model-editor/shared-scan.js';
 

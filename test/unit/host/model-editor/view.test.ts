@@ -11,7 +11,7 @@ import { ModelReader } from '../../../../src/host/model-editor/reader.js';
 import { WorkerService } from '../../../../src/host/workers/service.js';
 import { ModelView, POST_EVERY_MS } from '../../../../src/host/model-editor/view.js';
 import { receive } from '../../../../src/host/model-editor/answer.js';
-import { scanModel } from '../../../../src/core/model/scan.js';
+import { scanModel } from '../../../../src/core/model-attention/scan.js';
 import { memoryAttention, randomAttention, writeSafetensors } from '../../../support/model-fixture.js';
 import { ROOT } from '../../../support/paths.js';
 import { eachHeadOnce, Gate, LocalReader, LogStandIn, passesOf, settle, until, WebviewStandIn } from './stand-ins.js';

@@ -1,6 +1,6 @@
 // What the worker service and the injected test hooks promise of the host's sources, read as text:
 // no file under src/host but the service (src/host/workers/service.ts) starts a thread, so every
-// worker's lifetime is the service's; and the model run (src/host/model-run) imports nothing from the
+// worker's lifetime is the service's; and the model run (src/host/checkpoint-run) imports nothing from the
 // panel (src/host/panel), so no test switch or panel helper crosses between the two.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -37,7 +37,7 @@ test('no file under src/host but the worker service starts a worker thread', () 
 
 test('the model run imports nothing from the panel', () => {
   const panel = join(HOST, 'panel');
-  const files = sources(join(HOST, 'model-run'));
+  const files = sources(join(HOST, 'checkpoint-run'));
   assert.ok(files.length > 5, 'the model run\'s sources were found');
   for (const file of files) {
     const crossing = importsOf(file).filter((i) => i === panel || i.startsWith(panel + '/'));

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { ModelApp } from '../../../../webview/model-editor/app.js';
 import type { ModelWebviewMessage } from '../../../../src/protocol/model-editor.js';
-import { scanModel } from '../../../../src/core/model/scan.js';
+import { scanModel } from '../../../../src/core/model-attention/scan.js';
 import { memoryAttention, randomAttention } from '../../../support/model-fixture.js';
 
 const scanned = scanModel(memoryAttention(randomAttention(2, 3, 6), 2, 3, 6));

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { ModelApp } from '../../../../webview/model-editor/app.js';
 import type { ModelWebviewMessage } from '../../../../src/protocol/model-editor.js';
-import { headFloat32, headPicture, headWindow, scanModel } from '../../../../src/core/model/scan.js';
+import { headFloat32, headPicture, headWindow, scanModel } from '../../../../src/core/model-attention/scan.js';
 import { exactWeight } from '../../../../webview/views/model/head.js';
-import { thumbnailIndices } from '../../../../src/core/model/data.js';
+import { thumbnailIndices } from '../../../../src/core/model-attention/data.js';
 import { memoryAttention, randomAttention } from '../../../support/model-fixture.js';
 
 function page() {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { cannotShow, renderAttentionOutput, type CellHost } from '../../../../webview/notebook/cell.js';
 import { exactWeight } from '../../../../webview/views/model/head.js';
-import type { AttentionPayload } from '../../../../src/core/model/payload.js';
+import type { AttentionPayload } from '../../../../src/core/model-attention/payload.js';
 import type { RendererMessage } from '../../../../src/protocol/notebook.js';
 import { randomPayload } from '../../../support/payload.js';
 import { gridThumbnails } from '../../../support/grid-thumbnails.js';

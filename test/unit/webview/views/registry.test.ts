@@ -7,7 +7,7 @@ import { JSDOM } from 'jsdom';
 import { MODEL_ENTRIES, MODEL_VIEWS, REGISTRY, SPEC_ENTRIES, VIEWS, modelEntry, specEntry, viewEntry } from '../../../../webview/views/registry.js';
 import { MODEL_VIEW_NAMES, VIEW_NAMES } from '../../../../src/core/vocabulary.js';
 import { ModelApp } from '../../../../webview/model-editor/app.js';
-import { scanModel } from '../../../../src/core/model/scan.js';
+import { scanModel } from '../../../../src/core/model-attention/scan.js';
 import { memoryAttention, randomAttention } from '../../../support/model-fixture.js';
 import { App, type VsCodeApi } from '../../../../webview/panel/app.js';
 import { analyze } from '../../../../src/core/index.js';

@@ -3,7 +3,7 @@
 // they do not fit (upright); layers and heads count from 1; the rows are one tab stop the arrows walk.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { scanModel } from '../../../../../src/core/model/scan.js';
+import { scanModel } from '../../../../../src/core/model-attention/scan.js';
 import { STAT_NAMES } from '../../../../../src/core/tensors/head-stats.js';
 import { finderLayout, fitNumber } from '../../../../../webview/views/model/finder.js';
 import { memoryAttention, randomAttention } from '../../../../support/model-fixture.js';

@@ -4,7 +4,7 @@
 // a warning is written under the grid only where no page shows it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { scanModel } from '../../../../../src/core/model/scan.js';
+import { scanModel } from '../../../../../src/core/model-attention/scan.js';
 import { makeTheme } from '../../../../../webview/kit/colour.js';
 import { textWidth } from '../../../../../webview/kit/format.js';
 import { gridLayout } from '../../../../../webview/views/model/grid.js';

@@ -4,7 +4,7 @@
 // picture asks for the window's exact weights and draws them when they come.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { headFloat32, headPicture, headWindow, scanModel } from '../../../../../src/core/model/scan.js';
+import { headFloat32, headPicture, headWindow, scanModel } from '../../../../../src/core/model-attention/scan.js';
 import { WINDOW, windowStart } from '../../../../../webview/views/model/head-tokens.js';
 import { memoryAttention, randomAttention } from '../../../../support/model-fixture.js';
 import { drawModel } from '../../../../support/model-views.js';

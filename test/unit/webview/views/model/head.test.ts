@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { color } from 'd3';
-import { scanModel, headFloat32, rolloutOf } from '../../../../../src/core/model/scan.js';
+import { scanModel, headFloat32, rolloutOf } from '../../../../../src/core/model-attention/scan.js';
 import { textWidth } from '../../../../../webview/kit/format.js';
 import { makeTheme } from '../../../../../webview/kit/colour.js';
 import { THEME_KINDS } from '../../../../../src/core/vocabulary.js';

@@ -3,7 +3,7 @@
 // and its p are drawn.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { scanModel } from '../../../../../src/core/model/scan.js';
+import { scanModel } from '../../../../../src/core/model-attention/scan.js';
 import { textWidth } from '../../../../../webview/kit/format.js';
 import { memoryAttention, randomAttention } from '../../../../support/model-fixture.js';
 import { drawModel } from '../../../../support/model-views.js';

@@ -5,9 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { layerIndices, layerPicture } from '../../../../../webview/views/model/thumbnails.js';
-import { thumbnailIndices, type ModelViewData } from '../../../../../src/core/model/data.js';
+import { thumbnailIndices, type ModelViewData } from '../../../../../src/core/model-attention/data.js';
 import { heatmapIndices } from '../../../../../src/core/tensors/heatmap.js';
-import { scanModel } from '../../../../../src/core/model/scan.js';
+import { scanModel } from '../../../../../src/core/model-attention/scan.js';
 import { makeTheme } from '../../../../../webview/kit/colour.js';
 import { crc32Table } from '../../../../../src/core/crc32.js';
 import { memoryAttention, randomAttention } from '../../../../support/model-fixture.js';

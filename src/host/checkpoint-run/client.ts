@@ -1,0 +1,140 @@
+// The extension host's side of a model run's worker: runs asked for as the text is edited, each a
+// promise, the newest winning. A run asked for while another is under way cancels it: its promise
+// rejects at once (RunCancelled), and the worker, told through a shared Int32 it reads between layers,
+// stops that run within one layer's time and goes on to the next request with its model still loaded
+// (and the unchanged beginning of the text's keys and values kept). The worker is the client's lane of
+// the worker service's 'run' job: one that died is replaced at the next request (with the same cancel
+// flag: the lane's ids only grow, so a flag left at an old run's id stops no newer run), and it is
+// ended only when the session closes. The model views read the latest run's attention through
+// reader(), a ModelReading whose 'open' waits for the latest run, so a model document opened anew
+// when a run begins shows that run once it is done, or its error.
+import type { ScanOptions } from '../../core/model-attention/data.js';
+import type { ModelShape } from '../../core/model-attention/scan.js';
+import type { PassResult } from '../../core/tensors/pass.js';
+import type { HeadLens } from '../../core/checkpoint/types.js';
+import type { RunReport, RunRequest, RunResponse, RunWorkerData } from '../../protocol/checkpoint-run.js';
+import { RequestError, type Requests } from '../../protocol/requests.js';
+import { ReaderError, type ModelReading } from '../model-editor/reader.js';
+import type { Lane, WorkerService } from '../workers/service.js';
+
+/** A run replaced by a newer one (or its session closed) before it finished. */
+export class RunCancelled extends RequestError {
+  override name = 'RunCancelled';
+}
+
+type Ok = Extract<RunResponse, { ok: true }>;
+type Without<T> = T extends unknown ? Omit<T, 'id'> : never;
+
+export class RunClient {
+  private readonly lane: Lane<Ok>;
+  /** The cancel flag shared with the worker: every run with an id up to it stops. */
+  private readonly cancelFlag = new Int32Array(new SharedArrayBuffer(4));
+  /** The id of the run under way (its request's), 0 when none. */
+  private runId = 0;
+  private latest: Promise<RunReport> | undefined;
+  private inFlight = 0;
+  private disposed = false;
+  /** Resolves when the first run (or refusal) is asked for: the views' 'open' waits for it. */
+  private firstAsked!: () => void;
+  private readonly first = new Promise<void>((resolve) => { this.firstAsked = resolve; });
+
+  /** `workers`: the host's worker service, whose 'run' job runs the model (dist/model-run-worker.js). */
+  constructor(workers: WorkerService) {
+    const workerData: RunWorkerData = { cancel: this.cancelFlag.buffer as SharedArrayBuffer };
+    this.lane = workers.lane<Ok>('run', {
+      workerData,
+      receive: (message, requests) => this.receive(message as RunResponse, requests),
+      died: (why) => {
+        this.runId = 0;
+        return new ReaderError(`the model run stopped (${why})`, false);
+      },
+    });
+  }
+
+  /** Workers started (1, and another only if one died): for tests. */
+  get workersStarted(): number { return this.lane.started; }
+
+  /** Runs `text` through the model in `folder`; an older run still under way is cancelled. */
+  run(folder: string, text: string, maxTokens?: number): Promise<RunReport> {
+    this.stopRun(new RunCancelled('a newer edit replaced this run'));
+    this.inFlight++;
+    const run = this.ask({ op: 'run', folder, text, ...(maxTokens !== undefined ? { maxTokens } : {}) }, true)
+      .then((r) => (r as Extract<Ok, { run: RunReport }>).run)
+      .finally(() => { this.inFlight--; });
+    this.latest = run;
+    this.firstAsked();
+    run.catch(() => {}); // the views and the session hear of it; this only keeps Node from calling it unhandled
+    return run;
+  }
+
+  /** The latest run could not even begin (its model cannot be found): the views show `message`. */
+  refuse(message: string): void {
+    this.stopRun(new RunCancelled('a newer edit replaced this run'));
+    this.latest = Promise.reject(new ReaderError(message, true));
+    this.latest.catch(() => {});
+    this.firstAsked();
+  }
+
+  /** Whether a run is under way. */
+  get running(): boolean { return this.inFlight > 0; }
+
+  /** The run under way stops (the progress notification's Cancel): the views say so. */
+  cancel(): void {
+    this.stopRun(new RunCancelled('the run was cancelled: edit the text to run it again'));
+  }
+
+  /** The numbers of one head of the latest run. */
+  async lens(layer: number, head: number): Promise<HeadLens> {
+    await this.latest;
+    return ((await this.ask({ op: 'lens', layer, head })) as Extract<Ok, { lens: HeadLens }>).lens;
+  }
+
+  /** The latest run's attention, as the model views read a file. */
+  reader(): ModelReading {
+    const read = async <T>(request: Without<RunRequest>, pick: (r: Ok) => T): Promise<T> => pick(await this.ask(request));
+    return {
+      open: async (): Promise<ModelShape> => {
+        await this.first;
+        try {
+          return (await this.latest!).shape;
+        } catch (e) {
+          // Shown as it is (a cancelled run, a folder that cannot run), never logged as a bug.
+          throw e instanceof ReaderError ? e : new ReaderError(e instanceof Error ? e.message : String(e), true);
+        }
+      },
+      pass: (from: number, to: number, options: ScanOptions) => read({ op: 'pass', from, to, options }, (r) => (r as { pass: PassResult }).pass),
+      head: (layer: number, head: number, options: ScanOptions) => read({ op: 'head', layer, head, options }, (r) => (r as { weights: Float32Array }).weights),
+      picture: (layer: number, head: number, options: ScanOptions) => read({ op: 'picture', layer, head, options }, (r) => (r as { picture: { res: number; indices: Uint8Array; max: number } }).picture),
+      window: (layer: number, head: number, i0: number, rows: number, j0: number, cols: number, options: ScanOptions) =>
+        read({ op: 'window', layer, head, i0, rows, j0, cols, options }, (r) => (r as { weights: Float32Array }).weights),
+      rollout: (options: ScanOptions) => read({ op: 'rollout', options }, (r) => (r as { rollout?: Float32Array | null }).rollout ?? null),
+      // The document's reader is this client's: the session ends it, not the document.
+      dispose: () => {},
+    };
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.lane.dispose(new RunCancelled('the model view was closed'));
+  }
+
+  private ask(request: Without<RunRequest>, isRun = false): Promise<Ok> {
+    if (this.disposed) return Promise.reject(new RunCancelled('the model view was closed'));
+    return this.lane.ask(request, isRun ? { sent: (id) => { this.runId = id; } } : {});
+  }
+
+  private receive(r: RunResponse, requests: Requests<Ok>): void {
+    if (this.runId === r.id) this.runId = 0; // the run's answer (or a late one for a run already failed here)
+    if (r.ok) requests.settle(r.id, r);
+    else if ('cancelled' in r) requests.fail(r.id, new RunCancelled('the run was cancelled'));
+    else requests.fail(r.id, new ReaderError(r.error, r.tensorError));
+  }
+
+  /** The run under way (if any) stops: its promise rejects with `why` now, the worker stops it after its current layer. */
+  private stopRun(why: RunCancelled): void {
+    if (this.runId === 0) return;
+    Atomics.store(this.cancelFlag, 0, this.runId);
+    this.lane.fail(this.runId, why);
+    this.runId = 0;
+  }
+}

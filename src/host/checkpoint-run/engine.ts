@@ -1,0 +1,61 @@
+// What the model run's worker asks of the runner (core/checkpoint, core/checkpoint-files' model folder, the
+// tokenizer): run a text through the model in a folder, and cut one head of the last run out for the
+// lens. The folder's model is loaded once and kept while the folder stays the same, so an edit of the
+// text costs a forward pass, not a load (and only the positions after the text's unchanged beginning:
+// the kept model reuses its last run's keys and values). A run can be stopped between layers. Kept behind this small interface so the worker's service is
+// tested with a fake engine, and the runner's own API can change without touching the host.
+import type { HeadLens, RunResult } from '../../core/checkpoint/types.js';
+import { readModelFolder, type ModelFolder } from '../../core/checkpoint-files/model-folder.js';
+import { loadModel, runText, type LoadedModel } from '../../core/checkpoint/model.js';
+import { headLens } from '../../core/checkpoint/lens.js';
+import { tokenizerFrom } from '../../core/tokenizer/index.js';
+import type { Tokenizer } from '../../core/tokenizer/tokenizer.js';
+
+export interface Engine {
+  /**
+   * Loads `folder` (unless it is the one loaded) and runs `text`; throws with one line naming the file
+   * or tensor at fault, or RunStopped when `stopped` says so between layers (the model stays loaded).
+   */
+  run(folder: string, text: string, maxTokens?: number, stopped?: () => boolean): RunResult;
+  /** The numbers of one head of the last run. */
+  lens(layer: number, head: number): HeadLens;
+  close(): void;
+}
+
+/** The runner of real checkpoints: the folder read (config, weights at their offsets, tokenizer), loaded once and kept. */
+export function realEngine(): Engine {
+  let loaded: { folderPath: string; folder: ModelFolder; model: LoadedModel; tokenizer: Tokenizer } | undefined;
+  let last: { ids: number[]; tokens: string[] } | undefined;
+  let loadMs = 0;
+  const close = () => { loaded?.folder.close(); loaded = undefined; last = undefined; };
+  return {
+    run(folderPath, text, maxTokens, stopped) {
+      if (loaded?.folderPath !== folderPath) {
+        close();
+        const t0 = performance.now();
+        const folder = readModelFolder(folderPath);
+        try {
+          // The decoded weights are kept: an edit of the text re-runs without decoding them again.
+          const model = loadModel(folder.configText, folder.tensors, { keep: true, where: folder.where });
+          const tokenizer = tokenizerFrom(folder.tokenizerFiles);
+          loaded = { folderPath, folder, model, tokenizer };
+        } catch (e) {
+          folder.close();
+          throw e;
+        }
+        loadMs = performance.now() - t0;
+      }
+      const ms = loadMs; // a run stopped part way has loaded the model all the same: the next one does not load it
+      loadMs = 0;
+      const result = runText(loaded.model, loaded.tokenizer, text, { ...(maxTokens !== undefined ? { maxTokens } : {}), ...(stopped ? { stopped } : {}) });
+      result.timings.loadMs = ms;
+      last = { ids: result.ids, tokens: result.tokens };
+      return result;
+    },
+    lens(layer, head) {
+      if (!loaded || !last) throw new Error('no run yet');
+      return headLens(loaded.model, last.ids, last.tokens, layer, head);
+    },
+    close,
+  };
+}

@@ -1,0 +1,55 @@
+// The model run's worker, as a plain object (worker.ts only connects it to its port, so the tests run
+// it in-process with a fake engine): 'run' runs the engine and keeps the run's attention as the
+// forward pass left it (per layer a float32 [heads, n, n]), an attention source the views' requests
+// read in place (attention-source.ts): a 1,024-token GPT-2 small run is 600 MB of attention, which
+// encoded as a file to be read back was held twice. 'lens' cuts out one head of that run. A run
+// whose id `cancelled` names (asked between layers) stops and answers { cancelled: true }, the model
+// still loaded for the next.
+import { shapeOf } from '../../core/model-attention/scan.js';
+import { layersAttention, type AttentionSource } from '../../core/tensors/attention-source.js';
+import type { RunRequest, RunResponse } from '../../protocol/checkpoint-run.js';
+import { answerRead, errorReply } from '../model-editor/read-answer.js';
+import type { Engine } from './engine.js';
+
+/** The worker's side of the cancel flag: a run of id `id` is cancelled once the flag reaches it. */
+export function cancelledBy(flag: Int32Array): (id: number) => boolean {
+  return (id) => Atomics.load(flag, 0) >= id;
+}
+
+export class RunService {
+  /** The latest run's attention: its own arrays, dropped (with the run) when the next run begins. */
+  private attention: AttentionSource | undefined;
+
+  constructor(private readonly engine: Engine, private readonly cancelled: (id: number) => boolean = () => false) {}
+
+  answer(r: RunRequest): { response: RunResponse; transfer: ArrayBuffer[] } {
+    try {
+      switch (r.op) {
+        case 'run': {
+          this.attention?.close();
+          this.attention = undefined;
+          const run = this.engine.run(r.folder, r.text, r.maxTokens, () => this.cancelled(r.id));
+          this.attention = layersAttention('the run', run.attention, run.model.heads, run.ids.length, run.tokens);
+          const { model, ids, pieces, tokens, next, timings } = run;
+          return { response: { id: r.id, ok: true, run: { model, ids, pieces, tokens, next, timings, reused: run.reused ?? 0, shape: shapeOf(this.attention) } }, transfer: [] };
+        }
+        case 'lens': {
+          if (!this.attention) throw new Error('no run yet');
+          const lens = this.engine.lens(r.layer, r.head);
+          const arrays = [lens.residual, lens.x, lens.wq, lens.wk, lens.wv, lens.wo, lens.q, lens.k, lens.v, lens.weights];
+          return { response: { id: r.id, ok: true, lens }, transfer: arrays.map((a) => a.buffer as ArrayBuffer).filter((b, i, all) => all.indexOf(b) === i) };
+        }
+        default:
+          return answerRead(this.attention, r);
+      }
+    } catch (e) {
+      if (e instanceof Error && e.name === 'RunStopped') return { response: { id: r.id, ok: false, cancelled: true, error: 'cancelled', tensorError: false }, transfer: [] };
+      return { response: errorReply(r.id, e), transfer: [] };
+    }
+  }
+
+  close(): void {
+    this.attention?.close();
+    this.engine.close();
+  }
+}

@@ -1,0 +1,226 @@
+// One model spec shown in the model views: its webview panel (the model editor's shell and views),
+// a ModelDocument that reads the latest run's attention from the run's worker (client.ts), and the
+// runs themselves: the spec read here on the host's thread (spec-text.ts: three fields, no worker
+// round trip before the run), one run when the panel opens, then one per edit of the spec (debounced like the spec
+// panel, half the last run's cost), a newer edit cancelling an older run (the worker stops it between
+// layers and keeps its model), with progress in the status
+// bar (and, past a second, a cancellable notification). A spec whose model cannot be found or run gets
+// a problem on its "model" value and the one-line reason in the view, never a blank panel.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { resolveModelFolder, hfCacheRoot, nodeFolderFs } from '../../core/checkpoint-files/model-location.js';
+import type { Problem } from '../../core/json/problems.js';
+import { notRunningReason, type ModelSpec } from '../../core/checkpoint-spec/read-model.js';
+import type { ModelHostMessage, ModelWebviewMessage } from '../../protocol/model-editor.js';
+import type { RunReport } from '../../protocol/checkpoint-run.js';
+import type { AnalysisCache } from '../analysis/cache.js';
+import { log } from '../log.js';
+import { ModelDocument } from '../model-editor/document.js';
+import type { ModelEditorInfo } from '../model-editor/info.js';
+import type { ModelView } from '../model-editor/view.js';
+import { showModelView } from '../model-editor/webview.js';
+import { updateDelay } from '../update-delay.js';
+import type { Dialogs } from '../dialogs.js';
+import type { WorkerService } from '../workers/service.js';
+import { RunCancelled, RunClient } from './client.js';
+import { readModelSpecText, type ModelSpecRead } from './spec-text.js';
+import { freshLensPath, LENS_SAVE_FILTERS, lensSpecPath, lensStem, lensTargetProblem, writeLensFiles } from './lens-files.js';
+
+export interface RunContext {
+  extensionUri: vscode.Uri;
+  globalStorageUri: vscode.Uri;
+  /** Reads a spec that is no longer a model spec, to say why it does not run. */
+  cache: AnalysisCache;
+  /** The host's worker service: each session's run is a lane of its 'run' job. */
+  workers: WorkerService;
+  /** How "Save this head as a spec" asks where to save. */
+  dialogs: Dialogs;
+  /** Problems of runs, on the spec's "model" value. */
+  diagnostics: vscode.DiagnosticCollection;
+  /** Opens the spec views (the panel) on a spec. */
+  showSpec(uri: vscode.Uri): Thenable<unknown>;
+}
+
+/** A run that takes longer than this gets a notification with a Cancel button too. */
+const NOTIFY_AFTER_MS = 1000;
+
+export class RunSession {
+  readonly client: RunClient;
+  readonly document: ModelDocument;
+  readonly view: ModelView;
+  private runs = 0;
+  private lastKey: string | undefined;
+  private lastCostMs: number | undefined;
+  private report: RunReport | undefined;
+  private folder: string | undefined;
+  private model: ModelSpec | undefined;
+  private runError: string | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private disposed = false;
+
+  constructor(private readonly context: RunContext, readonly uri: vscode.Uri, readonly panel: vscode.WebviewPanel, closed: () => void) {
+    this.client = new RunClient(context.workers);
+    this.document = new ModelDocument({
+      uri: uri.toString(), path: uri.fsPath, newReader: () => this.client.reader(), helperCount: () => 0, log: log(),
+    });
+    this.view = showModelView(panel, uri, this.document, context.extensionUri, () => { this.dispose(); closed(); }, {
+      preamble: () => (this.report ? [this.runMessage(this.report)] : []),
+      lens: (m) => { void this.lens(m); },
+      describe: () => ({
+        runs: this.runs,
+        ...(this.report ? { next: this.report.next.map((t) => t.token) } : {}),
+        ...(this.runError !== undefined ? { runError: this.runError } : {}),
+      }),
+    });
+    void this.runNow();
+  }
+
+  /** The spec was edited: run again after a pause (half the last run's cost). */
+  changed(): void {
+    if (this.disposed) return;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = setTimeout(() => { this.timer = undefined; void this.runNow(); }, updateDelay(this.lastCostMs));
+  }
+
+  info(): ModelEditorInfo { return this.view.info(); }
+
+  /** "Save this head as a spec" from the command: the head (and token) the views asked for last, else layer 1 head 1. */
+  saveShownHead(): Promise<void> {
+    const shown = this.view.lastHead ?? { layer: 0, head: 0 };
+    const n = this.report?.ids.length ?? 1;
+    return this.lens({ type: 'lens', layer: shown.layer, head: shown.head, token: n - 1, save: true });
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.client.dispose();
+    this.document.dispose();
+    this.context.diagnostics.delete(this.uri);
+  }
+
+  private async runNow(): Promise<void> {
+    if (this.disposed) return;
+    let document: vscode.TextDocument;
+    let spec: ModelSpec | undefined;
+    let problems: readonly Problem[];
+    try {
+      document = await vscode.workspace.openTextDocument(this.uri);
+      // A model spec is read here; a text edited into another kind of spec is read by the analysis, which says why it does not run.
+      const read: ModelSpecRead = readModelSpecText(document.getText()) ?? await this.context.cache.get(document);
+      ({ model: spec, problems } = read);
+    } catch {
+      return; // replaced by a newer version, whose run is on its way
+    }
+    if (this.disposed) return;
+    if (!spec) {
+      // The spec's own problems are in the Problems panel already (the diagnostics read it too).
+      this.refuse(notRunningReason(problems), undefined, document);
+      return;
+    }
+    this.model = spec;
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    const at = resolveModelFolder(spec.model, {
+      specFolder: this.uri.scheme === 'file' ? path.dirname(this.uri.fsPath) : undefined,
+      workspaceFolders: folders, cacheRoot: hfCacheRoot(), trusted: vscode.workspace.isTrusted, fs: nodeFolderFs,
+    });
+    if ('problem' in at) {
+      this.refuse(at.problem, spec, document);
+      return;
+    }
+    const key = JSON.stringify([at.folder, spec.text, spec.maxTokens]);
+    if (key === this.lastKey && this.runError === undefined) return;
+    this.lastKey = key;
+    this.folder = at.folder;
+    const started = performance.now();
+    const run = this.client.run(at.folder, spec.text, spec.maxTokens);
+    // The views open the new run once it is done (the document's reader waits for it).
+    this.document.reread();
+    this.progress(run, spec.model);
+    try {
+      const report = await run;
+      if (this.disposed) return;
+      this.lastCostMs = performance.now() - started;
+      this.report = report;
+      this.runs++;
+      this.runError = undefined;
+      this.context.diagnostics.delete(this.uri);
+      this.view.say(this.runMessage(report));
+      log().info(`model run: ${spec.model}, ${report.ids.length} tokens (${report.reused} reused): load ${report.timings.loadMs.toFixed(0)} ms, forward ${report.timings.forwardMs.toFixed(0)} ms`);
+    } catch (e) {
+      if (this.disposed || (e instanceof RunCancelled && this.lastKey !== key)) return; // a newer run took its place
+      this.lastKey = undefined;
+      // A cancelled run is said in the view; it is no problem of the spec.
+      this.problem(e instanceof Error ? e.message : String(e), e instanceof RunCancelled ? undefined : spec, document);
+    }
+  }
+
+  /** The spec cannot run: the problem on "model" (when it has one), and the view says why. */
+  private refuse(message: string, spec: ModelSpec | undefined, document: vscode.TextDocument): void {
+    this.lastKey = undefined;
+    this.client.refuse(message);
+    this.document.reread();
+    this.problem(message, spec, document);
+  }
+
+  private problem(message: string, spec: ModelSpec | undefined, document: vscode.TextDocument): void {
+    this.runError = message;
+    if (!spec) { this.context.diagnostics.delete(this.uri); return; }
+    const range = new vscode.Range(document.positionAt(spec.modelSpan.offset), document.positionAt(spec.modelSpan.offset + spec.modelSpan.length));
+    const d = new vscode.Diagnostic(range, `model: ${message}`, vscode.DiagnosticSeverity.Error);
+    d.source = 'Attention Lens';
+    this.context.diagnostics.set(this.uri, [d]);
+  }
+
+  private runMessage(r: RunReport): ModelHostMessage {
+    return { type: 'run', model: this.model?.model ?? r.model.type, next: r.next, forwardMs: r.timings.forwardMs };
+  }
+
+  /** Progress in the status bar; past a second, a notification with Cancel as well. */
+  private progress(run: Promise<unknown>, model: string): void {
+    const title = `Attention Lens: running ${model}`;
+    const settled = run.then(() => {}, () => {});
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title }, () => settled);
+    const timer = setTimeout(() => {
+      void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) => {
+        token.onCancellationRequested(() => this.client.cancel());
+        return settled;
+      });
+    }, NOTIFY_AFTER_MS);
+    void settled.then(() => clearTimeout(timer));
+  }
+
+  /** A head of the run in the spec views: written beside the spec (saved where the user says) or in the extension's storage, then opened. */
+  private async lens(m: Extract<ModelWebviewMessage, { type: 'lens' }>): Promise<void> {
+    const folder = this.folder, model = this.model?.model;
+    if (!folder || !model || !this.report) return;
+    try {
+      const lens = await this.client.lens(m.layer, m.head);
+      const stem = lensStem(model, m.layer, m.head);
+      let target: string;
+      if (m.save) {
+        const beside = this.uri.scheme === 'file' ? path.dirname(this.uri.fsPath) : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+        const proposed = beside ? vscode.Uri.file(freshLensPath(beside, stem)) : undefined;
+        const chosen = await this.context.dialogs.save({
+          ...(proposed ? { defaultUri: proposed } : {}), saveLabel: 'Save', title: `Save ${model} layer ${m.layer + 1} head ${m.head + 1} as a spec`,
+          filters: LENS_SAVE_FILTERS,
+        });
+        if (!chosen) return;
+        target = lensSpecPath(chosen.fsPath);
+        const problem = lensTargetProblem(target, folder);
+        if (problem) { void vscode.window.showErrorMessage(`Attention Lens: ${problem}`); return; }
+      } else {
+        const dir = vscode.Uri.joinPath(this.context.globalStorageUri, 'lens');
+        await vscode.workspace.fs.createDirectory(dir);
+        target = freshLensPath(dir.fsPath, stem);
+      }
+      writeLensFiles(target, lens, { model, modelFolder: folder, query: m.token });
+      const spec = vscode.Uri.file(target);
+      if (m.save) await vscode.window.showTextDocument(spec, { preview: false, viewColumn: vscode.ViewColumn.One });
+      await this.context.showSpec(spec);
+    } catch (e) {
+      void vscode.window.showErrorMessage(`Attention Lens: the lens on layer ${m.layer + 1} head ${m.head + 1}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+}

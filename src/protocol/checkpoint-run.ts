@@ -1,0 +1,41 @@
+// Requests to the model run's worker thread (host/checkpoint-run/worker.ts) and its answers. 'run' loads
+// the model folder (kept while the folder stays the same), tokenizes the text, runs the forward pass
+// and keeps the run's attention as an in-memory attention file; the model views then read that file
+// with the model reader's own requests (pass, head, picture, window, rollout: model-reader.ts), and
+// 'lens' cuts out one head's numbers (HeadLens) for the spec views. A run is cancelled without ending
+// the worker: the host writes the newest cancelled run's id into an Int32Array on a SharedArrayBuffer
+// given to the worker when it starts (RunWorkerData); the worker reads it (Atomics.load) between
+// layers, and a run whose id is at most that number stops and answers { cancelled: true }.
+import type { ModelSummary, NextToken, HeadLens } from '../core/checkpoint/types.js';
+import type { ModelShape } from '../core/model-attention/scan.js';
+import type { ReaderRequest, ReaderResponse } from './model-reader.js';
+
+/** What a run reports to the host (the attention stays in the worker, read by the views as a file). */
+export interface RunReport {
+  model: ModelSummary;
+  ids: number[];
+  pieces: string[];
+  tokens: string[];
+  next: NextToken[];
+  timings: { loadMs: number; tokenizeMs: number; forwardMs: number };
+  /** Leading positions reused from the previous run (the text's unchanged beginning), not computed again. */
+  reused: number;
+  /** The run's attention file's shape, as the model reader's 'open' gives it. */
+  shape: ModelShape;
+}
+
+/** The worker's workerData: `cancel` holds one Int32 (every run with an id up to it is cancelled). */
+export interface RunWorkerData {
+  cancel: SharedArrayBuffer;
+}
+
+export type RunRequest =
+  | Exclude<ReaderRequest, { op: 'open' } | { op: 'openHeld' } | { op: 'close' }>
+  | { id: number; op: 'run'; folder: string; text: string; maxTokens?: number }
+  | { id: number; op: 'lens'; layer: number; head: number };
+
+export type RunResponse =
+  | ReaderResponse
+  | { id: number; ok: true; run: RunReport }
+  | { id: number; ok: false; cancelled: true; error: string; tensorError: false }
+  | { id: number; ok: true; lens: HeadLens };

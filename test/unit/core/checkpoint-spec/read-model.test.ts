@@ -1,0 +1,58 @@
+// A model spec ({ "model", "text", "maxTokens" }, src/core/checkpoint-spec/read-model.ts) is read in the
+// spec reader's style: its values when it is sound, else problems at the exact place with their path.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readSpec } from '../../../../src/core/spec/read.js';
+import { analyze } from '../../../../src/core/index.js';
+import { formatProblem } from '../../../../src/core/json/problems.js';
+import { notRunningReason } from '../../../../src/core/checkpoint-spec/read-model.js';
+
+test('a model spec gives the model, the text and maxTokens, with the place of "model"', () => {
+  const text = '{ "model": "models/tiny-gpt2", "text": "The cat sat on the mat. The cat", "maxTokens": 16 }';
+  const { model, spec, reference, problems } = readSpec(text);
+  assert.deepEqual(problems, []);
+  assert.equal(spec, undefined);
+  assert.equal(reference, undefined);
+  assert.ok(model);
+  assert.equal(model.model, 'models/tiny-gpt2');
+  assert.equal(model.text, 'The cat sat on the mat. The cat');
+  assert.equal(model.maxTokens, 16);
+  assert.equal(text.slice(model.modelSpan.offset, model.modelSpan.offset + model.modelSpan.length), '"models/tiny-gpt2"');
+  // The core's analysis carries it through to the host, computing nothing.
+  const a = analyze(text);
+  assert.equal(a.model?.model, 'models/tiny-gpt2');
+  assert.equal(a.data, undefined);
+});
+
+test('problems of a model spec are placed on the value at fault, in FILE:LINE:COL: path: message form', () => {
+  const text = '{\n  "model": 3,\n  "text": "",\n  "maxTokens": 0,\n  "embeddings": {}\n}';
+  const { model, problems } = readSpec(text);
+  assert.equal(model, undefined);
+  const lines = problems.map((p) => formatProblem('m.attn.json', text, p));
+  assert.ok(lines.some((l) => l.startsWith('m.attn.json:2:12: model: expected a model')), lines.join('\n'));
+  assert.ok(lines.some((l) => l.startsWith('m.attn.json:3:11: text: the text is empty')), lines.join('\n'));
+  assert.ok(lines.some((l) => l.startsWith('m.attn.json:4:16: maxTokens: expected a whole number from 1 to 4096, got 0')), lines.join('\n'));
+  assert.ok(lines.some((l) => l.startsWith('m.attn.json:5:3: warning: embeddings: unknown property "embeddings"')), lines.join('\n'));
+});
+
+test('a model spec without "text" says so; a non-integer maxTokens is refused', () => {
+  const missing = readSpec('{ "model": "gpt2" }');
+  assert.equal(missing.model, undefined);
+  assert.match(missing.problems[0].message, /missing "text"/);
+  assert.equal(missing.problems[0].path, 'text');
+  const half = readSpec('{ "model": "gpt2", "text": "a", "maxTokens": 2.5 }');
+  assert.equal(half.model, undefined);
+  assert.match(half.problems[0].message, /whole number/);
+});
+
+test('a model spec broken mid-typing is told its error, not to give "model" and "text" it has', () => {
+  // Typing in "text" with the closing quote gone: the model views said "give \"model\" and \"text\"".
+  const broken = analyze('{\n  "model": "models/induction-gpt2",\n  "text": "The cat sat on the mat. A dog\n}\n');
+  assert.equal(broken.model, undefined);
+  const reason = notRunningReason(broken.problems);
+  assert.match(reason, /unterminated string/);
+  assert.doesNotMatch(reason, /give "model"/);
+  // A spec that no longer names a model, and has no error, is told what a model spec gives.
+  assert.match(notRunningReason([]), /give "model" and "text"/);
+});
+

@@ -1,0 +1,63 @@
+// The real engine (src/host/checkpoint-run/engine.ts) on a tiny GPT-2 folder the test writes: a run gives
+// every layer's attention and five next tokens; the lens on a head of that run, written as a spec
+// (lensSpec) and computed by the core, gives the run's own attention of that head to 1e-5; a folder
+// without a config is one line naming it. A run stopped between layers throws RunStopped and leaves
+// the model loaded; the next run over a text that begins the same reuses that beginning.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { realEngine } from '../../../../src/host/checkpoint-run/engine.js';
+import { lensSpec } from '../../../../src/core/checkpoint-spec/lens-spec.js';
+import { writeSafetensors } from '../../../../src/core/tensors/safetensors-write.js';
+import { analyze } from '../../../../src/core/index.js';
+import { folderFiles } from '../../../../src/core/files/spec-files.js';
+import { writeTinyGpt2 } from '../../../support/tiny-folder.js';
+
+const root = mkdtempSync(join(tmpdir(), 'attn-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+const folder = writeTinyGpt2(join(root, 'tiny-gpt2'));
+
+test('a run of a real tiny checkpoint, and the lens on each of its heads computes the run\'s attention to 1e-5', () => {
+  const engine = realEngine();
+  const run = engine.run(folder, 'The cat sat on the mat. The cat');
+  const n = run.ids.length;
+  assert.ok(n > 3);
+  assert.equal(run.attention.length, 2);
+  assert.equal(run.next.length, 5);
+  for (const [layer, head] of [[0, 0], [1, 3]]) {
+    const lens = engine.lens(layer, head);
+    const { spec, tensors } = lensSpec(lens, { tensorFile: `l${layer}h${head}.safetensors` });
+    writeFileSync(join(root, `l${layer}h${head}.safetensors`), writeSafetensors(tensors));
+    const a = analyze(JSON.stringify(spec), { files: folderFiles(root) });
+    const computed = a.result!.inputs[0].heads[0].weights.data;
+    const own = run.attention[layer].subarray(head * n * n, (head + 1) * n * n);
+    let worst = 0;
+    for (let i = 0; i < n * n; i++) worst = Math.max(worst, Math.abs(computed[i] - own[i]));
+    assert.ok(worst < 1e-5, `layer ${layer} head ${head}: largest difference ${worst}`);
+  }
+  // A second run of the same folder reuses the loaded model (no load time).
+  assert.equal(engine.run(folder, 'The cat').timings.loadMs, 0);
+  engine.close();
+});
+
+test('a run stopped between layers leaves the model loaded; a text that begins the same reuses its positions', () => {
+  const engine = realEngine();
+  let asked = 0;
+  assert.throws(() => engine.run(folder, 'The cat sat on the mat.', undefined, () => ++asked > 1), (e: Error) => e.name === 'RunStopped');
+  assert.equal(asked, 2); // before the pass, then after its first layer
+  const first = engine.run(folder, 'The cat sat on the mat.');
+  assert.equal(first.timings.loadMs, 0);
+  assert.equal(first.reused, 0);
+  const next = engine.run(folder, 'The cat sat on the mat. The');
+  assert.equal(next.timings.loadMs, 0);
+  assert.equal(next.reused, first.ids.length);
+  engine.close();
+});
+
+test('a folder that cannot run is one line naming the file', () => {
+  const broken = writeTinyGpt2(join(root, 'broken'));
+  unlinkSync(join(broken, 'config.json'));
+  assert.throws(() => realEngine().run(broken, 'The cat'), (e: Error) => /config\.json/.test(e.message) && !e.message.includes('\n'));
+});

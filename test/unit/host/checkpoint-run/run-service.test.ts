@@ -1,0 +1,155 @@
+// The model run's worker service (src/host/checkpoint-run/run-service.ts) with a fake engine: a run's
+// attention is read where it lies, and the model reader's requests read it back exactly (every head,
+// its shape and tokens), bit for bit what the same attention saved as a file and read back answers,
+// with no file's bytes made on the way; an engine's refusal is one line marked as the run's error; a
+// head asked for the lens comes back as the engine cut it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cancelledBy, RunService } from '../../../../src/host/checkpoint-run/run-service.js';
+import { attentionOf } from '../../../../src/core/files/open.js';
+import { memorySource } from '../../../../src/core/tensors/source.js';
+import { writeSafetensors } from '../../../../src/core/tensors/safetensors-write.js';
+import type { AttentionSource } from '../../../../src/core/tensors/attention-source.js';
+import { answerRead } from '../../../../src/host/model-editor/read-answer.js';
+import type { Engine } from '../../../../src/host/checkpoint-run/engine.js';
+import type { RunResult } from '../../../../src/core/checkpoint/types.js';
+import type { RunResponse } from '../../../../src/protocol/checkpoint-run.js';
+import { fakeHeadLens } from '../../../support/head-lens.js';
+
+const L = 2, H = 3, N = 4;
+
+function fakeRun(text: string): RunResult {
+  const attention = Array.from({ length: L }, (_, l) => {
+    const a = new Float32Array(H * N * N);
+    for (let h = 0; h < H; h++) for (let i = 0; i < N; i++) for (let j = 0; j <= i; j++) a[h * N * N + i * N + j] = 1 / (i + 1) + (l * H + h) * 0 + (j === i ? 0 : 0);
+    return a;
+  });
+  attention[1][N * N + 3 * N] = 0.25; // one different weight, in layer 2 head 2
+  return {
+    model: { type: 'gpt2', layers: L, heads: H, kvHeads: H, dModel: 8, headDim: 4, vocab: 50, contextLength: 16 },
+    ids: [1, 2, 3, 4], pieces: ['The', 'Ġcat', 'Ġsat', 'Ġon'], tokens: text.split(/(?= )/).slice(0, N),
+    attention, next: [{ id: 9, token: ' the', p: 0.5 }], timings: { loadMs: 1, tokenizeMs: 1, forwardMs: 2 },
+  };
+}
+
+const engine = (fail?: string): Engine => ({
+  run: (_folder, text) => { if (fail) throw Object.assign(new Error(fail), { name: 'ModelError' }); return fakeRun(text); },
+  lens: (layer, head) => ({ ...fakeHeadLens({ n: N, dModel: 8, headDim: 4, rotary: false, biases: true }), layer, head }),
+  close: () => {},
+});
+
+const ok = (r: RunResponse) => { assert.ok(r.ok, JSON.stringify(r)); return r as Extract<RunResponse, { ok: true }> & Record<string, unknown>; };
+
+test('a run becomes an attention file whose heads read back exactly, with the tokens', () => {
+  const service = new RunService(engine());
+  const run = ok(service.answer({ id: 1, op: 'run', folder: '/m', text: 'The cat sat on' }).response).run as { shape: { layers: number; heads: number; tokens: number; tokenTexts: string[] }; next: unknown[] };
+  assert.equal(run.shape.layers, L);
+  assert.equal(run.shape.heads, H);
+  assert.equal(run.shape.tokens, N);
+  assert.deepEqual(run.shape.tokenTexts, ['The', ' cat', ' sat', ' on']);
+  assert.deepEqual(run.next, [{ id: 9, token: ' the', p: 0.5 }]);
+  const head = ok(service.answer({ id: 2, op: 'head', layer: 1, head: 1, options: {} }).response).weights as Float32Array;
+  assert.deepEqual([...head], [...fakeRun('a b c d').attention[1].subarray(N * N, 2 * N * N)]);
+  const pass = ok(service.answer({ id: 3, op: 'pass', from: 0, to: L * H, options: {} }).response).pass as { stats: unknown[] };
+  assert.equal(pass.stats.length, L * H);
+  const lens = ok(service.answer({ id: 4, op: 'lens', layer: 1, head: 2 }).response).lens as { layer: number; head: number };
+  assert.deepEqual([lens.layer, lens.head], [1, 2]);
+});
+
+test('an engine\'s refusal is an error reply marked as the run\'s (shown as it is); reads before a run say so', () => {
+  const service = new RunService(engine('config.json: model_type "bert" is not one we run'));
+  const r = service.answer({ id: 1, op: 'run', folder: '/m', text: 'x' }).response;
+  assert.deepEqual(r, { id: 1, ok: false, error: 'config.json: model_type "bert" is not one we run', tensorError: true });
+  const read = service.answer({ id: 2, op: 'head', layer: 0, head: 0, options: {} }).response;
+  assert.equal(read.ok, false);
+});
+
+test('the run\'s attention is [layers, heads, n, n] F32 with the tokens', () => {
+  const service = new RunService(engine());
+  const run = ok(service.answer({ id: 1, op: 'run', folder: '/m', text: 'The cat sat on' }).response).run as { shape: { layers: number; heads: number; tokens: number; dtype: string; tokenTexts: string[] } };
+  assert.deepEqual([run.shape.layers, run.shape.heads, run.shape.tokens], [L, H, N]);
+  assert.equal(run.shape.dtype, 'F32');
+  assert.deepEqual(run.shape.tokenTexts, ['The', ' cat', ' sat', ' on']);
+});
+
+/** Every read request the views make of a run: the grid's passes, each head, a picture, a window, the rollout. */
+function requests(layers: number, heads: number) {
+  const options = {};
+  return [
+    { op: 'pass' as const, from: 0, to: layers * heads, options },
+    { op: 'pass' as const, from: 1, to: layers * heads - 1, options: { softmax: true } },
+    ...Array.from({ length: layers * heads }, (_, k) => ({ op: 'head' as const, layer: Math.floor(k / heads), head: k % heads, options })),
+    { op: 'picture' as const, layer: 1, head: 2, options },
+    { op: 'window' as const, layer: 1, head: 0, i0: 3, rows: 5, j0: 2, cols: 7, options },
+    { op: 'rollout' as const, options },
+  ];
+}
+
+test('a run\'s answers are bit for bit those of its attention saved as a file and read back: pass, head, picture, window, rollout', () => {
+  const n = 12;
+  const attention = Array.from({ length: L }, (_, l) => {
+    const a = new Float32Array(H * n * n);
+    let s = 7 + l;
+    for (let r = 0; r < H * n; r++) {
+      let sum = 0;
+      for (let j = 0; j < n; j++) { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; a[r * n + j] = Math.exp(4 * s / 2 ** 32); sum += a[r * n + j]; }
+      for (let j = 0; j < n; j++) a[r * n + j] /= sum;
+    }
+    return a;
+  });
+  const tokens = Array.from({ length: n }, (_, i) => ['a', ' b', ' a', ' c'][i % 4]);
+  const run: RunResult = { ...fakeRun('x'), ids: tokens.map((_, i) => i), pieces: tokens, tokens, attention };
+  const service = new RunService({ ...engine(), run: () => run });
+  const shape = ok(service.answer({ id: 1, op: 'run', folder: '/m', text: 'x' }).response).run as { shape: unknown };
+  const file = attentionOf(memorySource('the run', writeSafetensors([{ name: 'attention', dtype: 'F32', shape: [L, H, n, n], data: attention }], { tokens: JSON.stringify(tokens) })));
+  assert.deepEqual(shape.shape, { file: 'the run', dtype: 'F32', layers: L, heads: H, tokens: n, tokenTexts: tokens, thumb: n });
+  const bits = (x: unknown): unknown => (ArrayBuffer.isView(x) ? Buffer.from(x.buffer, x.byteOffset, x.byteLength).toString('hex')
+    : Array.isArray(x) ? x.map(bits) : x && typeof x === 'object' ? Object.fromEntries(Object.entries(x).filter(([k]) => k !== 'ms').map(([k, v]) => [k, bits(v)])) : x);
+  for (const [k, r] of requests(L, H).entries()) {
+    const fromRun = ok(service.answer({ id: 10 + k, ...r }).response);
+    const fromFile = answerRead(file, { id: 10 + k, ...r }).response;
+    assert.deepEqual(bits(fromRun), bits(fromFile), r.op);
+  }
+});
+
+test('a run makes no file: the service holds the run\'s own arrays, no buffer the size of its attention', () => {
+  const run = fakeRun('The cat sat on');
+  const made: number[] = [];
+  const original = globalThis.Uint8Array;
+  const size = L * H * N * N * 4;
+  // Every Uint8Array made while the run is kept and read: none holds the attention's bytes (a file would be more).
+  globalThis.Uint8Array = new Proxy(original, { construct(target, args) { const a = Reflect.construct(target, args) as Uint8Array; if (a.buffer.byteLength >= size) made.push(a.buffer.byteLength); return a; } });
+  try {
+    const service = new RunService({ ...engine(), run: () => run });
+    ok(service.answer({ id: 1, op: 'run', folder: '/m', text: 'x' }).response);
+    ok(service.answer({ id: 2, op: 'pass', from: 0, to: L * H, options: {} }).response);
+    const head = ok(service.answer({ id: 3, op: 'head', layer: 1, head: 1, options: {} }).response).weights as Float32Array;
+    assert.deepEqual([...head], [...run.attention[1].subarray(N * N, 2 * N * N)]);
+    const held = (service as unknown as { attention: AttentionSource }).attention;
+    assert.equal(held.rowBytes(1, 2, 0, N).buffer, run.attention[1].buffer, 'a head\'s rows are a view of the run\'s layer');
+  } finally {
+    globalThis.Uint8Array = original;
+  }
+  assert.deepEqual(made, [], 'no buffer the size of the attention was made');
+});
+
+test('a run the cancel flag names answers \'cancelled\' (asked between layers); a later run goes on', () => {
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const asked: number[] = [];
+  const stopping: Engine = {
+    ...engine(),
+    run: (_folder, text, _max, stopped) => {
+      for (let layer = 0; layer < 3; layer++) {
+        asked.push(layer);
+        if (stopped?.()) throw Object.assign(new Error('the run was stopped'), { name: 'RunStopped' });
+      }
+      return fakeRun(text);
+    },
+  };
+  const service = new RunService(stopping, cancelledBy(flag));
+  Atomics.store(flag, 0, 1);
+  assert.deepEqual(service.answer({ id: 1, op: 'run', folder: '/m', text: 'The cat sat on' }).response, { id: 1, ok: false, cancelled: true, error: 'cancelled', tensorError: false });
+  assert.deepEqual(asked, [0]);
+  const next = ok(service.answer({ id: 2, op: 'run', folder: '/m', text: 'The cat sat on' }).response).run as { shape: { tokens: number } };
+  assert.equal(next.shape.tokens, N);
+});
