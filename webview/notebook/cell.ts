@@ -62,7 +62,7 @@ export function renderAttentionOutput(element: HTMLElement, value: unknown, host
       button.disabled = true;
       status.textContent = 'Opening…';
       open(read.payload).then(
-        (reply) => { status.textContent = reply.type === 'opened' ? `Opened ${reply.file} in the model editor` : `Not opened: ${reply.message}`; },
+        (reply) => { status.textContent = reply.type === 'opened' ? 'Opened in Attention Lens, beside the notebook' : `Not opened: ${reply.message}`; },
         (e: unknown) => { status.textContent = `Not opened: ${e instanceof Error ? e.message : String(e)}`; },
       ).finally(() => { button.disabled = false; });
     });

@@ -118,7 +118,7 @@ test('Open in Attention Lens hands the cell\'s payload to the host and says what
   button.click();
   await later(10);
   assert.deepEqual(p.opened, [payload]);
-  assert.equal(p.output.querySelector('.al-notebook-status')!.textContent, 'Opened gpt2-0123456789ab.safetensors in the model editor');
+  assert.equal(p.output.querySelector('.al-notebook-status')!.textContent, 'Opened in Attention Lens, beside the notebook');
   const refusing: CellHost = { open: async () => ({ type: 'refused', id: 1, message: 'no room' }) };
   const other = p.doc.body.appendChild(p.doc.createElement('div'));
   renderAttentionOutput(other, payload, refusing);

@@ -49,7 +49,7 @@ test('Open in Attention Lens asks the host by id; only the reply for that id set
   assert.equal(status.textContent, 'Opening…', 'a reply for another id, or a malformed one, settles nothing');
   c.reply({ type: 'opened', id: 1, file: 'attention-abc.safetensors' });
   await later();
-  assert.equal(status.textContent, 'Opened attention-abc.safetensors in the model editor');
+  assert.equal(status.textContent, 'Opened in Attention Lens, beside the notebook');
   renderer.disposeOutputItem('out-1');
   assert.equal(el.children.length, 0);
 });
