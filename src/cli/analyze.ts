@@ -12,7 +12,7 @@ export function analyzeCommand(args: Args, maxBytes: number, io: Io): number {
   if (typeof read === 'number') return read;
   const tooBig = analyzeOverLimit(read.spec);
   if (tooBig) { io.err(`attn analyze: ${tooBig}`); return 2; }
-  const result = analyzeSpec(read.spec);
+  const result = analyzeSpec(read.spec, io.helper);
   // Embeddings near the largest double make the covariance overflow: say so rather than print Infinity.
   if (!allFinite(result)) {
     io.err(`${printable(read.file)}: the numbers grow too large to analyse (a covariance or singular value overflows): use smaller embeddings or weights`);

@@ -3,7 +3,7 @@
 // the correlation, redundant feature pairs and variance explained of its embeddings X, and the
 // same statistics for every head's Q, K, V and output and for the final output (from the core's
 // own attention, so the numbers are those every view shows).
-import { computeAttention } from '../attention/attention.js';
+import { computeAttention, type HeadsHelper } from '../attention/attention.js';
 import type { Spec } from '../spec/spec.js';
 import { conditionNumber, effectiveRank } from './spectrum.js';
 import { featureStats, featureStatsWork, squareRows, type FeatureStats } from './covariance.js';
@@ -68,8 +68,9 @@ export interface InputFeatureStats {
   readonly output: FeatureStats | null;
 }
 
-export function inputFeatureStats(spec: Spec): InputFeatureStats[] {
-  return computeAttention(spec).inputs.map((input) => ({
+/** `helper`: a second thread for half the heads, where the caller has one (the CLI). */
+export function inputFeatureStats(spec: Spec, helper?: HeadsHelper): InputFeatureStats[] {
+  return computeAttention(spec, { helper }).inputs.map((input) => ({
     name: input.name,
     x: featureStats(input.x),
     heads: input.heads.map((h) => ({ name: h.name, q: featureStats(h.q), k: featureStats(h.k), v: featureStats(h.v), output: featureStats(h.output) })),
@@ -77,8 +78,8 @@ export function inputFeatureStats(spec: Spec): InputFeatureStats[] {
   }));
 }
 
-export function inputFeatures(spec: Spec): InputFeaturesJson[] {
-  return inputFeatureStats(spec).map((input) => {
+export function inputFeatures(spec: Spec, helper?: HeadsHelper): InputFeaturesJson[] {
+  return inputFeatureStats(spec, helper).map((input) => {
     const x = statsJson(input.x);
     return {
       correlation: x?.correlation ?? null,

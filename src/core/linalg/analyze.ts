@@ -8,6 +8,7 @@ import { svd } from './svd.js';
 import type { Matrix } from './matrix.js';
 import { matmul, matmulTransposed, transpose } from './matrix.js';
 import type { Spec } from '../spec/spec.js';
+import type { HeadsHelper } from '../attention/attention.js';
 import type { Problem } from '../json/problems.js';
 import { HEAD_ROLES } from '../vocabulary.js';
 import { featureStatsWork } from './covariance.js';
@@ -282,7 +283,8 @@ export function headOverlap(spec: Spec): AnalyzeJson['headOverlap'] {
   return { wq: overlap('wq'), wk: overlap('wk'), wv: overlap('wv') };
 }
 
-export function analyzeSpec(spec: Spec): AnalyzeJson {
+/** `helper`: a second thread for half the heads of the covariance's compute, where the caller has one. */
+export function analyzeSpec(spec: Spec, helper?: HeadsHelper): AnalyzeJson {
   const d = spec.dModel;
   let offset = 0;
   const heads = spec.heads.map((h) => {
@@ -304,7 +306,7 @@ export function analyzeSpec(spec: Spec): AnalyzeJson {
       ov,
     };
   });
-  const features = inputFeatures(spec);
+  const features = inputFeatures(spec, helper);
   return {
     heads,
     headOverlap: headOverlap(spec),

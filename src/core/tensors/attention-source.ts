@@ -1,8 +1,9 @@
 // One model's attention as the model views and `attn inspect` read it, wherever it is: a file on
-// disk (attention-file.ts), a notebook payload in memory (model/payload.ts), a run's layers held by
-// its worker or a computed spec's heads (arrayAttention below; result/input-attention.ts). The scanners (pass.ts, rows.ts, model/scan.ts) ask only for
-// the shape, the tokens and a head's rows as little-endian bytes, so a source in memory hands out
-// views of its own arrays: no source is ever encoded as a file to be read back.
+// disk (attention-file.ts), a notebook payload in memory (model-attention/payload.ts), a run's layers
+// held by its worker or a computed spec's heads (arrayAttention below; result/input-attention.ts).
+// The scanners (pass.ts, rows.ts, model-attention/scan.ts) ask only for the shape, the tokens and a
+// head's rows as little-endian bytes, so a source in memory hands out views of its own arrays: no
+// source is ever encoded as a file to be read back.
 import type { DType } from './dtype.js';
 
 export interface AttentionSource {

@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeSpec } from '../../../src/core/linalg/analyze.js';
+import { analyzeCommand } from '../../../src/cli/analyze.js';
+import type { HeadsHelper } from '../../../src/core/attention/attention.js';
 import { readSpec } from '../../../src/core/spec/read.js';
 import { attn } from '../../support/cli.js';
 import { seeded } from '../../support/random.js';
@@ -155,4 +157,15 @@ test('W_Q = 1e-300 · diag(3, 2) prints [3.0e-300, 2.0e-300] beside condition nu
   assert.match(r.out, /singular values of W_Q: \[3\.0e-300, 2\.0e-300\]\n {4}condition number 1\.5, effective rank 1\.9601/);
   const zero = await attn('analyze', tempSpec({ ...SPEC, heads: [{ name: 'flat', wq: [[1, 0], [0, 0]] }] }));
   assert.match(zero.out, /singular values of W_Q: \[1, 0\]\n {4}condition number ∞ \(singular\), effective rank 1/);
+});
+
+test('attn analyze hands the covariance\'s compute to the CLI\'s second thread: the later heads of each input are offered to its helper', () => {
+  const offered: string[][] = [];
+  const helper: HeadsHelper = { start: (_x, heads) => { offered.push(heads.map((h) => h.name)); return undefined; } };
+  const out: string[] = [];
+  const code = analyzeCommand({ command: 'analyze', files: [tempSpec(SPEC)], flags: new Map([['--json', true]]) }, 1 << 20, { out: (t) => out.push(t), err: () => {}, helper });
+  assert.equal(code, 0);
+  // Two inputs, two heads: the second head of each input is offered, and declined (computed here).
+  assert.deepEqual(offered, [['id'], ['id']]);
+  assert.deepEqual(JSON.parse(out.join('\n')), JSON.parse(JSON.stringify(analyzeSpec(readSpec(JSON.stringify(SPEC)).spec!))));
 });

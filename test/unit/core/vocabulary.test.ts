@@ -164,5 +164,7 @@ test('the README names the scale and mask words, the init rules, the learnable r
   sameNames(readmeBetween('// any of ', ' (').split(', '), HEAD_ROLES, 'learn');
   // `attn render FILE --view …` for a saved attention file: every model view but the next token's, which needs a run.
   const fileViews = MODEL_VIEW_NAMES.filter((v) => v !== 'next');
-  for (const m of readme.matchAll(/--view ((?:[a-z-]+\|)+[a-z-]+)/g)) sameNames(m[1]!.split('|'), fileViews, m[0]);
+  const lists = [...readme.matchAll(/--view ((?:[a-z-]+\|)+[a-z-]+)/g)];
+  assert.ok(lists.length >= 1, 'the README lists the model views after --view');
+  for (const m of lists) sameNames(m[1]!.split('|'), fileViews, m[0]);
 });
