@@ -17,8 +17,8 @@ export const USAGE = `usage:
   attn compute FILE [--json]     every intermediate of the attention computation
   attn validate FILE...          check specs; prints FILE:LINE:COL: [warning: ]path: message per problem
   attn analyze FILE [--json]     singular values, QK and OV circuits, head overlap, covariance
-  attn inspect FILE [--json] [--tensor NAME]
-                                 a model's attention (.safetensors, .npy, .npz): every head's statistics, rollout
+  attn inspect FILE [--json] [--tensor NAME] [--input N]
+                                 a model's attention (.safetensors, .npy, .npz, or a spec's own): every head's statistics, rollout
   attn train FILE [--steps N] [--json]
                                  gradient descent on the spec's "train" section: the loss at every step, the learnt W
   attn render FILE --view ${VIEW_NAMES.join('|')}

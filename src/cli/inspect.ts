@@ -1,12 +1,15 @@
-// `attn inspect FILE [--json] [--tensor NAME]`: what is in a model's attention file (.safetensors,
-// .npy, .npz): its shape, tokens, every head's statistics and the rollout. --json prints the issue's
-// contract; without it, a table of the heads a reader can scan.
+// `attn inspect FILE [--json] [--tensor NAME] [--input N]`: what is in a model's attention (a
+// .safetensors, .npy or .npz file, a spec that references one, or a spec that computes its own, one
+// input of it): its shape, tokens, every head's statistics and the rollout. Every kind is read through
+// the one attention source (core/tensors/attention-source.ts), so a spec's heads get the same
+// statistics as a real model's. --json prints the contract; without it, a table of the heads.
 import { dirname, resolve } from 'node:path';
 import { attentionOf, openAttention } from '../core/files/open.js';
 import { memorySource } from '../core/tensors/source.js';
 import type { AttentionSource } from '../core/tensors/attention-source.js';
 import { checkSidecarBeside, resolveBeside } from '../core/files/spec-files.js';
-import { readSpec } from '../core/spec/read.js';
+import { analyze } from '../core/index.js';
+import { inputAttention } from '../core/result/input-attention.js';
 import { formatProblem, hasErrors } from '../core/json/problems.js';
 import { DEFAULT_MAX_BYTES } from '../core/json/json-tree.js';
 import { readBudget, readSpecFile } from './read-file.js';
@@ -16,12 +19,14 @@ import { STAT_NAMES } from '../core/tensors/head-stats.js';
 import { rolloutRefusal } from '../core/tensors/rollout.js';
 import { formatNumber } from './table.js';
 import { printable, printableJson } from './terminal.js';
-import type { Args, Io } from './args.js';
+import { intFlag, isBad, type Args, type Io } from './args.js';
 
 export function inspectCommand(args: Args, maxBytes: number, io: Io): number {
   const { files } = args;
   const tensor = args.flags.get('--tensor');
-  const options = { maxBytes, ...(typeof tensor === 'string' ? { tensor } : {}) };
+  const input = intFlag(args, '--input', 0);
+  if (isBad(input)) { io.err(`attn inspect: ${input.error}`); return 2; }
+  const options = { maxBytes, input, ...(typeof tensor === 'string' ? { tensor } : {}) };
   if (files.length !== 1) { io.err('attn inspect: name exactly one .safetensors, .npy or .npz file, or a spec that references one'); return 2; }
   let outcome;
   let place = (message: string) => message;
@@ -52,6 +57,7 @@ export const MAX_STDIN_MODEL_BYTES = 256 * 1024 * 1024;
 
 /** The attention file a target names: the file on disk, or "-", standard input read into memory within its budget. */
 export function openTarget(target: ModelTarget): AttentionSource {
+  if (target.computed) return target.computed;
   if (target.path !== '-') return openAttention(target.path, target.options);
   const bytes = readBudget(0, MAX_STDIN_MODEL_BYTES);
   if (bytes.length > MAX_STDIN_MODEL_BYTES) throw new TensorFileError(`standard input: more than ${MAX_STDIN_MODEL_BYTES} bytes; give the file's name instead (a file is read at offsets, not whole)`);
@@ -63,17 +69,31 @@ export interface ModelTarget {
   options: { tensor?: string; tokens?: string[] };
   /** A problem with the file as the terminal shows it: for a spec, at the place in the spec (FILE:LINE:COL: attention.file: …). */
   place(message: string): string;
+  /** A spec that computes its own attention: one input of it, computed, its heads read where the compute left them. */
+  computed?: AttentionSource;
 }
 
-/** The model file to open and how: the file itself, or the one a spec references (beside it, with its tokens). */
-export function modelTarget(file: string, options: { tensor?: string; maxBytes?: number }, io: Io): ModelTarget | number {
+/**
+ * The attention to read and how: the file itself, the one a spec references (beside it, with its
+ * tokens), or a spec's own, computed (its input `options.input`, the first by default).
+ */
+export function modelTarget(file: string, options: { tensor?: string; maxBytes?: number; input?: number }, io: Io): ModelTarget | number {
   if (!/\.json$/i.test(file)) return { path: file, options: options.tensor === undefined ? {} : { tensor: options.tensor }, place: (m) => m };
   const text = readSpecFile(file, options.maxBytes ?? DEFAULT_MAX_BYTES, io);
   if (text === undefined) return 1;
-  const { problems, reference } = readSpec(text, { maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES });
+  // The spec's caps bound its compute (tokens² × heads), so computing it here is as safe as attn compute.
+  const analysis = analyze(text, { maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES, ...(io.helper ? { helper: io.helper } : {}) });
+  const { problems, reference } = analysis;
   for (const p of problems) io.err(printable(formatProblem(file, text, p)));
   if (hasErrors(problems)) return 1;
-  if (!reference) { io.err(`attn: ${printable(file)} computes its own attention; give it to attn compute or attn render (it has no "attention": { "file" })`); return 2; }
+  if (analysis.model) { io.err(`attn: ${printable(file)} runs a model on a text; give its folder and text to attn run`); return 2; }
+  if (!reference) {
+    const inputs = analysis.data?.inputs ?? [];
+    const index = options.input ?? 0;
+    if (index >= inputs.length) { io.err(`attn: --input ${index}: ${printable(file)} has ${inputs.length} input(s), counted from 0`); return 2; }
+    const input = inputs[index];
+    return { path: file, options: {}, place: (m) => m, computed: inputAttention(input, `${file} (input ${JSON.stringify(input.name)})`) };
+  }
   // Problems with the file are the spec's problems, shown where it names the file (a count of
   // tokens that does not match the file's, where it lists them).
   const place = (message: string) => {

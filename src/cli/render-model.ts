@@ -48,10 +48,10 @@ export function renderModelCommand(args: Args, io: Io): number {
   const themeFlag = choiceFlag(args, '--theme', THEME_KINDS);
   if (isBad(themeFlag)) return usage(themeFlag.error);
   const stat = statFlag ?? 'entropy', theme = themeFlag ?? 'light';
-  const numbers = [intFlag(args, '--layer', 0), intFlag(args, '--head', 0), intFlag(args, '--token', -1), intFlag(args, '--width', 900)];
+  const numbers = [intFlag(args, '--layer', 0), intFlag(args, '--head', 0), intFlag(args, '--token', -1), intFlag(args, '--width', 900), intFlag(args, '--input', 0)];
   const bad = numbers.find(isBad);
   if (bad) return usage(bad.error);
-  const [layer, head, tokenFlag, width] = numbers as number[];
+  const [layer, head, tokenFlag, width, input] = numbers as number[];
   const out = flags.get('--out'), html = flags.get('--html');
   if (out === true || html === true) return usage('--out and --html need a file name');
   if (typeof out === 'string' && !/\.(svg|png)$/i.test(out)) return usage('--out must name a .svg or .png file');
@@ -61,8 +61,9 @@ export function renderModelCommand(args: Args, io: Io): number {
   let page: string | undefined, picture: string | Uint8Array | undefined;
   let place = (message: string) => message;
   try {
-    // A spec that references the file ({ "attention": { "file" } }) opens it with its tensor and tokens.
-    const target = modelTarget(files[0], typeof tensor === 'string' ? { tensor } : {}, io);
+    // A spec that references the file ({ "attention": { "file" } }) opens it with its tensor and tokens;
+    // a spec that computes its own attention shows one input's heads (--input, the first by default).
+    const target = modelTarget(files[0], { input, ...(typeof tensor === 'string' ? { tensor } : {}) }, io);
     if (typeof target === 'number') return target;
     place = target.place;
     // Checked before the file is opened: nothing the command reads may be what it writes.

@@ -13,6 +13,8 @@ import { inspectReport, modelTarget } from '../../../src/cli/inspect.js';
 import { rolloutRefusal } from '../../../src/core/tensors/rollout.js';
 import type { InspectJson } from '../../../src/core/tensors/inspect.js';
 import { attn } from '../../support/cli.js';
+import { analyze } from '../../../src/core/index.js';
+import { npyBytes, npyDict } from '../../support/tensor-files.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 const io = () => {
@@ -96,19 +98,54 @@ test('modelTarget: a spec that references a file opens it beside the spec, with 
   assert.equal(t.place('2 token(s) given, but the attention is 3 × 3'), `${spec}:3:13: tokens: 2 token(s) given, but the attention is 3 × 3`);
 });
 
-test('modelTarget: a spec that computes its own attention is exit 2; a broken spec is exit 1 with its problems', () => {
+test('modelTarget: a spec that computes its own attention is its computed input; a model spec is exit 2; a broken spec is exit 1 with its problems', () => {
   const dir = tempDir('attn-ref-');
   const own = join(dir, 'own.attn.json');
-  writeFileSync(own, JSON.stringify({ embeddings: { a: [1] }, inputs: [{ tokens: ['a'] }] }));
+  writeFileSync(own, JSON.stringify({ embeddings: { a: [1], b: [2] }, inputs: [{ name: 'one', tokens: ['a'] }, { name: 'two', tokens: ['a', 'b'] }] }));
   const s = io();
-  assert.equal(modelTarget(own, {}, s.io), 2);
-  assert.deepEqual(s.err, [`attn: ${own} computes its own attention; give it to attn compute or attn render (it has no "attention": { "file" })`]);
+  const target = modelTarget(own, { input: 1 }, s.io);
+  assert.ok(typeof target === 'object' && target.computed, 'a computed source');
+  assert.deepEqual([target.computed.layers, target.computed.heads, target.computed.n, target.computed.tokens], [1, 1, 2, ['a', 'b']]);
+  assert.deepEqual(s.err, []);
+  const past = io();
+  assert.equal(modelTarget(own, { input: 2 }, past.io), 2);
+  assert.deepEqual(past.err, [`attn: --input 2: ${own} has 2 input(s), counted from 0`]);
+  const model = join(dir, 'model.attn.json');
+  writeFileSync(model, JSON.stringify({ model: 'gpt2', text: 'The cat' }));
+  const m = io();
+  assert.equal(modelTarget(model, {}, m.io), 2);
+  assert.deepEqual(m.err, [`attn: ${model} runs a model on a text; give its folder and text to attn run`]);
   const bad = join(dir, 'bad.attn.json');
   writeFileSync(bad, '{"attention": {"file": "../up.npy"}}');
   const b = io();
   assert.equal(modelTarget(bad, {}, b.io), 1);
   assert.equal(b.err.length, 1);
   assert.match(b.err[0], new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1:24: attention.file: `));
+});
+
+test('attn inspect on a spec that computes its own attention gives the statistics of the same weights saved as a file with the same tokens', async () => {
+  const dir = tempDir('attn-own-');
+  const spec = join(dir, 'mouse.attn.json');
+  writeFileSync(spec, readFileSync(join(ROOT, 'examples', 'multi-head-causal.attn.json')));
+  const own = await attn('inspect', spec, '--json');
+  assert.equal(own.code, 0, own.err);
+  const json = JSON.parse(own.out) as InspectJson;
+  // The same weights (float64) and tokens through an attention file the spec references.
+  const { data } = analyze(readFileSync(spec, 'utf8'));
+  const input = data!.inputs[0];
+  const n = input.tokens.length, heads = input.heads.length;
+  const weights = Buffer.alloc(heads * n * n * 8);
+  input.heads.forEach((h, k) => h.weights.data.forEach((w, c) => weights.writeDoubleLE(w, (k * n * n + c) * 8)));
+  writeFileSync(join(dir, 'saved.npy'), npyBytes(npyDict('<f8', [heads, n, n]), weights));
+  writeFileSync(join(dir, 'saved.attn.json'), JSON.stringify({ attention: { file: 'saved.npy' }, tokens: [...input.tokens] }));
+  const saved = await attn('inspect', join(dir, 'saved.attn.json'), '--json');
+  assert.equal(saved.code, 0, saved.err);
+  const file = JSON.parse(saved.out) as InspectJson;
+  assert.deepEqual([json.layers, json.heads, json.tokens, json.dtype], [1, heads, n, 'F64']);
+  assert.ok(heads > 1);
+  assert.deepEqual(json.tokenTexts, file.tokenTexts);
+  assert.deepEqual(json.stats, file.stats);
+  assert.deepEqual(json.rollout, file.rollout);
 });
 
 test('inspect takes exactly one file (exit 2), and a missing referenced file is placed in the spec (exit 1)', async () => {
