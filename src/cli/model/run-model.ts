@@ -30,7 +30,7 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
   const json = args.flags.has('--json');
   let input: string;
   if (typeof textFile === 'string') {
-    const read = readSpecText(textFile, maxBytes);
+    const read = readSpecText(textFile, maxBytes, 'a text file');
     if ('error' in read) { io.err(printable(`${textFile}: ${read.error}`)); return 1; }
     input = read.text;
   } else {

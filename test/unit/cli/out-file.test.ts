@@ -1,7 +1,7 @@
 // A command's --out is written whole or not at all, and never opened when it is a pipe, a device or
 // a folder: `attn run --out` onto a FIFO is refused before the run (its open would wait for a reader
 // for good), a write that fails part-way leaves the file that was there and no half file beside it,
-// and a symbolic link is written through.
+// and a symbolic link is written through. And --text-file is read as a text file, not a spec.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -54,4 +54,12 @@ test('writeWhole: a write that fails part-way leaves the old file and no part fi
   assert.deepEqual(readdirSync(dir).sort(), ['link.safetensors', 'run.safetensors']);
   assert.equal(writeWhole(join(dir, 'none', 'x'), ['x']), 'ENOENT');
   assert.equal(statSync(file).size, 7);
+});
+
+test('attn run --text-file naming a folder says a text file was expected, not a spec', async () => {
+  const dir = tempDir();
+  const model = writeTinyGpt2(join(dir, 'model'));
+  // Before: "is a directory, expected a .attn.json file", for a file that holds the text to run.
+  const r = await attn('run', model, '--text-file', dir);
+  assert.deepEqual([r.code, r.err], [1, `${dir}: is a directory, expected a text file`]);
 });
