@@ -1,9 +1,10 @@
 // The decoder shape Llama made common, shared by the descriptions of the families built on it: the
 // sizes spelled hidden_size, num_attention_heads, num_key_value_heads (grouped-query attention when
-// fewer), head_dim (else hidden / heads), intermediate_size; RMSNorm; RoPE with rope_theta (scaled
-// variants refused); SwiGLU with silu; nn.Linear matrices under model.layers.i.{self_attn,mlp}; the
-// head tied only when tie_word_embeddings says so. What differs between those families (biases on
-// q/k/v, which keys each query sees) is a parameter, so each family's own file states it.
+// fewer), head_dim (else hidden / heads), intermediate_size; RMSNorm; RoPE with rope_theta or
+// transformers 5's rope_parameters (scaled variants refused); SwiGLU with silu; nn.Linear matrices
+// under model.layers.i.{self_attn,mlp}; the head tied only when tie_word_embeddings says so. What
+// differs between those families (biases on q/k/v, which keys each query sees) is a parameter, so
+// each family's own file states it.
 import { isObject, type Obj } from '../../json/object.js';
 import { ModelError } from '../error.js';
 import { flag, positive, refuse, size } from './config-keys.js';
@@ -44,7 +45,7 @@ export function readRotaryConfig(json: Obj, file: string, options: RotaryOptions
   options.refusals?.(json, file);
   const attention = options.attention(json, file);
   const contextLength = size(json, file, ['max_position_embeddings'], 2048);
-  const ropeTheta = positive(json, file, 'rope_theta', 10000);
+  const ropeTheta = readRopeTheta(json, file);
   const overflow = ropeOverflow(ropeTheta, headDim, contextLength);
   if (overflow) refuse(file, 'rope_theta', ropeTheta, overflow);
   return {
@@ -63,6 +64,27 @@ export function readRotaryConfig(json: Obj, file: string, options: RotaryOptions
     qkvBias: options.qkvBias,
     attention,
   };
+}
+
+/**
+ * RoPE's base, from rope_theta (transformers before 5) or rope_parameters { rope_type, rope_theta }
+ * (transformers 5 saves no other): a config of either is run as Hugging Face runs it, never with the
+ * default θ where rope_parameters gives another. A scaled rope_type, RoPE parameters per layer type
+ * (nested objects), or two θ that disagree are refused.
+ */
+function readRopeTheta(json: Obj, file: string): number {
+  const theta = positive(json, file, 'rope_theta', 10000);
+  const params = json.rope_parameters;
+  if (params === undefined || params === null) return theta;
+  if (!isObject(params) || Object.values(params).some(isObject)) refuse(file, 'rope_parameters', params, 'attn reads one { "rope_type", "rope_theta" } for every layer');
+  const kind = params.rope_type ?? params.type ?? 'default';
+  if (kind !== 'default') refuse(file, 'rope_parameters', params, 'attn applies plain RoPE; scaled variants such as llama3, linear, dynamic or yarn are not implemented');
+  if (params.rope_theta === undefined || params.rope_theta === null) return theta;
+  const inner = positive(params, `${file}: "rope_parameters"`, 'rope_theta', theta);
+  if (json.rope_theta !== undefined && json.rope_theta !== null && inner !== theta) {
+    throw new ModelError(`${file}: "rope_theta" ${theta} and "rope_parameters"'s rope_theta ${inner} disagree; which one the model was trained with cannot be told`);
+  }
+  return inner;
 }
 
 /**

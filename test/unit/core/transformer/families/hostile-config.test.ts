@@ -13,10 +13,11 @@ import { ropeTables } from '../../../../../src/core/transformer/ops.js';
 import { GPT2_CONFIG, QWEN2_CONFIG } from '../../../../support/tiny-checkpoint.js';
 
 const ABSENT = Symbol('absent');
-const HOSTILE: unknown[] = [ABSENT, null, 0, -1, 0.5, 1, 2, 3, 7, 64, 1e300, 2 ** 53, 5e-324, 1e-310, 1e-300, 1e308, '8', 'true', '', true, false, [], [8], {}, { rope_type: 'default' }];
+const HOSTILE: unknown[] = [ABSENT, null, 0, -1, 0.5, 1, 2, 3, 7, 64, 1e300, 2 ** 53, 5e-324, 1e-310, 1e-300, 1e308, '8', 'true', '', true, false, [], [8], {}, { rope_type: 'default' },
+  { rope_type: 'default', rope_theta: 5e-324 }, { rope_theta: 1e6 }, { rope_type: 'yarn', factor: 4 }, { full_attention: { rope_theta: 1e4 } }];
 
 const ROTARY_KEYS = ['hidden_size', 'num_attention_heads', 'num_key_value_heads', 'head_dim', 'intermediate_size', 'num_hidden_layers',
-  'max_position_embeddings', 'vocab_size', 'rms_norm_eps', 'rope_theta', 'rope_scaling', 'tie_word_embeddings', 'hidden_act'];
+  'max_position_embeddings', 'vocab_size', 'rms_norm_eps', 'rope_theta', 'rope_scaling', 'rope_parameters', 'tie_word_embeddings', 'hidden_act'];
 const FAMILIES: { base: Record<string, unknown>; keys: string[] }[] = [
   { base: GPT2_CONFIG, keys: ['n_embd', 'n_head', 'n_layer', 'n_positions', 'n_ctx', 'vocab_size', 'n_inner', 'layer_norm_epsilon', 'scale_attn_weights', 'scale_attn_by_inverse_layer_idx', 'activation_function'] },
   { base: { ...QWEN2_CONFIG, model_type: 'llama' }, keys: [...ROTARY_KEYS, 'attention_bias', 'mlp_bias'] },
@@ -90,4 +91,21 @@ test('a rope_theta whose frequencies overflow is refused naming config.json and 
   assert.throws(() => readModelConfig(JSON.stringify({ ...QWEN2_CONFIG, use_sliding_window: 'true' })), /"use_sliding_window" must be true or false, got "true"/);
   assert.throws(() => readModelConfig(JSON.stringify({ ...QWEN2_CONFIG, model_type: 'llama', attention_bias: 1 })), /"attention_bias" must be true or false, got 1/);
   assert.throws(() => readModelConfig(JSON.stringify({ ...GPT2_CONFIG, scale_attn_weights: 0 })), /"scale_attn_weights" must be true or false, got 0/);
+});
+
+test('transformers 5\'s rope_parameters: its rope_theta is the base, a scaled rope_type or per-layer-type parameters are refused, two θ that disagree are refused', () => {
+  const read = (extra: object) => readModelConfig(JSON.stringify({ ...QWEN2_CONFIG, rope_theta: undefined, ...extra }));
+  // Before: rope_parameters was not read, so a Qwen2.5 saved by transformers 5 (θ 1,000,000 there,
+  // and no rope_theta beside it) ran with θ 10,000, and a Llama 3.1 with plain RoPE: numbers that
+  // only look right.
+  assert.equal(read({ rope_parameters: { rope_type: 'default', rope_theta: 1000000 } }).ropeTheta, 1000000);
+  assert.equal(read({ rope_parameters: { rope_theta: 500 } }).ropeTheta, 500);
+  assert.equal(read({ rope_parameters: { rope_type: 'default' } }).ropeTheta, 10000);
+  assert.equal(read({ rope_theta: 300, rope_parameters: { rope_type: 'default', rope_theta: 300 } }).ropeTheta, 300);
+  assert.throws(() => read({ rope_parameters: { rope_type: 'llama3', rope_theta: 500000, factor: 8 } }), /^ModelError: config\.json: "rope_parameters": \{"rope_type":"llama3".* is not supported \(attn applies plain RoPE/);
+  assert.throws(() => read({ rope_parameters: { full_attention: { rope_type: 'default', rope_theta: 1e6 }, sliding_attention: { rope_type: 'default', rope_theta: 1e4 } } }), /"rope_parameters": .* is not supported \(attn reads one/);
+  assert.throws(() => read({ rope_parameters: 'default' }), /"rope_parameters": "default" is not supported/);
+  assert.throws(() => read({ rope_theta: 100, rope_parameters: { rope_theta: 1e6 } }), /^ModelError: config\.json: "rope_theta" 100 and "rope_parameters"'s rope_theta 1000000 disagree/);
+  assert.throws(() => read({ rope_parameters: { rope_theta: -1 } }), /^ModelError: config\.json: "rope_parameters": "rope_theta" must be a positive number, got -1$/);
+  assert.throws(() => readModelConfig(JSON.stringify({ ...QWEN2_CONFIG, head_dim: 64, rope_theta: undefined, rope_parameters: { rope_theta: 5e-324 } })), /"rope_theta": 5e-324 is not supported \(RoPE's angle/);
 });
