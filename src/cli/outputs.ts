@@ -4,7 +4,7 @@
 // and by device and inode, so a hard link or a ./x/../x spelling is the same file too. Each output is
 // written whole or not at all (writeWhole), and never opened when it is a pipe or a device.
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fchmodSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, fchmodSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
 /** True when two paths name one file (through symbolic and hard links too). */
@@ -53,7 +53,12 @@ export function writeWhole(path: string, parts: Iterable<Uint8Array | string>): 
   if (refused) return refused;
   let target = path, mode: number | undefined;
   try {
-    if (existsSync(path)) { target = realpathSync(path); mode = statSync(target).mode & 0o7777; }
+    if (existsSync(path)) {
+      target = realpathSync(path);
+      mode = statSync(target).mode & 0o7777;
+      // The rename needs only the folder's permission: a file its owner made read-only is refused, as opening it would be.
+      accessSync(target, constants.W_OK);
+    }
   } catch (e) {
     return (e as NodeJS.ErrnoException).code ?? String(e);
   }

@@ -1,17 +1,19 @@
 // A command's --out is written whole or not at all, and never opened when it is a pipe, a device or
 // a folder: `attn run --out` onto a FIFO is refused before the run (its open would wait for a reader
-// for good), a write that fails part-way leaves the file that was there and no half file beside it,
-// and a symbolic link is written through. And --text-file is read as a text file, not a spec.
+// for good), a write that fails part-way leaves the file that was there and no half file beside it;
+// a symbolic link is written through, and a read-only file is refused. And --text-file is read as a
+// text file, not a spec.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeWhole } from '../../../src/cli/outputs.js';
 import { attn } from '../../support/cli.js';
 import { runInChild } from '../../support/child.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { writeTinyGpt2 } from '../../support/tiny-folder.js';
+import { ROOT } from '../../support/paths.js';
 
 const posix = process.platform !== 'win32';
 
@@ -62,4 +64,19 @@ test('attn run --text-file naming a folder says a text file was expected, not a 
   // Before: "is a directory, expected a .attn.json file", for a file that holds the text to run.
   const r = await attn('run', model, '--text-file', dir);
   assert.deepEqual([r.code, r.err], [1, `${dir}: is a directory, expected a text file`]);
+});
+
+test('writeWhole refuses a file its owner made read-only, as opening it for writing would', { skip: !posix || process.getuid?.() !== 0 && 'run as root only: it runs the write as another user' }, () => {
+  const dir = tempDir();
+  chmodSync(dir, 0o777);
+  const file = join(dir, 'kept.svg');
+  writeFileSync(file, 'read-only');
+  chownSync(file, 65534, 65534);
+  chmodSync(file, 0o444);
+  // A rename over it needs only the folder's write permission: the file's own is checked first.
+  const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', `const { writeWhole } = require('./src/cli/outputs.ts');
+    console.log(writeWhole(process.argv[1], ['replaced']) ?? 'written');`, file], { cwd: ROOT, uid: 65534, gid: 65534, encoding: 'utf8', timeout: 30_000 });
+  assert.equal(child.stdout.trim(), 'EACCES', child.stderr);
+  assert.equal(readFileSync(file, 'utf8'), 'read-only');
+  assert.deepEqual(readdirSync(dir), ['kept.svg']);
 });
