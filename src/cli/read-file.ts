@@ -62,26 +62,29 @@ function looksUtf16(bytes: Uint8Array): boolean {
   return n >= 4 && nul >= n / 4;
 }
 
-function describeError(e: unknown): string {
+function describeError(e: unknown, expected: string): string {
   const code = (e as NodeJS.ErrnoException).code;
-  return code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory, expected a .attn.json file' : `cannot read (${code ?? String(e)})`;
+  return code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? `is a directory, expected ${expected}` : `cannot read (${code ?? String(e)})`;
 }
 
-/** The file's text, or the one line to print (without the file name) when it cannot be used as a spec. */
-export function readSpecText(file: string, maxBytes: number): ReadOutcome {
+/**
+ * The file's text, or the one line to print (without the file name) when it cannot be used as a spec
+ * (or as what `expected` names: attn run's --text-file is read here too).
+ */
+export function readSpecText(file: string, maxBytes: number, expected = 'a .attn.json file'): ReadOutcome {
   let fd: number;
   const stdin = STDIN.has(file);
   try {
     fd = stdin ? 0 : openSync(file, 'r');
   } catch (e) {
-    return { error: describeError(e) };
+    return { error: describeError(e, expected) };
   }
   let bytes: Buffer;
   try {
-    if (fstatSync(fd).isDirectory()) return { error: 'is a directory, expected a .attn.json file' };
+    if (fstatSync(fd).isDirectory()) return { error: `is a directory, expected ${expected}` };
     bytes = readBudget(fd, maxBytes);
   } catch (e) {
-    return { error: describeError(e) };
+    return { error: describeError(e, expected) };
   } finally {
     if (!stdin) closeSync(fd);
   }

@@ -2,12 +2,11 @@
 // asked for against it, and writes the view's SVG (drawn by render.ts). A model's attention file,
 // or a spec that references one with a model view, goes to render-model.ts. jsdom and the views
 // are loaded only here, so compute and validate stay fast to start.
-import { writeFileSync } from 'node:fs';
 import { MATRIX_MODES, MODEL_VIEW_NAMES, ROLES, THEME_KINDS, VIEW_NAMES, type ViewName } from '../core/vocabulary.js';
 import { ATTENTION_FILE_NAME } from '../core/tensors/attention-file.js';
 import { choiceFlag, intFlag, isBad, type Args, type Io } from './args.js';
 import { analyzeFile } from './spec-input.js';
-import { inputReplacedBy, sameFile } from './outputs.js';
+import { inputReplacedBy, sameFile, writeWhole } from './outputs.js';
 import { printable } from './terminal.js';
 
 export async function renderCommand(args: Args, maxBytes: number, io: Io): Promise<number> {
@@ -61,10 +60,9 @@ export async function renderCommand(args: Args, maxBytes: number, io: Io): Promi
     ...(projection ? { projection } : {}),
   });
   if (typeof out === 'string') {
-    try {
-      writeFileSync(out, svg);
-    } catch (e) {
-      io.err(`attn render: cannot write ${printable(out)} (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    const failed = writeWhole(out, [svg]);
+    if (failed) {
+      io.err(`attn render: cannot write ${printable(out)} (${failed})`);
       return 1;
     }
     io.out(`wrote ${printable(out)}`);

@@ -3,7 +3,7 @@
 // thumbnails, or the head's or the rollout's matrix, without labels), or with --html one offline,
 // interactive page with the data inside it.
 import { modelTarget, openTarget } from './inspect.js';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { TensorFileError } from '../core/tensors/source.js';
@@ -22,7 +22,7 @@ import { drawSvg } from './render.js';
 import { PICTURE_MAX } from '../../webview/views/model/head.js';
 import { modelPage } from '../pages/model-page-html.js';
 import { printable } from './terminal.js';
-import { inputReplacedBy } from './outputs.js';
+import { inputReplacedBy, writeWhole } from './outputs.js';
 import { sidecarPath } from '../core/files/open.js';
 import { choiceFlag, intFlag, isBad, type Args, type Io } from './args.js';
 import { splitPageData, type ModelPageData } from '../../webview/views/model/page-data.js';
@@ -149,14 +149,13 @@ export function renderModelCommand(args: Args, io: Io): number {
     throw e;
   }
   const write = (file: string, content: string | Uint8Array) => {
-    try {
-      writeFileSync(file, content);
-      io.out(`wrote ${printable(file)}`);
-      return true;
-    } catch (e) {
-      io.err(`attn render: cannot write ${printable(file)} (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    const failed = writeWhole(file, [content]);
+    if (failed) {
+      io.err(`attn render: cannot write ${printable(file)} (${failed})`);
       return false;
     }
+    io.out(`wrote ${printable(file)}`);
+    return true;
   };
   if (typeof html === 'string' && page !== undefined && !write(html, page)) return 1;
   if (picture !== undefined) {

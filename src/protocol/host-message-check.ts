@@ -8,6 +8,7 @@ import { decodeAttention, linalgProblem, WireError } from '../core/result/wire.j
 import { EXPORT_FORMATS, MATRIX_MODES, ROLES, VIEW_NAMES, type HostMessage } from './panel.js';
 import { badNextName } from '../core/spec/read-story.js';
 import { isObject } from '../core/json/object.js';
+import { shown } from '../core/json/shown.js';
 import { isIndex, isOneOf } from './panel-check.js';
 import { checkOf, type ByType } from './by-type.js';
 
@@ -132,7 +133,7 @@ const HOST_CHECKS = {
 export function readHostMessage(x: unknown): CheckedMessage {
   if (!isObject(x)) return { why: 'the message is not an object' };
   const check = checkOf<HostCheck>(HOST_CHECKS, x.type);
-  return check ? check(x) : { why: `unknown message type ${JSON.stringify(String(x.type)).slice(0, 40)}` };
+  return check ? check(x) : { why: `unknown message type ${shown(x.type)}` };
 }
 
 /** Checks a host message; `why` receives a sentence naming the field at fault when it is rejected. */

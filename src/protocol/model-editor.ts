@@ -4,6 +4,8 @@
 import { STAT_NAMES, type HeadStats } from '../core/tensors/head-stats.js';
 import { MAX_WINDOW_CELLS, SENT_PICTURE_MAX, type CellWindow, type ModelHeader, type ModelRunInfo } from '../core/model-attention/data.js';
 import { isObject } from '../core/json/object.js';
+// Quotes what a message holds: String() throws on an object whose toString is not a function, as JSON.parse makes { "toString": 1 }.
+import { shown } from '../core/json/shown.js';
 import { EXPORT_FORMATS, MODEL_VIEW_NAMES, type ExportFormat, type ModelViewName } from '../core/vocabulary.js';
 import { checkOf, type ByType } from './by-type.js';
 
@@ -66,11 +68,11 @@ const WEBVIEW_CHECKS = {
   softmax: () => undefined,
   head: (m, header) => {
     if (!header) return 'a head asked for before the model was read';
-    return isIndex(m.layer, header.layers) && isIndex(m.head, header.heads) ? undefined : `no head ${String(m.layer)}, ${String(m.head)} in ${header.layers} × ${header.heads}`;
+    return isIndex(m.layer, header.layers) && isIndex(m.head, header.heads) ? undefined : `no head ${shown(m.layer)}, ${shown(m.head)} in ${header.layers} × ${header.heads}`;
   },
   window: (m, header) => {
     if (!header) return 'a window asked for before the model was read';
-    if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return `no head ${String(m.layer)}, ${String(m.head)} in ${header.layers} × ${header.heads}`;
+    if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return `no head ${shown(m.layer)}, ${shown(m.head)} in ${header.layers} × ${header.heads}`;
     return windowProblem(m, header.tokens);
   },
   export: (m) => {
@@ -81,8 +83,8 @@ const WEBVIEW_CHECKS = {
   painted: (m) => (typeof m.view === 'string' && m.view.length < 40 && isNum(m.items) && isNum(m.drawMs) ? undefined : 'a malformed painted report'),
   lens: (m, header) => {
     if (!header) return 'a head for the lens asked for before the model was read';
-    if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return `no head ${String(m.layer)}, ${String(m.head)} in ${header.layers} × ${header.heads}`;
-    if (!isIndex(m.token, header.tokens)) return `no token ${String(m.token)} of ${header.tokens}`;
+    if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return `no head ${shown(m.layer)}, ${shown(m.head)} in ${header.layers} × ${header.heads}`;
+    if (!isIndex(m.token, header.tokens)) return `no token ${shown(m.token)} of ${header.tokens}`;
     return typeof m.save === 'boolean' ? undefined : 'a lens request that does not say whether to save';
   },
 } satisfies ByType<ModelWebviewMessage, WebviewCheck>;
@@ -151,7 +153,7 @@ const HOST_CHECKS = {
   },
   scanned: (m, header) => {
     if (!header) return 'heads before the model';
-    if (m.from !== header.stats.length) return `heads from ${String(m.from)}, but ${header.stats.length} were read`;
+    if (m.from !== header.stats.length) return `heads from ${shown(m.from)}, but ${header.stats.length} were read`;
     const stats = statsProblem(m.stats, header.layers, header.heads, m.from);
     if (stats) return stats;
     const count = (m.stats as unknown[]).length;

@@ -4,7 +4,6 @@
 // short summary. --out writes the attention as [layers, heads, n, n] F32 safetensors with the tokens
 // in __metadata__.tokens, the file `attn inspect` and the model editor read. A folder that cannot
 // run gets exit 1 and one line naming the file or tensor at fault; a command line it cannot read, 2.
-import { closeSync, openSync, writeSync } from 'node:fs';
 import { readModelFolder, type ModelFolder } from '../../core/checkpoint-files/model-folder.js';
 import { ModelError } from '../../core/checkpoint/config.js';
 import { loadModel, runText } from '../../core/checkpoint/model.js';
@@ -16,7 +15,7 @@ import { safetensorsParts } from '../../core/tensors/safetensors-write.js';
 import { overBudget, PRINTED } from '../../core/budget.js';
 import { intFlag, isBad, type Args, type Io } from '../args.js';
 import { readSpecText } from '../read-file.js';
-import { inputReplacedBy } from '../outputs.js';
+import { inputReplacedBy, unwritable, writeWhole } from '../outputs.js';
 import { printable, printableJson } from '../terminal.js';
 
 export async function runModelCommand(args: Args, maxBytes: number, io: Io): Promise<number> {
@@ -31,7 +30,7 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
   const json = args.flags.has('--json');
   let input: string;
   if (typeof textFile === 'string') {
-    const read = readSpecText(textFile, maxBytes);
+    const read = readSpecText(textFile, maxBytes, 'a text file');
     if ('error' in read) { io.err(printable(`${textFile}: ${read.error}`)); return 1; }
     input = read.text;
   } else {
@@ -44,6 +43,9 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
     const inputs = [...folder.files, ...(typeof textFile === 'string' ? [textFile] : [])];
     const replaced = typeof out === 'string' ? inputReplacedBy(out, inputs) : undefined;
     if (replaced !== undefined) return usage(`--out ${out} is ${replaced}, a file this command reads; name another file`);
+    // Before the run (minutes on a big model), not after it: a pipe or a folder cannot take the file.
+    const cannot = typeof out === 'string' ? unwritable(out) : undefined;
+    if (cannot !== undefined) return usage(`--out ${out} cannot be written (${cannot}); name a file`);
     const model = loadModel(folder.configText, folder.tensors, { where: folder.where });
     const tokenizer = tokenizerFrom(folder.tokenizerFiles);
     const loadMs = performance.now() - started;
@@ -92,25 +94,9 @@ function summary(r: RunResult, dir: string): string {
   ].map(printable).join('\n');
 }
 
-/** Writes the attention file part by part (a long run's attention is hundreds of MB); the error's code when it cannot. */
+/** Writes the attention file part by part (a long run's attention is hundreds of MB), whole or not at all; why not when it cannot. */
 function writeAttention(path: string, r: RunResult): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, 'w');
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code ?? String(e);
-  }
-  try {
-    const n = r.ids.length;
-    const attention = { name: 'attention', dtype: 'F32' as const, shape: [r.attention.length, r.model.heads, n, n], data: r.attention };
-    for (const part of safetensorsParts([attention], { tokens: JSON.stringify(r.tokens) })) {
-      let done = 0;
-      while (done < part.length) done += writeSync(fd, part, done, part.length - done);
-    }
-    return undefined;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code ?? String(e);
-  } finally {
-    closeSync(fd);
-  }
+  const n = r.ids.length;
+  const attention = { name: 'attention', dtype: 'F32' as const, shape: [r.attention.length, r.model.heads, n, n], data: r.attention };
+  return writeWhole(path, safetensorsParts([attention], { tokens: JSON.stringify(r.tokens) }));
 }

@@ -27,7 +27,8 @@ export function readModelConfig(text: string, file = 'config.json'): ModelConfig
   }
   if (!isObject(json)) throw new ModelError(`${file}: expected a JSON object`);
   const type = json.model_type;
-  if (typeof type !== 'string') throw new ModelError(`${file}: "model_type" is missing (${familyList('or')})`);
+  if (type === undefined || type === null) throw new ModelError(`${file}: "model_type" is missing (${familyList('or')})`);
+  if (typeof type !== 'string') throw new ModelError(`${file}: "model_type" must be a string (${familyList('or')}), got ${shown(type)}`);
   const family = familyOf(type);
   if (!family) throw new ModelError(`${file}: model_type ${shown(type)} is not supported (attn runs ${familyList('and')})`);
   return { type: family.name, ...family.readConfig(json, file), block: family.block };

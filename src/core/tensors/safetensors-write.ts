@@ -49,14 +49,21 @@ function lengthProblem(t: TensorToWrite, arrays: readonly Values[]): string | un
 /**
  * The file's parts in order: the 8-byte size with the padded header, then each tensor's data (views
  * of the given arrays where their type is the dtype's). Throws on a tensor whose data is not as long
- * as its shape says.
+ * as its shape says, whose shape is not whole sizes, or whose name the header already holds.
  */
 export function safetensorsParts(tensors: readonly TensorToWrite[], metadata?: Record<string, string>): Uint8Array[] {
-  const header: Record<string, unknown> = {};
+  // Without a prototype, a tensor named "__proto__" is a key of the header like any other (on a plain
+  // object its assignment would set the prototype, and JSON.stringify would leave the tensor out).
+  const header: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   if (metadata) header.__metadata__ = metadata;
   const data: Uint8Array[] = [];
   let offset = 0;
   for (const t of tensors) {
+    // A name the header already holds would be written once with the other's offsets, and
+    // "__metadata__" is read as the metadata, not a tensor, whether or not there is any; a shape of
+    // negative or fractional sizes can multiply to the right count and still not be read back.
+    if (t.name === '__metadata__' || Object.hasOwn(header, t.name)) throw new RangeError(`tensor ${JSON.stringify(t.name)}: ${t.name === '__metadata__' ? 'the name of the metadata' : 'named twice'}`);
+    if (!t.shape.every((d) => Number.isSafeInteger(d) && d >= 0)) throw new RangeError(`tensor ${JSON.stringify(t.name)}: shape [${t.shape.join(', ')}] is not whole numbers ≥ 0`);
     const arrays = (Array.isArray(t.data) ? t.data : [t.data]) as readonly Values[];
     const problem = lengthProblem(t, arrays);
     if (problem) throw new RangeError(problem);

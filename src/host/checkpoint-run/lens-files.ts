@@ -5,8 +5,10 @@
 // asks where, this writes.
 import { existsSync, realpathSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { fileSource } from '../../core/files/file-source.js';
 import { within } from '../../core/checkpoint-files/model-location.js';
 import { lensSpec } from '../../core/checkpoint-spec/lens-spec.js';
+import { readSafetensors } from '../../core/tensors/safetensors.js';
 import { writeSafetensors } from '../../core/tensors/safetensors-write.js';
 import type { HeadLens } from '../../core/checkpoint/types.js';
 
@@ -21,7 +23,28 @@ export function lensTensorPath(specPath: string): string {
   return specPath.replace(/(\.attn)?\.json$/i, '') + '.safetensors';
 }
 
-/** Why `specPath` cannot be written for a head of the model in `modelFolder`, or undefined. */
+/** What a lens's tensor file says of itself in its metadata's "about", and how a file is known as one. */
+const LENS_ABOUT = 'Attention Lens: ';
+
+/** Whether the file at `path` is a tensor file a lens wrote (its header's metadata says so). */
+function isLensTensorFile(path: string): boolean {
+  try {
+    const source = fileSource(path);
+    try {
+      return readSafetensors(source).metadata.about?.startsWith(LENS_ABOUT) === true;
+    } finally {
+      source.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Why `specPath` cannot be written for a head of the model in `modelFolder`, or undefined. The save
+ * dialog asks before the spec replaces a file, but never about the tensor file written beside it
+ * (x.safetensors for x.attn.json): one that is there and not a lens's own is refused, not replaced.
+ */
 export function lensTargetProblem(specPath: string, modelFolder: string): string | undefined {
   if (!/\.attn\.json$/i.test(specPath)) return 'a spec\'s name ends in .attn.json';
   let folder: string, model: string;
@@ -32,6 +55,8 @@ export function lensTargetProblem(specPath: string, modelFolder: string): string
     return `${dirname(specPath)}: no such folder`;
   }
   if (within(model, folder)) return 'this is the model\'s own folder: its files are never replaced, so choose another folder for the spec';
+  const tensorPath = lensTensorPath(specPath);
+  if (existsSync(tensorPath) && !isLensTensorFile(tensorPath)) return `${basename(tensorPath)} is beside it and is not a head a lens saved: the spec's tensor file would replace it, so choose another name`;
   return undefined;
 }
 
@@ -41,7 +66,7 @@ export function writeLensFiles(specPath: string, lens: HeadLens, options: { mode
   if (problem) throw new Error(problem);
   const tensorPath = lensTensorPath(specPath);
   const { spec, tensors } = lensSpec(lens, { tensorFile: basename(tensorPath), model: options.model, query: options.query });
-  writeFileSync(tensorPath, writeSafetensors(tensors, { about: `Attention Lens: ${options.model}, layer ${lens.layer + 1} head ${lens.head + 1}` }));
+  writeFileSync(tensorPath, writeSafetensors(tensors, { about: `${LENS_ABOUT}${options.model}, layer ${lens.layer + 1} head ${lens.head + 1}` }));
   writeFileSync(specPath, `${JSON.stringify(spec, null, 2)}\n`);
   return specPath;
 }

@@ -3,9 +3,9 @@
 // views beside the notebook, then answers the request by its id. The payload is never written to
 // disk to be read back: its values go into shared memory that the views' reader workers read in
 // place (the model editor's worker, 'openHeld'), one copy however many read it. Each output is named
-// by a hash of its weights and tokens, so a second click shows the panel already open. Its exports
-// go to the extension's global storage, under that name. The renderer's 'painted' reports are kept
-// for the tests. Wired by extension.ts through vscode.notebooks.createRendererMessaging.
+// by a hash of its weights, their shape and its tokens, so a second click shows the panel already
+// open. Its exports go to the extension's global storage, under that name. The renderer's 'painted'
+// reports are kept for the tests. Wired by extension.ts through vscode.notebooks.createRendererMessaging.
 import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 import { readPayload } from '../../protocol/attention-payload.js';
@@ -23,10 +23,14 @@ export interface NotebookOutputInfo { view: string; items: number; drawMs: numbe
 
 export const NOTEBOOK_FOLDER = 'notebook-outputs';
 
-/** The output's name: the title's letters and digits (at most 40), then 12 hex digits of the weights' hash. */
+/**
+ * The output's name: the title's letters and digits (at most 40), then 12 hex digits of a hash of what
+ * is shown: the values, their shape and dtype (the same bytes as [4, 1, n, n] or as float16 are other
+ * attention), and the tokens.
+ */
 export function outputName(payload: AttentionPayload, bytes: Uint8Array): string {
   const stem = (payload.title ?? 'attention').replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'attention';
-  const hash = createHash('sha256').update(bytes).update(JSON.stringify(payload.tokens)).digest('hex').slice(0, 12);
+  const hash = createHash('sha256').update(JSON.stringify([payload.shape, payload.dtype])).update(bytes).update(JSON.stringify(payload.tokens)).digest('hex').slice(0, 12);
   return `${stem}-${hash}`;
 }
 

@@ -1,9 +1,11 @@
 // The notebook payload's check and decoding (src/protocol/attention-payload.ts over
 // src/core/model-attention/payload.ts): a good float32 payload decodes to the very weights, float16 to their
 // halves; every bad field is one sentence (shape, dtype, tokens, data length, base64, title, size)
-// and a NaN or ±Infinity is refused with its place, in either dtype.
+// and a NaN or ±Infinity is refused with its place, in either dtype; and drawn payloads, hostile in
+// every field, are refused in a sentence or opened as exactly what they declare.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { MAX_PAYLOAD_BYTES, payloadProblem, readPayload } from '../../../src/protocol/attention-payload.js';
 import { halfBits, payloadOf, randomPayload } from '../../support/payload.js';
 
@@ -67,4 +69,53 @@ test('a NaN or an infinity is refused with its place, in float32 and in float16'
   const f16 = readPayload({ tokens: ['a', 'b', 'c'], shape: [1, 1, 3, 3], dtype: 'float16', data: bytes.toString('base64') });
   assert.ok('problem' in f16);
   assert.equal(f16.problem, 'the weight of query 1 on key 1 in layer 0 head 0 is -Infinity: attention must be finite');
+});
+
+test('whatever a renderer sends as a payload, it is refused in one sentence or opened as exactly what it declares, every weight finite', () => {
+  const dim = fc.oneof(fc.integer({ min: 1, max: 3 }), fc.constantFrom(0, -1, 1.5, 2 ** 31, 2 ** 53, 4097, '2', null));
+  const payload = fc.record({
+    shape: fc.oneof(
+      { arbitrary: fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 })).map(([l, h, n]) => [l, h, n, n]), weight: 3 },
+      { arbitrary: fc.array(dim, { minLength: 3, maxLength: 5 }), weight: 2 },
+      { arbitrary: fc.constantFrom('[1,1,2,2]', null, {}), weight: 1 },
+    ),
+    dtype: fc.constantFrom('float32', 'float32', 'float16', 'float16', 'float64', 'FLOAT32', undefined),
+    tokens: fc.oneof(fc.constant('fit'), fc.constant('fit'), fc.array(fc.string({ maxLength: 2 }), { maxLength: 4 }), fc.constant([1, 2]), fc.constant('ab')),
+    bytes: fc.uint8Array({ minLength: 1, maxLength: 200 }),
+    dataKind: fc.constantFrom('fit', 'fit', 'fit', 'raw', 'base64', 'cut', 'junk', 'number'),
+    title: fc.option(fc.oneof(fc.string({ maxLength: 3 }), fc.constant(7)), { nil: undefined, freq: 2 }),
+  });
+  let opened = 0;
+  fc.assert(fc.property(payload, (p) => {
+    // 'fit': as many bytes as the shape declares (when it is whole numbers), cycled from the drawn ones.
+    const declared = Array.isArray(p.shape) && p.shape.every((d) => typeof d === 'number' && Number.isInteger(d) && d >= 1 && d <= 3)
+      ? (p.shape as number[]).reduce((a, b) => a * b, 1) * (p.dtype === 'float16' ? 2 : 4) : -1;
+    // Finite values from the drawn bytes (b / 255), as float32 or float16 bits; 'raw' cycles the bytes themselves (NaNs among them).
+    const finite = (count: number) => {
+      const v = Array.from({ length: count }, (_, i) => p.bytes[i % p.bytes.length] / 255);
+      const typed = p.dtype === 'float16' ? Uint16Array.from(v, halfBits) : Float32Array.from(v);
+      return new Uint8Array(typed.buffer);
+    };
+    const size = p.dtype === 'float16' ? 2 : 4;
+    const bytes = declared > 0 && p.dataKind === 'fit' ? finite(declared / size)
+      : declared > 0 && p.dataKind === 'raw' ? Uint8Array.from({ length: declared }, (_, i) => p.bytes[i % p.bytes.length]) : p.bytes;
+    const base64 = Buffer.from(bytes).toString('base64');
+    const data = p.dataKind === 'base64' || p.dataKind === 'fit' || p.dataKind === 'raw' ? base64 : p.dataKind === 'cut' ? base64.slice(0, -1) : p.dataKind === 'junk' ? `${base64}!` : 12;
+    const side = Array.isArray(p.shape) ? Number(p.shape[2]) : 0;
+    const tokens = p.tokens === 'fit' ? Array.from({ length: Number.isInteger(side) && side >= 0 && side <= 8 ? side : 0 }, (_, i) => `t${i}`) : p.tokens;
+    const sent: Record<string, unknown> = { shape: p.shape, dtype: p.dtype, tokens, data, ...(p.title !== undefined ? { title: p.title } : {}) };
+    const read = readPayload(sent);
+    if (!('problem' in read)) opened++;
+    if ('problem' in read) {
+      assert.match(read.problem, /^[^\n]{1,300}$/);
+      return;
+    }
+    const { attention } = read;
+    const [layers, heads, n] = p.shape as number[];
+    assert.deepEqual([attention.layers, attention.heads, attention.n], [layers, heads, n]);
+    assert.equal(layers * heads * n * n * (p.dtype === 'float16' ? 2 : 4), bytes.length);
+    assert.deepEqual(attention.tokens, tokens);
+    for (let l = 0; l < layers; l++) for (let h = 0; h < heads; h++) assert.ok(attention.head(l, h).every(Number.isFinite));
+  }), { seed: 20261127, numRuns: 3000 });
+  assert.ok(opened > 20, `only ${opened} payloads were opened: the property tests little`);
 });

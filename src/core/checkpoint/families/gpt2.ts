@@ -5,7 +5,7 @@
 // which are not read.
 import type { Obj } from '../../json/object.js';
 import { ModelError } from '../error.js';
-import { positive, refuse, size } from './config-keys.js';
+import { flag, positive, refuse, size } from './config-keys.js';
 import { tensorList, type Family, type FamilyConfig, type LayerNames } from './family.js';
 
 function readConfig(json: Obj, file: string): FamilyConfig {
@@ -14,8 +14,9 @@ function readConfig(json: Obj, file: string): FamilyConfig {
   if (dModel % heads !== 0) throw new ModelError(`${file}: "n_embd" ${dModel} is not a multiple of "n_head" ${heads}`);
   const activation = json.activation_function ?? 'gelu_new';
   if (activation !== 'gelu_new' && activation !== 'gelu_pytorch_tanh') refuse(file, 'activation_function', activation, 'attn computes gelu_new, the tanh approximation');
-  if (json.scale_attn_by_inverse_layer_idx === true) refuse(file, 'scale_attn_by_inverse_layer_idx', true, 'scores are divided by √head_dim only');
-  if (json.scale_attn_weights === false) refuse(file, 'scale_attn_weights', false, 'scores are divided by √head_dim');
+  // Flags, not comparisons with true and false: Hugging Face acts on any truthy or falsy value.
+  if (flag(json, file, 'scale_attn_by_inverse_layer_idx', false)) refuse(file, 'scale_attn_by_inverse_layer_idx', true, 'scores are divided by √head_dim only');
+  if (!flag(json, file, 'scale_attn_weights', true)) refuse(file, 'scale_attn_weights', false, 'scores are divided by √head_dim');
   return {
     layers: size(json, file, ['n_layer']),
     heads,

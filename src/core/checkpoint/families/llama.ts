@@ -3,13 +3,14 @@
 // config may ask for attention or MLP biases (attention_bias, mlp_bias), which the description does
 // not have: refused rather than run without them.
 import type { Obj } from '../../json/object.js';
-import { refuse } from './config-keys.js';
+import { flag, refuse } from './config-keys.js';
 import type { Family } from './family.js';
 import { causalOnly, readRotaryConfig, rotaryTensors } from './rotary-decoder.js';
 
 function refusals(json: Obj, file: string): void {
-  if (json.attention_bias === true) refuse(file, 'attention_bias', true, 'attn computes llama without attention biases');
-  if (json.mlp_bias === true) refuse(file, 'mlp_bias', true, 'attn computes llama without MLP biases');
+  // Read as flags: Hugging Face takes any truthy value (1, "yes") as true, which `=== true` would run without.
+  if (flag(json, file, 'attention_bias', false)) refuse(file, 'attention_bias', true, 'attn computes llama without attention biases');
+  if (flag(json, file, 'mlp_bias', false)) refuse(file, 'mlp_bias', true, 'attn computes llama without MLP biases');
 }
 
 export const llama: Family<'llama'> = {

@@ -1,9 +1,10 @@
 // The decoder shape Llama made common, shared by the descriptions of the families built on it: the
 // sizes spelled hidden_size, num_attention_heads, num_key_value_heads (grouped-query attention when
-// fewer), head_dim (else hidden / heads), intermediate_size; RMSNorm; RoPE with rope_theta (scaled
-// variants refused); SwiGLU with silu; nn.Linear matrices under model.layers.i.{self_attn,mlp}; the
-// head tied only when tie_word_embeddings says so. What differs between those families (biases on
-// q/k/v, which keys each query sees) is a parameter, so each family's own file states it.
+// fewer), head_dim (else hidden / heads), intermediate_size; RMSNorm; RoPE with rope_theta or
+// transformers 5's rope_parameters (scaled variants refused); SwiGLU with silu; nn.Linear matrices
+// under model.layers.i.{self_attn,mlp}; the head tied only when tie_word_embeddings says so. What
+// differs between those families (biases on q/k/v, which keys each query sees) is a parameter, so
+// each family's own file states it.
 import { isObject, type Obj } from '../../json/object.js';
 import { ModelError } from '../error.js';
 import { flag, positive, refuse, size } from './config-keys.js';
@@ -20,7 +21,8 @@ export interface RotaryOptions {
 
 /** Full causal attention; a config asking for Qwen2-style sliding windows (use_sliding_window) is refused. */
 export function causalOnly(json: Obj, file: string): AttentionKind {
-  if (json.use_sliding_window === true) refuse(file, 'use_sliding_window', true, 'attn computes full causal attention');
+  // A flag, not `=== true`: Hugging Face slides for any truthy value (1, "true").
+  if (flag(json, file, 'use_sliding_window', false)) refuse(file, 'use_sliding_window', true, 'attn computes full causal attention');
   return { kind: 'causal' };
 }
 
@@ -29,7 +31,8 @@ export function readRotaryConfig(json: Obj, file: string, options: RotaryOptions
   const heads = size(json, file, ['num_attention_heads']);
   const kvHeads = size(json, file, ['num_key_value_heads'], heads);
   if (heads % kvHeads !== 0) throw new ModelError(`${file}: "num_attention_heads" ${heads} is not a multiple of "num_key_value_heads" ${kvHeads}`);
-  if (json.head_dim === undefined && dModel % heads !== 0) throw new ModelError(`${file}: "hidden_size" ${dModel} is not a multiple of "num_attention_heads" ${heads} (and no "head_dim" is given)`);
+  // A null head_dim is read as absent (size skips it), so the fallback's divisibility holds for it too.
+  if ((json.head_dim === undefined || json.head_dim === null) && dModel % heads !== 0) throw new ModelError(`${file}: "hidden_size" ${dModel} is not a multiple of "num_attention_heads" ${heads} (and no "head_dim" is given)`);
   const headDim = size(json, file, ['head_dim'], dModel / heads);
   if (headDim % 2 !== 0) throw new ModelError(`${file}: "head_dim" ${headDim} is odd; RoPE rotates the two halves of a head`);
   const act = json.hidden_act ?? 'silu';
@@ -41,6 +44,10 @@ export function readRotaryConfig(json: Obj, file: string, options: RotaryOptions
   }
   options.refusals?.(json, file);
   const attention = options.attention(json, file);
+  const contextLength = size(json, file, ['max_position_embeddings'], 2048);
+  const ropeTheta = readRopeTheta(json, file);
+  const overflow = ropeOverflow(ropeTheta, headDim, contextLength);
+  if (overflow) refuse(file, 'rope_theta', ropeTheta, overflow);
   return {
     layers: size(json, file, ['num_hidden_layers']),
     heads,
@@ -48,15 +55,47 @@ export function readRotaryConfig(json: Obj, file: string, options: RotaryOptions
     dModel,
     headDim,
     vocab: size(json, file, ['vocab_size']),
-    contextLength: size(json, file, ['max_position_embeddings'], 2048),
+    contextLength,
     ffn: size(json, file, ['intermediate_size']),
     eps: positive(json, file, 'rms_norm_eps', 1e-6),
-    ropeTheta: positive(json, file, 'rope_theta', 10000),
+    ropeTheta,
     ropeScaling: 'default',
     tied: flag(json, file, 'tie_word_embeddings', false),
     qkvBias: options.qkvBias,
     attention,
   };
+}
+
+/**
+ * RoPE's base, from rope_theta (transformers before 5) or rope_parameters { rope_type, rope_theta }
+ * (transformers 5 saves no other): a config of either is run as Hugging Face runs it, never with the
+ * default θ where rope_parameters gives another. A scaled rope_type, RoPE parameters per layer type
+ * (nested objects), or two θ that disagree are refused.
+ */
+function readRopeTheta(json: Obj, file: string): number {
+  const theta = positive(json, file, 'rope_theta', 10000);
+  const params = json.rope_parameters;
+  if (params === undefined || params === null) return theta;
+  if (!isObject(params) || Object.values(params).some(isObject)) refuse(file, 'rope_parameters', params, 'attn reads one { "rope_type", "rope_theta" } for every layer');
+  const kind = params.rope_type ?? params.type ?? 'default';
+  if (kind !== 'default') refuse(file, 'rope_parameters', params, 'attn applies plain RoPE; scaled variants such as llama3, linear, dynamic or yarn are not implemented');
+  if (params.rope_theta === undefined || params.rope_theta === null) return theta;
+  const inner = positive(params, `${file}: "rope_parameters"`, 'rope_theta', theta);
+  if (json.rope_theta !== undefined && json.rope_theta !== null && inner !== theta) {
+    throw new ModelError(`${file}: "rope_theta" ${theta} and "rope_parameters"'s rope_theta ${inner} disagree; which one the model was trained with cannot be told`);
+  }
+  return inner;
+}
+
+/**
+ * Why RoPE's angles p / θ^(2i/head_dim) cannot all be computed (a θ so small that the largest,
+ * i = head_dim/2 − 1 at the last position, is not a finite number: its cos and sin would be NaN in
+ * every weight), or undefined. θ ≥ 1 never overflows: every frequency is at most 1.
+ */
+export function ropeOverflow(theta: number, headDim: number, contextLength: number): string | undefined {
+  const top = 1 / theta ** ((headDim - 2) / headDim);
+  if (Number.isFinite(top * Math.max(1, contextLength - 1))) return undefined;
+  return `RoPE's angle position / rope_theta^(2i/head_dim) overflows at head_dim ${headDim} and ${contextLength} positions`;
 }
 
 /** model.embed_tokens, model.layers.i.…, model.norm, and lm_head unless tied; nn.Linear shapes [out, in]. */

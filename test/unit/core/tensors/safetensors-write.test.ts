@@ -4,6 +4,7 @@
 // very bytes each of its callers wrote before it was the one writer (their SHA-256 pinned).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { safetensorsParts, writeSafetensors } from '../../../../src/core/tensors/safetensors-write.js';
 import { metadataTokens, readSafetensors } from '../../../../src/core/tensors/safetensors.js';
@@ -72,4 +73,44 @@ test('every caller\'s file is byte for byte what it was: a run\'s attention, a l
   ];
   assert.equal(sha(writeSafetensors(tensors, { about: 'Attention Lens: gpt2, layer 1 head 2' })), 'f3ad082258bee35417295372d019aaa0ed5024e7a874a060bc64f4a6bdabf022');
   assert.equal(sha(writeSafetensors(tensors.slice(0, 2))), 'd4436e6e5b6c602a82d809ff3bb0c582abe54453ba1dd84d6f35bc36e1a76460');
+});
+
+test('whatever names, shapes and data it is given, the writer writes what the reader reads back, or refuses', () => {
+  const name = fc.oneof(fc.constantFrom('__proto__', '__metadata__', 'constructor', 'toString', '', 'attention', 'a"b', '\u0000', '\ud800', '😀'), fc.string({ maxLength: 4 }));
+  const dim = fc.oneof(fc.integer({ min: 0, max: 3 }), fc.constantFrom(-1, -2, 0.5, 1.5, NaN, Infinity));
+  const tensor = fc.record({ name, dtype: fc.constantFrom('F32' as const, 'F64' as const), shape: fc.array(dim, { maxLength: 3 }), extra: fc.integer({ min: -1, max: 1 }) });
+  const metadata = fc.option(fc.dictionary(fc.oneof(fc.constantFrom('__proto__', 'tokens'), fc.string({ maxLength: 3 })), fc.string({ maxLength: 5 })), { nil: undefined });
+  fc.assert(fc.property(fc.array(tensor, { maxLength: 4 }), metadata, fc.integer(), (specs, meta, seed) => {
+    let k = seed;
+    const tensors = specs.map((t) => {
+      const count = Math.max(0, t.shape.reduce((a, b) => a * b, 1) + t.extra);
+      const values = Array.from({ length: Number.isFinite(count) ? Math.min(count, 64) : 0 }, () => (k = (k * 1103515245 + 12345) % 2 ** 31) / 2 ** 20);
+      return { name: t.name, dtype: t.dtype, shape: t.shape, data: t.dtype === 'F32' ? Float32Array.from(values) : Float64Array.from(values) };
+    });
+    let bytes: Uint8Array;
+    try {
+      bytes = writeSafetensors(tensors, meta);
+    } catch (e) {
+      assert.ok(e instanceof RangeError, String(e));
+      return;
+    }
+    const back = readSafetensors(memorySource('x', bytes));
+    assert.deepEqual(Object.entries(back.metadata), Object.entries(meta ?? {}));
+    assert.deepEqual(back.tensors.map((t) => [t.name, t.dtype, t.shape]), tensors.map((t) => [t.name, t.dtype, [...t.shape]]));
+    back.tensors.forEach((t, i) => {
+      const size = tensors[i].data.byteLength;
+      assert.deepEqual(new Uint8Array(t.source.read(t.offset, size)), new Uint8Array(tensors[i].data.buffer, 0, size));
+    });
+  }), { seed: 20261127, numRuns: 2000 });
+});
+
+test('a tensor named "__proto__" is written; a name given twice, the metadata\'s name or a fractional shape is refused', () => {
+  // Before: header["__proto__"] = … set the header's prototype, JSON.stringify left the tensor out,
+  // and its bytes were written under no name; a second "a" was written with one entry for both.
+  const one = new Float32Array([1]);
+  const back = readSafetensors(memorySource('x', writeSafetensors([{ name: '__proto__', dtype: 'F32', shape: [1], data: one }])));
+  assert.deepEqual(back.tensors.map((t) => t.name), ['__proto__']);
+  assert.throws(() => writeSafetensors([{ name: 'a', dtype: 'F32', shape: [1], data: one }, { name: 'a', dtype: 'F32', shape: [1], data: one }]), /^RangeError: tensor "a": named twice$/);
+  assert.throws(() => writeSafetensors([{ name: '__metadata__', dtype: 'F32', shape: [1], data: one }], { tokens: '[]' }), /the name of the metadata/);
+  assert.throws(() => writeSafetensors([{ name: 'a', dtype: 'F32', shape: [-1, -1], data: one }]), /shape \[-1, -1\] is not whole numbers ≥ 0/);
 });

@@ -82,3 +82,25 @@ test('a bad payload is refused with its reason; unknown messages are ignored; pa
   assert.deepEqual(outputs.infos(), [{ view: 'model', items: 1, drawMs: 2 }]);
   outputs.dispose();
 });
+
+test('the same values and tokens in another shape are another output: a panel of their own, never the first one shown again', async () => {
+  standIn.reset();
+  const outputs = new NotebookOutputs(vscode.Uri.file(dir), extension, workers);
+  const { payload } = randomPayload(1, 4, 3, 2, { title: 'run' });
+  // Before: the name hashed the bytes and tokens only, so [4, 1, 3, 3] (four layers of one head) was
+  // named as [1, 4, 3, 3] and its click showed the first panel: four heads of layer 1.
+  for (const [id, shape] of [[1, [1, 4, 3, 3]], [2, [4, 1, 3, 3]], [3, [2, 2, 3, 3]]] as const) {
+    standIn.renderers.send(NOTEBOOK_RENDERER_ID, { type: 'open', id, payload: { ...payload, shape: [...shape] } });
+    await until(() => standIn.renderers.posted(NOTEBOOK_RENDERER_ID).length === id);
+  }
+  const replies = standIn.renderers.posted(NOTEBOOK_RENDERER_ID) as { type: string; file: string }[];
+  assert.deepEqual(replies.map((r) => r.type), ['opened', 'opened', 'opened']);
+  assert.equal(new Set(replies.map((r) => r.file)).size, 3);
+  const panels = standIn.windows.state.panels.filter((p) => p.viewType === 'attentionLens.notebookOutput');
+  assert.equal(panels.length, 3);
+  panels[1].webview.fromPage({ type: 'ready' });
+  await until(() => panels[1].webview.receivedOf('model').length > 0);
+  const [model] = panels[1].webview.receivedOf('model') as { header: { layers: number; heads: number } }[];
+  assert.deepEqual([model.header.layers, model.header.heads], [4, 1]);
+  outputs.dispose();
+});
