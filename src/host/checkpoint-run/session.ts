@@ -5,7 +5,8 @@
 // panel, half the last run's cost), a newer edit cancelling an older run (the worker stops it between
 // layers and keeps its model), with progress in the status
 // bar (and, past a second, a cancellable notification). A spec whose model cannot be found or run gets
-// a problem on its "model" value and the one-line reason in the view, never a blank panel.
+// a problem on its "model" value and the one-line reason in the view, never a blank panel; a spec
+// whose read here fails gets that reason on its first character and in the view.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { resolveModelFolder, hfCacheRoot, nodeFolderFs } from '../../core/checkpoint-files/model-location.js';
@@ -39,6 +40,8 @@ export interface RunContext {
   diagnostics: vscode.DiagnosticCollection;
   /** Opens the spec views (the panel) on a spec. */
   showSpec(uri: vscode.Uri): Thenable<unknown>;
+  /** Reads a model spec on the host's thread: readModelSpecText when not given. */
+  readSpec?(text: string): ModelSpecRead | undefined;
 }
 
 /** A run that takes longer than this gets a notification with a Cancel button too. */
@@ -107,9 +110,21 @@ export class RunSession {
     let problems: readonly Problem[];
     try {
       document = await vscode.workspace.openTextDocument(this.uri);
-      // A model spec is read here; a text edited into another kind of spec is read by the analysis, which says why it does not run.
-      const read: ModelSpecRead = readModelSpecText(document.getText()) ?? await this.context.cache.get(document);
-      ({ model: spec, problems } = read);
+    } catch {
+      return; // replaced by a newer version, whose run is on its way
+    }
+    if (this.disposed) return;
+    // A model spec is read here; a text edited into another kind of spec is read by the analysis, which says why it does not run.
+    let here: ModelSpecRead | undefined;
+    try {
+      here = (this.context.readSpec ?? readModelSpecText)(document.getText());
+    } catch (e) {
+      // No spec to put the problem on: it goes on the spec's first character, and the view says why.
+      this.refuse(`the spec could not be read: ${e instanceof Error ? e.message : String(e)}`, undefined, document, new vscode.Range(0, 0, 0, 1));
+      return;
+    }
+    try {
+      ({ model: spec, problems } = here ?? await this.context.cache.get(document));
     } catch {
       return; // replaced by a newer version, whose run is on its way
     }
@@ -157,18 +172,24 @@ export class RunSession {
   }
 
   /** The spec cannot run: the problem on "model" (when it has one), and the view says why. */
-  private refuse(message: string, spec: ModelSpec | undefined, document: vscode.TextDocument): void {
+  private refuse(message: string, spec: ModelSpec | undefined, document: vscode.TextDocument, at?: vscode.Range): void {
     this.lastKey = undefined;
     this.client.refuse(message);
     this.document.reread();
-    this.problem(message, spec, document);
+    this.problem(message, spec, document, at);
   }
 
-  private problem(message: string, spec: ModelSpec | undefined, document: vscode.TextDocument): void {
+  /** The problem on the spec's "model" value, or at `at` for one that is no problem of a value. */
+  private problem(message: string, spec: ModelSpec | undefined, document: vscode.TextDocument, at?: vscode.Range): void {
     this.runError = message;
+    if (at) { this.diagnose(at, message); return; }
     if (!spec) { this.context.diagnostics.delete(this.uri); return; }
     const range = new vscode.Range(document.positionAt(spec.modelSpan.offset), document.positionAt(spec.modelSpan.offset + spec.modelSpan.length));
-    const d = new vscode.Diagnostic(range, `model: ${message}`, vscode.DiagnosticSeverity.Error);
+    this.diagnose(range, `model: ${message}`);
+  }
+
+  private diagnose(range: vscode.Range, message: string): void {
+    const d = new vscode.Diagnostic(range, message, vscode.DiagnosticSeverity.Error);
     d.source = 'Attention Lens';
     this.context.diagnostics.set(this.uri, [d]);
   }
