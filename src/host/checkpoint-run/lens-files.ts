@@ -1,13 +1,16 @@
 // Writing a real head as a spec (the lens, core/checkpoint-spec/lens-spec.ts): the .attn.json and its
 // tensor file beside it (<stem>.safetensors). Neither may land in the model's own folder (a model's
 // files are never replaced: a spec saved there could overwrite a shard or config.json), and the
-// tensor file never replaces a file that is not a lens's own earlier one. No VS Code: the session
-// asks where, this writes.
-import { existsSync, realpathSync, writeFileSync } from 'node:fs';
+// tensor file never replaces a file that is not a lens's own earlier one: one whose spec is beside it
+// and whose metadata says Attention Lens wrote it. Neither is written through a symbolic link (which
+// could point anywhere). No VS Code: the session asks where, this writes.
+import { existsSync, lstatSync, realpathSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { within } from '../../core/checkpoint-files/model-location.js';
 import { lensSpec } from '../../core/checkpoint-spec/lens-spec.js';
 import { writeSafetensors } from '../../core/tensors/safetensors-write.js';
+import { readSafetensors } from '../../core/tensors/safetensors.js';
+import { fileSource } from '../../core/files/file-source.js';
 import type { HeadLens } from '../../core/checkpoint/types.js';
 
 /** A file name's stem from a model's name and a head: "gpt2-layer3-head5". */
@@ -32,7 +35,43 @@ export function lensTargetProblem(specPath: string, modelFolder: string): string
     return `${dirname(specPath)}: no such folder`;
   }
   if (within(model, folder)) return 'this is the model\'s own folder: its files are never replaced, so choose another folder for the spec';
+  const tensorPath = lensTensorPath(specPath);
+  for (const path of [specPath, tensorPath]) {
+    if (isSymbolicLink(path)) return `${basename(path)} is a symbolic link: a lens is not written through one, so choose another name`;
+  }
+  if (existsSync(tensorPath) && !(existsSync(specPath) && isLensTensorFile(tensorPath))) {
+    return `${basename(tensorPath)} is there and is not an earlier lens's own tensor file: it is never replaced, so choose another name`;
+  }
   return undefined;
+}
+
+/** The start of the `about` a lens's tensor file says in its metadata. */
+const LENS_ABOUT = 'Attention Lens: ';
+
+function isSymbolicLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the file at `path` is a safetensors file whose metadata says a lens wrote it (writeLensFiles). */
+function isLensTensorFile(path: string): boolean {
+  let source: ReturnType<typeof fileSource>;
+  try {
+    source = fileSource(path);
+  } catch {
+    return false;
+  }
+  try {
+    const about: string | undefined = readSafetensors(source).metadata.about;
+    return about?.startsWith(LENS_ABOUT) === true;
+  } catch {
+    return false;
+  } finally {
+    source.close();
+  }
 }
 
 /** Writes the spec and its tensor file; returns the spec's path. Throws with a sentence when it may not. */
@@ -41,7 +80,7 @@ export function writeLensFiles(specPath: string, lens: HeadLens, options: { mode
   if (problem) throw new Error(problem);
   const tensorPath = lensTensorPath(specPath);
   const { spec, tensors } = lensSpec(lens, { tensorFile: basename(tensorPath), model: options.model, query: options.query });
-  writeFileSync(tensorPath, writeSafetensors(tensors, { about: `Attention Lens: ${options.model}, layer ${lens.layer + 1} head ${lens.head + 1}` }));
+  writeFileSync(tensorPath, writeSafetensors(tensors, { about: `${LENS_ABOUT}${options.model}, layer ${lens.layer + 1} head ${lens.head + 1}` }));
   writeFileSync(specPath, `${JSON.stringify(spec, null, 2)}\n`);
   return specPath;
 }
