@@ -201,3 +201,19 @@ test('the editor\'s scan of more heads than the thumbnails\' budget: the workers
     local.close();
   }
 });
+
+test('a reader holding attention opens it whatever path it is asked for, and reads its heads in place', async () => {
+  const [layers, heads, n] = [2, 2, 4];
+  const weights = randomAttention(layers, heads, n, 11);
+  const values = new SharedArrayBuffer(weights.byteLength);
+  new Float32Array(values).set(weights);
+  const reader = ModelReader.holding(workers, { name: 'cell-3', tokens: ['a', 'b', 'c', 'd'], shape: [layers, heads, n, n], dtype: 'float32', values });
+  try {
+    const shape = await reader.open('/no/such/file.safetensors');
+    assert.deepEqual([shape.layers, shape.heads, shape.tokenTexts], [layers, heads, ['a', 'b', 'c', 'd']]);
+    const head = await reader.head(1, 0, {});
+    assert.deepEqual([...head], [...weights.subarray(2 * n * n, 3 * n * n)]);
+  } finally {
+    reader.dispose();
+  }
+});
