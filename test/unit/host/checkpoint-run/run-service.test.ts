@@ -19,9 +19,9 @@ import { fakeHeadLens } from '../../../support/head-lens.js';
 const L = 2, H = 3, N = 4;
 
 function fakeRun(text: string): RunResult {
-  const attention = Array.from({ length: L }, (_, l) => {
+  const attention = Array.from({ length: L }, () => {
     const a = new Float32Array(H * N * N);
-    for (let h = 0; h < H; h++) for (let i = 0; i < N; i++) for (let j = 0; j <= i; j++) a[h * N * N + i * N + j] = 1 / (i + 1) + (l * H + h) * 0 + (j === i ? 0 : 0);
+    for (let h = 0; h < H; h++) for (let i = 0; i < N; i++) for (let j = 0; j <= i; j++) a[h * N * N + i * N + j] = 1 / (i + 1);
     return a;
   });
   attention[1][N * N + 3 * N] = 0.25; // one different weight, in layer 2 head 2
@@ -40,7 +40,7 @@ const engine = (fail?: string): Engine => ({
 
 const ok = (r: RunResponse) => { assert.ok(r.ok, JSON.stringify(r)); return r as Extract<RunResponse, { ok: true }> & Record<string, unknown>; };
 
-test('a run becomes an attention file whose heads read back exactly, with the tokens', () => {
+test('a run answers its shape, tokens and next tokens; its heads, passes and lens are read from it', () => {
   const service = new RunService(engine());
   const run = ok(service.answer({ id: 1, op: 'run', folder: '/m', text: 'The cat sat on' }).response).run as { shape: { layers: number; heads: number; tokens: number; tokenTexts: string[] }; next: unknown[] };
   assert.equal(run.shape.layers, L);
@@ -112,8 +112,10 @@ test('a run\'s answers are bit for bit those of its attention saved as a file an
   }
 });
 
-test('a run makes no file: the service holds the run\'s own arrays, no buffer the size of its attention', () => {
+test('a run makes no file: every head\'s rows read are views of the run\'s own layers, no buffer the size of its attention', () => {
   const run = fakeRun('The cat sat on');
+  /** Every row block the held attention handed out, with the head it is of. */
+  const handed: { layer: number; head: number; first: number; bytes: Uint8Array }[] = [];
   const made: number[] = [];
   const original = globalThis.Uint8Array;
   const size = L * H * N * N * 4;
@@ -122,15 +124,30 @@ test('a run makes no file: the service holds the run\'s own arrays, no buffer th
   try {
     const service = new RunService({ ...engine(), run: () => run });
     ok(service.answer({ id: 1, op: 'run', folder: '/m', text: 'x' }).response);
-    ok(service.answer({ id: 2, op: 'pass', from: 0, to: L * H, options: {} }).response);
-    const head = ok(service.answer({ id: 3, op: 'head', layer: 1, head: 1, options: {} }).response).weights as Float32Array;
-    assert.deepEqual([...head], [...run.attention[1].subarray(N * N, 2 * N * N)]);
     const held = (service as unknown as { attention: AttentionSource }).attention;
-    assert.equal(held.rowBytes(1, 2, 0, N).buffer, run.attention[1].buffer, 'a head\'s rows are a view of the run\'s layer');
+    const rowBytes = held.rowBytes.bind(held);
+    held.rowBytes = (layer, head, first, rows) => {
+      const bytes = rowBytes(layer, head, first, rows);
+      handed.push({ layer, head, first, bytes });
+      return bytes;
+    };
+    ok(service.answer({ id: 2, op: 'pass', from: 0, to: L * H, options: {} }).response);
+    for (let k = 0; k < L * H; k++) {
+      const [layer, head] = [Math.floor(k / H), k % H];
+      const weights = ok(service.answer({ id: 3 + k, op: 'head', layer, head, options: {} }).response).weights as Float32Array;
+      assert.deepEqual([...weights], [...run.attention[layer].subarray(head * N * N, (head + 1) * N * N)]);
+    }
   } finally {
     globalThis.Uint8Array = original;
   }
   assert.deepEqual(made, [], 'no buffer the size of the attention was made');
+  const heads = new Set(handed.map((r) => r.layer * H + r.head));
+  assert.equal(heads.size, L * H, 'every head\'s rows were read');
+  for (const r of handed) {
+    const layer = run.attention[r.layer];
+    assert.equal(r.bytes.buffer, layer.buffer, `layer ${r.layer} head ${r.head}: a view of the run's own layer`);
+    assert.equal(r.bytes.byteOffset, layer.byteOffset + (r.head * N * N + r.first * N) * 4, `layer ${r.layer} head ${r.head}: at its own rows`);
+  }
 });
 
 test('a run the cancel flag names answers \'cancelled\' (asked between layers); a later run goes on', () => {
