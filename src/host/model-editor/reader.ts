@@ -44,7 +44,7 @@ export class ModelReader implements ModelReading {
   }
 
   /**
-   * `workers`: the host's worker service (its 'scan' job: dist/model-worker.js). `held`: the
+   * `workers`: the host's worker service (its 'scan' job: dist/scan-worker.js). `held`: the
    * attention 'open' opens in place of a file (see holding()).
    */
   constructor(workers: WorkerService, private readonly held?: HeldAttention) {

@@ -33,8 +33,8 @@ export type JobScripts = Readonly<Partial<Record<JobName, JobScript>>>;
 export function distScripts(dist: string): Required<JobScripts> {
   return {
     analysis: { file: path.join(dist, 'analysis-worker.js') },
-    scan: { file: path.join(dist, 'model-worker.js') },
-    run: { file: path.join(dist, 'model-run-worker.js') },
+    scan: { file: path.join(dist, 'scan-worker.js') },
+    run: { file: path.join(dist, 'run-worker.js') },
   };
 }
 

@@ -1,4 +1,4 @@
-// The model editor's reader workers (dist/model-worker.js, built by scripts/build.mjs): a scan shared
+// The model editor's reader workers (dist/scan-worker.js, built by scripts/build.mjs): a scan shared
 // out between two workers, a range of heads each, gives exactly the one-thread pass (statistics,
 // thumbnails, warnings), heard head by head in order; a head and the rollout come back as the core
 // computes them in this thread; a file the readers refuse comes back as their message, marked as such.
@@ -19,7 +19,7 @@ import { randomAttention, writeSafetensors } from '../../../support/model-fixtur
 import { ROOT } from '../../../support/paths.js';
 import { tempDir } from '../../../support/temp-dir.js';
 
-const worker = join(ROOT, 'dist', 'model-worker.js');
+const worker = join(ROOT, 'dist', 'scan-worker.js');
 const workers = new WorkerService({ scan: { file: worker } });
 
 test('two workers share the scan a head at a time; the result is the one-thread pass, heard in order', async () => {

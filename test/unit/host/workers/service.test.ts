@@ -128,8 +128,8 @@ test('a script that does not start: ready() is false and its requests fail (neve
   }
   const dist = distScripts('/ext/dist');
   assert.deepEqual(Object.keys(dist).sort(), [...JOB_NAMES].sort());
-  assert.equal(dist.scan.file, join('/ext/dist', 'model-worker.js'));
-  assert.equal(dist.run.file, join('/ext/dist', 'model-run-worker.js'));
+  assert.equal(dist.scan.file, join('/ext/dist', 'scan-worker.js'));
+  assert.equal(dist.run.file, join('/ext/dist', 'run-worker.js'));
   assert.equal(dist.analysis.file, join('/ext/dist', 'analysis-worker.js'));
 });
 
