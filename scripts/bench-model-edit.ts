@@ -1,6 +1,6 @@
 // npm run bench:model-edit: the editor's path from an edit of a model spec's text to its run
 // answered, outside VS Code but on the host's own code: the RunClient the session uses, the bundled
-// worker (dist/model-run-worker.js, so run `node scripts/build.mjs` first) with the real engine, on
+// worker (dist/run-worker.js, so run `node scripts/build.mjs` first) with the real engine, on
 // the GPT-2-small-shaped checkpoint bench:model writes. Per edit: the time from the edit to the run's
 // answer (the run's attention file then ready in the worker's memory), then to the first read of it
 // the grid makes (the pass over every head), the positions reused, and the longest stall of this
@@ -20,7 +20,7 @@ import { WorkerService } from '../src/host/workers/service.js';
 import { tokenizerFrom } from '../src/core/tokenizer/index.js';
 import { PARAGRAPH, writeCheckpoint } from './model-checkpoint.js';
 
-const WORKER = join(__dirname, '..', 'dist', 'model-run-worker.js');
+const WORKER = join(__dirname, '..', 'dist', 'run-worker.js');
 
 /** The longest gap between ticks of a 5 ms interval since the last reset, past the 5 ms. */
 class Stalls {

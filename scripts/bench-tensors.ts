@@ -1,6 +1,6 @@
 // npm run bench:tensors: model attention files at the sizes the real-models issue names, generated
 // here as safetensors (softmax rows of a fixed pseudo-random sequence), then: attn inspect (one
-// thread), the editor's scan in 1 and 2 worker threads (dist/model-worker.js: the header, the first
+// thread), the editor's scan in 1 and 2 worker threads (dist/scan-worker.js: the header, the first
 // heads read, all heads), the grid and a head drawn on jsdom, a head switch, and the process's peak
 // memory (the workers are threads of this process, as in VS Code's extension host). `--large` adds
 // 4 × 8 × 4,096 in F16 (a 1 GiB file). Figures, not assertions.
@@ -26,7 +26,7 @@ const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 const sizes: [number, number, number, Dtype][] = [[12, 12, 128, 'F32'], [12, 12, 512, 'F32']];
 if (process.argv.includes('--large')) sizes.push([4, 8, 4096, 'F16']);
-const worker = join(__dirname, '..', 'dist', 'model-worker.js');
+const worker = join(__dirname, '..', 'dist', 'scan-worker.js');
 const workers = new WorkerService({ scan: { file: worker } });
 const dir = mkdtempSync(join(tmpdir(), 'attn-bench-tensors-'));
 

@@ -15,11 +15,11 @@ await Promise.all([
   }),
   // The model editor's reader runs in a worker thread of the extension host.
   esbuild.build({
-    ...node, entryPoints: ['src/host/model-editor/worker.ts'], outfile: 'dist/model-worker.js',
+    ...node, entryPoints: ['src/host/model-editor/worker.ts'], outfile: 'dist/scan-worker.js',
   }),
   // The model run's worker: a real checkpoint's forward pass, and the model views' reads of its attention.
   esbuild.build({
-    ...node, entryPoints: ['src/host/checkpoint-run/worker.ts'], outfile: 'dist/model-run-worker.js',
+    ...node, entryPoints: ['src/host/checkpoint-run/worker.ts'], outfile: 'dist/run-worker.js',
   }),
   // The analysis worker (worker_threads): reads and computes specs off the extension host's thread.
   esbuild.build({

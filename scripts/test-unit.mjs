@@ -15,7 +15,7 @@ function testFiles(dir) {
 // Some tests run the built bundles (the workers, the webviews' scripts): without them they would time
 // out with nothing to say why, so a checkout that has none yet builds them first (npm run test:unit
 // always builds; this is for `node scripts/test-unit.mjs` run alone).
-const BUNDLES = ['extension.js', 'analysis-worker.js', 'model-worker.js', 'webview.js', 'model-webview.js', 'notebook-renderer.js', 'attn.js'];
+const BUNDLES = ['extension.js', 'analysis-worker.js', 'scan-worker.js', 'webview.js', 'model-webview.js', 'notebook-renderer.js', 'attn.js'];
 if (BUNDLES.some((b) => !existsSync(join('dist', b)))) {
   console.log('test-unit: dist/ lacks a bundle, building it first (node scripts/build.mjs)');
   const build = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });

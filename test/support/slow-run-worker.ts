@@ -1,11 +1,11 @@
-// A model run's worker for the client's tests: the real RunService and cancel flag (as worker.ts
+// A model run's worker for the client's tests: the real RunAnswers and cancel flag (as worker.ts
 // connects them), over a fake engine whose run takes LAYERS × LAYER_MS and asks `stopped` between
 // layers, as the real forward pass does. Its next token says how many times it loaded a model and
 // how many runs it stopped, so a test sees that a cancelled run stopped in the worker and the next
 // run did not load again. Started with `--require tsx/cjs` in execArgv.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Engine } from '../../src/host/checkpoint-run/engine.js';
-import { cancelledBy, RunService } from '../../src/host/checkpoint-run/run-service.js';
+import { cancelledBy, RunAnswers } from '../../src/host/checkpoint-run/run-answers.js';
 import { RunStopped } from '../../src/core/checkpoint/model.js';
 import type { RunRequest, RunWorkerData } from '../../src/protocol/checkpoint-run.js';
 
@@ -34,8 +34,8 @@ const engine: Engine = {
   close: () => {},
 };
 
-const service = new RunService(engine, cancelledBy(new Int32Array((workerData as RunWorkerData).cancel)));
+const answers = new RunAnswers(engine, cancelledBy(new Int32Array((workerData as RunWorkerData).cancel)));
 parentPort?.on('message', (r: RunRequest) => {
-  const { response, transfer } = service.answer(r);
+  const { response, transfer } = answers.answer(r);
   parentPort!.postMessage(response, transfer);
 });

@@ -2,13 +2,14 @@
 // first in spirit: a newer request for the same document cancels the older one (queued: dropped;
 // running: the lane's worker is ended and a fresh one started, since a computation cannot be
 // interrupted any other way). The request under way and its reply are matched by id through the
-// lane (src/protocol/requests.ts). If the worker cannot start, the analysis runs here instead (with
-// the same Analyst the worker has), so a panel is never left blank.
+// lane (src/protocol/requests.ts). If the worker cannot start (its script missing, found when the
+// lane starts it, or broken, found when the worker throws before its first answer), the analysis runs
+// here instead (with the same Analyst the worker has), so a panel is never left blank.
 import { failedAnalysis, type WireAnalysis } from '../../core/result/analyze-wire.js';
 import type { Progress } from '../../core/attention/attention.js';
 import type { WorkerReply, WorkerRequest } from '../../protocol/analysis-worker.js';
 import type { Requests } from '../../protocol/requests.js';
-import type { Lane, WorkerService } from '../workers/service.js';
+import { WorkerStartError, type Lane, type WorkerService } from '../workers/service.js';
 import { Analyst } from './analyst.js';
 
 /** The promise of a request that a newer request for the same document replaced. */
@@ -88,11 +89,19 @@ export class AnalysisRunner {
     if (this.laneReady()) {
       this.lane!.ask(job.request satisfies Omit<WorkerRequest, 'id'>, { sent: (id) => { job.id = id; } }).then(
         (answer) => this.finish(job, () => (answer.kind === 'done' ? answer.analysis : failedAnalysis(answer.message))),
-        (err: Error) => this.finish(job, () => failedAnalysis(err.message)),
+        (err: Error) => {
+          if (err instanceof WorkerStartError) this.withoutWorker(err.message);
+          if (this.lane || this.current !== job) this.finish(job, () => failedAnalysis(err.message));
+          else this.inPlaceLater(job);
+        },
       );
       return;
     }
-    // No worker: compute here, after the current event so the caller's own work goes first.
+    this.inPlaceLater(job);
+  }
+
+  /** No worker: compute here, after the current event so the caller's own work goes first. */
+  private inPlaceLater(job: Job): void {
     setImmediate(() => this.finish(job, () => this.inPlace.answer(job.request, job.onProgress)));
   }
 
@@ -112,10 +121,16 @@ export class AnalysisRunner {
   private laneReady(): boolean {
     if (!this.lane) return false;
     if (this.lane.ready()) return true;
-    this.log('analysis worker could not start; computing on the host');
+    this.withoutWorker(this.lane.notReady?.message ?? 'its lane is closed');
+    return false;
+  }
+
+  /** The worker cannot start: this analysis and every later one run here. */
+  private withoutWorker(why: string): void {
+    if (!this.lane) return;
+    this.log(`analysis worker could not start (${why}); computing on the host`);
     this.lane.dispose();
     this.lane = undefined;
-    return false;
   }
 
   /** A message of the worker: progress goes to the job under way, its last word settles the request. */

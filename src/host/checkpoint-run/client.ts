@@ -38,7 +38,7 @@ export class RunClient {
   private firstAsked!: () => void;
   private readonly first = new Promise<void>((resolve) => { this.firstAsked = resolve; });
 
-  /** `workers`: the host's worker service, whose 'run' job runs the model (dist/model-run-worker.js). */
+  /** `workers`: the host's worker service, whose 'run' job runs the model (dist/run-worker.js). */
   constructor(workers: WorkerService) {
     const workerData: RunWorkerData = { cancel: this.cancelFlag.buffer as SharedArrayBuffer };
     this.lane = workers.lane<Ok>('run', {

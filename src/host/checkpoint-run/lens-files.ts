@@ -1,15 +1,16 @@
 // Writing a real head as a spec (the lens, core/checkpoint-spec/lens-spec.ts): the .attn.json and its
 // tensor file beside it (<stem>.safetensors). Neither may land in the model's own folder (a model's
 // files are never replaced: a spec saved there could overwrite a shard or config.json), and the
-// tensor file never replaces a file that is not a lens's own earlier one. No VS Code: the session
-// asks where, this writes.
-import { existsSync, realpathSync, writeFileSync } from 'node:fs';
+// tensor file never replaces a file that is not a lens's own earlier one: one whose spec is beside it
+// and whose metadata says Attention Lens wrote it. Neither is written through a symbolic link (which
+// could point anywhere). No VS Code: the session asks where, this writes.
+import { existsSync, lstatSync, realpathSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { fileSource } from '../../core/files/file-source.js';
 import { within } from '../../core/checkpoint-files/model-location.js';
 import { lensSpec } from '../../core/checkpoint-spec/lens-spec.js';
-import { readSafetensors } from '../../core/tensors/safetensors.js';
 import { writeSafetensors } from '../../core/tensors/safetensors-write.js';
+import { readSafetensors } from '../../core/tensors/safetensors.js';
+import { fileSource } from '../../core/files/file-source.js';
 import type { HeadLens } from '../../core/checkpoint/types.js';
 
 /** A file name's stem from a model's name and a head: "gpt2-layer3-head5". */
@@ -23,28 +24,7 @@ export function lensTensorPath(specPath: string): string {
   return specPath.replace(/(\.attn)?\.json$/i, '') + '.safetensors';
 }
 
-/** What a lens's tensor file says of itself in its metadata's "about", and how a file is known as one. */
-const LENS_ABOUT = 'Attention Lens: ';
-
-/** Whether the file at `path` is a tensor file a lens wrote (its header's metadata says so). */
-function isLensTensorFile(path: string): boolean {
-  try {
-    const source = fileSource(path);
-    try {
-      return readSafetensors(source).metadata.about?.startsWith(LENS_ABOUT) === true;
-    } finally {
-      source.close();
-    }
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Why `specPath` cannot be written for a head of the model in `modelFolder`, or undefined. The save
- * dialog asks before the spec replaces a file, but never about the tensor file written beside it
- * (x.safetensors for x.attn.json): one that is there and not a lens's own is refused, not replaced.
- */
+/** Why `specPath` cannot be written for a head of the model in `modelFolder`, or undefined. */
 export function lensTargetProblem(specPath: string, modelFolder: string): string | undefined {
   if (!/\.attn\.json$/i.test(specPath)) return 'a spec\'s name ends in .attn.json';
   let folder: string, model: string;
@@ -56,8 +36,42 @@ export function lensTargetProblem(specPath: string, modelFolder: string): string
   }
   if (within(model, folder)) return 'this is the model\'s own folder: its files are never replaced, so choose another folder for the spec';
   const tensorPath = lensTensorPath(specPath);
-  if (existsSync(tensorPath) && !isLensTensorFile(tensorPath)) return `${basename(tensorPath)} is beside it and is not a head a lens saved: the spec's tensor file would replace it, so choose another name`;
+  for (const path of [specPath, tensorPath]) {
+    if (isSymbolicLink(path)) return `${basename(path)} is a symbolic link: a lens is not written through one, so choose another name`;
+  }
+  if (existsSync(tensorPath) && !(existsSync(specPath) && isLensTensorFile(tensorPath))) {
+    return `${basename(tensorPath)} is there and is not an earlier lens's own tensor file: it is never replaced, so choose another name`;
+  }
   return undefined;
+}
+
+/** The start of the `about` a lens's tensor file says in its metadata. */
+const LENS_ABOUT = 'Attention Lens: ';
+
+function isSymbolicLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the file at `path` is a safetensors file whose metadata says a lens wrote it (writeLensFiles). */
+function isLensTensorFile(path: string): boolean {
+  let source: ReturnType<typeof fileSource>;
+  try {
+    source = fileSource(path);
+  } catch {
+    return false;
+  }
+  try {
+    const about: string | undefined = readSafetensors(source).metadata.about;
+    return about?.startsWith(LENS_ABOUT) === true;
+  } catch {
+    return false;
+  } finally {
+    source.close();
+  }
 }
 
 /** Writes the spec and its tensor file; returns the spec's path. Throws with a sentence when it may not. */

@@ -5,13 +5,15 @@
 // panel, half the last run's cost), a newer edit cancelling an older run (the worker stops it between
 // layers and keeps its model), with progress in the status
 // bar (and, past a second, a cancellable notification). A spec whose model cannot be found or run gets
-// a problem on its "model" value and the one-line reason in the view, never a blank panel.
+// a problem on its "model" value and the one-line reason in the view, never a blank panel; a spec
+// whose read here fails gets that reason on its first character and in the view. A head the views
+// save, or open in the lens, is written by lens-save.ts.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { resolveModelFolder, hfCacheRoot, nodeFolderFs } from '../../core/checkpoint-files/model-location.js';
 import type { Problem } from '../../core/json/problems.js';
 import { notRunningReason, type ModelSpec } from '../../core/checkpoint-spec/read-model.js';
-import type { ModelHostMessage, ModelWebviewMessage } from '../../protocol/model-editor.js';
+import type { ModelHostMessage } from '../../protocol/model-editor.js';
 import type { RunReport } from '../../protocol/checkpoint-run.js';
 import type { AnalysisCache } from '../analysis/cache.js';
 import { log } from '../log.js';
@@ -24,7 +26,7 @@ import type { Dialogs } from '../dialogs.js';
 import type { WorkerService } from '../workers/service.js';
 import { RunCancelled, RunClient } from './client.js';
 import { readModelSpecText, type ModelSpecRead } from './spec-text.js';
-import { freshLensPath, LENS_SAVE_FILTERS, lensSpecPath, lensStem, lensTargetProblem, writeLensFiles } from './lens-files.js';
+import { saveLens, type LensMessage } from './lens-save.js';
 
 export interface RunContext {
   extensionUri: vscode.Uri;
@@ -39,6 +41,8 @@ export interface RunContext {
   diagnostics: vscode.DiagnosticCollection;
   /** Opens the spec views (the panel) on a spec. */
   showSpec(uri: vscode.Uri): Thenable<unknown>;
+  /** Reads a model spec on the host's thread: readModelSpecText when not given. */
+  readSpec?(text: string): ModelSpecRead | undefined;
 }
 
 /** A run that takes longer than this gets a notification with a Cancel button too. */
@@ -107,9 +111,21 @@ export class RunSession {
     let problems: readonly Problem[];
     try {
       document = await vscode.workspace.openTextDocument(this.uri);
-      // A model spec is read here; a text edited into another kind of spec is read by the analysis, which says why it does not run.
-      const read: ModelSpecRead = readModelSpecText(document.getText()) ?? await this.context.cache.get(document);
-      ({ model: spec, problems } = read);
+    } catch {
+      return; // replaced by a newer version, whose run is on its way
+    }
+    if (this.disposed) return;
+    // A model spec is read here; a text edited into another kind of spec is read by the analysis, which says why it does not run.
+    let here: ModelSpecRead | undefined;
+    try {
+      here = (this.context.readSpec ?? readModelSpecText)(document.getText());
+    } catch (e) {
+      // No spec to put the problem on: it goes on the spec's first character, and the view says why.
+      this.refuse(`the spec could not be read: ${e instanceof Error ? e.message : String(e)}`, undefined, document, new vscode.Range(0, 0, 0, 1));
+      return;
+    }
+    try {
+      ({ model: spec, problems } = here ?? await this.context.cache.get(document));
     } catch {
       return; // replaced by a newer version, whose run is on its way
     }
@@ -157,18 +173,24 @@ export class RunSession {
   }
 
   /** The spec cannot run: the problem on "model" (when it has one), and the view says why. */
-  private refuse(message: string, spec: ModelSpec | undefined, document: vscode.TextDocument): void {
+  private refuse(message: string, spec: ModelSpec | undefined, document: vscode.TextDocument, at?: vscode.Range): void {
     this.lastKey = undefined;
     this.client.refuse(message);
     this.document.reread();
-    this.problem(message, spec, document);
+    this.problem(message, spec, document, at);
   }
 
-  private problem(message: string, spec: ModelSpec | undefined, document: vscode.TextDocument): void {
+  /** The problem on the spec's "model" value, or at `at` for one that is no problem of a value. */
+  private problem(message: string, spec: ModelSpec | undefined, document: vscode.TextDocument, at?: vscode.Range): void {
     this.runError = message;
+    if (at) { this.diagnose(at, message); return; }
     if (!spec) { this.context.diagnostics.delete(this.uri); return; }
     const range = new vscode.Range(document.positionAt(spec.modelSpan.offset), document.positionAt(spec.modelSpan.offset + spec.modelSpan.length));
-    const d = new vscode.Diagnostic(range, `model: ${message}`, vscode.DiagnosticSeverity.Error);
+    this.diagnose(range, `model: ${message}`);
+  }
+
+  private diagnose(range: vscode.Range, message: string): void {
+    const d = new vscode.Diagnostic(range, message, vscode.DiagnosticSeverity.Error);
     d.source = 'Attention Lens';
     this.context.diagnostics.set(this.uri, [d]);
   }
@@ -191,36 +213,11 @@ export class RunSession {
     void settled.then(() => clearTimeout(timer));
   }
 
-  /** A head of the run in the spec views: written beside the spec (saved where the user says) or in the extension's storage, then opened. */
-  private async lens(m: Extract<ModelWebviewMessage, { type: 'lens' }>): Promise<void> {
+  /** A head of the run in the spec views, saved or opened in the lens (lens-save.ts). */
+  private async lens(m: LensMessage): Promise<void> {
     const folder = this.folder, model = this.model?.model;
     if (!folder || !model || !this.report) return;
-    try {
-      const lens = await this.client.lens(m.layer, m.head);
-      const stem = lensStem(model, m.layer, m.head);
-      let target: string;
-      if (m.save) {
-        const beside = this.uri.scheme === 'file' ? path.dirname(this.uri.fsPath) : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-        const proposed = beside ? vscode.Uri.file(freshLensPath(beside, stem)) : undefined;
-        const chosen = await this.context.dialogs.save({
-          ...(proposed ? { defaultUri: proposed } : {}), saveLabel: 'Save', title: `Save ${model} layer ${m.layer + 1} head ${m.head + 1} as a spec`,
-          filters: LENS_SAVE_FILTERS,
-        });
-        if (!chosen) return;
-        target = lensSpecPath(chosen.fsPath);
-        const problem = lensTargetProblem(target, folder);
-        if (problem) { void vscode.window.showErrorMessage(`Attention Lens: ${problem}`); return; }
-      } else {
-        const dir = vscode.Uri.joinPath(this.context.globalStorageUri, 'lens');
-        await vscode.workspace.fs.createDirectory(dir);
-        target = freshLensPath(dir.fsPath, stem);
-      }
-      writeLensFiles(target, lens, { model, modelFolder: folder, query: m.token });
-      const spec = vscode.Uri.file(target);
-      if (m.save) await vscode.window.showTextDocument(spec, { preview: false, viewColumn: vscode.ViewColumn.One });
-      await this.context.showSpec(spec);
-    } catch (e) {
-      void vscode.window.showErrorMessage(`Attention Lens: the lens on layer ${m.layer + 1} head ${m.head + 1}: ${e instanceof Error ? e.message : String(e)}`);
-    }
+    const { dialogs, globalStorageUri, showSpec } = this.context;
+    await saveLens({ lens: (layer, head) => this.client.lens(layer, head), dialogs, globalStorageUri, showSpec }, { spec: this.uri, model, folder }, m);
   }
 }

@@ -2,15 +2,15 @@
 // seconds, which would stall the extension host, so it runs here (one worker per model spec shown),
 // and so do the model views' reads of its attention. A newer edit cancels an older run through the
 // shared cancel flag, read between layers (client.ts); the worker and its loaded model stay. Bundled
-// by scripts/build.mjs as dist/model-run-worker.js.
+// by scripts/build.mjs as dist/run-worker.js.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { RunRequest, RunWorkerData } from '../../protocol/checkpoint-run.js';
 import { realEngine } from './engine.js';
-import { cancelledBy, RunService } from './run-service.js';
+import { cancelledBy, RunAnswers } from './run-answers.js';
 
-const service = new RunService(realEngine(), cancelledBy(new Int32Array((workerData as RunWorkerData).cancel)));
+const answers = new RunAnswers(realEngine(), cancelledBy(new Int32Array((workerData as RunWorkerData).cancel)));
 
 parentPort?.on('message', (r: RunRequest) => {
-  const { response, transfer } = service.answer(r);
+  const { response, transfer } = answers.answer(r);
   parentPort!.postMessage(response, transfer);
 });

@@ -35,8 +35,19 @@ type Ok = ReaderResponse & { ok: true };
 export class ModelReader implements ModelReading {
   private readonly lane: Lane<Ok>;
 
-  /** `workers`: the host's worker service (its 'scan' job: dist/model-worker.js). */
-  constructor(workers: WorkerService) {
+  /**
+   * A reader whose 'open' opens attention the host holds (a notebook output's), whatever path it is
+   * given: what ModelDocument asks of a reader of a file.
+   */
+  static holding(workers: WorkerService, attention: HeldAttention): ModelReading {
+    return new ModelReader(workers, attention);
+  }
+
+  /**
+   * `workers`: the host's worker service (its 'scan' job: dist/scan-worker.js). `held`: the
+   * attention 'open' opens in place of a file (see holding()).
+   */
+  constructor(workers: WorkerService, private readonly held?: HeldAttention) {
     this.lane = workers.lane<Ok>('scan', {
       receive: (message, requests: Requests<Ok>) => {
         const r = message as ReaderResponse;
@@ -56,6 +67,7 @@ export class ModelReader implements ModelReading {
 
   /** Opens the file (its header only). `open`: the tensor and tokens a spec that references the file names (see read-reference.ts). */
   async open(path: string, open?: OpenOptions): Promise<ModelShape> {
+    if (this.held) return this.openHeld(this.held);
     return (await this.ask({ op: 'open', path, ...(open ? { open } : {}) })).shape!;
   }
 

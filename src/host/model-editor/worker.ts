@@ -2,7 +2,7 @@
 // 4 × 8 × 4,096) and the rollout (n³ per layer) would otherwise stall the extension host. The
 // worker holds one open file (or attention the host holds in shared memory, a notebook output's,
 // read in place) and answers one request at a time (several workers share a scan, each a range of
-// heads); results go back as transferred ArrayBuffers. Bundled by scripts/build.mjs as dist/model-worker.js.
+// heads); results go back as transferred ArrayBuffers. Bundled by scripts/build.mjs as dist/scan-worker.js.
 import { parentPort } from 'node:worker_threads';
 import { openAttention } from '../../core/files/open.js';
 import type { AttentionSource } from '../../core/tensors/attention-source.js';

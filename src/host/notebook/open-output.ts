@@ -13,7 +13,7 @@ import { NOTEBOOK_RENDERER_ID, rendererMessageProblem, type RendererMessage, typ
 import type { HeldAttention } from '../../protocol/model-reader.js';
 import type { AttentionPayload } from '../../core/model-attention/payload.js';
 import { ModelDocument } from '../model-editor/document.js';
-import { ModelReader, type ModelReading } from '../model-editor/reader.js';
+import { ModelReader } from '../model-editor/reader.js';
 import { showModelView } from '../model-editor/webview.js';
 import { log } from '../log.js';
 import type { WorkerService } from '../workers/service.js';
@@ -39,20 +39,6 @@ function held(payload: AttentionPayload, bytes: Uint8Array, name: string): HeldA
   const values = new SharedArrayBuffer(bytes.length);
   new Uint8Array(values).set(bytes);
   return { name, tokens: payload.tokens, shape: payload.shape, dtype: payload.dtype, values };
-}
-
-/** A model reader (a worker) whose 'open' takes the held attention: what ModelDocument asks of a reader of a file. */
-function heldReader(workers: WorkerService, attention: HeldAttention): ModelReading {
-  const reader = new ModelReader(workers);
-  return {
-    open: () => reader.openHeld(attention),
-    pass: (from, to, options) => reader.pass(from, to, options),
-    head: (layer, head, options) => reader.head(layer, head, options),
-    picture: (layer, head, options) => reader.picture(layer, head, options),
-    window: (layer, head, i0, rows, j0, cols, options) => reader.window(layer, head, i0, rows, j0, cols, options),
-    rollout: (options) => reader.rollout(options),
-    dispose: () => reader.dispose(),
-  };
 }
 
 export class NotebookOutputs implements vscode.Disposable {
@@ -114,7 +100,7 @@ export class NotebookOutputs implements vscode.Disposable {
       await vscode.workspace.fs.createDirectory(folder);
       const uri = vscode.Uri.joinPath(folder, name);
       const attention = held(payload, bytes, name);
-      const document = new ModelDocument({ uri: uri.toString(), path: name, newReader: () => heldReader(this.workers, attention), log: log() });
+      const document = new ModelDocument({ uri: uri.toString(), path: name, newReader: () => ModelReader.holding(this.workers, attention), log: log() });
       const panel = vscode.window.createWebviewPanel('attentionLens.notebookOutput', payload.title ?? name, vscode.ViewColumn.Beside, { retainContextWhenHidden: false });
       this.panels.set(name, panel);
       showModelView(panel, uri, document, this.extensionUri, () => {

@@ -5,10 +5,14 @@
 // every request it waits on failed when the worker dies, so nobody waits for ever. A lane whose
 // worker died starts a fresh one at its next request (the run keeps a model loaded, the analysis a
 // few results: both rebuild them), unless its client cannot rebuild what the worker held (a reader's
-// open file: it is closed for good instead). Disposing the service ends every worker it started.
+// open file: it is closed for good instead). A worker that cannot start (its script missing, or one
+// that throws before the worker's first message: a broken bundle) closes its lane with a
+// WorkerStartError: starting it again would fail again, so its client is told once and can do the
+// work some other way. Disposing the service ends every worker it started.
 // This is the only file of the host that starts a thread, so their number and lifetimes are
 // answered here and nowhere else. Threads are not shared between lanes: a run keeps its loaded
 // model and a reader its open file, which another client's request must not disturb.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { RequestError, Requests } from '../../protocol/requests.js';
@@ -29,8 +33,8 @@ export type JobScripts = Readonly<Partial<Record<JobName, JobScript>>>;
 export function distScripts(dist: string): Required<JobScripts> {
   return {
     analysis: { file: path.join(dist, 'analysis-worker.js') },
-    scan: { file: path.join(dist, 'model-worker.js') },
-    run: { file: path.join(dist, 'model-run-worker.js') },
+    scan: { file: path.join(dist, 'scan-worker.js') },
+    run: { file: path.join(dist, 'run-worker.js') },
   };
 }
 
@@ -79,6 +83,8 @@ export class Lane<Reply> {
   private closed: Error | undefined;
   /** Workers this lane started (1, and one more per restart). */
   started = 0;
+  /** Why the last ready() was false, for the client to say. */
+  notReady: Error | undefined;
 
   constructor(
     readonly job: JobName,
@@ -99,8 +105,10 @@ export class Lane<Reply> {
   ready(): boolean {
     try {
       this.ensure();
+      this.notReady = undefined;
       return true;
-    } catch {
+    } catch (e) {
+      this.notReady = e instanceof Error ? e : new WorkerStartError(String(e));
       return false;
     }
   }
@@ -149,6 +157,10 @@ export class Lane<Reply> {
     if (this.worker) return this.worker;
     if (this.closed) throw this.closed;
     this.owner.mayStart(this.job);
+    // Node says a missing script only later, as the worker's 'error': asked here, it is a start that fails at once.
+    if (!fs.existsSync(this.script.file)) {
+      throw this.cannotStart(`no script at ${this.script.file} (is the extension built?)`);
+    }
     let worker: Worker;
     try {
       worker = new Worker(this.script.file, {
@@ -156,19 +168,41 @@ export class Lane<Reply> {
         ...(this.options.workerData !== undefined ? { workerData: this.options.workerData } : {}),
       });
     } catch (e) {
-      throw new WorkerStartError(`the ${this.job} worker could not start: ${e instanceof Error ? e.message : String(e)}`);
+      throw this.cannotStart(e instanceof Error ? e.message : String(e));
     }
     this.started++;
     this.owner.startedOne(this.job);
     this.worker = worker;
+    let heard = false;
     worker.on('message', (message: unknown) => {
+      heard = true;
       if (worker !== this.worker) return; // a worker ended or replaced: its late answers are stale
       if (this.options.receive) this.options.receive(message, this.requests);
       else this.requests.settle((message as { id?: unknown } | null)?.id, message as Reply);
     });
-    worker.on('error', (e) => this.lost(worker, e.message));
+    worker.on('error', (e) => {
+      // Silent until it threw: its script does not load (a broken bundle), and a fresh worker would throw the same.
+      // Running out of memory is a death under a request's load, which a fresh worker may survive.
+      if (!heard && (e as { code?: unknown }).code !== 'ERR_WORKER_OUT_OF_MEMORY') this.failedToStart(worker, e.message);
+      else this.lost(worker, e.message);
+    });
     worker.on('exit', (code) => this.lost(worker, `exit code ${code}`));
     return worker;
+  }
+
+  private cannotStart(why: string): WorkerStartError {
+    return new WorkerStartError(`the ${this.job} worker could not start: ${why}`);
+  }
+
+  /** The worker threw before it said anything: the lane closes, its requests fail with why. */
+  private failedToStart(worker: Worker, why: string): void {
+    if (worker !== this.worker) return;
+    this.worker = undefined;
+    const error = this.cannotStart(why.split('\n')[0]);
+    this.closed = error;
+    this.requests.close(error);
+    this.owner.forget(this as Lane<unknown>);
+    void worker.terminate();
   }
 
   /** The worker died under its requests (out of memory, a crash): they fail; the next one restarts it, if the lane may. */

@@ -3,7 +3,7 @@
 // one, long work reports progress, and a missing worker falls back to computing in place.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AnalysisRunner, Cancelled } from '../../../../src/host/analysis/runner.js';
 import { WorkerService } from '../../../../src/host/workers/service.js';
@@ -11,6 +11,7 @@ import { decodeAttention } from '../../../../src/core/result/wire.js';
 import { analyze } from '../../../../src/core/index.js';
 import { exampleText } from '../../../support/specs.js';
 import { ROOT } from '../../../support/paths.js';
+import { tempDir } from '../../../support/temp-dir.js';
 
 const WORKER = join(ROOT, 'dist', 'analysis-worker.js');
 
@@ -80,10 +81,30 @@ test('without a worker the analysis still runs, in place', async () => {
   const a = await runner.run('doc', exampleText('apple-watch-lens.attn.json'));
   assert.equal(runner.started, 0);
   assert.ok(a.wire);
-  const missing = new AnalysisRunner(new WorkerService({ analysis: { file: join(__dirname, 'no-such-worker.js') } }));
+  const lines: string[] = [];
+  const missing = new AnalysisRunner(new WorkerService({ analysis: { file: join(__dirname, 'no-such-worker.js') } }), (line) => lines.push(line));
   const b = await missing.run('doc', exampleText('apple-watch-lens.attn.json'));
-  assert.ok(b.wire || b.problems.length > 0, 'an answer, never a hang');
+  assert.ok(b.wire, 'computed here');
+  assert.equal(missing.started, 0);
+  assert.match(lines.join('\n'), /could not start \(the analysis worker could not start: no script at .*\); computing on the host/);
   missing.dispose();
+});
+
+test('a worker script that throws as it loads: the analysis runs in place, and no worker is started again', async () => {
+  const broken = join(tempDir('attn-broken-analysis-'), 'analysis-worker.js');
+  writeFileSync(broken, 'throw new Error("a broken bundle");\n');
+  const workers = new WorkerService({ analysis: { file: broken } });
+  const runner = new AnalysisRunner(workers);
+  try {
+    const a = await runner.run('doc', exampleText('apple-watch-lens.attn.json'));
+    assert.ok(a.wire, 'computed here');
+    const b = await runner.run('doc', exampleText('apple-watch-lens.attn.json'));
+    assert.ok(b.wire);
+    assert.equal(workers.started.analysis, 1, 'one worker tried, not one per request');
+  } finally {
+    runner.dispose();
+    workers.dispose();
+  }
 });
 
 test('the linear-algebra numbers are a job of their own, which does not cancel the attention of the same document', async () => {

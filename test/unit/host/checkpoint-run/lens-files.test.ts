@@ -1,17 +1,17 @@
 // Saving a real head as a spec (src/host/checkpoint-run/lens-files.ts): the spec and its tensor file are
 // written beside each other and read back as a spec whose compute gives the head's weights; a target
-// in the model's own folder is refused and nothing is written there; a file beside the spec that its
-// tensor file would replace is refused unless a lens wrote it.
+// in the model's own folder is refused and nothing is written there; a tensor file that is not an
+// earlier lens's own is never replaced, and neither file is written through a symbolic link.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { freshLensPath, LENS_SAVE_FILTERS, lensSpecPath, lensStem, lensTargetProblem, lensTensorPath, writeLensFiles } from '../../../../src/host/checkpoint-run/lens-files.js';
 import { analyze } from '../../../../src/core/index.js';
 import { folderFiles } from '../../../../src/core/files/spec-files.js';
-import { fakeHeadLens } from '../../../support/head-lens.js';
 import { writeSafetensors } from '../../../../src/core/tensors/safetensors-write.js';
+import { fakeHeadLens } from '../../../support/head-lens.js';
 
 const root = mkdtempSync(join(tmpdir(), 'attn-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -55,25 +55,52 @@ test('Save head as spec… in code-server\'s save dialog keeps the proposed name
   assert.equal(lensSpecPath(join(root, 'notes.json')), join(root, 'notes.json'));
 });
 
-test('a file where the tensor file goes is never replaced unless a lens saved it', () => {
-  const dir = join(root, 'beside');
-  mkdirSync(dir);
+test('a tensor file that is not an earlier lens\'s own is never replaced; an earlier lens is', () => {
   const lens = fakeHeadLens({ n: 3, dModel: 4, headDim: 2, rotary: false, biases: false });
-  // Before: the dialog asked about x.attn.json only, and x.safetensors (here the user's own weights,
-  // or any file of that name) was replaced without a word.
-  const weights = join(dir, 'gpt2.safetensors'), text = join(dir, 'notes.safetensors');
-  writeFileSync(weights, writeSafetensors([{ name: 'wte.weight', dtype: 'F32', shape: [2, 2], data: new Float32Array([1, 2, 3, 4]) }], { format: 'pt' }));
-  writeFileSync(text, 'not tensors at all');
-  for (const [spec, file] of [[join(dir, 'gpt2.attn.json'), weights], [join(dir, 'notes.attn.json'), text]]) {
-    const before = readFileSync(file);
-    assert.match(lensTargetProblem(spec, modelFolder) ?? '', /is beside it and is not a head a lens saved: the spec's tensor file would replace it/);
-    assert.throws(() => writeLensFiles(spec, lens, { model: 'tiny', modelFolder, query: 0 }), /would replace it/);
-    assert.deepEqual(readFileSync(file), before);
-    assert.equal(existsSync(spec), false);
-  }
-  // A lens's own earlier head is replaced, as the dialog confirmed for its spec.
-  const again = join(dir, 'head.attn.json');
-  writeLensFiles(again, lens, { model: 'tiny', modelFolder, query: 0 });
-  assert.equal(lensTargetProblem(again, modelFolder), undefined);
-  writeLensFiles(again, fakeHeadLens({ n: 4, dModel: 4, headDim: 2, rotary: false, biases: false }), { model: 'tiny', modelFolder, query: 1 });
+  const options = { model: 'tiny', modelFolder, query: 0 };
+  const dir = mkdtempSync(join(root, 'replace-'));
+  // A safetensors file of the user's own, with no spec beside it.
+  const alone = join(dir, 'weights.attn.json');
+  const theirs = writeSafetensors([{ name: 'w', dtype: 'F32', shape: [1], data: new Uint8Array(4) }]);
+  writeFileSync(lensTensorPath(alone), theirs);
+  assert.match(lensTargetProblem(alone, modelFolder) ?? '', /weights\.safetensors is there and is not an earlier lens's own tensor file/);
+  assert.throws(() => writeLensFiles(alone, lens, options), /never replaced/);
+  assert.deepEqual(readFileSync(lensTensorPath(alone)), Buffer.from(theirs));
+  assert.equal(existsSync(alone), false);
+  // A spec beside it does not make it a lens's: its metadata does not say Attention Lens wrote it.
+  writeFileSync(alone, '{}\n');
+  assert.match(lensTargetProblem(alone, modelFolder) ?? '', /not an earlier lens's own/);
+  writeFileSync(lensTensorPath(alone), 'not a safetensors file');
+  assert.match(lensTargetProblem(alone, modelFolder) ?? '', /not an earlier lens's own/);
+  // An earlier lens, spec and tensor file, is replaced by a save on the same name.
+  const earlier = join(dir, 'tiny-layer1-head1.attn.json');
+  writeLensFiles(earlier, lens, options);
+  assert.equal(lensTargetProblem(earlier, modelFolder), undefined);
+  const first = JSON.parse(readFileSync(earlier, 'utf8')) as { open: { token: string } };
+  writeLensFiles(earlier, lens, { ...options, query: 1 });
+  const again = JSON.parse(readFileSync(earlier, 'utf8')) as { open: { token: string } };
+  assert.notEqual(again.open.token, first.open.token, 'written again, on the other query');
+});
+
+test('neither file is written through a symbolic link', () => {
+  const lens = fakeHeadLens({ n: 3, dModel: 4, headDim: 2, rotary: false, biases: false });
+  const options = { model: 'tiny', modelFolder, query: 0 };
+  const dir = mkdtempSync(join(root, 'links-'));
+  const elsewhere = join(dir, 'elsewhere.txt');
+  writeFileSync(elsewhere, 'keep me');
+  const linkedTensor = join(dir, 'a.attn.json');
+  symlinkSync(elsewhere, lensTensorPath(linkedTensor));
+  assert.match(lensTargetProblem(linkedTensor, modelFolder) ?? '', /a\.safetensors is a symbolic link/);
+  assert.throws(() => writeLensFiles(linkedTensor, lens, options), /symbolic link/);
+  const linkedSpec = join(dir, 'b.attn.json');
+  symlinkSync(elsewhere, linkedSpec);
+  assert.match(lensTargetProblem(linkedSpec, modelFolder) ?? '', /b\.attn\.json is a symbolic link/);
+  assert.throws(() => writeLensFiles(linkedSpec, lens, options), /symbolic link/);
+  // A link to nowhere is refused too: writing through it would make a file where it points.
+  const dangling = join(dir, 'c.attn.json');
+  symlinkSync(join(dir, 'nowhere.safetensors'), lensTensorPath(dangling));
+  assert.match(lensTargetProblem(dangling, modelFolder) ?? '', /symbolic link/);
+  assert.equal(readFileSync(elsewhere, 'utf8'), 'keep me');
+  assert.equal(existsSync(join(dir, 'nowhere.safetensors')), false);
+  assert.ok(lstatSync(lensTensorPath(linkedTensor)).isSymbolicLink());
 });

@@ -17,7 +17,7 @@ import { ROOT } from '../../../support/paths.js';
 import { CountingReader, Gate, LocalReader, LogStandIn, until, WebviewStandIn } from './stand-ins.js';
 import { tempDir } from '../../../support/temp-dir.js';
 
-const worker = join(ROOT, 'dist', 'model-worker.js');
+const worker = join(ROOT, 'dist', 'scan-worker.js');
 const workers = new WorkerService({ scan: { file: worker } });
 
 /** A document on a file on disk read by real workers, and one booted editor of it, once every head is read. */

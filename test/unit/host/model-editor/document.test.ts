@@ -20,7 +20,7 @@ import { npyBytes, npyDict, zipOf } from '../../../support/tensor-files.js';
 import { CountingReader, eachHeadOnce, Gate, LocalReader, LogStandIn, passesOf, settle, until, WebviewStandIn } from './stand-ins.js';
 import { tempDir } from '../../../support/temp-dir.js';
 
-const worker = join(ROOT, 'dist', 'model-worker.js');
+const worker = join(ROOT, 'dist', 'scan-worker.js');
 const workers = new WorkerService({ scan: { file: worker } });
 
 /** An editor of `document` with a webview that has booted (posted every head as it comes). */

@@ -1,5 +1,5 @@
 // The model editor's glue to VS Code (src/host/model-editor/editor.ts, webview.ts) in the vscode
-// stand-in, with the real reader worker (dist/model-worker.js: run `node scripts/build.mjs` first): Open
+// stand-in, with the real reader worker (dist/scan-worker.js: run `node scripts/build.mjs` first): Open
 // Model Attention opens the custom editor on a .safetensors file, whose page gets the file's header
 // after 'ready'; two editors of one file share one document and one scan; a spec's reference opens the
 // editor beside with the spec's tokens; a file not on disk is refused; a forged message is dropped.

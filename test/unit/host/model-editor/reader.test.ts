@@ -1,4 +1,4 @@
-// The model editor's reader workers (dist/model-worker.js, built by scripts/build.mjs): a scan shared
+// The model editor's reader workers (dist/scan-worker.js, built by scripts/build.mjs): a scan shared
 // out between two workers, a range of heads each, gives exactly the one-thread pass (statistics,
 // thumbnails, warnings), heard head by head in order; a head and the rollout come back as the core
 // computes them in this thread; a file the readers refuse comes back as their message, marked as such.
@@ -19,7 +19,7 @@ import { randomAttention, writeSafetensors } from '../../../support/model-fixtur
 import { ROOT } from '../../../support/paths.js';
 import { tempDir } from '../../../support/temp-dir.js';
 
-const worker = join(ROOT, 'dist', 'model-worker.js');
+const worker = join(ROOT, 'dist', 'scan-worker.js');
 const workers = new WorkerService({ scan: { file: worker } });
 
 test('two workers share the scan a head at a time; the result is the one-thread pass, heard in order', async () => {
@@ -199,5 +199,21 @@ test('the editor\'s scan of more heads than the thumbnails\' budget: the workers
   } finally {
     for (const r of readers) r.dispose();
     local.close();
+  }
+});
+
+test('a reader holding attention opens it whatever path it is asked for, and reads its heads in place', async () => {
+  const [layers, heads, n] = [2, 2, 4];
+  const weights = randomAttention(layers, heads, n, 11);
+  const values = new SharedArrayBuffer(weights.byteLength);
+  new Float32Array(values).set(weights);
+  const reader = ModelReader.holding(workers, { name: 'cell-3', tokens: ['a', 'b', 'c', 'd'], shape: [layers, heads, n, n], dtype: 'float32', values });
+  try {
+    const shape = await reader.open('/no/such/file.safetensors');
+    assert.deepEqual([shape.layers, shape.heads, shape.tokenTexts], [layers, heads, ['a', 'b', 'c', 'd']]);
+    const head = await reader.head(1, 0, {});
+    assert.deepEqual([...head], [...weights.subarray(2 * n * n, 3 * n * n)]);
+  } finally {
+    reader.dispose();
   }
 });

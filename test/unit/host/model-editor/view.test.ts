@@ -17,7 +17,7 @@ import { ROOT } from '../../../support/paths.js';
 import { eachHeadOnce, Gate, LocalReader, LogStandIn, passesOf, settle, until, WebviewStandIn } from './stand-ins.js';
 import { tempDir } from '../../../support/temp-dir.js';
 
-const worker = join(ROOT, 'dist', 'model-worker.js');
+const worker = join(ROOT, 'dist', 'scan-worker.js');
 const workers = new WorkerService({ scan: { file: worker } });
 
 /** A document over a 2 × 3 × 5 file in memory (`values`), one head a range, its passes held at `gate`. */

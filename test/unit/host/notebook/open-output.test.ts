@@ -21,7 +21,7 @@ const dir = mkdtempSync(join(tmpdir(), 'attn-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const until = async (f: () => boolean) => { for (let i = 0; i < 500 && !f(); i++) await new Promise((r) => setTimeout(r, 10)); };
 const extension = vscode.Uri.file(ROOT);
-const workers = new WorkerService({ scan: { file: join(ROOT, 'dist', 'model-worker.js') } });
+const workers = new WorkerService({ scan: { file: join(ROOT, 'dist', 'scan-worker.js') } });
 after(() => workers.dispose());
 
 test('open: the payload shown in the model views, read from memory (no file), answered by id; a second click shows the same panel', async () => {

@@ -1,14 +1,17 @@
 // The host's worker service (src/host/workers/service.ts) with a worker that echoes
 // (test/support/echo-worker.ts): a lane starts a worker of its named job on its first request and
 // keeps it, a worker that died fails what waited on it and is replaced at the next request (or, for a
-// lane that may not restart, refuses every later one), disposing the service ends every worker, and
-// a job the service does not know is refused.
+// lane that may not restart, refuses every later one), a script that is missing or throws before its
+// first message is a worker that cannot start (told once, never restarted), disposing the service
+// ends every worker, and a job the service does not know is refused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RequestError } from '../../../../src/protocol/requests.js';
 import { distScripts, JOB_NAMES, WorkerService, WorkerStartError, type JobName, type JobScript } from '../../../../src/host/workers/service.js';
 import { ROOT } from '../../../support/paths.js';
+import { tempDir } from '../../../support/temp-dir.js';
 
 const echo: JobScript = { file: join(ROOT, 'test', 'support', 'echo-worker.ts'), execArgv: ['--require', 'tsx/cjs'] };
 const scripts = { analysis: echo, scan: echo, run: echo };
@@ -113,17 +116,36 @@ test('an unknown job, or one without a script, is refused', () => {
   workers.dispose();
 });
 
-test('a script that does not start fails its requests (never a hang); the dist scripts are the bundles', async () => {
+test('a script that does not start: ready() is false and its requests fail (never a hang); the dist scripts are the bundles', async () => {
   const workers = new WorkerService({ analysis: { file: join(ROOT, 'no-such-worker.js') } });
   try {
     const lane = workers.lane<Echo>('analysis');
-    await assert.rejects(lane.ask({ op: 'echo' }), RequestError);
+    assert.equal(lane.ready(), false);
+    await assert.rejects(lane.ask({ op: 'echo' }), (e: Error) => e instanceof WorkerStartError && /could not start: no script at .*no-such-worker\.js/.test(e.message));
+    assert.equal(lane.started, 0, 'no thread for a script that is not there');
   } finally {
     workers.dispose();
   }
   const dist = distScripts('/ext/dist');
   assert.deepEqual(Object.keys(dist).sort(), [...JOB_NAMES].sort());
-  assert.equal(dist.scan.file, join('/ext/dist', 'model-worker.js'));
-  assert.equal(dist.run.file, join('/ext/dist', 'model-run-worker.js'));
+  assert.equal(dist.scan.file, join('/ext/dist', 'scan-worker.js'));
+  assert.equal(dist.run.file, join('/ext/dist', 'run-worker.js'));
   assert.equal(dist.analysis.file, join('/ext/dist', 'analysis-worker.js'));
+});
+
+test('a script that throws before its first message fails its requests once and is not started again', async () => {
+  const broken = join(tempDir('attn-broken-worker-'), 'broken-worker.js');
+  writeFileSync(broken, 'throw new Error("a broken bundle");\n');
+  const workers = new WorkerService({ analysis: { file: broken } });
+  try {
+    const lane = workers.lane<Echo>('analysis');
+    assert.equal(lane.ready(), true, 'Node says a broken script only once the thread has started');
+    await assert.rejects(lane.ask({ op: 'echo' }), (e: Error) => e instanceof WorkerStartError && e.message === 'the analysis worker could not start: a broken bundle');
+    assert.equal(lane.ready(), false);
+    await assert.rejects(lane.ask({ op: 'echo' }), WorkerStartError);
+    assert.equal(lane.started, 1, 'one thread, not one per request');
+    assert.equal(workers.lanesOpen, 0);
+  } finally {
+    workers.dispose();
+  }
 });

@@ -16,7 +16,7 @@ export function cancelledBy(flag: Int32Array): (id: number) => boolean {
   return (id) => Atomics.load(flag, 0) >= id;
 }
 
-export class RunService {
+export class RunAnswers {
   /** The latest run's attention: its own arrays, dropped (with the run) when the next run begins. */
   private attention: AttentionSource | undefined;
 

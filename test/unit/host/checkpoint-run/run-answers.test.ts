@@ -1,11 +1,11 @@
-// The model run's worker service (src/host/checkpoint-run/run-service.ts) with a fake engine: a run's
+// The model run's worker answers (src/host/checkpoint-run/run-answers.ts) with a fake engine: a run's
 // attention is read where it lies, and the model reader's requests read it back exactly (every head,
 // its shape and tokens), bit for bit what the same attention saved as a file and read back answers,
 // with no file's bytes made on the way; an engine's refusal is one line marked as the run's error; a
 // head asked for the lens comes back as the engine cut it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cancelledBy, RunService } from '../../../../src/host/checkpoint-run/run-service.js';
+import { cancelledBy, RunAnswers } from '../../../../src/host/checkpoint-run/run-answers.js';
 import { attentionOf } from '../../../../src/core/files/open.js';
 import { memorySource } from '../../../../src/core/tensors/source.js';
 import { writeSafetensors } from '../../../../src/core/tensors/safetensors-write.js';
@@ -19,9 +19,9 @@ import { fakeHeadLens } from '../../../support/head-lens.js';
 const L = 2, H = 3, N = 4;
 
 function fakeRun(text: string): RunResult {
-  const attention = Array.from({ length: L }, (_, l) => {
+  const attention = Array.from({ length: L }, () => {
     const a = new Float32Array(H * N * N);
-    for (let h = 0; h < H; h++) for (let i = 0; i < N; i++) for (let j = 0; j <= i; j++) a[h * N * N + i * N + j] = 1 / (i + 1) + (l * H + h) * 0 + (j === i ? 0 : 0);
+    for (let h = 0; h < H; h++) for (let i = 0; i < N; i++) for (let j = 0; j <= i; j++) a[h * N * N + i * N + j] = 1 / (i + 1);
     return a;
   });
   attention[1][N * N + 3 * N] = 0.25; // one different weight, in layer 2 head 2
@@ -40,33 +40,33 @@ const engine = (fail?: string): Engine => ({
 
 const ok = (r: RunResponse) => { assert.ok(r.ok, JSON.stringify(r)); return r as Extract<RunResponse, { ok: true }> & Record<string, unknown>; };
 
-test('a run becomes an attention file whose heads read back exactly, with the tokens', () => {
-  const service = new RunService(engine());
-  const run = ok(service.answer({ id: 1, op: 'run', folder: '/m', text: 'The cat sat on' }).response).run as { shape: { layers: number; heads: number; tokens: number; tokenTexts: string[] }; next: unknown[] };
+test('a run answers its shape, tokens and next tokens; its heads, passes and lens are read from it', () => {
+  const answers = new RunAnswers(engine());
+  const run = ok(answers.answer({ id: 1, op: 'run', folder: '/m', text: 'The cat sat on' }).response).run as { shape: { layers: number; heads: number; tokens: number; tokenTexts: string[] }; next: unknown[] };
   assert.equal(run.shape.layers, L);
   assert.equal(run.shape.heads, H);
   assert.equal(run.shape.tokens, N);
   assert.deepEqual(run.shape.tokenTexts, ['The', ' cat', ' sat', ' on']);
   assert.deepEqual(run.next, [{ id: 9, token: ' the', p: 0.5 }]);
-  const head = ok(service.answer({ id: 2, op: 'head', layer: 1, head: 1, options: {} }).response).weights as Float32Array;
+  const head = ok(answers.answer({ id: 2, op: 'head', layer: 1, head: 1, options: {} }).response).weights as Float32Array;
   assert.deepEqual([...head], [...fakeRun('a b c d').attention[1].subarray(N * N, 2 * N * N)]);
-  const pass = ok(service.answer({ id: 3, op: 'pass', from: 0, to: L * H, options: {} }).response).pass as { stats: unknown[] };
+  const pass = ok(answers.answer({ id: 3, op: 'pass', from: 0, to: L * H, options: {} }).response).pass as { stats: unknown[] };
   assert.equal(pass.stats.length, L * H);
-  const lens = ok(service.answer({ id: 4, op: 'lens', layer: 1, head: 2 }).response).lens as { layer: number; head: number };
+  const lens = ok(answers.answer({ id: 4, op: 'lens', layer: 1, head: 2 }).response).lens as { layer: number; head: number };
   assert.deepEqual([lens.layer, lens.head], [1, 2]);
 });
 
 test('an engine\'s refusal is an error reply marked as the run\'s (shown as it is); reads before a run say so', () => {
-  const service = new RunService(engine('config.json: model_type "bert" is not one we run'));
-  const r = service.answer({ id: 1, op: 'run', folder: '/m', text: 'x' }).response;
+  const answers = new RunAnswers(engine('config.json: model_type "bert" is not one we run'));
+  const r = answers.answer({ id: 1, op: 'run', folder: '/m', text: 'x' }).response;
   assert.deepEqual(r, { id: 1, ok: false, error: 'config.json: model_type "bert" is not one we run', tensorError: true });
-  const read = service.answer({ id: 2, op: 'head', layer: 0, head: 0, options: {} }).response;
+  const read = answers.answer({ id: 2, op: 'head', layer: 0, head: 0, options: {} }).response;
   assert.equal(read.ok, false);
 });
 
 test('the run\'s attention is [layers, heads, n, n] F32 with the tokens', () => {
-  const service = new RunService(engine());
-  const run = ok(service.answer({ id: 1, op: 'run', folder: '/m', text: 'The cat sat on' }).response).run as { shape: { layers: number; heads: number; tokens: number; dtype: string; tokenTexts: string[] } };
+  const answers = new RunAnswers(engine());
+  const run = ok(answers.answer({ id: 1, op: 'run', folder: '/m', text: 'The cat sat on' }).response).run as { shape: { layers: number; heads: number; tokens: number; dtype: string; tokenTexts: string[] } };
   assert.deepEqual([run.shape.layers, run.shape.heads, run.shape.tokens], [L, H, N]);
   assert.equal(run.shape.dtype, 'F32');
   assert.deepEqual(run.shape.tokenTexts, ['The', ' cat', ' sat', ' on']);
@@ -99,38 +99,55 @@ test('a run\'s answers are bit for bit those of its attention saved as a file an
   });
   const tokens = Array.from({ length: n }, (_, i) => ['a', ' b', ' a', ' c'][i % 4]);
   const run: RunResult = { ...fakeRun('x'), ids: tokens.map((_, i) => i), pieces: tokens, tokens, attention };
-  const service = new RunService({ ...engine(), run: () => run });
-  const shape = ok(service.answer({ id: 1, op: 'run', folder: '/m', text: 'x' }).response).run as { shape: unknown };
+  const answers = new RunAnswers({ ...engine(), run: () => run });
+  const shape = ok(answers.answer({ id: 1, op: 'run', folder: '/m', text: 'x' }).response).run as { shape: unknown };
   const file = attentionOf(memorySource('the run', writeSafetensors([{ name: 'attention', dtype: 'F32', shape: [L, H, n, n], data: attention }], { tokens: JSON.stringify(tokens) })));
   assert.deepEqual(shape.shape, { file: 'the run', dtype: 'F32', layers: L, heads: H, tokens: n, tokenTexts: tokens, thumb: n });
   const bits = (x: unknown): unknown => (ArrayBuffer.isView(x) ? Buffer.from(x.buffer, x.byteOffset, x.byteLength).toString('hex')
     : Array.isArray(x) ? x.map(bits) : x && typeof x === 'object' ? Object.fromEntries(Object.entries(x).filter(([k]) => k !== 'ms').map(([k, v]) => [k, bits(v)])) : x);
   for (const [k, r] of requests(L, H).entries()) {
-    const fromRun = ok(service.answer({ id: 10 + k, ...r }).response);
+    const fromRun = ok(answers.answer({ id: 10 + k, ...r }).response);
     const fromFile = answerRead(file, { id: 10 + k, ...r }).response;
     assert.deepEqual(bits(fromRun), bits(fromFile), r.op);
   }
 });
 
-test('a run makes no file: the service holds the run\'s own arrays, no buffer the size of its attention', () => {
+test('a run makes no file: every head\'s rows read are views of the run\'s own layers, no buffer the size of its attention', () => {
   const run = fakeRun('The cat sat on');
+  /** Every row block the held attention handed out, with the head it is of. */
+  const handed: { layer: number; head: number; first: number; bytes: Uint8Array }[] = [];
   const made: number[] = [];
   const original = globalThis.Uint8Array;
   const size = L * H * N * N * 4;
   // Every Uint8Array made while the run is kept and read: none holds the attention's bytes (a file would be more).
   globalThis.Uint8Array = new Proxy(original, { construct(target, args) { const a = Reflect.construct(target, args) as Uint8Array; if (a.buffer.byteLength >= size) made.push(a.buffer.byteLength); return a; } });
   try {
-    const service = new RunService({ ...engine(), run: () => run });
-    ok(service.answer({ id: 1, op: 'run', folder: '/m', text: 'x' }).response);
-    ok(service.answer({ id: 2, op: 'pass', from: 0, to: L * H, options: {} }).response);
-    const head = ok(service.answer({ id: 3, op: 'head', layer: 1, head: 1, options: {} }).response).weights as Float32Array;
-    assert.deepEqual([...head], [...run.attention[1].subarray(N * N, 2 * N * N)]);
-    const held = (service as unknown as { attention: AttentionSource }).attention;
-    assert.equal(held.rowBytes(1, 2, 0, N).buffer, run.attention[1].buffer, 'a head\'s rows are a view of the run\'s layer');
+    const answers = new RunAnswers({ ...engine(), run: () => run });
+    ok(answers.answer({ id: 1, op: 'run', folder: '/m', text: 'x' }).response);
+    const held = (answers as unknown as { attention: AttentionSource }).attention;
+    const rowBytes = held.rowBytes.bind(held);
+    held.rowBytes = (layer, head, first, rows) => {
+      const bytes = rowBytes(layer, head, first, rows);
+      handed.push({ layer, head, first, bytes });
+      return bytes;
+    };
+    ok(answers.answer({ id: 2, op: 'pass', from: 0, to: L * H, options: {} }).response);
+    for (let k = 0; k < L * H; k++) {
+      const [layer, head] = [Math.floor(k / H), k % H];
+      const weights = ok(answers.answer({ id: 3 + k, op: 'head', layer, head, options: {} }).response).weights as Float32Array;
+      assert.deepEqual([...weights], [...run.attention[layer].subarray(head * N * N, (head + 1) * N * N)]);
+    }
   } finally {
     globalThis.Uint8Array = original;
   }
   assert.deepEqual(made, [], 'no buffer the size of the attention was made');
+  const heads = new Set(handed.map((r) => r.layer * H + r.head));
+  assert.equal(heads.size, L * H, 'every head\'s rows were read');
+  for (const r of handed) {
+    const layer = run.attention[r.layer];
+    assert.equal(r.bytes.buffer, layer.buffer, `layer ${r.layer} head ${r.head}: a view of the run's own layer`);
+    assert.equal(r.bytes.byteOffset, layer.byteOffset + (r.head * N * N + r.first * N) * 4, `layer ${r.layer} head ${r.head}: at its own rows`);
+  }
 });
 
 test('a run the cancel flag names answers \'cancelled\' (asked between layers); a later run goes on', () => {
@@ -146,10 +163,10 @@ test('a run the cancel flag names answers \'cancelled\' (asked between layers); 
       return fakeRun(text);
     },
   };
-  const service = new RunService(stopping, cancelledBy(flag));
+  const answers = new RunAnswers(stopping, cancelledBy(flag));
   Atomics.store(flag, 0, 1);
-  assert.deepEqual(service.answer({ id: 1, op: 'run', folder: '/m', text: 'The cat sat on' }).response, { id: 1, ok: false, cancelled: true, error: 'cancelled', tensorError: false });
+  assert.deepEqual(answers.answer({ id: 1, op: 'run', folder: '/m', text: 'The cat sat on' }).response, { id: 1, ok: false, cancelled: true, error: 'cancelled', tensorError: false });
   assert.deepEqual(asked, [0]);
-  const next = ok(service.answer({ id: 2, op: 'run', folder: '/m', text: 'The cat sat on' }).response).run as { shape: { tokens: number } };
+  const next = ok(answers.answer({ id: 2, op: 'run', folder: '/m', text: 'The cat sat on' }).response).run as { shape: { tokens: number } };
   assert.equal(next.shape.tokens, N);
 });

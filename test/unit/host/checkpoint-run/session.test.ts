@@ -1,0 +1,52 @@
+// A model spec's session (src/host/checkpoint-run/session.ts) in the vscode stand-in: a spec whose
+// read on the host's thread throws gets its one-line reason in the view and a problem on the spec,
+// never a blank panel.
+import '../../../support/vscode/register.js';
+import { test, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import type * as vscode from 'vscode';
+import { RunSession, type RunContext } from '../../../../src/host/checkpoint-run/session.js';
+import { distScripts, WorkerService } from '../../../../src/host/workers/service.js';
+import type { AnalysisCache } from '../../../../src/host/analysis/cache.js';
+import { proposedDialogs } from '../../../../src/host/dialogs.js';
+import { asVscode, languages, standIn, Uri, ViewColumn, window } from '../../../support/vscode/index.js';
+import { until } from '../../../support/host-fixture.js';
+import { ROOT } from '../../../support/paths.js';
+import { tempDir } from '../../../support/temp-dir.js';
+
+beforeEach(() => standIn.reset());
+
+test('a spec whose read throws: the reason in the view and on the spec, not a blank panel', async () => {
+  const dir = tempDir('attn-session-');
+  const spec = Uri.file(join(dir, 'run.attn.json'));
+  writeFileSync(spec.fsPath, JSON.stringify({ model: 'gpt2', text: 'The cat' }));
+  const workers = new WorkerService(distScripts(join(ROOT, 'dist')));
+  const diagnostics = languages.createDiagnosticCollection('attention-lens-runs');
+  const context: RunContext = {
+    extensionUri: asVscode<vscode.Uri>(Uri.file(ROOT)),
+    globalStorageUri: asVscode<vscode.Uri>(Uri.file(join(dir, 'storage'))),
+    cache: asVscode<AnalysisCache>({ get: () => Promise.reject(new Error('the analysis is not asked here')) }),
+    workers,
+    dialogs: proposedDialogs,
+    diagnostics: asVscode<vscode.DiagnosticCollection>(diagnostics),
+    showSpec: () => Promise.resolve(),
+    readSpec: () => { throw new Error('the reader broke'); },
+  };
+  const panel = window.createWebviewPanel('attentionLens.modelRun', 'Run', ViewColumn.Beside, {});
+  const session = new RunSession(context, asVscode<vscode.Uri>(spec), asVscode<vscode.WebviewPanel>(panel), () => {});
+  try {
+    panel.webview.fromPage({ type: 'ready' });
+    await until('the view\'s error', () => session.info().state === 'error');
+    assert.equal(session.info().error, 'the spec could not be read: the reader broke');
+    assert.equal(session.info().runError, 'the spec could not be read: the reader broke');
+    const [problem] = diagnostics.get(spec) ?? [];
+    assert.equal(problem?.message, 'the spec could not be read: the reader broke');
+    assert.deepEqual([problem.range.start.line, problem.range.start.character], [0, 0]);
+  } finally {
+    session.dispose();
+    panel.dispose();
+    workers.dispose();
+  }
+});
