@@ -80,6 +80,8 @@ export interface HeadLens {
   rotary: boolean;
   /** The divisor of the scores (√headDim). */
   scale: number;
+  /** A sliding-window head's window W (query i sees keys i − W < j ≤ i); undefined for a causal head. */
+  window?: number;
   /** [n, n]: the head's weights, as the forward pass computed them. */
   weights: Float64Array;
   dModel: number;
