@@ -19,7 +19,7 @@ export type { LayerNames, ModelNames } from './families/family.js';
 
 /** The names and expected shapes of every tensor the model's family reads. */
 export function namesOf(c: ModelConfig, has: (name: string) => boolean): { names: ModelNames; shapes: Map<string, number[]> } {
-  return familyOf(c.type)!.tensors(c, has);
+  return familyOf(c.type)!.tensors(c, has, c.block);
 }
 
 const shapeText = (s: readonly number[]) => `[${s.join(', ')}]`;

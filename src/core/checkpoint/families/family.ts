@@ -66,8 +66,6 @@ export interface FamilyConfig {
   ropeScaling: RopeScaling;
   /** Whether the output head is the embedding matrix (a family whose tensors decide says so in `tensors`). */
   tied: boolean;
-  /** q, k and v have biases (the description's bias.qkv). */
-  qkvBias: boolean;
   attention: AttentionKind;
   /** Gemma 2's c · tanh(s / c) on the scores and on the final logits; undefined for every family here (the block refuses it). */
   softcap?: { attention?: number; final?: number };
@@ -110,8 +108,11 @@ export interface Family<Name extends string = string> {
   readonly block: BlockDescription;
   /** config.json's keys read into the model's numbers; a key the block would compute wrongly is refused, naming `file` and the key. */
   readonly readConfig: (json: Obj, file: string) => FamilyConfig;
-  /** The tensors' names and shapes; `has` says whether the files hold a name (for layouts that vary between saves). */
-  readonly tensors: (c: FamilyConfig, has: (name: string) => boolean) => FamilyTensors;
+  /**
+   * The tensors' names and shapes; `has` says whether the files hold a name (for layouts that vary
+   * between saves); `block` is the description, whose biases say which bias tensors are read.
+   */
+  readonly tensors: (c: FamilyConfig, has: (name: string) => boolean, block: BlockDescription) => FamilyTensors;
 }
 
 /** Records each name's expected shape as it is named: `need(name, shape)` returns the name. */

@@ -29,7 +29,6 @@ function readConfig(json: Obj, file: string): FamilyConfig {
     ropeTheta: 0,
     ropeScaling: 'default',
     tied: true,
-    qkvBias: true,
     attention: { kind: 'causal' },
   };
 }

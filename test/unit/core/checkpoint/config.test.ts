@@ -11,15 +11,15 @@ const text = (o: object) => JSON.stringify(o);
 test('gpt2: n_embd, n_head, n_layer, n_positions; n_inner 4 · n_embd; tied; biases on q, k, v', () => {
   const c = readModelConfig(text(GPT2_CONFIG));
   assert.deepEqual(summaryOf(c), { type: 'gpt2', layers: 2, heads: 4, kvHeads: 4, dModel: 16, headDim: 4, vocab: 40, contextLength: 32 });
-  assert.deepEqual([c.ffn, c.eps, c.tied, c.qkvBias], [64, 1e-5, true, true]);
+  assert.deepEqual([c.ffn, c.eps, c.tied, c.block.bias.qkv], [64, 1e-5, true, true]);
   assert.equal(readModelConfig(text({ ...GPT2_CONFIG, n_positions: undefined, n_ctx: 77 })).contextLength, 77);
 });
 
 test('llama and qwen2: key/value heads default to the heads, head_dim to hidden / heads, RoPE θ 10,000; qwen2 has q/k/v biases', () => {
   const llama = readModelConfig(text({ ...QWEN2_CONFIG, model_type: 'llama', num_key_value_heads: undefined, head_dim: undefined, rope_theta: undefined, tie_word_embeddings: undefined }));
-  assert.deepEqual([llama.kvHeads, llama.headDim, llama.ropeTheta, llama.tied, llama.qkvBias, llama.eps], [4, 4, 10000, false, false, 1e-6]);
+  assert.deepEqual([llama.kvHeads, llama.headDim, llama.ropeTheta, llama.tied, llama.block.bias.qkv, llama.eps], [4, 4, 10000, false, false, 1e-6]);
   const qwen = readModelConfig(text(QWEN2_CONFIG));
-  assert.deepEqual([qwen.kvHeads, qwen.headDim, qwen.tied, qwen.qkvBias, qwen.ffn], [2, 6, true, true, 24]);
+  assert.deepEqual([qwen.kvHeads, qwen.headDim, qwen.tied, qwen.block.bias.qkv, qwen.ffn], [2, 6, true, true, 24]);
   assert.equal(readModelConfig(text({ ...QWEN2_CONFIG, rope_scaling: { rope_type: 'default' } })).ropeTheta, 100);
 });
 
