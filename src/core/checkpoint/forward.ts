@@ -21,12 +21,12 @@
 // at and before it, positions are absolute (learned rows, RoPE by position), and every product here
 // sums each cell in the same order whatever the number of rows (kernels/gemm.ts), every norm and
 // softmax works row by row. The last position is always computed (its logits are not kept).
-import { attend as attendHeads, type MaskKind } from '../attention/attend.js';
-import { matmul, matmulTransposed, type Matrix } from '../linalg/matrix.js';
+import { attendEach, type KeyMask } from '../attention/attend.js';
+import { columnsOf, matmul, matmulTransposed, type Matrix } from '../linalg/matrix.js';
 import { ModelError, type ModelConfig } from './config.js';
 import type { LayerNames, ModelNames } from './families/family.js';
 import type { Weights } from './weights.js';
-import { addBias, addInto, applyRope, columns, geluNew, layerNorm, rmsNorm, ropeTables, swiglu } from './ops.js';
+import { addBias, addInto, applyRope, geluNew, layerNorm, rmsNorm, ropeTables, swiglu } from './ops.js';
 
 export interface ForwardOutput {
   /** Per layer, [heads, n, n] row-major. */
@@ -199,11 +199,6 @@ function product(c: ModelConfig, x: Matrix, weight: Float64Array): Matrix {
     : matmulTransposed(x, { rows: out, cols: x.cols, data: weight });
 }
 
-/** Columns [from, from + width) of m. */
-function columnsOf(m: Matrix, from: number, width: number): Matrix {
-  return { rows: m.rows, cols: width, data: columns(m.data, m.rows, m.cols, from, width) };
-}
-
 /** q [rows, heads · D], k and v [rows, kvHeads · D], biases added, before RoPE. */
 function projections(c: ModelConfig, w: Weights, l: LayerNames, h: Matrix): { q: Matrix; k: Matrix; v: Matrix } {
   const Q = c.heads * c.headDim, KV = c.kvHeads * c.headDim;
@@ -222,33 +217,24 @@ function projections(c: ModelConfig, w: Weights, l: LayerNames, h: Matrix): { q:
 }
 
 /**
- * Every query head's attention for queries first…n − 1 (q holds their rows; k and v hold all n
- * positions), by the core's one attention op (attention/attend.ts) under the family's attention kind
- * (causal, or a sliding window): each head's weights go straight into `layer` ([heads, n − first, n],
- * float32, what the run keeps) and, when recorded, into `recorded` (float64); the heads' outputs come
- * back side by side [n − first, heads · D]. One head at a time, so a layer holds one head's float64
- * weights at once, not every head's (100 MB at 1,024 tokens and 12 heads).
+ * Every query head's attention for queries first…n − 1 (q [n − first, heads · D] holds their rows;
+ * k and v [n, kvHeads · D] hold all n positions), by the core's one attention op (attention/attend.ts)
+ * under the family's attention kind (causal, or a sliding window), grouped-query heads reading their
+ * key/value head: each head's weights go into `layer` ([heads, n − first, n], float32, what the run
+ * keeps) and, when recorded, into `recorded` (float64) as the op hands the head over, so a layer holds
+ * one head's float64 weights at once, not every head's (100 MB at 1,024 tokens and 12 heads); the
+ * heads' outputs come back side by side [n − first, heads · D].
  */
 function attend(c: ModelConfig, q: Matrix, k: Matrix, v: Matrix, first: number, layer: Float32Array, recorded?: Float64Array): Matrix {
-  const D = c.headDim, H = c.heads, group = c.heads / c.kvHeads, rows = q.rows, n = k.rows;
-  const mask: MaskKind = c.attention.kind === 'sliding' ? { window: c.attention.window } : 'causal';
-  const mixed = new Float64Array(rows * H * D);
-  const divisor = Math.sqrt(D);
-  let keys: Matrix | undefined, values: Matrix | undefined, kvAt = -1;
-  for (let head = 0; head < H; head++) {
-    const kvHead = Math.floor(head / group);
-    if (kvHead !== kvAt) {
-      keys = columnsOf(k, kvHead * D, D);
-      values = columnsOf(v, kvHead * D, D);
-      kvAt = kvHead;
-    }
-    const [one] = attendHeads({ q: [columnsOf(q, head * D, D)], k: [keys!], v: [values!], divisor, mask, first }).heads;
-    layer.set(one.weights.data, head * rows * n);
-    recorded?.set(one.weights.data, head * rows * n);
-    const out = one.output.data;
-    for (let i = 0; i < rows; i++) mixed.set(out.subarray(i * D, (i + 1) * D), i * H * D + head * D);
-  }
-  return { rows, cols: H * D, data: mixed };
+  const mask: KeyMask = c.attention.kind === 'sliding' ? { window: c.attention.window } : 'causal';
+  const size = q.rows * k.rows;
+  return attendEach({
+    q, k, v, heads: c.heads, kvHeads: c.kvHeads, divisor: Math.sqrt(c.headDim), mask, first,
+    onHead: (head, { weights }) => {
+      layer.set(weights.data, head * size);
+      recorded?.set(weights.data, head * size);
+    },
+  });
 }
 
 /** The family's MLP: gelu_new(x · W_fc + b) · W_proj + b, or down(silu(gate(x)) · up(x)). */
