@@ -7,7 +7,8 @@
 // [out, in]), fused or separate q/k/v, the biases, the attention kind (causal, or a sliding window;
 // grouped-query when kvHeads < heads: query head h reads key/value head ⌊h / (heads / kvHeads)⌋) and
 // the MLP (gelu_new, SwiGLU) as it says. A kind the block does not compute yet (post or sandwich
-// norms, a parallel block, bidirectional attention, softcapping) is refused in a sentence. The
+// norms, a parallel block, bidirectional attention, softcapping) is refused by readModelConfig
+// (config.ts), before any tensor is loaded. The
 // activations are linalg's Matrix and its products, which give the same bits whatever the number of
 // rows (they switch between the WebAssembly kernel and a JavaScript loop that sum every cell in the
 // same order).
@@ -89,20 +90,8 @@ export function keptBytes(c: ModelConfig, n: number): number {
   return c.layers * (n * c.kvHeads * c.headDim * 2 * 8 + c.heads * n * n * 4);
 }
 
-/** Why the block cannot compute this model's description, or undefined when it can. */
-export function blockRefusal(c: ModelConfig): string | undefined {
-  const b = c.block;
-  if (b.kind !== 'sequential') return `the ${c.type} block is ${b.kind}; attn computes sequential blocks (attention, then the MLP)`;
-  if (b.norm.placement !== 'pre') return `the ${c.type} block puts its norms ${b.norm.placement}; attn computes pre-norm blocks`;
-  if (c.attention.kind === 'bidirectional') return `the ${c.type} attention is bidirectional; attn computes causal attention`;
-  if (c.softcap) return `the ${c.type} model softcaps its logits; attn does not compute softcapping`;
-  return undefined;
-}
-
 export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: readonly number[], options: ForwardOptions = {}): ForwardOutput {
   const n = ids.length, E = c.dModel, D = c.headDim, KV = c.kvHeads * D, H = c.heads;
-  const refusal = blockRefusal(c);
-  if (refusal) throw new ModelError(refusal);
   if (n === 0) throw new ModelError('the text has no tokens to run');
   if (n > c.contextLength) throw new ModelError(`${n} tokens are more than the model's context length of ${c.contextLength}`);
   const reuse = options.capture ? undefined : options.reuse;
