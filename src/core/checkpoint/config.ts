@@ -12,8 +12,6 @@ import type { BlockDescription, FamilyConfig } from './families/family.js';
 import { familyList, familyOf } from './families/index.js';
 import type { ModelSummary } from './types.js';
 
-export { ModelError } from './error.js';
-
 export interface ModelConfig extends ModelSummary, FamilyConfig {
   /** How every layer computes: the family's description. */
   block: BlockDescription;

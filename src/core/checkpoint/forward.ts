@@ -24,7 +24,8 @@
 // softmax works row by row. The last position is always computed (its logits are not kept).
 import { attendEach, type KeyMask } from '../attention/attend.js';
 import { columnsOf, matmul, matmulTransposed, type Matrix } from '../linalg/matrix.js';
-import { ModelError, type ModelConfig } from './config.js';
+import type { ModelConfig } from './config.js';
+import { ModelError } from './error.js';
 import type { LayerNames, ModelNames } from './families/family.js';
 import type { Weights } from './weights.js';
 import { addBias, addInto, applyRope, geluNew, layerNorm, rmsNorm, ropeTables, swiglu } from './ops.js';

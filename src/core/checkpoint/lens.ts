@@ -7,7 +7,8 @@
 // the tensors where the family's description says they sit (fused or separate q/k/v; [in, out] or
 // [out, in]).
 import { columnsOf } from '../linalg/matrix.js';
-import { ModelError, type ModelConfig } from './config.js';
+import type { ModelConfig } from './config.js';
+import { ModelError } from './error.js';
 import type { LayerNames } from './families/family.js';
 import { forward } from './forward.js';
 import type { LoadedModel } from './model.js';

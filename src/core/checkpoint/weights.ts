@@ -11,7 +11,8 @@
 import { decode, isDType, ITEM_SIZE, type DType } from '../tensors/dtype.js';
 import type { TensorRef } from '../tensors/attention-file.js';
 import { MAX_READ_BYTES } from '../tensors/source.js';
-import { ModelError, type ModelConfig } from './config.js';
+import type { ModelConfig } from './config.js';
+import { ModelError } from './error.js';
 import type { ModelNames } from './families/family.js';
 import { familyOf } from './families/index.js';
 

@@ -8,7 +8,7 @@ import type { AttentionData, HeadData, InputData } from './attention-data.js';
 
 /**
  * softmax(scores ÷ divisor) row by row, masked keys left out: the core's own row kernel
- * (softmaxInto, as computeHead calls it), so the weights come out bit for bit the same; flat
+ * (softmaxInto, as the attention op calls it), so the weights come out bit for bit the same; flat
  * arrays and a Uint8Array mask, as a decode of 4 million cells is on the webview's critical path.
  */
 export function weightsFromScores(scores: Matrix, divisor: number, masked: Uint8Array): Matrix {

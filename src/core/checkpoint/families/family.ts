@@ -15,8 +15,6 @@ export type NormKind = 'layernorm' | 'rmsnorm';
 export type NormPlacement = 'pre' | 'post' | 'sandwich';
 /** Learned position rows added to the embeddings, RoPE on q and k, or none. */
 export type PositionKind = 'learned' | 'rope' | 'none';
-/** RoPE's frequency scaling (config.json's rope_scaling); only the plain one is computed. */
-export type RopeScaling = 'default';
 /** y = x · W with W stored [in, out] (GPT-2's Conv1D), or y = x · Wᵀ with W stored [out, in] (nn.Linear). */
 export type MatrixLayout = 'conv1d' | 'linear';
 /** q, k and v from one matrix (its output columns q | k | v, in that order) or from three. */
@@ -63,7 +61,6 @@ export interface FamilyConfig {
   eps: number;
   /** RoPE's base; 0 for a family with learned positions. */
   ropeTheta: number;
-  ropeScaling: RopeScaling;
   /** Whether the output head is the embedding matrix (a family whose tensors decide says so in `tensors`). */
   tied: boolean;
   attention: AttentionKind;

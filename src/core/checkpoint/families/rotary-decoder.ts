@@ -51,7 +51,6 @@ export function readRotaryConfig(json: Obj, file: string, options: RotaryOptions
     ffn: size(json, file, ['intermediate_size']),
     eps: positive(json, file, 'rms_norm_eps', 1e-6),
     ropeTheta: positive(json, file, 'rope_theta', 10000),
-    ropeScaling: 'default',
     tied: flag(json, file, 'tie_word_embeddings', false),
     attention,
   };
