@@ -5,7 +5,7 @@
 // in __metadata__.tokens, the file `attn inspect` and the model editor read. A folder that cannot
 // run gets exit 1 and one line naming the file or tensor at fault; a command line it cannot read, 2.
 import { readModelFolder, type ModelFolder } from '../../core/checkpoint-files/model-folder.js';
-import { ModelError } from '../../core/checkpoint/config.js';
+import { ModelError } from '../../core/checkpoint/error.js';
 import { loadModel, runText } from '../../core/checkpoint/model.js';
 import type { RunResult } from '../../core/checkpoint/types.js';
 import { tokenizerFrom } from '../../core/tokenizer/index.js';

@@ -10,14 +10,19 @@
 // over keys 0…i, and half the work of a causal layer's softmax. The n × n scores are not kept unless
 // recorded: the weights are computed in the scores' own buffer, so a layer of 4,096 tokens holds one
 // rows × n array per head, not three.
-import { concatColumns, matmul, matmulTransposed, zeros, type Matrix } from '../linalg/matrix.js';
+//
+// Two entry points over one loop: `attend` keeps every head (a spec's views read them all);
+// `attendEach` hands each head to the caller as it is done and keeps only its output, in the heads'
+// side-by-side matrix, so a checkpoint's layer holds one head's float64 weights at a time (1,024
+// tokens × 12 heads of them are 100 MB).
+import { columnsOf, concatColumns, matmul, matmulTransposed, zeros, type Matrix } from '../linalg/matrix.js';
 import { softmaxInto } from './softmax.js';
 
 /**
  * Which keys query i sees before the explicit mask: every key ('none'), keys 0…i ('causal'), or the
  * last `window` keys up to i ({ window: W }: i − W < j ≤ i).
  */
-export type MaskKind = 'none' | 'causal' | { readonly window: number };
+export type KeyMask = 'none' | 'causal' | { readonly window: number };
 
 /** What the views show, kept when asked (true) and not made at all otherwise. */
 export interface Recording {
@@ -27,12 +32,10 @@ export interface Recording {
   readonly v?: boolean;
   /** Each head's raw scores q_i · k_j, rows × n, masked cells included. */
   readonly scores?: boolean;
-  /** Each head's scaled (and softcapped) scores, rows × n, −∞ where a key is hidden. */
+  /** Each head's scaled scores, rows × n, −∞ where a key is hidden. */
   readonly scaled?: boolean;
   /** The mask as bytes, rows × n, 1 where a key is hidden (one array for every head). */
   readonly mask?: boolean;
-  /** With `wo`: each head's share of the output after W_O, its output times its rows of W_O. */
-  readonly shares?: boolean;
 }
 
 export interface AttendInput {
@@ -48,23 +51,14 @@ export interface AttendInput {
   readonly kvHeads?: number;
   /** What the scores are divided by: one number, or one per query head. */
   readonly divisor: number | readonly number[];
-  readonly mask?: MaskKind;
+  readonly mask?: KeyMask;
   /** n × n bytes, 1 where query i may not see key j (row i is query i's, whatever `first` is), on top of `mask`. */
   readonly hidden?: Uint8Array;
   /** The first query position computed (0 by default); q holds rows first…n − 1. */
   readonly first?: number;
-  /** Logit softcapping c: s ← c · tanh(s / c) on the scaled scores, before the mask. */
-  readonly softcap?: number;
-  /** W_O, [Σ d_v, d_out] in the row-vector convention: only for recording each head's share. */
-  readonly wo?: Matrix;
   readonly record?: Recording;
-  /**
-   * [heads, rows, n]: every head's weights written here, each head's `weights` a view of it (a
-   * forward pass keeps a layer's attention in one array, not one per head).
-   */
-  readonly weightsInto?: Float64Array;
-  /** Called as each head is done (progress on long work). */
-  readonly onHead?: (head: number) => void;
+  /** Called as each head is done, with the head (progress on long work; attendEach's caller takes its numbers here). */
+  readonly onHead?: (index: number, head: AttendedHead) => void;
 }
 
 export interface AttendedHead {
@@ -80,8 +74,6 @@ export interface AttendedHead {
   readonly v?: Matrix;
   readonly scores?: Matrix;
   readonly scaled?: Matrix;
-  /** output · W_O's rows of this head (rows × d_out). */
-  readonly share?: Matrix;
 }
 
 export interface Attended {
@@ -93,12 +85,12 @@ export interface Attended {
 }
 
 /** The first key query i sees under `kind`. */
-function lowest(kind: MaskKind, i: number): number {
+function lowest(kind: KeyMask, i: number): number {
   return typeof kind === 'object' ? Math.max(0, i - kind.window + 1) : 0;
 }
 
 /** The last key query i sees under `kind`, of n. */
-function highest(kind: MaskKind, i: number, n: number): number {
+function highest(kind: KeyMask, i: number, n: number): number {
   return kind === 'none' ? n - 1 : Math.min(i, n - 1);
 }
 
@@ -106,7 +98,7 @@ function highest(kind: MaskKind, i: number, n: number): number {
  * The mask of queries first…n − 1 as bytes (rows × n, 1 = hidden): what `kind` hides, and what
  * `hidden` (n × n) hides. With no kind to add and every row asked for, `hidden` itself.
  */
-export function maskBytes(n: number, kind: MaskKind, hidden?: Uint8Array, first = 0): Uint8Array {
+export function maskBytes(n: number, kind: KeyMask, hidden?: Uint8Array, first = 0): Uint8Array {
   if (kind === 'none' && hidden && first === 0) return hidden;
   const rows = n - first;
   const out = hidden ? hidden.slice(first * n, n * n) : new Uint8Array(rows * n);
@@ -115,14 +107,6 @@ export function maskBytes(n: number, kind: MaskKind, hidden?: Uint8Array, first 
     out.fill(1, r * n, r * n + lo);
     out.fill(1, r * n + Math.max(lo, hi + 1), (r + 1) * n);
   }
-  return out;
-}
-
-/** Columns from…from + width of m, as a matrix of its own (m itself when that is all of it). */
-function columnsOf(m: Matrix, from: number, width: number): Matrix {
-  if (from === 0 && width === m.cols) return m;
-  const out = zeros(m.rows, width);
-  for (let i = 0; i < m.rows; i++) out.data.set(m.data.subarray(i * m.cols + from, i * m.cols + from + width), i * width);
   return out;
 }
 
@@ -145,7 +129,7 @@ function countOf(m: Matrix | readonly Matrix[], given: number | undefined, what:
 /**
  * Scaled dot-product attention of every query head h, for queries i = first…n − 1:
  *
- *   s_ij = (q_i · k_j) / divisor_h,  then s_ij ← c · tanh(s_ij / c) with softcap c,
+ *   s_ij = (q_i · k_j) / divisor_h,
  *   w_ij = exp(s_ij − m_i) / Σ_j' exp(s_ij' − m_i) over the keys j that i sees (m_i their max), 0 elsewhere,
  *   out_i = Σ_j w_ij · v_j,
  *
@@ -157,6 +141,41 @@ function countOf(m: Matrix | readonly Matrix[], given: number | undefined, what:
  * WebAssembly kernel and in plain JavaScript.
  */
 export function attend(input: AttendInput): Attended {
+  const heads: AttendedHead[] = [];
+  const { n, first, kind } = attendLoop(input, (h, head) => {
+    heads.push(head);
+    input.onHead?.(h, head);
+  });
+  // Side by side when first read: a caller that joins heads from two threads never pays for it.
+  let concat: Matrix | undefined;
+  return {
+    heads,
+    get concat() { return (concat ??= heads.length === 1 ? heads[0].output : concatColumns(heads.map((h) => h.output))); },
+    ...(input.record?.mask ? { mask: maskBytes(n, kind, input.hidden, first) } : {}),
+  };
+}
+
+/**
+ * attend, one head at a time: `onHead(h, head)` gets each head as it is done, and nothing of it is
+ * kept but its output, written into the heads' outputs side by side (rows × heads · d_v, returned;
+ * every head's values of one width d_v): the same bits as attend's heads and concat.
+ */
+export function attendEach(input: AttendInput & { readonly onHead: (index: number, head: AttendedHead) => void }): Matrix {
+  let concat: Matrix | undefined;
+  let at = 0;
+  attendLoop(input, (h, head, total) => {
+    const out = head.output;
+    concat ??= zeros(out.rows, total * out.cols);
+    if (at + out.cols > concat.cols) throw new Error(`attend: head ${h}'s ${out.cols} value columns do not fit the heads' ${concat.cols}`);
+    for (let r = 0; r < out.rows; r++) concat.data.set(out.data.subarray(r * out.cols, (r + 1) * out.cols), r * concat.cols + at);
+    at += out.cols;
+    input.onHead(h, head);
+  });
+  return concat ?? zeros(0, 0);
+}
+
+/** The loop of both entry points: each head computed and handed to `done` (with the count of heads), never kept. */
+function attendLoop(input: AttendInput, done: (index: number, head: AttendedHead, total: number) => void): { n: number; first: number; kind: KeyMask } {
   const H = countOf(input.q, input.heads, 'q');
   const KV = countOf(input.k, input.kvHeads ?? (Array.isArray(input.k) ? undefined : H), 'k');
   if (countOf(input.v, KV, 'v') !== KV) throw new Error(`attend: ${KV} key heads but a different number of value heads`);
@@ -170,13 +189,9 @@ export function attend(input: AttendInput): Attended {
   if (!Number.isInteger(first) || first < 0 || rows < 0) throw new Error(`attend: first query ${first} of ${n} positions`);
   if (typeof kind === 'object' && !(Number.isInteger(kind.window) && kind.window >= 1)) throw new Error(`attend: a window of ${kind.window} keys`);
   if (input.hidden && input.hidden.length !== n * n) throw new Error(`attend: a mask of ${input.hidden.length} bytes for ${n} × ${n} keys`);
-  if (input.weightsInto && input.weightsInto.length !== H * rows * n) throw new Error(`attend: ${input.weightsInto.length} numbers for the weights of ${H} heads × ${rows} × ${n}`);
   const hidden = input.hidden;
-  const cap = input.softcap;
 
-  const heads: AttendedHead[] = [];
   let keys: Matrix | undefined, values: Matrix | undefined, kvAt = -1;
-  let woRow = 0;
   for (let h = 0; h < H; h++) {
     const kvHead = Math.floor(h / group);
     if (kvHead !== kvAt) {
@@ -188,11 +203,10 @@ export function attend(input: AttendInput): Attended {
     if (q.rows !== rows || keys!.rows !== n || values!.rows !== n) throw new Error(`attend: head ${h} has ${q.rows} queries, ${keys!.rows} keys and ${values!.rows} values for positions ${first}…${n - 1}`);
     const divisor = typeof input.divisor === 'number' ? input.divisor : input.divisor[h];
     const scores = matmulTransposed(q, keys!);
-    // The weights take the scores' buffer unless the scores are kept (or the caller gives them a
-    // place); the scaled scores get their own only when kept.
-    const into = input.weightsInto;
-    const weights = into ? { rows, cols: n, data: into.subarray(h * rows * n, (h + 1) * rows * n) } : record.scores ? zeros(rows, n) : scores;
-    const zeroed = !into && weights !== scores;
+    // The weights take the scores' buffer unless the scores are kept; the scaled scores get their
+    // own only when kept.
+    const weights = record.scores ? zeros(rows, n) : scores;
+    const zeroed = weights !== scores;
     const scaled = record.scaled ? zeros(rows, n) : undefined;
     const S = scores.data, W = weights.data;
     const emptyRows: number[] = [];
@@ -200,20 +214,14 @@ export function attend(input: AttendInput): Attended {
       const i = first + r, at = r * n, lo = lowest(kind, i), hi = highest(kind, i, n);
       const count = hi - lo + 1;
       let sum: number;
-      if (cap !== undefined || scaled) {
+      if (scaled) {
         // Hidden keys are −∞ here (what the scaled scores show) and skipped by the softmax.
-        const T = scaled ? scaled.data : W;
-        for (let j = lo; j <= hi; j++) {
-          if (hidden !== undefined && hidden[i * n + j] !== 0) { T[at + j] = -Infinity; continue; }
-          const s = S[at + j] / divisor;
-          T[at + j] = cap === undefined ? s : cap * Math.tanh(s / cap);
-        }
+        const T = scaled.data;
+        for (let j = lo; j <= hi; j++) T[at + j] = hidden !== undefined && hidden[i * n + j] !== 0 ? -Infinity : S[at + j] / divisor;
         // Divided by 1 (exact): the bits of the scaled scores, one division a cell.
         sum = softmaxInto(T, at + lo, count, W, at + lo, 1, hidden, i * n + lo);
-        if (scaled) {
-          scaled.data.fill(-Infinity, at, at + lo);
-          scaled.data.fill(-Infinity, at + Math.max(lo, hi + 1), at + n);
-        }
+        T.fill(-Infinity, at, at + lo);
+        T.fill(-Infinity, at + Math.max(lo, hi + 1), at + n);
       } else {
         sum = softmaxInto(S, at + lo, count, W, at + lo, divisor, hidden, i * n + lo);
       }
@@ -224,24 +232,11 @@ export function attend(input: AttendInput): Attended {
       if (sum === -Infinity) emptyRows.push(i);
     }
     const output = matmul(weights, values!);
-    let share: Matrix | undefined;
-    if (record.shares && input.wo) {
-      const wo = input.wo, dv = output.cols;
-      share = matmul(output, { rows: dv, cols: wo.cols, data: wo.data.subarray(woRow * wo.cols, (woRow + dv) * wo.cols) });
-    }
-    woRow += output.cols;
-    heads.push({
+    done(h, {
       weights, output, divisor, emptyRows,
       ...(record.q ? { q } : {}), ...(record.k ? { k: keys } : {}), ...(record.v ? { v: values } : {}),
-      ...(record.scores ? { scores } : {}), ...(scaled ? { scaled } : {}), ...(share ? { share } : {}),
-    });
-    input.onHead?.(h);
+      ...(record.scores ? { scores } : {}), ...(scaled ? { scaled } : {}),
+    }, H);
   }
-  // Side by side when first read: a caller that joins heads from two threads never pays for it.
-  let concat: Matrix | undefined;
-  return {
-    heads,
-    get concat() { return (concat ??= heads.length === 1 ? heads[0].output : concatColumns(heads.map((h) => h.output))); },
-    ...(record.mask ? { mask: maskBytes(n, kind, hidden, first) } : {}),
-  };
+  return { n, first, kind };
 }

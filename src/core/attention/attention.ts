@@ -134,19 +134,6 @@ export function computeHeads(
   });
 }
 
-export function computeHead(
-  x: Matrix,
-  head: HeadSpec,
-  scale: Scale,
-  masked: Uint8Array,
-  onEmptyRow: (query: number) => void = () => {},
-  projection: Projection = projectHeads(x, [head])[0],
-): HeadResult {
-  const [{ result, emptyRows }] = computeHeads(x, [head], scale, masked, undefined, [projection]);
-  emptyRows.forEach((query) => onEmptyRow(query));
-  return result;
-}
-
 /** Reports work done, in heads computed out of inputs × heads: for a progress line on long work. */
 export type Progress = (done: number, total: number) => void;
 

@@ -13,7 +13,7 @@ import { TensorFileError, type ByteSource } from '../tensors/source.js';
 import type { TensorRef } from '../tensors/attention-file.js';
 import type { TokenizerFiles } from '../tokenizer/tokenizer.js';
 import { isObject } from '../json/object.js';
-import { ModelError } from '../checkpoint/config.js';
+import { ModelError } from '../checkpoint/error.js';
 
 /** config.json, the index and tokenizer_config.json are small; more is not one of them. */
 export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;

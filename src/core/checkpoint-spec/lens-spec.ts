@@ -8,7 +8,10 @@
 //   Llama and Qwen2 (RoPE): q and k are rotated by their position, which no single W_Q can do, so
 //   each token's vector is [q | k | v] as the scores use them (after the rotation) and W_Q, W_K and
 //   W_V select their third; the head's own matrices are kept in the file (source.*) and the
-//   description says so. Pure: the caller writes the file and the spec.
+//   description says so.
+//   A sliding-window head (Mistral) whose window is shorter than the text: the input's own mask is
+//   the band of keys each query sees, on top of the causal mask. Pure: the caller writes the file
+//   and the spec.
 import type { HeadLens } from '../checkpoint/types.js';
 import type { TensorToWrite } from '../tensors/safetensors-write.js';
 
@@ -86,19 +89,27 @@ export function lensSpec(lens: HeadLens, options: LensSpecOptions): LensSpec {
       'so each token\'s vector here is [q | k | v] as the scores use them (q and k after the rotation), and W_Q, W_K and W_V select their third. ' +
       'The head\'s own W_Q, W_K, W_V (before the rotation), W_O and its input x are in the tensor file as source.wq, source.wk, source.wv, source.wo and source.x.';
   }
+  // A window shorter than the text hides keys the causal mask shows: the input carries the band.
+  const band = lens.window !== undefined && lens.window < n ? windowBand(n, lens.window) : undefined;
+  if (band) description += ` The head attends over a sliding window of ${lens.window} tokens: query i sees keys i − ${lens.window} < j ≤ i, which the input's mask gives (1 where a key is seen, 0 where it is hidden).`;
   const spec: Record<string, unknown> = {
     title: `${model}${name}`,
     description,
     open: { view: 'steps', token: words[query] },
     features,
     embeddings: { ...ref('embeddings'), words },
-    inputs: [{ name: 'text', tokens: words }],
+    inputs: [{ name: 'text', tokens: words, ...(band ? { mask: band } : {}) }],
     heads: [{ name, wq: ref('wq'), wk: ref('wk'), wv: ref('wv') }],
     ...(hasWo ? { wo: ref('wo') } : {}),
     scale: lens.scale,
     mask: 'causal',
   };
   return { spec, tensors };
+}
+
+/** n × n rows of 1 (seen) and 0 (hidden): query i sees keys j with i − window < j ≤ i. */
+function windowBand(n: number, window: number): number[][] {
+  return Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (j <= i && j > i - window ? 1 : 0)));
 }
 
 /** [n, d] → [n, d + 1] with a 1 in the last column. */

@@ -3,15 +3,14 @@
 // n_embd, Llama's hidden_size) into one ModelConfig and says how its block computes. Anything the
 // forward pass would compute wrongly (an unknown model_type, a rope_scaling variant, an attention
 // kind the block lacks) is refused in a sentence naming config.json and the key, rather than run to
-// numbers that only look right.
+// numbers that only look right; a description whose kinds the block does not compute (blockRefusal)
+// is refused here too, before any tensor is loaded.
 import { isObject } from '../json/object.js';
 import { shown } from '../json/shown.js';
 import { ModelError } from './error.js';
 import type { BlockDescription, FamilyConfig } from './families/family.js';
 import { familyList, familyOf } from './families/index.js';
 import type { ModelSummary } from './types.js';
-
-export { ModelError } from './error.js';
 
 export interface ModelConfig extends ModelSummary, FamilyConfig {
   /** How every layer computes: the family's description. */
@@ -31,7 +30,20 @@ export function readModelConfig(text: string, file = 'config.json'): ModelConfig
   if (typeof type !== 'string') throw new ModelError(`${file}: "model_type" must be a string (${familyList('or')}), got ${shown(type)}`);
   const family = familyOf(type);
   if (!family) throw new ModelError(`${file}: model_type ${shown(type)} is not supported (attn runs ${familyList('and')})`);
-  return { type: family.name, ...family.readConfig(json, file), block: family.block };
+  const config: ModelConfig = { type: family.name, ...family.readConfig(json, file), block: family.block };
+  const refusal = blockRefusal(config);
+  if (refusal) throw new ModelError(`${file}: ${refusal}`);
+  return config;
+}
+
+/** Why the block (forward.ts) cannot compute this model's description, or undefined when it can. */
+export function blockRefusal(c: ModelConfig): string | undefined {
+  const b = c.block;
+  if (b.kind !== 'sequential') return `the ${c.type} block is ${b.kind}; attn computes sequential blocks (attention, then the MLP)`;
+  if (b.norm.placement !== 'pre') return `the ${c.type} block puts its norms ${b.norm.placement}; attn computes pre-norm blocks`;
+  if (c.attention.kind === 'bidirectional') return `the ${c.type} attention is bidirectional; attn computes causal attention`;
+  if (c.softcap) return `the ${c.type} model softcaps its logits; attn does not compute softcapping`;
+  return undefined;
 }
 
 /** The config's shape as `attn run --json` prints it (contextLength is kept for our own use). */

@@ -7,7 +7,8 @@
 // [out, in]), fused or separate q/k/v, the biases, the attention kind (causal, or a sliding window;
 // grouped-query when kvHeads < heads: query head h reads key/value head ⌊h / (heads / kvHeads)⌋) and
 // the MLP (gelu_new, SwiGLU) as it says. A kind the block does not compute yet (post or sandwich
-// norms, a parallel block, bidirectional attention, softcapping) is refused in a sentence. The
+// norms, a parallel block, bidirectional attention, softcapping) is refused by readModelConfig
+// (config.ts), before any tensor is loaded. The
 // activations are linalg's Matrix and its products, which give the same bits whatever the number of
 // rows (they switch between the WebAssembly kernel and a JavaScript loop that sum every cell in the
 // same order).
@@ -21,12 +22,13 @@
 // at and before it, positions are absolute (learned rows, RoPE by position), and every product here
 // sums each cell in the same order whatever the number of rows (kernels/gemm.ts), every norm and
 // softmax works row by row. The last position is always computed (its logits are not kept).
-import { attend as attendHeads, type MaskKind } from '../attention/attend.js';
-import { matmul, matmulTransposed, type Matrix } from '../linalg/matrix.js';
-import { ModelError, type ModelConfig } from './config.js';
+import { attendEach, type KeyMask } from '../attention/attend.js';
+import { columnsOf, matmul, matmulTransposed, type Matrix } from '../linalg/matrix.js';
+import type { ModelConfig } from './config.js';
+import { ModelError } from './error.js';
 import type { LayerNames, ModelNames } from './families/family.js';
 import type { Weights } from './weights.js';
-import { addBias, addInto, applyRope, columns, geluNew, layerNorm, rmsNorm, ropeTables, swiglu } from './ops.js';
+import { addBias, addInto, applyRope, geluNew, layerNorm, rmsNorm, ropeTables, swiglu } from './ops.js';
 
 export interface ForwardOutput {
   /** Per layer, [heads, n, n] row-major. */
@@ -89,20 +91,8 @@ export function keptBytes(c: ModelConfig, n: number): number {
   return c.layers * (n * c.kvHeads * c.headDim * 2 * 8 + c.heads * n * n * 4);
 }
 
-/** Why the block cannot compute this model's description, or undefined when it can. */
-export function blockRefusal(c: ModelConfig): string | undefined {
-  const b = c.block;
-  if (b.kind !== 'sequential') return `the ${c.type} block is ${b.kind}; attn computes sequential blocks (attention, then the MLP)`;
-  if (b.norm.placement !== 'pre') return `the ${c.type} block puts its norms ${b.norm.placement}; attn computes pre-norm blocks`;
-  if (c.attention.kind === 'bidirectional') return `the ${c.type} attention is bidirectional; attn computes causal attention`;
-  if (c.softcap) return `the ${c.type} model softcaps its logits; attn does not compute softcapping`;
-  return undefined;
-}
-
 export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: readonly number[], options: ForwardOptions = {}): ForwardOutput {
   const n = ids.length, E = c.dModel, D = c.headDim, KV = c.kvHeads * D, H = c.heads;
-  const refusal = blockRefusal(c);
-  if (refusal) throw new ModelError(refusal);
   if (n === 0) throw new ModelError('the text has no tokens to run');
   if (n > c.contextLength) throw new ModelError(`${n} tokens are more than the model's context length of ${c.contextLength}`);
   const reuse = options.capture ? undefined : options.reuse;
@@ -199,11 +189,6 @@ function product(c: ModelConfig, x: Matrix, weight: Float64Array): Matrix {
     : matmulTransposed(x, { rows: out, cols: x.cols, data: weight });
 }
 
-/** Columns [from, from + width) of m. */
-function columnsOf(m: Matrix, from: number, width: number): Matrix {
-  return { rows: m.rows, cols: width, data: columns(m.data, m.rows, m.cols, from, width) };
-}
-
 /** q [rows, heads · D], k and v [rows, kvHeads · D], biases added, before RoPE. */
 function projections(c: ModelConfig, w: Weights, l: LayerNames, h: Matrix): { q: Matrix; k: Matrix; v: Matrix } {
   const Q = c.heads * c.headDim, KV = c.kvHeads * c.headDim;
@@ -222,33 +207,24 @@ function projections(c: ModelConfig, w: Weights, l: LayerNames, h: Matrix): { q:
 }
 
 /**
- * Every query head's attention for queries first…n − 1 (q holds their rows; k and v hold all n
- * positions), by the core's one attention op (attention/attend.ts) under the family's attention kind
- * (causal, or a sliding window): each head's weights go straight into `layer` ([heads, n − first, n],
- * float32, what the run keeps) and, when recorded, into `recorded` (float64); the heads' outputs come
- * back side by side [n − first, heads · D]. One head at a time, so a layer holds one head's float64
- * weights at once, not every head's (100 MB at 1,024 tokens and 12 heads).
+ * Every query head's attention for queries first…n − 1 (q [n − first, heads · D] holds their rows;
+ * k and v [n, kvHeads · D] hold all n positions), by the core's one attention op (attention/attend.ts)
+ * under the family's attention kind (causal, or a sliding window), grouped-query heads reading their
+ * key/value head: each head's weights go into `layer` ([heads, n − first, n], float32, what the run
+ * keeps) and, when recorded, into `recorded` (float64) as the op hands the head over, so a layer holds
+ * one head's float64 weights at once, not every head's (100 MB at 1,024 tokens and 12 heads); the
+ * heads' outputs come back side by side [n − first, heads · D].
  */
 function attend(c: ModelConfig, q: Matrix, k: Matrix, v: Matrix, first: number, layer: Float32Array, recorded?: Float64Array): Matrix {
-  const D = c.headDim, H = c.heads, group = c.heads / c.kvHeads, rows = q.rows, n = k.rows;
-  const mask: MaskKind = c.attention.kind === 'sliding' ? { window: c.attention.window } : 'causal';
-  const mixed = new Float64Array(rows * H * D);
-  const divisor = Math.sqrt(D);
-  let keys: Matrix | undefined, values: Matrix | undefined, kvAt = -1;
-  for (let head = 0; head < H; head++) {
-    const kvHead = Math.floor(head / group);
-    if (kvHead !== kvAt) {
-      keys = columnsOf(k, kvHead * D, D);
-      values = columnsOf(v, kvHead * D, D);
-      kvAt = kvHead;
-    }
-    const [one] = attendHeads({ q: [columnsOf(q, head * D, D)], k: [keys!], v: [values!], divisor, mask, first }).heads;
-    layer.set(one.weights.data, head * rows * n);
-    recorded?.set(one.weights.data, head * rows * n);
-    const out = one.output.data;
-    for (let i = 0; i < rows; i++) mixed.set(out.subarray(i * D, (i + 1) * D), i * H * D + head * D);
-  }
-  return { rows, cols: H * D, data: mixed };
+  const mask: KeyMask = c.attention.kind === 'sliding' ? { window: c.attention.window } : 'causal';
+  const size = q.rows * k.rows;
+  return attendEach({
+    q, k, v, heads: c.heads, kvHeads: c.kvHeads, divisor: Math.sqrt(c.headDim), mask, first,
+    onHead: (head, { weights }) => {
+      layer.set(weights.data, head * size);
+      recorded?.set(weights.data, head * size);
+    },
+  });
 }
 
 /** The family's MLP: gelu_new(x · W_fc + b) · W_proj + b, or down(silu(gate(x)) · up(x)). */

@@ -6,11 +6,12 @@
 // run computed. This head's slices of W_Q, W_K, W_V, their biases and its rows of W_O are cut out of
 // the tensors where the family's description says they sit (fused or separate q/k/v; [in, out] or
 // [out, in]).
-import { ModelError, type ModelConfig } from './config.js';
+import { columnsOf } from '../linalg/matrix.js';
+import type { ModelConfig } from './config.js';
+import { ModelError } from './error.js';
 import type { LayerNames } from './families/family.js';
 import { forward } from './forward.js';
 import type { LoadedModel } from './model.js';
-import { columns } from './ops.js';
 import type { HeadLens } from './types.js';
 import type { Weights } from './weights.js';
 
@@ -70,6 +71,12 @@ function sliceOf(c: ModelConfig, w: Weights, part: Part, offset: number): { weig
   return part.bias === undefined ? { weight } : { weight, bias: Float64Array.from(w.f32(part.bias).subarray(from, from + D)) };
 }
 
+/** Columns [from, from + width) of the n × stride `x`, as an n × width array of its own. */
+function headColumns(x: Float64Array, n: number, stride: number, from: number, width: number): Float64Array {
+  const m = columnsOf({ rows: n, cols: stride, data: x }, from, width);
+  return m.data === x ? x.slice() : m.data;
+}
+
 export function headLens(m: LoadedModel, ids: readonly number[], tokens: readonly string[], layer: number, head: number): HeadLens {
   const c = m.config, E = c.dModel, D = c.headDim, n = ids.length;
   if (!Number.isInteger(layer) || layer < 0 || layer >= c.layers) throw new ModelError(`layer ${layer} is not one of the model's ${c.layers} layers (0 to ${c.layers - 1})`);
@@ -86,7 +93,7 @@ export function headLens(m: LoadedModel, ids: readonly number[], tokens: readonl
     layer, head, kvHead, tokens: [...tokens], residual, x, wq: sq.weight, wk: sk.weight, wv: sv.weight,
     ...(sq.bias ? { bq: sq.bias } : {}), ...(sk.bias ? { bk: sk.bias } : {}), ...(sv.bias ? { bv: sv.bias } : {}),
     wo,
-    q: columns(q, n, c.heads * D, head * D, D), k: columns(k, n, KV, kvHead * D, D), v: columns(v, n, KV, kvHead * D, D),
-    rotary: c.block.position === 'rope', scale: Math.sqrt(D), weights: weights.slice(head * n * n, (head + 1) * n * n), dModel: E, headDim: D,
+    q: headColumns(q, n, c.heads * D, head * D, D), k: headColumns(k, n, KV, kvHead * D, D), v: headColumns(v, n, KV, kvHead * D, D),
+    rotary: c.block.position === 'rope', scale: Math.sqrt(D), ...(c.attention.kind === 'sliding' ? { window: c.attention.window } : {}), weights: weights.slice(head * n * n, (head + 1) * n * n), dModel: E, headDim: D,
   };
 }

@@ -6,7 +6,8 @@
 // text that begins the same computes only the positions after the shared prefix (forward.ts).
 import type { TensorRef } from '../tensors/attention-file.js';
 import type { Tokenizer } from '../tokenizer/tokenizer.js';
-import { ModelError, readModelConfig, summaryOf, type ModelConfig } from './config.js';
+import { readModelConfig, summaryOf, type ModelConfig } from './config.js';
+import { ModelError } from './error.js';
 import { forward, keptBytes, type KeptRun } from './forward.js';
 import { checkTensors, weightElements, Weights, type ModelNames } from './weights.js';
 import type { NextToken, RunResult } from './types.js';

@@ -96,10 +96,3 @@ export function applyRope(x: Float64Array, n: number, heads: number, headDim: nu
     }
   }
 }
-
-/** Columns [from, from + width) of the n × stride `x`, as an n × width array. */
-export function columns(x: Float64Array, n: number, stride: number, from: number, width: number): Float64Array {
-  const out = new Float64Array(n * width);
-  for (let i = 0; i < n; i++) out.set(x.subarray(i * stride + from, i * stride + from + width), i * width);
-  return out;
-}

@@ -3,12 +3,10 @@
 // forward pass behind them can change (kernels, threads) without touching its callers.
 import type { FamilyName } from './families/index.js';
 
-/** The architectures the runner computes: the registry's families (families/registry.ts). */
-export type Architecture = FamilyName;
-
 /** The model's shape, as `attn run --json` prints it under "model". */
 export interface ModelSummary {
-  type: Architecture;
+  /** The model's family (families/registry.ts). */
+  type: FamilyName;
   layers: number;
   /** Query heads per layer. */
   heads: number;
@@ -80,6 +78,8 @@ export interface HeadLens {
   rotary: boolean;
   /** The divisor of the scores (√headDim). */
   scale: number;
+  /** A sliding-window head's window W (query i sees keys i − W < j ≤ i); undefined for a causal head. */
+  window?: number;
   /** [n, n]: the head's weights, as the forward pass computed them. */
   weights: Float64Array;
   dModel: number;

@@ -11,7 +11,8 @@
 import { decode, isDType, ITEM_SIZE, type DType } from '../tensors/dtype.js';
 import type { TensorRef } from '../tensors/attention-file.js';
 import { MAX_READ_BYTES } from '../tensors/source.js';
-import { ModelError, type ModelConfig } from './config.js';
+import type { ModelConfig } from './config.js';
+import { ModelError } from './error.js';
 import type { ModelNames } from './families/family.js';
 import { familyOf } from './families/index.js';
 
@@ -19,7 +20,7 @@ export type { LayerNames, ModelNames } from './families/family.js';
 
 /** The names and expected shapes of every tensor the model's family reads. */
 export function namesOf(c: ModelConfig, has: (name: string) => boolean): { names: ModelNames; shapes: Map<string, number[]> } {
-  return familyOf(c.type)!.tensors(c, has);
+  return familyOf(c.type)!.tensors(c, has, c.block);
 }
 
 const shapeText = (s: readonly number[]) => `[${s.join(', ')}]`;

@@ -121,3 +121,11 @@ export function concatColumns(parts: readonly Matrix[]): Matrix {
   }
   return out;
 }
+
+/** Columns from…from + width of m, as a matrix of its own (m itself when that is all of it). */
+export function columnsOf(m: Matrix, from: number, width: number): Matrix {
+  if (from === 0 && width === m.cols) return m;
+  const out = zeros(m.rows, width);
+  for (let i = 0; i < m.rows; i++) out.data.set(m.data.subarray(i * m.cols + from, i * m.cols + from + width), i * width);
+  return out;
+}

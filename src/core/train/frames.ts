@@ -2,7 +2,7 @@
 // spec is read (small by construction: the panel trains only runs under a work budget; larger
 // ones say to use `attn train`), as the loss at every step and at most MAX_FRAMES snapshots of
 // the learnt matrices and of the head's attention on the first target's input.
-import { buildMask, computeHead, embeddingMatrix } from '../attention/attention.js';
+import { buildMask, computeHeads, embeddingMatrix } from '../attention/attention.js';
 import { toRows } from '../linalg/matrix.js';
 import type { Spec } from '../spec/spec.js';
 import { stepWork } from '../spec/read-train.js';
@@ -67,8 +67,8 @@ export function trainingJson(spec: Spec): TrainingJson | undefined {
   for (let f = 0; f < Math.min(MAX_FRAMES, history.length); f++) picked.add(Math.round((f * last) / Math.max(1, Math.min(MAX_FRAMES, history.length) - 1)));
   const frames = [...picked].sort((a, b) => a - b).map((step): TrainingFrame => {
     const w = history[step];
-    const h = computeHead(x, { name: head.name, wq: { matrix: w.wq, identity: false }, wk: { matrix: w.wk, identity: false }, wv: { matrix: w.wv, identity: false } }, spec.scale, masked);
-    return { step, wq: toRows(w.wq), wk: toRows(w.wk), wv: toRows(w.wv), weights: toRows(h.weights) };
+    const [{ result }] = computeHeads(x, [{ name: head.name, wq: { matrix: w.wq, identity: false }, wk: { matrix: w.wk, identity: false }, wv: { matrix: w.wv, identity: false } }], spec.scale, masked);
+    return { step, wq: toRows(w.wq), wk: toRows(w.wk), wv: toRows(w.wv), weights: toRows(result.weights) };
   });
   const progress = t.targets.map((_, g) => run.progress.map((p) => p[g]));
   return { ...base, loss: run.loss, progress, frames, ...(run.stoppedAt !== undefined ? { stoppedAt: run.stoppedAt } : {}) };

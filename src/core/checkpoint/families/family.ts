@@ -15,8 +15,6 @@ export type NormKind = 'layernorm' | 'rmsnorm';
 export type NormPlacement = 'pre' | 'post' | 'sandwich';
 /** Learned position rows added to the embeddings, RoPE on q and k, or none. */
 export type PositionKind = 'learned' | 'rope' | 'none';
-/** RoPE's frequency scaling (config.json's rope_scaling); only the plain one is computed. */
-export type RopeScaling = 'default';
 /** y = x · W with W stored [in, out] (GPT-2's Conv1D), or y = x · Wᵀ with W stored [out, in] (nn.Linear). */
 export type MatrixLayout = 'conv1d' | 'linear';
 /** q, k and v from one matrix (its output columns q | k | v, in that order) or from three. */
@@ -63,11 +61,8 @@ export interface FamilyConfig {
   eps: number;
   /** RoPE's base; 0 for a family with learned positions. */
   ropeTheta: number;
-  ropeScaling: RopeScaling;
   /** Whether the output head is the embedding matrix (a family whose tensors decide says so in `tensors`). */
   tied: boolean;
-  /** q, k and v have biases (the description's bias.qkv). */
-  qkvBias: boolean;
   attention: AttentionKind;
   /** Gemma 2's c · tanh(s / c) on the scores and on the final logits; undefined for every family here (the block refuses it). */
   softcap?: { attention?: number; final?: number };
@@ -110,8 +105,11 @@ export interface Family<Name extends string = string> {
   readonly block: BlockDescription;
   /** config.json's keys read into the model's numbers; a key the block would compute wrongly is refused, naming `file` and the key. */
   readonly readConfig: (json: Obj, file: string) => FamilyConfig;
-  /** The tensors' names and shapes; `has` says whether the files hold a name (for layouts that vary between saves). */
-  readonly tensors: (c: FamilyConfig, has: (name: string) => boolean) => FamilyTensors;
+  /**
+   * The tensors' names and shapes; `has` says whether the files hold a name (for layouts that vary
+   * between saves); `block` is the description, whose biases say which bias tensors are read.
+   */
+  readonly tensors: (c: FamilyConfig, has: (name: string) => boolean, block: BlockDescription) => FamilyTensors;
 }
 
 /** Records each name's expected shape as it is named: `need(name, shape)` returns the name. */

@@ -28,9 +28,7 @@ function readConfig(json: Obj, file: string): FamilyConfig {
     ffn: size(json, file, ['n_inner'], 4 * dModel),
     eps: positive(json, file, 'layer_norm_epsilon', 1e-5),
     ropeTheta: 0,
-    ropeScaling: 'default',
     tied: true,
-    qkvBias: true,
     attention: { kind: 'causal' },
   };
 }

@@ -24,6 +24,6 @@ export const llama: Family<'llama'> = {
     bias: { qkv: false, o: false, mlp: false },
     mlp: 'swiglu',
   },
-  readConfig: (json, file) => readRotaryConfig(json, file, { qkvBias: false, attention: causalOnly, refusals }),
+  readConfig: (json, file) => readRotaryConfig(json, file, { attention: causalOnly, refusals }),
   tensors: rotaryTensors,
 };

@@ -27,6 +27,6 @@ export const mistral: Family<'mistral'> = {
     bias: { qkv: false, o: false, mlp: false },
     mlp: 'swiglu',
   },
-  readConfig: (json, file) => readRotaryConfig(json, file, { qkvBias: false, attention }),
+  readConfig: (json, file) => readRotaryConfig(json, file, { attention }),
   tensors: rotaryTensors,
 };

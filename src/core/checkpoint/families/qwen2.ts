@@ -16,6 +16,6 @@ export const qwen2: Family<'qwen2'> = {
     bias: { qkv: true, o: false, mlp: false },
     mlp: 'swiglu',
   },
-  readConfig: (json, file) => readRotaryConfig(json, file, { qkvBias: true, attention: causalOnly }),
+  readConfig: (json, file) => readRotaryConfig(json, file, { attention: causalOnly }),
   tensors: rotaryTensors,
 };

@@ -3,16 +3,14 @@
 // fewer), head_dim (else hidden / heads), intermediate_size; RMSNorm; RoPE with rope_theta or
 // transformers 5's rope_parameters (scaled variants refused); SwiGLU with silu; nn.Linear matrices
 // under model.layers.i.{self_attn,mlp}; the head tied only when tie_word_embeddings says so. What
-// differs between those families (biases on q/k/v, which keys each query sees) is a parameter, so
-// each family's own file states it.
+// differs between those families is in each family's own file: its description's biases on q/k/v
+// (which decide the bias tensors read), and which keys each query sees (a parameter here).
 import { isObject, type Obj } from '../../json/object.js';
 import { ModelError } from '../error.js';
 import { flag, positive, refuse, size } from './config-keys.js';
-import { tensorList, type AttentionKind, type FamilyConfig, type FamilyTensors, type LayerNames } from './family.js';
+import { tensorList, type AttentionKind, type BlockDescription, type FamilyConfig, type FamilyTensors, type LayerNames } from './family.js';
 
 export interface RotaryOptions {
-  /** q_proj, k_proj and v_proj have biases. */
-  qkvBias: boolean;
   /** Which keys each query sees, from the config (refusing what the block does not compute). */
   attention: (json: Obj, file: string) => AttentionKind;
   /** The family's own refusals of keys its Hugging Face code reads and the block does not compute. */
@@ -59,9 +57,7 @@ export function readRotaryConfig(json: Obj, file: string, options: RotaryOptions
     ffn: size(json, file, ['intermediate_size']),
     eps: positive(json, file, 'rms_norm_eps', 1e-6),
     ropeTheta,
-    ropeScaling: 'default',
     tied: flag(json, file, 'tie_word_embeddings', false),
-    qkvBias: options.qkvBias,
     attention,
   };
 }
@@ -98,8 +94,11 @@ export function ropeOverflow(theta: number, headDim: number, contextLength: numb
   return `RoPE's angle position / rope_theta^(2i/head_dim) overflows at head_dim ${headDim} and ${contextLength} positions`;
 }
 
-/** model.embed_tokens, model.layers.i.…, model.norm, and lm_head unless tied; nn.Linear shapes [out, in]. */
-export function rotaryTensors(c: FamilyConfig): FamilyTensors {
+/**
+ * model.embed_tokens, model.layers.i.…, model.norm, and lm_head unless tied; nn.Linear shapes [out,
+ * in]; q_proj, k_proj and v_proj's biases where the description adds them (bias.qkv).
+ */
+export function rotaryTensors(c: FamilyConfig, _has: (name: string) => boolean, block: BlockDescription): FamilyTensors {
   const { shapes, need } = tensorList();
   const E = c.dModel, F = c.ffn, V = c.vocab;
   const Q = c.heads * c.headDim, KV = c.kvHeads * c.headDim;
@@ -109,7 +108,7 @@ export function rotaryTensors(c: FamilyConfig): FamilyTensors {
     return {
       norm1: need(`${l}input_layernorm.weight`, [E]),
       q: need(`${a}q_proj.weight`, [Q, E]), k: need(`${a}k_proj.weight`, [KV, E]), v: need(`${a}v_proj.weight`, [KV, E]),
-      ...(c.qkvBias ? { qBias: need(`${a}q_proj.bias`, [Q]), kBias: need(`${a}k_proj.bias`, [KV]), vBias: need(`${a}v_proj.bias`, [KV]) } : {}),
+      ...(block.bias.qkv ? { qBias: need(`${a}q_proj.bias`, [Q]), kBias: need(`${a}k_proj.bias`, [KV]), vBias: need(`${a}v_proj.bias`, [KV]) } : {}),
       o: need(`${a}o_proj.weight`, [E, Q]),
       norm2: need(`${l}post_attention_layernorm.weight`, [E]),
       gate: need(`${l}mlp.gate_proj.weight`, [F, E]), up: need(`${l}mlp.up_proj.weight`, [F, E]), down: need(`${l}mlp.down_proj.weight`, [E, F]),

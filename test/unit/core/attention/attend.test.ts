@@ -1,13 +1,14 @@
 // The one attention op (src/core/attention/attend.ts): against a plain float64 reference written
 // here with loops (every mask kind, an explicit mask on top, grouped-query heads, a first query
-// past 0, softcapping); against a checkpoint forward pass's own attention (a causal softmax over
-// keys 0…i or a sliding window, and the products, copied below as checkpoint/forward.ts computes
-// them) to the bit, on the WebAssembly kernel and in plain JavaScript; what it records when asked
-// and keeps when not; and a query that sees no key.
+// past 0); attendEach, the path a checkpoint's forward pass takes (flat q/k/v, one head handed over
+// at a time), against a reference written out here (a causal or windowed softmax, max, exp summed
+// left to right, divided by the sum, with the kernel's or plain products) to the bit, on the
+// WebAssembly kernel and in plain JavaScript; what it records when asked and keeps when not; and a
+// query that sees no key.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { attend, maskBytes, type AttendInput, type MaskKind } from '../../../../src/core/attention/attend.js';
-import { matmul, matmulTransposed, type Matrix } from '../../../../src/core/linalg/matrix.js';
+import { attend, attendEach, maskBytes, type AttendInput, type KeyMask } from '../../../../src/core/attention/attend.js';
+import { matmulTransposed, type Matrix } from '../../../../src/core/linalg/matrix.js';
 import { gemm, useWasmKernel } from '../../../../src/core/kernels/gemm.js';
 import { seeded } from '../../../support/random.js';
 
@@ -23,9 +24,8 @@ interface Case {
   readonly kvHeads: number;
   readonly dk: number;
   readonly dv: number;
-  readonly mask: MaskKind;
+  readonly mask: KeyMask;
   readonly hidden?: Uint8Array;
-  readonly softcap?: number;
   readonly divisor: number;
 }
 
@@ -46,9 +46,7 @@ function reference(c: Case, q: Matrix, k: Matrix, v: Matrix) {
       for (let j = 0; j < c.n; j++) {
         let dot = 0;
         for (let t = 0; t < c.dk; t++) dot += q.data[r * q.cols + h * c.dk + t] * k.data[j * k.cols + g * c.dk + t];
-        let x = dot / c.divisor;
-        if (c.softcap !== undefined) x = c.softcap * Math.tanh(x / c.softcap);
-        s.push(x);
+        s.push(dot / c.divisor);
       }
       let max = -Infinity;
       for (let j = 0; j < c.n; j++) if (sees(i, j)) max = Math.max(max, s[j]);
@@ -91,7 +89,7 @@ function inputsOf(c: Case, seed: number) {
 }
 
 function run(c: Case, q: Matrix, k: Matrix, v: Matrix, extra: Partial<AttendInput> = {}) {
-  return attend({ q, k, v, heads: c.heads, kvHeads: c.kvHeads, divisor: c.divisor, mask: c.mask, first: c.first, ...(c.hidden ? { hidden: c.hidden } : {}), ...(c.softcap !== undefined ? { softcap: c.softcap } : {}), ...extra });
+  return attend({ q, k, v, heads: c.heads, kvHeads: c.kvHeads, divisor: c.divisor, mask: c.mask, first: c.first, ...(c.hidden ? { hidden: c.hidden } : {}), ...extra });
 }
 
 /** An n × n mask hiding about a fifth of the cells, never every key of a query. */
@@ -114,8 +112,6 @@ const cases: [string, Case][] = [
   ['first query 5 of 12, grouped-query, causal', { n: 12, first: 5, heads: 4, kvHeads: 2, dk: 3, dv: 2, mask: 'causal', divisor: Math.sqrt(3) }],
   ['first query 7 of 10, a window and an explicit mask', { n: 10, first: 7, heads: 2, kvHeads: 1, dk: 3, dv: 2, mask: { window: 2 }, hidden: someHidden(10, 10), divisor: 1 }],
   ['the last query alone', { n: 8, first: 7, heads: 2, kvHeads: 2, dk: 3, dv: 2, mask: 'none', divisor: 1 }],
-  ['softcap 0.5 on causal', { n: 9, first: 0, heads: 2, kvHeads: 1, dk: 4, dv: 3, mask: 'causal', softcap: 0.5, divisor: 0.25 }],
-  ['softcap with a window, first > 0 and a mask', { n: 11, first: 3, heads: 2, kvHeads: 2, dk: 4, dv: 3, mask: { window: 5 }, hidden: someHidden(11, 11), softcap: 2, divisor: 0.5 }],
 ];
 
 for (const [name, c] of cases) {
@@ -136,11 +132,12 @@ for (const [name, c] of cases) {
     const concat = ref.outputs[0].map((_, r) => ref.outputs.flatMap((o) => o[r]));
     closeTo(got.concat.data, concat, 'concat');
     assert.equal(got.concat.cols, c.heads * c.dv);
-    // The same bits written into one array that held other numbers.
-    const rows = c.n - c.first;
-    const into = new Float64Array(c.heads * rows * c.n).fill(7);
-    run(c, q, k, v, { weightsInto: into });
-    got.heads.forEach((h, i) => assert.deepEqual(into.subarray(i * rows * c.n, (i + 1) * rows * c.n), h.weights.data));
+    // One head at a time (attendEach): the same bits, handed over in order, the outputs side by side.
+    const each: number[] = [];
+    const joined = attendEach({ q, k, v, heads: c.heads, kvHeads: c.kvHeads, divisor: c.divisor, mask: c.mask, first: c.first, ...(c.hidden ? { hidden: c.hidden } : {}),
+      onHead: (h, head) => { each.push(h); assert.deepEqual(head.weights.data, got.heads[h].weights.data); assert.deepEqual(head.output.data, got.heads[h].output.data); } });
+    assert.deepEqual(each, Array.from({ length: c.heads }, (_, h) => h));
+    assert.deepEqual(joined.data, got.concat.data);
   });
 }
 
@@ -165,10 +162,11 @@ test('per-head matrices give the flat layout\'s very bits, and a grouped head re
   assert.deepEqual(flat.heads[3].k!.data, cols(k, 3, 3).data);
 });
 
-// A checkpoint's attention the plain way, written out here as the reference: each causal (or windowed)
-// row divided by the scale, its max, exp summed left to right, divided by the sum, exact zeros
-// elsewhere, with products by the kernel or plain loops. The op must give these bits exactly.
-function forwardMatmul(a: Float64Array, n: number, k: number, b: Float64Array, m: number, transposed: boolean): Float64Array {
+// A reference for causal and windowed attention, written out plainly: each row divided by the
+// scale, its max, exp summed left to right, divided by the sum, exact zeros elsewhere, with products
+// by the kernel or plain loops. attendEach, as a checkpoint's forward pass calls it, must give these
+// bits exactly.
+function referenceMatmul(a: Float64Array, n: number, k: number, b: Float64Array, m: number, transposed: boolean): Float64Array {
   const fast = gemm({ rows: n, cols: k, data: a }, transposed ? { rows: m, cols: k, data: b } : { rows: k, cols: m, data: b }, transposed);
   if (fast) return fast;
   const out = new Float64Array(n * m);
@@ -183,13 +181,13 @@ function forwardMatmul(a: Float64Array, n: number, k: number, b: Float64Array, m
   return out;
 }
 
-function forwardColumns(x: Float64Array, n: number, stride: number, from: number, width: number): Float64Array {
+function referenceColumns(x: Float64Array, n: number, stride: number, from: number, width: number): Float64Array {
   const out = new Float64Array(n * width);
   for (let i = 0; i < n; i++) out.set(x.subarray(i * stride + from, i * stride + from + width), i * width);
   return out;
 }
 
-function forwardCausalSoftmax(scores: Float64Array, n: number, scale: number, first: number, window: number): void {
+function referenceSoftmax(scores: Float64Array, n: number, scale: number, first: number, window: number): void {
   for (let i = first; i < n; i++) {
     const row = (i - first) * n;
     const from = Math.max(0, i - window + 1);
@@ -210,18 +208,18 @@ function forwardCausalSoftmax(scores: Float64Array, n: number, scale: number, fi
   }
 }
 
-function forwardAttend(H: number, KVH: number, D: number, q: Float64Array, k: Float64Array, v: Float64Array, n: number, first: number, window: number) {
+function referenceAttend(H: number, KVH: number, D: number, q: Float64Array, k: Float64Array, v: Float64Array, n: number, first: number, window: number) {
   const group = H / KVH, rows = n - first;
   const weights = new Float64Array(H * rows * n), mixed = new Float64Array(rows * H * D);
   const scale = Math.sqrt(D);
   for (let head = 0; head < H; head++) {
     const kvHead = Math.floor(head / group);
-    const keys = forwardColumns(k, n, KVH * D, kvHead * D, D);
-    const values = forwardColumns(v, n, KVH * D, kvHead * D, D);
-    const scores = forwardMatmul(forwardColumns(q, rows, H * D, head * D, D), rows, D, keys, n, true);
-    forwardCausalSoftmax(scores, n, scale, first, window);
+    const keys = referenceColumns(k, n, KVH * D, kvHead * D, D);
+    const values = referenceColumns(v, n, KVH * D, kvHead * D, D);
+    const scores = referenceMatmul(referenceColumns(q, rows, H * D, head * D, D), rows, D, keys, n, true);
+    referenceSoftmax(scores, n, scale, first, window);
     weights.set(scores, head * rows * n);
-    const out = forwardMatmul(scores, rows, n, values, D, false);
+    const out = referenceMatmul(scores, rows, n, values, D, false);
     for (let i = 0; i < rows; i++) mixed.set(out.subarray(i * D, (i + 1) * D), i * H * D + head * D);
   }
   return { weights, mixed };
@@ -239,17 +237,14 @@ for (const kernel of [true, false]) {
       for (const [n, first, H, KVH, D, window] of cases) {
         const rows = n - first;
         const q = randomMatrix(rows, H * D, n + first, 2), k = randomMatrix(n, KVH * D, n + first + 1, 2), v = randomMatrix(n, KVH * D, n + first + 2, 2);
-        const expected = forwardAttend(H, KVH, D, q.data, k.data, v.data, n, first, window);
-        const mask: MaskKind = window === Infinity ? 'causal' : { window };
-        const got = attend({ q, k, v, heads: H, kvHeads: KVH, divisor: Math.sqrt(D), mask, first });
-        got.heads.forEach((h, i) => assert.deepEqual(h.weights.data, expected.weights.subarray(i * rows * n, (i + 1) * rows * n), `n ${n} first ${first} head ${i} weights`));
-        assert.deepEqual(got.concat.data, expected.mixed, `n ${n} first ${first} outputs`);
+        const expected = referenceAttend(H, KVH, D, q.data, k.data, v.data, n, first, window);
+        const mask: KeyMask = window === Infinity ? 'causal' : { window };
         // Into one [heads, rows, n] array as forward keeps a layer's attention (not zeroed first: every cell is written).
         const into = new Float64Array(H * rows * n).fill(7);
-        const placed = attend({ q, k, v, heads: H, kvHeads: KVH, divisor: Math.sqrt(D), mask, first, weightsInto: into });
-        assert.deepEqual(into, expected.weights, `n ${n} first ${first} weights in one array`);
-        assert.equal(placed.heads[H - 1].weights.data.buffer, into.buffer);
-        assert.deepEqual(placed.concat.data, expected.mixed);
+        const mixed = attendEach({ q, k, v, heads: H, kvHeads: KVH, divisor: Math.sqrt(D), mask, first, onHead: (h, head) => into.set(head.weights.data, h * rows * n) });
+        assert.deepEqual(into, expected.weights, `n ${n} first ${first} weights`);
+        assert.deepEqual(mixed.data, expected.mixed, `n ${n} first ${first} outputs`);
+        assert.deepEqual(attend({ q, k, v, heads: H, kvHeads: KVH, divisor: Math.sqrt(D), mask, first }).concat.data, expected.mixed, `n ${n} first ${first} attend`);
       }
     } finally {
       useWasmKernel(true);
@@ -269,12 +264,11 @@ test('recording: nothing but the weights and outputs when not asked, the weights
   assert.equal('mask' in bare, false);
 });
 
-test('recording: q, k, v, the raw and scaled scores, the mask and the shares after W_O, when asked', () => {
-  const c: Case = { n: 12, first: 3, heads: 4, kvHeads: 2, dk: 3, dv: 2, mask: { window: 4 }, hidden: someHidden(12, 12), softcap: 1.5, divisor: 0.8 };
+test('recording: q, k, v, the raw and scaled scores and the mask, when asked', () => {
+  const c: Case = { n: 12, first: 3, heads: 4, kvHeads: 2, dk: 3, dv: 2, mask: { window: 4 }, hidden: someHidden(12, 12), divisor: 0.8 };
   const { q, k, v } = inputsOf(c, 600);
-  const wo = randomMatrix(c.heads * c.dv, 5, 601);
   const bare = run(c, q, k, v);
-  const all = run(c, q, k, v, { wo, record: { q: true, k: true, v: true, scores: true, scaled: true, mask: true, shares: true } });
+  const all = run(c, q, k, v, { record: { q: true, k: true, v: true, scores: true, scaled: true, mask: true } });
   const rows = c.n - c.first;
   const mask = all.mask!;
   assert.deepEqual(mask, maskBytes(c.n, c.mask, c.hidden, c.first));
@@ -291,20 +285,10 @@ test('recording: q, k, v, the raw and scaled scores, the mask and the shares aft
         const cell = r * c.n + j;
         const inWindow = j <= i0 && j > i0 - 4;
         assert.equal(mask[cell], inWindow && c.hidden![i0 * c.n + j] === 0 ? 0 : 1, `mask ${r} ${j}`);
-        const s = h.scores!.data[cell] / c.divisor;
-        assert.equal(h.scaled!.data[cell], mask[cell] ? -Infinity : 1.5 * Math.tanh(s / 1.5), `scaled ${r} ${j}`);
+        assert.equal(h.scaled!.data[cell], mask[cell] ? -Infinity : h.scores!.data[cell] / c.divisor, `scaled ${r} ${j}`);
       }
     }
   });
-  // Each head's share is its output times its rows of W_O; together they are concat · W_O.
-  const total = matmul(all.concat, wo);
-  const summed = new Float64Array(total.data.length);
-  all.heads.forEach((h, i) => {
-    const rowsOfWo: Matrix = { rows: c.dv, cols: 5, data: wo.data.slice(i * c.dv * 5, (i + 1) * c.dv * 5) };
-    assert.deepEqual(h.share!.data, matmul(h.output, rowsOfWo).data);
-    h.share!.data.forEach((x, cell) => { summed[cell] += x; });
-  });
-  summed.forEach((x, cell) => assert.ok(Math.abs(x - total.data[cell]) < 1e-12));
 });
 
 test('a query that sees no key gets zero weights and a zero output, and is reported in every head', () => {
@@ -333,5 +317,4 @@ test('shapes that do not fit are refused, naming what is wrong', () => {
   assert.throws(() => attend({ q, k, v, heads: 2, kvHeads: 2, divisor: 1, first: 1 }), /head 0 has 4 queries/);
   assert.throws(() => attend({ q, k, v, heads: 2, kvHeads: 2, divisor: 1, mask: { window: 0 } }), /a window of 0/);
   assert.throws(() => attend({ q, k, v, heads: 2, kvHeads: 2, divisor: 1, hidden: new Uint8Array(3) }), /3 bytes for 4 × 4/);
-  assert.throws(() => attend({ q, k, v, heads: 2, kvHeads: 2, divisor: 1, weightsInto: new Float64Array(31) }), /31 numbers for the weights of 2 heads × 4 × 4/);
 });

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { computeAttention, computeHead, type AttentionResult } from '../../../../src/core/attention/attention.js';
+import { computeAttention, computeHeads, type AttentionResult } from '../../../../src/core/attention/attention.js';
 import { softmaxRow } from '../../../../src/core/attention/softmax.js';
 import { weightsFromScores } from '../../../../src/core/result/derived.js';
 import { weightsRowOf } from '../../../../src/core/result/attention-data.js';
@@ -95,8 +95,7 @@ test('weights are softmaxRow of the scaled scores to the bit, and what the webvi
   const xs = random(size, 6, 11);
   xs.data[9 * 6] = 1e200; // scores past a double in row 9: NaN and ±Infinity reach the softmax
   const head: HeadSpec = { name: 'h', wq: { matrix: random(6, 3, 12), identity: false }, wk: { matrix: random(6, 3, 13), identity: false }, wv: { matrix: random(6, 2, 14), identity: false } };
-  const empty: number[] = [];
-  const h = computeHead(xs, head, { kind: 'sqrt_dk' }, masked, (query) => empty.push(query));
+  const [{ result: h, emptyRows: empty }] = computeHeads(xs, [head], { kind: 'sqrt_dk' }, masked);
   for (let i = 0; i < size; i++) {
     const expected = new Float64Array(size);
     const ok = softmaxRow(h.scaled.data.subarray(i * size, (i + 1) * size), expected, (j) => masked[i * size + j] === 1);
@@ -120,7 +119,7 @@ test('the core\'s weights, the webview\'s decode and a hover\'s row are one kern
       const matrix = (rows: number, cols: number): Matrix => ({ rows, cols, data: Float64Array.from({ length: rows * cols }, () => values[k++ % values.length]) });
       const masked = Uint8Array.from({ length: size * size }, (_, c) => (maskBits[c] ? 1 : 0));
       const head: HeadSpec = { name: 'h', wq: { matrix: matrix(d, dk), identity: false }, wk: { matrix: matrix(d, dk), identity: false }, wv: { matrix: matrix(d, 1), identity: false } };
-      const h = computeHead(matrix(size, d), head, { kind: 'sqrt_dk' }, masked);
+      const [{ result: h }] = computeHeads(matrix(size, d), [head], { kind: 'sqrt_dk' }, masked);
       assert.deepEqual(weightsFromScores(h.scores, h.divisor, h.masked).data, h.weights.data, 'the decode');
       for (let i = 0; i < size; i++) assert.deepEqual(weightsRowOf(h, i), h.weights.data.slice(i * size, (i + 1) * size), `the hover's row ${i}`);
     }), { numRuns: 500 });

@@ -1,7 +1,8 @@
 // The lens on a real head (src/core/checkpoint-spec/lens-spec.ts): the spec it writes, read back by the
 // spec reader from its tensor file and computed by the core, gives the head's own attention weights
 // to 1e-5: for a GPT-2 head with biases (x with a 1 appended, the bias as W's last row) and for a
-// rotary head (each token [q | k | v], W_Q, W_K, W_V selecting their third).
+// rotary head (each token [q | k | v], W_Q, W_K, W_V selecting their third); and a real Mistral
+// head with a window shorter than the text, whose band is the input's mask, to 1e-6.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,9 @@ import { lensSpec, lensWords } from '../../../../src/core/checkpoint-spec/lens-s
 import { writeSafetensors } from '../../../../src/core/tensors/safetensors-write.js';
 import type { HeadLens } from '../../../../src/core/checkpoint/types.js';
 import { fakeHeadLens } from '../../../support/head-lens.js';
+import { headLens } from '../../../../src/core/checkpoint/lens.js';
+import { loadModel } from '../../../../src/core/checkpoint/model.js';
+import { QWEN2_CONFIG, tinyCheckpoint } from '../../../support/tiny-checkpoint.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'attn-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -68,4 +72,21 @@ test('a rotary head: each token is [q | k | v] after the rotation, and compute g
 
 test('repeated tokens become distinct words (one vector per position), and a lone one keeps its text', () => {
   assert.deepEqual(lensWords(['The', ' cat', 'the', ' cat', '!', '']), ['The#1', ' cat#2', 'the#3', ' cat#4', '!', '#6']);
+});
+
+test('a sliding-window head (window 2 over 8 tokens): the spec\'s mask is the band, and compute gives the run\'s weights to 1e-6', () => {
+  const config = { ...QWEN2_CONFIG, model_type: 'mistral', num_attention_heads: 6, num_key_value_heads: 2, head_dim: 4, sliding_window: 2, tie_word_embeddings: false };
+  const { configText, tensors } = tinyCheckpoint(config, 7);
+  const model = loadModel(configText, tensors);
+  const ids = [3, 17, 5, 5, 39, 0, 12, 8], n = ids.length;
+  const lens = headLens(model, ids, ids.map((id) => `t${id}`), 1, 4);
+  assert.equal(lens.window, 2);
+  const { spec, head } = computeLens(lens, 'mistral-head');
+  const band = (spec.inputs as { mask: number[][] }[])[0].mask;
+  assert.deepEqual(band[3], [0, 0, 1, 1, 0, 0, 0, 0], 'query 3 sees keys 2 and 3');
+  assertClose(head.weights.data, lens.weights, 1e-6, 'weights');
+  assert.match(String(spec.description), /sliding window of 2 tokens/);
+  // Not vacuous: the window hides keys the causal mask alone would show.
+  assert.ok(lens.weights.some((w, at) => Math.floor(at / n) === n - 1 && at % n < n - 2 && w === 0));
+  assert.ok(head.weights.data.every((w, at) => (at % n <= Math.floor(at / n) - 2 ? w === 0 : true)));
 });

@@ -3,7 +3,9 @@
 // hidden / heads, n_inner = 4 · n_embd), and the refusals, each naming config.json and the key.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readModelConfig, summaryOf } from '../../../../src/core/checkpoint/config.js';
+import { blockRefusal, readModelConfig, summaryOf } from '../../../../src/core/checkpoint/config.js';
+import type { BlockDescription } from '../../../../src/core/checkpoint/families/family.js';
+import { familyOf } from '../../../../src/core/checkpoint/families/index.js';
 import { GPT2_CONFIG, QWEN2_CONFIG } from '../../../support/tiny-checkpoint.js';
 
 const text = (o: object) => JSON.stringify(o);
@@ -11,15 +13,15 @@ const text = (o: object) => JSON.stringify(o);
 test('gpt2: n_embd, n_head, n_layer, n_positions; n_inner 4 · n_embd; tied; biases on q, k, v', () => {
   const c = readModelConfig(text(GPT2_CONFIG));
   assert.deepEqual(summaryOf(c), { type: 'gpt2', layers: 2, heads: 4, kvHeads: 4, dModel: 16, headDim: 4, vocab: 40, contextLength: 32 });
-  assert.deepEqual([c.ffn, c.eps, c.tied, c.qkvBias], [64, 1e-5, true, true]);
+  assert.deepEqual([c.ffn, c.eps, c.tied, c.block.bias.qkv], [64, 1e-5, true, true]);
   assert.equal(readModelConfig(text({ ...GPT2_CONFIG, n_positions: undefined, n_ctx: 77 })).contextLength, 77);
 });
 
 test('llama and qwen2: key/value heads default to the heads, head_dim to hidden / heads, RoPE θ 10,000; qwen2 has q/k/v biases', () => {
   const llama = readModelConfig(text({ ...QWEN2_CONFIG, model_type: 'llama', num_key_value_heads: undefined, head_dim: undefined, rope_theta: undefined, tie_word_embeddings: undefined }));
-  assert.deepEqual([llama.kvHeads, llama.headDim, llama.ropeTheta, llama.tied, llama.qkvBias, llama.eps], [4, 4, 10000, false, false, 1e-6]);
+  assert.deepEqual([llama.kvHeads, llama.headDim, llama.ropeTheta, llama.tied, llama.block.bias.qkv, llama.eps], [4, 4, 10000, false, false, 1e-6]);
   const qwen = readModelConfig(text(QWEN2_CONFIG));
-  assert.deepEqual([qwen.kvHeads, qwen.headDim, qwen.tied, qwen.qkvBias, qwen.ffn], [2, 6, true, true, 24]);
+  assert.deepEqual([qwen.kvHeads, qwen.headDim, qwen.tied, qwen.block.bias.qkv, qwen.ffn], [2, 6, true, true, 24]);
   assert.equal(readModelConfig(text({ ...QWEN2_CONFIG, rope_scaling: { rope_type: 'default' } })).ropeTheta, 100);
 });
 
@@ -55,4 +57,22 @@ test('a config value quoted in a refusal is cut short, and one nested too deep t
   assert.throws(() => readModelConfig(type), (e: Error) => e.message.length < 300 && /model_type "y{60}…" is not supported/.test(e.message));
   const scaling = JSON.stringify({ model_type: 'llama', hidden_size: 8, num_attention_heads: 2, rope_scaling: { rope_type: 'llama3', factor: 8 } });
   assert.throws(() => readModelConfig(scaling), /"rope_scaling": \{"rope_type":"llama3","factor":8\} is not supported/);
+});
+
+test('a description the block does not compute is refused by the config reader, before any tensor is loaded', () => {
+  const c = readModelConfig(text(QWEN2_CONFIG));
+  assert.equal(blockRefusal(c), undefined);
+  assert.equal(blockRefusal({ ...c, block: { ...c.block, kind: 'parallel' } }), 'the qwen2 block is parallel; attn computes sequential blocks (attention, then the MLP)');
+  assert.equal(blockRefusal({ ...c, block: { ...c.block, norm: { kind: 'rmsnorm', placement: 'sandwich' } } }), 'the qwen2 block puts its norms sandwich; attn computes pre-norm blocks');
+  assert.equal(blockRefusal({ ...c, attention: { kind: 'bidirectional' } }), 'the qwen2 attention is bidirectional; attn computes causal attention');
+  assert.equal(blockRefusal({ ...c, softcap: { final: 30 } }), 'the qwen2 model softcaps its logits; attn does not compute softcapping');
+  // A family whose description has such a kind: its config.json is refused by the reader, named.
+  const family = familyOf('qwen2') as { block: BlockDescription };
+  const block = family.block;
+  family.block = { ...block, kind: 'parallel' };
+  try {
+    assert.throws(() => readModelConfig(text(QWEN2_CONFIG)), /^ModelError: config\.json: the qwen2 block is parallel; attn computes sequential blocks/);
+  } finally {
+    family.block = block;
+  }
 });

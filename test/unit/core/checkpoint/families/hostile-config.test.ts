@@ -8,7 +8,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ModelError, readModelConfig } from '../../../../../src/core/checkpoint/config.js';
+import { readModelConfig } from '../../../../../src/core/checkpoint/config.js';
+import { ModelError } from '../../../../../src/core/checkpoint/error.js';
 import { ropeTables } from '../../../../../src/core/checkpoint/ops.js';
 import { GPT2_CONFIG, QWEN2_CONFIG } from '../../../../support/tiny-checkpoint.js';
 

@@ -20,7 +20,7 @@ test('the block: pre-RMSNorm, RoPE, nn.Linear, separate q/k/v without biases, Sw
 
 test('the keys: causal attention, RoPE θ; attention_bias and mlp_bias refused in today\'s words', () => {
   const c = readModelConfig(JSON.stringify(CONFIG));
-  assert.deepEqual([c.type, c.attention, c.ropeTheta, c.ropeScaling, c.qkvBias], ['llama', { kind: 'causal' }, 100, 'default', false]);
+  assert.deepEqual([c.type, c.attention, c.ropeTheta, c.block.bias.qkv], ['llama', { kind: 'causal' }, 100, false]);
   assert.throws(() => readModelConfig(JSON.stringify({ ...CONFIG, attention_bias: true })), /^ModelError: config\.json: "attention_bias": true is not supported \(attn computes llama without attention biases\)$/);
   assert.throws(() => readModelConfig(JSON.stringify({ ...CONFIG, mlp_bias: true })), /^ModelError: config\.json: "mlp_bias": true is not supported \(attn computes llama without MLP biases\)$/);
   assert.throws(() => readModelConfig(JSON.stringify({ ...CONFIG, use_sliding_window: true })), /"use_sliding_window": true is not supported/);

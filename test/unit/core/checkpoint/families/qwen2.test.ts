@@ -19,7 +19,7 @@ test('the block: pre-RMSNorm, RoPE, nn.Linear, separate q/k/v with biases (o and
 
 test('the keys: q/k/v biases whatever attention_bias says; use_sliding_window refused', () => {
   const c = readModelConfig(JSON.stringify({ ...QWEN2_CONFIG, attention_bias: false }));
-  assert.deepEqual([c.type, c.qkvBias, c.attention, c.tied], ['qwen2', true, { kind: 'causal' }, true]);
+  assert.deepEqual([c.type, c.block.bias.qkv, c.attention, c.tied], ['qwen2', true, { kind: 'causal' }, true]);
   assert.throws(() => readModelConfig(JSON.stringify({ ...QWEN2_CONFIG, use_sliding_window: true, sliding_window: 8 })), /^ModelError: config\.json: "use_sliding_window": true is not supported \(attn computes full causal attention\)$/);
 });
 
