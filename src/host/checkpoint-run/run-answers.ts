@@ -1,8 +1,8 @@
 // The model run's worker, as a plain object (worker.ts only connects it to its port, so the tests run
 // it in-process with a fake engine): 'run' runs the engine and keeps the run's attention as the
 // forward pass left it (per layer a float32 [heads, n, n]), an attention source the views' requests
-// read in place (attention-source.ts): a 1,024-token GPT-2 small run is 600 MB of attention, which
-// encoded as a file to be read back was held twice. 'lens' cuts out one head of that run. A run
+// read in place (attention-source.ts): a 1,024-token GPT-2 small run is 600 MB of attention, held
+// once, never copied into a file's bytes. 'lens' cuts out one head of that run. A run
 // whose id `cancelled` names (asked between layers) stops and answers { cancelled: true }, the model
 // still loaded for the next.
 import { shapeOf } from '../../core/model-attention/scan.js';

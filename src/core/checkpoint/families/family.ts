@@ -26,7 +26,7 @@ export type BlockKind = 'sequential' | 'parallel';
 
 /**
  * Which keys a query sees. causal: keys 0…i. sliding: the last `window` of them, i − window < j ≤ i
- * (Mistral's sliding_window). bidirectional: every key (encoders; refused by the block for now).
+ * (Mistral's sliding_window). bidirectional: every key (encoders; the block refuses it until it computes one).
  * Grouped-query attention is not a kind: it is kvHeads < heads.
  */
 export type AttentionKind = { kind: 'causal' } | { kind: 'sliding'; window: number } | { kind: 'bidirectional' };
