@@ -1,22 +1,13 @@
 // The contract of the model runner: what a checkpoint folder is read into, and what one forward pass
 // gives back. The CLI (`attn run`), the extension host and the tests all speak these types, so the
 // forward pass behind them can change (kernels, threads) without touching its callers.
+import type { ModelSizes } from './families/family.js';
 import type { FamilyName } from './families/index.js';
 
 /** The model's shape, as `attn run --json` prints it under "model". */
-export interface ModelSummary {
+export interface ModelSummary extends ModelSizes {
   /** The model's family (families/registry.ts). */
   type: FamilyName;
-  layers: number;
-  /** Query heads per layer. */
-  heads: number;
-  /** Key/value heads per layer (fewer than `heads` under grouped-query attention). */
-  kvHeads: number;
-  dModel: number;
-  headDim: number;
-  vocab: number;
-  /** The longest input the model was trained for (n_positions / max_position_embeddings). */
-  contextLength: number;
 }
 
 /** One of the most likely next tokens at the last position. */

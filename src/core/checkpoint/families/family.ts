@@ -43,8 +43,8 @@ export interface BlockDescription {
   readonly mlp: MlpKind;
 }
 
-/** One model's numbers and per-model kinds, read from its config.json by its family. */
-export interface FamilyConfig {
+/** A model's sizes, whatever its family: what `attn run --json` prints under "model" beside the family. */
+export interface ModelSizes {
   layers: number;
   /** Query heads per layer. */
   heads: number;
@@ -55,6 +55,10 @@ export interface FamilyConfig {
   vocab: number;
   /** The longest input the model was trained for (n_positions / max_position_embeddings). */
   contextLength: number;
+}
+
+/** One model's numbers and per-model kinds, read from its config.json by its family. */
+export interface FamilyConfig extends ModelSizes {
   /** Width of the MLP's hidden layer. */
   ffn: number;
   /** The norms' epsilon. */
