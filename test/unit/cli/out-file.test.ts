@@ -3,11 +3,13 @@
 // for good), a write that fails part-way leaves the file that was there and no half file beside it;
 // a symbolic link is written through, and a read-only file is refused. And --text-file is read as a
 // text file, not a spec.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { buildSync } from 'esbuild';
 import { writeWhole } from '../../../src/cli/outputs.js';
 import { attn } from '../../support/cli.js';
 import { runInChild } from '../../support/child.js';
@@ -66,16 +68,41 @@ test('attn run --text-file naming a folder says a text file was expected, not a 
   assert.deepEqual([r.code, r.err], [1, `${dir}: is a directory, expected a text file`]);
 });
 
-test('writeWhole refuses a file its owner made read-only, as opening it for writing would', { skip: !posix || process.getuid?.() !== 0 && 'run as root only: it runs the write as another user' }, () => {
-  const dir = tempDir();
+/**
+ * A new folder another user can reach: under the first of /tmp and the temp folder whose every
+ * ancestor others may pass through (a private temp folder, as CI's may be, is one they cannot).
+ */
+function sharedTempDir(): string {
+  const reachable = (path: string) => {
+    for (let p = resolve(path); ; p = dirname(p)) {
+      if ((statSync(p).mode & 0o001) === 0) return false;
+      if (dirname(p) === p) return true;
+    }
+  };
+  const base = ['/tmp', tmpdir()].find((b) => existsSync(b) && reachable(b));
+  assert.ok(base, 'a folder another user can reach (/tmp or the temp folder)');
+  const dir = mkdtempSync(join(base, 'attn-shared-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
   chmodSync(dir, 0o777);
+  return dir;
+}
+
+test('writeWhole refuses a file its owner made read-only, as opening it for writing would', { skip: !posix || process.getuid?.() !== 0 && 'run as root only: it runs the write as another user' }, () => {
+  const dir = sharedTempDir();
   const file = join(dir, 'kept.svg');
   writeFileSync(file, 'read-only');
   chownSync(file, 65534, 65534);
   chmodSync(file, 0o444);
+  // The other user cannot read this checkout (CI's may sit in a private folder), so writeWhole is
+  // bundled into a script of its own, in a folder that user can reach, which it runs.
+  const tool = join(sharedTempDir(), 'write-whole.cjs');
+  buildSync({
+    stdin: { contents: `const { writeWhole } = require('./src/cli/outputs.ts'); console.log(writeWhole(process.argv[2], ['replaced']) ?? 'written');`, resolveDir: ROOT, loader: 'ts' },
+    bundle: true, platform: 'node', format: 'cjs', outfile: tool, logLevel: 'silent',
+  });
+  chmodSync(tool, 0o644);
   // A rename over it needs only the folder's write permission: the file's own is checked first.
-  const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', `const { writeWhole } = require('./src/cli/outputs.ts');
-    console.log(writeWhole(process.argv[1], ['replaced']) ?? 'written');`, file], { cwd: ROOT, uid: 65534, gid: 65534, encoding: 'utf8', timeout: 30_000 });
+  const child = spawnSync(process.execPath, [tool, file], { cwd: dir, uid: 65534, gid: 65534, encoding: 'utf8', timeout: 30_000 });
   assert.equal(child.stdout.trim(), 'EACCES', child.stderr);
   assert.equal(readFileSync(file, 'utf8'), 'read-only');
   assert.deepEqual(readdirSync(dir), ['kept.svg']);
