@@ -5,7 +5,7 @@
 import type { Obj } from '../../json/object.js';
 import { flag, refuse } from './config-keys.js';
 import type { Family } from './family.js';
-import { causalOnly, readRotaryConfig, rotaryTensors } from './rotary-decoder.js';
+import { causalOnly, readRotaryConfig, rotaryBlock, rotaryTensors } from './rotary-decoder.js';
 
 function refusals(json: Obj, file: string): void {
   // Read as flags: Hugging Face takes any truthy value (1, "yes") as true, which `=== true` would run without.
@@ -15,15 +15,7 @@ function refusals(json: Obj, file: string): void {
 
 export const llama: Family<'llama'> = {
   name: 'llama',
-  block: {
-    kind: 'sequential',
-    norm: { kind: 'rmsnorm', placement: 'pre' },
-    position: 'rope',
-    matrices: 'linear',
-    qkv: 'separate',
-    bias: { qkv: false, o: false, mlp: false },
-    mlp: 'swiglu',
-  },
+  block: rotaryBlock(false),
   readConfig: (json, file) => readRotaryConfig(json, file, { attention: causalOnly, refusals }),
   tensors: rotaryTensors,
 };

@@ -6,7 +6,7 @@
 import type { Obj } from '../../json/object.js';
 import { size } from './config-keys.js';
 import type { AttentionKind, Family } from './family.js';
-import { readRotaryConfig, rotaryTensors } from './rotary-decoder.js';
+import { readRotaryConfig, rotaryBlock, rotaryTensors } from './rotary-decoder.js';
 
 /** Hugging Face's MistralConfig.sliding_window when config.json does not give one. */
 const DEFAULT_WINDOW = 4096;
@@ -18,15 +18,7 @@ function attention(json: Obj, file: string): AttentionKind {
 
 export const mistral: Family<'mistral'> = {
   name: 'mistral',
-  block: {
-    kind: 'sequential',
-    norm: { kind: 'rmsnorm', placement: 'pre' },
-    position: 'rope',
-    matrices: 'linear',
-    qkv: 'separate',
-    bias: { qkv: false, o: false, mlp: false },
-    mlp: 'swiglu',
-  },
+  block: rotaryBlock(false),
   readConfig: (json, file) => readRotaryConfig(json, file, { attention }),
   tensors: rotaryTensors,
 };

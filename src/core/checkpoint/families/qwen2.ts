@@ -3,19 +3,11 @@
 // sliding window (use_sliding_window, on layers from max_window_layers) is refused: the block
 // computes one attention kind for every layer.
 import type { Family } from './family.js';
-import { causalOnly, readRotaryConfig, rotaryTensors } from './rotary-decoder.js';
+import { causalOnly, readRotaryConfig, rotaryBlock, rotaryTensors } from './rotary-decoder.js';
 
 export const qwen2: Family<'qwen2'> = {
   name: 'qwen2',
-  block: {
-    kind: 'sequential',
-    norm: { kind: 'rmsnorm', placement: 'pre' },
-    position: 'rope',
-    matrices: 'linear',
-    qkv: 'separate',
-    bias: { qkv: true, o: false, mlp: false },
-    mlp: 'swiglu',
-  },
+  block: rotaryBlock(true),
   readConfig: (json, file) => readRotaryConfig(json, file, { attention: causalOnly }),
   tensors: rotaryTensors,
 };

@@ -10,6 +10,22 @@ import { ModelError } from '../error.js';
 import { flag, positive, refuse, size } from './config-keys.js';
 import { tensorList, type AttentionKind, type BlockDescription, type FamilyConfig, type FamilyTensors, type LayerNames } from './family.js';
 
+/**
+ * The block the rotary decoders share: pre-RMSNorm, RoPE, nn.Linear matrices, separate q/k/v, SwiGLU;
+ * `qkv` says whether q, k and v carry biases (o and the MLP never do).
+ */
+export function rotaryBlock(qkv: boolean): BlockDescription {
+  return {
+    kind: 'sequential',
+    norm: { kind: 'rmsnorm', placement: 'pre' },
+    position: 'rope',
+    matrices: 'linear',
+    qkv: 'separate',
+    bias: { qkv, o: false, mlp: false },
+    mlp: 'swiglu',
+  };
+}
+
 export interface RotaryOptions {
   /** Which keys each query sees, from the config (refusing what the block does not compute). */
   attention: (json: Obj, file: string) => AttentionKind;

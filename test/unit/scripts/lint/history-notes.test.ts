@@ -22,7 +22,7 @@ test('the finder catches history in a comment, a block comment, a test name and 
     ' */',
     "test('issue 20, defect 3: the sum reads back', () => {});",
     'it(`found this session`, () => {});',
-    "describe.skip('defects 1-2', () => {});",
+    "describe.todo('defects 1-2', () => {});",
   ].join('\n');
   assert.deepEqual(notes(text), [1, 2, 3, 6, 7, 8]);
 });
