@@ -16,7 +16,9 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from . import values as _values
+from .values import Array
 from .forms import Layer, is_half
+
 
 MIME = 'application/vnd.attention-lens.v1+json'
 
@@ -29,7 +31,7 @@ MAX_TITLE_CHARS = 1000
 Payload = Dict[str, Any]
 
 
-def encode(values: np.ndarray) -> str:
+def encode(values: Array) -> str:
     """Base64 of the values' little-endian bytes."""
     return base64.b64encode(np.ascontiguousarray(values, dtype=values.dtype.newbyteorder('<')).tobytes()).decode('ascii')
 
@@ -62,7 +64,7 @@ def build(layers: List[Layer], tokens: List[str], title: Optional[str] = None,
             layer, head = _values.most_focused_head(layers, layer, head)
         chosen = (layer, head)
         values = _values.block(layers, layer, head, head + 1)[None]
-    payload = {
+    payload: Payload = {
         'tokens': list(tokens),
         'shape': [int(d) for d in values.shape],
         'dtype': 'float16' if values.dtype == np.float16 else 'float32',

@@ -16,14 +16,14 @@ import numpy as np
 from . import values as _values
 from .forms import Layer, is_half
 
+
 DTYPES = {np.dtype('<f4'): 'F32', np.dtype('<f2'): 'F16', np.dtype('<f8'): 'F64'}
 
 
-def kind_of(a: Layer, dtype: Any) -> np.dtype:
+def kind_of(a: Layer, dtype: Any) -> 'np.dtype[Any]':
     """The dtype a layer is written in: `dtype` when given, else float16 kept and anything else float32."""
-    if dtype is not None:
-        return np.dtype(dtype).newbyteorder('<')
-    return np.dtype('<f2') if is_half(a) else np.dtype('<f4')
+    kind = np.dtype(dtype) if dtype is not None else np.dtype(np.float16 if is_half(a) else np.float32)
+    return kind.newbyteorder('<')
 
 
 def check(layers: List[Layer], dtype: Any) -> None:

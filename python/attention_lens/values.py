@@ -6,8 +6,11 @@ names its layer, head, query and key.
 from typing import Any, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .forms import Layer, is_half, is_torch_tensor
+
+Array = NDArray[Any]
 
 #: The most bytes of float32 one block of heads takes.
 BLOCK_BYTES = 64 * 1024 * 1024
@@ -30,7 +33,7 @@ def _element(a: Layer, h: int, i: int, j: int) -> float:
         return float('nan')
 
 
-def raw(a: Layer, h0: int, h1: int, dtype: Any, where: str) -> np.ndarray:
+def raw(a: Layer, h0: int, h1: int, dtype: Any, where: str) -> Array:
     """Heads h0..h1-1 of one layer as numpy in `dtype` (float16, float32 or float64), unchecked."""
     if is_torch_tensor(a):
         try:
@@ -40,10 +43,11 @@ def raw(a: Layer, h0: int, h1: int, dtype: Any, where: str) -> np.ndarray:
         except Exception as e:  # whatever torch says, one line that names the tensor
             raise ValueError(f'{where}: torch could not give its values ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ""})') from None
     with np.errstate(over='ignore', invalid='ignore'):
-        return np.asarray(a[h0:h1], dtype=dtype)
+        out: Array = np.asarray(a[h0:h1], dtype=dtype)
+    return out
 
 
-def block(layers: List[Layer], l: int, h0: int, h1: int, dtype: Any = None) -> np.ndarray:
+def block(layers: List[Layer], l: int, h0: int, h1: int, dtype: Any = None) -> Array:
     """Heads h0..h1-1 of layer l, [h1 - h0, n, n], in float16 when the layer is float16 (else float32)
     or in `dtype`, checked finite in float32 (what the readers hold)."""
     a = layers[l]
@@ -59,7 +63,7 @@ def block(layers: List[Layer], l: int, h0: int, h1: int, dtype: Any = None) -> n
     return values
 
 
-def blocks(layers: List[Layer], l: int, heads: Sequence[int], dtype: Any = None) -> Iterator[Tuple[int, np.ndarray]]:
+def blocks(layers: List[Layer], l: int, heads: Sequence[int], dtype: Any = None) -> Iterator[Tuple[int, Array]]:
     """(first head, block) over the given heads of layer l (consecutive), a block at a time."""
     n = int(layers[l].shape[-1])
     step = heads_per_block(n)
@@ -68,7 +72,7 @@ def blocks(layers: List[Layer], l: int, heads: Sequence[int], dtype: Any = None)
         yield h0, block(layers, l, h0, h1, dtype)
 
 
-def whole(layers: List[Layer], dtype: Any) -> Optional[np.ndarray]:
+def whole(layers: List[Layer], dtype: Any) -> Optional[Array]:
     """Every head, [layers, heads, n, n] in `dtype`; None when dtype is float16 and a weight is past its range."""
     heads, n = int(layers[0].shape[0]), int(layers[0].shape[-1])
     out = np.empty((len(layers), heads, n, n), dtype=dtype)
@@ -80,9 +84,10 @@ def whole(layers: List[Layer], dtype: Any) -> Optional[np.ndarray]:
     return out
 
 
-def focus(b: np.ndarray) -> np.ndarray:
+def focus(b: Array) -> Array:
     """Per head of a [heads, n, n] block: the weight its queries give their strongest key, on average."""
-    return b.max(axis=-1).mean(axis=-1, dtype=np.float64)
+    scores: Array = b.max(axis=-1).mean(axis=-1, dtype=np.float64)
+    return scores
 
 
 def most_focused_head(layers: List[Layer], layer: Optional[int] = None, head: Optional[int] = None) -> Tuple[int, int]:
