@@ -8,6 +8,7 @@ the values are read and written a block of heads at a time, so memory stays boun
 """
 import json
 import os
+import shutil
 import struct
 from typing import Any, List, Optional
 
@@ -40,8 +41,21 @@ def check(layers: List[Layer], dtype: Any) -> None:
                                      f'past float16\'s largest ({_values.FLOAT16_MAX:g}); save it as float32 (dtype=None)')
 
 
+def room(path: str, size: int) -> None:
+    """A ValueError, before any value is read, when the file would not fit on its disk."""
+    try:
+        free = shutil.disk_usage(os.path.dirname(os.path.abspath(path))).free
+    except OSError:
+        return  # no such folder: open() says so in its own words
+    if size > free:
+        raise ValueError(f'{path}: the file would take {size:,} bytes, and its disk has {free:,} free')
+
+
 def write(path: str, layers: List[Layer], tokens: Optional[List[str]] = None, dtype: Any = None) -> None:
-    """`layers`: layers_of's list; `tokens`: text.token_list's. Nothing is written when a check fails."""
+    """`layers`: layers_of's list; `tokens`: text.token_list's. Nothing is written when a check fails: the size
+    against the disk's free space first (from the shapes alone), then every value."""
+    values_bytes = sum(int(np.prod(a.shape)) * kind_of(a, dtype).itemsize for a in layers)
+    room(path, values_bytes + 8 + 64 * len(layers) + (0 if tokens is None else len(json.dumps(tokens)) * 2))
     check(layers, dtype)
     header, at = {}, 0
     for l, a in enumerate(layers):

@@ -112,3 +112,27 @@ def test_written_a_block_at_a_time(tmp_path, tokens, monkeypatch):
     parts = tmp_path / 'parts.safetensors'
     attention_lens.save(str(parts), a, tokens(6))
     assert parts.read_bytes() == whole.read_bytes()
+
+
+def test_a_file_past_the_disk_is_refused_from_its_shape(tmp_path, tokens, monkeypatch):
+    # A lazy (16384, 1, 4096, 4096) is 1 TiB as float32: refused at once, before any value is read.
+    import shutil
+    from collections import namedtuple
+    monkeypatch.setattr(shutil, 'disk_usage', lambda _: namedtuple('usage', 'total used free')(2**40, 0, 100 * 2**30))
+    path = tmp_path / 'huge.safetensors'
+    huge = np.broadcast_to(np.float32(1 / 4096), (16384, 1, 4096, 4096))
+    with pytest.raises(ValueError, match=r'huge\.safetensors: the file would take 1,099,5\d\d,\d\d\d,\d\d\d bytes, and its disk has 107,374,182,400 free'):
+        attention_lens.save(str(path), huge, tokens(4096))
+    assert not path.exists()
+
+
+def test_the_disk_check_counts_the_chosen_dtype(tmp_path, tokens, monkeypatch):
+    import shutil
+    from collections import namedtuple
+    a = np.full((1, 2, 4, 4), 0.25)
+    usage = namedtuple('usage', 'total used free')
+    monkeypatch.setattr(shutil, 'disk_usage', lambda _: usage(10**6, 0, 2 * 16 * 2 + 200))
+    attention_lens.save(str(tmp_path / 'half.safetensors'), a, tokens(4), dtype='float16')
+    with pytest.raises(ValueError, match=r'the file would take \d+ bytes, and its disk has 264 free'):
+        attention_lens.save(str(tmp_path / 'double.safetensors'), a, tokens(4), dtype='float64')
+    assert not (tmp_path / 'double.safetensors').exists()
