@@ -37,7 +37,7 @@ def raw(a: Layer, h0: int, h1: int, dtype: Any, where: str) -> Array:
     """Heads h0..h1-1 of one layer as numpy in `dtype` (float16, float32 or float64), unchecked."""
     if is_torch_tensor(a):
         try:
-            t = a[h0:h1].detach()
+            t = a.detach()[h0:h1]
             t = t.half() if dtype == np.float16 else t.double() if dtype == np.float64 else t.float()
             return np.asarray(t.cpu().numpy())
         except Exception as e:  # whatever torch says, one line that names the tensor
