@@ -51,7 +51,8 @@ def main(argv):
             print(f'save_attention: {out} is {given}, an input; name another file', file=sys.stderr)
             return 2
     try:
-        loaded = np.load(inputs[0], allow_pickle=False)
+        # A .npy is mapped, not read: save() reads it a block of heads at a time.
+        loaded = np.load(inputs[0], allow_pickle=False, mmap_mode='r')
         if hasattr(loaded, 'files'):
             names = list(loaded.files)
             if not names:

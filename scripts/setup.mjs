@@ -20,8 +20,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // postinstall wants ripgrep, which we seed from Debian's; node-gyp needs a C++ toolchain).
 const CODE_SERVER_PACKAGES = ['ripgrep', 'libkrb5-dev', 'libx11-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'g++', 'make', 'python3'];
 // The tests also drive Chromium, take readable screenshots, and compare our numbers with numpy's.
-// The tests also compare the model runner with a PyTorch forward (python3-torch) and the tokenizer with a Python reading (python3-regex).
-const TEST_PACKAGES = [...CODE_SERVER_PACKAGES, 'chromium', 'fonts-dejavu-core', 'python3-numpy', 'python3-regex', 'python3-torch'];
+// The tests also compare the model runner with a PyTorch forward (python3-torch) and the tokenizer with a Python reading (python3-regex),
+// and run the Python package's pytest suite, its mypy check and its wheel build with Debian's interpreter.
+const TEST_PACKAGES = [...CODE_SERVER_PACKAGES, 'chromium', 'fonts-dejavu-core', 'python3-numpy', 'python3-regex', 'python3-torch',
+  'python3-pytest', 'python3-mypy', 'python3-setuptools', 'python3-wheel', 'python3-pip'];
 
 class SetupError extends Error {}
 

@@ -1,16 +1,24 @@
 """The MIME payload a notebook output carries, application/vnd.attention-lens.v1+json:
 { "tokens", "shape": [layers, heads, n, n], "dtype": "float32" | "float16", "data": base64 of the
-little-endian values, "title"? }. The size rule (MAX_PAYLOAD_BYTES, 32 MiB of values):
+little-endian values, "title"? }. The size rule (MAX_PAYLOAD_BYTES, 32 MiB of values), decided from
+the shape before any value is read:
   1. every head in float32 when that fits (float16 input stays float16: it is exact as it is);
   2. else every head in float16, when that fits and every weight is within float16's range;
   3. else the chosen head alone, shape [1, 1, n, n], at full precision (float32; float16 input as it is):
      `layer=` and `head=` when given, else the most focused head, the one whose queries give their
      strongest key the most weight on average (the first such head on a tie); the title names it.
+     Only that head is converted; finding it reads the others a block at a time (values.py).
 The extension's reader of this payload is src/protocol/attention-payload.ts.
 """
 import base64
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
+
+from . import values as _values
+from .values import Array
+from .forms import Layer, is_half
+
 
 MIME = 'application/vnd.attention-lens.v1+json'
 
@@ -20,69 +28,71 @@ MAX_PAYLOAD_BYTES = 32 * 1024 * 1024
 #: The longest title the extension keeps (src/protocol/attention-payload.ts), in UTF-16 code units as JavaScript counts.
 MAX_TITLE_CHARS = 1000
 
-_FLOAT16_MAX = 65504.0
+Payload = Dict[str, Any]
 
 
-def most_focused_head(whole):
-    """(layer, head) whose queries give their strongest key the most weight on average; the first on a tie."""
-    best, at = -np.inf, (0, 0)
-    for l in range(whole.shape[0]):
-        for h in range(whole.shape[1]):
-            score = float(np.asarray(whole[l, h], dtype=np.float64).max(axis=1).mean())
-            if score > best:
-                best, at = score, (l, h)
-    return at
-
-
-def encode(values):
+def encode(values: Array) -> str:
     """Base64 of the values' little-endian bytes."""
     return base64.b64encode(np.ascontiguousarray(values, dtype=values.dtype.newbyteorder('<')).tobytes()).decode('ascii')
 
 
-def build(whole, tokens, title=None, layer=None, head=None):
-    """(payload, chosen): the payload of a checked [layers, heads, n, n] array (forms.stacked) and its tokens, by
-    the size rule, and the (layer, head) it holds alone, or None when it holds every head."""
-    layers, heads, n, _ = whole.shape
-    count = layers * heads * n * n
-    half_input = whole.dtype == np.float16
-    for name, value, limit in (('layer', layer, layers), ('head', head, heads)):
-        if value is not None and not (isinstance(value, (int, np.integer)) and 0 <= value < limit):
-            raise ValueError(f'{name}={value!r}, but the attention has {limit} {name}s, numbered from 0')
+def _index(name: str, value: Any, limit: int) -> Optional[int]:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not (isinstance(value, (int, np.integer)) and 0 <= value < limit):
+        raise ValueError(f'{name}={value!r}, but the attention has {limit} {name}s, numbered from 0')
+    return int(value)
+
+
+def build(layers: List[Layer], tokens: List[str], title: Optional[str] = None,
+          layer: Any = None, head: Any = None) -> Tuple[Payload, Optional[Tuple[int, int]]]:
+    """(payload, chosen): the payload of layers_of's checked list and its tokens, by the size rule, and the
+    (layer, head) it holds alone, or None when it holds every head."""
+    count_layers, heads, n = len(layers), int(layers[0].shape[0]), int(layers[0].shape[-1])
+    count = count_layers * heads * n * n
+    half_input = all(is_half(a) for a in layers)
+    layer, head = _index('layer', layer, count_layers), _index('head', head, heads)
+    _check_title(title, False)
     chosen = None
+    values = None
     if count * (2 if half_input else 4) <= MAX_PAYLOAD_BYTES:
-        values = whole
-    elif count * 2 <= MAX_PAYLOAD_BYTES and float(np.abs(whole).max()) <= _FLOAT16_MAX:
-        values = whole.astype(np.float16)
-    else:
+        values = _values.whole(layers, np.float16 if half_input else np.float32)
+    elif count * 2 <= MAX_PAYLOAD_BYTES:
+        values = _values.whole(layers, np.float16)
+    if values is None:
         if layer is None or head is None:
-            focused = most_focused_head(whole)
-            layer = focused[0] if layer is None else layer
-            head = focused[1] if head is None else head
-        chosen = (int(layer), int(head))
-        values = whole[chosen[0], chosen[1]][None, None]
-    payload = {
+            layer, head = _values.most_focused_head(layers, layer, head)
+        chosen = (layer, head)
+        values = _values.block(layers, layer, head, head + 1)[None]
+    payload: Payload = {
         'tokens': list(tokens),
         'shape': [int(d) for d in values.shape],
         'dtype': 'float16' if values.dtype == np.float16 else 'float32',
         'data': encode(values),
     }
     if chosen is not None:
-        what = f'layer={chosen[0]}, head={chosen[1]} of {layers} layers × {heads} heads (the whole is over {MAX_PAYLOAD_BYTES // 2**20} MiB)'
+        what = f'layer={chosen[0]}, head={chosen[1]} of {count_layers} layers × {heads} heads (the whole is over {MAX_PAYLOAD_BYTES // 2**20} MiB)'
         payload['title'] = f'{title} · {what}' if title else what
     elif title is not None:
-        payload['title'] = str(title)
-    if 'title' in payload:
-        length = len(payload['title'].encode('utf-16-le', 'surrogatepass')) // 2
-        if length > MAX_TITLE_CHARS:
-            beside = ' with the chosen head\'s name' if chosen is not None else ''
-            raise ValueError(f'the title is {length} characters{beside}; at most {MAX_TITLE_CHARS} (the extension refuses a longer one)')
+        payload['title'] = title
+    _check_title(payload.get('title'), chosen is not None)
     return payload, chosen
 
 
-def summary(payload, source_shape, chosen=None):
+def _check_title(title: Optional[str], named: bool) -> None:
+    """A ValueError for a title longer than the extension keeps, counted as JavaScript counts."""
+    length = len(title.encode('utf-16-le')) // 2 if title else 0
+    if length > MAX_TITLE_CHARS:
+        beside = ' with the chosen head\'s name' if named else ''
+        raise ValueError(f'the title is {length} characters{beside}; at most {MAX_TITLE_CHARS} (the extension refuses a longer one)')
+
+
+def summary(payload: Payload, source_shape: Tuple[int, int, int, int], chosen: Optional[Tuple[int, int]] = None) -> str:
     """One line: what the output is."""
     layers, heads, n, _ = source_shape
-    plural = lambda k, word: f'{k} {word}' + ('' if k == 1 else 's')
+
+    def plural(k: int, word: str) -> str:
+        return f'{k} {word}' + ('' if k == 1 else 's')
     whole = f'{plural(layers, "layer")} × {plural(heads, "head")} × {plural(n, "token")}'
     if chosen is not None:
         return (f'Attention Lens: layer={chosen[0]}, head={chosen[1]} of {whole} '
