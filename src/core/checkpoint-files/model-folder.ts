@@ -103,11 +103,21 @@ export function readModelFolder(folder: string): ModelFolder {
     const files = [join(folder, 'config.json')];
     const tensors = new Map<string, TensorRef>();
     const holder = new Map<string, string>();
+    // The index decides where each tensor it names is read from: a copy in another shard is not
+    // used (the loader reads the one the index names), and a tensor the index does not name but two
+    // shards hold is refused, naming both, since nothing says which copy is the model's.
+    let shardOf = new Map<string, string>();
     const add = (path: string, wanted?: readonly string[]) => {
       const { source, tensors: found } = openWeights(path);
       sources.push(source);
       files.push(path);
       for (const t of found) {
+        const named = shardOf.get(t.name);
+        if (named !== undefined && named !== path) continue;
+        const earlier = holder.get(t.name);
+        if (earlier !== undefined) {
+          throw new ModelError(`${path}: tensor ${JSON.stringify(t.name)} is also in ${earlier}, and model.safetensors.index.json names neither: remove one copy, or name its shard in the index`);
+        }
         tensors.set(t.name, t);
         holder.set(t.name, path);
       }
@@ -118,7 +128,9 @@ export function readModelFolder(folder: string): ModelFolder {
     const indexText = readText(folder, 'model.safetensors.index.json', MAX_CONFIG_BYTES, true);
     if (indexText !== undefined) {
       files.push(join(folder, 'model.safetensors.index.json'));
-      for (const [shard, wanted] of readIndex(folder, indexText)) {
+      const shards = readIndex(folder, indexText);
+      shardOf = new Map([...shards].flatMap(([shard, names]) => names.map((name) => [name, join(folder, shard)] as const)));
+      for (const [shard, wanted] of shards) {
         const path = join(folder, shard);
         const probe = openRegularFile(path, '', true);
         if (!probe) throw new ModelError(`${path}: no such file, though model.safetensors.index.json names it as a shard`);
