@@ -8,7 +8,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { closeSync, copyFileSync, ftruncateSync, mkdirSync, openSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, ftruncateSync, mkdirSync, openSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { basename, join } from 'node:path';
 import { runInChild } from '../../support/child.js';
@@ -107,5 +107,42 @@ test('a FIFO, folder, socket, device or huge file wherever attn reads a file by 
     assert.equal(r.err.split('\n').length, 1, what);
     assert.doesNotMatch(r.err, /\n\s+at |internal error/, what);
     assert.ok(r.err.includes(basename(cases[i].path)), what);
+  });
+});
+
+test('--out naming a FIFO, socket, folder or device (attn run, attn render): refused at once, one line, nothing replaced', async () => {
+  const root = tempDir('attn-outs-');
+  const model = writeTinyGpt2(join(root, 'tiny'));
+  const spec = join(root, 'spec.attn.json');
+  writeFileSync(spec, JSON.stringify({ features: ['a', 'b'], embeddings: { x: [1, 0], y: [0, 1] }, inputs: [{ tokens: ['x', 'y'] }], heads: [{ wq: [[1, 0], [0, 1]] }] }));
+  const rand = seeded(20261136);
+  const cases: { argv: string[]; path: string; what: string }[] = [];
+  for (let i = 0; i < 16; i++) {
+    const kind = (['fifo', 'folder', 'socket', 'zero', 'null'] as const)[between(rand, 0, 4)];
+    const linked = rand() < 0.35;
+    const path = join(root, `out-${i}.${i % 2 ? 'svg' : 'safetensors'}`);
+    await make(kind, path, linked);
+    const argv = i % 2 ? ['render', spec, '--view', 'matrix', '--out', path] : ['run', model, '--text', 'the cat', '--out', path];
+    cases.push({ argv, path, what: `${argv[0]} --out ${linked ? 'a link to ' : ''}${kind}` });
+  }
+  const child = runInChild(`const { run } = require('./src/cli/run.ts');
+    (async () => {
+      for (const c of JSON.parse(process.argv[1])) {
+        const out = [], err = [];
+        let code;
+        try { code = await run(c.argv, { out: (t) => out.push(t), err: (t) => err.push(t) }); } catch (e) { code = 'threw ' + (e && e.stack); }
+        console.log(JSON.stringify({ code, err: err.join('\\n') }));
+      }
+    })();`, JSON.stringify(cases), 120_000);
+  const lines = child.stdout.trim().split('\n').filter((l) => l.length > 0);
+  assert.equal(child.signal, null, `killed after ${lines.length} cases: ${cases[lines.length]?.what} blocked`);
+  assert.equal(lines.length, cases.length, child.stderr);
+  lines.forEach((line, i) => {
+    const r = JSON.parse(line) as { code: number | string; err: string };
+    const what = `${cases[i].what}: ${JSON.stringify(r)}`;
+    assert.ok(r.code === 1 || r.code === 2, what);
+    assert.equal(r.err.split('\n').length, 1, what);
+    assert.ok(r.err.includes(basename(cases[i].path)), what);
+    assert.equal(statSync(cases[i].path).isFile(), false, `${what}: not replaced by a file`);
   });
 });
