@@ -1,41 +1,23 @@
-// Reading a spec file for `attn` with a byte budget. The size a file reports cannot be trusted:
-// /dev/zero, a FIFO or /dev/stdin report 0 and never end, so the reader counts what it reads and
-// stops one byte past the budget. Bytes are decoded strictly: invalid UTF-8 and UTF-16 get a
-// message at their place instead of silently becoming U+FFFD or "unexpected character".
+// Reading a spec, or attn run's --text-file, for `attn` (the shared reader, core/files/read-bounded.ts:
+// a regular file only, within a byte budget; a FIFO, a folder or a device is refused in one line
+// before it is opened, so nothing waits on a pipe or reads /dev/zero for ever). Standard input ("-",
+// /dev/stdin) is read as it is, within the same budget. Bytes are decoded strictly: invalid UTF-8 and
+// UTF-16 get a message at their place instead of silently becoming U+FFFD or "unexpected character",
+// in the words of what the file was meant to be (a spec, or a text).
 import { printable } from './terminal.js';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { readBounded, readBudget } from '../core/files/read-bounded.js';
 import { sizeLimitMessage } from '../core/json/json-tree.js';
 import { LineIndex } from '../core/json/problems.js';
 
+export { readBudget } from '../core/files/read-bounded.js';
+
 export type ReadOutcome = { text: string } | { error: string };
 
-const CHUNK = 64 * 1024;
-const PAUSE = new Int32Array(new SharedArrayBuffer(4));
-/** Names that mean standard input. Opening /dev/stdin fails (ENXIO) when stdin is a socket, so fd 0 is used as it is. */
-const STDIN = new Set(['-', '/dev/stdin']);
+/** What the file is meant to be: a spec (JSON), or the text attn run reads (--text-file). */
+export type Expected = 'a .attn.json file' | 'a text file';
 
-/** Reads at most maxBytes + 1 bytes: enough to know the file is over the budget. */
-export function readBudget(fd: number, maxBytes: number): Buffer {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for (;;) {
-    const want = Math.min(CHUNK, maxBytes + 1 - total);
-    if (want <= 0) break;
-    const buf = Buffer.allocUnsafe(want);
-    let n: number;
-    try {
-      n = readSync(fd, buf, 0, want, null);
-    } catch (e) {
-      // A non-blocking stdin (a socket from a parent process) has no data yet: wait a moment, try again.
-      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') { Atomics.wait(PAUSE, 0, 0, 2); continue; }
-      throw e;
-    }
-    if (n === 0) break;
-    chunks.push(n === want ? buf : buf.subarray(0, n));
-    total += n;
-  }
-  return Buffer.concat(chunks, total);
-}
+/** Names that mean standard input. Opening /dev/stdin fails (ENXIO) when stdin is a socket, so fd 0 is used as it is. */
+const STDIN = new Set(['-', '/dev/stdin', '/dev/fd/0']);
 
 /** Offset of the first byte that does not start or continue a valid UTF-8 sequence, or -1. */
 export function firstInvalidUtf8(bytes: Uint8Array): number {
@@ -53,50 +35,76 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
   return -1;
 }
 
-/** UTF-16 shows itself by a byte-order mark, or by a NUL byte beside most ASCII characters. */
-function looksUtf16(bytes: Uint8Array): boolean {
+/**
+ * UTF-16 shows itself by a byte-order mark, or, for text in Latin letters, by a NUL byte in every
+ * other place (the high half of each character) while the other half is not all NUL. Other NUL
+ * bytes are binary data, and are said to be that.
+ */
+export function looksUtf16(bytes: Uint8Array): boolean {
   if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) return true;
-  const n = Math.min(bytes.length, 64);
-  let nul = 0;
-  for (let i = 0; i < n; i++) if (bytes[i] === 0) nul++;
-  return n >= 4 && nul >= n / 4;
+  const n = Math.min(bytes.length, 64) & ~1;
+  if (n < 4) return false;
+  for (const zeroAt of [0, 1]) {
+    let zeros = true, other = false;
+    for (let i = 0; i < n; i += 2) {
+      if (bytes[i + zeroAt] !== 0) zeros = false;
+      if (bytes[i + 1 - zeroAt] !== 0) other = true;
+    }
+    if (zeros && other) return true;
+  }
+  return false;
 }
 
-function describeError(e: unknown, expected: string): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  return code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? `is a directory, expected ${expected}` : `cannot read (${code ?? String(e)})`;
+function describeCode(code: string): string {
+  return code === 'ENOENT' || code === 'ENOTDIR' ? 'no such file' : code === 'EACCES' ? 'permission denied' : `cannot read (${code})`;
+}
+
+/** The line:column of byte `offset` of `bytes` (the bytes before it being valid UTF-8). */
+function placeOf(bytes: Buffer, offset: number): string {
+  const before = bytes.subarray(0, offset).toString('utf8');
+  const { line, column } = new LineIndex(before).positionAt(before.length);
+  return `${line}:${column}`;
 }
 
 /**
- * The file's text, or the one line to print (without the file name) when it cannot be used as a spec
- * (or as what `expected` names: attn run's --text-file is read here too).
+ * The file's text, or the one line to print (without the file name) when it cannot be used as what
+ * `expected` names: a spec (JSON), or attn run's --text-file, each told about in its own words.
  */
-export function readSpecText(file: string, maxBytes: number, expected = 'a .attn.json file'): ReadOutcome {
-  let fd: number;
-  const stdin = STDIN.has(file);
-  try {
-    fd = stdin ? 0 : openSync(file, 'r');
-  } catch (e) {
-    return { error: describeError(e, expected) };
-  }
+export function readSpecText(file: string, maxBytes: number, expected: Expected = 'a .attn.json file'): ReadOutcome {
+  const text = expected === 'a text file';
   let bytes: Buffer;
-  try {
-    if (fstatSync(fd).isDirectory()) return { error: `is a directory, expected ${expected}` };
-    bytes = readBudget(fd, maxBytes);
-  } catch (e) {
-    return { error: describeError(e, expected) };
-  } finally {
-    if (!stdin) closeSync(fd);
+  if (STDIN.has(file)) {
+    try {
+      bytes = readBudget(0, maxBytes);
+    } catch (e) {
+      return { error: `cannot read standard input (${(e as NodeJS.ErrnoException).code ?? String(e)})` };
+    }
+    if (bytes.length > maxBytes) return { error: tooLarge(text, maxBytes) };
+  } else {
+    const read = readBounded(file, maxBytes);
+    if ('refused' in read) {
+      switch (read.refused) {
+        case 'missing': return { error: 'no such file' };
+        case 'unreadable': return { error: describeCode(read.detail) };
+        case 'too-large': return { error: tooLarge(text, maxBytes) };
+        case 'not-regular': return { error: read.detail === 'a directory' ? `is a directory, expected ${expected}` : `is ${read.detail}, not a file: expected ${expected} (give - to read standard input)` };
+      }
+    }
+    bytes = read.bytes;
   }
-  if (bytes.length > maxBytes) return { error: `1:1: ${sizeLimitMessage(undefined, maxBytes)}` };
-  if (looksUtf16(bytes)) return { error: '1:1: the file is UTF-16; save it as UTF-8 (JSON files are UTF-8)' };
+  if (looksUtf16(bytes)) return { error: `1:1: the file is UTF-16; save it as UTF-8 (${text ? 'a text file is read as UTF-8' : 'JSON files are UTF-8'})` };
   const bad = firstInvalidUtf8(bytes);
   if (bad >= 0) {
-    const before = bytes.subarray(0, bad).toString('utf8');
-    const { line, column } = new LineIndex(before).positionAt(before.length);
-    return { error: `${line}:${column}: the file is not valid UTF-8 (byte 0x${bytes[bad].toString(16).padStart(2, '0')} at offset ${bad}); save it as UTF-8` };
+    return { error: `${placeOf(bytes, bad)}: the file is not valid UTF-8 (byte 0x${bytes[bad].toString(16).padStart(2, '0')} at offset ${bad}); save it as UTF-8` };
   }
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) return { error: `${placeOf(bytes, nul)}: the file holds a NUL byte (at offset ${nul}): it is binary, not ${text ? 'text' : 'a JSON spec'}` };
   return { text: bytes.toString('utf8') };
+}
+
+function tooLarge(text: boolean, maxBytes: number): string {
+  if (!text) return `1:1: ${sizeLimitMessage(undefined, maxBytes)}`;
+  return `the text is over the ${maxBytes.toLocaleString('en-US')}-byte limit (--max-bytes): give a shorter text`;
 }
 
 /** The spec's text, or undefined after printing why it cannot be read (FILE:LINE:COL: … or FILE: …). */

@@ -18,6 +18,9 @@ import { readSpecText } from '../read-file.js';
 import { inputReplacedBy, unwritable, writeWhole } from '../outputs.js';
 import { printable, printableJson } from '../terminal.js';
 
+/** The numbers --json prints: attn compute's budget, named for this command. */
+const RUN_PRINTED = { ...PRINTED, what: 'attn run --json\'s output' };
+
 export async function runModelCommand(args: Args, maxBytes: number, io: Io): Promise<number> {
   const usage = (message: string) => { io.err(`attn run: ${printable(message)}`); return 2; };
   if (args.files.length !== 1) return usage('name exactly one model folder (config.json, the weights and the tokenizer\'s files)');
@@ -52,7 +55,7 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
     const c = model.config;
     const result = runText(model, tokenizer, input, {
       ...(maxTokens > 0 ? { maxTokens } : {}),
-      refuse: (n) => (json ? overBudget(PRINTED, c.layers * c.heads * n * n, `${c.layers} layers × ${c.heads} heads × ${n}² weights`, 'use --max-tokens, or --out FILE.safetensors without --json') : undefined),
+      refuse: (n) => (json ? overBudget(RUN_PRINTED, c.layers * c.heads * n * n, `${c.layers} layers × ${c.heads} heads × ${n}² weights`, 'use --max-tokens, or --out FILE.safetensors without --json') : undefined),
     });
     result.timings.loadMs = loadMs;
     if (typeof out === 'string') {

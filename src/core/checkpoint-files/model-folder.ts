@@ -5,9 +5,10 @@
 // (no "../x", no folder), so nothing a file says makes us read outside the folder. Text files are
 // read within a byte budget; the weights are only opened here (their headers read), the numbers
 // are read later at their offsets, one tensor at a time.
-import { closeSync, readSync } from 'node:fs';
+import { closeSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { openRegularFile, fileSource } from '../files/file-source.js';
+import { fileKind, readBounded } from '../files/read-bounded.js';
 import { readSafetensors } from '../tensors/safetensors.js';
 import { TensorFileError, type ByteSource } from '../tensors/source.js';
 import type { TensorRef } from '../tensors/attention-file.js';
@@ -36,24 +37,19 @@ export interface ModelFolder {
 /** The text of `name` in the folder within `maxBytes`; undefined when it does not exist (with `optional`). */
 function readText(folder: string, name: string, maxBytes: number, optional: boolean): string | undefined {
   const path = join(folder, name);
-  const file = optional ? openRegularFile(path, '', true) : openRegularFile(path, '');
-  if (!file) return undefined;
+  const read = readBounded(path, maxBytes);
+  if ('refused' in read) {
+    switch (read.refused) {
+      case 'missing': if (optional) return undefined; throw new ModelError(`${path}: no such file`);
+      case 'not-regular': throw new ModelError(`${path}: not a regular file (${read.detail}): a model folder's ${name} is a file`);
+      case 'too-large': throw new ModelError(`${path}: more than ${maxBytes} bytes, too large for a ${name}`);
+      case 'unreadable': throw new ModelError(`${path}: cannot open (${read.detail})`);
+    }
+  }
   try {
-    const buf = Buffer.alloc(Math.min(maxBytes, file.size) + 1);
-    let total = 0;
-    for (;;) {
-      if (total === buf.length) throw new ModelError(`${path}: more than ${maxBytes} bytes, too large for a ${name}`);
-      const n = readSync(file.fd, buf, total, buf.length - total, null);
-      if (n === 0) break;
-      total += n;
-    }
-    try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(buf.subarray(0, total));
-    } catch {
-      throw new ModelError(`${path}: not UTF-8 text`);
-    }
-  } finally {
-    closeSync(file.fd);
+    return new TextDecoder('utf-8', { fatal: true }).decode(read.bytes);
+  } catch {
+    throw new ModelError(`${path}: not UTF-8 text`);
   }
 }
 
@@ -101,16 +97,27 @@ export function readModelFolder(folder: string): ModelFolder {
   const sources: ByteSource[] = [];
   const close = () => { for (const s of sources) s.close(); };
   try {
+    checkFolder(folder);
     const configText = readText(folder, 'config.json', MAX_CONFIG_BYTES, true);
     if (configText === undefined) throw new ModelError(`${join(folder, 'config.json')}: no such file (a model folder has config.json, the weights and the tokenizer's files)`);
     const files = [join(folder, 'config.json')];
     const tensors = new Map<string, TensorRef>();
     const holder = new Map<string, string>();
+    // The index decides where each tensor it names is read from: a copy in another shard is not
+    // used (the loader reads the one the index names), and a tensor the index does not name but two
+    // shards hold is refused, naming both, since nothing says which copy is the model's.
+    let shardOf = new Map<string, string>();
     const add = (path: string, wanted?: readonly string[]) => {
       const { source, tensors: found } = openWeights(path);
       sources.push(source);
       files.push(path);
       for (const t of found) {
+        const named = shardOf.get(t.name);
+        if (named !== undefined && named !== path) continue;
+        const earlier = holder.get(t.name);
+        if (earlier !== undefined) {
+          throw new ModelError(`${path}: tensor ${JSON.stringify(t.name)} is also in ${earlier}, and model.safetensors.index.json names neither: remove one copy, or name its shard in the index`);
+        }
         tensors.set(t.name, t);
         holder.set(t.name, path);
       }
@@ -121,7 +128,9 @@ export function readModelFolder(folder: string): ModelFolder {
     const indexText = readText(folder, 'model.safetensors.index.json', MAX_CONFIG_BYTES, true);
     if (indexText !== undefined) {
       files.push(join(folder, 'model.safetensors.index.json'));
-      for (const [shard, wanted] of readIndex(folder, indexText)) {
+      const shards = readIndex(folder, indexText);
+      shardOf = new Map([...shards].flatMap(([shard, names]) => names.map((name) => [name, join(folder, shard)] as const)));
+      for (const [shard, wanted] of shards) {
         const path = join(folder, shard);
         const probe = openRegularFile(path, '', true);
         if (!probe) throw new ModelError(`${path}: no such file, though model.safetensors.index.json names it as a shard`);
@@ -145,6 +154,18 @@ export function readModelFolder(folder: string): ModelFolder {
     if (e instanceof TensorFileError) throw new ModelError(e.message);
     throw e;
   }
+}
+
+/** A model folder named on the command line must be a folder: a file, a FIFO or a device is said to be what it is. */
+function checkFolder(folder: string): void {
+  let stat;
+  try {
+    stat = statSync(folder);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new ModelError(`${folder}: ${code === 'ENOENT' ? 'no such folder' : `cannot open (${code ?? String(e)})`}`);
+  }
+  if (!stat.isDirectory()) throw new ModelError(`${folder}: is ${stat.isFile() ? 'a file' : fileKind(stat)}, not a model folder (a folder with config.json, the weights and the tokenizer's files)`);
 }
 
 /** tokenizer.json (with tokenizer_config.json when present), else vocab.json + merges.txt, else a sentence. */

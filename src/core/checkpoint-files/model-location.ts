@@ -6,9 +6,10 @@
 // file in it (the cache's snapshots are links into blobs/), must lie in the spec's folder, a
 // workspace folder or the cache. The disk is reached through FolderFs only, so this is tested with
 // a fake one or a temp dir, without VS Code.
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, sep } from 'node:path';
+import { readBounded } from '../files/read-bounded.js';
 
 /** What the resolution asks of the disk. */
 export interface FolderFs {
@@ -142,12 +143,9 @@ export const nodeFolderFs: FolderFs = {
     try { return readdirSync(path); } catch { return []; }
   },
   readText(path, maxBytes) {
-    try {
-      // A pipe or device is never opened (reading a FIFO waits for a writer for ever).
-      const stat = statSync(path);
-      if (!stat.isFile() || stat.size > maxBytes) return undefined;
-      return readFileSync(path, 'utf8');
-    } catch { return undefined; }
+    // A pipe or device is never opened (reading a FIFO waits for a writer for ever).
+    const read = readBounded(path, maxBytes);
+    return 'bytes' in read ? read.bytes.toString('utf8') : undefined;
   },
   mtimeMs(path) {
     try { return statSync(path).mtimeMs; } catch { return 0; }

@@ -33,14 +33,25 @@ export interface LensSpec {
 
 /**
  * The words of the spec's inputs: each token's text, made unique (a spec's embedding table has one
- * vector per word, but "The" at position 1 and at position 9 are different vectors) by its place.
+ * vector per word, but "The" at position 1 and at position 9 are different vectors) by its place:
+ * "The#1", "The#9". A token that is already unique keeps its text, unless it is empty. A numbered
+ * word can still meet a token written that way ("a#2" beside two "a"), so a numbered one that is
+ * taken gets a further number; every word is then distinct, as the spec's reader requires.
  */
 export function lensWords(tokens: readonly string[]): string[] {
   const count = new Map<string, number>();
   for (const t of tokens) count.set(t, (count.get(t) ?? 0) + 1);
   const lowered = new Map<string, number>();
   for (const t of tokens) lowered.set(t.toLowerCase(), (lowered.get(t.toLowerCase()) ?? 0) + 1);
-  return tokens.map((t, i) => (t.length > 0 && count.get(t) === 1 && lowered.get(t.toLowerCase()) === 1 ? t : `${t}#${i + 1}`));
+  const plain = tokens.map((t) => t.length > 0 && count.get(t) === 1 && lowered.get(t.toLowerCase()) === 1);
+  const taken = new Set(tokens.filter((_, i) => plain[i]));
+  return tokens.map((t, i) => {
+    if (plain[i]) return t;
+    let word = `${t}#${i + 1}`;
+    for (let k = 2; taken.has(word); k++) word = `${t}#${i + 1}#${k}`;
+    taken.add(word);
+    return word;
+  });
 }
 
 export function lensSpec(lens: HeadLens, options: LensSpecOptions): LensSpec {

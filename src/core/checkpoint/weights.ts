@@ -81,12 +81,21 @@ export function readFloat32(t: TensorRef, maxRead = MAX_READ_BYTES): Float32Arra
     } else {
       if (!wide || wide.length < n) wide = new Float64Array(n);
       decode(dtype, bytes, n, wide);
-      for (let i = 0; i < n; i++) out[at + i] = wide[i];
+      for (let i = 0; i < n; i++) {
+        out[at + i] = wide[i];
+        // An F64 weight past float32's range becomes ±Infinity here: said as what the file holds.
+        if (out[at + i] - out[at + i] !== 0 && wide[i] - wide[i] === 0) {
+          throw new ModelError(`${t.source.name}: tensor ${JSON.stringify(t.name)} holds ${wide[i]} at element ${at + i}, beyond float32's range (±${FLOAT32_MAX.toExponential(4)}), in which attn computes`);
+        }
+      }
     }
   }
   refuseNonFinite(t, out);
   return out;
 }
+
+/** The largest finite float32. */
+const FLOAT32_MAX = 3.4028234663852886e38;
 
 /**
  * A weight that is NaN or ±Infinity (a corrupt or badly converted file; F16 and BF16 have both)

@@ -2,7 +2,8 @@
 // Only a regular file is opened, without blocking (a FIFO would wait for a writer for ever;
 // openRegularFile, which the tokens file beside it uses too), and every read must return all the
 // bytes it asked for, else the file is truncated.
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { fileKind } from './read-bounded.js';
 import { checkRange, MAX_READ_BYTES, TensorFileError, type ByteSource } from '../tensors/source.js';
 
 /** A regular file open for reading: its descriptor (the caller closes it) and its size. */
@@ -17,6 +18,15 @@ export interface RegularFile { fd: number; size: number }
 export function openRegularFile(path: string, why?: string): RegularFile;
 export function openRegularFile(path: string, why: string, optional: true): RegularFile | undefined;
 export function openRegularFile(path: string, why = '', optional = false): RegularFile | undefined {
+  // Looked at before the open too: a socket's open fails with a code no one can read (ENXIO), and a
+  // device's may have effects of its own; the descriptor's fstat below catches a name swapped meanwhile.
+  let before: Stats | undefined;
+  try {
+    before = statSync(path);
+  } catch {
+    before = undefined; // the open below says why, in its own code
+  }
+  if (before && !before.isFile()) throw new TensorFileError(`${path}: not a regular file but ${fileKind(before)}${why}`);
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
@@ -28,7 +38,7 @@ export function openRegularFile(path: string, why = '', optional = false): Regul
   const stat = fstatSync(fd);
   if (!stat.isFile()) {
     closeSync(fd);
-    throw new TensorFileError(`${path}: not a regular file${why}`);
+    throw new TensorFileError(`${path}: not a regular file but ${fileKind(stat)}${why}`);
   }
   return { fd, size: stat.size };
 }

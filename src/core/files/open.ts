@@ -1,13 +1,13 @@
 // Opening an attention file: which format (by its first bytes, so a renamed file still opens),
 // which tensors, and the tokens (safetensors' __metadata__.tokens, else a sidecar X.tokens.json
 // beside X.npy / X.npz / X.safetensors, else the caller's, as a spec's "tokens").
-import { closeSync, readSync } from 'node:fs';
 import { attentionFromTensors, type TensorRef } from '../tensors/attention-file.js';
 import type { AttentionSource } from '../tensors/attention-source.js';
 import { isNpy, readNpy } from '../tensors/npy.js';
 import { metadataTokens, readSafetensors } from '../tensors/safetensors.js';
 import { TensorFileError, type ByteSource } from '../tensors/source.js';
-import { fileSource, openRegularFile } from './file-source.js';
+import { fileSource } from './file-source.js';
+import { readBounded } from './read-bounded.js';
 import { checkInflatedTotal, entrySource, isZip, zipEntries } from './zip.js';
 
 export interface OpenOptions {
@@ -92,28 +92,22 @@ export function sidecarTokens(path: string): string[] | undefined {
   const sidecar = sidecarPath(path);
   if (sidecar === path) return undefined;
   // A FIFO named X.tokens.json is refused at once, never waited on.
-  const file = openRegularFile(sidecar, '', true);
-  if (!file) return undefined;
-  const { fd } = file;
-  try {
-    const buf = Buffer.alloc(MAX_TOKENS_FILE_BYTES + 1);
-    let total = 0;
-    for (;;) {
-      const n = readSync(fd, buf, total, buf.length - total, null);
-      if (n === 0) break;
-      total += n;
-      if (total > MAX_TOKENS_FILE_BYTES) throw new TensorFileError(`${sidecar}: more than ${MAX_TOKENS_FILE_BYTES} bytes; a tokens file is a JSON array of strings`);
+  const read = readBounded(sidecar, MAX_TOKENS_FILE_BYTES);
+  if ('refused' in read) {
+    switch (read.refused) {
+      case 'missing': return undefined;
+      case 'not-regular': throw new TensorFileError(`${sidecar}: not a regular file (${read.detail}); a tokens file is a JSON array of strings`);
+      case 'too-large': throw new TensorFileError(`${sidecar}: more than ${MAX_TOKENS_FILE_BYTES} bytes; a tokens file is a JSON array of strings`);
+      case 'unreadable': throw new TensorFileError(`${sidecar}: cannot open (${read.detail})`);
     }
-    let tokens: unknown;
-    try {
-      tokens = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(buf.subarray(0, total)));
-    } catch {
-      // Not the parser's message: it quotes the file's first characters, whatever file this is.
-      throw new TensorFileError(`${sidecar}: not UTF-8 JSON; a tokens file is a JSON array of strings`);
-    }
-    if (!Array.isArray(tokens) || tokens.some((t) => typeof t !== 'string')) throw new TensorFileError(`${sidecar}: must be a JSON array of strings`);
-    return tokens as string[];
-  } finally {
-    closeSync(fd);
   }
+  let tokens: unknown;
+  try {
+    tokens = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(read.bytes));
+  } catch {
+    // Not the parser's message: it quotes the file's first characters, whatever file this is.
+    throw new TensorFileError(`${sidecar}: not UTF-8 JSON; a tokens file is a JSON array of strings`);
+  }
+  if (!Array.isArray(tokens) || tokens.some((t) => typeof t !== 'string')) throw new TensorFileError(`${sidecar}: must be a JSON array of strings`);
+  return tokens as string[];
 }

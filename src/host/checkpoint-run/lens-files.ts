@@ -1,16 +1,21 @@
 // Writing a real head as a spec (the lens, core/checkpoint-spec/lens-spec.ts): the .attn.json and its
 // tensor file beside it (<stem>.safetensors). Neither may land in the model's own folder (a model's
-// files are never replaced: a spec saved there could overwrite a shard or config.json), and the
-// tensor file never replaces a file that is not a lens's own earlier one: one whose spec is beside it
-// and whose metadata says Attention Lens wrote it. Neither is written through a symbolic link (which
-// could point anywhere). No VS Code: the session asks where, this writes.
-import { existsSync, lstatSync, realpathSync, writeFileSync } from 'node:fs';
+// files are never replaced: a spec saved there could overwrite a shard or config.json), and neither
+// replaces a file a lens did not write: only an earlier lens's pair (its tensor file's metadata
+// says Attention Lens wrote it, its spec names that file) is replaced, so a name the save dialog
+// changed (x.attn.json.attn.json written as x.attn.json) or a file linked to a model's weights is
+// never written over. Nothing is written through a link: each file is made new beside its name and
+// put in place by a link or a rename, which replace names, never the bytes of a file that is there.
+// No VS Code: the session asks where, this writes.
+import { randomBytes } from 'node:crypto';
+import { closeSync, linkSync, lstatSync, openSync, realpathSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { within } from '../../core/checkpoint-files/model-location.js';
 import { lensSpec } from '../../core/checkpoint-spec/lens-spec.js';
 import { writeSafetensors } from '../../core/tensors/safetensors-write.js';
 import { readSafetensors } from '../../core/tensors/safetensors.js';
 import { fileSource } from '../../core/files/file-source.js';
+import { readBounded } from '../../core/files/read-bounded.js';
 import type { HeadLens } from '../../core/checkpoint/types.js';
 
 /** A file name's stem from a model's name and a head: "gpt2-layer3-head5". */
@@ -39,14 +44,31 @@ export function lensTargetProblem(specPath: string, modelFolder: string): string
   for (const path of [specPath, tensorPath]) {
     if (isSymbolicLink(path)) return `${basename(path)} is a symbolic link: a lens is not written through one, so choose another name`;
   }
-  if (existsSync(tensorPath) && !(existsSync(specPath) && isLensTensorFile(tensorPath))) {
+  // Only an earlier lens's own pair is replaced: its tensor file says a lens wrote it, and its spec names that file.
+  const specThere = isThere(specPath), tensorThere = isThere(tensorPath);
+  if (tensorThere && !(specThere && isLensTensorFile(tensorPath))) {
     return `${basename(tensorPath)} is there and is not an earlier lens's own tensor file: it is never replaced, so choose another name`;
+  }
+  if (specThere && !(tensorThere && isLensSpec(specPath, basename(tensorPath)))) {
+    return `${basename(specPath)} is there and is not an earlier lens's own spec: it is never replaced, so choose another name`;
   }
   return undefined;
 }
 
 /** The start of the `about` a lens's tensor file says in its metadata. */
 const LENS_ABOUT = 'Attention Lens: ';
+/** A lens's spec is read back to see that it is one; a longer file is not (4,096 tokens' words and band fit). */
+const MAX_LENS_SPEC_BYTES = 256 * 1024 * 1024;
+
+/** Whether anything is at `path`, a link to nowhere included. */
+function isThere(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function isSymbolicLink(path: string): boolean {
   try {
@@ -74,14 +96,61 @@ function isLensTensorFile(path: string): boolean {
   }
 }
 
+/** Whether the file at `path` is a lens's spec: JSON whose embeddings come from `tensorFile` beside it. */
+function isLensSpec(path: string, tensorFile: string): boolean {
+  const read = readBounded(path, MAX_LENS_SPEC_BYTES);
+  if (!('bytes' in read)) return false;
+  try {
+    const spec = JSON.parse(read.bytes.toString('utf8')) as { embeddings?: { file?: unknown } } | null;
+    return spec?.embeddings?.file === tensorFile;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes `bytes` at `path` without following a link or writing into a file that is there: into a
+ * new file beside it (created exclusively, so not through a link), then put in place, by a hard
+ * link when nothing was there (which fails, not replaces, if something came meanwhile) or a rename
+ * over an earlier lens's file (which replaces the name, never the bytes of a file linked to it).
+ */
+function putInPlace(path: string, bytes: Uint8Array | string, replace: boolean): void {
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(4).toString('hex')}.part`);
+  const fd = openSync(temporary, 'wx', 0o644);
+  try {
+    try {
+      const data = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;
+      // A write may take fewer bytes than it is given.
+      for (let done = 0; done < data.length;) done += writeSync(fd, data, done, data.length - done);
+    } finally {
+      closeSync(fd);
+    }
+    if (replace) renameSync(temporary, path);
+    else linkSync(temporary, path);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+}
+
 /** Writes the spec and its tensor file; returns the spec's path. Throws with a sentence when it may not. */
 export function writeLensFiles(specPath: string, lens: HeadLens, options: { model: string; modelFolder: string; query: number }): string {
   const problem = lensTargetProblem(specPath, options.modelFolder);
   if (problem) throw new Error(problem);
   const tensorPath = lensTensorPath(specPath);
   const { spec, tensors } = lensSpec(lens, { tensorFile: basename(tensorPath), model: options.model, query: options.query });
-  writeFileSync(tensorPath, writeSafetensors(tensors, { about: `${LENS_ABOUT}${options.model}, layer ${lens.layer + 1} head ${lens.head + 1}` }));
-  writeFileSync(specPath, `${JSON.stringify(spec, null, 2)}\n`);
+  // Both there (an earlier lens, checked above) or neither: a name taken meanwhile fails the link (EEXIST).
+  const replace = isThere(specPath);
+  try {
+    putInPlace(tensorPath, writeSafetensors(tensors, { about: `${LENS_ABOUT}${options.model}, layer ${lens.layer + 1} head ${lens.head + 1}` }), replace);
+  } catch (e) {
+    throw new Error(`${basename(tensorPath)}: cannot write (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  try {
+    putInPlace(specPath, `${JSON.stringify(spec, null, 2)}\n`, replace);
+  } catch (e) {
+    if (!replace) rmSync(tensorPath, { force: true });
+    throw new Error(`${basename(specPath)}: cannot write (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
   return specPath;
 }
 
@@ -102,6 +171,6 @@ export function lensSpecPath(chosen: string): string {
 export function freshLensPath(folder: string, stem: string): string {
   for (let k = 1; ; k++) {
     const path = join(folder, `${stem}${k === 1 ? '' : `-${k}`}.attn.json`);
-    if (!existsSync(path) && !existsSync(lensTensorPath(path))) return path;
+    if (!isThere(path) && !isThere(lensTensorPath(path))) return path;
   }
 }

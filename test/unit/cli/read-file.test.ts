@@ -7,25 +7,28 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readSpecText, firstInvalidUtf8 } from '../../../src/cli/read-file.js';
 import { ROOT } from '../../support/paths.js';
 import { tempDir } from '../../support/temp-dir.js';
+import { between, seeded } from '../../support/random.js';
 
 const dir = tempDir('attn-read-');
 
-test('/dev/zero is refused after max-bytes + 1 bytes, not read until memory runs out', () => {
-  const r = readSpecText('/dev/zero', 1000);
-  assert.deepEqual(r, { error: '1:1: the spec is over the 1000 bytes limit: a spec is for small, readable examples; big tensors belong in a binary file' });
-});
-
-test('a FIFO that never ends is refused at the budget', async () => {
+test('/dev/zero and a FIFO with an endless writer are refused as what they are, before a byte is read', () => {
+  assert.deepEqual(readSpecText('/dev/zero', 1000), { error: 'is a character device, not a file: expected a .attn.json file (give - to read standard input)' });
   const fifo = join(dir, 'endless.fifo');
   assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
-  // A writer that would go on for ever: `yes` into the FIFO.
+  // A writer that would go on for ever: `yes` into the FIFO (it waits for a reader, which never comes).
   const writer = spawn('sh', ['-c', `yes '{"a":1}' > '${fifo}'`], { stdio: 'ignore' });
   try {
-    const r = readSpecText(fifo, 64 * 1024);
-    assert.ok('error' in r && /over the 64\.0 KB limit/.test(r.error), JSON.stringify(r));
+    assert.deepEqual(readSpecText(fifo, 64 * 1024), { error: 'is a pipe (FIFO), not a file: expected a .attn.json file (give - to read standard input)' });
   } finally {
     writer.kill();
   }
+});
+
+test('a file over the budget is refused after max-bytes + 1 bytes', () => {
+  const file = join(dir, 'big.attn.json');
+  writeFileSync(file, ' '.repeat(1001));
+  assert.deepEqual(readSpecText(file, 1000), { error: '1:1: the spec is over the 1000 bytes limit: a spec is for small, readable examples; big tensors belong in a binary file' });
+  assert.deepEqual(readSpecText(file, 1000, 'a text file'), { error: 'the text is over the 1,000-byte limit (--max-bytes): give a shorter text' });
 });
 
 test('stdin through /dev/stdin is read within the budget (a real process, piped)', () => {
@@ -62,5 +65,41 @@ test('valid UTF-8 of every length passes; overlong forms and surrogates do not',
 
 test('a directory and a missing file say so in words', () => {
   assert.deepEqual(readSpecText(dir, 1000), { error: 'is a directory, expected a .attn.json file' });
+  assert.deepEqual(readSpecText(dir, 1000, 'a text file'), { error: 'is a directory, expected a text file' });
   assert.deepEqual(readSpecText(join(dir, 'nope.json'), 1000), { error: 'no such file' });
+});
+
+/** UTF-16 (LE or BE, with or without a byte-order mark) of `text`. */
+function utf16(text: string, bigEndian: boolean, bom: boolean): Buffer {
+  const le = Buffer.from(text, 'utf16le');
+  const body = bigEndian ? Buffer.from(le).swap16() : le;
+  return bom ? Buffer.concat([Buffer.from(bigEndian ? [0xfe, 0xff] : [0xff, 0xfe]), body]) : body;
+}
+
+test('a text file is told about in text words, a spec in spec words: UTF-16, NUL bytes, a folder, over the budget (seeded family)', () => {
+  const rand = seeded(7);
+  const words = ['the cat', 'sat on', 'the mat.', '{"a": 1}', 'é', '\n'];
+  for (let i = 0; i < 60; i++) {
+    const text = Array.from({ length: between(rand, 2, 8) }, () => words[between(rand, 0, words.length - 1)]).join(' ');
+    const file = join(dir, `family-${i}`);
+    const shape = i % 3;
+    if (shape === 0) {
+      // Real UTF-16 of Latin text, either byte order, with or without a byte-order mark.
+      writeFileSync(file, utf16(text, rand() < 0.5, rand() < 0.5));
+      assert.deepEqual(readSpecText(file, 10_000, 'a text file'), { error: '1:1: the file is UTF-16; save it as UTF-8 (a text file is read as UTF-8)' }, text);
+      assert.deepEqual(readSpecText(file, 10_000), { error: '1:1: the file is UTF-16; save it as UTF-8 (JSON files are UTF-8)' }, text);
+    } else {
+      // UTF-8 text with NUL bytes in it (a binary file, or a text with a stray NUL): never "UTF-16".
+      const bytes = Buffer.from(text, 'utf8');
+      const at = between(rand, 0, bytes.length);
+      const nuls = shape === 1 ? 1 : between(rand, 2, 40);
+      const data = Buffer.concat([bytes.subarray(0, at), Buffer.alloc(nuls), bytes.subarray(at)]);
+      writeFileSync(file, data);
+      const asText = readSpecText(file, 10_000, 'a text file');
+      assert.ok('error' in asText && asText.error.endsWith(`the file holds a NUL byte (at offset ${at}): it is binary, not text`), `${JSON.stringify(asText)} for ${JSON.stringify(data.toString('latin1'))}`);
+      assert.doesNotMatch(asText.error, /UTF-16|JSON|spec/);
+      const asSpec = readSpecText(file, 10_000);
+      assert.ok('error' in asSpec && asSpec.error.endsWith('it is binary, not a JSON spec'), JSON.stringify(asSpec));
+    }
+  }
 });

@@ -8,6 +8,7 @@ import { checkTensors, namesOf, readFloat32, Weights } from '../../../../src/cor
 import { readModelConfig } from '../../../../src/core/checkpoint/config.js';
 import { memorySource } from '../../../../src/core/tensors/source.js';
 import { GPT2_CONFIG, QWEN2_CONFIG, tinyCheckpoint } from '../../../support/tiny-checkpoint.js';
+import { between, seeded } from '../../../support/random.js';
 
 const gpt2 = readModelConfig(JSON.stringify(GPT2_CONFIG));
 
@@ -109,4 +110,30 @@ test('a config with millions of layers over a two-layer file: the first missing 
   const started = performance.now();
   assert.throws(() => checkTensors(huge, tensors, () => 'model.safetensors'), /model\.safetensors: tensor "h\.2\.ln_1\.weight" is missing/);
   assert.ok(performance.now() - started < 1000, `${performance.now() - started} ms`);
+});
+
+test('an F64 weight past float32\'s range is said to be out of range with its value, never "Infinity"; NaN and ±Infinity are said as they are (seeded family)', () => {
+  const rand = seeded(20261132);
+  const F32_MAX = 3.4028234663852886e38;
+  for (let c = 0; c < 200; c++) {
+    const n = between(rand, 1, 40);
+    const data = new Float64Array(n).map(() => (rand() - 0.5) * 4);
+    const at = between(rand, 0, n - 1);
+    const kind = c % 5;
+    // Past the range: from just above float32's largest (rounding to it would keep it finite) to 1e308.
+    const big = kind === 0 ? 3.5e38 * 10 ** (rand() * 269) : kind === 1 ? -(3.41e38 * (1 + rand())) : kind === 2 ? NaN : kind === 3 ? (rand() < 0.5 ? Infinity : -Infinity) : (rand() - 0.5) * 2 * F32_MAX * 0.99;
+    data[at] = big;
+    const t = { name: `h.${c}.attn.c_attn.weight`, dtype: 'F64', shape: [n], source: memorySource('model.safetensors', new Uint8Array(data.buffer)), offset: 0 };
+    const what = `case ${c}: ${big} at ${at}`;
+    if (kind === 4) {
+      assert.equal(readFloat32(t)[at], Math.fround(big), what);
+      continue;
+    }
+    assert.throws(() => readFloat32(t), (e: unknown) => {
+      const message = (e as Error).message;
+      assert.ok(message.startsWith(`model.safetensors: tensor "h.${c}.attn.c_attn.weight" holds ${big} at element ${at}`), `${what}: ${message}`);
+      assert.equal(/beyond float32's range/.test(message), kind < 2, `${what}: ${message}`);
+      return true;
+    }, what);
+  }
 });

@@ -26,9 +26,9 @@ test('a regular file opens with its size; a missing one is refused by name, or u
 });
 
 test('a folder is not a regular file, with the reason the caller gives, even when it may be absent', () => {
-  assert.throws(() => openRegularFile(dir, ' (a tensor file is read at offsets)'), { message: `${dir}: not a regular file (a tensor file is read at offsets)` });
-  assert.throws(() => openRegularFile(dir, '', true), { message: `${dir}: not a regular file` });
-  assert.throws(() => fileSource(dir), { message: `${dir}: not a regular file (a tensor file is read at offsets, which a pipe or device does not allow)` });
+  assert.throws(() => openRegularFile(dir, ' (a tensor file is read at offsets)'), { message: `${dir}: not a regular file but a directory (a tensor file is read at offsets)` });
+  assert.throws(() => openRegularFile(dir, '', true), { message: `${dir}: not a regular file but a directory` });
+  assert.throws(() => fileSource(dir), { message: `${dir}: not a regular file but a directory (a tensor file is read at offsets, which a pipe or device does not allow)` });
 });
 
 test('a FIFO is refused at once, not waited on', () => {
@@ -37,5 +37,21 @@ test('a FIFO is refused at once, not waited on', () => {
   const child = runInChild(`const { openRegularFile } = require('./src/core/files/file-source.ts');
     try { openRegularFile(process.argv[1], '', true); console.log('opened'); } catch (e) { console.log(e.message); }`, fifo, 20_000);
   assert.equal(child.signal, null, 'the child was killed after 20 s: opening the FIFO blocked');
-  assert.equal(child.stdout.trim(), `${fifo}: not a regular file`);
+  assert.equal(child.stdout.trim(), `${fifo}: not a regular file but a pipe (FIFO)`);
+});
+
+test('a socket and a device are named as what they are, before any open (a socket\'s open said only ENXIO)', async () => {
+  const { createServer } = await import('node:net');
+  const { symlinkSync } = await import('node:fs');
+  const socket = join(dir, 'talk.sock');
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(socket, done));
+  try {
+    assert.throws(() => fileSource(socket), { message: `${socket}: not a regular file but a socket (a tensor file is read at offsets, which a pipe or device does not allow)` });
+  } finally {
+    server.close();
+  }
+  const device = join(dir, 'zero.npy');
+  symlinkSync('/dev/zero', device);
+  assert.throws(() => openRegularFile(device, '', true), { message: `${device}: not a regular file but a character device` });
 });

@@ -4,7 +4,7 @@
 // earlier lens's own is never replaced, and neither file is written through a symbolic link.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { freshLensPath, LENS_SAVE_FILTERS, lensSpecPath, lensStem, lensTargetProblem, lensTensorPath, writeLensFiles } from '../../../../src/host/checkpoint-run/lens-files.js';
@@ -103,4 +103,27 @@ test('neither file is written through a symbolic link', () => {
   assert.equal(readFileSync(elsewhere, 'utf8'), 'keep me');
   assert.equal(existsSync(join(dir, 'nowhere.safetensors')), false);
   assert.ok(lstatSync(lensTensorPath(linkedTensor)).isSymbolicLink());
+});
+
+test('a name the dialog doubled (x.attn.json.attn.json) does not replace the user\'s own x.attn.json beside it', () => {
+  const lens = fakeHeadLens({ n: 3, dModel: 4, headDim: 2, rotary: false, biases: false });
+  const dir = mkdtempSync(join(root, 'doubled-'));
+  const mine = join(dir, 'notes.attn.json');
+  writeFileSync(mine, '{ "title": "my own spec" }\n');
+  const target = lensSpecPath(join(dir, 'notes.attn.json.attn.json'));
+  assert.equal(target, mine);
+  assert.match(lensTargetProblem(target, modelFolder) ?? '', /notes\.attn\.json is there and is not an earlier lens's own spec: it is never replaced/);
+  assert.throws(() => writeLensFiles(target, lens, { model: 'tiny', modelFolder, query: 0 }), /never replaced/);
+  assert.equal(readFileSync(mine, 'utf8'), '{ "title": "my own spec" }\n');
+  assert.deepEqual(readdirSync(dir), ['notes.attn.json']);
+});
+
+test('a spec name hard-linked to the model\'s config.json is never written into', () => {
+  const lens = fakeHeadLens({ n: 3, dModel: 4, headDim: 2, rotary: false, biases: false });
+  const model = mkdtempSync(join(root, 'model-'));
+  writeFileSync(join(model, 'config.json'), '{"model_type":"gpt2"}');
+  const dir = mkdtempSync(join(root, 'hard-'));
+  linkSync(join(model, 'config.json'), join(dir, 'head.attn.json'));
+  assert.throws(() => writeLensFiles(join(dir, 'head.attn.json'), lens, { model: 'tiny', modelFolder: model, query: 0 }), /never replaced/);
+  assert.equal(readFileSync(join(model, 'config.json'), 'utf8'), '{"model_type":"gpt2"}');
 });
