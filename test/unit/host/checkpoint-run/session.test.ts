@@ -76,6 +76,11 @@ test('a word the tokenizer spells out is a warning on it in the spec\'s text; an
     panel.webview.fromPage({ type: 'ready' });
     await until('the first run', () => (session.info().runs ?? 0) >= 1 || session.info().runError !== undefined, 30_000);
     assert.equal(session.info().runError, undefined);
+    // The model views say it where the tokens are shown: with the run's warnings.
+    await until('the model views\' header', () => panel.webview.receivedOf('model').length > 0, 30_000);
+    const model = panel.webview.receivedOf('model')[0] as { header: { warnings: string[]; tokenTexts: string[] } };
+    assert.ok(model.header.tokenTexts.includes('z'));
+    assert.ok(model.header.warnings.some((w) => /^"zebra" is not in the model's vocabulary: the tokenizer spelled it out letter by letter/.test(w)), model.header.warnings.join(' | '));
     const problems = diagnostics.get(spec) ?? [];
     assert.equal(problems.length, 2, problems.map((p) => p.message).join('\n'));
     const source = readFileSync(spec.fsPath, 'utf8').split('\n');
