@@ -17,12 +17,19 @@
 // --profile: a CPU profile of the extension host's thread during each measured edit, read for whose
 // code made its longest busy stretch (test/integration/bench/host-profile.ts); it slows every edit a little.
 // Env: ATTN_SKIP_BUILD=1 reuses dist/; ATTN_KEEP_TEMP=1 keeps the temp dirs.
+//
+// On a loaded machine every step is slower: the bench waits for as long as the host and the browser
+// move (scripts/vscode/bench-wait.mjs), and a figure it cannot take (a spec that did not paint, keys
+// the browser did not type, the views' draw times) is listed as not measured with why, the others
+// reported; only a run that measured nothing at all fails.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { buildIntegrationSuite } from './vscode/build-tests.mjs';
 import { generatedSpec } from './generate-spec.mjs';
 import { answerTyping } from './vscode/keystroke-to-frame.mjs';
+import { untilQuiet } from './vscode/bench-wait.mjs';
+import { measuredAnything, missingLines, readBenchResult } from './vscode/bench-result.mjs';
 import { writeAttentionFile } from './write-attention-file.mjs';
 import {
   killGroup, launchChromium, makeExampleWorkspace, makeUserDataDir, removeTempDirs, ROOT, startCodeServer, tail, tempDir, workbenchUrl,
@@ -36,6 +43,10 @@ const runs = Number(arg('--runs', '10'));
 const sizes = arg('--sizes', '64,256,1024');
 const views = !process.argv.includes('--no-views');
 const GOAL_MS = 100;
+// The host writes a row after each spec and model file, and the browser a file after each key typed:
+// while either moves, the bench is waited for however slow the machine is. This long with neither
+// moving, it has stopped: what it measured is reported, and the rest as not measured.
+const HOST_QUIET_MS = 15 * 60_000;
 const GENERATED = [[1024, 4], [2048, 1]];
 // The goals' two specs in each big view, pinned by the spec's "open" (a spec without one
 // is drawn in whatever view the panel showed before, which depends on the order of the specs).
@@ -86,16 +97,21 @@ async function editToPaint() {
   browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.goto(workbenchUrl(server.base, { folder: workspace, extensionDevelopmentPath: ROOT, extensionTestsPath: bundle }));
-  const deadline = Date.now() + 900_000;
-  const finished = () => fs.existsSync(resultFile) || Date.now() > deadline;
-  await answerTyping(page, typingDir, finished);
-  if (!fs.existsSync(resultFile)) throw new Error(`no result within 15 minutes\n${tail(server.logFile, 15)}`);
-  const result = JSON.parse(fs.readFileSync(resultFile, 'utf8'));
+  let stalled;
+  const mtime = (f) => { try { return fs.statSync(f).mtimeMs; } catch { return 0; } };
+  const moved = () => [mtime(`${resultFile}.partial`), ...fs.readdirSync(typingDir).map((f) => `${f}@${mtime(path.join(typingDir, f))}`)].join(' ');
+  const hostDone = untilQuiet({ what: 'the bench inside VS Code', probe: () => fs.existsSync(resultFile), progress: moved, quietMs: HOST_QUIET_MS, pollMs: 500 })
+    .catch((e) => { stalled = e.message; });
+  await answerTyping(page, typingDir, () => fs.existsSync(resultFile) || stalled !== undefined);
+  await hostDone;
+  const result = readBenchResult(resultFile, stalled);
+  if (!result || !measuredAnything(result)) {
+    throw new Error(`nothing was measured: ${result?.error ?? stalled ?? 'no result'}\n${tail(server.logFile, 15)}`);
+  }
   await page.screenshot({ path: path.join(ROOT, 'test-results', 'bench-vscode.png') }).catch(() => {});
   await cleanUp();
   server = undefined;
   browser = undefined;
-  if (result.error) throw new Error(`the bench failed inside VS Code:\n${result.error}`);
 
   console.log(`\nFrom a changed spec to the webview's next paint, VS Code ${result.vscodeVersion} (code-server, headless Chromium), ${runs} edits per spec`);
   console.log("(total: WorkspaceEdit applied -> the panel's 'painted' for that version; after debounce: total minus the edit's arrival and the host's wait, which is none for one edit after a quiet spell, as each measured edit is, and 25-300 ms between typed keys)\n");
@@ -183,6 +199,13 @@ async function editToPaint() {
     }
     summary.models = result.models.map((m) => ({ ...m, headSwitchMedianMs: pct(m.headSwitchMs, 0.5), headReadMedianMs: pct(m.headReadMs, 0.5) }));
   }
+  const notTaken = missingLines(result);
+  if (notTaken.length) {
+    console.log('\nFigures this run could not take (the others above are whole):');
+    for (const line of notTaken) console.log(`  ${line}`);
+    summary.missing = result.missing ?? [];
+    if (result.error) summary.error = result.error;
+  }
   fs.writeFileSync(path.join(ROOT, 'test-results', 'bench-vscode.json'), JSON.stringify(summary, null, 2));
 }
 
@@ -190,7 +213,8 @@ function viewDraws() {
   console.log(`\nEach view's draw in headless Chromium (dist/webview.js on a plain page), ${sizes} tokens: scripts/bench-views.ts --chromium`);
   const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'bench-views.ts'), '--chromium', '--sizes', sizes, '--runs', '3'],
     { cwd: ROOT, stdio: 'inherit' });
-  if (r.status !== 0) throw new Error('scripts/bench-views.ts --chromium failed');
+  // A figure not taken, not a failed run: the model editor and edit -> paint figures stand.
+  if (r.status !== 0) console.log(`\nnot measured: the views' draw times (scripts/bench-views.ts --chromium exited ${r.status ?? r.signal})`);
 }
 
 let code = 0;

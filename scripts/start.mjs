@@ -1,7 +1,8 @@
-// `npm start`: builds, then opens VS Code with the extension loaded from this folder, the examples/
-// folder open and the Apple-watch example shown with its attention panel.
+// `npm start`: builds, then opens VS Code with the extension loaded from this folder, a scratch copy
+// of examples/ open (.scratch/examples, start-workspace.mjs: the tracked examples are never edited)
+// and the Apple-watch example shown with its attention panel.
 //   - the desktop `code` when it is on PATH:
-//       code --extensionDevelopmentPath=. examples examples/apple-watch-lens.attn.json
+//       code --extensionDevelopmentPath=. .scratch/examples .scratch/examples/apple-watch-lens.attn.json
 //   - otherwise code-server on 127.0.0.1 (port: $PORT, else 8080 if free, else any free port);
 //     it prints the URL to open and runs until Ctrl+C.
 // ATTN_START_WEB=1 uses code-server even when `code` is installed.
@@ -11,10 +12,11 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scratchWorkspace } from './start-workspace.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const EXAMPLES = path.join(ROOT, 'examples');
-const SPEC = path.join(EXAMPLES, 'apple-watch-lens.attn.json');
+const WORKSPACE = scratchWorkspace(ROOT);
+const SPEC = path.join(WORKSPACE, 'apple-watch-lens.attn.json');
 const env = { ...process.env, ATTN_SHOW_ON_START: SPEC };
 
 function onPath(cmd) {
@@ -35,7 +37,7 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 
 if (onPath('code') && !process.env.ATTN_START_WEB) {
   console.log('Opening VS Code with the extension from this folder...');
-  const r = spawnSync('code', [`--extensionDevelopmentPath=${ROOT}`, EXAMPLES, SPEC], { stdio: 'inherit', env });
+  const r = spawnSync('code', [`--extensionDevelopmentPath=${ROOT}`, WORKSPACE, SPEC], { stdio: 'inherit', env });
   process.exit(r.status ?? 0);
 }
 
@@ -65,9 +67,9 @@ try {
   console.error(`npm start: ${e.message}`);
   process.exit(1);
 }
-const url = workbenchUrl(server.base, { folder: EXAMPLES, extensionDevelopmentPath: ROOT });
+const url = workbenchUrl(server.base, { folder: WORKSPACE, extensionDevelopmentPath: ROOT });
 console.log(`\nAttention Lens in code-server (VS Code 1.100.3 in the browser). Open:\n\n  ${url}\n`);
-console.log(`Log: ${path.relative(ROOT, server.logFile)}. Ctrl+C to stop.`);
+console.log(`Workspace: ${path.relative(ROOT, WORKSPACE)} (copies of examples/; your edits stay there). Log: ${path.relative(ROOT, server.logFile)}. Ctrl+C to stop.`);
 if (process.env.BROWSER !== 'none' && process.env.DISPLAY && onPath('xdg-open')) {
   spawn('xdg-open', [url], { stdio: 'ignore', detached: true }).unref();
 }

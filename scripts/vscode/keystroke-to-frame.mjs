@@ -68,7 +68,8 @@ async function clockSkew(page, frame) {
   return estimates.sort((x, y) => x.within - y.within)[0];
 }
 
-async function typeOn(page, request) {
+/** `pressed(i)`: called after the i-th key, so the host sees the typing move (progress-N.json) and waits on. */
+async function typeOn(page, request, pressed = () => {}) {
   const frame = await panelFrame(page, request.spec);
   if (!frame) return { error: `no webview frame shows ${request.spec}` };
   await frame.evaluate(watchFrames);
@@ -78,6 +79,7 @@ async function typeOn(page, request) {
   const framesBefore = (await frame.evaluate(() => window.__alFrames.length));
   for (let i = 0; i < request.keys; i++) {
     await page.keyboard.press(i % 2 === 0 ? '1' : 'Backspace');
+    pressed(i + 1);
     await sleep(request.gapMs);
   }
   const keys = (await page.evaluate(() => window.__alKeys)).slice(keysBefore);
@@ -110,7 +112,9 @@ export async function answerTyping(page, dir, stop) {
     }
     let result;
     try {
-      result = await typeOn(page, JSON.parse(fs.readFileSync(request, 'utf8')));
+      const progress = path.join(dir, `progress-${next}.json`);
+      fs.writeFileSync(progress, JSON.stringify({ keys: 0 })); // picked up: the host's wait starts its quiet time again
+      result = await typeOn(page, JSON.parse(fs.readFileSync(request, 'utf8')), (keys) => fs.writeFileSync(progress, JSON.stringify({ keys })));
     } catch (e) {
       result = { error: e instanceof Error ? e.message : String(e) };
     }

@@ -85,6 +85,12 @@ export function storyProblem(x: unknown): string | undefined {
   return undefined;
 }
 
+/** Why a 'problems' message's `elsewhere` (a sentence and a button's label) is malformed, or undefined. */
+function elsewhereProblem(x: unknown): string | undefined {
+  if (x === undefined) return undefined;
+  return isObject(x) && isStr(x.message) && isStr(x.action) ? undefined : 'elsewhere is not { message, action } in text';
+}
+
 /** A checked host message; a 'render' comes with its decoded result. */
 export type CheckedMessage = { message: HostMessage; data?: AttentionData } | { why: string };
 
@@ -106,7 +112,7 @@ const HOST_CHECKS = {
     }
   },
   problems: (x) => {
-    const problem = documentProblem(x) ?? problemsProblem(x.problems, 'problems');
+    const problem = documentProblem(x) ?? problemsProblem(x.problems, 'problems') ?? elsewhereProblem(x.elsewhere);
     return problem ? { why: `problems: ${problem}` } : accepted(x);
   },
   exportRequest: (x) => {

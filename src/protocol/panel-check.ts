@@ -66,6 +66,7 @@ const WEBVIEW_CHECKS = {
   exportResult: (x) => isIndex(x.requestId) && isOneOf(x.format, EXPORT_FORMATS) && typeof x.data === 'string',
   need: (x) => typeof x.documentUri === 'string' && isIndex(x.version) && x.what === 'linalg',
   openNext: (x) => typeof x.documentUri === 'string' && typeof x.file === 'string' && badNextName(x.file) === undefined,
+  openElsewhere: (x) => typeof x.documentUri === 'string',
 } satisfies ByType<WebviewMessage, WebviewCheck>;
 
 export function isWebviewMessage(x: unknown): x is WebviewMessage {

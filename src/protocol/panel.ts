@@ -70,6 +70,17 @@ export interface ProblemsMessage {
   fileName: string;
   version: number;
   problems: PanelProblem[];
+  /**
+   * The spec is well formed but drawn by another editor (a model spec, a referenced attention file):
+   * the panel says so in place of "fix the problems", with a button that opens that editor.
+   */
+  elsewhere?: PanelElsewhere;
+}
+
+/** Where a spec's picture is drawn instead of the panel: a sentence, and the label of the button that opens it. */
+export interface PanelElsewhere {
+  message: string;
+  action: string;
 }
 
 /** Ask the webview for the current view as a standalone SVG (for Export SVG / PNG). */
@@ -161,4 +172,11 @@ export interface OpenNextMessage {
   file: string;
 }
 
-export type WebviewMessage = ReadyMessage | PaintedMessage | RevealMessage | StateMessage | ExportResultMessage | NeedMessage | OpenNextMessage;
+/** The user chose the button of a ProblemsMessage's `elsewhere`: open the editor that draws the spec. */
+export interface OpenElsewhereMessage {
+  type: 'openElsewhere';
+  documentUri: string;
+}
+
+export type WebviewMessage = ReadyMessage | PaintedMessage | RevealMessage | StateMessage | ExportResultMessage | NeedMessage | OpenNextMessage
+  | OpenElsewhereMessage;

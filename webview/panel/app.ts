@@ -4,7 +4,7 @@
 // 'exportRequest', and remembers its state across reloads. Theme, resize, focus, tooltip and the
 // message channel are the shell base's (webview/shell).
 import type { AttentionData } from '../../src/core/result/attention-data.js';
-import type { HostMessage, PanelProblem, ViewName, WebviewMessage } from '../../src/protocol/panel.js';
+import type { HostMessage, PanelElsewhere, PanelProblem, ViewName, WebviewMessage } from '../../src/protocol/panel.js';
 import { makeTheme } from '../kit/colour.js';
 import { rovingGrid } from '../kit/keyboard.js';
 import { MATRIX_MODES, MODE_MENU } from '../../src/core/vocabulary.js';
@@ -166,6 +166,7 @@ export class App {
         this.fileEl.textContent = message.fileName;
         this.showProblems(message.problems);
         this.setStatus('error');
+        if (message.elsewhere) this.showElsewhere(message.elsewhere);
         return;
       case 'exportRequest':
         void this.export(message.requestId, message.format, message.theme);
@@ -230,6 +231,14 @@ export class App {
       return li;
     }));
     this.problemsEl.hidden = problems.length === 0;
+  }
+
+  /** A spec drawn by another editor: no picture here (nor a stale one), the sentence saying where, and a button to it. */
+  private showElsewhere(elsewhere: PanelElsewhere): void {
+    this.clearView();
+    const open = el(this.doc, 'button', { type: 'button', class: 'al-elsewhere-open' }, elsewhere.action);
+    open.addEventListener('click', () => this.transport.post({ type: 'openElsewhere', documentUri: this.documentUri }));
+    this.statusEl.replaceChildren(`${elsewhere.message} `, open);
   }
 
   private reveal(target: RevealTarget): void {

@@ -8,6 +8,7 @@
 import { shapeOf } from '../../core/model-attention/scan.js';
 import { layersAttention, type AttentionSource } from '../../core/tensors/attention-source.js';
 import type { RunRequest, RunResponse } from '../../protocol/checkpoint-run.js';
+import { splitWords, splitWordsNote } from '../../core/tokenizer/split-words.js';
 import { answerRead, errorReply } from '../model-editor/read-answer.js';
 import type { Engine } from './engine.js';
 
@@ -29,7 +30,10 @@ export class RunAnswers {
           this.attention?.close();
           this.attention = undefined;
           const run = this.engine.run(r.folder, r.text, r.maxTokens, () => this.cancelled(r.id));
-          this.attention = layersAttention('the run', run.attention, run.model.heads, run.ids.length, run.tokens);
+          // A word the tokenizer spelled out is said with the model views' warnings (the shape's notes).
+          const note = splitWordsNote(splitWords(run.tokens));
+          const attention = layersAttention('the run', run.attention, run.model.heads, run.ids.length, run.tokens);
+          this.attention = note ? { ...attention, notes: [...(attention.notes ?? []), note] } : attention;
           const { model, ids, pieces, tokens, next, timings } = run;
           return { response: { id: r.id, ok: true, run: { model, ids, pieces, tokens, next, timings, reused: run.reused ?? 0, shape: shapeOf(this.attention) } }, transfer: [] };
         }

@@ -12,6 +12,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { resolveModelFolder, hfCacheRoot, nodeFolderFs } from '../../core/checkpoint-files/model-location.js';
 import type { Problem } from '../../core/json/problems.js';
+import { stringOffsets } from '../../core/json/string-offsets.js';
+import { splitWords } from '../../core/tokenizer/split-words.js';
 import { notRunningReason, type ModelSpec } from '../../core/checkpoint-spec/read-model.js';
 import type { ModelHostMessage } from '../../protocol/model-editor.js';
 import type { RunReport } from '../../protocol/checkpoint-run.js';
@@ -44,6 +46,9 @@ export interface RunContext {
   /** Reads a model spec on the host's thread: readModelSpecText when not given. */
   readSpec?(text: string): ModelSpecRead | undefined;
 }
+
+/** The most spelled-out words given a warning each in Problems (the model views' note names them all). */
+const MAX_WORD_WARNINGS = 20;
 
 /** A run that takes longer than this gets a notification with a Cancel button too. */
 const NOTIFY_AFTER_MS = 1000;
@@ -161,7 +166,7 @@ export class RunSession {
       this.report = report;
       this.runs++;
       this.runError = undefined;
-      this.context.diagnostics.delete(this.uri);
+      this.warnSplitWords(report, spec, document);
       this.view.say(this.runMessage(report));
       log().info(`model run: ${spec.model}, ${report.ids.length} tokens (${report.reused} reused): load ${report.timings.loadMs.toFixed(0)} ms, forward ${report.timings.forwardMs.toFixed(0)} ms`);
     } catch (e) {
@@ -187,6 +192,22 @@ export class RunSession {
     if (!spec) { this.context.diagnostics.delete(this.uri); return; }
     const range = new vscode.Range(document.positionAt(spec.modelSpan.offset), document.positionAt(spec.modelSpan.offset + spec.modelSpan.length));
     this.diagnose(range, `model: ${message}`);
+  }
+
+  /** Each word the tokenizer spelled out letter by letter, as a warning on it in the spec's "text" (none: no problems). */
+  private warnSplitWords(report: RunReport, spec: ModelSpec, document: vscode.TextDocument): void {
+    const source = document.getText();
+    const places = stringOffsets(source, spec.textSpan.offset);
+    const warnings = splitWords(report.tokens, spec.text).slice(0, MAX_WORD_WARNINGS).flatMap((w) => {
+      if (!w.at) return [];
+      const range = new vscode.Range(document.positionAt(places.at(w.at.offset)), document.positionAt(places.at(w.at.offset + w.at.length)));
+      const d = new vscode.Diagnostic(range, `text: "${w.word}" is not in ${spec.model}'s vocabulary: the tokenizer spelled it out in ${w.count} one-letter pieces, `
+        + 'which the model has rarely seen, so its attention and predictions there are less to be trusted', vscode.DiagnosticSeverity.Warning);
+      d.source = 'Attention Lens';
+      return [d];
+    });
+    if (warnings.length) this.context.diagnostics.set(this.uri, warnings);
+    else this.context.diagnostics.delete(this.uri);
   }
 
   private diagnose(range: vscode.Range, message: string): void {

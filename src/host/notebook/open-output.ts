@@ -16,6 +16,7 @@ import { ModelDocument } from '../model-editor/document.js';
 import { ModelReader } from '../model-editor/reader.js';
 import { showModelView } from '../model-editor/webview.js';
 import { log } from '../log.js';
+import { besideColumn } from './beside.js';
 import type { WorkerService } from '../workers/service.js';
 
 /** What the renderer reported drawing, newest last (for the tests). */
@@ -81,10 +82,11 @@ export class NotebookOutputs implements vscode.Disposable {
       if (this.painted.length > 200) this.painted.shift();
       return;
     }
-    await this.reply(editor, await this.open(message.id, message.payload));
+    await this.reply(editor, await this.open(message.id, message.payload, editor.viewColumn));
   }
 
-  private async open(id: number, p: AttentionPayload): Promise<RendererReply> {
+  /** Shows the payload beside the notebook in column `notebookColumn`: in another existing group, a new one only when there is one. */
+  private async open(id: number, p: AttentionPayload, notebookColumn: vscode.ViewColumn | undefined): Promise<RendererReply> {
     const read = readPayload(p);
     if ('problem' in read) return { type: 'refused', id, message: read.problem };
     try {
@@ -92,7 +94,7 @@ export class NotebookOutputs implements vscode.Disposable {
       const name = outputName(payload, bytes);
       const shown = this.panels.get(name);
       if (shown) {
-        shown.reveal(vscode.ViewColumn.Beside);
+        shown.reveal(undefined); // in the group it is in: moving it would make a group
         return { type: 'opened', id, file: name };
       }
       const folder = vscode.Uri.joinPath(this.globalStorageUri, NOTEBOOK_FOLDER);
@@ -101,7 +103,8 @@ export class NotebookOutputs implements vscode.Disposable {
       const uri = vscode.Uri.joinPath(folder, name);
       const attention = held(payload, bytes, name);
       const document = new ModelDocument({ uri: uri.toString(), path: name, newReader: () => ModelReader.holding(this.workers, attention), log: log() });
-      const panel = vscode.window.createWebviewPanel('attentionLens.notebookOutput', payload.title ?? name, vscode.ViewColumn.Beside, { retainContextWhenHidden: false });
+      const column = besideColumn(notebookColumn, vscode.window.tabGroups.all.map((g) => g.viewColumn)) as vscode.ViewColumn;
+      const panel = vscode.window.createWebviewPanel('attentionLens.notebookOutput', payload.title ?? name, column, { retainContextWhenHidden: false });
       this.panels.set(name, panel);
       showModelView(panel, uri, document, this.extensionUri, () => {
         document.dispose();

@@ -6,7 +6,7 @@
 // shared cache (host/analysis/cache.ts): one per document version, whoever else asks.
 import * as vscode from 'vscode';
 import { positionAt, type Problem } from '../../core/json/problems.js';
-import type { PanelProblem, PanelState, ViewName, WebviewMessage } from '../../protocol/panel.js';
+import type { PanelElsewhere, PanelProblem, PanelState, ViewName, WebviewMessage } from '../../protocol/panel.js';
 import { isWebviewMessage } from '../../protocol/panel-check.js';
 import type { AnalysisCache, HostAnalysis } from '../analysis/cache.js';
 import type { AttentionReference } from '../../core/spec/read-reference.js';
@@ -58,6 +58,8 @@ export class AttentionPanel implements vscode.Disposable {
   /** An update is scheduled at once (an edit after a quiet spell) and has not run yet. */
   private atOnce = false;
   private readonly debouncer = new Debouncer(FIRST_UPDATE_DELAY_MS);
+  /** Opens the editor that draws the spec shown, when another editor draws it (the page's 'openElsewhere'). */
+  private openElsewhere?: () => void;
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   private disposed = false;
@@ -197,10 +199,16 @@ export class AttentionPanel implements vscode.Disposable {
     }
     if (analysis.model) {
       // A model spec is drawn by the model views on its run (beside this panel), which re-run as it is edited.
+      // The panel says so as a fact, not as a problem: Problems has none to show for it.
       const { line, column } = positionAt(text, analysis.model.modelSpan.offset);
-      this.showProblems(version, [{ severity: 'warning', path: 'model', line, column,
-        message: `this spec runs ${analysis.model.model} on its text: every head's attention opens in the model views beside this panel` }, ...problems]);
-      this.context.runModel?.(document.uri, { focus: false });
+      const runModel = this.context.runModel;
+      const elsewhere: PanelElsewhere = {
+        message: `This is a model spec: it runs ${analysis.model.model} (line ${line}, column ${column}) on its text, `
+          + 'and every head\'s attention is drawn in the model editor, not in this panel.',
+        action: 'Open the model editor',
+      };
+      this.showProblems(version, problems, runModel && { ...elsewhere, open: () => runModel(document.uri, { focus: true }) });
+      runModel?.(document.uri, { focus: false });
       return;
     }
     if (!analysis.wire) {
@@ -214,6 +222,7 @@ export class AttentionPanel implements vscode.Disposable {
     preview.shownVersion = version;
     preview.data = analysis.data;
     preview.next = story?.next?.file;
+    this.openElsewhere = undefined;
     this.channel.show({
       type: 'render', documentUri: uri.toString(), fileName: baseName(uri),
       version, result: wire.header, buffer: wire.buffer, warnings: problems.filter((p) => p.severity === 'warning'),
@@ -234,22 +243,29 @@ export class AttentionPanel implements vscode.Disposable {
       this.showProblems(version, [{ severity: 'error', path: 'attention.file', line, column, message: file }, ...problems]);
       return;
     }
-    const note: PanelProblem = {
-      severity: 'warning', path: 'attention.file', line, column,
-      message: `this spec shows the attention stored in ${ref.file}: it opens in the model view beside this panel (layers × heads, head finder, rollout)`,
+    const openModel = this.context.openModel;
+    const elsewhere: PanelElsewhere = {
+      message: `This spec shows the attention stored in ${ref.file} (line ${line}, column ${column}): `
+        + 'it is drawn in the model editor (layers × heads, head finder, rollout), not in this panel.',
+      action: 'Open the model editor',
     };
-    this.showProblems(version, [note, ...problems]);
+    this.showProblems(version, problems, openModel && { ...elsewhere, open: () => void openModel(file, referenceOpenOptions(ref), { focus: true }) });
     if (this.preview.referenced !== ref.file) {
       this.preview.referenced = ref.file;
-      void this.context.openModel?.(file, referenceOpenOptions(ref), { focus: false });
+      void openModel?.(file, referenceOpenOptions(ref), { focus: false });
     }
   }
 
-  private showProblems(version: number, problems: PanelProblem[]): void {
+  /** Lists the spec's problems; `elsewhere`: the spec is drawn by another editor, which `open` shows. */
+  private showProblems(version: number, problems: PanelProblem[], elsewhere?: PanelElsewhere & { open: () => void }): void {
     const p = this.preview;
     p.shownVersion = version;
     p.status = 'error';
-    this.channel.show({ type: 'problems', documentUri: p.uri.toString(), fileName: baseName(p.uri), version, problems });
+    this.openElsewhere = elsewhere?.open;
+    this.channel.show({
+      type: 'problems', documentUri: p.uri.toString(), fileName: baseName(p.uri), version, problems,
+      ...(elsewhere ? { elsewhere: { message: elsewhere.message, action: elsewhere.action } } : {}),
+    });
   }
 
   private receive(message: unknown): void {
@@ -298,6 +314,10 @@ export class AttentionPanel implements vscode.Disposable {
           .catch((err) => log().error('opening the next spec failed:', err instanceof Error ? err.message : String(err)));
         return;
       }
+      case 'openElsewhere':
+        if (this.openElsewhere) this.openElsewhere();
+        else log().warn(`ignored an 'openElsewhere': ${this.uri.toString()} is drawn in this panel`);
+        return;
       case 'exportResult':
         if (!this.channel.answer(message.requestId, { format: message.format, data: message.data })) {
           log().warn(this.channel.isWaiting(message.requestId)

@@ -19,6 +19,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { api, extension, type TestApi } from '../helpers';
 import { HostProfiler, type HostProfile } from './host-profile';
+import { untilQuiet } from '../../../scripts/vscode/bench-wait.mjs';
 
 
 export interface BenchRow {
@@ -107,8 +108,13 @@ export interface BenchResult {
    * webview is made before the panel, and the panel, a later webview too, is compared with later ones.
    */
   firstEmptyReadyMs?: number;
+  /** The figures that could not be taken (a spec, a model file), each with why: the others are still reported. */
+  missing?: { what: string; why: string }[];
   error?: string;
 }
+
+/** The browser may take a key's gap and a minute more per key under load; past that with no key pressed, it has stopped. */
+const TYPING_QUIET_MS = 60_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -181,7 +187,17 @@ async function typeInto(doc: vscode.TextDocument, gapMs: number): Promise<Typing
   fs.writeFileSync(path.join(dir, `request-${id}.json.tmp`), JSON.stringify({ spec: path.basename(doc.uri.fsPath), keys, gapMs }));
   fs.renameSync(path.join(dir, `request-${id}.json.tmp`), path.join(dir, `request-${id}.json`));
   const resultFile = path.join(dir, `result-${id}.json`);
-  await until('the browser to type', () => fs.existsSync(resultFile), 120_000);
+  // As long as it takes: the browser writes progress-<id>.json after each key (keystroke-to-frame.mjs).
+  const progressFile = path.join(dir, `progress-${id}.json`);
+  try {
+    await untilQuiet({
+      what: `the browser to type ${keys} keys ${gapMs} ms apart`, probe: () => fs.existsSync(resultFile),
+      progress: () => { try { return fs.readFileSync(progressFile, 'utf8'); } catch { return ''; } },
+      quietMs: gapMs + TYPING_QUIET_MS, pollMs: 20,
+    });
+  } catch (e) {
+    return { error: `key -> frame not measured: ${e instanceof Error ? e.message : String(e)}`, versions: doc.version - before };
+  }
   const result = JSON.parse(fs.readFileSync(resultFile, 'utf8')) as TypingResult;
   return { ...result, versions: doc.version - before };
 }
@@ -319,6 +335,28 @@ async function benchModel(a: TestApi, file: string): Promise<ModelBenchRow> {
   };
 }
 
+/** Writes `result` to `file` whole (a reader never sees half of it). */
+function writeResult(file: string, result: BenchResult): void {
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify(result, null, 2));
+  fs.renameSync(`${file}.tmp`, file);
+}
+
+/**
+ * Takes one figure: its row, or, when it cannot be taken (a wait that gave up, a panel that did not
+ * paint), the reason in `result.missing`, and the bench goes on. The figures so far are written to
+ * `<out>.partial` after each, so the script reports them even if the host stops answering later.
+ */
+async function take<T>(result: BenchResult, out: string, what: string, measure: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await measure();
+  } catch (err) {
+    (result.missing ??= []).push({ what, why: err instanceof Error ? err.message : String(err) });
+    return undefined;
+  } finally {
+    writeResult(`${out}.partial`, result);
+  }
+}
+
 export async function run(): Promise<void> {
   const out = process.env.ATTN_BENCH_RESULT || path.join(__dirname, 'bench-result.json');
   const runs = Number(process.env.ATTN_BENCH_RUNS || 10);
@@ -350,15 +388,22 @@ export async function run(): Promise<void> {
       result.emptyWebviewReadyMs.push(await emptyWebviewReady());
       await sleep(200);
     }
-    for (const file of specs) result.rows.push(await benchSpec(a, file, runs));
+    for (const file of specs) {
+      const row = await take(result, out, path.basename(file), () => benchSpec(a, file, runs));
+      if (row) result.rows.push(row);
+    }
     if (process.env.ATTN_BENCH_MODELS) {
       result.models = [];
       const models = fs.readdirSync(folder).filter((f) => /^\d+x\d+x\d+-\w+\.safetensors$/.test(f)).sort().map((f) => path.join(folder, f));
-      for (const file of models) result.models.push(await benchModel(a, file));
+      for (const file of models) {
+        const row = await take(result, out, path.basename(file), () => benchModel(a, file));
+        if (row) result.models.push(row);
+        // A model editor left open by a figure not taken would slow the next one.
+        else await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      }
     }
   } catch (err) {
     result.error = err instanceof Error ? err.stack ?? err.message : String(err);
   }
-  fs.writeFileSync(`${out}.tmp`, JSON.stringify(result, null, 2));
-  fs.renameSync(`${out}.tmp`, out);
+  writeResult(out, result);
 }

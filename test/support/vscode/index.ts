@@ -34,6 +34,12 @@ export { notebooks } from './notebooks.js';
  * A stand-in value seen through VS Code's types, for the host's signatures: the host reads only the
  * members the stand-in has (a member it lacks would be undefined at run time and fail the test).
  */
+/** The other extensions the window has, by id: none until a test adds one (standIn.extensions). */
+const installed = new Set<string>();
+export const extensions = {
+  getExtension(id: string): { id: string } | undefined { return installed.has(id) ? { id } : undefined; },
+};
+
 export function asVscode<T>(value: unknown): T {
   return value as T;
 }
@@ -49,6 +55,7 @@ export const standIn = {
   editorFeatures,
   commands: commandRegistry,
   renderers: rendererChannels,
+  extensions: installed,
   /** Forgets every document, panel, editor, message, provider, command and setting: a fresh window. */
   reset(): void {
     windows.reset();
@@ -56,5 +63,6 @@ export const standIn = {
     editorFeatures.reset();
     commandRegistry.reset();
     rendererChannels.reset();
+    installed.clear();
   },
 };

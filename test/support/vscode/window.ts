@@ -106,6 +106,11 @@ export const window = {
     return editor;
   },
 
+  /** Runs the task at once, with a token nobody cancels (a test that cancels calls the host's cancel). */
+  withProgress<T>(_options: unknown, task: (progress: { report(value: unknown): void }, token: { isCancellationRequested: boolean; onCancellationRequested: (f: () => void) => { dispose(): void } }) => Thenable<T>): Thenable<T> {
+    return task({ report() {} }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) });
+  },
+
   showInformationMessage: (message: string, ...items: string[]) => show('information', message, items),
   showWarningMessage: (message: string, ...items: string[]) => show('warning', message, items),
   showErrorMessage: (message: string, ...items: string[]) => show('error', message, items),

@@ -60,6 +60,7 @@ test('malformed envelopes are rejected with a reason that names the field', () =
     [{ ...render(json), fileName: 3 }, /render: fileName\b/],
     [{ ...render(json), warnings: [{ severity: 'error', message: 'm', path: '', line: 0, column: 1 }] }, /render: warnings\[0\]\.line\b/],
     [{ type: 'problems', documentUri: 'u', fileName: 'f', version: 0, problems: [{ severity: 'fatal', message: 'm', path: '', line: 1, column: 1 }] }, /problems: problems\[0\]\.severity\b/],
+    [{ type: 'problems', documentUri: 'u', fileName: 'f', version: 0, problems: [], elsewhere: { message: 'm' } }, /problems: elsewhere\b/],
     [{ type: 'exportRequest', requestId: 1, format: 'gif' }, /exportRequest: format\b/],
     [{ type: 'exportRequest', requestId: 1.5, format: 'svg' }, /exportRequest: requestId\b/],
     [{ type: 'lock', locked: 'no' }, /lock: locked\b/],
@@ -75,6 +76,7 @@ test('malformed envelopes are rejected with a reason that names the field', () =
 test('other host messages', () => {
   assert.ok(isHostMessage({ type: 'problems', documentUri: 'u', fileName: 'f', version: 0, problems: [{ severity: 'error', message: 'm', path: '', line: 1, column: 1 }] }));
   assert.ok(!isHostMessage({ type: 'problems', documentUri: 'u', fileName: 'f', version: 0, problems: [{ severity: 'fatal', message: 'm', path: '', line: 1, column: 1 }] }));
+  assert.ok(isHostMessage({ type: 'problems', documentUri: 'u', fileName: 'f', version: 0, problems: [], elsewhere: { message: 'm', action: 'a' } }));
   assert.ok(isHostMessage({ type: 'exportRequest', requestId: 3, format: 'png' }));
   assert.ok(!isHostMessage({ type: 'exportRequest', requestId: -1, format: 'png' }));
   assert.ok(!isHostMessage({ type: 'exportRequest', requestId: 1, format: 'gif' }));

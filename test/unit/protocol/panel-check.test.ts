@@ -22,6 +22,7 @@ describe('isWebviewMessage', () => {
       { type: 'exportResult', requestId: 1, format: 'svg', data: '<svg/>' },
       { type: 'exportResult', requestId: 2, format: 'png', data: 'data:image/png;base64,AAAA' },
       { type: 'openNext', documentUri: uri, file: 'apple-watch-lens.attn.json' },
+      { type: 'openElsewhere', documentUri: uri },
     ];
     for (const m of good) assert.equal(isWebviewMessage(m), true, JSON.stringify(m));
   });
@@ -123,5 +124,12 @@ describe('openNext', () => {
       assert.equal(isWebviewMessage({ type: 'openNext', documentUri: uri, file }), false, JSON.stringify(file));
     }
     assert.equal(isWebviewMessage({ type: 'openNext', file: 'a.attn.json' }), false, 'no documentUri');
+  });
+});
+
+describe('openElsewhere', () => {
+  it('names the document it is about', () => {
+    assert.equal(isWebviewMessage({ type: 'openElsewhere' }), false);
+    assert.equal(isWebviewMessage({ type: 'openElsewhere', documentUri: 7 }), false);
   });
 });

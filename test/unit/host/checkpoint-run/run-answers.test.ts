@@ -56,6 +56,15 @@ test('a run answers its shape, tokens and next tokens; its heads, passes and len
   assert.deepEqual([lens.layer, lens.head], [1, 2]);
 });
 
+test('a word the tokenizer spelled out is said among the run\'s notes, which the model views show with their warnings', () => {
+  const spelled: Engine = { ...engine(), run: (_folder, text) => ({ ...fakeRun(text), tokens: [' ', 'q', 'u', 'x'] }) };
+  const run = ok(new RunAnswers(spelled).answer({ id: 1, op: 'run', folder: '/m', text: ' qux' }).response).run as { shape: { notes?: string[] } };
+  assert.equal(run.shape.notes?.length, 1);
+  assert.match(run.shape.notes![0], /^"qux" is not in the model's vocabulary: the tokenizer spelled it out letter by letter/);
+  const plain = ok(new RunAnswers(engine()).answer({ id: 1, op: 'run', folder: '/m', text: 'The cat sat on' }).response).run as { shape: { notes?: string[] } };
+  assert.equal(plain.shape.notes, undefined);
+});
+
 test('an engine\'s refusal is an error reply marked as the run\'s (shown as it is); reads before a run say so', () => {
   const answers = new RunAnswers(engine('config.json: model_type "bert" is not one we run'));
   const r = answers.answer({ id: 1, op: 'run', folder: '/m', text: 'x' }).response;

@@ -104,3 +104,25 @@ test('the same values and tokens in another shape are another output: a panel of
   assert.deepEqual([model.header.layers, model.header.heads], [4, 1]);
   outputs.dispose();
 });
+
+test('beside a notebook in the second of two groups, the view opens in the first: never a third group', async () => {
+  standIn.reset();
+  const outputs = new NotebookOutputs(vscode.Uri.file(dir), extension, workers);
+  const standInGroups = Object.getOwnPropertyDescriptor(vscode.window, 'tabGroups')!;
+  const groups = (columns: number[]) => Object.defineProperty(vscode.window, 'tabGroups', { configurable: true, get: () => ({ all: columns.map((viewColumn) => ({ viewColumn, tabs: [] })) }) });
+  const { payload } = randomPayload(1, 1, 3, 1, { title: 'beside' });
+  try {
+    groups([1, 2]);
+    standIn.renderers.send(NOTEBOOK_RENDERER_ID, { type: 'open', id: 1, payload }, { viewColumn: 2 });
+    await until(() => standIn.renderers.posted(NOTEBOOK_RENDERER_ID).length === 1);
+    const [panel] = standIn.windows.state.panels.filter((p) => p.viewType === 'attentionLens.notebookOutput');
+    assert.equal(panel.viewColumn, 1);
+    // Asked again: shown where it is, not moved beside (which would make a group).
+    standIn.renderers.send(NOTEBOOK_RENDERER_ID, { type: 'open', id: 2, payload }, { viewColumn: 2 });
+    await until(() => standIn.renderers.posted(NOTEBOOK_RENDERER_ID).length === 2);
+    assert.equal(panel.viewColumn, 1);
+  } finally {
+    Object.defineProperty(vscode.window, 'tabGroups', standInGroups);
+    outputs.dispose();
+  }
+});

@@ -269,3 +269,30 @@ test('Export asks where to write first, proposing <spec>.<view>.svg beside the s
   assert.deepEqual(readdirSync(folder).sort(), ['apple-watch-lens.attn.json', 'picked.svg']);
   panel.dispose();
 });
+
+test('a model spec is said to be drawn in the model editor, not listed as a problem; its button opens that editor', async () => {
+  const { uri, panel, page, context } = open('induction-gpt2.attn.json');
+  const runs: { spec: string; focus: boolean }[] = [];
+  context.runModel = (spec, show) => { runs.push({ spec: spec.toString(), focus: show.focus }); };
+  await until('the first version analysed', () => panel.info().version === 1);
+  page.fromPage({ type: 'ready' });
+  const shown = page.received.find((m) => (m as { type: string }).type === 'problems') as
+    { problems: unknown[]; elsewhere?: { message: string; action: string } } | undefined;
+  assert.ok(shown, 'the page is told about the spec');
+  assert.deepEqual(shown.problems, [], 'Problems has nothing for this spec, and neither has the panel');
+  assert.match(shown.elsewhere?.message ?? '', /model spec: it runs models\/induction-gpt2 \(line 4, column 12\).*model editor/);
+  assert.equal(shown.elsewhere?.action, 'Open the model editor');
+  assert.deepEqual(runs, [{ spec: uri.toString(), focus: false }], 'the run opens beside the panel once');
+  page.fromPage({ type: 'openElsewhere', documentUri: uri.toString() });
+  assert.deepEqual(runs.at(-1), { spec: uri.toString(), focus: true }, 'the button opens the model editor, focused');
+  panel.dispose();
+});
+
+test("a spec the panel draws itself ignores an 'openElsewhere' and says why", async () => {
+  const { uri, panel, page } = open();
+  await until('the first version analysed', () => panel.info().version === 1);
+  page.fromPage({ type: 'ready' });
+  page.fromPage({ type: 'openElsewhere', documentUri: uri.toString() });
+  assert.ok(standIn.windows.state.log.some((l) => l.level === 'warn' && /ignored an 'openElsewhere'.*drawn in this panel/.test(l.text)));
+  panel.dispose();
+});

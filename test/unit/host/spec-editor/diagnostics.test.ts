@@ -85,3 +85,43 @@ test('specs already open when the diagnostics start are checked at once', async 
   await until('the diagnostics', () => collection().has(URI), DIAGNOSTIC_DELAY_MS);
   diagnostics.dispose();
 });
+
+const MISSING_COMMA = '{ "embeddings": { "a": [1, 2] } "inputs": [] }';
+
+test('a missing comma is one diagnostic: VS Code\'s JSON service reports it, so ours yields; without that service ours stays', async () => {
+  const { cache, analyst } = countingCache();
+  standIn.extensions.add('vscode.json-language-features');
+  const withJson = new SpecDiagnostics(cache);
+  const document = standIn.documents.open(URI, MISSING_COMMA);
+  await until('the analysis', () => analyst.reads === 1);
+  await settle();
+  assert.deepEqual(collection().get(URI) ?? [], [], 'nothing of ours beside the JSON service\'s "Expected comma"');
+  withJson.dispose();
+  standIn.documents.close(document);
+
+  for (const [why, setUp] of [
+    ['json.validate.enable is off', () => standIn.documents.state.settings.set('json.validate.enable', false)],
+    ['the JSON extension is absent', () => standIn.extensions.clear()],
+  ] as const) {
+    standIn.reset();
+    standIn.extensions.add('vscode.json-language-features');
+    setUp();
+    const ours = new SpecDiagnostics(countingCache().cache);
+    standIn.documents.open(URI, MISSING_COMMA);
+    await until('the diagnostics', () => collection().has(URI));
+    const [d, ...more] = collection().get(URI)!;
+    assert.equal(more.length, 0, why);
+    assert.match(d.message, /^invalid JSON: /, why);
+    assert.equal(d.range.start.character, MISSING_COMMA.indexOf('"inputs"'), `${why}: where the comma is missing`);
+    ours.dispose();
+  }
+});
+
+test('only syntax errors yield to the JSON service: a spec\'s own problems stay', async () => {
+  standIn.extensions.add('vscode.json-language-features');
+  const diagnostics = new SpecDiagnostics(countingCache().cache);
+  standIn.documents.open(URI, BROKEN);
+  await until('the diagnostics', () => collection().has(URI));
+  assert.match(collection().get(URI)![0].message, /unknown token "pear"/);
+  diagnostics.dispose();
+});

@@ -156,6 +156,22 @@ test('switching to another, broken spec clears the old title, controls and summa
   assert.match(doc.getElementById('attention-status')!.textContent!, /no picture yet/i);
 });
 
+test('a spec drawn in another editor: the panel says where instead of "fix the problems", with a button to it, and no stale picture', () => {
+  const { app, doc, posted, dom } = setup({ view: 'matrix', head: 1, input: 0, token: 0, documentUri: URI });
+  app.receive(render(1));
+  const model = 'file:///w/induction-gpt2.attn.json';
+  app.receive({ type: 'problems', documentUri: model, fileName: 'induction-gpt2.attn.json', version: 1, problems: [],
+    elsewhere: { message: 'This is a model spec: drawn in the model editor.', action: 'Open the model editor' } });
+  const status = doc.getElementById('attention-status')!;
+  assert.equal(status.hidden, false);
+  assert.doesNotMatch(status.textContent!, /fix the problems|no picture yet/i);
+  assert.match(status.textContent!, /This is a model spec: drawn in the model editor\. Open the model editor/);
+  assert.equal(doc.getElementById('attention-problems')!.hidden, true, 'no warning box over nothing');
+  assert.equal(doc.querySelector('#attention-view svg'), null, 'no picture of another spec under it');
+  status.querySelector('button')!.dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true }));
+  assert.deepEqual(posted.at(-1), { type: 'openElsewhere', documentUri: model });
+});
+
 /** Runs `f` with console.warn silenced, returning what was warned. */
 function quietly(f: () => void): string[] {
   const warned: string[] = [];
