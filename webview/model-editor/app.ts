@@ -51,6 +51,8 @@ export class ModelApp {
   private readonly shell: Shell;
   private pendingHead: string | undefined;
   private rolloutAsked = false;
+  /** Why the file cannot be shown (the last error), until a new header comes. */
+  private failure: string | undefined;
   /**
    * Where the keyboard goes at the next drawing that has it: a view opened from the keyboard takes the
    * focus on its first control (once it is drawn: a head arrives after its 'loading…'), and going back
@@ -118,6 +120,7 @@ export class ModelApp {
         this.data = { header, thumbnails: indices ? thumbnailValues(indices) : m.thumbnails as Float32Array, ...(indices ? { thumbIndices: indices } : {}) };
         this.pendingHead = undefined;
         this.rolloutAsked = false;
+        this.failure = undefined;
         this.state.layer = clampTo(this.state.layer, header.layers);
         this.state.head = clampTo(this.state.head, header.heads);
         this.state.token = Number.isInteger(this.state.token) && this.state.token > 0 && this.state.token < header.tokens ? this.state.token : header.tokens - 1;
@@ -171,6 +174,7 @@ export class ModelApp {
   }
 
   private fail(message: string): void {
+    this.failure = message;
     this.handle?.destroy();
     this.handle = undefined;
     const doc = this.root.ownerDocument;
@@ -248,6 +252,15 @@ export class ModelApp {
   private draw(announce = true): void {
     const data = this.data;
     if (!data) return;
+    // A view chosen while the file cannot be shown (a model spec broken since its last run) says so at
+    // once, rather than drawing the old run or asking the host for a head it cannot read.
+    if (this.failure !== undefined) {
+      const refocus = this.shell.keepFocus();
+      this.drawBar(data.header);
+      this.fail(this.failure);
+      refocus?.();
+      return;
+    }
     const started = performance.now();
     // Keyboard users keep their place: the focused control, head or column is focused again after the redraw.
     const refocus = this.shell.keepFocus();
