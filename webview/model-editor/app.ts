@@ -21,6 +21,8 @@ export interface ModelTransport extends Transport<ModelWebviewMessage> {
   canSoftmax: boolean;
   /** Saves an exported picture; the page downloads it, VS Code posts it to the host. */
   save?: (format: 'svg' | 'png', view: string, data: string) => void;
+  /** Keeps the view and place chosen, at every drawing (VS Code's webview state, read back by a page made anew). */
+  keep?: (state: State) => void;
 }
 
 /** Windows of exact weights kept for the shown head (hover blocks of 64 KiB, a zoomed window up to 1 MiB). */
@@ -37,7 +39,7 @@ function placeSelector(el: Element): string | undefined {
   return cls && attrs ? `${el.localName}.${cls}${attrs}` : undefined;
 }
 
-interface State { view: ModelViewName; layer: number; head: number; token: number; stat: StatName; sort: boolean; k: number }
+export interface State { view: ModelViewName; layer: number; head: number; token: number; stat: StatName; sort: boolean; k: number }
 
 export class ModelApp {
   private data: ModelViewData | undefined;
@@ -252,6 +254,7 @@ export class ModelApp {
   private draw(announce = true): void {
     const data = this.data;
     if (!data) return;
+    this.transport.keep?.({ ...this.state });
     // A view chosen while the file cannot be shown (a model spec broken since its last run) says so at
     // once, rather than drawing the old run or asking the host for a head it cannot read.
     if (this.failure !== undefined) {
