@@ -177,7 +177,7 @@ test('a head or a window asked for while the file cannot be read is answered wit
     await receive(view, { type: 'head', layer: 0, head: 0 });
     await receive(view, { type: 'window', layer: 0, head: 0, i0: 0, rows: 1, j0: 0, cols: 1 });
     assert.deepEqual(webview.of('error').map((m) => m.message), Array(3).fill('spec.attn.json: "model" is not a string'));
-    assert.deepEqual(log.warnings, [], 'answered, not ignored');
+    assert.equal(log.warnings.length, 2, 'nothing read for them, as for any message the host cannot check');
   } finally {
     view.dispose();
     document.dispose();
