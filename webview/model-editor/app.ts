@@ -12,6 +12,7 @@ import type { ModelViewName } from '../../src/core/vocabulary.js';
 import type { ViewHandle } from '../kit/view.js';
 import { clampTo, type ModelPick, type ModelViewOptions } from '../views/model/common.js';
 import { MODEL_ENTRIES, modelEntry } from '../views/model-registry.js';
+import { STAT_DEFINITIONS } from '../views/model/stat-definitions.js';
 import { Shell } from '../shell/shell.js';
 import { download, pictureOf } from '../shell/export.js';
 import type { Transport } from '../shell/transport.js';
@@ -346,7 +347,7 @@ export class ModelApp {
     sort.append(box, doc.createTextNode(' sort'));
     this.bar.replaceChildren(
       select('view', MODEL_ENTRIES, s.view, (v) => this.pick({ view: v as ModelViewName })),
-      select('statistic', STAT_NAMES, s.stat, (v) => this.pick({ stat: v as StatName })),
+      select('statistic', STAT_NAMES.map((k) => ({ name: k, title: STAT_DEFINITIONS[k] })), s.stat, (v) => this.pick({ stat: v as StatName })),
       sort,
       number('layer', s.layer, header.layers, (v) => this.pick({ layer: v })),
       number('head', s.head, header.heads, (v) => this.pick({ head: v })),

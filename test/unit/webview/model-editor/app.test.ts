@@ -204,3 +204,11 @@ test('a view chosen while the file cannot be shown says why at once, and asks th
   assert.equal(root.dataset.state, 'ready');
   assert.equal(root.dataset.view, 'finder');
 });
+
+test('the toolbar\'s statistics say what each measures', () => {
+  const { doc, app } = page();
+  app.receive({ type: 'model', ...scanModel(memoryAttention(randomAttention(1, 2, 4), 1, 2, 4)) });
+  const options = [...doc.querySelectorAll<HTMLOptionElement>('select[data-control="statistic"] option')];
+  assert.equal(options.find((o) => o.value === 'sink')?.title, 'the weight parked on the first token');
+  assert.ok(options.every((o) => o.title.length > 10), 'every statistic defined');
+});
