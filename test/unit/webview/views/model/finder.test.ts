@@ -9,7 +9,7 @@ import { STAT_DEFINITIONS } from '../../../../../webview/views/model/stat-defini
 import { textWidth } from '../../../../../webview/kit/format.js';
 import { makeTheme } from '../../../../../webview/kit/colour.js';
 import { between, seeded } from '../../../../support/random.js';
-import { finderLayout, fitNumber } from '../../../../../webview/views/model/finder.js';
+import { finderLayout, fitNumber, VALUE_GAP } from '../../../../../webview/views/model/finder.js';
 import { memoryAttention, randomAttention } from '../../../../support/model-fixture.js';
 import { drawModel } from '../../../../support/model-views.js';
 
@@ -76,7 +76,7 @@ test('no two numbers of a row run together, whatever their size, the width or th
       for (let k = 1; k < values.length; k++) {
         const a = values[k - 1], b = values[k];
         const end = Number(a.getAttribute('x')) + textWidth(a.textContent!.replace(/[0-9]/g, '0'), fontSize);
-        assert.ok(end + 8 <= Number(b.getAttribute('x')), `case ${c} (${width} px, font ${fontSize}): "${a.textContent}" ends at ${end.toFixed(1)}, "${b.textContent}" starts at ${b.getAttribute('x')}`);
+        assert.ok(end + VALUE_GAP <= Number(b.getAttribute('x')), `case ${c} (${width} px, font ${fontSize}): "${a.textContent}" ends at ${end.toFixed(1)}, "${b.textContent}" starts at ${b.getAttribute('x')}`);
         assert.ok(!a.textContent!.includes('…'), 'a number is never cut');
       }
     }
