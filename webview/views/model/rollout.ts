@@ -9,7 +9,7 @@ import { rolloutRefusal } from '../../../src/core/tensors/rollout.js';
 import { createSvg, emptyView, type ViewHandle } from '../../kit/view.js';
 import { exactWeight, labelIndices, labelStride } from './head.js';
 import { wireTips } from '../../kit/tooltip.js';
-import { clip, fmt, textWidth } from '../../kit/format.js';
+import { fmt, textWidth } from '../../kit/format.js';
 import { repeatedWords } from '../../kit/token-names.js';
 import { clampTo, crosshair, finite, heatmapHref, NOTE_LINE, noteLines, shown, tipOptions, tokenLabel, tokenName, wrappedNote, type ModelViewOptions } from './common.js';
 
@@ -54,19 +54,24 @@ export function renderModelRollout(container: HTMLElement, data: ModelViewData, 
   const repeated = repeatedWords(tokens);
   const token = clampTo(options.token, n);
   // Row labels (the token whose information it is) take LEFT px; key labels stand upright above the
-  // matrix and under the bars, KEY_LABEL px tall; as in the head view, thinned to as many as fit.
-  const LEFT = 110, KEY_LABEL = 84, RIGHT = 20;
+  // matrix and under the bars, at most KEY_LABEL_MAX px tall; as in the head view, thinned to as many as fit.
+  const LEFT = 110, KEY_LABEL_MAX = 84, RIGHT = 20;
   const side = Math.max(200, Math.min(560, options.width - LEFT - RIGHT));
   const cell = side / n;
   const stride = labelStride(cell);
   const size = stride > 1 ? 11 : Math.min(12, cell);
   const labels = labelIndices(0, n - 1, stride);
+  const keyText = new Map(labels.map((j) => [j, axisLabel(tokens, j, repeated, stride > 1, KEY_LABEL_MAX, size)]));
+  // As tall as the longest key label (short tokens left a band of empty space under the bars).
+  const KEY_LABEL = Math.min(KEY_LABEL_MAX, Math.ceil(Math.max(0, ...[...keyText.values()].map((t) => textWidth(t, size)))) + 6);
   const width = LEFT + side + RIGHT;
   const max = maxOf(rollout);
   const notes = [`row i: where position i's information came from; R = Â_L···Â_1, Â = 0.5·mean over heads + 0.5·I, rows renormalised (Abnar & Zuidema 2020); colour 0 to ${fmt(max, 4)}${stride > 1 ? `; labels every ${stride} tokens` : ''}`];
   const topLines = noteLines(notes[0], width - 16, 3, theme.fontSize);
   const top = 36 + (topLines.length - 1) * NOTE_LINE + 24 + KEY_LABEL;
-  const chartTop = top + side + 50, chartH = 180;
+  const chartTitle = `where ${tokenName(tokens, token)}'s information came from`;
+  const chartTitleLines = noteLines(chartTitle, side + RIGHT - 8, 2, theme.fontSize);
+  const chartTop = top + side + 36 + chartTitleLines.length * NOTE_LINE, chartH = 180;
   const row = rollout.subarray(token * n, (token + 1) * n);
   const top5 = topEntries(row, 5);
   const topNote = `most from ${top5.map(([j, v]) => `${rolloutToken(tokens, j, repeated)} (${fmt(v)})`).join(', ')}`;
@@ -78,7 +83,7 @@ export function renderModelRollout(container: HTMLElement, data: ModelViewData, 
   wrappedNote(svg, theme, 8, 36, notes[0], topLines);
   // The axes: rows are the token whose information it is, columns the token it came from.
   const axes = svg.append('g').attr('class', 'axis-titles').attr('fill', theme.muted);
-  axes.append('text').attr('x', LEFT - 4).attr('y', top - KEY_LABEL - 8).attr('text-anchor', 'end').text('token ↓, from →');
+  axes.append('text').attr('x', LEFT - 4).attr('y', top - 6).attr('text-anchor', 'end').text('token ↓ from →');
   const rowLabels = svg.append('g').attr('class', 'row-labels');
   const colLabels = svg.append('g').attr('class', 'col-labels');
   for (const i of labels) {
@@ -87,7 +92,7 @@ export function renderModelRollout(container: HTMLElement, data: ModelViewData, 
       .text(axisLabel(tokens, i, repeated, stride > 1, LEFT - 10, size));
     colLabels.append('text').attr('class', 'col-label').attr('data-j', i).attr('font-size', size)
       .attr('transform', `translate(${LEFT + (i + 0.5) * cell + size / 3},${top - 4}) rotate(-90)`)
-      .text(axisLabel(tokens, i, repeated, stride > 1, KEY_LABEL, size));
+      .text(keyText.get(i)!);
   }
   const m = svg.append('g').attr('class', 'matrix').attr('transform', `translate(${LEFT},${top})`);
   m.append('image').attr('class', 'heatmap').attr('width', side).attr('height', side).attr('preserveAspectRatio', 'none').attr('image-rendering', 'pixelated')
@@ -96,7 +101,9 @@ export function renderModelRollout(container: HTMLElement, data: ModelViewData, 
   // The chosen token's row of R as bars, each labelled with its token under the axis.
   const rowMax = maxOf(row);
   const chart = svg.append('g').attr('class', 'chart').attr('transform', `translate(${LEFT},${chartTop})`);
-  chart.append('text').attr('y', -10).text(clip(`where ${tokenName(tokens, token)}'s information came from`, side + RIGHT - 8, theme.fontSize));
+  const titleText = chart.append('text').attr('class', 'chart-title');
+  chartTitleLines.forEach((line, k) => titleText.append('tspan').attr('x', 0).attr('y', -10 - (chartTitleLines.length - 1 - k) * NOTE_LINE).text(k < chartTitleLines.length - 1 ? `${line} ` : line));
+  if (chartTitleLines.join(' ') !== chartTitle) titleText.append('title').text(chartTitle);
   const barW = side / n;
   for (let j = 0; j < n; j++) {
     const h = rowMax > 0 ? finite(row[j] / rowMax) * chartH : 0;
@@ -109,7 +116,7 @@ export function renderModelRollout(container: HTMLElement, data: ModelViewData, 
     barLabels.append('text').attr('class', 'bar-label').attr('data-j', j).attr('font-size', size).attr('text-anchor', 'end')
       .attr('font-weight', j === token ? 'bold' : null)
       .attr('transform', `translate(${(j + 0.5) * barW + size / 3},${chartH + 6}) rotate(-90)`)
-      .text(axisLabel(tokens, j, repeated, stride > 1, KEY_LABEL, size));
+      .text(keyText.get(j)!);
   }
   // Wrapped to the chart's width (a narrow panel cut one long line at its edge).
   wrappedNote(chart, theme, 0, chartH + 8 + KEY_LABEL + 16, topNote, topNoteLines);
