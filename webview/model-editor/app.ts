@@ -12,6 +12,7 @@ import type { ModelViewName } from '../../src/core/vocabulary.js';
 import type { ViewHandle } from '../kit/view.js';
 import { clampTo, type ModelPick, type ModelViewOptions } from '../views/model/common.js';
 import { MODEL_ENTRIES, modelEntry } from '../views/model-registry.js';
+import { STAT_DEFINITIONS } from '../views/model/stat-definitions.js';
 import { Shell } from '../shell/shell.js';
 import { download, pictureOf } from '../shell/export.js';
 import type { Transport } from '../shell/transport.js';
@@ -21,6 +22,8 @@ export interface ModelTransport extends Transport<ModelWebviewMessage> {
   canSoftmax: boolean;
   /** Saves an exported picture; the page downloads it, VS Code posts it to the host. */
   save?: (format: 'svg' | 'png', view: string, data: string) => void;
+  /** Keeps the view and place chosen, at every drawing (VS Code's webview state, read back by a page made anew). */
+  keep?: (state: State) => void;
 }
 
 /** Windows of exact weights kept for the shown head (hover blocks of 64 KiB, a zoomed window up to 1 MiB). */
@@ -37,7 +40,7 @@ function placeSelector(el: Element): string | undefined {
   return cls && attrs ? `${el.localName}.${cls}${attrs}` : undefined;
 }
 
-interface State { view: ModelViewName; layer: number; head: number; token: number; stat: StatName; sort: boolean; k: number }
+export interface State { view: ModelViewName; layer: number; head: number; token: number; stat: StatName; sort: boolean; k: number }
 
 export class ModelApp {
   private data: ModelViewData | undefined;
@@ -51,6 +54,8 @@ export class ModelApp {
   private readonly shell: Shell;
   private pendingHead: string | undefined;
   private rolloutAsked = false;
+  /** Why the file cannot be shown (the last error), until a new header comes. */
+  private failure: string | undefined;
   /**
    * Where the keyboard goes at the next drawing that has it: a view opened from the keyboard takes the
    * focus on its first control (once it is drawn: a head arrives after its 'loading…'), and going back
@@ -118,6 +123,7 @@ export class ModelApp {
         this.data = { header, thumbnails: indices ? thumbnailValues(indices) : m.thumbnails as Float32Array, ...(indices ? { thumbIndices: indices } : {}) };
         this.pendingHead = undefined;
         this.rolloutAsked = false;
+        this.failure = undefined;
         this.state.layer = clampTo(this.state.layer, header.layers);
         this.state.head = clampTo(this.state.head, header.heads);
         this.state.token = Number.isInteger(this.state.token) && this.state.token > 0 && this.state.token < header.tokens ? this.state.token : header.tokens - 1;
@@ -171,6 +177,7 @@ export class ModelApp {
   }
 
   private fail(message: string): void {
+    this.failure = message;
     this.handle?.destroy();
     this.handle = undefined;
     const doc = this.root.ownerDocument;
@@ -248,6 +255,16 @@ export class ModelApp {
   private draw(announce = true): void {
     const data = this.data;
     if (!data) return;
+    this.transport.keep?.({ ...this.state });
+    // A view chosen while the file cannot be shown (a model spec broken since its last run) says so at
+    // once, rather than drawing the old run or asking the host for a head it cannot read.
+    if (this.failure !== undefined) {
+      const refocus = this.shell.keepFocus();
+      this.drawBar(data.header);
+      this.fail(this.failure);
+      refocus?.();
+      return;
+    }
     const started = performance.now();
     // Keyboard users keep their place: the focused control, head or column is focused again after the redraw.
     const refocus = this.shell.keepFocus();
@@ -330,7 +347,7 @@ export class ModelApp {
     sort.append(box, doc.createTextNode(' sort'));
     this.bar.replaceChildren(
       select('view', MODEL_ENTRIES, s.view, (v) => this.pick({ view: v as ModelViewName })),
-      select('statistic', STAT_NAMES, s.stat, (v) => this.pick({ stat: v as StatName })),
+      select('statistic', STAT_NAMES.map((k) => ({ name: k, title: STAT_DEFINITIONS[k] })), s.stat, (v) => this.pick({ stat: v as StatName })),
       sort,
       number('layer', s.layer, header.layers, (v) => this.pick({ layer: v })),
       number('head', s.head, header.heads, (v) => this.pick({ head: v })),

@@ -13,6 +13,7 @@ import { mountPoint } from '../shell/mount.js';
 import { readPayload } from '../../src/protocol/attention-payload.js';
 import { MemoryModel, memoryPost } from '../../src/protocol/model-memory.js';
 import { vscodeTransport, type VsCodeApi } from '../shell/transport.js';
+import { keptThrough } from './kept-state.js';
 
 /** The standalone page's performance mark at its first paint that shows heads. */
 const PAINTED_MARK = 'attention-lens:painted';
@@ -32,12 +33,16 @@ function main(): void {
     startPage(root, tip, embedded.textContent ?? '');
     return;
   }
-  const transport = vscodeTransport(acquireVsCodeApi(), window);
+  const api = acquireVsCodeApi();
+  const transport = vscodeTransport(api, window);
+  // The view and head chosen survive the tab being hidden or moved (the page is made anew then).
+  const { initial, keep } = keptThrough(api);
   const app = new ModelApp(root, tip, {
     ...transport,
     canSoftmax: true,
     save: (format, view, data) => transport.post({ type: 'export', format, view, data }),
-  });
+    keep,
+  }, initial);
   app.start();
 }
 

@@ -12,7 +12,13 @@ import type { ModelView } from './view.js';
 export async function receive(view: ModelView, m: unknown): Promise<void> {
   const shape = view.shape;
   const problem = webviewMessageProblem(m, shape);
-  if (problem) { view.log.warn(`model editor: ignored a message from the webview: ${problem}`); return; }
+  if (problem) {
+    view.log.warn(`model editor: ignored a message from the webview: ${problem}`);
+    // A request made while the file cannot be read (a model spec broken since its last run): the
+    // webview hears why instead of waiting on "loading…" for an answer that never comes.
+    if (!shape) view.explainFailure();
+    return;
+  }
   const message = m as ModelWebviewMessage;
   const options = view.options;
   switch (message.type) {

@@ -11,6 +11,7 @@ import { ModelDocument } from './document.js';
 import type { ModelEditorInfo } from './info.js';
 import type { ModelView } from './view.js';
 import { showModelView } from './webview.js';
+import { modelTarget } from './command-target.js';
 import { log } from '../log.js';
 import type { ModelViewName } from '../../core/vocabulary.js';
 import type { WorkerService } from '../workers/service.js';
@@ -37,9 +38,11 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider<
     context.subscriptions.push(
       vscode.window.registerCustomEditorProvider(MODEL_VIEW_TYPE, provider, { webviewOptions: { retainContextWhenHidden: false }, supportsMultipleEditorsPerDocument: true }),
       vscode.commands.registerCommand('attentionLens.openModel', (uri?: unknown) => {
-        const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
+        const isUri = (x: unknown): x is vscode.Uri => x instanceof vscode.Uri;
+        const tab = vscode.window.tabGroups?.activeTabGroup?.activeTab?.input;
+        const target = modelTarget(uri, isUri, tab, vscode.window.activeTextEditor?.document.uri);
         if (target) return vscode.commands.executeCommand('vscode.openWith', target, MODEL_VIEW_TYPE);
-        return vscode.window.showInformationMessage('Attention Lens: choose a .safetensors, .npy or .npz file in the explorer.');
+        return vscode.window.showInformationMessage('Attention Lens: open or choose a .safetensors, .npy or .npz file in the explorer.');
       }),
     );
     return provider;

@@ -135,6 +135,17 @@ export class ModelView implements DocumentView {
     }
   }
 
+  /**
+   * Posts why the file cannot be read, when it cannot (a webview asking for a head then would wait
+   * for ever); false when there is no failure to tell, or no webview ready to hear it.
+   */
+  explainFailure(): boolean {
+    const failure = this.failure();
+    if (failure === undefined || !this.webviewReady || this.disposed) return false;
+    this.post({ type: 'error', message: failure });
+    return true;
+  }
+
   /** The head the webview asked for last (a command acts on it: "Save this head as a spec"). */
   lastHead: { layer: number; head: number } | undefined;
 

@@ -39,6 +39,31 @@ const TOKENS = Array.from({ length: N }, (_, i) => (i === 2 ? EVIL : `w${i % 3}`
 const file = join(dir, 'run.safetensors');
 writeSafetensors(file, randomAttention(L, H, N, 3), L, H, N, TOKENS);
 
+/**
+ * Resolves once `ready` holds for the page in `dom`: checked now and at every change of its document
+ * (the page's drawings), so a loaded machine waits as long as the drawing takes; fails naming `what`
+ * only past `limitMs`, a bound on a broken page, not a wait.
+ */
+function untilPage(dom: JSDOM, what: string, ready: (doc: Document) => boolean, limitMs = 20_000): Promise<void> {
+  const doc = dom.window.document;
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (!ready(doc)) return false;
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve();
+      return true;
+    };
+    const observer = new dom.window.MutationObserver(() => { check(); });
+    const timer = setTimeout(() => { observer.disconnect(); reject(new Error(`the page never ${what}`)); }, limitMs);
+    observer.observe(doc, { subtree: true, childList: true, attributes: true, characterData: true });
+    check();
+  });
+}
+
+/** The page's root's state once drawn ('ready' or 'error'). */
+const drawn = (doc: Document) => ['ready', 'error'].includes(doc.getElementById('model-root')?.dataset.state ?? '');
+
 async function attn(...argv: string[]) {
   let out = '', err = '';
   const code = await run(argv, { out: (t) => { out += t; }, err: (t) => { err += t; } });
@@ -121,14 +146,14 @@ test('attn render --html: one offline page that paints the grid and opens a head
   assert.match(page, /Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;nonce-[0-9a-f]{32}&#39;/);
   const dom = new JSDOM(page, { runScripts: 'dangerously', pretendToBeVisual: true });
   const win = dom.window as unknown as Window & { pwned?: number };
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await untilPage(dom, 'drew its first view', drawn);
   const root = win.document.getElementById('model-root')!;
   assert.equal(root.dataset.state, 'ready');
   assert.equal(win.document.querySelectorAll('g.head-cell').length, L * H);
   assert.equal(win.pwned, undefined, 'the token did not run as a script');
   const cell = win.document.querySelector('g.head-cell[data-layer="1"][data-head="2"]')!;
   cell.dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true }));
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await untilPage(dom, 'drew the head', (d) => d.querySelectorAll('rect.cell').length > 0);
   assert.equal(root.dataset.view, 'head');
   assert.equal(win.document.querySelectorAll('rect.cell').length, N * N, 'the head came from the page\'s data');
   assert.ok([...win.document.querySelectorAll('text.row-label')].some((t) => t.textContent!.startsWith('"</script>')), 'the token is drawn as text');
@@ -140,7 +165,7 @@ test('attn render --html: the offline page follows a new width and a theme class
   assert.equal((await attn('render', file, '--view', 'model', '--html', html)).code, 0);
   const dom = new JSDOM(readFileSync(html, 'utf8'), { runScripts: 'dangerously', pretendToBeVisual: true });
   const doc = dom.window.document;
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await untilPage(dom, 'drew its first view', drawn);
   const root = doc.getElementById('model-root')!;
   assert.equal(root.dataset.state, 'ready');
   const svg = () => doc.querySelector('#model-root svg')!;
@@ -148,10 +173,10 @@ test('attn render --html: the offline page follows a new width and a theme class
   const wide = Number(svg().getAttribute('width'));
   Object.defineProperty(root, 'clientWidth', { value: 360, configurable: true });
   dom.window.dispatchEvent(new dom.window.Event('resize'));
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await untilPage(dom, 'drew at the new width', () => Number(svg().getAttribute('width')) !== wide);
   assert.ok(Number(svg().getAttribute('width')) < wide, `${svg().getAttribute('width')} < ${wide}`);
   doc.body.className = 'vscode-dark';
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await untilPage(dom, 'drew in the new theme', () => svg().querySelector('rect.bg')?.getAttribute('fill') !== '#ffffff');
   assert.equal(svg().querySelector('rect.bg')!.getAttribute('fill'), '#1e1e1e');
   dom.window.close();
 });
@@ -235,7 +260,7 @@ test('a head too big for the page is carried as the editor\'s picture of it (512
   assert.deepEqual(fromBase64(picture!.indices), expected.indices, 'the editor\'s very picture');
   assert.ok(data.header.warnings.some((w) => w.startsWith('the model page of a 4096×4096 head')), 'the page says it too');
   const dom = new JSDOM(text, { runScripts: 'dangerously', pretendToBeVisual: true });
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await untilPage(dom, 'drew the head', (d) => drawn(d) && d.getElementById('model-root')!.dataset.view === 'head' && /layer 1 head 1/.test(d.getElementById('model-root')!.textContent ?? '') && !/loading/.test(d.getElementById('model-root')!.textContent ?? ''));
   const root = dom.window.document.getElementById('model-root')!;
   assert.equal(root.dataset.state, 'ready');
   assert.equal(root.dataset.view, 'head');

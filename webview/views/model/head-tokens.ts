@@ -70,11 +70,15 @@ export function renderModelHeadTokens(container: HTMLElement, data: ModelViewDat
   const rowY = (i: number) => top + (i - start) * ROW_H;
   const x1 = xQ + colW, x2 = xK;
 
+  /** Marks the paging buttons that cannot move the window (set once they are drawn). */
+  let paged = () => {};
+
   /** The window's tokens, built again when the window moves (a light only re-colours them). */
   function build(): void {
     body.selectAll('*').remove();
     const end = start + size;
     range.text(n > size ? `tokens ${shown(start)}–${shown(end - 1)} of ${n}` : `all ${n} tokens`);
+    paged();
     for (let o = start; o < end; o++) {
       for (const side of ['query', 'key'] as Side[]) {
         const g = body.append('g').attr('class', 'token').attr('data-side', side).attr('data-token', o)
@@ -260,14 +264,33 @@ export function renderModelHeadTokens(container: HTMLElement, data: ModelViewDat
       node.removeEventListener('pointerleave', leave);
     });
     if (n > size) {
-      // Buttons for the pointer: a window earlier or later.
+      // Buttons for the pointer and the keyboard: a window earlier or later. At either end the one that
+      // cannot move is disabled (muted, aria-disabled, out of the tab order), not silently inert.
       const button = (label: string, x: number, anchor: string, by: number) => {
-        const b = svg.append('text').attr('class', 'scroll').attr('x', x).attr('y', top + size * ROW_H + 56).attr('text-anchor', anchor)
-          .attr('fill', theme.focus).attr('cursor', 'pointer').attr('role', 'button').text(label);
+        const b = svg.append('text').attr('class', 'scroll').attr('data-by', by).attr('x', x).attr('y', top + size * ROW_H + 56).attr('text-anchor', anchor)
+          .attr('role', 'button').text(label);
         b.on('click', () => scroll(by));
+        b.on('keydown', (e: KeyboardEvent) => {
+          if (e.key !== 'Enter' && e.key !== ' ') return;
+          e.preventDefault();
+          scroll(by);
+        });
+        return b;
       };
-      button(`▲ ${size} earlier`, 8, 'start', -size);
-      button(`${size} later ▼`, width - 8, 'end', size);
+      const earlier = button(`▲ ${size} earlier`, 8, 'start', -size);
+      const later = button(`${size} later ▼`, width - 8, 'end', size);
+      paged = () => {
+        for (const [b, off] of [[earlier, start <= 0], [later, start >= n - size]] as const) {
+          b.attr('aria-disabled', String(off)).attr('fill', off ? theme.muted : theme.focus).attr('cursor', off ? 'default' : 'pointer')
+            .attr('tabindex', off ? null : 0);
+        }
+        // The keyboard on a button that just reached its end goes to the other one, not to the page.
+        const focused = node.ownerDocument.activeElement;
+        for (const [b, other] of [[earlier, later], [later, earlier]]) {
+          if (focused === b.node() && b.attr('aria-disabled') === 'true') (other.node() as unknown as HTMLElement).focus();
+        }
+      };
+      paged();
     }
     stop();
   } else if (n > size) {

@@ -165,3 +165,21 @@ test('an answer for options since replaced is dropped (the webview asks again); 
     broken.dispose();
   }
 });
+
+test('a head or a window asked for while the file cannot be read is answered with why, not left waiting', async () => {
+  const log = new LogStandIn();
+  const document = new ModelDocument({ uri: 'memory:spec', path: 'spec', refused: 'spec.attn.json: "model" is not a string', log, newReader: () => { throw new Error('no reader for a refused file'); } });
+  const webview = new WebviewStandIn();
+  const view = new ModelView(document, { post: webview.post, log });
+  try {
+    await receive(view, { type: 'ready' });
+    await until('the refusal posted', () => webview.of('error').length === 1);
+    await receive(view, { type: 'head', layer: 0, head: 0 });
+    await receive(view, { type: 'window', layer: 0, head: 0, i0: 0, rows: 1, j0: 0, cols: 1 });
+    assert.deepEqual(webview.of('error').map((m) => m.message), Array(3).fill('spec.attn.json: "model" is not a string'));
+    assert.equal(log.warnings.length, 2, 'nothing read for them, as for any message the host cannot check');
+  } finally {
+    view.dispose();
+    document.dispose();
+  }
+});

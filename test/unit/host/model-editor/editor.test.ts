@@ -65,7 +65,23 @@ test('Open Model Attention with no file says to choose one', async () => {
   const { dispose } = register();
   await commands.executeCommand('attentionLens.openModel');
   assert.deepEqual(editors(), []);
-  assert.deepEqual(standIn.windows.state.messages, [{ severity: 'information', message: 'Attention Lens: choose a .safetensors, .npy or .npz file in the explorer.' }]);
+  assert.deepEqual(standIn.windows.state.messages, [{ severity: 'information', message: 'Attention Lens: open or choose a .safetensors, .npy or .npz file in the explorer.' }]);
+  dispose();
+});
+
+test('Open Model Attention without a file opens the active tab\'s (VS Code\'s binary page on a .safetensors is no text editor)', async () => {
+  const { dispose } = register();
+  const uri = modelFile();
+  // The binary page's tab: a text tab on the file, with no text editor behind it.
+  const tabs = mock.getter(window, 'tabGroups', () => ({ all: [], activeTabGroup: { activeTab: { input: { uri } } } }));
+  try {
+    await commands.executeCommand('attentionLens.openModel');
+    assert.equal(editors().length, 1, 'the editor opened on the active tab\'s file');
+    assert.deepEqual(standIn.windows.state.messages, []);
+    editors()[0].dispose();
+  } finally {
+    tabs.mock.restore();
+  }
   dispose();
 });
 

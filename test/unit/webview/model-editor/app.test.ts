@@ -181,3 +181,34 @@ test('a big head is read by keyboard too: one tab stop, the arrows move the cell
   assert.match(tip.textContent!, /query #299 → key #300/);
   assert.equal(doc.querySelectorAll('rect.cursor').length, 1, 'one cursor cell');
 });
+
+test('a view chosen while the file cannot be shown says why at once, and asks the host for nothing', () => {
+  const a = memoryAttention(randomAttention(2, 3, 5), 2, 3, 5);
+  const { doc, root, app, posted, dom } = page();
+  app.start();
+  app.receive({ type: 'model', ...scanModel(a) });
+  app.receive({ type: 'error', message: 'spec.attn.json: "model" is not a string' });
+  const asked = posted.length;
+  for (const view of ['head', 'rollout', 'finder']) {
+    const select = doc.querySelector<HTMLSelectElement>('select[data-control="view"]')!;
+    select.value = view;
+    select.dispatchEvent(new dom.window.Event('change', { bubbles: true }));
+    assert.equal(root.dataset.state, 'error', `${view}: still the error, not loading`);
+    assert.match(doc.querySelector('[role=alert]')!.textContent!, /"model" is not a string/);
+    assert.equal(doc.querySelector<HTMLSelectElement>('select[data-control="view"]')!.value, view, 'the toolbar shows the view chosen');
+    assert.deepEqual(posted.slice(asked).filter((m) => m.type !== 'painted'), [], 'no head or rollout asked of a file that cannot be read');
+    assert.deepEqual(posted.at(-1), { type: 'painted', view: 'error', items: 0, drawMs: 0 }, 'painted at once');
+  }
+  // A new run's header clears it: the chosen view is drawn.
+  app.receive({ type: 'model', ...scanModel(a) });
+  assert.equal(root.dataset.state, 'ready');
+  assert.equal(root.dataset.view, 'finder');
+});
+
+test('the toolbar\'s statistics say what each measures', () => {
+  const { doc, app } = page();
+  app.receive({ type: 'model', ...scanModel(memoryAttention(randomAttention(1, 2, 4), 1, 2, 4)) });
+  const options = [...doc.querySelectorAll<HTMLOptionElement>('select[data-control="statistic"] option')];
+  assert.equal(options.find((o) => o.value === 'sink')?.title, 'the weight parked on the first token');
+  assert.ok(options.every((o) => o.title.length > 10), 'every statistic defined');
+});

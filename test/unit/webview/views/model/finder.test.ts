@@ -4,8 +4,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scanModel } from '../../../../../src/core/model-attention/scan.js';
-import { STAT_NAMES } from '../../../../../src/core/tensors/head-stats.js';
-import { finderLayout, fitNumber } from '../../../../../webview/views/model/finder.js';
+import { STAT_NAMES, type HeadStats } from '../../../../../src/core/tensors/head-stats.js';
+import { STAT_DEFINITIONS } from '../../../../../webview/views/model/stat-definitions.js';
+import { textWidth } from '../../../../../webview/kit/format.js';
+import { makeTheme } from '../../../../../webview/kit/colour.js';
+import { between, seeded } from '../../../../support/random.js';
+import { finderLayout, fitNumber, VALUE_GAP } from '../../../../../webview/views/model/finder.js';
 import { memoryAttention, randomAttention } from '../../../../support/model-fixture.js';
 import { drawModel } from '../../../../support/model-views.js';
 
@@ -54,4 +58,48 @@ test('fitNumber writes a statistic in fewer digits to fit, never cutting it ("4.
   // narrow as an i, and a 430 px finder wrote "1.1780.41").
   assert.equal(fitNumber(66.5114, 33), '66.5');
   assert.equal(fitNumber(1.1178, 33), '1.12');
+});
+
+test('no two numbers of a row run together, whatever their size, the width or the font size', () => {
+  const rand = seeded(30);
+  // Statistics from 1e-12 to 4,000 (distances of long inputs), as the scan can give them.
+  const value = () => (rand() < 0.1 ? 0 : 10 ** (between(rand, -12, 3) + rand()) * (rand() < 0.5 ? 1 : 4));
+  for (let c = 0; c < 60; c++) {
+    const width = between(rand, 320, 1200), fontSize = [12, 13, 14][c % 3];
+    const stats: HeadStats[] = Array.from({ length: 6 }, (_, k) => ({
+      layer: Math.floor(k / 3), head: k % 3, entropy: value(), confidence: value(), distance: value(),
+      previousToken: value(), duplicateToken: rand() < 0.2 ? null : value(), induction: value(), sink: value(),
+    }));
+    const { svg } = drawModel('finder', { ...data, header: { ...data.header, stats } }, { width, theme: makeTheme('light', { fontSize }) });
+    for (const row of svg.querySelectorAll('g.head-row')) {
+      const values = [...row.querySelectorAll('text.value')];
+      for (let k = 1; k < values.length; k++) {
+        const a = values[k - 1], b = values[k];
+        const end = Number(a.getAttribute('x')) + textWidth(a.textContent!.replace(/[0-9]/g, '0'), fontSize);
+        assert.ok(end + VALUE_GAP <= Number(b.getAttribute('x')), `case ${c} (${width} px, font ${fontSize}): "${a.textContent}" ends at ${end.toFixed(1)}, "${b.textContent}" starts at ${b.getAttribute('x')}`);
+        assert.ok(!a.textContent!.includes('…'), 'a number is never cut');
+      }
+    }
+  }
+});
+
+test('what each statistic measures is on screen, and a column\'s hover or focus says it too', () => {
+  const { svg, tips } = drawModel('finder', data, { interactive: true, width: 430 });
+  const legend = [...svg.querySelectorAll('text.legend-line')].map((t) => t.textContent).join(' ');
+  for (const k of STAT_NAMES) assert.ok(legend.includes(`${k}: ${STAT_DEFINITIONS[k].split(' ')[0]}`), `${k} is defined in the legend: ${legend}`);
+  assert.match(legend, /sink: the weight parked on the first token/);
+  assert.match(legend, /induction: the weight on the token after an earlier copy/);
+  // The legend lies above the columns' names, each line inside the picture.
+  const width = Number(svg.getAttribute('width'));
+  const lastLegend = Math.max(...[...svg.querySelectorAll('text.legend-line')].map((t) => Number(t.getAttribute('y'))));
+  const firstRow = Number(/translate\(0,([\d.]+)\)/.exec(svg.querySelector('g.head-row')!.getAttribute('transform')!)![1]);
+  assert.ok(lastLegend + 20 < firstRow, 'above the table');
+  for (const t of svg.querySelectorAll('text.legend-line')) assert.ok(Number(t.getAttribute('x')) + textWidth(t.textContent!, 12) <= width, `"${t.textContent}" fits ${width} px`);
+  const column = svg.querySelector<SVGTextElement>('text.column[data-stat="sink"]')!;
+  assert.match(column.getAttribute('aria-label')!, /sink: the weight parked on the first token/);
+  (column as unknown as HTMLElement).focus();
+  assert.deepEqual(tips.at(-1), ['sink: the weight parked on the first token', 'click or Enter: sort by sink']);
+  // The picture `attn render` writes keeps it in each name's hover.
+  const still = drawModel('finder', data, { width: 430 }).svg;
+  assert.equal(still.querySelector('text.column[data-stat="induction"] title')!.textContent, `induction: ${STAT_DEFINITIONS.induction}`);
 });

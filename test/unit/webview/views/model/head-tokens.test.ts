@@ -100,6 +100,30 @@ test('a long head shows a window of tokens, says which, and the keyboard moves i
   assert.notEqual(svg.querySelector('text.range')!.textContent, before);
 });
 
+test('the paging buttons are disabled at the ends of a long head, in both directions, and work from the keyboard', () => {
+  const n = 200;
+  const { data } = whole(n);
+  const { svg } = drawModel('head-tokens', data, { interactive: true, token: 199 });
+  const win = svg.ownerDocument.defaultView!;
+  const button = (word: string) => [...svg.querySelectorAll('text.scroll')].find((t) => t.textContent!.includes(word))!;
+  const range = () => svg.querySelector('text.range')!.textContent;
+  const state = (word: string) => ({ disabled: button(word).getAttribute('aria-disabled'), tab: button(word).getAttribute('tabindex') });
+  assert.equal(range(), 'tokens 161–200 of 200');
+  assert.deepEqual(state('later'), { disabled: 'true', tab: null }, 'nothing later than the last window');
+  assert.deepEqual(state('earlier'), { disabled: 'false', tab: '0' });
+  // The pointer on the disabled one does nothing; Enter on the enabled one pages.
+  button('later').dispatchEvent(new win.MouseEvent('click', { bubbles: true }));
+  assert.equal(range(), 'tokens 161–200 of 200');
+  const press = (el: Element) => el.dispatchEvent(new win.KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+  for (let k = 0; k < 5; k++) press(button('earlier'));
+  assert.equal(range(), 'tokens 1–40 of 200');
+  assert.deepEqual(state('earlier'), { disabled: 'true', tab: null }, 'nothing earlier than the first window');
+  assert.deepEqual(state('later'), { disabled: 'false', tab: '0' });
+  press(button('later'));
+  assert.equal(range(), 'tokens 41–80 of 200');
+  assert.deepEqual([state('earlier').disabled, state('later').disabled], ['false', 'false'], 'both enabled in between');
+});
+
 test('a head that came as a picture asks for the window\'s weights, says it is reading them, and draws them when they come', () => {
   const n = 300;
   const a = file(n);
