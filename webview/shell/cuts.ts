@@ -42,7 +42,10 @@ export function wholeOfCut(el: Element): string | undefined {
  */
 export function markCuts(view: Element, tooltipId?: string): Element[] {
   const marked: Element[] = [];
-  view.querySelectorAll('svg text').forEach((el) => {
+  // From the <title>s: a view of thousands of texts has a handful of them.
+  view.querySelectorAll('svg text > title').forEach((title) => {
+    const el = title.parentElement!;
+    if (marked.includes(el)) return;
     if (el.classList.contains(CUT_CLASS)) { marked.push(el); return; }
     if (el.closest(CONTROL) !== null) return;
     const whole = wholeOfCut(el);
@@ -111,7 +114,11 @@ export function wireCuts(view: HTMLElement, tooltip: TooltipApi, tooltipId?: str
   view.addEventListener('focusout', onFocusOut);
   // A view that draws again by itself (a page of tokens, a step of training) brings new texts.
   const Observer = view.ownerDocument.defaultView?.MutationObserver;
-  const observer = Observer ? new Observer(() => { if (open && !view.contains(open)) open = undefined; markCuts(view, tooltipId); }) : undefined;
+  // (Only for new texts: a hover's highlight adds lines and paths at every move.)
+  const observer = Observer ? new Observer((records) => {
+    if (open && !view.contains(open)) open = undefined;
+    if (records.some((r) => Array.from(r.addedNodes).some(bringsText))) markCuts(view, tooltipId);
+  }) : undefined;
   observer?.observe(view, { childList: true, subtree: true });
   return () => {
     observer?.disconnect();
@@ -120,4 +127,11 @@ export function wireCuts(view: HTMLElement, tooltip: TooltipApi, tooltipId?: str
     view.removeEventListener('click', onClick);
     view.removeEventListener('focusout', onFocusOut);
   };
+}
+
+/** Whether an added node is, or holds, a text. */
+function bringsText(n: Node): boolean {
+  if (n.nodeType !== 1) return false;
+  const el = n as Element;
+  return el.localName === 'text' || el.localName === 'title' || el.querySelector('text') !== null;
 }
