@@ -45,9 +45,10 @@ export function markCuts(view: Element, tooltipId?: string): Element[] {
   // From the <title>s: a view of thousands of texts has a handful of them.
   view.querySelectorAll('svg text > title').forEach((title) => {
     const el = title.parentElement!;
-    if (marked.includes(el)) return;
     if (el.classList.contains(CUT_CLASS)) { marked.push(el); return; }
-    if (el.closest(CONTROL) !== null) return;
+    // Only inside its picture: the page around it (a notebook's output) may hold a tabindex of its own.
+    const control = el.closest(CONTROL);
+    if (control && el.closest('svg')?.contains(control)) return;
     const whole = wholeOfCut(el);
     if (whole === undefined) return;
     el.setAttribute('class', `${CUT_CLASS} ${el.getAttribute('class') ?? ''}`.trim());

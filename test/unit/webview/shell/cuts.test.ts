@@ -58,6 +58,15 @@ test('marking makes each cut text a button in the tab order, named by its whole 
   assert.equal(a.getAttribute('class'), `${CUT_CLASS} note`);
 });
 
+test('a page around the picture with a tabindex of its own (a notebook\'s output) does not keep its cut texts from the keyboard', () => {
+  const { doc } = page();
+  const outer = doc.getElementById('outer')!;
+  outer.setAttribute('tabindex', '-1');
+  doc.querySelector('svg')!.append(Object.assign(doc.createElementNS(SVG, 'text'), { textContent: 'a no…' }));
+  doc.querySelector('svg text')!.appendChild(doc.createElementNS(SVG, 'title')).textContent = 'a note, whole';
+  assert.equal(markCuts(outer).length, 1);
+});
+
 test('Enter and Space show the whole text and fold it again; Escape folds it without the view\'s own Escape; leaving it folds it', () => {
   const p = page(`<text id="a">first no…<title>first note, whole</title></text><text id="b">second no…<title>second note, whole</title></text>`);
   markCuts(p.view);
