@@ -143,7 +143,7 @@ function factsText(m: SpectrumMatrixJson): string {
 }
 
 /** The distance between bars `w` wide at most: wide enough for each bar's number, if the row has room, else as many as fit. */
-export function barPitch(values: readonly string[], w: number, lfs: number): number {
+function barPitch(values: readonly string[], w: number, lfs: number): number {
   const need = Math.max(BAR_MAX + 2, maxOf(values, (v) => textWidth(v, lfs)) + 6);
   return Math.max(4, Math.min(need, w / Math.max(1, values.length)));
 }
