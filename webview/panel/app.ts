@@ -311,6 +311,7 @@ export class App {
       console.error(err);
       return;
     }
+    this.shell.drew();
     refocus?.();
     const drawMs = performance.now() - t0;
     if (announce) this.transport.post({ type: 'painted', documentUri: this.documentUri, version: this.version, view: this.state.view, drawMs });

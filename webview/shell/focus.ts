@@ -4,12 +4,18 @@
 // place (pointerdown comes just before the window's focus), and a place already focused is kept.
 // A redraw replaces the view's elements: the element focused before it is focused again after it.
 
+import { CUT_CLASS } from './cuts.js';
+
 /** A click this recent (ms) explains the window's focus: it is left alone. */
 const POINTER_MS = 500;
 
-/** Focus the first tab stop inside `view` (a control, a token, a painted matrix); false when it has none. */
+/**
+ * Focus the first tab stop inside `view` (a control, a token, a painted matrix); false when it has
+ * none. A text cut with "…" (a control that shows its whole text) comes last: arriving, the keyboard
+ * lands on the picture, and the cut note above it is one Shift+Tab away.
+ */
 export function focusFirstStop(view: HTMLElement): boolean {
-  const stop = view.querySelector<HTMLElement>('[tabindex="0"]');
+  const stop = view.querySelector<HTMLElement>(`[tabindex="0"]:not(.${CUT_CLASS})`) ?? view.querySelector<HTMLElement>('[tabindex="0"]');
   if (!stop) return false;
   stop.focus();
   return true;
@@ -49,7 +55,7 @@ export function focusOnArrival(root: HTMLElement, focusView: () => void): () => 
 }
 
 /** The attributes that say which token, cell, head (of which layer) or statistic an element of a view stands for. */
-const PLACE_ATTRIBUTES = ['data-layer', 'data-head', 'data-query', 'data-key', 'data-token', 'data-input', 'data-tip', 'data-stat'];
+const PLACE_ATTRIBUTES = ['data-layer', 'data-head', 'data-query', 'data-key', 'data-token', 'data-input', 'data-tip', 'data-stat', 'data-cut'];
 
 const quoted = (v: string) => v.replace(/["\\]/g, '');
 

@@ -5,6 +5,7 @@
 // entry point injects. What a surface draws, and which messages it takes, stay in its own shell.
 import type { Theme } from '../kit/colour.js';
 import { Tooltip } from '../kit/tooltip.js';
+import { markCuts, wireCuts } from './cuts.js';
 import { debounce, type Debounced } from './debounce.js';
 import { focusFirstControl, focusFirstStop, focusOnArrival, rememberFocus } from './focus.js';
 import { escapeHidesTooltip } from './keyboard.js';
@@ -53,6 +54,8 @@ export class Shell {
   start<Out>(transport: Transport<Out>, receive: (message: unknown) => void): void {
     if (transport.listen) this.cleanups.push(transport.listen(receive));
     this.cleanups.push(escapeHidesTooltip(this.doc, this.tooltip));
+    // A text the view cut with "…" is whole by keyboard too (webview/shell/cuts.ts).
+    this.cleanups.push(wireCuts(this.view, this.tooltip, this.tooltipId()));
     // Arriving (Ctrl+2) on a view with no tab stop of its own, the page's first control takes the keyboard.
     if (this.parts.focusOnArrival !== false) this.cleanups.push(focusOnArrival(this.root, () => this.focusView() || focusFirstControl(this.root)));
     this.cleanups.push(watchWidth(this.sized, () => this.drawnAt, () => this.redraws.schedule()));
@@ -76,10 +79,17 @@ export class Shell {
    * The view was just drawn, at the width and in the theme of now: a redraw scheduled before it (a
    * resize or a theme change that came while the data was on its way) is owed nothing. The model page
    * drew its grid twice without it: the first width check, as the page is laid out, scheduled a redraw
-   * that fell 60 ms after the grid's first drawing.
+   * that fell 60 ms after the grid's first drawing. Its texts cut with "…" become controls now, before
+   * the focus is put back on one of them.
    */
   drew(): void {
     this.redraws.cancel();
+    markCuts(this.view, this.tooltipId());
+  }
+
+  /** The tooltip element's id, which a cut text names as what it expands (none in a notebook cell). */
+  private tooltipId(): string | undefined {
+    return this.parts.tooltip.id || undefined;
   }
 
   /** Focus the view's first control (its tab stop, or a painted matrix); false when it has none. */

@@ -8,6 +8,7 @@ import type { FeatureSpaceJson } from '../../../src/core/result/linalg-json.js';
 import { clip, fmt, textWidth, wrapLines } from '../../kit/format.js';
 import { maxOf } from '../../../src/core/linalg/extent.js';
 import { TipTable } from '../../kit/tips.js';
+import { thinnedLabels } from '../../kit/thin-labels.js';
 import { wireTips } from '../../kit/tooltip.js';
 import { clampIndex, createSvg, drawHeading, drawNotes, emptyView, layoutHeading, layoutNotes, singleHead, type G, type ViewFn } from '../../kit/view.js';
 
@@ -147,12 +148,15 @@ export const renderCovariance: ViewFn = (container, data, options) => {
     const below = wrappedText(outer, theme, 0, 10, EXPLAINED, w, 'explained-label', 3, fs - 1) - lineH1;
     const box = below ? outer.append('g').attr('transform', `translate(0,${below})`) : outer;
     const bw = Math.max(4, Math.min(28, w / Math.max(1, shown.length) - 3));
+    // Each bar's share written with its unit ("78 22 1 0" read as counts): those that have the room, the first always.
+    const labels = shown.map(shareLabel);
+    const labelled = new Set(thinnedLabels(shown.length, bw + 3, maxOf(labels, (t) => textWidth(t, fs - 3)) + 2, [0]));
     shown.forEach((share, k) => {
       const ok = Number.isFinite(share);
       const bh = ok ? Math.max(1, share * (hgt - 24)) : 1;
       box.append('rect').attr('class', 'component hot').attr('x', k * (bw + 3)).attr('y', hgt - bh).attr('width', bw).attr('height', bh).attr('fill', theme.accent)
         .attr('data-tip', tips.add({ lines: [`PC${k + 1}: ${ok ? fmt(share * 100, 1) : '?'}% of the variance (eigenvalue ${fmt(s.eigenvalues[k])})`, k < 2 ? 'the quadrant view plots PC1 and PC2 when the spec names no axes' : 'a direction of the covariance, by the variance along it'] }));
-      if (bw >= 16 && ok) box.append('text').attr('x', k * (bw + 3) + bw / 2).attr('y', hgt - bh - 3).attr('text-anchor', 'middle').attr('font-size', fs - 3).text(`${Math.round(share * 100)}`);
+      if (ok && labelled.has(k)) box.append('text').attr('class', 'share').attr('x', k * (bw + 3) + bw / 2).attr('y', hgt - bh - 3).attr('text-anchor', 'middle').attr('font-size', fs - 3).text(labels[k]);
     });
     if (shown.length === 0) box.append('text').attr('y', hgt / 2).attr('fill', theme.muted).text('nothing varies');
   }
@@ -163,3 +167,15 @@ export const renderCovariance: ViewFn = (container, data, options) => {
   if (options.interactive) cleanups.push(hotGrid(svgNode, '.hot', 'g.feature-space'));
   return { svg: svgNode, notes, destroy: () => { cleanups.forEach((f) => f()); svg.remove(); } };
 };
+
+/**
+ * A share of the variance as a bar's label, in percent: a share that rounds to 0 % or 100 % without
+ * being it says "<1%" or ">99%" (a rounded 0 must not read as none at all).
+ */
+export function shareLabel(share: number): string {
+  if (!Number.isFinite(share)) return '?';
+  const p = Math.round(share * 100);
+  if (p === 0 && share > 0) return '<1%';
+  if (p === 100 && share < 1) return '>99%';
+  return `${p}%`;
+}

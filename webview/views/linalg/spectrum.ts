@@ -7,7 +7,8 @@ import { hotGrid } from '../../kit/keyboard.js';
 import { isHandle, linalgOrSay, wrappedText } from './linalg-view.js';
 import type { SpectrumMatrixJson } from '../../../src/core/result/linalg-json.js';
 import { maxOf } from '../../../src/core/linalg/extent.js';
-import { clip, fmt } from '../../kit/format.js';
+import { clip, fmt, textWidth } from '../../kit/format.js';
+import { thinnedLabels } from '../../kit/thin-labels.js';
 import { drawPlanePicture } from './plane-picture.js';
 import { TipTable } from '../../kit/tips.js';
 import { wireTips } from '../../kit/tooltip.js';
@@ -15,6 +16,8 @@ import { createSvg, drawHeading, drawNotes, emptyView, layoutHeading, layoutNote
 
 /** Bars drawn per matrix; the hover of the last bar says how many more there are. */
 const MAX_BARS = 32;
+/** The widest a bar is drawn, and the narrowest the bars' column of a wide panel (its label and facts need the room). */
+const BAR_MAX = 24, BARS_MIN_W = 160;
 
 export const renderSpectrum: ViewFn = (container, data, options) => {
   const theme = options.theme;
@@ -32,7 +35,9 @@ export const renderSpectrum: ViewFn = (container, data, options) => {
   const pic = 140;
   // Narrow: the bars on top, the eigenvalues and the plane picture side by side under them.
   const stacked = width < 640;
-  const barsW = stacked ? width - 2 * pad : width - 2 * pad - 2 * (pic + 24);
+  // Wide, the bars' column is as wide as its bars, their numbers and its texts need, and the two
+  // pictures follow it: a column of all the width left two bars and 600 px of nothing at 1,200 px.
+  const barsW = stacked ? width - 2 * pad : Math.min(width - 2 * pad - 2 * (pic + 24), columnWidth(spectra, fs));
   const barsH = stacked ? 60 : 0;
   const rowH = stacked ? 40 + barsH + 14 + pic + 34 : Math.max(pic + 46, 124);
   // The title and the notes wrap in a narrow panel (the title ended in "…" at 430 px): the rows move down.
@@ -50,18 +55,15 @@ export const renderSpectrum: ViewFn = (container, data, options) => {
     const y0 = titleH + k * rowH;
     const g = svg.append('g').attr('class', `matrix-spectrum ${m.name}`).attr('transform', `translate(${pad},${y0})`) as unknown as G;
     g.append('text').attr('class', 'label').attr('y', 14).attr('font-weight', 600).text(`${m.label} (${m.rows} × ${m.cols})`);
-    const facts = [
-      `κ = ${m.conditionNumber === null ? '∞ (singular)' : fmt(m.conditionNumber, 2)}`,
-      `effective rank ${fmt(m.effectiveRank, 2)}`,
-      ...(m.copyingScore !== undefined ? [`copying score ${fmt(m.copyingScore, 3)}`] : []),
-    ];
     g.append('text').attr('class', 'facts hot').attr('y', 30).attr('fill', theme.muted).attr('font-size', fs - 1)
-      .text(clip(facts.join(' · '), barsW, fs - 1))
+      .text(clip(factsText(m), barsW, fs - 1))
       .attr('data-tip', tips.add({ lines: factLines(m) }));
     drawBars(g, m, 0, 40, barsW, stacked ? barsH : rowH - 56, tips);
     const px = stacked ? 0 : barsW + 24;
     const py = stacked ? 40 + barsH + 14 : 4;
     drawEigen(g, m, px, py, pic, tips);
+    // The eigenvalues' caption under its box, as the plane picture's: inside, it sat on the unit circle.
+    if (m.eigenvalues) wrappedText(g, theme, px, py + pic + 13, eigenCaption(m), pic, 'eigen-caption', 2, fs - 2);
     if (m.restricted) {
       const qx = px + pic + 24;
       const qy = py;
@@ -91,8 +93,6 @@ export const renderSpectrum: ViewFn = (container, data, options) => {
         .attr('data-tip', t.add({ lines: [`λ${i + 1} = ${fmt(re)}${im === 0 ? '' : ` ${im < 0 ? '−' : '+'} ${fmt(Math.abs(im))}i`}, |λ| = ${fmt(Math.hypot(re, im))}`,
           im === 0 ? (re >= 0 ? 'a direction kept and stretched' : 'a direction kept and flipped') : 'a complex pair: a turn, no direction is kept'] }));
     });
-    box.append('text').attr('x', 4).attr('y', size - 4).attr('fill', theme.muted).attr('font-size', fs - 2)
-      .text(m.zeroEigenvalues > 0 ? `eigenvalues (+ ${m.zeroEigenvalues} × 0)` : 'eigenvalues; circle |λ| = 1');
   }
 
   function drawBars(g: G, m: SpectrumMatrixJson, x: number, y: number, w: number, h: number, t: TipTable): void {
@@ -100,14 +100,25 @@ export const renderSpectrum: ViewFn = (container, data, options) => {
     const shown = sv.slice(0, MAX_BARS);
     // The largest as it is: a floor (it was 1e-300) made σ of 1e-310 read '1.00e-3% of the largest'.
     const top = sv[0] ?? 0;
-    const bw = Math.max(2, Math.min(24, w / Math.max(1, shown.length) - 2));
+    // Each bar carries its number above it (the story's "3 and 0.5" were only in the hovers): as
+    // many as have room, the first always, every k-th of a crowded row (each bar keeps its hover).
+    const lfs = fs - 2;
+    const values = shown.map((s) => fmt(s));
+    const pitch = barPitch(values, w, lfs);
+    const bw = Math.max(2, Math.min(BAR_MAX, pitch - 2));
+    const labelled = new Set(thinnedLabels(shown.length, pitch, maxOf(values, (v) => textWidth(v, lfs)) + 4, [0]));
+    const room = h - lfs - 3;
     const bars = g.append('g').attr('class', 'singular-values').attr('transform', `translate(${x},${y})`);
     shown.forEach((s, i) => {
-      const bh = top > 0 && Number.isFinite(s) ? Math.max(1, (s / top) * h) : 1;
-      bars.append('rect').attr('class', 'sigma hot').attr('x', i * (bw + 2)).attr('y', h - bh).attr('width', bw).attr('height', bh).attr('fill', theme.seq(0.35 + 0.6 * (s / top || 0)))
-        .attr('data-tip', t.add({ lines: [`σ${i + 1} = ${fmt(s)}`, i === shown.length - 1 && sv.length > shown.length ? `${sv.length - shown.length} more, down to ${fmt(sv[sv.length - 1])}` : top > 0 ? `${fmt((s / top) * 100, 1)}% of the largest` : 'every singular value is 0'] }));
+      const bh = top > 0 && Number.isFinite(s) ? Math.max(1, (s / top) * room) : 1;
+      bars.append('rect').attr('class', 'sigma hot').attr('x', i * pitch).attr('y', h - bh).attr('width', bw).attr('height', bh).attr('fill', theme.seq(0.35 + 0.6 * (s / top || 0)))
+        .attr('data-tip', t.add({ lines: [`σ${i + 1} = ${values[i]}`, i === shown.length - 1 && sv.length > shown.length ? `${sv.length - shown.length} more, down to ${fmt(sv[sv.length - 1])}` : top > 0 ? `${fmt((s / top) * 100, 1)}% of the largest` : 'every singular value is 0'] }));
+      if (labelled.has(i)) {
+        bars.append('text').attr('class', 'sigma-value').attr('x', i * pitch + bw / 2).attr('y', h - bh - 3).attr('text-anchor', 'middle')
+          .attr('font-size', lfs).attr('fill', theme.fg).text(values[i]);
+      }
     });
-    bars.append('line').attr('x1', 0).attr('x2', Math.min(w, shown.length * (bw + 2))).attr('y1', h).attr('y2', h).attr('stroke', theme.grid);
+    bars.append('line').attr('x1', 0).attr('x2', Math.min(w, shown.length * pitch)).attr('y1', h).attr('y2', h).attr('stroke', theme.grid);
   }
 
   const svgNode = svg.node()!;
@@ -116,6 +127,36 @@ export const renderSpectrum: ViewFn = (container, data, options) => {
   if (options.interactive) cleanups.push(hotGrid(svgNode, '.hot', 'g.matrix-spectrum'));
   return { svg: svgNode, notes, destroy: () => { cleanups.forEach((f) => f()); svg.remove(); } };
 };
+
+/** What the eigenvalues' box shows, said under it. */
+function eigenCaption(m: SpectrumMatrixJson): string {
+  return m.zeroEigenvalues > 0 ? `eigenvalues (+ ${m.zeroEigenvalues} × 0); circle |λ| = 1` : 'eigenvalues; circle |λ| = 1';
+}
+
+/** The facts line of a matrix, as drawn under its name. */
+function factsText(m: SpectrumMatrixJson): string {
+  return [
+    `κ = ${m.conditionNumber === null ? '∞ (singular)' : fmt(m.conditionNumber, 2)}`,
+    `effective rank ${fmt(m.effectiveRank, 2)}`,
+    ...(m.copyingScore !== undefined ? [`copying score ${fmt(m.copyingScore, 3)}`] : []),
+  ].join(' · ');
+}
+
+/** The distance between bars `w` wide at most: wide enough for each bar's number, if the row has room, else as many as fit. */
+function barPitch(values: readonly string[], w: number, lfs: number): number {
+  const need = Math.max(BAR_MAX + 2, maxOf(values, (v) => textWidth(v, lfs)) + 6);
+  return Math.max(4, Math.min(need, w / Math.max(1, values.length)));
+}
+
+/** The bars' column of a wide panel: its widest row of bars with their numbers, its name, or its facts. */
+function columnWidth(spectra: readonly SpectrumMatrixJson[], fs: number): number {
+  let w = BARS_MIN_W;
+  for (const m of spectra) {
+    const values = m.singularValues.slice(0, MAX_BARS).map((s) => fmt(s));
+    w = Math.max(w, values.length * barPitch(values, Infinity, fs - 2), textWidth(factsText(m), fs - 1), textWidth(`${m.label} (${m.rows} × ${m.cols})`, fs * 1.1));
+  }
+  return Math.ceil(w) + 8;
+}
 
 function factLines(m: SpectrumMatrixJson): string[] {
   const lines = [

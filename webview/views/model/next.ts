@@ -21,7 +21,9 @@ export function renderModelNext(container: HTMLElement, data: ModelViewData, opt
   const lines = noteLines(note, width - 16, 3, theme.fontSize);
   const top = 64 + (lines.length - 1) * NOTE_LINE, height = top + run.next.length * rowH + 30;
   const svg = createSvg(container, theme, width, height, `The ${run.next.length} most likely next tokens`, 'next');
-  svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`${clip(run.model, width - 140, 12)}: what comes next`);
+  const model = clip(run.model, width - 140, 12);
+  svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`${model}: what comes next`)
+    .call((t) => { if (model !== run.model) t.append('title').text(`${run.model}: what comes next`); });
   wrappedNote(svg, theme, 8, 38, note, lines);
   const g = svg.append('g').attr('transform', `translate(0,${top})`);
   run.next.forEach((t, k) => {

@@ -20,6 +20,15 @@ test('focusFirstStop focuses the view\'s tab stop, and says when there is none',
   assert.equal(focusFirstStop(empty.view), false);
 });
 
+test('focusFirstStop lands on the picture\'s first control, not on a cut note above it; a view with only cut notes focuses the first', () => {
+  const { doc, view } = page('<span class="al-cut note" tabindex="0" id="note">a no…</span><button tabindex="0" id="b">b</button>');
+  assert.equal(focusFirstStop(view), true);
+  assert.equal(doc.activeElement?.id, 'b');
+  const only = page('<span class="al-cut note" tabindex="0" id="note">a no…</span>');
+  assert.equal(focusFirstStop(only.view), true);
+  assert.equal(only.doc.activeElement?.id, 'note');
+});
+
 test('focusFirstControl: a view with no tab stop (Spectrum) leaves the keyboard on the page\'s first control, never on its body', () => {
   const empty = page('<span>nothing</span>');
   assert.equal(focusFirstStop(empty.view), false);

@@ -8,6 +8,7 @@ import { analyze } from '../../../../../src/core/index.js';
 import { renderSvg } from '../../../../../src/cli/render.js';
 import { textWidth } from '../../../../../webview/kit/format.js';
 import { exampleText } from '../../../../support/specs.js';
+import { shareLabel } from '../../../../../webview/views/linalg/covariance.js';
 
 const shown = (el: Element) => Array.from(el.childNodes).filter((c) => c.nodeName !== 'title').map((c) => c.textContent).join('');
 const draw = (text: string) => new JSDOM(renderSvg(analyze(text, { linalg: true }).data!, 'covariance', { head: 0, width: 676 }), { contentType: 'image/svg+xml' }).window.document;
@@ -101,4 +102,33 @@ test('with too many features for a heat map (init-four-rules, 128) the sentence 
       assert.ok(ly + Number(label.getAttribute('y')) - size >= lastBaseline + 3, `${width} px: the bars' label (baseline ${ly + 10}) runs into the sentence (last baseline ${lastBaseline})`);
     }
   }
+});
+
+test('each variance bar\'s share says it is a percentage ("78 22 1 0" read as counts): its hover\'s share, rounded, with "%"', () => {
+  for (const example of ['covariance-redundant-features.attn.json', 'apple-watch-geometry.attn.json', 'long-64-tokens-8-heads.attn.json']) {
+    for (const width of [430, 700, 1200]) {
+      const doc = drawAt(exampleText(example), width);
+      for (const space of Array.from(doc.querySelectorAll('g.feature-space'))) {
+        const bars = Array.from(space.querySelectorAll('rect.component'));
+        const labels = Array.from(space.querySelectorAll('text.share'));
+        assert.ok(labels.length >= 1, `${example} at ${width} px: the first bar has its share`);
+        let lastRight = -Infinity;
+        for (const t of labels) {
+          const x = Number(t.getAttribute('x'));
+          const bar = bars.find((b) => Math.abs(Number(b.getAttribute('x')) + Number(b.getAttribute('width')) / 2 - x) < 0.01)!;
+          const pct = Number(/^PC\d+: ([\d.e-]+)% of the variance/.exec(bar.querySelector('title')!.textContent!)![1]);
+          assert.match(shown(t), /^(<1|>99|\d{1,3})%$/, `${example} at ${width} px`);
+          // The hover has one decimal: the label is that share rounded, give or take the decimal's own rounding.
+          if (/^\d/.test(shown(t))) assert.ok(Math.abs(parseInt(shown(t), 10) - pct) <= 0.55, `${example} at ${width} px: "${shown(t)}" for ${pct}%`);
+          const half = textWidth(shown(t), Number(t.getAttribute('font-size'))) / 2;
+          assert.ok(x - half >= lastRight, `${example} at ${width} px: "${shown(t)}" runs into its neighbour`);
+          lastRight = x + half;
+        }
+      }
+    }
+  }
+});
+
+test('a share that rounds to 0 % or 100 % without being it reads "<1%" or ">99%"; 0 and 1 are "0%" and "100%"', () => {
+  assert.deepEqual([0, 1e-9, 0.004, 0.005, 0.78, 0.994, 0.996, 1, NaN].map(shareLabel), ['0%', '<1%', '<1%', '1%', '78%', '99%', '>99%', '100%', '?']);
 });

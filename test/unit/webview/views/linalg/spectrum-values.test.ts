@@ -47,6 +47,14 @@ test('150 generated specs with singular values from 1e-320 to 1e300: every σ re
       const text = titles(svg).join('\n');
       assert.doesNotMatch(text, /NaN|Infinity|undefined|−∞|(?<!condition number )∞(?! \(singular\))/, `spec ${k} head ${h}`);
       const sigmas = bars(svg);
+      // The number written above a bar is its hover's σ, never NaN or a neighbour's.
+      for (const g of Array.from(doc(svg).querySelectorAll('g.singular-values'))) {
+        const rects = Array.from(g.querySelectorAll('rect.sigma'));
+        for (const t of Array.from(g.querySelectorAll('text.sigma-value'))) {
+          const bar = rects.find((r) => Math.abs(Number(r.getAttribute('x')) + Number(r.getAttribute('width')) / 2 - Number(t.getAttribute('x'))) < 0.01);
+          assert.equal(bar?.querySelector('title')?.textContent?.split('\n')[0].replace(/^σ\d+ = /, ''), t.textContent, `spec ${k} head ${h}`);
+        }
+      }
       const spectra: readonly SpectrumMatrixJson[] = data.linalg.spectra[h] ?? [];
       assert.equal(sigmas.length, spectra.reduce((s, m) => s + Math.min(32, m.singularValues.length), 0), `spec ${k} head ${h}`);
       let at = 0;
