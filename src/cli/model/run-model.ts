@@ -47,7 +47,9 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
     const cannot = typeof out === 'string' ? unwritable(out) : undefined;
     if (cannot !== undefined) return usage(`--out ${out} cannot be written (${cannot}); name a file`);
     const model = loadModel(folder.configText, folder.tensors, { where: folder.where });
-    const tokenizer = tokenizerFrom(folder.tokenizerFiles);
+    const full = tokenizerFrom(folder.tokenizerFiles);
+    // With --max-tokens, only as much of the text is tokenized as the first N ids take (an 8 MB file for 8 ids).
+    const tokenizer = maxTokens > 0 ? { ...full, encode: (t: string) => full.encode(t, maxTokens) } : full;
     const loadMs = performance.now() - started;
     const c = model.config;
     const result = runText(model, tokenizer, input, {

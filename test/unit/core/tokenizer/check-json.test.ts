@@ -94,8 +94,9 @@ test('a Split the library cannot reproduce is refused: the behaviours it names, 
   }
   refusedJson(withSplit({ invert: true }), /an inverted Split .* is not supported/);
   refusedJson(withSplit({ pattern: { Glob: '*' } }), /the pattern at "pre_tokenizer\.pretokenizers\[0\]" is neither/);
-  // A regex JavaScript cannot compile is a sentence too.
-  refusedJson(withSplit({ pattern: { Regex: '(unclosed' } }), /^tokenizer\.json: cannot be read as a tokenizer \(/);
+  // A regex that cannot be read is a sentence too, naming its key.
+  refusedJson(withSplit({ pattern: { Regex: '(unclosed' } }), /^tokenizer\.json: the pattern at "pre_tokenizer\.pretokenizers\[0\]\.pattern\.Regex" cannot be read \(a group is not closed\)/);
+  refusedJson(withSplit({ pattern: { Regex: 'a{2,1}' } }), /^tokenizer\.json: cannot be read as a tokenizer \(/);
   // The two the library does reproduce are accepted.
   for (const behavior of ['Isolated', 'Removed']) assert.doesNotThrow(() => tokenizerFrom({ tokenizerJson: JSON.stringify(withSplit({ behavior })) }));
 });
@@ -134,10 +135,10 @@ test('a Split or Replace regex of exponential shape is refused before any text m
   // Before: a Split pattern "(a+)+$" was compiled and, on 28 a's and a b, attn run did not end within 20 s.
   const { json } = llama3Style([]);
   ((json.pre_tokenizer as Json).pretokenizers as Json[])[0] = { type: 'Split', pattern: { Regex: '(a+)+$' }, behavior: 'Isolated', invert: false };
-  refusedJson(json, /^tokenizer\.json: the pattern at "pre_tokenizer\.pretokenizers\[0\]" repeats the group "\(a\+\)\+"/);
+  refusedJson(json, /^tokenizer\.json: the pattern at "pre_tokenizer\.pretokenizers\[0\]\.pattern\.Regex" repeats the group \(a\+\)\+,/);
   const replace = gpt2Style([]);
   replace.normalizer = { type: 'Replace', pattern: { Regex: '(?:x|xx)*y' }, content: '' };
-  refusedJson(replace, /^tokenizer\.json: the pattern at "normalizer" repeats the group "\(\?:x\|xx\)\*"/);
+  refusedJson(replace, /^tokenizer\.json: the pattern at "normalizer\.pattern\.Regex" repeats the group \(\?:x\|xx\)\*,/);
   // A String pattern is literal text, never a regex.
   const literal = gpt2Style([]);
   literal.normalizer = { type: 'Replace', pattern: { String: '(a+)+' }, content: '' };
