@@ -6,18 +6,19 @@ import { TokenizerError } from './tokenizer.js';
 
 /**
  * text.replaceAll(regex, content) for a content without "$" patterns (check-json refuses them), refused
- * with `key` named once the output would pass `limit` characters.
+ * with `key` named once the output would pass `limit` characters (the budget of an input of `base`).
  */
-export function boundedReplace(text: string, regex: RegExp, content: string, limit: number, key: string): string {
+export function boundedReplace(text: string, regex: RegExp, content: string, limit: number, key: string, base = text.length): string {
+  const refuse = () => new TokenizerError(`tokenizer.json: the Replace at "${key}" makes a text of ${base} characters longer than ${limit}: such growth is not supported`);
   const parts: string[] = [];
   let prev = 0, size = 0;
   eachMatch(text, regex, `${key}.pattern`, (m, s) => {
     size += s - prev + content.length;
-    if (size > limit) throw new TokenizerError(`tokenizer.json: the Replace at "${key}" makes a text of ${text.length} characters longer than ${limit}: such growth is not supported`);
+    if (size > limit) throw refuse();
     parts.push(text.slice(prev, s), content);
     prev = s + m[0].length;
   });
-  if (size + text.length - prev > limit) throw new TokenizerError(`tokenizer.json: the Replace at "${key}" makes a text of ${text.length} characters longer than ${limit}: such growth is not supported`);
+  if (size + text.length - prev > limit) throw refuse();
   parts.push(text.slice(prev));
   return parts.join('');
 }

@@ -45,7 +45,7 @@ function guardChain(part: Part, keys: WeakMap<object, string>, piece: { length: 
   if (key === undefined || !(part.pattern instanceof RegExp)) return;
   const pattern = part.pattern;
   const content = typeof (part.config as Obj).content === 'string' ? (part.config as Obj).content as string : '';
-  part.decode_chain = (tokens: string[]) => tokens.map((t) => boundedReplace(t, pattern, content, grown(piece.length), key));
+  part.decode_chain = (tokens: string[]) => tokens.map((t) => boundedReplace(t, pattern, content, grown(piece.length), key, piece.length));
 }
 
 /** A function from a vocabulary piece to its text. */

@@ -44,7 +44,7 @@ function guardNormalizer(part: Part, config: Obj, where: string, state: { base: 
   }
   if (config.type === 'Replace') {
     const content = typeof config.content === 'string' ? config.content : '';
-    part.normalize = (text: string) => (part.pattern instanceof RegExp ? boundedReplace(text, part.pattern, content, grown(state.base), where) : text);
+    part.normalize = (text: string) => (part.pattern instanceof RegExp ? boundedReplace(text, part.pattern, content, grown(state.base), where, state.base) : text);
     return;
   }
   const original = (part.normalize as Normalize).bind(part);
