@@ -14,9 +14,10 @@ const KEEP = WINDOW / 2;
 /** Milliseconds of regex work allowed for one text (a real tokenizer needs a few on a megabyte). */
 export const REGEX_MS = 5000;
 
-let spent = 0;
+/** Milliseconds of regex work so far in the current text; undefined outside withRegexBudget. */
+let spent: number | undefined;
 
-/** Runs `work` with a fresh count of regex time (nested calls share the outer count). */
+/** Runs `work` (one text's tokenizing) with a fresh count of regex time. */
 export function withRegexBudget<T>(work: () => T): T {
   const outer = spent;
   spent = 0;
@@ -38,6 +39,7 @@ const advance = (s: string, i: number, unicode: boolean) => {
  * (empty matches included), and its index in `text`. `key` names the pattern in the refusal.
  */
 export function eachMatch(text: string, regex: RegExp, key: string, on: (match: RegExpExecArray, index: number) => void): void {
+  if (spent === undefined) return withRegexBudget(() => eachMatch(text, regex, key, on));
   const re = new RegExp(regex.source, regex.flags.includes('g') ? regex.flags : `${regex.flags}g`);
   const unicode = re.unicode || re.flags.includes('v');
   const n = text.length;
@@ -65,7 +67,7 @@ export function eachMatch(text: string, regex: RegExp, key: string, on: (match: 
       searchFrom = e === s ? from + advance(win, e - from, unicode) : e;
       if (searchFrom > n) break;
     }
-    spent += performance.now() - t0;
+    spent = (spent ?? 0) + performance.now() - t0;
     if (spent > REGEX_MS) throw new TokenizerError(`tokenizer.json: the pattern at "${key}" took over ${REGEX_MS / 1000} s on this text (its matching backtracks): such a regex is not supported`);
     if (last) return;
     at = next;
