@@ -3,9 +3,12 @@
 // give back at most) still costs length² on a text made to defeat it ("a+b" on a megabyte of a's). Here
 // the pattern only ever sees a window of WINDOW units (with MAX_LOOK units of context before, for its
 // lookbehinds): the matches that end in the first half of the window are kept, and the next window
-// starts after the last one. A window's cost is bounded by its length, and the time spent in windows is
-// counted: past REGEX_MS in one text, the pattern is refused by its tokenizer.json key. Matches agree with
-// a whole-text scan except for a match longer than half a window (a 2,000-character word), which is cut.
+// starts after the last one (or where a match that runs past the half starts). A window's cost is bounded
+// by its length, and the time spent in windows is counted: past REGEX_MS in one text, the pattern is
+// refused by its tokenizer.json key. A match the window sees differently from the whole text reads
+// near the window's end, so it is not kept, unless the whole text's match is longer than half a window:
+// matches agree with a whole-text scan up to KEEP − MAX_LOOK characters; a longer one (a 2,000-character
+// word) may be cut.
 import { MAX_LOOK } from './regex-safety.js';
 import { TokenizerError } from './tokenizer.js';
 
@@ -50,20 +53,19 @@ export function eachMatch(text: string, regex: RegExp, key: string, on: (match: 
     const last = at + WINDOW >= n;
     const limit = last ? n : at + KEEP;
     const win = from === 0 && last ? text : text.slice(from, last ? n : at + WINDOW);
-    let searchFrom = at, kept = false, next = limit;
+    let searchFrom = at, next = limit;
     for (;;) {
       re.lastIndex = searchFrom - from;
       const m = re.exec(win);
       if (m === null) { next = Math.max(searchFrom, limit); break; }
       const s = from + m.index, e = s + m[0].length;
       if (!last && e > limit) {
-        // A match that runs past the kept half: the next window sees it whole, unless nothing was kept
-        // here (then it is longer than half a window, and is taken as this window sees it).
-        if (s <= limit && !kept) { on(m, s); next = e; } else next = s;
+        // A match that runs past the kept half: the next window starts where it starts and sees it
+        // whole, unless it starts this window (then it is longer than the window, and is cut there).
+        if (s === at) { on(m, s); next = e; } else next = s;
         break;
       }
       on(m, s);
-      kept = true;
       searchFrom = e === s ? from + advance(win, e - from, unicode) : e;
       if (searchFrom > n) break;
     }

@@ -17,22 +17,22 @@ const REAL = [
 ];
 const PIECES = ['a', 'b', ' ', '\n', 'x', '😀', 'é', '.', "'s", '12', 'c'];
 
-/** A text of runs, none as long as half a window (a longer match is cut, by design). */
+/** A text of runs, some long: a pattern whose whole-text matches reach half a window is skipped (they may be cut, by design). */
 function text(rand: () => number): string {
   const parts: string[] = [];
-  const n = between(rand, 0, 200);
-  for (let i = 0; i < n; i++) parts.push(PIECES[between(rand, 0, PIECES.length - 1)].repeat(between(rand, 1, rand() < 0.1 ? 300 : 6)));
+  const n = between(rand, 0, 120);
+  for (let i = 0; i < n; i++) parts.push(PIECES[between(rand, 0, PIECES.length - 1)].repeat(between(rand, 1, rand() < 0.05 ? 1500 : 6)));
   return parts.join('');
 }
 
 test('matches, Replace and Split over windows agree with a whole-text scan, for real and drawn patterns', () => {
   const rand = seeded(9_001);
   const patterns = [...REAL];
-  while (patterns.length < 30) {
+  while (patterns.length < 24) {
     const p = hostileRegex(rand);
     if (regexRefusal(p) === undefined) patterns.push(p);
   }
-  for (let run = 0; run < 20; run++) {
+  for (let run = 0; run < 12; run++) {
     const s = text(rand) + text(rand);
     for (const source of patterns) {
       const re = new RegExp(source, 'gu');
