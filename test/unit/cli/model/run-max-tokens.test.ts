@@ -27,3 +27,16 @@ test('an 8 MB --text-file with --max-tokens 8: the first 8 tokens, tokenized fro
   // The tokenizing of 8 ids from 8 MB costs what it costs from 200 characters, give or take the prefixes.
   assert.ok(a.timings.tokenizeMs < 2000, `tokenize ${a.timings.tokenizeMs} ms`);
 });
+
+test('an 8 MB --text-file without --max-tokens is refused past the context length after tokenizing one id more than it', async () => {
+  // Before: the whole 8 MB was tokenized (11 s and 700 MB for GPT-2's real tokenizer) to learn the text was too long.
+  const dir = tempDir();
+  const model = writeTinyGpt2(join(dir, 'model'));
+  const file = join(dir, 'long.txt');
+  writeFileSync(file, 'The cat sat on the mat. '.repeat(333_000));
+  const t0 = performance.now();
+  const r = await attn('run', model, '--text-file', file);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /^the text is over \d+ tokens, more than the model's context length of \d+: use --max-tokens to keep the first ones$/);
+  assert.ok(performance.now() - t0 < 5000, `${Math.round(performance.now() - t0)} ms`);
+});
