@@ -2,8 +2,8 @@
 // and chained repeats, alternatives, optional parts) in a Split pre-tokenizer, a Replace normalizer or
 // a Replace decoder, over texts made to defeat them; size bombs (a Replace that multiplies the text, a
 // long Metaspace replacement or Prepend, a huge added token or vocabulary, a long text with a small
-// limit); and decoders that write far more than a piece per token. Each case is a tokenizer.json
-// object, a text, and the number of ids wanted (undefined: all).
+// limit, thousands of rules in a row); and decoders that write far more than a piece per token. Each
+// case is a tokenizer.json object, a text, and the number of ids wanted (undefined: all).
 import { between, seeded } from './random.js';
 import { gpt2Style, llama2Style, llama3Style } from './tokenizer-fixtures.js';
 
@@ -74,7 +74,7 @@ export function regexCases(seed: number, count: number): HostileCase[] {
 /** Rules and sizes that multiply the work or the memory, each within the file's byte budget. */
 export function sizeCases(seed: number, count: number): HostileCase[] {
   const rand = seeded(seed);
-  const kinds = ['replace', 'metaspace', 'prepend', 'added', 'long-text'] as const;
+  const kinds = ['replace', 'metaspace', 'prepend', 'added', 'long-text', 'rules'] as const;
   return Array.from({ length: count }, (_, i) => {
     const kind = kinds[i % kinds.length];
     const big = (most: number) => Math.round(most ** rand());
@@ -97,6 +97,10 @@ export function sizeCases(seed: number, count: number): HostileCase[] {
       (json.added_tokens as Json[]).push({ id: 300, content: 'q'.repeat(big(12_000_000)), special: rand() < 0.5, normalized: rand() < 0.5 });
       json.normalizer = rand() < 0.5 ? null : { type: 'Replace', pattern: { String: 'q' }, content: 'qq' };
       text = 'q'.repeat(big(100_000));
+    } else if (kind === 'rules') {
+      json = gpt2Style([]);
+      json.normalizer = { type: 'Sequence', normalizers: Array.from({ length: big(10_000) }, () => ({ type: pick(rand, ['NFC', 'NFKC', 'Lowercase', 'StripAccents']) })) };
+      text = 'Ab\u00e9\ufdfa '.repeat(big(400_000));
     } else {
       json = rand() < 0.5 ? llama3Style([]).json : gpt2Style([]);
       const length = big(8_000_000);

@@ -68,6 +68,7 @@ export function checkTokenizerJson(root: unknown, sources: ModelSources = TOKENI
   for (const slot of Object.keys(SUPPORTED)) {
     if (json[slot] === undefined) json[slot] = null;
     checkComponent(json[slot], slot, slot, file);
+    if (rules(json[slot], MEMBERS[slot]) > MAX_RULES) fail(file, `"${slot}" holds more than ${MAX_RULES} rules (its Sequences included), over what is supported (real files hold a few)`);
   }
   if (json.added_tokens === undefined) json.added_tokens = [];
   const vocab = (model as Obj).vocab as Obj;
@@ -130,6 +131,15 @@ function checkModel(model: Obj, sources: ModelSources): void {
 
 /** Sequences nested deeper than this are refused (real files nest two or three; 100,000 overflowed the stack). */
 const MAX_NESTING = 16;
+/** Rules in one slot, Sequences included: each is a pass over the whole text. */
+const MAX_RULES = 64;
+
+/** How many rules a (checked) component holds, itself included. */
+function rules(node: unknown, members: string): number {
+  if (!isObject(node)) return 0;
+  const list = node[members];
+  return 1 + (node.type === 'Sequence' && Array.isArray(list) ? list.reduce((sum: number, m) => sum + rules(m, members), 0) : 0);
+}
 
 function checkComponent(node: unknown, slot: string, where: string, file: string, depth = 0): void {
   if (node === null) return;

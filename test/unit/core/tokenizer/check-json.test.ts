@@ -187,3 +187,8 @@ test('normalizers that multiply a text within the caps are stopped at 8 × the t
   const added = edited((j) => { j.normalizer = json.normalizer; (j.added_tokens as Json[])[0].normalized = true; });
   refusedJson(added, /^tokenizer\.json: the Replace at "normalizer\.normalizers\[\d\]" makes a text of 13 characters longer than 1128/);
 });
+
+test('a slot of more rules than any real file holds is refused: each rule is one more pass over the whole text', () => {
+  refusedJson(edited((json) => { json.normalizer = { type: 'Sequence', normalizers: Array.from({ length: 10_000 }, () => ({ type: 'NFC' })) }; }), /^tokenizer\.json: "normalizer" holds more than 64 rules/);
+  refusedJson(edited((json) => { json.decoder = { type: 'Sequence', decoders: Array.from({ length: 8 }, () => ({ type: 'Sequence', decoders: Array.from({ length: 8 }, () => ({ type: 'Fuse' })) })) }; }), /^tokenizer\.json: "decoder" holds more than 64 rules/);
+});
