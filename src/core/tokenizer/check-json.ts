@@ -183,7 +183,7 @@ function checkPattern(pattern: unknown, where: string, file: string): void {
   const source = typeof regex === 'string' ? regex : String(string);
   if (source.length > MAX_PATTERN) fail(file, `the pattern at "${key}" is ${source.length.toLocaleString('en-US')} characters long, over the ${MAX_PATTERN} supported`);
   const why = typeof regex === 'string' ? regexRefusal(regex) : undefined;
-  if (why !== undefined) fail(file, `the pattern at "${key}" ${why}`);
+  if (why !== undefined) fail(file, `the pattern at "${key}" ${why}, so it is not supported`);
 }
 
 /**

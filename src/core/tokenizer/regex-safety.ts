@@ -53,7 +53,7 @@ function widest(alts: Item[][]): number {
 
 interface Cost { degree: number; choices: number }
 
-/** Why the pattern is refused, as the end of a sentence; undefined when its cost is bounded. */
+/** Why the pattern is refused, as the middle of a sentence ("… is not supported" follows); undefined when its cost is bounded. */
 export function regexRefusal(pattern: string): string | undefined {
   let tree: Item[][];
   try {
@@ -101,7 +101,7 @@ export function regexRefusal(pattern: string): string | undefined {
     choices += c.choices;
   }
   if (why !== undefined) return why;
-  if (degree > 1) return `has ${degree} unbounded repeats in a row that can each give characters back to the next ("a*a*b"): its cost grows as the text's length to the power ${degree + 1}, so it is not supported`;
-  if (choices > MAX_CHOICES) return `tries more than ${MAX_CHOICES} ways at each place through its optional parts and alternatives ("a?a?a?…"), so it is not supported`;
+  if (degree > 1) return `has ${degree} unbounded repeats in a row that can each give characters back to the next ("a*a*b"): its cost grows as the text's length to the power ${degree + 1}`;
+  if (choices > MAX_CHOICES) return `tries more than ${MAX_CHOICES} ways at each place through its optional parts and alternatives ("a?a?a?…")`;
   return undefined;
 }
