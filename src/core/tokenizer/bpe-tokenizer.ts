@@ -5,8 +5,11 @@
 // their vocabulary strings, one id decoded alone, and no error leaving but a TokenizerError.
 import type { Obj } from '../json/object.js';
 import { checkTokenizerJson, type ModelSources, TOKENIZER_JSON } from './check-json.js';
+import { withRegexBudget } from './bounded-regex.js';
 import { pieceDecoder } from './decode-one.js';
+import { guardLibrary } from './guard-library.js';
 import { LibraryTokenizer } from './library.js';
+import { encodePrefix } from './prefix-encode.js';
 import { type Encoding, type Tokenizer, TokenizerError } from './tokenizer.js';
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -19,9 +22,12 @@ export function bpeTokenizer(parsed: unknown, sources: ModelSources = TOKENIZER_
   try {
     // tokenizer_config.json is not passed: the library reads from it only switches of the slow Python
     // tokenizers (remove_space, lowercasing), and the issue asks for tokenizer.json's rules alone.
+    checkAddedTokensNormalize(json);
     hf = new LibraryTokenizer(json, {});
+    guardLibrary(hf, json);
     decodePiece = pieceDecoder(json.decoder);
   } catch (err) {
+    if (err instanceof TokenizerError) throw err;
     throw new TokenizerError(`${sources.vocab}: cannot be read as a tokenizer (${message(err)})`);
   }
   const model = json.model as Obj;
@@ -36,19 +42,23 @@ export function bpeTokenizer(parsed: unknown, sources: ModelSources = TOKENIZER_
 
   return {
     vocabSize,
-    encode(text: string): Encoding {
-      let ids: number[];
-      try {
-        ids = hf.encode(text).ids;
-      } catch (err) {
-        throw new TokenizerError(`${sources.vocab}: the text could not be tokenized (${message(err)})`);
-      }
-      const pieces = ids.map((id) => {
-        const piece = Number.isInteger(id) ? pieceOf(id) : undefined;
-        if (piece === undefined) throw new TokenizerError(`${sources.vocab}: a piece of the text has no id in the vocabulary`);
-        return piece;
-      });
-      return { ids, pieces };
+    encode(text: string, limit?: number): Encoding {
+      const whole = (part: string): Encoding => {
+        let ids: number[];
+        try {
+          ids = hf.encode(part).ids;
+        } catch (err) {
+          if (err instanceof TokenizerError) throw err;
+          throw new TokenizerError(`${sources.vocab}: the text could not be tokenized (${message(err)})`);
+        }
+        const pieces = ids.map((id) => {
+          const piece = Number.isInteger(id) ? pieceOf(id) : undefined;
+          if (piece === undefined) throw new TokenizerError(`${sources.vocab}: a piece of the text has no id in the vocabulary`);
+          return piece;
+        });
+        return { ids, pieces };
+      };
+      return withRegexBudget(() => (limit === undefined ? whole(text) : encodePrefix(text, limit, whole)));
     },
     decodeOne(id: number): string {
       if (added.has(id)) return added.get(id) as string;
@@ -58,4 +68,19 @@ export function bpeTokenizer(parsed: unknown, sources: ModelSources = TOKENIZER_
       return piece === undefined ? '' : decodePiece(piece);
     },
   };
+}
+
+/**
+ * The library normalizes each added token marked "normalized" while it is built, out of reach of the
+ * bounds: the same normalizer is run first on each of them here, bounded, so a normalizer that would
+ * grow or hang on one is refused by its key before the library runs it.
+ */
+function checkAddedTokensNormalize(json: Obj): void {
+  const tokens = (json.added_tokens as { content: string; special?: boolean; normalized?: boolean }[]).filter((t) => t.normalized ?? !t.special);
+  if (json.normalizer === null || tokens.length === 0) return;
+  const empty = { model: { type: 'BPE', vocab: {}, merges: [] }, normalizer: json.normalizer, pre_tokenizer: null, post_processor: null, decoder: null, added_tokens: [] };
+  const alone = new LibraryTokenizer(empty, {});
+  guardLibrary(alone, json);
+  const normalize = alone.normalizer as (text: string) => string;
+  withRegexBudget(() => { for (const t of tokens) normalize(t.content); });
 }

@@ -5,7 +5,8 @@
 // tokenized differently from the model's own tokenizer (which would silently change every attention row).
 import { isObject, type Obj } from '../json/object.js';
 import { shown } from '../json/shown.js';
-import { exponentialGroup } from './regex-safety.js';
+import { MAX_ADDED, MAX_ADDED_CHARS, MAX_ID, MAX_INSERT, MAX_PATTERN, MAX_PIECE, MAX_VOCAB } from './limits.js';
+import { regexRefusal } from './regex-safety.js';
 import { TokenizerError } from './tokenizer.js';
 
 /** Where each part of the BPE model came from, so a message names the file at fault. */
@@ -67,6 +68,7 @@ export function checkTokenizerJson(root: unknown, sources: ModelSources = TOKENI
   for (const slot of Object.keys(SUPPORTED)) {
     if (json[slot] === undefined) json[slot] = null;
     checkComponent(json[slot], slot, slot, file);
+    if (rules(json[slot], MEMBERS[slot]) > MAX_RULES) fail(file, `"${slot}" holds more than ${MAX_RULES} rules (its Sequences included), over what is supported (real files hold a few)`);
   }
   if (json.added_tokens === undefined) json.added_tokens = [];
   const vocab = (model as Obj).vocab as Obj;
@@ -83,13 +85,19 @@ function checkModel(model: Obj, sources: ModelSources): void {
   if (type !== undefined && type !== 'BPE') fail('tokenizer.json', `the model type ${shown(type)} is not supported (only BPE)`);
   const vocab = model.vocab;
   if (!isObject(vocab)) return fail(sources.vocab, 'has no vocabulary object (model.vocab: { piece: id })');
-  for (const [piece, id] of Object.entries(vocab)) {
+  let count = 0;
+  for (const piece in vocab) {
+    if (++count > MAX_VOCAB) fail(sources.vocab, `the vocabulary (model.vocab) holds more than ${MAX_VOCAB.toLocaleString('en-US')} pieces, over what is supported (the largest real ones hold about 260,000)`);
+    if (piece.length > MAX_PIECE) fail(sources.vocab, `the vocabulary (model.vocab) has a piece of ${piece.length.toLocaleString('en-US')} characters, over the ${MAX_PIECE} supported`);
+    const id = vocab[piece];
     if (typeof id !== 'number' || !Number.isInteger(id) || id < 0) {
       fail(sources.vocab, `the vocabulary gives ${shown(piece)} the id ${shown(id)}, not a whole number ≥ 0`);
     }
+    if ((id as number) > MAX_ID) fail(sources.vocab, `the vocabulary gives ${shown(piece)} the id ${shown(id)}, over the largest supported (${MAX_ID.toLocaleString('en-US')})`);
   }
   const merges = model.merges ?? [];
   if (!Array.isArray(merges)) return fail(sources.merges, 'the merges are not a list');
+  if (merges.length > MAX_VOCAB) fail(sources.merges, `the merges (model.merges) are ${merges.length.toLocaleString('en-US')}, over the ${MAX_VOCAB.toLocaleString('en-US')} supported`);
   const pairs: [string, string][] = [];
   merges.forEach((merge: unknown, i) => {
     let pair: unknown[];
@@ -123,6 +131,15 @@ function checkModel(model: Obj, sources: ModelSources): void {
 
 /** Sequences nested deeper than this are refused (real files nest two or three; 100,000 overflowed the stack). */
 const MAX_NESTING = 16;
+/** Rules in one slot, Sequences included: each is a pass over the whole text. */
+const MAX_RULES = 64;
+
+/** How many rules a (checked) component holds, itself included. */
+function rules(node: unknown, members: string): number {
+  if (!isObject(node)) return 0;
+  const list = node[members];
+  return 1 + (node.type === 'Sequence' && Array.isArray(list) ? list.reduce((sum: number, m) => sum + rules(m, members), 0) : 0);
+}
 
 function checkComponent(node: unknown, slot: string, where: string, file: string, depth = 0): void {
   if (node === null) return;
@@ -139,6 +156,12 @@ function checkComponent(node: unknown, slot: string, where: string, file: string
     return;
   }
   if ((slot === 'pre_tokenizer' && type === 'Split') || type === 'Replace') checkPattern(node.pattern, where, file);
+  if (type === 'Replace') checkInsert(node.content, `${where}.content`, file, true);
+  if (type === 'Prepend') checkInsert(node.prepend, `${where}.prepend`, file, false);
+  if (type === 'Metaspace') {
+    checkInsert(node.replacement, `${where}.replacement`, file, false);
+    checkInsert(node.str_rep, `${where}.str_rep`, file, false);
+  }
   if (slot === 'pre_tokenizer' && type === 'Split') {
     if (!SPLIT_BEHAVIOURS.includes(node.behavior as string)) {
       fail(file, `the Split behavior ${shown(node.behavior)} (at "${where}") is not supported (only Isolated and Removed)`);
@@ -155,22 +178,40 @@ function checkPattern(pattern: unknown, where: string, file: string): void {
   if (!isObject(pattern) || (typeof pattern.Regex !== 'string' && typeof pattern.String !== 'string')) {
     fail(file, `the pattern at "${where}" is neither { "Regex": … } nor { "String": … }`);
   }
-  const regex = (pattern as Obj).Regex;
-  const slow = typeof regex === 'string' ? exponentialGroup(regex) : undefined;
-  if (slow !== undefined) {
-    fail(file, `the pattern at "${where}" repeats the group ${shown(slow)}, whose body itself repeats or alternates: such a regex can take exponential time on some texts (catastrophic backtracking), so it is not supported`);
-  }
+  const { Regex: regex, String: string } = pattern as Obj;
+  const key = `${where}.pattern.${typeof regex === 'string' ? 'Regex' : 'String'}`;
+  const source = typeof regex === 'string' ? regex : String(string);
+  if (source.length > MAX_PATTERN) fail(file, `the pattern at "${key}" is ${source.length.toLocaleString('en-US')} characters long, over the ${MAX_PATTERN} supported`);
+  const why = typeof regex === 'string' ? regexRefusal(regex) : undefined;
+  if (why !== undefined) fail(file, `the pattern at "${key}" ${why}, so it is not supported`);
+}
+
+/**
+ * A text a rule inserts (a Replace's content, a Prepend, a Metaspace replacement): short, and for a
+ * Replace without the "$&"-style patterns that JavaScript's replace reads and the Rust library does not.
+ */
+function checkInsert(text: unknown, key: string, file: string, replace: boolean): void {
+  if (typeof text !== 'string') return;
+  if (text.length > MAX_INSERT) fail(file, `"${key}" is ${text.length.toLocaleString('en-US')} characters long, over the ${MAX_INSERT} supported (real files insert one)`);
+  if (replace && /\$[$&`'0-9<]/.test(text)) fail(file, `"${key}" holds ${shown(/\$[$&`'0-9<]/.exec(text)?.[0])}, a substitution pattern, which is not supported`);
 }
 
 /** The added tokens' contents, each checked against its id. */
 function checkAddedTokens(list: unknown, file: string): Set<string> {
   if (!Array.isArray(list)) return fail(file, '"added_tokens" is not a list');
   const contents = new Set<string>();
+  if (list.length > MAX_ADDED) fail(file, `"added_tokens" holds ${list.length.toLocaleString('en-US')} tokens, over the ${MAX_ADDED.toLocaleString('en-US')} supported`);
+  let chars = 0;
   list.forEach((token: unknown, i) => {
     const at = `added_tokens[${i}]`;
     if (!isObject(token)) return fail(file, `${at} is not an object`);
     if (typeof token.content !== 'string' || token.content === '') fail(file, `${at} has no content string`);
+    const length = (token.content as string).length;
+    if (length > MAX_PIECE) fail(file, `${at}.content is ${length.toLocaleString('en-US')} characters long, over the ${MAX_PIECE} supported`);
+    chars += length;
+    if (chars > MAX_ADDED_CHARS) fail(file, `"added_tokens" hold more than ${MAX_ADDED_CHARS.toLocaleString('en-US')} characters in all (at ${at}), over what is supported`);
     if (typeof token.id !== 'number' || !Number.isInteger(token.id) || token.id < 0) fail(file, `${at} has no whole-number id`);
+    if ((token.id as number) > MAX_ID) fail(file, `${at}.id is ${shown(token.id)}, over the largest supported (${MAX_ID.toLocaleString('en-US')})`);
     if (token.single_word === true) fail(file, `${at} (${shown(token.content)}) is a single_word token, which is not supported`);
     contents.add(token.content as string);
   });

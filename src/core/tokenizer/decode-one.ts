@@ -5,30 +5,60 @@
 // hide the space the model actually sees. A piece that is part of a character (a lone byte of a UTF-8
 // sequence) decodes to U+FFFD, as the library's UTF-8 decoder does.
 import { isObject, type Obj } from '../json/object.js';
+import { withRegexBudget } from './bounded-regex.js';
+import { boundedReplace } from './bounded-stages.js';
 import { libraryDecoder } from './library.js';
+import { grown } from './limits.js';
 
-/** The decoder's config without its first-token rules (null when the file has no decoder). */
-export function loneTokenDecoder(decoder: unknown): Obj | null {
+/**
+ * The decoder's config without its first-token rules (null when the file has no decoder). `keys`, when
+ * given, learns the tokenizer.json key of each Replace in the result (a Metaspace becomes one).
+ */
+export function loneTokenDecoder(decoder: unknown, where = 'decoder', keys?: WeakMap<object, string>): Obj | null {
   if (!isObject(decoder)) return null;
   if (decoder.type === 'Sequence') {
     const members = Array.isArray(decoder.decoders) ? decoder.decoders : [];
-    return { type: 'Sequence', decoders: members.map(loneTokenDecoder).filter((d) => d !== null) };
+    return { type: 'Sequence', decoders: members.map((d, i) => loneTokenDecoder(d, `${where}.decoders[${i}]`, keys)).filter((d) => d !== null) };
   }
   // Strip cuts characters off the whole text's ends (Llama 2: the space the normalizer prepended).
   if (decoder.type === 'Strip') return null;
   // Metaspace: "▁" is a space; the prefix rule drops it on the first token only.
   if (decoder.type === 'Metaspace') {
     const replacement = typeof decoder.replacement === 'string' ? decoder.replacement : '\u2581';
-    return { type: 'Replace', pattern: { String: replacement }, content: ' ' };
+    const replace = { type: 'Replace', pattern: { String: replacement }, content: ' ' };
+    keys?.set(replace, `${where}.replacement`);
+    return replace;
   }
+  if (decoder.type === 'Replace') keys?.set(decoder, where);
   return decoder;
+}
+
+type Part = Record<string, unknown>;
+
+/**
+ * Each Replace of the library's decoder chain bounded: a piece (at most MAX_PIECE characters) may grow
+ * to GROWTH × its length, so a Replace that writes megabytes per token is refused by its key.
+ */
+function guardChain(part: Part, keys: WeakMap<object, string>, piece: { length: number }): void {
+  if (Array.isArray(part.decoders)) for (const d of part.decoders as Part[]) guardChain(d, keys, piece);
+  const key = isObject(part.config) ? keys.get(part.config) : undefined;
+  if (key === undefined || !(part.pattern instanceof RegExp)) return;
+  const pattern = part.pattern;
+  const content = typeof (part.config as Obj).content === 'string' ? (part.config as Obj).content as string : '';
+  part.decode_chain = (tokens: string[]) => tokens.map((t) => boundedReplace(t, pattern, content, grown(piece.length), key, piece.length));
 }
 
 /** A function from a vocabulary piece to its text. */
 export function pieceDecoder(decoder: unknown): (piece: string) => string {
-  const config = loneTokenDecoder(decoder);
+  const keys = new WeakMap<object, string>();
+  const config = loneTokenDecoder(decoder, 'decoder', keys);
   if (config === null) return (piece) => piece;
   const chain = libraryDecoder(config);
   if (chain === null) return (piece) => piece;
-  return (piece) => chain.decode_chain([piece]).join('');
+  const piece = { length: 0 };
+  guardChain(chain as unknown as Part, keys, piece);
+  return (text) => {
+    piece.length = text.length;
+    return withRegexBudget(() => chain.decode_chain([text]).join(''));
+  };
 }

@@ -12,6 +12,9 @@ export interface LibraryTokenizer {
   encode(text: string): { ids: number[] };
   id_to_token(id: number): string | undefined;
   readonly decoder: LibraryDecoder | null;
+  /** The normalizer and pre-tokenizer (function objects), replaced by guard-library.ts with bounded ones. */
+  normalizer: unknown;
+  pre_tokenizer: unknown;
 }
 
 /** The library's tokenizer from a tokenizer.json object and tokenizer_config.json's (may be {}). */

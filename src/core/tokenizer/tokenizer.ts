@@ -22,7 +22,11 @@ export interface Encoding {
 }
 
 export interface Tokenizer {
-  encode(text: string): Encoding;
+  /**
+   * The text's ids; with `limit`, only the first `limit` of them, found without tokenizing more of a long
+   * text than they take.
+   */
+  encode(text: string, limit?: number): Encoding;
   /** One id decoded alone, e.g. " cat"; a piece that is part of a character decodes to what it can. */
   decodeOne(id: number): string;
   /** How many ids the tokenizer knows (added tokens included). */

@@ -94,8 +94,9 @@ test('a Split the library cannot reproduce is refused: the behaviours it names, 
   }
   refusedJson(withSplit({ invert: true }), /an inverted Split .* is not supported/);
   refusedJson(withSplit({ pattern: { Glob: '*' } }), /the pattern at "pre_tokenizer\.pretokenizers\[0\]" is neither/);
-  // A regex JavaScript cannot compile is a sentence too.
-  refusedJson(withSplit({ pattern: { Regex: '(unclosed' } }), /^tokenizer\.json: cannot be read as a tokenizer \(/);
+  // A regex that cannot be read is a sentence too, naming its key.
+  refusedJson(withSplit({ pattern: { Regex: '(unclosed' } }), /^tokenizer\.json: the pattern at "pre_tokenizer\.pretokenizers\[0\]\.pattern\.Regex" cannot be read \(a group is not closed\)/);
+  refusedJson(withSplit({ pattern: { Regex: 'a{2,1}' } }), /^tokenizer\.json: cannot be read as a tokenizer \(/);
   // The two the library does reproduce are accepted.
   for (const behavior of ['Isolated', 'Removed']) assert.doesNotThrow(() => tokenizerFrom({ tokenizerJson: JSON.stringify(withSplit({ behavior })) }));
 });
@@ -134,10 +135,10 @@ test('a Split or Replace regex of exponential shape is refused before any text m
   // Before: a Split pattern "(a+)+$" was compiled and, on 28 a's and a b, attn run did not end within 20 s.
   const { json } = llama3Style([]);
   ((json.pre_tokenizer as Json).pretokenizers as Json[])[0] = { type: 'Split', pattern: { Regex: '(a+)+$' }, behavior: 'Isolated', invert: false };
-  refusedJson(json, /^tokenizer\.json: the pattern at "pre_tokenizer\.pretokenizers\[0\]" repeats the group "\(a\+\)\+"/);
+  refusedJson(json, /^tokenizer\.json: the pattern at "pre_tokenizer\.pretokenizers\[0\]\.pattern\.Regex" repeats the group \(a\+\)\+,/);
   const replace = gpt2Style([]);
   replace.normalizer = { type: 'Replace', pattern: { Regex: '(?:x|xx)*y' }, content: '' };
-  refusedJson(replace, /^tokenizer\.json: the pattern at "normalizer" repeats the group "\(\?:x\|xx\)\*"/);
+  refusedJson(replace, /^tokenizer\.json: the pattern at "normalizer\.pattern\.Regex" repeats the group \(\?:x\|xx\)\*,/);
   // A String pattern is literal text, never a regex.
   const literal = gpt2Style([]);
   literal.normalizer = { type: 'Replace', pattern: { String: '(a+)+' }, content: '' };
@@ -163,4 +164,31 @@ test('a value nested too deep to print, or megabytes long, is quoted briefly in 
   refused({ tokenizerJson: `{"model":{"type":${deep},"vocab":{}}}` }, /^tokenizer\.json: the model type a value nested too deep to print is not supported/);
   refused({ tokenizerJson: `{"model":{"type":"BPE","vocab":{"a":${deep}}}}` }, /the vocabulary gives "a" the id a value nested too deep to print/);
   refused({ tokenizerJson: JSON.stringify({ model: { type: 'z'.repeat(1_000_000), vocab: {} } }) }, /^tokenizer\.json: the model type "z{60}…" is not supported \(only BPE\)$/);
+});
+
+test('sizes past any real tokenizer are refused by their key before the library builds anything', () => {
+  // Before: a 12 MB added token, a 100,000-character Metaspace replacement or a 2M-piece vocabulary ran 40–120 s and up to 2.45 GB.
+  refusedJson(edited((json) => { (json.added_tokens as Json[]).push({ id: 300, content: 'q'.repeat(12_000_000), special: true }); }), /^tokenizer\.json: added_tokens\[1\]\.content is 12,000,000 characters long, over the 1024 supported/);
+  refusedJson(edited((json) => { json.added_tokens = Array.from({ length: 70_000 }, (_, i) => ({ id: 300 + i, content: `<t${i}>` })); }), /^tokenizer\.json: "added_tokens" holds 70,000 tokens/);
+  refusedJson(edited((json) => { json.added_tokens = Array.from({ length: 2000 }, (_, i) => ({ id: 300 + i, content: `${i}`.padEnd(1000, 'q') })); }), /^tokenizer\.json: "added_tokens" hold more than 1,048,576 characters in all \(at added_tokens\[1048\]\)/);
+  refusedJson(edited((_, model) => { (model.vocab as Json)['q'.repeat(2000)] = 999; }), /^tokenizer\.json: the vocabulary \(model\.vocab\) has a piece of 2,000 characters/);
+  refusedJson(edited((_, model) => { (model.vocab as Json).zz = 2 ** 31; }), /^tokenizer\.json: the vocabulary gives "zz" the id 2147483648, over the largest supported/);
+  refusedJson(edited((json) => { json.pre_tokenizer = { type: 'Metaspace', replacement: '\u2581'.repeat(100_000), prepend_scheme: 'first', split: false }; }), /^tokenizer\.json: "pre_tokenizer\.replacement" is 100,000 characters long, over the 64 supported/);
+  refusedJson(edited((json) => { json.normalizer = { type: 'Sequence', normalizers: [{ type: 'Prepend', prepend: 'p'.repeat(65) }] }; }), /^tokenizer\.json: "normalizer\.normalizers\[0\]\.prepend" is 65 characters long/);
+  refusedJson(edited((json) => { json.normalizer = { type: 'Replace', pattern: { String: 'a' }, content: 'z'.repeat(1000) }; }), /^tokenizer\.json: "normalizer\.content" is 1,000 characters long/);
+  refusedJson(edited((json) => { json.normalizer = { type: 'Replace', pattern: { Regex: 'a'.repeat(9000) }, content: '' }; }), /^tokenizer\.json: the pattern at "normalizer\.pattern\.Regex" is 9,000 characters long/);
+});
+
+test('normalizers that multiply a text within the caps are stopped at 8 × the text, naming the rule', () => {
+  const json = edited((j) => { j.normalizer = { type: 'Sequence', normalizers: [{ type: 'NFC' }, ...Array.from({ length: 4 }, () => ({ type: 'Replace', pattern: { Regex: '' }, content: 'z'.repeat(64) }))] }; j.added_tokens = []; });
+  const tok = tokenizerFrom({ tokenizerJson: JSON.stringify(json) });
+  assert.throws(() => tok.encode('a'.repeat(100_000)), /^TokenizerError: tokenizer\.json: the Replace at "normalizer\.normalizers\[1\]" makes a text of 100000 characters longer than 801024/);
+  // The same normalizers on an added token marked "normalized" are refused when the tokenizer is built.
+  const added = edited((j) => { j.normalizer = json.normalizer; (j.added_tokens as Json[])[0].normalized = true; });
+  refusedJson(added, /^tokenizer\.json: the Replace at "normalizer\.normalizers\[\d\]" makes a text of 13 characters longer than 1128/);
+});
+
+test('a slot of more rules than any real file holds is refused: each rule is one more pass over the whole text', () => {
+  refusedJson(edited((json) => { json.normalizer = { type: 'Sequence', normalizers: Array.from({ length: 10_000 }, () => ({ type: 'NFC' })) }; }), /^tokenizer\.json: "normalizer" holds more than 64 rules/);
+  refusedJson(edited((json) => { json.decoder = { type: 'Sequence', decoders: Array.from({ length: 8 }, () => ({ type: 'Sequence', decoders: Array.from({ length: 8 }, () => ({ type: 'Fuse' })) })) }; }), /^tokenizer\.json: "decoder" holds more than 64 rules/);
 });

@@ -77,3 +77,23 @@ test('a file without a decoder reads each piece as it is written', () => {
   json.decoder = null;
   assert.equal(from(json).decodeOne(256), 'Ġc');
 });
+
+test('a decoder that writes far more than its piece is refused by its key, not a crash: a long Replace content, or Replaces that multiply', () => {
+  // Before: a Replace decoder writing megabytes per token ended attn run in "internal error: Invalid string length".
+  const json = llama2Style(['\u2581', 'a', '\u2581a'], [['\u2581', 'a']]);
+  json.decoder = { type: 'Sequence', decoders: [{ type: 'Replace', pattern: { String: '' }, content: 'D'.repeat(4_000_000) }, { type: 'ByteFallback' }, { type: 'Fuse' }] };
+  assert.throws(() => from(json), /^TokenizerError: tokenizer\.json: "decoder\.decoders\[0\]\.content" is 4,000,000 characters long, over the 64 supported/);
+  // Within the cap, five Replaces of 64 characters at every place would make 65⁵ × the piece.
+  json.decoder = { type: 'Sequence', decoders: [...Array.from({ length: 5 }, () => ({ type: 'Replace', pattern: { Regex: '' }, content: 'D'.repeat(64) })), { type: 'Fuse' }] };
+  const tok = from(json);
+  assert.throws(() => tok.decodeOne(261), /^TokenizerError: tokenizer\.json: the Replace at "decoder\.decoders\[1\]" makes a text of 2 characters longer than 1040/);
+  // A Replace of the same size as its piece is untouched.
+  json.decoder = { type: 'Replace', pattern: { String: '\u2581' }, content: ' ' };
+  assert.equal(from(json).decodeOne(261), ' a');
+});
+
+test('a Replace content with a substitution pattern ("$&"), which JavaScript reads and the Rust library does not, is refused', () => {
+  const json = llama2Style(['\u2581', 'a', '\u2581a'], [['\u2581', 'a']]);
+  json.decoder = { type: 'Replace', pattern: { String: 'a' }, content: '[$&]' };
+  assert.throws(() => from(json), /^TokenizerError: tokenizer\.json: "decoder\.content" holds "\$&", a substitution pattern/);
+});

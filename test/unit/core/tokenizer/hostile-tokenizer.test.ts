@@ -1,0 +1,65 @@
+// Properties over hostile tokenizer.json files drawn from a seed (test/support/hostile-tokenizers.ts):
+// regexes made to backtrack, size bombs inside the file's byte budget, decoders that write megabytes per
+// token. Each family runs in a child Node whose heap is capped at 2 GB; whatever the file holds, each
+// case ends in a result or a one-line refusal naming tokenizer.json and the key at fault, within a
+// bound of time measured in the child. The child's own time limit only catches a hang.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT } from '../../../support/paths.js';
+import type { Verdict } from '../../../support/hostile-tokenizer-child.js';
+import { MAX_VOCAB } from '../../../../src/core/tokenizer/limits.js';
+
+const CHILD = join(ROOT, 'test', 'support', 'hostile-tokenizer-child.ts');
+/** A case's own bound: the regex budget (5 s) and the rest of the work, on a loaded machine. */
+const CASE_MS = 15_000;
+
+function run(family: string, seed: number, count: number): Verdict[] {
+  const r = spawnSync(process.execPath, ['--max-old-space-size=2048', '--import', 'tsx', CHILD, JSON.stringify({ family, seed, count })], {
+    cwd: ROOT, encoding: 'utf8', timeout: 10 * 60_000, maxBuffer: 64 * 1024 * 1024,
+  });
+  const verdicts = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Verdict);
+  const last = verdicts.at(-1)?.name ?? 'none yet';
+  assert.equal(r.signal, null, `the child was stopped (${r.signal}) after the case "${last}": a hang`);
+  assert.equal(r.status, 0, `the child failed after the case "${last}": ${r.stderr.slice(0, 2000)}`);
+  assert.equal(verdicts.length, count === 0 ? 1 : family === 'vocabulary' ? 1 : count);
+  return verdicts;
+}
+
+/** A refusal is one line that names tokenizer.json and a key in quotes (or the vocabulary or added_tokens). */
+function assertClean(v: Verdict): void {
+  assert.notEqual(v.verdict, 'crash', `${v.name}: ${v.message}`);
+  assert.ok(v.ms < CASE_MS, `${v.name}: ${v.ms} ms`);
+  assert.ok(v.rss < 2 * 2 ** 30, `${v.name}: ${v.rss} bytes resident`);
+  if (v.verdict === 'refused') {
+    assert.doesNotMatch(v.message ?? '', /\n/, v.name);
+    assert.match(v.message ?? '', /^TokenizerError: tokenizer\.json: .*("[a-z_]+[^"]*"|model\.vocab|added_tokens)/, `${v.name}: ${v.message}`);
+  }
+}
+
+test('regexes drawn to backtrack, in a Split, a Replace normalizer or a Replace decoder: a result or a refusal naming the pattern\'s key, in bounded time', () => {
+  const verdicts = run('regex', 20_261, 60);
+  verdicts.forEach(assertClean);
+  const refused = verdicts.filter((v) => v.verdict === 'refused');
+  // The family holds both kinds, so the property is not met by refusing everything or nothing.
+  assert.ok(refused.length > 0 && refused.length < verdicts.length, `${refused.length} of ${verdicts.length} refused`);
+  for (const v of refused) assert.match(v.message ?? '', /"(pre_tokenizer|normalizer|decoder)[^"]*\.pattern\.Regex"/, v.name);
+});
+
+test('size bombs inside the file\'s budget (a multiplying Replace, a long Metaspace replacement or Prepend, a huge added token, a long text for a few ids, many rules): bounded in time and memory', () => {
+  run('size', 4_242, 30).forEach(assertClean);
+});
+
+test(`a vocabulary over ${MAX_VOCAB.toLocaleString('en-US')} pieces is refused by its key before the library builds it`, () => {
+  const [v] = run('vocabulary', 0, 2_000_000);
+  assertClean(v);
+  assert.equal(v.verdict, 'refused');
+  assert.match(v.message ?? '', /model\.vocab\) holds more than/);
+});
+
+test('decoders that write megabytes per token: the labels are bounded, or the decoder is refused by its key', () => {
+  const verdicts = run('decoder', 77, 20);
+  verdicts.forEach(assertClean);
+  for (const v of verdicts.filter((x) => x.verdict === 'refused')) assert.match(v.message ?? '', /"decoder\.decoders\[\d+\](\.content)?"/, v.name);
+});
