@@ -8,7 +8,7 @@ import { readModelFolder, type ModelFolder } from '../../core/checkpoint-files/m
 import { ModelError } from '../../core/checkpoint/error.js';
 import { loadModel, runText } from '../../core/checkpoint/model.js';
 import type { RunResult } from '../../core/checkpoint/types.js';
-import { tokenizerFrom, type Encoding, type Tokenizer } from '../../core/tokenizer/index.js';
+import { tokenizerFrom } from '../../core/tokenizer/index.js';
 import { TokenizerError } from '../../core/tokenizer/tokenizer.js';
 import { TensorFileError } from '../../core/tensors/source.js';
 import { safetensorsParts } from '../../core/tensors/safetensors-write.js';
@@ -50,12 +50,9 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
     const cannot = typeof out === 'string' ? unwritable(out) : undefined;
     if (cannot !== undefined) return usage(`--out ${out} cannot be written (${cannot}); name a file`);
     const model = loadModel(folder.configText, folder.tensors, { where: folder.where });
-    const full = tokenizerFrom(folder.tokenizerFiles);
+    const tokenizer = tokenizerFrom(folder.tokenizerFiles);
     const loadMs = performance.now() - started;
     const c = model.config;
-    // Only as much of the text is tokenized as the first ids it can use take: an 8 MB file for
-    // --max-tokens 8, or one id past the context length to know the text is too long for the model.
-    const tokenizer = { ...full, encode: (t: string) => firstIds(full, t, maxTokens, c.contextLength) };
     const result = runText(model, tokenizer, input, {
       ...(maxTokens > 0 ? { maxTokens } : {}),
       refuse: (n) => (json ? overBudget(RUN_PRINTED, c.layers * c.heads * n * n, `${c.layers} layers × ${c.heads} heads × ${n}² weights`, 'use --max-tokens, or --out FILE.safetensors without --json') : undefined),
@@ -78,15 +75,7 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
   }
 }
 
-/** The first `maxTokens` ids of the text (all when 0), refused past the context length without tokenizing the rest. */
-function firstIds(tokenizer: Tokenizer, text: string, maxTokens: number, contextLength: number): Encoding {
-  if (maxTokens > 0) return tokenizer.encode(text, maxTokens);
-  const e = tokenizer.encode(text, contextLength + 1);
-  if (e.ids.length > contextLength) throw new ModelError(`the text is over ${contextLength} tokens, more than the model's context length of ${contextLength}: use --max-tokens to keep the first ones`);
-  return e;
-}
-
-/** The issue's JSON: the model's shape (without contextLength), ids, pieces, tokens, attention, next, timings. */
+/** The --json answer: the model's shape (without contextLength), ids, pieces, tokens, attention, next, timings. */
 function runJson(r: RunResult): string {
   const { type, layers, heads, kvHeads, dModel, headDim, vocab } = r.model;
   const n = r.ids.length;

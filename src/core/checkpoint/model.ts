@@ -109,13 +109,16 @@ export interface RunOptions {
 /** Tokenizes `text` and runs the model over it. timings.loadMs is 0: the caller measured the loading. */
 export function runText(m: LoadedModel, tokenizer: Tokenizer, text: string, options: RunOptions = {}): RunResult {
   const t0 = performance.now();
-  const encoding = tokenizer.encode(text);
+  // Only as much of the text is tokenized as the ids the run can use take: the first maxTokens, or one
+  // past the context length to know the text is too long (an 8 MB text costs what its first ids cost).
+  const { contextLength } = m.config;
+  const encoding = tokenizer.encode(text, options.maxTokens ?? contextLength + 1);
   let ids = encoding.ids, pieces = encoding.pieces;
   if (options.maxTokens !== undefined) {
     ids = ids.slice(0, options.maxTokens);
     pieces = pieces.slice(0, options.maxTokens);
-  } else if (ids.length > m.config.contextLength) {
-    throw new ModelError(`the text is ${ids.length} tokens, more than the model's context length of ${m.config.contextLength}: use --max-tokens to keep the first ones`);
+  } else if (ids.length > contextLength) {
+    throw new ModelError(`the text is over ${contextLength} tokens, more than the model's context length of ${contextLength}: use --max-tokens to keep the first ones`);
   }
   if (ids.length === 0) throw new ModelError('the text has no tokens to run');
   const tokens = ids.map((id) => tokenizer.decodeOne(id));

@@ -7,7 +7,17 @@ import { loadModel, runBytes, runRefusal, runText, topNext } from '../../../../s
 import type { Tokenizer } from '../../../../src/core/tokenizer/tokenizer.js';
 import { GPT2_CONFIG, tinyCheckpoint } from '../../../support/tiny-checkpoint.js';
 
-const counting = (n: number): Tokenizer => ({ vocabSize: 40, encode: () => ({ ids: Array.from({ length: n }, (_, i) => i % 40), pieces: Array.from({ length: n }, (_, i) => `p${i}`) }), decodeOne: (id) => `t${id}` });
+// A text of n tokens; like the real tokenizer it stops at `limit` ids, and it keeps the limits it was asked for.
+const limits: (number | undefined)[] = [];
+const counting = (n: number): Tokenizer => ({
+  vocabSize: 40,
+  encode: (_text, limit) => {
+    limits.push(limit);
+    const m = Math.min(n, limit ?? n);
+    return { ids: Array.from({ length: m }, (_, i) => i % 40), pieces: Array.from({ length: m }, (_, i) => `p${i}`) };
+  },
+  decodeOne: (id) => `t${id}`,
+});
 
 test('topNext: the five largest logits, most likely first, with their softmax p (ties by id)', () => {
   const logits = Float64Array.from([0, 2, 1, 3, 2, -1, 0.5]);
@@ -40,7 +50,10 @@ test('runText: the run\'s shape; --max-tokens keeps the first tokens; past the c
     assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-6);
     for (let j = i + 1; j < 10; j++) assert.equal(row[j], 0);
   }
+  limits.length = 0;
   assert.equal(runText(m, counting(40), 'x', { maxTokens: 7 }).ids.length, 7);
-  assert.throws(() => runText(m, counting(40), 'x'), /the text is 40 tokens, more than the model's context length of 32: use --max-tokens/);
+  assert.throws(() => runText(m, counting(40), 'x'), /the text is over 32 tokens, more than the model's context length of 32: use --max-tokens/);
+  // The tokenizer is asked for only the ids the run can use: 7, then one past the context length.
+  assert.deepEqual(limits, [7, 33]);
   assert.throws(() => runText(m, counting(0), 'x'), /no tokens/);
 });
