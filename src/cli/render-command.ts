@@ -50,15 +50,18 @@ export async function renderCommand(args: Args, maxBytes: number, io: Io): Promi
   const tokenCount = done.data.inputs[input].tokens.length;
   if (token >= tokenCount) { io.err(`attn render: --token ${token}, but input ${input} has ${tokenCount} token(s), numbered from 0`); return 2; }
   // jsdom is loaded only here: compute and validate stay fast to start.
-  const { renderSvg } = await import('./render.js');
-  const svg = renderSvg(done.data, view as ViewName, {
+  const { renderSvg, viewOverBudget } = await import('./render.js');
+  const options = {
     input, token,
     ...(head === 'all' || head >= 0 ? { head } : {}),
     ...(width > 0 ? { width } : {}),
     ...(theme ? { theme } : {}),
     ...(matrixMode ? { matrixMode } : {}),
     ...(projection ? { projection } : {}),
-  });
+  };
+  const costly = viewOverBudget(done.data, view as ViewName, options);
+  if (costly) { io.err(`attn render: ${costly}`); return 1; }
+  const svg = renderSvg(done.data, view as ViewName, options);
   if (typeof out === 'string') {
     const failed = writeWhole(out, [svg]);
     if (failed) {

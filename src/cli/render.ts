@@ -10,6 +10,7 @@ import { specEntry } from '../../webview/views/registry.js';
 import { resolveSelection, type AnyViewName } from '../../webview/views/spec/selection.js';
 import type { MatrixMode, Role, ViewHandle } from '../../webview/kit/view.js';
 import { xmlSafe } from '../../webview/kit/xml-safe.js';
+import { COMPARE, compareElements, overBudget } from '../core/budget.js';
 
 export interface RenderOptions {
   input?: number;
@@ -21,6 +22,21 @@ export interface RenderOptions {
   theme?: ThemeKind;
   matrixMode?: MatrixMode;
   projection?: Role;
+}
+
+/**
+ * Why `view` of `json` is not drawn, from its shapes, before jsdom builds anything; undefined when it
+ * fits. The compare view grows with the inputs holding the word times the features.
+ */
+export function viewOverBudget(json: AttentionData, view: AnyViewName, options: RenderOptions = {}): string | undefined {
+  if (view !== 'compare') return undefined;
+  const { input, token } = resolveSelection(json, view, { input: options.input ?? 0, head: options.head ?? 0, token: options.token ?? -1 }, options.input !== undefined);
+  const word = json.inputs[input]?.tokens[token];
+  const holding = json.inputs.filter((inp) => inp.tokens.includes(word ?? ''));
+  const tokens = holding.reduce((m, inp) => Math.max(m, inp.tokens.length), 0);
+  const cost = compareElements(holding.length, tokens, json.dModel);
+  return overBudget(COMPARE, cost, `${holding.length} input(s) × ${json.dModel.toLocaleString('en-US')} feature(s)`,
+    'draw --view quadrant or matrix instead, or compare fewer inputs or features in a smaller spec');
 }
 
 export function renderSvg(json: AttentionData, view: AnyViewName, options: RenderOptions = {}): string {

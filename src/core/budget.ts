@@ -126,3 +126,15 @@ export const QUADRANT_PCA: Budget = { what: 'the principal components', max: 8_3
  * largest, and how many are left out.
  */
 export const STEP_TERMS: Budget = { what: 'a tooltip\'s sum', max: 1024, unit: 'terms' };
+
+/**
+ * The compare view (one panel per input holding the word): per panel its frame and titles, three
+ * elements per token (label, bar, value) and four per feature (label, before, after, value), each
+ * built by d3 in jsdom for attn render. 16 panels of 600 features (38,000 elements) took 13 s and
+ * 0.55 GB to write; 64 panels of 600 took 46 s and 1.6 GB, one panel of 150,000 features (600,000)
+ * ran out of memory at 4.5 GB. 24,000 keeps a render within about 10 s on a loaded machine.
+ */
+export const COMPARE: Budget = { what: 'the compare view', max: 24_000, unit: 'SVG elements' };
+
+/** SVG elements of the compare view of `panels` inputs, the longest of `tokens` tokens, over `features` features. */
+export const compareElements = (panels: number, tokens: number, features: number) => panels * (8 + 3 * tokens + 4 * features);
