@@ -81,13 +81,13 @@ test('modelTarget: a tensor file is opened as named, with --tensor', () => {
 test('modelTarget: a spec that references a file opens it beside the spec, with its tokens and tensor', () => {
   const dir = tempDir('attn-ref-');
   const spec = join(dir, 'run.attn.json');
-  writeFileSync(spec, '{\n  "attention": { "file": "runs/run1.npy", "tensor": "t" },\n  "tokens": ["The", "cat"]\n}');
+  writeFileSync(spec, '{\n  "attention": { "file": "runs/run1.npz", "tensor": "t" },\n  "tokens": ["The", "cat"]\n}');
   mkdirSync(join(dir, 'runs'));
-  writeFileSync(join(dir, 'runs', 'run1.npy'), '');
+  writeFileSync(join(dir, 'runs', 'run1.npz'), '');
   const s = io();
   const t = modelTarget(spec, {}, s.io);
   assert.ok(typeof t !== 'number', s.err.join('\n'));
-  assert.equal(t.path, join(dir, 'runs', 'run1.npy'));
+  assert.equal(t.path, join(dir, 'runs', 'run1.npz'));
   assert.deepEqual(t.options, { tensor: 't', tokens: ['The', 'cat'] });
   // --tensor wins over the spec's.
   const over = modelTarget(spec, { tensor: 'other' }, io().io);
@@ -175,4 +175,16 @@ test('attn inspect - reads the model file from standard input, as the usage says
   const garbage = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), 'inspect', '-'], { cwd: ROOT, input: Buffer.from('not a tensor file at all'), encoding: 'utf8', timeout: 30_000 });
   assert.equal(garbage.status, 1);
   assert.match(garbage.stderr, /^standard input: /);
+});
+
+test('attn inspect FILE.npy --tensor NAME: an .npy holds one unnamed array, so the name is refused, not ignored', async () => {
+  const dir = tempDir('attn-npy-');
+  const file = join(dir, 'run.npy');
+  writeFileSync(file, npyBytes(npyDict('<f4', [1, 1, 2, 2]), Buffer.from(new Float32Array([1, 0, 0.5, 0.5]).buffer)));
+  assert.equal((await attn('inspect', file)).code, 0, 'the file itself opens');
+  const r = await attn('inspect', file, '--tensor', 'nope');
+  assert.equal(r.code, 1);
+  assert.equal(r.out, '');
+  assert.match(r.err, /run\.npy: an \.npy file holds one unnamed array, so there is no tensor "nope" in it; leave out "tensor"$/);
+  assert.equal(r.err.split('\n').length, 1);
 });
