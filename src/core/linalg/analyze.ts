@@ -249,7 +249,21 @@ export function analyzeOverLimit(spec: Spec): string | undefined {
   const work = sumOf(terms);
   if (work <= MAX_ANALYZE_WORK) return undefined;
   const cause = dominantCause(terms);
-  return `analysing ${spec.heads.length} head(s) at d_model ${spec.dModel} needs about ${(work / 1e9).toFixed(0)} billion multiply-adds, over the ${MAX_ANALYZE_WORK / 1e9} billion limit, mostly for its ${cause?.name ?? `d_model ${spec.dModel}`}: use ${cause?.fix ?? 'a smaller d_model'}`;
+  return `analysing ${spec.heads.length} head(s) at d_model ${spec.dModel} needs about ${(work / 1e9).toFixed(0)} billion multiply-adds, over the ${MAX_ANALYZE_WORK / 1e9} billion limit${costliestHead(spec)}, ` +
+    `mostly for its ${cause?.name ?? `d_model ${spec.dModel}`}: use ${cause?.fix ?? 'a smaller d_model'}`;
+}
+
+/** ', of which head "h" (its shapes) takes N billion': the head to make smaller and the widths that make it costly. */
+function costliestHead(spec: Spec): string {
+  let best: { h: Spec['heads'][number]; work: number } | undefined;
+  for (const h of spec.heads) {
+    const work = headWork(spec, h);
+    if (!best || work > best.work) best = { h, work };
+  }
+  if (!best) return '';
+  const d = spec.dModel, dk = best.h.wq.matrix.cols, dv = best.h.wv.matrix.cols;
+  const part = best.work >= 1e9 ? `${(best.work / 1e9).toFixed(best.work >= 1e10 ? 0 : 1)} billion` : `${(best.work / 1e6).toFixed(0)} million`;
+  return `, of which head ${JSON.stringify(best.h.name)} (W_Q and W_K d_model ${d} × d_k ${dk}, W_V ${d} × d_v ${dv}) takes ${part}`;
 }
 
 /**

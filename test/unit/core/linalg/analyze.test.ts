@@ -182,6 +182,10 @@ test('the analyze and spectrum limits name the dimension that is over: d_model w
         : kind === 'dv' ? `mostly for its d_v ${big} of head "h0": use a smaller d_v`
           : `mostly for its ${spec.heads.length} heads: use fewer heads`;
     assert.ok(message.includes(want), `shape ${k} (${kind}): ${message}`);
+    // The head to make smaller is named with the widths that make it costly.
+    const h0 = spec.heads[0];
+    if (kind !== 'heads') assert.ok(message.includes(`, of which head "h0" (W_Q and W_K d_model ${spec.dModel} × d_k ${h0.wq.matrix.cols}, W_V ${spec.dModel} × d_v ${h0.wv.matrix.cols}) takes `), `shape ${k}: ${message}`);
+    else assert.match(message, /, of which head "h\d+" \(W_Q and W_K d_model \d+ × d_k 64, W_V \d+ × d_v 64\) takes [\d.]+ (billion|million), mostly/);
     if (kind !== 'heads') {
       const spectrum = spectrumOverLimit(spec, 0);
       if (spectrum !== undefined) {
@@ -191,4 +195,9 @@ test('the analyze and spectrum limits name the dimension that is over: d_model w
     }
   }
   assert.ok(Object.values(seen).every((c) => c >= 20), JSON.stringify(seen));
+});
+
+test('a square head past the limit is named with its widths: d_model 1,918 × d_k 1,918', () => {
+  const message = analyzeOverLimit(shapes(1918, [{ dk: 1918, dv: 1918 }]));
+  assert.match(message ?? '', /^analysing 1 head\(s\) at d_model 1918 needs about \d+ billion multiply-adds, over the 4 billion limit, of which head "h0" \(W_Q and W_K d_model 1918 × d_k 1918, W_V 1918 × d_v 1918\) takes \d+ billion, mostly for its d_model 1918: use a smaller d_model$/);
 });
