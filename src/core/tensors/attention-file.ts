@@ -10,6 +10,18 @@ import { checkRows, type AttentionSource } from './attention-source.js';
 /** The names of the files that hold a model's attention: .safetensors, .npy, .npz (any case). */
 export const ATTENTION_FILE_NAME = /\.(safetensors|npy|npz)$/i;
 
+/**
+ * Which attention file format `head` (a file's first bytes, 9 or more) starts like, or undefined for
+ * anything else (a spec's text): \x93NUMPY, a zip's local header, or safetensors' 8-byte header
+ * length followed by its JSON's "{". For bytes without a name, as standard input is.
+ */
+export function attentionFormat(head: Uint8Array): 'npy' | 'npz' | 'safetensors' | undefined {
+  if (head.length >= 6 && head[0] === 0x93 && String.fromCharCode(...head.subarray(1, 6)) === 'NUMPY') return 'npy';
+  if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 3 && head[3] === 4) return 'npz';
+  if (head.length >= 9 && head[8] === 0x7b && head[6] === 0 && head[7] === 0) return 'safetensors';
+  return undefined;
+}
+
 /** A tensor found in a file: where its C-order little-endian data starts in its source. */
 export interface TensorRef {
   name: string;

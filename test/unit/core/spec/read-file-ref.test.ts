@@ -79,7 +79,7 @@ test('each bad reference is refused with a message on the reference', () => {
   const dir = folder();
   mkdirSync(join(dir, 'sub'));
   symlinkSync('/etc/hostname', join(dir, 'sub', 'escape.npy'));
-  const cases: [{ tensor?: string }, RegExp, string][] = [
+  const cases: [{ file: string; tensor?: string; scale?: number }, RegExp, string][] = [
     [{ file: '../wq.npy' }, /"\.\.", going up, is not allowed/, 'file'],
     [{ file: '/etc/passwd' }, /relative to the spec's folder, not an absolute one/, 'file'],
     [{ file: 'sub/escape.npy' }, /leads outside the spec's folder/, 'file'],
