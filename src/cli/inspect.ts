@@ -130,7 +130,7 @@ export function inspectReport(r: InspectJson): string {
     `${r.file}: ${r.dtype}, ${r.layers} layer(s) × ${r.heads} head(s) × ${r.tokens} tokens`,
     r.tokenTexts.length ? `tokens: ${shown}${r.tokenTexts.length > 12 ? ' …' : ''}` : 'tokens: none given (duplicateToken and induction need them)',
     '',
-    ...columns([['layer', 'head', ...STAT_NAMES], ...r.stats.map((s) => [String(s.layer), String(s.head), ...STAT_NAMES.map((k) => cell(s[k]))])]),
+    ...columns([['layer', 'head', ...STAT_NAMES], ...r.stats.map((s) => [String(r.layerNumbers?.[s.layer] ?? s.layer), String(s.head), ...STAT_NAMES.map((k) => cell(s[k]))])]),
   ];
   if (r.rollout) {
     const last = r.rollout[r.tokens - 1];

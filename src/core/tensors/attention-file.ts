@@ -75,6 +75,16 @@ function dimensions(file: string, t: TensorRef, perLayer: boolean): { layers: nu
   return { layers, heads, n };
 }
 
+/**
+ * The note for a file whose layers are numbered with gaps: the file's numbers, and how they map to
+ * the places the views and --layer count (0, 1, … in attn inspect and --layer; L1, L2, … in the grid).
+ */
+export function layerNote(numbers: readonly number[]): string {
+  const more = numbers.length > 8 ? ', …' : '';
+  const pairs = numbers.slice(0, 8).map((k, i) => `--layer ${i} and L${i + 1} are its ${k}`).join(', ');
+  return `the file numbers its layers ${numbers.slice(0, 8).join(', ')}${more} (with gaps): attn inspect shows the file's numbers; --layer counts them in order from 0 and the grid's labels from L1 (${pairs}${more})`;
+}
+
 /** The layer number at the end of a tensor's name: `layers.3.attention` → 3, `attn_11` → 11. */
 export function layerNumber(name: string): number | undefined {
   const m = /(\d+)\D*$/.exec(name);
@@ -89,6 +99,7 @@ export function attentionFromTensors(file: string, tensors: readonly TensorRef[]
   }
   let layerTensors: TensorRef[];
   let layers: number, heads: number, n: number;
+  let layerNumbers: number[] | undefined;
   const notes: string[] = [];
   if (tensors.length === 1) {
     layerTensors = [tensors[0]];
@@ -104,8 +115,8 @@ export function attentionFromTensors(file: string, tensors: readonly TensorRef[]
     layerTensors = numbered.map((x) => x.t);
     const gaps = numbered.some((x, i) => x.layer !== i);
     if (gaps) {
-      const shown = numbered.slice(0, 8).map((x, i) => `${x.layer} as ${i}`).join(', ');
-      notes.push(`the file's layers are numbered ${numbered.slice(0, 8).map((x) => x.layer).join(', ')}${numbered.length > 8 ? ', …' : ''}; they are shown in order from 0 (${shown}${numbered.length > 8 ? ', …' : ''})`);
+      layerNumbers = numbered.map((x) => x.layer!);
+      notes.push(layerNote(layerNumbers));
     }
     const first = dimensions(file, layerTensors[0], true);
     ({ heads, n } = first);
@@ -125,6 +136,7 @@ export function attentionFromTensors(file: string, tensors: readonly TensorRef[]
     file, dtype, layers, heads, n,
     ...(tokens ? { tokens } : {}),
     ...(notes.length > 0 ? { notes } : {}),
+    ...(layerNumbers ? { layerNumbers } : {}),
     head(layer, head, out = new Float64Array(n * n)) {
       decode(dtype, this.rowBytes(layer, head, 0, n), n * n, out);
       return out;

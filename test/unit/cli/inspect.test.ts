@@ -188,3 +188,29 @@ test('attn inspect FILE.npy --tensor NAME: an .npy holds one unnamed array, so t
   assert.match(r.err, /run\.npy: an \.npy file holds one unnamed array, so there is no tensor "nope" in it; leave out "tensor"$/);
   assert.equal(r.err.split('\n').length, 1);
 });
+
+/** A safetensors file of one tensor per layer, named layers.K.attn for each K of `numbers`: 2 heads of 3 × 3 each. */
+function layeredSafetensors(file: string, numbers: number[]): void {
+  const body = Buffer.from(new Float32Array(Array.from({ length: 2 * 9 }, (_, i) => [1, 0, 0, 0.5, 0.5, 0, 0.25, 0.25, 0.5][i % 9])).buffer);
+  const header: Record<string, unknown> = { __metadata__: { tokens: JSON.stringify(['a', 'b', 'c']) } };
+  numbers.forEach((k, i) => { header[`layers.${k}.attn`] = { dtype: 'F32', shape: [2, 3, 3], data_offsets: [i * body.length, (i + 1) * body.length] }; });
+  const json = Buffer.from(JSON.stringify(header));
+  const size = Buffer.alloc(8);
+  size.writeBigUInt64LE(BigInt(json.length));
+  writeFileSync(file, Buffer.concat([size, json, ...numbers.map(() => body)]));
+}
+
+test('a file whose layers are numbered 0 and 5: inspect shows 0 and 5, --json gives them, and the note says how --layer and the grid count', async () => {
+  const file = join(tempDir('attn-layers-'), 'run.safetensors');
+  layeredSafetensors(file, [5, 0]);
+  const text = await attn('inspect', file);
+  assert.equal(text.code, 0, text.err);
+  const rows = text.out.split('\n').filter((l) => /^\s+\d+\s+\d+\s/.test(l)).map((l) => l.trim().split(/\s+/).slice(0, 2).join(' '));
+  assert.deepEqual(rows, ['0 0', '0 1', '5 0', '5 1']);
+  assert.match(text.err, /warning: the file numbers its layers 0, 5 \(with gaps\): .* \(--layer 0 and L1 are its 0, --layer 1 and L2 are its 5\)$/);
+  const json = JSON.parse((await attn('inspect', file, '--json')).out) as InspectJson;
+  assert.deepEqual(json.layerNumbers, [0, 5]);
+  assert.deepEqual(json.stats.map((s) => s.layer), [0, 0, 1, 1], 'the statistics count places, as --layer does');
+  layeredSafetensors(file, [0, 1]);
+  assert.equal((JSON.parse((await attn('inspect', file, '--json')).out) as InspectJson).layerNumbers, undefined, 'layers 0, 1: nothing to say');
+});
