@@ -138,3 +138,17 @@ export const COMPARE: Budget = { what: 'the compare view', max: 24_000, unit: 'S
 
 /** SVG elements of the compare view of `panels` inputs, the longest of `tokens` tokens, over `features` features. */
 export const compareElements = (panels: number, tokens: number, features: number) => panels * (8 + 3 * tokens + 4 * features);
+
+/**
+ * Bytes the readers of one model scan may hold inflated together. A deflated .npz is inflated whole
+ * by each reader that opens it (15 heads of 4,096² in F16: 503 MB, 578 MB at the reader's peak), so
+ * helpers that share the scan multiply it; past this budget fewer of them join, and none when one
+ * copy is over half of it.
+ */
+export const SCAN_INFLATED: Budget = { what: 'the scan\'s inflated copies of the file', max: 512 * 1024 * 1024, unit: 'bytes' };
+
+/** How many of `wanted` helpers may join a scan whose every reader holds `inflated` bytes (none inflated: all of them). */
+export function scanHelpersWithin(inflated: number | undefined, wanted: number): number {
+  if (!inflated || inflated <= 0) return wanted;
+  return Math.max(0, Math.min(wanted, Math.floor(SCAN_INFLATED.max / inflated) - 1));
+}
