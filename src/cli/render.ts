@@ -10,7 +10,7 @@ import { specEntry } from '../../webview/views/registry.js';
 import { resolveSelection, type AnyViewName } from '../../webview/views/spec/selection.js';
 import type { MatrixMode, Role, ViewHandle } from '../../webview/kit/view.js';
 import { xmlSafe } from '../../webview/kit/xml-safe.js';
-import { COMPARE, compareElements, overBudget } from '../core/budget.js';
+import { compareOverBudget } from '../core/result/view-budget.js';
 
 export interface RenderOptions {
   input?: number;
@@ -31,12 +31,7 @@ export interface RenderOptions {
 export function viewOverBudget(json: AttentionData, view: AnyViewName, options: RenderOptions = {}): string | undefined {
   if (view !== 'compare') return undefined;
   const { input, token } = resolveSelection(json, view, { input: options.input ?? 0, head: options.head ?? 0, token: options.token ?? -1 }, options.input !== undefined);
-  const word = json.inputs[input]?.tokens[token];
-  const holding = json.inputs.filter((inp) => inp.tokens.includes(word ?? ''));
-  const tokens = holding.reduce((m, inp) => Math.max(m, inp.tokens.length), 0);
-  const cost = compareElements(holding.length, tokens, json.dModel);
-  return overBudget(COMPARE, cost, `${holding.length} input(s) × ${json.dModel.toLocaleString('en-US')} feature(s)`,
-    'draw --view quadrant or matrix instead, or compare fewer inputs or features in a smaller spec');
+  return compareOverBudget(json, input, token);
 }
 
 export function renderSvg(json: AttentionData, view: AnyViewName, options: RenderOptions = {}): string {
