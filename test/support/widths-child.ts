@@ -11,11 +11,13 @@ async function main(): Promise<void> {
   const cases = JSON.parse(readFileSync(process.argv[2], 'utf8')) as Case[];
   for (const [k, c] of cases.entries()) {
     writeSync(1, `start ${k}\n`);
-    const out: string[] = [], err: string[] = [];
+    // Output is counted, not kept: what a case prints must not weigh on the next one.
+    const err: string[] = [];
+    let outBytes = 0;
     const t0 = performance.now();
-    const code = await run(c.argv, { out: (t) => out.push(t), err: (t) => err.push(t) });
+    const code = await run(c.argv, { out: (t) => { outBytes += t.length; }, err: (t) => err.push(t) });
     const ms = performance.now() - t0;
-    writeSync(1, `${JSON.stringify({ k, heapMB: Math.round(process.memoryUsage().heapUsed / 1e6), code, ms, outBytes: out.reduce((s, t) => s + t.length, 0), err: err.slice(0, 20).join('\n') })}\n`);
+    writeSync(1, `${JSON.stringify({ k, heapMB: Math.round(process.memoryUsage().heapUsed / 1e6), code, ms, outBytes, err: err.slice(0, 20).join('\n') })}\n`);
   }
 }
 
