@@ -55,9 +55,10 @@ export function inspectCommand(args: Args, maxBytes: number, io: Io): number {
 /** Most bytes of a model file read from standard input (a file on disk is read at offsets, never whole). */
 export const MAX_STDIN_MODEL_BYTES = 256 * 1024 * 1024;
 
-/** The attention file a target names: the file on disk, or "-", standard input read into memory within its budget. */
-export function openTarget(target: ModelTarget): AttentionSource {
+/** The attention file a target names: the file on disk, or "-", standard input read into memory within its budget (or `stdin`, its bytes already read). */
+export function openTarget(target: ModelTarget, stdin?: Uint8Array): AttentionSource {
   if (target.computed) return target.computed;
+  if (stdin) return attentionOf(memorySource('standard input', stdin), target.options);
   if (target.path !== '-') return openAttention(target.path, target.options);
   const bytes = readBudget(0, MAX_STDIN_MODEL_BYTES);
   if (bytes.length > MAX_STDIN_MODEL_BYTES) throw new TensorFileError(`standard input: more than ${MAX_STDIN_MODEL_BYTES} bytes; give the file's name instead (a file is read at offsets, not whole)`);
@@ -129,7 +130,7 @@ export function inspectReport(r: InspectJson): string {
     `${r.file}: ${r.dtype}, ${r.layers} layer(s) × ${r.heads} head(s) × ${r.tokens} tokens`,
     r.tokenTexts.length ? `tokens: ${shown}${r.tokenTexts.length > 12 ? ' …' : ''}` : 'tokens: none given (duplicateToken and induction need them)',
     '',
-    ...columns([['layer', 'head', ...STAT_NAMES], ...r.stats.map((s) => [String(s.layer), String(s.head), ...STAT_NAMES.map((k) => cell(s[k]))])]),
+    ...columns([['layer', 'head', ...STAT_NAMES], ...r.stats.map((s) => [String(r.layerNumbers?.[s.layer] ?? s.layer), String(s.head), ...STAT_NAMES.map((k) => cell(s[k]))])]),
   ];
   if (r.rollout) {
     const last = r.rollout[r.tokens - 1];

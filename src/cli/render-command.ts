@@ -8,16 +8,30 @@ import { choiceFlag, intFlag, isBad, type Args, type Io } from './args.js';
 import { analyzeFile } from './spec-input.js';
 import { inputReplacedBy, sameFile, writeWhole } from './outputs.js';
 import { printable } from './terminal.js';
+import type { RenderOptions } from './render.js';
+import { isStdin, readStdin } from './stdin-input.js';
 
 export async function renderCommand(args: Args, maxBytes: number, io: Io): Promise<number> {
   // Model files, and specs that reference one when a model view is asked for.
   const modelView = (MODEL_VIEW_NAMES as readonly string[]).includes(String(args.flags.get('--view')));
+  // Standard input has no name to go by: what was read says which views apply.
+  const stdin = args.files.length === 1 && isStdin(args.files[0]) ? readStdin(maxBytes) : undefined;
+  if (stdin && 'error' in stdin) { io.err(`attn render: ${printable(stdin.error)}`); return 1; }
+  if (stdin?.kind === 'model') {
+    if (args.flags.has('--view') && !modelView) {
+      io.err(`attn render: standard input holds a model's attention (${stdin.format}): --view must be one of ${MODEL_VIEW_NAMES.join(', ')}`);
+      return 2;
+    }
+    return (await import('./render-model.js')).renderModelCommand(args, io, stdin.bytes);
+  }
   if (args.files.length === 1 && (ATTENTION_FILE_NAME.test(args.files[0]) || (modelView && /\.json$/i.test(args.files[0])))) {
     return (await import('./render-model.js')).renderModelCommand(args, io);
   }
   const view = args.flags.get('--view');
   if (typeof view !== 'string' || !(VIEW_NAMES as readonly string[]).includes(view)) {
-    io.err(`attn render: --view must be one of ${VIEW_NAMES.join(', ')}`);
+    const what = stdin ? 'standard input holds a spec\'s text, so ' : '';
+    const models = modelView && stdin ? ` (the model views draw a model's attention file, or a spec on disk: attn render FILE.attn.json --view ${String(args.flags.get('--view'))})` : '';
+    io.err(`attn render: ${what}--view must be one of ${VIEW_NAMES.join(', ')}${models}`);
     return 2;
   }
   const input = intFlag(args, '--input', 0);
@@ -37,7 +51,7 @@ export async function renderCommand(args: Args, maxBytes: number, io: Io): Promi
     return 2;
   }
   const read: string[] = [];
-  const done = analyzeFile(args, maxBytes, io, 'render', read);
+  const done = analyzeFile(args, maxBytes, io, 'render', read, stdin?.kind === 'spec' ? stdin.text : undefined);
   if (!done) return 1;
   const replaced = typeof out === 'string' ? inputReplacedBy(out, read) : undefined;
   if (replaced !== undefined) {
@@ -50,15 +64,18 @@ export async function renderCommand(args: Args, maxBytes: number, io: Io): Promi
   const tokenCount = done.data.inputs[input].tokens.length;
   if (token >= tokenCount) { io.err(`attn render: --token ${token}, but input ${input} has ${tokenCount} token(s), numbered from 0`); return 2; }
   // jsdom is loaded only here: compute and validate stay fast to start.
-  const { renderSvg } = await import('./render.js');
-  const svg = renderSvg(done.data, view as ViewName, {
+  const { renderSvg, viewOverBudget } = await import('./render.js');
+  const options: RenderOptions = {
     input, token,
     ...(head === 'all' || head >= 0 ? { head } : {}),
     ...(width > 0 ? { width } : {}),
     ...(theme ? { theme } : {}),
     ...(matrixMode ? { matrixMode } : {}),
     ...(projection ? { projection } : {}),
-  });
+  };
+  const costly = viewOverBudget(done.data, view as ViewName, options);
+  if (costly) { io.err(`attn render: ${costly}`); return 1; }
+  const svg = renderSvg(done.data, view as ViewName, options);
   if (typeof out === 'string') {
     const failed = writeWhole(out, [svg]);
     if (failed) {

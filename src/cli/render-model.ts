@@ -37,7 +37,8 @@ function asset(...candidates: string[]): string | undefined {
   return candidates.find((p) => existsSync(p));
 }
 
-export function renderModelCommand(args: Args, io: Io): number {
+/** `stdin`: standard input's bytes, already read and found to be a model's attention file. */
+export function renderModelCommand(args: Args, io: Io, stdin?: Uint8Array): number {
   const { files, flags } = args;
   const usage = (message: string) => { io.err(`attn render: ${printable(message)}`); return 2; };
   if (files.length !== 1) return usage('name exactly one .safetensors, .npy or .npz file');
@@ -72,7 +73,7 @@ export function renderModelCommand(args: Args, io: Io): number {
       const replaced = typeof file === 'string' ? inputReplacedBy(file, inputs) : undefined;
       if (replaced !== undefined) return usage(`${flag} ${file} is ${replaced}, a file this command reads; name another file`);
     }
-    const a = openTarget(target);
+    const a = openTarget(target, stdin);
     try {
       if (layer >= a.layers) return usage(`--layer ${layer}, but the file has ${a.layers} layer(s), numbered from 0`);
       if (head >= a.heads) return usage(`--head ${head}, but the file has ${a.heads} head(s), numbered from 0`);

@@ -10,6 +10,7 @@ import { specEntry } from '../../webview/views/registry.js';
 import { resolveSelection, type AnyViewName } from '../../webview/views/spec/selection.js';
 import type { MatrixMode, Role, ViewHandle } from '../../webview/kit/view.js';
 import { xmlSafe } from '../../webview/kit/xml-safe.js';
+import { compareOverBudget } from '../core/result/view-budget.js';
 
 export interface RenderOptions {
   input?: number;
@@ -21,6 +22,16 @@ export interface RenderOptions {
   theme?: ThemeKind;
   matrixMode?: MatrixMode;
   projection?: Role;
+}
+
+/**
+ * Why `view` of `json` is not drawn, from its shapes, before jsdom builds anything; undefined when it
+ * fits. The compare view grows with the inputs holding the word times the features.
+ */
+export function viewOverBudget(json: AttentionData, view: AnyViewName, options: RenderOptions = {}): string | undefined {
+  if (view !== 'compare') return undefined;
+  const { input, token } = resolveSelection(json, view, { input: options.input ?? 0, head: options.head ?? 0, token: options.token ?? -1 }, options.input !== undefined);
+  return compareOverBudget(json, input, token);
 }
 
 export function renderSvg(json: AttentionData, view: AnyViewName, options: RenderOptions = {}): string {

@@ -16,15 +16,19 @@ export function filesBeside(file: string, read?: string[]): TensorFiles | undefi
   return read ? { open: (name) => { read.push(resolve(dirname(resolve(file)), name)); return files.open(name); } } : files;
 }
 
-/** Reads and computes one file, printing its problems; undefined when it cannot be computed. `read` gets every file read (the spec, its tensor files). */
-export function analyzeFile(args: Args, maxBytes: number, io: Io, command: 'compute' | 'render', read?: string[]) {
+/**
+ * Reads and computes one file, printing its problems; undefined when it cannot be computed. `read` gets
+ * every file read (the spec, its tensor files); `stdinText`, a spec already read from standard input.
+ */
+export function analyzeFile(args: Args, maxBytes: number, io: Io, command: 'compute' | 'render', read?: string[], stdinText?: string) {
   if (args.files.length !== 1) {
     io.err(`attn ${command}: name exactly one spec file\n${USAGE}`);
     return undefined;
   }
   const file = args.files[0];
   read?.push(file);
-  const text = readSpecFile(file, maxBytes, io);
+  // Standard input already read (to tell a spec from a model's file) is not read again.
+  const text = stdinText ?? readSpecFile(file, maxBytes, io);
   if (text === undefined) return undefined;
   // Only compute prints arrays of rows; render reads the typed model.
   const analysis = analyze(text, { maxBytes, helper: io.helper, json: command === 'compute', linalg: command === 'render', files: filesBeside(file, read) });

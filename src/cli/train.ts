@@ -2,6 +2,7 @@
 // --json prints { "head", "loss": [N + 1 numbers], "weights": { "wq", "wk", "wv" } } (rows);
 // the text form prints the loss every few steps, the target weights before and after, and the
 // learnt matrices.
+import { startOverflow } from '../core/train/overflow.js';
 import { toRows } from '../core/linalg/matrix.js';
 import { computeAttention, type HeadsHelper } from '../core/attention/attention.js';
 import type { Spec, TrainSpec } from '../core/spec/spec.js';
@@ -25,7 +26,7 @@ export function trainCommand(args: Args, maxBytes: number, io: Io): number {
   const run = train(spec, spec.train, { steps: n });
   if (run.stoppedAt === 0) {
     // Before any step: the spec's own numbers overflow, whatever the rate (no report: every number in it would be NaN).
-    io.err(`attn train: ${printable(file)}: the loss is not finite before the first step: the spec's numbers overflow as they are (its scale, embeddings, weights or a target too large), so no rate can train it`);
+    io.err(`attn train: ${printable(file)}: ${printable(startOverflow(spec, spec.train, run.overflowTarget))}`);
     return 1;
   }
   io.out(args.flags.has('--json') ? JSON.stringify(trainJson(run), null, 2) : trainReport(spec, spec.train, run, io.helper));

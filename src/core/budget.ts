@@ -126,3 +126,29 @@ export const QUADRANT_PCA: Budget = { what: 'the principal components', max: 8_3
  * largest, and how many are left out.
  */
 export const STEP_TERMS: Budget = { what: 'a tooltip\'s sum', max: 1024, unit: 'terms' };
+
+/**
+ * The compare view (one panel per input holding the word): per panel its frame and titles, three
+ * elements per token (label, bar, value) and four per feature (label, before, after, value), each
+ * built by d3 in jsdom for attn render. 16 panels of 600 features (38,000 elements) took 13 s and
+ * 0.55 GB to write; 64 panels of 600 took 46 s and 1.6 GB, one panel of 150,000 features (600,000)
+ * ran out of memory at 4.5 GB. 24,000 keeps a render within about 10 s on a loaded machine.
+ */
+export const COMPARE: Budget = { what: 'the compare view', max: 24_000, unit: 'SVG elements' };
+
+/** SVG elements of the compare view of `panels` inputs, the longest of `tokens` tokens, over `features` features. */
+export const compareElements = (panels: number, tokens: number, features: number) => panels * (8 + 3 * tokens + 4 * features);
+
+/**
+ * Bytes the readers of one model scan may hold inflated together. A deflated .npz is inflated whole
+ * by each reader that opens it (15 heads of 4,096² in F16: 503 MB, 578 MB at the reader's peak), so
+ * helpers that share the scan multiply it; past this budget fewer of them join, and none when one
+ * copy is over half of it.
+ */
+export const SCAN_INFLATED: Budget = { what: 'the scan\'s inflated copies of the file', max: 512 * 1024 * 1024, unit: 'bytes' };
+
+/** How many of `wanted` helpers may join a scan whose every reader holds `inflated` bytes (none inflated: all of them). */
+export function scanHelpersWithin(inflated: number | undefined, wanted: number): number {
+  if (!inflated || inflated <= 0) return wanted;
+  return Math.max(0, Math.min(wanted, Math.floor(SCAN_INFLATED.max / inflated) - 1));
+}

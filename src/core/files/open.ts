@@ -55,6 +55,8 @@ export function attentionOf(source: ByteSource, options: OpenOptions = {}, path?
 export function findTensors(source: ByteSource, wanted: string | undefined): { tensors: TensorRef[]; tokens?: string[]; inflated?: number } {
   const head = source.read(0, Math.min(8, source.size));
   if (isNpy(head)) {
+    // An .npy holds one unnamed array: a name asked of it would otherwise be ignored without a word.
+    if (wanted !== undefined) throw new TensorFileError(`${source.name}: an .npy file holds one unnamed array, so there is no tensor ${JSON.stringify(wanted)} in it; leave out "tensor"`);
     const t = readNpy(source, 'array');
     return { tensors: [t] };
   }

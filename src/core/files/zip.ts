@@ -146,7 +146,9 @@ export function entrySource(source: ByteSource, entry: ZipEntry): { source: Byte
   if (entry.size > MAX_INFLATED_BYTES) throw new TensorFileError(`${where}: ${entry.size} bytes inflated is over the ${MAX_INFLATED_BYTES}-byte limit; save with np.savez (not compressed) to open it at offsets`);
   let bytes: Buffer;
   try {
-    bytes = inflateRawSync(source.read(dataStart, entry.compressedSize), { maxOutputLength: Math.max(1, entry.size) });
+    // One output chunk of the declared size (and one byte to tell a longer stream): zlib otherwise
+    // gathers chunks and joins them, holding the member twice (1 GB for a 503 MB member) until a collection.
+    bytes = inflateRawSync(source.read(dataStart, entry.compressedSize), { maxOutputLength: Math.max(1, entry.size), chunkSize: Math.max(64, entry.size + 1) });
   } catch (e) {
     throw new TensorFileError(`${where}: the deflated data is damaged or larger than its declared ${entry.size} bytes (${e instanceof Error ? e.message : String(e)})`);
   }

@@ -147,6 +147,17 @@ function rowsOf(m: Matrix, from: number, to: number): Matrix {
   return { rows: to - from, cols: m.cols, data: m.data.slice(from * m.cols, to * m.cols) };
 }
 
+/**
+ * Numbers all the inputs' covariances may hold (d_model² per input of 2 tokens or more): 4,194,304
+ * is one 2,048-wide input or 64 at d_model 256, 32 MB of float64 and about 60 MB printed.
+ */
+export const MAX_COVARIANCE_NUMBERS = 4 * 1024 * 1024;
+
+/** Numbers the covariances of the spec's inputs hold, from the shapes. */
+export function covarianceNumbers(spec: Spec): number {
+  return spec.inputs.reduce((s, input) => s + (input.tokens.length >= 2 ? spec.dModel ** 2 : 0), 0);
+}
+
 /** Multiply-adds the analysis may cost (an SVD or eigendecomposition is about 10·m·n·min(m, n)); past this it is refused. */
 export const MAX_ANALYZE_WORK = 4e9;
 
@@ -247,9 +258,33 @@ export function analyzeWork(spec: Spec): number {
 export function analyzeOverLimit(spec: Spec): string | undefined {
   const terms = analyzeTerms(spec);
   const work = sumOf(terms);
-  if (work <= MAX_ANALYZE_WORK) return undefined;
+  if (work <= MAX_ANALYZE_WORK) {
+    // The covariances are d_model² numbers per input, held and printed: a width the work allows
+    // (2,261 features × 5 inputs) printed 413 MB in 36 s at 2.9 GB.
+    const held = covarianceNumbers(spec);
+    if (held > MAX_COVARIANCE_NUMBERS) {
+      const inputs = spec.inputs.filter((i) => i.tokens.length >= 2).length;
+      return `the covariances of ${inputs} input(s) at d_model ${spec.dModel} hold ${held.toLocaleString('en-US')} numbers (d_model² each), over the ${MAX_COVARIANCE_NUMBERS.toLocaleString('en-US')} limit: ` +
+        `use a smaller d_model${inputs > 1 ? ' or fewer inputs' : ''}`;
+    }
+    return undefined;
+  }
   const cause = dominantCause(terms);
-  return `analysing ${spec.heads.length} head(s) at d_model ${spec.dModel} needs about ${(work / 1e9).toFixed(0)} billion multiply-adds, over the ${MAX_ANALYZE_WORK / 1e9} billion limit, mostly for its ${cause?.name ?? `d_model ${spec.dModel}`}: use ${cause?.fix ?? 'a smaller d_model'}`;
+  return `analysing ${spec.heads.length} head(s) at d_model ${spec.dModel} needs about ${(work / 1e9).toFixed(0)} billion multiply-adds, over the ${MAX_ANALYZE_WORK / 1e9} billion limit${costliestHead(spec)}, ` +
+    `mostly for its ${cause?.name ?? `d_model ${spec.dModel}`}: use ${cause?.fix ?? 'a smaller d_model'}`;
+}
+
+/** ', of which head "h" (its shapes) takes N billion': the head to make smaller and the widths that make it costly. */
+function costliestHead(spec: Spec): string {
+  let best: { h: Spec['heads'][number]; work: number } | undefined;
+  for (const h of spec.heads) {
+    const work = headWork(spec, h);
+    if (!best || work > best.work) best = { h, work };
+  }
+  if (!best) return '';
+  const d = spec.dModel, dk = best.h.wq.matrix.cols, dv = best.h.wv.matrix.cols;
+  const part = best.work >= 1e9 ? `${(best.work / 1e9).toFixed(best.work >= 1e10 ? 0 : 1)} billion` : `${(best.work / 1e6).toFixed(0)} million`;
+  return `, of which head ${JSON.stringify(best.h.name)} (W_Q and W_K d_model ${d} × d_k ${dk}, W_V ${d} × d_v ${dv}) takes ${part}`;
 }
 
 /**

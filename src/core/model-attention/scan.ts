@@ -125,7 +125,7 @@ export function headWindow(a: AttentionSource, layer: number, head: number, i0: 
  * `inflated`: bytes the reader inflated into its memory (deflated .npz members), which every other
  * reader of the file would inflate again.
  */
-export type ModelShape = Pick<ModelHeader, 'file' | 'dtype' | 'layers' | 'heads' | 'tokens' | 'tokenTexts' | 'thumb'> & { notes?: string[]; inflated?: number };
+export type ModelShape = Pick<ModelHeader, 'file' | 'dtype' | 'layers' | 'heads' | 'tokens' | 'tokenTexts' | 'thumb' | 'layerNumbers'> & { notes?: string[]; inflated?: number };
 
 /**
  * The side of a file's thumbnails: min(n, 64), halved while all of them are over the THUMBNAILS
@@ -143,7 +143,10 @@ export function shapeOf(a: AttentionSource): ModelShape {
   if (tooBig) throw new TensorFileError(tooBig);
   const { thumb, note } = thumbOf(a);
   const notes = [...(a.notes ?? []), ...(note ? [note] : [])];
-  return { file: a.file, dtype: a.dtype, layers: a.layers, heads: a.heads, tokens: a.n, tokenTexts: a.tokens ?? [], thumb, ...(notes.length ? { notes } : {}), ...(a.inflated ? { inflated: a.inflated } : {}) };
+  return {
+    file: a.file, dtype: a.dtype, layers: a.layers, heads: a.heads, tokens: a.n, tokenTexts: a.tokens ?? [], thumb,
+    ...(a.layerNumbers ? { layerNumbers: a.layerNumbers } : {}), ...(notes.length ? { notes } : {}), ...(a.inflated ? { inflated: a.inflated } : {}),
+  };
 }
 
 /** The header the model views draw from, for the heads a pass has read so far (all, once it is done). */

@@ -61,7 +61,10 @@ export function readFileMatrix(r: Reader, node: Node, path: JsonPath, allowed: r
     r.fileNumbers += matrix.data.length;
     return matrix;
   } catch (e) {
-    if (e instanceof TensorFileError || e instanceof RangeError) return r.error(tensorNode && /no tensor/.test(e.message) ? tensorNode : fileNode, [...path, 'file'], e.message);
+    if (e instanceof TensorFileError || e instanceof RangeError) {
+      const atTensor = tensorNode && /no tensor/.test(e.message);
+      return r.error(atTensor ? tensorNode : fileNode, [...path, atTensor ? 'tensor' : 'file'], e.message);
+    }
     throw e;
   }
 }

@@ -51,6 +51,21 @@ export class Vocabulary {
     return matches && matches.length > 1 && !this.table.has(word) ? matches : undefined;
   }
 
+  /**
+   * A few of `cases` (one ambiguous()'s answer) for a message, listed once per set of case variants:
+   * listing them anew for each token made 65,536 variants × 131,072 tokens minutes of work.
+   */
+  listCases(cases: readonly string[]): string {
+    let text = this.listed.get(cases);
+    if (text === undefined) {
+      text = `${listSome(cases.slice(0, 4).map((c) => JSON.stringify(c)), 4)}${cases.length > 4 ? ` and ${cases.length - 4} more` : ''}`;
+      this.listed.set(cases, text);
+    }
+    return text;
+  }
+
+  private readonly listed = new Map<readonly string[], string>();
+
   /** True when the word's own entry in "embeddings" already has a problem. */
   isBroken(word: string): boolean {
     return this.broken.has(word.toLowerCase());
@@ -120,7 +135,7 @@ function unknownToken(r: Reader, node: Node, path: JsonPath, vocabulary: Vocabul
   const word = quote(text);
   const cases = vocabulary.ambiguous(text);
   if (cases) {
-    return r.error(node, path, `token ${word} matches ${listSome(cases.map((c) => JSON.stringify(c)), 4)} in "embeddings" ` +
+    return r.error(node, path, `token ${word} matches ${vocabulary.listCases(cases)} in "embeddings" ` +
       'when case is ignored, so it is not clear which one is meant: write it exactly as one of them');
   }
   let known = '';

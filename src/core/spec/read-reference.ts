@@ -43,6 +43,9 @@ export function readReference(r: Reader, root: Node): AttentionReference | undef
   const tensorNode = childAt(node, 'tensor');
   const tensor = tensorNode ? r.string(tensorNode, ['attention', 'tensor'], 'the name of a tensor in the file') : undefined;
   if (tensorNode && tensor === undefined) return undefined;
+  if (tensor !== undefined && /\.npy$/i.test(file)) {
+    return r.error(tensorNode!, ['attention', 'tensor'], `${file} is an .npy file: it holds one unnamed array, so "tensor" ${JSON.stringify(tensor)} names nothing in it; leave out "tensor"`);
+  }
   const tokensNode = childAt(root, 'tokens');
   let tokens: string[] | undefined;
   if (tokensNode) {

@@ -14,6 +14,7 @@ import { readViews } from './read-views.js';
 import { readTrain } from './read-train.js';
 import { reportDuplicateKeys } from './read-duplicates.js';
 import { identityOverLimit, overLimit } from './read-limits.js';
+import { valuesOverLimit } from './read-size.js';
 import { readStory } from './read-story.js';
 import { readModelSpec, type ModelSpec } from '../checkpoint-spec/read-model.js';
 
@@ -39,6 +40,9 @@ export interface ReadResult {
 }
 
 export function readSpec(text: string, options: ReadOptions = {}): ReadResult {
+  // Counted before the tree is built: the tree, not the text, is what a big spec costs.
+  const tooMany = utf8Within(text, options.maxBytes ?? DEFAULT_MAX_BYTES) ? valuesOverLimit(text) : undefined;
+  if (tooMany) return { problems: [tooMany] };
   const parsed = parseJson(text, options.maxBytes ?? DEFAULT_MAX_BYTES);
   if (!parsed.root || parsed.problems.length > 0) return { problems: parsed.problems };
   const root = parsed.root;
@@ -109,3 +113,6 @@ export function readSpec(text: string, options: ReadOptions = {}): ReadResult {
   };
   return { spec, problems: r.problems };
 }
+
+/** True when the text is not obviously over the byte cap (its UTF-16 length is a lower bound of its UTF-8 bytes): the cap's own message comes first. */
+const utf8Within = (text: string, maxBytes: number) => text.length <= maxBytes;

@@ -10,6 +10,18 @@ import { checkRows, type AttentionSource } from './attention-source.js';
 /** The names of the files that hold a model's attention: .safetensors, .npy, .npz (any case). */
 export const ATTENTION_FILE_NAME = /\.(safetensors|npy|npz)$/i;
 
+/**
+ * Which attention file format `head` (a file's first bytes, 9 or more) starts like, or undefined for
+ * anything else (a spec's text): \x93NUMPY, a zip's local header, or safetensors' 8-byte header
+ * length followed by its JSON's "{". For bytes without a name, as standard input is.
+ */
+export function attentionFormat(head: Uint8Array): 'npy' | 'npz' | 'safetensors' | undefined {
+  if (head.length >= 6 && head[0] === 0x93 && String.fromCharCode(...head.subarray(1, 6)) === 'NUMPY') return 'npy';
+  if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 3 && head[3] === 4) return 'npz';
+  if (head.length >= 9 && head[8] === 0x7b && head[6] === 0 && head[7] === 0) return 'safetensors';
+  return undefined;
+}
+
 /** A tensor found in a file: where its C-order little-endian data starts in its source. */
 export interface TensorRef {
   name: string;
@@ -63,6 +75,16 @@ function dimensions(file: string, t: TensorRef, perLayer: boolean): { layers: nu
   return { layers, heads, n };
 }
 
+/**
+ * The note for a file whose layers are numbered with gaps: the file's numbers, and how they map to
+ * the places the views and --layer count (0, 1, … in attn inspect and --layer; L1, L2, … in the grid).
+ */
+export function layerNote(numbers: readonly number[]): string {
+  const more = numbers.length > 8 ? ', …' : '';
+  const pairs = numbers.slice(0, 8).map((k, i) => `--layer ${i} and L${i + 1} are its ${k}`).join(', ');
+  return `the file numbers its layers ${numbers.slice(0, 8).join(', ')}${more} (with gaps): attn inspect shows the file's numbers; --layer counts them in order from 0 and the grid's labels from L1 (${pairs}${more})`;
+}
+
 /** The layer number at the end of a tensor's name: `layers.3.attention` → 3, `attn_11` → 11. */
 export function layerNumber(name: string): number | undefined {
   const m = /(\d+)\D*$/.exec(name);
@@ -77,6 +99,7 @@ export function attentionFromTensors(file: string, tensors: readonly TensorRef[]
   }
   let layerTensors: TensorRef[];
   let layers: number, heads: number, n: number;
+  let layerNumbers: number[] | undefined;
   const notes: string[] = [];
   if (tensors.length === 1) {
     layerTensors = [tensors[0]];
@@ -92,8 +115,8 @@ export function attentionFromTensors(file: string, tensors: readonly TensorRef[]
     layerTensors = numbered.map((x) => x.t);
     const gaps = numbered.some((x, i) => x.layer !== i);
     if (gaps) {
-      const shown = numbered.slice(0, 8).map((x, i) => `${x.layer} as ${i}`).join(', ');
-      notes.push(`the file's layers are numbered ${numbered.slice(0, 8).map((x) => x.layer).join(', ')}${numbered.length > 8 ? ', …' : ''}; they are shown in order from 0 (${shown}${numbered.length > 8 ? ', …' : ''})`);
+      layerNumbers = numbered.map((x) => x.layer!);
+      notes.push(layerNote(layerNumbers));
     }
     const first = dimensions(file, layerTensors[0], true);
     ({ heads, n } = first);
@@ -113,6 +136,7 @@ export function attentionFromTensors(file: string, tensors: readonly TensorRef[]
     file, dtype, layers, heads, n,
     ...(tokens ? { tokens } : {}),
     ...(notes.length > 0 ? { notes } : {}),
+    ...(layerNumbers ? { layerNumbers } : {}),
     head(layer, head, out = new Float64Array(n * n)) {
       decode(dtype, this.rowBytes(layer, head, 0, n), n * n, out);
       return out;

@@ -17,6 +17,8 @@ export interface AttentionSource {
   tokens?: string[];
   /** What the reader did that the reader of the file should know (layers renumbered): shown with the warnings. */
   notes?: string[];
+  /** The file's own number of each layer, when it is not the layer's place (tensors layers.0 and layers.5: [0, 5]). */
+  layerNumbers?: number[];
   /** Bytes the reader inflated into memory to hold it (deflated .npz members); absent when it reads at offsets. */
   inflated?: number;
   /** The head's n × n weights, row-major (row = query), decoded exactly to float64. */

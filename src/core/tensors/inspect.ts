@@ -14,6 +14,8 @@ export interface InspectJson {
   heads: number;
   tokens: number;
   tokenTexts: string[];
+  /** The file's own number of each layer when it is not its place (layers 0 and 5 of a file: [0, 5]); stats count places. */
+  layerNumbers?: number[];
   stats: HeadStats[];
   rollout?: number[][];
 }
@@ -42,6 +44,7 @@ export function inspectAttention(a: AttentionSource): InspectOutcome {
   const json: InspectJson = {
     file: a.file, dtype: a.dtype, layers: a.layers, heads: a.heads, tokens: n,
     tokenTexts: a.tokens ?? [],
+    ...(a.layerNumbers ? { layerNumbers: a.layerNumbers } : {}),
     stats: pass.stats,
   };
   if (rollout) {

@@ -17,6 +17,8 @@ export interface TrainRun {
   history?: HeadWeights[];
   /** Set when the numbers overflowed: the step at which the loss or a weight stopped being finite. */
   stoppedAt?: number;
+  /** When the loss was not finite: the first target (in the spec's order) whose own term was not. */
+  overflowTarget?: number;
 }
 
 const finite = (w: HeadWeights) => [w.wq, w.wk, w.wv].every((m) => m.data.every(Number.isFinite));
@@ -33,8 +35,11 @@ export function train(spec: Spec, options: TrainSpec, opts: { steps?: number; ke
   const history: HeadWeights[] | undefined = opts.keepHistory ? [clone(w)] : undefined;
   for (let step = 0; step <= steps; step++) {
     const last = step === steps;
-    const { loss: l, gradient, progress: p } = lossAndGradient(spec, options, w, !last);
-    if (!Number.isFinite(l)) return { head: options.head, loss, progress, weights: lastGood, ...(history ? { history: history.slice(0, loss.length) } : {}), stoppedAt: step };
+    const { loss: l, gradient, progress: p, terms } = lossAndGradient(spec, options, w, !last);
+    if (!Number.isFinite(l)) {
+      const target = terms.findIndex((t) => !Number.isFinite(t));
+      return { head: options.head, loss, progress, weights: lastGood, ...(history ? { history: history.slice(0, loss.length) } : {}), stoppedAt: step, ...(target >= 0 ? { overflowTarget: target } : {}) };
+    }
     loss.push(l);
     progress.push(p);
     lastGood = w;

@@ -7,6 +7,7 @@ import { toRows } from '../linalg/matrix.js';
 import type { Spec } from '../spec/spec.js';
 import { stepWork } from '../spec/read-train.js';
 import { train } from './descent.js';
+import { startOverflow } from './overflow.js';
 
 /** Multiply-adds the panel spends on training: about 40 ms on the host (measured on 2 cores: n = 64, 29 steps); past this, `attn train`. */
 export const PANEL_TRAIN_WORK = 5e6;
@@ -40,7 +41,10 @@ export interface TrainingJson {
   frames: TrainingFrame[];
   /** Set when the numbers overflowed at this step. */
   stoppedAt?: number;
-  /** Set when the run is too big to compute for the panel; then loss and frames are empty. */
+  /**
+   * Set when the panel has no run to play, with the sentence it shows instead: the run is too big to
+   * compute there, or its loss overflows before the first step (naming the target). Loss and frames are then empty.
+   */
   tooBig?: string;
 }
 
@@ -59,6 +63,7 @@ export function trainingJson(spec: Spec): TrainingJson | undefined {
     return { ...base, tooBig: `${t.steps} steps are too many to train in the panel (about ${(work / 1e6).toFixed(0)} million multiply-adds): run attn train, or use fewer steps` };
   }
   const run = train(spec, t, { keepHistory: true });
+  if (run.stoppedAt === 0) return { ...base, tooBig: `Nothing to play: ${startOverflow(spec, t, run.overflowTarget)}.` };
   const history = run.history ?? [];
   const x = embeddingMatrix(spec.inputs[input], spec.dModel);
   const masked = buildMask(spec, spec.inputs[input]);

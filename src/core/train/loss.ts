@@ -29,6 +29,8 @@ export interface LossAndGradient {
    * (training raises it toward 1), an output target's distance ‖output[query] − y‖ (toward 0).
    */
   progress: number[];
+  /** Each target's own term of the loss, in the spec's order: the one that is not finite is the target to name when the loss overflows. */
+  terms: number[];
 }
 
 /** Xᵀ·B for X (n×d) and B (n×m): (d×m). */
@@ -45,6 +47,7 @@ export function lossAndGradient(spec: Spec, train: TrainSpec, w: HeadWeights, wi
   const gradient: HeadWeights = { wq: zeros(w.wq.rows, w.wq.cols), wk: zeros(w.wk.rows, w.wk.cols), wv: zeros(w.wv.rows, w.wv.cols) };
   let loss = 0;
   const progress = new Array<number>(train.targets.length).fill(NaN);
+  const terms = new Array<number>(train.targets.length).fill(NaN);
   const inputs = [...new Set(train.targets.map((t) => t.input))].sort((a, b) => a - b);
   for (const inputIndex of inputs) {
     const input = spec.inputs[inputIndex];
@@ -68,7 +71,8 @@ export function lossAndGradient(spec: Spec, train: TrainSpec, w: HeadWeights, wi
       if (t.kind === 'attention') {
         progress[g] = a.data[t.query * n + t.key];
         // −ln A[q][k] = ln Σ_j e^(s_j) − s_k, from the log-sum-exp: finite even when A underflows.
-        loss += (logSum[t.query] - s.data[t.query * n + t.key] / c) / K;
+        terms[g] = (logSum[t.query] - s.data[t.query * n + t.key] / c) / K;
+        loss += terms[g];
         for (let j = 0; j < n; j++) dS.data[t.query * n + j] += (a.data[t.query * n + j] - (j === t.key ? 1 : 0)) / K;
       } else {
         let sq = 0;
@@ -77,7 +81,8 @@ export function lossAndGradient(spec: Spec, train: TrainSpec, w: HeadWeights, wi
           sq += diff * diff;
           dO.data[t.query * v.cols + j] += diff / M;
         }
-        loss += (0.5 * sq) / M;
+        terms[g] = (0.5 * sq) / M;
+        loss += terms[g];
         progress[g] = Math.sqrt(sq);
       }
     });
@@ -95,7 +100,7 @@ export function lossAndGradient(spec: Spec, train: TrainSpec, w: HeadWeights, wi
     addInto(gradient.wq, transposedTimes(x, matmul(dS, k)));
     addInto(gradient.wk, transposedTimes(x, matmul(transpose(dS), q)));
   }
-  return { loss, gradient, progress };
+  return { loss, gradient, progress, terms };
 }
 
 function addInto(target: Matrix, m: Matrix): void {

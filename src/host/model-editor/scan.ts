@@ -6,6 +6,7 @@
 import type { ScanOptions } from '../../core/model-attention/data.js';
 import type { ModelShape } from '../../core/model-attention/scan.js';
 import { PassAccumulator } from '../../core/tensors/pass.js';
+import { scanHelpersWithin } from '../../core/budget.js';
 import type { ModelReading } from './reader.js';
 
 /** What a scan asks of a reader: ranges of heads. */
@@ -17,9 +18,9 @@ export const WEIGHTS_PER_RANGE = 2 ** 22;
 /** Readers at most that join a scan besides the document's own (memory: a few rows each). */
 export const MAX_SCAN_HELPERS = 3;
 
-/** Helpers for a scan of `shape`: one per spare core (the host keeps one), none when one range is all. */
-export function scanHelperCount(shape: Pick<ModelShape, 'layers' | 'heads' | 'tokens'>, cores: number, weightsPerRange = WEIGHTS_PER_RANGE): number {
-  return Math.max(0, Math.min(MAX_SCAN_HELPERS, cores - 1, headRanges(shape, weightsPerRange).length - 1));
+/** Helpers for a scan of `shape`: one per spare core (the host keeps one), none when one range is all, fewer when each would inflate the file again. */
+export function scanHelperCount(shape: Pick<ModelShape, 'layers' | 'heads' | 'tokens' | 'inflated'>, cores: number, weightsPerRange = WEIGHTS_PER_RANGE): number {
+  return scanHelpersWithin(shape.inflated, Math.max(0, Math.min(MAX_SCAN_HELPERS, cores - 1, headRanges(shape, weightsPerRange).length - 1)));
 }
 
 /** The ranges [from, to) of heads, in order. */

@@ -9,6 +9,7 @@ import { headerOf, type ModelShape } from '../../core/model-attention/scan.js';
 import { PassAccumulator, type HeadPicture } from '../../core/tensors/pass.js';
 import { ReaderError, type ModelReading } from './reader.js';
 import { scanWithReaders, WEIGHTS_PER_RANGE } from './scan.js';
+import { scanHelpersWithin } from '../../core/budget.js';
 
 /** Where the editor writes what users need not see (the Output channel; tests keep the lines). */
 export interface ModelLog {
@@ -117,7 +118,9 @@ export class SharedScan {
   /** Helpers, one at a time, while the scan runs; each is disposed when the scan ends. */
   private async helpersFor(shape: ModelShape): Promise<ModelReading[]> {
     const joining: ModelReading[] = [];
-    for (let k = 0; k < this.source.helperCount(shape); k++) {
+    // Estimated before any helper opens the file: each one would inflate a deflated file again.
+    const count = scanHelpersWithin(shape.inflated, this.source.helperCount(shape));
+    for (let k = 0; k < count; k++) {
       if (!this.running || this.stopped) break;
       const { reader, opened } = this.source.openHelper();
       this.helpers.push(reader);

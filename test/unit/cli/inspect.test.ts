@@ -81,13 +81,13 @@ test('modelTarget: a tensor file is opened as named, with --tensor', () => {
 test('modelTarget: a spec that references a file opens it beside the spec, with its tokens and tensor', () => {
   const dir = tempDir('attn-ref-');
   const spec = join(dir, 'run.attn.json');
-  writeFileSync(spec, '{\n  "attention": { "file": "runs/run1.npy", "tensor": "t" },\n  "tokens": ["The", "cat"]\n}');
+  writeFileSync(spec, '{\n  "attention": { "file": "runs/run1.npz", "tensor": "t" },\n  "tokens": ["The", "cat"]\n}');
   mkdirSync(join(dir, 'runs'));
-  writeFileSync(join(dir, 'runs', 'run1.npy'), '');
+  writeFileSync(join(dir, 'runs', 'run1.npz'), '');
   const s = io();
   const t = modelTarget(spec, {}, s.io);
   assert.ok(typeof t !== 'number', s.err.join('\n'));
-  assert.equal(t.path, join(dir, 'runs', 'run1.npy'));
+  assert.equal(t.path, join(dir, 'runs', 'run1.npz'));
   assert.deepEqual(t.options, { tensor: 't', tokens: ['The', 'cat'] });
   // --tensor wins over the spec's.
   const over = modelTarget(spec, { tensor: 'other' }, io().io);
@@ -175,4 +175,42 @@ test('attn inspect - reads the model file from standard input, as the usage says
   const garbage = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), 'inspect', '-'], { cwd: ROOT, input: Buffer.from('not a tensor file at all'), encoding: 'utf8', timeout: 30_000 });
   assert.equal(garbage.status, 1);
   assert.match(garbage.stderr, /^standard input: /);
+});
+
+test('attn inspect FILE.npy --tensor NAME: an .npy holds one unnamed array, so the name is refused, not ignored', async () => {
+  const dir = tempDir('attn-npy-');
+  const file = join(dir, 'run.npy');
+  writeFileSync(file, npyBytes(npyDict('<f4', [1, 1, 2, 2]), Buffer.from(new Float32Array([1, 0, 0.5, 0.5]).buffer)));
+  assert.equal((await attn('inspect', file)).code, 0, 'the file itself opens');
+  const r = await attn('inspect', file, '--tensor', 'nope');
+  assert.equal(r.code, 1);
+  assert.equal(r.out, '');
+  assert.match(r.err, /run\.npy: an \.npy file holds one unnamed array, so there is no tensor "nope" in it; leave out "tensor"$/);
+  assert.equal(r.err.split('\n').length, 1);
+});
+
+/** A safetensors file of one tensor per layer, named layers.K.attn for each K of `numbers`: 2 heads of 3 × 3 each. */
+function layeredSafetensors(file: string, numbers: number[]): void {
+  const body = Buffer.from(new Float32Array(Array.from({ length: 2 * 9 }, (_, i) => [1, 0, 0, 0.5, 0.5, 0, 0.25, 0.25, 0.5][i % 9])).buffer);
+  const header: Record<string, unknown> = { __metadata__: { tokens: JSON.stringify(['a', 'b', 'c']) } };
+  numbers.forEach((k, i) => { header[`layers.${k}.attn`] = { dtype: 'F32', shape: [2, 3, 3], data_offsets: [i * body.length, (i + 1) * body.length] }; });
+  const json = Buffer.from(JSON.stringify(header));
+  const size = Buffer.alloc(8);
+  size.writeBigUInt64LE(BigInt(json.length));
+  writeFileSync(file, Buffer.concat([size, json, ...numbers.map(() => body)]));
+}
+
+test('a file whose layers are numbered 0 and 5: inspect shows 0 and 5, --json gives them, and the note says how --layer and the grid count', async () => {
+  const file = join(tempDir('attn-layers-'), 'run.safetensors');
+  layeredSafetensors(file, [5, 0]);
+  const text = await attn('inspect', file);
+  assert.equal(text.code, 0, text.err);
+  const rows = text.out.split('\n').filter((l) => /^\s+\d+\s+\d+\s/.test(l)).map((l) => l.trim().split(/\s+/).slice(0, 2).join(' '));
+  assert.deepEqual(rows, ['0 0', '0 1', '5 0', '5 1']);
+  assert.match(text.err, /warning: the file numbers its layers 0, 5 \(with gaps\): .* \(--layer 0 and L1 are its 0, --layer 1 and L2 are its 5\)$/);
+  const json = JSON.parse((await attn('inspect', file, '--json')).out) as InspectJson;
+  assert.deepEqual(json.layerNumbers, [0, 5]);
+  assert.deepEqual(json.stats.map((s) => s.layer), [0, 0, 1, 1], 'the statistics count places, as --layer does');
+  layeredSafetensors(file, [0, 1]);
+  assert.equal((JSON.parse((await attn('inspect', file, '--json')).out) as InspectJson).layerNumbers, undefined, 'layers 0, 1: nothing to say');
 });

@@ -2,6 +2,7 @@
 // the rollout would multiply, checked at their boundaries, and the sentence a passed budget gives.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { SCAN_INFLATED, scanHelpersWithin } from '../../../src/core/budget.js';
 import { base64Chars, MODEL_PAGE, MODEL_SVG, modelPageBytes, modelSvgBytes, overBudget, PRINTED, printedNumbers, ROLLOUT, rolloutWork, THUMBNAILS, thumbnailSide } from '../../../src/core/budget.js';
 import { analyze } from '../../../src/core/index.js';
 import { exampleText } from '../../support/specs.js';
@@ -58,4 +59,15 @@ test('a model page\'s bytes: base64 of the float32 it carries, the picture\'s in
   assert.ok(modelPageBytes(long) > MODEL_PAGE.max);
   assert.ok(modelPageBytes({ ...long, wholeHeads: 0, pictureSide: 512 }) < MODEL_PAGE.max / 100);
   assert.ok(modelSvgBytes(128, 128, 16) > MODEL_SVG.max && modelSvgBytes(32, 32, 64) < MODEL_SVG.max);
+});
+
+test('the scan\'s helpers: each reader of a deflated file holds its own copy, so their count is bounded by the copies\' size', () => {
+  assert.equal(scanHelpersWithin(undefined, 3), 3, 'a file read at offsets: every helper');
+  assert.equal(scanHelpersWithin(503_316_608, 3), 0, '15 heads of 4,096² in F16: its one reader alone');
+  assert.equal(scanHelpersWithin(SCAN_INFLATED.max / 2, 3), 1);
+  assert.equal(scanHelpersWithin(1024, 3), 3);
+  for (let inflated = 1; inflated < 2 * SCAN_INFLATED.max; inflated = Math.ceil(inflated * 1.7)) {
+    const helpers = scanHelpersWithin(inflated, 3);
+    assert.ok((1 + helpers) * inflated <= SCAN_INFLATED.max || helpers === 0, `${inflated}: ${helpers}`);
+  }
 });

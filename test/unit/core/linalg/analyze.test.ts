@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readSpec } from '../../../../src/core/spec/read.js';
-import { analyzeSpec, analyzeOverLimit, analyzeWork, eigenvalues } from '../../../../src/core/linalg/analyze.js';
+import { analyzeSpec, analyzeOverLimit, analyzeWork, covarianceNumbers, eigenvalues, MAX_COVARIANCE_NUMBERS } from '../../../../src/core/linalg/analyze.js';
 import { spectrumOverLimit } from '../../../../src/core/linalg/spectrum-data.js';
 import type { Spec } from '../../../../src/core/spec/spec.js';
 import type { Matrix } from '../../../../src/core/linalg/matrix.js';
@@ -177,11 +177,22 @@ test('the analyze and spectrum limits name the dimension that is over: d_model w
     const message = analyzeOverLimit(spec);
     if (message === undefined) { assert.ok(analyzeWork(spec) <= 4e9); continue; }
     seen[kind]++;
+    if (message.startsWith('the covariances')) {
+      // Within the work, a wide d_model's covariance (d_model² numbers) is still too many to hold and print.
+      assert.equal(kind, 'd', `shape ${k}: ${message}`);
+      assert.match(message, new RegExp(`^the covariances of 1 input\\(s\\) at d_model ${big} hold [\\d,]+ numbers \\(d_model² each\\), over the 4,194,304 limit: use a smaller d_model$`));
+      assert.ok(covarianceNumbers(spec) > MAX_COVARIANCE_NUMBERS && analyzeWork(spec) <= 4e9);
+      continue;
+    }
     const want = kind === 'd' ? `mostly for its d_model ${big}: use a smaller d_model`
       : kind === 'dk' ? `mostly for its d_k ${big} of head "h0": use a smaller d_k`
         : kind === 'dv' ? `mostly for its d_v ${big} of head "h0": use a smaller d_v`
           : `mostly for its ${spec.heads.length} heads: use fewer heads`;
     assert.ok(message.includes(want), `shape ${k} (${kind}): ${message}`);
+    // The head to make smaller is named with the widths that make it costly.
+    const h0 = spec.heads[0];
+    if (kind !== 'heads') assert.ok(message.includes(`, of which head "h0" (W_Q and W_K d_model ${spec.dModel} × d_k ${h0.wq.matrix.cols}, W_V ${spec.dModel} × d_v ${h0.wv.matrix.cols}) takes `), `shape ${k}: ${message}`);
+    else assert.match(message, /, of which head "h\d+" \(W_Q and W_K d_model \d+ × d_k 64, W_V \d+ × d_v 64\) takes [\d.]+ (billion|million), mostly/);
     if (kind !== 'heads') {
       const spectrum = spectrumOverLimit(spec, 0);
       if (spectrum !== undefined) {
@@ -191,4 +202,18 @@ test('the analyze and spectrum limits name the dimension that is over: d_model w
     }
   }
   assert.ok(Object.values(seen).every((c) => c >= 20), JSON.stringify(seen));
+});
+
+test('a square head past the limit is named with its widths: d_model 1,918 × d_k 1,918', () => {
+  const message = analyzeOverLimit(shapes(1918, [{ dk: 1918, dv: 1918 }]));
+  assert.match(message ?? '', /^analysing 1 head\(s\) at d_model 1918 needs about \d+ billion multiply-adds, over the 4 billion limit, of which head "h0" \(W_Q and W_K d_model 1918 × d_k 1918, W_V 1918 × d_v 1918\) takes \d+ billion, mostly for its d_model 1918: use a smaller d_model$/);
+});
+
+test('the covariances are bounded by the numbers they hold: 2,261 features × 5 inputs is refused though its work is allowed', () => {
+  const spec = shapes(2261, [{ dk: 10, dv: 10 }], 8);
+  const five = { ...spec, inputs: Array(5).fill(spec.inputs[0]) } as Spec;
+  assert.ok(analyzeWork(five) <= 4e9);
+  assert.equal(covarianceNumbers(five), 5 * 2261 ** 2);
+  assert.equal(analyzeOverLimit(five), 'the covariances of 5 input(s) at d_model 2261 hold 25,560,605 numbers (d_model² each), over the 4,194,304 limit: use a smaller d_model or fewer inputs');
+  assert.equal(analyzeOverLimit(shapes(2048, [{ dk: 4, dv: 4 }], 8)), undefined, 'one input at 2,048 fits');
 });

@@ -79,7 +79,7 @@ test('each bad reference is refused with a message on the reference', () => {
   const dir = folder();
   mkdirSync(join(dir, 'sub'));
   symlinkSync('/etc/hostname', join(dir, 'sub', 'escape.npy'));
-  const cases: [unknown, RegExp, string][] = [
+  const cases: [{ file: string; tensor?: string; scale?: number }, RegExp, string][] = [
     [{ file: '../wq.npy' }, /"\.\.", going up, is not allowed/, 'file'],
     [{ file: '/etc/passwd' }, /relative to the spec's folder, not an absolute one/, 'file'],
     [{ file: 'sub/escape.npy' }, /leads outside the spec's folder/, 'file'],
@@ -88,6 +88,7 @@ test('each bad reference is refused with a message on the reference', () => {
     [{ file: 'cube.npy' }, /shape \[2, 3, 2\]; a matrix \(rows × columns\) is needed/, 'file'],
     [{ file: 'layer.safetensors' }, /holds 2 tensors \("wq", "wk"\): say which with "tensor"/, 'file'],
     [{ file: 'layer.safetensors', tensor: 'wv' }, /no tensor "wv"; the file has "wq", "wk"/, 'tensor'],
+    [{ file: 'wq.npy', tensor: 'nope' }, /wq\.npy: an \.npy file holds one unnamed array, so there is no tensor "nope" in it; leave out "tensor"/, 'tensor'],
     [{ file: 'wq.npy', scale: 2 }, /unknown key in a file reference/, 'scale'],
   ];
   for (const [wq, message, at] of cases) {
@@ -98,6 +99,7 @@ test('each bad reference is refused with a message on the reference', () => {
     assert.equal(e.path.startsWith('heads[0].wq'), true, e.path);
     const shown = text.slice(e.span.offset, e.span.offset + e.span.length);
     assert.ok(at === 'scale' ? shown.includes('"scale"') : shown.startsWith('"'), `placed on the reference: ${shown}`);
+    if (at === 'tensor') assert.equal(shown, JSON.stringify(wq.tensor), 'placed on the tensor\'s name');
   }
   // Rows that do not match d_model, and words that do not match the rows.
   writeFileSync(join(dir, 'two.npy'), npy([2, 2], [1, 0, 0, 1]));

@@ -34,6 +34,17 @@ test('60,000 case variants of one word are indexed in linear time (the list is n
   assert.equal(vocabulary.lookUp(words[123]), vocabulary.table.get(words[123]));
 });
 
+test('65,536 case variants met by 131,072 tokens: each message lists four, made once (listing them per token took minutes)', () => {
+  const base = 'abcdefghijklmnop';
+  const embeddings = Object.fromEntries(Array.from({ length: 1 << 16 }, (_, m) => [Array.from(base, (c, k) => ((m >> k) & 1 ? c.toUpperCase() : c)).join('') + 'q', [1]]));
+  const inputs = Array.from({ length: 64 }, (_, i) => ({ name: `i${i}`, tokens: new Array(2048).fill(`${base}Q`) }));
+  const started = Date.now();
+  const { problems } = readSpec(JSON.stringify({ embeddings, inputs }));
+  const took = Date.now() - started;
+  assert.match(problems[0].message, /^token "abcdefghijklmnopQ" matches "abcdefghijklmnopq", "Abcdefghijklmnopq", "aBcdefghijklmnopq", "ABcdefghijklmnopq" and 65532 more in "embeddings"/);
+  assert.ok(took < 15_000, `${took} ms`);
+});
+
 test('an input mask that is not a list talks about masks, not "identity"', () => {
   const text = JSON.stringify({ embeddings: { a: [1] }, inputs: [{ tokens: ['a'], mask: 'causal' }] });
   const { problems } = readSpec(text);

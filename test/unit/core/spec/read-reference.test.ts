@@ -29,6 +29,7 @@ test('a bad reference is refused at its place', () => {
     [{ attention: {} }, /give "file"/, 'attention'],
     [{ attention: 'x.npy' }, /expected \{ "file": "…", "tensor": "…" \}/, 'attention'],
     [{ attention: { file: 'a.npy' }, tokens: ['a', 3] }, /a token's text/, 'tokens[1]'],
+    [{ attention: { file: 'a.npy', tensor: 'nope' } }, /a\.npy is an \.npy file: it holds one unnamed array, so "tensor" "nope" names nothing in it/, 'attention.tensor'],
   ];
   for (const [x, message, path] of cases) {
     const a = analyze(spec(x));

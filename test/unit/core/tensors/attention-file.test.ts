@@ -29,11 +29,12 @@ test('100 sets of layer numbers: with gaps, a note says how they are shown; numb
     const contiguous = sorted.every((v, i) => v === i);
     const a = attentionFromTensors('m.safetensors', [...numbers].map((v) => layer(`layers.${v}.attn`)), undefined, () => {});
     assert.equal(a.layers, count);
-    if (contiguous) assert.equal(a.notes, undefined, `case ${c}: ${sorted}`);
+    if (contiguous) assert.deepEqual([a.notes, a.layerNumbers], [undefined, undefined], `case ${c}: ${sorted}`);
     else {
       assert.equal(a.notes?.length, 1, `case ${c}: ${sorted}`);
-      assert.match(a.notes![0], new RegExp(`^the file's layers are numbered ${sorted.slice(0, 8).join(', ')}`));
-      assert.match(a.notes![0], new RegExp(`\\(${sorted[0]} as 0, ${sorted[1]} as 1`));
+      assert.match(a.notes![0], new RegExp(`^the file numbers its layers ${sorted.slice(0, 8).join(', ')}`));
+      assert.match(a.notes![0], new RegExp(`\\(--layer 0 and L1 are its ${sorted[0]}, --layer 1 and L2 are its ${sorted[1]}`));
+      assert.deepEqual(a.layerNumbers, sorted, 'the file\'s own numbers, in the order of the layers');
     }
   }
 });

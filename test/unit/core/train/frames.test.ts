@@ -95,3 +95,18 @@ test('the run carries each target\'s progress at every step: learn-apple-watch\'
   assert.ok(Math.abs(d[0] - Math.hypot(...[0, 1, 2].map((j) => value.frames[0].weights[3].reduce((s, w, k) => s + w * [[0, 0, 0.5], [0.5, 0.5, 0.5], [2, 0, 2], [1, 3, 0]][k][j], 0) - [3, 0, 0][j]))) < 1e-9, 'step 0: ‖output of watch − [3, 0, 0]‖');
   assert.ok(d[300] < 1e-6 && d[0] > 3);
 });
+
+test('a run whose loss overflows before the first step names the target and what to change, not "Nothing to play" alone', () => {
+  // The attention itself is finite; the second target's output (1e200) squares past the doubles.
+  const text = JSON.stringify({
+    embeddings: { a: [1, 0], b: [0, 1] }, inputs: [{ name: 'x', tokens: ['a', 'b'] }],
+    heads: [{ name: 'h' }],
+    train: { head: 'h', learn: ['wq', 'wv'], targets: [{ input: 0, query: 'a', key: 'b' }, { input: 0, query: 'b', output: [1e200, 0] }], steps: 3, rate: 0.1 },
+  });
+  const t = trainingJson(specOf(text))!;
+  assert.deepEqual([t.loss, t.frames], [[], []]);
+  assert.equal(t.tooBig, 'Nothing to play: the loss of target 2 of 2 (the output of "b" in input "x") overflows before the first step ' +
+    '(the spec\'s numbers are too large as they are, so no rate can train them): use a smaller "output" for it, or smaller embeddings or W_V in head "h".');
+  const a = analyze(text);
+  assert.equal(a.data?.training?.tooBig, t.tooBig, 'the panel\'s data carries it');
+});

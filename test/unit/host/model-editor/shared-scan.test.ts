@@ -113,3 +113,19 @@ test('a scan whose file was refused tells each subscriber once and logs nothing;
   assert.equal(stopped.finished, false);
   assert.equal(stopped.error, undefined);
 });
+
+test('helpers that would each inflate the file again join only within the budget: none for a 400 MB copy, one for 200 MB, all for a file read in place', async () => {
+  for (const [inflated, expected] of [[400e6, 0], [200e6, 1], [undefined, 3]] as const) {
+    const gate = new Gate();
+    const { src, main, made, boot } = source(gate, 3);
+    const opened = main.open('m').then((shape) => ({ shape: { ...shape, ...(inflated ? { inflated } : {}) }, reader: main as ModelReading }));
+    const scan = new SharedScan({}, { ...src, opened });
+    const running = scan.run();
+    boot();
+    await until('the first range asked for', () => gate.waiting >= 1);
+    await drain(gate, scan);
+    await running;
+    assert.equal(made.length, expected, `${inflated} bytes inflated per reader`);
+    assert.deepEqual(passesOf([main, ...made]), eachHeadOnce(4));
+  }
+});
