@@ -3,7 +3,7 @@
 import type { HeadData } from '../../../src/core/result/attention-data.js';
 import { MODE_LABEL, type MatrixMode } from '../../../src/core/vocabulary.js';
 import type { Theme } from '../../kit/colour.js';
-import { fmt } from '../../kit/format.js';
+import { fmt, fmtWeight } from '../../kit/format.js';
 import { orderStatistic } from '../../kit/order-statistic.js';
 import type { Svg } from '../../kit/view.js';
 
@@ -58,7 +58,7 @@ export function legend(svg: Svg, theme: Theme, x: number, y: number, dom: Domain
   g.append('rect').attr('y', top).attr('width', w).attr('height', 10).attr('fill', 'none').attr('stroke', theme.grid);
   g.append('text').attr('y', top + 24).attr('fill', theme.fg).text(perHead ? 'lowest' : fmt(dom.lo, 2));
   g.append('text').attr('x', w).attr('y', top + 24).attr('text-anchor', 'end').attr('fill', theme.fg)
-    .text(perHead ? 'highest' : `${dom.clipped ? '≥ ' : ''}${fmt(dom.hi, 2)}`);
+    .text(perHead ? 'highest' : `${dom.clipped ? '≥ ' : ''}${mode === 'weights' ? fmtWeight(dom.hi, 2) : fmt(dom.hi, 2)}`);
   if (hasMasked) {
     g.append('rect').attr('x', w + 16).attr('y', top).attr('width', 14).attr('height', 10).attr('fill', maskFill).attr('stroke', theme.grid);
     g.append('text').attr('x', w + 34).attr('y', top + 9).attr('fill', theme.fg).text('masked (weight 0)');

@@ -3,7 +3,7 @@
 import { at, isMasked, row, scaledAt, type AttentionData, type HeadData, type InputData } from '../../../src/core/result/attention-data.js';
 import { pairGeometry } from '../../../src/core/linalg/geometry.js';
 import type { MatrixMode } from '../../../src/core/vocabulary.js';
-import { dotTerms, fmt } from '../../kit/format.js';
+import { dotTerms, fmt, fmtDecimals, fmtNear, fmtWeight } from '../../kit/format.js';
 
 export function divisorText(data: AttentionData, head: HeadData): string {
   if (data.scale === 'sqrt_dk') return `√${head.dk} ≈ ${fmt(head.divisor)}`;
@@ -26,11 +26,15 @@ export function cellLines(data: AttentionData, input: InputData, h: number, i: n
     lines.push(`masked: "${tq}" may not attend to "${tk}", weight 0`);
     return lines;
   }
-  lines.push(`q_${tq} · k_${tk} = ${dotTerms(row(head.q, i), row(head.k, j), at(head.scores, i, j))}`);
-  const g = pairGeometry(row(head.q, i), row(head.k, j));
-  lines.push(`= |q||k| cos θ = ${fmt(g.qNorm, 2)} · ${fmt(g.kNorm, 2)} · ${g.cos.toFixed(3)} (θ = ${fmt(g.degrees, 1)}°)`);
-  lines.push(`scaled: ${fmt(at(head.scores, i, j))} ÷ ${divisorText(data, head)} = ${fmt(scaledAt(head, i, j))}`);
-  lines.push(`weight: ${fmt(at(head.weights, i, j), 4)} (softmax of row "${tq}")`);
+  const q = row(head.q, i), k = row(head.k, j);
+  lines.push(`q_${tq} · k_${tk} = ${dotTerms(q, k, at(head.scores, i, j))}`);
+  const g = pairGeometry(q, k);
+  lines.push(`= |q||k| cos θ = ${fmt(g.qNorm, 2)} · ${fmt(g.kNorm, 2)} · ${fmtDecimals(g.cos, 3)} (θ = ${fmt(g.degrees, 1)}°)`);
+  // A score that is rounding noise of its terms (a real head's −8.88e-16) reads ≈0 before and after the scaling.
+  let size = 0;
+  for (let t = 0; t < q.length; t++) size += Math.abs(q[t] * k[t]);
+  lines.push(`scaled: ${fmtNear(at(head.scores, i, j), size, q.length)} ÷ ${divisorText(data, head)} = ${fmtNear(scaledAt(head, i, j) ?? 0, size / head.divisor, q.length)}`);
+  lines.push(`weight: ${fmtWeight(at(head.weights, i, j), 4)} (softmax of row "${tq}")`);
   return lines;
 }
 

@@ -9,7 +9,7 @@ import { MODE_LABEL, type MatrixMode } from '../../../src/core/vocabulary.js';
 import type { HeadData } from '../../../src/core/result/attention-data.js';
 import { rgb, type Selection } from 'd3';
 import { textOn } from '../../kit/colour.js';
-import { clip, fmt, textWidth } from '../../kit/format.js';
+import { clip, fmtRounded, textWidth } from '../../kit/format.js';
 import { rovingGrid } from '../../kit/keyboard.js';
 import { thinnedLabels } from '../../kit/thin-labels.js';
 import { wireTips, type Tip } from '../../kit/tooltip.js';
@@ -44,6 +44,16 @@ function headLine(t: Selection<SVGTextElement, unknown, null, undefined>, forms:
   const shown = forms.find((f) => textWidth(f, size) <= px) ?? clip(forms[forms.length - 1], px, size);
   t.text(shown);
   if (shown !== forms[0]) t.append('title').text(forms[0]);
+}
+
+/**
+ * A cell's number at `digits` decimals that never passes for an exact value it is not: 0.0003 reads
+ * "<0.01" (a weight) or "≈0", 0.9993 ">0.99"; where that is too wide for the cell, "≈0" or "≈1".
+ */
+export function cellText(v: number, digits: number, weight: boolean, px: number, size: number): string {
+  const text = fmtRounded(v, digits, weight);
+  if (textWidth(text, size) <= px) return text;
+  return text.startsWith('<') ? '≈0' : text.startsWith('>') ? '≈1' : text;
 }
 
 /**
@@ -263,7 +273,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
           // Rounded to the digits the cell has room for: 0.0061 at one digit is "0", never an exponent
           // too wide to fit (such cells were left blank while smaller weights showed "0").
           const digits = cell >= 40 ? 2 : 1;
-          const text = v === null ? (cell >= 44 ? 'masked' : '×') : Math.abs(v) < 10 ** -digits ? String(Number(v.toFixed(digits))) : fmt(v, digits);
+          const text = v === null ? (cell >= 44 ? 'masked' : '×') : cellText(v, digits, mode === 'weights', cell - 3, labelFs);
           if (textWidth(text, labelFs) <= cell - 3) {
             const t = doc.createElementNS(SVG, 'text');
             t.setAttribute('class', 'value');
