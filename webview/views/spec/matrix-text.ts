@@ -17,6 +17,19 @@ export function value(head: HeadData, mode: MatrixMode, i: number, j: number): n
   return mode === 'weights' ? at(head.weights, i, j) : mode === 'scaled' ? scaledAt(head, i, j) : at(head.scores, i, j);
 }
 
+/**
+ * The score q_i · k_j (or, `scaled`, ÷ the divisor) as text, "≈0" when it is rounding noise of its
+ * terms: a real head's −8.88e-16 from terms of size 10 (−1.57e-16 after scaling) is a 0 that
+ * floating point could not hit exactly.
+ */
+export function scoreText(head: HeadData, i: number, j: number, scaled = false): string {
+  const q = row(head.q, i), k = row(head.k, j);
+  let size = 0;
+  for (let t = 0; t < q.length; t++) size += Math.abs(q[t] * k[t]);
+  const v = at(head.scores, i, j);
+  return scaled ? fmtNear(v / head.divisor, size / head.divisor, q.length) : fmtNear(v, size, q.length);
+}
+
 /** The hover text of one cell, also the <title> of the cell in `attn render`. */
 export function cellLines(data: AttentionData, input: InputData, h: number, i: number, j: number): string[] {
   const head = input.heads[h];
@@ -30,10 +43,7 @@ export function cellLines(data: AttentionData, input: InputData, h: number, i: n
   lines.push(`q_${tq} · k_${tk} = ${dotTerms(q, k, at(head.scores, i, j))}`);
   const g = pairGeometry(q, k);
   lines.push(`= |q||k| cos θ = ${fmt(g.qNorm, 2)} · ${fmt(g.kNorm, 2)} · ${fmtDecimals(g.cos, 3)} (θ = ${fmt(g.degrees, 1)}°)`);
-  // A score that is rounding noise of its terms (a real head's −8.88e-16) reads ≈0 before and after the scaling.
-  let size = 0;
-  for (let t = 0; t < q.length; t++) size += Math.abs(q[t] * k[t]);
-  lines.push(`scaled: ${fmtNear(at(head.scores, i, j), size, q.length)} ÷ ${divisorText(data, head)} = ${fmtNear(scaledAt(head, i, j) ?? 0, size / head.divisor, q.length)}`);
+  lines.push(`scaled: ${scoreText(head, i, j)} ÷ ${divisorText(data, head)} = ${scoreText(head, i, j, true)}`);
   lines.push(`weight: ${fmtWeight(at(head.weights, i, j), 4)} (softmax of row "${tq}")`);
   return lines;
 }
