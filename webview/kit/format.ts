@@ -12,15 +12,28 @@ export function fmt(v: number | null | undefined, digits = 3): string {
   return String(Number(v.toFixed(digits)));
 }
 
-/** A number written as a factor in a sum: negatives in parentheses, so 2·(−1) reads unambiguously. */
-export function factor(v: number, digits = 3): string {
-  const s = fmt(v, digits);
-  return v < 0 ? `(${s})` : s;
+/**
+ * A number written as a factor in a sum: negatives in parentheses, so 2·(−1) reads unambiguously.
+ * Given the largest |x| of its vector (`scale`), an entry within rounding noise of it reads ≈0.
+ */
+export function factor(v: number, digits = 3, scale?: number): string {
+  const s = scale === undefined ? fmt(v, digits) : fmtNear(v, scale, 1, digits);
+  return v < 0 && s !== '≈0' ? `(${s})` : s;
+}
+
+/**
+ * A vector's entries as text, each judged against the vector's largest |x|: a rotation's
+ * cos(π/2) = 8.66e-17 beside 1.414 reads ≈0, as the 0 it stands for.
+ */
+export function entries(values: ArrayLike<number>, digits = 3): string[] {
+  const scale = largestAbs(values);
+  return Array.from(values, (x) => fmtNear(x, scale, 1, digits));
 }
 
 /** "a·b + c·d + … = total", cut in the middle with "…" when there are many terms. */
 export function dotTerms(a: ArrayLike<number>, b: ArrayLike<number>, total: number, maxTerms = 12): string {
-  const terms = Array.from(a, (x, t) => `${factor(x)}·${factor(b[t])}`);
+  const sa = largestAbs(a), sb = largestAbs(b);
+  const terms = Array.from(a, (x, t) => `${factor(x, 3, sa)}·${factor(b[t], 3, sb)}`);
   let size = 0;
   for (let t = 0; t < a.length; t++) size += Math.abs(a[t] * b[t]);
   let shown = terms;
@@ -28,16 +41,17 @@ export function dotTerms(a: ArrayLike<number>, b: ArrayLike<number>, total: numb
     const half = Math.floor(maxTerms / 2);
     shown = [...terms.slice(0, half), `… (${terms.length - maxTerms} more terms) …`, ...terms.slice(-half)];
   }
-  // A total that is rounding noise of its terms (orthogonal vectors, −8.88e-16) reads ≈0, not as a number.
-  return `${shown.join(' + ')} = ${fmtNear(total, size, a.length)}`;
+  // A total that is rounding noise of its terms (orthogonal vectors, −8.88e-16), or of entries that
+  // are themselves read as ≈0 next to their vector's largest, reads ≈0, not as a number.
+  return `${shown.join(' + ')} = ${fmtNear(total, Math.max(size, sa * sb), a.length)}`;
 }
 
 /** A vector as [1, 3, 0], shortened in the middle when long. */
 export function vec(values: ArrayLike<number>, max = 16): string {
-  const v = Array.from(values);
-  if (v.length <= max) return `[${v.map((x) => fmt(x)).join(', ')}]`;
+  const v = entries(values);
+  if (v.length <= max) return `[${v.join(', ')}]`;
   const half = Math.floor(max / 2);
-  return `[${v.slice(0, half).map((x) => fmt(x)).join(', ')}, … ${v.length - max} more …, ${v.slice(-half).map((x) => fmt(x)).join(', ')}]`;
+  return `[${v.slice(0, half).join(', ')}, … ${v.length - max} more …, ${v.slice(-half).join(', ')}]`;
 }
 
 /** 3145728 → "3,145,728" without depending on the host locale. */

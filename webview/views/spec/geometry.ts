@@ -7,7 +7,7 @@
 import { at, row, scaledAt } from '../../../src/core/result/attention-data.js';
 import { degreesText, pairGeometry } from '../../../src/core/linalg/geometry.js';
 import { maxOf } from '../../../src/core/linalg/extent.js';
-import { clip, fmt, fmtDecimals, fmtNear, fmtWeight, monoWidth, textWidth } from '../../kit/format.js';
+import { clip, entries, fmt, fmtDecimals, fmtNear, fmtWeight, monoWidth, textWidth } from '../../kit/format.js';
 import { TipTable } from '../../kit/tips.js';
 import { wireTips } from '../../kit/tooltip.js';
 import { rovingGrid } from '../../kit/keyboard.js';
@@ -166,8 +166,8 @@ export const renderGeometry: ViewFn = (container, data, options) => {
     const drop = along ? 9 : 6;
     pg.append('line').attr('class', 'shadow hot').attr('x1', cx).attr('y1', cy + drop).attr('x2', sx).attr('y2', sy + drop).attr('stroke', theme.accent).attr('stroke-width', 2)
       .attr('data-tip', tips.add({ lines: [`the shadow of q_${tq} on k_${tk}: q · k / |k| = ${dotText(g, head.dk)} / ${fmt(g.kNorm, 2)} = ${shadowText}`, `× |k| = ${shadowText} · ${fmt(g.kNorm, 2)} = ${dotText(g, head.dk)}, the score`] }));
-    const drawK = () => arrow(g.k2, theme.heads[1 % theme.heads.length], `k_${tk}`, 'k-arrow', [`k_${tk} = [${Array.from(row(head.k, j), (v) => fmt(v)).join(', ')}], |k| = ${fmt(g.kNorm, 2)}`], true, j);
-    const drawQ = () => arrow(g.q2, theme.heads[0], `q_${tq}`, 'q-arrow', [`q_${tq} = [${Array.from(row(head.q, i), (v) => fmt(v)).join(', ')}], |q| = ${fmt(g.qNorm, 2)}`], false, i, along);
+    const drawK = () => arrow(g.k2, theme.heads[1 % theme.heads.length], `k_${tk}`, 'k-arrow', [`k_${tk} = [${entries(row(head.k, j)).join(', ')}], |k| = ${fmt(g.kNorm, 2)}`], true, j);
+    const drawQ = () => arrow(g.q2, theme.heads[0], `q_${tq}`, 'q-arrow', [`q_${tq} = [${entries(row(head.q, i)).join(', ')}], |q| = ${fmt(g.qNorm, 2)}`], false, i, along);
     if (along) { drawQ(); drawK(); } else { drawK(); drawQ(); }
     // θ as an arc at the origin.
     const r = Math.min(40, plane * 0.12);
@@ -181,7 +181,7 @@ export const renderGeometry: ViewFn = (container, data, options) => {
     pg.append('text').attr('class', 'theta').attr('x', cx - 6).attr('y', cy + 10 + fs).attr('text-anchor', 'end')
       .attr('fill', theme.muted).attr('font-size', fs - 1).text(`θ = ${degreesText(g.degrees)}`);
     const f = svg.append('text').attr('class', 'formula hot').attr('x', pad).attr('y', formulaY).attr('font-family', theme.mono)
-      .attr('data-tip', tips.add({ lines: [`${lhs} = ${rhs}`, `term by term: ${Array.from(row(head.q, i), (v, t) => `${fmt(v)}·${fmt(at(head.k, j, t))}`).join(' + ')} = ${dotText(g, head.dk)}`] }));
+      .attr('data-tip', tips.add({ lines: [`${lhs} = ${rhs}`, `term by term: ${((qs, ks) => qs.map((v, t) => `${v}·${ks[t]}`))(entries(row(head.q, i)), entries(row(head.k, j))).join(' + ')} = ${dotText(g, head.dk)}`] }));
     if (formula.length === 1) f.text(formula[0]);
     else formula.forEach((line, k) => f.append('tspan').attr('x', pad).attr('dy', k === 0 ? 0 : fs + 6).text(line));
 
@@ -201,7 +201,7 @@ export const renderGeometry: ViewFn = (container, data, options) => {
       const keyEl = tg.append('text').attr('class', 'key hot').attr('data-token', k).attr('x', 0).attr('y', y).attr('cursor', masked ? 'default' : 'pointer')
         .attr('font-weight', drawn ? 700 : 400).attr('fill', masked ? theme.muted : theme.fg).text(clip(labels[k], labelW - 6, fs))
         .attr('data-tip', tips.add({
-          lines: [`${t} (token ${k + 1}): k_${t} = [${Array.from(row(head.k, k), (v) => fmt(v)).join(', ')}], |k| = ${fmt(gk.kNorm, 2)}`,
+          lines: [`${t} (token ${k + 1}): k_${t} = [${entries(row(head.k, k)).join(', ')}], |k| = ${fmt(gk.kNorm, 2)}`,
             masked ? `the mask hides it from "${tq}"` : `weight from "${tq}": ${fmt(at(head.weights, i, k), 3)}${k === strongest ? ', the largest' : ''}`,
             pickLine, 'to show a token in the spec: its arrow in the plane, click or press Enter on it'],
           click: () => pick(k, { row: k + 2, col: 0 }),

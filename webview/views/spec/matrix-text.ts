@@ -1,9 +1,9 @@
 // The words of the matrix view: the hover text of a cell (the dot product term by term, the
 // scaling, the weight), of a block of cells, and the value a cell is coloured by in each mode.
 import { at, isMasked, row, scaledAt, type AttentionData, type HeadData, type InputData } from '../../../src/core/result/attention-data.js';
-import { pairGeometry } from '../../../src/core/linalg/geometry.js';
+import { degreesText, pairGeometry } from '../../../src/core/linalg/geometry.js';
 import type { MatrixMode } from '../../../src/core/vocabulary.js';
-import { dotTerms, fmt, fmtDecimals, fmtNear, fmtWeight } from '../../kit/format.js';
+import { dotTerms, fmt, fmtDecimals, fmtNear, fmtWeight, largestAbs } from '../../kit/format.js';
 
 export function divisorText(data: AttentionData, head: HeadData): string {
   if (data.scale === 'sqrt_dk') return `√${head.dk} ≈ ${fmt(head.divisor)}`;
@@ -26,6 +26,7 @@ export function scoreText(head: HeadData, i: number, j: number, scaled = false):
   const q = row(head.q, i), k = row(head.k, j);
   let size = 0;
   for (let t = 0; t < q.length; t++) size += Math.abs(q[t] * k[t]);
+  size = Math.max(size, largestAbs(q) * largestAbs(k));
   const v = at(head.scores, i, j);
   return scaled ? fmtNear(v / head.divisor, size / head.divisor, q.length) : fmtNear(v, size, q.length);
 }
@@ -42,7 +43,7 @@ export function cellLines(data: AttentionData, input: InputData, h: number, i: n
   const q = row(head.q, i), k = row(head.k, j);
   lines.push(`q_${tq} · k_${tk} = ${dotTerms(q, k, at(head.scores, i, j))}`);
   const g = pairGeometry(q, k);
-  lines.push(`= |q||k| cos θ = ${fmt(g.qNorm, 2)} · ${fmt(g.kNorm, 2)} · ${fmtDecimals(g.cos, 3)} (θ = ${fmt(g.degrees, 1)}°)`);
+  lines.push(`= |q||k| cos θ = ${fmt(g.qNorm, 2)} · ${fmt(g.kNorm, 2)} · ${fmtDecimals(g.cos, 3)} (θ = ${degreesText(g.degrees)})`);
   lines.push(`scaled: ${scoreText(head, i, j)} ÷ ${divisorText(data, head)} = ${scoreText(head, i, j, true)}`);
   lines.push(`weight: ${fmtWeight(at(head.weights, i, j), 4)} (softmax of row "${tq}")`);
   return lines;

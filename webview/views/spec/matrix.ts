@@ -313,7 +313,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
     cellsNode.appendChild(frag);
     frame();
   });
-  legend(svg, theme, pad, height - legendH + 6, dom, mode, maskFill, hasMasked, smallMultiples);
+  legend(svg, theme, pad, height - legendH + 6, dom, mode, maskFill, hasMasked, smallMultiples, Math.max(1, ...heads.map((h) => input.heads[h].dk)));
 
   // Highlight of the hovered cell's row and column: two outlines, drawn above the cells.
   const hl = svg.append('g').attr('class', 'highlight').attr('pointer-events', 'none');

@@ -5,7 +5,7 @@
 import { ROLE_SYMBOL, ROLE_VECTOR } from '../../../src/core/vocabulary.js';
 import { row, weightAt, weightColumn } from '../../../src/core/result/attention-data.js';
 import { findMatrix } from '../../../src/core/result/matrix-info.js';
-import { clip, dotTerms, fmt, textWidth, thousands, wrapLines } from '../../kit/format.js';
+import { clip, dotTerms, fmt, fmtNear, fmtRounded, textWidth, thousands, wrapLines } from '../../kit/format.js';
 import { rovingGrid } from '../../kit/keyboard.js';
 import { thinnedLabels } from '../../kit/thin-labels.js';
 import { TipTable } from '../../kit/tips.js';
@@ -121,7 +121,7 @@ export const renderProjection: ViewFn = (container, data, options) => {
     parent.appendChild(r);
     focusables.push({ el: r, row: gridRow, col: gridCol });
     if (showVals) {
-      const s = fmt(v, 2);
+      const s = fmtRounded(v, 2);
       if (textWidth(s, fs - 1) < cell - 4) {
         g.append('text').attr('x', cx + cell / 2).attr('y', cy + cell / 2 + (fs - 1) * 0.35).attr('text-anchor', 'middle')
           .attr('font-size', fs - 1).attr('fill', textOn(fill)).attr('stroke', 'none').attr('pointer-events', 'none').text(s);
@@ -160,8 +160,8 @@ export const renderProjection: ViewFn = (container, data, options) => {
     const v = mean(x.slice(a, z));
     const tip = tips.add({
       lines: () => rb.stride > 1
-        ? [`${xName}[${a}–${z - 1}]: mean ${fmt(v)}`]
-        : [`${xName}[${rowNames[a] ?? a}] = ${fmt(x[a])}`, role === 'wo' ? 'the heads\' outputs, joined' : `the embedding of "${word}"; click or press Enter to show it in the spec`,
+        ? [`${xName}[${a}–${z - 1}]: mean ${fmtNear(v, xMax)}`]
+        : [`${xName}[${rowNames[a] ?? a}] = ${fmtNear(x[a], xMax)}`, role === 'wo' ? 'the heads\' outputs, joined' : `the embedding of "${word}"; click or press Enter to show it in the spec`,
           `multiplies row ${a + 1} of ${ROLE_SYMBOL[role]}`],
       enter: () => {
         outline(wX + b * cell, xTop, cell, cell);
@@ -203,7 +203,7 @@ export const renderProjection: ViewFn = (container, data, options) => {
     const v = mean(y.slice(a, z));
     const tip = tips.add({
       lines: () => cb.stride > 1
-        ? [`${yName}[${a}–${z - 1}]: mean ${fmt(v)}`]
+        ? [`${yName}[${a}–${z - 1}]: mean ${fmtNear(v, yMax, m.rows)}`]
         : [`${yName}[${colNames[a]}] = ${xName} · column ${a + 1} of ${ROLE_SYMBOL[role]}`, dotTerms(x, weightColumn(m, a), y[a])],
       enter: () => {
         outline(wX + b * cell, gridTop, cell, rb.count * cell);

@@ -5,7 +5,7 @@
 import { row } from '../../../src/core/result/attention-data.js';
 import { scaleLinear, type Selection } from 'd3';
 import type { AttentionData, InputData, Matrix } from '../../../src/core/result/attention-data.js';
-import { clip, fmt, textWidth, thousands } from '../../kit/format.js';
+import { clip, fmt, fmtNear, largestAbs, textWidth, thousands } from '../../kit/format.js';
 import { LabelPlacer } from '../../kit/label-placer.js';
 import { pca2 } from '../../../src/core/linalg/pca.js';
 import { rovingGrid } from '../../kit/keyboard.js';
@@ -272,7 +272,9 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
   const sel = { input: clampIndex(options.input, data.inputs.length), token: options.token };
   // Only the entries shown are written (every one of 8,192 per point was, then 16 kept: 23 s of 35).
   const vecLines = (v: ArrayLike<number>, names: readonly string[]) => {
-    const parts = Array.from({ length: Math.min(v.length, 16) }, (_, k) => `${names[k] ?? `d${k}`} ${fmt(v[k])}`);
+    // Each entry judged against the vector's largest: rounding noise reads ≈0.
+    const scale = largestAbs(v);
+    const parts = Array.from({ length: Math.min(v.length, 16) }, (_, k) => `${names[k] ?? `d${k}`} ${fmtNear(v[k], scale)}`);
     return v.length > 16 ? [`${parts.join(', ')}, … (${v.length} in all)`] : [parts.join(', ')];
   };
   const focusables: { el: Element; row: number; col: number }[] = [];

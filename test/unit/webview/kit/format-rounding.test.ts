@@ -123,13 +123,16 @@ test('a real value, however small against its terms\' size, is printed as the nu
     const { a, b } = orthogonalPair(rand);
     let size = 0;
     for (let t = 0; t < a.length; t++) size += Math.abs(a[t] * b[t]);
-    // Nudge one term well above the noise floor: the sum is then really not 0.
-    const nudge = size * 10 ** -(3 + Math.floor(rand() * 9)) * (rand() < 0.5 ? -1 : 1);
-    b.push(1); a.push(nudge);
+    // The scale a total is judged against: its terms' sizes, or its vectors' largest entries'
+    // product, whichever is larger. A term well above its noise makes the sum really not 0.
+    const big = (v: number[]) => Math.max(...v.map(Math.abs));
+    const scale = Math.max(size, big(a) * big(b));
+    const nudge = scale * 10 ** -(3 + Math.floor(rand() * 9)) * (rand() < 0.5 ? -1 : 1);
+    b.push(big(b)); a.push(nudge / big(b));
     let total = 0;
     for (let t = 0; t < a.length; t++) total += a[t] * b[t];
     const text = dotTerms(a, b, total);
-    assert.notEqual(text.slice(text.lastIndexOf(' = ') + 3), '≈0', `case ${k}: ${total} from terms of size ${size}`);
+    assert.notEqual(text.slice(text.lastIndexOf(' = ') + 3), '≈0', `case ${k}: ${total} against a scale of ${scale}`);
   }
 });
 
