@@ -97,3 +97,11 @@ test('orthogonal q and k: every hover reads ≈0 or 0 for the score and the scal
   }
   assert.ok(noisy > 20, `the family is not vacuous: ${noisy} scores were not exactly 0`);
 });
+
+test('"<" and ">" forms are held to half an em more room than their estimate: "<0.1" in a 24 px cell falls back to ≈0', () => {
+  const size = 13;
+  const w = textWidth('<0.1', size);
+  assert.equal(cellText(0.003, 1, true, w, size), '≈0');
+  assert.equal(cellText(0.003, 1, true, w + 0.5 * size, size), '<0.1');
+  assert.equal(cellText(0.9993, 1, true, w, size), '≈1');
+});
