@@ -236,10 +236,39 @@ export function measure(doc: Document, id = 'attention-root'): Finding[] {
   return found;
 }
 
+/**
+ * Texts that must be read whole, never cut to a hover: the projection's full-size line (its seed
+ * figure, 3,145,728, was cut at 430 and 626 px) and each head's name over its matrix (six of eight
+ * small multiples read 'head "he…').
+ */
+export const WHOLE_SELECTORS = ['text.full-size', 'text.head-name'] as const;
+
+export interface Whole {
+  selector: (typeof WHOLE_SELECTORS)[number];
+  /** The text as drawn, its lines (tspans) joined by spaces, without its hover. */
+  text: string;
+  cut: boolean;
+  /** Why a part of it is not on screen, if one is not. */
+  outside?: string;
+}
+
+/** Every text of WHOLE_SELECTORS in the panel now: what it reads, and whether all of it is seen. */
+export function wholes(doc: Document, id = 'attention-root'): Whole[] {
+  const root = doc.getElementById(id);
+  if (!root) return [];
+  const pieces = svgPieces(root);
+  return WHOLE_SELECTORS.flatMap((selector) => Array.from(root.querySelectorAll(selector), (el) => {
+    const text = Array.from(el.childNodes).filter((n) => n.nodeName !== 'title').map((n) => n.textContent ?? '').join(' ');
+    const mine = pieces.filter((p) => el === p.el || el.contains(p.el));
+    const why = mine.length === 0 ? 'not drawn' : mine.map(outside).find((w) => w !== undefined);
+    return { selector, text, cut: /…|\.\.\.$/.test(text), ...(why ? { outside: why } : {}) };
+  }));
+}
+
 // ---- driving the panels (the test page's top window) ----
 
 export interface Frame { win: Window; width: number; theme: string }
-export interface Case { view: string; width: number; theme: string; findings: Finding[]; ms: number }
+export interface Case { view: string; width: number; theme: string; findings: Finding[]; wholes: Whole[]; ms: number }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -293,7 +322,7 @@ export async function runExample(frames: readonly Frame[], message: { version: n
         }
         // Two frames: the layout settled (the summary strip reads its own width).
         await new Promise((r) => f.win.requestAnimationFrame(() => r(undefined)));
-        cases.push({ view: v.name, width: f.width, theme: f.theme, findings: measure(f.win.document), ms: performance.now() - t0 });
+        cases.push({ view: v.name, width: f.width, theme: f.theme, findings: measure(f.win.document), wholes: wholes(f.win.document), ms: performance.now() - t0 });
       }
     }
   } finally {

@@ -1,6 +1,6 @@
 // No text overlaps text and none leaves its picture, measured by a real layout engine: the panel's
 // own bundle (dist/webview.js, media/attention.css) in Debian's Chromium, no code-server. A page
-// holds the panel in frames 430, 626 and 1,200 px wide, each in a light, dark and high-contrast
+// holds the panel in frames 430, 626, 700 and 1,200 px wide, each in a light, dark and high-contrast
 // body (the classes and a few of the CSS variables a VS Code theme sets); every example's 'render'
 // message, as the host makes it, goes to every frame; each tab is clicked in turn (a 'need' for the
 // linear-algebra numbers answered as the host answers it), and test/e2e/widths-probe.ts measures
@@ -18,10 +18,11 @@ import { analyze } from '../../src/core/index.js';
 import { encodeAttention } from '../../src/core/result/wire.js';
 import { linalgData } from '../../src/core/result/linalg-data.js';
 import { SPEC_ENTRIES } from '../../webview/views/registry.js';
-import type { Case, Finding, Frame } from './widths-probe.js';
+import type { Case, Finding, Frame, Whole } from './widths-probe.js';
 
 const ORIGIN = 'http://attention-lens.test';
-const WIDTHS = [430, 626, 1200];
+// 626 px is where the projection's seed line was first found cut; 700 px is the middle width every view is held to.
+const WIDTHS = [430, 626, 700, 1200];
 const EXAMPLES = path.join(ROOT, 'examples');
 /** The examples the spec views draw: every *.attn.json but those that run a real model ({ "model" }), which the model views draw. */
 const specExamples = () => fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.attn.json'))
@@ -103,6 +104,8 @@ async function serve(page: Page): Promise<void> {
 interface Row extends Finding { example: string; view: string; width: number; theme: string }
 
 const rows: Row[] = [];
+/** The texts that must be read whole (WHOLE_SELECTORS), as each picture drew them. */
+const wholeRows: (Whole & { example: string; view: string; width: number; theme: string })[] = [];
 const drawn = new Set<string>();
 let browser: Browser | undefined;
 let seconds = 0;
@@ -157,6 +160,7 @@ describe('widths: no text overlaps text, none leaves its picture, every cut text
       for (const c of cases) {
         drawn.add(`${file}|${c.view}|${c.width}|${c.theme}`);
         for (const f of c.findings) rows.push({ ...f, example: file, view: c.view, width: c.width, theme: c.theme });
+        for (const w of c.wholes) wholeRows.push({ ...w, example: file, view: c.view, width: c.width, theme: c.theme });
       }
     }
     seconds = (Date.now() - t0) / 1000;
@@ -180,6 +184,22 @@ describe('widths: no text overlaps text, none leaves its picture, every cut text
       assert.deepEqual(failures, [], `${failures.length} failures:\n${failures.join('\n')}`);
     });
   }
+
+  it('projection of the 512 × 64 seeds: the full-size line, "= 3,145,728 numbers" with it, whole on screen at every width', () => {
+    const seen = wholeRows.filter((r) => r.example === 'seed-projection-512-64.attn.json' && r.view === 'projection' && r.selector === 'text.full-size');
+    assert.equal(seen.length, WIDTHS.length * Object.keys(THEMES).length, 'one full-size line per picture');
+    const bad = seen.filter((r) => !r.text.includes('= 3,145,728 numbers') || r.cut || r.outside)
+      .map((r) => `${r.width} px · ${r.theme}: "${r.text}"${r.cut ? ' cut' : ''}${r.outside ? ` (${r.outside})` : ''}`);
+    assert.deepEqual(bad, []);
+  });
+
+  it('matrix of 64 tokens × 8 heads (small multiples): every head\'s name whole on screen at every width', () => {
+    const seen = wholeRows.filter((r) => r.example === 'long-64-tokens-8-heads.attn.json' && r.view === 'matrix' && r.selector === 'text.head-name');
+    assert.equal(seen.length, 8 * WIDTHS.length * Object.keys(THEMES).length, 'eight names per picture');
+    const bad = seen.filter((r) => r.cut || r.outside || !/head \d/.test(r.text))
+      .map((r) => `${r.width} px · ${r.theme}: "${r.text}"${r.cut ? ' cut' : ''}${r.outside ? ` (${r.outside})` : ''}`);
+    assert.deepEqual(bad, []);
+  });
 
   it('summary strip: its texts fit above every view', () => {
     const failures = listed((r) => r.where === 'summary', false);

@@ -12,29 +12,46 @@ export function fmt(v: number | null | undefined, digits = 3): string {
   return String(Number(v.toFixed(digits)));
 }
 
-/** A number written as a factor in a sum: negatives in parentheses, so 2·(−1) reads unambiguously. */
-export function factor(v: number, digits = 3): string {
-  const s = fmt(v, digits);
-  return v < 0 ? `(${s})` : s;
+/**
+ * A number written as a factor in a sum: negatives in parentheses, so 2·(−1) reads unambiguously.
+ * Given the largest |x| of its vector (`scale`), an entry within rounding noise of it reads ≈0.
+ */
+export function factor(v: number, digits = 3, scale?: number): string {
+  const s = scale === undefined ? fmt(v, digits) : fmtNear(v, scale, 1, digits);
+  return v < 0 && s !== '≈0' ? `(${s})` : s;
+}
+
+/**
+ * A vector's entries as text, each judged against the vector's largest |x|: a rotation's
+ * cos(π/2) = 8.66e-17 beside 1.414 reads ≈0, as the 0 it stands for.
+ */
+export function entries(values: ArrayLike<number>, digits = 3): string[] {
+  const scale = largestAbs(values);
+  return Array.from(values, (x) => fmtNear(x, scale, 1, digits));
 }
 
 /** "a·b + c·d + … = total", cut in the middle with "…" when there are many terms. */
 export function dotTerms(a: ArrayLike<number>, b: ArrayLike<number>, total: number, maxTerms = 12): string {
-  const terms = Array.from(a, (x, t) => `${factor(x)}·${factor(b[t])}`);
+  const sa = largestAbs(a), sb = largestAbs(b);
+  const terms = Array.from(a, (x, t) => `${factor(x, 3, sa)}·${factor(b[t], 3, sb)}`);
+  let size = 0;
+  for (let t = 0; t < a.length; t++) size += Math.abs(a[t] * b[t]);
   let shown = terms;
   if (terms.length > maxTerms) {
     const half = Math.floor(maxTerms / 2);
     shown = [...terms.slice(0, half), `… (${terms.length - maxTerms} more terms) …`, ...terms.slice(-half)];
   }
-  return `${shown.join(' + ')} = ${fmt(total)}`;
+  // A total that is rounding noise of its terms (orthogonal vectors, −8.88e-16), or of entries that
+  // are themselves read as ≈0 next to their vector's largest, reads ≈0, not as a number.
+  return `${shown.join(' + ')} = ${fmtNear(total, Math.max(size, sa * sb), a.length)}`;
 }
 
 /** A vector as [1, 3, 0], shortened in the middle when long. */
 export function vec(values: ArrayLike<number>, max = 16): string {
-  const v = Array.from(values);
-  if (v.length <= max) return `[${v.map((x) => fmt(x)).join(', ')}]`;
+  const v = entries(values);
+  if (v.length <= max) return `[${v.join(', ')}]`;
   const half = Math.floor(max / 2);
-  return `[${v.slice(0, half).map((x) => fmt(x)).join(', ')}, … ${v.length - max} more …, ${v.slice(-half).map((x) => fmt(x)).join(', ')}]`;
+  return `[${v.slice(0, half).join(', ')}, … ${v.length - max} more …, ${v.slice(-half).join(', ')}]`;
 }
 
 /** 3145728 → "3,145,728" without depending on the host locale. */
@@ -138,11 +155,80 @@ function clipPrefix(s: string, px: number, fontSize: number): string | undefined
   return undefined;
 }
 
-/** A weight for a label: "<0.001" rather than 1.4e-16, which reads as noise. */
+/**
+ * A weight for a label: "<0.001" rather than 1.4e-16, which reads as noise, and ">0.999" rather
+ * than "1" for 0.9993: only an exact 0 or 1 reads "0" or "1" (the raw example's 0.0003 and 0.9993
+ * read as a weight of nothing and of everything).
+ */
 export function fmtWeight(w: number, digits = 3): string {
   if (w === 0) return '0';
-  if (w > 0 && w < 10 ** -digits) return `<${10 ** -digits}`;
+  const step = 10 ** -digits;
+  if (w > 0 && w < step) return `<${step.toFixed(digits)}`;
+  if (w < 1 && w > 1 - step / 2) return `>${(1 - step).toFixed(digits)}`;
   return fmt(w, digits);
+}
+
+/**
+ * `v` rounded to `digits` decimals for a cell or a label, never as an exact value it is not: a
+ * nonzero that rounds to 0 reads "≈0" (or, for a weight, "<0.01"), a weight under 1 that rounds to
+ * 1 reads ">0.99"; integers stay integers.
+ */
+export function fmtRounded(v: number, digits: number, weight = false): string {
+  if (weight && v >= 0 && v <= 1) return fmtWeight(v, digits);
+  if (v !== 0 && Number.isFinite(v) && Math.abs(v) < (10 ** -digits) / 2) return '≈0';
+  if (Math.abs(v) < 10 ** -digits && Number.isFinite(v)) return String(Number(v.toFixed(digits)));
+  return fmt(v, digits);
+}
+
+/**
+ * `v` with exactly `digits` decimals (2.2 → "2.20"), as a description that rounds to that many
+ * places writes it; integers stay integers, and a nonzero that would read as 0 reads "≈0".
+ */
+export function fmtFixed(v: number, digits = 2): string {
+  if (!Number.isFinite(v) || Number.isInteger(v)) return fmt(v, digits);
+  const a = Math.abs(v);
+  if (a >= 1e7) return v.toExponential(2);
+  if (a < (10 ** -digits) / 2) return '≈0';
+  return v.toFixed(digits);
+}
+
+/**
+ * `v` with exactly `digits` decimals (a cosine as 0.970, 1.000), but "≈0" for a nonzero that would
+ * read 0.000 and never "-0.000".
+ */
+export function fmtDecimals(v: number, digits = 3): string {
+  if (!Number.isFinite(v)) return fmt(v, digits);
+  if (v === 0) return (0).toFixed(digits);
+  if (Math.abs(v) < (10 ** -digits) / 2) return '≈0';
+  return v.toFixed(digits);
+}
+
+/**
+ * The largest error rounding leaves in a result made of `terms` terms (a sum, a dot product) whose
+ * magnitudes add up to `scale`: a few units in the last place per term. Below it, a result that
+ * should be 0 (a difference of equal things, a dot product of orthogonal vectors) is only noise.
+ */
+export function roundingNoise(scale: number, terms = 1): number {
+  return 4 * Number.EPSILON * Math.max(1, terms) * Math.abs(scale);
+}
+
+/**
+ * fmt, but "≈0" for a value within rounding noise of 0 next to the magnitudes it came from
+ * (`scale`, over `terms` terms): a real head's q · k of −8.88e-16 from terms of size 10 is a 0
+ * that floating point could not hit exactly, and printed as a number it reads as one.
+ */
+export function fmtNear(v: number, scale: number, terms = 1, digits = 3): string {
+  return v !== 0 && Number.isFinite(v) && Math.abs(v) <= roundingNoise(scale, terms) ? '≈0' : fmt(v, digits);
+}
+
+/** The largest |x| of a vector (0 when empty): the scale its entries are noise against. */
+export function largestAbs(values: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < values.length; i++) {
+    const a = Math.abs(values[i]);
+    if (a > m && Number.isFinite(a)) m = a;
+  }
+  return m;
 }
 
 /** Width of a text in a monospace font. */

@@ -87,7 +87,8 @@ export const renderHeads: ViewFn = (container, data, options) => {
     names.forEach((n, i) => {
       fitText(g.append('text').attr('x', gx - 4).attr('y', gy + i * cell + cell / 2 + 4).attr('text-anchor', 'end').attr('font-size', fs - 1), n, labelW - 6, fs - 1);
       const cx = gx + i * cell + cell / 2;
-      fitText(g.append('text').attr('x', cx).attr('y', gy - 4).attr('font-size', fs - 1).attr('transform', `rotate(-45 ${cx} ${gy - 4})`), n, labelW, fs - 1);
+      // At 45° a label runs right by its length ÷ √2: the last block's stop at the picture's edge (700 px).
+      fitText(g.append('text').attr('x', cx).attr('y', gy - 4).attr('font-size', fs - 1).attr('transform', `rotate(-45 ${cx} ${gy - 4})`), n, Math.min(labelW, (width - pad - x0 - cx) * Math.SQRT2 - 4), fs - 1);
     });
     for (let a = 0; a < H; a++) {
       for (let b = 0; b < H; b++) {

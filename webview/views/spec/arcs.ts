@@ -3,12 +3,12 @@
 // arcs to an earlier token below, attention to itself is a ring. Hover a token: only its arcs.
 // Hover an arc: "watch → apple: weight …, score 136, scaled …". With many tokens only the
 // strongest links of each token are kept, and the view says so.
-import { at, row, scaledAt } from '../../../src/core/result/attention-data.js';
+import { at, row } from '../../../src/core/result/attention-data.js';
 import type { InputData } from '../../../src/core/result/attention-data.js';
-import { clip, fmt, textWidth } from '../../kit/format.js';
+import { clip, fmt, fmtWeight, textWidth } from '../../kit/format.js';
 import { rovingGrid } from '../../kit/keyboard.js';
 import { labelEvery, thinnedLabels } from '../../kit/thin-labels.js';
-import { divisorText } from './matrix.js';
+import { divisorText, scoreText } from './matrix-text.js';
 import { wireTips, type Tip } from '../../kit/tooltip.js';
 import { plainToken, quotedToken, repeatedWords } from '../../kit/token-names.js';
 import { clampIndex, createSvg, emptyView, note, type ViewFn } from '../../kit/view.js';
@@ -302,7 +302,7 @@ export const renderArcs: ViewFn = (container, data, options) => {
     if (!head) return undefined;
     return {
       lines: [
-        `${plainToken(input.tokens, i, repeated)} → ${plainToken(input.tokens, j, repeated)}: weight ${fmt(at(head.weights, i, j), 4)}, score ${fmt(at(head.scores, i, j))}, scaled ${fmt(at(head.scores, i, j))} ÷ ${divisorText(data, head)} = ${fmt(scaledAt(head, i, j))}`,
+        `${plainToken(input.tokens, i, repeated)} → ${plainToken(input.tokens, j, repeated)}: weight ${fmtWeight(at(head.weights, i, j), 4)}, score ${scoreText(head, i, j)}, scaled ${scoreText(head, i, j)} ÷ ${divisorText(data, head)} = ${scoreText(head, i, j, true)}`,
         `head "${head.name}"`,
       ],
       enter: () => focusOn((a) => a === el),

@@ -3,7 +3,8 @@
 // token (the selected head), and the word's vector before and after attention, feature by
 // feature. The mouse next to "cat" leans animal; next to "keyboard", tech.
 import { at, row, scaledAt } from '../../../src/core/result/attention-data.js';
-import { clip, fmt, fmtWeight, textWidth, wrapLines } from '../../kit/format.js';
+import { clip, fmtFixed, fmtNear, fmtWeight, largestAbs, textWidth, wrapLines } from '../../kit/format.js';
+import { scoreText } from './matrix-text.js';
 import { plottableOutputs } from './quadrant.js';
 import { TipTable } from '../../kit/tips.js';
 import { wireTips } from '../../kit/tooltip.js';
@@ -89,7 +90,7 @@ export const renderCompare: ViewFn = (container, data, options) => {
       const bar = g.append('rect').attr('class', 'bar hot').attr('x', barX).attr('y', y + 2).attr('height', barRowH - 6)
         .attr('width', Math.max(1, w * barW)).attr('fill', masked ? theme.masked : c).attr('data-input', f.a).attr('data-token', j)
         .attr('data-tip', tips.add({
-          lines: [`${word} → ${tok} in "${f.inp.name}": weight ${fmt(w, 4)}`, masked ? 'masked' : `score ${fmt(at(head.scores, f.t, j))}, scaled ${fmt(scaledAt(head, f.t, j))}`],
+          lines: [`${word} → ${tok} in "${f.inp.name}": weight ${fmtWeight(w, 4)}`, masked ? 'masked' : `score ${scoreText(head, f.t, j)}, scaled ${scoreText(head, f.t, j, true)}`],
           reveal: { kind: 'token', input: f.a, token: j },
         }));
       focusables.push({ el: bar.node()!, row: k * 1000 + j, col: 0 });
@@ -106,6 +107,8 @@ export const renderCompare: ViewFn = (container, data, options) => {
     g.append('line').attr('x1', zeroX).attr('x2', zeroX).attr('y1', fy + 6).attr('y2', fy + 8 + d * featRowH).attr('stroke', theme.muted);
     const e = row(f.inp.embeddings, f.t);
     const o = outs.rows ? row(outs.rows(f.inp), f.t) : undefined;
+    // An entry within rounding noise of its vector's largest (a layer norm's 2.45e-18 beside 3) reads ≈0.
+    const eSize = largestAbs(e), oSize = o ? largestAbs(o) : 0;
     for (let q = 0; q < d; q++) {
       const y = fy + 8 + q * featRowH;
       g.append('text').attr('x', 12 + fl - 6).attr('y', y + fs).attr('text-anchor', 'end').text(clip(data.features[q], fl - 8, fs));
@@ -114,14 +117,15 @@ export const renderCompare: ViewFn = (container, data, options) => {
       if (o) {
         const r = g.append('rect').attr('class', 'feature-after hot').attr('x', bx(o[q])).attr('y', y + 3).attr('width', bw(o[q])).attr('height', featRowH - 6)
           .attr('fill', c).attr('fill-opacity', 0.85)
-          .attr('data-tip', tips.add({ lines: [`${word} ${outs.label}, ${data.features[q]}: ${fmt(o[q])}`, `before: ${fmt(e[q])} (in "${f.inp.name}")`] }));
+          .attr('data-tip', tips.add({ lines: [`${word} ${outs.label}, ${data.features[q]}: ${fmtNear(o[q], oSize)}`, `before: ${fmtNear(e[q], eSize)} (in "${f.inp.name}")`] }));
         focusables.push({ el: r.node()!, row: k * 1000 + 500 + q, col: 0 });
       }
       g.append('rect').attr('class', 'feature-before hot').attr('x', bx(e[q])).attr('y', y + 1).attr('width', bw(e[q])).attr('height', featRowH - 2)
         .attr('fill', 'none').attr('stroke', theme.fg).attr('stroke-width', 1.2)
-        .attr('data-tip', tips.add({ lines: [`${word} input embedding, ${data.features[q]}: ${fmt(e[q])}`] }));
-      g.append('text').attr('x', panelW - 8).attr('y', y + fs).attr('text-anchor', 'end').attr('font-size', fs - 1).attr('fill', theme.muted)
-        .text(o ? `${fmt(e[q], 2)}→${fmt(o[q], 2)}` : fmt(e[q], 2));
+        .attr('data-tip', tips.add({ lines: [`${word} input embedding, ${data.features[q]}: ${fmtNear(e[q], eSize)}`] }));
+      // Two decimals kept (2.20, not 2.2), as the description writes them.
+      g.append('text').attr('class', 'feature-values').attr('x', panelW - 8).attr('y', y + fs).attr('text-anchor', 'end').attr('font-size', fs - 1).attr('fill', theme.muted)
+        .text(o ? `${fmtFixed(e[q], 2)}→${fmtFixed(o[q], 2)}` : fmtFixed(e[q], 2));
     }
   });
   const svgNode = svg.node()!;

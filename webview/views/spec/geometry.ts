@@ -7,7 +7,7 @@
 import { at, row, scaledAt } from '../../../src/core/result/attention-data.js';
 import { degreesText, pairGeometry } from '../../../src/core/linalg/geometry.js';
 import { maxOf } from '../../../src/core/linalg/extent.js';
-import { clip, fmt, fmtWeight, monoWidth, textWidth } from '../../kit/format.js';
+import { clip, entries, fmt, fmtDecimals, fmtNear, fmtWeight, monoWidth, textWidth } from '../../kit/format.js';
 import { TipTable } from '../../kit/tips.js';
 import { wireTips } from '../../kit/tooltip.js';
 import { rovingGrid } from '../../kit/keyboard.js';
@@ -33,6 +33,14 @@ export function formulaLines(lhs: string, rhs: string, px: number, fs: number): 
   const last = rhs.lastIndexOf(' = ');
   if (fits(`  = ${rhs}`) || last < 0) return [fit(lhs), fit(`  = ${rhs}`)];
   return [fit(lhs), fit(`  = ${rhs.slice(0, last)}`), fit(`  = ${rhs.slice(last + 3)}`)];
+}
+
+/**
+ * q · k as text, "≈0" when it is rounding noise next to |q||k| (at least the sum of its terms'
+ * sizes): a real head's orthogonal pair gave −8.88e-16.
+ */
+function dotText(g: { dot: number; qNorm: number; kNorm: number }, terms: number): string {
+  return fmtNear(g.dot, g.qNorm * g.kNorm, terms);
 }
 
 export const renderGeometry: ViewFn = (container, data, options) => {
@@ -67,7 +75,7 @@ export const renderGeometry: ViewFn = (container, data, options) => {
   const labelW = Math.min(140, Math.max(50, maxOf(labels, (t) => textWidth(t, fs)) + 12));
   const geo = input.tokens.map((_, k) => pairGeometry(row(head.q, i), row(head.k, k)));
   const cells = input.tokens.map((_, k) => (visible(k)
-    ? [fmt(geo[k].kNorm, 2), geo[k].cos.toFixed(3), degreesText(geo[k].degrees), fmt(geo[k].dot), fmtWeight(at(head.weights, i, k), 3)]
+    ? [fmt(geo[k].kNorm, 2), fmtDecimals(geo[k].cos, 3), degreesText(geo[k].degrees), dotText(geo[k], head.dk), fmtWeight(at(head.weights, i, k), 3)]
     : ['', '', '', 'masked', '0']));
   const cols = ['|k|', 'cos θ', 'θ', 'q · k', 'weight'];
   const colW = cols.map((c, ci) => Math.max(textWidth(c, fs) * 1.1, maxOf(cells, (r) => monoWidth(r[ci], fs))) + 14);
@@ -87,7 +95,7 @@ export const renderGeometry: ViewFn = (container, data, options) => {
     const controlsH = options.interactive ? 30 : 0;
     const titleH = 24 + title.extra + notes.length * 16 + controlsH;
     const lhs = `q_${tq} · k_${tk} = |q||k| cos θ`;
-    const rhs = `${fmt(g.qNorm, 2)} · ${fmt(g.kNorm, 2)} · ${g.cos.toFixed(3)} = ${fmt(g.dot)}`;
+    const rhs = `${fmt(g.qNorm, 2)} · ${fmt(g.kNorm, 2)} · ${fmtDecimals(g.cos, 3)} = ${dotText(g, head.dk)}`;
     // A table beside the plane long enough to reach the formula's line keeps the formula to the
     // plane's side (long-64's ran under "17. warm" at 1,200 px); a short table leaves it the width.
     const formulaY = titleH + 20 + plane + 24;
@@ -137,24 +145,30 @@ export const renderGeometry: ViewFn = (container, data, options) => {
     pg.append('line').attr('x1', cx).attr('x2', cx).attr('y1', titleH + 20).attr('y2', titleH + 20 + plane).attr('stroke', theme.grid);
     // q's label above its tip, k's below: when q lies along k (the seed's q_watch = k_apple) both stay
     // readable; a label that would leave the picture is drawn left of its tip instead.
-    const arrow = (to: [number, number], colour: string, label: string, cls: string, tip: string[], below: boolean, token: number) => {
+    // When q lies along k (θ = 0, the seed's q_watch and k_apple), one line would hide the other: q
+    // is then drawn first and wide, k on top and narrow, so both colours show along the shared line.
+    const along = Math.min(g.qNorm, g.kNorm) * unit * Math.sin((Math.min(90, g.degrees) * Math.PI) / 180) < 5;
+    const arrow = (to: [number, number], colour: string, label: string, cls: string, tip: string[], below: boolean, token: number, wide = false) => {
       const [x, y] = P(to);
-      pg.append('line').attr('class', `${cls} hot`).attr('x1', cx).attr('y1', cy).attr('x2', x).attr('y2', y).attr('stroke', colour).attr('stroke-width', 3)
+      pg.append('line').attr('class', `${cls} hot`).attr('x1', cx).attr('y1', cy).attr('x2', x).attr('y2', y).attr('stroke', colour).attr('stroke-width', wide ? 8 : 3)
         .attr('data-tip', tips.add({ lines: [...tip, `click or press Enter: show "${input.tokens[token]}" in the spec`], reveal: { kind: 'token', input: inputIndex, token } }));
-      pg.append('circle').attr('cx', x).attr('cy', y).attr('r', 4).attr('fill', colour);
+      pg.append('circle').attr('cx', x).attr('cy', y).attr('r', wide ? 6 : 4).attr('fill', colour);
       const lw = textWidth(label, fs) * 1.1;
       const right = x + 6 + lw <= width - 4;
       pg.append('text').attr('x', right ? x + 6 : x - 6).attr('text-anchor', right ? 'start' : 'end').attr('y', below ? y + 16 : y - 6)
         .attr('fill', colour).attr('font-weight', 600).text(label);
     };
     // The shadow of q on k: dashed from q's tip down to k's line, and along k to its foot.
+    const shadowText = fmtNear(g.shadow, g.qNorm, head.dk, 3);
     const [sx, sy] = P([g.shadow, 0]);
     const [qx, qy] = P(g.q2);
     pg.append('line').attr('x1', qx).attr('y1', qy).attr('x2', sx).attr('y2', sy).attr('stroke', theme.muted).attr('stroke-dasharray', '4 3');
-    pg.append('line').attr('class', 'shadow hot').attr('x1', cx).attr('y1', cy + 6).attr('x2', sx).attr('y2', sy + 6).attr('stroke', theme.accent).attr('stroke-width', 2)
-      .attr('data-tip', tips.add({ lines: [`the shadow of q_${tq} on k_${tk}: q · k / |k| = ${fmt(g.dot)} / ${fmt(g.kNorm, 2)} = ${fmt(g.shadow, 3)}`, `× |k| = ${fmt(g.shadow, 3)} · ${fmt(g.kNorm, 2)} = ${fmt(g.dot)}, the score`] }));
-    arrow(g.k2, theme.heads[1 % theme.heads.length], `k_${tk}`, 'k-arrow', [`k_${tk} = [${Array.from(row(head.k, j), (v) => fmt(v)).join(', ')}], |k| = ${fmt(g.kNorm, 2)}`], true, j);
-    arrow(g.q2, theme.heads[0], `q_${tq}`, 'q-arrow', [`q_${tq} = [${Array.from(row(head.q, i), (v) => fmt(v)).join(', ')}], |q| = ${fmt(g.qNorm, 2)}`], false, i);
+    const drop = along ? 9 : 6;
+    pg.append('line').attr('class', 'shadow hot').attr('x1', cx).attr('y1', cy + drop).attr('x2', sx).attr('y2', sy + drop).attr('stroke', theme.accent).attr('stroke-width', 2)
+      .attr('data-tip', tips.add({ lines: [`the shadow of q_${tq} on k_${tk}: q · k / |k| = ${dotText(g, head.dk)} / ${fmt(g.kNorm, 2)} = ${shadowText}`, `× |k| = ${shadowText} · ${fmt(g.kNorm, 2)} = ${dotText(g, head.dk)}, the score`] }));
+    const drawK = () => arrow(g.k2, theme.heads[1 % theme.heads.length], `k_${tk}`, 'k-arrow', [`k_${tk} = [${entries(row(head.k, j)).join(', ')}], |k| = ${fmt(g.kNorm, 2)}`], true, j);
+    const drawQ = () => arrow(g.q2, theme.heads[0], `q_${tq}`, 'q-arrow', [`q_${tq} = [${entries(row(head.q, i)).join(', ')}], |q| = ${fmt(g.qNorm, 2)}`], false, i, along);
+    if (along) { drawQ(); drawK(); } else { drawK(); drawQ(); }
     // θ as an arc at the origin.
     const r = Math.min(40, plane * 0.12);
     const a = (g.degrees * Math.PI) / 180;
@@ -167,7 +181,7 @@ export const renderGeometry: ViewFn = (container, data, options) => {
     pg.append('text').attr('class', 'theta').attr('x', cx - 6).attr('y', cy + 10 + fs).attr('text-anchor', 'end')
       .attr('fill', theme.muted).attr('font-size', fs - 1).text(`θ = ${degreesText(g.degrees)}`);
     const f = svg.append('text').attr('class', 'formula hot').attr('x', pad).attr('y', formulaY).attr('font-family', theme.mono)
-      .attr('data-tip', tips.add({ lines: [`${lhs} = ${rhs}`, `term by term: ${Array.from(row(head.q, i), (v, t) => `${fmt(v)}·${fmt(at(head.k, j, t))}`).join(' + ')} = ${fmt(g.dot)}`] }));
+      .attr('data-tip', tips.add({ lines: [`${lhs} = ${rhs}`, `term by term: ${((qs, ks) => qs.map((v, t) => `${v}·${ks[t]}`))(entries(row(head.q, i)), entries(row(head.k, j))).join(' + ')} = ${dotText(g, head.dk)}`] }));
     if (formula.length === 1) f.text(formula[0]);
     else formula.forEach((line, k) => f.append('tspan').attr('x', pad).attr('dy', k === 0 ? 0 : fs + 6).text(line));
 
@@ -187,7 +201,7 @@ export const renderGeometry: ViewFn = (container, data, options) => {
       const keyEl = tg.append('text').attr('class', 'key hot').attr('data-token', k).attr('x', 0).attr('y', y).attr('cursor', masked ? 'default' : 'pointer')
         .attr('font-weight', drawn ? 700 : 400).attr('fill', masked ? theme.muted : theme.fg).text(clip(labels[k], labelW - 6, fs))
         .attr('data-tip', tips.add({
-          lines: [`${t} (token ${k + 1}): k_${t} = [${Array.from(row(head.k, k), (v) => fmt(v)).join(', ')}], |k| = ${fmt(gk.kNorm, 2)}`,
+          lines: [`${t} (token ${k + 1}): k_${t} = [${entries(row(head.k, k)).join(', ')}], |k| = ${fmt(gk.kNorm, 2)}`,
             masked ? `the mask hides it from "${tq}"` : `weight from "${tq}": ${fmt(at(head.weights, i, k), 3)}${k === strongest ? ', the largest' : ''}`,
             pickLine, 'to show a token in the spec: its arrow in the plane, click or press Enter on it'],
           click: () => pick(k, { row: k + 2, col: 0 }),
@@ -197,7 +211,7 @@ export const renderGeometry: ViewFn = (container, data, options) => {
       cells[k].forEach((v, c) => {
         const el = tg.append('text').attr('class', 'num hot').attr('x', colX[c]).attr('y', y).attr('font-family', theme.mono).attr('cursor', masked ? 'default' : 'pointer').text(v)
           .attr('data-tip', tips.add({
-            lines: masked ? [`the mask hides "${t}" from "${tq}"`] : [`q_${tq} · k_${t} = |q||k| cos θ = ${fmt(gk.qNorm, 2)} · ${fmt(gk.kNorm, 2)} · ${gk.cos.toFixed(3)} = ${fmt(gk.dot)}`, `θ = ${degreesText(gk.degrees)}; ${pickLine}`],
+            lines: masked ? [`the mask hides "${t}" from "${tq}"`] : [`q_${tq} · k_${t} = |q||k| cos θ = ${fmt(gk.qNorm, 2)} · ${fmt(gk.kNorm, 2)} · ${fmtDecimals(gk.cos, 3)} = ${dotText(gk, head.dk)}`, `θ = ${degreesText(gk.degrees)}; ${pickLine}`],
             click: () => pick(k, { row: k + 2, col: c + 1 }),
           }));
         focusables.push({ el: el.node()!, row: k + 2, col: c + 1 });

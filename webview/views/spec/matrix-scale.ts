@@ -3,7 +3,7 @@
 import type { HeadData } from '../../../src/core/result/attention-data.js';
 import { MODE_LABEL, type MatrixMode } from '../../../src/core/vocabulary.js';
 import type { Theme } from '../../kit/colour.js';
-import { fmt } from '../../kit/format.js';
+import { fmtNear, fmtWeight } from '../../kit/format.js';
 import { orderStatistic } from '../../kit/order-statistic.js';
 import type { Svg } from '../../kit/view.js';
 
@@ -47,7 +47,18 @@ export function domainOf(heads: readonly HeadData[], mode: MatrixMode): Domain {
   return lo === hi ? { lo: lo - 1, hi: hi + 1 } : { lo, hi };
 }
 
-export function legend(svg: Svg, theme: Theme, x: number, y: number, dom: Domain, mode: MatrixMode, maskFill: string, hasMasked: boolean, perHead = false): void {
+/**
+ * The ends of the scale as text; `terms` (d_k) says how many products made a score, so an end that
+ * is rounding noise next to the other (a real head's −1.78e-15 beside 67.9) reads ≈0.
+ */
+export function legendEnds(dom: Domain, mode: MatrixMode, terms = 1): [string, string] {
+  const size = Math.max(Math.abs(dom.lo), Math.abs(dom.hi));
+  const end = (v: number) => (mode === 'weights' ? fmtWeight(v, 2) : fmtNear(v, size, terms, 2));
+  return [end(dom.lo), `${dom.clipped ? '≥ ' : ''}${end(dom.hi)}`];
+}
+
+export function legend(svg: Svg, theme: Theme, x: number, y: number, dom: Domain, mode: MatrixMode, maskFill: string, hasMasked: boolean, perHead = false, terms = 1): void {
+  const [loText, hiText] = legendEnds(dom, mode, terms);
   const g = svg.append('g').attr('class', 'legend').attr('transform', `translate(${x},${y})`);
   g.append('text').attr('y', 10).attr('fill', theme.muted).text(perHead ? `${MODE_LABEL[mode]}, each head on its own scale` : MODE_LABEL[mode]);
   const w = 160, steps = 32, top = 16;
@@ -56,9 +67,9 @@ export function legend(svg: Svg, theme: Theme, x: number, y: number, dom: Domain
       .attr('fill', theme.seq(s / (steps - 1)));
   }
   g.append('rect').attr('y', top).attr('width', w).attr('height', 10).attr('fill', 'none').attr('stroke', theme.grid);
-  g.append('text').attr('y', top + 24).attr('fill', theme.fg).text(perHead ? 'lowest' : fmt(dom.lo, 2));
+  g.append('text').attr('y', top + 24).attr('fill', theme.fg).text(perHead ? 'lowest' : loText);
   g.append('text').attr('x', w).attr('y', top + 24).attr('text-anchor', 'end').attr('fill', theme.fg)
-    .text(perHead ? 'highest' : `${dom.clipped ? '≥ ' : ''}${fmt(dom.hi, 2)}`);
+    .text(perHead ? 'highest' : hiText);
   if (hasMasked) {
     g.append('rect').attr('x', w + 16).attr('y', top).attr('width', 14).attr('height', 10).attr('fill', maskFill).attr('stroke', theme.grid);
     g.append('text').attr('x', w + 34).attr('y', top + 9).attr('fill', theme.fg).text('masked (weight 0)');

@@ -1,9 +1,9 @@
 // The words of the matrix view: the hover text of a cell (the dot product term by term, the
 // scaling, the weight), of a block of cells, and the value a cell is coloured by in each mode.
 import { at, isMasked, row, scaledAt, type AttentionData, type HeadData, type InputData } from '../../../src/core/result/attention-data.js';
-import { pairGeometry } from '../../../src/core/linalg/geometry.js';
+import { degreesText, pairGeometry } from '../../../src/core/linalg/geometry.js';
 import type { MatrixMode } from '../../../src/core/vocabulary.js';
-import { dotTerms, fmt } from '../../kit/format.js';
+import { dotTerms, fmt, fmtDecimals, fmtNear, fmtWeight, largestAbs } from '../../kit/format.js';
 
 export function divisorText(data: AttentionData, head: HeadData): string {
   if (data.scale === 'sqrt_dk') return `√${head.dk} ≈ ${fmt(head.divisor)}`;
@@ -17,6 +17,20 @@ export function value(head: HeadData, mode: MatrixMode, i: number, j: number): n
   return mode === 'weights' ? at(head.weights, i, j) : mode === 'scaled' ? scaledAt(head, i, j) : at(head.scores, i, j);
 }
 
+/**
+ * The score q_i · k_j (or, `scaled`, ÷ the divisor) as text, "≈0" when it is rounding noise of its
+ * terms: a real head's −8.88e-16 from terms of size 10 (−1.57e-16 after scaling) is a 0 that
+ * floating point could not hit exactly.
+ */
+export function scoreText(head: HeadData, i: number, j: number, scaled = false): string {
+  const q = row(head.q, i), k = row(head.k, j);
+  let size = 0;
+  for (let t = 0; t < q.length; t++) size += Math.abs(q[t] * k[t]);
+  size = Math.max(size, largestAbs(q) * largestAbs(k));
+  const v = at(head.scores, i, j);
+  return scaled ? fmtNear(v / head.divisor, size / head.divisor, q.length) : fmtNear(v, size, q.length);
+}
+
 /** The hover text of one cell, also the <title> of the cell in `attn render`. */
 export function cellLines(data: AttentionData, input: InputData, h: number, i: number, j: number): string[] {
   const head = input.heads[h];
@@ -26,11 +40,12 @@ export function cellLines(data: AttentionData, input: InputData, h: number, i: n
     lines.push(`masked: "${tq}" may not attend to "${tk}", weight 0`);
     return lines;
   }
-  lines.push(`q_${tq} · k_${tk} = ${dotTerms(row(head.q, i), row(head.k, j), at(head.scores, i, j))}`);
-  const g = pairGeometry(row(head.q, i), row(head.k, j));
-  lines.push(`= |q||k| cos θ = ${fmt(g.qNorm, 2)} · ${fmt(g.kNorm, 2)} · ${g.cos.toFixed(3)} (θ = ${fmt(g.degrees, 1)}°)`);
-  lines.push(`scaled: ${fmt(at(head.scores, i, j))} ÷ ${divisorText(data, head)} = ${fmt(scaledAt(head, i, j))}`);
-  lines.push(`weight: ${fmt(at(head.weights, i, j), 4)} (softmax of row "${tq}")`);
+  const q = row(head.q, i), k = row(head.k, j);
+  lines.push(`q_${tq} · k_${tk} = ${dotTerms(q, k, at(head.scores, i, j))}`);
+  const g = pairGeometry(q, k);
+  lines.push(`= |q||k| cos θ = ${fmt(g.qNorm, 2)} · ${fmt(g.kNorm, 2)} · ${fmtDecimals(g.cos, 3)} (θ = ${degreesText(g.degrees)})`);
+  lines.push(`scaled: ${scoreText(head, i, j)} ÷ ${divisorText(data, head)} = ${scoreText(head, i, j, true)}`);
+  lines.push(`weight: ${fmtWeight(at(head.weights, i, j), 4)} (softmax of row "${tq}")`);
   return lines;
 }
 

@@ -9,13 +9,13 @@ import { MODE_LABEL, type MatrixMode } from '../../../src/core/vocabulary.js';
 import type { HeadData } from '../../../src/core/result/attention-data.js';
 import { rgb, type Selection } from 'd3';
 import { textOn } from '../../kit/colour.js';
-import { clip, fmt, textWidth } from '../../kit/format.js';
+import { clip, fmtRounded, textWidth, wrapLines } from '../../kit/format.js';
 import { rovingGrid } from '../../kit/keyboard.js';
 import { thinnedLabels } from '../../kit/thin-labels.js';
 import { wireTips, type Tip } from '../../kit/tooltip.js';
 import { numberedLabel, repeatedWords } from '../../kit/token-names.js';
 import {
-  clampIndex, createSvg, drawHeading, emptyView, hatch, layoutHeading, note, type G, type ViewFn, type ViewHandle,
+  clampIndex, createSvg, drawHeading, drawNotes, emptyView, hatch, layoutHeading, layoutNotes, type G, type ViewFn, type ViewHandle,
 } from '../../kit/view.js';
 
 /**
@@ -44,6 +44,19 @@ function headLine(t: Selection<SVGTextElement, unknown, null, undefined>, forms:
   const shown = forms.find((f) => textWidth(f, size) <= px) ?? clip(forms[forms.length - 1], px, size);
   t.text(shown);
   if (shown !== forms[0]) t.append('title').text(forms[0]);
+}
+
+/**
+ * A cell's number at `digits` decimals that never passes for an exact value it is not: 0.0003 reads
+ * "<0.01" (a weight) or "≈0", 0.9993 ">0.99"; where that is too wide for the cell, "≈0" or "≈1".
+ */
+export function cellText(v: number, digits: number, weight: boolean, px: number, size: number): string {
+  const text = fmtRounded(v, digits, weight);
+  const bounded = text.startsWith('<') || text.startsWith('>');
+  // "<" and ">" are half an em wider in real fonts than textWidth's table says ("<0.1" beside "<0.1"
+  // touched in 26 px cells at 430 px).
+  if (textWidth(text, size) + (bounded ? 0.5 * size : 0) <= px) return text;
+  return text.startsWith('<') ? '≈0' : text.startsWith('>') ? '≈1' : text;
 }
 
 /**
@@ -130,15 +143,31 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   const rowsOfHeads = Math.ceil(heads.length / perRow);
   const legendH = 52;
   const width = Math.max(options.width, pad * 2 + perRow * (block.width + gap));
+  // Each head's name in its room: 'head "head 3"', else the name alone, else the name on up to three
+  // lines (8 heads side by side at 430 and 700 px cut six of eight names to 'head "he…'). Every
+  // head's title then takes as many lines as the longest, so the matrices stay in line.
+  const nameSize = fs * 1.1, nameLineH = Math.round(fs * 1.25);
+  const roomOf = (k: number) => (k % perRow === perRow - 1 ? width - (pad + (k % perRow) * (block.width + gap)) - pad : block.width + gap - 8) - block.labelW;
+  // One form for every head (not 'head 1' beside 'head "head 2"').
+  const fitsAll = (form: (name: string) => string) => heads.every((h, k) => textWidth(form(input.heads[h].name), nameSize) <= roomOf(k));
+  const nameLines = heads.map((h, k) => {
+    const name = input.heads[h].name;
+    if (fitsAll((x) => `head "${x}"`)) return [`head "${name}"`];
+    if (fitsAll((x) => x)) return [name];
+    return wrapLines(name, roomOf(k), nameSize, 3);
+  });
+  const titleExtra = (Math.max(1, ...nameLines.map((l) => l.length)) - 1) * nameLineH;
+  const blockH = block.height + titleExtra;
   // The title wraps in a narrow panel (it was cut with "…" at 676 px) and pushes the matrices down.
   const titleText = `${input.name}: ${MODE_LABEL[mode]}, rows = queries, columns = keys`;
   const heading = layoutHeading(titleText, width - 2 * pad, fs, true, 4);
-  const titleH = 22 + heading.extra + notes.length * 16;
-  const height = titleH + rowsOfHeads * (block.height + 12) + legendH;
+  const noteBlock = layoutNotes(notes, width - 2 * pad, fs);
+  const titleH = 22 + heading.extra + noteBlock.height;
+  const height = titleH + rowsOfHeads * (blockH + 12) + legendH;
   const svg = createSvg(container, theme, width, height, `Attention matrix of "${input.name}", ${MODE_LABEL[mode]}`, 'matrix');
   const maskFill = hatch(svg, theme);
   drawHeading(svg, 'title', pad, 16, heading, titleText);
-  notes.forEach((t, k) => note(svg, theme, pad, 34 + heading.extra + k * 16, t));
+  drawNotes(svg, theme, pad, 34 + heading.extra, noteBlock, notes);
 
   // Each head on its own scale in small multiples, worked out when the head is first drawn (a head
   // painted later, below the first screen, reads its weights then); the legend then names no numbers,
@@ -171,18 +200,22 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   heads.forEach((h, k) => {
     const head = input.heads[h];
     const ox = pad + (k % perRow) * (block.width + gap);
-    const oy = titleH + Math.floor(k / perRow) * (block.height + 12);
+    const oy = titleH + Math.floor(k / perRow) * (blockH + 12);
     const g = svg.append('g').attr('class', 'head-matrix').attr('data-head', h).attr('transform', `translate(${ox},${oy})`);
     // The head's name, then its shape and scaling on a second, quieter line.
     // The head's name (bold) and its scaling, each shortened to its room with the whole text in a
     // hover: 8 heads side by side left "d_k 4, ÷ √…" and 'head "hea…' with nothing to read.
-    const room = (k % perRow === perRow - 1 ? width - ox - pad : block.width + gap - 8) - block.labelW;
-    headLine(g.append('text').attr('class', 'head-name').attr('x', block.labelW).attr('y', 12).attr('font-weight', 600)
-      .attr('fill', theme.heads[h % theme.heads.length]), [`head "${head.name}"`], room, fs * 1.1);
+    const room = roomOf(k);
+    const nameText = g.append('text').attr('class', 'head-name').attr('x', block.labelW).attr('y', 12).attr('font-weight', 600)
+      .attr('fill', theme.heads[h % theme.heads.length]);
+    const lines = nameLines[k];
+    if (lines.length === 1) headLine(nameText, [lines[0]], room, nameSize);
+    else lines.forEach((line, i) => nameText.append('tspan').attr('x', block.labelW).attr('dy', i === 0 ? 0 : nameLineH).text(line));
+    if (nameText.select('title').empty() && lines.join(' ') !== `head "${head.name}"`) nameText.append('title').text(`head "${head.name}"`);
     const divisor = divisorText(data, head);
-    headLine(g.append('text').attr('class', 'head-shape').attr('x', block.labelW).attr('y', 27).attr('fill', theme.muted)
+    headLine(g.append('text').attr('class', 'head-shape').attr('x', block.labelW).attr('y', 27 + titleExtra).attr('fill', theme.muted)
       .attr('font-size', fs - 1), [`d_k ${head.dk}, ÷ ${divisor}`, `÷ ${divisor}`], room, fs - 1);
-    const gx = block.labelW, gy = block.labelH + HEAD_TITLE_H;
+    const gx = block.labelW, gy = block.labelH + HEAD_TITLE_H + titleExtra;
     // Token labels: queries down the left, keys along the top (slanted or upright when the cells
     // are narrow); labels closer than a line of text are thinned, the selected token's kept.
     if (cell >= 7) {
@@ -263,7 +296,7 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
           // Rounded to the digits the cell has room for: 0.0061 at one digit is "0", never an exponent
           // too wide to fit (such cells were left blank while smaller weights showed "0").
           const digits = cell >= 40 ? 2 : 1;
-          const text = v === null ? (cell >= 44 ? 'masked' : '×') : Math.abs(v) < 10 ** -digits ? String(Number(v.toFixed(digits))) : fmt(v, digits);
+          const text = v === null ? (cell >= 44 ? 'masked' : '×') : cellText(v, digits, mode === 'weights', cell - 3, labelFs);
           if (textWidth(text, labelFs) <= cell - 3) {
             const t = doc.createElementNS(SVG, 'text');
             t.setAttribute('class', 'value');
@@ -283,14 +316,14 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
     cellsNode.appendChild(frag);
     frame();
   });
-  legend(svg, theme, pad, height - legendH + 6, dom, mode, maskFill, hasMasked, smallMultiples);
+  legend(svg, theme, pad, height - legendH + 6, dom, mode, maskFill, hasMasked, smallMultiples, Math.max(1, ...heads.map((h) => input.heads[h].dk)));
 
   // Highlight of the hovered cell's row and column: two outlines, drawn above the cells.
   const hl = svg.append('g').attr('class', 'highlight').attr('pointer-events', 'none');
   const headOrigin = (h: number) => {
     const k = heads.indexOf(h);
     const ox = pad + (k % perRow) * (block.width + gap) + block.labelW;
-    const oy = titleH + Math.floor(k / perRow) * (block.height + 12) + block.labelH + HEAD_TITLE_H;
+    const oy = titleH + Math.floor(k / perRow) * (blockH + 12) + block.labelH + HEAD_TITLE_H + titleExtra;
     return { ox, oy };
   };
   const highlight = (h: number, i: number, j: number) => {

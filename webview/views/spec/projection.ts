@@ -5,13 +5,13 @@
 import { ROLE_SYMBOL, ROLE_VECTOR } from '../../../src/core/vocabulary.js';
 import { row, weightAt, weightColumn } from '../../../src/core/result/attention-data.js';
 import { findMatrix } from '../../../src/core/result/matrix-info.js';
-import { clip, dotTerms, fmt, textWidth, thousands } from '../../kit/format.js';
+import { clip, dotTerms, fmt, fmtNear, fmtRounded, textWidth, thousands, wrapLines } from '../../kit/format.js';
 import { rovingGrid } from '../../kit/keyboard.js';
 import { thinnedLabels } from '../../kit/thin-labels.js';
 import { TipTable } from '../../kit/tips.js';
 import { wireTips } from '../../kit/tooltip.js';
 import { textOn } from '../../kit/colour.js';
-import { clampIndex, createSvg, drawHeading, emptyView, layoutHeading, note, singleHead, type G, type ViewFn } from '../../kit/view.js';
+import { clampIndex, createSvg, drawHeading, drawNotes, emptyView, layoutHeading, layoutNotes, singleHead, type G, type ViewFn } from '../../kit/view.js';
 import { maxOf } from '../../../src/core/linalg/extent.js';
 
 /** More rows or columns than this are drawn as bands. */
@@ -59,7 +59,9 @@ export const renderProjection: ViewFn = (container, data, options) => {
   const shape = `${xName} (1×${m.rows}) · ${ROLE_SYMBOL[role]} (${m.rows}×${m.cols}) = ${yName} (1×${m.cols})`;
   const titleText = `${yName} = ${xName} · ${ROLE_SYMBOL[role]}${headName}`;
   const heading = layoutHeading(titleText, Math.max(options.width, 284) - 2 * pad, fs);
-  const titleH = 42 + heading.extra + notes.length * 16;
+  // The notes wrap too: "compressed: 512 rows shown as 64 bands…" was cut at 430 px.
+  const noteBlock = layoutNotes(notes, Math.max(options.width, 284) - 2 * pad, fs);
+  const titleH = 42 + heading.extra + noteBlock.height;
   // The labels as drawn: a band's range ("104–111") or a feature's name. The left margin holds the
   // widest of them and "· W_Q" (a margin sized from the feature names ran band ranges and "· W_Q"
   // past the picture's left edge).
@@ -87,11 +89,18 @@ export const renderProjection: ViewFn = (container, data, options) => {
   const width = Math.max(options.width, wX + Math.max(cb.count, rb.count) * cell + pad + 40);
   // One line under W_Q, W_K or W_V for scale: how big this matrix is in the original Transformer.
   const scaleLine = role === 'wo' ? undefined : fullSizeLine(data, ROLE_SYMBOL[role], m.rows * m.cols, m.identity);
-  const height = yTop + cell + 44 + (scaleLine ? 22 : 0);
+  // Wrapped, never cut: cut at 430 and 626 px it ended "× 2 (encoder, decoder) =…", the seed's
+  // 3,145,728 gone. Measured 8% wide, as real fonts run wider than textWidth's table.
+  // "= 3,145,728 numbers" is kept on one line (bound by no-break spaces while wrapping).
+  const scaleLines = scaleLine
+    ? wrapLines(scaleLine.text.replace(/ = (\S+) numbers/, '\u00a0=\u00a0$1\u00a0numbers'), (width - 2 * pad) / 1.08, fs, 6).map((l) => l.replace(/\u00a0/g, ' '))
+    : [];
+  const scaleLineH = Math.round(fs * 1.35);
+  const height = yTop + cell + 44 + (scaleLine ? 22 + (scaleLines.length - 1) * scaleLineH : 0);
   const svg = createSvg(container, theme, width, height, `Projection: ${shape}`, 'projection');
   drawHeading(svg, 'title', pad, 16, heading, titleText);
   svg.append('text').attr('class', 'shape').attr('x', pad).attr('y', 34 + heading.extra).attr('fill', theme.muted).attr('font-family', theme.mono).text(shape);
-  notes.forEach((s, k) => note(svg, theme, pad, 52 + heading.extra + k * 16, s));
+  drawNotes(svg, theme, pad, 52 + heading.extra, noteBlock, notes);
 
   const maxAbs = (v: Iterable<number>) => Math.max(1e-12, maxOf(v, Math.abs));
   const xMax = maxAbs(x), wMax = m.values ? maxAbs(m.values.data) : 1, yMax = maxAbs(y);
@@ -112,7 +121,7 @@ export const renderProjection: ViewFn = (container, data, options) => {
     parent.appendChild(r);
     focusables.push({ el: r, row: gridRow, col: gridCol });
     if (showVals) {
-      const s = fmt(v, 2);
+      const s = fmtRounded(v, 2);
       if (textWidth(s, fs - 1) < cell - 4) {
         g.append('text').attr('x', cx + cell / 2).attr('y', cy + cell / 2 + (fs - 1) * 0.35).attr('text-anchor', 'middle')
           .attr('font-size', fs - 1).attr('fill', textOn(fill)).attr('stroke', 'none').attr('pointer-events', 'none').text(s);
@@ -151,8 +160,8 @@ export const renderProjection: ViewFn = (container, data, options) => {
     const v = mean(x.slice(a, z));
     const tip = tips.add({
       lines: () => rb.stride > 1
-        ? [`${xName}[${a}–${z - 1}]: mean ${fmt(v)}`]
-        : [`${xName}[${rowNames[a] ?? a}] = ${fmt(x[a])}`, role === 'wo' ? 'the heads\' outputs, joined' : `the embedding of "${word}"; click or press Enter to show it in the spec`,
+        ? [`${xName}[${a}–${z - 1}]: mean ${fmtNear(v, xMax)}`]
+        : [`${xName}[${rowNames[a] ?? a}] = ${fmtNear(x[a], xMax)}`, role === 'wo' ? 'the heads\' outputs, joined' : `the embedding of "${word}"; click or press Enter to show it in the spec`,
           `multiplies row ${a + 1} of ${ROLE_SYMBOL[role]}`],
       enter: () => {
         outline(wX + b * cell, xTop, cell, cell);
@@ -194,7 +203,7 @@ export const renderProjection: ViewFn = (container, data, options) => {
     const v = mean(y.slice(a, z));
     const tip = tips.add({
       lines: () => cb.stride > 1
-        ? [`${yName}[${a}–${z - 1}]: mean ${fmt(v)}`]
+        ? [`${yName}[${a}–${z - 1}]: mean ${fmtNear(v, yMax, m.rows)}`]
         : [`${yName}[${colNames[a]}] = ${xName} · column ${a + 1} of ${ROLE_SYMBOL[role]}`, dotTerms(x, weightColumn(m, a), y[a])],
       enter: () => {
         outline(wX + b * cell, gridTop, cell, rb.count * cell);
@@ -206,9 +215,10 @@ export const renderProjection: ViewFn = (container, data, options) => {
     cellRect(yG, wX + b * cell, yTop, v, yMax, 'y-cell', tip, rb.count + 2, b);
   }
   if (scaleLine) {
-    svg.append('text').attr('class', 'full-size').attr('x', pad).attr('y', yTop + cell + 44).attr('fill', theme.muted)
-      // Cut in a narrow panel: the whole line is one hover away, above the background it rests on.
-      .text(clip(scaleLine.text, width - 2 * pad, fs)).append('title').text(`${scaleLine.text}\n${scaleLine.tip}`);
+    const t = svg.append('text').attr('class', 'full-size').attr('x', pad).attr('y', yTop + cell + 44).attr('fill', theme.muted);
+    scaleLines.forEach((line, k) => t.append('tspan').attr('x', pad).attr('dy', k === 0 ? 0 : scaleLineH).text(line));
+    // Where the figure comes from, one hover away.
+    t.append('title').text(`${scaleLine.text}\n${scaleLine.tip}`);
   }
   svg.append('g').attr('class', 'highlight').attr('pointer-events', 'none');
 

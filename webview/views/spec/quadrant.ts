@@ -3,9 +3,9 @@
 // moved it, with an arrow between. Every input in one plot, on one scale. Without axes in the
 // spec: the first two principal components of all the vectors, and the plot says so.
 import { row } from '../../../src/core/result/attention-data.js';
-import { scaleLinear } from 'd3';
+import { scaleLinear, type Selection } from 'd3';
 import type { AttentionData, InputData, Matrix } from '../../../src/core/result/attention-data.js';
-import { clip, fmt, textWidth, thousands } from '../../kit/format.js';
+import { clip, fmt, fmtNear, largestAbs, textWidth, thousands } from '../../kit/format.js';
 import { LabelPlacer } from '../../kit/label-placer.js';
 import { pca2 } from '../../../src/core/linalg/pca.js';
 import { rovingGrid } from '../../kit/keyboard.js';
@@ -220,12 +220,18 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
       ax.append('text').attr('x', left - 6).attr('y', sy(t) + 4).attr('text-anchor', 'end').attr('fill', theme.muted).attr('font-size', fs - 1).text(label);
     }
   }
-  ax.append('text').attr('x', left + innerW / 2).attr('y', top + innerH + 34).attr('text-anchor', 'middle').attr('font-weight', 600)
-    .text(clip(xEnds ? `${xEnds[0]} ← ${xLabel} → ${xEnds[1]}` : `${xLabel} →`, innerW - 8, fs));
+  const axisText = (t: Selection<SVGTextElement, unknown, null, undefined>, forms: string[], px: number) => {
+    // The first form that fits (bold text measures 1.1 times), else the last cut, the whole in its hover.
+    const shown = forms.find((f) => textWidth(f, fs) * 1.1 <= px) ?? clip(forms[forms.length - 1], px / 1.1, fs);
+    t.text(shown);
+    if (shown !== forms[0]) t.append('title').text(forms[0]);
+  };
+  axisText(ax.append('text').attr('class', 'axis-title x-title').attr('x', left + innerW / 2).attr('y', top + innerH + 34).attr('text-anchor', 'middle').attr('font-weight', 600),
+    axisTitles(xLabel, xEnds), innerW - 8);
   const yx = pad + fs - 2, yy = top + innerH / 2;
-  ax.append('text').attr('x', yx).attr('y', yy).attr('text-anchor', 'middle').attr('font-weight', 600)
-    // Clipped to the plot's height: longer, it ran up into the legend.
-    .attr('transform', `rotate(-90 ${yx} ${yy})`).text(clip(yEnds ? `${yEnds[0]} ← ${yLabel} → ${yEnds[1]}` : `${yLabel} →`, innerH - 8, fs));
+  // Fitted to the plot's height: longer, it ran up into the legend.
+  axisText(ax.append('text').attr('class', 'axis-title y-title').attr('x', yx).attr('y', yy).attr('text-anchor', 'middle').attr('font-weight', 600)
+    .attr('transform', `rotate(-90 ${yx} ${yy})`), axisTitles(yLabel, yEnds), innerH - 8);
   if (q?.quadrants && (split[0] !== 0 || split[1] !== 0)) {
     ax.append('line').attr('class', 'split').attr('x1', sx(split[0])).attr('x2', sx(split[0])).attr('y1', top).attr('y2', top + innerH)
       .attr('stroke', theme.muted).attr('stroke-dasharray', '4 3');
@@ -260,14 +266,26 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
   // Labels that would cover each other move to another side of their point, or are left to the hover.
   const around = (x: number, y: number, w: number, h: number): [number, number][] => [
     [x + 8, y - 6], [x + 8, y + h + 4], [x - 8 - w, y - 6], [x - 8 - w, y + h + 4], [x - w / 2, y - 10], [x - w / 2, y + h + 10],
+    // A ring further out, for a point crowded by arrows and other labels.
+    [x + 8, y + h / 2], [x - 8 - w, y + h / 2], [x + 14, y - 14], [x - 14 - w, y - 14], [x + 14, y + h + 12], [x - 14 - w, y + h + 12],
   ];
   const sel = { input: clampIndex(options.input, data.inputs.length), token: options.token };
   // Only the entries shown are written (every one of 8,192 per point was, then 16 kept: 23 s of 35).
   const vecLines = (v: ArrayLike<number>, names: readonly string[]) => {
-    const parts = Array.from({ length: Math.min(v.length, 16) }, (_, k) => `${names[k] ?? `d${k}`} ${fmt(v[k])}`);
+    // Each entry judged against the vector's largest: rounding noise reads ≈0.
+    const scale = largestAbs(v);
+    const parts = Array.from({ length: Math.min(v.length, 16) }, (_, k) => `${names[k] ?? `d${k}`} ${fmtNear(v[k], scale)}`);
     return v.length > 16 ? [`${parts.join(', ')}, … (${v.length} in all)`] : [parts.join(', ')];
   };
   const focusables: { el: Element; row: number; col: number }[] = [];
+  // Points and arrows first, each taking its room in the placer; the labels after, so that none sits
+  // on an arrow or a point drawn later (at 430 px "cat" lay under the arrow from cat to cat′).
+  const labelJobs: (() => void)[] = [];
+  const takeDot = (x: number, y: number, r: number) => placer.take({ x: x - r, y: y - r, w: 2 * r, h: 2 * r });
+  const takeLine = (x1: number, y1: number, x2: number, y2: number) => {
+    const steps = Math.max(1, Math.ceil(Math.hypot(x2 - x1, y2 - y1) / 3));
+    for (let s = 0; s <= steps; s++) takeDot(x1 + ((x2 - x1) * s) / steps, y1 + ((y2 - y1) * s) / steps, 2);
+  };
   for (const pt of pts) {
     const inp = data.inputs[pt.inp];
     const c = theme.heads[pt.inp % theme.heads.length];
@@ -282,7 +300,9 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
         arrows.append('line').attr('x1', px).attr('y1', py).attr('x2', px + (qx - px) * k).attr('y2', py + (qy - py) * k)
           .attr('stroke', c).attr('stroke-width', isSel ? 2.5 : 1.3).attr('stroke-opacity', 0.8)
           .attr('marker-end', `url(#${marker}-${pt.inp})`);
+        takeLine(px, py, qx, qy);
       }
+      takeDot(qx, qy, isSel ? 7.5 : 6);
       const outRow = row(outs.rows!(inp), pt.tok);
       const names = outRow.length === data.dModel ? data.features : [];
       const dot2 = points.append('circle').attr('class', 'point output hot').attr('data-input', pt.inp).attr('data-token', pt.tok)
@@ -295,9 +315,12 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
         }));
       focusables.push({ el: dot2.node()!, row: pt.inp, col: pt.tok * 2 + 1 });
       const text = clip(`${word}′`, 90, fs);
-      const spot = placer.place(around(qx, qy, boxW(text, fs), fs), boxW(text, fs), boxH(fs));
-      if (spot) labels.append('text').attr('class', 'point-label').attr('x', spot[0]).attr('y', spot[1]).attr('fill', c).attr('font-weight', isSel ? 700 : 600).text(text);
+      labelJobs.push(() => {
+        const spot = placer.place(around(qx, qy, boxW(text, fs), fs), boxW(text, fs), boxH(fs));
+        if (spot) labels.append('text').attr('class', 'point-label').attr('x', spot[0]).attr('y', spot[1]).attr('fill', c).attr('font-weight', isSel ? 700 : 600).text(text);
+      });
     }
+    takeDot(px, py, 5.5);
     const key = `${fmt(pt.p[0])},${fmt(pt.p[1])},${word}`;
     const hollow = points.append('circle').attr('class', 'point input hot').attr('data-input', pt.inp).attr('data-token', pt.tok)
       .attr('cx', px).attr('cy', py).attr('r', 4.5).attr('fill', theme.bg).attr('stroke', c).attr('stroke-width', 1.8).attr('cursor', 'pointer')
@@ -311,16 +334,33 @@ export const renderQuadrant: ViewFn = (container, data, options) => {
       placed.add(key);
       const text = clip(word, 90, fs - 1);
       const w = boxW(text, fs - 1);
-      const spot = placer.place([[px + 7, py + 14], ...around(px, py, w, fs - 1)], w, boxH(fs - 1));
-      if (spot) labels.append('text').attr('class', 'point-label').attr('x', spot[0]).attr('y', spot[1]).attr('fill', theme.muted).attr('font-size', fs - 1).text(text);
+      labelJobs.push(() => {
+        const spot = placer.place([[px + 7, py + 14], ...around(px, py, w, fs - 1)], w, boxH(fs - 1));
+        if (spot) labels.append('text').attr('class', 'point-label').attr('x', spot[0]).attr('y', spot[1]).attr('fill', theme.muted).attr('font-size', fs - 1).text(text);
+      });
     }
   }
+  for (const job of labelJobs) job();
 
   const svgNode = svg.node()!;
   const cleanups = [wireTips(svgNode, options, '.hot', (el) => tips.get(el))];
   if (options.interactive) cleanups.push(rovingGrid(svgNode, focusables));
   return { svg: svgNode, notes, destroy: () => { cleanups.forEach((f) => f()); svg.remove(); } };
 };
+
+/**
+ * An axis's title, longest first, each shorter one for a narrower plot: "time / watching: ← object ·
+ * time →", then "← object · time →", then "time / watching →". A label that only repeats one of the
+ * ends (label "animal", ends "not animal" and "animal") is left out: "not animal ← animal → animal"
+ * said animal twice and read as if both ends were animal.
+ */
+export function axisTitles(label: string, ends: readonly [string, string] | undefined): string[] {
+  if (!ends) return [`${label} →`];
+  const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+  const span = `← ${ends[0]} · ${ends[1]} →`;
+  if (!label.trim() || ends.some((e) => same(e, label))) return [span];
+  return [`${label}: ${span}`, span, `${label} →`];
+}
 
 /** Six ticks, or the domain's ends when d3 cannot make ticks for it (a domain near the limits of a double). */
 function safeTicks(scale: { ticks(count: number): number[]; domain(): number[] }): number[] {

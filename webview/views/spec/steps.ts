@@ -3,7 +3,8 @@
 // Every number is hoverable (and focusable) and says where it comes from.
 import { at, row, scaledRow, weightColumn, column } from '../../../src/core/result/attention-data.js';
 import type { AttentionData, HeadData, InputData, WeightData } from '../../../src/core/result/attention-data.js';
-import { dotTerms, factor, fmt, monoWidth, textWidth, thousands, vec, clip } from '../../kit/format.js';
+import { scoreText } from './matrix-text.js';
+import { dotTerms, entries, factor, fmt, fmtNear, fmtWeight, largestAbs, monoWidth, textWidth, thousands, vec, clip } from '../../kit/format.js';
 import { STEP_TERMS } from '../../../src/core/budget.js';
 import { rovingGrid } from '../../kit/keyboard.js';
 import { divisorText } from './matrix.js';
@@ -42,11 +43,14 @@ export function sumTerms(a: ArrayLike<number>, b: ArrayLike<number>, total: numb
     best.splice(at, 0, { t, size });
     if (best.length > LARGEST_TERMS) best.pop();
   }
-  const term = (t: number) => `${factor(a[t])}·${factor(b[t])}`;
+  const sa = largestAbs(a), sb = largestAbs(b);
+  const term = (t: number) => `${factor(a[t], 3, sa)}·${factor(b[t], 3, sb)}`;
+  let size = 0;
+  for (let t = 0; t < d; t++) size += Math.abs(a[t] * b[t]);
   const first = Array.from({ length: FIRST_TERMS }, (_, t) => term(t));
   const largest = best.sort((x, y) => x.t - y.t).map(({ t }) => `[${t}] ${term(t)}`);
   const left = d - FIRST_TERMS - largest.length;
-  return `${[...first, `… the largest of the rest: ${largest.length ? largest.join(' + ') : 'none (all 0)'} …`].join(' + ')} = ${fmt(total)} (${thousands(left)} of ${thousands(d)} terms left out: a tooltip writes at most ${thousands(STEP_TERMS.max)})`;
+  return `${[...first, `… the largest of the rest: ${largest.length ? largest.join(' + ') : 'none (all 0)'} …`].join(' + ')} = ${fmtNear(total, Math.max(size, sa * sb), d)} (${thousands(left)} of ${thousands(d)} terms left out: a tooltip writes at most ${thousands(STEP_TERMS.max)})`;
 }
 
 /** Where entry t of a projected vector comes from: "e_watch · W_Q column 1 = 1·3 + 3·1 + 0·1 = 6". */
@@ -80,6 +84,9 @@ export const renderSteps: ViewFn = (container, data, options) => {
   // subtracts the row's maximum first, so the top key has e^0 = 1 and weight 1/Σ; hence
   // Σ = 1 / (top weight) and e^(s_j − max) = weight_j × Σ. A fully masked row has all weights 0.
   const scaledI = scaledRow(head, i);
+  // Scores that are rounding noise of their terms (a real head's −8.88e-16) read ≈0 in every column.
+  const scoreOf = (j: number) => scoreText(head, i, j);
+  const scaledOf = (j: number) => (scaledI[j] === null ? fmt(null) : scoreText(head, i, j, true));
   const unmasked = scaledI.filter((s): s is number => s !== null);
   const max = maxOf(unmasked, (s) => s);
   const topWeight = row(head.weights, i).reduce((a, w) => Math.max(a, w), 0);
@@ -117,10 +124,10 @@ export const renderSteps: ViewFn = (container, data, options) => {
   const allCols = [
     { key: 'key', title: 'key', w: Math.min(160, Math.max(60, maxOf(rows, (j) => cw(keyLabel(j))))) },
     { key: 'k', title: 'k (key vector)', w: Math.max(cw('k (key vector)'), maxOf(rows, (j) => vecW(row(head.k, j)))) },
-    { key: 'score', title: 'q · k', w: Math.max(cw('q · k'), maxOf(rows, (j) => cw(fmt(at(head.scores, i, j))))) },
-    { key: 'scaled', title: `÷ ${divText}`, w: Math.max(cw(`÷ ${divText}`), maxOf(rows, (j) => cw(fmt(scaledI[j])))) },
+    { key: 'score', title: 'q · k', w: Math.max(cw('q · k'), maxOf(rows, (j) => cw(scoreOf(j)))) },
+    { key: 'scaled', title: `÷ ${divText}`, w: Math.max(cw(`÷ ${divText}`), maxOf(rows, (j) => cw(scaledOf(j)))) },
     { key: 'exp', title: 'e^(s − max)', w: Math.max(cw('e^(s − max)'), maxOf(rows, (j) => cw(fmt(ex[j], 4)))) },
-    { key: 'weight', title: 'softmax', w: Math.max(cw('softmax'), maxOf(rows, (j) => cw(fmt(at(head.weights, i, j), 4)))) },
+    { key: 'weight', title: 'softmax', w: Math.max(cw('softmax'), maxOf(rows, (j) => cw(fmtWeight(at(head.weights, i, j), 4)))) },
     { key: 'v', title: 'v (value vector)', w: Math.max(cw('v (value vector)'), maxOf(rows, (j) => vecW(row(head.v, j)))) },
     { key: 'wv', title: 'weight × v', w: Math.max(cw('weight × v'), maxOf(rows, (j) => vecW(weighted[j]))) },
   ];
@@ -182,8 +189,9 @@ export const renderSteps: ViewFn = (container, data, options) => {
     const idx = v.length > SHOW_ENTRIES ? [0, 1, 2, -1, v.length - 2, v.length - 1] : Array.from(v, (_, t) => t);
     g.append('text').attr('x', px).attr('y', py).attr('fill', theme.muted).attr('font-family', mono).text('[');
     let cx = px + mw('[');
+    const shown = entries(v);
     idx.forEach((t, k) => {
-      const s = t === -1 ? '…' : fmt(v[t], 3);
+      const s = t === -1 ? '…' : shown[t];
       if (t === -1) num(g, cx, py, s, { lines: [`all ${v.length} entries: ${vec(v, 64)}`] }, gridRow, theme.muted);
       else num(g, cx, py, s, tipOf(t), gridRow, fill);
       cx += mw(s);
@@ -231,11 +239,11 @@ export const renderSteps: ViewFn = (container, data, options) => {
       if (shown !== why) t.append('title').text(why);
       return;
     }
-    num(r, X('score'), y, fmt(at(head.scores, i, j)), { lines: [`q_${tq} · k_${tk} = ${sumTerms(row(head.q, i), row(head.k, j), at(head.scores, i, j))}`] }, j + 1);
-    num(r, X('scaled'), y, fmt(scaledI[j]), { lines: [`${fmt(at(head.scores, i, j))} ÷ ${divText} = ${fmt(scaledI[j])}`, 'scaling keeps softmax from getting too sharp as d_k grows'] }, j + 1);
-    if (colX.has('exp')) num(r, X('exp'), y, fmt(ex[j], 4), { lines: [`e^(${fmt(scaledI[j])} − ${fmt(max)}) = ${fmt(ex[j], 4)}`, 'the row maximum is subtracted first, so nothing overflows'] }, j + 1);
-    const wTip = { lines: [`weight = ${fmt(ex[j], 4)} ÷ ${fmt(sumEx, 4)} = ${fmt(at(head.weights, i, j), 4)}`, `how much "${tq}" takes from "${tk}"; the row sums to 1`] };
-    num(r, X('weight'), y, fmt(at(head.weights, i, j), 4), wTip, j + 1, theme.fg, 600);
+    num(r, X('score'), y, scoreOf(j), { lines: [`q_${tq} · k_${tk} = ${sumTerms(row(head.q, i), row(head.k, j), at(head.scores, i, j))}`] }, j + 1);
+    num(r, X('scaled'), y, scaledOf(j), { lines: [`${scoreOf(j)} ÷ ${divText} = ${scaledOf(j)}`, 'scaling keeps softmax from getting too sharp as d_k grows'] }, j + 1);
+    if (colX.has('exp')) num(r, X('exp'), y, fmt(ex[j], 4), { lines: [`e^(${scaledOf(j)} − ${fmt(max)}) = ${fmt(ex[j], 4)}`, 'the row maximum is subtracted first, so nothing overflows'] }, j + 1);
+    const wTip = { lines: [`weight = ${fmt(ex[j], 4)} ÷ ${fmt(sumEx, 4)} = ${fmtWeight(at(head.weights, i, j), 4)}`, `how much "${tq}" takes from "${tk}"; the row sums to 1`] };
+    num(r, X('weight'), y, fmtWeight(at(head.weights, i, j), 4), wTip, j + 1, theme.fg, 600);
     const bar = Math.max(0, Math.min(1, at(head.weights, i, j))) * (colW.get('weight')! - 10);
     r.append('rect').attr('x', X('weight')).attr('y', y + 3).attr('width', bar).attr('height', 3).attr('fill', theme.heads[h % theme.heads.length]);
     if (colX.has('v')) vector(r, X('v'), y, row(head.v, j), (t) => ({ lines: [projectionLine(data, input, 'wv', h, j, t, at(head.v, j, t))] }), j + 1);

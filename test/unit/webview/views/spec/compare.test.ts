@@ -12,13 +12,15 @@ import { exampleText } from '../../../../support/specs.js';
 import { nthOccurrence, occurrenceRank } from '../../../../../webview/views/spec/compare.js';
 
 /** The weight each bar of one compare panel reports, by key token. */
-function barWeights(svg: string, input: number): Map<number, number> {
+function barWeights(svg: string, input: number): Map<number, [number, number]> {
   const doc = new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document;
-  const out = new Map<number, number>();
+  const out = new Map<number, [number, number]>();
   for (const bar of Array.from(doc.querySelectorAll(`rect.bar[data-input="${input}"]`))) {
-    const m = /weight ([\d.e-]+)/.exec(bar.querySelector('title')?.textContent ?? '');
+    // "<0.0001" and ">0.9999" say a range, a number ±half a unit of its last digit.
+    const m = /weight ([<>]?)([\d.e-]+)/.exec(bar.querySelector('title')?.textContent ?? '');
     assert.ok(m, 'every bar says its weight');
-    out.set(Number(bar.getAttribute('data-token')), Number(m[1]));
+    const bound = Number(m[2]);
+    out.set(Number(bar.getAttribute('data-token')), m[1] === '<' ? [0, bound] : m[1] === '>' ? [bound, 1] : [bound - 5e-5, bound + 5e-5]);
   }
   return out;
 }
@@ -27,7 +29,7 @@ function assertRow(svg: string, data: AttentionData, input: number, head: number
   const bars = barWeights(svg, input);
   const row = Array.from(rowOf(data.inputs[input].heads[head].weights, query));
   assert.equal(bars.size, row.length);
-  row.forEach((w, j) => assert.ok(Math.abs(bars.get(j)! - w) < 5e-5, `key ${j}: bar ${bars.get(j)} vs weight ${w}`));
+  row.forEach((w, j) => assert.ok(w >= bars.get(j)![0] && w <= bars.get(j)![1], `key ${j}: bar ${bars.get(j)} vs weight ${w}`));
 }
 
 test('"the cat saw the dog" (causal): the second "the" shows its own row, not the first "the" (weight 1)', () => {
@@ -82,5 +84,19 @@ test('compare at 406 px: the key over the feature bars wraps within its panel, a
     const panel = key.closest('g.panel')!;
     const ox = Number(/translate\(([^,]+),/.exec(panel.getAttribute('transform')!)![1]);
     for (const line of lines) assert.ok(ox + 12 + textWidth(line, fontSize) <= svgW, `"${line}" fits the picture`);
+  }
+});
+
+test('mouse next to cat: the feature values read 2→2.20 and 2→1.41, the digits the description gives', () => {
+  const text = exampleText('mouse-two-contexts.attn.json');
+  const description = String((JSON.parse(text) as { description: string }).description);
+  assert.match(description, /2\.20 against 1\.41/);
+  const data = analyze(text).data!;
+  const doc = new JSDOM(renderSvg(data, 'compare', { width: 700, head: 'all', token: 2 }), { contentType: 'image/svg+xml' }).window.document;
+  const values = Array.from(doc.querySelectorAll('g.panel[data-input="0"] text.feature-values'), (t) => t.textContent);
+  assert.deepEqual(values.slice(0, 2), ['2→2.20', '2→1.41']);
+  // Every value: an integer, ≈0, or two decimals (never 2.2 beside 1.41).
+  for (const v of Array.from(doc.querySelectorAll('text.feature-values'), (t) => t.textContent!)) {
+    for (const part of v.split('→')) assert.match(part, /^(-?\d+|≈0|-?\d+\.\d\d)$/, v);
   }
 });

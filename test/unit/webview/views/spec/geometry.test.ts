@@ -176,3 +176,30 @@ test('with the table beside the plane (1,200 px, long-64) the formula keeps left
   const three = formulaLines('q_runs · k_quick = |q||k| cos θ', '12.34 · 8.33 · −0.585 = −60.123', 260, 13);
   assert.deepEqual(three, ['q_runs · k_quick = |q||k| cos θ', '  = 12.34 · 8.33 · −0.585', '  = −60.123']);
 });
+
+/** The q and k lines as drawn: which is on top (later in the document) and how wide each is. */
+function arrows(svg: Element) {
+  const lines = Array.from(svg.querySelectorAll('g.plane line.q-arrow, g.plane line.k-arrow'));
+  const q = svg.querySelector('line.q-arrow')!, k = svg.querySelector('line.k-arrow')!;
+  return { top: lines[lines.length - 1], q, k, qw: Number(q.getAttribute('stroke-width')), kw: Number(k.getAttribute('stroke-width')) };
+}
+
+test('θ = 0 (q_watch along k_apple): k is drawn on top and narrower than q, so both colours show on the shared line', () => {
+  const { handle } = draw(1, 3, false);
+  assert.match(handle.svg.querySelector('text.theta')!.textContent!, /θ = 0°/);
+  const a = arrows(handle.svg);
+  assert.equal(a.top, a.k, 'k on top');
+  assert.ok(a.kw < a.qw - 2, `k ${a.kw} px inside q ${a.qw} px`);
+  assert.notEqual(a.q.getAttribute('stroke'), a.k.getAttribute('stroke'));
+});
+
+test('q and k apart (θ = 14°): both the same width, as before', () => {
+  const { dom, doc, handle } = draw(1, 3, true);
+  // Draw k_watch (14° off) instead of the strongest key, as a click on its row does.
+  const row = Array.from(handle.svg.querySelectorAll('g.keys .key.hot')).find((el) => /watch/.test(el.textContent!))!;
+  row.dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true }));
+  const svg = doc.querySelector('svg')!;
+  assert.match(svg.querySelector('text.theta')!.textContent!, /θ = 14/);
+  const a = arrows(svg);
+  assert.equal(a.qw, a.kw);
+});

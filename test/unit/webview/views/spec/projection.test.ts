@@ -13,6 +13,8 @@ import { fullSizeLine, MAX_BANDS, renderProjection } from '../../../../../webvie
 import { analyzeOk, exampleText, SEED_LENS } from '../../../../support/specs.js';
 
 const parse = (svg: string) => new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document;
+/** The full-size line's lines as drawn (one <tspan> each). */
+const fullSize = (doc: Document) => Array.from(doc.querySelectorAll('text.full-size > tspan'), (t) => t.textContent!);
 const titles = (doc: Document, selector: string) => Array.from(doc.querySelectorAll(`${selector} > title`), (t) => t.textContent!);
 
 test('the apple-watch lens, W_Q of "tech lens" on watch: x = (1, 3, 0), y = (10, 6), each y_j written term by term', () => {
@@ -46,7 +48,7 @@ test('seed-projection-512-64: 512 rows as 64 bands of 8, 64 columns as they are,
   assert.equal(doc.querySelectorAll('rect.y-cell').length, 64);
   assert.equal(512 * 64 * 8 * 6 * 2, 3_145_728);
   const full = doc.querySelector('text.full-size')!;
-  assert.equal(full.firstChild!.textContent, 'Full size: W_Q is 512×64 per head × 8 heads × 6 layers × 2 (encoder, decoder) = 3,145,728 numbers; here: 32,768.');
+  assert.equal(fullSize(doc).join(' '), 'Full size: W_Q is 512×64 per head × 8 heads × 6 layers × 2 (encoder, decoder) = 3,145,728 numbers; here: 32,768.');
   assert.match(full.querySelector('title')!.textContent!, /every W_Q is 512×64 = 32,768 learnt numbers, 3,145,728 in all/);
   // A band of x is the mean of its 8 entries; y_0 is the whole 512-term sum, checked here independently.
   const x = data.inputs[0].embeddings;
@@ -64,7 +66,7 @@ test('an identity W is said so, and a spec with no W_O draws a sentence instead 
   const data = analyzeOk(SEED_LENS).data;
   const doc = parse(renderSvg(data, 'projection', { token: 0, projection: 'wv' }));
   assert.equal(doc.querySelector('text.note')!.textContent, 'W_V is the identity ("identity" in the spec): v_apple = e_apple');
-  assert.match(doc.querySelector('text.full-size')!.firstChild!.textContent!, /; here: the identity, nothing learnt\.$/);
+  assert.match(fullSize(doc).join(' '), /; here: the identity, nothing learnt\.$/);
   const none = parse(renderSvg(data, 'projection', { projection: 'wo' }));
   assert.equal(none.documentElement.textContent, 'This spec has no W_O: the heads\' outputs, side by side, are the output.');
   assert.equal(none.querySelectorAll('rect.w-cell').length, 0);
@@ -153,4 +155,30 @@ test('in the panel, a cell\'s hover lines are written on its first hover and kep
   assert.deepEqual(Array.from(view.svg.querySelectorAll('g.y > text'), (t) => t.textContent), ['10', '6']);
   view.destroy();
   win.close();
+});
+
+test('the full-size line wraps at every width from 280 to 1,400 px: all of it on screen, "= 3,145,728 numbers" whole on one line', () => {
+  const small = analyzeOk(SEED_LENS).data;
+  const seed = analyze(exampleText('seed-projection-512-64.attn.json')).data!;
+  const fs = makeTheme('light').fontSize;
+  const lineCounts = new Set<number>();
+  const cases: [typeof seed, number][] = [];
+  for (let width = 280; width <= 1400; width += 23) cases.push([small, width]);
+  for (const width of [430, 626, 700]) cases.push([seed, width]);
+  for (const [data, width] of cases) {
+    const whole = fullSizeLine(data, 'W_Q', data === seed ? 512 * 64 : 6, false).text;
+    const doc = parse(renderSvg(data, 'projection', { token: 0, projection: 'wq', width }));
+    const lines = fullSize(doc);
+    lineCounts.add(lines.length);
+    assert.equal(lines.join(' '), whole, `${width} px`);
+    assert.ok(lines.some((l) => l.includes('= 3,145,728 numbers')), `${width} px: ${JSON.stringify(lines)}`);
+    const svgWidth = Number(doc.documentElement.getAttribute('width'));
+    const height = Number(doc.documentElement.getAttribute('height'));
+    const full = doc.querySelector('text.full-size')!;
+    for (const l of lines) assert.ok(12 + textWidth(l, fs) * 1.08 <= svgWidth - 12 + 0.5, `${width} px: "${l}" wider than the picture`);
+    // Its last line's baseline inside the picture.
+    const lastY = Number(full.getAttribute('y')) + Array.from(full.querySelectorAll('tspan')).slice(1).reduce((sum, t) => sum + Number(t.getAttribute('dy')), 0);
+    assert.ok(lastY + 4 <= height, `${width} px: last line at ${lastY}, picture ${height} tall`);
+  }
+  assert.ok(lineCounts.size > 1, 'narrow widths wrap it');
 });

@@ -10,7 +10,8 @@ import { LabelPlacer } from '../../../../../webview/kit/label-placer.js';
 import { makeTheme } from '../../../../../webview/kit/colour.js';
 import { SPEC_ENTRIES } from '../../../../../webview/views/registry.js';
 import { exampleText } from '../../../../support/specs.js';
-import { pcaSample, plottableOutputs } from '../../../../../webview/views/spec/quadrant.js';
+import { axisTitles, pcaSample, plottableOutputs } from '../../../../../webview/views/spec/quadrant.js';
+import { between, seeded } from '../../../../support/random.js';
 import { QUADRANT_PCA } from '../../../../../src/core/budget.js';
 import type { AttentionData } from '../../../../../src/core/result/attention-data.js';
 
@@ -145,4 +146,67 @@ test('vectors too wide for even two of them in the budget: the quadrant says so 
   const data = { dModel: d, inputs: [inp('x'), inp('y'), inp('z')] } as unknown as AttentionData;
   assert.equal(pcaSample(data, { label: '' }), 'the principal components of 3 vectors of d_model 5,000,000 needs 15.0 million numbers, over the budget of 8.4 million: name the axes (views.quadrant) to plot vectors this wide');
   assert.ok(2 * d > QUADRANT_PCA.max);
+});
+
+/** Whether the segment a–b passes through the box (shrunk by 1 px): Liang–Barsky clipping. */
+function crosses(x1: number, y1: number, x2: number, y2: number, b: { x: number; y: number; w: number; h: number }): boolean {
+  const [l, r, t, bo] = [b.x + 1, b.x + b.w - 1, b.y + 1, b.y + b.h - 1];
+  let u0 = 0, u1 = 1;
+  const dx = x2 - x1, dy = y2 - y1;
+  for (const [p, q] of [[-dx, x1 - l], [dx, r - x1], [-dy, y1 - t], [dy, bo - y1]]) {
+    if (p === 0) { if (q < 0) return false; continue; }
+    const u = q / p;
+    if (p < 0) u0 = Math.max(u0, u); else u1 = Math.min(u1, u);
+    if (u0 > u1) return false;
+  }
+  return true;
+}
+
+for (const name of ['apple-watch-lens.attn.json', 'mouse-two-contexts.attn.json', 'apple-watch-raw.attn.json']) {
+  test(`quadrant of ${name} at 430, 700 and 1,200 px: no point label lies under an arrow or on a point`, () => {
+    const data = analyze(exampleText(name)).data!;
+    for (const width of [430, 700, 1200]) {
+      const doc = parse(renderSvg(data, 'quadrant', { width, head: 'all' }));
+      const arrows = Array.from(doc.querySelectorAll('g.arrows line'), (l) => ['x1', 'y1', 'x2', 'y2'].map((k) => Number(l.getAttribute(k))));
+      const dots = Array.from(doc.querySelectorAll('g.points circle'), (c) => ['cx', 'cy', 'r'].map((k) => Number(c.getAttribute(k))));
+      assert.ok(arrows.length > 0);
+      for (const t of Array.from(doc.querySelectorAll('text.point-label'))) {
+        const size = Number(t.getAttribute('font-size') ?? 13);
+        const box = { x: Number(t.getAttribute('x')), y: Number(t.getAttribute('y')) - size * 0.8, w: textWidth(t.textContent!, size), h: size };
+        for (const [x1, y1, x2, y2] of arrows) assert.ok(!crosses(x1, y1, x2, y2, box), `${width} px: "${t.textContent}" under the arrow ${[x1, y1, x2, y2].map(Math.round)}`);
+        for (const [cx, cy, r] of dots) {
+          const inside = cx + r > box.x + 1 && cx - r < box.x + box.w - 1 && cy + r > box.y + 1 && cy - r < box.y + box.h - 1;
+          assert.ok(!inside, `${width} px: "${t.textContent}" on the point at ${Math.round(cx)}, ${Math.round(cy)}`);
+        }
+      }
+    }
+  });
+}
+
+test('mouse at 430 px: the y axis reads "← not animal · animal →", animal said once per end', () => {
+  const data = analyze(exampleText('mouse-two-contexts.attn.json')).data!;
+  const doc = parse(renderSvg(data, 'quadrant', { width: 430, head: 'all' }));
+  const title = (cls: string) => Array.from(doc.querySelector(`text.${cls}`)!.childNodes).filter((c) => c.nodeType === 3).map((c) => c.textContent).join('');
+  assert.equal(title('y-title'), '← not animal · animal →');
+  assert.equal(title('x-title'), '← not tech · tech →');
+});
+
+test('axis titles: the label said once, each end once, whatever the words', () => {
+  assert.deepEqual(axisTitles('animal', ['not animal', 'animal']), ['← not animal · animal →']);
+  assert.deepEqual(axisTitles('time / watching', ['object', 'time']), ['time / watching: ← object · time →', '← object · time →', 'time / watching →']);
+  assert.deepEqual(axisTitles('PC1 (40% of the variance)', undefined), ['PC1 (40% of the variance) →']);
+  const rand = seeded(0xa815);
+  const words = ['animal', 'not animal', 'tech', 'Tech', 'fruit', 'time', ' time ', 'object', ''];
+  const count = (s: string, w: string) => s.split(w).length - 1;
+  for (let k = 0; k < 500; k++) {
+    const label = words[between(rand, 0, words.length - 1)];
+    const ends: [string, string] = [words[between(rand, 0, words.length - 2)], words[between(rand, 0, words.length - 2)]];
+    if (ends[0].trim() === '' || ends[1].trim() === '' || ends[0].trim().toLowerCase() === ends[1].trim().toLowerCase()) continue;
+    for (const form of axisTitles(label, ends)) {
+      const where = `label "${label}", ends ${JSON.stringify(ends)}: "${form}"`;
+      // A label equal to an end is never written beside it: no word sequence twice in a row of ends.
+      if (ends.some((e) => e.trim().toLowerCase() === label.trim().toLowerCase())) assert.equal(form, `← ${ends[0]} · ${ends[1]} →`, where);
+      assert.ok(count(form, '←') <= 1 && count(form, '→') === 1, where);
+    }
+  }
 });
