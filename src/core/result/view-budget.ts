@@ -6,9 +6,10 @@ import { COMPARE, compareElements, overBudget } from '../budget.js';
 
 /**
  * Why the compare view of the word at (input, token) is too big to draw, or undefined: one panel per
- * input holding the word, each with its tokens and every feature.
+ * input holding the word, each with its tokens and every feature. `instead` names the views to turn to
+ * in the caller's words (a flag for the command line, the view's name in the panel).
  */
-export function compareOverBudget(data: AttentionData, input: number, token: number): string | undefined {
+export function compareOverBudget(data: AttentionData, input: number, token: number, instead = 'draw --view quadrant or matrix instead'): string | undefined {
   const word = data.inputs[input]?.tokens[token];
   if (word === undefined) return undefined;
   let panels = 0, tokens = 0;
@@ -18,5 +19,5 @@ export function compareOverBudget(data: AttentionData, input: number, token: num
     tokens = Math.max(tokens, inp.tokens.length);
   }
   return overBudget(COMPARE, compareElements(panels, tokens, data.dModel), `${panels} input(s) × ${data.dModel.toLocaleString('en-US')} feature(s)`,
-    'draw --view quadrant or matrix instead, or compare fewer inputs or features in a smaller spec');
+    `${instead}, or compare fewer inputs or features in a smaller spec`);
 }

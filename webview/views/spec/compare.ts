@@ -12,6 +12,7 @@ import { rovingGrid } from '../../kit/keyboard.js';
 import { clampIndex, createSvg, emptyView, note, singleHead, type G, type ViewFn } from '../../kit/view.js';
 import { maxOf } from '../../../src/core/linalg/extent.js';
 import { listSome } from '../../../src/core/json/quote.js';
+import { compareOverBudget } from '../../../src/core/result/view-budget.js';
 
 export const renderCompare: ViewFn = (container, data, options) => {
   const theme = options.theme;
@@ -20,6 +21,9 @@ export const renderCompare: ViewFn = (container, data, options) => {
   const baseIndex = data.inputs.indexOf(base);
   const chosen = clampIndex(options.token, base.tokens.length);
   const word = base.tokens[chosen];
+  // Its SVG grows with inputs × features: a spec too wide for it is said, never drawn for minutes.
+  const tooBig = compareOverBudget(data, baseIndex, chosen, 'choose the quadrant or matrix view instead');
+  if (tooBig) return emptyView(container, theme, options.width, 'compare', tooBig);
   const h = singleHead(data, options);
   const notes: string[] = [];
   // The chosen token itself in its own input (a repeated word's own position, not its first), and

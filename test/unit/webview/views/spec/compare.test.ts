@@ -100,3 +100,19 @@ test('mouse next to cat: the feature values read 2→2.20 and 2→1.41, the digi
     for (const part of v.split('→')) assert.match(part, /^(-?\d+|≈0|-?\d+\.\d\d)$/, v);
   }
 });
+
+test('a spec too wide for compare is said in the panel from its shapes, before a panel is drawn', () => {
+  // 3 inputs holding "x" × 3,000 features is about 36,000 elements, over the view's budget; the same
+  // spec at 30 features draws. The panel calls the view directly, without the command line's check.
+  const wide = (d: number) => analyze(JSON.stringify({
+    embeddings: { x: Array.from({ length: d }, (_, i) => (i % 7) / 7), y: Array.from({ length: d }, (_, i) => (i % 5) / 5) },
+    inputs: [{ tokens: ['x', 'y'] }, { tokens: ['y', 'x'] }, { tokens: ['x', 'x'] }],
+    heads: [{ name: 'thin', wq: thin(d), wk: thin(d), wv: thin(d) }],
+  })).data!;
+  const thin = (d: number) => Array.from({ length: d }, (_, i) => [((i % 3) - 1) / 10]);
+  const refused = renderSvg(wide(3000), 'compare', { input: 0, token: 0 });
+  assert.match(refused, /the compare view of 3 input\(s\) × 3,000 feature\(s\) needs [\d,]+ SVG elements, over the budget of 24,000: choose the quadrant or matrix view instead/);
+  assert.doesNotMatch(refused, /--view/, 'the panel names views, not flags');
+  assert.equal(new JSDOM(refused, { contentType: 'image/svg+xml' }).window.document.querySelectorAll('rect.bar').length, 0);
+  assert.ok(new JSDOM(renderSvg(wide(30), 'compare', { input: 0, token: 0 }), { contentType: 'image/svg+xml' }).window.document.querySelectorAll('rect.bar').length > 0);
+});
