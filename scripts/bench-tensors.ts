@@ -16,7 +16,7 @@ import { WHOLE_HEAD_MAX } from '../src/core/model-attention/data.js';
 import { ModelReader } from '../src/host/model-editor/reader.js';
 import { WorkerService } from '../src/host/workers/service.js';
 import { scanWithReaders } from '../src/host/model-editor/scan.js';
-import { svgOf } from '../src/cli/render-model.js';
+import { svgOf } from '../src/cli/render/model-views.js';
 import { makeTheme } from '../webview/kit/colour.js';
 import type { ModelViewOptions } from '../webview/views/model/common.js';
 

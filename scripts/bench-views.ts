@@ -9,7 +9,7 @@ import { encodeAttention } from '../src/core/result/wire.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { analyze } from '../src/core/index.js';
-import { renderSvg } from '../src/cli/render.js';
+import { renderSvg } from '../src/cli/render/spec-views.js';
 import type { AnyViewName as AnyView } from '../webview/views/spec/selection.js';
 
 const arg = (name: string, dflt: string) => {

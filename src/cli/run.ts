@@ -1,6 +1,6 @@
 // The `attn` command: reads the command line, answers --help and --version, checks the one option
 // every command shares (--max-bytes), and hands the rest to the command's own file (one file per
-// command: validate.ts, compute.ts, analyze.ts, inspect.ts, train.ts, render-command.ts, model/run-model.ts). `run` takes
+// command: validate.ts, compute.ts, analyze.ts, inspect.ts, train.ts, render/command.ts, model/run-model.ts). `run` takes
 // its arguments and output streams as parameters, so tests call it directly; main.ts wires it to
 // the process.
 import { DEFAULT_MAX_BYTES } from '../core/json/json-tree.js';
@@ -8,7 +8,7 @@ import { intFlag, isBad, parseArgs, USAGE, type Command, type Io } from './args.
 import { analyzeCommand } from './analyze.js';
 import { computeCommand } from './compute.js';
 import { inspectCommand } from './inspect.js';
-import { renderCommand } from './render-command.js';
+import { renderCommand } from './render/command.js';
 import { runModelCommand } from './model/run-model.js';
 import { trainCommand } from './train.js';
 import { validateCommand } from './validate.js';

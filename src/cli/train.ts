@@ -6,7 +6,7 @@ import { startOverflow } from '../core/train/overflow.js';
 import { toRows } from '../core/linalg/matrix.js';
 import { computeAttention, type HeadsHelper } from '../core/attention/attention.js';
 import type { Spec, TrainSpec } from '../core/spec/spec.js';
-import { stepWork, trainOverLimit } from '../core/spec/read-train.js';
+import { stepWork, trainOverLimit } from '../core/spec/read/train.js';
 import { train, type TrainRun } from '../core/train/descent.js';
 import { intFlag, isBad, type Args, type Io } from './args.js';
 import { readOneSpec } from './spec-input.js';

@@ -2,7 +2,7 @@
 // of it is done, so a small file that asks for a great deal gets a sentence instead of a long wait or
 // an abort at the heap limit. Each budget has its cost function (from shapes alone) and says, when
 // it is passed, what was asked, how much that is, the budget, and what to do instead. The spec's own
-// limits (read-limits.ts) and the readers' caps stay beside what they guard; these are the costs of
+// limits (read/limits.ts) and the readers' caps stay beside what they guard; these are the costs of
 // what is made from a file once it is read.
 
 /** One budget: a name for messages, the most it allows, and the unit it counts. */

@@ -6,7 +6,7 @@ import type { AttentionData } from '../core/result/attention-data.js';
 import type { SpecOpen } from '../core/spec/spec.js';
 import { decodeAttention, linalgProblem, WireError } from '../core/result/wire.js';
 import { EXPORT_FORMATS, MATRIX_MODES, ROLES, VIEW_NAMES, type HostMessage } from './panel.js';
-import { badNextName } from '../core/spec/read-story.js';
+import { badNextName } from '../core/spec/read/story.js';
 import { isObject } from '../core/json/object.js';
 import { shown } from '../core/json/shown.js';
 import { isIndex, isOneOf } from './panel-check.js';

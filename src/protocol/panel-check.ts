@@ -3,7 +3,7 @@
 // The small checks (isIndex, isOneOf; isObject is core/json/object.ts) are shared with the webview's
 // checks of host messages (src/protocol/host-message-check.ts) and its saved state (webview/panel/state.ts).
 import { isObject } from '../core/json/object.js';
-import { badNextName } from '../core/spec/read-story.js';
+import { badNextName } from '../core/spec/read/story.js';
 import { EXPORT_FORMATS, MATRIX_MODES, ROLES, VIEW_NAMES, type PanelState, type RevealMessage, type WebviewMessage } from './panel.js';
 import { checkOf, type ByType } from './by-type.js';
 

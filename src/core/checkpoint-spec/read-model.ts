@@ -6,7 +6,7 @@
 // the CLI, the diagnostics and the panel report the same problems at the same place.
 import { childAt, type Node } from '../json/json-tree.js';
 import type { Problem } from '../json/problems.js';
-import { describe, spanOf, type Reader } from '../spec/read-values.js';
+import { describe, spanOf, type Reader } from '../spec/read/values.js';
 import type { Span } from '../spec/spec.js';
 
 export interface ModelSpec {

@@ -10,7 +10,7 @@ import { Matrix as MlMatrix } from 'ml-matrix';
 import { svd } from './svd.js';
 import { matmul, zeros, type Matrix } from './matrix.js';
 import { createRandom, fillGaussian, type Random } from './random.js';
-import { initVariance } from '../spec/read-init.js';
+import { initVariance } from '../spec/read/init.js';
 import { softmaxRow } from '../attention/softmax.js';
 import type { InitRule } from '../spec/spec.js';
 

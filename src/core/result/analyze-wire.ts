@@ -6,8 +6,8 @@ import type { Analysis } from '../index.js';
 import type { Problem } from '../json/problems.js';
 import { encodeAttention, type WireMessage } from './wire.js';
 import type { LinalgJson } from './linalg-json.js';
-import type { AttentionReference } from '../spec/read-reference.js';
-import type { SpecStory } from '../spec/read-story.js';
+import type { AttentionReference } from '../spec/read/reference.js';
+import type { SpecStory } from '../spec/read/story.js';
 import type { ModelSpec } from '../checkpoint-spec/read-model.js';
 
 export interface WireAnalysis {

@@ -1,25 +1,25 @@
 // The spec reader: text in, a validated Spec or a list of problems out. It never throws on
 // bad input; every check adds a problem with its JSON path and exact range and carries on,
 // so the user sees all of them at once. Each part of the spec has its own read-*.ts file.
-import { readReference, type AttentionReference } from './read-reference.js';
+import { readReference, type AttentionReference } from './read/reference.js';
 import type { TensorFiles } from '../files/spec-files.js';
 import { childAt, parseJson, DEFAULT_MAX_BYTES } from '../json/json-tree.js';
 import type { Problem } from '../json/problems.js';
 import type { Spec, WeightMatrix } from './spec.js';
-import { describe, Reader } from './read-values.js';
-import { readDimensions } from './read-dimensions.js';
-import { readEmbeddings, readInputs } from './read-inputs.js';
-import { readHeads, readMask, readScale, readWeight } from './read-heads.js';
-import { readViews } from './read-views.js';
-import { readTrain } from './read-train.js';
-import { reportDuplicateKeys } from './read-duplicates.js';
-import { identityOverLimit, overLimit } from './read-limits.js';
-import { valuesOverLimit } from './read-size.js';
-import { readStory } from './read-story.js';
+import { describe, Reader } from './read/values.js';
+import { readDimensions } from './read/dimensions.js';
+import { readEmbeddings, readInputs } from './read/inputs.js';
+import { readHeads, readMask, readScale, readWeight } from './read/heads.js';
+import { readViews } from './read/views.js';
+import { readTrain } from './read/train.js';
+import { reportDuplicateKeys } from './read/duplicates.js';
+import { identityOverLimit, overLimit } from './read/limits.js';
+import { valuesOverLimit } from './read/size.js';
+import { readStory } from './read/story.js';
 import { readModelSpec, type ModelSpec } from '../checkpoint-spec/read-model.js';
 
-export { MAX_TOKENS } from './read-inputs.js';
-export { MAX_CELLS, MAX_WORK } from './read-limits.js';
+export { MAX_TOKENS } from './read/inputs.js';
+export { MAX_CELLS, MAX_WORK } from './read/limits.js';
 
 /** The keys of a spec that computes attention (a reference spec's and a model spec's are their readers'). */
 export const TOP_LEVEL = new Set(['$schema', 'title', 'description', 'open', 'next', 'features', 'embeddings', 'inputs', 'heads', 'wo', 'scale', 'mask', 'views', 'train']);
@@ -33,7 +33,7 @@ export interface ReadOptions {
 export interface ReadResult {
   spec?: Spec;
   problems: Problem[];
-  /** A spec that names a model's attention file instead of computing attention (read-reference.ts). */
+  /** A spec that names a model's attention file instead of computing attention (read/reference.ts). */
   reference?: AttentionReference;
   /** A spec that runs a real model on a text (read-model.ts): the model views show the run. */
   model?: ModelSpec;

@@ -11,7 +11,7 @@ export interface Span {
 
 /** A number scale keeps where it was written, so a problem it causes is underlined there. */
 export type Scale = { kind: ScaleWord } | { kind: 'number'; value: number; span?: Span };
-// The mask and the variance rules (read-init.ts) are named in vocabulary.ts.
+// The mask and the variance rules (read/init.ts) are named in vocabulary.ts.
 export type { InitRule, MaskKind } from '../vocabulary.js';
 
 /** How a generated weight was drawn: normal, mean 0, this variance, from this seed. */
@@ -105,7 +105,7 @@ export interface ViewOptions {
   readonly quadrant?: QuadrantOptions;
 }
 
-/** Where the panel opens on a spec ("open", read-story.ts): indices into its inputs, heads and the input's tokens. */
+/** Where the panel opens on a spec ("open", read/story.ts): indices into its inputs, heads and the input's tokens. */
 export interface SpecOpen {
   readonly view?: ViewName;
   readonly input?: number;

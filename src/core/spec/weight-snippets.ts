@@ -1,11 +1,11 @@
 // Weight matrices written for the user while they type a spec: at "wq", "wk" or "wv" the editor
 // offers a matrix of the right height (d_model, read from the spec being written), so nobody counts
 // rows by hand. The numbers are small and come from a seeded generator, so the same spec always
-// gets the same suggestion. A generated weight ({ "init": "xavier", "shape", "seed" }, read-init.ts)
+// gets the same suggestion. A generated weight ({ "init": "xavier", "shape", "seed" }, read/init.ts)
 // is offered too: at a real model's width (512) it is the only suggestion short enough to read.
 import { getLocation, parseTree } from 'jsonc-parser';
-import { readDimensions } from './read-dimensions.js';
-import { Reader } from './read-values.js';
+import { readDimensions } from './read/dimensions.js';
+import { Reader } from './read/values.js';
 import { listSome } from '../json/quote.js';
 import { HEAD_ROLES, type HeadRole } from '../vocabulary.js';
 

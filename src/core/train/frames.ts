@@ -5,7 +5,7 @@
 import { buildMask, computeHeads, embeddingMatrix } from '../attention/attention.js';
 import { toRows } from '../linalg/matrix.js';
 import type { Spec } from '../spec/spec.js';
-import { stepWork } from '../spec/read-train.js';
+import { stepWork } from '../spec/read/train.js';
 import { train } from './descent.js';
 import { startOverflow } from './overflow.js';
 

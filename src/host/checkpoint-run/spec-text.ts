@@ -9,8 +9,8 @@
 import { childAt, parseJson } from '../../core/json/json-tree.js';
 import type { Problem } from '../../core/json/problems.js';
 import { MAX_MODEL_TEXT, readModelSpec, type ModelSpec } from '../../core/checkpoint-spec/read-model.js';
-import { reportDuplicateKeys } from '../../core/spec/read-duplicates.js';
-import { Reader } from '../../core/spec/read-values.js';
+import { reportDuplicateKeys } from '../../core/spec/read/duplicates.js';
+import { Reader } from '../../core/spec/read/values.js';
 
 export interface ModelSpecRead {
   /** The spec, when it runs (no errors). */

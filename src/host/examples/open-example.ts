@@ -7,7 +7,7 @@
 // opened as it is, never overwritten. Then the copy opens in the first column and its panel beside it,
 // on the view its "open" names.
 import * as vscode from 'vscode';
-import { badNextName } from '../../core/spec/read-story.js';
+import { badNextName } from '../../core/spec/read/story.js';
 import { examplesCopyFolder, examplesFolder } from './examples.js';
 import { STORY_STEPS, stepContextKey, stepOf } from './steps.js';
 import { SPEC_SUFFIX } from '../spec-documents.js';

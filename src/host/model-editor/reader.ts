@@ -65,7 +65,7 @@ export class ModelReader implements ModelReading {
     return this.lane.ask(request);
   }
 
-  /** Opens the file (its header only). `open`: the tensor and tokens a spec that references the file names (see read-reference.ts). */
+  /** Opens the file (its header only). `open`: the tensor and tokens a spec that references the file names (see read/reference.ts). */
   async open(path: string, open?: OpenOptions): Promise<ModelShape> {
     if (this.held) return this.openHeld(this.held);
     return (await this.ask({ op: 'open', path, ...(open ? { open } : {}) })).shape!;

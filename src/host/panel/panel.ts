@@ -9,7 +9,7 @@ import { positionAt, type Problem } from '../../core/json/problems.js';
 import type { PanelElsewhere, PanelProblem, PanelState, ViewName, WebviewMessage } from '../../protocol/panel.js';
 import { isWebviewMessage } from '../../protocol/panel-check.js';
 import type { AnalysisCache, HostAnalysis } from '../analysis/cache.js';
-import type { AttentionReference } from '../../core/spec/read-reference.js';
+import type { AttentionReference } from '../../core/spec/read/reference.js';
 import type { OpenOptions } from '../../core/files/open.js';
 import { Debouncer } from '../debounce.js';
 import { writeExport } from './export.js';

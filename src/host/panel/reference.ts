@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { checkSidecarBeside, resolveBeside } from '../../core/files/spec-files.js';
 import { TensorFileError } from '../../core/tensors/source.js';
-import type { AttentionReference } from '../../core/spec/read-reference.js';
+import type { AttentionReference } from '../../core/spec/read/reference.js';
 import type { OpenOptions } from '../../core/files/open.js';
 
 /** The referenced file's URI, or a sentence saying why it cannot be opened. */

@@ -4,8 +4,8 @@
 // as a bare file name; siblingSpec() turns it into the URI beside the shown spec, refusing anything
 // else (badNextName: no folder, no separator, *.attn.json only).
 import * as vscode from 'vscode';
-import type { SpecStory } from '../../core/spec/read-story.js';
-import { badNextName } from '../../core/spec/read-story.js';
+import type { SpecStory } from '../../core/spec/read/story.js';
+import { badNextName } from '../../core/spec/read/story.js';
 import type { PanelStory } from '../../protocol/panel.js';
 import { log } from '../log.js';
 

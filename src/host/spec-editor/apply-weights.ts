@@ -8,7 +8,7 @@ import { ROLE_SYMBOL } from '../../core/vocabulary.js';
 import * as vscode from 'vscode';
 import { hasErrors } from '../../core/json/problems.js';
 import { readSpec } from '../../core/spec/read.js';
-import { stepWork } from '../../core/spec/read-train.js';
+import { stepWork } from '../../core/spec/read/train.js';
 import { learnedWeightEdits } from '../../core/train/apply.js';
 import { train } from '../../core/train/descent.js';
 import { PANEL_TRAIN_WORK } from '../../core/train/frames.js';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { JSDOM } from 'jsdom';
 import { analyze } from '../../../src/core/index.js';
-import { renderSvg } from '../../../src/cli/render.js';
+import { renderSvg } from '../../../src/cli/render/spec-views.js';
 import { computeReport } from '../../../src/cli/compute.js';
 import { printable } from '../../../src/cli/terminal.js';
 import { formatProblem } from '../../../src/core/json/problems.js';

@@ -9,14 +9,14 @@ import {
   HEAD_ROLES, INIT_RULES, MASK_KINDS, MATRIX_MODES, MODEL_VIEW_NAMES, ROLE_PRODUCT, ROLE_SYMBOL, ROLE_VECTOR, ROLES, SCALE_WORDS, VIEW_NAMES,
 } from '../../../src/core/vocabulary.js';
 import { readSpec, TOP_LEVEL } from '../../../src/core/spec/read.js';
-import { ATTENTION_KEYS, REFERENCE_KEYS } from '../../../src/core/spec/read-reference.js';
-import { FILE_REF_KEYS } from '../../../src/core/spec/read-file-ref.js';
-import { GENERATED_KEYS, VARIANCE_KEYS } from '../../../src/core/spec/read-init.js';
-import { INPUT_KEYS, TOKEN_KEYS } from '../../../src/core/spec/read-inputs.js';
-import { TARGET_KEYS, TRAIN_KEYS } from '../../../src/core/spec/read-train.js';
-import { AXIS_KEYS, QUADRANT_KEYS, VIEWS_KEYS } from '../../../src/core/spec/read-views.js';
+import { ATTENTION_KEYS, REFERENCE_KEYS } from '../../../src/core/spec/read/reference.js';
+import { FILE_REF_KEYS } from '../../../src/core/spec/read/file-ref.js';
+import { GENERATED_KEYS, VARIANCE_KEYS } from '../../../src/core/spec/read/init.js';
+import { INPUT_KEYS, TOKEN_KEYS } from '../../../src/core/spec/read/inputs.js';
+import { TARGET_KEYS, TRAIN_KEYS } from '../../../src/core/spec/read/train.js';
+import { AXIS_KEYS, QUADRANT_KEYS, VIEWS_KEYS } from '../../../src/core/spec/read/views.js';
 import { MODEL_SPEC_KEYS } from '../../../src/core/checkpoint-spec/read-model.js';
-import { OPEN_KEYS } from '../../../src/core/spec/read-story.js';
+import { OPEN_KEYS } from '../../../src/core/spec/read/story.js';
 import { targetAtPath } from '../../../src/core/spec/spec-target.js';
 import { VIEW_TITLES } from '../../../webview/views/registry.js';
 import { ROOT } from '../../support/paths.js';
@@ -94,7 +94,7 @@ const SCHEMA_KEYS: Record<string, readonly string[]> = {
   '/properties/inputs/items': INPUT_KEYS,
   '/definitions/token/oneOf/1': TOKEN_KEYS,
   '/definitions/fileRef': FILE_REF_KEYS,
-  // Embeddings from a file: a file reference and the word of each row (read-inputs.ts allows "words").
+  // Embeddings from a file: a file reference and the word of each row (read/inputs.ts allows "words").
   '/properties/embeddings/anyOf/1': [...FILE_REF_KEYS, 'words'],
   '/definitions/generated': GENERATED_KEYS,
   '/definitions/generated/properties/init/oneOf/1': VARIANCE_KEYS,

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { JSDOM } from 'jsdom';
 import { degreesText, pairGeometry } from '../../../../src/core/linalg/geometry.js';
-import { renderSvg } from '../../../../src/cli/render.js';
+import { renderSvg } from '../../../../src/cli/render/spec-views.js';
 import { analyze } from '../../../../src/core/index.js';
 import { exampleText } from '../../../support/specs.js';
 

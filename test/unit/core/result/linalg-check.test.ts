@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { analyze } from '../../../../src/core/index.js';
 import { linalgProblem } from '../../../../src/core/result/wire.js';
-import { renderSvg } from '../../../../src/cli/render.js';
+import { renderSvg } from '../../../../src/cli/render/spec-views.js';
 import { exampleFiles, exampleText } from '../../../support/specs.js';
 
 test('the numbers the core makes pass the check, for every example and for degenerate and extreme matrices', () => {

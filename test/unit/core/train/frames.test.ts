@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { MAX_FRAMES, PANEL_TRAIN_WORK, trainingJson } from '../../../../src/core/train/frames.js';
 import { readSpec } from '../../../../src/core/spec/read.js';
 import { analyze } from '../../../../src/core/index.js';
-import { stepWork } from '../../../../src/core/spec/read-train.js';
+import { stepWork } from '../../../../src/core/spec/read/train.js';
 import { toRows } from '../../../../src/core/linalg/matrix.js';
 import { exampleText } from '../../../support/specs.js';
 

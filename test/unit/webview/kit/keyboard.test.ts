@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
-import { renderSvg } from '../../../../src/cli/render.js';
+import { renderSvg } from '../../../../src/cli/render/spec-views.js';
 import { SPEC_ENTRIES } from '../../../../webview/views/registry.js';
 import { renderArcs } from '../../../../webview/views/spec/arcs.js';
 import { makeTheme } from '../../../../webview/kit/colour.js';

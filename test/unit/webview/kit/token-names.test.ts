@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
-import { renderSvg } from '../../../../src/cli/render.js';
+import { renderSvg } from '../../../../src/cli/render/spec-views.js';
 import { analyzeOk } from '../../../support/specs.js';
 import { repeatedWords, quotedToken, numberedLabel } from '../../../../webview/kit/token-names.js';
 

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { analyze } from '../../../../../src/core/index.js';
-import { renderSvg } from '../../../../../src/cli/render.js';
+import { renderSvg } from '../../../../../src/cli/render/spec-views.js';
 import { textWidth } from '../../../../../webview/kit/format.js';
 import { exampleText } from '../../../../support/specs.js';
 import { shareLabel } from '../../../../../webview/views/linalg/covariance.js';

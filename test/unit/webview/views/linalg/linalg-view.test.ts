@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { analyze } from '../../../../../src/core/index.js';
-import { renderSvg } from '../../../../../src/cli/render.js';
+import { renderSvg } from '../../../../../src/cli/render/spec-views.js';
 import { decodeAttention, encodeAttention } from '../../../../../src/core/result/wire.js';
 import { PANEL_LINALG_WORK } from '../../../../../src/core/result/linalg-data.js';
 import { exampleText } from '../../../../support/specs.js';

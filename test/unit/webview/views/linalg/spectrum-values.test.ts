@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { analyze } from '../../../../../src/core/index.js';
-import { renderSvg } from '../../../../../src/cli/render.js';
+import { renderSvg } from '../../../../../src/cli/render/spec-views.js';
 import type { SpectrumMatrixJson } from '../../../../../src/core/result/linalg-json.js';
 import { seeded } from '../../../../support/random.js';
 import { spreadSpec } from '../../../../support/spread-specs.js';

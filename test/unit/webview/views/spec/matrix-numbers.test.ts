@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
-import { renderSvg } from '../../../../../src/cli/render.js';
+import { renderSvg } from '../../../../../src/cli/render/spec-views.js';
 import { analyze } from '../../../../../src/core/index.js';
 import { at } from '../../../../../src/core/result/attention-data.js';
 import { cellLines, cellText } from '../../../../../webview/views/spec/matrix.js';

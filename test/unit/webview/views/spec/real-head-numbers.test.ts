@@ -16,7 +16,7 @@ import { tokenizerFrom } from '../../../../../src/core/tokenizer/index.js';
 import { lensSpec } from '../../../../../src/core/checkpoint-spec/lens-spec.js';
 import { writeSafetensors } from '../../../../../src/core/tensors/safetensors-write.js';
 import { at } from '../../../../../src/core/result/attention-data.js';
-import { renderSvg } from '../../../../../src/cli/render.js';
+import { renderSvg } from '../../../../../src/cli/render/spec-views.js';
 import { cellLines } from '../../../../../webview/views/spec/matrix.js';
 import { ROOT } from '../../../../support/paths.js';
 

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
-import { renderSvg } from '../../../../../src/cli/render.js';
+import { renderSvg } from '../../../../../src/cli/render/spec-views.js';
 import { analyze } from '../../../../../src/core/index.js';
 import { dotTerms, textWidth, monoWidth } from '../../../../../webview/kit/format.js';
 import { sumTerms } from '../../../../../webview/views/spec/steps.js';

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
-import { renderSvg } from '../../../../../src/cli/render.js';
+import { renderSvg } from '../../../../../src/cli/render/spec-views.js';
 import { analyze } from '../../../../../src/core/index.js';
 import { renderTraining } from '../../../../../webview/views/spec/training.js';
 import { makeTheme } from '../../../../../webview/kit/colour.js';
