@@ -1,11 +1,13 @@
 // Reading a spec with a byte budget, whatever the path names: endless devices, pipes, bad encodings.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { closeSync, constants, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { readSpecText, firstInvalidUtf8, isStdin } from '../../../src/cli/read-file.js';
 import { ROOT } from '../../support/paths.js';
+import { runInChild } from '../../support/child.js';
+import { PIPE_IDLE_MS } from '../../../src/core/files/read-bounded.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { between, seeded } from '../../support/random.js';
 
@@ -18,6 +20,21 @@ test('/dev/zero is refused as what it is, before a byte is read; a FIFO with no 
   assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
   // A blocking open would wait here for a writer for ever; the non-blocking one finds the pipe ended.
   assert.deepEqual(readSpecText(fifo, 1000), { text: '' });
+});
+
+test('a pipe whose writer keeps it open and sends nothing is given up in one line, not waited on for ever', () => {
+  const fifo = join(dir, 'quiet.fifo');
+  assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+  // This process is the quiet writer: O_RDWR opens a FIFO at once on Linux and holds its write end.
+  const writer = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK);
+  try {
+    const child = runInChild(`const { readSpecText } = require('./src/cli/read-file.ts');
+      console.log(JSON.stringify(readSpecText(process.argv[1], 1000, 'a text file')));`, fifo, 19_000);
+    assert.equal(child.signal, null, 'the read blocked');
+    assert.deepEqual(JSON.parse(child.stdout), { error: `a pipe whose writer sent nothing for ${PIPE_IDLE_MS / 1000} s; gave up waiting` });
+  } finally {
+    closeSync(writer);
+  }
 });
 
 test('every name of standard input is one predicate, and each reads standard input: -, /dev/stdin, /dev/fd/0', () => {
