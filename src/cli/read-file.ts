@@ -1,11 +1,12 @@
 // Reading a spec, or attn run's --text-file, for `attn` (the shared reader, core/files/read-bounded.ts:
-// a regular file only, within a byte budget; a FIFO, a folder or a device is refused in one line
-// before it is opened, so nothing waits on a pipe or reads /dev/zero for ever). Standard input ("-",
-// /dev/stdin) is read as it is, within the same budget. Bytes are decoded strictly: invalid UTF-8 and
+// a regular file or a pipe such as the shell's <(gen), within a byte budget; a folder, socket or
+// device is refused in one line before it is opened, so nothing reads /dev/zero for ever, and a pipe
+// whose writer goes quiet is given up). Standard input ("-", /dev/stdin, /dev/fd/0) is read as it is,
+// within the same budget. Bytes are decoded strictly: invalid UTF-8 and
 // UTF-16 get a message at their place instead of silently becoming U+FFFD or "unexpected character",
 // in the words of what the file was meant to be (a spec, or a text).
 import { printable } from './terminal.js';
-import { readBounded, readBudget } from '../core/files/read-bounded.js';
+import { IDLE_PIPE, PIPE_IDLE_MS, readBounded, readBudget } from '../core/files/read-bounded.js';
 import { sizeLimitMessage } from '../core/json/json-tree.js';
 import { LineIndex } from '../core/json/problems.js';
 
@@ -18,6 +19,9 @@ export type Expected = 'a .attn.json file' | 'a text file';
 
 /** Names that mean standard input. Opening /dev/stdin fails (ENXIO) when stdin is a socket, so fd 0 is used as it is. */
 const STDIN = new Set(['-', '/dev/stdin', '/dev/fd/0']);
+
+/** Whether `file` names standard input: every reader of a named file asks this one question. */
+export const isStdin = (file: string): boolean => STDIN.has(file);
 
 /** Offset of the first byte that does not start or continue a valid UTF-8 sequence, or -1. */
 export function firstInvalidUtf8(bytes: Uint8Array): number {
@@ -56,6 +60,7 @@ export function looksUtf16(bytes: Uint8Array): boolean {
 }
 
 function describeCode(code: string): string {
+  if (code === IDLE_PIPE) return `a pipe whose writer sent nothing for ${PIPE_IDLE_MS / 1000} s; gave up waiting`;
   return code === 'ENOENT' || code === 'ENOTDIR' ? 'no such file' : code === 'EACCES' ? 'permission denied' : `cannot read (${code})`;
 }
 
@@ -73,7 +78,7 @@ function placeOf(bytes: Buffer, offset: number): string {
 export function readSpecText(file: string, maxBytes: number, expected: Expected = 'a .attn.json file'): ReadOutcome {
   const text = expected === 'a text file';
   let bytes: Buffer;
-  if (STDIN.has(file)) {
+  if (isStdin(file)) {
     try {
       bytes = readBudget(0, maxBytes);
     } catch (e) {
@@ -81,7 +86,7 @@ export function readSpecText(file: string, maxBytes: number, expected: Expected 
     }
     if (bytes.length > maxBytes) return { error: tooLarge(text, maxBytes) };
   } else {
-    const read = readBounded(file, maxBytes);
+    const read = readBounded(file, maxBytes, { pipes: true });
     if ('refused' in read) {
       switch (read.refused) {
         case 'missing': return { error: 'no such file' };
@@ -92,6 +97,12 @@ export function readSpecText(file: string, maxBytes: number, expected: Expected 
     }
     bytes = read.bytes;
   }
+  return decodeBytes(bytes, expected);
+}
+
+/** The bytes as UTF-8 text, or the one line (with its place) saying why they are not `expected`. */
+export function decodeBytes(bytes: Buffer, expected: Expected = 'a .attn.json file'): ReadOutcome {
+  const text = expected === 'a text file';
   if (looksUtf16(bytes)) return { error: `1:1: the file is UTF-16; save it as UTF-8 (${text ? 'a text file is read as UTF-8' : 'JSON files are UTF-8'})` };
   const bad = firstInvalidUtf8(bytes);
   if (bad >= 0) {

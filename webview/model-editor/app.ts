@@ -109,7 +109,9 @@ export class ModelApp {
     if (problem) { this.fail(`Attention Lens could not use a message: ${problem}`); return; }
     const m = message as ModelHostMessage;
     switch (m.type) {
-      case 'error': this.fail(m.message); return;
+      // The host's errors are about reading the file (or running the model spec): every view says
+      // so until the file is read again. The page's own "could not use a message" is shown once only.
+      case 'error': this.failure = m.message; this.fail(m.message); return;
       case 'run': {
         const { model, next, forwardMs } = m;
         this.run = { model, next, forwardMs };
@@ -132,6 +134,7 @@ export class ModelApp {
       case 'scanned': {
         // More heads read, in order: their statistics and thumbnails join what is drawn.
         if (!this.data) return;
+        this.failure = undefined; // the file is read again
         const { header, thumbnails, thumbIndices } = this.data;
         const at = m.from * header.thumb ** 2;
         thumbnails.set(m.thumbnails instanceof Uint8Array ? thumbnailValues(m.thumbnails) : m.thumbnails, at);
@@ -143,6 +146,7 @@ export class ModelApp {
       }
       case 'head': {
         const { layer, head, weights, picture, max } = m;
+        this.failure = undefined; // the file is read again
         if (this.data) this.data = { ...this.data, head: { layer, head, ...(weights ? { weights } : {}), ...(picture ? { picture } : {}), ...(max !== undefined ? { max } : {}), windows: [] } };
         this.pendingHead = undefined;
         break;
@@ -177,7 +181,6 @@ export class ModelApp {
   }
 
   private fail(message: string): void {
-    this.failure = message;
     this.handle?.destroy();
     this.handle = undefined;
     const doc = this.root.ownerDocument;

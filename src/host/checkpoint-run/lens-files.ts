@@ -2,7 +2,8 @@
 // tensor file beside it (<stem>.safetensors). Neither may land in the model's own folder (a model's
 // files are never replaced: a spec saved there could overwrite a shard or config.json), and neither
 // replaces a file a lens did not write: only an earlier lens's pair (its tensor file's metadata
-// says Attention Lens wrote it, its spec names that file) is replaced, so a name the save dialog
+// says Attention Lens wrote it, its spec has a lens's shape and names that file) is replaced, or an
+// earlier lens's spec alone when the user deleted its tensor file, so a name the save dialog
 // changed (x.attn.json.attn.json written as x.attn.json) or a file linked to a model's weights is
 // never written over. Nothing is written through a link: each file is made new beside its name and
 // put in place by a link or a rename, which replace names, never the bytes of a file that is there.
@@ -44,12 +45,13 @@ export function lensTargetProblem(specPath: string, modelFolder: string): string
   for (const path of [specPath, tensorPath]) {
     if (isSymbolicLink(path)) return `${basename(path)} is a symbolic link: a lens is not written through one, so choose another name`;
   }
-  // Only an earlier lens's own pair is replaced: its tensor file says a lens wrote it, and its spec names that file.
+  // Only an earlier lens's own files are replaced: its tensor file says a lens wrote it, and its spec
+  // is a lens's naming that file. The spec alone (its tensor file deleted) is still a lens's by its shape.
   const specThere = isThere(specPath), tensorThere = isThere(tensorPath);
   if (tensorThere && !(specThere && isLensTensorFile(tensorPath))) {
     return `${basename(tensorPath)} is there and is not an earlier lens's own tensor file: it is never replaced, so choose another name`;
   }
-  if (specThere && !(tensorThere && isLensSpec(specPath, basename(tensorPath)))) {
+  if (specThere && !isLensSpec(specPath, basename(tensorPath))) {
     return `${basename(specPath)} is there and is not an earlier lens's own spec: it is never replaced, so choose another name`;
   }
   return undefined;
@@ -96,16 +98,28 @@ function isLensTensorFile(path: string): boolean {
   }
 }
 
-/** Whether the file at `path` is a lens's spec: JSON whose embeddings come from `tensorFile` beside it. */
+/**
+ * Whether the file at `path` is a lens's spec, by the shape lensSpec gives every one: its embeddings
+ * and its one head's W_Q, W_K and W_V are the tensors of those names in `tensorFile` beside it, and
+ * the head is named "layer L head H". A spec of the user's own that merely uses the file is not.
+ */
 function isLensSpec(path: string, tensorFile: string): boolean {
   const read = readBounded(path, MAX_LENS_SPEC_BYTES);
   if (!('bytes' in read)) return false;
+  let spec: unknown;
   try {
-    const spec = JSON.parse(read.bytes.toString('utf8')) as { embeddings?: { file?: unknown } } | null;
-    return spec?.embeddings?.file === tensorFile;
+    spec = JSON.parse(read.bytes.toString('utf8'));
   } catch {
     return false;
   }
+  const field = (x: unknown, key: string): unknown => (typeof x === 'object' && x !== null ? (x as Record<string, unknown>)[key] : undefined);
+  const names = (ref: unknown, tensor: string) => field(ref, 'file') === tensorFile && field(ref, 'tensor') === tensor;
+  const heads = field(spec, 'heads');
+  if (!Array.isArray(heads) || heads.length !== 1) return false;
+  const [head] = heads as unknown[];
+  const name = field(head, 'name');
+  return names(field(spec, 'embeddings'), 'embeddings') && typeof name === 'string' && /^layer \d+ head \d+$/.test(name)
+    && ['wq', 'wk', 'wv'].every((role) => names(field(head, role), role));
 }
 
 /**

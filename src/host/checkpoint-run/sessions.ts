@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { ModelEditorInfo } from '../model-editor/info.js';
 import { RunSession, type RunContext } from './session.js';
+import { columnBeside } from '../editor-groups.js';
 
 export const RUN_VIEW_TYPE = 'attentionLens.modelRun';
 
@@ -29,7 +30,7 @@ export class RunSessions implements vscode.Disposable {
       return;
     }
     const name = uri.path.split('/').pop() ?? 'model';
-    const panel = vscode.window.createWebviewPanel(RUN_VIEW_TYPE, `Run: ${name}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: !show.focus }, { retainContextWhenHidden: false });
+    const panel = vscode.window.createWebviewPanel(RUN_VIEW_TYPE, `Run: ${name}`, { viewColumn: columnBeside({ document: uri }), preserveFocus: !show.focus }, { retainContextWhenHidden: false });
     const session = new RunSession(this.context, uri, panel, () => { if (this.sessions.get(key) === session) this.sessions.delete(key); });
     this.sessions.set(key, session);
   }

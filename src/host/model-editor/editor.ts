@@ -13,6 +13,7 @@ import type { ModelView } from './view.js';
 import { showModelView } from './webview.js';
 import { modelTarget } from './command-target.js';
 import { log } from '../log.js';
+import { columnBeside } from '../editor-groups.js';
 import type { ModelViewName } from '../../core/vocabulary.js';
 import type { WorkerService } from '../workers/service.js';
 
@@ -53,11 +54,11 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider<
    * document takes them too), beside the active editor; `show.focus`: focused and pinned (Show Attention
    * on such a spec, which opens no panel), else without taking the focus.
    */
-  openReference(file: vscode.Uri, open: OpenOptions, show: { focus: boolean } = { focus: false }): Thenable<unknown> {
+  openReference(file: vscode.Uri, open: OpenOptions, show: { focus: boolean; beside?: vscode.Uri } = { focus: false }): Thenable<unknown> {
     this.references.set(file.toString(), open);
     this.documents.get(file.toString())?.reopen(open);
     return vscode.commands.executeCommand('vscode.openWith', file, MODEL_VIEW_TYPE,
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: !show.focus, preview: false });
+      { viewColumn: columnBeside({ document: show.beside }), preserveFocus: !show.focus, preview: false });
   }
 
   infos(): ModelEditorInfo[] { return [...this.views].map((v) => v.info()); }

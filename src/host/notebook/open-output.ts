@@ -16,7 +16,7 @@ import { ModelDocument } from '../model-editor/document.js';
 import { ModelReader } from '../model-editor/reader.js';
 import { showModelView } from '../model-editor/webview.js';
 import { log } from '../log.js';
-import { besideColumn } from './beside.js';
+import { columnBeside } from '../editor-groups.js';
 import type { WorkerService } from '../workers/service.js';
 
 /** What the renderer reported drawing, newest last (for the tests). */
@@ -103,7 +103,7 @@ export class NotebookOutputs implements vscode.Disposable {
       const uri = vscode.Uri.joinPath(folder, name);
       const attention = held(payload, bytes, name);
       const document = new ModelDocument({ uri: uri.toString(), path: name, newReader: () => ModelReader.holding(this.workers, attention), log: log() });
-      const column = besideColumn(notebookColumn, vscode.window.tabGroups.all.map((g) => g.viewColumn)) as vscode.ViewColumn;
+      const column = columnBeside({ from: notebookColumn });
       const panel = vscode.window.createWebviewPanel('attentionLens.notebookOutput', payload.title ?? name, column, { retainContextWhenHidden: false });
       this.panels.set(name, panel);
       showModelView(panel, uri, document, this.extensionUri, () => {

@@ -40,12 +40,22 @@ export interface PanelContext {
   timings: Timings;
   /** How the panel asks where to save (Export); the user's dialogs when absent. */
   dialogs?: Dialogs;
-  /** Opens the model editor on a file a spec references ({ "attention": { "file" } }). */
-  openModel?: (file: vscode.Uri, open: OpenOptions, show: { focus: boolean }) => Thenable<unknown>;
+  /** Opens the model editor on a file a spec references ({ "attention": { "file" } }), beside the spec's editor. */
+  openModel?: (file: vscode.Uri, open: OpenOptions, show: { focus: boolean; beside?: vscode.Uri }) => Thenable<unknown>;
   /** Opens the model views on the run of a model spec ({ "model", "text" }). */
   runModel?: (spec: vscode.Uri, show: { focus: boolean }) => void;
   /** Opens the spec the story names next (the webview's "Next"), in its editor and in `panel`. */
   openNext?: (spec: vscode.Uri, panel: AttentionPanel) => Thenable<unknown>;
+}
+
+/**
+ * The model editor did not open on `file`: logged, and when the file is gone (deleted or moved since
+ * the spec was read), the user is told in one line.
+ */
+async function modelNotOpened(file: vscode.Uri, error: unknown): Promise<void> {
+  const gone = await Promise.resolve(vscode.workspace.fs.stat(file)).then(() => false, () => true);
+  log().warn(`could not open the model editor on ${file.fsPath}${gone ? ' (the file is gone)' : ''}:`, error instanceof Error ? error.message : String(error));
+  if (gone) void vscode.window.showErrorMessage(`Attention Lens: ${file.fsPath} is no longer there; the spec's "attention.file" names it.`);
 }
 
 export class AttentionPanel implements vscode.Disposable {
@@ -249,10 +259,14 @@ export class AttentionPanel implements vscode.Disposable {
         + 'it is drawn in the model editor (layers × heads, head finder, rollout), not in this panel.',
       action: 'Open the model editor',
     };
-    this.showProblems(version, problems, openModel && { ...elsewhere, open: () => void openModel(file, referenceOpenOptions(ref), { focus: true }) });
+    // Beside the spec's editor: from the panel's own group, beside would be the spec's, or a new one.
+    const open = openModel && ((focus: boolean) => {
+      void Promise.resolve(openModel(file, referenceOpenOptions(ref), { focus, beside: this.uri })).catch((e: unknown) => modelNotOpened(file, e));
+    });
+    this.showProblems(version, problems, open && { ...elsewhere, open: () => open(true) });
     if (this.preview.referenced !== ref.file) {
       this.preview.referenced = ref.file;
-      void openModel?.(file, referenceOpenOptions(ref), { focus: false });
+      open?.(false);
     }
   }
 

@@ -1,6 +1,7 @@
 // All Attention panels, like the Markdown preview's: Show Attention reuses the panel that follows
 // the active editor, a locked panel stays on its spec, and panels come back after a reload.
 import * as vscode from 'vscode';
+import { columnBeside } from '../editor-groups.js';
 import type { PanelState } from '../../protocol/panel.js';
 import { isPanelState } from '../../protocol/panel-check.js';
 import { log } from '../log.js';
@@ -54,7 +55,7 @@ export class PanelManager implements vscode.Disposable {
       return existing;
     }
     const webviewPanel = vscode.window.createWebviewPanel(
-      PANEL_VIEW_TYPE, 'Attention', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      PANEL_VIEW_TYPE, 'Attention', { viewColumn: columnBeside({ document: uri }), preserveFocus: true },
       panelOptions(this.context.extensionUri),
     );
     const panel = this.adopt(webviewPanel, uri, {});

@@ -1,17 +1,20 @@
 // Every file `attn` reads by name, given something that is not a regular file: a spec (validate,
 // compute, analyze), attn run's --text-file, its model folder, the folder's config.json and
 // tokenizer files, a tensor file a spec names, an attention file for inspect. The things: a FIFO
-// (an open for reading waits for a writer for ever), a folder, a socket, /dev/zero (endless),
-// /dev/null, a huge sparse file, each direct or through a link. Each case must end at once with
-// exit 1 and one line naming the path, no stack trace. The cases are drawn from a seeded generator
+// with no writer (a blocking open would wait for one for ever), a folder, a socket, /dev/zero
+// (endless), /dev/null, a huge sparse file, each direct or through a link. Each case must end at
+// once with exit 1 and one line, no stack trace. The line names the path, except where a pipe is
+// read as the shell's <(gen) is (a spec, a --text-file): with no writer it is an empty text, and
+// says so. The cases are drawn from a seeded generator
 // and run in one child with a time limit, so a read that blocked is killed and reported.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, copyFileSync, ftruncateSync, mkdirSync, openSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { basename, join } from 'node:path';
 import { runInChild } from '../../support/child.js';
+import { ROOT } from '../../support/paths.js';
 import { between, seeded } from '../../support/random.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { writeTinyGpt2 } from '../../support/tiny-folder.js';
@@ -106,7 +109,8 @@ test('a FIFO, folder, socket, device or huge file wherever attn reads a file by 
     assert.equal(r.out, '', what);
     assert.equal(r.err.split('\n').length, 1, what);
     assert.doesNotMatch(r.err, /\n\s+at |internal error/, what);
-    assert.ok(r.err.includes(basename(cases[i].path)), what);
+    if (cases[i].what === 'text-file as fifo') assert.equal(r.err, 'the text has no tokens to run', what);
+    else assert.ok(r.err.includes(basename(cases[i].path)), what);
   });
 });
 
@@ -145,4 +149,29 @@ test('--out naming a FIFO, socket, folder or device (attn run, attn render): ref
     assert.ok(r.err.includes(basename(cases[i].path)), what);
     assert.equal(statSync(cases[i].path).isFile(), false, `${what}: not replaced by a file`);
   });
+});
+
+/** `attn ARGS… <(writer)` under bash: the pipe is the last argument, as /dev/fd/N. */
+function attnWithPipe(args: string[], writer: string) {
+  const main = join(ROOT, 'src', 'cli', 'main.ts');
+  return spawnSync('bash', ['-c', `exec "$0" --import tsx "$@" <(${writer})`, process.execPath, main, ...args], { cwd: ROOT, timeout: 60_000, encoding: 'utf8' });
+}
+
+test('the shell\'s <(gen) is read as a file: attn validate <(cat spec), attn run --text-file <(echo …)', () => {
+  const root = tempDir('attn-subst-');
+  const spec = join(root, 'spec.attn.json');
+  writeFileSync(spec, JSON.stringify({ features: ['a', 'b'], embeddings: { x: [1, 0], y: [0, 1] }, inputs: [{ tokens: ['x', 'y'] }], heads: [{ wq: [[1, 0], [0, 1]] }] }));
+  const validate = attnWithPipe(['validate'], `cat '${spec}'`);
+  assert.equal(validate.status, 0, validate.stderr);
+  assert.match(validate.stdout, /^\/dev\/fd\/\d+: ok\n$/);
+  const broken = attnWithPipe(['validate'], `printf '{"features": [}'`);
+  assert.equal(broken.status, 1);
+  assert.match(broken.stderr, /^\/dev\/fd\/\d+:1:\d+: /);
+  const model = writeTinyGpt2(join(root, 'tiny'));
+  const piped = attnWithPipe(['run', model, '--json', '--text-file'], `printf 'the cat'`);
+  assert.equal(piped.status, 0, piped.stderr);
+  const named = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), 'run', model, '--json', '--text', 'the cat'], { cwd: ROOT, timeout: 60_000, encoding: 'utf8' });
+  assert.equal(named.status, 0, named.stderr);
+  const withoutTimings = (out: string) => ({ ...JSON.parse(out), timings: undefined });
+  assert.deepEqual(withoutTimings(piped.stdout), withoutTimings(named.stdout));
 });

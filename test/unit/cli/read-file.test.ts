@@ -1,26 +1,51 @@
 // Reading a spec with a byte budget, whatever the path names: endless devices, pipes, bad encodings.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { closeSync, constants, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
-import { readSpecText, firstInvalidUtf8 } from '../../../src/cli/read-file.js';
+import { spawnSync } from 'node:child_process';
+import { readSpecText, firstInvalidUtf8, isStdin } from '../../../src/cli/read-file.js';
 import { ROOT } from '../../support/paths.js';
+import { runInChild } from '../../support/child.js';
+import { PIPE_IDLE_MS } from '../../../src/core/files/read-bounded.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { between, seeded } from '../../support/random.js';
 
 const dir = tempDir('attn-read-');
 
-test('/dev/zero and a FIFO with an endless writer are refused as what they are, before a byte is read', () => {
+test('/dev/zero is refused as what it is, before a byte is read; a FIFO with no writer is read at once, as empty', () => {
   assert.deepEqual(readSpecText('/dev/zero', 1000), { error: 'is a character device, not a file: expected a .attn.json file (give - to read standard input)' });
-  const fifo = join(dir, 'endless.fifo');
+  assert.deepEqual(readSpecText(dir, 1000, 'a text file'), { error: 'is a directory, expected a text file' });
+  const fifo = join(dir, 'lonely.fifo');
   assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
-  // A writer that would go on for ever: `yes` into the FIFO (it waits for a reader, which never comes).
-  const writer = spawn('sh', ['-c', `yes '{"a":1}' > '${fifo}'`], { stdio: 'ignore' });
+  // A blocking open would wait here for a writer for ever; the non-blocking one finds the pipe ended.
+  assert.deepEqual(readSpecText(fifo, 1000), { text: '' });
+});
+
+test('a pipe whose writer keeps it open and sends nothing is given up in one line, not waited on for ever', () => {
+  const fifo = join(dir, 'quiet.fifo');
+  assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+  // This process is the quiet writer: O_RDWR opens a FIFO at once on Linux and holds its write end.
+  const writer = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK);
   try {
-    assert.deepEqual(readSpecText(fifo, 64 * 1024), { error: 'is a pipe (FIFO), not a file: expected a .attn.json file (give - to read standard input)' });
+    const child = runInChild(`const { readSpecText } = require('./src/cli/read-file.ts');
+      console.log(JSON.stringify(readSpecText(process.argv[1], 1000, 'a text file')));`, fifo, 19_000);
+    assert.equal(child.signal, null, 'the read blocked');
+    assert.deepEqual(JSON.parse(child.stdout), { error: `a pipe whose writer sent nothing for ${PIPE_IDLE_MS / 1000} s; gave up waiting` });
   } finally {
-    writer.kill();
+    closeSync(writer);
+  }
+});
+
+test('every name of standard input is one predicate, and each reads standard input: -, /dev/stdin, /dev/fd/0', () => {
+  for (const name of ['-', '/dev/stdin', '/dev/fd/0']) assert.equal(isStdin(name), true, name);
+  for (const name of ['', '--', '/dev/fd/1', '/dev/stdin2', './-', 'stdin']) assert.equal(isStdin(name), false, name);
+  const script = `const { readSpecText } = require(${JSON.stringify(join(ROOT, 'src', 'cli', 'read-file.ts'))});
+    process.stdout.write(JSON.stringify(readSpecText(process.argv[1], 100)));`;
+  for (const name of ['-', '/dev/stdin', '/dev/fd/0']) {
+    // Node gives a child a socket as its standard input: opening /dev/fd/0 by name would fail (ENXIO).
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script, name], { input: '{"y":2}', encoding: 'utf8' });
+    assert.deepEqual(JSON.parse(r.stdout), { text: '{"y":2}' }, name);
   }
 });
 

@@ -82,6 +82,25 @@ test('a tensor file that is not an earlier lens\'s own is never replaced; an ear
   assert.notEqual(again.open.token, first.open.token, 'written again, on the other query');
 });
 
+test('an earlier lens whose tensor file the user deleted is saved over; a spec of the user\'s own naming that file is not', () => {
+  const lens = fakeHeadLens({ n: 3, dModel: 4, headDim: 2, rotary: false, biases: false });
+  const options = { model: 'tiny', modelFolder, query: 0 };
+  const dir = mkdtempSync(join(root, 'deleted-'));
+  const earlier = join(dir, 'tiny-layer1-head1.attn.json');
+  writeLensFiles(earlier, lens, options);
+  rmSync(lensTensorPath(earlier));
+  assert.equal(lensTargetProblem(earlier, modelFolder), undefined);
+  writeLensFiles(earlier, lens, { ...options, query: 1 });
+  assert.ok(existsSync(lensTensorPath(earlier)), 'the tensor file is written again');
+  const mine = join(dir, 'mine.attn.json');
+  const text = JSON.stringify({ title: 'mine', embeddings: { file: 'mine.safetensors', tensor: 'x' }, heads: [{ wq: [[1]] }] });
+  writeFileSync(mine, text);
+  assert.match(lensTargetProblem(mine, modelFolder) ?? '', /mine\.attn\.json is there and is not an earlier lens's own spec/);
+  assert.throws(() => writeLensFiles(mine, lens, options), /never replaced/);
+  assert.equal(readFileSync(mine, 'utf8'), text);
+  assert.equal(existsSync(lensTensorPath(mine)), false);
+});
+
 test('neither file is written through a symbolic link', () => {
   const lens = fakeHeadLens({ n: 3, dModel: 4, headDim: 2, rotary: false, biases: false });
   const options = { model: 'tiny', modelFolder, query: 0 };

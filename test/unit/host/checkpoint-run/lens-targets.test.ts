@@ -1,10 +1,10 @@
 // Where "Save this head as a spec" may write (src/host/checkpoint-run/lens-files.ts), over a seeded
 // family of folders: at the spec's name and at its tensor file's name, nothing, a file of the
-// user's, a hard link or a symbolic link to the model's config.json or weights, a link to nowhere,
-// a folder, or an earlier lens's file; the folder chosen being a plain one, the model's, a folder
+// user's, a spec of the user's own that names the lens's tensor file, a hard link or a symbolic link
+// to the model's config.json or weights, a link to nowhere, a folder, or an earlier lens's file; the folder chosen being a plain one, the model's, a folder
 // inside it or a link to it; the name typed with a doubled .attn.json. Whatever the case: the
 // model's files keep their bytes, nothing that was there is changed unless it was an earlier lens's
-// own pair, no temporary file is left, and a save that went through reads back as a clean spec.
+// own pair (or its spec alone, the tensor file deleted), no temporary file is left, and a save that went through reads back as a clean spec.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync, rmSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { fakeHeadLens } from '../../../support/head-lens.js';
 import { between, seeded } from '../../../support/random.js';
 import { tempDir } from '../../../support/temp-dir.js';
 
-const SLOTS = ['none', 'theirs', 'hard-config', 'hard-weights', 'link-config', 'link-weights', 'dangling', 'folder', 'lens'] as const;
+const SLOTS = ['none', 'theirs', 'foreign', 'hard-config', 'hard-weights', 'link-config', 'link-weights', 'dangling', 'folder', 'lens'] as const;
 type Slot = (typeof SLOTS)[number];
 const FOLDERS = ['plain', 'model', 'inside-model', 'link-to-model'] as const;
 
@@ -35,10 +35,19 @@ function snapshot(dir: string): Map<string, string> {
   return out;
 }
 
-function place(slot: Slot, path: string, model: string): void {
+/** Specs of the user's own that name head.safetensors as a lens's spec does, but are not one. */
+const FOREIGN = [
+  { embeddings: { file: 'head.safetensors' } },
+  { embeddings: { file: 'head.safetensors', tensor: 'embeddings' }, heads: [{ name: 'mine', wq: { file: 'head.safetensors', tensor: 'wq' }, wk: { file: 'head.safetensors', tensor: 'wk' }, wv: { file: 'head.safetensors', tensor: 'wv' } }] },
+  { embeddings: { file: 'head.safetensors', tensor: 'embeddings' }, heads: [{ name: 'layer 1 head 1', wq: { file: 'other.safetensors', tensor: 'wq' }, wk: { file: 'head.safetensors', tensor: 'wk' }, wv: { file: 'head.safetensors', tensor: 'wv' } }] },
+  { embeddings: { file: 'head.safetensors', tensor: 'embeddings' }, heads: [1, 2].map((h) => ({ name: `layer 1 head ${h}`, wq: { file: 'head.safetensors', tensor: 'wq' }, wk: { file: 'head.safetensors', tensor: 'wk' }, wv: { file: 'head.safetensors', tensor: 'wv' } })) },
+];
+
+function place(slot: Slot, path: string, model: string, rand: () => number): void {
   switch (slot) {
     case 'none': case 'lens': return;
     case 'theirs': writeFileSync(path, `the user's own ${path}`); return;
+    case 'foreign': writeFileSync(path, JSON.stringify(FOREIGN[between(rand, 0, FOREIGN.length - 1)])); return;
     case 'hard-config': linkSync(join(model, 'config.json'), path); return;
     case 'hard-weights': linkSync(join(model, 'model.safetensors'), path); return;
     case 'link-config': symlinkSync(join(model, 'config.json'), path); return;
@@ -75,12 +84,13 @@ test('a lens save never changes a file it did not write, never the model\'s, and
       if (specSlot !== 'lens') rmSync(specPath);
       if (tensorSlot !== 'lens') rmSync(tensorPath);
     }
-    place(specSlot, specPath, model);
-    place(tensorSlot, tensorPath, model);
+    place(specSlot, specPath, model, rand);
+    place(tensorSlot, tensorPath, model, rand);
     const what = `case ${c}: ${folderKind} folder, ${relative(root, chosen)}, spec ${specSlot}, tensor file ${tensorSlot}`;
     const before = snapshot(root);
     const modelBefore = snapshot(model);
-    const mayWrite = !inModel && ((specSlot === 'none' && tensorSlot === 'none') || (specSlot === 'lens' && tensorSlot === 'lens'));
+    // An earlier lens's spec may be saved over with or without its tensor file (the user may have deleted it).
+    const mayWrite = !inModel && ((specSlot === 'none' && tensorSlot === 'none') || (specSlot === 'lens' && (tensorSlot === 'lens' || tensorSlot === 'none')));
     let error: unknown;
     try { writeLensFiles(specPath, lens, options); } catch (e) { error = e; }
     const after = snapshot(root);

@@ -17,6 +17,7 @@ import { randomAttention, writeSafetensors } from '../../../support/model-fixtur
 import { settle, until } from '../../../support/host-fixture.js';
 import { ROOT } from '../../../support/paths.js';
 import { tempDir } from '../../../support/temp-dir.js';
+import { withGroups } from '../../../support/editor-groups.js';
 
 beforeEach(() => standIn.reset());
 
@@ -114,6 +115,26 @@ test("a spec's reference opens the editor beside the spec with the spec's tokens
   assert.deepEqual((await headerOf(panel)).tokenTexts, ['a', 'b', 'c', 'd', 'e']);
   panel.dispose();
   dispose();
+});
+
+test("a spec's reference from the second of two groups opens the editor in the first, beside the spec's editor: never a third group", async () => {
+  const { provider, dispose } = register();
+  const restore = withGroups([1, 2]);
+  try {
+    const spec = standIn.documents.open(Uri.parse('untitled:model.attn.json'), '{}');
+    await window.showTextDocument(spec, { viewColumn: ViewColumn.Two });
+    await provider.openReference(asVscode(modelFile()), {});
+    // The panel's button: the page has the focus, and the spec named is in column one.
+    const other = standIn.documents.open(Uri.parse('untitled:other.attn.json'), '{}');
+    await window.showTextDocument(other, { viewColumn: ViewColumn.One });
+    standIn.windows.focus(undefined);
+    await provider.openReference(asVscode(modelFile()), {}, { focus: true, beside: asVscode(other.uri) });
+    assert.deepEqual(editors().map((p) => p.viewColumn), [ViewColumn.One, ViewColumn.Two]);
+    for (const p of editors()) p.dispose();
+  } finally {
+    restore();
+    dispose();
+  }
 });
 
 test('a model file that is not on disk is refused; a forged message from the page is dropped and logged', async () => {

@@ -7,7 +7,7 @@
 import '../../../support/vscode/register.js';
 import { test, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as vscode from 'vscode';
 import { AttentionPanel, PANEL_VIEW_TYPE, type PanelContext } from '../../../../src/host/panel/panel.js';
@@ -17,6 +17,7 @@ import { at } from '../../../../src/core/result/attention-data.js';
 import { asVscode, standIn, Uri, ViewColumn, window, workspace, type WebviewPanel } from '../../../support/vscode/index.js';
 import { countingCache, examplesInTemp, settle, until } from '../../../support/host-fixture.js';
 import { ROOT } from '../../../support/paths.js';
+import { npyFloat32 } from '../../../support/tensor-files.js';
 
 const EXTENSION = Uri.file(ROOT);
 
@@ -286,6 +287,45 @@ test('a model spec is said to be drawn in the model editor, not listed as a prob
   page.fromPage({ type: 'openElsewhere', documentUri: uri.toString() });
   assert.deepEqual(runs.at(-1), { spec: uri.toString(), focus: true }, 'the button opens the model editor, focused');
   panel.dispose();
+});
+
+test("a spec showing a file's attention: the model editor opens beside the spec; a refusal is logged, and a file since gone is said in one line", async () => {
+  const { folder } = examplesInTemp('apple-watch-lens.attn.json');
+  writeFileSync(join(folder, 'run.npy'), npyFloat32([2, 2], [1, 0, 0.5, 0.5]));
+  const uri = Uri.file(join(folder, 'ref.attn.json'));
+  writeFileSync(uri.fsPath, JSON.stringify({ attention: { file: 'run.npy' } }));
+  const { cache } = countingCache();
+  const asked: { file: string; show: unknown }[] = [];
+  const context: PanelContext = {
+    extensionUri: asVscode(EXTENSION), cache, timings: { activateMs: 0 },
+    // VS Code's 'vscode.openWith' rejects when the editor cannot be opened.
+    openModel: (file, _open, show) => { asked.push({ file: file.fsPath, show }); return Promise.reject(new Error('the editor could not be opened')); },
+  };
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => { unhandled.push(reason); };
+  process.on('unhandledRejection', onUnhandled);
+  const webviewPanel = window.createWebviewPanel(PANEL_VIEW_TYPE, 'Attention', ViewColumn.Two, panelOptions(asVscode(EXTENSION)));
+  const panel = new AttentionPanel(asVscode<vscode.WebviewPanel>(webviewPanel), asVscode(uri), context);
+  try {
+    await until('the first version analysed', () => panel.info().version === 1);
+    webviewPanel.webview.fromPage({ type: 'ready' });
+    await until('the opening refused, and logged', () => standIn.windows.state.log.some((l) => l.level === 'warn' && l.text.includes('could not open the model editor')));
+    assert.deepEqual(asked, [{ file: join(folder, 'run.npy'), show: { focus: false, beside: asVscode(uri) } }]);
+    assert.equal(standIn.windows.state.messages.length, 0, 'the file is there: nothing to tell the user');
+    rmSync(join(folder, 'run.npy'));
+    webviewPanel.webview.fromPage({ type: 'openElsewhere', documentUri: uri.toString() });
+    await until('the user told', () => standIn.windows.state.messages.length === 1);
+    assert.deepEqual(asked.at(-1)?.show, { focus: true, beside: asVscode(uri) });
+    const [message] = standIn.windows.state.messages;
+    assert.equal(message.severity, 'error');
+    assert.match(message.message, /run\.npy is no longer there/);
+    assert.doesNotMatch(message.message, /\n/);
+    // Both rejections were handled by the time the user was told: a dropped one is reported at once.
+    assert.deepEqual(unhandled, []);
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+    panel.dispose();
+  }
 });
 
 test("a spec the panel draws itself ignores an 'openElsewhere' and says why", async () => {

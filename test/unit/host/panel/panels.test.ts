@@ -13,6 +13,7 @@ import type { AnalysisCache } from '../../../../src/host/analysis/cache.js';
 import { asVscode, standIn, Uri, ViewColumn, window, workspace, type WebviewPanel } from '../../../support/vscode/index.js';
 import { countingCache, examplesInTemp, settle, until } from '../../../support/host-fixture.js';
 import { ROOT } from '../../../support/paths.js';
+import { withGroups } from '../../../support/editor-groups.js';
 
 beforeEach(() => standIn.reset());
 
@@ -26,6 +27,20 @@ const panelsOpen = () => standIn.windows.state.panels.filter((p) => p.viewType =
 async function showInEditor(uri: Uri) {
   return window.showTextDocument(await workspace.openTextDocument(uri), { viewColumn: ViewColumn.One });
 }
+
+test('Show Attention on a spec in the second of two groups opens the panel in the first, not in a third', async () => {
+  const { uris: [uri] } = examplesInTemp('apple-watch-lens.attn.json');
+  const panels = manager(countingCache().cache);
+  const restore = withGroups([1, 2]);
+  try {
+    await window.showTextDocument(await workspace.openTextDocument(uri), { viewColumn: ViewColumn.Two });
+    assert.ok(await panels.show());
+    assert.deepEqual(panelsOpen().map((p) => p.viewColumn), [ViewColumn.One]);
+  } finally {
+    restore();
+    panels.dispose();
+  }
+});
 
 test('Show Attention opens one panel beside the spec, and shows it again rather than a second', async () => {
   const { uris: [uri] } = examplesInTemp('apple-watch-lens.attn.json');

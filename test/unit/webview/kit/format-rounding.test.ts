@@ -43,7 +43,7 @@ test('a weight reads "0" or "1" only when it is exactly 0 or 1, and its label ne
       }
     }
   }
-  // The raw example's weights, as the issue saw them.
+  // Weights of the raw example's matrix that once read as an exact 0 and 1.
   assert.equal(fmtWeight(0.0003, 2), '<0.01');
   assert.equal(fmtWeight(0.9993, 2), '>0.99');
   assert.equal(fmtWeight(0.9993, 3), '0.999');

@@ -10,6 +10,7 @@ import { headFloat32, headPicture, headWindow, scanModel } from '../../../../src
 import { exactWeight } from '../../../../webview/views/model/head.js';
 import { thumbnailIndices } from '../../../../src/core/model-attention/data.js';
 import { memoryAttention, randomAttention } from '../../../support/model-fixture.js';
+import { between, seeded } from '../../../support/random.js';
 
 function page() {
   const dom = new JSDOM('<!doctype html><body><main id="root"></main><div id="tip"></div></body>');
@@ -203,6 +204,60 @@ test('a view chosen while the file cannot be shown says why at once, and asks th
   app.receive({ type: 'model', ...scanModel(a) });
   assert.equal(root.dataset.state, 'ready');
   assert.equal(root.dataset.view, 'finder');
+});
+
+/** Chooses `view` in the toolbar, as the user does. */
+function choose(doc: Document, dom: JSDOM, view: string): void {
+  const select = doc.querySelector<HTMLSelectElement>('select[data-control="view"]')!;
+  select.value = view;
+  select.dispatchEvent(new dom.window.Event('change', { bubbles: true }));
+}
+
+test('a message the page could not use is shown once: the next view chosen is drawn, not the error again', () => {
+  const a = memoryAttention(randomAttention(2, 3, 5), 2, 3, 5);
+  const { header } = scanModel(a);
+  const side = header.thumb ** 2;
+  const rand = seeded(20261205);
+  // A family of messages the page refuses: heads out of order, a head outside the file, an unknown type.
+  const broken = [
+    { type: 'scanned', from: 3, stats: header.stats.slice(3, 4), thumbnails: new Float32Array(side), offRows: 0, warnings: [] },
+    { type: 'head', layer: 7, head: 0, weights: new Float32Array(25) },
+    { type: 'nonsense' },
+    { type: 'model', header: { file: 'x' }, thumbnails: new Float32Array(1) },
+  ];
+  for (let i = 0; i < 12; i++) {
+    const { doc, root, app, dom } = page();
+    app.start();
+    app.receive({ type: 'model', ...scanModel(a) });
+    app.receive(broken[between(rand, 0, broken.length - 1)]);
+    assert.equal(root.dataset.state, 'error');
+    assert.match(doc.querySelector('[role=alert]')!.textContent!, /could not use a message/);
+    const view = (['finder', 'rollout'] as const)[between(rand, 0, 1)];
+    choose(doc, dom, view);
+    assert.equal(root.dataset.state, 'ready', `${view}: drawn`);
+    assert.equal(root.dataset.view, view);
+    assert.equal(doc.querySelector('[role=alert]'), null);
+  }
+});
+
+test('a file that cannot be read says so in every view until heads are read again (a head or more of the scan)', () => {
+  const a = memoryAttention(randomAttention(2, 3, 5), 2, 3, 5);
+  const { header, thumbnails } = scanModel(a);
+  const side = header.thumb ** 2;
+  for (const again of ['scanned', 'head'] as const) {
+    const { doc, root, app, dom } = page();
+    app.start();
+    app.receive({ type: 'model', header: { ...header, stats: header.stats.slice(0, 2) }, thumbnails: new Float32Array(thumbnails.length) });
+    app.receive({ type: 'error', message: 'm.npy: the file changed while it was read' });
+    choose(doc, dom, 'finder');
+    assert.equal(root.dataset.state, 'error', 'still the error');
+    if (again === 'scanned') app.receive({ type: 'scanned', from: 2, stats: header.stats.slice(2), thumbnails: thumbnails.slice(2 * side), offRows: 0, warnings: [] });
+    else app.receive({ type: 'head', layer: 0, head: 0, weights: headFloat32(a, 0, 0) });
+    assert.equal(root.dataset.state, 'ready', `${again}: the file is read again`);
+    assert.equal(root.dataset.view, 'finder');
+    choose(doc, dom, 'grid');
+    assert.equal(root.dataset.state, 'ready');
+  }
 });
 
 test('the toolbar\'s statistics say what each measures', () => {

@@ -1,10 +1,11 @@
-// Where a view opened beside an editor goes (src/host/notebook/beside.ts): Beside only when the window
+// Where a view opened beside an editor goes (src/host/editor-groups.ts): Beside only when the window
 // has one group, else an existing group other than the editor's, on seeded layouts of groups.
+import '../../support/vscode/register.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BESIDE, besideColumn } from '../../../../src/host/notebook/beside.js';
-import { ViewColumn } from '../../../support/vscode/index.js';
-import { between, seeded } from '../../../support/random.js';
+import { BESIDE, besideColumn } from '../../../src/host/editor-groups.js';
+import { ViewColumn } from '../../support/vscode/index.js';
+import { between, seeded } from '../../support/random.js';
 
 test('BESIDE is VS Code\'s ViewColumn.Beside', () => {
   assert.equal(BESIDE, ViewColumn.Beside);
