@@ -1,34 +1,41 @@
 // A tokenizer.json regex run so that its work has a bound. JavaScript's engine scans a whole string for
-// each match and cannot be interrupted, so a pattern that passes regex-safety.ts (one repeat that can
-// give back at most) still costs length² on a text made to defeat it ("a+b" on a megabyte of a's). Here
-// the pattern only ever sees a window of WINDOW units (with MAX_LOOK units of context before, for its
-// lookbehinds): the matches that end in the first half of the window are kept, and the next window
-// starts after the last one (or where a match that runs past the half starts). A window's cost is bounded
-// by its length, and the time spent in windows is counted: past REGEX_MS in one text, the pattern is
-// refused by its tokenizer.json key. A match the window sees differently from the whole text reads
-// near the window's end, so it is not kept, unless the whole text's match is longer than half a window:
-// matches agree with a whole-text scan up to KEEP − MAX_LOOK characters; a longer one (a 2,000-character
-// word) may be cut.
-import { MAX_LOOK } from './regex-safety.js';
+// each match and cannot be interrupted, so a pattern that passes regex-safety.ts still costs length² on
+// a text made to defeat it ("a+b" on a megabyte of a's). Here the pattern only sees a window of w units
+// (with MAX_LOOK units of context before, for its lookbehinds), w sized from the pattern's shape so that
+// w × (the steps of one attempt) stays within MAX_STEPS × MAX_WINDOW: "a+b" gets 4,096 units, o200k's
+// pattern 512. The matches that end in the first half of the window are kept, and the next window starts
+// after the last one. A match that runs past the half (a long word, or "\s+$" and "\s+(?!\S)", which
+// succeed at a window's end as at the text's) is not taken as the window sees it: the next window starts
+// where it starts, and a match that starts a window is tried again there, alone, on windows of twice the
+// length, up to the whole text, until it ends in the first half of one. The steps those attempts may
+// take are counted from the shape too (GROW_STEPS a text), so a verdict never depends on the machine.
+import { MAX_LOOK, MAX_STEPS, MIN_WINDOW, regexCost, stepsAt, type Poly } from './regex-safety.js';
 import { TokenizerError } from './tokenizer.js';
 
-export const WINDOW = 4096;
-const KEEP = WINDOW / 2;
-/** Milliseconds of regex work allowed for one text (a real tokenizer needs a few on a megabyte). */
-export const REGEX_MS = 5000;
+export const MAX_WINDOW = 4096;
+/** Steps that retrying long matches may take in one text, by the shape's count (about a second at worst). */
+export const GROW_STEPS = 1 << 29;
 
-/** Milliseconds of regex work so far in the current text; undefined outside withRegexBudget. */
-let spent: number | undefined;
+const costs = new Map<string, Poly | undefined>();
+/** The window for a pattern: the longest power of two up to MAX_WINDOW whose attempts cost at most MAX_STEPS. */
+export function windowFor(source: string): number {
+  if (!costs.has(source)) costs.set(source, regexCost(source));
+  const poly = costs.get(source);
+  if (poly === undefined) return MIN_WINDOW;
+  let w = MAX_WINDOW;
+  while (w > MIN_WINDOW && stepsAt(poly, w) > MAX_STEPS) w /= 2;
+  return w;
+}
 
-/** Runs `work` (one text's tokenizing) with a fresh count of regex time. */
+/** Steps of one attempt on a window of w units (a pattern the shape check cannot read counts as w per attempt). */
+const attemptSteps = (source: string, w: number) => {
+  const poly = costs.get(source) ?? regexCost(source);
+  return poly === undefined ? w : stepsAt(poly, w);
+};
+
+/** Kept for the callers that group one text's regex work; the bounds no longer depend on time. */
 export function withRegexBudget<T>(work: () => T): T {
-  const outer = spent;
-  spent = 0;
-  try {
-    return work();
-  } finally {
-    spent = outer;
-  }
+  return work();
 }
 
 const advance = (s: string, i: number, unicode: boolean) => {
@@ -42,17 +49,31 @@ const advance = (s: string, i: number, unicode: boolean) => {
  * (empty matches included), and its index in `text`. `key` names the pattern in the refusal.
  */
 export function eachMatch(text: string, regex: RegExp, key: string, on: (match: RegExpExecArray, index: number) => void): void {
-  if (spent === undefined) return withRegexBudget(() => eachMatch(text, regex, key, on));
-  const re = new RegExp(regex.source, regex.flags.includes('g') ? regex.flags : `${regex.flags}g`);
+  const flags = regex.flags.replace(/[gy]/g, '');
+  const re = new RegExp(regex.source, `${flags}g`);
+  const sticky = new RegExp(regex.source, `${flags}y`);
   const unicode = re.unicode || re.flags.includes('v');
   const n = text.length;
+  const w = windowFor(regex.source);
+  let grown = 0;
+  /** The match at `at` as the whole text has it, tried on ever longer windows; null when there is none. */
+  const retry = (at: number): RegExpExecArray | null => {
+    const from = Math.max(0, at - MAX_LOOK);
+    for (let size = 2 * w; ; size *= 2) {
+      const last = at + size >= n;
+      grown += attemptSteps(regex.source, last ? n - at : size);
+      if (grown > GROW_STEPS) throw new TokenizerError(`tokenizer.json: the pattern at "${key}" keeps matching past its windows on this text of ${n.toLocaleString('en-US')} characters, and trying those matches whole would take over ${GROW_STEPS.toLocaleString('en-US')} steps by its shape (its matching backtracks): such a regex is not supported`);
+      sticky.lastIndex = at - from;
+      const m = sticky.exec(last ? text.slice(from) : text.slice(from, at + size));
+      if (m === null || last || from + m.index + m[0].length <= at + size / 2) return m;
+    }
+  };
   let at = 0;
   for (;;) {
-    const t0 = performance.now();
     const from = Math.max(0, at - MAX_LOOK);
-    const last = at + WINDOW >= n;
-    const limit = last ? n : at + KEEP;
-    const win = from === 0 && last ? text : text.slice(from, last ? n : at + WINDOW);
+    const last = at + w >= n;
+    const limit = last ? n : at + w / 2;
+    const win = from === 0 && last ? text : text.slice(from, last ? n : at + w);
     let searchFrom = at, next = limit;
     for (;;) {
       re.lastIndex = searchFrom - from;
@@ -60,17 +81,19 @@ export function eachMatch(text: string, regex: RegExp, key: string, on: (match: 
       if (m === null) { next = Math.max(searchFrom, limit); break; }
       const s = from + m.index, e = s + m[0].length;
       if (!last && e > limit) {
-        // A match that runs past the kept half: the next window starts where it starts and sees it
-        // whole, unless it starts this window (then it is longer than the window, and is cut there).
-        if (s === at) { on(m, s); next = e; } else next = s;
+        // A match that runs past the kept half may read the window's end as the text's: the next window
+        // starts where it starts, and one that starts this window is tried alone on longer windows.
+        if (s > at) { next = s; break; }
+        const whole = retry(at);
+        if (whole === null) { next = advance(text, at, unicode); break; }
+        on(whole, at);
+        next = whole[0].length > 0 ? at + whole[0].length : advance(text, at, unicode);
         break;
       }
       on(m, s);
       searchFrom = e === s ? from + advance(win, e - from, unicode) : e;
       if (searchFrom > n) break;
     }
-    spent = (spent ?? 0) + performance.now() - t0;
-    if (spent > REGEX_MS) throw new TokenizerError(`tokenizer.json: the pattern at "${key}" took over ${REGEX_MS / 1000} s on this text (its matching backtracks): such a regex is not supported`);
     if (last) return;
     at = next;
   }
