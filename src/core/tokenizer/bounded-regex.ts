@@ -9,12 +9,13 @@
 // where it starts, and a match that starts a window is tried again there, alone, on windows of twice the
 // length, up to the whole text, until it ends in the first half of one. The steps those attempts may
 // take are counted from the shape too (GROW_STEPS a text), so a verdict never depends on the machine.
+import { atEnd } from './regex-at-end.js';
 import { MAX_LOOK, MAX_STEPS, MIN_WINDOW, regexCost, stepsAt, type Poly } from './regex-safety.js';
 import { TokenizerError } from './tokenizer.js';
 
 export const MAX_WINDOW = 4096;
-/** Steps that retrying long matches may take in one text, by the shape's count (about a second at worst). */
-export const GROW_STEPS = 1 << 29;
+/** Steps that following matches past their windows may take in one text, by the shape's count (a few seconds at worst, far less on real text). */
+export const GROW_STEPS = 2 ** 31;
 
 const costs = new Map<string, Poly | undefined>();
 /** The window for a pattern: the longest power of two up to MAX_WINDOW whose attempts cost at most MAX_STEPS. */
@@ -52,20 +53,38 @@ export function eachMatch(text: string, regex: RegExp, key: string, on: (match: 
   const flags = regex.flags.replace(/[gy]/g, '');
   const re = new RegExp(regex.source, `${flags}g`);
   const sticky = new RegExp(regex.source, `${flags}y`);
+  // Inside a window, the rewritten regex: it tells a match that did not read the window's end.
+  const probe = atEnd(regex, `${flags}g`) ?? re;
+  const stickyProbe = atEnd(regex, `${flags}y`) ?? sticky;
   const unicode = re.unicode || re.flags.includes('v');
   const n = text.length;
   const w = windowFor(regex.source);
   let grown = 0;
-  /** The match at `at` as the whole text has it, tried on ever longer windows; null when there is none. */
-  const retry = (at: number): RegExpExecArray | null => {
+  const refuse = () => new TokenizerError(`tokenizer.json: the pattern at "${key}" keeps matching past its windows on this text of ${n.toLocaleString('en-US')} characters, and following those matches would take over ${GROW_STEPS.toLocaleString('en-US')} steps by its shape (its matching backtracks): such a regex is not supported`);
+  /**
+   * The whole text's first match from `at` (where the windows saw one that reads past them) and its
+   * index: the match at `at` tried alone on ever longer windows; when there is none, the next match by
+   * one scan of the rest of the text if the shape's steps allow it, else none here (the caller moves on).
+   */
+  const retry = (at: number): [RegExpExecArray, number] | undefined => {
     const from = Math.max(0, at - MAX_LOOK);
     for (let size = 2 * w; ; size *= 2) {
       const last = at + size >= n;
       grown += attemptSteps(regex.source, last ? n - at : size);
-      if (grown > GROW_STEPS) throw new TokenizerError(`tokenizer.json: the pattern at "${key}" keeps matching past its windows on this text of ${n.toLocaleString('en-US')} characters, and trying those matches whole would take over ${GROW_STEPS.toLocaleString('en-US')} steps by its shape (its matching backtracks): such a regex is not supported`);
-      sticky.lastIndex = at - from;
-      const m = sticky.exec(last ? text.slice(from) : text.slice(from, at + size));
-      if (m === null || last || from + m.index + m[0].length <= at + size / 2) return m;
+      if (grown > GROW_STEPS) throw refuse();
+      const r = last ? sticky : stickyProbe;
+      r.lastIndex = at - from;
+      const rest = last ? text.slice(from) : text.slice(from, at + size);
+      const m = r.exec(rest);
+      if (m !== null && (last || from + m.index + m[0].length <= at + size / 2)) return [m, at];
+      if (m !== null) continue;
+      // No match at `at` in the whole text: one scan of the rest finds the next, if affordable.
+      const scanSteps = (n - at) * attemptSteps(regex.source, n - at);
+      if (grown + scanSteps > GROW_STEPS) return undefined;
+      grown += scanSteps;
+      re.lastIndex = at - from;
+      const next = re.exec(rest);
+      return next === null ? undefined : [next, from + next.index];
     }
   };
   let at = 0;
@@ -74,20 +93,24 @@ export function eachMatch(text: string, regex: RegExp, key: string, on: (match: 
     const last = at + w >= n;
     const limit = last ? n : at + w / 2;
     const win = from === 0 && last ? text : text.slice(from, last ? n : at + w);
+    const r = last ? re : probe;
     let searchFrom = at, next = limit;
     for (;;) {
-      re.lastIndex = searchFrom - from;
-      const m = re.exec(win);
+      r.lastIndex = searchFrom - from;
+      const m = r.exec(win);
       if (m === null) { next = Math.max(searchFrom, limit); break; }
       const s = from + m.index, e = s + m[0].length;
       if (!last && e > limit) {
-        // A match that runs past the kept half may read the window's end as the text's: the next window
-        // starts where it starts, and one that starts this window is tried alone on longer windows.
+        // A match that runs past the kept half may have read the window's end (the rewritten regex
+        // matches there whatever read it): the next window starts where it starts, and one that starts
+        // this window is tried alone on longer windows.
         if (s > at) { next = s; break; }
-        const whole = retry(at);
-        if (whole === null) { next = advance(text, at, unicode); break; }
-        on(whole, at);
-        next = whole[0].length > 0 ? at + whole[0].length : advance(text, at, unicode);
+        const found = retry(at);
+        if (found === undefined) { next = advance(text, at, unicode); break; }
+        const [whole, index] = found;
+        on(whole, index);
+        next = whole[0].length > 0 ? index + whole[0].length : advance(text, index, unicode);
+        if (next > n) return;
         break;
       }
       on(m, s);
