@@ -37,7 +37,7 @@ test('matches, Replace and Split over windows agree with a whole-text scan, for 
     if (regexRefusal(p) === undefined) patterns.push(p);
   }
   let refused = 0;
-  for (let run = 0; run < 6; run++) {
+  for (let run = 0; run < 4; run++) {
     const s = text(rand) + text(rand);
     for (const source of patterns) {
       const re = new RegExp(source, 'gu');
@@ -57,7 +57,7 @@ test('matches, Replace and Split over windows agree with a whole-text scan, for 
       assert.deepEqual(boundedSplit(s, re, true, 'k'), s.split(re).filter((x) => x), source);
     }
   }
-  assert.ok(refused < patterns.length * 6 / 4, `${refused} refused`);
+  assert.ok(refused < patterns.length, `${refused} of ${patterns.length * 4} refused: under a quarter`);
 });
 
 test('a pattern that rescans the text from every place ("a+b" on a\'s) is refused by its key by the shape\'s steps, never length² work', () => {
