@@ -2,13 +2,14 @@
 // each match and cannot be interrupted, so a pattern that passes regex-safety.ts still costs length² on
 // a text made to defeat it ("a+b" on a megabyte of a's). Here the pattern only sees a window of w units
 // (with MAX_LOOK units of context before, for its lookbehinds), w sized from the pattern's shape so that
-// w × (the steps of one attempt) stays within MAX_STEPS × MAX_WINDOW: "a+b" gets 4,096 units, o200k's
-// pattern 512. The matches that end in the first half of the window are kept, and the next window starts
-// after the last one. A match that runs past the half (a long word, or "\s+$" and "\s+(?!\S)", which
-// succeed at a window's end as at the text's) is not taken as the window sees it: the next window starts
-// where it starts, and a match that starts a window is tried again there, alone, on windows of twice the
-// length, up to the whole text, until it ends in the first half of one. The steps those attempts may
-// take are counted from the shape too (GROW_STEPS a text), so a verdict never depends on the machine.
+// one attempt costs at most MAX_STEPS: "a+b" gets 4,096 units, o200k's pattern 512. Inside a window the
+// pattern runs rewritten by regex-at-end.ts, which matches wherever a way of matching reads the window's
+// end ("\s+$", "(?!\S)", a long word, a long run that fails after it), so a kept match (one that ends in
+// the window's first half) is the whole text's. A match that runs past the half is not kept: the next
+// window starts where it starts, and one that starts a window is followed alone on windows twice as
+// long, up to the whole text, or by one scan of the rest. The steps these take are counted from the
+// shape (GROW_STEPS a text) and the pattern is refused by its key past them, so the results are the
+// whole-text scan's and a verdict never depends on the machine or its load.
 import { atEnd } from './regex-at-end.js';
 import { MAX_LOOK, MAX_STEPS, MIN_WINDOW, regexCost, stepsAt, type Poly } from './regex-safety.js';
 import { TokenizerError } from './tokenizer.js';
