@@ -21,8 +21,22 @@ const pick = <T>(rand: () => number, items: readonly T[]): T => items[between(ra
 const ATOMS = ['a', 'a', 'b', '[ab]', '\\s', '.', '\\p{L}', '\\S', ' ', '(?:a|aa)', '(?:a?a)'];
 const QUANTIFIERS = ['', '', '?', '*', '+', '{0,3}', '{1,40}', '{2,}', '*?'];
 
+/**
+ * Optional parts before a repeat that gives back ("a?a?a?…a*b", 2^k × w steps a place), or bounded
+ * repeats nested and in a row ("(?:(?:ab){1,3}c{0,4}){0,5}…"): a cost that a window of any length may
+ * not bound, refused by its shape or run within it.
+ */
+export function choicesRegex(rand: () => number): string {
+  const atom = pick(rand, ['a', '[ab]', '\\p{L}', '\\s', '.']);
+  if (rand() < 0.5) return `${`${atom}?`.repeat(between(rand, 2, 14))}${atom}${pick(rand, ['*', '+', '{2,}'])}${pick(rand, ['b', '$', '(?!\\S)', 'c'])}`;
+  // A fixed body may be repeated (its count is the only choice); a varying one is refused at once.
+  const inner = `(?:${atom}{${between(rand, 1, 3)}}${pick(rand, ['', 'c', 'c', 'b?'])})`;
+  return `(?:${inner}{${between(rand, 1, 3)}}){0,${between(rand, 2, 16)}}${atom}{0,${between(rand, 1, 16)}}${atom}*${pick(rand, ['b', '$', ''])}`;
+}
+
 /** A regex of up to two alternatives of up to four quantified atoms or groups, groups nesting once. */
 export function hostileRegex(rand: () => number, depth = 0): string {
+  if (depth === 0 && rand() < 0.15) return choicesRegex(rand);
   const alternatives = Array.from({ length: between(rand, 1, 2) }, () => {
     const items = Array.from({ length: between(rand, 1, 4) }, () => {
       // Groups are mostly left unrepeated: a repeated group is refused at once, and the family should

@@ -1,11 +1,12 @@
 // Puts bounds on the library's tokenizer once built: its Replace normalizers and Split pre-tokenizers
-// run through bounded-stages.ts (windows, a time budget, an output budget), and every normalizer and the
-// Metaspace pre-tokenizer are held to GROWTH × their input. The library's objects are patched in place
-// (each is a function object whose call goes through the patched method), so its pipeline — added
-// tokens, sections, the BPE and post-processor — stays the library's own.
+// run through bounded-stages.ts (windows sized from the pattern's shape, an output budget), and every
+// normalizer and the Metaspace pre-tokenizer are held to GROWTH × their input (NFKC and NFKD to
+// NFK_GROWTH × theirs). The library's objects are patched in place (each is a function object whose
+// call goes through the patched method), so its pipeline — added tokens, sections, the BPE and
+// post-processor — stays the library's own.
 import { isObject, type Obj } from '../json/object.js';
 import { boundedReplace, boundedSplit } from './bounded-stages.js';
-import { grown } from './limits.js';
+import { grown, NFK_GROWTH, SLACK } from './limits.js';
 import { TokenizerError } from './tokenizer.js';
 
 type Part = Record<string, unknown> & ((...args: unknown[]) => unknown);
@@ -48,9 +49,11 @@ function guardNormalizer(part: Part, config: Obj, where: string, state: { base: 
     return;
   }
   const original = (part.normalize as Normalize).bind(part);
+  const compat = config.type === 'NFKC' || config.type === 'NFKD';
   part.normalize = (text: string) => {
     const out = original(text);
-    if (out.length > grown(state.base)) throw tooLong(where, state.base, grown(state.base));
+    const limit = compat ? Math.max(grown(state.base), NFK_GROWTH * text.length + SLACK) : grown(state.base);
+    if (out.length > limit) throw tooLong(where, state.base, limit);
     return out;
   };
 }

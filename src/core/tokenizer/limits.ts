@@ -22,3 +22,5 @@ export const GROWTH = 8;
 export const SLACK = 1024;
 
 export const grown = (input: number) => GROWTH * input + SLACK;
+/** NFKC and NFKD may make a character 18 (U+FDFA, the most Unicode has), so a real text is never refused for them. */
+export const NFK_GROWTH = 18;

@@ -8,7 +8,7 @@ export type Atom =
   /** A zero-width test (^ $ \b \A \z …): it matches nothing but can fail. */
   | { kind: 'assert' }
   | { kind: 'backref' }
-  | { kind: 'group'; alternatives: Item[][]; look?: 'ahead' | 'behind' };
+  | { kind: 'group'; alternatives: Item[][]; look?: 'ahead' | 'behind'; /** "(", "(?:", "(?<=", "(?i:"… */ head: string };
 
 export interface Item {
   atom: Atom;
@@ -16,6 +16,8 @@ export interface Item {
   max: number;
   /** The item's source text, quantifier included, for messages. */
   source: string;
+  /** The quantifier's text at the end of `source` ("", "*", "{2,}?"…). */
+  quantifier: string;
 }
 
 /** Throws a SyntaxError for what the parser cannot follow (an unclosed group or class). */
@@ -30,8 +32,9 @@ export function parseRegex(pattern: string): Item[][] {
       const start = i;
       const atom = parseAtom();
       if (atom === undefined) continue;
+      const atomEnd = i;
       const [min, max] = quantifier();
-      alts[alts.length - 1].push({ atom, min, max, source: pattern.slice(start, i) });
+      alts[alts.length - 1].push({ atom, min, max, source: pattern.slice(start, i), quantifier: pattern.slice(atomEnd, i) });
     }
     return alts;
   };
@@ -42,9 +45,12 @@ export function parseRegex(pattern: string): Item[][] {
     if (c === '\\') return escape();
     i++;
     if (c === '^' || c === '$') return { kind: 'assert' };
+    // A character outside the BMP is one atom (its two UTF-16 units are never parted).
+    if (/[\ud800-\udbff]/.test(c) && /[\udc00-\udfff]/.test(pattern[i] ?? '')) i++;
     return { kind: 'char' };
   };
   const group = (): Atom | undefined => {
+    const open = i;
     i++;
     let look: 'ahead' | 'behind' | undefined;
     if (pattern[i] === '?') {
@@ -55,10 +61,11 @@ export function parseRegex(pattern: string): Item[][] {
       if (head[1] === '<=' || head[1] === '<!') look = 'behind';
       i += head[0].length;
     }
+    const head = pattern.slice(open, i);
     const alts = alternatives();
     if (pattern[i] !== ')') throw new SyntaxError('a group is not closed');
     i++;
-    return { kind: 'group', alternatives: alts, ...(look ? { look } : {}) };
+    return { kind: 'group', alternatives: alts, head, ...(look ? { look } : {}) };
   };
   const charClass = () => {
     // Oniguruma classes nest ([a-z&&[^aeiou]]) and hold POSIX brackets ([[:alpha:]]); a ] first is literal.

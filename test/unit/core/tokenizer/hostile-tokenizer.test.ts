@@ -10,9 +10,15 @@ import { join } from 'node:path';
 import { ROOT } from '../../../support/paths.js';
 import type { Verdict } from '../../../support/hostile-tokenizer-child.js';
 import { MAX_VOCAB } from '../../../../src/core/tokenizer/limits.js';
+import { tokenizerFrom } from '../../../../src/core/tokenizer/index.js';
+import { TokenizerError } from '../../../../src/core/tokenizer/tokenizer.js';
+import { MAX_STEPS, MIN_WINDOW, regexCost, stepsAt } from '../../../../src/core/tokenizer/regex-safety.js';
+import { choicesRegex } from '../../../support/hostile-tokenizers.js';
+import { seeded } from '../../../support/random.js';
+import { llama3Style } from '../../../support/tokenizer-fixtures.js';
 
 const CHILD = join(ROOT, 'test', 'support', 'hostile-tokenizer-child.ts');
-/** A case's own bound: the regex budget (5 s) and the rest of the work, on a loaded machine. */
+/** A case's own bound: the regex steps the shape allows (a few seconds at worst) and the rest of the work, on a loaded machine. */
 const CASE_MS = 15_000;
 
 function run(family: string, seed: number, count: number): Verdict[] {
@@ -62,4 +68,30 @@ test('decoders that write megabytes per token: the labels are bounded, or the de
   const verdicts = run('decoder', 77, 20);
   verdicts.forEach(assertClean);
   for (const v of verdicts.filter((x) => x.verdict === 'refused')) assert.match(v.message ?? '', /"decoder\.decoders\[\d+\](\.content)?"/, v.name);
+});
+
+test('optional parts before a repeat and nested bounded repeats: refused when the file is read by the shape\'s steps, or run to the same verdict every time', () => {
+  const rand = seeded(31_337);
+  let refused = 0;
+  for (let i = 0; i < 40; i++) {
+    const regex = choicesRegex(rand);
+    const { json } = llama3Style([]);
+    ((json.pre_tokenizer as Record<string, unknown>).pretokenizers as unknown[]).unshift({ type: 'Split', pattern: { Regex: regex }, behavior: 'Isolated', invert: false });
+    const cost = regexCost(regex);
+    const verdict = () => {
+      try {
+        return `ids ${tokenizerFrom({ tokenizerJson: JSON.stringify(json) }).encode('a'.repeat(3000) + ' b').ids.length}`;
+      } catch (err) {
+        assert.ok(err instanceof TokenizerError, `${regex}: ${String(err)}`);
+        return err.message;
+      }
+    };
+    const first = verdict();
+    if (cost === undefined || stepsAt(cost, MIN_WINDOW) > MAX_STEPS) {
+      assert.match(first, /^tokenizer\.json: .*"pre_tokenizer\.pretokenizers\[0\]\.pattern\.Regex" (tries|repeats|has)/, regex);
+      refused++;
+    }
+    assert.equal(verdict(), first, `${regex}: the same verdict twice`);
+  }
+  assert.ok(refused > 0 && refused < 40, `${refused} of 40 refused by shape`);
 });
