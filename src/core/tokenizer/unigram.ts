@@ -16,9 +16,13 @@ export interface UnigramConfig {
 
 /** Rust's kUnkPenalty: an unknown character scores this much below the lowest piece. */
 const UNK_PENALTY = 10;
-/** Trie steps per character of a text, on top of a fixed allowance (real vocabularies take a handful). */
-const WORK_PER_CHAR = 1024;
-const WORK_BASE = 1 << 22;
+/**
+ * Trie steps per character read so far, on top of a fixed allowance (real vocabularies take a handful,
+ * a few dozen on runs of one character such as Gemma's 31 spaces): a vocabulary made to cost more is
+ * refused as soon as it does, not after the whole text.
+ */
+const WORK_PER_CHAR = 128;
+const WORK_BASE = 1 << 20;
 
 interface TrieNode { id: number; next: Map<number, TrieNode> | undefined }
 
@@ -53,7 +57,7 @@ export function unigramModel(config: UnigramConfig): (words: string[]) => string
   const unkScore = minScore - UNK_PENALTY;
   const unkPiece = unkId === undefined ? undefined : vocab[unkId][0];
 
-  const encodeWord = (word: string, spend: (steps: number) => void): string[] => {
+  const encodeWord = (word: string, spend: (steps: number, at: number) => void): string[] => {
     const n = word.length;
     const score = new Float64Array(n + 1);
     const from = new Int32Array(n + 1).fill(-1);
@@ -75,7 +79,7 @@ export function unigramModel(config: UnigramConfig): (words: string[]) => string
         if (from[i] < 0 || candidate > score[i]) { score[i] = candidate; from[i] = start; idAt[i] = node.id; }
         if (i === single) hasSingle = true;
       }
-      spend(steps);
+      spend(steps, start);
       if (!hasSingle) {
         if (unkId === undefined) throw new TokenizerError('tokenizer.json: the text has a character that no piece of the Unigram vocabulary covers, and "model.unk_id" is not set');
         const candidate = here + unkScore;
@@ -112,13 +116,19 @@ export function unigramModel(config: UnigramConfig): (words: string[]) => string
 
   return (words) => {
     const chars = words.reduce((sum, w) => sum + w.length, 0);
-    const budget = WORK_BASE + WORK_PER_CHAR * chars;
     let work = 0;
-    const spend = (steps: number) => {
+    let done = 0;
+    const spend = (steps: number, at: number) => {
       work += steps;
-      if (work > budget) throw new TokenizerError(`tokenizer.json: the Unigram model (at "model.vocab") took over ${budget.toLocaleString('en-US')} steps on words of ${chars.toLocaleString('en-US')} characters: such a vocabulary is not supported`);
+      if (work > WORK_BASE + WORK_PER_CHAR * (done + at)) {
+        throw new TokenizerError(`tokenizer.json: the Unigram model (at "model.vocab") took over ${WORK_PER_CHAR} steps a character on words of ${chars.toLocaleString('en-US')} characters: such a vocabulary is not supported`);
+      }
     };
-    return words.flatMap((word) => encodeWord(word, spend));
+    return words.flatMap((word) => {
+      const pieces = encodeWord(word, spend);
+      done += word.length;
+      return pieces;
+    });
   };
 }
 

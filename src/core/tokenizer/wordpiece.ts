@@ -15,9 +15,12 @@ export interface WordPieceConfig {
   max_input_chars_per_word?: number;
 }
 
-/** Characters looked up per character of a text, on top of a fixed allowance (real vocabularies need a few dozen). */
-const WORK_PER_CHAR = 4096;
-const WORK_BASE = 1 << 22;
+/**
+ * Characters looked up per character split so far, on top of a fixed allowance (bert-base-uncased needs
+ * a few hundred at most): a vocabulary made to cost more is refused as soon as it does, not after the text.
+ */
+const WORK_PER_CHAR = 1024;
+const WORK_BASE = 1 << 20;
 
 /** The pieces of each word, as strings of the vocabulary (the unk token for a word that cannot be split). */
 export function wordPieceModel(config: WordPieceConfig): (words: string[]) => string[] {
@@ -37,8 +40,8 @@ export function wordPieceModel(config: WordPieceConfig): (words: string[]) => st
 
   return (words) => {
     let work = 0;
+    let done = 0;
     const chars = words.reduce((sum, w) => sum + w.length, 0);
-    const budget = WORK_BASE + WORK_PER_CHAR * chars;
     const out: string[] = [];
     for (const word of words) {
       const ends = boundaries(word);
@@ -54,11 +57,14 @@ export function wordPieceModel(config: WordPieceConfig): (words: string[]) => st
           work += piece.length;
           if (has(piece)) { found = piece; start += length; break; }
         }
-        if (work > budget) throw new TokenizerError(`tokenizer.json: the WordPiece model (at "model.vocab") took over ${budget.toLocaleString('en-US')} steps on words of ${chars.toLocaleString('en-US')} characters: such a vocabulary is not supported`);
+        if (work > WORK_BASE + WORK_PER_CHAR * (done + start)) {
+          throw new TokenizerError(`tokenizer.json: the WordPiece model (at "model.vocab") took over ${WORK_PER_CHAR} steps a character on words of ${chars.toLocaleString('en-US')} characters: such a vocabulary is not supported`);
+        }
         if (found === undefined) { pieces.length = 0; pieces.push(unk); break; }
         pieces.push(found);
       }
       out.push(...pieces);
+      done += count;
     }
     return out;
   };
