@@ -23,7 +23,7 @@ export function checkWordPiece(model: Obj, checkVocab: (vocab: unknown) => void)
   if (prefix.length > MAX_INSERT) fail(`"model.continuing_subword_prefix" is ${prefix.length.toLocaleString('en-US')} characters long, over the ${MAX_INSERT} supported`);
   const most = model.max_input_chars_per_word ?? 100;
   // A large cap is allowed: the WordPiece's work on a word is bounded by its longest piece, not by the cap.
-  if (typeof most !== 'number' || !Number.isInteger(most) || most < 1) fail(`"model.max_input_chars_per_word" is ${shown(most)}, not a whole number ≥ 1`);
+  if (typeof most !== 'number' || !Number.isInteger(most) || most < 1) fail(`"model.max_input_chars_per_word" is ${typeof most === 'number' ? String(most) : shown(most)}, not a whole number ≥ 1`);
 }
 
 /** Unigram: a list of [piece, score] (the id is the index), unk_id, byte_fallback. */
@@ -39,7 +39,7 @@ export function checkUnigram(model: Obj): void {
     if (typeof piece !== 'string') fail(`"${at}[0]" is ${shown(piece)}, not a string`);
     if ((piece as string).length === 0) fail(`"${at}[0]" is an empty piece, which no text can be split into`);
     if ((piece as string).length > MAX_PIECE) fail(`"${at}[0]" is a piece of ${(piece as string).length.toLocaleString('en-US')} characters, over the ${MAX_PIECE} supported`);
-    if (typeof score !== 'number' || !Number.isFinite(score)) fail(`"${at}[1]" (the score of ${shown(piece)}) is ${shown(score)}, not a finite number`);
+    if (typeof score !== 'number' || !Number.isFinite(score)) fail(`"${at}[1]" (the score of ${shown(piece)}) is ${typeof score === 'number' ? String(score) : shown(score)}, not a finite number`);
   });
   const unk = model.unk_id;
   if (unk !== undefined && unk !== null && (typeof unk !== 'number' || !Number.isInteger(unk) || unk < 0 || unk >= vocab.length)) {
