@@ -1,4 +1,5 @@
-// BERT's normalizer and pre-tokenizer, and lower-casing, as the Rust library defines them. Ours rather
+// BERT's normalizer and pre-tokenizer, lower-casing and the WhitespaceSplit pre-tokenizer, as the Rust
+// library defines them. Ours rather
 // than the library's, which differs in three places: it lower-cases with String.toLowerCase (a Greek Σ
 // at a word's end becomes ς, where Rust maps each character alone to σ), it pads Chinese characters by
 // UTF-16 unit (so none beyond U+FFFF is padded) with a range off by 0x100 (U+2B820, not U+2B920), and it
@@ -44,3 +45,6 @@ const BERT_WORD = /[^\p{White_Space}\p{P}!-/:-@[-`{-~]+|[\p{P}!-/:-@[-`{-~]/gu;
 
 /** The BertPreTokenizer: split at whitespace (dropped), then every punctuation character alone. */
 export const bertPreTokenize = (text: string): string[] => text.match(BERT_WORD) ?? [];
+
+/** The WhitespaceSplit pre-tokenizer (T5's first): the text cut at runs of whitespace, which are dropped. */
+export const whitespaceSplit = (text: string): string[] => text.match(/[^\p{White_Space}]+/gu) ?? [];

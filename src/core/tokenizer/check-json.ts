@@ -32,7 +32,7 @@ export const TOKENIZER_JSON: ModelSources = {
  */
 const SUPPORTED: Record<string, readonly string[]> = {
   normalizer: ['Sequence', 'NFC', 'NFD', 'NFKC', 'NFKD', 'Lowercase', 'Strip', 'StripAccents', 'Replace', 'Prepend', 'BertNormalizer'],
-  pre_tokenizer: ['Sequence', 'ByteLevel', 'Split', 'Metaspace', 'BertPreTokenizer'],
+  pre_tokenizer: ['Sequence', 'ByteLevel', 'Split', 'Metaspace', 'BertPreTokenizer', 'WhitespaceSplit'],
   post_processor: ['Sequence', 'TemplateProcessing', 'ByteLevel', 'RobertaProcessing', 'BertProcessing'],
   decoder: ['Sequence', 'ByteLevel', 'Metaspace', 'ByteFallback', 'Fuse', 'Strip', 'Replace', 'WordPiece'],
 };

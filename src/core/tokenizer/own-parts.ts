@@ -1,11 +1,11 @@
 // Puts our own rules in the library's tokenizer where the library's differ from the Rust library's
 // (each file says how): the BertNormalizer and Lowercase normalizers (bert-text.ts), the
-// BertPreTokenizer and Metaspace pre-tokenizers (bert-text.ts, metaspace.ts), and the WordPiece and
+// BertPreTokenizer, WhitespaceSplit and Metaspace pre-tokenizers (bert-text.ts, metaspace.ts), and the WordPiece and
 // Unigram models (wordpiece.ts, unigram.ts). The library's objects are patched in place, as
 // guard-library.ts does after this, so its pipeline (added tokens, sections, post-processor) and the
 // bounds stay as they are around ours.
 import { isObject, type Obj } from '../json/object.js';
-import { bertNormalize, bertPreTokenize, lowercaseByChar } from './bert-text.js';
+import { bertNormalize, bertPreTokenize, lowercaseByChar, whitespaceSplit } from './bert-text.js';
 import { metaspace, type MetaspaceConfig } from './metaspace.js';
 import { unigramModel, type UnigramConfig } from './unigram.js';
 import { wordPieceModel, type WordPieceConfig } from './wordpiece.js';
@@ -45,6 +45,8 @@ function ownPreTokenizer(part: Part, config: Obj): void {
     (config.pretokenizers as Obj[]).forEach((c, i) => { if (members[i]) ownPreTokenizer(members[i], c); });
   }
   if (config.type === 'BertPreTokenizer') part.pre_tokenize_text = bertPreTokenize;
+  // The library's splits at JavaScript's \s, which holds U+FEFF; Rust's whitespace does not.
+  if (config.type === 'WhitespaceSplit') part.pre_tokenize_text = whitespaceSplit;
   if (config.type === 'Metaspace') {
     const split = metaspace(config as MetaspaceConfig);
     part.pre_tokenize_text = (text: string, options?: { section_index?: number }) => split(text, options?.section_index === 0);

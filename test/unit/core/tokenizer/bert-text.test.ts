@@ -4,7 +4,7 @@
 // Metaspace pre-tokenizer's split (metaspace.ts) on the Rust library's own examples.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bertNormalize, bertPreTokenize, lowercaseByChar } from '../../../../src/core/tokenizer/bert-text.js';
+import { bertNormalize, bertPreTokenize, lowercaseByChar, whitespaceSplit } from '../../../../src/core/tokenizer/bert-text.js';
 import { metaspace } from '../../../../src/core/tokenizer/metaspace.js';
 import { between, seeded } from '../../../support/random.js';
 
@@ -57,6 +57,11 @@ test('the BertPreTokenizer splits at whitespace and isolates each punctuation ch
   assert.deepEqual(bertPreTokenize(' \t\n '), []);
   // U+FEFF is no whitespace for Rust (JavaScript's \s says it is).
   assert.deepEqual(bertPreTokenize('a\ufeffb'), ['a\ufeffb']);
+});
+
+test('WhitespaceSplit drops runs of Unicode whitespace, and only those', () => {
+  assert.deepEqual(whitespaceSplit(' a\t\tb\u3000c\u00a0d\ufeffe \n'), ['a', 'b', 'c', 'd\ufeffe']);
+  assert.deepEqual(whitespaceSplit('   '), []);
 });
 
 test('Metaspace: each "▁" starts a piece, and the prepend schemes', () => {

@@ -3,6 +3,7 @@
 // piece at 10 below the lowest score), unk pieces fused, byte_fallback, and its work bounded.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { tokenizerFrom } from '../../../../src/core/tokenizer/index.js';
 import { unigramModel } from '../../../../src/core/tokenizer/unigram.js';
 import { TokenizerError } from '../../../../src/core/tokenizer/tokenizer.js';
 import { between, seeded } from '../../../support/random.js';
@@ -76,4 +77,24 @@ test('a vocabulary made to cost much per character is refused by its key as soon
   assert.deepEqual(model(['a'.repeat(100)]), ['a'.repeat(100)]);
   assert.throws(() => model(['a'.repeat(1_000_000)]), (err: unknown) => err instanceof TokenizerError && /^tokenizer\.json: the Unigram model \(at "model\.vocab"\) took over 128 steps a character on words of 1,000,000 characters: such a vocabulary is not supported$/.test(err.message));
   assert.ok(performance.now() - t0 < 5_000, `${Math.round(performance.now() - t0)} ms`);
+});
+
+test('a T5-style file end to end: WhitespaceSplit, Metaspace, Unigram with byte fallback, </s> added', () => {
+  const bytes: [string, number][] = Array.from({ length: 256 }, (_, b) => [`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`, -50]);
+  const vocab: [string, number][] = [['<pad>', 0], ['</s>', 0], ['<unk>', 0], ['\u2581', -2], ['\u2581the', -3], ['\u2581cat', -4], ['s', -3], ['\u2581ca', -5], ['t', -4], ...bytes];
+  const json = {
+    added_tokens: [{ id: 0, content: '<pad>', special: true }, { id: 1, content: '</s>', special: true }, { id: 2, content: '<unk>', special: true }],
+    normalizer: null,
+    pre_tokenizer: { type: 'Sequence', pretokenizers: [{ type: 'WhitespaceSplit' }, { type: 'Metaspace', replacement: '\u2581', prepend_scheme: 'always', split: true }] },
+    post_processor: { type: 'TemplateProcessing', single: [{ Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '</s>', type_id: 0 } }], special_tokens: { '</s>': { id: '</s>', ids: [1], tokens: ['</s>'] } } },
+    decoder: { type: 'Metaspace', replacement: '\u2581', prepend_scheme: 'always', split: true },
+    model: { type: 'Unigram', unk_id: 2, byte_fallback: true, vocab },
+  };
+  const t5 = tokenizerFrom({ tokenizerJson: JSON.stringify(json) });
+  const e = t5.encode('the  cats é');
+  assert.deepEqual(e.pieces, ['\u2581the', '\u2581cat', 's', '\u2581', '<0xC3>', '<0xA9>', '</s>']);
+  assert.deepEqual(e.ids, [4, 5, 6, 3, 9 + 0xc3, 9 + 0xa9, 1]);
+  // The file's decoder has no ByteFallback: a byte piece reads as itself, as the Rust library decodes it.
+  assert.deepEqual(e.ids.map((id) => t5.decodeOne(id)), [' the', ' cat', 's', ' ', '<0xC3>', '<0xA9>', '</s>']);
+  assert.equal(t5.vocabSize, vocab.length);
 });
