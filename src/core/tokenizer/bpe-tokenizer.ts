@@ -11,7 +11,7 @@ import { withRegexBudget } from './bounded-regex.js';
 import { pieceDecoder } from './decode-one.js';
 import { guardLibrary } from './guard-library.js';
 import { LibraryTokenizer } from './library.js';
-import { installOwnParts } from './own-parts.js';
+import { installOwnParts, renormalizeAddedTokens } from './own-parts.js';
 import { encodePrefix } from './prefix-encode.js';
 import { type Encoding, type Tokenizer, TokenizerError } from './tokenizer.js';
 
@@ -29,6 +29,7 @@ export function bpeTokenizer(parsed: unknown, sources: ModelSources = TOKENIZER_
     hf = new LibraryTokenizer(json, {});
     installOwnParts(hf, json);
     guardLibrary(hf, json);
+    withRegexBudget(() => renormalizeAddedTokens(hf));
     decodePiece = pieceDecoder(json.decoder);
   } catch (err) {
     if (err instanceof TokenizerError) throw err;

@@ -52,3 +52,33 @@ function ownPreTokenizer(part: Part, config: Obj): void {
     part.pre_tokenize_text = (text: string, options?: { section_index?: number }) => split(text, options?.section_index === 0);
   }
 }
+
+interface AddedToken { content: string; normalized: boolean }
+interface WithAddedTokens {
+  normalizer: unknown;
+  added_tokens: AddedToken[];
+  added_tokens_map: Map<string, AddedToken>;
+  splitter_normalized: object;
+}
+
+/**
+ * The library matches the added tokens marked "normalized" against the normalized text in the forms its
+ * own normalizer gave them while it was built; with our normalizer in place those forms are made again
+ * (a Lowercase file's added "ΑΣ" is "ασ" in the text, not the library's "ας").
+ */
+export function renormalizeAddedTokens(hf: object): void {
+  const lib = hf as WithAddedTokens;
+  if (typeof lib.normalizer !== 'function' || !Array.isArray(lib.added_tokens) || !(lib.added_tokens_map instanceof Map)) return;
+  const normalize = lib.normalizer as (text: string) => string;
+  const contents = new Set(lib.added_tokens.map((t) => t.content));
+  for (const key of [...lib.added_tokens_map.keys()]) if (!contents.has(key)) lib.added_tokens_map.delete(key);
+  const normalized: string[] = [];
+  for (const token of lib.added_tokens) {
+    if (!token.normalized) continue;
+    const form = normalize(token.content);
+    normalized.push(form);
+    lib.added_tokens_map.set(form, token);
+  }
+  const Splitter = lib.splitter_normalized.constructor as new (words: string[]) => object;
+  lib.splitter_normalized = new Splitter(normalized);
+}
