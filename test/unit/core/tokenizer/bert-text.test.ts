@@ -1,11 +1,9 @@
 // BERT's normalizer and pre-tokenizer, and lower-casing (src/core/tokenizer/bert-text.ts), against a
 // reference written here character by character from the Rust library's definition, over random texts
-// of letters, accents, CJK inside and beyond U+FFFF, controls and whitespace of every kind; and the
-// Metaspace pre-tokenizer's split (metaspace.ts) on the Rust library's own examples.
+// of letters, accents, CJK inside and beyond U+FFFF, controls and whitespace of every kind.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bertNormalize, bertPreTokenize, lowercaseByChar, whitespaceSplit } from '../../../../src/core/tokenizer/bert-text.js';
-import { metaspace } from '../../../../src/core/tokenizer/metaspace.js';
 import { between, seeded } from '../../../support/random.js';
 
 const CJK_RANGES: [number, number][] = [[0x4e00, 0x9fff], [0x3400, 0x4dbf], [0x20000, 0x2a6df], [0x2a700, 0x2b73f], [0x2b740, 0x2b81f], [0x2b920, 0x2ceaf], [0xf900, 0xfaff], [0x2f800, 0x2fa1f]];
@@ -62,15 +60,4 @@ test('the BertPreTokenizer splits at whitespace and isolates each punctuation ch
 test('WhitespaceSplit drops runs of Unicode whitespace, and only those', () => {
   assert.deepEqual(whitespaceSplit(' a\t\tb\u3000c\u00a0d\ufeffe \n'), ['a', 'b', 'c', 'd\ufeffe']);
   assert.deepEqual(whitespaceSplit('   '), []);
-});
-
-test('Metaspace: each "▁" starts a piece, and the prepend schemes', () => {
-  const split = metaspace({ prepend_scheme: 'always', split: true });
-  assert.deepEqual(split('Hey   friend!', false), ['\u2581Hey', '\u2581', '\u2581', '\u2581friend!']);
-  assert.deepEqual(split('Hey friend  ', true), ['\u2581Hey', '\u2581friend', '\u2581', '\u2581']);
-  assert.deepEqual(metaspace({ prepend_scheme: 'first' })('a b', false), ['a', '\u2581b']);
-  assert.deepEqual(metaspace({ prepend_scheme: 'first' })('a b', true), ['\u2581a', '\u2581b']);
-  assert.deepEqual(metaspace({ prepend_scheme: 'never', split: false })(' a b', true), ['\u2581a\u2581b']);
-  assert.deepEqual(metaspace({ add_prefix_space: false })('a', true), ['a']);
-  assert.deepEqual(metaspace({})('', true), ['\u2581']);
 });
