@@ -31,7 +31,7 @@ export const TOKENIZER_JSON: ModelSources = {
  * the Rust library's is Unicode.
  */
 const SUPPORTED: Record<string, readonly string[]> = {
-  normalizer: ['Sequence', 'NFC', 'NFD', 'NFKC', 'NFKD', 'Lowercase', 'Strip', 'StripAccents', 'Replace', 'Prepend', 'BertNormalizer'],
+  normalizer: ['Sequence', 'NFC', 'NFD', 'NFKC', 'NFKD', 'Lowercase', 'Strip', 'StripAccents', 'Replace', 'Prepend', 'BertNormalizer', 'Precompiled'],
   pre_tokenizer: ['Sequence', 'ByteLevel', 'Split', 'Metaspace', 'BertPreTokenizer', 'WhitespaceSplit'],
   post_processor: ['Sequence', 'TemplateProcessing', 'ByteLevel', 'RobertaProcessing', 'BertProcessing'],
   decoder: ['Sequence', 'ByteLevel', 'Metaspace', 'ByteFallback', 'Fuse', 'Strip', 'Replace', 'WordPiece'],

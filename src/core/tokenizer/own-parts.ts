@@ -1,12 +1,13 @@
 // Puts our own rules in the library's tokenizer where the library's differ from the Rust library's
-// (each file says how): the BertNormalizer and Lowercase normalizers (bert-text.ts), the
-// BertPreTokenizer, WhitespaceSplit and Metaspace pre-tokenizers (bert-text.ts, metaspace.ts), and the WordPiece and
-// Unigram models (wordpiece.ts, unigram.ts). The library's objects are patched in place, as
-// guard-library.ts does after this, so its pipeline (added tokens, sections, post-processor) and the
-// bounds stay as they are around ours.
+// (each file says how): the BertNormalizer, Lowercase and Precompiled normalizers (bert-text.ts,
+// precompiled.ts), the BertPreTokenizer, WhitespaceSplit and Metaspace pre-tokenizers (bert-text.ts,
+// metaspace.ts), and the WordPiece and Unigram models (wordpiece.ts, unigram.ts). The library's objects
+// are patched in place, as guard-library.ts does after this, so its pipeline (added tokens, sections,
+// post-processor) and the bounds stay as they are around ours.
 import { isObject, type Obj } from '../json/object.js';
 import { bertNormalize, bertPreTokenize, lowercaseByChar, whitespaceSplit } from './bert-text.js';
 import { metaspace, type MetaspaceConfig } from './metaspace.js';
+import { precompiled } from './precompiled.js';
 import { unigramModel, type UnigramConfig } from './unigram.js';
 import { wordPieceModel, type WordPieceConfig } from './wordpiece.js';
 
@@ -14,7 +15,7 @@ type Part = Record<string, unknown>;
 
 /** `hf` is the library's tokenizer built from the checked tokenizer.json `json`. */
 export function installOwnParts(hf: { normalizer: unknown; pre_tokenizer: unknown; model: unknown }, json: Obj): void {
-  if (isObject(json.normalizer) && hf.normalizer) ownNormalizer(hf.normalizer as Part, json.normalizer);
+  if (isObject(json.normalizer) && hf.normalizer) ownNormalizer(hf.normalizer as Part, json.normalizer, 'normalizer');
   if (isObject(json.pre_tokenizer) && hf.pre_tokenizer) ownPreTokenizer(hf.pre_tokenizer as Part, json.pre_tokenizer);
   const model = json.model as Obj;
   const part = hf.model as Part;
@@ -30,11 +31,12 @@ export function installOwnParts(hf: { normalizer: unknown; pre_tokenizer: unknow
   }
 }
 
-function ownNormalizer(part: Part, config: Obj): void {
+function ownNormalizer(part: Part, config: Obj, where: string): void {
   if (config.type === 'Sequence') {
     const members = part.normalizers as (Part | null)[];
-    (config.normalizers as Obj[]).forEach((c, i) => { if (members[i]) ownNormalizer(members[i], c); });
+    (config.normalizers as Obj[]).forEach((c, i) => { if (members[i]) ownNormalizer(members[i], c, `${where}.normalizers[${i}]`); });
   }
+  if (config.type === 'Precompiled') part.normalize = precompiled(config.precompiled_charsmap, `${where}.precompiled_charsmap`);
   if (config.type === 'BertNormalizer') part.normalize = (text: string) => bertNormalize(config, text);
   if (config.type === 'Lowercase') part.normalize = lowercaseByChar;
 }
