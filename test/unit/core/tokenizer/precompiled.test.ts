@@ -53,3 +53,13 @@ test('a charsmap that cannot be read is refused by its key, in a whole file too'
   json.normalizer.normalizers[0].precompiled_charsmap = charsmap({ 'Ａ': 'a' }) as unknown as number;
   assert.deepEqual(tokenizerFrom({ tokenizerJson: JSON.stringify(json) }).encode('Ａa').pieces, ['a', 'a']);
 });
+
+test('a charsmap that makes a text many times longer is refused by its key, as every normalizer is', () => {
+  const json = {
+    normalizer: { type: 'Precompiled', precompiled_charsmap: charsmap({ a: 'z'.repeat(200) }) },
+    model: { type: 'Unigram', unk_id: 0, vocab: [['<unk>', 0], ['z', -1]] },
+  };
+  const tok = tokenizerFrom({ tokenizerJson: JSON.stringify(json) });
+  assert.equal(tok.encode('a').ids.length, 200);
+  assert.throws(() => tok.encode('a'.repeat(10_000)), /^TokenizerError: tokenizer\.json: the rule at "normalizer" makes a text of 10000 characters longer than 81024: such growth is not supported$/);
+});
