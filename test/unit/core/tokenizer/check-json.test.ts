@@ -76,7 +76,7 @@ test('BPE options the library would not honour are refused: a subword prefix, an
 
 test('component types outside the supported set are refused, at their place in the file', () => {
   refusedJson(edited((json) => { json.pre_tokenizer = { type: 'Whitespace' }; }), /^tokenizer\.json: the pre-tokenizer type "Whitespace" \(at "pre_tokenizer"\) is not supported/);
-  refusedJson(edited((json) => { json.normalizer = { type: 'Sequence', normalizers: [{ type: 'NFC' }, { type: 'Precompiled' }] }; }), /the normalizer type "Precompiled" \(at "normalizer\.normalizers\[1\]"\) is not supported/);
+  refusedJson(edited((json) => { json.normalizer = { type: 'Sequence', normalizers: [{ type: 'NFC' }, { type: 'NFKD2' }] }; }), /the normalizer type "NFKD2" \(at "normalizer\.normalizers\[1\]"\) is not supported/);
   refusedJson(edited((json) => { json.decoder = { type: 'Sequence', decoders: [{ type: 'WordPiece' }] }; }), /a WordPiece decoder inside a Sequence \(at "decoder\.decoders\[0\]"\) is not supported/);
   refusedJson(edited((json) => { json.post_processor = { type: 'Sequence' }; }), /the Sequence at "post_processor" has no "processors" list/);
   refusedJson(edited((json) => { json.decoder = 'ByteLevel'; }), /"decoder" is not an object/);
