@@ -1,10 +1,12 @@
-// The models Attention Lens can run that are already in the Hugging Face cache, for "Run a
-// Model…": every models--*/snapshots/<commit>/ (the one refs/main names, else the newest) whose
-// config.json names a model_type the runner has a family for (checkpoint/families/registry.ts).
+// The models already in the Hugging Face cache, for "Run a Model…": every models--*/snapshots/<commit>/
+// (the one refs/main names, else the newest) with a config.json. Each is listed, with its model_type;
+// one whose model_type the runner has no family for (checkpoint/families/registry.ts, read here, so a
+// family added there is listed by itself) carries the reason, naming the config key, so that the list
+// shows it as not runnable rather than hiding it.
 // The snapshot's files are links into blobs/, and are followed only within the cache
 // (model-location.ts's cachedSnapshot): a link leading out makes the model unlisted, never read.
 import { join } from 'node:path';
-import { isFamilyName, type FamilyName } from '../checkpoint/families/index.js';
+import { familyList, isFamilyName } from '../checkpoint/families/index.js';
 import { cachedSnapshot, within, type FolderFs } from './model-location.js';
 
 export interface CachedModel {
@@ -13,7 +15,10 @@ export interface CachedModel {
   /** The snapshot's real path. */
   folder: string;
   commit: string;
-  type: FamilyName;
+  /** The config's model_type ("" when it has none). */
+  type: string;
+  /** Why the runner cannot run it, naming the config key; absent when it can. */
+  unsupported?: string;
 }
 
 /** A config.json is small; one over this is not read. */
@@ -21,7 +26,7 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
 /** Models listed at most (a cache of thousands is cut, not walked whole). */
 export const MAX_LISTED = 500;
 
-/** The supported models in the cache at `cacheRoot`, sorted by id. */
+/** The models in the cache at `cacheRoot` that have a config.json, sorted by id, supported or not. */
 export function listCachedModels(cacheRoot: string, fs: FolderFs): CachedModel[] {
   const cacheReal = fs.realpath(cacheRoot);
   if (cacheReal === undefined) return [];
@@ -35,20 +40,23 @@ export function listCachedModels(cacheRoot: string, fs: FolderFs): CachedModel[]
     if ('problem' in snapshot) continue;
     const config = fs.realpath(join(snapshot.folder, 'config.json'));
     if (config === undefined || !within(cacheReal, config)) continue;
-    const type = modelType(fs.readText(config, MAX_CONFIG_BYTES));
-    if (type) models.push({ id, folder: snapshot.folder, commit: snapshot.commit, type });
+    const { type, unsupported } = modelType(fs.readText(config, MAX_CONFIG_BYTES));
+    models.push({ id, folder: snapshot.folder, commit: snapshot.commit, type, ...(unsupported === undefined ? {} : { unsupported }) });
   }
   return models;
 }
 
-/** The config's model_type when it is one the runner computes. */
-export function modelType(configText: string | undefined): FamilyName | undefined {
-  if (configText === undefined) return undefined;
+/** The config's model_type, and why the runner cannot compute it when it cannot. */
+export function modelType(configText: string | undefined): { type: string; unsupported?: string } {
+  if (configText === undefined) return { type: '', unsupported: 'its config.json cannot be read (missing, or over 1 MB)' };
+  let config: unknown;
   try {
-    const config: unknown = JSON.parse(configText);
-    const type = typeof config === 'object' && config !== null ? (config as { model_type?: unknown }).model_type : undefined;
-    return typeof type === 'string' && isFamilyName(type) ? type : undefined;
+    config = JSON.parse(configText);
   } catch {
-    return undefined;
+    return { type: '', unsupported: 'its config.json is not JSON' };
   }
+  const type = typeof config === 'object' && config !== null ? (config as { model_type?: unknown }).model_type : undefined;
+  if (typeof type !== 'string' || type === '') return { type: '', unsupported: `its config.json has no "model_type" (Attention Lens runs ${familyList('and')})` };
+  if (!isFamilyName(type)) return { type, unsupported: `config.json "model_type" is ${JSON.stringify(type.slice(0, 60))}: Attention Lens runs ${familyList('and')}` };
+  return { type };
 }

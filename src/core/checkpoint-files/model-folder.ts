@@ -168,7 +168,7 @@ function checkFolder(folder: string): void {
   if (!stat.isDirectory()) throw new ModelError(`${folder}: is ${stat.isFile() ? 'a file' : fileKind(stat)}, not a model folder (a folder with config.json, the weights and the tokenizer's files)`);
 }
 
-/** tokenizer.json (with tokenizer_config.json when present), else vocab.json + merges.txt, else a sentence. */
+/** tokenizer.json (with tokenizer_config.json when present), else vocab.json + merges.txt, else vocab.txt, else a sentence. */
 function readTokenizerFiles(folder: string, files: string[]): TokenizerFiles {
   const read = (name: string, max: number) => {
     const text = readText(folder, name, max, true);
@@ -181,5 +181,7 @@ function readTokenizerFiles(folder: string, files: string[]): TokenizerFiles {
   const vocabJson = read('vocab.json', MAX_TOKENIZER_BYTES);
   const mergesTxt = read('merges.txt', MAX_TOKENIZER_BYTES);
   if (vocabJson !== undefined && mergesTxt !== undefined) return { vocabJson, mergesTxt, ...(tokenizerConfigJson !== undefined ? { tokenizerConfigJson } : {}) };
-  throw new ModelError(`${join(folder, 'tokenizer.json')}: no such file (nor vocab.json with merges.txt): the folder has no tokenizer`);
+  const vocabTxt = vocabJson === undefined && mergesTxt === undefined ? read('vocab.txt', MAX_TOKENIZER_BYTES) : undefined;
+  if (vocabTxt !== undefined) return { vocabTxt, ...(tokenizerConfigJson !== undefined ? { tokenizerConfigJson } : {}) };
+  throw new ModelError(`${join(folder, 'tokenizer.json')}: no such file (nor vocab.json with merges.txt, nor vocab.txt): the folder has no tokenizer`);
 }

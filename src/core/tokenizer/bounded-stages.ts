@@ -23,17 +23,41 @@ export function boundedReplace(text: string, regex: RegExp, content: string, lim
   return parts.join('');
 }
 
-/** The library's Split: "Isolated" keeps matches and the text between as pieces; "Removed" drops the matches (keeping their groups, as String.split does). */
-export function boundedSplit(text: string, regex: RegExp, removed: boolean, key: string): string[] {
-  const out: string[] = [];
+/** How a Split keeps its matches (tokenizer.json's "behavior"). */
+export type SplitBehavior = 'Isolated' | 'Removed' | 'MergedWithPrevious' | 'MergedWithNext';
+
+/**
+ * The Split pre-tokenizer. "Isolated" keeps matches and the text between as pieces; "Removed" drops the
+ * matches (keeping their groups, as the library's String.split does); "MergedWithPrevious" joins a match
+ * to the text before it, and "MergedWithNext" to the text after it, as the Rust library does: a match
+ * right after another match (or, merging with the next, right before one) stays a piece of its own.
+ * `removed` true stands for "Removed" and false for "Isolated".
+ */
+export function boundedSplit(text: string, regex: RegExp, behavior: SplitBehavior | boolean, key: string): string[] {
+  const how: SplitBehavior = behavior === true ? 'Removed' : behavior === false ? 'Isolated' : behavior;
+  const parts: [string, boolean][] = [];
   let prev = 0;
   eachMatch(text, regex, key, (m, s) => {
-    if (prev < s) out.push(text.slice(prev, s));
-    if (removed) {
-      for (let g = 1; g < m.length; g++) if (m[g]) out.push(m[g]);
-    } else if (m[0].length > 0) out.push(m[0]);
+    if (prev < s) parts.push([text.slice(prev, s), false]);
+    if (how === 'Removed') {
+      for (let g = 1; g < m.length; g++) if (m[g]) parts.push([m[g], false]);
+    } else if (m[0].length > 0) parts.push([m[0], true]);
     prev = s + m[0].length;
   });
-  if (prev < text.length) out.push(text.slice(prev));
+  if (prev < text.length) parts.push([text.slice(prev), false]);
+  if (how === 'MergedWithPrevious') return merged(parts, (a, b) => a + b);
+  if (how === 'MergedWithNext') return merged(parts.reverse(), (a, b) => b + a).reverse();
+  return parts.map(([t]) => t);
+}
+
+/** Each match joined by `join` to the piece met before it in `parts`' order, unless that piece is a match too. */
+function merged(parts: [string, boolean][], join: (piece: string, match: string) => string): string[] {
+  const out: string[] = [];
+  let lastMatch = false;
+  for (const [t, isMatch] of parts) {
+    if (isMatch && !lastMatch && out.length > 0) out[out.length - 1] = join(out[out.length - 1], t);
+    else out.push(t);
+    lastMatch = isMatch;
+  }
   return out;
 }

@@ -1,14 +1,17 @@
 // The Tokenizer contract on Hugging Face's own JavaScript tokenizer (@huggingface/tokenizers), which
 // reads tokenizer.json's normalizer, pre-tokenizer, BPE model, added tokens and post-processor as the
 // Rust library does (its test suite compares it with the Python tokenizers of GPT-2, Llama, Qwen2 and
-// others). This file adds what the runner needs around it: the checks first (check-json.ts), ids and
-// their vocabulary strings, one id decoded alone, and no error leaving but a TokenizerError.
+// others), with our own parts where it does not (own-parts.ts: BERT's normalizer and pre-tokenizer,
+// Metaspace, the WordPiece and Unigram models). This file adds what the runner needs around it: the
+// checks first (check-json.ts), ids and their vocabulary strings, one id decoded alone, and no error
+// leaving but a TokenizerError.
 import type { Obj } from '../json/object.js';
 import { checkTokenizerJson, type ModelSources, TOKENIZER_JSON } from './check-json.js';
 import { withRegexBudget } from './bounded-regex.js';
 import { pieceDecoder } from './decode-one.js';
 import { guardLibrary } from './guard-library.js';
 import { LibraryTokenizer } from './library.js';
+import { installOwnParts, renormalizeAddedTokens } from './own-parts.js';
 import { encodePrefix } from './prefix-encode.js';
 import { type Encoding, type Tokenizer, TokenizerError } from './tokenizer.js';
 
@@ -24,7 +27,9 @@ export function bpeTokenizer(parsed: unknown, sources: ModelSources = TOKENIZER_
     // tokenizers (remove_space, lowercasing), and the issue asks for tokenizer.json's rules alone.
     checkAddedTokensNormalize(json);
     hf = new LibraryTokenizer(json, {});
+    installOwnParts(hf, json);
     guardLibrary(hf, json);
+    withRegexBudget(() => renormalizeAddedTokens(hf));
     decodePiece = pieceDecoder(json.decoder);
   } catch (err) {
     if (err instanceof TokenizerError) throw err;
@@ -33,8 +38,8 @@ export function bpeTokenizer(parsed: unknown, sources: ModelSources = TOKENIZER_
   const model = json.model as Obj;
   const added = new Map<number, string>();
   for (const token of json.added_tokens as { id: number; content: string }[]) added.set(token.id, token.content);
-  let largest = -1;
-  for (const id of Object.values(model.vocab as Record<string, number>)) if (id > largest) largest = id;
+  let largest = Array.isArray(model.vocab) ? model.vocab.length - 1 : -1;
+  if (!Array.isArray(model.vocab)) for (const id of Object.values(model.vocab as Record<string, number>)) if (id > largest) largest = id;
   for (const id of added.keys()) if (id > largest) largest = id;
   const vocabSize = largest + 1;
 
@@ -80,6 +85,7 @@ function checkAddedTokensNormalize(json: Obj): void {
   if (json.normalizer === null || tokens.length === 0) return;
   const empty = { model: { type: 'BPE', vocab: {}, merges: [] }, normalizer: json.normalizer, pre_tokenizer: null, post_processor: null, decoder: null, added_tokens: [] };
   const alone = new LibraryTokenizer(empty, {});
+  installOwnParts(alone, { ...empty, model: empty.model });
   guardLibrary(alone, json);
   const normalize = alone.normalizer as (text: string) => string;
   withRegexBudget(() => { for (const t of tokens) normalize(t.content); });

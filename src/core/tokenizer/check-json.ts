@@ -7,6 +7,7 @@ import { isObject, type Obj } from '../json/object.js';
 import { shown } from '../json/shown.js';
 import { MAX_ADDED, MAX_ADDED_CHARS, MAX_ID, MAX_INSERT, MAX_PATTERN, MAX_PIECE, MAX_VOCAB } from './limits.js';
 import { regexRefusal } from './regex-safety.js';
+import { checkUnigram, checkWordPiece, modelPieces } from './check-models.js';
 import { TokenizerError } from './tokenizer.js';
 
 /** Where each part of the BPE model came from, so a message names the file at fault. */
@@ -24,15 +25,16 @@ export const TOKENIZER_JSON: ModelSources = {
 };
 
 /**
- * The component types accepted, per slot: those of the library's that byte-level and SentencePiece-style
- * BPE files use and that it reproduces. Left out on purpose: the BERT-family pieces (WordPiece's kin) and
- * Whitespace, whose JavaScript \w is ASCII where the Rust library's is Unicode.
+ * The component types accepted, per slot: those that byte-level and SentencePiece-style BPE, BERT's
+ * WordPiece and T5's Unigram files use, each either the library's own where it reproduces the Rust
+ * library or ours (see own-parts.ts). Left out on purpose: Whitespace, whose JavaScript \w is ASCII where
+ * the Rust library's is Unicode.
  */
 const SUPPORTED: Record<string, readonly string[]> = {
-  normalizer: ['Sequence', 'NFC', 'NFD', 'NFKC', 'NFKD', 'Lowercase', 'Strip', 'StripAccents', 'Replace', 'Prepend'],
-  pre_tokenizer: ['Sequence', 'ByteLevel', 'Split', 'Metaspace'],
+  normalizer: ['Sequence', 'NFC', 'NFD', 'NFKC', 'NFKD', 'Lowercase', 'Strip', 'StripAccents', 'Replace', 'Prepend', 'BertNormalizer', 'Precompiled'],
+  pre_tokenizer: ['Sequence', 'ByteLevel', 'Split', 'Metaspace', 'BertPreTokenizer', 'WhitespaceSplit'],
   post_processor: ['Sequence', 'TemplateProcessing', 'ByteLevel', 'RobertaProcessing', 'BertProcessing'],
-  decoder: ['Sequence', 'ByteLevel', 'Metaspace', 'ByteFallback', 'Fuse', 'Strip', 'Replace'],
+  decoder: ['Sequence', 'ByteLevel', 'Metaspace', 'ByteFallback', 'Fuse', 'Strip', 'Replace', 'WordPiece'],
 };
 /** The key under which a Sequence lists its members, per slot. */
 const MEMBERS: Record<string, string> = {
@@ -41,8 +43,8 @@ const MEMBERS: Record<string, string> = {
   post_processor: 'processors',
   decoder: 'decoders',
 };
-/** Split behaviours the library's regex split reproduces (it says so of the other three). */
-const SPLIT_BEHAVIOURS = ['Isolated', 'Removed'];
+/** Split behaviours that bounded-stages.ts reproduces (Contiguous is left out: no real file uses it). */
+const SPLIT_BEHAVIOURS = ['Isolated', 'Removed', 'MergedWithPrevious', 'MergedWithNext'];
 
 const fail = (file: string, what: string): never => {
   throw new TokenizerError(`${file}: ${what}`);
@@ -71,19 +73,24 @@ export function checkTokenizerJson(root: unknown, sources: ModelSources = TOKENI
     if (rules(json[slot], MEMBERS[slot]) > MAX_RULES) fail(file, `"${slot}" holds more than ${MAX_RULES} rules (its Sequences included), over what is supported (real files hold a few)`);
   }
   if (json.added_tokens === undefined) json.added_tokens = [];
-  const vocab = (model as Obj).vocab as Obj;
-  const known = checkAddedTokens(json.added_tokens, file);
-  checkTemplateTokens(json.post_processor, known, vocab, file);
+  const ids = modelPieces(model as Obj);
+  for (const [content, id] of checkAddedTokens(json.added_tokens, file)) ids.set(content, id);
+  checkTemplateTokens(json.post_processor, ids, file);
   return json;
 }
 
 function checkModel(model: Obj, sources: ModelSources): void {
   const type = model.type;
-  if (type === 'WordPiece' || type === 'Unigram' || type === 'WordLevel') {
-    fail('tokenizer.json', `the model type "${type}" is not supported (only BPE: GPT-2, Llama, Qwen2 and their kin)`);
-  }
-  if (type !== undefined && type !== 'BPE') fail('tokenizer.json', `the model type ${shown(type)} is not supported (only BPE)`);
-  const vocab = model.vocab;
+  if (type === 'WordPiece') return checkWordPiece(model, (vocab) => checkVocabObject(vocab, sources));
+  if (type === 'Unigram') return checkUnigram(model);
+  if (type !== undefined && type !== 'BPE') fail('tokenizer.json', `the model type ${shown(type)} is not supported (only BPE, WordPiece and Unigram)`);
+  checkVocabObject(model.vocab, sources);
+  const vocab = model.vocab as Obj;
+  checkBpe(model, vocab, sources);
+}
+
+/** A { piece: id } vocabulary (BPE's and WordPiece's): sizes, and each id a whole number in range. */
+function checkVocabObject(vocab: unknown, sources: ModelSources): void {
   if (!isObject(vocab)) return fail(sources.vocab, 'has no vocabulary object (model.vocab: { piece: id })');
   let count = 0;
   for (const piece in vocab) {
@@ -95,6 +102,9 @@ function checkModel(model: Obj, sources: ModelSources): void {
     }
     if ((id as number) > MAX_ID) fail(sources.vocab, `the vocabulary gives ${shown(piece)} the id ${shown(id)}, over the largest supported (${MAX_ID.toLocaleString('en-US')})`);
   }
+}
+
+function checkBpe(model: Obj, vocab: Obj, sources: ModelSources): void {
   const merges = model.merges ?? [];
   if (!Array.isArray(merges)) return fail(sources.merges, 'the merges are not a list');
   if (merges.length > MAX_VOCAB) fail(sources.merges, `the merges (model.merges) are ${merges.length.toLocaleString('en-US')}, over the ${MAX_VOCAB.toLocaleString('en-US')} supported`);
@@ -164,13 +174,31 @@ function checkComponent(node: unknown, slot: string, where: string, file: string
   }
   if (slot === 'pre_tokenizer' && type === 'Split') {
     if (!SPLIT_BEHAVIOURS.includes(node.behavior as string)) {
-      fail(file, `the Split behavior ${shown(node.behavior)} (at "${where}") is not supported (only Isolated and Removed)`);
+      fail(file, `the Split behavior ${shown(node.behavior)} (at "${where}") is not supported (only Isolated, Removed, MergedWithPrevious and MergedWithNext)`);
     }
     if (node.invert === true) fail(file, `an inverted Split (at "${where}") is not supported`);
   }
-  // The library's Metaspace pre-tokenizer never splits the text at the replacement character.
-  if (slot === 'pre_tokenizer' && type === 'Metaspace' && node.split !== false) {
-    fail(file, `a Metaspace pre-tokenizer that splits at "▁" (at "${where}"; split is true or absent) is not supported`);
+  if (slot === 'pre_tokenizer' && type === 'Metaspace') checkMetaspace(node, where, file, depth);
+  if (slot === 'decoder' && type === 'WordPiece') {
+    // A token decoded alone drops the first-token rule of the WordPiece decoder (decode-one.ts), which it can only do at the top.
+    if (depth > 0) fail(file, `a WordPiece decoder inside a Sequence (at "${where}") is not supported`);
+    checkInsert(node.prefix, `${where}.prefix`, file, false);
+  }
+}
+
+/**
+ * The Metaspace pre-tokenizer is ours (own-parts.ts): its prepend scheme must be one the Rust library
+ * knows, and "first" (a "▁" before the text's first piece only) must see the text whole, as the first
+ * pre-tokenizer.
+ */
+function checkMetaspace(node: Obj, where: string, file: string, depth: number): void {
+  const scheme = node.prepend_scheme;
+  if (scheme !== undefined && scheme !== 'first' && scheme !== 'always' && scheme !== 'never') {
+    fail(file, `"${where}.prepend_scheme" is ${shown(scheme)}, not "first", "always" or "never"`);
+  }
+  if (node.split !== undefined && typeof node.split !== 'boolean') fail(file, `"${where}.split" is ${shown(node.split)}, not true or false`);
+  if (scheme === 'first' && depth > 0 && !where.endsWith('.pretokenizers[0]')) {
+    fail(file, `a Metaspace with prepend_scheme "first" after another pre-tokenizer (at "${where}") is not supported`);
   }
 }
 
@@ -196,10 +224,10 @@ function checkInsert(text: unknown, key: string, file: string, replace: boolean)
   if (replace && /\$[$&`'0-9<]/.test(text)) fail(file, `"${key}" holds ${shown(/\$[$&`'0-9<]/.exec(text)?.[0])}, a substitution pattern, which is not supported`);
 }
 
-/** The added tokens' contents, each checked against its id. */
-function checkAddedTokens(list: unknown, file: string): Set<string> {
+/** The added tokens' contents with their ids, each checked. */
+function checkAddedTokens(list: unknown, file: string): Map<string, number> {
   if (!Array.isArray(list)) return fail(file, '"added_tokens" is not a list');
-  const contents = new Set<string>();
+  const contents = new Map<string, number>();
   if (list.length > MAX_ADDED) fail(file, `"added_tokens" holds ${list.length.toLocaleString('en-US')} tokens, over the ${MAX_ADDED.toLocaleString('en-US')} supported`);
   let chars = 0;
   list.forEach((token: unknown, i) => {
@@ -213,27 +241,51 @@ function checkAddedTokens(list: unknown, file: string): Set<string> {
     if (typeof token.id !== 'number' || !Number.isInteger(token.id) || token.id < 0) fail(file, `${at} has no whole-number id`);
     if ((token.id as number) > MAX_ID) fail(file, `${at}.id is ${shown(token.id)}, over the largest supported (${MAX_ID.toLocaleString('en-US')})`);
     if (token.single_word === true) fail(file, `${at} (${shown(token.content)}) is a single_word token, which is not supported`);
-    contents.add(token.content as string);
+    contents.set(token.content as string, token.id as number);
   });
   return contents;
 }
 
-/** Every special token a TemplateProcessing adds must have an id. */
-function checkTemplateTokens(node: unknown, added: Set<string>, vocab: Obj, file: string): void {
+/**
+ * Every special token a post-processor adds must have an id, and the one the file gives it where it gives
+ * one: the library adds the token by its text and looks its id up, where the Rust library adds the ids
+ * written in the post-processor, so the two must agree.
+ */
+function checkTemplateTokens(node: unknown, ids: Map<string, number>, file: string, where = 'post_processor'): void {
   if (!isObject(node)) return;
   if (node.type === 'Sequence' && Array.isArray(node.processors)) {
-    for (const p of node.processors) checkTemplateTokens(p, added, vocab, file);
+    node.processors.forEach((p, i) => checkTemplateTokens(p, ids, file, `${where}.processors[${i}]`));
+    return;
+  }
+  if (node.type === 'BertProcessing' || node.type === 'RobertaProcessing') {
+    for (const key of ['cls', 'sep']) {
+      const pair = node[key];
+      if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || typeof pair[1] !== 'number') {
+        return fail(file, `"${where}.${key}" is ${shown(pair)}, not [token, id]`);
+      }
+      const known = ids.get(pair[0]);
+      if (known === undefined) fail(file, `the post-processor adds the token ${shown(pair[0])} (at "${where}.${key}"), which is neither an added token nor in the vocabulary`);
+      if (known !== pair[1]) fail(file, `"${where}.${key}" gives ${shown(pair[0])} the id ${pair[1]}, where the vocabulary gives it ${known}`);
+    }
     return;
   }
   if (node.type !== 'TemplateProcessing') return;
   if (!Array.isArray(node.single)) fail(file, 'the TemplateProcessing post-processor has no "single" template');
+  const table = isObject(node.special_tokens) ? node.special_tokens : {};
   for (const item of node.single as unknown[]) {
     if (!isObject(item)) return fail(file, 'the TemplateProcessing "single" template holds a non-object');
     const special = item.SpecialToken;
     if (special === undefined) continue;
     const id = isObject(special) ? special.id : undefined;
-    if (typeof id !== 'string' || (!added.has(id) && !Object.hasOwn(vocab, id))) {
-      fail(file, `the post-processor adds the token ${shown(id)}, which is neither an added token nor in the vocabulary`);
+    const known = typeof id === 'string' ? ids.get(id) : undefined;
+    if (typeof id !== 'string' || known === undefined) {
+      return fail(file, `the post-processor adds the token ${shown(id)}, which is neither an added token nor in the vocabulary`);
+    }
+    const entry = table[id];
+    if (entry === undefined) continue;
+    const listed = isObject(entry) ? entry.ids : undefined;
+    if (!Array.isArray(listed) || listed.length !== 1 || listed[0] !== known) {
+      fail(file, `"${where}.special_tokens" gives ${shown(id)} the ids ${shown(listed)}, where the vocabulary gives it [${known}] (only one id per special token, the same, is supported)`);
     }
   }
 }

@@ -48,8 +48,25 @@ function guardChain(part: Part, keys: WeakMap<object, string>, piece: { length: 
   part.decode_chain = (tokens: string[]) => tokens.map((t) => boundedReplace(t, pattern, content, grown(piece.length), key, piece.length));
 }
 
+/**
+ * The WordPiece decoder (BERT) on a piece that follows another: its prefix ("##") dropped, or else a
+ * space before it; then, with cleanup, the Rust library's tidying of spaces before punctuation and
+ * contractions (" ." is ".", " n't" is "n't"), as the piece reads in a whole decoded text.
+ */
+function wordPieceLone(decoder: Obj): (piece: string) => string {
+  const prefix = typeof decoder.prefix === 'string' ? decoder.prefix : '##';
+  const cleanup = decoder.cleanup !== false;
+  const tidy: [string, string][] = [[' .', '.'], [' ?', '?'], [' !', '!'], [' ,', ','], [" ' ", "'"], [" n't", "n't"], [" 'm", "'m"], [' do not', " don't"], [" 's", "'s"], [" 've", "'ve"], [" 're", "'re"]];
+  return (piece) => {
+    let text = prefix !== '' && piece.startsWith(prefix) ? piece.slice(prefix.length) : ` ${piece}`;
+    if (cleanup) for (const [from, to] of tidy) text = text.replaceAll(from, to);
+    return text;
+  };
+}
+
 /** A function from a vocabulary piece to its text. */
 export function pieceDecoder(decoder: unknown): (piece: string) => string {
+  if (isObject(decoder) && decoder.type === 'WordPiece') return wordPieceLone(decoder);
   const keys = new WeakMap<object, string>();
   const config = loneTokenDecoder(decoder, 'decoder', keys);
   if (config === null) return (piece) => piece;

@@ -5,7 +5,7 @@
 // call goes through the patched method), so its pipeline — added tokens, sections, the BPE and
 // post-processor — stays the library's own.
 import { isObject, type Obj } from '../json/object.js';
-import { boundedReplace, boundedSplit } from './bounded-stages.js';
+import { boundedReplace, boundedSplit, type SplitBehavior } from './bounded-stages.js';
 import { grown, NFK_GROWTH, SLACK } from './limits.js';
 import { TokenizerError } from './tokenizer.js';
 
@@ -66,8 +66,8 @@ function guardPreTokenizer(part: Part, config: Obj, where: string, state: { base
     return;
   }
   if (config.type === 'Split') {
-    const removed = typeof config.behavior === 'string' && config.behavior.toLowerCase() === 'removed';
-    part.pre_tokenize_text = (text: string) => (part.pattern instanceof RegExp ? boundedSplit(text, part.pattern, removed, patternKey(config, where)) : []);
+    const behavior = config.behavior as SplitBehavior;
+    part.pre_tokenize_text = (text: string) => (part.pattern instanceof RegExp ? boundedSplit(text, part.pattern, behavior, patternKey(config, where)) : []);
     return;
   }
   if (config.type === 'Metaspace') {

@@ -1,8 +1,9 @@
 // The tokenizer of a model folder: tokenizer.json when the folder has one, else GPT-2's vocab.json +
-// merges.txt. Every failure is a TokenizerError naming the file; see bpe-tokenizer.ts for why the
+// merges.txt, else BERT's vocab.txt. Every failure is a TokenizerError naming the file; see bpe-tokenizer.ts for why the
 // rules come from @huggingface/tokenizers rather than a BPE of our own.
 import { bpeTokenizer } from './bpe-tokenizer.js';
 import { parseJsonFile } from './check-json.js';
+import { vocabTxtTokenizerJson } from './bert-files.js';
 import { vocabMergesTokenizerJson } from './gpt2-files.js';
 import { type Tokenizer, type TokenizerFiles, TokenizerError } from './tokenizer.js';
 
@@ -16,7 +17,10 @@ export function tokenizerFrom(files: TokenizerFiles): Tokenizer {
     const { json, sources } = vocabMergesTokenizerJson(vocabJson, mergesTxt);
     return bpeTokenizer(json, sources);
   }
+  if (files.vocabTxt !== undefined && vocabJson === undefined && mergesTxt === undefined) {
+    return bpeTokenizer(vocabTxtTokenizerJson(files.vocabTxt, files.tokenizerConfigJson), { vocab: 'vocab.txt', merges: 'vocab.txt', mergeAt: (i) => `line ${i + 1}` });
+  }
   if (vocabJson !== undefined) throw new TokenizerError('merges.txt: is missing (vocab.json without merges.txt and no tokenizer.json)');
   if (mergesTxt !== undefined) throw new TokenizerError('vocab.json: is missing (merges.txt without vocab.json and no tokenizer.json)');
-  throw new TokenizerError('tokenizer.json: is missing (and there is no vocab.json + merges.txt either)');
+  throw new TokenizerError('tokenizer.json: is missing (and there is no vocab.json + merges.txt, nor vocab.txt, either)');
 }

@@ -15,6 +15,8 @@ export interface LibraryTokenizer {
   /** The normalizer and pre-tokenizer (function objects), replaced by guard-library.ts with bounded ones. */
   normalizer: unknown;
   pre_tokenizer: unknown;
+  /** The model (a function object whose call goes through its encode), replaced in part by own-parts.ts. */
+  model: unknown;
 }
 
 /** The library's tokenizer from a tokenizer.json object and tokenizer_config.json's (may be {}). */

@@ -12,6 +12,8 @@ export interface TokenizerFiles {
   /** A GPT-2 folder without tokenizer.json: vocab.json and merges.txt. */
   vocabJson?: string;
   mergesTxt?: string;
+  /** A BERT folder without tokenizer.json: vocab.txt (with tokenizer_config.json's switches when present). */
+  vocabTxt?: string;
 }
 
 export interface Encoding {

@@ -1,5 +1,6 @@
-// "Attention Lens: Run a Model…": pick one of the supported models already in the Hugging Face cache
-// (or any folder), give a text, and get a model spec for it, shown with its run. The spec is a new
+// "Attention Lens: Run a Model…": pick one of the models already in the Hugging Face cache (those the
+// runner has no family for are listed greyed, and picking one says why; run-model-picks.ts) or any
+// folder, give a text, and get a model spec for it, shown with its run. The spec is a new
 // file in the workspace folder (so the model can be a folder beside it, and the text can be edited,
 // saved and run again later like any spec); with no folder open it is an untitled spec (a cache id or,
 // trusted, an absolute path needs no folder). A picked folder below the workspace is written relative
@@ -9,6 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { listCachedModels } from '../../core/checkpoint-files/hf-cache.js';
 import { hfCacheRoot, nodeFolderFs, within } from '../../core/checkpoint-files/model-location.js';
+import { CHOOSE_FOLDER, modelPicks, pickPlaceholder, type ModelPick } from './run-model-picks.js';
 
 export const DEFAULT_TEXT = 'The cat sat on the mat. The cat';
 
@@ -28,15 +30,22 @@ export function freshSpecPath(folder: string, model: string): string {
 
 export async function runModelCommand(open: (uri: vscode.Uri) => void): Promise<void> {
   const cached = listCachedModels(hfCacheRoot(), nodeFolderFs);
-  const CHOOSE = 'Choose a folder…';
-  const picked = await vscode.window.showQuickPick([
-    ...cached.map((m) => ({ label: m.id, description: m.type, detail: m.folder })),
-    { label: CHOOSE, description: 'a folder with config.json, the weights (.safetensors) and the tokenizer' },
-  ], { title: 'Attention Lens: Run a Model', placeHolder: cached.length ? 'a model from the Hugging Face cache, or a folder' : 'no supported model in the Hugging Face cache: choose a folder' });
+  const items = modelPicks(cached).map((p): vscode.QuickPickItem & { pick: ModelPick } => ({
+    label: p.label,
+    ...(p.description === undefined ? {} : { description: p.description }),
+    ...(p.detail === undefined ? {} : { detail: p.detail }),
+    ...(p.separator ? { kind: vscode.QuickPickItemKind.Separator } : {}),
+    pick: p,
+  }));
+  const picked = (await vscode.window.showQuickPick(items, { title: 'Attention Lens: Run a Model', placeHolder: pickPlaceholder(cached) }))?.pick;
   if (!picked) return;
+  if (picked.unsupported !== undefined) {
+    void vscode.window.showWarningMessage(`Attention Lens cannot run ${picked.model ?? picked.label}: ${picked.unsupported}.`);
+    return;
+  }
   const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  let model = picked.label;
-  if (picked.label === CHOOSE) {
+  let model = picked.model ?? picked.label;
+  if (picked.label === CHOOSE_FOLDER) {
     const chosen = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: 'Run this model' });
     if (!chosen?.[0]) return;
     const folder = chosen[0].fsPath;

@@ -146,6 +146,7 @@ export enum ViewColumn { Active = -1, Beside = -2, One = 1, Two = 2, Three = 3 }
 export enum DiagnosticSeverity { Error = 0, Warning = 1, Information = 2, Hint = 3 }
 export enum CompletionItemKind { Text = 0, Method = 1, Function = 2, Constructor = 3, Field = 4, Variable = 5, Class = 6, Interface = 7, Module = 8, Property = 9, Unit = 10, Value = 11 }
 export enum ProgressLocation { SourceControl = 1, Window = 10, Notification = 15 }
+export enum QuickPickItemKind { Separator = -1, Default = 0 }
 export enum TextEditorRevealType { Default = 0, InCenter = 1, InCenterIfOutsideViewport = 2, AtTop = 3 }
 
 export class Diagnostic {

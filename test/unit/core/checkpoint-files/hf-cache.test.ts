@@ -1,7 +1,8 @@
-// "Run a Model…" lists the supported models in the Hugging Face cache (src/core/checkpoint-files/hf-cache.ts):
+// "Run a Model…" lists the models in the Hugging Face cache (src/core/checkpoint-files/hf-cache.ts):
 // a fake cache laid out as the hub makes it (snapshots/<commit>/ files are links into blobs/), where
-// a gpt2, a llama and a qwen2 are listed, a bert is not, and a model whose config links out of the
-// cache is not followed (so not listed).
+// a gpt2, a llama and a qwen2 are listed as runnable, a model of a type no family computes is listed with
+// the reason naming config.json's "model_type", and a model whose config links out of the cache is not
+// followed (so not listed).
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listCachedModels, modelType } from '../../../../src/core/checkpoint-files/hf-cache.js';
 import { nodeFolderFs } from '../../../../src/core/checkpoint-files/model-location.js';
+import { FAMILY_NAMES } from '../../../../src/core/checkpoint/families/index.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'attn-')));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -32,24 +34,28 @@ function model(id: string, type: string, commit = '0123abc', linkOut = false): v
 model('gpt2', 'gpt2');
 model('meta/tiny-llama', 'llama');
 model('Qwen/Qwen2-0.5B', 'qwen2', 'deadbeef');
-model('google/bert', 'bert');
+model('google/nonesuch', 'nonesuch');
 model('evil/out', 'gpt2', 'e1', true);
 mkdirSync(join(cache, 'datasets--x--y'));
 
-test('the supported models of the cache are listed with their id, snapshot and type; others are not', () => {
+test('the models of the cache are listed with their id, snapshot and type; one no family runs says why', () => {
   const listed = listCachedModels(cache, nodeFolderFs);
-  assert.deepEqual(listed.map((m) => [m.id, m.type, m.commit]), [
-    ['Qwen/Qwen2-0.5B', 'qwen2', 'deadbeef'],
-    ['gpt2', 'gpt2', '0123abc'],
-    ['meta/tiny-llama', 'llama', '0123abc'],
+  assert.deepEqual(listed.map((m) => [m.id, m.type, m.commit, m.unsupported === undefined]), [
+    ['Qwen/Qwen2-0.5B', 'qwen2', 'deadbeef', true],
+    ['google/nonesuch', 'nonesuch', '0123abc', false],
+    ['gpt2', 'gpt2', '0123abc', true],
+    ['meta/tiny-llama', 'llama', '0123abc', true],
   ]);
-  assert.equal(listed[1].folder, join(cache, 'models--gpt2', 'snapshots', '0123abc'));
+  assert.equal(listed[2].folder, join(cache, 'models--gpt2', 'snapshots', '0123abc'));
+  assert.match(listed[1].unsupported ?? '', /^config\.json "model_type" is "nonesuch": Attention Lens runs /);
 });
 
-test('a missing cache lists nothing; model_type is read from the config\'s JSON only', () => {
+test('every family of the registry is runnable, and the reasons name the families and the config key', () => {
+  for (const name of FAMILY_NAMES) assert.deepEqual(modelType(JSON.stringify({ model_type: name })), { type: name }, name);
+  const { unsupported } = modelType('{"model_type":"nonesuch"}');
+  for (const name of FAMILY_NAMES) assert.ok(unsupported?.includes(name), `${name} is named in: ${unsupported}`);
+  assert.match(modelType('{"architectures":[]}').unsupported ?? '', /^its config\.json has no "model_type"/);
+  assert.match(modelType('not json').unsupported ?? '', /^its config\.json is not JSON/);
+  assert.match(modelType(undefined).unsupported ?? '', /cannot be read/);
   assert.deepEqual(listCachedModels(join(root, 'none'), nodeFolderFs), []);
-  assert.equal(modelType('{"model_type":"llama"}'), 'llama');
-  assert.equal(modelType('{"model_type":"bert"}'), undefined);
-  assert.equal(modelType('not json'), undefined);
-  assert.equal(modelType(undefined), undefined);
 });

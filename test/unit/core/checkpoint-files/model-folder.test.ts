@@ -55,6 +55,13 @@ test('vocab.json + merges.txt when there is no tokenizer.json', () => {
   assert.deepEqual(m.tokenizerFiles, { vocabJson: '{"a":0}', mergesTxt: '#version: 0.2\n' });
 });
 
+test('BERT\'s vocab.txt, with tokenizer_config.json, when there is neither tokenizer.json nor vocab.json', () => {
+  const dir = folder('bert', { 'config.json': '{}', 'vocab.txt': '[UNK]\na\n', 'tokenizer_config.json': '{}' }, { 'model.safetensors': ['x'] });
+  const m = readModelFolder(dir);
+  m.close();
+  assert.deepEqual(m.tokenizerFiles, { vocabTxt: '[UNK]\na\n', tokenizerConfigJson: '{}' });
+});
+
 test('refusals: no weights, a shard outside the folder, a folder named as a shard, a config over its budget, a config that is a folder', () => {
   assert.throws(() => readModelFolder(folder('none', { 'config.json': '{}', 'tokenizer.json': '{}' })), /model\.safetensors: no such file \(nor model\.safetensors\.index\.json\)/);
   for (const bad of ['../one.safetensors', 'sub/one.safetensors', '/etc/one.safetensors', '.hidden.safetensors', 'one.bin']) {

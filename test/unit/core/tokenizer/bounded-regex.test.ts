@@ -110,3 +110,13 @@ test('a Replace that would grow the text past its budget stops there, naming its
   assert.throws(() => boundedReplace('abc'.repeat(1000), /(?:)/gu, 'x'.repeat(50), 10_000, 'normalizer.normalizers[2]'), /^TokenizerError: tokenizer\.json: the Replace at "normalizer\.normalizers\[2\]" makes a text of 3000 characters longer than 10000/);
   assert.equal(boundedReplace('a b', / /gu, '\u2581', 3, 'k'), 'a\u2581b');
 });
+
+test('Split\'s merged behaviours as Hugging Face documents them on "the-final--countdown"', () => {
+  const dash = /-/gu;
+  assert.deepEqual(boundedSplit('the-final--countdown', dash, 'Isolated', 'k'), ['the', '-', 'final', '-', '-', 'countdown']);
+  assert.deepEqual(boundedSplit('the-final--countdown', dash, 'Removed', 'k'), ['the', 'final', 'countdown']);
+  assert.deepEqual(boundedSplit('the-final--countdown', dash, 'MergedWithPrevious', 'k'), ['the-', 'final-', '-', 'countdown']);
+  assert.deepEqual(boundedSplit('the-final--countdown', dash, 'MergedWithNext', 'k'), ['the', '-final', '-', '-countdown']);
+  assert.deepEqual(boundedSplit('-a-', dash, 'MergedWithPrevious', 'k'), ['-', 'a-']);
+  assert.deepEqual(boundedSplit('-a-', dash, 'MergedWithNext', 'k'), ['-a', '-']);
+});

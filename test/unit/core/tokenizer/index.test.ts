@@ -90,6 +90,18 @@ test('a normalizer in the file runs first: NFC joins e + U+0301 into é, Lowerca
   assert.deepEqual(ids(from(lower), 'A CAT'), [64, 259]);
 });
 
+test('Lowercase maps each character alone, as Rust does: a final Σ is σ, in the text and in a normalized added token', () => {
+  const lower = gpt2Style(CAT);
+  lower.normalizer = { type: 'Lowercase' };
+  (lower.added_tokens as Record<string, unknown>[]).push({ id: 300, content: 'ΟΣ', normalized: true, special: false });
+  const tok = from(lower);
+  // "οσ" (σ is U+03C3, bytes CF 83) is the added token, matched in the lower-cased text; "ος" would be bytes.
+  assert.deepEqual(ids(tok, 'ΟΣ'), [300]);
+  assert.deepEqual(ids(tok, 'xΟΣ'), [87, 300]);
+  assert.deepEqual(ids(tok, 'ΑΣ'), ids(tok, 'ασ'));
+  assert.notDeepEqual(ids(tok, 'ΑΣ'), ids(tok, 'ας'));
+});
+
 test('an added token in the text is split out before the model: "cat<|endoftext|> cat" is c at, 260, Ġcat', () => {
   assert.deepEqual(gpt2.encode('cat<|endoftext|> cat'), { ids: [66, 258, 260, 259], pieces: ['c', 'at', '<|endoftext|>', 'Ġcat'] });
   assert.deepEqual(ids(gpt2, '<|endoftext|><|endoftext|>'), [260, 260]);
