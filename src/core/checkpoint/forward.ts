@@ -23,7 +23,8 @@
 // is exact for a causal model, bit for bit: a position's residual stream depends only on the tokens
 // at and before it, positions are absolute (learned rows, RoPE by position), and every product here
 // sums each cell in the same order whatever the number of rows (kernels/gemm.ts), every norm and
-// softmax works row by row. The last position is always computed (its logits are not kept).
+// softmax works row by row. The last position is always computed (its logits are not kept). A
+// dynamic RoPE's frequencies depend on the run's length: a kept run rotated by others is not reused.
 import { attendEach, type KeyMask } from '../attention/attend.js';
 import { columnsOf, matmul, matmulTransposed, type Matrix } from '../linalg/matrix.js';
 import type { ModelConfig } from './config.js';
