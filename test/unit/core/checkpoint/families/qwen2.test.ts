@@ -6,6 +6,8 @@
 // the biases), so they change nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { ModelError } from '../../../../../src/core/checkpoint/error.js';
 import { qwen2 } from '../../../../../src/core/checkpoint/families/qwen2.js';
 import { attentionOf } from '../../../../../src/core/checkpoint/families/family.js';
 import { readModelConfig } from '../../../../../src/core/checkpoint/config.js';
@@ -69,4 +71,40 @@ test('the tensors: biases on q, k and v with their widths, none on o or the MLP;
   assert.deepEqual([...shapes.keys()].filter((n) => n.endsWith('.bias')).length, 2 * 3);
   assert.equal(names.head, 'model.embed_tokens.weight');
   assert.equal(shapes.has('lm_head.weight'), false);
+});
+
+const ABSENT = Symbol('absent');
+const HOSTILE: unknown[] = [ABSENT, null, 0, 1, 2, 3, 4, 28, -1, 2.5, 1e300, '4', 'true', true, false, [], {},
+  ['full_attention', 'sliding_attention', 'full_attention'], ['sliding_attention', 'sliding_attention', 'sliding_attention'],
+  ['full_attention', 'full_attention'], ['full_attention', 'sliding', 'full_attention'], [1, 2, 3]];
+const WINDOW_KEYS = ['use_sliding_window', 'sliding_window', 'max_window_layers', 'layer_types'];
+
+/** Qwen2Config's rule, written out: the window only with use_sliding_window true; layer_types, else layers from max_window_layers. */
+function rule(json: Record<string, unknown>): ({ kind: 'causal' } | { kind: 'sliding'; window: number })[] {
+  const window = json.use_sliding_window === true ? (json.sliding_window === undefined ? 4096 : json.sliding_window) : null;
+  const types = json.layer_types ?? [0, 1, 2].map((i) => (window !== null && i >= ((json.max_window_layers ?? 28) as number) ? 'sliding_attention' : 'full_attention'));
+  return (types as string[]).map((t) => (t === 'sliding_attention' ? slide(window as number) : full));
+}
+
+test('property: hostile window keys are refused in one sentence naming config.json and a window key, or computed as Qwen2Config\'s rule says', () => {
+  fc.assert(fc.property(fc.array(fc.tuple(fc.constantFrom(...WINDOW_KEYS), fc.constantFrom(...HOSTILE)), { minLength: 1, maxLength: 4 }), (changes) => {
+    const json: Record<string, unknown> = { ...QWEN2_CONFIG, num_hidden_layers: 3 };
+    for (const [key, value] of changes) {
+      if (value === ABSENT) delete json[key];
+      else json[key] = value;
+    }
+    let got;
+    try {
+      got = [0, 1, 2].map((l) => attentionOf(readModelConfig(JSON.stringify(json)), l));
+    } catch (e) {
+      assert.ok(e instanceof ModelError, String(e));
+      assert.match(e.message, /^config\.json: "(use_sliding_window|sliding_window|max_window_layers|layer_types)"/);
+      assert.doesNotMatch(e.message, /\n|NaN|undefined/);
+      return;
+    }
+    // null reads as absent for every key but sliding_window, where it is "no window".
+    for (const key of ['use_sliding_window', 'max_window_layers', 'layer_types']) if (json[key] === null) delete json[key];
+    if (json.sliding_window === null) json.use_sliding_window = false;
+    assert.deepEqual(got, rule(json), JSON.stringify(json));
+  }), { seed: 3104, numRuns: 1500 });
 });

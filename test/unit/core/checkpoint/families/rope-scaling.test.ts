@@ -59,6 +59,18 @@ test('Llama 3.2\'s rope_scaling, the "type" spelling and transformers 5\'s rope_
   assert.throws(() => read({ head_dim: 2, hidden_size: 8, num_attention_heads: 4, num_key_value_heads: 2, rope_scaling: { type: 'dynamic', factor: 2 } }), /"rope_scaling": .* is not supported \(dynamic raises the base to head_dim \/ \(head_dim − 2\), and head_dim is 2\)$/);
 });
 
+test('a Llama 3.2 saved by transformers 5 (rope_parameters with rope_theta inside) runs as the rope_scaling form, bit for bit', () => {
+  const base = { ...QWEN2_CONFIG, model_type: 'llama', head_dim: 16, num_attention_heads: 2, num_key_value_heads: 1 };
+  const old = tinyCheckpoint({ ...base, rope_theta: 500000, rope_scaling: LLAMA3 }, 6);
+  const v5 = tinyCheckpoint({ ...base, rope_theta: undefined, rope_parameters: { ...LLAMA3, rope_theta: 500000 } }, 6);
+  const plain = tinyCheckpoint({ ...base, rope_theta: 500000 }, 6);
+  const ids = [3, 17, 5, 5, 39, 0, 12, 8, 3, 21, 4, 30];
+  const [a, b, c] = [old, v5, plain].map(({ configText, tensors }) => { const m = loadModel(configText, tensors); return forward(m.config, m.names, m.weights, ids); });
+  a.attention.forEach((layer, l) => assert.deepEqual(layer, b.attention[l]));
+  assert.deepEqual(a.logits, b.logits);
+  assert.notDeepEqual(a.attention, c.attention);
+});
+
 const chars: Tokenizer = { vocabSize: 40, encode: (text, most) => { const ids = [...text].slice(0, most).map((ch) => ch.charCodeAt(0) % 40); return { ids, pieces: ids.map(String) }; }, decodeOne: (id) => `t${id}` };
 
 test('a RoPE model runs past max_position_embeddings (dynamic scales there); learned positions stay a hard limit', () => {
