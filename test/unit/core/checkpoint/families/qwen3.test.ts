@@ -2,7 +2,8 @@
 // with each head's q and k RMS-normed over head_dim before RoPE (self_attn.q_norm, k_norm, one
 // [head_dim] weight per layer shared by the heads), head_dim as given (not hidden / heads), Qwen3
 // 0.6B's published config read whole, attention_bias refused, the window keys read as Qwen2's; and on
-// a tiny checkpoint, the lens's q of a head is RoPE(RMSNorm(x · W_Q) · q_norm) computed by hand.
+// a tiny checkpoint, the lens's q of a head is RoPE(RMSNorm(x · W_Q) · q_norm) computed by hand, and a
+// kept model's reuse of its last run's keys gives a fresh run's bits.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { qwen3 } from '../../../../../src/core/checkpoint/families/qwen3.js';
@@ -75,4 +76,24 @@ test('a head\'s q and k in the lens are RoPE(RMSNorm over head_dim of x · W, ti
       }
     }
   }
+});
+
+const chars: Tokenizer = { vocabSize: 40, encode: (text) => ({ ids: [...text].map((ch) => ch.charCodeAt(0) % 40), pieces: [...text] }), decodeOne: (id) => `t${id}` };
+const bytesOf = (a: Float32Array | Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+
+test('a kept model reusing its last run (q/k norms, a sliding layer beside full ones) equals a fresh run bit for bit', () => {
+  const config = { ...QWEN3_CONFIG, num_hidden_layers: 3, use_sliding_window: true, sliding_window: 3, layer_types: ['full_attention', 'sliding_attention', 'full_attention'] };
+  const { configText, tensors } = tinyCheckpoint(config, 12);
+  const kept = loadModel(configText, tensors, { keep: true });
+  for (const [text, reused] of [['The cat sat on the mat', 0], ['The cat sat on a hat', 15], ['The cat sat on a hat.', 20]] as const) {
+    const got = runText(kept, chars, text), fresh = runText(loadModel(configText, tensors), chars, text);
+    assert.equal(got.reused, reused, text);
+    got.attention.forEach((a, l) => assert.ok(bytesOf(a).equals(bytesOf(fresh.attention[l])), `${text}: layer ${l}`));
+    assert.deepEqual(got.next, fresh.next);
+  }
+  // The sliding layer hides what its window does; the full ones do not.
+  const run = runText(loadModel(configText, tensors), chars, 'The cat sat on the mat');
+  const n = run.ids.length;
+  assert.equal(run.attention[1][(n - 1) * n], 0);
+  assert.ok(run.attention[0][(n - 1) * n] > 0 && run.attention[2][(n - 1) * n] > 0);
 });
