@@ -31,7 +31,10 @@ export function readRope(json: Obj, file: string, at: RopeContext): RopeKeys {
   const theta = readTheta(json, file);
   const fromScaling = scalingOf(json, file, 'rope_scaling', at);
   const fromParameters = scalingOf(json, file, 'rope_parameters', at);
-  if (fromScaling && fromParameters) refuse(file, 'rope_parameters', json.rope_parameters, 'rope_scaling scales RoPE too; which one the model was trained with cannot be told');
+  // Both may be saved alike; two that differ leave which one the model was trained with unknown.
+  if (fromScaling && fromParameters && JSON.stringify(fromScaling) !== JSON.stringify(fromParameters)) {
+    refuse(file, 'rope_parameters', json.rope_parameters, 'rope_scaling scales RoPE otherwise; which one the model was trained with cannot be told');
+  }
   const scaling = fromScaling ?? fromParameters;
   const problem = frequencyProblem(ropeFrequencies(theta, at.headDim, scaling, at.contextLength), at.contextLength);
   if (problem) {

@@ -55,7 +55,8 @@ test('Llama 3.2\'s rope_scaling, the "type" spelling and transformers 5\'s rope_
   assert.deepEqual(read({ rope_scaling: { type: 'linear', factor: 4 } }).ropeScaling, { kind: 'linear', factor: 4 });
   assert.deepEqual(read({ max_position_embeddings: 16, rope_scaling: { type: 'dynamic', factor: 2 } }).ropeScaling, { kind: 'dynamic', factor: 2, original: 16 });
   assert.equal(read({ rope_scaling: { rope_type: 'default' } }).ropeScaling, undefined);
-  assert.throws(() => read({ rope_scaling: LLAMA3, rope_parameters: { rope_type: 'linear', factor: 2 } }), /^ModelError: config\.json: "rope_parameters": .* is not supported \(rope_scaling scales RoPE too/);
+  assert.throws(() => read({ rope_scaling: LLAMA3, rope_parameters: { rope_type: 'linear', factor: 2 } }), /^ModelError: config\.json: "rope_parameters": .* is not supported \(rope_scaling scales RoPE otherwise/);
+  assert.deepEqual(read({ rope_scaling: LLAMA3, rope_parameters: { ...LLAMA3, rope_theta: 500000 } }).ropeScaling, want);
   assert.throws(() => read({ head_dim: 2, hidden_size: 8, num_attention_heads: 4, num_key_value_heads: 2, rope_scaling: { type: 'dynamic', factor: 2 } }), /"rope_scaling": .* is not supported \(dynamic raises the base to head_dim \/ \(head_dim − 2\), and head_dim is 2\)$/);
 });
 
