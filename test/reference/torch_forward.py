@@ -252,6 +252,9 @@ def load(folder):
 def forward(c, w, ids):
     """Every layer's attention weights [layers][heads, n, n] and the last position's softmax, float32."""
     import torch
+    from families.rotary import handles as rotary_handles, forward as rotary  # scaled RoPE, sliding windows, qwen3
+    if rotary_handles(c):
+        return rotary(c, w, ids, torch.float32)
     ids = torch.tensor(ids, dtype=torch.long)
     n = len(ids)
     causal = torch.tril(torch.ones(n, n, dtype=torch.bool))

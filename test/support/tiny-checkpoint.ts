@@ -12,6 +12,12 @@ export const QWEN2_CONFIG = {
   model_type: 'qwen2', hidden_size: 16, num_attention_heads: 4, num_key_value_heads: 2, head_dim: 6, intermediate_size: 24,
   num_hidden_layers: 2, max_position_embeddings: 32, vocab_size: 40, tie_word_embeddings: true, rope_theta: 100,
 };
+/** Qwen3's keys: head_dim given (not hidden / heads), q/k norms, 8 query heads over 2 key/value heads. */
+export const QWEN3_CONFIG = {
+  model_type: 'qwen3', hidden_size: 16, num_attention_heads: 8, num_key_value_heads: 2, head_dim: 6, intermediate_size: 24,
+  num_hidden_layers: 2, max_position_embeddings: 32, vocab_size: 40, tie_word_embeddings: true, rope_theta: 1000, attention_bias: false,
+  use_sliding_window: false, sliding_window: null,
+};
 
 /** The config's text and its tensors (random, seeded), plus any `extra` tensors. */
 export function tinyCheckpoint(config: object, seed = 1, extra: Record<string, number[]> = {}): { configText: string; tensors: Map<string, TensorRef> } {

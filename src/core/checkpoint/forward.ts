@@ -3,8 +3,10 @@
 // position only (the head's vocab × d_model product is needed nowhere else). One generic block,
 // driven by the family's description (families/family.ts) and never by the family's name:
 // x += attention(norm1(x)); x += mlp(norm2(x)), with the norm kind, the positions (learned rows or
-// RoPE), the layout of every matrix (y = x · W for a Conv1D's [in, out], x · Wᵀ for an nn.Linear's
-// [out, in]), fused or separate q/k/v, the biases, the attention kind (causal, or a sliding window;
+// RoPE, its frequencies scaled as the config says: rope-frequencies.ts), the layout of every matrix
+// (y = x · W for a Conv1D's [in, out], x · Wᵀ for an nn.Linear's [out, in]), fused or separate
+// q/k/v, the biases, a per-head RMSNorm on q and k before RoPE where the description has one, the
+// attention kind of each layer (causal, or a sliding window;
 // grouped-query when kvHeads < heads: query head h reads key/value head ⌊h / (heads / kvHeads)⌋) and
 // the MLP (gelu_new, SwiGLU) as it says. A kind the block does not compute yet (post or sandwich
 // norms, a parallel block, bidirectional attention, softcapping) is refused by readModelConfig
@@ -21,12 +23,14 @@
 // is exact for a causal model, bit for bit: a position's residual stream depends only on the tokens
 // at and before it, positions are absolute (learned rows, RoPE by position), and every product here
 // sums each cell in the same order whatever the number of rows (kernels/gemm.ts), every norm and
-// softmax works row by row. The last position is always computed (its logits are not kept).
+// softmax works row by row. The last position is always computed (its logits are not kept). A
+// dynamic RoPE's frequencies depend on the run's length: a kept run rotated by others is not reused.
 import { attendEach, type KeyMask } from '../attention/attend.js';
 import { columnsOf, matmul, matmulTransposed, type Matrix } from '../linalg/matrix.js';
 import type { ModelConfig } from './config.js';
 import { ModelError } from './error.js';
-import type { LayerNames, ModelNames } from './families/family.js';
+import { attentionOf, type LayerNames, type ModelNames } from './families/family.js';
+import { frequencyProblem, ropeFrequencies, sameFrequencies } from './rope-frequencies.js';
 import type { Weights } from './weights.js';
 import { addBias, addInto, applyRope, geluNew, layerNorm, rmsNorm, ropeTables, swiglu } from './ops.js';
 
@@ -66,6 +70,8 @@ export interface KeptRun {
   values: Float64Array[];
   /** Per layer, [heads, n, n]: the run's attention (shared with its result; never written). */
   attention: Float32Array[];
+  /** RoPE's frequencies the keys were rotated by (a dynamic RoPE's change with the run's length). */
+  frequencies?: Float64Array;
 }
 
 export interface ForwardOptions {
@@ -94,15 +100,20 @@ export function keptBytes(c: ModelConfig, n: number): number {
 export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: readonly number[], options: ForwardOptions = {}): ForwardOutput {
   const n = ids.length, E = c.dModel, D = c.headDim, KV = c.kvHeads * D, H = c.heads;
   if (n === 0) throw new ModelError('the text has no tokens to run');
-  if (n > c.contextLength) throw new ModelError(`${n} tokens are more than the model's context length of ${c.contextLength}`);
-  const reuse = options.capture ? undefined : options.reuse;
+  // Learned positions have no row past the context; RoPE rotates any position (Hugging Face runs it).
+  if (n > c.contextLength && c.block.position === 'learned') throw new ModelError(`${n} tokens are more than the model's context length of ${c.contextLength}`);
+  const frequencies = c.block.position === 'rope' ? ropeFrequencies(c.ropeTheta, D, c.ropeScaling, n) : undefined;
+  const overflow = frequencies && frequencyProblem(frequencies, n);
+  if (overflow) throw new ModelError(`config.json: ${overflow} (rope_theta ${c.ropeTheta}${c.ropeScaling ? `, rope_scaling ${c.ropeScaling.kind}` : ''})`);
+  // Kept keys are reusable only if rotated by the same frequencies (a dynamic RoPE's depend on n).
+  const reuse = options.capture || !sameFrequencies(options.reuse?.frequencies, frequencies) ? undefined : options.reuse;
   // The first position computed: after the shared prefix, and never past the last position.
   const p = reuse ? Math.min(sharedPrefix(reuse.ids, ids), n - 1) : 0;
   const rows = n - p;
   // Held for the whole pass (the budget counts it): a tied head reads it again at the end.
   const table = w.f32(names.embed);
   const x = embed(c, names, w, table, ids, p);
-  const rope = c.block.position === 'rope' ? ropeTables(n, D, c.ropeTheta, p) : undefined;
+  const rope = frequencies ? ropeTables(n, D, frequencies, p) : undefined;
   const attention: Float32Array[] = [];
   const keys: Float64Array[] = [], values: Float64Array[] = [];
   let captured: LayerRecording | undefined;
@@ -110,6 +121,10 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     const l = names.layers[layer];
     const h = norm(c, x, w, l.norm1, l.norm1Bias);
     const { q, k: newKeys, v: newValues } = projections(c, w, l, h);
+    if (c.block.qkNorm) {
+      headNorm(q.data, D, w.f32(l.qNorm!), c.eps);
+      headNorm(newKeys.data, D, w.f32(l.kNorm!), c.eps);
+    }
     if (rope) {
       applyRope(q.data, rows, H, D, rope);
       applyRope(newKeys.data, rows, c.kvHeads, D, rope);
@@ -120,7 +135,7 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     const capturing = options.capture?.layer === layer;
     const weights = new Float32Array(H * rows * n);
     const recorded = capturing ? new Float64Array(H * rows * n) : undefined;
-    const mixed = attend(c, q, k, v, p, weights, recorded);
+    const mixed = attend(c, layer, q, k, v, p, weights, recorded);
     attention.push(reuse && p > 0 ? joinedAttention(reuse.attention[layer], reuse.ids.length, weights, H, n, p) : weights);
     if (capturing) {
       captured = { residual: x.data.slice(), x: h.data, q: q.data, k: k.data, v: v.data, weights: recorded! };
@@ -136,7 +151,7 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
   return {
     attention, logits: headLogits(names.head === names.embed ? table : w.f32(names.head), last.data, c.vocab, E), reused: p,
     ...(captured ? { captured } : {}),
-    ...(options.keep ? { kept: { ids: [...ids], keys, values, attention } } : {}),
+    ...(options.keep ? { kept: { ids: [...ids], keys, values, attention, ...(frequencies ? { frequencies } : {}) } } : {}),
   };
 }
 
@@ -215,8 +230,9 @@ function projections(c: ModelConfig, w: Weights, l: LayerNames, h: Matrix): { q:
  * one head's float64 weights at once, not every head's (100 MB at 1,024 tokens and 12 heads); the
  * heads' outputs come back side by side [n − first, heads · D].
  */
-function attend(c: ModelConfig, q: Matrix, k: Matrix, v: Matrix, first: number, layer: Float32Array, recorded?: Float64Array): Matrix {
-  const mask: KeyMask = c.attention.kind === 'sliding' ? { window: c.attention.window } : 'causal';
+function attend(c: ModelConfig, index: number, q: Matrix, k: Matrix, v: Matrix, first: number, layer: Float32Array, recorded?: Float64Array): Matrix {
+  const kind = attentionOf(c, index);
+  const mask: KeyMask = kind.kind === 'sliding' ? { window: kind.window } : 'causal';
   const size = q.rows * k.rows;
   return attendEach({
     q, k, v, heads: c.heads, kvHeads: c.kvHeads, divisor: Math.sqrt(c.headDim), mask, first,
@@ -225,6 +241,11 @@ function attend(c: ModelConfig, q: Matrix, k: Matrix, v: Matrix, first: number, 
       recorded?.set(weights.data, head * size);
     },
   });
+}
+
+/** RMSNorm over each headDim-wide slice of every row of `x`, in place, with one weight for every head (Qwen3's q_norm, k_norm). */
+function headNorm(x: Float64Array, headDim: number, weight: Float32Array, eps: number): void {
+  x.set(rmsNorm(x, headDim, weight, eps));
 }
 
 /** The family's MLP: gelu_new(x · W_fc + b) · W_proj + b, or down(silu(gate(x)) · up(x)). */

@@ -70,10 +70,16 @@ const gb = (bytes: number) => `${(bytes / 2 ** 30).toFixed(bytes < 2 ** 30 ? 2 :
 export function runRefusal(m: LoadedModel, n: number, budget: number): string | undefined {
   const need = runBytes(m, n);
   if (need <= budget) return undefined;
-  let fits = 0;
-  for (let step = 1 << 20; step >= 1; step >>= 1) if (fits + step <= n && runBytes(m, fits + step) <= budget) fits += step;
+  const fits = mostTokens(m, budget, n);
   const advice = fits > 0 ? `use --max-tokens ${fits} or fewer` : 'the weights alone do not fit';
   return `a run of ${n} tokens on this ${m.config.type} model needs about ${gb(need)}, over the budget of ${gb(budget)}: ${advice}`;
+}
+
+/** The most tokens (at most `cap`) a run may take within `budget` bytes. */
+export function mostTokens(m: LoadedModel, budget: number, cap = 1 << 21): number {
+  let fits = 0;
+  for (let step = 1 << 20; step >= 1; step >>= 1) if (fits + step <= cap && runBytes(m, fits + step) <= budget) fits += step;
+  return fits;
 }
 
 /** The `count` most likely ids of the logits with their softmax probabilities, most likely first. */
@@ -110,14 +116,17 @@ export interface RunOptions {
 export function runText(m: LoadedModel, tokenizer: Tokenizer, text: string, options: RunOptions = {}): RunResult {
   const t0 = performance.now();
   // Only as much of the text is tokenized as the ids the run can use take: the first maxTokens, or one
-  // past the context length to know the text is too long (an 8 MB text costs what its first ids cost).
+  // past the limit to know the text is too long (an 8 MB text costs what its first ids cost). Learned
+  // positions end at the context length; RoPE rotates any position (Hugging Face runs a Llama past
+  // max_position_embeddings, and a dynamic RoPE exists for that), so there the budget is the limit.
   const { contextLength } = m.config;
-  const encoding = tokenizer.encode(text, options.maxTokens ?? contextLength + 1);
+  const limit = m.config.block.position === 'learned' ? contextLength : mostTokens(m, options.budget ?? DEFAULT_RUN_BYTES);
+  const encoding = tokenizer.encode(text, options.maxTokens ?? limit + 1);
   let ids = encoding.ids, pieces = encoding.pieces;
   if (options.maxTokens !== undefined) {
     ids = ids.slice(0, options.maxTokens);
     pieces = pieces.slice(0, options.maxTokens);
-  } else if (ids.length > contextLength) {
+  } else if (ids.length > contextLength && m.config.block.position === 'learned') {
     throw new ModelError(`the text is over ${contextLength} tokens, more than the model's context length of ${contextLength}: use --max-tokens to keep the first ones`);
   }
   if (ids.length === 0) throw new ModelError('the text has no tokens to run');

@@ -62,14 +62,15 @@ export function swiglu(gate: Float64Array, up: Float64Array): void {
 
 /**
  * RoPE's cos and sin tables for positions from…n − 1, [n − from, headDim / 2] each (the same for both
- * halves of a head). A position's row is the same whatever `from` and `n` are (a run that reuses a
- * prefix rotates its new positions exactly as a whole run does).
+ * halves of a head), from θ (the default frequencies) or the headDim / 2 frequencies themselves (a
+ * scaled RoPE). A position's row is the same whatever `from` and `n` are (a run that reuses a prefix
+ * rotates its new positions exactly as a whole run does).
  */
-export function ropeTables(n: number, headDim: number, theta: number, from = 0): { cos: Float64Array; sin: Float64Array } {
+export function ropeTables(n: number, headDim: number, theta: number | Float64Array, from = 0): { cos: Float64Array; sin: Float64Array } {
   const half = headDim / 2;
   const cos = new Float64Array((n - from) * half), sin = new Float64Array((n - from) * half);
   for (let i = 0; i < half; i++) {
-    const inv = 1 / theta ** ((2 * i) / headDim);
+    const inv = typeof theta === 'number' ? 1 / theta ** ((2 * i) / headDim) : theta[i];
     for (let p = from; p < n; p++) {
       cos[(p - from) * half + i] = Math.cos(p * inv);
       sin[(p - from) * half + i] = Math.sin(p * inv);

@@ -48,3 +48,11 @@ export function refuse(file: string, key: string, value: unknown, why: string): 
 export function multiple(file: string, key: string, value: number, ofKey: string, of: number, more = ''): void {
   if (value % of !== 0) throw new ModelError(`${file}: "${key}" ${value} is not a multiple of "${ofKey}" ${of}${more}`);
 }
+
+/** A whole number ≥ 0 under `key`, `fallback` when absent (a count that may be none, such as max_window_layers). */
+export function count(json: Obj, file: string, key: string, fallback: number): number {
+  const v = json[key];
+  if (v === undefined || v === null) return fallback;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_SIZE) throw new ModelError(`${file}: "${key}" must be a whole number from 0 to ${MAX_SIZE}, got ${shown(v)}`);
+  return v;
+}

@@ -31,6 +31,16 @@ export type BlockKind = 'sequential' | 'parallel';
  */
 export type AttentionKind = { kind: 'causal' } | { kind: 'sliding'; window: number } | { kind: 'bidirectional' };
 
+/**
+ * RoPE's frequencies other than the default 1 / θ^(2i/d), as Hugging Face's rope_type computes them:
+ * linear divides every one by `factor`; dynamic (NTK) raises the base for a run of n > `original`
+ * tokens; llama3 divides the low frequencies by `factor`, keeps the high ones and blends between.
+ */
+export type RopeScaling =
+  | { kind: 'linear'; factor: number }
+  | { kind: 'dynamic'; factor: number; original: number }
+  | { kind: 'llama3'; factor: number; lowFreqFactor: number; highFreqFactor: number; original: number };
+
 /** How every layer of a family computes: data, the same for every model of the family. */
 export interface BlockDescription {
   readonly kind: BlockKind;
@@ -41,6 +51,8 @@ export interface BlockDescription {
   /** Which products add a bias (the tensors are named by the description's `tensors`). */
   readonly bias: { readonly qkv: boolean; readonly o: boolean; readonly mlp: boolean };
   readonly mlp: MlpKind;
+  /** RMSNorm over each head's q and k (head_dim wide, one weight per layer for all heads), before RoPE (Qwen3). */
+  readonly qkNorm?: boolean;
 }
 
 /** A model's sizes, whatever its family: what `attn run --json` prints under "model" beside the family. */
@@ -68,6 +80,10 @@ export interface FamilyConfig extends ModelSizes {
   /** Whether the output head is the embedding matrix (a family whose tensors decide says so in `tensors`). */
   tied: boolean;
   attention: AttentionKind;
+  /** Each layer's attention where layers differ (Qwen2's max_window_layers or layer_types); absent: `attention` for every layer. */
+  layerAttention?: readonly AttentionKind[];
+  /** RoPE's frequency scaling (rope_scaling); absent: the default frequencies. */
+  ropeScaling?: RopeScaling;
   /** Gemma 2's c · tanh(s / c) on the scores and on the final logits; undefined for every family here (the block refuses it). */
   softcap?: { attention?: number; final?: number };
 }
@@ -85,6 +101,8 @@ export interface LayerNames {
   fc?: string; fcBias?: string; proj?: string; projBias?: string;
   /** mlp: 'swiglu'. */
   gate?: string; up?: string; down?: string;
+  /** qkNorm: the RMSNorm weights [headDim] of q and k. */
+  qNorm?: string; kNorm?: string;
 }
 
 export interface ModelNames {
@@ -114,6 +132,11 @@ export interface Family<Name extends string = string> {
    * between saves); `block` is the description, whose biases say which bias tensors are read.
    */
   readonly tensors: (c: FamilyConfig, has: (name: string) => boolean, block: BlockDescription) => FamilyTensors;
+}
+
+/** The keys a layer's queries see: its own kind where layers differ, else the model's. */
+export function attentionOf(c: FamilyConfig, layer: number): AttentionKind {
+  return c.layerAttention?.[layer] ?? c.attention;
 }
 
 /** Records each name's expected shape as it is named: `need(name, shape)` returns the name. */

@@ -5,3 +5,4 @@ export { gpt2 } from './gpt2.js';
 export { llama } from './llama.js';
 export { qwen2 } from './qwen2.js';
 export { mistral } from './mistral.js';
+export { qwen3 } from './qwen3.js';

@@ -29,7 +29,6 @@ const FAMILIES: { base: Record<string, unknown>; keys: string[] }[] = [
 const COMPUTED_FLAG: Record<string, Record<string, boolean>> = {
   gpt2: { scale_attn_weights: true, scale_attn_by_inverse_layer_idx: false },
   llama: { attention_bias: false, mlp_bias: false },
-  qwen2: { use_sliding_window: false },
 };
 const truthy = (v: unknown) => v !== ABSENT && v !== null && v !== 0 && v !== '' && v !== false && !(Array.isArray(v) && v.length === 0) && !(typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
 
