@@ -2,12 +2,14 @@
 // attention weights for every query head ([heads, n, n] as float32), and the logits at the last
 // position only (the head's vocab × d_model product is needed nowhere else). One generic block,
 // driven by the family's description (families/family.ts) and never by the family's name:
-// x += attention(norm1(x)); x += mlp(norm2(x)), with the norm kind, the positions (learned rows or
-// RoPE), the layout of every matrix (y = x · W for a Conv1D's [in, out], x · Wᵀ for an nn.Linear's
-// [out, in]), fused or separate q/k/v, the biases, the attention kind (causal, or a sliding window;
+// x += attention(norm1(x)); x += mlp(norm2(x)) (sequential), or x += attention(norm1(x)) +
+// mlp(norm2(x)) with both norms of the same x (parallel), with the norm kind, the positions (learned
+// rows, or RoPE on the whole head or its first rotaryDims), the layout of every matrix (y = x · W
+// for a Conv1D's [in, out], x · Wᵀ for an nn.Linear's [out, in]), fused or separate q/k/v, the
+// biases, the attention kind (causal, or a sliding window;
 // grouped-query when kvHeads < heads: query head h reads key/value head ⌊h / (heads / kvHeads)⌋) and
-// the MLP (gelu_new, SwiGLU) as it says. A kind the block does not compute yet (post or sandwich
-// norms, a parallel block, bidirectional attention, softcapping) is refused by readModelConfig
+// the MLP (gelu_new, exact GELU, SwiGLU) as it says. A kind the block does not compute yet (post or
+// sandwich norms, bidirectional attention, softcapping) is refused by readModelConfig
 // (config.ts), before any tensor is loaded. The
 // activations are linalg's Matrix and its products, which give the same bits whatever the number of
 // rows (they switch between the WebAssembly kernel and a JavaScript loop that sum every cell in the
@@ -28,7 +30,7 @@ import type { ModelConfig } from './config.js';
 import { ModelError } from './error.js';
 import type { LayerNames, ModelNames } from './families/family.js';
 import type { Weights } from './weights.js';
-import { addBias, addInto, applyRope, geluNew, layerNorm, rmsNorm, ropeTables, swiglu } from './ops.js';
+import { addBias, addInto, applyRope, gelu, geluNew, layerNorm, rmsNorm, ropeTables, swiglu } from './ops.js';
 
 export interface ForwardOutput {
   /** Per layer, [heads, n, n] row-major. */
@@ -102,7 +104,8 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
   // Held for the whole pass (the budget counts it): a tied head reads it again at the end.
   const table = w.f32(names.embed);
   const x = embed(c, names, w, table, ids, p);
-  const rope = c.block.position === 'rope' ? ropeTables(n, D, c.ropeTheta, p) : undefined;
+  const rotary = c.rotaryDims ?? D;
+  const rope = c.block.position === 'rope' ? ropeTables(n, rotary, c.ropeTheta, p) : undefined;
   const attention: Float32Array[] = [];
   const keys: Float64Array[] = [], values: Float64Array[] = [];
   let captured: LayerRecording | undefined;
@@ -111,8 +114,8 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     const h = norm(c, x, w, l.norm1, l.norm1Bias);
     const { q, k: newKeys, v: newValues } = projections(c, w, l, h);
     if (rope) {
-      applyRope(q.data, rows, H, D, rope);
-      applyRope(newKeys.data, rows, c.kvHeads, D, rope);
+      applyRope(q.data, rows, H, D, rope, rotary);
+      applyRope(newKeys.data, rows, c.kvHeads, D, rope, rotary);
     }
     const k = reuse && p > 0 ? joined(reuse.keys[layer], newKeys, p, KV) : newKeys;
     const v = reuse && p > 0 ? joined(reuse.values[layer], newValues, p, KV) : newValues;
@@ -128,8 +131,10 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     }
     const out = product(c, mixed, w.f64(l.o));
     if (c.block.bias.o) addBias(out.data, w.f32(l.oBias!));
+    // Parallel: the MLP reads the layer's input, before the attention's output is added to it.
+    const parallel = c.block.kind === 'parallel' ? mlp(c, w, l, norm(c, x, w, l.norm2, l.norm2Bias)) : undefined;
     addInto(x.data, out.data);
-    addInto(x.data, mlp(c, w, l, norm(c, x, w, l.norm2, l.norm2Bias)).data);
+    addInto(x.data, (parallel ?? mlp(c, w, l, norm(c, x, w, l.norm2, l.norm2Bias))).data);
     options.onLayer?.(layer);
   }
   const last = norm(c, { rows: 1, cols: E, data: x.data.subarray((rows - 1) * E) }, w, names.finalNorm, names.finalNormBias);
@@ -227,12 +232,12 @@ function attend(c: ModelConfig, q: Matrix, k: Matrix, v: Matrix, first: number, 
   });
 }
 
-/** The family's MLP: gelu_new(x · W_fc + b) · W_proj + b, or down(silu(gate(x)) · up(x)). */
+/** The family's MLP: gelu_new(x · W_fc + b) · W_proj + b (or the exact GELU), or down(silu(gate(x)) · up(x)). */
 function mlp(c: ModelConfig, w: Weights, l: LayerNames, h: Matrix): Matrix {
-  if (c.block.mlp === 'gelu-new') {
+  if (c.block.mlp === 'gelu-new' || c.block.mlp === 'gelu') {
     const hidden = product(c, h, w.f64(l.fc!));
     if (c.block.bias.mlp) addBias(hidden.data, w.f32(l.fcBias!));
-    geluNew(hidden.data);
+    (c.block.mlp === 'gelu' ? gelu : geluNew)(hidden.data);
     const out = product(c, hidden, w.f64(l.proj!));
     if (c.block.bias.mlp) addBias(out.data, w.f32(l.projBias!));
     return out;

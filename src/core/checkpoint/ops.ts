@@ -52,6 +52,32 @@ export function geluNew(x: Float64Array): void {
   }
 }
 
+/**
+ * The exact GELU, in place: x · (1 + erf(x / √2)) / 2, as PyTorch's nn.GELU() and Hugging Face's
+ * "gelu" compute it (not the tanh approximation).
+ */
+export function gelu(x: Float64Array): void {
+  for (let i = 0; i < x.length; i++) x[i] = 0.5 * x[i] * (1 + erf(x[i] * Math.SQRT1_2));
+}
+
+/**
+ * The error function to a few ulps (JavaScript has none): 2/√π · e^(−z²) · Σ 2ⁿ z^(2n+1) / (1 · 3 · … ·
+ * (2n + 1)), a series of positive terms (no cancellation) summed until a term no longer changes the
+ * sum; ±1 from |z| ≥ 6, where 1 − erf(|z|) < 2.2e-17 is below half an ulp of 1.
+ */
+export function erf(z: number): number {
+  const a = Math.abs(z);
+  if (!(a < 6)) return Number.isNaN(z) ? z : Math.sign(z);
+  const z2 = a * a;
+  let term = a, sum = a;
+  for (let n = 1; term > sum * 1e-17; n++) {
+    term *= (2 * z2) / (2 * n + 1);
+    sum += term;
+  }
+  const value = (2 / Math.sqrt(Math.PI)) * Math.exp(-z2) * sum;
+  return z < 0 ? -value : value;
+}
+
 /** SwiGLU's gate, in place into `gate`: silu(gate) · up. */
 export function swiglu(gate: Float64Array, up: Float64Array): void {
   for (let i = 0; i < gate.length; i++) {
@@ -79,11 +105,12 @@ export function ropeTables(n: number, headDim: number, theta: number, from = 0):
 }
 
 /**
- * Rotates every head of the n × (heads · headDim) `x` in place: for position p and i < headDim / 2,
- * (a, b) = (x[i], x[i + half]) becomes (a cos − b sin, b cos + a sin).
+ * Rotates every head of the n × (heads · headDim) `x` in place: for position p and i < dims / 2,
+ * (a, b) = (x[i], x[i + half]) becomes (a cos − b sin, b cos + a sin). `dims` (the whole head unless
+ * given) are the head's first ones that rotate, with tables made for that many; the rest stay.
  */
-export function applyRope(x: Float64Array, n: number, heads: number, headDim: number, tables: { cos: Float64Array; sin: Float64Array }): void {
-  const half = headDim / 2, width = heads * headDim;
+export function applyRope(x: Float64Array, n: number, heads: number, headDim: number, tables: { cos: Float64Array; sin: Float64Array }, dims = headDim): void {
+  const half = dims / 2, width = heads * headDim;
   for (let p = 0; p < n; p++) {
     for (let h = 0; h < heads; h++) {
       const at = p * width + h * headDim;

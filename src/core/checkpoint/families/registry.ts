@@ -5,3 +5,5 @@ export { gpt2 } from './gpt2.js';
 export { llama } from './llama.js';
 export { qwen2 } from './qwen2.js';
 export { mistral } from './mistral.js';
+export { phi3 } from './phi3.js';
+export { gpt_neox } from './gpt_neox.js';
