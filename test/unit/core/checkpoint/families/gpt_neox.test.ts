@@ -205,3 +205,39 @@ test('hostile shapes of query_key_value and its bias (a wrong first dimension, o
     });
   }), { seed: 32, numRuns: 200 });
 });
+
+// Values a typo, a bad conversion or an attacker writes, as hostile-config.test.ts draws them for the other families.
+const ABSENT = Symbol('absent');
+const HOSTILE: unknown[] = [ABSENT, null, 0, -1, 0.5, 1, 2, 3, 7, 64, 1e300, 2 ** 53, 5e-324, 1e-310, '8', 'true', '', true, false, [], [8], {},
+  { rope_type: 'default' }, { rope_type: 'default', rope_theta: 5e-324, partial_rotary_factor: 1 }, { rope_type: 'linear', factor: 2 }, { type: 'dynamic', factor: 2 }, 'gelu_new'];
+const KEYS = ['hidden_size', 'num_attention_heads', 'num_hidden_layers', 'intermediate_size', 'max_position_embeddings', 'vocab_size', 'layer_norm_eps',
+  'rotary_pct', 'rotary_emb_base', 'rope_theta', 'partial_rotary_factor', 'rope_scaling', 'rope_parameters', 'use_parallel_residual', 'attention_bias',
+  'tie_word_embeddings', 'hidden_act'];
+
+test('hostile config.json values (seeded): a one-sentence refusal naming config.json and a key, or a config that computes without NaN', () => {
+  fc.assert(fc.property(fc.array(fc.tuple(fc.constantFrom(...KEYS), fc.constantFrom(...HOSTILE)), { minLength: 1, maxLength: 3 }), (changes) => {
+    const json: Record<string, unknown> = { ...PYTHIA_70M_CONFIG, hidden_size: 64, num_attention_heads: 1 };
+    for (const [key, value] of changes) {
+      if (value === ABSENT) delete json[key];
+      else json[key] = value;
+    }
+    let c;
+    try {
+      c = readModelConfig(JSON.stringify(json));
+    } catch (e) {
+      assert.ok(e instanceof ModelError, String(e));
+      assert.match(e.message, /^config\.json: "[a-z_.]+"/);
+      assert.doesNotMatch(e.message, /\n|NaN|undefined/);
+      return;
+    }
+    for (const size of [c.layers, c.heads, c.dModel, c.headDim, c.vocab, c.contextLength, c.ffn]) assert.ok(Number.isInteger(size) && size >= 1, JSON.stringify(json));
+    assert.equal(c.dModel, c.heads * c.headDim);
+    assert.ok(c.eps > 0 && Number.isFinite(c.eps));
+    assert.equal(c.block.kind, json.use_parallel_residual === false ? 'sequential' : 'parallel');
+    assert.equal(c.block.bias.qkv, json.attention_bias !== false);
+    const dims = c.rotaryDims!;
+    assert.ok(Number.isInteger(dims) && dims >= 2 && dims % 2 === 0 && dims <= c.headDim);
+    const { cos, sin } = ropeTables(c.contextLength, dims, c.ropeTheta, c.contextLength - 1);
+    for (const v of [...cos, ...sin]) assert.ok(Number.isFinite(v), JSON.stringify(json));
+  }), { seed: 20261127, numRuns: 3000 });
+});

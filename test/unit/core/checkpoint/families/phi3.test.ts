@@ -14,6 +14,7 @@ import { readModelConfig } from '../../../../../src/core/checkpoint/config.js';
 import { ModelError } from '../../../../../src/core/checkpoint/error.js';
 import { phi3 } from '../../../../../src/core/checkpoint/families/phi3.js';
 import { rotaryBlock } from '../../../../../src/core/checkpoint/families/rotary-decoder.js';
+import { ropeTables } from '../../../../../src/core/checkpoint/ops.js';
 import { forward } from '../../../../../src/core/checkpoint/forward.js';
 import { headLens } from '../../../../../src/core/checkpoint/lens.js';
 import { loadModel, runText } from '../../../../../src/core/checkpoint/model.js';
@@ -119,6 +120,11 @@ test('a kept model decodes each fused tensor once and its reused runs equal fres
   }
   // Every saved tensor decoded once: the fused ones too, though five names read from them per layer.
   assert.equal(kept.weights.decoded, tensors.size);
+  // The memory estimate counts each saved tensor once, a part as the tensor it is saved in; a part's shape is its rows'.
+  const elements = [...tensors.values()].map((t) => t.shape.reduce((a, b) => a * b, 1));
+  assert.deepEqual(kept.elements, { total: elements.reduce((a, b) => a + b, 0), largest: Math.max(...elements) });
+  const l = kept.names.layers[0];
+  assert.deepEqual([l.q, l.k, l.v, l.gate, l.up, l.down].map((n) => kept.weights.shape(n!)), [[16, 16], [16, 16], [16, 16], [24, 16], [24, 16], [16, 24]]);
 });
 
 test('the lens on a head: W_Q, W_K, W_V are its rows of qkv_proj (transposed), W_O its columns of o_proj; its weights are the run\'s', () => {
@@ -157,4 +163,38 @@ test('hostile shapes of qkv_proj and gate_up_proj (a wrong first dimension, one 
       return true;
     });
   }), { seed: 31, numRuns: 200 });
+});
+
+// Values a typo, a bad conversion or an attacker writes, as hostile-config.test.ts draws them for the other families.
+const ABSENT = Symbol('absent');
+const HOSTILE: unknown[] = [ABSENT, null, 0, -1, 0.5, 0.75, 1, 2, 3, 7, 64, 1e300, 2 ** 53, 5e-324, 1e-310, '8', 'true', '', true, false, [], [8], {},
+  { rope_type: 'default' }, { type: 'longrope', long_factor: [1], short_factor: [1] }, { type: 'su' }, { rope_type: 'default', rope_theta: 5e-324, partial_rotary_factor: 0.5 }];
+const KEYS = ['hidden_size', 'num_attention_heads', 'num_key_value_heads', 'head_dim', 'intermediate_size', 'num_hidden_layers', 'max_position_embeddings',
+  'vocab_size', 'rms_norm_eps', 'rope_theta', 'rope_scaling', 'rope_parameters', 'partial_rotary_factor', 'sliding_window', 'tie_word_embeddings', 'hidden_act'];
+
+test('hostile config.json values (seeded): a one-sentence refusal naming config.json and a key, or a config that computes without NaN', () => {
+  fc.assert(fc.property(fc.array(fc.tuple(fc.constantFrom(...KEYS), fc.constantFrom(...HOSTILE)), { minLength: 1, maxLength: 3 }), (changes) => {
+    const json: Record<string, unknown> = { ...CONFIG, hidden_size: 64, num_attention_heads: 1, num_key_value_heads: 1 };
+    for (const [key, value] of changes) {
+      if (value === ABSENT) delete json[key];
+      else json[key] = value;
+    }
+    let c;
+    try {
+      c = readModelConfig(JSON.stringify(json));
+    } catch (e) {
+      assert.ok(e instanceof ModelError, String(e));
+      assert.match(e.message, /^config\.json: "[a-z_]+"/);
+      assert.doesNotMatch(e.message, /\n|NaN|undefined/);
+      return;
+    }
+    for (const size of [c.layers, c.heads, c.kvHeads, c.dModel, c.headDim, c.vocab, c.contextLength, c.ffn]) assert.ok(Number.isInteger(size) && size >= 1, JSON.stringify(json));
+    assert.equal(c.heads % c.kvHeads, 0);
+    assert.ok(c.eps > 0 && Number.isFinite(c.eps));
+    if (c.attention.kind === 'sliding') assert.ok(Number.isInteger(c.attention.window) && c.attention.window >= 1);
+    const dims = c.rotaryDims ?? c.headDim;
+    assert.ok(Number.isInteger(dims) && dims >= 2 && dims % 2 === 0 && dims <= c.headDim);
+    const { cos, sin } = ropeTables(c.contextLength, dims, c.ropeTheta, c.contextLength - 1);
+    for (const v of [...cos, ...sin]) assert.ok(Number.isFinite(v), JSON.stringify(json));
+  }), { seed: 20261127, numRuns: 3000 });
 });
