@@ -149,7 +149,7 @@ const chars: Tokenizer = {
 };
 const bytesOf = (a: Float32Array | Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
-test('a kept model decodes each saved tensor once and its reused runs equal fresh runs bit for bit', () => {
+test('a model decodes each saved tensor once per run, kept once for all; a kept model\'s reused runs equal fresh runs bit for bit', () => {
   const { configText, tensors } = tinyCheckpoint(PYTHIA_160M_CONFIG, 56);
   const kept = loadModel(configText, tensors, { keep: true });
   for (const [t, reused] of [['The cat sat on the mat', 0], ['The cat sat on a hat', 15], ['The c', 4]] as const) {
@@ -159,6 +159,10 @@ test('a kept model decodes each saved tensor once and its reused runs equal fres
     assert.deepEqual(got.next.map((n) => [n.id, n.p]), fresh.next.map((n) => [n.id, n.p]), t);
   }
   assert.equal(kept.weights.decoded, tensors.size);
+  // Not kept: a run still decodes each saved tensor once, q, k and v (and their biases) one after the other from it.
+  const once = loadModel(configText, tensors);
+  runText(once, chars, 'The cat sat');
+  assert.equal(once.weights.decoded, tensors.size);
 });
 
 test('the lens on a head: W_Q, W_K, W_V and their biases are its rows of query_key_value, q is rotated in its first rotary dims only', () => {
