@@ -141,7 +141,7 @@ export interface Family<Name extends string = string> {
 
 /**
  * Records each name's expected shape as it is named: `need(name, shape)` returns the name; and the
- * parts read from a saved tensor: `part(name, of)` records where `name` sits in `of` and returns it.
+ * parts read from a saved tensor: `part(name, where)` records where `name` sits and returns it.
  */
 export function tensorList(): {
   shapes: Map<string, number[]>; need: (name: string, shape: number[]) => string;

@@ -30,9 +30,11 @@ const BLOCK: BlockDescription = {
 interface Read { key: string; value: unknown }
 
 /**
- * A RoPE setting from rope_parameters' `inner` (transformers 5) or the top-level `outer` (Pythia's
- * own keys), `fallback` when neither is given; `also` is a top-level key some saves write beside
- * `outer` (rope_theta beside rotary_emb_base), which must agree with what is read.
+ * A RoPE setting from rope_parameters' `inner` (transformers 5, which prefers it) or the top-level
+ * `outer` (Pythia's own keys, which transformers 4 prefers), `fallback` when neither is given; `also`
+ * is a top-level key some saves write beside `outer` (rope_theta beside rotary_emb_base). Any of
+ * them given beside the one read must agree with it: which one the model was trained with could not
+ * be told otherwise.
  */
 function ropeKey(json: Obj, file: string, inner: string, outer: string, also: string, fallback: number): Read {
   const given = (v: unknown) => v !== undefined && v !== null;
@@ -40,8 +42,10 @@ function ropeKey(json: Obj, file: string, inner: string, outer: string, also: st
   let read: Read = { key: outer, value: fallback };
   if (isObject(params) && given(params[inner])) read = { key: `rope_parameters.${inner}`, value: params[inner] };
   else if (given(json[outer])) read = { key: outer, value: json[outer] };
-  if (given(json[also]) && json[also] !== read.value) {
-    throw new ModelError(`${file}: "${also}" ${shown(json[also])} and "${read.key}" ${shown(read.value)} disagree; which one the model was trained with cannot be told`);
+  for (const key of [outer, also]) {
+    if (key !== read.key && given(json[key]) && json[key] !== read.value) {
+      throw new ModelError(`${file}: "${key}" ${shown(json[key])} and "${read.key}" ${shown(read.value)} disagree; which one the model was trained with cannot be told`);
+    }
   }
   return read;
 }

@@ -64,6 +64,10 @@ test('refused naming the key: rope_scaling, another hidden_act, hidden_size not 
   // transformers 5's save: rope_parameters holds both.
   const v5 = readModelConfig(text({ rotary_pct: undefined, rotary_emb_base: undefined, rope_parameters: { rope_type: 'default', rope_theta: 500, partial_rotary_factor: 0.5 } }));
   assert.deepEqual([v5.ropeTheta, v5.rotaryDims], [500, 4]);
+  // Beside Pythia's own keys, rope_parameters must agree with them: transformers 4 reads one, 5 the other.
+  assert.throws(() => readModelConfig(text({ rope_parameters: { rope_theta: 500 } })), /^ModelError: config\.json: "rotary_emb_base" 10000 and "rope_parameters\.rope_theta" 500 disagree/);
+  assert.throws(() => readModelConfig(text({ rope_parameters: { partial_rotary_factor: 0.5 } })), /^ModelError: config\.json: "rotary_pct" 0\.25 and "rope_parameters\.partial_rotary_factor" 0\.5 disagree/);
+  assert.equal(readModelConfig(text({ rope_parameters: { rope_type: 'default', rope_theta: 10000, partial_rotary_factor: 0.25 } })).rotaryDims, 2);
   assert.throws(() => readModelConfig(text({ rope_parameters: { rope_type: 'dynamic', factor: 2 } })), /^ModelError: config\.json: "rope_parameters": .* is not supported/);
 });
 
