@@ -252,6 +252,10 @@ def load(folder):
 def forward(c, w, ids):
     """Every layer's attention weights [layers][heads, n, n] and the last position's softmax, float32."""
     import torch
+    if c['model_type'] in ('phi3', 'gpt_neox'):  # their reference is families/phi_neox.py
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'families'))
+        import phi_neox
+        return phi_neox.forward(c, w, ids, 'float32')
     from families.rotary import handles as rotary_handles, forward as rotary  # scaled RoPE, sliding windows, qwen3
     if rotary_handles(c):
         return rotary(c, w, ids, torch.float32)

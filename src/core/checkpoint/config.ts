@@ -30,7 +30,8 @@ export function readModelConfig(text: string, file = 'config.json'): ModelConfig
   if (typeof type !== 'string') throw new ModelError(`${file}: "model_type" must be a string (${familyList('or')}), got ${shown(type)}`);
   const family = familyOf(type);
   if (!family) throw new ModelError(`${file}: model_type ${shown(type)} is not supported (attn runs ${familyList('and')})`);
-  const config: ModelConfig = { type: family.name, ...family.readConfig(json, file), block: family.block };
+  const read = family.readConfig(json, file);
+  const config: ModelConfig = { type: family.name, ...read, block: read.block ?? family.block };
   const refusal = blockRefusal(config);
   if (refusal) throw new ModelError(`${file}: ${refusal}`);
   return config;
@@ -39,7 +40,6 @@ export function readModelConfig(text: string, file = 'config.json'): ModelConfig
 /** Why the block (forward.ts) cannot compute this model's description, or undefined when it can. */
 export function blockRefusal(c: ModelConfig): string | undefined {
   const b = c.block;
-  if (b.kind !== 'sequential') return `the ${c.type} block is ${b.kind}; attn computes sequential blocks (attention, then the MLP)`;
   if (b.norm.placement !== 'pre') return `the ${c.type} block puts its norms ${b.norm.placement}; attn computes pre-norm blocks`;
   if (c.attention.kind === 'bidirectional') return `the ${c.type} attention is bidirectional; attn computes causal attention`;
   if (c.softcap) return `the ${c.type} model softcaps its logits; attn does not compute softcapping`;

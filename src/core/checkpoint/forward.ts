@@ -2,14 +2,15 @@
 // attention weights for every query head ([heads, n, n] as float32), and the logits at the last
 // position only (the head's vocab × d_model product is needed nowhere else). One generic block,
 // driven by the family's description (families/family.ts) and never by the family's name:
-// x += attention(norm1(x)); x += mlp(norm2(x)), with the norm kind, the positions (learned rows or
-// RoPE, its frequencies scaled as the config says: rope-frequencies.ts), the layout of every matrix
-// (y = x · W for a Conv1D's [in, out], x · Wᵀ for an nn.Linear's [out, in]), fused or separate
-// q/k/v, the biases, a per-head RMSNorm on q and k before RoPE where the description has one, the
-// attention kind of each layer (causal, or a sliding window;
+// x += attention(norm1(x)); x += mlp(norm2(x)) (sequential), or x += attention(norm1(x)) +
+// mlp(norm2(x)) with both norms of the same x (parallel), with the norm kind, the positions (learned
+// rows, or RoPE on the whole head or its first rotaryDims, its frequencies scaled as the config
+// says: rope-frequencies.ts), the layout of every matrix (y = x · W for a Conv1D's [in, out], x · Wᵀ
+// for an nn.Linear's [out, in]), fused or separate q/k/v, the biases, a per-head RMSNorm on q and k
+// before RoPE where the description has one, the attention kind of each layer (causal, or a sliding window;
 // grouped-query when kvHeads < heads: query head h reads key/value head ⌊h / (heads / kvHeads)⌋) and
-// the MLP (gelu_new, SwiGLU) as it says. A kind the block does not compute yet (post or sandwich
-// norms, a parallel block, bidirectional attention, softcapping) is refused by readModelConfig
+// the MLP (gelu_new, exact GELU, SwiGLU) as it says. A kind the block does not compute yet (post or
+// sandwich norms, bidirectional attention, softcapping) is refused by readModelConfig
 // (config.ts), before any tensor is loaded. The
 // activations are linalg's Matrix and its products, which give the same bits whatever the number of
 // rows (they switch between the WebAssembly kernel and a JavaScript loop that sum every cell in the
@@ -32,7 +33,7 @@ import { ModelError } from './error.js';
 import { attentionOf, type LayerNames, type ModelNames } from './families/family.js';
 import { frequencyProblem, ropeFrequencies, sameFrequencies } from './rope-frequencies.js';
 import type { Weights } from './weights.js';
-import { addBias, addInto, applyRope, geluNew, layerNorm, rmsNorm, ropeTables, swiglu } from './ops.js';
+import { addBias, addInto, applyRope, gelu, geluNew, layerNorm, rmsNorm, ropeTables, swiglu } from './ops.js';
 
 export interface ForwardOutput {
   /** Per layer, [heads, n, n] row-major. */
@@ -102,7 +103,10 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
   if (n === 0) throw new ModelError('the text has no tokens to run');
   // Learned positions have no row past the context; RoPE rotates any position (Hugging Face runs it).
   if (n > c.contextLength && c.block.position === 'learned') throw new ModelError(`${n} tokens are more than the model's context length of ${c.contextLength}`);
-  const frequencies = c.block.position === 'rope' ? ropeFrequencies(c.ropeTheta, D, c.ropeScaling, n) : undefined;
+  // RoPE turns the first rotaryDims of each head (all of it unless the config says a share), its
+  // rotaryDims / 2 frequencies computed over those dims as Hugging Face's partial rotary does.
+  const rotary = c.rotaryDims ?? D;
+  const frequencies = c.block.position === 'rope' ? ropeFrequencies(c.ropeTheta, rotary, c.ropeScaling, n) : undefined;
   const overflow = frequencies && frequencyProblem(frequencies, n);
   if (overflow) throw new ModelError(`config.json: ${overflow} (rope_theta ${c.ropeTheta}${c.ropeScaling ? `, rope_scaling ${c.ropeScaling.kind}` : ''})`);
   // Kept keys are reusable only if rotated by the same frequencies (a dynamic RoPE's depend on n).
@@ -113,7 +117,7 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
   // Held for the whole pass (the budget counts it): a tied head reads it again at the end.
   const table = w.f32(names.embed);
   const x = embed(c, names, w, table, ids, p);
-  const rope = frequencies ? ropeTables(n, D, frequencies, p) : undefined;
+  const rope = frequencies ? ropeTables(n, rotary, frequencies, p) : undefined;
   const attention: Float32Array[] = [];
   const keys: Float64Array[] = [], values: Float64Array[] = [];
   let captured: LayerRecording | undefined;
@@ -126,8 +130,8 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
       headNorm(newKeys.data, D, w.f32(l.kNorm!), c.eps);
     }
     if (rope) {
-      applyRope(q.data, rows, H, D, rope);
-      applyRope(newKeys.data, rows, c.kvHeads, D, rope);
+      applyRope(q.data, rows, H, D, rope, rotary);
+      applyRope(newKeys.data, rows, c.kvHeads, D, rope, rotary);
     }
     const k = reuse && p > 0 ? joined(reuse.keys[layer], newKeys, p, KV) : newKeys;
     const v = reuse && p > 0 ? joined(reuse.values[layer], newValues, p, KV) : newValues;
@@ -143,8 +147,10 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     }
     const out = product(c, mixed, w.f64(l.o));
     if (c.block.bias.o) addBias(out.data, w.f32(l.oBias!));
+    // Parallel: the MLP reads the layer's input, before the attention's output is added to it.
+    const parallel = c.block.kind === 'parallel' ? mlp(c, w, l, norm(c, x, w, l.norm2, l.norm2Bias)) : undefined;
     addInto(x.data, out.data);
-    addInto(x.data, mlp(c, w, l, norm(c, x, w, l.norm2, l.norm2Bias)).data);
+    addInto(x.data, (parallel ?? mlp(c, w, l, norm(c, x, w, l.norm2, l.norm2Bias))).data);
     options.onLayer?.(layer);
   }
   const last = norm(c, { rows: 1, cols: E, data: x.data.subarray((rows - 1) * E) }, w, names.finalNorm, names.finalNormBias);
@@ -248,12 +254,12 @@ function headNorm(x: Float64Array, headDim: number, weight: Float32Array, eps: n
   x.set(rmsNorm(x, headDim, weight, eps));
 }
 
-/** The family's MLP: gelu_new(x · W_fc + b) · W_proj + b, or down(silu(gate(x)) · up(x)). */
+/** The family's MLP: gelu_new(x · W_fc + b) · W_proj + b (or the exact GELU), or down(silu(gate(x)) · up(x)). */
 function mlp(c: ModelConfig, w: Weights, l: LayerNames, h: Matrix): Matrix {
-  if (c.block.mlp === 'gelu-new') {
+  if (c.block.mlp === 'gelu-new' || c.block.mlp === 'gelu') {
     const hidden = product(c, h, w.f64(l.fc!));
     if (c.block.bias.mlp) addBias(hidden.data, w.f32(l.fcBias!));
-    geluNew(hidden.data);
+    (c.block.mlp === 'gelu' ? gelu : geluNew)(hidden.data);
     const out = product(c, hidden, w.f64(l.proj!));
     if (c.block.bias.mlp) addBias(out.data, w.f32(l.projBias!));
     return out;

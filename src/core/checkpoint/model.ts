@@ -43,7 +43,7 @@ export function loadModel(configText: string, tensors: ReadonlyMap<string, Tenso
   const config = readModelConfig(configText);
   const names = checkTensors(config, tensors, options.where ?? (() => 'model.safetensors'));
   const keep = options.keep ?? false;
-  return { config, names, weights: new Weights(tensors, keep), elements: weightElements(tensors, names), keep };
+  return { config, names, weights: new Weights(tensors, keep, names.parts), elements: weightElements(tensors, names), keep };
 }
 
 /**

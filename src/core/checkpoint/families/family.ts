@@ -19,9 +19,9 @@ export type PositionKind = 'learned' | 'rope' | 'none';
 export type MatrixLayout = 'conv1d' | 'linear';
 /** q, k and v from one matrix (its output columns q | k | v, in that order) or from three. */
 export type QkvLayout = 'fused' | 'separate';
-/** gelu_new(x · W_fc + b) · W_proj + b (GPT-2), or down(silu(gate(x)) · up(x)) (SwiGLU). */
-export type MlpKind = 'gelu-new' | 'swiglu';
-/** x += attn(norm1(x)); x += mlp(norm2(x)) in turn, or x += attn(n1(x)) + mlp(n2(x)) from the same x (GPT-NeoX). The block computes sequential only. */
+/** gelu_new(x · W_fc + b) · W_proj + b (GPT-2), the same with the exact (erf) GELU (BERT), or down(silu(gate(x)) · up(x)) (SwiGLU). */
+export type MlpKind = 'gelu-new' | 'gelu' | 'swiglu';
+/** x += attn(norm1(x)); x += mlp(norm2(x)) in turn, or x += attn(n1(x)) + mlp(n2(x)) from the same x (GPT-NeoX). */
 export type BlockKind = 'sequential' | 'parallel';
 
 /**
@@ -84,6 +84,13 @@ export interface FamilyConfig extends ModelSizes {
   layerAttention?: readonly AttentionKind[];
   /** RoPE's frequency scaling (rope_scaling); absent: the default frequencies. */
   ropeScaling?: RopeScaling;
+  /**
+   * RoPE on the first `rotaryDims` of each head only (GPT-NeoX's rotary_pct, partial_rotary_factor),
+   * its frequencies 1 / θ^(2i / rotaryDims), the rest of the head as projected. Absent: the whole head.
+   */
+  rotaryDims?: number;
+  /** This model's block where its config changes the family's (GPT-NeoX's use_parallel_residual). Absent: the family's. */
+  block?: BlockDescription;
   /** Gemma 2's c · tanh(s / c) on the scores and on the final logits; undefined for every family here (the block refuses it). */
   softcap?: { attention?: number; final?: number };
 }
@@ -105,6 +112,20 @@ export interface LayerNames {
   qNorm?: string; kNorm?: string;
 }
 
+/**
+ * A tensor the forward pass reads that a checkpoint saves inside another (a fused projection): the
+ * saved tensor's first dimension is `blocks` equal runs, and the part is rows from…from + count − 1
+ * of each run, the runs' rows one after another (a 1-D tensor's rows are its elements). Phi-3's q is
+ * one run of qkv_proj, its first heads · head_dim rows; GPT-NeoX's q is row 0…D − 1 of each head's
+ * run of 3 · D.
+ */
+export interface TensorPart {
+  readonly of: string;
+  readonly blocks: number;
+  readonly from: number;
+  readonly count: number;
+}
+
 export interface ModelNames {
   embed: string;
   /** position: 'learned'. */
@@ -113,6 +134,8 @@ export interface ModelNames {
   finalNorm: string; finalNormBias?: string;
   /** The output head: the embedding matrix when tied. */
   head: string;
+  /** Names above that are parts of a saved tensor (read by Weights, never saved under their own name). */
+  parts?: ReadonlyMap<string, TensorPart>;
 }
 
 /** Every tensor a model reads, named, with the shape its config implies. */
@@ -139,8 +162,17 @@ export function attentionOf(c: FamilyConfig, layer: number): AttentionKind {
   return c.layerAttention?.[layer] ?? c.attention;
 }
 
-/** Records each name's expected shape as it is named: `need(name, shape)` returns the name. */
-export function tensorList(): { shapes: Map<string, number[]>; need: (name: string, shape: number[]) => string } {
-  const shapes = new Map<string, number[]>();
-  return { shapes, need: (name, shape) => { shapes.set(name, shape); return name; } };
+/**
+ * Records each name's expected shape as it is named: `need(name, shape)` returns the name; and the
+ * parts read from a saved tensor: `part(name, where)` records where `name` sits and returns it.
+ */
+export function tensorList(): {
+  shapes: Map<string, number[]>; need: (name: string, shape: number[]) => string;
+  parts: Map<string, TensorPart>; part: (name: string, where: TensorPart) => string;
+} {
+  const shapes = new Map<string, number[]>(), parts = new Map<string, TensorPart>();
+  return {
+    shapes, need: (name, shape) => { shapes.set(name, shape); return name; },
+    parts, part: (name, where) => { parts.set(name, where); return name; },
+  };
 }

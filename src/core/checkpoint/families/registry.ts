@@ -6,3 +6,5 @@ export { llama } from './llama.js';
 export { qwen2 } from './qwen2.js';
 export { mistral } from './mistral.js';
 export { qwen3 } from './qwen3.js';
+export { phi3 } from './phi3.js';
+export { gpt_neox } from './gpt_neox.js';

@@ -62,16 +62,16 @@ test('a config value quoted in a refusal is cut short, and one nested too deep t
 test('a description the block does not compute is refused by the config reader, before any tensor is loaded', () => {
   const c = readModelConfig(text(QWEN2_CONFIG));
   assert.equal(blockRefusal(c), undefined);
-  assert.equal(blockRefusal({ ...c, block: { ...c.block, kind: 'parallel' } }), 'the qwen2 block is parallel; attn computes sequential blocks (attention, then the MLP)');
+  assert.equal(blockRefusal({ ...c, block: { ...c.block, kind: 'parallel' } }), undefined);
   assert.equal(blockRefusal({ ...c, block: { ...c.block, norm: { kind: 'rmsnorm', placement: 'sandwich' } } }), 'the qwen2 block puts its norms sandwich; attn computes pre-norm blocks');
   assert.equal(blockRefusal({ ...c, attention: { kind: 'bidirectional' } }), 'the qwen2 attention is bidirectional; attn computes causal attention');
   assert.equal(blockRefusal({ ...c, softcap: { final: 30 } }), 'the qwen2 model softcaps its logits; attn does not compute softcapping');
   // A family whose description has such a kind: its config.json is refused by the reader, named.
   const family = familyOf('qwen2') as { block: BlockDescription };
   const block = family.block;
-  family.block = { ...block, kind: 'parallel' };
+  family.block = { ...block, norm: { kind: 'rmsnorm', placement: 'sandwich' } };
   try {
-    assert.throws(() => readModelConfig(text(QWEN2_CONFIG)), /^ModelError: config\.json: the qwen2 block is parallel; attn computes sequential blocks/);
+    assert.throws(() => readModelConfig(text(QWEN2_CONFIG)), /^ModelError: config\.json: the qwen2 block puts its norms sandwich; attn computes pre-norm blocks/);
   } finally {
     family.block = block;
   }
