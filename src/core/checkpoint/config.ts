@@ -40,8 +40,7 @@ export function readModelConfig(text: string, file = 'config.json'): ModelConfig
 export function blockRefusal(c: ModelConfig): string | undefined {
   const b = c.block;
   if (b.kind !== 'sequential') return `the ${c.type} block is ${b.kind}; attn computes sequential blocks (attention, then the MLP)`;
-  if (b.norm.placement !== 'pre') return `the ${c.type} block puts its norms ${b.norm.placement}; attn computes pre-norm blocks`;
-  if (c.attention.kind === 'bidirectional') return `the ${c.type} attention is bidirectional; attn computes causal attention`;
+  if (b.norm.placement === 'sandwich') return `the ${c.type} block puts its norms ${b.norm.placement}; attn computes pre-norm blocks`;
   if (c.softcap) return `the ${c.type} model softcaps its logits; attn does not compute softcapping`;
   return undefined;
 }

@@ -4,6 +4,7 @@
 // GPT-2's gelu_new (the tanh approximation), silu, RoPE as Hugging Face applies it: the frequencies
 // 1 / θ^(2i / d) repeated for both halves of a head, q' = q · cos + rotate_half(q) · sin with
 // rotate_half([a, b]) = [−b, a].
+import { erf } from './erf.js';
 
 /** Adds `bias` (length m) to every row of the n × m `x`, in place. */
 export function addBias(x: Float64Array, bias: Float32Array | Float64Array): void {
@@ -50,6 +51,11 @@ export function geluNew(x: Float64Array): void {
     const v = x[i];
     x[i] = 0.5 * v * (1 + Math.tanh(c * (v + 0.044715 * v * v * v)));
   }
+}
+
+/** The exact GELU, in place: x/2 · (1 + erf(x/√2)) (BERT's "gelu", PyTorch's default). */
+export function gelu(x: Float64Array): void {
+  for (let i = 0; i < x.length; i++) x[i] = 0.5 * x[i] * (1 + erf(x[i] / Math.SQRT2));
 }
 
 /** SwiGLU's gate, in place into `gate`: silu(gate) · up. */

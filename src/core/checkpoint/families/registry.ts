@@ -5,3 +5,6 @@ export { gpt2 } from './gpt2.js';
 export { llama } from './llama.js';
 export { qwen2 } from './qwen2.js';
 export { mistral } from './mistral.js';
+export { bert } from './bert.js';
+export { roberta } from './roberta.js';
+export { distilbert } from './distilbert.js';

@@ -27,7 +27,7 @@ test('llama and qwen2: key/value heads default to the heads, head_dim to hidden 
 
 test('what cannot be computed right is refused, naming config.json and the key', () => {
   const refusals: [object, RegExp][] = [
-    [{ model_type: 'bert' }, /config\.json: model_type "bert" is not supported/],
+    [{ model_type: 't5' }, /config\.json: model_type "t5" is not supported/],
     [{ hidden_size: 4 }, /config\.json: "model_type" is missing/],
     [{ ...GPT2_CONFIG, n_head: undefined }, /config\.json: "n_head" is missing/],
     [{ ...GPT2_CONFIG, n_head: 3 }, /config\.json: "n_embd" 16 is not a multiple of "n_head" 3/],
@@ -64,7 +64,8 @@ test('a description the block does not compute is refused by the config reader, 
   assert.equal(blockRefusal(c), undefined);
   assert.equal(blockRefusal({ ...c, block: { ...c.block, kind: 'parallel' } }), 'the qwen2 block is parallel; attn computes sequential blocks (attention, then the MLP)');
   assert.equal(blockRefusal({ ...c, block: { ...c.block, norm: { kind: 'rmsnorm', placement: 'sandwich' } } }), 'the qwen2 block puts its norms sandwich; attn computes pre-norm blocks');
-  assert.equal(blockRefusal({ ...c, attention: { kind: 'bidirectional' } }), 'the qwen2 attention is bidirectional; attn computes causal attention');
+  // Post norms and bidirectional attention are computed (the encoders' block).
+  assert.equal(blockRefusal({ ...c, block: { ...c.block, norm: { kind: 'layernorm', placement: 'post' } }, attention: { kind: 'bidirectional' } }), undefined);
   assert.equal(blockRefusal({ ...c, softcap: { final: 30 } }), 'the qwen2 model softcaps its logits; attn does not compute softcapping');
   // A family whose description has such a kind: its config.json is refused by the reader, named.
   const family = familyOf('qwen2') as { block: BlockDescription };
