@@ -9,7 +9,7 @@
 // the MLP (gelu_new, exact GELU, SwiGLU) as it says. An encoder's description (BERT) asks for post
 // norms (x = norm1(x + attention(x)); x = norm2(x + mlp(x))), every key seen (bidirectional), token
 // type 0's row and a LayerNorm on the embeddings, and an MLM head whose logits are computed at the
-// positions the caller names (`at`: the mask tokens). A kind the block does not compute yet
+// positions the caller asks for (logitsAt: the mask tokens). A kind the block does not compute yet
 // (sandwich norms, a parallel block, softcapping) is refused by readModelConfig (config.ts), before
 // any tensor is loaded. The
 // activations are linalg's Matrix and its products, which give the same bits whatever the number of
@@ -40,8 +40,12 @@ export interface ForwardOutput {
   attention: Float32Array[];
   /** The logits of the next token after the last position, [vocab] (empty for an encoder, or a model saved without its head). */
   logits: Float64Array;
-  /** With `at`: the head's logits at each of those positions, in their order (an MLM head's guesses). */
-  logitsAt?: Float64Array[];
+  /**
+   * The head's logits at a computed position (an MLM head's guess at a mask token), computed when
+   * asked: a text of many mask tokens holds one vocabulary's logits at a time, not one per mask.
+   * Absent when the pass stopped early (capture's stop).
+   */
+  logitsAt?: (position: number) => Float64Array;
   /** The captured layer's recording: every position, all heads. */
   captured?: LayerRecording;
   /** With `keep`: what a later run may reuse. */
@@ -84,8 +88,6 @@ export interface ForwardOptions {
   reuse?: KeptRun;
   /** Return this run's keys and values (`kept`) for the next run. */
   keep?: boolean;
-  /** Positions whose logits to compute besides the last (an encoder's mask tokens). */
-  at?: readonly number[];
 }
 
 /** How many leading ids a and b share. */
@@ -154,7 +156,7 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
   return {
     // An MLM head guesses at the positions asked for (`at`), not after the last.
     attention, logits: c.block.head === 'mlm' ? new Float64Array(0) : logitsOf(rows - 1), reused: p,
-    ...(options.at ? { logitsAt: options.at.map((i) => logitsOf(positionIn(i, p, n))) } : {}),
+    logitsAt: (i: number) => logitsOf(positionIn(i, p, n)),
     ...(captured ? { captured } : {}),
     ...(keep ? { kept: { ids: [...ids], keys, values, attention } } : {}),
   };

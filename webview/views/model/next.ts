@@ -36,7 +36,7 @@ export function renderModelNext(container: HTMLElement, data: ModelViewData, opt
   const barMax = Math.max(120, Math.min(480, options.width - LEFT - 90));
   const width = LEFT + barMax + 90;
   const note = encoder
-    ? `the masked-token head's softmax at each mask token, which sees the whole text on both sides (forward pass ${run.forwardMs.toFixed(0)} ms)`
+    ? `the masked-token head's softmax at each mask token, which sees the whole text on both sides (forward pass ${run.forwardMs.toFixed(0)} ms)${run.note !== undefined ? `; ${run.note}` : ''}`
     : `after ${tokenName(tokens, data.header.tokens - 1)}, the softmax of the last position's logits (forward pass ${run.forwardMs.toFixed(0)} ms)`;
   const lines = noteLines(note, width - 16, 3, theme.fontSize);
   const top = 64 + (lines.length - 1) * NOTE_LINE;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { readModelConfig } from '../../../../../src/core/checkpoint/config.js';
 import { forward } from '../../../../../src/core/checkpoint/forward.js';
 import { headLens } from '../../../../../src/core/checkpoint/lens.js';
-import { loadModel, runText } from '../../../../../src/core/checkpoint/model.js';
+import { loadModel, MAX_GUESSED, runText } from '../../../../../src/core/checkpoint/model.js';
 import type { TensorRef } from '../../../../../src/core/tensors/attention-file.js';
 import type { Tokenizer } from '../../../../../src/core/tokenizer/tokenizer.js';
 import { agreesWith, assertBidirectional, reference, writeCheckpoint } from '../../../../support/encoder-reference.js';
@@ -99,6 +99,15 @@ test('a run guesses at each [MASK], keeps "next" empty, and says why when there 
   const none = runText(m, chars, 'a b');
   assert.deepEqual([none.next, none.masked], [[], []]);
   assert.match(none.note!, /^the text holds no mask token \(\[MASK\] or <mask>\)/);
+});
+
+test('a text of more mask tokens than a run guesses at: the first 64, and a note saying so', () => {
+  const config = { ...BERT_CONFIG, max_position_embeddings: 80 };
+  const { configText, tensors } = tinyCheckpoint(config, 8);
+  const r = runText(loadModel(configText, tensors), chars, '?'.repeat(70));
+  assert.equal(r.masked!.length, MAX_GUESSED);
+  assert.deepEqual([r.masked![0].position, r.masked!.at(-1)!.position], [1, 64]);
+  assert.equal(r.note, 'the text holds 70 mask tokens; the guesses are at the first 64');
 });
 
 /** The BertModel layout: the encoder's names without "bert.", no cls.* head. */
