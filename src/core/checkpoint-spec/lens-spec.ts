@@ -104,6 +104,7 @@ export function lensSpec(lens: HeadLens, options: LensSpecOptions): LensSpec {
   // A window shorter than the text hides keys the causal mask shows: the input carries the band.
   const band = lens.window !== undefined && lens.window < n ? windowBand(n, lens.window) : undefined;
   if (band) description += ` The head attends over a sliding window of ${lens.window} tokens: query i sees keys i − ${lens.window} < j ≤ i, which the input's mask gives (1 where a key is seen, 0 where it is hidden).`;
+  if (lens.bidirectional) description += ' This is an encoder\'s head: every token attends to every token, before and after it (no mask), and its layers norm after each part (post-norm), so what the head reads is the layer\'s input itself, normed by the layer before.';
   const spec: Record<string, unknown> = {
     title: `${model}${name}`,
     description,

@@ -97,6 +97,7 @@ test('an encoder\'s head: the spec has no mask, and compute gives the run\'s ful
   const lens = headLens(loadModel(configText, tensors), ids, ids.map((id) => `t${id}`), 1, 2);
   const { a, head } = computeLens(lens, 'bert-head');
   assert.equal(a.spec!.mask, 'none');
+  assert.match(String(a.story?.description ?? ''), /every token attends to every token, before and after it \(no mask\)/);
   assertClose(head.weights.data, lens.weights, 1e-5, 'weights');
   let above = 0;
   for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) above += head.weights.data[i * n + j];
