@@ -154,7 +154,7 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
   }
   const logitsOf = (row: number) => outputLogits(c, names, w, table, x.data.slice(row * E, (row + 1) * E));
   return {
-    // An MLM head guesses at the positions asked for (`at`), not after the last.
+    // An MLM head guesses at the positions asked for (logitsAt), not after the last.
     attention, logits: c.block.head === 'mlm' ? new Float64Array(0) : logitsOf(rows - 1), reused: p,
     logitsAt: (i: number) => logitsOf(positionIn(i, p, n)),
     ...(captured ? { captured } : {}),
