@@ -252,6 +252,10 @@ def load(folder):
 def forward(c, w, ids):
     """Every layer's attention weights [layers][heads, n, n] and the last position's softmax, float32."""
     import torch
+    if c['model_type'] in ('bert', 'roberta', 'distilbert'):  # the encoders: families/bert.py, the head at the last position
+        from families.bert import forward as encoder
+        attention, guesses = encoder(c, w, ids, [len(ids) - 1], torch.float32)
+        return attention, None if guesses is None else guesses[0]
     if c['model_type'] in ('phi3', 'gpt_neox'):  # their reference is families/phi_neox.py
         sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'families'))
         import phi_neox

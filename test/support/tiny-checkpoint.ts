@@ -70,14 +70,39 @@ export function tinyCheckpoint(config: object, seed = 1, extra: Record<string, n
   return { configText, tensors };
 }
 
+// The encoders' published config.json files (bert-base-uncased, roberta-base, distilbert-base-uncased),
+// every key as published but the sizes, shrunk.
+export const BERT_CONFIG = {
+  architectures: ['BertForMaskedLM'], attention_probs_dropout_prob: 0.1, gradient_checkpointing: false, hidden_act: 'gelu',
+  hidden_dropout_prob: 0.1, hidden_size: 16, initializer_range: 0.02, intermediate_size: 24, layer_norm_eps: 1e-12,
+  max_position_embeddings: 32, model_type: 'bert', num_attention_heads: 4, num_hidden_layers: 2, pad_token_id: 0,
+  position_embedding_type: 'absolute', transformers_version: '4.6.0.dev0', type_vocab_size: 2, use_cache: true, vocab_size: 40,
+};
+export const ROBERTA_CONFIG = {
+  architectures: ['RobertaForMaskedLM'], attention_probs_dropout_prob: 0.1, bos_token_id: 0, eos_token_id: 2, hidden_act: 'gelu',
+  hidden_dropout_prob: 0.1, hidden_size: 16, initializer_range: 0.02, intermediate_size: 24, layer_norm_eps: 1e-5,
+  max_position_embeddings: 34, model_type: 'roberta', num_attention_heads: 4, num_hidden_layers: 2, pad_token_id: 1,
+  type_vocab_size: 1, vocab_size: 40,
+};
+export const DISTILBERT_CONFIG = {
+  activation: 'gelu', architectures: ['DistilBertForMaskedLM'], attention_dropout: 0.1, dim: 16, dropout: 0.1, hidden_dim: 24,
+  initializer_range: 0.02, max_position_embeddings: 32, model_type: 'distilbert', n_heads: 4, n_layers: 2, pad_token_id: 0,
+  qa_dropout: 0.1, seq_classif_dropout: 0.2, sinusoidal_pos_embds: false, tie_weights_: true, transformers_version: '4.10.0.dev0',
+  vocab_size: 40,
+};
+
+/** A checkpoint's tensors as safetensors-write takes them (F32, their numbers copied out). */
+export function tensorsToWrite(tensors: Map<string, TensorRef>): { name: string; dtype: 'F32'; shape: number[]; data: Float32Array }[] {
+  return [...tensors.values()].map((t) => {
+    const count = t.shape.reduce((a, b) => a * b, 1);
+    return { name: t.name, dtype: 'F32' as const, shape: [...t.shape], data: new Float32Array(t.source.read(t.offset, count * 4).slice().buffer) };
+  });
+}
+
 /** Writes an in-memory checkpoint as a folder (config.json, model.safetensors in F32) for a reference to read; returns the folder. */
 export function writeCheckpoint(dir: string, configText: string, tensors: Map<string, TensorRef>): string {
   mkdirSync(dir, { recursive: true });
-  const out = [...tensors.values()].map((t) => {
-    const count = t.shape.reduce((a, b) => a * b, 1);
-    return { name: t.name, dtype: 'F32' as const, shape: t.shape, data: new Float32Array(t.source.read(t.offset, count * 4).slice().buffer) };
-  });
   writeFileSync(join(dir, 'config.json'), configText);
-  writeFileSync(join(dir, 'model.safetensors'), writeSafetensors(out));
+  writeFileSync(join(dir, 'model.safetensors'), writeSafetensors(tensorsToWrite(tensors)));
   return dir;
 }

@@ -111,8 +111,8 @@ export class ModelApp {
     switch (m.type) {
       case 'error': this.fail(m.message); return;
       case 'run': {
-        const { model, next, forwardMs } = m;
-        this.run = { model, next, forwardMs };
+        const { model, next, forwardMs, masked, note } = m;
+        this.run = { model, next, forwardMs, ...(masked ? { masked } : {}), ...(note !== undefined ? { note } : {}) };
         if (!this.data) return;
         break;
       }

@@ -9,6 +9,7 @@
 //   each token's vector is [q | k | v] as the scores use them (after the rotation) and W_Q, W_K and
 //   W_V select their third; the head's own matrices are kept in the file (source.*) and the
 //   description says so.
+//   An encoder's head (BERT) sees every key: the spec's mask is none.
 //   A sliding-window head (Mistral) whose window is shorter than the text: the input's own mask is
 //   the band of keys each query sees, on top of the causal mask. Pure: the caller writes the file
 //   and the spec.
@@ -103,6 +104,7 @@ export function lensSpec(lens: HeadLens, options: LensSpecOptions): LensSpec {
   // A window shorter than the text hides keys the causal mask shows: the input carries the band.
   const band = lens.window !== undefined && lens.window < n ? windowBand(n, lens.window) : undefined;
   if (band) description += ` The head attends over a sliding window of ${lens.window} tokens: query i sees keys i − ${lens.window} < j ≤ i, which the input's mask gives (1 where a key is seen, 0 where it is hidden).`;
+  if (lens.bidirectional) description += ' This is an encoder\'s head: every token attends to every token, before and after it (no mask), and its layers norm after each part (post-norm), so what the head reads is the layer\'s input itself, normed by the layer before.';
   const spec: Record<string, unknown> = {
     title: `${model}${name}`,
     description,
@@ -113,7 +115,8 @@ export function lensSpec(lens: HeadLens, options: LensSpecOptions): LensSpec {
     heads: [{ name, wq: ref('wq'), wk: ref('wk'), wv: ref('wv') }],
     ...(hasWo ? { wo: ref('wo') } : {}),
     scale: lens.scale,
-    mask: 'causal',
+    // An encoder's head sees every key: the spec has no mask, so its matrix is full as the run's is.
+    mask: lens.bidirectional ? 'none' : 'causal',
   };
   return { spec, tensors };
 }

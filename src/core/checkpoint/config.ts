@@ -40,8 +40,9 @@ export function readModelConfig(text: string, file = 'config.json'): ModelConfig
 /** Why the block (forward.ts) cannot compute this model's description, or undefined when it can. */
 export function blockRefusal(c: ModelConfig): string | undefined {
   const b = c.block;
-  if (b.norm.placement !== 'pre') return `the ${c.type} block puts its norms ${b.norm.placement}; attn computes pre-norm blocks`;
-  if (c.attention.kind === 'bidirectional') return `the ${c.type} attention is bidirectional; attn computes causal attention`;
+  if (b.norm.placement === 'sandwich') return `the ${c.type} block puts its norms ${b.norm.placement}; attn computes pre- and post-norm blocks`;
+  // A parallel block reads one norm of x for both branches: there is no post-norm form of it to compute.
+  if (b.kind === 'parallel' && b.norm.placement !== 'pre') return `the ${c.type} block is parallel with its norms ${b.norm.placement}; attn computes parallel blocks pre-norm only`;
   if (c.softcap) return `the ${c.type} model softcaps its logits; attn does not compute softcapping`;
   return undefined;
 }

@@ -9,8 +9,11 @@
 // for an nn.Linear's [out, in]), fused or separate q/k/v, the biases, a per-head RMSNorm on q and k
 // before RoPE where the description has one, the attention kind of each layer (causal, or a sliding window;
 // grouped-query when kvHeads < heads: query head h reads key/value head ⌊h / (heads / kvHeads)⌋) and
-// the MLP (gelu_new, exact GELU, SwiGLU) as it says. A kind the block does not compute yet (post or
-// sandwich norms, bidirectional attention, softcapping) is refused by readModelConfig
+// the MLP (gelu_new, exact GELU, SwiGLU) as it says. An encoder's description (BERT) asks for post
+// norms (x = norm1(x + attention(x)); x = norm2(x + mlp(x))), every key seen (bidirectional), token
+// type 0's row and a LayerNorm on the embeddings, and an MLM head whose logits are computed at the
+// positions the caller asks for (logitsAt: the mask tokens). A kind the block does not compute yet
+// (sandwich norms, softcapping, a parallel block with post norms) is refused by readModelConfig
 // (config.ts), before any tensor is loaded. The
 // activations are linalg's Matrix and its products, which give the same bits whatever the number of
 // rows (they switch between the WebAssembly kernel and a JavaScript loop that sum every cell in the
@@ -26,6 +29,8 @@
 // sums each cell in the same order whatever the number of rows (kernels/gemm.ts), every norm and
 // softmax works row by row. The last position is always computed (its logits are not kept). A
 // dynamic RoPE's frequencies depend on the run's length: a kept run rotated by others is not reused.
+// A bidirectional model neither reuses nor keeps: there every position reads every other, so an edit
+// at the end changes every row.
 import { attendEach, type KeyMask } from '../attention/attend.js';
 import { columnsOf, matmul, matmulTransposed, type Matrix } from '../linalg/matrix.js';
 import type { ModelConfig } from './config.js';
@@ -38,8 +43,14 @@ import { addBias, addInto, applyRope, gelu, geluNew, layerNorm, rmsNorm, ropeTab
 export interface ForwardOutput {
   /** Per layer, [heads, n, n] row-major. */
   attention: Float32Array[];
-  /** The logits of the next token after the last position, [vocab]. */
+  /** The logits of the next token after the last position, [vocab] (empty for an encoder, or a model saved without its head). */
   logits: Float64Array;
+  /**
+   * The head's logits at a computed position (an MLM head's guess at a mask token), computed when
+   * asked: a text of many mask tokens holds one vocabulary's logits at a time, not one per mask.
+   * Absent when the pass stopped early (capture's stop).
+   */
+  logitsAt?: (position: number) => Float64Array;
   /** The captured layer's recording: every position, all heads. */
   captured?: LayerRecording;
   /** With `keep`: what a later run may reuse. */
@@ -110,7 +121,9 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
   const overflow = frequencies && frequencyProblem(frequencies, n);
   if (overflow) throw new ModelError(`config.json: ${overflow} (rope_theta ${c.ropeTheta}${c.ropeScaling ? `, rope_scaling ${c.ropeScaling.kind}` : ''})`);
   // Kept keys are reusable only if rotated by the same frequencies (a dynamic RoPE's depend on n).
-  const reuse = options.capture || !sameFrequencies(options.reuse?.frequencies, frequencies) ? undefined : options.reuse;
+  const bidirectional = c.attention.kind === 'bidirectional';
+  const reuse = options.capture || bidirectional || !sameFrequencies(options.reuse?.frequencies, frequencies) ? undefined : options.reuse;
+  const keep = options.keep && !bidirectional;
   // The first position computed: after the shared prefix, and never past the last position.
   const p = reuse ? Math.min(sharedPrefix(reuse.ids, ids), n - 1) : 0;
   const rows = n - p;
@@ -123,7 +136,8 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
   let captured: LayerRecording | undefined;
   for (let layer = 0; layer < c.layers; layer++) {
     const l = names.layers[layer];
-    const h = norm(c, x, w, l.norm1, l.norm1Bias);
+    const post = c.block.norm.placement === 'post';
+    const h = post ? x : norm(c, x, w, l.norm1, l.norm1Bias);
     const { q, k: newKeys, v: newValues } = projections(c, w, l, h);
     if (c.block.qkNorm) {
       headNorm(q.data, D, w.f32(l.qNorm!), c.eps);
@@ -135,14 +149,14 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     }
     const k = reuse && p > 0 ? joined(reuse.keys[layer], newKeys, p, KV) : newKeys;
     const v = reuse && p > 0 ? joined(reuse.values[layer], newValues, p, KV) : newValues;
-    if (options.keep) { keys.push(k.data); values.push(v.data); }
+    if (keep) { keys.push(k.data); values.push(v.data); }
     const capturing = options.capture?.layer === layer;
     const weights = new Float32Array(H * rows * n);
     const recorded = capturing ? new Float64Array(H * rows * n) : undefined;
     const mixed = attend(c, layer, q, k, v, p, weights, recorded);
     attention.push(reuse && p > 0 ? joinedAttention(reuse.attention[layer], reuse.ids.length, weights, H, n, p) : weights);
     if (capturing) {
-      captured = { residual: x.data.slice(), x: h.data, q: q.data, k: k.data, v: v.data, weights: recorded! };
+      captured = { residual: x.data.slice(), x: post ? h.data.slice() : h.data, q: q.data, k: k.data, v: v.data, weights: recorded! };
       if (options.capture?.stop) return { attention, logits: new Float64Array(0), captured, reused: 0 };
     }
     const out = product(c, mixed, w.f64(l.o));
@@ -150,15 +164,47 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     // Parallel: the MLP reads the layer's input, before the attention's output is added to it.
     const parallel = c.block.kind === 'parallel' ? mlp(c, w, l, norm(c, x, w, l.norm2, l.norm2Bias)) : undefined;
     addInto(x.data, out.data);
-    addInto(x.data, (parallel ?? mlp(c, w, l, norm(c, x, w, l.norm2, l.norm2Bias))).data);
+    if (post) {
+      x.data.set(norm(c, x, w, l.norm1, l.norm1Bias).data);
+      addInto(x.data, mlp(c, w, l, x).data);
+      x.data.set(norm(c, x, w, l.norm2, l.norm2Bias).data);
+    } else {
+      addInto(x.data, (parallel ?? mlp(c, w, l, norm(c, x, w, l.norm2, l.norm2Bias))).data);
+    }
     options.onLayer?.(layer);
   }
-  const last = norm(c, { rows: 1, cols: E, data: x.data.subarray((rows - 1) * E) }, w, names.finalNorm, names.finalNormBias);
+  const logitsOf = (row: number) => outputLogits(c, names, w, table, x.data.slice(row * E, (row + 1) * E));
   return {
-    attention, logits: headLogits(names.head === names.embed ? table : w.f32(names.head), last.data, c.vocab, E), reused: p,
+    // An MLM head guesses at the positions asked for (logitsAt), not after the last.
+    attention, logits: c.block.head === 'mlm' ? new Float64Array(0) : logitsOf(rows - 1), reused: p,
+    logitsAt: (i: number) => logitsOf(positionIn(i, p, n)),
     ...(captured ? { captured } : {}),
-    ...(options.keep ? { kept: { ids: [...ids], keys, values, attention, ...(frequencies ? { frequencies } : {}) } } : {}),
+    ...(keep ? { kept: { ids: [...ids], keys, values, attention, ...(frequencies ? { frequencies } : {}) } } : {}),
   };
+}
+
+/** Position i's row among the computed rows p…n − 1. */
+function positionIn(i: number, p: number, n: number): number {
+  if (!Number.isInteger(i) || i < p || i >= n) throw new ModelError(`position ${i} is not one of the ${n - p} positions this run computed`);
+  return i - p;
+}
+
+/**
+ * One position's output row through the head: an MLM head's transform (dense, GELU) first, then the
+ * final norm and the head's [vocab, dModel] product (plus its bias). Empty without a head.
+ */
+function outputLogits(c: ModelConfig, names: ModelNames, w: Weights, table: Float32Array, row: Float64Array): Float64Array {
+  if (names.head === undefined || names.finalNorm === undefined) return new Float64Array(0);
+  let x: Matrix = { rows: 1, cols: c.dModel, data: row };
+  if (names.headTransform !== undefined) {
+    x = product(c, x, w.f64(names.headTransform));
+    if (names.headTransformBias !== undefined) addBias(x.data, w.f32(names.headTransformBias));
+    activate(c, x.data);
+  }
+  const last = norm(c, x, w, names.finalNorm, names.finalNormBias);
+  const logits = headLogits(names.head === names.embed ? table : w.f32(names.head), last.data, c.vocab, c.dModel);
+  if (names.headBias !== undefined) addBias(logits, w.f32(names.headBias));
+  return logits;
 }
 
 /** The first `count` rows of `kept` (width `width`) followed by `fresh`'s. */
@@ -183,17 +229,35 @@ function joinedAttention(kept: Float32Array, keptN: number, fresh: Float32Array,
   return out;
 }
 
-/** Each id's row of the embedding matrix (plus its position's row where positions are learned), for positions from…n − 1: [n − from, dModel]. */
+/**
+ * Each id's row of the embedding matrix (plus its position's row where positions are learned, and
+ * token type 0's where the description adds it), for positions from…n − 1, LayerNormed where the
+ * description says: [n − from, dModel].
+ */
 function embed(c: ModelConfig, names: ModelNames, w: Weights, table: Float32Array, ids: readonly number[], from: number): Matrix {
   const E = c.dModel;
   const positions = c.block.position === 'learned' ? w.f32(names.positions!) : undefined;
+  const type0 = c.block.embeddings?.tokenType ? w.f32(names.tokenType!).subarray(0, E) : undefined;
+  const rowOf = positionRows(c, ids);
   const x = new Float64Array((ids.length - from) * E);
   for (let i = from; i < ids.length; i++) {
-    const id = ids[i], at = (i - from) * E;
+    const id = ids[i], at = (i - from) * E, pos = rowOf(i) * E;
     if (!Number.isInteger(id) || id < 0 || id >= c.vocab) throw new ModelError(`token id ${id} is outside the model's vocabulary of ${c.vocab} (config.json's vocab_size)`);
-    for (let j = 0; j < E; j++) x[at + j] = table[id * E + j] + (positions ? positions[i * E + j] : 0);
+    for (let j = 0; j < E; j++) x[at + j] = table[id * E + j] + (positions ? positions[pos + j] : 0);
+    if (type0) for (let j = 0; j < E; j++) x[at + j] += type0[j];
   }
-  return { rows: ids.length - from, cols: E, data: x };
+  const m = { rows: ids.length - from, cols: E, data: x };
+  return c.block.embeddings?.norm ? norm(c, m, w, names.embedNorm!, names.embedNormBias) : m;
+}
+
+/** Position i's row of the learned positions: i, or counted from paddingIdx + 1 over the ids that are not paddingIdx (RoBERTa). */
+function positionRows(c: ModelConfig, ids: readonly number[]): (i: number) => number {
+  const pad = c.paddingIdx;
+  if (pad === undefined) return (i) => i;
+  const rows: number[] = [];
+  let count = 0;
+  for (const id of ids) rows.push(id === pad ? pad : pad + ++count);
+  return (i) => rows[i];
 }
 
 /** The family's norm over each row (LayerNorm reads its bias tensor; RMSNorm has none). */
@@ -238,7 +302,7 @@ function projections(c: ModelConfig, w: Weights, l: LayerNames, h: Matrix): { q:
  */
 function attend(c: ModelConfig, index: number, q: Matrix, k: Matrix, v: Matrix, first: number, layer: Float32Array, recorded?: Float64Array): Matrix {
   const kind = attentionOf(c, index);
-  const mask: KeyMask = kind.kind === 'sliding' ? { window: kind.window } : 'causal';
+  const mask: KeyMask = kind.kind === 'sliding' ? { window: kind.window } : kind.kind === 'bidirectional' ? 'none' : 'causal';
   const size = q.rows * k.rows;
   return attendEach({
     q, k, v, heads: c.heads, kvHeads: c.kvHeads, divisor: Math.sqrt(c.headDim), mask, first,
@@ -254,12 +318,18 @@ function headNorm(x: Float64Array, headDim: number, weight: Float32Array, eps: n
   x.set(rmsNorm(x, headDim, weight, eps));
 }
 
-/** The family's MLP: gelu_new(x · W_fc + b) · W_proj + b (or the exact GELU), or down(silu(gate(x)) · up(x)). */
+/** The family's GELU (tanh approximation or exact), in place. */
+function activate(c: ModelConfig, x: Float64Array): void {
+  if (c.block.mlp === 'gelu') gelu(x);
+  else geluNew(x);
+}
+
+/** The family's MLP: gelu(x · W_fc + b) · W_proj + b (either GELU), or down(silu(gate(x)) · up(x)). */
 function mlp(c: ModelConfig, w: Weights, l: LayerNames, h: Matrix): Matrix {
-  if (c.block.mlp === 'gelu-new' || c.block.mlp === 'gelu') {
+  if (c.block.mlp !== 'swiglu') {
     const hidden = product(c, h, w.f64(l.fc!));
     if (c.block.bias.mlp) addBias(hidden.data, w.f32(l.fcBias!));
-    (c.block.mlp === 'gelu' ? gelu : geluNew)(hidden.data);
+    activate(c, hidden.data);
     const out = product(c, hidden, w.f64(l.proj!));
     if (c.block.bias.mlp) addBias(out.data, w.f32(l.projBias!));
     return out;

@@ -138,15 +138,38 @@ export function runText(m: LoadedModel, tokenizer: Tokenizer, text: string, opti
   const { stopped, onLayer } = options;
   const stop = () => { if (stopped?.()) throw new RunStopped('the run was stopped'); };
   stop();
+  const guess = guessing(m, pieces);
   const out = forward(m.config, m.names, m.weights, ids, {
     ...(m.keep ? { keep: true, ...(m.kept ? { reuse: m.kept } : {}) } : {}),
     ...(onLayer || stopped ? { onLayer: (layer: number) => { onLayer?.(layer); stop(); } } : {}),
   });
   if (out.kept) m.kept = out.kept;
-  const next = topNext(out.logits, 5, (id) => tokenizer.decodeOne(id));
+  const decode = (id: number) => tokenizer.decodeOne(id);
+  const next = out.logits.length > 0 ? topNext(out.logits, 5, decode) : [];
+  const masked = guess.masked ? guess.at.map((position) => ({ position, guesses: topNext(out.logitsAt!(position), 5, decode) })) : undefined;
   const t2 = performance.now();
   return {
     model: summaryOf(m.config), ids, pieces, tokens, attention: out.attention, next, reused: out.reused,
+    ...(masked ? { masked } : {}), ...(guess.note ? { note: guess.note } : {}),
     timings: { loadMs: 0, tokenizeMs: t1 - t0, forwardMs: t2 - t1 },
   };
+}
+
+/** The pieces an encoder's masked-token head guesses at: BERT's and DistilBERT's [MASK], RoBERTa's <mask>. */
+export const MASK_TOKENS: readonly string[] = ['[MASK]', '<mask>'];
+
+/** The most mask tokens a run guesses at (each guess is a vocabulary × d_model product: 39M for RoBERTa base). */
+export const MAX_GUESSED = 64;
+
+/**
+ * Where an encoder (an MLM head) guesses: the positions of its mask tokens, or a sentence saying why
+ * it guesses nowhere. A decoder guesses nowhere and says nothing (its next token is the last logits).
+ */
+function guessing(m: LoadedModel, pieces: readonly string[]): { at: number[]; masked: boolean; note?: string } {
+  if (m.config.block.head !== 'mlm') return { at: [], masked: false };
+  if (m.names.head === undefined) return { at: [], masked: false, note: `this ${m.config.type} checkpoint was saved without its masked-token head, so it guesses no token` };
+  const all = pieces.flatMap((p, i) => (MASK_TOKENS.includes(p) ? [i] : []));
+  const at = all.slice(0, MAX_GUESSED);
+  if (all.length > at.length) return { at, masked: true, note: `the text holds ${all.length} mask tokens; the guesses are at the first ${MAX_GUESSED}` };
+  return at.length > 0 ? { at, masked: true } : { at, masked: true, note: `the text holds no mask token (${MASK_TOKENS.join(' or ')}), the only place an encoder guesses a token` };
 }

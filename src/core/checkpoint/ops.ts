@@ -4,6 +4,7 @@
 // GPT-2's gelu_new (the tanh approximation), silu, RoPE as Hugging Face applies it: the frequencies
 // 1 / θ^(2i / d) repeated for both halves of a head, q' = q · cos + rotate_half(q) · sin with
 // rotate_half([a, b]) = [−b, a].
+import { erf, erfc } from './erf.js';
 
 /** Adds `bias` (length m) to every row of the n × m `x`, in place. */
 export function addBias(x: Float64Array, bias: Float32Array | Float64Array): void {
@@ -54,53 +55,14 @@ export function geluNew(x: Float64Array): void {
 
 /**
  * The exact GELU, in place: x · (1 + erf(x / √2)) / 2, as PyTorch's nn.GELU() and Hugging Face's
- * "gelu" compute it (not the tanh approximation). Below 0 it is x · erfc(|x| / √2) / 2, so the tail's
- * tiny values keep their digits rather than being 1 − erf's rounding.
+ * "gelu" compute it (not the tanh approximation; BERT's, GPT-NeoX's). Below 0 it is x · erfc(|x| / √2)
+ * / 2, so the tail's tiny values keep their digits rather than being 1 − erf's rounding.
  */
 export function gelu(x: Float64Array): void {
   for (let i = 0; i < x.length; i++) {
     const v = x[i], z = v * Math.SQRT1_2;
     x[i] = 0.5 * v * (v >= 0 ? 1 + erf(z) : erfc(-z));
   }
-}
-
-/**
- * The error function to a few ulps (JavaScript has none). Below 2: 2/√π · e^(−z²) · Σ 2ⁿ z^(2n+1) /
- * (1 · 3 · … · (2n + 1)), a series of positive terms (no cancellation) summed until a term no longer
- * changes the sum; from 2 on, 1 − erfc(|z|), whose continued fraction keeps its digits.
- */
-export function erf(z: number): number {
-  const a = Math.abs(z);
-  if (a >= 2) return Math.sign(z) * (1 - erfc(a));
-  const z2 = a * a;
-  let term = a, sum = a;
-  for (let n = 1; term > sum * 1e-17; n++) {
-    term *= (2 * z2) / (2 * n + 1);
-    sum += term;
-  }
-  const value = (2 / Math.sqrt(Math.PI)) * expNegSquare(a) * sum;
-  return z < 0 ? -value : value;
-}
-
-/**
- * e^(−a²) without the rounding of a² (whose one ulp becomes a² ulps of the result): a = s + (a − s)
- * with s its leading 21 bits, so s² is exact, and e^(−a²) = e^(−s²) · e^(−(a − s)(a + s)).
- */
-function expNegSquare(a: number): number {
-  const s = Math.fround(a) === a ? a : Math.round(a * 2 ** 20) / 2 ** 20;
-  return Math.exp(-s * s) * Math.exp(-(a - s) * (a + s));
-}
-
-/**
- * 1 − erf(a) for a ≥ 0 with its own digits: below 2 (where it is above 0.004) as 1 − erf(a); from 2,
- * e^(−a²) / √π / (a + (1/2) / (a + (2/2) / (a + (3/2) / …))), the continued fraction taken 80 deep
- * (within an ulp or two from a = 2 on).
- */
-export function erfc(a: number): number {
-  if (!(a >= 2)) return 1 - erf(a);
-  let t = a;
-  for (let n = 80; n >= 1; n--) t = a + n / 2 / t;
-  return expNegSquare(a) / Math.sqrt(Math.PI) / t;
 }
 
 /** SwiGLU's gate, in place into `gate`: silu(gate) · up. */

@@ -19,6 +19,14 @@ export interface NextToken {
   p: number;
 }
 
+/** An encoder's guess at one position holding the mask token: the five most likely tokens there. */
+export interface MaskedGuess {
+  /** The position (0-based) of the mask token. */
+  position: number;
+  /** Most likely first. */
+  guesses: NextToken[];
+}
+
 /** What one forward pass over a text gives back. */
 export interface RunResult {
   model: ModelSummary;
@@ -29,8 +37,12 @@ export interface RunResult {
   tokens: string[];
   /** Per layer, the weights of every query head, [heads, n, n] row-major (query rows, key columns). */
   attention: Float32Array[];
-  /** The five most likely next tokens, most likely first. */
+  /** The five most likely next tokens, most likely first (empty for an encoder, which guesses masked tokens instead). */
   next: NextToken[];
+  /** An encoder with its masked-token head: the guess at each mask token of the text, in order (none when it holds none). */
+  masked?: MaskedGuess[];
+  /** Why a model gives no guess at all (an encoder saved without its head, or a text without a mask token). */
+  note?: string;
   timings: { loadMs: number; tokenizeMs: number; forwardMs: number };
   /** Leading positions taken from the previous run of a kept model (a text that begins the same) rather than computed. */
   reused?: number;
@@ -71,6 +83,8 @@ export interface HeadLens {
   scale: number;
   /** A sliding-window head's window W (query i sees keys i − W < j ≤ i); undefined for a causal head. */
   window?: number;
+  /** An encoder's head: every query sees every key (no mask at all); undefined for a causal head. */
+  bidirectional?: true;
   /** [n, n]: the head's weights, as the forward pass computed them. */
   weights: Float64Array;
   dModel: number;

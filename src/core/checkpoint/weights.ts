@@ -51,9 +51,8 @@ export function checkTensors(c: ModelConfig, tensors: ReadonlyMap<string, Tensor
 
 /** Elements of every tensor the forward pass reads (each once: a tied head is the embedding). */
 export function weightElements(tensors: ReadonlyMap<string, TensorRef>, names: ModelNames): { total: number; largest: number } {
-  const all = new Set<string>([names.embed, names.head, names.finalNorm]);
-  if (names.positions) all.add(names.positions);
-  if (names.finalNormBias) all.add(names.finalNormBias);
+  const all = new Set<string>();
+  for (const n of Object.values(names)) if (typeof n === 'string') all.add(n);
   // A part is counted as the tensor it is saved in, once.
   for (const l of names.layers) for (const n of Object.values(l)) if (typeof n === 'string') all.add(names.parts?.get(n)?.of ?? n);
   let total = 0, largest = 0;

@@ -10,7 +10,7 @@ import type { Obj } from '../../json/object.js';
 export type NormKind = 'layernorm' | 'rmsnorm';
 /**
  * Where the norms sit: pre (x += f(norm(x)), every family here); post (x = norm(x + f(x)), BERT);
- * sandwich (x += norm(f(norm(x))), Gemma 2). The block computes pre only and refuses the others.
+ * sandwich (x += norm(f(norm(x))), Gemma 2). The block computes pre and post and refuses sandwich.
  */
 export type NormPlacement = 'pre' | 'post' | 'sandwich';
 /** Learned position rows added to the embeddings, RoPE on q and k, or none. */
@@ -19,14 +19,14 @@ export type PositionKind = 'learned' | 'rope' | 'none';
 export type MatrixLayout = 'conv1d' | 'linear';
 /** q, k and v from one matrix (its output columns q | k | v, in that order) or from three. */
 export type QkvLayout = 'fused' | 'separate';
-/** gelu_new(x · W_fc + b) · W_proj + b (GPT-2), the same with the exact (erf) GELU (BERT), or down(silu(gate(x)) · up(x)) (SwiGLU). */
+/** gelu_new(x · W_fc + b) · W_proj + b (GPT-2), the same with the exact (erf) GELU (BERT, GPT-NeoX), or down(silu(gate(x)) · up(x)) (SwiGLU). */
 export type MlpKind = 'gelu-new' | 'gelu' | 'swiglu';
 /** x += attn(norm1(x)); x += mlp(norm2(x)) in turn, or x += attn(n1(x)) + mlp(n2(x)) from the same x (GPT-NeoX). */
 export type BlockKind = 'sequential' | 'parallel';
 
 /**
  * Which keys a query sees. causal: keys 0…i. sliding: the last `window` of them, i − window < j ≤ i
- * (Mistral's sliding_window). bidirectional: every key (encoders; the block refuses it until it computes one).
+ * (Mistral's sliding_window). bidirectional: every key (encoders).
  * Grouped-query attention is not a kind: it is kvHeads < heads.
  */
 export type AttentionKind = { kind: 'causal' } | { kind: 'sliding'; window: number } | { kind: 'bidirectional' };
@@ -53,6 +53,17 @@ export interface BlockDescription {
   readonly mlp: MlpKind;
   /** RMSNorm over each head's q and k (head_dim wide, one weight per layer for all heads), before RoPE (Qwen3). */
   readonly qkNorm?: boolean;
+  /**
+   * Encoders (BERT): token type 0's row is added to every position's embedding, and the sum is
+   * LayerNormed (names.tokenType, names.embedNorm). Absent: the token (and position) rows alone.
+   */
+  readonly embeddings?: { readonly tokenType: boolean; readonly norm: boolean };
+  /**
+   * 'lm' (absent): the last position's logits predict the next token. 'mlm': a masked-language-model
+   * head (dense, the MLP's GELU, LayerNorm, then the decoder plus its bias) guesses the token at the
+   * positions the caller asks for (the mask tokens); a checkpoint saved without it has no head at all.
+   */
+  readonly head?: 'lm' | 'mlm';
 }
 
 /** A model's sizes, whatever its family: what `attn run --json` prints under "model" beside the family. */
@@ -91,6 +102,13 @@ export interface FamilyConfig extends ModelSizes {
   rotaryDims?: number;
   /** This model's block where its config changes the family's (GPT-NeoX's use_parallel_residual). Absent: the family's. */
   block?: BlockDescription;
+  /**
+   * Learned positions counted as RoBERTa counts them: position ids from paddingIdx + 1, a token equal
+   * to paddingIdx taking row paddingIdx and not advancing the count. Absent: positions 0, 1, 2, ….
+   */
+  paddingIdx?: number;
+  /** Rows of the token type embedding (type_vocab_size) where the description adds token type 0's row. */
+  tokenTypes?: number;
   /** Gemma 2's c · tanh(s / c) on the scores and on the final logits; undefined for every family here (the block refuses it). */
   softcap?: { attention?: number; final?: number };
 }
@@ -130,10 +148,18 @@ export interface ModelNames {
   embed: string;
   /** position: 'learned'. */
   positions?: string;
+  /** embeddings.tokenType: the token type embedding (row 0 is read); embeddings.norm: the LayerNorm over the sum. */
+  tokenType?: string;
+  embedNorm?: string; embedNormBias?: string;
   layers: LayerNames[];
-  finalNorm: string; finalNormBias?: string;
-  /** The output head: the embedding matrix when tied. */
-  head: string;
+  /** head 'mlm': the transform's dense layer (its GELU follows), before finalNorm. */
+  headTransform?: string; headTransformBias?: string;
+  /** The norm before the output head (the MLM transform's LayerNorm); absent without a head. */
+  finalNorm?: string; finalNormBias?: string;
+  /** The output head: the embedding matrix when tied; absent for an encoder saved without its MLM head. */
+  head?: string;
+  /** The decoder's bias (head 'mlm'). */
+  headBias?: string;
   /** Names above that are parts of a saved tensor (read by Weights, never saved under their own name). */
   parts?: ReadonlyMap<string, TensorPart>;
 }

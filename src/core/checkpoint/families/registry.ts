@@ -8,3 +8,6 @@ export { mistral } from './mistral.js';
 export { qwen3 } from './qwen3.js';
 export { phi3 } from './phi3.js';
 export { gpt_neox } from './gpt_neox.js';
+export { bert } from './bert.js';
+export { roberta } from './roberta.js';
+export { distilbert } from './distilbert.js';

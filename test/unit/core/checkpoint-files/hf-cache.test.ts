@@ -1,6 +1,6 @@
 // "Run a Model…" lists the supported models in the Hugging Face cache (src/core/checkpoint-files/hf-cache.ts):
 // a fake cache laid out as the hub makes it (snapshots/<commit>/ files are links into blobs/), where
-// a gpt2, a llama and a qwen2 are listed, a bert is not, and a model whose config links out of the
+// a gpt2, a llama and a qwen2 are listed, a t5 is not, and a model whose config links out of the
 // cache is not followed (so not listed).
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -32,7 +32,7 @@ function model(id: string, type: string, commit = '0123abc', linkOut = false): v
 model('gpt2', 'gpt2');
 model('meta/tiny-llama', 'llama');
 model('Qwen/Qwen2-0.5B', 'qwen2', 'deadbeef');
-model('google/bert', 'bert');
+model('google/t5', 't5');
 model('evil/out', 'gpt2', 'e1', true);
 mkdirSync(join(cache, 'datasets--x--y'));
 
@@ -49,7 +49,7 @@ test('the supported models of the cache are listed with their id, snapshot and t
 test('a missing cache lists nothing; model_type is read from the config\'s JSON only', () => {
   assert.deepEqual(listCachedModels(join(root, 'none'), nodeFolderFs), []);
   assert.equal(modelType('{"model_type":"llama"}'), 'llama');
-  assert.equal(modelType('{"model_type":"bert"}'), undefined);
+  assert.equal(modelType('{"model_type":"t5"}'), undefined);
   assert.equal(modelType('not json'), undefined);
   assert.equal(modelType(undefined), undefined);
 });

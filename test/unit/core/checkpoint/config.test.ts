@@ -27,7 +27,7 @@ test('llama and qwen2: key/value heads default to the heads, head_dim to hidden 
 
 test('what cannot be computed right is refused, naming config.json and the key', () => {
   const refusals: [object, RegExp][] = [
-    [{ model_type: 'bert' }, /config\.json: model_type "bert" is not supported/],
+    [{ model_type: 't5' }, /config\.json: model_type "t5" is not supported/],
     [{ hidden_size: 4 }, /config\.json: "model_type" is missing/],
     [{ ...GPT2_CONFIG, n_head: undefined }, /config\.json: "n_head" is missing/],
     [{ ...GPT2_CONFIG, n_head: 3 }, /config\.json: "n_embd" 16 is not a multiple of "n_head" 3/],
@@ -63,15 +63,18 @@ test('a description the block does not compute is refused by the config reader, 
   const c = readModelConfig(text(QWEN2_CONFIG));
   assert.equal(blockRefusal(c), undefined);
   assert.equal(blockRefusal({ ...c, block: { ...c.block, kind: 'parallel' } }), undefined);
-  assert.equal(blockRefusal({ ...c, block: { ...c.block, norm: { kind: 'rmsnorm', placement: 'sandwich' } } }), 'the qwen2 block puts its norms sandwich; attn computes pre-norm blocks');
-  assert.equal(blockRefusal({ ...c, attention: { kind: 'bidirectional' } }), 'the qwen2 attention is bidirectional; attn computes causal attention');
+  assert.equal(blockRefusal({ ...c, block: { ...c.block, norm: { kind: 'rmsnorm', placement: 'sandwich' } } }), 'the qwen2 block puts its norms sandwich; attn computes pre- and post-norm blocks');
+  // Post norms and bidirectional attention are computed (the encoders' block).
+  assert.equal(blockRefusal({ ...c, block: { ...c.block, norm: { kind: 'layernorm', placement: 'post' } }, attention: { kind: 'bidirectional' } }), undefined);
+  // A parallel block has one norm of x for both branches: no post-norm form of it exists to compute.
+  assert.equal(blockRefusal({ ...c, block: { ...c.block, kind: 'parallel', norm: { kind: 'layernorm', placement: 'post' } } }), 'the qwen2 block is parallel with its norms post; attn computes parallel blocks pre-norm only');
   assert.equal(blockRefusal({ ...c, softcap: { final: 30 } }), 'the qwen2 model softcaps its logits; attn does not compute softcapping');
   // A family whose description has such a kind: its config.json is refused by the reader, named.
   const family = familyOf('qwen2') as { block: BlockDescription };
   const block = family.block;
   family.block = { ...block, norm: { kind: 'rmsnorm', placement: 'sandwich' } };
   try {
-    assert.throws(() => readModelConfig(text(QWEN2_CONFIG)), /^ModelError: config\.json: the qwen2 block puts its norms sandwich; attn computes pre-norm blocks/);
+    assert.throws(() => readModelConfig(text(QWEN2_CONFIG)), /^ModelError: config\.json: the qwen2 block puts its norms sandwich; attn computes pre- and post-norm blocks/);
   } finally {
     family.block = block;
   }
