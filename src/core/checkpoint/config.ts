@@ -40,9 +40,11 @@ export function readModelConfig(text: string, file = 'config.json'): ModelConfig
 export function blockRefusal(c: ModelConfig): string | undefined {
   const b = c.block;
   if (b.kind !== 'sequential') return `the ${c.type} block is ${b.kind}; attn computes sequential blocks (attention, then the MLP)`;
-  if (b.norm.placement !== 'pre') return `the ${c.type} block puts its norms ${b.norm.placement}; attn computes pre-norm blocks`;
-  if (c.attention.kind === 'bidirectional') return `the ${c.type} attention is bidirectional; attn computes causal attention`;
-  if (c.softcap) return `the ${c.type} model softcaps its logits; attn does not compute softcapping`;
+  if (b.norm.placement === 'post') return `the ${c.type} block puts its norms ${b.norm.placement}; attn computes pre-norm and sandwich blocks`;
+  if (b.norm.placement === 'sandwich' && b.norm.kind !== 'rmsnorm') return `the ${c.type} block has sandwich norms of kind ${b.norm.kind}; attn computes sandwich RMSNorms`;
+  if (c.attention.kind === 'bidirectional' || c.perLayer?.some((l) => l.attention.kind === 'bidirectional')) return `the ${c.type} attention is bidirectional; attn computes causal attention`;
+  for (const [where, cap] of Object.entries(c.softcap ?? {})) if (cap !== undefined && !(cap > 0 && Number.isFinite(cap))) return `the ${c.type} model's ${where} softcap ${cap} is not a positive number`;
+  if (c.perLayer && c.perLayer.length !== c.layers) return `the ${c.type} model describes ${c.perLayer.length} layers of its ${c.layers}`;
   return undefined;
 }
 

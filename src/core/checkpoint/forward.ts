@@ -2,13 +2,16 @@
 // attention weights for every query head ([heads, n, n] as float32), and the logits at the last
 // position only (the head's vocab × d_model product is needed nowhere else). One generic block,
 // driven by the family's description (families/family.ts) and never by the family's name:
-// x += attention(norm1(x)); x += mlp(norm2(x)), with the norm kind, the positions (learned rows or
-// RoPE), the layout of every matrix (y = x · W for a Conv1D's [in, out], x · Wᵀ for an nn.Linear's
-// [out, in]), fused or separate q/k/v, the biases, the attention kind (causal, or a sliding window;
-// grouped-query when kvHeads < heads: query head h reads key/value head ⌊h / (heads / kvHeads)⌋) and
-// the MLP (gelu_new, SwiGLU) as it says. A kind the block does not compute yet (post or sandwich
-// norms, a parallel block, bidirectional attention, softcapping) is refused by readModelConfig
-// (config.ts), before any tensor is loaded. The
+// x += attention(norm1(x)); x += mlp(norm2(x)) (sandwich norms: each sublayer's output normed again
+// before the add), with the norm kind (RMSNorm's weight offset), the positions (learned rows or RoPE,
+// with a base and linear scaling per layer where layers differ), the embeddings' scale, the layout of
+// every matrix (y = x · W for a Conv1D's [in, out], x · Wᵀ for an nn.Linear's [out, in]), fused or
+// separate q/k/v, the biases, q and k normed per head, the attention kind per layer (causal, or a
+// sliding window; grouped-query when kvHeads < heads: query head h reads key/value head
+// ⌊h / (heads / kvHeads)⌋), the scores' divisor and softcap, the MLP (gelu_new, SwiGLU, GeGLU) and the
+// final logits' softcap as it says. A kind the block does not compute yet (post norms, a parallel
+// block, bidirectional attention) is refused by readModelConfig (config.ts), before any tensor is
+// loaded. The
 // activations are linalg's Matrix and its products, which give the same bits whatever the number of
 // rows (they switch between the WebAssembly kernel and a JavaScript loop that sum every cell in the
 // same order).
@@ -26,9 +29,9 @@ import { attendEach, type KeyMask } from '../attention/attend.js';
 import { columnsOf, matmul, matmulTransposed, type Matrix } from '../linalg/matrix.js';
 import type { ModelConfig } from './config.js';
 import { ModelError } from './error.js';
-import type { LayerNames, ModelNames } from './families/family.js';
+import type { AttentionKind, LayerNames, ModelNames } from './families/family.js';
 import type { Weights } from './weights.js';
-import { addBias, addInto, applyRope, geluNew, layerNorm, rmsNorm, ropeTables, swiglu } from './ops.js';
+import { addBias, addInto, applyRope, gegluTanh, geluNew, layerNorm, rmsNorm, roundedTo, ropeTables, softcapInto, swiglu } from './ops.js';
 
 export interface ForwardOutput {
   /** Per layer, [heads, n, n] row-major. */
@@ -102,17 +105,18 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
   // Held for the whole pass (the budget counts it): a tied head reads it again at the end.
   const table = w.f32(names.embed);
   const x = embed(c, names, w, table, ids, p);
-  const rope = c.block.position === 'rope' ? ropeTables(n, D, c.ropeTheta, p) : undefined;
+  const rope = c.block.position === 'rope' ? ropeFor(c, n, p) : undefined;
   const attention: Float32Array[] = [];
   const keys: Float64Array[] = [], values: Float64Array[] = [];
   let captured: LayerRecording | undefined;
   for (let layer = 0; layer < c.layers; layer++) {
     const l = names.layers[layer];
     const h = norm(c, x, w, l.norm1, l.norm1Bias);
-    const { q, k: newKeys, v: newValues } = projections(c, w, l, h);
+    const { q, k: newKeys, v: newValues } = headNormed(c, w, l, projections(c, w, l, h));
     if (rope) {
-      applyRope(q.data, rows, H, D, rope);
-      applyRope(newKeys.data, rows, c.kvHeads, D, rope);
+      const tables = rope(layer);
+      applyRope(q.data, rows, H, D, tables);
+      applyRope(newKeys.data, rows, c.kvHeads, D, tables);
     }
     const k = reuse && p > 0 ? joined(reuse.keys[layer], newKeys, p, KV) : newKeys;
     const v = reuse && p > 0 ? joined(reuse.values[layer], newValues, p, KV) : newValues;
@@ -120,23 +124,58 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     const capturing = options.capture?.layer === layer;
     const weights = new Float32Array(H * rows * n);
     const recorded = capturing ? new Float64Array(H * rows * n) : undefined;
-    const mixed = attend(c, q, k, v, p, weights, recorded);
+    const mixed = attend(c, c.perLayer?.[layer].attention ?? c.attention, q, k, v, p, weights, recorded);
     attention.push(reuse && p > 0 ? joinedAttention(reuse.attention[layer], reuse.ids.length, weights, H, n, p) : weights);
     if (capturing) {
       captured = { residual: x.data.slice(), x: h.data, q: q.data, k: k.data, v: v.data, weights: recorded! };
       if (options.capture?.stop) return { attention, logits: new Float64Array(0), captured, reused: 0 };
     }
-    const out = product(c, mixed, w.f64(l.o));
+    let out = product(c, mixed, w.f64(l.o));
     if (c.block.bias.o) addBias(out.data, w.f32(l.oBias!));
+    if (l.postAttnNorm) out = norm(c, out, w, l.postAttnNorm, undefined);
     addInto(x.data, out.data);
-    addInto(x.data, mlp(c, w, l, norm(c, x, w, l.norm2, l.norm2Bias)).data);
+    let fed = mlp(c, w, l, norm(c, x, w, l.norm2, l.norm2Bias));
+    if (l.postMlpNorm) fed = norm(c, fed, w, l.postMlpNorm, undefined);
+    addInto(x.data, fed.data);
     options.onLayer?.(layer);
   }
   const last = norm(c, { rows: 1, cols: E, data: x.data.subarray((rows - 1) * E) }, w, names.finalNorm, names.finalNormBias);
+  const logits = headLogits(names.head === names.embed ? table : w.f32(names.head), last.data, c.vocab, E);
+  if (c.softcap?.final !== undefined) softcapInto(logits, c.softcap.final);
   return {
-    attention, logits: headLogits(names.head === names.embed ? table : w.f32(names.head), last.data, c.vocab, E), reused: p,
+    attention, logits, reused: p,
     ...(captured ? { captured } : {}),
     ...(options.keep ? { kept: { ids: [...ids], keys, values, attention } } : {}),
+  };
+}
+
+/** q and k each RMS-normed per head over headDim where the layer names q and k norms; else as they are. */
+function headNormed(c: ModelConfig, w: Weights, l: LayerNames, m: { q: Matrix; k: Matrix; v: Matrix }): { q: Matrix; k: Matrix; v: Matrix } {
+  if (!l.qNorm || !l.kNorm) return m;
+  const D = c.headDim, offset = c.block.norm.offset;
+  return {
+    q: { ...m.q, data: rmsNorm(m.q.data, D, w.f32(l.qNorm), c.eps, offset) },
+    k: { ...m.k, data: rmsNorm(m.k.data, D, w.f32(l.kNorm), c.eps, offset) },
+    v: m.v,
+  };
+}
+
+/**
+ * RoPE's tables for positions from…n − 1, by layer: one table for every layer, or, where layers
+ * differ (perLayer), one per distinct base and scaling, made once.
+ */
+function ropeFor(c: ModelConfig, n: number, from: number): (layer: number) => { cos: Float64Array; sin: Float64Array } {
+  if (!c.perLayer) {
+    const tables = ropeTables(n, c.headDim, c.ropeTheta, from);
+    return () => tables;
+  }
+  const made = new Map<string, { cos: Float64Array; sin: Float64Array }>();
+  return (layer) => {
+    const { theta, linear = 1 } = c.perLayer![layer].rope;
+    const key = `${theta} ${linear}`;
+    let tables = made.get(key);
+    if (!tables) made.set(key, tables = ropeTables(n, c.headDim, theta, from, linear));
+    return tables;
   };
 }
 
@@ -162,22 +201,28 @@ function joinedAttention(kept: Float32Array, keptN: number, fresh: Float32Array,
   return out;
 }
 
-/** Each id's row of the embedding matrix (plus its position's row where positions are learned), for positions from…n − 1: [n − from, dModel]. */
+/**
+ * Each id's row of the embedding matrix (plus its position's row where positions are learned; times
+ * the scale where the description scales it), for positions from…n − 1: [n − from, dModel].
+ */
 function embed(c: ModelConfig, names: ModelNames, w: Weights, table: Float32Array, ids: readonly number[], from: number): Matrix {
   const E = c.dModel;
   const positions = c.block.position === 'learned' ? w.f32(names.positions!) : undefined;
+  // √dModel as the model's code holds it: in the embedding's own dtype.
+  const scale = c.block.embedScale === 'sqrt-d-model' ? roundedTo(Math.sqrt(E), w.dtype(names.embed)) : undefined;
   const x = new Float64Array((ids.length - from) * E);
   for (let i = from; i < ids.length; i++) {
     const id = ids[i], at = (i - from) * E;
     if (!Number.isInteger(id) || id < 0 || id >= c.vocab) throw new ModelError(`token id ${id} is outside the model's vocabulary of ${c.vocab} (config.json's vocab_size)`);
-    for (let j = 0; j < E; j++) x[at + j] = table[id * E + j] + (positions ? positions[i * E + j] : 0);
+    if (scale !== undefined) for (let j = 0; j < E; j++) x[at + j] = table[id * E + j] * scale;
+    else for (let j = 0; j < E; j++) x[at + j] = table[id * E + j] + (positions ? positions[i * E + j] : 0);
   }
   return { rows: ids.length - from, cols: E, data: x };
 }
 
 /** The family's norm over each row (LayerNorm reads its bias tensor; RMSNorm has none). */
 function norm(c: ModelConfig, x: Matrix, w: Weights, weight: string, bias: string | undefined): Matrix {
-  const data = c.block.norm.kind === 'layernorm' ? layerNorm(x.data, c.dModel, w.f32(weight), w.f32(bias!), c.eps) : rmsNorm(x.data, c.dModel, w.f32(weight), c.eps);
+  const data = c.block.norm.kind === 'layernorm' ? layerNorm(x.data, c.dModel, w.f32(weight), w.f32(bias!), c.eps) : rmsNorm(x.data, c.dModel, w.f32(weight), c.eps, c.block.norm.offset);
   return { rows: x.rows, cols: x.cols, data };
 }
 
@@ -209,17 +254,18 @@ function projections(c: ModelConfig, w: Weights, l: LayerNames, h: Matrix): { q:
 /**
  * Every query head's attention for queries first…n − 1 (q [n − first, heads · D] holds their rows;
  * k and v [n, kvHeads · D] hold all n positions), by the core's one attention op (attention/attend.ts)
- * under the family's attention kind (causal, or a sliding window), grouped-query heads reading their
+ * under the layer's attention kind (causal, or a sliding window), grouped-query heads reading their
  * key/value head: each head's weights go into `layer` ([heads, n − first, n], float32, what the run
  * keeps) and, when recorded, into `recorded` (float64) as the op hands the head over, so a layer holds
  * one head's float64 weights at once, not every head's (100 MB at 1,024 tokens and 12 heads); the
  * heads' outputs come back side by side [n − first, heads · D].
  */
-function attend(c: ModelConfig, q: Matrix, k: Matrix, v: Matrix, first: number, layer: Float32Array, recorded?: Float64Array): Matrix {
-  const mask: KeyMask = c.attention.kind === 'sliding' ? { window: c.attention.window } : 'causal';
+function attend(c: ModelConfig, kind: AttentionKind, q: Matrix, k: Matrix, v: Matrix, first: number, layer: Float32Array, recorded?: Float64Array): Matrix {
+  const mask: KeyMask = kind.kind === 'sliding' ? { window: kind.window } : 'causal';
   const size = q.rows * k.rows;
   return attendEach({
-    q, k, v, heads: c.heads, kvHeads: c.kvHeads, divisor: Math.sqrt(c.headDim), mask, first,
+    q, k, v, heads: c.heads, kvHeads: c.kvHeads, divisor: c.scoreDivisor ?? Math.sqrt(c.headDim), mask, first,
+    ...(c.softcap?.attention !== undefined ? { softcap: c.softcap.attention } : {}),
     onHead: (head, { weights }) => {
       layer.set(weights.data, head * size);
       recorded?.set(weights.data, head * size);
@@ -227,7 +273,7 @@ function attend(c: ModelConfig, q: Matrix, k: Matrix, v: Matrix, first: number, 
   });
 }
 
-/** The family's MLP: gelu_new(x · W_fc + b) · W_proj + b, or down(silu(gate(x)) · up(x)). */
+/** The family's MLP: gelu_new(x · W_fc + b) · W_proj + b, down(silu(gate(x)) · up(x)), or down(gelu_tanh(gate(x)) · up(x)). */
 function mlp(c: ModelConfig, w: Weights, l: LayerNames, h: Matrix): Matrix {
   if (c.block.mlp === 'gelu-new') {
     const hidden = product(c, h, w.f64(l.fc!));
@@ -238,7 +284,7 @@ function mlp(c: ModelConfig, w: Weights, l: LayerNames, h: Matrix): Matrix {
     return out;
   }
   const gate = product(c, h, w.f64(l.gate!));
-  swiglu(gate.data, product(c, h, w.f64(l.up!)).data);
+  (c.block.mlp === 'geglu' ? gegluTanh : swiglu)(gate.data, product(c, h, w.f64(l.up!)).data);
   return product(c, gate, w.f64(l.down!));
 }
 

@@ -145,4 +145,10 @@ export class Weights {
   shape(name: string): readonly number[] {
     return this.tensors.get(name)?.shape ?? [];
   }
+
+  /** The dtype the file stores the tensor in (F32 for a name it does not hold). */
+  dtype(name: string): DType {
+    const t = this.tensors.get(name);
+    return t && isDType(t.dtype) ? t.dtype : 'F32';
+  }
 }

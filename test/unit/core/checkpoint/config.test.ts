@@ -63,9 +63,11 @@ test('a description the block does not compute is refused by the config reader, 
   const c = readModelConfig(text(QWEN2_CONFIG));
   assert.equal(blockRefusal(c), undefined);
   assert.equal(blockRefusal({ ...c, block: { ...c.block, kind: 'parallel' } }), 'the qwen2 block is parallel; attn computes sequential blocks (attention, then the MLP)');
-  assert.equal(blockRefusal({ ...c, block: { ...c.block, norm: { kind: 'rmsnorm', placement: 'sandwich' } } }), 'the qwen2 block puts its norms sandwich; attn computes pre-norm blocks');
+  assert.equal(blockRefusal({ ...c, block: { ...c.block, norm: { kind: 'layernorm', placement: 'post' } } }), 'the qwen2 block puts its norms post; attn computes pre-norm and sandwich blocks');
+  assert.equal(blockRefusal({ ...c, block: { ...c.block, norm: { kind: 'layernorm', placement: 'sandwich' } } }), 'the qwen2 block has sandwich norms of kind layernorm; attn computes sandwich RMSNorms');
   assert.equal(blockRefusal({ ...c, attention: { kind: 'bidirectional' } }), 'the qwen2 attention is bidirectional; attn computes causal attention');
-  assert.equal(blockRefusal({ ...c, softcap: { final: 30 } }), 'the qwen2 model softcaps its logits; attn does not compute softcapping');
+  assert.equal(blockRefusal({ ...c, softcap: { final: 30 } }), undefined);
+  assert.equal(blockRefusal({ ...c, softcap: { attention: 0 } }), 'the qwen2 model\'s attention softcap 0 is not a positive number');
   // A family whose description has such a kind: its config.json is refused by the reader, named.
   const family = familyOf('qwen2') as { block: BlockDescription };
   const block = family.block;
