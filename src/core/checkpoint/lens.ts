@@ -89,11 +89,14 @@ export function headLens(m: LoadedModel, ids: readonly number[], tokens: readonl
   const sq = sliceOf(c, w, at.q, head * D), sk = sliceOf(c, w, at.k, kvHead * D), sv = sliceOf(c, w, at.v, kvHead * D);
   const wo = inputsOf(c, w.f32(l.o), E, head * D, D);
   const KV = c.kvHeads * D;
+  const kind = c.perLayer?.[layer].attention ?? c.attention;
   return {
     layer, head, kvHead, tokens: [...tokens], residual, x, wq: sq.weight, wk: sk.weight, wv: sv.weight,
     ...(sq.bias ? { bq: sq.bias } : {}), ...(sk.bias ? { bk: sk.bias } : {}), ...(sv.bias ? { bv: sv.bias } : {}),
     wo,
     q: headColumns(q, n, c.heads * D, head * D, D), k: headColumns(k, n, KV, kvHead * D, D), v: headColumns(v, n, KV, kvHead * D, D),
-    rotary: c.block.position === 'rope', scale: Math.sqrt(D), ...(c.attention.kind === 'sliding' ? { window: c.attention.window } : {}), weights: weights.slice(head * n * n, (head + 1) * n * n), dModel: E, headDim: D,
+    rotary: c.block.position === 'rope', scale: c.scoreDivisor ?? Math.sqrt(D),
+    ...(kind.kind === 'sliding' ? { window: kind.window } : {}), ...(c.softcap?.attention !== undefined ? { softcap: c.softcap.attention } : {}),
+    weights: weights.slice(head * n * n, (head + 1) * n * n), dModel: E, headDim: D,
   };
 }

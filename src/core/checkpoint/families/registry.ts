@@ -5,3 +5,6 @@ export { gpt2 } from './gpt2.js';
 export { llama } from './llama.js';
 export { qwen2 } from './qwen2.js';
 export { mistral } from './mistral.js';
+export { gemma } from './gemma.js';
+export { gemma2 } from './gemma2.js';
+export { gemma3_text } from './gemma3_text.js';

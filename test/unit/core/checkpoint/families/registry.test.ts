@@ -49,7 +49,8 @@ const namesIn = (text: string) => FAMILY_NAMES.filter((name) => new RegExp(`(^|[
 /** The files whose code names `family`. */
 function filesNaming(family: string): string[] {
   return ALL.filter(({ identifiers, strings }) =>
-    identifiers.some((id) => words(id).includes(family)) ||
+    // The whole identifier too: a name with an underscore (gemma3_text) is not one of its words.
+    identifiers.some((id) => id === family || words(id).includes(family)) ||
     strings.some((s) => s === family || (namesIn(s).length >= 2 && (namesIn(s) as string[]).includes(family))),
   ).map((f) => f.path).sort();
 }

@@ -1,0 +1,192 @@
+// The decoder shape Gemma 1, 2 and 3 share, read for the three descriptions (gemma.ts, gemma2.ts,
+// gemma3_text.ts), each of which says which of its parts it has. Common to all, as Hugging Face's
+// modelling code computes them: RMSNorm times (1 + w) (zero-centred weights, the norm computed in
+// float32 there, float64 here); the embeddings times √hidden_size, the factor held in the weights'
+// dtype; GeGLU with the tanh GELU (hidden_activation, default gelu_pytorch_tanh; hidden_act is not
+// read by that code, so neither here); head_dim given (256 when absent); the head tied unless
+// tie_word_embeddings is false; RoPE on the two halves of each head, with rope_scaling default or
+// linear. Gemma 2 adds sandwich norms, scores divided by √query_pre_attn_scalar and softcapped
+// (attn_logit_softcapping) before the mask, final logits softcapped (final_logit_softcapping),
+// and sliding-window layers (window sliding_window: query i sees keys i − W < j ≤ i) on the even
+// layers unless layer_types says otherwise. Gemma 3 adds per-head q and k norms, and its sliding
+// layers rotate with rope_local_base_freq while its global ones use rope_theta and rope_scaling;
+// its pattern is layer_types, else every sliding_window_pattern-th layer global. Whatever a config
+// asks that this does not compute is refused in one sentence naming config.json and the key.
+import { isObject, type Obj } from '../../json/object.js';
+import { shown } from '../../json/shown.js';
+import { ModelError } from '../error.js';
+import { flag, positive, refuse, size } from './config-keys.js';
+import { tensorList, type AttentionKind, type BlockDescription, type FamilyConfig, type FamilyTensors, type LayerKind, type LayerNames } from './family.js';
+import { ropeOverflow } from './rotary-decoder.js';
+
+export interface GegluOptions {
+  /** Norms on each sublayer's output too (post_attention_layernorm, pre_ and post_feedforward_layernorm). */
+  sandwich: boolean;
+  /** q_norm and k_norm on each head before RoPE. */
+  qkNorm: boolean;
+  /** Scores divided by √query_pre_attn_scalar (default 256) rather than √head_dim. */
+  queryScalar: boolean;
+  /**
+   * The softcaps read: absent from config.json means `defaults` (null means none); 'ignored' is a
+   * key the family's code stores but never applies, refused unless null (which was trained cannot be
+   * told); undefined: the family's code reads no softcap.
+   */
+  softcaps?: { attention: number | null | 'ignored'; final: number | null };
+  /** Which layers slide: none, every `period`-th global (layer i global when (i + 1) % period == 0), read from `patternKey` when given. */
+  sliding?: { period: number; patternKey?: string };
+  /** The sliding layers' RoPE base, from this key (default 10,000), unscaled; absent: every layer rope_theta. */
+  localThetaKey?: string;
+  /** rope_theta when absent. */
+  theta: number;
+  /** max_position_embeddings when absent. */
+  context: number;
+  /** Refuse a truthy use_bidirectional_attention (the key exists for Gemma 3 embedding models). */
+  bidirectionalKey?: boolean;
+}
+
+/** The block: RMSNorm × (1 + w), pre or sandwich; RoPE; nn.Linear; separate q/k/v, no biases; GeGLU; √d-scaled embeddings. */
+export function gegluBlock(o: Pick<GegluOptions, 'sandwich' | 'qkNorm'>): BlockDescription {
+  return {
+    kind: 'sequential',
+    norm: { kind: 'rmsnorm', placement: o.sandwich ? 'sandwich' : 'pre', offset: 1 },
+    position: 'rope',
+    matrices: 'linear',
+    qkv: 'separate',
+    bias: { qkv: false, o: false, mlp: false },
+    mlp: 'geglu',
+    ...(o.qkNorm ? { qkNorm: true } : {}),
+    embedScale: 'sqrt-d-model',
+  };
+}
+
+const SLIDING = 'sliding_attention', FULL = 'full_attention';
+
+export function readGegluConfig(json: Obj, file: string, o: GegluOptions): FamilyConfig {
+  const dModel = size(json, file, ['hidden_size']);
+  const heads = size(json, file, ['num_attention_heads']);
+  const kvHeads = size(json, file, ['num_key_value_heads']);
+  if (heads % kvHeads !== 0) throw new ModelError(`${file}: "num_attention_heads" ${heads} is not a multiple of "num_key_value_heads" ${kvHeads}`);
+  const headDim = size(json, file, ['head_dim'], 256);
+  if (headDim % 2 !== 0) throw new ModelError(`${file}: "head_dim" ${headDim} is odd; RoPE rotates the two halves of a head`);
+  const layers = size(json, file, ['num_hidden_layers']);
+  const act = json.hidden_activation ?? 'gelu_pytorch_tanh';
+  if (act !== 'gelu_pytorch_tanh' && act !== 'gelu_new') refuse(file, 'hidden_activation', act, 'attn computes GeGLU with the tanh GELU, gelu_pytorch_tanh');
+  if (flag(json, file, 'attention_bias', false)) refuse(file, 'attention_bias', true, 'attn computes this family without attention biases');
+  if (o.bidirectionalKey && flag(json, file, 'use_bidirectional_attention', false)) refuse(file, 'use_bidirectional_attention', true, 'attn computes causal attention');
+  if (json.rope_parameters !== undefined && json.rope_parameters !== null) refuse(file, 'rope_parameters', json.rope_parameters, 'attn reads rope_theta and rope_scaling for this family');
+  const contextLength = size(json, file, ['max_position_embeddings'], o.context);
+  const theta = checkedTheta(file, 'rope_theta', positive(json, file, 'rope_theta', o.theta), headDim, contextLength);
+  const linear = linearFactor(json, file);
+  const global: LayerKind = { attention: { kind: 'causal' }, rope: { theta, ...(linear !== undefined ? { linear } : {}) } };
+  const perLayer = o.sliding ? slidingLayers(json, file, layers, o, global, headDim, contextLength) : undefined;
+  const softcap = o.softcaps ? readSoftcaps(json, file, o.softcaps) : undefined;
+  return {
+    layers,
+    heads,
+    kvHeads,
+    dModel,
+    headDim,
+    vocab: size(json, file, ['vocab_size']),
+    contextLength,
+    ffn: size(json, file, ['intermediate_size']),
+    eps: positive(json, file, 'rms_norm_eps', 1e-6),
+    ropeTheta: theta,
+    tied: flag(json, file, 'tie_word_embeddings', true),
+    attention: { kind: 'causal' },
+    ...(o.queryScalar ? { scoreDivisor: Math.sqrt(positive(json, file, 'query_pre_attn_scalar', 256)) } : {}),
+    ...(softcap && (softcap.attention !== undefined || softcap.final !== undefined) ? { softcap } : {}),
+    // Every layer alike unless the model slides or scales (a single RoPE then stays the shared table).
+    ...(perLayer ? { perLayer } : linear !== undefined ? { perLayer: Array.from({ length: layers }, () => global) } : {}),
+  };
+}
+
+/** A RoPE base whose angles are finite at every position, or refused naming `key`. */
+function checkedTheta(file: string, key: string, theta: number, headDim: number, context: number): number {
+  const overflow = ropeOverflow(theta, headDim, context);
+  if (overflow) refuse(file, key, theta, overflow);
+  return theta;
+}
+
+/** rope_scaling's factor when linear, undefined when default or absent; any other kind refused. */
+function linearFactor(json: Obj, file: string): number | undefined {
+  const scaling = json.rope_scaling;
+  if (scaling === undefined || scaling === null) return undefined;
+  const kind = isObject(scaling) ? scaling.rope_type ?? scaling.type ?? 'default' : undefined;
+  if (kind === 'default') return undefined;
+  if (kind !== 'linear' || !isObject(scaling)) return refuse(file, 'rope_scaling', scaling, 'attn computes default and linear RoPE for this family');
+  const factor = scaling.factor;
+  if (typeof factor !== 'number' || !(factor > 0) || !Number.isFinite(factor)) return refuse(file, 'rope_scaling', scaling, 'a linear scaling needs a positive "factor"');
+  return factor;
+}
+
+/** Each layer sliding (window, local RoPE) or global, from layer_types or the period. */
+function slidingLayers(json: Obj, file: string, layers: number, o: GegluOptions, global: LayerKind, headDim: number, context: number): LayerKind[] {
+  if (json.sliding_window === null) refuse(file, 'sliding_window', null, 'the sliding layers need a window, a whole number of keys');
+  const window = size(json, file, ['sliding_window'], 4096);
+  const localTheta = o.localThetaKey ? checkedTheta(file, o.localThetaKey, positive(json, file, o.localThetaKey, 10000), headDim, context) : undefined;
+  const local: LayerKind = { attention: { kind: 'sliding', window } satisfies AttentionKind, rope: localTheta !== undefined ? { theta: localTheta } : global.rope };
+  const types = json.layer_types;
+  if (types !== undefined && types !== null) {
+    if (!Array.isArray(types) || types.length !== layers) {
+      throw new ModelError(`${file}: "layer_types" must list one of "${SLIDING}" or "${FULL}" for each of the ${layers} layers, got ${shown(types)}`);
+    }
+    return types.map((t, i) => {
+      if (t === SLIDING) return local;
+      if (t === FULL) return global;
+      return refuse(file, 'layer_types', t, `layer ${i}: attn computes "${SLIDING}" and "${FULL}" layers`);
+    });
+  }
+  const period = o.sliding!.patternKey ? size(json, file, [o.sliding!.patternKey], o.sliding!.period) : o.sliding!.period;
+  return Array.from({ length: layers }, (_, i) => ((i + 1) % period === 0 ? global : local));
+}
+
+function readSoftcaps(json: Obj, file: string, defaults: NonNullable<GegluOptions['softcaps']>): { attention?: number; final?: number } {
+  const read = (key: string, fallback: number | null): number | undefined => {
+    const v = json[key];
+    if (v === null) return undefined;
+    if (v === undefined) return fallback ?? undefined;
+    // A cap of 0 divides by 0; a negative one flips every score's sign; a huge one is no cap but stays finite.
+    if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(v)) throw new ModelError(`${file}: "${key}" must be a positive number or null, got ${typeof v === 'number' ? String(v) : shown(v)}`);
+    return v;
+  };
+  if (defaults.attention === 'ignored') {
+    const v = json.attn_logit_softcapping;
+    if (v !== undefined && v !== null) refuse(file, 'attn_logit_softcapping', v, 'Hugging Face\'s code for this family stores it but never applies it, so which one the model was trained with cannot be told');
+  }
+  const attention = defaults.attention === 'ignored' ? undefined : read('attn_logit_softcapping', defaults.attention);
+  const final = read('final_logit_softcapping', defaults.final);
+  return { ...(attention !== undefined ? { attention } : {}), ...(final !== undefined ? { final } : {}) };
+}
+
+/**
+ * model.embed_tokens, model.layers.i.… (input_layernorm; q/k/v/o_proj; q_norm and k_norm [head_dim]
+ * with qkNorm; post_attention_layernorm; pre_ and post_feedforward_layernorm when sandwiched, where
+ * the MLP's own norm is pre_feedforward_layernorm; gate/up/down_proj), model.norm, and lm_head unless tied.
+ */
+export function gegluTensors(c: FamilyConfig, _has: (name: string) => boolean, block: BlockDescription): FamilyTensors {
+  const { shapes, need } = tensorList();
+  const E = c.dModel, F = c.ffn, V = c.vocab, D = c.headDim;
+  const Q = c.heads * D, KV = c.kvHeads * D;
+  const sandwich = block.norm.placement === 'sandwich';
+  const layers = Array.from({ length: c.layers }, (_, i): LayerNames => {
+    const l = `model.layers.${i}.`;
+    const a = `${l}self_attn.`;
+    return {
+      norm1: need(`${l}input_layernorm.weight`, [E]),
+      q: need(`${a}q_proj.weight`, [Q, E]), k: need(`${a}k_proj.weight`, [KV, E]), v: need(`${a}v_proj.weight`, [KV, E]),
+      ...(block.qkNorm ? { qNorm: need(`${a}q_norm.weight`, [D]), kNorm: need(`${a}k_norm.weight`, [D]) } : {}),
+      o: need(`${a}o_proj.weight`, [E, Q]),
+      ...(sandwich
+        ? {
+          postAttnNorm: need(`${l}post_attention_layernorm.weight`, [E]),
+          norm2: need(`${l}pre_feedforward_layernorm.weight`, [E]),
+          postMlpNorm: need(`${l}post_feedforward_layernorm.weight`, [E]),
+        }
+        : { norm2: need(`${l}post_attention_layernorm.weight`, [E]) }),
+      gate: need(`${l}mlp.gate_proj.weight`, [F, E]), up: need(`${l}mlp.up_proj.weight`, [F, E]), down: need(`${l}mlp.down_proj.weight`, [E, F]),
+    };
+  });
+  const embed = need('model.embed_tokens.weight', [V, E]);
+  const head = c.tied ? embed : need('lm_head.weight', [V, E]);
+  return { names: { embed, layers, finalNorm: need('model.norm.weight', [E]), head }, shapes };
+}
