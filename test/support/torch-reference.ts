@@ -10,6 +10,11 @@ import { join } from 'node:path';
 import { forward } from '../../src/core/checkpoint/forward.js';
 import { loadModel, topNext, type LoadedModel } from '../../src/core/checkpoint/model.js';
 import { readModelFolder } from '../../src/core/checkpoint-files/model-folder.js';
+import type { HeadLens } from '../../src/core/checkpoint/types.js';
+import { lensSpec } from '../../src/core/checkpoint-spec/lens-spec.js';
+import { folderFiles } from '../../src/core/files/spec-files.js';
+import { analyze } from '../../src/core/index.js';
+import { writeSafetensors } from '../../src/core/tensors/safetensors-write.js';
 import { ROOT } from './paths.js';
 import { tempDir } from './temp-dir.js';
 
@@ -100,4 +105,14 @@ export function printedDistance(run: RunJson, ref: ReferenceRun): { weight: numb
   assert.equal(run.next.length, 5);
   run.next.forEach((t, i) => { p = Math.max(p, Math.abs(t.p - ref.probs[t.id]), Math.abs(t.p - order[i].p)); });
   return { weight, p };
+}
+
+/** A lens's spec written beside its tensor file, read back and computed by the core: the spec and its one head's weights (rows × n). */
+export function computedLens(lens: HeadLens, stem: string): { description: string; weights: Float64Array } {
+  const dir = tempDir('attn-lens-');
+  const { spec, tensors } = lensSpec(lens, { tensorFile: `${stem}.safetensors`, model: 'tiny' });
+  writeFileSync(join(dir, `${stem}.safetensors`), writeSafetensors(tensors));
+  const a = analyze(JSON.stringify(spec), { files: folderFiles(dir) });
+  assert.deepEqual(a.problems.filter((p) => p.severity === 'error'), [], 'the spec reads without errors');
+  return { description: String(spec.description), weights: a.result!.inputs[0].heads[0].weights.data };
 }

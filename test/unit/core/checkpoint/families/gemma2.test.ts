@@ -21,7 +21,7 @@ import { headLens } from '../../../../../src/core/checkpoint/lens.js';
 import { loadModel } from '../../../../../src/core/checkpoint/model.js';
 import { attn } from '../../../../support/cli.js';
 import { tinyCheckpoint } from '../../../../support/tiny-checkpoint.js';
-import { configOf, distance, generated, loadFolder, printedDistance, referenceRuns, referenceScript, type RunJson } from '../../../../support/torch-reference.js';
+import { computedLens, configOf, distance, generated, loadFolder, printedDistance, referenceRuns, referenceScript, type RunJson } from '../../../../support/torch-reference.js';
 import { cpSync } from 'node:fs';
 
 const SCRIPT = referenceScript('gemma');
@@ -116,6 +116,20 @@ test('the lens on a sliding head: its window, the run\'s weights, scores divided
     assert.deepEqual([lens.kvHead, lens.scale, lens.window, lens.softcap], [1, 16, window, 50]);
     for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) assert.equal(Math.fround(lens.weights[i * n + j]), run.attention[layer][3 * n * n + i * n + j]);
   }
+});
+
+test('the lens spec of a softcapped head says so, with how far its uncapped weights are from the run\'s', () => {
+  const m = loadFolder(join(root, 'gemma-2-2b'));
+  const ids = [5, 40, 7, 99, 12, 250, 31, 8, 77, 3];
+  const n = ids.length;
+  const lens = headLens(m, ids, ids.map(String), 1, 2);
+  const { description, weights } = computedLens(lens, 'capped');
+  const said = /caps each scaled score s at 50 · tanh\(s \/ 50\) before the softmax, which a spec does not compute: the weights here are the uncapped softmax, at most ([0-9.e+-]+) from the run's\./.exec(description);
+  assert.ok(said, description);
+  let gap = 0;
+  for (let i = 0; i < n * n; i++) gap = Math.max(gap, Math.abs(weights[i] - lens.weights[i]));
+  // The bound said is the gap computed (to its three digits), and the gap is real.
+  assert.ok(gap > 1e-7 && Math.abs(gap - Number(said[1])) <= 0.01 * gap + 1e-12, `${gap} vs ${said[1]}`);
 });
 
 // ---------------------------------------------------------------- hostile values of the keys

@@ -17,7 +17,7 @@ import { readModelConfig } from '../../../../../src/core/checkpoint/config.js';
 import { forward } from '../../../../../src/core/checkpoint/forward.js';
 import { headLens } from '../../../../../src/core/checkpoint/lens.js';
 import { attn } from '../../../../support/cli.js';
-import { configOf, distance, generated, loadFolder, printedDistance, referenceRuns, referenceScript, type RunJson } from '../../../../support/torch-reference.js';
+import { computedLens, configOf, distance, generated, loadFolder, printedDistance, referenceRuns, referenceScript, type RunJson } from '../../../../support/torch-reference.js';
 
 const SCRIPT = referenceScript('gemma');
 const TEXT = 'the cat sat on the mat. the cat ate the rat';
@@ -119,5 +119,19 @@ test('the lens on a global and a sliding head: q and k as the scores used them (
         assert.ok(Math.abs(Math.exp(dot(i, j) / 16 - top) / sum - lens.weights[i * n + j]) < 1e-12);
       }
     }
+  }
+});
+
+test('the lens spec of a sliding and a global head: attn compute of it gives the run\'s weights to 1e-9, divided by √query_pre_attn_scalar', () => {
+  const m = loadFolder(join(root, 'gemma-3-270m'));
+  const ids = [5, 40, 7, 99, 12, 250, 31, 8, 77, 3];
+  for (const layer of [0, 5]) {
+    const lens = headLens(m, ids, ids.map(String), layer, 1);
+    const { description, weights } = computedLens(lens, `head-${layer}`);
+    let gap = 0;
+    for (let i = 0; i < weights.length; i++) gap = Math.max(gap, Math.abs(weights[i] - lens.weights[i]));
+    assert.ok(gap < 1e-9, `layer ${layer}: ${gap}`);
+    assert.equal(/sliding window of 3 tokens/.test(description), layer === 0);
+    assert.doesNotMatch(description, /tanh/);
   }
 });
