@@ -84,6 +84,18 @@ test('gemma-2b\'s keys, BF16: every weight and the next tokens\' p as the float6
   assert.ok(printed.weight < 1e-4 && printed.p < 1e-4, JSON.stringify(printed));
 });
 
+test('the factor\'s rounding is seen: with √24 as float32 rather than BF16\'s 4.90625, the BF16 checkpoint is not the reference\'s', () => {
+  const dir = join(root, 'gemma-2b');
+  const ids = [5, 40, 7, 99, 12, 250, 31, 8, 77, 3];
+  const [ref] = referenceRuns(SCRIPT, [{ dir, ids }]);
+  const m = loadFolder(dir);
+  assert.equal(m.weights.dtype('model.embed_tokens.weight'), 'BF16');
+  assert.ok(distance(m, ids, ref).weight < 1e-9);
+  m.weights.dtype = () => 'F32';
+  const off = distance(m, ids, ref);
+  assert.ok(off.weight > 1e-7, JSON.stringify(off));
+});
+
 test('the lens on a gemma head: q and k rotated, its key/value head, the run\'s weights, divided by √head_dim', async () => {
   const dir = join(root, 'gemma-2b');
   const m = loadFolder(dir);
