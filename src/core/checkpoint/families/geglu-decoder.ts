@@ -73,12 +73,12 @@ export function readGegluConfig(json: Obj, file: string, o: GegluOptions): Famil
   if (act !== 'gelu_pytorch_tanh' && act !== 'gelu_new') refuse(file, 'hidden_activation', act, 'attn computes GeGLU with the tanh GELU, gelu_pytorch_tanh');
   if (flag(json, file, 'attention_bias', false)) refuse(file, 'attention_bias', true, 'attn computes this family without attention biases');
   if (o.bidirectionalKey && flag(json, file, 'use_bidirectional_attention', false)) refuse(file, 'use_bidirectional_attention', true, 'attn computes causal attention');
-  if (json.rope_parameters !== undefined && json.rope_parameters !== null) refuse(file, 'rope_parameters', json.rope_parameters, 'attn reads rope_theta and rope_scaling for this family');
   const contextLength = size(json, file, ['max_position_embeddings'], o.context);
-  const theta = checkedTheta(file, 'rope_theta', positive(json, file, 'rope_theta', o.theta), headDim, contextLength);
-  const linear = linearFactor(json, file);
-  const global: LayerKind = { attention: { kind: 'causal' }, rope: { theta, ...(linear !== undefined ? { linear } : {}) } };
-  const perLayer = o.sliding ? slidingLayers(json, file, layers, o, global, headDim, contextLength) : undefined;
+  const rope = readRopes(json, file, o);
+  for (const [key, r] of [['rope_theta', rope.global], [o.localThetaKey ?? 'rope_theta', rope.local]] as const) if (r) checkedTheta(file, key, r.theta, headDim, contextLength);
+  const theta = rope.global.theta, linear = rope.global.linear;
+  const global: LayerKind = { attention: { kind: 'causal' }, rope: rope.global };
+  const perLayer = o.sliding ? slidingLayers(json, file, layers, o, global, rope.local) : undefined;
   const softcap = o.softcaps ? readSoftcaps(json, file, o.softcaps) : undefined;
   return {
     layers,
@@ -107,24 +107,65 @@ function checkedTheta(file: string, key: string, theta: number, headDim: number,
   return theta;
 }
 
-/** rope_scaling's factor when linear, undefined when default or absent; any other kind refused. */
-function linearFactor(json: Obj, file: string): number | undefined {
-  const scaling = json.rope_scaling;
-  if (scaling === undefined || scaling === null) return undefined;
-  const kind = isObject(scaling) ? scaling.rope_type ?? scaling.type ?? 'default' : undefined;
-  if (kind === 'default') return undefined;
-  if (kind !== 'linear' || !isObject(scaling)) return refuse(file, 'rope_scaling', scaling, 'attn computes default and linear RoPE for this family');
-  const factor = scaling.factor;
-  if (typeof factor !== 'number' || !(factor > 0) || !Number.isFinite(factor)) return refuse(file, 'rope_scaling', scaling, 'a linear scaling needs a positive "factor"');
-  return factor;
+type Rope = LayerKind['rope'];
+
+/**
+ * The global layers' RoPE and, with a local base key, the sliding layers': from rope_theta,
+ * rope_scaling and the local base key (transformers before 5), or from rope_parameters
+ * (transformers 5: one { rope_type, rope_theta, factor } object, or one per layer type,
+ * "full_attention" and "sliding_attention", where the family's layers rotate differently).
+ */
+function readRopes(json: Obj, file: string, o: GegluOptions): { global: Rope; local?: Rope } {
+  const local = o.localThetaKey;
+  const params = json.rope_parameters;
+  if (params === undefined || params === null) {
+    return {
+      global: { theta: positive(json, file, 'rope_theta', o.theta), ...linearOf(json.rope_scaling, file, 'rope_scaling') },
+      ...(local ? { local: { theta: positive(json, file, local, 10000) } } : {}),
+    };
+  }
+  const no = (why: string) => refuse(file, 'rope_parameters', params, why);
+  if (!isObject(params)) return no('it must be an object');
+  if (json.rope_scaling !== undefined && json.rope_scaling !== null) refuse(file, 'rope_scaling', json.rope_scaling, 'rope_parameters is given too; which one the model was trained with cannot be told');
+  const nested = Object.values(params).some(isObject);
+  if (!local) {
+    if (nested) return no('attn reads one { "rope_type", "rope_theta" } for every layer of this family');
+    return { global: ropeOf(json, file, params, 'rope_theta', o.theta) };
+  }
+  const types = Object.keys(params);
+  if (!nested || types.some((t) => t !== FULL && t !== SLIDING || !isObject(params[t]))) return no(`attn reads one object for "${FULL}" and one for "${SLIDING}"`);
+  return {
+    global: ropeOf(json, file, isObject(params[FULL]) ? params[FULL] : {}, 'rope_theta', o.theta),
+    local: ropeOf(json, file, isObject(params[SLIDING]) ? params[SLIDING] : {}, local, 10000),
+  };
 }
 
-/** Each layer sliding (window, local RoPE) or global, from layer_types or the period. */
-function slidingLayers(json: Obj, file: string, layers: number, o: GegluOptions, global: LayerKind, headDim: number, context: number): LayerKind[] {
+/** One layer type's rope_parameters: its rope_theta (else the older key `thetaKey`, else `fallback`), and a linear factor. */
+function ropeOf(json: Obj, file: string, p: Obj, thetaKey: string, fallback: number): Rope {
+  const older = positive(json, file, thetaKey, fallback);
+  const theta = positive(p, `${file}: "rope_parameters"`, 'rope_theta', older);
+  if (json[thetaKey] !== undefined && json[thetaKey] !== null && theta !== older) {
+    throw new ModelError(`${file}: "${thetaKey}" ${older} and "rope_parameters"'s rope_theta ${theta} disagree; which one the model was trained with cannot be told`);
+  }
+  return { theta, ...linearOf(p, file, 'rope_parameters', json.rope_parameters) };
+}
+
+/** A rope_scaling-shaped object's linear factor ({} when default or absent); any other kind refused, naming `key`. */
+function linearOf(scaling: unknown, file: string, key: string, shownValue: unknown = scaling): { linear?: number } {
+  if (scaling === undefined || scaling === null) return {};
+  const kind = isObject(scaling) ? scaling.rope_type ?? scaling.type ?? 'default' : undefined;
+  if (kind === 'default') return {};
+  if (kind !== 'linear' || !isObject(scaling)) return refuse(file, key, shownValue, 'attn computes default and linear RoPE for this family');
+  const factor = scaling.factor;
+  if (typeof factor !== 'number' || !(factor > 0) || !Number.isFinite(factor)) return refuse(file, key, shownValue, 'a linear scaling needs a positive "factor"');
+  return { linear: factor };
+}
+
+/** Each layer sliding (window, the local RoPE where the family has one) or global, from layer_types or the period. */
+function slidingLayers(json: Obj, file: string, layers: number, o: GegluOptions, global: LayerKind, localRope: Rope | undefined): LayerKind[] {
   if (json.sliding_window === null) refuse(file, 'sliding_window', null, 'the sliding layers need a window, a whole number of keys');
   const window = size(json, file, ['sliding_window'], 4096);
-  const localTheta = o.localThetaKey ? checkedTheta(file, o.localThetaKey, positive(json, file, o.localThetaKey, 10000), headDim, context) : undefined;
-  const local: LayerKind = { attention: { kind: 'sliding', window } satisfies AttentionKind, rope: localTheta !== undefined ? { theta: localTheta } : global.rope };
+  const local: LayerKind = { attention: { kind: 'sliding', window } satisfies AttentionKind, rope: localRope ?? global.rope };
   const types = json.layer_types;
   if (types !== undefined && types !== null) {
     if (!Array.isArray(types) || types.length !== layers) {

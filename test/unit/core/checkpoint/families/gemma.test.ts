@@ -44,7 +44,12 @@ test('the keys: hidden_act is not read, hidden_activation is; head_dim 256 and a
   assert.throws(() => read({ hidden_activation: 'gelu' }), /^ModelError: config\.json: "hidden_activation": "gelu" is not supported \(attn computes GeGLU with the tanh GELU, gelu_pytorch_tanh\)$/);
   assert.throws(() => read({ attention_bias: true }), /^ModelError: config\.json: "attention_bias": true is not supported/);
   assert.throws(() => read({ rope_scaling: { rope_type: 'dynamic', factor: 2 } }), /^ModelError: config\.json: "rope_scaling": \{"rope_type":"dynamic","factor":2\} is not supported/);
-  assert.throws(() => read({ rope_parameters: { rope_type: 'default', rope_theta: 10000 } }), /^ModelError: config\.json: "rope_parameters": .* is not supported/);
+  // transformers 5 saves rope_parameters: one object for every layer of this family.
+  assert.deepEqual(read({ rope_theta: undefined, rope_scaling: undefined, rope_parameters: { rope_type: 'linear', rope_theta: 500, factor: 2 } }).perLayer?.[0].rope, { theta: 500, linear: 2 });
+  assert.equal(read({ rope_theta: undefined, rope_scaling: undefined, rope_parameters: { rope_type: 'default', rope_theta: 500 } }).ropeTheta, 500);
+  assert.throws(() => read({ rope_scaling: undefined, rope_parameters: { rope_type: 'default', rope_theta: 500 } }), /^ModelError: config\.json: "rope_theta" 10000 and "rope_parameters"'s rope_theta 500 disagree/);
+  assert.throws(() => read({ rope_scaling: undefined, rope_parameters: { full_attention: { rope_type: 'default' } } }), /^ModelError: config\.json: "rope_parameters": .* is not supported \(attn reads one \{ "rope_type", "rope_theta" \} for every layer of this family\)$/);
+  assert.throws(() => read({ rope_scaling: { rope_type: 'linear', factor: 2 }, rope_parameters: { rope_type: 'default' } }), /^ModelError: config\.json: "rope_scaling": .* is not supported \(rope_parameters is given too/);
   assert.throws(() => read({ num_key_value_heads: undefined }), /^ModelError: config\.json: "num_key_value_heads" is missing/);
   const bare = read({ head_dim: undefined, tie_word_embeddings: undefined });
   assert.deepEqual([bare.headDim, bare.tied], [256, true]);

@@ -137,9 +137,10 @@ test('the lens spec of a softcapped head says so, with how far its uncapped weig
 const ABSENT = Symbol('absent');
 const HOSTILE: unknown[] = [ABSENT, null, 0, -0, -1, -50, 0.5, 1, 2, 3, 7, 1e300, 1e-300, 5e-324, 2 ** 53, '50', true, false, [], {}, 'sliding_attention',
   ['sliding_attention'], ['sliding_attention', 'chunked_attention', 'full_attention'], ['full_attention', 'full_attention', 'sliding_attention'], ['sliding_attention', 'full_attention', 'sliding'],
-  [1, 2, 3], { rope_type: 'linear', factor: 8 }, { rope_type: 'linear', factor: 0 }, { rope_type: 'linear' }, { rope_type: 'yarn', factor: 4 }, { type: 'default' }, 'gelu', 'gelu_pytorch_tanh'];
+  [1, 2, 3], { rope_type: 'linear', factor: 8 }, { rope_type: 'default', rope_theta: 5e-324 }, { full_attention: { rope_type: 'linear', factor: 8 }, sliding_attention: {} },
+  { full_attention: { rope_theta: -1 }, sliding_attention: { rope_theta: 10000 } }, { sliding_attention: 'x' }, { rope_type: 'linear', factor: 0 }, { rope_type: 'linear' }, { rope_type: 'yarn', factor: 4 }, { type: 'default' }, 'gelu', 'gelu_pytorch_tanh'];
 const KEYS = ['attn_logit_softcapping', 'final_logit_softcapping', 'query_pre_attn_scalar', 'layer_types', 'sliding_window', 'sliding_window_pattern', 'rope_local_base_freq',
-  'rope_theta', 'rope_scaling', 'hidden_activation', 'head_dim', 'use_bidirectional_attention', 'attention_bias', 'rms_norm_eps', 'num_key_value_heads'];
+  'rope_theta', 'rope_scaling', 'rope_parameters', 'hidden_activation', 'head_dim', 'use_bidirectional_attention', 'attention_bias', 'rms_norm_eps', 'num_key_value_heads'];
 const CASES = ['gemma-2b', 'gemma-2-2b', 'gemma-3-1b-pt', 'gemma-3-270m'];
 
 test('hostile values of the keys: one sentence naming config.json and a key, or a run whose every weight and logit is finite', () => {

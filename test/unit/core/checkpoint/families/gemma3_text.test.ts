@@ -47,6 +47,15 @@ test('the keys: the layer pattern, local and global RoPE, the softcaps, what is 
   assert.throws(() => read('gemma-3-270m', { use_bidirectional_attention: true }), /^ModelError: config\.json: "use_bidirectional_attention": true is not supported \(attn computes causal attention\)$/);
   assert.throws(() => read('gemma-3-4b-text', { rope_scaling: { rope_type: 'yarn', factor: 8 } }), /^ModelError: config\.json: "rope_scaling": .* is not supported/);
   assert.throws(() => read('gemma-3-1b-pt', { rope_local_base_freq: 0 }), /^ModelError: config\.json: "rope_local_base_freq" must be a positive number, got 0$/);
+  // transformers 5's rope_parameters, one object per layer type: the same layers as the older keys say.
+  const v5 = read('gemma-3-4b-text', {
+    rope_theta: undefined, rope_local_base_freq: undefined, rope_scaling: undefined,
+    rope_parameters: { full_attention: { rope_type: 'linear', factor: 8, rope_theta: 1000000 }, sliding_attention: { rope_type: 'default', rope_theta: 10000 } },
+  });
+  assert.deepEqual(v5.perLayer, four.perLayer);
+  assert.throws(() => read('gemma-3-4b-text', { rope_scaling: undefined, rope_parameters: { rope_type: 'default', rope_theta: 1000000 } }), /^ModelError: config\.json: "rope_parameters": .* is not supported \(attn reads one object for "full_attention" and one for "sliding_attention"\)$/);
+  assert.throws(() => read('gemma-3-4b-text', { rope_scaling: undefined, rope_parameters: { full_attention: { rope_type: 'yarn', factor: 8 }, sliding_attention: {} } }), /^ModelError: config\.json: "rope_parameters": .* is not supported \(attn computes default and linear RoPE/);
+  assert.throws(() => read('gemma-3-4b-text', { rope_scaling: undefined, rope_parameters: { full_attention: {}, sliding_attention: { rope_theta: 500 } } }), /^ModelError: config\.json: "rope_local_base_freq" 10000 and "rope_parameters"'s rope_theta 500 disagree/);
   const { names, shapes } = family.tensors(one, () => false, family.block);
   assert.deepEqual([names.layers[0].qNorm, shapes.get('model.layers.0.self_attn.k_norm.weight')], ['model.layers.0.self_attn.q_norm.weight', [8]]);
 });
