@@ -214,7 +214,7 @@ function embed(c: ModelConfig, names: ModelNames, w: Weights, table: Float32Arra
   for (let i = from; i < ids.length; i++) {
     const id = ids[i], at = (i - from) * E;
     if (!Number.isInteger(id) || id < 0 || id >= c.vocab) throw new ModelError(`token id ${id} is outside the model's vocabulary of ${c.vocab} (config.json's vocab_size)`);
-    if (scale !== undefined) for (let j = 0; j < E; j++) x[at + j] = table[id * E + j] * scale;
+    if (scale !== undefined) for (let j = 0; j < E; j++) x[at + j] = table[id * E + j] * scale + (positions ? positions[i * E + j] : 0);
     else for (let j = 0; j < E; j++) x[at + j] = table[id * E + j] + (positions ? positions[i * E + j] : 0);
   }
   return { rows: ids.length - from, cols: E, data: x };
