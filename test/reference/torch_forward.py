@@ -252,7 +252,7 @@ def load(folder):
 def forward(c, w, ids, folder=None):
     """Every layer's attention weights [layers][heads, n, n] and the last position's softmax, float32."""
     import torch
-    if c['model_type'] in ('gemma', 'gemma2', 'gemma3_text'):  # families/gemma.py, in float64
+    if c['model_type'] in ('gemma', 'gemma2', 'gemma3_text', 'gemma3'):  # families/gemma.py, in float64
         from families import gemma
         return gemma.forward(c, w, ids, gemma.embed_dtype(folder) if folder else 'F32')
     ids = torch.tensor(ids, dtype=torch.long)

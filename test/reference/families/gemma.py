@@ -35,7 +35,16 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..'))
 
-FAMILIES = ('gemma', 'gemma2', 'gemma3_text')
+FAMILIES = ('gemma', 'gemma2', 'gemma3_text', 'gemma3')
+
+# Gemma3TextConfig's defaults, for the keys a multimodal gemma3 config's text_config leaves out.
+GEMMA3_TEXT_DEFAULTS = {
+    'model_type': 'gemma3_text', 'vocab_size': 262208, 'hidden_size': 2304, 'intermediate_size': 9216,
+    'num_hidden_layers': 26, 'num_attention_heads': 8, 'num_key_value_heads': 4, 'head_dim': 256,
+    'max_position_embeddings': 131072, 'rms_norm_eps': 1e-6, 'rope_theta': 1000000.0, 'query_pre_attn_scalar': 256,
+    'sliding_window': 4096, 'final_logit_softcapping': None, 'attn_logit_softcapping': None, 'rope_scaling': None,
+    'rope_local_base_freq': 10000.0, 'sliding_window_pattern': 6, 'tie_word_embeddings': True,
+}
 
 # ---------------------------------------------------------------- the published configs, shrunk
 
@@ -99,16 +108,52 @@ GEMMA_3_4B_TEXT = {
     'use_cache': True, 'vocab_size': 300,
 }
 
+# google/gemma-3-4b-pt (multimodal, model_type gemma3): its text_config as published gives only these keys and
+# leaves the rest to Gemma3TextConfig's defaults (8 heads, 4 key/value heads kept); sizes shrunk, head_dim and
+# the vocabulary given to shrink them; sliding_window 1024 -> 4; a vision tensor and the projector's beside.
+GEMMA_3_4B_PT = {
+    'architectures': ['Gemma3ForConditionalGeneration'], 'boi_token_index': 255999, 'eoi_token_index': 256000,
+    'eos_token_id': [1, 106], 'image_token_index': 262144, 'initializer_range': 0.02, 'mm_tokens_per_image': 256,
+    'model_type': 'gemma3',
+    'text_config': {'head_dim': 8, 'hidden_size': 24, 'intermediate_size': 40, 'model_type': 'gemma3_text',
+                    'num_hidden_layers': 7, 'rope_scaling': {'factor': 8.0, 'rope_type': 'linear'}, 'sliding_window': 4,
+                    'vocab_size': 300},
+    'torch_dtype': 'bfloat16', 'transformers_version': '4.50.0.dev0',
+    'vision_config': {'hidden_size': 1152, 'image_size': 896, 'intermediate_size': 4304, 'model_type': 'siglip_vision_model',
+                      'num_attention_heads': 16, 'num_hidden_layers': 27, 'patch_size': 14, 'vision_use_head': False},
+}
+
 CASES = {
     'gemma-2b': (GEMMA_2B, 'BF16'),
     'gemma-2-2b': (GEMMA_2_2B, 'F32'),
     'gemma-3-1b-pt': (GEMMA_3_1B, 'BF16'),
     'gemma-3-270m': (GEMMA_3_270M, 'BF16'),
     'gemma-3-4b-text': (GEMMA_3_4B_TEXT, 'BF16'),
+    'gemma-3-4b-pt': (GEMMA_3_4B_PT, 'BF16'),
 }
 
 
+def text_model(c, w):
+    """A multimodal gemma3 checkpoint's text model: text_config over Gemma3TextConfig's defaults, and its
+    language model's tensors (under language_model.model. as published, or model.language_model.) renamed."""
+    if c['model_type'] != 'gemma3':
+        return c, w
+    text = {**GEMMA3_TEXT_DEFAULTS, **c.get('text_config', {})}
+    out = {}
+    for name, t in w.items():
+        for prefix, to in (('language_model.model.', 'model.'), ('model.language_model.', 'model.'), ('language_model.lm_head.', 'lm_head.')):
+            if name.startswith(prefix):
+                out[to + name[len(prefix):]] = t
+    return text, out
+
+
 def tensors(rng, c):
+    if c['model_type'] == 'gemma3':
+        text = {**GEMMA3_TEXT_DEFAULTS, **c['text_config']}
+        t = {'language_model.' + name: a for name, a in tensors(rng, text).items()}
+        t['vision_tower.vision_model.embeddings.patch_embedding.bias'] = (rng.standard_normal(8)).astype(np.float32)
+        t['multi_modal_projector.mm_input_projection_weight'] = (rng.standard_normal((8, text['hidden_size']))).astype(np.float32)
+        return t
     E, F, V = c['hidden_size'], c['intermediate_size'], c['vocab_size']
     H, KV, D = c['num_attention_heads'], c['num_key_value_heads'], c['head_dim']
     r = lambda *shape, s=0.3: (rng.standard_normal(shape) * s).astype(np.float32)
@@ -141,13 +186,19 @@ def generate(root):
 def embed_dtype(folder):
     """The dtype the safetensors file stores the embedding in (its header says so)."""
     index = os.path.join(folder, 'model.safetensors.index.json')
-    file = 'model.safetensors'
+    names = ('model.embed_tokens.weight', 'language_model.model.embed_tokens.weight', 'model.language_model.embed_tokens.weight')
+    files = ['model.safetensors']
     if os.path.exists(index):
         with open(index) as f:
-            file = json.load(f)['weight_map']['model.embed_tokens.weight']
-    with open(os.path.join(folder, file), 'rb') as f:
-        (size,) = struct.unpack('<Q', f.read(8))
-        return json.loads(f.read(size))['model.embed_tokens.weight']['dtype']
+            files = sorted(set(json.load(f)['weight_map'].values()))
+    for file in files:
+        with open(os.path.join(folder, file), 'rb') as f:
+            (size,) = struct.unpack('<Q', f.read(8))
+            header = json.loads(f.read(size))
+        for name in names:
+            if name in header:
+                return header[name]['dtype']
+    raise ValueError(f'{folder}: no embedding tensor')
 
 
 def layer_kinds(c):
@@ -173,6 +224,7 @@ def layer_kinds(c):
 def forward(c, w, ids, dtype='F32'):
     """Every layer's attention weights [layers][heads, n, n] and the last position's softmax, in float64."""
     import torch
+    c, w = text_model(c, w)
     w = {k: v.to(torch.float64) for k, v in w.items()}
     kind = c['model_type']
     E, H, KV, D = c['hidden_size'], c['num_attention_heads'], c['num_key_value_heads'], c.get('head_dim', 256)

@@ -42,6 +42,11 @@ export interface GegluOptions {
   context: number;
   /** Refuse a truthy use_bidirectional_attention (the key exists for Gemma 3 embedding models). */
   bidirectionalKey?: boolean;
+  /**
+   * The sizes the family's config class takes when a key is absent (Gemma 3's multimodal configs
+   * leave most of text_config to them); absent: those keys are required.
+   */
+  sizes?: Readonly<Record<'hidden_size' | 'num_attention_heads' | 'num_key_value_heads' | 'num_hidden_layers' | 'vocab_size' | 'intermediate_size', number>>;
 }
 
 /** The block: RMSNorm × (1 + w), pre or sandwich; RoPE; nn.Linear; separate q/k/v, no biases; GeGLU; √d-scaled embeddings. */
@@ -62,13 +67,14 @@ export function gegluBlock(o: Pick<GegluOptions, 'sandwich' | 'qkNorm'>): BlockD
 const SLIDING = 'sliding_attention', FULL = 'full_attention';
 
 export function readGegluConfig(json: Obj, file: string, o: GegluOptions): FamilyConfig {
-  const dModel = size(json, file, ['hidden_size']);
-  const heads = size(json, file, ['num_attention_heads']);
-  const kvHeads = size(json, file, ['num_key_value_heads']);
+  const d = o.sizes;
+  const dModel = size(json, file, ['hidden_size'], d?.hidden_size);
+  const heads = size(json, file, ['num_attention_heads'], d?.num_attention_heads);
+  const kvHeads = size(json, file, ['num_key_value_heads'], d?.num_key_value_heads);
   if (heads % kvHeads !== 0) throw new ModelError(`${file}: "num_attention_heads" ${heads} is not a multiple of "num_key_value_heads" ${kvHeads}`);
   const headDim = size(json, file, ['head_dim'], 256);
   if (headDim % 2 !== 0) throw new ModelError(`${file}: "head_dim" ${headDim} is odd; RoPE rotates the two halves of a head`);
-  const layers = size(json, file, ['num_hidden_layers']);
+  const layers = size(json, file, ['num_hidden_layers'], d?.num_hidden_layers);
   const act = json.hidden_activation ?? 'gelu_pytorch_tanh';
   if (act !== 'gelu_pytorch_tanh' && act !== 'gelu_new') refuse(file, 'hidden_activation', act, 'attn computes GeGLU with the tanh GELU, gelu_pytorch_tanh');
   if (flag(json, file, 'attention_bias', false)) refuse(file, 'attention_bias', true, 'attn computes this family without attention biases');
@@ -86,9 +92,9 @@ export function readGegluConfig(json: Obj, file: string, o: GegluOptions): Famil
     kvHeads,
     dModel,
     headDim,
-    vocab: size(json, file, ['vocab_size']),
+    vocab: size(json, file, ['vocab_size'], d?.vocab_size),
     contextLength,
-    ffn: size(json, file, ['intermediate_size']),
+    ffn: size(json, file, ['intermediate_size'], d?.intermediate_size),
     eps: positive(json, file, 'rms_norm_eps', 1e-6),
     ropeTheta: theta,
     tied: flag(json, file, 'tie_word_embeddings', true),
@@ -204,13 +210,25 @@ function readSoftcaps(json: Obj, file: string, defaults: NonNullable<GegluOption
  * with qkNorm; post_attention_layernorm; pre_ and post_feedforward_layernorm when sandwiched, where
  * the MLP's own norm is pre_feedforward_layernorm; gate/up/down_proj), model.norm, and lm_head unless tied.
  */
-export function gegluTensors(c: FamilyConfig, _has: (name: string) => boolean, block: BlockDescription): FamilyTensors {
+export function gegluTensors(c: FamilyConfig, has: (name: string) => boolean, block: BlockDescription): FamilyTensors {
+  return gegluTensorsAt('model.', '')(c, has, block);
+}
+
+/**
+ * The same names under `prefix` (model. for a text model; a multimodal checkpoint's language model
+ * sits under language_model.model.), the head `headPrefix`lm_head.weight when not tied.
+ */
+export function gegluTensorsAt(prefix: string, headPrefix: string): (c: FamilyConfig, has: (name: string) => boolean, block: BlockDescription) => FamilyTensors {
+  return (c, _has, block) => namedTensors(c, block, prefix, headPrefix);
+}
+
+function namedTensors(c: FamilyConfig, block: BlockDescription, prefix: string, headPrefix: string): FamilyTensors {
   const { shapes, need } = tensorList();
   const E = c.dModel, F = c.ffn, V = c.vocab, D = c.headDim;
   const Q = c.heads * D, KV = c.kvHeads * D;
   const sandwich = block.norm.placement === 'sandwich';
   const layers = Array.from({ length: c.layers }, (_, i): LayerNames => {
-    const l = `model.layers.${i}.`;
+    const l = `${prefix}layers.${i}.`;
     const a = `${l}self_attn.`;
     return {
       norm1: need(`${l}input_layernorm.weight`, [E]),
@@ -227,7 +245,7 @@ export function gegluTensors(c: FamilyConfig, _has: (name: string) => boolean, b
       gate: need(`${l}mlp.gate_proj.weight`, [F, E]), up: need(`${l}mlp.up_proj.weight`, [F, E]), down: need(`${l}mlp.down_proj.weight`, [E, F]),
     };
   });
-  const embed = need('model.embed_tokens.weight', [V, E]);
-  const head = c.tied ? embed : need('lm_head.weight', [V, E]);
-  return { names: { embed, layers, finalNorm: need('model.norm.weight', [E]), head }, shapes };
+  const embed = need(`${prefix}embed_tokens.weight`, [V, E]);
+  const head = c.tied ? embed : need(`${headPrefix}lm_head.weight`, [V, E]);
+  return { names: { embed, layers, finalNorm: need(`${prefix}norm.weight`, [E]), head }, shapes };
 }

@@ -8,3 +8,4 @@ export { mistral } from './mistral.js';
 export { gemma } from './gemma.js';
 export { gemma2 } from './gemma2.js';
 export { gemma3_text } from './gemma3_text.js';
+export { gemma3 } from './gemma3.js';

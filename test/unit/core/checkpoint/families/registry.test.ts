@@ -49,8 +49,9 @@ const namesIn = (text: string) => FAMILY_NAMES.filter((name) => new RegExp(`(^|[
 /** The files whose code names `family`. */
 function filesNaming(family: string): string[] {
   return ALL.filter(({ identifiers, strings }) =>
-    // The whole identifier too: a name with an underscore (gemma3_text) is not one of its words.
-    identifiers.some((id) => id === family || words(id).includes(family)) ||
+    // The whole identifier too (a name with an underscore, gemma3_text, is not one of its words); an
+    // identifier that is another family's name names that family only (gemma3_text is not gemma3).
+    identifiers.some((id) => id === family || (!(FAMILY_NAMES as readonly string[]).includes(id) && words(id).includes(family))) ||
     strings.some((s) => s === family || (namesIn(s).length >= 2 && (namesIn(s) as string[]).includes(family))),
   ).map((f) => f.path).sort();
 }
