@@ -42,9 +42,9 @@ export function blockRefusal(c: ModelConfig): string | undefined {
   if (b.kind !== 'sequential') return `the ${c.type} block is ${b.kind}; attn computes sequential blocks (attention, then the MLP)`;
   if (b.norm.placement === 'post') return `the ${c.type} block puts its norms ${b.norm.placement}; attn computes pre-norm and sandwich blocks`;
   if (b.norm.placement === 'sandwich' && b.norm.kind !== 'rmsnorm') return `the ${c.type} block has sandwich norms of kind ${b.norm.kind}; attn computes sandwich RMSNorms`;
-  if (c.attention.kind === 'bidirectional' || c.perLayer?.some((l) => l.attention.kind === 'bidirectional')) return `the ${c.type} attention is bidirectional; attn computes causal attention`;
+  if (c.attention.kind === 'bidirectional' || c.layerAttention?.some((a) => a.kind === 'bidirectional')) return `the ${c.type} attention is bidirectional; attn computes causal attention`;
   for (const [where, cap] of Object.entries(c.softcap ?? {})) if (cap !== undefined && !(cap > 0 && Number.isFinite(cap))) return `the ${c.type} model's ${where} softcap ${cap} is not a positive number`;
-  if (c.perLayer && c.perLayer.length !== c.layers) return `the ${c.type} model describes ${c.perLayer.length} layers of its ${c.layers}`;
+  for (const list of [c.layerAttention, c.layerRope]) if (list && list.length !== c.layers) return `the ${c.type} model describes ${list.length} layers of its ${c.layers}`;
   return undefined;
 }
 

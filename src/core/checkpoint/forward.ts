@@ -29,7 +29,7 @@ import { attendEach, type KeyMask } from '../attention/attend.js';
 import { columnsOf, matmul, matmulTransposed, type Matrix } from '../linalg/matrix.js';
 import type { ModelConfig } from './config.js';
 import { ModelError } from './error.js';
-import type { AttentionKind, LayerNames, ModelNames } from './families/family.js';
+import { attentionOf, type AttentionKind, type LayerNames, type ModelNames } from './families/family.js';
 import type { Weights } from './weights.js';
 import { addBias, addInto, applyRope, gegluTanh, geluNew, layerNorm, rmsNorm, roundedTo, ropeTables, softcapInto, swiglu } from './ops.js';
 
@@ -124,7 +124,7 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     const capturing = options.capture?.layer === layer;
     const weights = new Float32Array(H * rows * n);
     const recorded = capturing ? new Float64Array(H * rows * n) : undefined;
-    const mixed = attend(c, c.perLayer?.[layer].attention ?? c.attention, q, k, v, p, weights, recorded);
+    const mixed = attend(c, attentionOf(c, layer), q, k, v, p, weights, recorded);
     attention.push(reuse && p > 0 ? joinedAttention(reuse.attention[layer], reuse.ids.length, weights, H, n, p) : weights);
     if (capturing) {
       captured = { residual: x.data.slice(), x: h.data, q: q.data, k: k.data, v: v.data, weights: recorded! };
@@ -162,16 +162,16 @@ function headNormed(c: ModelConfig, w: Weights, l: LayerNames, m: { q: Matrix; k
 
 /**
  * RoPE's tables for positions from…n − 1, by layer: one table for every layer, or, where layers
- * differ (perLayer), one per distinct base and scaling, made once.
+ * differ (layerRope), one per distinct base and scaling, made once.
  */
 function ropeFor(c: ModelConfig, n: number, from: number): (layer: number) => { cos: Float64Array; sin: Float64Array } {
-  if (!c.perLayer) {
+  if (!c.layerRope) {
     const tables = ropeTables(n, c.headDim, c.ropeTheta, from);
     return () => tables;
   }
   const made = new Map<string, { cos: Float64Array; sin: Float64Array }>();
   return (layer) => {
-    const { theta, linear = 1 } = c.perLayer![layer].rope;
+    const { theta, linear = 1 } = c.layerRope![layer];
     const key = `${theta} ${linear}`;
     let tables = made.get(key);
     if (!tables) made.set(key, tables = ropeTables(n, c.headDim, theta, from, linear));

@@ -9,7 +9,7 @@
 import { columnsOf } from '../linalg/matrix.js';
 import type { ModelConfig } from './config.js';
 import { ModelError } from './error.js';
-import type { LayerNames } from './families/family.js';
+import { attentionOf, type LayerNames } from './families/family.js';
 import { forward } from './forward.js';
 import type { LoadedModel } from './model.js';
 import type { HeadLens } from './types.js';
@@ -89,7 +89,7 @@ export function headLens(m: LoadedModel, ids: readonly number[], tokens: readonl
   const sq = sliceOf(c, w, at.q, head * D), sk = sliceOf(c, w, at.k, kvHead * D), sv = sliceOf(c, w, at.v, kvHead * D);
   const wo = inputsOf(c, w.f32(l.o), E, head * D, D);
   const KV = c.kvHeads * D;
-  const kind = c.perLayer?.[layer].attention ?? c.attention;
+  const kind = attentionOf(c, layer);
   return {
     layer, head, kvHead, tokens: [...tokens], residual, x, wq: sq.weight, wk: sk.weight, wv: sv.weight,
     ...(sq.bias ? { bq: sq.bias } : {}), ...(sk.bias ? { bk: sk.bias } : {}), ...(sv.bias ? { bv: sv.bias } : {}),

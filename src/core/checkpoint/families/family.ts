@@ -88,18 +88,19 @@ export interface FamilyConfig extends ModelSizes {
   softcap?: { attention?: number; final?: number };
   /** What the scores are divided by; absent: √headDim (Gemma 2 and 3: √query_pre_attn_scalar). */
   scoreDivisor?: number;
+  /** Each layer's attention where layers differ (Gemma 2 and 3's sliding and global layers); absent: `attention` for every layer. */
+  layerAttention?: readonly AttentionKind[];
   /**
-   * Per layer, where layers differ (Gemma 2 and 3 alternate sliding and global layers, with RoPE
-   * bases of their own): each layer's attention kind and RoPE (base θ, and a linear scaling factor
-   * dividing every frequency). Absent: every layer has `attention` and `ropeTheta` unscaled.
+   * Each layer's RoPE where it is not `ropeTheta` unscaled (Gemma 3's sliding layers rotate with a
+   * base of their own; a linear scaling divides every frequency by its factor); absent: `ropeTheta`.
    */
-  perLayer?: readonly LayerKind[];
+  layerRope?: readonly LayerRope[];
 }
 
-/** One layer's attention kind and RoPE, where a model's layers differ. */
-export interface LayerKind {
-  attention: AttentionKind;
-  rope: { theta: number; linear?: number };
+/** One layer's RoPE: its base θ, and a linear scaling's factor. */
+export interface LayerRope {
+  theta: number;
+  linear?: number;
 }
 
 /** The names the forward pass reads, per layer. Which are present follows the description's kinds. */
@@ -148,6 +149,11 @@ export interface Family<Name extends string = string> {
    * between saves); `block` is the description, whose biases say which bias tensors are read.
    */
   readonly tensors: (c: FamilyConfig, has: (name: string) => boolean, block: BlockDescription) => FamilyTensors;
+}
+
+/** The keys a layer's queries see: its own kind where layers differ, else the model's. */
+export function attentionOf(c: FamilyConfig, layer: number): AttentionKind {
+  return c.layerAttention?.[layer] ?? c.attention;
 }
 
 /** Records each name's expected shape as it is named: `need(name, shape)` returns the name. */

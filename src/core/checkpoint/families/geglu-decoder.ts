@@ -16,7 +16,7 @@ import { isObject, type Obj } from '../../json/object.js';
 import { shown } from '../../json/shown.js';
 import { ModelError } from '../error.js';
 import { flag, positive, refuse, size } from './config-keys.js';
-import { tensorList, type AttentionKind, type BlockDescription, type FamilyConfig, type FamilyTensors, type LayerKind, type LayerNames } from './family.js';
+import { tensorList, type AttentionKind, type BlockDescription, type FamilyConfig, type FamilyTensors, type LayerNames, type LayerRope } from './family.js';
 import { ropeOverflow } from './rotary-decoder.js';
 
 export interface GegluOptions {
@@ -84,7 +84,7 @@ export function readGegluConfig(json: Obj, file: string, o: GegluOptions): Famil
   for (const [key, r] of [['rope_theta', rope.global], [o.localThetaKey ?? 'rope_theta', rope.local]] as const) if (r) checkedTheta(file, key, r.theta, headDim, contextLength);
   const theta = rope.global.theta, linear = rope.global.linear;
   const global: LayerKind = { attention: { kind: 'causal' }, rope: rope.global };
-  const perLayer = o.sliding ? slidingLayers(json, file, layers, o, global, rope.local) : undefined;
+  const kinds = o.sliding ? slidingLayers(json, file, layers, o, global, rope.local) : linear !== undefined ? Array.from({ length: layers }, () => global) : undefined;
   const softcap = o.softcaps ? readSoftcaps(json, file, o.softcaps) : undefined;
   return {
     layers,
@@ -102,7 +102,7 @@ export function readGegluConfig(json: Obj, file: string, o: GegluOptions): Famil
     ...(o.queryScalar ? { scoreDivisor: Math.sqrt(positive(json, file, 'query_pre_attn_scalar', 256)) } : {}),
     ...(softcap && (softcap.attention !== undefined || softcap.final !== undefined) ? { softcap } : {}),
     // Every layer alike unless the model slides or scales (a single RoPE then stays the shared table).
-    ...(perLayer ? { perLayer } : linear !== undefined ? { perLayer: Array.from({ length: layers }, () => global) } : {}),
+    ...(kinds ? { layerAttention: kinds.map((k) => k.attention), layerRope: kinds.map((k) => k.rope) } : {}),
   };
 }
 
@@ -113,7 +113,13 @@ function checkedTheta(file: string, key: string, theta: number, headDim: number,
   return theta;
 }
 
-type Rope = LayerKind['rope'];
+type Rope = LayerRope;
+
+/** One layer's attention kind and RoPE. */
+interface LayerKind {
+  attention: AttentionKind;
+  rope: Rope;
+}
 
 /**
  * The global layers' RoPE and, with a local base key, the sliding layers': from rope_theta,

@@ -38,14 +38,14 @@ test('the block: pre-RMSNorm times (1 + w), RoPE, nn.Linear, separate q/k/v with
 
 test('the keys: hidden_act is not read, hidden_activation is; head_dim 256 and a tied head when absent; what is not computed is refused by key', () => {
   const c = read({});
-  assert.deepEqual([c.type, c.kvHeads, c.headDim, c.tied, c.attention, c.scoreDivisor, c.softcap, c.perLayer], ['gemma', 1, 8, true, { kind: 'causal' }, undefined, undefined, undefined]);
+  assert.deepEqual([c.type, c.kvHeads, c.headDim, c.tied, c.attention, c.scoreDivisor, c.softcap, c.layerAttention, c.layerRope], ['gemma', 1, 8, true, { kind: 'causal' }, undefined, undefined, undefined, undefined]);
   assert.equal(read({ hidden_act: 'relu' }).type, 'gemma');
   assert.equal(read({ hidden_activation: 'gelu_pytorch_tanh' }).type, 'gemma');
   assert.throws(() => read({ hidden_activation: 'gelu' }), /^ModelError: config\.json: "hidden_activation": "gelu" is not supported \(attn computes GeGLU with the tanh GELU, gelu_pytorch_tanh\)$/);
   assert.throws(() => read({ attention_bias: true }), /^ModelError: config\.json: "attention_bias": true is not supported/);
   assert.throws(() => read({ rope_scaling: { rope_type: 'dynamic', factor: 2 } }), /^ModelError: config\.json: "rope_scaling": \{"rope_type":"dynamic","factor":2\} is not supported/);
   // transformers 5 saves rope_parameters: one object for every layer of this family.
-  assert.deepEqual(read({ rope_theta: undefined, rope_scaling: undefined, rope_parameters: { rope_type: 'linear', rope_theta: 500, factor: 2 } }).perLayer?.[0].rope, { theta: 500, linear: 2 });
+  assert.deepEqual(read({ rope_theta: undefined, rope_scaling: undefined, rope_parameters: { rope_type: 'linear', rope_theta: 500, factor: 2 } }).layerRope?.[0], { theta: 500, linear: 2 });
   assert.equal(read({ rope_theta: undefined, rope_scaling: undefined, rope_parameters: { rope_type: 'default', rope_theta: 500 } }).ropeTheta, 500);
   assert.throws(() => read({ rope_scaling: undefined, rope_parameters: { rope_type: 'default', rope_theta: 500 } }), /^ModelError: config\.json: "rope_theta" 10000 and "rope_parameters"'s rope_theta 500 disagree/);
   assert.throws(() => read({ rope_scaling: undefined, rope_parameters: { full_attention: { rope_type: 'default' } } }), /^ModelError: config\.json: "rope_parameters": .* is not supported \(attn reads one \{ "rope_type", "rope_theta" \} for every layer of this family\)$/);
@@ -54,7 +54,7 @@ test('the keys: hidden_act is not read, hidden_activation is; head_dim 256 and a
   const bare = read({ head_dim: undefined, tie_word_embeddings: undefined });
   assert.deepEqual([bare.headDim, bare.tied], [256, true]);
   // Linear scaling: every layer's frequencies divided by the factor.
-  assert.deepEqual(read({ rope_scaling: { type: 'linear', factor: 4 } }).perLayer?.[1], { attention: { kind: 'causal' }, rope: { theta: 10000, linear: 4 } });
+  assert.deepEqual(read({ rope_scaling: { type: 'linear', factor: 4 } }).layerRope?.[1], { theta: 10000, linear: 4 });
   const { names, shapes } = namesOf(read({ tie_word_embeddings: false }), () => false);
   assert.deepEqual([names.head, shapes.get('model.layers.1.self_attn.k_proj.weight'), names.layers[0].norm2, names.layers[0].postAttnNorm],
     ['lm_head.weight', [8, 24], 'model.layers.0.post_attention_layernorm.weight', undefined]);

@@ -45,14 +45,14 @@ test('the block: sandwich RMSNorms times (1 + w), GeGLU, √d-scaled embeddings,
 test('the keys: √query_pre_attn_scalar, the softcaps (defaults 50 and 30, null none), even layers sliding unless layer_types says', () => {
   const c = read({});
   assert.deepEqual([c.scoreDivisor, c.softcap], [16, { attention: 50, final: 30 }]);
-  assert.deepEqual(c.perLayer!.map((l) => l.attention), [{ kind: 'sliding', window: 4 }, { kind: 'causal' }, { kind: 'sliding', window: 4 }]);
-  assert.ok(c.perLayer!.every((l) => l.rope.theta === 10000 && l.rope.linear === undefined));
+  assert.deepEqual(c.layerAttention, [{ kind: 'sliding', window: 4 }, { kind: 'causal' }, { kind: 'sliding', window: 4 }]);
+  assert.ok(c.layerRope!.every((r) => r.theta === 10000 && r.linear === undefined));
   assert.deepEqual(read({ attn_logit_softcapping: undefined, final_logit_softcapping: undefined, query_pre_attn_scalar: undefined }).softcap, { attention: 50, final: 30 });
   assert.equal(read({ query_pre_attn_scalar: 144 }).scoreDivisor, 12);
   assert.deepEqual(read({ attn_logit_softcapping: null, final_logit_softcapping: null }).softcap, undefined);
   assert.deepEqual(read({ final_logit_softcapping: null }).softcap, { attention: 50 });
-  assert.deepEqual(read({ layer_types: ['full_attention', 'sliding_attention', 'full_attention'] }).perLayer!.map((l) => l.attention.kind), ['causal', 'sliding', 'causal']);
-  assert.deepEqual(read({ sliding_window: undefined }).perLayer![0].attention, { kind: 'sliding', window: 4096 });
+  assert.deepEqual(read({ layer_types: ['full_attention', 'sliding_attention', 'full_attention'] }).layerAttention!.map((a) => a.kind), ['causal', 'sliding', 'causal']);
+  assert.deepEqual(read({ sliding_window: undefined }).layerAttention![0], { kind: 'sliding', window: 4096 });
   const { names } = (gemma2.tensors(read({}), () => false, gemma2.block));
   assert.deepEqual([names.layers[2].norm2, names.layers[2].postAttnNorm, names.layers[2].postMlpNorm], [
     'model.layers.2.pre_feedforward_layernorm.weight', 'model.layers.2.post_attention_layernorm.weight', 'model.layers.2.post_feedforward_layernorm.weight']);
@@ -174,7 +174,7 @@ test('hostile values of the keys: one sentence naming config.json and a key, or 
       }
       if (c.softcap) for (const cap of Object.values(c.softcap)) assert.ok(cap! > 0 && Number.isFinite(cap), JSON.stringify(c.softcap));
       assert.ok(c.scoreDivisor === undefined || (c.scoreDivisor > 0 && Number.isFinite(c.scoreDivisor)));
-      for (const l of c.perLayer ?? []) assert.ok(l.attention.kind !== 'sliding' || (Number.isInteger(l.attention.window) && l.attention.window >= 1));
+      for (const a of c.layerAttention ?? []) assert.ok(a.kind !== 'sliding' || (Number.isInteger(a.window) && a.window >= 1));
       // Small enough to run: every weight and logit finite.
       if (c.headDim > 64 || c.kvHeads > c.heads) return;
       const { configText, tensors } = tinyCheckpoint(json, 3);

@@ -30,7 +30,7 @@ const read = (text: object | undefined) => readModelConfig(JSON.stringify({ ...b
 test('text_config read as the text model\'s, absent keys taking its defaults; what is not an object or not that model refused by key', () => {
   const c = readModelConfig(JSON.stringify(base));
   assert.deepEqual([c.type, c.heads, c.kvHeads, c.headDim, c.dModel, c.vocab, c.contextLength, c.scoreDivisor, c.tied], ['gemma3', 8, 4, 8, 24, 300, 131072, 16, true]);
-  assert.deepEqual([c.perLayer![0].rope, c.perLayer![5].rope, c.perLayer![5].attention, c.perLayer![6].attention], [{ theta: 10000 }, { theta: 1000000, linear: 8 }, { kind: 'causal' }, { kind: 'sliding', window: 4 }]);
+  assert.deepEqual([c.layerRope![0], c.layerRope![5], c.layerAttention![5], c.layerAttention![6]], [{ theta: 10000 }, { theta: 1000000, linear: 8 }, { kind: 'causal' }, { kind: 'sliding', window: 4 }]);
   assert.equal(gemma3.block.qkNorm, true);
   // Nothing given: the text model as the config class builds it.
   assert.deepEqual([read(undefined).dModel, read(undefined).layers, read(undefined).vocab], [2304, 26, 262208]);

@@ -35,13 +35,13 @@ test('the block: sandwich RMSNorms times (1 + w), q and k normed per head, GeGLU
 
 test('the keys: the layer pattern, local and global RoPE, the softcaps, what is refused', () => {
   const one = read('gemma-3-1b-pt', {});
-  assert.deepEqual(one.perLayer!.map((l) => l.attention.kind), ['sliding', 'sliding', 'sliding', 'sliding', 'sliding', 'causal', 'sliding']);
-  assert.deepEqual([one.perLayer![0].rope, one.perLayer![5].rope, one.scoreDivisor, one.softcap], [{ theta: 10000 }, { theta: 1000000 }, 16, undefined]);
+  assert.deepEqual(one.layerAttention!.map((a) => a.kind), ['sliding', 'sliding', 'sliding', 'sliding', 'sliding', 'causal', 'sliding']);
+  assert.deepEqual([one.layerRope![0], one.layerRope![5], one.scoreDivisor, one.softcap], [{ theta: 10000 }, { theta: 1000000 }, 16, undefined]);
   const four = read('gemma-3-4b-text', {});
-  assert.deepEqual([four.perLayer![0].rope, four.perLayer![5].rope], [{ theta: 10000 }, { theta: 1000000, linear: 8 }]);
+  assert.deepEqual([four.layerRope![0], four.layerRope![5]], [{ theta: 10000 }, { theta: 1000000, linear: 8 }]);
   const small = read('gemma-3-270m', { layer_types: ['full_attention', 'sliding_attention', 'sliding_attention', 'sliding_attention', 'sliding_attention', 'full_attention'] });
-  assert.deepEqual(small.perLayer!.map((l) => l.attention.kind), ['causal', 'sliding', 'sliding', 'sliding', 'sliding', 'causal']);
-  assert.deepEqual(read('gemma-3-1b-pt', { sliding_window_pattern: 2 }).perLayer!.map((l) => l.attention.kind), ['sliding', 'causal', 'sliding', 'causal', 'sliding', 'causal', 'sliding']);
+  assert.deepEqual(small.layerAttention!.map((a) => a.kind), ['causal', 'sliding', 'sliding', 'sliding', 'sliding', 'causal']);
+  assert.deepEqual(read('gemma-3-1b-pt', { sliding_window_pattern: 2 }).layerAttention!.map((a) => a.kind), ['sliding', 'causal', 'sliding', 'causal', 'sliding', 'causal', 'sliding']);
   assert.deepEqual(read('gemma-3-1b-pt', { final_logit_softcapping: 30 }).softcap, { final: 30 });
   assert.throws(() => read('gemma-3-1b-pt', { attn_logit_softcapping: 50 }), /^ModelError: config\.json: "attn_logit_softcapping": 50 is not supported \(Hugging Face's code for this family stores it but never applies it/);
   assert.throws(() => read('gemma-3-270m', { use_bidirectional_attention: true }), /^ModelError: config\.json: "use_bidirectional_attention": true is not supported \(attn computes causal attention\)$/);
@@ -52,7 +52,7 @@ test('the keys: the layer pattern, local and global RoPE, the softcaps, what is 
     rope_theta: undefined, rope_local_base_freq: undefined, rope_scaling: undefined,
     rope_parameters: { full_attention: { rope_type: 'linear', factor: 8, rope_theta: 1000000 }, sliding_attention: { rope_type: 'default', rope_theta: 10000 } },
   });
-  assert.deepEqual(v5.perLayer, four.perLayer);
+  assert.deepEqual([v5.layerAttention, v5.layerRope], [four.layerAttention, four.layerRope]);
   assert.throws(() => read('gemma-3-4b-text', { rope_scaling: undefined, rope_parameters: { rope_type: 'default', rope_theta: 1000000 } }), /^ModelError: config\.json: "rope_parameters": .* is not supported \(attn reads one object for "full_attention" and one for "sliding_attention"\)$/);
   assert.throws(() => read('gemma-3-4b-text', { rope_scaling: undefined, rope_parameters: { full_attention: { rope_type: 'yarn', factor: 8 }, sliding_attention: {} } }), /^ModelError: config\.json: "rope_parameters": .* is not supported \(attn computes default and linear RoPE/);
   assert.throws(() => read('gemma-3-4b-text', { rope_scaling: undefined, rope_parameters: { full_attention: {}, sliding_attention: { rope_theta: 500 } } }), /^ModelError: config\.json: "rope_local_base_freq" 10000 and "rope_parameters"'s rope_theta 500 disagree/);
