@@ -249,9 +249,12 @@ def load(folder):
     return c, {k: torch.from_numpy(np.array(v, dtype=np.float32)) for k, v in read_weights(folder).items()}
 
 
-def forward(c, w, ids):
+def forward(c, w, ids, folder=None):
     """Every layer's attention weights [layers][heads, n, n] and the last position's softmax, float32."""
     import torch
+    if c['model_type'] in ('gemma', 'gemma2', 'gemma3_text', 'gemma3'):  # families/gemma.py, in float64
+        from families import gemma
+        return gemma.forward(c, w, ids, gemma.embed_dtype(folder) if folder else 'F32')
     if c['model_type'] in ('bert', 'roberta', 'distilbert'):  # the encoders: families/bert.py, the head at the last position
         from families.bert import forward as encoder
         attention, guesses = encoder(c, w, ids, [len(ids) - 1], torch.float32)
@@ -337,7 +340,7 @@ def main():
             request = json.load(f)
         out = []
         for r in request:
-            attention, probs = forward(*load(r['dir']), r['ids'])
+            attention, probs = forward(*load(r['dir']), r['ids'], r['dir'])
             out.append({'attention': [a.tolist() for a in attention], 'probs': probs.tolist()})
         print(json.dumps(out))
     elif command == 'bench':

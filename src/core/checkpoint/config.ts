@@ -40,10 +40,11 @@ export function readModelConfig(text: string, file = 'config.json'): ModelConfig
 /** Why the block (forward.ts) cannot compute this model's description, or undefined when it can. */
 export function blockRefusal(c: ModelConfig): string | undefined {
   const b = c.block;
-  if (b.norm.placement === 'sandwich') return `the ${c.type} block puts its norms ${b.norm.placement}; attn computes pre- and post-norm blocks`;
-  // A parallel block reads one norm of x for both branches: there is no post-norm form of it to compute.
+  if (b.norm.placement === 'sandwich' && b.norm.kind !== 'rmsnorm') return `the ${c.type} block has sandwich norms of kind ${b.norm.kind}; attn computes sandwich RMSNorms`;
+  // A parallel block reads one norm of x for both branches: there is no post or sandwich form of it to compute.
   if (b.kind === 'parallel' && b.norm.placement !== 'pre') return `the ${c.type} block is parallel with its norms ${b.norm.placement}; attn computes parallel blocks pre-norm only`;
-  if (c.softcap) return `the ${c.type} model softcaps its logits; attn does not compute softcapping`;
+  for (const [where, cap] of Object.entries(c.softcap ?? {})) if (cap !== undefined && !(cap > 0 && Number.isFinite(cap))) return `the ${c.type} model's ${where} softcap ${cap} is not a positive number`;
+  for (const list of [c.layerAttention, c.layerRope]) if (list && list.length !== c.layers) return `the ${c.type} model describes ${list.length} layers of its ${c.layers}`;
   return undefined;
 }
 

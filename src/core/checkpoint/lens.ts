@@ -94,6 +94,9 @@ export function headLens(m: LoadedModel, ids: readonly number[], tokens: readonl
     ...(sq.bias ? { bq: sq.bias } : {}), ...(sk.bias ? { bk: sk.bias } : {}), ...(sv.bias ? { bv: sv.bias } : {}),
     wo,
     q: headColumns(q, n, c.heads * D, head * D, D), k: headColumns(k, n, KV, kvHead * D, D), v: headColumns(v, n, KV, kvHead * D, D),
-    rotary: c.block.position === 'rope', scale: Math.sqrt(D), ...(seen.kind === 'sliding' ? { window: seen.window } : {}), ...(seen.kind === 'bidirectional' ? { bidirectional: true as const } : {}), weights: weights.slice(head * n * n, (head + 1) * n * n), dModel: E, headDim: D,
+    rotary: c.block.position === 'rope', scale: c.scoreDivisor ?? Math.sqrt(D),
+    ...(seen.kind === 'sliding' ? { window: seen.window } : {}), ...(seen.kind === 'bidirectional' ? { bidirectional: true as const } : {}),
+    ...(c.softcap?.attention !== undefined ? { softcap: c.softcap.attention } : {}),
+    weights: weights.slice(head * n * n, (head + 1) * n * n), dModel: E, headDim: D,
   };
 }

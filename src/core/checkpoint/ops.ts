@@ -32,14 +32,19 @@ export function layerNorm(x: Float64Array, m: number, w: Float32Array, b: Float3
   return out;
 }
 
-/** RMSNorm over each row of width m: x / √(mean(x²) + eps) · w. */
-export function rmsNorm(x: Float64Array, m: number, w: Float32Array, eps: number): Float64Array {
+/**
+ * RMSNorm over each row of width m: x / √(mean(x²) + eps) · (offset + w); offset 1 for Gemma's
+ * zero-centred weights. A row of m may be one head of a wider row (q and k normed per head).
+ */
+export function rmsNorm(x: Float64Array, m: number, w: Float32Array, eps: number, offset = 0): Float64Array {
   const out = new Float64Array(x.length);
   for (let r = 0; r < x.length; r += m) {
     let squares = 0;
     for (let j = 0; j < m; j++) squares += x[r + j] * x[r + j];
     const inv = 1 / Math.sqrt(squares / m + eps);
-    for (let j = 0; j < m; j++) out[r + j] = x[r + j] * inv * w[j];
+    // Without an offset, the product as it always was (w, not 0 + w: the same bits, −0 included).
+    if (offset === 0) for (let j = 0; j < m; j++) out[r + j] = x[r + j] * inv * w[j];
+    else for (let j = 0; j < m; j++) out[r + j] = x[r + j] * inv * (offset + w[j]);
   }
   return out;
 }
@@ -63,6 +68,33 @@ export function gelu(x: Float64Array): void {
     const v = x[i], z = v * Math.SQRT1_2;
     x[i] = 0.5 * v * (v >= 0 ? 1 + erf(z) : erfc(-z));
   }
+}
+
+/** GeGLU's gate with the tanh GELU (gelu_pytorch_tanh, gelu_new's formula), in place into `gate`: gelu(gate) · up. */
+export function gegluTanh(gate: Float64Array, up: Float64Array): void {
+  // gelu_new's own loop, then the product: the same operations in the same order as one expression.
+  geluNew(gate);
+  for (let i = 0; i < gate.length; i++) gate[i] *= up[i];
+}
+
+/** c · tanh(s / c) on every entry, in place (Gemma 2's final logit softcapping). */
+export function softcapInto(x: Float64Array, cap: number): void {
+  for (let i = 0; i < x.length; i++) x[i] = cap * Math.tanh(x[i] / cap);
+}
+
+/**
+ * A float64 constant as a model's code holds it in a tensor of `dtype`: F64 as it is; F32 rounded to
+ * float32; F16 and BF16 rounded to float32 first, then to their 11 and 8 significant bits, to nearest,
+ * ties to even (as PyTorch's conversions from float round). For constants in those types' normal range.
+ */
+export function roundedTo(value: number, dtype: 'F64' | 'F32' | 'F16' | 'BF16'): number {
+  if (dtype === 'F64') return value;
+  const single = Math.fround(value);
+  if (dtype === 'F32' || single === 0 || !Number.isFinite(single)) return single;
+  const bits = dtype === 'F16' ? 11 : 8;
+  const ulp = 2 ** (Math.floor(Math.log2(Math.abs(single))) - bits + 1);
+  const units = single / ulp, below = Math.floor(units), rest = units - below;
+  return (rest > 0.5 || (rest === 0.5 && below % 2 !== 0) ? below + 1 : below) * ulp;
 }
 
 /** SwiGLU's gate, in place into `gate`: silu(gate) · up. */

@@ -52,6 +52,16 @@ export function frequencyProblem(frequencies: Float64Array, n: number): string |
   return undefined;
 }
 
+/**
+ * Why RoPE's default angles position / θ^(2i/d) cannot all be computed at `contextLength` positions
+ * (a θ so small that the largest is not a finite number: its cos and sin would be NaN in every
+ * weight), or undefined. θ ≥ 1 never overflows: every frequency is at most 1.
+ */
+export function thetaOverflow(theta: number, headDim: number, contextLength: number): string | undefined {
+  if (!frequencyProblem(plain(theta, headDim), contextLength)) return undefined;
+  return `RoPE's angle position / rope_theta^(2i/head_dim) overflows at head_dim ${headDim} and ${contextLength} positions`;
+}
+
 /** Whether two runs rotate every position alike (a kept run's keys are reusable only then). */
 export function sameFrequencies(a: Float64Array | undefined, b: Float64Array | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;

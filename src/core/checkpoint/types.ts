@@ -79,8 +79,10 @@ export interface HeadLens {
   v: Float64Array;
   /** Whether q and k are rotated by position (RoPE), so q ≠ x · W_Q + b. */
   rotary: boolean;
-  /** The divisor of the scores (√headDim). */
+  /** The divisor of the scores (√headDim; √query_pre_attn_scalar in Gemma 2 and 3). */
   scale: number;
+  /** c where the scaled scores are softcapped, c · tanh(s / c), before the softmax; undefined where they are not. */
+  softcap?: number;
   /** A sliding-window head's window W (query i sees keys i − W < j ≤ i); undefined for a causal head. */
   window?: number;
   /** An encoder's head: every query sees every key (no mask at all); undefined for a causal head. */

@@ -170,6 +170,12 @@ export class Weights {
     for (const [other, p] of this.parts) if (p.of === part.of && !this.kept.has(other) && !this.kept64.has(other)) this.kept.set(other, rowsOf(data, t.shape[0], p));
     return this.kept.get(name)!;
   }
+
+  /** The dtype the file stores the tensor in (F32 for a name it does not hold). */
+  dtype(name: string): DType {
+    const t = this.tensors.get(name);
+    return t && isDType(t.dtype) ? t.dtype : 'F32';
+  }
 }
 
 /** A part's rows of the decoded `data` ([rows, …] row-major): rows from…from + count − 1 of each of its equal blocks. */

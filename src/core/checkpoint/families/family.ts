@@ -9,8 +9,9 @@ import type { Obj } from '../../json/object.js';
 /** LayerNorm ((x − mean) / √(var + eps) · w + b) or RMSNorm (x / √(mean(x²) + eps) · w). */
 export type NormKind = 'layernorm' | 'rmsnorm';
 /**
- * Where the norms sit: pre (x += f(norm(x)), every family here); post (x = norm(x + f(x)), BERT);
- * sandwich (x += norm(f(norm(x))), Gemma 2). The block computes pre and post and refuses sandwich.
+ * Where the norms sit: pre (x += f(norm(x)), most families); post (x = norm(x + f(x)), BERT);
+ * sandwich (x += norm(f(norm(x))), Gemma 2 and 3: a second norm on each sublayer's output before
+ * the residual add). The block computes all three (sandwich with RMSNorm only).
  */
 export type NormPlacement = 'pre' | 'post' | 'sandwich';
 /** Learned position rows added to the embeddings, RoPE on q and k, or none. */
@@ -19,8 +20,12 @@ export type PositionKind = 'learned' | 'rope' | 'none';
 export type MatrixLayout = 'conv1d' | 'linear';
 /** q, k and v from one matrix (its output columns q | k | v, in that order) or from three. */
 export type QkvLayout = 'fused' | 'separate';
-/** gelu_new(x · W_fc + b) · W_proj + b (GPT-2), the same with the exact (erf) GELU (BERT, GPT-NeoX), or down(silu(gate(x)) · up(x)) (SwiGLU). */
-export type MlpKind = 'gelu-new' | 'gelu' | 'swiglu';
+/**
+ * gelu_new(x · W_fc + b) · W_proj + b (GPT-2), the same with the exact (erf) GELU (BERT, GPT-NeoX),
+ * down(silu(gate(x)) · up(x)) (SwiGLU), or down(gelu_tanh(gate(x)) · up(x)) (GeGLU with the tanh
+ * approximation, Gemma's gelu_pytorch_tanh).
+ */
+export type MlpKind = 'gelu-new' | 'gelu' | 'swiglu' | 'geglu';
 /** x += attn(norm1(x)); x += mlp(norm2(x)) in turn, or x += attn(n1(x)) + mlp(n2(x)) from the same x (GPT-NeoX). */
 export type BlockKind = 'sequential' | 'parallel';
 
@@ -44,14 +49,18 @@ export type RopeScaling =
 /** How every layer of a family computes: data, the same for every model of the family. */
 export interface BlockDescription {
   readonly kind: BlockKind;
-  readonly norm: { readonly kind: NormKind; readonly placement: NormPlacement };
+  /**
+   * `offset`: RMSNorm multiplies by (offset + w) rather than w: 1 for Gemma's zero-centred norm
+   * weights; absent is 0 (every other family).
+   */
+  readonly norm: { readonly kind: NormKind; readonly placement: NormPlacement; readonly offset?: number };
   readonly position: PositionKind;
   readonly matrices: MatrixLayout;
   readonly qkv: QkvLayout;
   /** Which products add a bias (the tensors are named by the description's `tensors`). */
   readonly bias: { readonly qkv: boolean; readonly o: boolean; readonly mlp: boolean };
   readonly mlp: MlpKind;
-  /** RMSNorm over each head's q and k (head_dim wide, one weight per layer for all heads), before RoPE (Qwen3). */
+  /** RMSNorm over each head's q and k (head_dim wide, one weight per layer for all heads, offset as `norm` says), before RoPE (Qwen3, Gemma 3). */
   readonly qkNorm?: boolean;
   /**
    * Encoders (BERT): token type 0's row is added to every position's embedding, and the sum is
@@ -64,6 +73,12 @@ export interface BlockDescription {
    * positions the caller asks for (the mask tokens); a checkpoint saved without it has no head at all.
    */
   readonly head?: 'lm' | 'mlm';
+  /**
+   * The embedding rows multiplied by √dModel, the factor rounded through float32 to the embedding
+   * tensor's dtype as the model's own code rounds it (Gemma: 45.25 stays, √1152 ≈ 33.94 is 34 in
+   * BF16). Absent: not scaled.
+   */
+  readonly embedScale?: 'sqrt-d-model';
 }
 
 /** A model's sizes, whatever its family: what `attn run --json` prints under "model" beside the family. */
@@ -91,7 +106,10 @@ export interface FamilyConfig extends ModelSizes {
   /** Whether the output head is the embedding matrix (a family whose tensors decide says so in `tensors`). */
   tied: boolean;
   attention: AttentionKind;
-  /** Each layer's attention where layers differ (Qwen2's max_window_layers or layer_types); absent: `attention` for every layer. */
+  /**
+   * Each layer's attention where layers differ (Qwen2's max_window_layers or layer_types, Gemma 2
+   * and 3's sliding and global layers); absent: `attention` for every layer.
+   */
   layerAttention?: readonly AttentionKind[];
   /** RoPE's frequency scaling (rope_scaling); absent: the default frequencies. */
   ropeScaling?: RopeScaling;
@@ -109,8 +127,22 @@ export interface FamilyConfig extends ModelSizes {
   paddingIdx?: number;
   /** Rows of the token type embedding (type_vocab_size) where the description adds token type 0's row. */
   tokenTypes?: number;
-  /** Gemma 2's c · tanh(s / c) on the scores and on the final logits; undefined for every family here (the block refuses it). */
+  /** c · tanh(s / c) on the scaled scores (before the mask) and on the final logits (Gemma 2); absent: none. */
   softcap?: { attention?: number; final?: number };
+  /** What the scores are divided by; absent: √headDim (Gemma 2 and 3: √query_pre_attn_scalar). */
+  scoreDivisor?: number;
+  /**
+   * Each layer's RoPE where it is not `ropeTheta` unscaled (Gemma 3's sliding layers rotate with a
+   * base of their own; a linear scaling divides every frequency by its factor); absent: `ropeTheta`
+   * and `ropeScaling` for every layer.
+   */
+  layerRope?: readonly LayerRope[];
+}
+
+/** One layer's RoPE: its base θ, and a linear scaling's factor. */
+export interface LayerRope {
+  theta: number;
+  linear?: number;
 }
 
 /** The names the forward pass reads, per layer. Which are present follows the description's kinds. */
@@ -120,14 +152,16 @@ export interface LayerNames {
   qkv?: string; qkvBias?: string;
   /** qkv: 'separate'. */
   q?: string; k?: string; v?: string; qBias?: string; kBias?: string; vBias?: string;
+  /** qkNorm: the RMSNorm weights [headDim] of q and k, one for every head. */
+  qNorm?: string; kNorm?: string;
   o: string; oBias?: string;
+  /** placement 'sandwich': the norms on the attention's and the MLP's outputs, before each residual add. */
+  postAttnNorm?: string; postMlpNorm?: string;
   norm2: string; norm2Bias?: string;
   /** mlp: 'gelu-new'. */
   fc?: string; fcBias?: string; proj?: string; projBias?: string;
-  /** mlp: 'swiglu'. */
+  /** mlp: 'swiglu' or 'geglu'. */
   gate?: string; up?: string; down?: string;
-  /** qkNorm: the RMSNorm weights [headDim] of q and k. */
-  qNorm?: string; kNorm?: string;
 }
 
 /**

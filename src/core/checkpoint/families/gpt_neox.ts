@@ -14,7 +14,7 @@ import { shown } from '../../json/shown.js';
 import { ModelError } from '../error.js';
 import { flag, multiple, positive, refuse, size } from './config-keys.js';
 import { tensorList, type BlockDescription, type Family, type FamilyConfig, type FamilyTensors, type LayerNames } from './family.js';
-import { frequencyProblem, ropeFrequencies } from '../rope-frequencies.js';
+import { thetaOverflow } from '../rope-frequencies.js';
 import { rotaryDims } from './partial-rotary.js';
 
 const BLOCK: BlockDescription = {
@@ -68,7 +68,7 @@ function readConfig(json: Obj, file: string): FamilyConfig {
   const theta = positive({ [base.key]: base.value }, file, base.key, 10000);
   const share = ropeKey(json, file, 'partial_rotary_factor', 'rotary_pct', 'partial_rotary_factor', 0.25);
   const dims = rotaryDims(file, share.key, share.value, headDim);
-  if (frequencyProblem(ropeFrequencies(theta, dims, undefined, contextLength), contextLength)) refuse(file, base.key, theta, `RoPE's angle position / θ^(2i/${dims}) overflows at ${contextLength} positions`);
+  if (thetaOverflow(theta, dims, contextLength)) refuse(file, base.key, theta, `RoPE's angle position / θ^(2i/${dims}) overflows at ${contextLength} positions`);
   const biased = flag(json, file, 'attention_bias', true);
   return {
     layers: size(json, file, ['num_hidden_layers']),

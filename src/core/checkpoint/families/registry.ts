@@ -11,3 +11,7 @@ export { gpt_neox } from './gpt_neox.js';
 export { bert } from './bert.js';
 export { roberta } from './roberta.js';
 export { distilbert } from './distilbert.js';
+export { gemma } from './gemma.js';
+export { gemma2 } from './gemma2.js';
+export { gemma3_text } from './gemma3_text.js';
+export { gemma3 } from './gemma3.js';

@@ -6,7 +6,7 @@
 // that computes plain RoPE only, is refused in one sentence naming config.json and the key.
 import { isObject, type Obj } from '../../json/object.js';
 import { ModelError } from '../error.js';
-import { ropeFrequencies, frequencyProblem } from '../rope-frequencies.js';
+import { frequencyProblem, ropeFrequencies, thetaOverflow } from '../rope-frequencies.js';
 import { positive, refuse } from './config-keys.js';
 import type { RopeScaling } from './family.js';
 
@@ -40,7 +40,7 @@ export function readRope(json: Obj, file: string, at: RopeContext): RopeKeys {
   if (problem) {
     const key = fromScaling ? 'rope_scaling' : 'rope_parameters';
     if (scaling) refuse(file, key, json[key], `${problem} with rope_theta ${theta} and head_dim ${at.headDim}`);
-    refuse(file, 'rope_theta', theta, `RoPE's angle position / rope_theta^(2i/head_dim) overflows at head_dim ${at.headDim} and ${at.contextLength} positions`);
+    refuse(file, 'rope_theta', theta, thetaOverflow(theta, at.headDim, at.contextLength) ?? problem);
   }
   return scaling ? { theta, scaling } : { theta };
 }

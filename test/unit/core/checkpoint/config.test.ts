@@ -62,19 +62,20 @@ test('a config value quoted in a refusal is cut short, and one nested too deep t
 test('a description the block does not compute is refused by the config reader, before any tensor is loaded', () => {
   const c = readModelConfig(text(QWEN2_CONFIG));
   assert.equal(blockRefusal(c), undefined);
+  // Parallel blocks, post norms, bidirectional attention and softcaps are computed.
   assert.equal(blockRefusal({ ...c, block: { ...c.block, kind: 'parallel' } }), undefined);
-  assert.equal(blockRefusal({ ...c, block: { ...c.block, norm: { kind: 'rmsnorm', placement: 'sandwich' } } }), 'the qwen2 block puts its norms sandwich; attn computes pre- and post-norm blocks');
-  // Post norms and bidirectional attention are computed (the encoders' block).
   assert.equal(blockRefusal({ ...c, block: { ...c.block, norm: { kind: 'layernorm', placement: 'post' } }, attention: { kind: 'bidirectional' } }), undefined);
+  assert.equal(blockRefusal({ ...c, softcap: { final: 30 } }), undefined);
+  assert.equal(blockRefusal({ ...c, block: { ...c.block, norm: { kind: 'layernorm', placement: 'sandwich' } } }), 'the qwen2 block has sandwich norms of kind layernorm; attn computes sandwich RMSNorms');
   // A parallel block has one norm of x for both branches: no post-norm form of it exists to compute.
   assert.equal(blockRefusal({ ...c, block: { ...c.block, kind: 'parallel', norm: { kind: 'layernorm', placement: 'post' } } }), 'the qwen2 block is parallel with its norms post; attn computes parallel blocks pre-norm only');
-  assert.equal(blockRefusal({ ...c, softcap: { final: 30 } }), 'the qwen2 model softcaps its logits; attn does not compute softcapping');
+  assert.equal(blockRefusal({ ...c, softcap: { attention: 0 } }), 'the qwen2 model\'s attention softcap 0 is not a positive number');
   // A family whose description has such a kind: its config.json is refused by the reader, named.
   const family = familyOf('qwen2') as { block: BlockDescription };
   const block = family.block;
-  family.block = { ...block, norm: { kind: 'rmsnorm', placement: 'sandwich' } };
+  family.block = { ...block, kind: 'parallel', norm: { kind: 'rmsnorm', placement: 'sandwich' } };
   try {
-    assert.throws(() => readModelConfig(text(QWEN2_CONFIG)), /^ModelError: config\.json: the qwen2 block puts its norms sandwich; attn computes pre- and post-norm blocks/);
+    assert.throws(() => readModelConfig(text(QWEN2_CONFIG)), /^ModelError: config\.json: the qwen2 block is parallel with its norms sandwich; attn computes parallel blocks pre-norm only/);
   } finally {
     family.block = block;
   }
