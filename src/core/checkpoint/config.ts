@@ -8,7 +8,7 @@
 import { isObject } from '../json/object.js';
 import { shown } from '../json/shown.js';
 import { ModelError } from './error.js';
-import type { BlockDescription, FamilyConfig } from './families/family.js';
+import type { BlockDescription, FamilyConfig } from './families/shared/family.js';
 import { familyList, familyOf } from './families/index.js';
 import type { ModelSummary } from './types.js';
 

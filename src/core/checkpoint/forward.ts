@@ -1,7 +1,7 @@
 // One forward pass over a list of token ids, in float64, keeping what the views show: every layer's
 // attention weights for every query head ([heads, n, n] as float32), and the logits at the last
 // position only (the head's vocab × d_model product is needed nowhere else). One generic block,
-// driven by the family's description (families/family.ts) and never by the family's name:
+// driven by the family's description (families/shared/family.ts) and never by the family's name:
 // x += attention(norm1(x)); x += mlp(norm2(x)) (sequential; sandwich norms: each sublayer's output
 // normed again before the add), or x += attention(norm1(x)) + mlp(norm2(x)) with both norms of the
 // same x (parallel), with the norm kind (RMSNorm's weight offset), the positions (learned rows, or
@@ -37,7 +37,7 @@ import { attendEach, type KeyMask } from '../attention/attend.js';
 import { columnsOf, matmul, matmulTransposed, type Matrix } from '../linalg/matrix.js';
 import type { ModelConfig } from './config.js';
 import { ModelError } from './error.js';
-import { attentionOf, type LayerNames, type ModelNames } from './families/family.js';
+import { attentionOf, type LayerNames, type ModelNames } from './families/shared/family.js';
 import { frequencyProblem, ropeFrequencies, sameFrequencies } from './rope-frequencies.js';
 import type { Weights } from './weights.js';
 import { addBias, addInto, applyRope, gegluTanh, gelu, geluNew, layerNorm, rmsNorm, roundedTo, ropeTables, softcapInto, swiglu } from './ops.js';

@@ -9,7 +9,7 @@
 import { columnsOf } from '../linalg/matrix.js';
 import type { ModelConfig } from './config.js';
 import { ModelError } from './error.js';
-import { attentionOf, type LayerNames } from './families/family.js';
+import { attentionOf, type LayerNames } from './families/shared/family.js';
 import { forward } from './forward.js';
 import type { LoadedModel } from './model.js';
 import type { HeadLens } from './types.js';

@@ -7,7 +7,7 @@
 //   llama3   per frequency, its wavelength 2π / f: under L0 / high_freq_factor kept, over
 //            L0 / low_freq_factor divided by factor, between blended with s = (L0 / wavelength −
 //            low) / (high − low): (1 − s) · f / factor + s · f
-import type { RopeScaling } from './families/family.js';
+import type { RopeScaling } from './families/shared/family.js';
 
 /** The default frequencies, each computed as the block always has (a run without scaling keeps its bits). */
 function plain(theta: number, headDim: number): Float64Array {

@@ -1,7 +1,7 @@
 // The contract of the model runner: what a checkpoint folder is read into, and what one forward pass
 // gives back. The CLI (`attn run`), the extension host and the tests all speak these types, so the
 // forward pass behind them can change (kernels, threads) without touching its callers.
-import type { ModelSizes } from './families/family.js';
+import type { ModelSizes } from './families/shared/family.js';
 import type { FamilyName } from './families/index.js';
 
 /** The model's shape, as `attn run --json` prints it under "model". */

@@ -16,10 +16,10 @@ import type { TensorRef } from '../tensors/attention-file.js';
 import { MAX_READ_BYTES } from '../tensors/source.js';
 import type { ModelConfig } from './config.js';
 import { ModelError } from './error.js';
-import type { ModelNames, TensorPart } from './families/family.js';
+import type { ModelNames, TensorPart } from './families/shared/family.js';
 import { familyOf } from './families/index.js';
 
-export type { LayerNames, ModelNames } from './families/family.js';
+export type { LayerNames, ModelNames } from './families/shared/family.js';
 
 /** The names and expected shapes of every tensor the model's family reads. */
 export function namesOf(c: ModelConfig, has: (name: string) => boolean): { names: ModelNames; shapes: Map<string, number[]> } {

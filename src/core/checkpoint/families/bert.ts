@@ -1,11 +1,11 @@
 // BERT as Hugging Face saves it: BertForMaskedLM (the encoder under "bert.", the masked-token head
 // cls.predictions.{transform.dense, transform.LayerNorm, bias}, the decoder tied to the word
 // embeddings), BertModel (bare names, no head), or a classifier's save ("bert." without cls.*, no
-// head). The block and the keys are the shared encoder's (encoder.ts); BERT adds type_vocab_size
+// head). The block and the keys are the shared encoder's (shared/encoder.ts); BERT adds type_vocab_size
 // (its token type rows, of which row 0 is added).
-import { size } from './config-keys.js';
-import { encoderLayout, encoderTensors, ENCODER_BLOCK, readEncoderConfig, type MlmNames } from './encoder.js';
-import type { Family } from './family.js';
+import { size } from './shared/config-keys.js';
+import { encoderLayout, encoderTensors, ENCODER_BLOCK, readEncoderConfig, type MlmNames } from './shared/encoder.js';
+import type { Family } from './shared/family.js';
 
 function bertHead(has: (name: string) => boolean): MlmNames {
   const t = 'cls.predictions.';

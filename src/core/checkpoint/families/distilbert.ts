@@ -1,5 +1,5 @@
 // DistilBERT as Hugging Face saves it (DistilBertForMaskedLM, or DistilBertModel without its head):
-// the shared encoder block (encoder.ts) without token types, its own names (embeddings.{word,position}_embeddings
+// the shared encoder block (shared/encoder.ts) without token types, its own names (embeddings.{word,position}_embeddings
 // and LayerNorm; transformer.layer.i.attention.{q,k,v,out}_lin, sa_layer_norm, ffn.lin1, ffn.lin2,
 // output_layer_norm) under "distilbert.", every LayerNorm's eps fixed at 1e-12 (DistilBERT's code
 // does not read layer_norm_eps), and the masked-token head vocab_transform, GELU, vocab_layer_norm,
@@ -7,9 +7,9 @@
 // n_heads, n_layers, hidden_dim, and the MLP's activation `activation`.
 import type { Obj } from '../../json/object.js';
 import { ModelError } from '../error.js';
-import { flag, size } from './config-keys.js';
-import { ENCODER_BLOCK, encoderLayout, encoderNaming, exactGelu, withHead, type EncoderLayout } from './encoder.js';
-import { type Family, type FamilyConfig, type FamilyTensors, type LayerNames } from './family.js';
+import { flag, size } from './shared/config-keys.js';
+import { ENCODER_BLOCK, encoderLayout, encoderNaming, exactGelu, withHead, type EncoderLayout } from './shared/encoder.js';
+import { type Family, type FamilyConfig, type FamilyTensors, type LayerNames } from './shared/family.js';
 
 function readConfig(json: Obj, file: string): FamilyConfig {
   const dModel = size(json, file, ['dim']);

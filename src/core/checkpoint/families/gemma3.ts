@@ -6,8 +6,8 @@
 import { isObject } from '../../json/object.js';
 import { shown } from '../../json/shown.js';
 import { ModelError } from '../error.js';
-import type { Family } from './family.js';
-import { gegluBlock, gegluTensorsAt, readGegluConfig } from './geglu-decoder.js';
+import type { Family } from './shared/family.js';
+import { gegluBlock, gegluTensorsAt, readGegluConfig } from './shared/geglu-decoder.js';
 import { TEXT_OPTIONS, TEXT_TYPE } from './gemma3_text.js';
 
 const PUBLISHED = gegluTensorsAt('language_model.model.', 'language_model.');

@@ -1,5 +1,5 @@
 // Gemma 3's text model as Hugging Face saves it (gemma-3-270m, gemma-3-1b; the larger ones' text
-// part): the GeGLU decoder (geglu-decoder.ts) with sandwich norms and per-head q and k norms, scores
+// part): the GeGLU decoder (shared/geglu-decoder.ts) with sandwich norms and per-head q and k norms, scores
 // divided by √query_pre_attn_scalar, no softcapping by default (final_logit_softcapping is applied
 // when given; attn_logit_softcapping is stored but never applied by Hugging Face's Gemma 3 code, so
 // a value there is refused), sliding layers (window sliding_window) rotating with
@@ -7,8 +7,8 @@
 // the 4B and larger); the pattern is layer_types, else every sliding_window_pattern-th layer
 // (default 6) global. use_bidirectional_attention (embedding models) is refused. A key absent takes
 // Gemma3TextConfig's default, sizes included, as Hugging Face loads it.
-import type { Family } from './family.js';
-import { gegluBlock, gegluTensors, readGegluConfig, type GegluOptions } from './geglu-decoder.js';
+import type { Family } from './shared/family.js';
+import { gegluBlock, gegluTensors, readGegluConfig, type GegluOptions } from './shared/geglu-decoder.js';
 
 /** The text model's model_type, which a multimodal config's text_config names. */
 export const TEXT_TYPE = 'gemma3_text';

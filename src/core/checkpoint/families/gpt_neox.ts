@@ -12,10 +12,10 @@
 import { isObject, type Obj } from '../../json/object.js';
 import { shown } from '../../json/shown.js';
 import { ModelError } from '../error.js';
-import { flag, multiple, positive, refuse, size } from './config-keys.js';
-import { tensorList, type BlockDescription, type Family, type FamilyConfig, type FamilyTensors, type LayerNames } from './family.js';
+import { flag, multiple, positive, refuse, size } from './shared/config-keys.js';
+import { tensorList, type BlockDescription, type Family, type FamilyConfig, type FamilyTensors, type LayerNames } from './shared/family.js';
 import { thetaOverflow } from '../rope-frequencies.js';
-import { rotaryDims } from './partial-rotary.js';
+import { rotaryDims } from './shared/partial-rotary.js';
 
 const BLOCK: BlockDescription = {
   kind: 'parallel',

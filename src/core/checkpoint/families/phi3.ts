@@ -1,5 +1,5 @@
 // Phi-3 as Hugging Face saves it (Phi-3-mini-4k-instruct, Phi-3.5-mini, model_type phi3): the rotary
-// decoder's keys and block (rotary-decoder.ts: RMSNorm, rotate-half RoPE, SwiGLU with silu, no
+// decoder's keys and block (shared/rotary-decoder.ts: RMSNorm, rotate-half RoPE, SwiGLU with silu, no
 // biases, an lm_head unless tie_word_embeddings), with q, k and v saved in one qkv_proj
 // [(heads + 2 · kv heads) · head_dim, hidden] (the q rows, then k, then v) and gate and up in one
 // gate_up_proj [2 · intermediate, hidden] (gate rows, then up), read as parts of those tensors.
@@ -10,10 +10,10 @@
 // which Phi3Config reads as longrope) is refused: attn applies plain RoPE.
 import { isObject, type Obj } from '../../json/object.js';
 import { ModelError } from '../error.js';
-import { refuse, size } from './config-keys.js';
-import { tensorList, type AttentionKind, type Family, type FamilyConfig, type FamilyTensors, type LayerNames } from './family.js';
-import { rotaryDims } from './partial-rotary.js';
-import { readRotaryConfig, rotaryBlock } from './rotary-decoder.js';
+import { refuse, size } from './shared/config-keys.js';
+import { tensorList, type AttentionKind, type Family, type FamilyConfig, type FamilyTensors, type LayerNames } from './shared/family.js';
+import { rotaryDims } from './shared/partial-rotary.js';
+import { readRotaryConfig, rotaryBlock } from './shared/rotary-decoder.js';
 
 function attention(json: Obj, file: string): AttentionKind {
   if (json.sliding_window === undefined || json.sliding_window === null) return { kind: 'causal' };

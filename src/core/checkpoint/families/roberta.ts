@@ -4,9 +4,9 @@
 // not the pad token, row pad for a pad token. So of max_position_embeddings rows (514), pad + 1 are
 // never a text's position and the context is 512. The masked-token head is lm_head.{dense,
 // layer_norm}, GELU between them, the decoder tied to the word embeddings plus lm_head.bias.
-import { size } from './config-keys.js';
-import { encoderTensors, encoderLayout, ENCODER_BLOCK, readEncoderConfig, type MlmNames } from './encoder.js';
-import type { Family } from './family.js';
+import { size } from './shared/config-keys.js';
+import { encoderTensors, encoderLayout, ENCODER_BLOCK, readEncoderConfig, type MlmNames } from './shared/encoder.js';
+import type { Family } from './shared/family.js';
 
 function robertaHead(has: (name: string) => boolean): MlmNames {
   return { dense: 'lm_head.dense', norm: 'lm_head.layer_norm', bias: has('lm_head.decoder.bias') && !has('lm_head.bias') ? 'lm_head.decoder.bias' : 'lm_head.bias', decoder: 'lm_head.decoder.weight' };

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { blockRefusal, readModelConfig, summaryOf } from '../../../../src/core/checkpoint/config.js';
-import type { BlockDescription } from '../../../../src/core/checkpoint/families/family.js';
+import type { BlockDescription } from '../../../../src/core/checkpoint/families/shared/family.js';
 import { familyOf } from '../../../../src/core/checkpoint/families/index.js';
 import { GPT2_CONFIG, QWEN2_CONFIG } from '../../../support/tiny-checkpoint.js';
 

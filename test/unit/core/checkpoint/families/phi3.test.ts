@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { readModelConfig } from '../../../../../src/core/checkpoint/config.js';
 import { ModelError } from '../../../../../src/core/checkpoint/error.js';
 import { phi3 } from '../../../../../src/core/checkpoint/families/phi3.js';
-import { rotaryBlock } from '../../../../../src/core/checkpoint/families/rotary-decoder.js';
+import { rotaryBlock } from '../../../../../src/core/checkpoint/families/shared/rotary-decoder.js';
 import { ropeTables } from '../../../../../src/core/checkpoint/ops.js';
 import { forward } from '../../../../../src/core/checkpoint/forward.js';
 import { headLens } from '../../../../../src/core/checkpoint/lens.js';

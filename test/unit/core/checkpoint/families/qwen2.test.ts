@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ModelError } from '../../../../../src/core/checkpoint/error.js';
 import { qwen2 } from '../../../../../src/core/checkpoint/families/qwen2.js';
-import { attentionOf } from '../../../../../src/core/checkpoint/families/family.js';
+import { attentionOf } from '../../../../../src/core/checkpoint/families/shared/family.js';
 import { readModelConfig } from '../../../../../src/core/checkpoint/config.js';
 import { namesOf } from '../../../../../src/core/checkpoint/weights.js';
 import { QWEN2_CONFIG } from '../../../../support/tiny-checkpoint.js';

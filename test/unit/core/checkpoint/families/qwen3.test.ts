@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { qwen3 } from '../../../../../src/core/checkpoint/families/qwen3.js';
-import { attentionOf } from '../../../../../src/core/checkpoint/families/family.js';
+import { attentionOf } from '../../../../../src/core/checkpoint/families/shared/family.js';
 import { readModelConfig } from '../../../../../src/core/checkpoint/config.js';
 import { headLens } from '../../../../../src/core/checkpoint/lens.js';
 import { loadModel, runText } from '../../../../../src/core/checkpoint/model.js';

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readModelFolder } from '../../../../../src/core/checkpoint-files/model-folder.js';
 import { lensSpec } from '../../../../../src/core/checkpoint-spec/lens-spec.js';
-import { attentionOf } from '../../../../../src/core/checkpoint/families/family.js';
+import { attentionOf } from '../../../../../src/core/checkpoint/families/shared/family.js';
 import { forward } from '../../../../../src/core/checkpoint/forward.js';
 import { headLens } from '../../../../../src/core/checkpoint/lens.js';
 import { loadModel, runText, type LoadedModel } from '../../../../../src/core/checkpoint/model.js';

@@ -2,9 +2,9 @@
 // the refusal of a key whose value would change the computation in a way the block does not
 // implement. Each failure is one sentence naming the file and the key, so a description states what
 // a key means and never how to word a message.
-import type { Obj } from '../../json/object.js';
-import { shown } from '../../json/shown.js';
-import { ModelError } from '../error.js';
+import type { Obj } from '../../../json/object.js';
+import { shown } from '../../../json/shown.js';
+import { ModelError } from '../../error.js';
 
 /** Largest size we believe (a config asking for more is a typo or hostile; the budget refuses the rest). */
 export const MAX_SIZE = 1 << 24;

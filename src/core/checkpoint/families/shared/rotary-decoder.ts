@@ -6,8 +6,8 @@
 // tie_word_embeddings says so. What differs between those families is in each family's own file: its
 // description's biases on q/k/v (which decide the bias tensors read) and q/k norms, which keys each
 // query sees (a parameter here, per layer where layers differ), and whether RoPE may be scaled.
-import type { Obj } from '../../json/object.js';
-import { ModelError } from '../error.js';
+import type { Obj } from '../../../json/object.js';
+import { ModelError } from '../../error.js';
 import { flag, positive, refuse, size } from './config-keys.js';
 import { tensorList, type AttentionKind, type BlockDescription, type FamilyConfig, type FamilyTensors, type LayerNames } from './family.js';
 import { readRope } from './rope-scaling.js';

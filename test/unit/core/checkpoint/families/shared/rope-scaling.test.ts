@@ -8,13 +8,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { readModelConfig } from '../../../../../src/core/checkpoint/config.js';
-import { ModelError } from '../../../../../src/core/checkpoint/error.js';
-import { forward } from '../../../../../src/core/checkpoint/forward.js';
-import { loadModel, runText } from '../../../../../src/core/checkpoint/model.js';
-import { ropeFrequencies } from '../../../../../src/core/checkpoint/rope-frequencies.js';
-import type { Tokenizer } from '../../../../../src/core/tokenizer/tokenizer.js';
-import { GPT2_CONFIG, QWEN2_CONFIG, tinyCheckpoint } from '../../../../support/tiny-checkpoint.js';
+import { readModelConfig } from '../../../../../../src/core/checkpoint/config.js';
+import { ModelError } from '../../../../../../src/core/checkpoint/error.js';
+import { forward } from '../../../../../../src/core/checkpoint/forward.js';
+import { loadModel, runText } from '../../../../../../src/core/checkpoint/model.js';
+import { ropeFrequencies } from '../../../../../../src/core/checkpoint/rope-frequencies.js';
+import type { Tokenizer } from '../../../../../../src/core/tokenizer/tokenizer.js';
+import { GPT2_CONFIG, QWEN2_CONFIG, tinyCheckpoint } from '../../../../../support/tiny-checkpoint.js';
 
 /** Llama 3.2 1B's rope_scaling as published. */
 const LLAMA3 = { factor: 32.0, high_freq_factor: 4.0, low_freq_factor: 1.0, original_max_position_embeddings: 8192, rope_type: 'llama3' };

@@ -3,8 +3,8 @@
 // frequencies 1 / θ^(2i / dims), and leaves the rest as projected. A fraction that leaves no pair to
 // rotate, asks for more dims than the head has, or gives an odd count (whose halves Hugging Face's
 // cos/sin tables do not match) is refused naming the key.
-import { shown } from '../../json/shown.js';
-import { ModelError } from '../error.js';
+import { shown } from '../../../json/shown.js';
+import { ModelError } from '../../error.js';
 
 /** The rotated dims of each head of headDim for `fraction`, read from config.json's `key`. */
 export function rotaryDims(file: string, key: string, fraction: unknown, headDim: number): number {

@@ -1,5 +1,5 @@
-// The encoder shape BERT made, shared by the descriptions of the families built on it (bert.ts,
-// roberta.ts, distilbert.ts): learned positions, token type 0's row added to every embedding (where
+// The encoder shape BERT made, shared by the descriptions of the families built on it (../bert.ts,
+// ../roberta.ts, ../distilbert.ts): learned positions, token type 0's row added to every embedding (where
 // the family has token types) and the sum LayerNormed; post-norm blocks, h = LayerNorm(x +
 // attention(x) · W_O), out = LayerNorm(h + W_2 · gelu(W_1 · h)) with the exact (erf) GELU; every key
 // seen by every query; nn.Linear matrices with biases, q, k and v separate; the masked-token head: a
@@ -9,8 +9,8 @@
 // not compute (relative positions, a causal encoder, cross-attention, another activation) is refused
 // by name. Checkpoints from Google's TensorFlow conversion name LayerNorm's weight and bias gamma and
 // beta; both spellings are read.
-import type { Obj } from '../../json/object.js';
-import { ModelError } from '../error.js';
+import type { Obj } from '../../../json/object.js';
+import { ModelError } from '../../error.js';
 import { flag, positive, refuse, size } from './config-keys.js';
 import { tensorList, type BlockDescription, type FamilyConfig, type FamilyTensors, type LayerNames, type ModelNames } from './family.js';
 

@@ -4,9 +4,9 @@
 // llama3 are computed (rope-frequencies.ts) for a family that allows them; every other rope_type
 // (yarn, longrope, su, …), a parameter that is missing or would make a frequency NaN, or a family
 // that computes plain RoPE only, is refused in one sentence naming config.json and the key.
-import { isObject, type Obj } from '../../json/object.js';
-import { ModelError } from '../error.js';
-import { frequencyProblem, ropeFrequencies, thetaOverflow } from '../rope-frequencies.js';
+import { isObject, type Obj } from '../../../json/object.js';
+import { ModelError } from '../../error.js';
+import { frequencyProblem, ropeFrequencies, thetaOverflow } from '../../rope-frequencies.js';
 import { positive, refuse } from './config-keys.js';
 import type { RopeScaling } from './family.js';
 

@@ -4,9 +4,9 @@
 // otherwise a layer slides when there is a window and its index is max_window_layers (28 when
 // absent) or more. A sliding layer's query i sees keys i − W < j ≤ i (masking_utils' sliding mask),
 // a full one keys j ≤ i.
-import type { Obj } from '../../json/object.js';
-import { shown } from '../../json/shown.js';
-import { ModelError } from '../error.js';
+import type { Obj } from '../../../json/object.js';
+import { shown } from '../../../json/shown.js';
+import { ModelError } from '../../error.js';
 import { count, flag, refuse, size } from './config-keys.js';
 import type { AttentionKind } from './family.js';
 

@@ -8,11 +8,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ModelError } from '../../../../../src/core/checkpoint/error.js';
-import { forward } from '../../../../../src/core/checkpoint/forward.js';
-import { loadModel, topNext } from '../../../../../src/core/checkpoint/model.js';
-import type { TensorRef } from '../../../../../src/core/tensors/attention-file.js';
-import { BERT_CONFIG, DISTILBERT_CONFIG, ROBERTA_CONFIG, tinyCheckpoint } from '../../../../support/tiny-checkpoint.js';
+import { ModelError } from '../../../../../../src/core/checkpoint/error.js';
+import { forward } from '../../../../../../src/core/checkpoint/forward.js';
+import { loadModel, topNext } from '../../../../../../src/core/checkpoint/model.js';
+import type { TensorRef } from '../../../../../../src/core/tensors/attention-file.js';
+import { BERT_CONFIG, DISTILBERT_CONFIG, ROBERTA_CONFIG, tinyCheckpoint } from '../../../../../support/tiny-checkpoint.js';
 
 const FAMILIES = [
   { config: BERT_CONFIG, prefix: 'bert.' },

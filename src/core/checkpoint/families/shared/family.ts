@@ -4,7 +4,7 @@
 // config.json keys mean and what its tensors are called. The forward pass, the lens and the loader
 // read only this, so a family that fits these kinds is one file and one registry line; a family that
 // needs a new kind adds it here and to the block, once, for every family after it.
-import type { Obj } from '../../json/object.js';
+import type { Obj } from '../../../json/object.js';
 
 /** LayerNorm ((x − mean) / √(var + eps) · w + b) or RMSNorm (x / √(mean(x²) + eps) · w). */
 export type NormKind = 'layernorm' | 'rmsnorm';

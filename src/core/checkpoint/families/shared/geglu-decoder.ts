@@ -1,5 +1,5 @@
-// The decoder shape Gemma 1, 2 and 3 share, read for the three descriptions (gemma.ts, gemma2.ts,
-// gemma3_text.ts), each of which says which of its parts it has. Common to all, as Hugging Face's
+// The decoder shape Gemma 1, 2 and 3 share, read for the three descriptions (../gemma.ts, ../gemma2.ts,
+// ../gemma3_text.ts), each of which says which of its parts it has. Common to all, as Hugging Face's
 // modelling code computes them: RMSNorm times (1 + w) (zero-centred weights, the norm computed in
 // float32 there, float64 here); the embeddings times √hidden_size, the factor held in the weights'
 // dtype; GeGLU with the tanh GELU (hidden_activation, default gelu_pytorch_tanh; hidden_act is not
@@ -12,10 +12,10 @@
 // layers rotate with rope_local_base_freq while its global ones use rope_theta and rope_scaling;
 // its pattern is layer_types, else every sliding_window_pattern-th layer global. Whatever a config
 // asks that this does not compute is refused in one sentence naming config.json and the key.
-import { isObject, type Obj } from '../../json/object.js';
-import { shown } from '../../json/shown.js';
-import { ModelError } from '../error.js';
-import { thetaOverflow } from '../rope-frequencies.js';
+import { isObject, type Obj } from '../../../json/object.js';
+import { shown } from '../../../json/shown.js';
+import { ModelError } from '../../error.js';
+import { thetaOverflow } from '../../rope-frequencies.js';
 import { flag, positive, refuse, size } from './config-keys.js';
 import { tensorList, type AttentionKind, type BlockDescription, type FamilyConfig, type FamilyTensors, type LayerNames, type LayerRope } from './family.js';
 
