@@ -3,17 +3,16 @@
 // float64, the MLM head's logits at the asked positions) and by the reference, compared weight by
 // weight and on the five most likely tokens at each asked position.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import type { TensorRef } from '../../src/core/tensors/attention-file.js';
-import { writeSafetensors } from '../../src/core/tensors/safetensors-write.js';
 import { forward } from '../../src/core/checkpoint/forward.js';
 import { loadModel, topNext } from '../../src/core/checkpoint/model.js';
 import { ROOT } from './paths.js';
-import { tensorsToWrite } from './tiny-checkpoint.js';
+import { writeCheckpoint as writeFolder } from './tiny-checkpoint.js';
+import { PYTHON, weightDistance } from './torch-reference.js';
 
-const PYTHON = '/usr/bin/python3';
 const SCRIPT = join(ROOT, 'test', 'reference', 'families', 'bert.py');
 
 export interface Reference {
@@ -21,12 +20,9 @@ export interface Reference {
   guesses: number[][] | null;
 }
 
-/** Writes config.json and model.safetensors into `dir`. */
+/** Writes config.json and model.safetensors into `dir` (tiny-checkpoint.ts's writeCheckpoint). */
 export function writeCheckpoint(dir: string, checkpoint: { configText: string; tensors: Map<string, TensorRef> }): string {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'config.json'), checkpoint.configText);
-  writeFileSync(join(dir, 'model.safetensors'), writeSafetensors(tensorsToWrite(checkpoint.tensors)));
-  return dir;
+  return writeFolder(dir, checkpoint.configText, checkpoint.tensors);
 }
 
 /** The reference's run of each request (one Python process for all of them). */
@@ -45,16 +41,9 @@ export function reference(requests: { dir: string; ids: number[]; at?: number[] 
  */
 export function agreesWith(checkpoint: { configText: string; tensors: Map<string, TensorRef> }, ids: number[], at: number[], want: Reference, tolerance: number): { weights: number; probs: number } {
   const m = loadModel(checkpoint.configText, checkpoint.tensors);
-  const c = m.config, n = ids.length;
-  let worstWeight = 0, worstP = 0;
-  for (let layer = 0; layer < c.layers; layer++) {
-    const exact = forward(c, m.names, m.weights, ids, { capture: { layer, stop: true } }).captured!.weights;
-    for (let head = 0; head < c.heads; head++) {
-      for (let i = 0; i < n; i++) {
-        for (let j = 0; j < n; j++) worstWeight = Math.max(worstWeight, Math.abs(exact[head * n * n + i * n + j] - want.attention[layer][head][i][j]));
-      }
-    }
-  }
+  const c = m.config;
+  const worstWeight = weightDistance(m, ids, want.attention);
+  let worstP = 0;
   assert.ok(worstWeight < tolerance, `an attention weight differs from the reference's by ${worstWeight}`);
   const out = forward(c, m.names, m.weights, ids);
   assert.ok(want.guesses, 'the reference found the MLM head');

@@ -60,23 +60,29 @@ export function loadFolder(dir: string): LoadedModel {
 /** A folder's config.json, parsed. */
 export const configOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as Record<string, unknown>;
 
-/**
- * The largest difference between our float64 attention weights (every layer, head, query and key)
- * and the reference's, and between our five most likely next tokens' probabilities and the
- * reference's for the same ids, which must also be the reference's five most likely in order.
- */
-export function distance(m: LoadedModel, ids: readonly number[], ref: ReferenceRun): { weight: number; p: number } {
+/** The largest difference between our float64 attention weights (every layer, head, query and key, the pass's own recording) and `attention`'s. */
+export function weightDistance(m: LoadedModel, ids: readonly number[], attention: number[][][][]): number {
   const c = m.config, n = ids.length;
-  assert.equal(ref.attention.length, c.layers);
+  assert.equal(attention.length, c.layers);
   let weight = 0;
   for (let layer = 0; layer < c.layers; layer++) {
     const exact = forward(c, m.names, m.weights, ids, { capture: { layer, stop: true } }).captured!.weights;
-    assert.equal(ref.attention[layer].length, c.heads);
+    assert.equal(attention[layer].length, c.heads);
     for (let h = 0; h < c.heads; h++) {
-      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) weight = Math.max(weight, Math.abs(exact[h * n * n + i * n + j] - ref.attention[layer][h][i][j]));
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) weight = Math.max(weight, Math.abs(exact[h * n * n + i * n + j] - attention[layer][h][i][j]));
     }
   }
-  const next = topNext(forward(c, m.names, m.weights, ids).logits, 5, String);
+  return weight;
+}
+
+/**
+ * The largest difference between our float64 attention weights and the reference's (weightDistance),
+ * and between our five most likely next tokens' probabilities and the reference's for the same ids,
+ * which must also be the reference's five most likely in order.
+ */
+export function distance(m: LoadedModel, ids: readonly number[], ref: ReferenceRun): { weight: number; p: number } {
+  const weight = weightDistance(m, ids, ref.attention);
+  const next = topNext(forward(m.config, m.names, m.weights, ids).logits, 5, String);
   const order = ref.probs.map((p, id) => ({ p, id })).sort((a, b) => b.p - a.p).slice(0, 5);
   let p = 0;
   next.forEach((t, i) => {

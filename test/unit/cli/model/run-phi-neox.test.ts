@@ -12,7 +12,8 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { attn } from '../../../support/cli.js';
-import { familyScript, PYTHON, type Reference } from '../../../support/family-reference.js';
+import { familyScript } from '../../../support/family-reference.js';
+import { PYTHON, type ReferenceRun } from '../../../support/torch-reference.js';
 import { ROOT } from '../../../support/paths.js';
 import { tempDir } from '../../../support/temp-dir.js';
 
@@ -41,10 +42,10 @@ test('attn run agrees with the PyTorch forward on every case: weights to 1e-4 (f
     writeFileSync(file, JSON.stringify(cases.map((name, i) => ({ dir: join(root, name), ids: ours[i].ids, dtype }))));
     return file;
   };
-  const wide = JSON.parse(familyScript('forward', request('float64'))) as Reference[];
+  const wide = JSON.parse(familyScript('forward', request('float64'))) as ReferenceRun[];
   const torchForward = spawnSync(PYTHON, [join(ROOT, 'test', 'reference', 'torch_forward.py'), 'forward', request('float32')], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   assert.equal(torchForward.status, 0, torchForward.stderr);
-  const narrow = JSON.parse(torchForward.stdout) as Reference[];
+  const narrow = JSON.parse(torchForward.stdout) as ReferenceRun[];
   cases.forEach((name, c) => {
     const a = ours[c], n = a.ids.length;
     assert.ok(n > 5, `${name}: ${n} tokens`);

@@ -85,8 +85,8 @@ test('every layer\'s and head\'s weight and the top five p agree with the PyTorc
   const wide = reference(runs, 'float64'), narrow = reference(runs, 'float32');
   runs.forEach((run, i) => {
     const exact = differences(run.checkpoint, run.ids, wide[i]), rough = differences(run.checkpoint, run.ids, narrow[i]);
-    assert.ok(exact.weights < 1e-9 && exact.probs < 1e-9, `${CASES[i].name}: float64 differences ${JSON.stringify(exact)}`);
-    assert.ok(rough.weights < 1e-4 && rough.probs < 1e-4, `${CASES[i].name}: float32 differences ${JSON.stringify(rough)}`);
+    assert.ok(exact.weight < 1e-9 && exact.p < 1e-9, `${CASES[i].name}: float64 differences ${JSON.stringify(exact)}`);
+    assert.ok(rough.weight < 1e-4 && rough.p < 1e-4, `${CASES[i].name}: float32 differences ${JSON.stringify(rough)}`);
   });
   // Not vacuous: the window hides keys (their reference weights are exactly 0, and our run differs from the causal one).
   const windowed = wide[2].attention[1][0];
