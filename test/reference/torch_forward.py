@@ -249,6 +249,24 @@ def load(folder):
     return c, {k: torch.from_numpy(np.array(v, dtype=np.float32)) for k, v in read_weights(folder).items()}
 
 
+def serve(generate, run):
+    """A family module's command line: `generate ROOT` writes its cases; `forward REQUEST.json` prints,
+    for each request { "dir", "ids", ... }, run(request) = (attention per layer, probs) as JSON."""
+    command = sys.argv[1]
+    if command == 'generate':
+        generate(sys.argv[2])
+    elif command == 'forward':
+        with open(sys.argv[2]) as f:
+            request = json.load(f)
+        out = []
+        for r in request:
+            attention, probs = run(r)
+            out.append({'attention': [a.tolist() for a in attention], 'probs': probs.tolist()})
+        print(json.dumps(out))
+    else:
+        raise SystemExit(f'unknown command {command}')
+
+
 def forward(c, w, ids, folder=None):
     """Every layer's attention weights [layers][heads, n, n] and the last position's softmax, float32."""
     import torch

@@ -292,21 +292,8 @@ def forward(c, w, ids, dtype='F32'):
 
 
 def main():
-    command = sys.argv[1]
-    if command == 'generate':
-        generate(sys.argv[2])
-    elif command == 'forward':
-        from torch_forward import load
-        with open(sys.argv[2]) as f:
-            request = json.load(f)
-        out = []
-        for r in request:
-            c, w = load(r['dir'])
-            attention, probs = forward(c, w, r['ids'], embed_dtype(r['dir']))
-            out.append({'attention': [a.tolist() for a in attention], 'probs': probs.tolist()})
-        print(json.dumps(out))
-    else:
-        raise SystemExit(f'unknown command {command}')
+    from torch_forward import load, serve
+    serve(generate, lambda r: forward(*load(r['dir']), r['ids'], embed_dtype(r['dir'])))
 
 
 if __name__ == '__main__':

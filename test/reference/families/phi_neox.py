@@ -211,18 +211,7 @@ def generate(root):
 
 
 def main():
-    if sys.argv[1] == 'generate':
-        generate(sys.argv[2])
-    elif sys.argv[1] == 'forward':
-        with open(sys.argv[2]) as f:
-            request = json.load(f)
-        out = []
-        for r in request:
-            attention, probs = forward(*base.load(r['dir']), r['ids'], r.get('dtype', 'float64'))
-            out.append({'attention': [a.tolist() for a in attention], 'probs': probs.tolist()})
-        print(json.dumps(out))
-    else:
-        raise SystemExit(f'unknown command {sys.argv[1]}')
+    base.serve(generate, lambda r: forward(*base.load(r['dir']), r['ids'], r.get('dtype', 'float64')))
 
 
 if __name__ == '__main__':

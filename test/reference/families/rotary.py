@@ -26,7 +26,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from torch_forward import read_weights, write_case  # noqa: E402 (test/reference/torch_forward.py)
+from torch_forward import load, serve, write_case  # noqa: E402 (test/reference/torch_forward.py)
 
 VOCAB = 300
 
@@ -230,27 +230,8 @@ def generate(root):
     print(json.dumps(sorted(all_cases)))
 
 
-def load(folder):
-    import torch
-    with open(os.path.join(folder, 'config.json')) as f:
-        c = json.load(f)
-    return c, {k: torch.from_numpy(np.array(v, dtype=np.float32)) for k, v in read_weights(folder).items()}
-
-
 def main():
-    command = sys.argv[1]
-    if command == 'generate':
-        generate(sys.argv[2])
-    elif command == 'forward':
-        with open(sys.argv[2]) as f:
-            request = json.load(f)
-        out = []
-        for r in request:
-            attention, probs = forward(*load(r['dir']), r['ids'])
-            out.append({'attention': [a.tolist() for a in attention], 'probs': probs.tolist()})
-        print(json.dumps(out))
-    else:
-        raise SystemExit(f'unknown command {command}')
+    serve(generate, lambda r: forward(*load(r['dir']), r['ids']))
 
 
 if __name__ == '__main__':
