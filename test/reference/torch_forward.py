@@ -351,16 +351,8 @@ def forward(c, w, ids, folder=None):
 
 def main():
     command = sys.argv[1]
-    if command == 'generate':
-        generate(sys.argv[2])
-    elif command == 'forward':
-        with open(sys.argv[2]) as f:
-            request = json.load(f)
-        out = []
-        for r in request:
-            attention, probs = forward(*load(r['dir']), r['ids'], r['dir'])
-            out.append({'attention': [a.tolist() for a in attention], 'probs': probs.tolist()})
-        print(json.dumps(out))
+    if command in ('generate', 'forward'):
+        serve(generate, lambda r: forward(*load(r['dir']), r['ids'], r['dir']))
     elif command == 'bench':
         import torch
         with open(sys.argv[3]) as f:
