@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { readModelConfig } from '../../../../../src/core/checkpoint/config.js';
 import { ModelError } from '../../../../../src/core/checkpoint/error.js';
 import { ropeTables } from '../../../../../src/core/checkpoint/ops.js';
-import { BERT_CONFIG, DISTILBERT_CONFIG, GPT2_CONFIG, QWEN2_CONFIG, ROBERTA_CONFIG } from '../../../../support/tiny-checkpoint.js';
+import { BERT_CONFIG, DISTILBERT_CONFIG, GPT2_CONFIG, QWEN2_CONFIG, QWEN3_CONFIG, ROBERTA_CONFIG } from '../../../../support/tiny-checkpoint.js';
 
 const ABSENT = Symbol('absent');
 const HOSTILE: unknown[] = [ABSENT, null, 0, -1, 0.5, 1, 2, 3, 7, 64, 1e300, 2 ** 53, 5e-324, 1e-310, 1e-300, 1e308, '8', 'true', '', true, false, [], [8], {}, { rope_type: 'default' },
@@ -25,6 +25,7 @@ const FAMILIES: { base: Record<string, unknown>; keys: string[] }[] = [
   { base: GPT2_CONFIG, keys: ['n_embd', 'n_head', 'n_layer', 'n_positions', 'n_ctx', 'vocab_size', 'n_inner', 'layer_norm_epsilon', 'scale_attn_weights', 'scale_attn_by_inverse_layer_idx', 'activation_function'] },
   { base: { ...QWEN2_CONFIG, model_type: 'llama' }, keys: [...ROTARY_KEYS, 'attention_bias', 'mlp_bias'] },
   { base: QWEN2_CONFIG, keys: [...ROTARY_KEYS, 'use_sliding_window', 'max_window_layers'] },
+  { base: QWEN3_CONFIG, keys: [...ROTARY_KEYS, 'attention_bias', 'use_sliding_window', 'sliding_window', 'max_window_layers'] },
   { base: { ...QWEN2_CONFIG, model_type: 'mistral', sliding_window: 4 }, keys: [...ROTARY_KEYS, 'sliding_window', 'use_sliding_window', 'max_window_layers'] },
   { base: BERT_CONFIG, keys: [...ENCODER_KEYS, 'type_vocab_size'] },
   { base: ROBERTA_CONFIG, keys: [...ENCODER_KEYS, 'type_vocab_size', 'pad_token_id'] },
@@ -34,6 +35,7 @@ const FAMILIES: { base: Record<string, unknown>; keys: string[] }[] = [
 const COMPUTED_FLAG: Record<string, Record<string, boolean>> = {
   gpt2: { scale_attn_weights: true, scale_attn_by_inverse_layer_idx: false },
   llama: { attention_bias: false, mlp_bias: false },
+  qwen3: { attention_bias: false },
   bert: { is_decoder: false, add_cross_attention: false },
   roberta: { is_decoder: false, add_cross_attention: false },
 };
