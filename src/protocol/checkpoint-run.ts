@@ -6,7 +6,7 @@
 // the worker: the host writes the newest cancelled run's id into an Int32Array on a SharedArrayBuffer
 // given to the worker when it starts (RunWorkerData); the worker reads it (Atomics.load) between
 // layers, and a run whose id is at most that number stops and answers { cancelled: true }.
-import type { ModelSummary, NextToken, HeadLens } from '../core/checkpoint/types.js';
+import type { ModelSummary, MaskedGuess, NextToken, HeadLens } from '../core/checkpoint/types.js';
 import type { ModelShape } from '../core/model-attention/scan.js';
 import type { ReaderRequest, ReaderResponse } from './model-reader.js';
 
@@ -17,6 +17,9 @@ export interface RunReport {
   pieces: string[];
   tokens: string[];
   next: NextToken[];
+  /** An encoder's guesses at each mask token, and why it guesses none (RunResult's). */
+  masked?: MaskedGuess[];
+  note?: string;
   timings: { loadMs: number; tokenizeMs: number; forwardMs: number };
   /** Leading positions reused from the previous run (the text's unchanged beginning), not computed again. */
   reused: number;

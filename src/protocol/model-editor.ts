@@ -98,18 +98,29 @@ export function webviewMessageProblem(m: unknown, header: HeaderShape): string |
 
 /** The most next tokens a run message may list, and the longest model name or token text. */
 const MAX_NEXT = 10, MAX_TEXT = 1000;
+/** The most mask tokens whose guesses a run message may carry (the host sends the first ones). */
+export const MAX_MASKED = 1024;
 
 /** A run message's model and next tokens: why not, or undefined. */
 export function runInfoProblem(m: Record<string, unknown>): string | undefined {
   if (typeof m.model !== 'string' || m.model.length > MAX_TEXT) return 'a run without its model';
   if (!isNum(m.forwardMs)) return 'a run without its time';
   if (!Array.isArray(m.next) || m.next.length > MAX_NEXT) return `a run whose next tokens are not a list of at most ${MAX_NEXT}`;
-  for (const t of m.next as unknown[]) {
-    if (!isObject(t) || !Number.isInteger(t.id) || typeof t.token !== 'string' || t.token.length > MAX_TEXT || !isNum(t.p) || (t.p as number) < 0 || (t.p as number) > 1) {
-      return 'a next token that is not { id, token, p in [0, 1] }';
+  if (tokensProblem(m.next)) return 'a next token that is not { id, token, p in [0, 1] }';
+  if (m.note !== undefined && (typeof m.note !== 'string' || m.note.length > MAX_TEXT)) return 'a run whose note is not a short text';
+  if (m.masked === undefined) return undefined;
+  if (!Array.isArray(m.masked) || m.masked.length > MAX_MASKED) return `a run whose masked guesses are not a list of at most ${MAX_MASKED}`;
+  for (const g of m.masked as unknown[]) {
+    if (!isObject(g) || !Number.isInteger(g.position) || (g.position as number) < 0 || !Array.isArray(g.guesses) || g.guesses.length > MAX_NEXT || tokensProblem(g.guesses)) {
+      return 'a masked guess that is not { position, guesses: at most ' + MAX_NEXT + ' of { id, token, p in [0, 1] } }';
     }
   }
   return undefined;
+}
+
+/** Whether a list of tokens is not { id, token, p in [0, 1] } each. */
+function tokensProblem(tokens: unknown[]): boolean {
+  return tokens.some((t) => !isObject(t) || !Number.isInteger(t.id) || typeof t.token !== 'string' || t.token.length > MAX_TEXT || !isNum(t.p) || (t.p as number) < 0 || (t.p as number) > 1);
 }
 
 export type { ModelRunInfo };

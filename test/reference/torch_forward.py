@@ -249,9 +249,41 @@ def load(folder):
     return c, {k: torch.from_numpy(np.array(v, dtype=np.float32)) for k, v in read_weights(folder).items()}
 
 
-def forward(c, w, ids):
+def serve(generate, run):
+    """A family module's command line: `generate ROOT` writes its cases; `forward REQUEST.json` prints,
+    for each request { "dir", "ids", ... }, run(request) = (attention per layer, probs) as JSON."""
+    command = sys.argv[1]
+    if command == 'generate':
+        generate(sys.argv[2])
+    elif command == 'forward':
+        with open(sys.argv[2]) as f:
+            request = json.load(f)
+        out = []
+        for r in request:
+            attention, probs = run(r)
+            out.append({'attention': [a.tolist() for a in attention], 'probs': probs.tolist()})
+        print(json.dumps(out))
+    else:
+        raise SystemExit(f'unknown command {command}')
+
+
+def forward(c, w, ids, folder=None):
     """Every layer's attention weights [layers][heads, n, n] and the last position's softmax, float32."""
     import torch
+    if c['model_type'] in ('gemma', 'gemma2', 'gemma3_text', 'gemma3'):  # families/gemma.py, in float64
+        from families import gemma
+        return gemma.forward(c, w, ids, gemma.embed_dtype(folder) if folder else 'F32')
+    if c['model_type'] in ('bert', 'roberta', 'distilbert'):  # the encoders: families/bert.py, the head at the last position
+        from families.bert import forward as encoder
+        attention, guesses = encoder(c, w, ids, [len(ids) - 1], torch.float32)
+        return attention, None if guesses is None else guesses[0]
+    if c['model_type'] in ('phi3', 'gpt_neox'):  # their reference is families/phi_neox.py
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'families'))
+        import phi_neox
+        return phi_neox.forward(c, w, ids, 'float32')
+    from families.rotary import handles as rotary_handles, forward as rotary  # scaled RoPE, sliding windows, qwen3
+    if rotary_handles(c):
+        return rotary(c, w, ids, torch.float32)
     ids = torch.tensor(ids, dtype=torch.long)
     n = len(ids)
     causal = torch.tril(torch.ones(n, n, dtype=torch.bool))
@@ -319,16 +351,8 @@ def forward(c, w, ids):
 
 def main():
     command = sys.argv[1]
-    if command == 'generate':
-        generate(sys.argv[2])
-    elif command == 'forward':
-        with open(sys.argv[2]) as f:
-            request = json.load(f)
-        out = []
-        for r in request:
-            attention, probs = forward(*load(r['dir']), r['ids'])
-            out.append({'attention': [a.tolist() for a in attention], 'probs': probs.tolist()})
-        print(json.dumps(out))
+    if command in ('generate', 'forward'):
+        serve(generate, lambda r: forward(*load(r['dir']), r['ids'], r['dir']))
     elif command == 'bench':
         import torch
         with open(sys.argv[3]) as f:

@@ -1,9 +1,12 @@
 // `attn run DIR (--text T | --text-file F) [--max-tokens N] [--json] [--out run.safetensors]`: runs a
 // real checkpoint (a Hugging Face model folder) over a text with our own forward pass, and prints
 // every head's attention and the five most likely next tokens (--json: the issue's contract), or a
-// short summary. --out writes the attention as [layers, heads, n, n] F32 safetensors with the tokens
-// in __metadata__.tokens, the file `attn inspect` and the model editor read. A folder that cannot
-// run gets exit 1 and one line naming the file or tensor at fault; a command line it cannot read, 2.
+// short summary. An encoder (BERT) predicts no next token: its "next" is empty, and "masked" holds
+// the five most likely tokens at each mask token of the text ({ position, guesses }), or "note" says
+// why it guesses nowhere. --out writes the attention as [layers, heads, n, n] F32 safetensors with
+// the tokens in __metadata__.tokens, the file `attn inspect` and the model editor read. A folder that
+// cannot run gets exit 1 and one line naming the file or tensor at fault; a command line it cannot
+// read, 2.
 import { readModelFolder, type ModelFolder } from '../../core/checkpoint-files/model-folder.js';
 import { ModelError } from '../../core/checkpoint/error.js';
 import { loadModel, runText } from '../../core/checkpoint/model.js';
@@ -82,7 +85,8 @@ function runJson(r: RunResult): string {
   const attention = r.attention.map((layer) => Array.from({ length: heads }, (_, h) => Array.from({ length: n }, (_, i) => Array.from(layer.subarray((h * n + i) * n, (h * n + i + 1) * n)))));
   return JSON.stringify({
     model: { type, layers, heads, kvHeads, dModel, headDim, vocab },
-    ids: r.ids, pieces: r.pieces, tokens: r.tokens, attention, next: r.next, timings: r.timings,
+    ids: r.ids, pieces: r.pieces, tokens: r.tokens, attention, next: r.next,
+    ...(r.masked ? { masked: r.masked } : {}), ...(r.note !== undefined ? { note: r.note } : {}), timings: r.timings,
   });
 }
 
@@ -92,9 +96,16 @@ function summary(r: RunResult, dir: string): string {
   return [
     `${dir}: ${m.type}, ${m.layers} layers × ${m.heads} heads${m.kvHeads !== m.heads ? ` (${m.kvHeads} key/value heads)` : ''}, d_model ${m.dModel}, vocabulary ${m.vocab}`,
     `${r.ids.length} tokens: ${r.tokens.slice(0, 16).map((t) => JSON.stringify(t)).join(' ')}${r.ids.length > 16 ? ' …' : ''}`,
-    `next: ${r.next.map((t) => `${JSON.stringify(t.token)} ${t.p.toFixed(4)}`).join(', ')}`,
+    ...guessLines(r),
     `load ${ms(r.timings.loadMs)}, tokenize ${ms(r.timings.tokenizeMs)}, forward ${ms(r.timings.forwardMs)}`,
   ].map(printable).join('\n');
+}
+
+/** The next tokens (a decoder), the guess at each mask token (an encoder), or the sentence saying why there is none. */
+function guessLines(r: RunResult): string[] {
+  const listed = (tokens: RunResult['next']) => tokens.map((t) => `${JSON.stringify(t.token)} ${t.p.toFixed(4)}`).join(', ');
+  if (r.masked) return [...r.masked.map((g) => `masked at ${g.position}: ${listed(g.guesses)}`), ...(r.note !== undefined ? [r.note] : [])];
+  return r.note !== undefined ? [r.note] : [`next: ${listed(r.next)}`];
 }
 
 /** Writes the attention file part by part (a long run's attention is hundreds of MB), whole or not at all; why not when it cannot. */

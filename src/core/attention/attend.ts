@@ -52,6 +52,8 @@ export interface AttendInput {
   /** What the scores are divided by: one number, or one per query head. */
   readonly divisor: number | readonly number[];
   readonly mask?: KeyMask;
+  /** c: each scaled score s becomes c · tanh(s / c) before the mask and the softmax (Gemma 2's softcapping); absent: none. */
+  readonly softcap?: number;
   /** n × n bytes, 1 where query i may not see key j (row i is query i's, whatever `first` is), on top of `mask`. */
   readonly hidden?: Uint8Array;
   /** The first query position computed (0 by default); q holds rows first…n − 1. */
@@ -190,6 +192,8 @@ function attendLoop(input: AttendInput, done: (index: number, head: AttendedHead
   if (typeof kind === 'object' && !(Number.isInteger(kind.window) && kind.window >= 1)) throw new Error(`attend: a window of ${kind.window} keys`);
   if (input.hidden && input.hidden.length !== n * n) throw new Error(`attend: a mask of ${input.hidden.length} bytes for ${n} × ${n} keys`);
   const hidden = input.hidden;
+  const cap = input.softcap;
+  if (cap !== undefined && !(cap > 0 && Number.isFinite(cap))) throw new Error(`attend: a softcap of ${cap}`);
 
   let keys: Matrix | undefined, values: Matrix | undefined, kvAt = -1;
   for (let h = 0; h < H; h++) {
@@ -217,11 +221,15 @@ function attendLoop(input: AttendInput, done: (index: number, head: AttendedHead
       if (scaled) {
         // Hidden keys are −∞ here (what the scaled scores show) and skipped by the softmax.
         const T = scaled.data;
-        for (let j = lo; j <= hi; j++) T[at + j] = hidden !== undefined && hidden[i * n + j] !== 0 ? -Infinity : S[at + j] / divisor;
+        for (let j = lo; j <= hi; j++) T[at + j] = hidden !== undefined && hidden[i * n + j] !== 0 ? -Infinity : cap === undefined ? S[at + j] / divisor : cap * Math.tanh(S[at + j] / divisor / cap);
         // Divided by 1 (exact): the bits of the scaled scores, one division a cell.
         sum = softmaxInto(T, at + lo, count, W, at + lo, 1, hidden, i * n + lo);
         T.fill(-Infinity, at, at + lo);
         T.fill(-Infinity, at + Math.max(lo, hi + 1), at + n);
+      } else if (cap !== undefined) {
+        // Capped where the weights go (the raw scores stay when kept), then divided by 1 (exact).
+        for (let j = lo; j <= hi; j++) W[at + j] = cap * Math.tanh(S[at + j] / divisor / cap);
+        sum = softmaxInto(W, at + lo, count, W, at + lo, 1, hidden, i * n + lo);
       } else {
         sum = softmaxInto(S, at + lo, count, W, at + lo, divisor, hidden, i * n + lo);
       }

@@ -9,6 +9,7 @@
 //   each token's vector is [q | k | v] as the scores use them (after the rotation) and W_Q, W_K and
 //   W_V select their third; the head's own matrices are kept in the file (source.*) and the
 //   description says so.
+//   An encoder's head (BERT) sees every key: the spec's mask is none.
 //   A sliding-window head (Mistral) whose window is shorter than the text: the input's own mask is
 //   the band of keys each query sees, on top of the causal mask. Pure: the caller writes the file
 //   and the spec.
@@ -103,6 +104,11 @@ export function lensSpec(lens: HeadLens, options: LensSpecOptions): LensSpec {
   // A window shorter than the text hides keys the causal mask shows: the input carries the band.
   const band = lens.window !== undefined && lens.window < n ? windowBand(n, lens.window) : undefined;
   if (band) description += ` The head attends over a sliding window of ${lens.window} tokens: query i sees keys i − ${lens.window} < j ≤ i, which the input's mask gives (1 where a key is seen, 0 where it is hidden).`;
+  if (lens.bidirectional) description += ' This is an encoder\'s head: every token attends to every token, before and after it (no mask), and its layers norm after each part (post-norm), so what the head reads is the layer\'s input itself, normed by the layer before.';
+  if (lens.softcap !== undefined) {
+    description += ` The model caps each scaled score s at ${lens.softcap} · tanh(s / ${lens.softcap}) before the softmax, which a spec does not compute: ` +
+      `the weights here are the uncapped softmax, at most ${uncappedGap(lens).toExponential(2)} from the run's.`;
+  }
   const spec: Record<string, unknown> = {
     title: `${model}${name}`,
     description,
@@ -113,9 +119,28 @@ export function lensSpec(lens: HeadLens, options: LensSpecOptions): LensSpec {
     heads: [{ name, wq: ref('wq'), wk: ref('wk'), wv: ref('wv') }],
     ...(hasWo ? { wo: ref('wo') } : {}),
     scale: lens.scale,
-    mask: 'causal',
+    // An encoder's head sees every key: the spec has no mask, so its matrix is full as the run's is.
+    mask: lens.bidirectional ? 'none' : 'causal',
   };
   return { spec, tensors };
+}
+
+/** The largest difference between the head's weights and the softmax of its uncapped scores q · k / scale over the keys each query sees. */
+function uncappedGap(lens: HeadLens): number {
+  const n = lens.tokens.length, D = lens.headDim;
+  let gap = 0;
+  for (let i = 0; i < n; i++) {
+    const lo = lens.window !== undefined ? Math.max(0, i - lens.window + 1) : 0;
+    const s: number[] = [];
+    for (let j = lo; j <= i; j++) {
+      let dot = 0;
+      for (let d = 0; d < D; d++) dot += lens.q[i * D + d] * lens.k[j * D + d];
+      s.push(dot / lens.scale);
+    }
+    const top = Math.max(...s), sum = s.reduce((a, v) => a + Math.exp(v - top), 0);
+    s.forEach((v, t) => { gap = Math.max(gap, Math.abs(Math.exp(v - top) / sum - lens.weights[i * n + lo + t])); });
+  }
+  return gap;
 }
 
 /** n × n rows of 1 (seen) and 0 (hidden): query i sees keys j with i − window < j ≤ i. */

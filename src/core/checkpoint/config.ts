@@ -8,7 +8,7 @@
 import { isObject } from '../json/object.js';
 import { shown } from '../json/shown.js';
 import { ModelError } from './error.js';
-import type { BlockDescription, FamilyConfig } from './families/family.js';
+import type { BlockDescription, FamilyConfig } from './families/shared/family.js';
 import { familyList, familyOf } from './families/index.js';
 import type { ModelSummary } from './types.js';
 
@@ -30,7 +30,8 @@ export function readModelConfig(text: string, file = 'config.json'): ModelConfig
   if (typeof type !== 'string') throw new ModelError(`${file}: "model_type" must be a string (${familyList('or')}), got ${shown(type)}`);
   const family = familyOf(type);
   if (!family) throw new ModelError(`${file}: model_type ${shown(type)} is not supported (attn runs ${familyList('and')})`);
-  const config: ModelConfig = { type: family.name, ...family.readConfig(json, file), block: family.block };
+  const read = family.readConfig(json, file);
+  const config: ModelConfig = { type: family.name, ...read, block: read.block ?? family.block };
   const refusal = blockRefusal(config);
   if (refusal) throw new ModelError(`${file}: ${refusal}`);
   return config;
@@ -39,10 +40,11 @@ export function readModelConfig(text: string, file = 'config.json'): ModelConfig
 /** Why the block (forward.ts) cannot compute this model's description, or undefined when it can. */
 export function blockRefusal(c: ModelConfig): string | undefined {
   const b = c.block;
-  if (b.kind !== 'sequential') return `the ${c.type} block is ${b.kind}; attn computes sequential blocks (attention, then the MLP)`;
-  if (b.norm.placement !== 'pre') return `the ${c.type} block puts its norms ${b.norm.placement}; attn computes pre-norm blocks`;
-  if (c.attention.kind === 'bidirectional') return `the ${c.type} attention is bidirectional; attn computes causal attention`;
-  if (c.softcap) return `the ${c.type} model softcaps its logits; attn does not compute softcapping`;
+  if (b.norm.placement === 'sandwich' && b.norm.kind !== 'rmsnorm') return `the ${c.type} block has sandwich norms of kind ${b.norm.kind}; attn computes sandwich RMSNorms`;
+  // A parallel block reads one norm of x for both branches: there is no post or sandwich form of it to compute.
+  if (b.kind === 'parallel' && b.norm.placement !== 'pre') return `the ${c.type} block is parallel with its norms ${b.norm.placement}; attn computes parallel blocks pre-norm only`;
+  for (const [where, cap] of Object.entries(c.softcap ?? {})) if (cap !== undefined && !(cap > 0 && Number.isFinite(cap))) return `the ${c.type} model's ${where} softcap ${cap} is not a positive number`;
+  for (const list of [c.layerAttention, c.layerRope]) if (list && list.length !== c.layers) return `the ${c.type} model describes ${list.length} layers of its ${c.layers}`;
   return undefined;
 }
 

@@ -9,7 +9,7 @@
 import { columnsOf } from '../linalg/matrix.js';
 import type { ModelConfig } from './config.js';
 import { ModelError } from './error.js';
-import type { LayerNames } from './families/family.js';
+import { attentionOf, type LayerNames } from './families/shared/family.js';
 import { forward } from './forward.js';
 import type { LoadedModel } from './model.js';
 import type { HeadLens } from './types.js';
@@ -88,12 +88,15 @@ export function headLens(m: LoadedModel, ids: readonly number[], tokens: readonl
   const at = parts(c, l);
   const sq = sliceOf(c, w, at.q, head * D), sk = sliceOf(c, w, at.k, kvHead * D), sv = sliceOf(c, w, at.v, kvHead * D);
   const wo = inputsOf(c, w.f32(l.o), E, head * D, D);
-  const KV = c.kvHeads * D;
+  const KV = c.kvHeads * D, seen = attentionOf(c, layer);
   return {
     layer, head, kvHead, tokens: [...tokens], residual, x, wq: sq.weight, wk: sk.weight, wv: sv.weight,
     ...(sq.bias ? { bq: sq.bias } : {}), ...(sk.bias ? { bk: sk.bias } : {}), ...(sv.bias ? { bv: sv.bias } : {}),
     wo,
     q: headColumns(q, n, c.heads * D, head * D, D), k: headColumns(k, n, KV, kvHead * D, D), v: headColumns(v, n, KV, kvHead * D, D),
-    rotary: c.block.position === 'rope', scale: Math.sqrt(D), ...(c.attention.kind === 'sliding' ? { window: c.attention.window } : {}), weights: weights.slice(head * n * n, (head + 1) * n * n), dModel: E, headDim: D,
+    rotary: c.block.position === 'rope', scale: c.scoreDivisor ?? Math.sqrt(D),
+    ...(seen.kind === 'sliding' ? { window: seen.window } : {}), ...(seen.kind === 'bidirectional' ? { bidirectional: true as const } : {}),
+    ...(c.softcap?.attention !== undefined ? { softcap: c.softcap.attention } : {}),
+    weights: weights.slice(head * n * n, (head + 1) * n * n), dModel: E, headDim: D,
   };
 }

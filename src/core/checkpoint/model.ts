@@ -43,7 +43,7 @@ export function loadModel(configText: string, tensors: ReadonlyMap<string, Tenso
   const config = readModelConfig(configText);
   const names = checkTensors(config, tensors, options.where ?? (() => 'model.safetensors'));
   const keep = options.keep ?? false;
-  return { config, names, weights: new Weights(tensors, keep), elements: weightElements(tensors, names), keep };
+  return { config, names, weights: new Weights(tensors, keep, names.parts), elements: weightElements(tensors, names), keep };
 }
 
 /**
@@ -70,10 +70,16 @@ const gb = (bytes: number) => `${(bytes / 2 ** 30).toFixed(bytes < 2 ** 30 ? 2 :
 export function runRefusal(m: LoadedModel, n: number, budget: number): string | undefined {
   const need = runBytes(m, n);
   if (need <= budget) return undefined;
-  let fits = 0;
-  for (let step = 1 << 20; step >= 1; step >>= 1) if (fits + step <= n && runBytes(m, fits + step) <= budget) fits += step;
+  const fits = mostTokens(m, budget, n);
   const advice = fits > 0 ? `use --max-tokens ${fits} or fewer` : 'the weights alone do not fit';
   return `a run of ${n} tokens on this ${m.config.type} model needs about ${gb(need)}, over the budget of ${gb(budget)}: ${advice}`;
+}
+
+/** The most tokens (at most `cap`) a run may take within `budget` bytes. */
+export function mostTokens(m: LoadedModel, budget: number, cap = 1 << 21): number {
+  let fits = 0;
+  for (let step = 1 << 20; step >= 1; step >>= 1) if (fits + step <= cap && runBytes(m, fits + step) <= budget) fits += step;
+  return fits;
 }
 
 /** The `count` most likely ids of the logits with their softmax probabilities, most likely first. */
@@ -110,14 +116,17 @@ export interface RunOptions {
 export function runText(m: LoadedModel, tokenizer: Tokenizer, text: string, options: RunOptions = {}): RunResult {
   const t0 = performance.now();
   // Only as much of the text is tokenized as the ids the run can use take: the first maxTokens, or one
-  // past the context length to know the text is too long (an 8 MB text costs what its first ids cost).
+  // past the limit to know the text is too long (an 8 MB text costs what its first ids cost). Learned
+  // positions end at the context length; RoPE rotates any position (Hugging Face runs a Llama past
+  // max_position_embeddings, and a dynamic RoPE exists for that), so there the budget is the limit.
   const { contextLength } = m.config;
-  const encoding = tokenizer.encode(text, options.maxTokens ?? contextLength + 1);
+  const limit = m.config.block.position === 'learned' ? contextLength : mostTokens(m, options.budget ?? DEFAULT_RUN_BYTES);
+  const encoding = tokenizer.encode(text, options.maxTokens ?? limit + 1);
   let ids = encoding.ids, pieces = encoding.pieces;
   if (options.maxTokens !== undefined) {
     ids = ids.slice(0, options.maxTokens);
     pieces = pieces.slice(0, options.maxTokens);
-  } else if (ids.length > contextLength) {
+  } else if (ids.length > contextLength && m.config.block.position === 'learned') {
     throw new ModelError(`the text is over ${contextLength} tokens, more than the model's context length of ${contextLength}: use --max-tokens to keep the first ones`);
   }
   if (ids.length === 0) throw new ModelError('the text has no tokens to run');
@@ -129,15 +138,38 @@ export function runText(m: LoadedModel, tokenizer: Tokenizer, text: string, opti
   const { stopped, onLayer } = options;
   const stop = () => { if (stopped?.()) throw new RunStopped('the run was stopped'); };
   stop();
+  const guess = guessing(m, pieces);
   const out = forward(m.config, m.names, m.weights, ids, {
     ...(m.keep ? { keep: true, ...(m.kept ? { reuse: m.kept } : {}) } : {}),
     ...(onLayer || stopped ? { onLayer: (layer: number) => { onLayer?.(layer); stop(); } } : {}),
   });
   if (out.kept) m.kept = out.kept;
-  const next = topNext(out.logits, 5, (id) => tokenizer.decodeOne(id));
+  const decode = (id: number) => tokenizer.decodeOne(id);
+  const next = out.logits.length > 0 ? topNext(out.logits, 5, decode) : [];
+  const masked = guess.masked ? guess.at.map((position) => ({ position, guesses: topNext(out.logitsAt!(position), 5, decode) })) : undefined;
   const t2 = performance.now();
   return {
     model: summaryOf(m.config), ids, pieces, tokens, attention: out.attention, next, reused: out.reused,
+    ...(masked ? { masked } : {}), ...(guess.note ? { note: guess.note } : {}),
     timings: { loadMs: 0, tokenizeMs: t1 - t0, forwardMs: t2 - t1 },
   };
+}
+
+/** The pieces an encoder's masked-token head guesses at: BERT's and DistilBERT's [MASK], RoBERTa's <mask>. */
+export const MASK_TOKENS: readonly string[] = ['[MASK]', '<mask>'];
+
+/** The most mask tokens a run guesses at (each guess is a vocabulary × d_model product: 39M for RoBERTa base). */
+export const MAX_GUESSED = 64;
+
+/**
+ * Where an encoder (an MLM head) guesses: the positions of its mask tokens, or a sentence saying why
+ * it guesses nowhere. A decoder guesses nowhere and says nothing (its next token is the last logits).
+ */
+function guessing(m: LoadedModel, pieces: readonly string[]): { at: number[]; masked: boolean; note?: string } {
+  if (m.config.block.head !== 'mlm') return { at: [], masked: false };
+  if (m.names.head === undefined) return { at: [], masked: false, note: `this ${m.config.type} checkpoint was saved without its masked-token head, so it guesses no token` };
+  const all = pieces.flatMap((p, i) => (MASK_TOKENS.includes(p) ? [i] : []));
+  const at = all.slice(0, MAX_GUESSED);
+  if (all.length > at.length) return { at, masked: true, note: `the text holds ${all.length} mask tokens; the guesses are at the first ${MAX_GUESSED}` };
+  return at.length > 0 ? { at, masked: true } : { at, masked: true, note: `the text holds no mask token (${MASK_TOKENS.join(' or ')}), the only place an encoder guesses a token` };
 }

@@ -1,7 +1,7 @@
 // The contract of the model runner: what a checkpoint folder is read into, and what one forward pass
 // gives back. The CLI (`attn run`), the extension host and the tests all speak these types, so the
 // forward pass behind them can change (kernels, threads) without touching its callers.
-import type { ModelSizes } from './families/family.js';
+import type { ModelSizes } from './families/shared/family.js';
 import type { FamilyName } from './families/index.js';
 
 /** The model's shape, as `attn run --json` prints it under "model". */
@@ -19,6 +19,14 @@ export interface NextToken {
   p: number;
 }
 
+/** An encoder's guess at one position holding the mask token: the five most likely tokens there. */
+export interface MaskedGuess {
+  /** The position (0-based) of the mask token. */
+  position: number;
+  /** Most likely first. */
+  guesses: NextToken[];
+}
+
 /** What one forward pass over a text gives back. */
 export interface RunResult {
   model: ModelSummary;
@@ -29,8 +37,12 @@ export interface RunResult {
   tokens: string[];
   /** Per layer, the weights of every query head, [heads, n, n] row-major (query rows, key columns). */
   attention: Float32Array[];
-  /** The five most likely next tokens, most likely first. */
+  /** The five most likely next tokens, most likely first (empty for an encoder, which guesses masked tokens instead). */
   next: NextToken[];
+  /** An encoder with its masked-token head: the guess at each mask token of the text, in order (none when it holds none). */
+  masked?: MaskedGuess[];
+  /** Why a model gives no guess at all (an encoder saved without its head, or a text without a mask token). */
+  note?: string;
   timings: { loadMs: number; tokenizeMs: number; forwardMs: number };
   /** Leading positions taken from the previous run of a kept model (a text that begins the same) rather than computed. */
   reused?: number;
@@ -67,10 +79,14 @@ export interface HeadLens {
   v: Float64Array;
   /** Whether q and k are rotated by position (RoPE), so q ≠ x · W_Q + b. */
   rotary: boolean;
-  /** The divisor of the scores (√headDim). */
+  /** The divisor of the scores (√headDim; √query_pre_attn_scalar in Gemma 2 and 3). */
   scale: number;
+  /** c where the scaled scores are softcapped, c · tanh(s / c), before the softmax; undefined where they are not. */
+  softcap?: number;
   /** A sliding-window head's window W (query i sees keys i − W < j ≤ i); undefined for a causal head. */
   window?: number;
+  /** An encoder's head: every query sees every key (no mask at all); undefined for a causal head. */
+  bidirectional?: true;
   /** [n, n]: the head's weights, as the forward pass computed them. */
   weights: Float64Array;
   dModel: number;

@@ -7,16 +7,19 @@
 // copy is optional, so a single run holds one tensor at a time while an editor that re-runs can keep
 // them. A kept matrix is kept in the form the kernel multiplies, float64 (decoded once per load, not
 // once per run); asked for as float32 (the lens), it is narrowed back, exactly, since it came from
-// float32.
+// float32. A tensor a checkpoint saves inside another (a fused q/k/v or gate/up projection, as the
+// family's description says: a TensorPart) is read as its rows of the saved tensor, decoded once for
+// all its parts (kept: every part is cut at once; not kept: the last saved tensor decoded is held
+// until another is asked for), so the forward pass and the lens read such a part as any tensor.
 import { decode, isDType, ITEM_SIZE, type DType } from '../tensors/dtype.js';
 import type { TensorRef } from '../tensors/attention-file.js';
 import { MAX_READ_BYTES } from '../tensors/source.js';
 import type { ModelConfig } from './config.js';
 import { ModelError } from './error.js';
-import type { ModelNames } from './families/family.js';
+import type { ModelNames, TensorPart } from './families/shared/family.js';
 import { familyOf } from './families/index.js';
 
-export type { LayerNames, ModelNames } from './families/family.js';
+export type { LayerNames, ModelNames } from './families/shared/family.js';
 
 /** The names and expected shapes of every tensor the model's family reads. */
 export function namesOf(c: ModelConfig, has: (name: string) => boolean): { names: ModelNames; shapes: Map<string, number[]> } {
@@ -48,10 +51,10 @@ export function checkTensors(c: ModelConfig, tensors: ReadonlyMap<string, Tensor
 
 /** Elements of every tensor the forward pass reads (each once: a tied head is the embedding). */
 export function weightElements(tensors: ReadonlyMap<string, TensorRef>, names: ModelNames): { total: number; largest: number } {
-  const all = new Set<string>([names.embed, names.head, names.finalNorm]);
-  if (names.positions) all.add(names.positions);
-  if (names.finalNormBias) all.add(names.finalNormBias);
-  for (const l of names.layers) for (const n of Object.values(l)) if (typeof n === 'string') all.add(n);
+  const all = new Set<string>();
+  for (const n of Object.values(names)) if (typeof n === 'string') all.add(n);
+  // A part is counted as the tensor it is saved in, once.
+  for (const l of names.layers) for (const n of Object.values(l)) if (typeof n === 'string') all.add(names.parts?.get(n)?.of ?? n);
   let total = 0, largest = 0;
   for (const n of all) {
     const count = tensors.get(n)!.shape.reduce((a, b) => a * b, 1);
@@ -114,7 +117,9 @@ export class Weights {
   private readonly kept64 = new Map<string, Float64Array>();
   /** Tensors decoded from their bytes (each once when kept): for tests of the keeping. */
   decoded = 0;
-  constructor(private readonly tensors: ReadonlyMap<string, TensorRef>, private readonly keep: boolean) {}
+  /** Not kept: the saved tensor whose parts were read last, decoded. */
+  private whole?: { name: string; data: Float32Array };
+  constructor(private readonly tensors: ReadonlyMap<string, TensorRef>, private readonly keep: boolean, private readonly parts: ReadonlyMap<string, TensorPart> = new Map()) {}
 
   /** The tensor's numbers, row-major, as float32. */
   f32(name: string): Float32Array {
@@ -122,6 +127,8 @@ export class Weights {
     if (have) return have;
     const wide = this.kept64.get(name);
     if (wide) return new Float32Array(wide);
+    const part = this.parts.get(name);
+    if (part) return this.partOf(name, part);
     const t = this.tensors.get(name);
     if (!t) throw new ModelError(`tensor ${JSON.stringify(name)} is missing`);
     const data = readFloat32(t);
@@ -143,6 +150,41 @@ export class Weights {
   }
 
   shape(name: string): readonly number[] {
-    return this.tensors.get(name)?.shape ?? [];
+    const part = this.parts.get(name);
+    if (!part) return this.tensors.get(name)?.shape ?? [];
+    const [rows, ...rest] = this.tensors.get(part.of)?.shape ?? [0];
+    return rows === 0 ? [] : [part.blocks * part.count, ...rest];
   }
+
+  /** A part's rows of its saved tensor; kept, every part of that tensor is cut and kept at once. */
+  private partOf(name: string, part: TensorPart): Float32Array {
+    const t = this.tensors.get(part.of);
+    if (!t) throw new ModelError(`tensor ${JSON.stringify(part.of)} is missing`);
+    let data = this.whole?.name === part.of ? this.whole.data : undefined;
+    if (!data) {
+      data = readFloat32(t);
+      this.decoded++;
+      if (!this.keep) this.whole = { name: part.of, data };
+    }
+    if (!this.keep) return rowsOf(data, t.shape[0], part);
+    for (const [other, p] of this.parts) if (p.of === part.of && !this.kept.has(other) && !this.kept64.has(other)) this.kept.set(other, rowsOf(data, t.shape[0], p));
+    return this.kept.get(name)!;
+  }
+
+  /** The dtype the file stores the tensor in (F32 for a name it does not hold). */
+  dtype(name: string): DType {
+    const t = this.tensors.get(name);
+    return t && isDType(t.dtype) ? t.dtype : 'F32';
+  }
+}
+
+/** A part's rows of the decoded `data` ([rows, …] row-major): rows from…from + count − 1 of each of its equal blocks. */
+function rowsOf(data: Float32Array, rows: number, part: TensorPart): Float32Array {
+  const width = data.length / rows, per = rows / part.blocks;
+  const out = new Float32Array(part.blocks * part.count * width);
+  for (let b = 0; b < part.blocks; b++) {
+    const from = (b * per + part.from) * width;
+    out.set(data.subarray(from, from + part.count * width), b * part.count * width);
+  }
+  return out;
 }

@@ -4,7 +4,7 @@
 // over the file builds the header and the thumbnails with one head in memory at a time; Float32 is
 // what is posted to the webview (exact for F16/BF16/F32 files; F64 files round to float32 there).
 // This file is pure (the webview bundles it); scan.ts reads files.
-import type { NextToken } from '../checkpoint/types.js';
+import type { MaskedGuess, NextToken } from '../checkpoint/types.js';
 import type { InspectJson } from '../tensors/inspect.js';
 import { softmaxInto } from '../attention/softmax.js';
 import { heatmapIndices } from '../tensors/heatmap.js';
@@ -45,8 +45,12 @@ export interface ModelViewData {
 export interface ModelRunInfo {
   /** The model's name as the spec gives it. */
   model: string;
-  /** The most likely next tokens at the last position, most likely first. */
+  /** The most likely next tokens at the last position, most likely first (empty for an encoder). */
   next: NextToken[];
+  /** An encoder's guesses at each mask token of the text (none when it holds none). */
+  masked?: MaskedGuess[];
+  /** Why the model guesses no token (an encoder without a mask token in the text, or without its head). */
+  note?: string;
   forwardMs: number;
 }
 

@@ -34,8 +34,9 @@ export class RunAnswers {
           const note = splitWordsNote(splitWords(run.tokens));
           const attention = layersAttention('the run', run.attention, run.model.heads, run.ids.length, run.tokens);
           this.attention = note ? { ...attention, notes: [...(attention.notes ?? []), note] } : attention;
-          const { model, ids, pieces, tokens, next, timings } = run;
-          return { response: { id: r.id, ok: true, run: { model, ids, pieces, tokens, next, timings, reused: run.reused ?? 0, shape: shapeOf(this.attention) } }, transfer: [] };
+          const { model, ids, pieces, tokens, next, timings, masked } = run;
+          const guesses = { ...(masked ? { masked } : {}), ...(run.note !== undefined ? { note: run.note } : {}) };
+          return { response: { id: r.id, ok: true, run: { model, ids, pieces, tokens, next, ...guesses, timings, reused: run.reused ?? 0, shape: shapeOf(this.attention) } }, transfer: [] };
         }
         case 'lens': {
           if (!this.attention) throw new Error('no run yet');

@@ -15,7 +15,7 @@ import type { Problem } from '../../core/json/problems.js';
 import { stringOffsets } from '../../core/json/string-offsets.js';
 import { splitWords } from '../../core/tokenizer/split-words.js';
 import { notRunningReason, type ModelSpec } from '../../core/checkpoint-spec/read-model.js';
-import type { ModelHostMessage } from '../../protocol/model-editor.js';
+import { MAX_MASKED, type ModelHostMessage } from '../../protocol/model-editor.js';
 import type { RunReport } from '../../protocol/checkpoint-run.js';
 import type { AnalysisCache } from '../analysis/cache.js';
 import { log } from '../log.js';
@@ -217,7 +217,10 @@ export class RunSession {
   }
 
   private runMessage(r: RunReport): ModelHostMessage {
-    return { type: 'run', model: this.model?.model ?? r.model.type, next: r.next, forwardMs: r.timings.forwardMs };
+    return {
+      type: 'run', model: this.model?.model ?? r.model.type, next: r.next, forwardMs: r.timings.forwardMs,
+      ...(r.masked ? { masked: r.masked.slice(0, MAX_MASKED) } : {}), ...(r.note !== undefined ? { note: r.note } : {}),
+    };
   }
 
   /** Progress in the status bar; past a second, a notification with Cancel as well. */

@@ -35,6 +35,19 @@ test('messages from the host: shapes and sizes as the header says', () => {
   assert.equal(hostMessageProblem({ type: 'error', message: 'x.npy: truncated' }, undefined), undefined);
 });
 
+test('a run message: an encoder\'s masked guesses and note are checked as its next tokens are', () => {
+  const run = { type: 'run', model: 'tiny-bert', forwardMs: 3, next: [] };
+  const guess = { id: 1, token: 'cat', p: 0.5 };
+  assert.equal(hostMessageProblem({ ...run, masked: [{ position: 2, guesses: [guess] }] }, header), undefined);
+  assert.equal(hostMessageProblem({ ...run, masked: [], note: 'the text holds no mask token' }, header), undefined);
+  assert.match(hostMessageProblem({ ...run, masked: [{ position: -1, guesses: [guess] }] }, header)!, /a masked guess that is not/);
+  assert.match(hostMessageProblem({ ...run, masked: [{ position: 2, guesses: [{ ...guess, p: 2 }] }] }, header)!, /a masked guess that is not/);
+  assert.match(hostMessageProblem({ ...run, masked: { position: 2 } }, header)!, /masked guesses are not a list/);
+  assert.match(hostMessageProblem({ ...run, masked: Array(1025).fill({ position: 0, guesses: [] }) }, header)!, /at most 1024/);
+  assert.match(hostMessageProblem({ ...run, note: 7 }, header)!, /note is not a short text/);
+  assert.match(hostMessageProblem({ ...run, next: [{ id: 1, token: 'x', p: NaN }] }, header)!, /a next token that is not/);
+});
+
 test('the editor page: strict CSP with the nonce, the bundle by nonce, the file name escaped', () => {
   const html = modelEditorHtml({ nonce: 'abcdef0123456789abcdef0123456789', cspSource: 'vscode-webview://x', scriptUri: 'vscode-webview://x/dist/model-webview.js', styleUri: 'vscode-webview://x/media/model.css', fileName: '<img src=x>.npy' });
   assert.match(html, /default-src &#39;none&#39;; script-src &#39;nonce-abcdef0123456789abcdef0123456789&#39;/);

@@ -1,42 +1,76 @@
 // The next-token view of a model run (a model spec): the five tokens the model finds most likely to
-// come after the text, each a bar as long as its probability, with p written beside it. A file of
-// saved attention has no run: the view says so instead of drawing nothing. The line under the title
-// wraps to the width (in a 430 px panel it ran off the right edge, "(fo").
+// come after the text, each a bar as long as its probability, with p written beside it. An encoder
+// (BERT) predicts no next token: the view shows instead its guess at each mask token of the text
+// ([MASK], <mask>), five bars under a line naming the position; with no mask token in the text (or a
+// checkpoint without its head) the view is absent with the run's sentence saying why. A file of saved
+// attention has no run: the view says so instead of drawing nothing. The line under the title wraps
+// to the width (in a 430 px panel it ran off the right edge, "(fo").
 import type { ModelViewData } from '../../../src/core/model-attention/data.js';
+import type { NextToken } from '../../../src/core/checkpoint/types.js';
 import { createSvg, emptyView, type ViewHandle } from '../../kit/view.js';
 import { wireTips } from '../../kit/tooltip.js';
 import { clip } from '../../kit/format.js';
 import { NOTE_LINE, noteLines, tipOptions, tokenName, wrappedNote, type ModelViewOptions } from './common.js';
 
+/** One list of bars: a label over it (a mask token's position) or none (the next token). */
+interface Group {
+  label?: string;
+  tokens: NextToken[];
+  /** What a bar's tooltip calls its token. */
+  what: string;
+}
+
+const ROW_H = 28, LABEL_H = 24, GAP = 8, LEFT = 150;
+
 export function renderModelNext(container: HTMLElement, data: ModelViewData, options: ModelViewOptions): ViewHandle {
   const { theme } = options;
   const run = data.run;
-  if (!run || run.next.length === 0) return emptyView(container, theme, options.width, 'next', 'next token: only a model run (a spec with "model" and "text") predicts one; this attention was read from a file');
+  if (run?.note !== undefined && !run.masked?.length && run.next.length === 0) return emptyView(container, theme, options.width, 'next', `masked-token guess: ${run.note}`);
+  const masked = run?.masked ?? [];
+  if (!run || (run.next.length === 0 && masked.length === 0)) return emptyView(container, theme, options.width, 'next', 'next token: only a model run (a spec with "model" and "text") predicts one; this attention was read from a file');
   const tokens = data.header.tokenTexts;
-  const last = data.header.tokens - 1;
-  const rowH = 28, left = 150;
-  const barMax = Math.max(120, Math.min(480, options.width - left - 90));
-  const width = left + barMax + 90;
-  const note = `after ${tokenName(tokens, last)}, the softmax of the last position's logits (forward pass ${run.forwardMs.toFixed(0)} ms)`;
+  const encoder = masked.length > 0;
+  const groups: Group[] = encoder
+    ? masked.map((g) => ({ label: `at ${tokenName(tokens, g.position)}`, tokens: g.guesses, what: 'guess' }))
+    : [{ tokens: run.next, what: 'next token' }];
+  const barMax = Math.max(120, Math.min(480, options.width - LEFT - 90));
+  const width = LEFT + barMax + 90;
+  const note = encoder
+    ? `the masked-token head's softmax at each mask token, which sees the whole text on both sides (forward pass ${run.forwardMs.toFixed(0)} ms)${run.note !== undefined ? `; ${run.note}` : ''}`
+    : `after ${tokenName(tokens, data.header.tokens - 1)}, the softmax of the last position's logits (forward pass ${run.forwardMs.toFixed(0)} ms)`;
   const lines = noteLines(note, width - 16, 3, theme.fontSize);
-  const top = 64 + (lines.length - 1) * NOTE_LINE, height = top + run.next.length * rowH + 30;
-  const svg = createSvg(container, theme, width, height, `The ${run.next.length} most likely next tokens`, 'next');
+  const top = 64 + (lines.length - 1) * NOTE_LINE;
+  const groupH = (g: Group) => (g.label ? LABEL_H : 0) + g.tokens.length * ROW_H + GAP;
+  const height = top + groups.reduce((s, g) => s + groupH(g), 0) + 22;
+  const title = encoder ? `The guesses at ${masked.length} mask token${masked.length === 1 ? '' : 's'}` : `The ${run.next.length} most likely next tokens`;
+  const svg = createSvg(container, theme, width, height, title, 'next');
+  const heading = encoder ? 'the masked tokens' : 'what comes next';
   const model = clip(run.model, width - 140, 12);
-  svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`${model}: what comes next`)
-    .call((t) => { if (model !== run.model) t.append('title').text(`${run.model}: what comes next`); });
+  svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`${model}: ${heading}`)
+    .call((t) => { if (model !== run.model) t.append('title').text(`${run.model}: ${heading}`); });
   wrappedNote(svg, theme, 8, 38, note, lines);
-  const g = svg.append('g').attr('transform', `translate(0,${top})`);
-  run.next.forEach((t, k) => {
-    const y = k * rowH;
-    g.append('text').attr('class', 'token').attr('x', left - 8).attr('y', y + rowH / 2 + 4).attr('text-anchor', 'end').text(clip(JSON.stringify(t.token), left - 16, 12));
-    g.append('rect').attr('class', 'bar').attr('data-k', k).attr('x', left).attr('y', y + 4).attr('height', rowH - 8)
-      .attr('width', Math.max(1, t.p * barMax)).attr('fill', k === 0 ? theme.accent : theme.focus);
-    g.append('text').attr('class', 'p').attr('x', left + t.p * barMax + 6).attr('y', y + rowH / 2 + 4).text(`p = ${t.p.toFixed(4)}`);
+  let y = top;
+  groups.forEach((group, gi) => {
+    const g = svg.append('g').attr('transform', `translate(0,${y})`);
+    let row = 0;
+    if (group.label) {
+      g.append('text').attr('class', 'mask-label').attr('x', 8).attr('y', 16).attr('font-weight', 'bold').text(clip(group.label, width - 16, 12));
+      row = LABEL_H;
+    }
+    group.tokens.forEach((t, k) => {
+      const at = row + k * ROW_H;
+      g.append('text').attr('class', 'token').attr('x', LEFT - 8).attr('y', at + ROW_H / 2 + 4).attr('text-anchor', 'end').text(clip(JSON.stringify(t.token), LEFT - 16, 12));
+      g.append('rect').attr('class', 'bar').attr('data-g', gi).attr('data-k', k).attr('x', LEFT).attr('y', at + 4).attr('height', ROW_H - 8)
+        .attr('width', Math.max(1, t.p * barMax)).attr('fill', k === 0 ? theme.accent : theme.focus);
+      g.append('text').attr('class', 'p').attr('x', LEFT + t.p * barMax + 6).attr('y', at + ROW_H / 2 + 4).text(`p = ${t.p.toFixed(4)}`);
+    });
+    y += groupH(group);
   });
-  const notes = run.next.map((t) => `${JSON.stringify(t.token)} ${t.p.toFixed(4)}`);
+  const notes = groups.flatMap((g) => [...(g.label ? [g.label] : []), ...g.tokens.map((t) => `${JSON.stringify(t.token)} ${t.p.toFixed(4)}`)]);
   const unwire = wireTips(svg.node()!, tipOptions(options), 'rect.bar', (el) => {
-    const t = run.next[Number(el.getAttribute('data-k'))];
-    return { lines: [`next token ${JSON.stringify(t.token)} (id ${t.id})`, `p = ${t.p}`] };
+    const group = groups[Number(el.getAttribute('data-g'))];
+    const t = group.tokens[Number(el.getAttribute('data-k'))];
+    return { lines: [`${group.what} ${JSON.stringify(t.token)} (id ${t.id})${group.label ? `, ${group.label}` : ''}`, `p = ${t.p}`] };
   });
   return { svg: svg.node()!, notes, destroy: () => { unwire(); svg.remove(); } };
 }

@@ -5,8 +5,8 @@
 // which are not read.
 import type { Obj } from '../../json/object.js';
 import { ModelError } from '../error.js';
-import { flag, positive, refuse, size } from './config-keys.js';
-import { tensorList, type Family, type FamilyConfig, type LayerNames } from './family.js';
+import { flag, positive, refuse, size } from './shared/config-keys.js';
+import { tensorList, type Family, type FamilyConfig, type LayerNames } from './shared/family.js';
 
 function readConfig(json: Obj, file: string): FamilyConfig {
   const dModel = size(json, file, ['n_embd']);

@@ -3,7 +3,7 @@
 // is the names' alphabetical order (a module namespace lists its exports so), so adding a family never
 // means choosing a place in a second list.
 import * as registry from './registry.js';
-import type { Family } from './family.js';
+import type { Family } from './shared/family.js';
 
 type Registered = (typeof registry)[keyof typeof registry];
 

@@ -1,11 +1,12 @@
 // Llama as Hugging Face saves it (and SmolLM, TinyLlama and the other models saved as model_type
-// llama): the rotary decoder (rotary-decoder.ts) without biases and with full causal attention. Its
+// llama): the rotary decoder (shared/rotary-decoder.ts) without biases and with full causal attention, its
+// RoPE scaled as rope_scaling says (linear, dynamic, llama3: Llama 3.1 and 3.2; shared/rope-scaling.ts). Its
 // config may ask for attention or MLP biases (attention_bias, mlp_bias), which the description does
 // not have: refused rather than run without them.
 import type { Obj } from '../../json/object.js';
-import { flag, refuse } from './config-keys.js';
-import type { Family } from './family.js';
-import { causalOnly, readRotaryConfig, rotaryBlock, rotaryTensors } from './rotary-decoder.js';
+import { flag, refuse } from './shared/config-keys.js';
+import type { Family } from './shared/family.js';
+import { causalOnly, readRotaryConfig, rotaryBlock, rotaryTensors } from './shared/rotary-decoder.js';
 
 function refusals(json: Obj, file: string): void {
   // Read as flags: Hugging Face takes any truthy value (1, "yes") as true, which `=== true` would run without.
@@ -16,6 +17,6 @@ function refusals(json: Obj, file: string): void {
 export const llama: Family<'llama'> = {
   name: 'llama',
   block: rotaryBlock(false),
-  readConfig: (json, file) => readRotaryConfig(json, file, { attention: causalOnly, refusals }),
+  readConfig: (json, file) => readRotaryConfig(json, file, { attention: causalOnly, refusals, scaledRope: true }),
   tensors: rotaryTensors,
 };

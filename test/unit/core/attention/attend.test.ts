@@ -318,3 +318,29 @@ test('shapes that do not fit are refused, naming what is wrong', () => {
   assert.throws(() => attend({ q, k, v, heads: 2, kvHeads: 2, divisor: 1, mask: { window: 0 } }), /a window of 0/);
   assert.throws(() => attend({ q, k, v, heads: 2, kvHeads: 2, divisor: 1, hidden: new Uint8Array(3) }), /3 bytes for 4 × 4/);
 });
+
+test('a softcap c: each scaled score s becomes c · tanh(s / c) before the softmax; the raw scores stay raw, the scaled ones are capped', () => {
+  const q = randomMatrix(6, 4, 71, 3), k = randomMatrix(6, 4, 72, 3), v = randomMatrix(6, 3, 73);
+  const cap = 2, divisor = 1.5;
+  const plain = attend({ q: [q], k: [k], v: [v], divisor, mask: { window: 4 } }).heads[0];
+  const capped = attend({ q: [q], k: [k], v: [v], divisor, mask: { window: 4 }, softcap: cap, record: { scores: true, scaled: true } }).heads[0];
+  const raw = matmulTransposed(q, k).data;
+  for (let i = 0; i < 6; i++) {
+    const seen = [0, 1, 2, 3, 4, 5].filter((j) => j <= i && j > i - 4);
+    const s = seen.map((j) => cap * Math.tanh(raw[i * 6 + j] / divisor / cap));
+    const top = Math.max(...s), sum = s.reduce((a, x) => a + Math.exp(x - top), 0);
+    seen.forEach((j, t) => {
+      assert.ok(Math.abs(capped.weights.data[i * 6 + j] - Math.exp(s[t] - top) / sum) < 1e-15);
+      assert.equal(capped.scores!.data[i * 6 + j], raw[i * 6 + j]);
+      assert.equal(capped.scaled!.data[i * 6 + j], s[t]);
+    });
+    for (let j = 0; j < 6; j++) if (!seen.includes(j)) assert.equal(capped.weights.data[i * 6 + j], 0);
+  }
+  // The cap changes these weights (scores of up to 3 · 3 · 4 / 1.5 are well past a cap of 2).
+  assert.ok(capped.weights.data.some((w, i) => Math.abs(w - plain.weights.data[i]) > 1e-3));
+  // attendEach, the checkpoint's path, gives the same weights as attend with the weights in the scores' buffer.
+  const each: number[] = [];
+  attendEach({ q: [q], k: [k], v: [v], divisor, mask: { window: 4 }, softcap: cap, onHead: (_, h) => each.push(...h.weights.data) });
+  assert.deepEqual(each, [...capped.weights.data]);
+  for (const bad of [0, -1, Infinity, NaN]) assert.throws(() => attend({ q: [q], k: [k], v: [v], divisor, softcap: bad }), /attend: a softcap of/);
+});

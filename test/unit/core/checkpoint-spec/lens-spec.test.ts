@@ -16,7 +16,7 @@ import type { HeadLens } from '../../../../src/core/checkpoint/types.js';
 import { fakeHeadLens } from '../../../support/head-lens.js';
 import { headLens } from '../../../../src/core/checkpoint/lens.js';
 import { loadModel } from '../../../../src/core/checkpoint/model.js';
-import { QWEN2_CONFIG, tinyCheckpoint } from '../../../support/tiny-checkpoint.js';
+import { BERT_CONFIG, QWEN2_CONFIG, tinyCheckpoint } from '../../../support/tiny-checkpoint.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'attn-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -89,4 +89,17 @@ test('a sliding-window head (window 2 over 8 tokens): the spec\'s mask is the ba
   // Not vacuous: the window hides keys the causal mask alone would show.
   assert.ok(lens.weights.some((w, at) => Math.floor(at / n) === n - 1 && at % n < n - 2 && w === 0));
   assert.ok(head.weights.data.every((w, at) => (at % n <= Math.floor(at / n) - 2 ? w === 0 : true)));
+});
+
+test('an encoder\'s head: the spec has no mask, and compute gives the run\'s full matrix to 1e-5, weight above the diagonal', () => {
+  const { configText, tensors } = tinyCheckpoint(BERT_CONFIG, 5);
+  const ids = [2, 17, 5, 4, 39, 12, 3], n = ids.length;
+  const lens = headLens(loadModel(configText, tensors), ids, ids.map((id) => `t${id}`), 1, 2);
+  const { a, head } = computeLens(lens, 'bert-head');
+  assert.equal(a.spec!.mask, 'none');
+  assert.match(String(a.story?.description ?? ''), /every token attends to every token, before and after it \(no mask\)/);
+  assertClose(head.weights.data, lens.weights, 1e-5, 'weights');
+  let above = 0;
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) above += head.weights.data[i * n + j];
+  assert.ok(above > 0.1 * n, `the computed spec puts ${above} above the diagonal`);
 });

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { blockRefusal, readModelConfig, summaryOf } from '../../../../src/core/checkpoint/config.js';
-import type { BlockDescription } from '../../../../src/core/checkpoint/families/family.js';
+import type { BlockDescription } from '../../../../src/core/checkpoint/families/shared/family.js';
 import { familyOf } from '../../../../src/core/checkpoint/families/index.js';
 import { GPT2_CONFIG, QWEN2_CONFIG } from '../../../support/tiny-checkpoint.js';
 
@@ -27,7 +27,7 @@ test('llama and qwen2: key/value heads default to the heads, head_dim to hidden 
 
 test('what cannot be computed right is refused, naming config.json and the key', () => {
   const refusals: [object, RegExp][] = [
-    [{ model_type: 'bert' }, /config\.json: model_type "bert" is not supported/],
+    [{ model_type: 't5' }, /config\.json: model_type "t5" is not supported/],
     [{ hidden_size: 4 }, /config\.json: "model_type" is missing/],
     [{ ...GPT2_CONFIG, n_head: undefined }, /config\.json: "n_head" is missing/],
     [{ ...GPT2_CONFIG, n_head: 3 }, /config\.json: "n_embd" 16 is not a multiple of "n_head" 3/],
@@ -36,7 +36,7 @@ test('what cannot be computed right is refused, naming config.json and the key',
     [{ ...QWEN2_CONFIG, num_key_value_heads: 3 }, /"num_attention_heads" 4 is not a multiple of "num_key_value_heads" 3/],
     [{ ...QWEN2_CONFIG, rope_scaling: { rope_type: 'llama3', factor: 8 } }, /config\.json: "rope_scaling": .*llama3.* is not supported/],
     [{ ...QWEN2_CONFIG, rope_scaling: { type: 'linear', factor: 2 } }, /"rope_scaling": .* is not supported/],
-    [{ ...QWEN2_CONFIG, use_sliding_window: true }, /"use_sliding_window": true is not supported/],
+    [{ ...QWEN2_CONFIG, model_type: 'llama', use_sliding_window: true }, /"use_sliding_window": true is not supported/],
     [{ ...QWEN2_CONFIG, hidden_act: 'gelu' }, /"hidden_act": "gelu" is not supported/],
     [{ ...QWEN2_CONFIG, head_dim: 5 }, /"head_dim" 5 is odd/],
     [{ ...QWEN2_CONFIG, rms_norm_eps: -1 }, /"rms_norm_eps" must be a positive number/],
@@ -62,16 +62,20 @@ test('a config value quoted in a refusal is cut short, and one nested too deep t
 test('a description the block does not compute is refused by the config reader, before any tensor is loaded', () => {
   const c = readModelConfig(text(QWEN2_CONFIG));
   assert.equal(blockRefusal(c), undefined);
-  assert.equal(blockRefusal({ ...c, block: { ...c.block, kind: 'parallel' } }), 'the qwen2 block is parallel; attn computes sequential blocks (attention, then the MLP)');
-  assert.equal(blockRefusal({ ...c, block: { ...c.block, norm: { kind: 'rmsnorm', placement: 'sandwich' } } }), 'the qwen2 block puts its norms sandwich; attn computes pre-norm blocks');
-  assert.equal(blockRefusal({ ...c, attention: { kind: 'bidirectional' } }), 'the qwen2 attention is bidirectional; attn computes causal attention');
-  assert.equal(blockRefusal({ ...c, softcap: { final: 30 } }), 'the qwen2 model softcaps its logits; attn does not compute softcapping');
+  // Parallel blocks, post norms, bidirectional attention and softcaps are computed.
+  assert.equal(blockRefusal({ ...c, block: { ...c.block, kind: 'parallel' } }), undefined);
+  assert.equal(blockRefusal({ ...c, block: { ...c.block, norm: { kind: 'layernorm', placement: 'post' } }, attention: { kind: 'bidirectional' } }), undefined);
+  assert.equal(blockRefusal({ ...c, softcap: { final: 30 } }), undefined);
+  assert.equal(blockRefusal({ ...c, block: { ...c.block, norm: { kind: 'layernorm', placement: 'sandwich' } } }), 'the qwen2 block has sandwich norms of kind layernorm; attn computes sandwich RMSNorms');
+  // A parallel block has one norm of x for both branches: no post-norm form of it exists to compute.
+  assert.equal(blockRefusal({ ...c, block: { ...c.block, kind: 'parallel', norm: { kind: 'layernorm', placement: 'post' } } }), 'the qwen2 block is parallel with its norms post; attn computes parallel blocks pre-norm only');
+  assert.equal(blockRefusal({ ...c, softcap: { attention: 0 } }), 'the qwen2 model\'s attention softcap 0 is not a positive number');
   // A family whose description has such a kind: its config.json is refused by the reader, named.
   const family = familyOf('qwen2') as { block: BlockDescription };
   const block = family.block;
-  family.block = { ...block, kind: 'parallel' };
+  family.block = { ...block, kind: 'parallel', norm: { kind: 'rmsnorm', placement: 'sandwich' } };
   try {
-    assert.throws(() => readModelConfig(text(QWEN2_CONFIG)), /^ModelError: config\.json: the qwen2 block is parallel; attn computes sequential blocks/);
+    assert.throws(() => readModelConfig(text(QWEN2_CONFIG)), /^ModelError: config\.json: the qwen2 block is parallel with its norms sandwich; attn computes parallel blocks pre-norm only/);
   } finally {
     family.block = block;
   }

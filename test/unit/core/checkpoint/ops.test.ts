@@ -1,9 +1,12 @@
 // The layer's pieces (src/core/checkpoint/ops.ts) on numbers worked by hand: RoPE rotates the two
-// halves of a head (not interleaved pairs) by position · θ^(−2i/d), LayerNorm and RMSNorm, gelu_new.
+// halves of a head (not interleaved pairs) by position · θ^(−2i/d), on its first dims only when asked,
+// LayerNorm and RMSNorm, gelu_new; erf, erfc and the exact GELU against Python's math.erf and
+// PyTorch's float64 gelu.
 // The causal softmax and the products are the attention op's and linalg's, tested with them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyRope, geluNew, layerNorm, rmsNorm, ropeTables } from '../../../../src/core/checkpoint/ops.js';
+import { applyRope, gelu, geluNew, layerNorm, rmsNorm, ropeTables } from '../../../../src/core/checkpoint/ops.js';
+import { erf, erfc } from '../../../../src/core/checkpoint/erf.js';
 
 const close = (a: ArrayLike<number>, b: readonly number[], tol = 1e-12) => {
   assert.equal(a.length, b.length);
@@ -26,4 +29,32 @@ test('LayerNorm (biased variance, eps inside the root), RMSNorm, gelu_new', () =
   const g = Float64Array.from([1, -2]);
   geluNew(g);
   close(g, [0.8411919906082768, -0.04540230591222], 1e-12);
+});
+
+test('RoPE on the first dims of a head: the tables made for them turn those dims, the rest stay', () => {
+  const x = Float64Array.from([1, 2, 3, 4, 5, 6, /* head 2 */ 7, 8, 9, 10, 11, 12]);
+  applyRope(x, 1, 2, 6, ropeTables(1, 4, 100, 0), 4);
+  close(x, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+  const y = Float64Array.from([1, 2, 3, 4, 5, 6, /* position 1 */ 1, 2, 3, 4, 5, 6]);
+  applyRope(y, 2, 1, 6, ropeTables(2, 4, 100), 4);
+  const a0 = 1, a1 = 1 / 100 ** (2 / 4);
+  close(y.subarray(6), [1 * Math.cos(a0) - 3 * Math.sin(a0), 2 * Math.cos(a1) - 4 * Math.sin(a1), 3 * Math.cos(a0) + 1 * Math.sin(a0), 4 * Math.cos(a1) + 2 * Math.sin(a1), 5, 6]);
+});
+
+test('erf and erfc to a few ulps of Python\'s math.erf and math.erfc; the exact GELU as PyTorch computes it in float64', () => {
+  // Python 3's math.erf(z) and math.erfc(z), printed with repr.
+  const want: [number, number][] = [[0.5, 0.5204998778130465], [-1.3, -0.9340079449406524], [2.7, 0.9998656672600594], [-4.2, -0.9999999971445058], [5.9, 0.9999999999999999], [7, 1]];
+  for (const [z, e] of want) assert.ok(Math.abs(erf(z) - e) < 1e-15, `erf(${z}) ${erf(z)} vs ${e}`);
+  for (const [a, e] of [[0.5, 0.4795001221869535], [2, 0.004677734981047265], [3.5, 7.430983723414128e-07], [9, 4.13703174651381e-37]]) {
+    assert.ok(Math.abs(erfc(a) / e - 1) < 1e-14, `erfc(${a}) ${erfc(a)} vs ${e}`);
+  }
+  assert.ok(Number.isNaN(erf(NaN)));
+  // torch.nn.functional.gelu(torch.tensor([1, -2, 3.5], dtype=torch.float64)).
+  const g = Float64Array.from([1, -2, 3.5, -7]);
+  gelu(g);
+  const torch = [0.841344746068543, -0.04550026389635842, 3.4991857982233756];
+  torch.forEach((t, i) => assert.ok(Math.abs(g[i] / t - 1) < 1e-13, `gelu ${i}: ${g[i]} vs ${t}`));
+  // In the tail PyTorch's 1 + erf(x / √2) keeps 4 digits (−8.958667141456544e-12 at −7); −3.5 ·
+  // math.erfc(7 / √2) keeps them all, as we do. Either is within 1e-16 of the other, far below 1e-9.
+  assert.ok(Math.abs(g[3] / -8.958687807200846e-12 - 1) < 1e-13, `gelu(-7): ${g[3]}`);
 });

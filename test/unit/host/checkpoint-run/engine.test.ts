@@ -2,7 +2,8 @@
 // every layer's attention and five next tokens; the lens on a head of that run, written as a spec
 // (lensSpec) and computed by the core, gives the run's own attention of that head to 1e-5; a folder
 // without a config is one line naming it. A run stopped between layers throws RunStopped and leaves
-// the model loaded; the next run over a text that begins the same reuses that beginning.
+// the model loaded; the next run over a text that begins the same reuses that beginning. An encoder
+// (a tiny RoBERTa) guesses at its <mask>, reuses nothing, and its lens is a spec without a mask.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,9 @@ import { writeSafetensors } from '../../../../src/core/tensors/safetensors-write
 import { analyze } from '../../../../src/core/index.js';
 import { folderFiles } from '../../../../src/core/files/spec-files.js';
 import { writeTinyGpt2 } from '../../../support/tiny-folder.js';
+import { writeCheckpoint } from '../../../support/encoder-reference.js';
+import { encoderTokenizer } from '../../../support/encoder-tokenizer.js';
+import { ROBERTA_CONFIG, tinyCheckpoint } from '../../../support/tiny-checkpoint.js';
 
 const root = mkdtempSync(join(tmpdir(), 'attn-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -60,4 +64,33 @@ test('a folder that cannot run is one line naming the file', () => {
   const broken = writeTinyGpt2(join(root, 'broken'));
   unlinkSync(join(broken, 'config.json'));
   assert.throws(() => realEngine().run(broken, 'The cat'), (e: Error) => /config\.json/.test(e.message) && !e.message.includes('\n'));
+});
+
+test('the editor\'s engine on an encoder (a tiny RoBERTa): the guess at <mask>, a full matrix, no reuse, and a lens with no mask', () => {
+  const tokenizer = encoderTokenizer('roberta');
+  const dir = writeCheckpoint(join(root, 'tiny-roberta'), tinyCheckpoint({ ...ROBERTA_CONFIG, vocab_size: tokenizer.vocabSize }, 4));
+  writeFileSync(join(dir, 'tokenizer.json'), tokenizer.text);
+  const engine = realEngine();
+  const first = engine.run(dir, 'the cat <mask> on the mat');
+  const n = first.ids.length;
+  assert.deepEqual(first.next, []);
+  assert.deepEqual(first.masked!.map((g) => g.position), [first.pieces.indexOf('<mask>')]);
+  assert.equal(first.masked![0].guesses.length, 5);
+  let above = 0;
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) above += first.attention[0][i * n + j];
+  assert.ok(above > 0.1 * n, 'weight above the diagonal');
+  // The same beginning, another end: nothing is reused, and the first row changes too.
+  const edited = engine.run(dir, 'the cat <mask> on the hat');
+  assert.equal(edited.reused, 0);
+  assert.notDeepEqual(edited.attention[0].subarray(0, n), first.attention[0].subarray(0, n));
+  const lens = engine.lens(1, 2);
+  const { spec, tensors } = lensSpec(lens, { tensorFile: 'roberta-l1h2.safetensors' });
+  assert.equal(spec.mask, 'none');
+  writeFileSync(join(root, 'roberta-l1h2.safetensors'), writeSafetensors(tensors));
+  const computed = analyze(JSON.stringify(spec), { files: folderFiles(root) }).result!.inputs[0].heads[0].weights.data;
+  const m = edited.ids.length, own = edited.attention[1].subarray(2 * m * m, 3 * m * m);
+  let worst = 0;
+  for (let i = 0; i < m * m; i++) worst = Math.max(worst, Math.abs(computed[i] - own[i]));
+  assert.ok(worst < 1e-5, `largest difference ${worst}`);
+  engine.close();
 });

@@ -56,6 +56,15 @@ test('a run answers its shape, tokens and next tokens; its heads, passes and len
   assert.deepEqual([lens.layer, lens.head], [1, 2]);
 });
 
+test('an encoder\'s run answers its masked guesses and its note beside an empty "next"', () => {
+  const masked = [{ position: 2, guesses: [{ id: 7, token: 'cat', p: 0.5 }] }];
+  const encoder: Engine = { ...engine(), run: (_folder, text) => ({ ...fakeRun(text), next: [], masked, note: 'why' }) };
+  const run = ok(new RunAnswers(encoder).answer({ id: 1, op: 'run', folder: '/m', text: 'The cat sat on' }).response).run as Record<string, unknown>;
+  assert.deepEqual([run.next, run.masked, run.note], [[], masked, 'why']);
+  const decoder = ok(new RunAnswers(engine()).answer({ id: 1, op: 'run', folder: '/m', text: 'The cat sat on' }).response).run as Record<string, unknown>;
+  assert.ok(!('masked' in decoder) && !('note' in decoder));
+});
+
 test('a word the tokenizer spelled out is said among the run\'s notes, which the model views show with their warnings', () => {
   const spelled: Engine = { ...engine(), run: (_folder, text) => ({ ...fakeRun(text), tokens: [' ', 'q', 'u', 'x'] }) };
   const run = ok(new RunAnswers(spelled).answer({ id: 1, op: 'run', folder: '/m', text: ' qux' }).response).run as { shape: { notes?: string[] } };

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { readModelConfig } from '../../../../../src/core/checkpoint/config.js';
 import { ModelError } from '../../../../../src/core/checkpoint/error.js';
 import { ropeTables } from '../../../../../src/core/checkpoint/ops.js';
-import { GPT2_CONFIG, QWEN2_CONFIG } from '../../../../support/tiny-checkpoint.js';
+import { BERT_CONFIG, DISTILBERT_CONFIG, GPT2_CONFIG, QWEN2_CONFIG, QWEN3_CONFIG, ROBERTA_CONFIG } from '../../../../support/tiny-checkpoint.js';
 
 const ABSENT = Symbol('absent');
 const HOSTILE: unknown[] = [ABSENT, null, 0, -1, 0.5, 1, 2, 3, 7, 64, 1e300, 2 ** 53, 5e-324, 1e-310, 1e-300, 1e308, '8', 'true', '', true, false, [], [8], {}, { rope_type: 'default' },
@@ -19,17 +19,25 @@ const HOSTILE: unknown[] = [ABSENT, null, 0, -1, 0.5, 1, 2, 3, 7, 64, 1e300, 2 *
 
 const ROTARY_KEYS = ['hidden_size', 'num_attention_heads', 'num_key_value_heads', 'head_dim', 'intermediate_size', 'num_hidden_layers',
   'max_position_embeddings', 'vocab_size', 'rms_norm_eps', 'rope_theta', 'rope_scaling', 'rope_parameters', 'tie_word_embeddings', 'hidden_act'];
+const ENCODER_KEYS = ['hidden_size', 'num_attention_heads', 'num_hidden_layers', 'intermediate_size', 'max_position_embeddings', 'vocab_size',
+  'layer_norm_eps', 'hidden_act', 'position_embedding_type', 'is_decoder', 'add_cross_attention', 'tie_word_embeddings'];
 const FAMILIES: { base: Record<string, unknown>; keys: string[] }[] = [
   { base: GPT2_CONFIG, keys: ['n_embd', 'n_head', 'n_layer', 'n_positions', 'n_ctx', 'vocab_size', 'n_inner', 'layer_norm_epsilon', 'scale_attn_weights', 'scale_attn_by_inverse_layer_idx', 'activation_function'] },
   { base: { ...QWEN2_CONFIG, model_type: 'llama' }, keys: [...ROTARY_KEYS, 'attention_bias', 'mlp_bias'] },
   { base: QWEN2_CONFIG, keys: [...ROTARY_KEYS, 'use_sliding_window', 'max_window_layers'] },
+  { base: QWEN3_CONFIG, keys: [...ROTARY_KEYS, 'attention_bias', 'use_sliding_window', 'sliding_window', 'max_window_layers'] },
   { base: { ...QWEN2_CONFIG, model_type: 'mistral', sliding_window: 4 }, keys: [...ROTARY_KEYS, 'sliding_window', 'use_sliding_window', 'max_window_layers'] },
+  { base: BERT_CONFIG, keys: [...ENCODER_KEYS, 'type_vocab_size'] },
+  { base: ROBERTA_CONFIG, keys: [...ENCODER_KEYS, 'type_vocab_size', 'pad_token_id'] },
+  { base: DISTILBERT_CONFIG, keys: ['dim', 'n_heads', 'n_layers', 'hidden_dim', 'max_position_embeddings', 'vocab_size', 'activation', 'tie_word_embeddings'] },
 ];
 /** The flags Hugging Face's modelling code tests for truth, and the value the block computes. */
 const COMPUTED_FLAG: Record<string, Record<string, boolean>> = {
   gpt2: { scale_attn_weights: true, scale_attn_by_inverse_layer_idx: false },
   llama: { attention_bias: false, mlp_bias: false },
-  qwen2: { use_sliding_window: false },
+  qwen3: { attention_bias: false },
+  bert: { is_decoder: false, add_cross_attention: false },
+  roberta: { is_decoder: false, add_cross_attention: false },
 };
 const truthy = (v: unknown) => v !== ABSENT && v !== null && v !== 0 && v !== '' && v !== false && !(Array.isArray(v) && v.length === 0) && !(typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
 
@@ -64,6 +72,8 @@ test('hostile config.json values: a one-sentence refusal naming config.json and 
     assert.equal(c.heads % c.kvHeads, 0);
     assert.ok(c.eps > 0 && Number.isFinite(c.eps));
     if (c.attention.kind === 'sliding') assert.ok(whole(c.attention.window));
+    if (c.paddingIdx !== undefined) assert.ok(Number.isInteger(c.paddingIdx) && c.paddingIdx >= 0);
+    if (c.tokenTypes !== undefined) assert.ok(whole(c.tokenTypes));
     if (c.block.position === 'rope') {
       assert.equal(c.headDim % 2, 0);
       // The last position's angles are the largest: finite there, finite everywhere.

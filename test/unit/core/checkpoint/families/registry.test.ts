@@ -2,8 +2,9 @@
 // registered family, its name occurs in the code of no file under src/ or webview/ but its description
 // (families/<name>.ts) and the registry's one line, and it has that description and a test file
 // (test/unit/core/checkpoint/families/<name>.test.ts). "Occurs" is read from the TypeScript syntax,
-// comments left out (a comment may say "GPT-2"): an identifier with the name as one of its words
-// (gpt2, GPT2_CONFIG, isQwen2), a string that is the name ('llama'), or a string that lists two or
+// comments left out (a comment may say "GPT-2"): an identifier that is the name (gpt_neox,
+// gemma3_text) or has it as one of its words (gpt2, GPT2_CONFIG, isQwen2) without being another
+// family's name (gemma3_text does not name gemma3), a string that is the name ('llama'), or a string that lists two or
 // more family names (a help text written by hand). A Hugging Face model id in an example
 // ('"gpt2", "org/name"') is neither, and is allowed.
 import { test } from 'node:test';
@@ -49,7 +50,9 @@ const namesIn = (text: string) => FAMILY_NAMES.filter((name) => new RegExp(`(^|[
 /** The files whose code names `family`. */
 function filesNaming(family: string): string[] {
   return ALL.filter(({ identifiers, strings }) =>
-    identifiers.some((id) => words(id).includes(family)) ||
+    // The whole identifier too (a name with an underscore, gemma3_text, is not one of its words); an
+    // identifier that is another family's name names that family only (gemma3_text is not gemma3).
+    identifiers.some((id) => id === family || (!(FAMILY_NAMES as readonly string[]).includes(id) && words(id).includes(family))) ||
     strings.some((s) => s === family || (namesIn(s).length >= 2 && (namesIn(s) as string[]).includes(family))),
   ).map((f) => f.path).sort();
 }

@@ -38,3 +38,39 @@ test('wide, the note is one line', () => {
   const { svg } = drawModel('next', data, { width: 900 });
   assert.equal(svg.querySelectorAll('text.note tspan').length, 1);
 });
+
+// An encoder's run: no next token; the guesses at each mask token, under a line naming it.
+const maskTokens = ['[CLS]', 'the', '[MASK]', 'sat', 'on', '[MASK]', '[SEP]'];
+const encoder = {
+  ...scanModel(memoryAttention(randomAttention(2, 2, maskTokens.length), 2, 2, maskTokens.length, maskTokens)),
+  run: {
+    model: 'models/tiny-bert', forwardMs: 12, next: [],
+    masked: [2, 5].map((position) => ({ position, guesses: [{ id: 7, token: 'cat', p: 0.5 }, { id: 8, token: 'dog', p: 0.25 }, { id: 9, token: 'mat', p: 0.125 }] })),
+  },
+};
+
+for (const width of [430, 700, 1200]) {
+  test(`an encoder at ${width} px: each mask token's guesses under its own line, no text over another`, () => {
+    const { svg, handle } = drawModel('next', encoder, { width });
+    assert.ok(Number(svg.getAttribute('width')) <= width);
+    assert.deepEqual([...svg.querySelectorAll('text.mask-label')].map((t) => t.textContent), ['at #3 "[MASK]"', 'at #6 "[MASK]"']);
+    assert.deepEqual([...svg.querySelectorAll('text.token')].map((t) => t.textContent), ['"cat"', '"dog"', '"mat"', '"cat"', '"dog"', '"mat"']);
+    assert.match(svg.querySelector('text.note')!.textContent ?? '', /masked-token head's softmax at each mask token/);
+    assert.ok(handle.notes.includes('at #6 "[MASK]"'));
+    // Each text's line box (its group's offset + y) is apart from every other's in the same column.
+    const boxes = [...svg.querySelectorAll('g text.mask-label, g text.token')].map((t) => {
+      const g = Number(/translate\(0,([\d.]+)\)/.exec(t.parentElement!.getAttribute('transform') ?? '')![1]);
+      return g + Number(t.getAttribute('y'));
+    }).sort((a, b) => a - b);
+    boxes.slice(1).forEach((y, i) => assert.ok(y - boxes[i] >= 14, `texts at ${boxes[i]} and ${y} overlap`));
+    const height = Number(svg.getAttribute('height'));
+    assert.ok(boxes.at(-1)! < height, 'the last row is inside the view');
+  });
+}
+
+test('an encoder run without a mask token (or without its head): the view is absent, the run\'s sentence says why', () => {
+  const note = 'the text holds no mask token ([MASK] or <mask>), the only place an encoder guesses a token';
+  const { svg } = drawModel('next', { ...encoder, run: { model: 'models/tiny-bert', forwardMs: 12, next: [], masked: [], note } }, { width: 430 });
+  assert.equal(svg.querySelectorAll('rect.bar').length, 0);
+  assert.match(svg.textContent ?? '', /masked-token guess: the text holds no mask token/);
+});

@@ -1,20 +1,23 @@
 // The decoder shape Llama made common, shared by the descriptions of the families built on it: the
 // sizes spelled hidden_size, num_attention_heads, num_key_value_heads (grouped-query attention when
 // fewer), head_dim (else hidden / heads), intermediate_size; RMSNorm; RoPE with rope_theta or
-// transformers 5's rope_parameters (scaled variants refused); SwiGLU with silu; nn.Linear matrices
-// under model.layers.i.{self_attn,mlp}; the head tied only when tie_word_embeddings says so. What
-// differs between those families is in each family's own file: its description's biases on q/k/v
-// (which decide the bias tensors read), and which keys each query sees (a parameter here).
-import { isObject, type Obj } from '../../json/object.js';
-import { ModelError } from '../error.js';
+// transformers 5's rope_parameters, scaled where the family allows it (rope-scaling.ts); SwiGLU with
+// silu; nn.Linear matrices under model.layers.i.{self_attn,mlp}; the head tied only when
+// tie_word_embeddings says so. What differs between those families is in each family's own file: its
+// description's biases on q/k/v (which decide the bias tensors read) and q/k norms, which keys each
+// query sees (a parameter here, per layer where layers differ), and whether RoPE may be scaled.
+import type { Obj } from '../../../json/object.js';
+import { ModelError } from '../../error.js';
 import { flag, positive, refuse, size } from './config-keys.js';
 import { tensorList, type AttentionKind, type BlockDescription, type FamilyConfig, type FamilyTensors, type LayerNames } from './family.js';
+import { readRope } from './rope-scaling.js';
 
 /**
  * The block the rotary decoders share: pre-RMSNorm, RoPE, nn.Linear matrices, separate q/k/v, SwiGLU;
- * `qkv` says whether q, k and v carry biases (o and the MLP never do).
+ * `qkv` says whether q, k and v carry biases (o and the MLP never do), `qkNorm` whether each head's q
+ * and k are RMS-normed before RoPE (Qwen3).
  */
-export function rotaryBlock(qkv: boolean): BlockDescription {
+export function rotaryBlock(qkv: boolean, qkNorm = false): BlockDescription {
   return {
     kind: 'sequential',
     norm: { kind: 'rmsnorm', placement: 'pre' },
@@ -23,14 +26,17 @@ export function rotaryBlock(qkv: boolean): BlockDescription {
     qkv: 'separate',
     bias: { qkv, o: false, mlp: false },
     mlp: 'swiglu',
+    ...(qkNorm ? { qkNorm: true } : {}),
   };
 }
 
 export interface RotaryOptions {
-  /** Which keys each query sees, from the config (refusing what the block does not compute). */
-  attention: (json: Obj, file: string) => AttentionKind;
+  /** Which keys each query sees, from the config (refusing what the block does not compute): one kind for every layer, or one per layer. */
+  attention: (json: Obj, file: string, layers: number) => AttentionKind | readonly AttentionKind[];
   /** The family's own refusals of keys its Hugging Face code reads and the block does not compute. */
   refusals?: (json: Obj, file: string) => void;
+  /** Whether rope_scaling's linear, dynamic and llama3 are computed (Llama); otherwise refused. */
+  scaledRope?: boolean;
 }
 
 /** Full causal attention; a config asking for Qwen2-style sliding windows (use_sliding_window) is refused. */
@@ -51,19 +57,15 @@ export function readRotaryConfig(json: Obj, file: string, options: RotaryOptions
   if (headDim % 2 !== 0) throw new ModelError(`${file}: "head_dim" ${headDim} is odd; RoPE rotates the two halves of a head`);
   const act = json.hidden_act ?? 'silu';
   if (act !== 'silu') refuse(file, 'hidden_act', act, 'attn computes SwiGLU with silu');
-  const scaling = json.rope_scaling;
-  if (scaling !== undefined && scaling !== null) {
-    const kind = isObject(scaling) ? scaling.rope_type ?? scaling.type : undefined;
-    if (kind !== 'default') refuse(file, 'rope_scaling', scaling, 'attn applies plain RoPE; scaled variants such as llama3, linear, dynamic or yarn are not implemented');
-  }
-  options.refusals?.(json, file);
-  const attention = options.attention(json, file);
   const contextLength = size(json, file, ['max_position_embeddings'], 2048);
-  const ropeTheta = readRopeTheta(json, file);
-  const overflow = ropeOverflow(ropeTheta, headDim, contextLength);
-  if (overflow) refuse(file, 'rope_theta', ropeTheta, overflow);
+  const rope = readRope(json, file, { headDim, contextLength, scaled: options.scaledRope ?? false });
+  options.refusals?.(json, file);
+  const layers = size(json, file, ['num_hidden_layers']);
+  const kinds = options.attention(json, file, layers);
+  const perLayer = Array.isArray(kinds) && new Set(kinds.map((k) => JSON.stringify(k))).size > 1;
+  const attention: AttentionKind = Array.isArray(kinds) ? kinds[0] : kinds as AttentionKind;
   return {
-    layers: size(json, file, ['num_hidden_layers']),
+    layers,
     heads,
     kvHeads,
     dModel,
@@ -72,47 +74,18 @@ export function readRotaryConfig(json: Obj, file: string, options: RotaryOptions
     contextLength,
     ffn: size(json, file, ['intermediate_size']),
     eps: positive(json, file, 'rms_norm_eps', 1e-6),
-    ropeTheta,
+    ropeTheta: rope.theta,
+    ...(rope.scaling ? { ropeScaling: rope.scaling } : {}),
     tied: flag(json, file, 'tie_word_embeddings', false),
     attention,
+    ...(perLayer ? { layerAttention: kinds as readonly AttentionKind[] } : {}),
   };
 }
 
 /**
- * RoPE's base, from rope_theta (transformers before 5) or rope_parameters { rope_type, rope_theta }
- * (transformers 5 saves no other): a config of either is run as Hugging Face runs it, never with the
- * default θ where rope_parameters gives another. A scaled rope_type, RoPE parameters per layer type
- * (nested objects), or two θ that disagree are refused.
- */
-function readRopeTheta(json: Obj, file: string): number {
-  const theta = positive(json, file, 'rope_theta', 10000);
-  const params = json.rope_parameters;
-  if (params === undefined || params === null) return theta;
-  if (!isObject(params) || Object.values(params).some(isObject)) refuse(file, 'rope_parameters', params, 'attn reads one { "rope_type", "rope_theta" } for every layer');
-  const kind = params.rope_type ?? params.type ?? 'default';
-  if (kind !== 'default') refuse(file, 'rope_parameters', params, 'attn applies plain RoPE; scaled variants such as llama3, linear, dynamic or yarn are not implemented');
-  if (params.rope_theta === undefined || params.rope_theta === null) return theta;
-  const inner = positive(params, `${file}: "rope_parameters"`, 'rope_theta', theta);
-  if (json.rope_theta !== undefined && json.rope_theta !== null && inner !== theta) {
-    throw new ModelError(`${file}: "rope_theta" ${theta} and "rope_parameters"'s rope_theta ${inner} disagree; which one the model was trained with cannot be told`);
-  }
-  return inner;
-}
-
-/**
- * Why RoPE's angles p / θ^(2i/head_dim) cannot all be computed (a θ so small that the largest,
- * i = head_dim/2 − 1 at the last position, is not a finite number: its cos and sin would be NaN in
- * every weight), or undefined. θ ≥ 1 never overflows: every frequency is at most 1.
- */
-export function ropeOverflow(theta: number, headDim: number, contextLength: number): string | undefined {
-  const top = 1 / theta ** ((headDim - 2) / headDim);
-  if (Number.isFinite(top * Math.max(1, contextLength - 1))) return undefined;
-  return `RoPE's angle position / rope_theta^(2i/head_dim) overflows at head_dim ${headDim} and ${contextLength} positions`;
-}
-
-/**
  * model.embed_tokens, model.layers.i.…, model.norm, and lm_head unless tied; nn.Linear shapes [out,
- * in]; q_proj, k_proj and v_proj's biases where the description adds them (bias.qkv).
+ * in]; q_proj, k_proj and v_proj's biases where the description adds them (bias.qkv); self_attn's
+ * q_norm and k_norm [head_dim] where it norms them (qkNorm).
  */
 export function rotaryTensors(c: FamilyConfig, _has: (name: string) => boolean, block: BlockDescription): FamilyTensors {
   const { shapes, need } = tensorList();
@@ -125,6 +98,7 @@ export function rotaryTensors(c: FamilyConfig, _has: (name: string) => boolean, 
       norm1: need(`${l}input_layernorm.weight`, [E]),
       q: need(`${a}q_proj.weight`, [Q, E]), k: need(`${a}k_proj.weight`, [KV, E]), v: need(`${a}v_proj.weight`, [KV, E]),
       ...(block.bias.qkv ? { qBias: need(`${a}q_proj.bias`, [Q]), kBias: need(`${a}k_proj.bias`, [KV]), vBias: need(`${a}v_proj.bias`, [KV]) } : {}),
+      ...(block.qkNorm ? { qNorm: need(`${a}q_norm.weight`, [c.headDim]), kNorm: need(`${a}k_norm.weight`, [c.headDim]) } : {}),
       o: need(`${a}o_proj.weight`, [E, Q]),
       norm2: need(`${l}post_attention_layernorm.weight`, [E]),
       gate: need(`${l}mlp.gate_proj.weight`, [F, E]), up: need(`${l}mlp.up_proj.weight`, [F, E]), down: need(`${l}mlp.down_proj.weight`, [E, F]),
