@@ -1,17 +1,17 @@
 // The Tokenizer contract on Hugging Face's own JavaScript tokenizer (@huggingface/tokenizers), which
 // reads tokenizer.json's normalizer, pre-tokenizer, BPE model, added tokens and post-processor as the
 // Rust library does (its test suite compares it with the Python tokenizers of GPT-2, Llama, Qwen2 and
-// others), with our own parts where it does not (own-parts.ts: BERT's normalizer and pre-tokenizer,
+// others), with our own parts where it does not (parts/own-parts.ts: BERT's normalizer and pre-tokenizer,
 // Metaspace, the WordPiece and Unigram models). This file adds what the runner needs around it: the
 // checks first (check-json.ts), ids and their vocabulary strings, one id decoded alone, and no error
 // leaving but a TokenizerError.
 import type { Obj } from '../json/object.js';
 import { checkTokenizerJson, type ModelSources, TOKENIZER_JSON } from './check-json.js';
-import { withRegexBudget } from './bounded-regex.js';
+import { withRegexBudget } from './bounds/bounded-regex.js';
 import { pieceDecoder } from './decode-one.js';
-import { guardLibrary } from './guard-library.js';
+import { guardLibrary } from './bounds/guard-library.js';
 import { LibraryTokenizer } from './library.js';
-import { installOwnParts, renormalizeAddedTokens } from './own-parts.js';
+import { installOwnParts, renormalizeAddedTokens } from './parts/own-parts.js';
 import { encodePrefix } from './prefix-encode.js';
 import { type Encoding, type Tokenizer, TokenizerError } from './tokenizer.js';
 

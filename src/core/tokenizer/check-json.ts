@@ -5,8 +5,8 @@
 // tokenized differently from the model's own tokenizer (which would silently change every attention row).
 import { isObject, type Obj } from '../json/object.js';
 import { shown } from '../json/shown.js';
-import { MAX_ADDED, MAX_ADDED_CHARS, MAX_ID, MAX_INSERT, MAX_PATTERN, MAX_PIECE, MAX_VOCAB } from './limits.js';
-import { regexRefusal } from './regex-safety.js';
+import { MAX_ADDED, MAX_ADDED_CHARS, MAX_ID, MAX_INSERT, MAX_PATTERN, MAX_PIECE, MAX_VOCAB } from './bounds/limits.js';
+import { regexRefusal } from './bounds/regex-safety.js';
 import { checkUnigram, checkWordPiece, modelPieces } from './check-models.js';
 import { TokenizerError } from './tokenizer.js';
 
@@ -27,7 +27,7 @@ export const TOKENIZER_JSON: ModelSources = {
 /**
  * The component types accepted, per slot: those that byte-level and SentencePiece-style BPE, BERT's
  * WordPiece and T5's Unigram files use, each either the library's own where it reproduces the Rust
- * library or ours (see own-parts.ts). Left out on purpose: Whitespace, whose JavaScript \w is ASCII where
+ * library or ours (see parts/own-parts.ts). Left out on purpose: Whitespace, whose JavaScript \w is ASCII where
  * the Rust library's is Unicode.
  */
 const SUPPORTED: Record<string, readonly string[]> = {
@@ -43,7 +43,7 @@ const MEMBERS: Record<string, string> = {
   post_processor: 'processors',
   decoder: 'decoders',
 };
-/** Split behaviours that bounded-stages.ts reproduces (Contiguous is left out: no real file uses it). */
+/** Split behaviours that bounds/bounded-stages.ts reproduces (Contiguous is left out: no real file uses it). */
 const SPLIT_BEHAVIOURS = ['Isolated', 'Removed', 'MergedWithPrevious', 'MergedWithNext'];
 
 const fail = (file: string, what: string): never => {
@@ -187,7 +187,7 @@ function checkComponent(node: unknown, slot: string, where: string, file: string
 }
 
 /**
- * The Metaspace pre-tokenizer is ours (own-parts.ts): its prepend scheme must be one the Rust library
+ * The Metaspace pre-tokenizer is ours (parts/own-parts.ts): its prepend scheme must be one the Rust library
  * knows, and "first" (a "▁" before the text's first piece only) must see the text whole, as the first
  * pre-tokenizer.
  */

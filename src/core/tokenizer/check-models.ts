@@ -1,9 +1,9 @@
 // The checks of a WordPiece (BERT) or Unigram (T5, SentencePiece's unigram) model in tokenizer.json
 // before anything is built from it: each key the model reads has the type and range the Rust library
-// accepts, and the sizes stay within limits.ts. A bad key is refused in one line that names it.
+// accepts, and the sizes stay within bounds/limits.ts. A bad key is refused in one line that names it.
 import { isObject, type Obj } from '../json/object.js';
 import { shown } from '../json/shown.js';
-import { MAX_INSERT, MAX_PIECE, MAX_VOCAB } from './limits.js';
+import { MAX_INSERT, MAX_PIECE, MAX_VOCAB } from './bounds/limits.js';
 import { TokenizerError } from './tokenizer.js';
 
 const FILE = 'tokenizer.json';

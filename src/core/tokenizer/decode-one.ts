@@ -5,10 +5,10 @@
 // hide the space the model actually sees. A piece that is part of a character (a lone byte of a UTF-8
 // sequence) decodes to U+FFFD, as the library's UTF-8 decoder does.
 import { isObject, type Obj } from '../json/object.js';
-import { withRegexBudget } from './bounded-regex.js';
-import { boundedReplace } from './bounded-stages.js';
+import { withRegexBudget } from './bounds/bounded-regex.js';
+import { boundedReplace } from './bounds/bounded-stages.js';
 import { libraryDecoder } from './library.js';
-import { grown } from './limits.js';
+import { grown } from './bounds/limits.js';
 
 /**
  * The decoder's config without its first-token rules (null when the file has no decoder). `keys`, when

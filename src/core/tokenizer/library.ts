@@ -12,10 +12,10 @@ export interface LibraryTokenizer {
   encode(text: string): { ids: number[] };
   id_to_token(id: number): string | undefined;
   readonly decoder: LibraryDecoder | null;
-  /** The normalizer and pre-tokenizer (function objects), replaced by guard-library.ts with bounded ones. */
+  /** The normalizer and pre-tokenizer (function objects), replaced by bounds/guard-library.ts with bounded ones. */
   normalizer: unknown;
   pre_tokenizer: unknown;
-  /** The model (a function object whose call goes through its encode), replaced in part by own-parts.ts. */
+  /** The model (a function object whose call goes through its encode), replaced in part by parts/own-parts.ts. */
   model: unknown;
 }
 

@@ -3,7 +3,7 @@
 // patterns pass.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_STEPS, MIN_WINDOW, regexCost, regexRefusal } from '../../../../src/core/tokenizer/regex-safety.js';
+import { MAX_STEPS, MIN_WINDOW, regexCost, regexRefusal } from '../../../../../src/core/tokenizer/bounds/regex-safety.js';
 
 test('a repeated group whose body can match in more than one way is refused, with its text', () => {
   for (const [p, group] of [['(a+)+$', '(a+)+'], ['x(?:a|aa)*y', '(?:a|aa)*'], ['((\\s*\\S){2,})', '(\\s*\\S){2,}'], ['(?:(a)+b)+', '(?:(a)+b)+'], ['([ab]+c){1,9}', '([ab]+c){1,9}'], ['(a?a)+b', '(a?a)+'], ['(a{1,2})*c', '(a{1,2})*']]) {

@@ -3,8 +3,8 @@
 // Unicode lets it (U+FDFA is 18 characters) without being refused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tokenizerFrom } from '../../../../src/core/tokenizer/index.js';
-import { gpt2Style, llama3Style } from '../../../support/tokenizer-fixtures.js';
+import { tokenizerFrom } from '../../../../../src/core/tokenizer/index.js';
+import { gpt2Style, llama3Style } from '../../../../support/tokenizer-fixtures.js';
 
 test('a Split keeps a word longer than its windows whole: "abc" × 1,400 with merges a b, ab c is 1,400 ids of "abc"', () => {
   // a b = 256, ab c = 257, <|begin_of_text|> = 259; \p{L}+ takes the 4,200 letters as one word.

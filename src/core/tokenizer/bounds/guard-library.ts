@@ -4,10 +4,10 @@
 // NFK_GROWTH × theirs). The library's objects are patched in place (each is a function object whose
 // call goes through the patched method), so its pipeline — added tokens, sections, the BPE and
 // post-processor — stays the library's own.
-import { isObject, type Obj } from '../json/object.js';
+import { isObject, type Obj } from '../../json/object.js';
 import { boundedReplace, boundedSplit, type SplitBehavior } from './bounded-stages.js';
 import { grown, NFK_GROWTH, SLACK } from './limits.js';
-import { TokenizerError } from './tokenizer.js';
+import { TokenizerError } from '../tokenizer.js';
 
 type Part = Record<string, unknown> & ((...args: unknown[]) => unknown);
 type Normalize = (text: string) => string;

@@ -5,7 +5,7 @@
 // fewer than 6 UTF-8 bytes is replaced whole by the rule of its shortest prefix that has one; otherwise
 // (or with no rule) each character is replaced by its own rule or kept. Ours: the library's stand-in is
 // NFKC with a few replacements, which is not what the file says.
-import { TokenizerError } from './tokenizer.js';
+import { TokenizerError } from '../tokenizer.js';
 
 export type Normalize = (text: string) => string;
 

@@ -2,9 +2,9 @@
 // example, the prepend schemes, and in a whole file, where splitting changes which merges can apply.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tokenizerFrom } from '../../../../src/core/tokenizer/index.js';
-import { metaspace } from '../../../../src/core/tokenizer/metaspace.js';
-import { llama2Style } from '../../../support/tokenizer-fixtures.js';
+import { tokenizerFrom } from '../../../../../src/core/tokenizer/index.js';
+import { metaspace } from '../../../../../src/core/tokenizer/parts/metaspace.js';
+import { llama2Style } from '../../../../support/tokenizer-fixtures.js';
 
 test('Metaspace: each "▁" starts a piece, and the prepend schemes', () => {
   const split = metaspace({ prepend_scheme: 'always', split: true });

@@ -3,8 +3,8 @@
 // of letters, accents, CJK inside and beyond U+FFFF, controls and whitespace of every kind.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bertNormalize, bertPreTokenize, lowercaseByChar, whitespaceSplit } from '../../../../src/core/tokenizer/bert-text.js';
-import { between, seeded } from '../../../support/random.js';
+import { bertNormalize, bertPreTokenize, lowercaseByChar, whitespaceSplit } from '../../../../../src/core/tokenizer/parts/bert-text.js';
+import { between, seeded } from '../../../../support/random.js';
 
 const CJK_RANGES: [number, number][] = [[0x4e00, 0x9fff], [0x3400, 0x4dbf], [0x20000, 0x2a6df], [0x2a700, 0x2b73f], [0x2b740, 0x2b81f], [0x2b920, 0x2ceaf], [0xf900, 0xfaff], [0x2f800, 0x2fa1f]];
 const isChinese = (cp: number) => CJK_RANGES.some(([lo, hi]) => cp >= lo && cp <= hi);

@@ -12,7 +12,7 @@
 // whole-text scan's and a verdict never depends on the machine or its load.
 import { atEnd } from './regex-at-end.js';
 import { MAX_LOOK, MAX_STEPS, MIN_WINDOW, regexCost, stepsAt, type Poly } from './regex-safety.js';
-import { TokenizerError } from './tokenizer.js';
+import { TokenizerError } from '../tokenizer.js';
 
 export const MAX_WINDOW = 4096;
 /** Steps that following matches past their windows may take in one text, by the shape's count (a few seconds at worst, far less on real text). */

@@ -3,10 +3,10 @@
 // piece at 10 below the lowest score), unk pieces fused, byte_fallback, and its work bounded.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tokenizerFrom } from '../../../../src/core/tokenizer/index.js';
-import { unigramModel } from '../../../../src/core/tokenizer/unigram.js';
-import { TokenizerError } from '../../../../src/core/tokenizer/tokenizer.js';
-import { between, seeded } from '../../../support/random.js';
+import { tokenizerFrom } from '../../../../../src/core/tokenizer/index.js';
+import { unigramModel } from '../../../../../src/core/tokenizer/parts/unigram.js';
+import { TokenizerError } from '../../../../../src/core/tokenizer/tokenizer.js';
+import { between, seeded } from '../../../../support/random.js';
 
 /** Every best segmentation, by trying them all (pieces with "?" for an unk character). */
 function bruteForce(vocab: [string, number][], word: string): { score: number; all: string[][] } {

@@ -6,7 +6,7 @@
 // piece: under a cap of 1e9 one long word would hang it. Here only the piece lengths the vocabulary
 // holds are tried, so a word costs at most its length times the longest piece, and the work of one text
 // has a budget besides.
-import { TokenizerError } from './tokenizer.js';
+import { TokenizerError } from '../tokenizer.js';
 
 export interface WordPieceConfig {
   vocab: Record<string, number>;

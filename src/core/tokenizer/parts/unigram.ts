@@ -6,7 +6,7 @@
 // first, scanning starts from the left and, at one start, lengths from the shortest, as Rust does.
 // Ours rather than the library's: the library has no byte_fallback and scores a literal unk piece as
 // an unknown character.
-import { TokenizerError } from './tokenizer.js';
+import { TokenizerError } from '../tokenizer.js';
 
 export interface UnigramConfig {
   vocab: [string, number][];

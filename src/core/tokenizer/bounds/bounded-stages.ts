@@ -2,7 +2,7 @@
 // the same results: a Replace (normalizer or decoder) over bounded-regex.ts's windows that stops as soon
 // as its output passes its budget, and a Split pre-tokenizer over the same windows.
 import { eachMatch } from './bounded-regex.js';
-import { TokenizerError } from './tokenizer.js';
+import { TokenizerError } from '../tokenizer.js';
 
 /**
  * text.replaceAll(regex, content) for a content without "$" patterns (check-json refuses them), refused

@@ -5,11 +5,11 @@
 // text stays within windows, or is refused by its key by the shape's count of steps.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eachMatch, MAX_WINDOW, windowFor } from '../../../../src/core/tokenizer/bounded-regex.js';
-import { boundedReplace, boundedSplit } from '../../../../src/core/tokenizer/bounded-stages.js';
-import { MAX_STEPS, regexCost, regexRefusal, stepsAt } from '../../../../src/core/tokenizer/regex-safety.js';
-import { between, seeded } from '../../../support/random.js';
-import { hostileRegex } from '../../../support/hostile-tokenizers.js';
+import { eachMatch, MAX_WINDOW, windowFor } from '../../../../../src/core/tokenizer/bounds/bounded-regex.js';
+import { boundedReplace, boundedSplit } from '../../../../../src/core/tokenizer/bounds/bounded-stages.js';
+import { MAX_STEPS, regexCost, regexRefusal, stepsAt } from '../../../../../src/core/tokenizer/bounds/regex-safety.js';
+import { between, seeded } from '../../../../support/random.js';
+import { hostileRegex } from '../../../../support/hostile-tokenizers.js';
 
 const REAL = [
   "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+",

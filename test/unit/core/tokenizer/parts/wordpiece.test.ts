@@ -5,9 +5,9 @@
 // bounded where the reference's is not.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { wordPieceModel } from '../../../../src/core/tokenizer/wordpiece.js';
-import { TokenizerError } from '../../../../src/core/tokenizer/tokenizer.js';
-import { between, seeded } from '../../../support/random.js';
+import { wordPieceModel } from '../../../../../src/core/tokenizer/parts/wordpiece.js';
+import { TokenizerError } from '../../../../../src/core/tokenizer/tokenizer.js';
+import { between, seeded } from '../../../../support/random.js';
 
 function reference(vocab: Record<string, number>, word: string, prefix: string, unk: string, most: number): string[] {
   const chars = [...word];

@@ -4,7 +4,7 @@
 // metaspace.ts), and the WordPiece and Unigram models (wordpiece.ts, unigram.ts). The library's objects
 // are patched in place, as guard-library.ts does after this, so its pipeline (added tokens, sections,
 // post-processor) and the bounds stay as they are around ours.
-import { isObject, type Obj } from '../json/object.js';
+import { isObject, type Obj } from '../../json/object.js';
 import { bertNormalize, bertPreTokenize, lowercaseByChar, whitespaceSplit } from './bert-text.js';
 import { metaspace, type MetaspaceConfig } from './metaspace.js';
 import { precompiled } from './precompiled.js';

@@ -5,10 +5,10 @@
 // be read refused by its key.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { precompiled } from '../../../../src/core/tokenizer/precompiled.js';
-import { tokenizerFrom } from '../../../../src/core/tokenizer/index.js';
-import { charsmap } from '../../../support/precompiled-charsmap.js';
-import { between, seeded } from '../../../support/random.js';
+import { precompiled } from '../../../../../src/core/tokenizer/parts/precompiled.js';
+import { tokenizerFrom } from '../../../../../src/core/tokenizer/index.js';
+import { charsmap } from '../../../../support/precompiled-charsmap.js';
+import { between, seeded } from '../../../../support/random.js';
 
 test('each character with a rule is replaced, others kept', () => {
   const n = precompiled(charsmap({ 'Ａ': 'A', '\u00a0': ' ', 'ﬁ': 'fi', '①': '1', '\u200b': '' }), 'k');
