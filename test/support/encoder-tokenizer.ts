@@ -42,3 +42,29 @@ export function encoderTokenizer(style: 'roberta' | 'bert'): EncoderTokenizer {
   };
   return { text: JSON.stringify(json), vocabSize: mask.id + 1, mask };
 }
+
+/**
+ * bert-base-uncased's tokenizer.json layout on a tiny vocabulary: BertNormalizer (lower-casing),
+ * BertPreTokenizer, WordPiece with "##" continuations and [UNK], TemplateProcessing "[CLS] $A [SEP]".
+ */
+export function wordPieceTokenizer(): EncoderTokenizer {
+  const pieces = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', 'the', 'cat', 'sat', 'on', 'mat', 'ze', '##bra', '##s', 'a'];
+  const vocab = Object.fromEntries(pieces.map((p, id) => [p, id]));
+  const added = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'].map((content) => ({
+    id: vocab[content], content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true,
+  }));
+  const json = {
+    version: '1.0', truncation: null, padding: null, added_tokens: added,
+    normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
+    pre_tokenizer: { type: 'BertPreTokenizer' },
+    post_processor: {
+      type: 'TemplateProcessing',
+      single: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } }],
+      pair: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } }, { Sequence: { id: 'B', type_id: 1 } }, { SpecialToken: { id: '[SEP]', type_id: 1 } }],
+      special_tokens: { '[CLS]': { id: '[CLS]', ids: [vocab['[CLS]']], tokens: ['[CLS]'] }, '[SEP]': { id: '[SEP]', ids: [vocab['[SEP]']], tokens: ['[SEP]'] } },
+    },
+    decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
+    model: { type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 100, vocab },
+  };
+  return { text: JSON.stringify(json), vocabSize: pieces.length, mask: { content: '[MASK]', id: vocab['[MASK]'] } };
+}

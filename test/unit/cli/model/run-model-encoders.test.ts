@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { TensorRef } from '../../../../src/core/tensors/attention-file.js';
 import { attn } from '../../../support/cli.js';
 import { reference, writeCheckpoint } from '../../../support/encoder-reference.js';
-import { encoderTokenizer } from '../../../support/encoder-tokenizer.js';
+import { encoderTokenizer, wordPieceTokenizer } from '../../../support/encoder-tokenizer.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { BERT_CONFIG, DISTILBERT_CONFIG, ROBERTA_CONFIG, tinyCheckpoint } from '../../../support/tiny-checkpoint.js';
 
@@ -103,4 +103,32 @@ test('a checkpoint saved without its masked-token head runs its attention and sa
     const summary = await attn('run', dir, '--text', `the ${mask} sat`);
     assert.equal(summary.out.split('\n').filter((l) => l.includes('masked-token head')).length, 1);
   }
+});
+
+test('bert with its own WordPiece tokenizer.json: [CLS] … [SEP], ## pieces, [UNK], a full matrix and the guess at [MASK], as the reference computes them', async () => {
+  const tokenizer = wordPieceTokenizer();
+  const checkpoint = tinyCheckpoint({ ...BERT_CONFIG, vocab_size: tokenizer.vocabSize }, 5);
+  const dir = writeCheckpoint(join(scratch, 'bert-wordpiece'), checkpoint as { configText: string; tensors: Map<string, TensorRef> });
+  writeFileSync(join(dir, 'tokenizer.json'), tokenizer.text);
+  const r = await attn('run', dir, '--text', 'The Zebras sat on the [MASK].', '--json');
+  assert.equal(r.code, 0, r.err);
+  const out = JSON.parse(r.out) as RunJson;
+  // Lower-cased, "zebras" spelled from the vocabulary's pieces, "." unknown, the template's tokens around.
+  assert.deepEqual(out.pieces, ['[CLS]', 'the', 'ze', '##bra', '##s', 'sat', 'on', 'the', '[MASK]', '[UNK]', '[SEP]']);
+  assert.deepEqual(out.ids, [2, 5, 10, 11, 12, 7, 8, 5, 4, 1, 3]);
+  assert.deepEqual(out.masked!.map((g) => g.position), [8]);
+  const [want] = reference([{ dir, ids: out.ids, at: [8] }], scratch);
+  let worst = 0, above = 0;
+  out.attention.forEach((layer, l) => layer.forEach((head, h) => head.forEach((row, i) => row.forEach((w, j) => {
+    worst = Math.max(worst, Math.abs(w - want.attention[l][h][i][j]));
+    if (j > i) above += w;
+  }))));
+  assert.ok(worst < 1e-6, `a printed (float32) weight differs by ${worst}`);
+  assert.ok(above > 0, 'every token attends to later tokens too');
+  out.masked![0].guesses.forEach((t, rank) => {
+    const theirs = want.guesses![0].map((p, id) => ({ id, p })).sort((a, b) => b.p - a.p)[rank];
+    assert.equal(t.id, theirs.id);
+    assert.ok(Math.abs(t.p - theirs.p) < 1e-9, `guess ${rank + 1}: ${t.p} vs ${theirs.p}`);
+    assert.doesNotMatch(t.token, /^##/, 'a continuation piece is shown without its ##');
+  });
 });
