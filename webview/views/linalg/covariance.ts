@@ -149,8 +149,9 @@ export const renderCovariance: ViewFn = (container, data, options) => {
     const box = below ? outer.append('g').attr('transform', `translate(0,${below})`) : outer;
     const bw = Math.max(4, Math.min(28, w / Math.max(1, shown.length) - 3));
     // Each bar's share written with its unit ("78 22 1 0" read as counts): those that have the room, the first always.
+    // A real font sets "<1%" up to about 15% wider than textWidth's estimate, so the room asked is that much more.
     const labels = shown.map(shareLabel);
-    const labelled = new Set(thinnedLabels(shown.length, bw + 3, maxOf(labels, (t) => textWidth(t, fs - 3)) + 2, [0]));
+    const labelled = new Set(thinnedLabels(shown.length, bw + 3, maxOf(labels, (t) => textWidth(t, fs - 3)) * 1.15 + 4, [0]));
     shown.forEach((share, k) => {
       const ok = Number.isFinite(share);
       const bh = ok ? Math.max(1, share * (hgt - 24)) : 1;
