@@ -1,0 +1,148 @@
+// The float32 product on the WebAssembly kernel (gemm32.wat, or gemm32-fma.wat where the runtime has
+// relaxed SIMD): x packed once into row panels, the weight packed one KC × NC tile at a time (widened
+// from its stored type, pack32.ts), and one call into WebAssembly per block of MC rows × the tile.
+// Any run of output columns can be computed alone (the threads split a product by columns), and
+// every cell's sum runs t = 0, 1, 2, … whatever the blocking: a block of depth stores its float32
+// sums in C and the next one loads them back, which rounds nothing.
+//
+// Returns false where the kernel cannot run (no WebAssembly SIMD, or more memory than MAX_BYTES);
+// the caller then uses the plain JavaScript loops.
+import { gemm32FmaWasmBase64, gemm32WasmBase64 } from './gemm32-wasm.js';
+import { packRows, packWeightTile, PANEL_COLS } from './pack32.js';
+import type { StoredMatrix, WeightLayout } from './stored.js';
+
+/** Which loop runs: 'fused' (relaxed SIMD's multiply-add) or 'plain' (separate multiply and add). */
+export type KernelVariant = 'fused' | 'plain';
+
+interface Kernel {
+  readonly memory: WebAssembly.Memory;
+  /** Rows per A panel. */
+  readonly rows: number;
+  readonly block: (
+    pa: number, paStride: number, pb: number, pbStride: number, pc: number, ldc: number,
+    panelsI: number, panelsJ: number, kc: number, accumulate: number,
+  ) => void;
+}
+
+/** Above this, a product falls back to JavaScript rather than hold a large buffer. */
+export const MAX_BYTES = 1 << 30;
+/** Memory an instance may keep between products. */
+const KEEP_BYTES = 96 << 20;
+/** Packed rows of x per chunk at most (bytes): longer inputs are done a chunk of rows at a time. */
+const ROWS_BYTES = 32 << 20;
+/** Steps of depth per block: a 256 × 8 B panel (8 KB) stays in L1 beside the A panel it meets. */
+const KC = 256;
+/** Column panels per weight tile: 256 × 512 × 4 B = 512 KB, within L2 (1 MB a core here). */
+const NC = 512;
+/** Row panels per call: 32 panels of 6 rows × 256 steps × 4 B = 192 KB of A per block. */
+const MC_PANELS = 32;
+
+const kernels: Record<KernelVariant, Kernel | undefined | null> = { fused: null, plain: null }; // null: not tried
+let choice: KernelVariant | 'js' | 'auto' = 'auto';
+
+/** Tests and the bench pick a loop ('js': neither) or leave it to what the runtime validates ('auto'). */
+export function useKernel(which: KernelVariant | 'js' | 'auto'): void {
+  choice = which;
+}
+
+function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(text);
+  const bytes = new Uint8Array(new ArrayBuffer(binary.length));
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+function load(variant: KernelVariant): Kernel | undefined {
+  const have = kernels[variant];
+  if (have !== null) return have;
+  kernels[variant] = undefined;
+  try {
+    if (typeof WebAssembly !== 'object') return undefined;
+    const bytes = decodeBase64(variant === 'fused' ? gemm32FmaWasmBase64 : gemm32WasmBase64);
+    if (!WebAssembly.validate(bytes)) return undefined; // no SIMD, or no relaxed SIMD for the fused loop
+    const exports = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports;
+    kernels[variant] = {
+      memory: exports.memory as WebAssembly.Memory,
+      rows: (exports.rows as WebAssembly.Global).value as number,
+      block: exports.block as Kernel['block'],
+    };
+  } catch {
+    kernels[variant] = undefined;
+  }
+  return kernels[variant];
+}
+
+/** The loop products run on here, or undefined where only JavaScript runs. */
+export function kernelVariant(): KernelVariant | undefined {
+  if (choice === 'js') return undefined;
+  if (choice !== 'auto') return load(choice) ? choice : undefined;
+  // A fused loop validated once keeps being chosen; a runtime without it (or before its flag is set) gets the plain one.
+  if (kernels.fused || (kernels.fused === null && load('fused'))) return 'fused';
+  return load('plain') ? 'plain' : undefined;
+}
+
+const roundUp = (x: number, to: number) => Math.ceil(x / to) * to;
+
+function floatsOf(kernel: Kernel, bytes: number): Float32Array | undefined {
+  const have = kernel.memory.buffer.byteLength;
+  if (bytes > have) {
+    try {
+      kernel.memory.grow(Math.ceil((bytes - have) / 65536));
+    } catch {
+      return undefined;
+    }
+  }
+  return new Float32Array(kernel.memory.buffer);
+}
+
+/**
+ * Columns j0…j1 − 1 of x · W (or x · Wᵀ) into out (n rows, `ldo` floats apart, column j at j) on the
+ * kernel `variant` (default: the one kernelVariant picks). k is the depth; x holds n × k floats.
+ * False, with nothing written, where the kernel cannot run.
+ */
+export function productColumns(
+  x: Float32Array, n: number, k: number, w: StoredMatrix, layout: WeightLayout,
+  j0: number, j1: number, out: Float32Array, ldo: number, variant = kernelVariant(),
+): boolean {
+  const kernel = variant && choice !== 'js' ? load(variant) : undefined;
+  if (!kernel) return false;
+  const cols = j1 - j0;
+  if (n <= 0 || cols <= 0) return true;
+  if (k === 0) {
+    for (let i = 0; i < n; i++) out.fill(0, i * ldo + j0, i * ldo + j1);
+    return true;
+  }
+  const MR = kernel.rows, NR = PANEL_COLS;
+  const chunk = Math.max(MR, Math.floor(ROWS_BYTES / (4 * k * MR)) * MR);
+  const chunkRows = Math.min(roundUp(n, MR), chunk);
+  const nc = Math.min(NC, roundUp(cols, NR));
+  const aFloats = chunkRows * k, bFloats = Math.min(KC, k) * nc, cFloats = chunkRows * nc;
+  const bytes = 4 * (aFloats + bFloats + cFloats);
+  if (bytes > MAX_BYTES) return false;
+  const F = floatsOf(kernel, bytes);
+  if (!F) return false;
+  const aAt = 0, bAt = aFloats, cAt = aFloats + bFloats;
+  for (let i0 = 0; i0 < n; i0 += chunkRows) {
+    const rows = Math.min(chunkRows, n - i0), rowsPad = roundUp(rows, MR);
+    packRows(F, aAt, x, k, i0, rows, MR);
+    for (let c0 = j0; c0 < j1; c0 += nc) {
+      const tileCols = Math.min(nc, j1 - c0), tilePad = roundUp(tileCols, NR);
+      for (let t0 = 0; t0 < k; t0 += KC) {
+        const kc = Math.min(KC, k - t0);
+        packWeightTile(F, bAt, w, layout, t0, kc, c0, tileCols);
+        for (let p0 = 0; p0 < rowsPad / MR; p0 += MC_PANELS) {
+          const panels = Math.min(MC_PANELS, rowsPad / MR - p0);
+          kernel.block((aAt + p0 * MR * k + t0 * MR) * 4, MR * k * 4, bAt * 4, NR * kc * 4,
+            (cAt + p0 * MR * tilePad) * 4, tilePad * 4, panels, tilePad / NR, kc, t0 > 0 ? 1 : 0);
+        }
+      }
+      for (let r = 0; r < rows; r++) {
+        const from = cAt + r * tilePad;
+        out.set(F.subarray(from, from + tileCols), (i0 + r) * ldo + c0);
+      }
+    }
+  }
+  // A memory cannot shrink: after a large product let the instance go (rebuilt in microseconds).
+  if (kernel.memory.buffer.byteLength > KEEP_BYTES) kernels[variant!] = null;
+  return true;
+}
