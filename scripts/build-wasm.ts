@@ -12,8 +12,11 @@ const dir = join(__dirname, '..', 'src', 'core', 'kernels');
 export const WASM_MODULES: readonly { readonly file: string; readonly what: string; readonly sources: readonly { readonly wat: string; readonly name: string }[] }[] = [
   { file: 'gemm-wasm.ts', what: 'The compiled matrix kernel', sources: [{ wat: 'gemm.wat', name: 'gemmWasmBase64' }] },
   {
-    file: 'gemm32-wasm.ts', what: 'The compiled float32 kernels (separate multiply and add; fused)',
-    sources: [{ wat: 'gemm32.wat', name: 'gemm32WasmBase64' }, { wat: 'gemm32-fma.wat', name: 'gemm32FmaWasmBase64' }],
+    file: 'gemm32-wasm.ts', what: 'The compiled float32 kernels (separate multiply and add; fused) and their packing step',
+    sources: [
+      { wat: 'gemm32.wat', name: 'gemm32WasmBase64' }, { wat: 'gemm32-fma.wat', name: 'gemm32FmaWasmBase64' },
+      { wat: 'gemm32-pack.wat', name: 'gemm32PackWasmBase64' },
+    ],
   },
 ];
 

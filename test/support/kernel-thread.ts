@@ -10,6 +10,6 @@ import { ROOT } from './paths.js';
  * for a worker up to two minutes (one compiling its sources on a busy machine can be slow), so a test
  * waits for the event; the bound only ends a wait on a worker that died while this thread was blocked.
  */
-export function sourceKernelThreads(workers?: number, script = join(ROOT, 'src', 'core', 'threads', 'kernel-worker.ts')): KernelThreads {
-  return new KernelThreads(script, ['--require', 'tsx/cjs'], 120_000, workers);
+export function sourceKernelThreads(workers?: number, script = join(ROOT, 'src', 'core', 'threads', 'kernel-worker.ts'), minWork?: number): KernelThreads {
+  return new KernelThreads(script, ['--require', 'tsx/cjs'], 120_000, workers, minWork);
 }

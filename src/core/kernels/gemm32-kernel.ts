@@ -7,7 +7,7 @@
 //
 // Returns false where the kernel cannot run (no WebAssembly SIMD, or more memory than MAX_BYTES);
 // the caller then uses the plain JavaScript loops.
-import { gemm32FmaWasmBase64, gemm32WasmBase64 } from './gemm32-wasm.js';
+import { gemm32FmaWasmBase64, gemm32PackWasmBase64, gemm32WasmBase64 } from './gemm32-wasm.js';
 import { packRows, packWeightTile, PANEL_COLS } from './pack32.js';
 import type { StoredMatrix, WeightLayout } from './stored.js';
 
@@ -22,6 +22,15 @@ interface Kernel {
     pa: number, paStride: number, pb: number, pbStride: number, pc: number, ldc: number,
     panelsI: number, panelsJ: number, kc: number, accumulate: number,
   ) => void;
+  /** gemm32-pack.wat on the same memory (undefined if it would not load: then JavaScript packs). */
+  readonly pack: Packer | undefined;
+}
+
+interface Packer {
+  readonly rowsBF16: (src: number, srcStride: number, dst: number, kc: number, panels: number) => void;
+  readonly rowsF32: (src: number, srcStride: number, dst: number, kc: number, panels: number) => void;
+  readonly columnsBF16: (src: number, dst: number, kc: number, panels: number) => void;
+  readonly columnsF32: (src: number, dst: number, kc: number, panels: number) => void;
 }
 
 /** Above this, a product falls back to JavaScript rather than hold a large buffer. */
@@ -39,10 +48,17 @@ const MC_PANELS = 32;
 
 const kernels: Record<KernelVariant, Kernel | undefined | null> = { fused: null, plain: null }; // null: not tried
 let choice: KernelVariant | 'js' | 'auto' = 'auto';
+let usePacker = true;
 
 /** Tests and the bench pick a loop ('js': neither) or leave it to what the runtime validates ('auto'). */
 export function useKernel(which: KernelVariant | 'js' | 'auto'): void {
   choice = which;
+}
+
+/** Tests pack in JavaScript alone (false) to check the WebAssembly packing against it; the kernels are reloaded. */
+export function useWasmPacking(on: boolean): void {
+  usePacker = on;
+  kernels.fused = kernels.plain = null;
 }
 
 function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
@@ -61,15 +77,27 @@ function load(variant: KernelVariant): Kernel | undefined {
     const bytes = decodeBase64(variant === 'fused' ? gemm32FmaWasmBase64 : gemm32WasmBase64);
     if (!WebAssembly.validate(bytes)) return undefined; // no SIMD, or no relaxed SIMD for the fused loop
     const exports = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports;
+    const memory = exports.memory as WebAssembly.Memory;
     kernels[variant] = {
-      memory: exports.memory as WebAssembly.Memory,
+      memory,
       rows: (exports.rows as WebAssembly.Global).value as number,
       block: exports.block as Kernel['block'],
+      pack: packerOn(memory),
     };
   } catch {
     kernels[variant] = undefined;
   }
   return kernels[variant];
+}
+
+function packerOn(memory: WebAssembly.Memory): Packer | undefined {
+  try {
+    if (!usePacker) return undefined;
+    const exports = new WebAssembly.Instance(new WebAssembly.Module(decodeBase64(gemm32PackWasmBase64)), { kernel: { memory } }).exports;
+    return exports as unknown as Packer;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The loop products run on here, or undefined where only JavaScript runs. */
@@ -117,11 +145,11 @@ export function productColumns(
   const chunkRows = Math.min(roundUp(n, MR), chunk);
   const nc = Math.min(NC, roundUp(cols, NR));
   const aFloats = chunkRows * k, bFloats = Math.min(KC, k) * nc, cFloats = chunkRows * nc;
-  const bytes = 4 * (aFloats + bFloats + cFloats);
+  const bytes = 4 * (aFloats + 2 * bFloats + cFloats); // B twice: its raw words, then its panels
   if (bytes > MAX_BYTES) return false;
   const F = floatsOf(kernel, bytes);
   if (!F) return false;
-  const aAt = 0, bAt = aFloats, cAt = aFloats + bFloats;
+  const aAt = 0, bAt = aFloats, cAt = aFloats + bFloats, rawAt = cAt + cFloats;
   for (let i0 = 0; i0 < n; i0 += chunkRows) {
     const rows = Math.min(chunkRows, n - i0), rowsPad = roundUp(rows, MR);
     packRows(F, aAt, x, k, i0, rows, MR);
@@ -129,7 +157,7 @@ export function productColumns(
       const tileCols = Math.min(nc, j1 - c0), tilePad = roundUp(tileCols, NR);
       for (let t0 = 0; t0 < k; t0 += KC) {
         const kc = Math.min(KC, k - t0);
-        packWeightTile(F, bAt, w, layout, t0, kc, c0, tileCols);
+        if (!packOnKernel(kernel, w, layout, t0, kc, c0, tileCols, bAt, rawAt)) packWeightTile(F, bAt, w, layout, t0, kc, c0, tileCols);
         for (let p0 = 0; p0 < rowsPad / MR; p0 += MC_PANELS) {
           const panels = Math.min(MC_PANELS, rowsPad / MR - p0);
           kernel.block((aAt + p0 * MR * k + t0 * MR) * 4, MR * k * 4, bAt * 4, NR * kc * 4,
@@ -144,5 +172,36 @@ export function productColumns(
   }
   // A memory cannot shrink: after a large product let the instance go (rebuilt in microseconds).
   if (kernel.memory.buffer.byteLength > KEEP_BYTES) kernels[variant!] = null;
+  return true;
+}
+
+/**
+ * Packs a BF16 or F32 weight tile on gemm32-pack.wat: its raw words are copied (a memcpy a run) to
+ * float index `rawAt`, then widened and arranged into panels at `bAt`. False for other dtypes or
+ * where the packer did not load (then JavaScript packs).
+ */
+function packOnKernel(kernel: Kernel, w: StoredMatrix, layout: WeightLayout, t0: number, kc: number, j0: number, cols: number, bAt: number, rawAt: number): boolean {
+  const pack = kernel.pack;
+  if (!pack || (w.dtype !== 'BF16' && w.dtype !== 'F32')) return false;
+  const wide = w.dtype === 'F32', size = wide ? 4 : 2, NR = PANEL_COLS, panels = Math.ceil(cols / NR), padded = panels * NR;
+  const raw = wide ? new Float32Array(kernel.memory.buffer, rawAt * 4) : new Uint16Array(kernel.memory.buffer, rawAt * 4);
+  const d = w.data as Float32Array | Uint16Array;
+  if (layout === 'in-out') {
+    const m = w.cols;
+    for (let t = 0; t < kc; t++) {
+      const from = (t0 + t) * m + j0;
+      raw.set(d.subarray(from, from + cols), t * padded);
+      if (cols < padded) raw.fill(0, t * padded + cols, (t + 1) * padded);
+    }
+    (wide ? pack.rowsF32 : pack.rowsBF16)(rawAt * 4, padded * size, bAt * 4, kc, panels);
+    return true;
+  }
+  const k = w.cols;
+  for (let c = 0; c < cols; c++) {
+    const from = (j0 + c) * k + t0;
+    raw.set(d.subarray(from, from + kc), c * kc);
+  }
+  raw.fill(0, cols * kc, padded * kc);
+  (wide ? pack.columnsF32 : pack.columnsBF16)(rawAt * 4, bAt * 4, kc, panels);
   return true;
 }

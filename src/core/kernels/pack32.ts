@@ -25,50 +25,61 @@ export function packRows(F: Float32Array, at: number, x: Float32Array, k: number
   }
 }
 
+// One function per stored type, each only ever given one kind of array: a load from an array whose
+// kind varies is megamorphic in V8 and cost the packing 2–3 ns a number, more than the kernel's own time
+// at a few tokens.
+
+/** `count` numbers from d at s on into F at o, `step` apart. */
+function stridedF32(F: Float32Array, o: number, step: number, d: Float32Array, s: number, count: number): void {
+  for (let i = 0; i < count; i++, o += step) F[o] = d[s + i];
+}
+function stridedF64(F: Float32Array, o: number, step: number, d: Float64Array, s: number, count: number): void {
+  for (let i = 0; i < count; i++, o += step) F[o] = d[s + i];
+}
+function stridedF16(F: Float32Array, o: number, step: number, d: Uint16Array, s: number, count: number, table: Float32Array): void {
+  for (let i = 0; i < count; i++, o += step) F[o] = table[d[s + i]];
+}
+function stridedBF16(bits: Uint32Array, o: number, step: number, d: Uint16Array, s: number, count: number): void {
+  for (let i = 0; i < count; i++, o += step) bits[o] = d[s + i] << 16;
+}
+
+/** Copies `count` stored numbers from s on into F at o, `step` apart, widened. */
+function strided(F: Float32Array, bits: Uint32Array, o: number, step: number, w: StoredMatrix, s: number, count: number): void {
+  switch (w.dtype) {
+    case 'F32': return stridedF32(F, o, step, w.data as Float32Array, s, count);
+    case 'F64': return stridedF64(F, o, step, w.data as Float64Array, s, count);
+    case 'F16': return stridedF16(F, o, step, w.data as Uint16Array, s, count, halfTable32());
+    case 'BF16': return stridedBF16(bits, o, step, w.data as Uint16Array, s, count);
+  }
+}
+
 /**
  * Output columns j0…j0 + cols − 1 of the weight over depth t0…t0 + kc − 1 into panels of
  * PANEL_COLS at float index `at`: panel p holds b[t][0..7] for the tile's kc steps; columns past
  * the tile's end are zeros. 'out-in' reads each column's run of depth contiguously, 'in-out' each
- * step's run of columns.
+ * step's run of columns, eight to a panel.
  */
 export function packWeightTile(
   F: Float32Array, at: number, w: StoredMatrix, layout: WeightLayout, t0: number, kc: number, j0: number, cols: number,
 ): void {
-  const NR = PANEL_COLS, panels = Math.ceil(cols / NR), k = layout === 'out-in' ? w.cols : w.rows;
+  const NR = PANEL_COLS, panels = Math.ceil(cols / NR);
   const bits = new Uint32Array(F.buffer, F.byteOffset, F.length);
-  const d = w.data, table = w.dtype === 'F16' ? halfTable32() : undefined, bf16 = w.dtype === 'BF16';
   if (layout === 'out-in') {
+    const k = w.cols;
     for (let c = 0; c < panels * NR; c++) {
-      let o = at + Math.floor(c / NR) * NR * kc + (c % NR);
-      if (c >= cols) {
-        for (let t = 0; t < kc; t++, o += NR) F[o] = 0;
-        continue;
-      }
-      const src = (j0 + c) * k + t0, end = src + kc;
-      if (bf16) for (let s = src; s < end; s++, o += NR) bits[o] = d[s] << 16;
-      else if (table) for (let s = src; s < end; s++, o += NR) F[o] = table[d[s]];
-      else for (let s = src; s < end; s++, o += NR) F[o] = d[s];
+      const o = at + Math.floor(c / NR) * NR * kc + (c % NR);
+      if (c < cols) strided(F, bits, o, NR, w, (j0 + c) * k + t0, kc);
+      else for (let t = 0; t < kc; t++) F[o + t * NR] = 0;
     }
     return;
   }
-  const m = w.cols, full = Math.floor(cols / NR);
+  const m = w.cols;
   for (let t = 0; t < kc; t++) {
     const row = (t0 + t) * m + j0;
-    // The whole panels: eight contiguous words of the step's row each.
-    for (let p = 0; p < full; p++) {
-      const o = at + p * NR * kc + t * NR, s = row + p * NR;
-      if (bf16) for (let c = 0; c < NR; c++) bits[o + c] = d[s + c] << 16;
-      else if (table) for (let c = 0; c < NR; c++) F[o + c] = table[d[s + c]];
-      else for (let c = 0; c < NR; c++) F[o + c] = d[s + c];
-    }
-    if (full < panels) {
-      const o = at + full * NR * kc + t * NR, s = row + full * NR, left = cols - full * NR;
-      for (let c = 0; c < NR; c++) {
-        if (c >= left) F[o + c] = 0;
-        else if (bf16) bits[o + c] = d[s + c] << 16;
-        else if (table) F[o + c] = table[d[s + c]];
-        else F[o + c] = d[s + c];
-      }
+    for (let p = 0; p < panels; p++) {
+      const o = at + p * NR * kc + t * NR, run = Math.min(NR, cols - p * NR);
+      strided(F, bits, o, 1, w, row + p * NR, run);
+      for (let c = run; c < NR; c++) F[o + c] = 0;
     }
   }
 }

@@ -73,18 +73,20 @@ export class KernelThreads implements ProductHelper {
 
   /**
    * `script`: the worker's file (dist/kernel-worker.js); `execArgv`: its Node options (a loader, for a
-   * .ts source); `minWaitMs`: how long to wait for a worker at least; `workers`: how many.
+   * .ts source); `minWaitMs`: how long to wait for a worker at least; `workers`: how many;
+   * `minWork`: the fewest multiply-adds handed over (the bench lowers it to find the crossover).
    */
   constructor(
     private readonly script: string,
     private readonly execArgv: readonly string[] = [],
     private readonly minWaitMs = MIN_WAIT_MS,
     readonly workers = Math.min(MAX_WORKERS, availableParallelism() - 1),
+    private readonly minWork = MIN_WORK,
   ) {}
 
   start(x: Float32Array, n: number, k: number, w: StoredMatrix, layout: WeightLayout, variant: KernelVariant, out: Float32Array): HelpedColumns | undefined {
     const m = layout === 'out-in' ? w.rows : w.cols;
-    if (this.broken || this.workers < 1 || n * k * m < MIN_WORK || !(w.data.buffer instanceof SharedArrayBuffer)) return undefined;
+    if (this.broken || this.workers < 1 || n * k * m < this.minWork || !(w.data.buffer instanceof SharedArrayBuffer)) return undefined;
     const helpers = (this.helpers ??= this.boot()).filter((h) => Atomics.load(h.flags, BOOTED) === 1);
     if (this.broken || helpers.length === 0) return undefined;
     // Equal runs of whole panels, the calling thread's first.

@@ -6,9 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gemm32FmaWasmBase64, gemm32WasmBase64 } from '../../../../src/core/kernels/gemm32-wasm.js';
+import { gemm32FmaWasmBase64, gemm32PackWasmBase64, gemm32WasmBase64 } from '../../../../src/core/kernels/gemm32-wasm.js';
 import { gemm32, gemmStored, gemmStoredReference, type WeightLayout } from '../../../../src/core/kernels/gemm32.js';
-import { kernelVariant, useKernel, type KernelVariant } from '../../../../src/core/kernels/gemm32-kernel.js';
+import { kernelVariant, useKernel, useWasmPacking, type KernelVariant } from '../../../../src/core/kernels/gemm32-kernel.js';
 import { widenInto, type StoredMatrix } from '../../../../src/core/kernels/stored.js';
 import { enableRelaxedSimd } from '../../../../src/core/threads/kernel-simd.js';
 import { compileWat } from '../../../../scripts/compile-wat.js';
@@ -41,8 +41,8 @@ function firstDifference(a: Float32Array, b: Float32Array): number {
   return -1;
 }
 
-test('gemm32-wasm.ts holds exactly the bytes gemm32.wat and gemm32-fma.wat compile to (npm run build:wasm after editing)', async () => {
-  for (const [wat, base64] of [['gemm32.wat', gemm32WasmBase64], ['gemm32-fma.wat', gemm32FmaWasmBase64]] as const) {
+test('gemm32-wasm.ts holds exactly the bytes gemm32.wat, gemm32-fma.wat and gemm32-pack.wat compile to (npm run build:wasm after editing)', async () => {
+  for (const [wat, base64] of [['gemm32.wat', gemm32WasmBase64], ['gemm32-fma.wat', gemm32FmaWasmBase64], ['gemm32-pack.wat', gemm32PackWasmBase64]] as const) {
     const bytes = await compileWat(readFileSync(join(dir, wat), 'utf8'), wat);
     assert.equal(Buffer.from(bytes).toString('base64'), base64, wat);
   }
@@ -67,6 +67,24 @@ test('the separate multiply-and-add loop gives the reference bits for every dtyp
         const got = withKernel('plain', () => gemmStored(x, n, w, layout));
         const at = firstDifference(got, gemmStoredReference(x, n, w, layout));
         assert.equal(at, -1, `${n} × ${k} · ${dtype} ${layout} ${m}: cell ${at}`);
+      }
+    }
+  }
+});
+
+test('packing the weight in JavaScript gives the same bits as packing it in WebAssembly', () => {
+  let seed = 50;
+  for (const [n, k, m] of SHAPES) {
+    for (const dtype of ['BF16', 'F32'] as const) {
+      for (const layout of LAYOUTS) {
+        const x = randomFloats(n * k, seed++), w = weightFor(dtype, layout, k, m, seed++);
+        const packed = withKernel('fused', () => gemmStored(x, n, w, layout));
+        useWasmPacking(false);
+        try {
+          assert.equal(firstDifference(withKernel('fused', () => gemmStored(x, n, w, layout)), packed), -1, `${n} × ${k} · ${dtype} ${layout} ${m}`);
+        } finally {
+          useWasmPacking(true);
+        }
       }
     }
   }
