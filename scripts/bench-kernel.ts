@@ -5,7 +5,8 @@
 // and the ratio. Also the plain JavaScript reference on one small shape, and the hand-over's crossover
 // (a few tokens on one thread and on all) that sets kernel-thread.ts's MIN_WORK.
 // Figures, not assertions: timing belongs here, not in tests.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { gemmStored, gemmStoredReference } from '../src/core/kernels/gemm32.js';
@@ -23,30 +24,48 @@ const SHAPES: readonly Shape[] = [
 const TOKENS = [128, 1024];
 const ROOT = join(__dirname, '..');
 
-/** numpy's float32 product x · wᵀ at every shape, best of `runs`, with the BLAS threadpoolctl reports. */
+/**
+ * numpy's float32 product x · wᵀ, best of five, for each shape sent as a JSON line; the first line out
+ * is what threadpoolctl reports. One process for the whole run, asked just before each of our own
+ * timings, so that both see the same load on a shared machine.
+ */
 const NUMPY = String.raw`
 import json, sys, time
 import numpy as np
 from threadpoolctl import threadpool_info
-shapes = json.loads(sys.argv[1])
+print(json.dumps([{k: i.get(k) for k in ("internal_api", "version", "num_threads", "architecture")} for i in threadpool_info()]), flush=True)
 rng = np.random.default_rng(1)
-out = {"blas": [{k: i.get(k) for k in ("internal_api", "version", "num_threads", "architecture")} for i in threadpool_info()], "gflops": []}
-for n, k, m in shapes:
+for line in sys.stdin:
+    n, k, m = json.loads(line)
     x = rng.standard_normal((n, k), dtype=np.float32); w = rng.standard_normal((m, k), dtype=np.float32)
     best = float("inf")
     for _ in range(5):
         t = time.perf_counter(); x @ w.T; best = min(best, time.perf_counter() - t)
-    out["gflops"].append(2 * n * k * m / best / 1e9)
-print(json.dumps(out))
+    print(2 * n * k * m / best / 1e9, flush=True)
 `;
 
-function numpy(shapes: readonly [number, number, number][]): { blas: unknown[]; gflops: number[] } | string {
+/** The numpy process: ask(n, k, m) → its GFLOP/s (NaN if numpy did not run). */
+function numpy(): { blas: Promise<string>; ask(n: number, k: number, m: number): Promise<number>; close(): void } {
   const env = { ...process.env };
   delete env.OPENBLAS_CORETYPE;
   delete env.OPENBLAS_L2_SIZE;
-  const r = spawnSync('/usr/bin/python3', ['-c', NUMPY, JSON.stringify(shapes)], { env, encoding: 'utf8', maxBuffer: 1 << 20 });
-  if (r.status !== 0) return `numpy did not run: ${(r.stderr || r.error?.message || '').trim().split('\n').pop()}`;
-  return JSON.parse(r.stdout) as { blas: unknown[]; gflops: number[] };
+  const child = spawn('/usr/bin/python3', ['-c', NUMPY], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout });
+  const waiting: ((line: string | undefined) => void)[] = [];
+  lines.on('line', (line) => waiting.shift()?.(line));
+  lines.on('close', () => { for (const w of waiting.splice(0)) w(undefined); });
+  child.on('error', () => { for (const w of waiting.splice(0)) w(undefined); });
+  const next = () => new Promise<string | undefined>((resolve) => waiting.push(resolve));
+  const blas = next().then((l) => l ?? 'numpy did not run');
+  return {
+    blas,
+    ask: async (n, k, m) => {
+      const answer = next();
+      child.stdin.write(JSON.stringify([n, k, m]) + '\n');
+      return Number((await answer) ?? NaN);
+    },
+    close: () => child.stdin.end(),
+  };
 }
 
 function sharedWeight(dtype: 'BF16' | 'F32', rows: number, cols: number): StoredMatrix {
@@ -84,30 +103,29 @@ async function main(): Promise<void> {
   const cores = threads.workers + 1;
   console.log(`kernel: ${kernelVariant() ?? 'none (plain JavaScript)'}; threads: 1 and ${cores} (${availableParallelism()} cores)`);
 
-  const cases = TOKENS.flatMap((n) => SHAPES.map((s) => [n, s.k, s.m] as [number, number, number]));
-  const reference = numpy(cases);
-  if (typeof reference === 'string') console.log(reference);
-  else console.log(`numpy's BLAS (threadpoolctl): ${JSON.stringify(reference.blas)}`);
-
-  const header = ['shape', 'dtype', '1 thread', `${cores} threads`, 'numpy', 'ratio'];
-  console.log(header.join('\t'));
-  cases.forEach(([n, k, m], c) => {
-    const shape = SHAPES[c % SHAPES.length];
-    const x = input(n, k);
-    const np = typeof reference === 'string' ? NaN : reference.gflops[c];
-    for (const dtype of ['BF16', 'F32'] as const) {
-      // nn.Linear's [out, in] for Llama, Conv1D's [in, out] for GPT-2: as their files store them.
-      const layout = shape.model === 'GPT-2' ? 'in-out' : 'out-in';
-      const w = layout === 'out-in' ? sharedWeight(dtype, m, k) : sharedWeight(dtype, k, m);
-      const runs = n * k * m > 2e9 ? 3 : 5;
-      installProductHelper(undefined);
-      const one = gflops(n, k, m, best(() => gemmStored(x, n, w, layout), runs));
-      installProductHelper(threads);
-      const all = gflops(n, k, m, best(() => gemmStored(x, n, w, layout), runs));
-      installProductHelper(undefined);
-      console.log([`${shape.model} ${n} × ${k} → ${m}`, dtype, one.toFixed(1), all.toFixed(1), np.toFixed(1), `${((100 * all) / np).toFixed(0)}%`].join('\t'));
+  const reference = numpy();
+  console.log(`numpy's BLAS (threadpoolctl): ${await reference.blas}`);
+  console.log(['shape', 'dtype', '1 thread', `${cores} threads`, '(runs on workers)', 'numpy', 'ratio'].join('\t'));
+  for (const n of TOKENS) {
+    for (const shape of SHAPES) {
+      const { k, m } = shape, x = input(n, k);
+      for (const dtype of ['BF16', 'F32'] as const) {
+        // nn.Linear's [out, in] for Llama, Conv1D's [in, out] for GPT-2: as their files store them.
+        const layout = shape.model === 'GPT-2' ? 'in-out' : 'out-in';
+        const w = layout === 'out-in' ? sharedWeight(dtype, m, k) : sharedWeight(dtype, k, m);
+        const runs = n * k * m > 2e9 ? 3 : 5;
+        const np = await reference.ask(n, k, m);
+        installProductHelper(undefined);
+        const one = gflops(n, k, m, best(() => gemmStored(x, n, w, layout), runs));
+        installProductHelper(threads);
+        const handed = threads.handedOver();
+        const all = gflops(n, k, m, best(() => gemmStored(x, n, w, layout), runs));
+        installProductHelper(undefined);
+        console.log([`${shape.model} ${n} × ${k} → ${m}`, dtype, one.toFixed(1), all.toFixed(1), threads.handedOver() - handed, np.toFixed(1), `${((100 * all) / np).toFixed(0)}%`].join('\t'));
+      }
     }
-  });
+  }
+  reference.close();
 
   // The plain JavaScript reference, for scale: one small shape.
   {
@@ -116,16 +134,15 @@ async function main(): Promise<void> {
   }
 
   // The crossover: a few tokens through GPT-2's 768 → 2304, on one thread and handed over.
-  console.log('hand-over crossover, GPT-2 768 → 2304 BF16 (ms: 1 thread / all threads; multiply-adds)');
-  const w = sharedWeight('BF16', 768, 2304);
-  for (const n of [1, 2, 4, 8, 16, 32]) {
-    const x = input(n, 768);
+  console.log('hand-over crossover, BF16 in-out (ms: 1 thread / all threads, every product handed over; multiply-adds)');
+  for (const [n, k, m] of [[1, 64, 768], [1, 768, 768], [1, 768, 2304], [2, 768, 2304], [4, 768, 2304], [8, 768, 2304], [16, 768, 2304], [32, 768, 2304]]) {
+    const x = input(n, k), w = sharedWeight('BF16', k, m);
     installProductHelper(undefined);
     const one = best(() => gemmStored(x, n, w, 'in-out'), 30);
     installProductHelper(threads);
     const all = best(() => gemmStored(x, n, w, 'in-out'), 30);
     installProductHelper(undefined);
-    console.log(`  n = ${n}: ${one.toFixed(2)} / ${all.toFixed(2)} ms; ${(n * 768 * 2304 / 1e6).toFixed(1)} M`);
+    console.log(`  ${n} × ${k} → ${m}: ${one.toFixed(2)} / ${all.toFixed(2)} ms; ${(n * k * m / 1e6).toFixed(2)} M`);
   }
   await threads.close();
 }

@@ -9,7 +9,7 @@
 // the caller then uses the plain JavaScript loops.
 import { gemm32FmaWasmBase64, gemm32PackWasmBase64, gemm32WasmBase64 } from './gemm32-wasm.js';
 import { packRows, packWeightTile, PANEL_COLS } from './pack32.js';
-import type { StoredMatrix, WeightLayout } from './stored.js';
+import { halfTable32, type StoredMatrix, type WeightLayout } from './stored.js';
 
 /** Which loop runs: 'fused' (relaxed SIMD's multiply-add) or 'plain' (separate multiply and add). */
 export type KernelVariant = 'fused' | 'plain';
@@ -123,6 +123,16 @@ function floatsOf(kernel: Kernel, bytes: number): Float32Array | undefined {
   return new Float32Array(kernel.memory.buffer);
 }
 
+/** The runs of output columns a thread computes, claimed one at a time (the threads share them out as they go). */
+export interface ColumnRuns {
+  /** The widest run there will be (for the memory the kernel sets aside). */
+  readonly widest: number;
+  /** The next run, j0…j1 − 1, or undefined when there are none left. */
+  next(): readonly [number, number] | undefined;
+  /** Run j0… is written. */
+  done?(j0: number): void;
+}
+
 /**
  * Columns j0…j1 − 1 of x · W (or x · Wᵀ) into out (n rows, `ldo` floats apart, column j at j) on the
  * kernel `variant` (default: the one kernelVariant picks). k is the depth; x holds n × k floats.
@@ -132,76 +142,96 @@ export function productColumns(
   x: Float32Array, n: number, k: number, w: StoredMatrix, layout: WeightLayout,
   j0: number, j1: number, out: Float32Array, ldo: number, variant = kernelVariant(),
 ): boolean {
+  let given = false;
+  const one: ColumnRuns = { widest: j1 - j0, next: () => (given || j1 <= j0 ? undefined : ((given = true), [j0, j1])) };
+  return productRuns(x, n, k, w, layout, one, out, ldo, variant);
+}
+
+/**
+ * The columns of each run `runs` gives, as productColumns computes them, x packed once for them all
+ * (unless x is so long that it is packed a chunk of rows at a time). False, with no run claimed,
+ * where the kernel cannot run.
+ */
+export function productRuns(
+  x: Float32Array, n: number, k: number, w: StoredMatrix, layout: WeightLayout,
+  runs: ColumnRuns, out: Float32Array, ldo: number, variant = kernelVariant(),
+): boolean {
   const kernel = variant && choice !== 'js' ? load(variant) : undefined;
   if (!kernel) return false;
-  const cols = j1 - j0;
-  if (n <= 0 || cols <= 0) return true;
-  if (k === 0) {
-    for (let i = 0; i < n; i++) out.fill(0, i * ldo + j0, i * ldo + j1);
-    return true;
-  }
   const MR = kernel.rows, NR = PANEL_COLS;
-  const chunk = Math.max(MR, Math.floor(ROWS_BYTES / (4 * k * MR)) * MR);
-  const chunkRows = Math.min(roundUp(n, MR), chunk);
-  const nc = Math.min(NC, roundUp(cols, NR));
+  const chunk = Math.max(MR, Math.floor(ROWS_BYTES / (4 * Math.max(k, 1) * MR)) * MR);
+  const chunkRows = Math.min(roundUp(Math.max(n, 1), MR), chunk);
+  const nc = Math.min(NC, roundUp(Math.max(runs.widest, 1), NR));
   const aFloats = chunkRows * k, bFloats = Math.min(KC, k) * nc, cFloats = chunkRows * nc;
   const bytes = 4 * (aFloats + 2 * bFloats + cFloats); // B twice: its raw words, then its panels
   if (bytes > MAX_BYTES) return false;
   const F = floatsOf(kernel, bytes);
   if (!F) return false;
   const aAt = 0, bAt = aFloats, cAt = aFloats + bFloats, rawAt = cAt + cFloats;
-  for (let i0 = 0; i0 < n; i0 += chunkRows) {
-    const rows = Math.min(chunkRows, n - i0), rowsPad = roundUp(rows, MR);
-    packRows(F, aAt, x, k, i0, rows, MR);
-    for (let c0 = j0; c0 < j1; c0 += nc) {
-      const tileCols = Math.min(nc, j1 - c0), tilePad = roundUp(tileCols, NR);
-      for (let t0 = 0; t0 < k; t0 += KC) {
-        const kc = Math.min(KC, k - t0);
-        if (!packOnKernel(kernel, w, layout, t0, kc, c0, tileCols, bAt, rawAt)) packWeightTile(F, bAt, w, layout, t0, kc, c0, tileCols);
-        for (let p0 = 0; p0 < rowsPad / MR; p0 += MC_PANELS) {
-          const panels = Math.min(MC_PANELS, rowsPad / MR - p0);
-          kernel.block((aAt + p0 * MR * k + t0 * MR) * 4, MR * k * 4, bAt * 4, NR * kc * 4,
-            (cAt + p0 * MR * tilePad) * 4, tilePad * 4, panels, tilePad / NR, kc, t0 > 0 ? 1 : 0);
+  let packed = -1; // the first row of the chunk of x now packed
+  for (let run = runs.next(); run; run = runs.next()) {
+    const [j0, j1] = run;
+    if (k === 0) for (let i = 0; i < n; i++) out.fill(0, i * ldo + j0, i * ldo + j1);
+    for (let i0 = 0; i0 < n && k > 0; i0 += chunkRows) {
+      const rows = Math.min(chunkRows, n - i0), rowsPad = roundUp(rows, MR);
+      if (packed !== i0) packRows(F, aAt, x, k, i0, rows, MR);
+      packed = i0;
+      for (let c0 = j0; c0 < j1; c0 += nc) {
+        const tileCols = Math.min(nc, j1 - c0), tilePad = roundUp(tileCols, NR);
+        for (let t0 = 0; t0 < k; t0 += KC) {
+          const kc = Math.min(KC, k - t0);
+          if (!packOnKernel(kernel, w, layout, t0, kc, c0, tileCols, bAt, rawAt)) packWeightTile(F, bAt, w, layout, t0, kc, c0, tileCols);
+          for (let p0 = 0; p0 < rowsPad / MR; p0 += MC_PANELS) {
+            const panels = Math.min(MC_PANELS, rowsPad / MR - p0);
+            kernel.block((aAt + p0 * MR * k + t0 * MR) * 4, MR * k * 4, bAt * 4, NR * kc * 4,
+              (cAt + p0 * MR * tilePad) * 4, tilePad * 4, panels, tilePad / NR, kc, t0 > 0 ? 1 : 0);
+          }
+        }
+        for (let r = 0; r < rows; r++) {
+          const from = cAt + r * tilePad;
+          out.set(F.subarray(from, from + tileCols), (i0 + r) * ldo + c0);
         }
       }
-      for (let r = 0; r < rows; r++) {
-        const from = cAt + r * tilePad;
-        out.set(F.subarray(from, from + tileCols), (i0 + r) * ldo + c0);
-      }
     }
+    runs.done?.(j0);
   }
   // A memory cannot shrink: after a large product let the instance go (rebuilt in microseconds).
   if (kernel.memory.buffer.byteLength > KEEP_BYTES) kernels[variant!] = null;
   return true;
 }
 
+/** F16 words widened through the table into a contiguous run (the one array kind this loop sees). */
+function halvesInto(raw: Float32Array, at: number, d: Uint16Array, from: number, count: number, table: Float32Array): void {
+  for (let i = 0; i < count; i++) raw[at + i] = table[d[from + i]];
+}
+
 /**
- * Packs a BF16 or F32 weight tile on gemm32-pack.wat: its raw words are copied (a memcpy a run) to
- * float index `rawAt`, then widened and arranged into panels at `bAt`. False for other dtypes or
- * where the packer did not load (then JavaScript packs).
+ * Packs a weight tile on gemm32-pack.wat: its numbers are copied in runs to float index `rawAt` (BF16
+ * as raw words; F32 as they are and F64 rounded, both by TypedArray.set; F16 through the table), then
+ * widened and arranged into panels at `bAt`. False where the packer did not load (then JavaScript packs).
  */
 function packOnKernel(kernel: Kernel, w: StoredMatrix, layout: WeightLayout, t0: number, kc: number, j0: number, cols: number, bAt: number, rawAt: number): boolean {
   const pack = kernel.pack;
-  if (!pack || (w.dtype !== 'BF16' && w.dtype !== 'F32')) return false;
-  const wide = w.dtype === 'F32', size = wide ? 4 : 2, NR = PANEL_COLS, panels = Math.ceil(cols / NR), padded = panels * NR;
-  const raw = wide ? new Float32Array(kernel.memory.buffer, rawAt * 4) : new Uint16Array(kernel.memory.buffer, rawAt * 4);
-  const d = w.data as Float32Array | Uint16Array;
+  if (!pack) return false;
+  const words = w.dtype === 'BF16', size = words ? 2 : 4, NR = PANEL_COLS, panels = Math.ceil(cols / NR), padded = panels * NR;
+  const raw = words ? new Uint16Array(kernel.memory.buffer, rawAt * 4) : new Float32Array(kernel.memory.buffer, rawAt * 4);
+  const table = w.dtype === 'F16' ? halfTable32() : undefined;
+  const run = (from: number, count: number, at: number) => {
+    if (table) halvesInto(raw as Float32Array, at, w.data as Uint16Array, from, count, table);
+    else raw.set(w.data.subarray(from, from + count), at);
+  };
   if (layout === 'in-out') {
     const m = w.cols;
     for (let t = 0; t < kc; t++) {
-      const from = (t0 + t) * m + j0;
-      raw.set(d.subarray(from, from + cols), t * padded);
+      run((t0 + t) * m + j0, cols, t * padded);
       if (cols < padded) raw.fill(0, t * padded + cols, (t + 1) * padded);
     }
-    (wide ? pack.rowsF32 : pack.rowsBF16)(rawAt * 4, padded * size, bAt * 4, kc, panels);
+    (words ? pack.rowsBF16 : pack.rowsF32)(rawAt * 4, padded * size, bAt * 4, kc, panels);
     return true;
   }
   const k = w.cols;
-  for (let c = 0; c < cols; c++) {
-    const from = (j0 + c) * k + t0;
-    raw.set(d.subarray(from, from + kc), c * kc);
-  }
+  for (let c = 0; c < cols; c++) run((j0 + c) * k + t0, kc, c * kc);
   raw.fill(0, cols * kc, padded * kc);
-  (wide ? pack.columnsF32 : pack.columnsBF16)(rawAt * 4, bAt * 4, kc, panels);
+  (words ? pack.columnsBF16 : pack.columnsF32)(rawAt * 4, bAt * 4, kc, panels);
   return true;
 }

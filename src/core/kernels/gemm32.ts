@@ -63,13 +63,8 @@ export function gemmStored(x: Float32Array, n: number, w: StoredMatrix, layout: 
   const out = new Float32Array(n * m);
   if (n === 0 || m === 0) return out;
   const variant = kernelVariant();
-  const helped = variant && k > 0 ? productHelper()?.start(x, n, k, w, layout, variant, out) : undefined;
-  const own = helped ? helped.own : m;
-  try {
-    if (!productColumns(x, n, k, w, layout, 0, own, out, m, variant)) referenceColumns(x, n, k, w, layout, 0, own, out, m);
-  } finally {
-    helped?.finish();
-  }
+  if (variant && k > 0 && productHelper()?.product(x, n, k, w, layout, variant, out)) return out;
+  if (!productColumns(x, n, k, w, layout, 0, m, out, m, variant)) referenceColumns(x, n, k, w, layout, 0, m, out, m);
   return out;
 }
 

@@ -1,23 +1,18 @@
-// The other cores of a float32 product, where the runtime has them: the core computes the first run of
-// a product's output columns on its own thread while an installed ProductHelper computes the rest
-// elsewhere (core/threads/kernel-thread.ts: Node's worker threads). The core knows no threads; where
+// The other cores of a float32 product, where the runtime has them: an installed ProductHelper
+// (core/threads/kernel-thread.ts: Node's worker threads) shares a product's output columns out between
+// the calling thread and others. The core knows no threads; where
 // nothing is installed (a browser, vscode.dev, ATTN_THREADS=1) every column is computed here. Any split
 // gives the same bits, since a cell's sum order depends on the depth alone.
 import type { KernelVariant } from './gemm32-kernel.js';
 import type { StoredMatrix, WeightLayout } from './stored.js';
 
-/** Columns handed over: the caller computes 0…own − 1, then finish() waits for the rest and writes them into the output. */
-export interface HelpedColumns {
-  readonly own: number;
-  finish(): void;
-}
-
 export interface ProductHelper {
   /**
-   * Starts columns own…m − 1 of x · W (x: n × k; the result n × m into `out`) on other threads, on the
-   * same kernel `variant`; undefined when it takes none (too little work, or the weight cannot be shared).
+   * x · W (x: n × k; the result n × m into `out`, which is all zeros) on this thread and others, all
+   * on the kernel `variant`; false when it takes none of it (too little work, a weight it cannot share):
+   * then the caller computes it alone.
    */
-  start(x: Float32Array, n: number, k: number, w: StoredMatrix, layout: WeightLayout, variant: KernelVariant, out: Float32Array): HelpedColumns | undefined;
+  product(x: Float32Array, n: number, k: number, w: StoredMatrix, layout: WeightLayout, variant: KernelVariant, out: Float32Array): boolean;
 }
 
 let installed: ProductHelper | undefined;

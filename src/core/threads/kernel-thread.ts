@@ -1,15 +1,17 @@
 // Every core for the float32 products, where Node runs them (the attn CLI, the editor's model worker):
-// a ProductHelper (core/kernels) that splits a product's output columns between the calling thread and
-// one worker thread per other core (kernel-worker.ts), then blocks in Atomics.wait until they are done.
-// A weight over a SharedArrayBuffer (the forward stores them there) is read by the workers where it
-// lies; x is copied into a shared buffer once per product, and the workers' columns come back in
-// another. Every thread runs the same kernel, and a cell's sum order depends on the depth alone, so
-// the split changes no bit.
+// a ProductHelper (core/kernels) that shares a product's output columns out between the calling thread
+// and one worker thread per other core (kernel-worker.ts). The columns are cut into runs that the
+// threads claim one at a time from a shared counter (each worker's first run is set aside for it), so
+// a thread whose core is busy with something else takes fewer; the calling thread then blocks in
+// Atomics.wait until the workers are done. A weight over a SharedArrayBuffer (the forward stores them
+// there) is read by the workers where it lies; x is copied into a shared buffer once per product, and
+// every thread writes its runs into a shared output. Every thread runs the same kernel, and a cell's sum
+// order depends on the depth alone, so the split changes no bit.
 //
 // The workers start at the first product big enough to share and take work once they have booted
-// (until then the calling thread does it all). They are unref'd: they never keep a process alive. A
-// worker that fails to start, throws, or does not answer within a generous deadline has its columns
-// computed here instead, and the helper stops handing work over. ATTN_THREADS=1 turns it off.
+// (until then the calling thread does it all). They are unref'd: they never keep a process alive. A run
+// that a worker does not finish (it fails, or does not answer within a generous deadline) is computed
+// here instead, and the helper stops handing work over. ATTN_THREADS=1 turns it off.
 //
 // The worker's script is the caller's to name: an entry point passes the bundle beside it
 // (dist/kernel-worker.js), the tests and the bench the TypeScript source with their loader in
@@ -17,16 +19,16 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import { productColumns, type KernelVariant } from '../kernels/gemm32-kernel.js';
+import { productColumns, productRuns, type ColumnRuns, type KernelVariant } from '../kernels/gemm32-kernel.js';
 import { PANEL_COLS } from '../kernels/pack32.js';
-import type { HelpedColumns, ProductHelper } from '../kernels/product-helper.js';
+import type { ProductHelper } from '../kernels/product-helper.js';
 import { referenceColumns } from '../kernels/gemm32.js';
 import type { StoredMatrix, WeightLayout } from '../kernels/stored.js';
 import { enableRelaxedSimd } from './kernel-simd.js';
 
 enableRelaxedSimd();
 
-/** Columns j0…j1 − 1 of x · W into out (rows ldo apart), all three arrays over SharedArrayBuffers. */
+/** A product whose column runs the threads claim: x, the weight and out all over SharedArrayBuffers. */
 export interface ColumnsJob {
   readonly id: number;
   readonly x: Float32Array;
@@ -35,17 +37,46 @@ export interface ColumnsJob {
   readonly w: StoredMatrix;
   readonly layout: WeightLayout;
   readonly variant: KernelVariant;
-  readonly j0: number;
-  readonly j1: number;
+  /** n × m, rows m floats apart. */
   readonly out: Float32Array;
-  readonly ldo: number;
+  readonly m: number;
+  /** Columns per run (the last may be shorter). */
+  readonly run: number;
+  /** [0]: the next run to claim. */
+  readonly counter: Int32Array;
+  /** Per run: 0 until written, then 1 + the index of the thread that wrote it (0: the calling thread). */
+  readonly done: Int32Array;
+  /** This thread's index (1…) and so its first run. */
+  readonly thread: number;
+}
+
+/** The runs of a job as a thread claims them: its own first, then the next unclaimed until none is left. */
+export function claimedRuns(job: Pick<ColumnsJob, 'm' | 'run' | 'counter' | 'done' | 'thread'>): ColumnRuns {
+  const runs = Math.ceil(job.m / job.run);
+  let first = true;
+  const span = (r: number) => (r < runs ? ([r * job.run, Math.min(job.m, (r + 1) * job.run)] as const) : undefined);
+  return {
+    widest: job.run,
+    next: () => {
+      if (first) {
+        first = false;
+        return span(job.thread);
+      }
+      return span(Atomics.add(job.counter, 0, 1));
+    },
+    done: (j0) => Atomics.store(job.done, j0 / job.run, job.thread + 1),
+  };
 }
 
 /** A worker's flags: 1 once booted; the id of the last job it answered; of the last it could not do. */
 export const BOOTED = 0, ANSWERED = 1, FAILED = 2;
 
-/** Below this many multiply-adds, a hand-over costs more than it saves (measured by npm run bench:kernel). */
-export const MIN_WORK = 1 << 22;
+/**
+ * Below this many multiply-adds a hand-over is not worth its message and wake-up. Measured by npm run
+ * bench:kernel on two cores: even one token through 768 → 2304 (1.8 M) took 0.9 ms on two threads
+ * against 2.2 ms on one, since the weight's packing is shared out too.
+ */
+export const MIN_WORK = 1 << 20;
 /** Workers at most, whatever the machine. */
 const MAX_WORKERS = 15;
 /** How long to wait for a worker at least, and at most this many times the calling thread's own share. */
@@ -84,40 +115,38 @@ export class KernelThreads implements ProductHelper {
     private readonly minWork = MIN_WORK,
   ) {}
 
-  start(x: Float32Array, n: number, k: number, w: StoredMatrix, layout: WeightLayout, variant: KernelVariant, out: Float32Array): HelpedColumns | undefined {
+  product(x: Float32Array, n: number, k: number, w: StoredMatrix, layout: WeightLayout, variant: KernelVariant, out: Float32Array): boolean {
     const m = layout === 'out-in' ? w.rows : w.cols;
-    if (this.broken || this.workers < 1 || n * k * m < this.minWork || !(w.data.buffer instanceof SharedArrayBuffer)) return undefined;
+    if (this.broken || this.workers < 1 || n * k * m < this.minWork || !(w.data.buffer instanceof SharedArrayBuffer)) return false;
     const helpers = (this.helpers ??= this.boot()).filter((h) => Atomics.load(h.flags, BOOTED) === 1);
-    if (this.broken || helpers.length === 0) return undefined;
-    // Equal runs of whole panels, the calling thread's first.
-    const panels = Math.ceil(m / PANEL_COLS), parts = helpers.length + 1;
-    const edge = (p: number) => Math.min(m, Math.round((panels * p) / parts) * PANEL_COLS);
-    const own = edge(1);
-    if (own >= m) return undefined;
-    const sx = this.scratch('sharedX', n * k), so = this.scratch('sharedOut', n * m);
-    sx.set(x.subarray(0, n * k));
+    if (this.broken || helpers.length === 0) return false;
+    const threads = helpers.length + 1;
+    // About four runs a thread, whole panels, no wider than the kernel's tile.
+    const run = Math.min(512, PANEL_COLS * Math.max(4, Math.ceil(m / (4 * threads * PANEL_COLS))));
+    const runs = Math.ceil(m / run);
+    if (runs < threads) return false;
+    const x0 = this.scratch('sharedX', n * k), out0 = this.scratch('sharedOut', n * m);
+    x0.set(x.subarray(0, n * k));
     const id = ++this.jobs;
-    const given = helpers.map((h, i) => {
-      const job: ColumnsJob = { id, x: sx, n, k, w, layout, variant, j0: edge(i + 1), j1: edge(i + 2), out: so, ldo: m };
-      h.port.postMessage(job);
-      return { h, j0: job.j0, j1: job.j1 };
-    });
+    const counter = new Int32Array(new SharedArrayBuffer(4)), done = new Int32Array(new SharedArrayBuffer(4 * runs));
+    counter[0] = threads; // runs 0…threads − 1 are each thread's first
+    const job = (thread: number): ColumnsJob => ({ id, x: x0, n, k, w, layout, variant, out: out0, m, run, counter, done, thread });
+    helpers.forEach((h, i) => h.port.postMessage(job(i + 1)));
     const started = performance.now();
-    return {
-      own,
-      finish: () => {
-        const ownMs = performance.now() - started;
-        for (const { h, j0, j1 } of given) {
-          if (j1 <= j0) continue;
-          if (this.wait(h, id, ownMs)) {
-            for (let i = 0; i < n; i++) out.set(so.subarray(i * m + j0, i * m + j1), i * m + j0);
-            this.handed++;
-          } else if (!productColumns(x, n, k, w, layout, j0, j1, out, m, variant)) {
-            referenceColumns(x, n, k, w, layout, j0, j1, out, m);
-          }
-        }
-      },
-    };
+    // Where this thread's kernel cannot run it claims nothing, and its runs are computed below.
+    productRuns(x0, n, k, w, layout, claimedRuns(job(0)), out0, m, variant);
+    const ownMs = performance.now() - started;
+    for (const h of helpers) this.wait(h, id, ownMs);
+    // Which runs are written, read before they are copied: a worker given up on may still be writing.
+    const written = Array.from({ length: runs }, (_, r) => Atomics.load(done, r));
+    out.set(out0.subarray(0, n * m));
+    for (let r = 0; r < runs; r++) {
+      if (written[r] > 1) this.handed++;
+      if (written[r] > 0) continue;
+      const j0 = r * run, j1 = Math.min(m, j0 + run);
+      if (!productColumns(x, n, k, w, layout, j0, j1, out, m, variant)) referenceColumns(x, n, k, w, layout, j0, j1, out, m);
+    }
+    return true;
   }
 
   /** Resolves once every worker has booted (or failed to): the tests and the bench wait for it. */
@@ -136,7 +165,7 @@ export class KernelThreads implements ProductHelper {
     }
   }
 
-  /** How many column runs the workers have computed (for the tests). */
+  /** How many column runs the workers have computed (for the tests and the bench). */
   handedOver(): number {
     return this.handed;
   }
@@ -196,6 +225,9 @@ export class KernelThreads implements ProductHelper {
 
   private giveUp(): void {
     this.broken = true;
+    // A worker given up on may still write: into buffers no later product uses.
+    this.sharedX = new Float32Array(new SharedArrayBuffer(0));
+    this.sharedOut = new Float32Array(new SharedArrayBuffer(0));
     void this.close();
   }
 }

@@ -75,7 +75,7 @@ test('the separate multiply-and-add loop gives the reference bits for every dtyp
 test('packing the weight in JavaScript gives the same bits as packing it in WebAssembly', () => {
   let seed = 50;
   for (const [n, k, m] of SHAPES) {
-    for (const dtype of ['BF16', 'F32'] as const) {
+    for (const dtype of DTYPES) {
       for (const layout of LAYOUTS) {
         const x = randomFloats(n * k, seed++), w = weightFor(dtype, layout, k, m, seed++);
         const packed = withKernel('fused', () => gemmStored(x, n, w, layout));
@@ -165,6 +165,27 @@ test('hostile shapes are refused with a RangeError that names what is wrong, bef
   assert.throws(() => gemmStored(new Float32Array(8), 1, { ...w, rows: 2 ** 40 }, 'in-out'), /the weight holds 32 numbers/);
   assert.throws(() => gemmStored(new Float32Array(8), 2 ** 40, { ...w }, 'out-in'), RangeError);
   assert.throws(() => gemm32(new Float32Array(6), 2, 3, new Float32Array(5), 2, false), /the weight holds 5 numbers, not 3 × 2/);
+});
+
+test('every half float (subnormals, infinities and NaN included) and a rounded F64 widen as the reference widens them', () => {
+  // x = 1 picks out each weight: row 0 of x · W is W's first row, widened (and added to +0).
+  const halves = { dtype: 'F16', rows: 1, cols: 65536, data: Uint16Array.from({ length: 65536 }, (_, i) => i) } as const;
+  const doubles = { dtype: 'F64', rows: 1, cols: 5, data: Float64Array.of(0.1, -1e-40, 1e300, 2 ** -149 * 0.75, 1 + 2 ** -24) } as const;
+  for (const w of [halves, doubles]) {
+    for (const wasmPacking of [true, false]) {
+      useWasmPacking(wasmPacking);
+      try {
+        const got = withKernel('plain', () => gemmStored(Float32Array.of(1), 1, w, 'in-out'));
+        const want = gemmStoredReference(Float32Array.of(1), 1, w, 'in-out'); // +0 + 1 · w: −0 comes out +0
+        if (w.dtype === 'F16') assert.ok(want.some((v) => v > 0 && v < 2 ** -14) && want.includes(Infinity) && want.some(Number.isNaN));
+        // 1 · NaN is a NaN whose payload the hardware may change: compare NaN by being NaN.
+        const at = [...got].findIndex((v, i) => !(Object.is(v, want[i]) || (Number.isNaN(v) && Number.isNaN(want[i]))));
+        assert.equal(at, -1, `${w.dtype} ${wasmPacking ? 'WebAssembly' : 'JavaScript'} packing: element ${at}`);
+      } finally {
+        useWasmPacking(true);
+      }
+    }
+  }
 });
 
 test('where no kernel runs, gemmStored is the reference', () => {

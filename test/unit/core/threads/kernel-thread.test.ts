@@ -1,5 +1,5 @@
-// The float32 products on several threads: the column split gives the one-thread bits on both kernel
-// loops, every dtype and both layouts; a row's bits still do not depend on the other rows; a weight
+// The float32 products on several threads: the column runs the threads claim give the one-thread bits
+// on both kernel loops, every dtype and both layouts; a row's bits still do not depend on the other rows; a weight
 // that is not shared stays on the calling thread; a worker that fails or never answers has its
 // columns computed by the calling thread.
 import { test } from 'node:test';
@@ -53,7 +53,7 @@ test('split between threads, a product has the one-thread bits on both loops, ev
         for (const layout of ['out-in', 'in-out'] as const) {
           const x = randomFloats(n * k, seed++), w = weightFor(dtype, layout, seed++);
           const { one, split, handed } = bothWays(threads, x, n, w, layout);
-          assert.equal(handed, 1, `${variant} ${dtype} ${layout}: the worker took its columns`);
+          assert.ok(handed >= 1, `${variant} ${dtype} ${layout}: the worker took its run and maybe more`);
           sameBits(split, one, `${variant} ${dtype} ${layout}`);
         }
       }
@@ -71,7 +71,7 @@ test('on two threads, rows 5… of a product have the bits of the same rows comp
     const x = randomFloats(n * k, 11), w = weightFor('BF16', 'out-in', 12);
     installProductHelper(threads);
     const all = gemmStored(x, n, w, 'out-in'), tail = gemmStored(x.subarray(5 * k), n - 5, w, 'out-in');
-    assert.equal(threads.handedOver(), 2);
+    assert.ok(threads.handedOver() >= 2);
     sameBits(all.subarray(5 * m), tail, 'rows 5… alone');
   } finally {
     installProductHelper(undefined);
