@@ -3,7 +3,8 @@
 // as the forward keeps them), on one thread and on every core, beside numpy's float32 sgemm at the
 // same shapes in the same run (Debian's numpy on OpenBLAS, both cores: the machine's practical limit)
 // and the ratio. Also the plain JavaScript reference on one small shape, and the hand-over's crossover
-// (a few tokens on one thread and on all) that sets kernel-thread.ts's MIN_WORK.
+// (a few tokens on one thread and on all) that sets kernel-thread.ts's MIN_WORK. The CPUs the threads
+// got while they ran are printed beside them: the split can only go as fast as the cores others leave.
 // Figures, not assertions: timing belongs here, not in tests.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -95,6 +96,12 @@ function best(fn: () => void, runs: number): number {
   return ms;
 }
 
+/** CPU seconds this process (every thread) used per wall second since `cpu` and `wall`. */
+function cpuShare(cpu: NodeJS.CpuUsage, wall: number): number {
+  const used = process.cpuUsage(cpu);
+  return (used.user + used.system) / 1000 / (performance.now() - wall);
+}
+
 const gflops = (n: number, k: number, m: number, ms: number) => (2 * n * k * m) / ms / 1e6;
 
 async function main(): Promise<void> {
@@ -105,7 +112,9 @@ async function main(): Promise<void> {
 
   const reference = numpy();
   console.log(`numpy's BLAS (threadpoolctl): ${await reference.blas}`);
-  console.log(['shape', 'dtype', '1 thread', `${cores} threads`, '(runs on workers)', 'numpy', 'ratio'].join('\t'));
+  // The CPU time all threads got per second of wall time while they ran: on a machine others load,
+  // well under the thread count, and then no split can go faster.
+  console.log(['shape', 'dtype', '1 thread', `${cores} threads`, 'runs on workers', 'CPUs got', 'numpy', 'ratio'].join('\t'));
   for (const n of TOKENS) {
     for (const shape of SHAPES) {
       const { k, m } = shape, x = input(n, k);
@@ -118,10 +127,11 @@ async function main(): Promise<void> {
         installProductHelper(undefined);
         const one = gflops(n, k, m, best(() => gemmStored(x, n, w, layout), runs));
         installProductHelper(threads);
-        const handed = threads.handedOver();
+        const handed = threads.handedOver(), cpu = process.cpuUsage(), wall = performance.now();
         const all = gflops(n, k, m, best(() => gemmStored(x, n, w, layout), runs));
+        const used = cpuShare(cpu, wall);
         installProductHelper(undefined);
-        console.log([`${shape.model} ${n} × ${k} → ${m}`, dtype, one.toFixed(1), all.toFixed(1), threads.handedOver() - handed, np.toFixed(1), `${((100 * all) / np).toFixed(0)}%`].join('\t'));
+        console.log([`${shape.model} ${n} × ${k} → ${m}`, dtype, one.toFixed(1), all.toFixed(1), threads.handedOver() - handed, used.toFixed(2), np.toFixed(1), `${((100 * all) / np).toFixed(0)}%`].join('\t'));
       }
     }
   }
