@@ -37,8 +37,17 @@ interface Packer {
 export const MAX_BYTES = 1 << 30;
 /** Memory an instance may keep between products. */
 const KEEP_BYTES = 96 << 20;
-/** Packed rows of x per chunk at most (bytes): longer inputs are done a chunk of rows at a time. */
-const ROWS_BYTES = 32 << 20;
+/**
+ * Packed rows of x per chunk at most (bytes): longer inputs are done a chunk of rows at a time, which
+ * packs x again for every run of columns. 1,024 tokens × 8,192 (Llama's MLP down) is 32 MB: one chunk.
+ */
+const ROWS_BYTES = 48 << 20;
+let rowsBytes = ROWS_BYTES;
+
+/** Tests shrink the chunks of rows (bytes of packed x; undefined: back to the default) to check the chunked path on small inputs. */
+export function useRowChunks(bytes: number | undefined): void {
+  rowsBytes = bytes ?? ROWS_BYTES;
+}
 /** Steps of depth per block: a 256 × 8 B panel (8 KB) stays in L1 beside the A panel it meets. */
 const KC = 256;
 /** Column panels per weight tile: 256 × 512 × 4 B = 512 KB, within L2 (1 MB a core here). */
@@ -159,8 +168,9 @@ export function productRuns(
   const kernel = variant && choice !== 'js' ? load(variant) : undefined;
   if (!kernel) return false;
   const MR = kernel.rows, NR = PANEL_COLS;
-  const chunk = Math.max(MR, Math.floor(ROWS_BYTES / (4 * Math.max(k, 1) * MR)) * MR);
-  const chunkRows = Math.min(roundUp(Math.max(n, 1), MR), chunk);
+  // Chunks of rows as even as whole panels allow (not a full one and a sliver).
+  const most = Math.max(MR, Math.floor(rowsBytes / (4 * Math.max(k, 1) * MR)) * MR);
+  const chunkRows = roundUp(Math.ceil(Math.max(n, 1) / Math.ceil(Math.max(n, 1) / most)), MR);
   const nc = Math.min(NC, roundUp(Math.max(runs.widest, 1), NR));
   const aFloats = chunkRows * k, bFloats = Math.min(KC, k) * nc, cFloats = chunkRows * nc;
   const bytes = 4 * (aFloats + 2 * bFloats + cFloats); // B twice: its raw words, then its panels

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gemm32FmaWasmBase64, gemm32PackWasmBase64, gemm32WasmBase64 } from '../../../../src/core/kernels/gemm32-wasm.js';
 import { gemm32, gemmStored, gemmStoredReference, type WeightLayout } from '../../../../src/core/kernels/gemm32.js';
-import { kernelVariant, useKernel, useWasmPacking, type KernelVariant } from '../../../../src/core/kernels/gemm32-kernel.js';
+import { kernelVariant, productColumns, useKernel, useRowChunks, useWasmPacking, type KernelVariant } from '../../../../src/core/kernels/gemm32-kernel.js';
 import { widenInto, type StoredMatrix } from '../../../../src/core/kernels/stored.js';
 import { enableRelaxedSimd } from '../../../../src/core/threads/kernel-simd.js';
 import { compileWat } from '../../../../scripts/compile-wat.js';
@@ -129,6 +129,23 @@ test('a row of a product has the same bits as that row computed alone, on both l
           assert.equal(firstDifference(all.subarray(i * m, (i + 1) * m), row), -1, `${variant} ${layout}: row ${i}`);
         }
       });
+    }
+  }
+});
+
+test('an input too long for one chunk of packed rows gives the same bits a chunk at a time, also split in runs of columns', () => {
+  const n = 29, k = 40, m = 37;
+  const x = randomFloats(n * k, 61), w = weightFor('BF16', 'out-in', k, m, 62);
+  for (const variant of VARIANTS) {
+    const whole = withKernel(variant, () => gemmStored(x, n, w, 'out-in'));
+    useRowChunks(4 * k * 12); // two panels of rows a chunk: 12, 12 and 5 rows (or 10, 10, 9 on 5-row panels)
+    try {
+      assert.equal(firstDifference(withKernel(variant, () => gemmStored(x, n, w, 'out-in')), whole), -1, `${variant}: in chunks`);
+      const runs = new Float32Array(n * m);
+      for (const [j0, j1] of [[0, 8], [8, 9], [9, 37]]) assert.ok(productColumns(x, n, k, w, 'out-in', j0, j1, runs, m, variant));
+      assert.equal(firstDifference(runs, whole), -1, `${variant}: in chunks and runs`);
+    } finally {
+      useRowChunks(undefined);
     }
   }
 });
