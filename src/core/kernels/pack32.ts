@@ -8,19 +8,23 @@ import { halfTable32, type StoredMatrix, type WeightLayout } from './stored.js';
 export const PANEL_COLS = 8;
 
 /**
- * Rows i0…i0 + rows − 1 of x (n × k row-major) into panels of `mr` rows at float index `at`: panel p
- * holds a[t][0..mr − 1] for t = 0…k − 1 (so any depth slice of a panel is contiguous); rows past the
- * chunk's end are zeros.
+ * Rows i0…i0 + rows − 1 of x (n × k row-major) into panels of `mr` rows at float index `at`, one block
+ * of `kc` steps of depth after another: block b (steps b·kc…) starts at at + b·kc·rowsPad and holds
+ * each panel's a[t][0..mr − 1] for its steps, so the panels a call of the kernel streams are
+ * contiguous; rows past the chunk's end (up to rowsPad) are zeros.
  */
-export function packRows(F: Float32Array, at: number, x: Float32Array, k: number, i0: number, rows: number, mr: number): void {
-  const panels = Math.ceil(rows / mr);
-  for (let r = 0; r < panels * mr; r++) {
-    let o = at + Math.floor(r / mr) * mr * k + (r % mr);
-    if (r < rows) {
-      const src = (i0 + r) * k;
-      for (let t = 0; t < k; t++, o += mr) F[o] = x[src + t];
-    } else {
-      for (let t = 0; t < k; t++, o += mr) F[o] = 0;
+export function packRows(F: Float32Array, at: number, x: Float32Array, k: number, i0: number, rows: number, mr: number, kc: number): void {
+  const rowsPad = Math.ceil(rows / mr) * mr;
+  for (let t0 = 0; t0 < k; t0 += kc) {
+    const steps = Math.min(kc, k - t0), block = at + t0 * rowsPad;
+    for (let r = 0; r < rowsPad; r++) {
+      let o = block + Math.floor(r / mr) * mr * steps + (r % mr);
+      if (r < rows) {
+        const src = (i0 + r) * k + t0;
+        for (let t = 0; t < steps; t++, o += mr) F[o] = x[src + t];
+      } else {
+        for (let t = 0; t < steps; t++, o += mr) F[o] = 0;
+      }
     }
   }
 }
