@@ -39,14 +39,15 @@ rng = np.random.default_rng(1)
 for line in sys.stdin:
     n, k, m = json.loads(line)
     x = rng.standard_normal((n, k), dtype=np.float32); w = rng.standard_normal((m, k), dtype=np.float32)
-    best = float("inf")
+    best = cpu = float("inf")
     for _ in range(5):
-        t = time.perf_counter(); x @ w.T; best = min(best, time.perf_counter() - t)
-    print(2 * n * k * m / best / 1e9, flush=True)
+        t, c = time.perf_counter(), time.process_time(); x @ w.T
+        best, cpu = min(best, time.perf_counter() - t), min(cpu, time.process_time() - c)
+    print(json.dumps([2 * n * k * m / best / 1e9, 2 * n * k * m / max(cpu, 1e-9) / 1e9]), flush=True)
 `;
 
-/** The numpy process: ask(n, k, m) → its GFLOP/s (NaN if numpy did not run). */
-function numpy(): { blas: Promise<string>; ask(n: number, k: number, m: number): Promise<number>; close(): void } {
+/** The numpy process: ask(n, k, m) → its GFLOP/s of wall time and per CPU-second (NaN if numpy did not run). */
+function numpy(): { blas: Promise<string>; ask(n: number, k: number, m: number): Promise<[number, number]>; close(): void } {
   const env = { ...process.env };
   delete env.OPENBLAS_CORETYPE;
   delete env.OPENBLAS_L2_SIZE;
@@ -63,7 +64,8 @@ function numpy(): { blas: Promise<string>; ask(n: number, k: number, m: number):
     ask: async (n, k, m) => {
       const answer = next();
       child.stdin.write(JSON.stringify([n, k, m]) + '\n');
-      return Number((await answer) ?? NaN);
+      const line = await answer;
+      return line ? (JSON.parse(line) as [number, number]) : [NaN, NaN];
     },
     close: () => child.stdin.end(),
   };
@@ -87,13 +89,20 @@ function input(n: number, k: number): Float32Array {
 
 /** The best of `runs` timings of fn, in ms. */
 function best(fn: () => void, runs: number): number {
-  let ms = Infinity;
+  return bestWithCpu(fn, runs)[0];
+}
+
+/** The best of `runs` timings of fn in ms of wall time and of CPU time (every thread's). */
+function bestWithCpu(fn: () => void, runs: number): [number, number] {
+  let ms = Infinity, cpuMs = Infinity;
   for (let r = 0; r < runs; r++) {
-    const t = performance.now();
+    const t = performance.now(), c = process.cpuUsage();
     fn();
+    const used = process.cpuUsage(c);
     ms = Math.min(ms, performance.now() - t);
+    cpuMs = Math.min(cpuMs, (used.user + used.system) / 1000);
   }
-  return ms;
+  return [ms, cpuMs];
 }
 
 /** CPU seconds this process (every thread) used per wall second since `cpu` and `wall`. */
@@ -112,9 +121,12 @@ async function main(): Promise<void> {
 
   const reference = numpy();
   console.log(`numpy's BLAS (threadpoolctl): ${await reference.blas}`);
-  // The CPU time all threads got per second of wall time while they ran: on a machine others load,
-  // well under the thread count, and then no split can go faster.
-  console.log(['shape', 'dtype', '1 thread', `${cores} threads`, 'runs on workers', 'CPUs got', 'numpy', 'ratio'].join('\t'));
+  // GFLOP/s of wall time, ours on 1 and on all threads, numpy's on its threads, and the ratio of the
+  // best of ours to numpy's; "CPUs got" is the CPU time all our threads got per second of wall time
+  // while they ran (on a machine others load, well under the thread count, and then no split can go
+  // faster). Then GFLOP per CPU-second, ours on one thread and numpy's over its threads: what each
+  // kernel does with a core it has, whatever the load, and their ratio.
+  console.log(['shape', 'dtype', '1 thread', `${cores} threads`, 'runs on workers', 'CPUs got', 'numpy', 'ratio', 'ours/CPU-s', 'numpy/CPU-s', 'ratio'].join('\t'));
   for (const n of TOKENS) {
     for (const shape of SHAPES) {
       const { k, m } = shape, x = input(n, k);
@@ -123,15 +135,19 @@ async function main(): Promise<void> {
         const layout = shape.model === 'GPT-2' ? 'in-out' : 'out-in';
         const w = layout === 'out-in' ? sharedWeight(dtype, m, k) : sharedWeight(dtype, k, m);
         const runs = n * k * m > 2e9 ? 3 : 5;
-        const np = await reference.ask(n, k, m);
+        const [np, npCpu] = await reference.ask(n, k, m);
         installProductHelper(undefined);
-        const one = gflops(n, k, m, best(() => gemmStored(x, n, w, layout), runs));
+        const [oneMs, oneCpuMs] = bestWithCpu(() => gemmStored(x, n, w, layout), runs);
+        const one = gflops(n, k, m, oneMs), oneCpu = gflops(n, k, m, oneCpuMs);
         installProductHelper(threads);
         const handed = threads.handedOver(), cpu = process.cpuUsage(), wall = performance.now();
         const all = gflops(n, k, m, best(() => gemmStored(x, n, w, layout), runs));
         const used = cpuShare(cpu, wall);
         installProductHelper(undefined);
-        console.log([`${shape.model} ${n} × ${k} → ${m}`, dtype, one.toFixed(1), all.toFixed(1), threads.handedOver() - handed, used.toFixed(2), np.toFixed(1), `${((100 * all) / np).toFixed(0)}%`].join('\t'));
+        console.log([
+          `${shape.model} ${n} × ${k} → ${m}`, dtype, one.toFixed(1), all.toFixed(1), threads.handedOver() - handed, used.toFixed(2), np.toFixed(1),
+          `${((100 * Math.max(one, all)) / np).toFixed(0)}%`, oneCpu.toFixed(1), npCpu.toFixed(1), `${((100 * oneCpu) / npCpu).toFixed(0)}%`,
+        ].join('\t'));
       }
     }
   }
