@@ -133,10 +133,14 @@ export class KernelThreads implements ProductHelper {
     const job = (thread: number): ColumnsJob => ({ id, x: x0, n, k, w, layout, variant, out: out0, m, run, counter, done, thread });
     helpers.forEach((h, i) => h.port.postMessage(job(i + 1)));
     const started = performance.now();
-    // Where this thread's kernel cannot run it claims nothing, and its runs are computed below.
-    productRuns(x0, n, k, w, layout, claimedRuns(job(0)), out0, m, variant);
-    const ownMs = performance.now() - started;
-    for (const h of helpers) this.wait(h, id, ownMs);
+    try {
+      // Where this thread's kernel cannot run it claims nothing, and its runs are computed below.
+      productRuns(x0, n, k, w, layout, claimedRuns(job(0)), out0, m, variant);
+    } finally {
+      // Even after an error here: no worker may still be writing when the buffers serve the next product.
+      const ownMs = performance.now() - started;
+      for (const h of helpers) this.wait(h, id, ownMs);
+    }
     // Which runs are written, read before they are copied: a worker given up on may still be writing.
     const written = Array.from({ length: runs }, (_, r) => Atomics.load(done, r));
     out.set(out0.subarray(0, n * m));
