@@ -11,33 +11,34 @@
   (func (export "rowsBF16") (param $src i32) (param $srcStride i32) (param $dst i32) (param $kc i32) (param $panels i32)
     (local $t i32) (local $p i32) (local $s i32) (local $d i32) (local $v v128)
     (if (i32.or (i32.le_s (local.get $kc) (i32.const 0)) (i32.le_s (local.get $panels) (i32.const 0))) (then (return)))
-    (loop $steps
-      (local.set $s (i32.add (local.get $src) (i32.mul (local.get $t) (local.get $srcStride))))
-      (local.set $d (i32.add (local.get $dst) (i32.shl (local.get $t) (i32.const 5))))
-      (local.set $p (i32.const 0))
-      (loop $runs
+    ;; Panel by panel, so the writes run on and the reads stride (strided writes cost more).
+    (local.set $d (local.get $dst))
+    (loop $runs
+      (local.set $s (i32.add (local.get $src) (i32.shl (local.get $p) (i32.const 4))))
+      (local.set $t (i32.const 0))
+      (loop $steps
         (local.set $v (v128.load (local.get $s)))
         (v128.store (local.get $d) (i32x4.shl (i32x4.extend_low_i16x8_u (local.get $v)) (i32.const 16)))
         (v128.store offset=16 (local.get $d) (i32x4.shl (i32x4.extend_high_i16x8_u (local.get $v)) (i32.const 16)))
-        (local.set $s (i32.add (local.get $s) (i32.const 16)))
-        (local.set $d (i32.add (local.get $d) (i32.shl (local.get $kc) (i32.const 5))))
-        (br_if $runs (i32.lt_s (local.tee $p (i32.add (local.get $p) (i32.const 1))) (local.get $panels))))
-      (br_if $steps (i32.lt_s (local.tee $t (i32.add (local.get $t) (i32.const 1))) (local.get $kc)))))
+        (local.set $s (i32.add (local.get $s) (local.get $srcStride)))
+        (local.set $d (i32.add (local.get $d) (i32.const 32)))
+        (br_if $steps (i32.lt_s (local.tee $t (i32.add (local.get $t) (i32.const 1))) (local.get $kc))))
+      (br_if $runs (i32.lt_s (local.tee $p (i32.add (local.get $p) (i32.const 1))) (local.get $panels)))))
   ;; The same for F32 words: a run of 8 is two v128s, moved as they are.
   (func (export "rowsF32") (param $src i32) (param $srcStride i32) (param $dst i32) (param $kc i32) (param $panels i32)
     (local $t i32) (local $p i32) (local $s i32) (local $d i32)
     (if (i32.or (i32.le_s (local.get $kc) (i32.const 0)) (i32.le_s (local.get $panels) (i32.const 0))) (then (return)))
-    (loop $steps
-      (local.set $s (i32.add (local.get $src) (i32.mul (local.get $t) (local.get $srcStride))))
-      (local.set $d (i32.add (local.get $dst) (i32.shl (local.get $t) (i32.const 5))))
-      (local.set $p (i32.const 0))
-      (loop $runs
+    (local.set $d (local.get $dst))
+    (loop $runs
+      (local.set $s (i32.add (local.get $src) (i32.shl (local.get $p) (i32.const 5))))
+      (local.set $t (i32.const 0))
+      (loop $steps
         (v128.store (local.get $d) (v128.load (local.get $s)))
         (v128.store offset=16 (local.get $d) (v128.load offset=16 (local.get $s)))
-        (local.set $s (i32.add (local.get $s) (i32.const 32)))
-        (local.set $d (i32.add (local.get $d) (i32.shl (local.get $kc) (i32.const 5))))
-        (br_if $runs (i32.lt_s (local.tee $p (i32.add (local.get $p) (i32.const 1))) (local.get $panels))))
-      (br_if $steps (i32.lt_s (local.tee $t (i32.add (local.get $t) (i32.const 1))) (local.get $kc)))))
+        (local.set $s (i32.add (local.get $s) (local.get $srcStride)))
+        (local.set $d (i32.add (local.get $d) (i32.const 32)))
+        (br_if $steps (i32.lt_s (local.tee $t (i32.add (local.get $t) (i32.const 1))) (local.get $kc))))
+      (br_if $runs (i32.lt_s (local.tee $p (i32.add (local.get $p) (i32.const 1))) (local.get $panels)))))
   ;; 'out-in' (nn.Linear [out, in]): src holds the tile's 8·panels columns, each a run of kc BF16
   ;; words (2·kc bytes); step t of panel p gathers word t of its 8 columns, one lane each, and goes to
   ;; dst + p·32·kc + 32·t.
