@@ -31,8 +31,8 @@ interface Kernel {
 interface Packer {
   readonly rowsBF16: (src: number, srcStride: number, dst: number, kc: number, panels: number) => void;
   readonly rowsF32: (src: number, srcStride: number, dst: number, kc: number, panels: number) => void;
-  readonly columnsBF16: (src: number, dst: number, kc: number, panels: number) => void;
-  readonly columnsF32: (src: number, dst: number, kc: number, panels: number) => void;
+  readonly columnsBF16: (src: number, col: number, dst: number, kc: number, panels: number) => void;
+  readonly columnsF32: (src: number, col: number, dst: number, kc: number, panels: number) => void;
 }
 
 /** Above this, a product falls back to JavaScript rather than hold a large buffer. */
@@ -50,6 +50,8 @@ let rowsBytes = ROWS_BYTES;
 export function useRowChunks(bytes: number | undefined): void {
   rowsBytes = bytes ?? ROWS_BYTES;
 }
+/** The most an nn.Linear tile's whole rows may take in the kernel's memory (512 rows × 8,192 × 4 B is 16 MB). */
+const RAW_BYTES = 64 << 20;
 /** Steps of depth per block: a 256 × 8 B panel (8 KB) stays in L1 beside the A panel it meets. */
 const KC = 256;
 /** Column panels per weight tile: 256 × 512 × 4 B = 512 KB, within L2 (1 MB a core here). */
@@ -174,8 +176,11 @@ export function productRuns(
   const most = Math.max(MR, Math.floor(rowsBytes / (4 * Math.max(k, 1) * MR)) * MR);
   const chunkRows = roundUp(Math.ceil(Math.max(n, 1) / Math.ceil(Math.max(n, 1) / most)), MR);
   const nc = Math.min(NC, roundUp(Math.max(runs.widest, 1), NR));
-  const aFloats = chunkRows * k, bFloats = Math.min(KC, k) * nc, cFloats = chunkRows * nc;
-  const bytes = 4 * (aFloats + 2 * bFloats + cFloats); // B twice: its raw words, then its panels
+  // An nn.Linear tile's raw numbers are its weight rows over the whole depth, copied at once (one
+  // memcpy, not one per column per block of depth); a Conv1D tile's, one block of depth.
+  const wholeRows = layout === 'out-in' && kernel.pack !== undefined && 4 * nc * k <= RAW_BYTES;
+  const aFloats = chunkRows * k, bFloats = Math.min(KC, k) * nc, cFloats = chunkRows * nc, rawFloats = wholeRows ? nc * k : bFloats;
+  const bytes = 4 * (aFloats + bFloats + cFloats + rawFloats);
   if (bytes > MAX_BYTES) return false;
   const F = floatsOf(kernel, bytes);
   if (!F) return false;
@@ -190,9 +195,10 @@ export function productRuns(
       packed = i0;
       for (let c0 = j0; c0 < j1; c0 += nc) {
         const tileCols = Math.min(nc, j1 - c0), tilePad = roundUp(tileCols, NR);
+        if (wholeRows) copyRows(kernel, w, c0, tileCols, rawAt);
         for (let t0 = 0; t0 < k; t0 += KC) {
           const kc = Math.min(KC, k - t0);
-          if (!packOnKernel(kernel, w, layout, t0, kc, c0, tileCols, bAt, rawAt)) packWeightTile(F, bAt, w, layout, t0, kc, c0, tileCols);
+          if (!packOnKernel(kernel, w, layout, wholeRows, t0, kc, c0, tileCols, bAt, rawAt)) packWeightTile(F, bAt, w, layout, t0, kc, c0, tileCols);
           for (let p0 = 0; p0 < rowsPad / MR; p0 += MC_PANELS) {
             const panels = Math.min(MC_PANELS, rowsPad / MR - p0);
             kernel.block((aAt + t0 * rowsPad + p0 * MR * kc) * 4, MR * kc * 4, bAt * 4, NR * kc * 4,
@@ -218,32 +224,50 @@ function halvesInto(raw: Float32Array, at: number, d: Uint16Array, from: number,
 }
 
 /**
- * Packs a weight tile on gemm32-pack.wat: its numbers are copied in runs to float index `rawAt` (BF16
- * as raw words; F32 as they are and F64 rounded, both by TypedArray.set; F16 through the table), then
- * widened and arranged into panels at `bAt`. False where the packer did not load (then JavaScript packs).
+ * Rows j0…j0 + cols − 1 of an nn.Linear weight ([out, in]: contiguous), every step of depth, to float
+ * index `rawAt` as packOnKernel reads them (BF16 as raw words, the rest as float32), and zero rows up
+ * to a whole panel.
  */
-function packOnKernel(kernel: Kernel, w: StoredMatrix, layout: WeightLayout, t0: number, kc: number, j0: number, cols: number, bAt: number, rawAt: number): boolean {
+function copyRows(kernel: Kernel, w: StoredMatrix, j0: number, cols: number, rawAt: number): void {
+  const k = w.cols, padded = roundUp(cols, PANEL_COLS), from = j0 * k, count = cols * k;
+  if (w.dtype === 'BF16') {
+    const raw = new Uint16Array(kernel.memory.buffer, rawAt * 4, padded * k);
+    raw.set((w.data as Uint16Array).subarray(from, from + count));
+    raw.fill(0, count);
+    return;
+  }
+  const raw = new Float32Array(kernel.memory.buffer, rawAt * 4, padded * k);
+  if (w.dtype === 'F16') halvesInto(raw, 0, w.data as Uint16Array, from, count, halfTable32());
+  else raw.set(w.data.subarray(from, from + count));
+  raw.fill(0, count);
+}
+
+/**
+ * Packs a weight tile on gemm32-pack.wat into panels at `bAt`, from its raw numbers at float index
+ * `rawAt`: an nn.Linear's ('out-in') rows copyRows put there for every block of depth; a Conv1D's
+ * ('in-out') copied here a step at a time (BF16 as raw words; F32 as they are and F64 rounded, both by
+ * TypedArray.set; F16 through the table). False where the packer did not load, or an nn.Linear's rows
+ * were too long to copy whole (then JavaScript packs).
+ */
+function packOnKernel(kernel: Kernel, w: StoredMatrix, layout: WeightLayout, wholeRows: boolean, t0: number, kc: number, j0: number, cols: number, bAt: number, rawAt: number): boolean {
   const pack = kernel.pack;
-  if (!pack) return false;
+  if (!pack || (layout === 'out-in' && !wholeRows)) return false;
   const words = w.dtype === 'BF16', size = words ? 2 : 4, NR = PANEL_COLS, panels = Math.ceil(cols / NR), padded = panels * NR;
+  if (layout === 'out-in') {
+    (words ? pack.columnsBF16 : pack.columnsF32)(rawAt * 4 + t0 * size, w.cols * size, bAt * 4, kc, panels);
+    return true;
+  }
   const raw = words ? new Uint16Array(kernel.memory.buffer, rawAt * 4) : new Float32Array(kernel.memory.buffer, rawAt * 4);
   const table = w.dtype === 'F16' ? halfTable32() : undefined;
   const run = (from: number, count: number, at: number) => {
     if (table) halvesInto(raw as Float32Array, at, w.data as Uint16Array, from, count, table);
     else raw.set(w.data.subarray(from, from + count), at);
   };
-  if (layout === 'in-out') {
-    const m = w.cols;
-    for (let t = 0; t < kc; t++) {
-      run((t0 + t) * m + j0, cols, t * padded);
-      if (cols < padded) raw.fill(0, t * padded + cols, (t + 1) * padded);
-    }
-    (words ? pack.rowsBF16 : pack.rowsF32)(rawAt * 4, padded * size, bAt * 4, kc, panels);
-    return true;
+  const m = w.cols;
+  for (let t = 0; t < kc; t++) {
+    run((t0 + t) * m + j0, cols, t * padded);
+    if (cols < padded) raw.fill(0, t * padded + cols, (t + 1) * padded);
   }
-  const k = w.cols;
-  for (let c = 0; c < cols; c++) run((j0 + c) * k + t0, kc, c * kc);
-  raw.fill(0, cols * kc, padded * kc);
-  (words ? pack.columnsBF16 : pack.columnsF32)(rawAt * 4, bAt * 4, kc, panels);
+  (words ? pack.rowsBF16 : pack.rowsF32)(rawAt * 4, padded * size, bAt * 4, kc, panels);
   return true;
 }

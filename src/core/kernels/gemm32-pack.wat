@@ -39,13 +39,12 @@
         (local.set $d (i32.add (local.get $d) (i32.const 32)))
         (br_if $steps (i32.lt_s (local.tee $t (i32.add (local.get $t) (i32.const 1))) (local.get $kc))))
       (br_if $runs (i32.lt_s (local.tee $p (i32.add (local.get $p) (i32.const 1))) (local.get $panels)))))
-  ;; 'out-in' (nn.Linear [out, in]): src holds the tile's 8·panels columns, each a run of kc BF16
-  ;; words (2·kc bytes); step t of panel p gathers word t of its 8 columns, one lane each, and goes to
-  ;; dst + p·32·kc + 32·t.
-  (func (export "columnsBF16") (param $src i32) (param $dst i32) (param $kc i32) (param $panels i32)
-    (local $t i32) (local $p i32) (local $s i32) (local $d i32) (local $col i32) (local $v v128)
+  ;; 'out-in' (nn.Linear [out, in]): src holds the tile's 8·panels columns, each a run of BF16 words
+  ;; col bytes apart (the weight's whole rows, copied at once); step t of panel p gathers word t of its
+  ;; 8 columns, one lane each, and goes to dst + p·32·kc + 32·t.
+  (func (export "columnsBF16") (param $src i32) (param $col i32) (param $dst i32) (param $kc i32) (param $panels i32)
+    (local $t i32) (local $p i32) (local $s i32) (local $d i32) (local $v v128)
     (if (i32.or (i32.le_s (local.get $kc) (i32.const 0)) (i32.le_s (local.get $panels) (i32.const 0))) (then (return)))
-    (local.set $col (i32.shl (local.get $kc) (i32.const 1)))
     (loop $panel
       (local.set $s (i32.add (local.get $src) (i32.mul (local.get $p) (i32.shl (local.get $col) (i32.const 3)))))
       (local.set $d (i32.add (local.get $dst) (i32.mul (local.get $p) (i32.shl (local.get $kc) (i32.const 5)))))
@@ -65,11 +64,10 @@
         (local.set $d (i32.add (local.get $d) (i32.const 32)))
         (br_if $steps (i32.lt_s (local.tee $t (i32.add (local.get $t) (i32.const 1))) (local.get $kc))))
       (br_if $panel (i32.lt_s (local.tee $p (i32.add (local.get $p) (i32.const 1))) (local.get $panels)))))
-  ;; The same for F32 words (4·kc bytes a column): two v128s of four lanes each.
-  (func (export "columnsF32") (param $src i32) (param $dst i32) (param $kc i32) (param $panels i32)
-    (local $t i32) (local $p i32) (local $s i32) (local $d i32) (local $col i32) (local $lo v128) (local $hi v128)
+  ;; The same for F32 words: two v128s of four lanes each.
+  (func (export "columnsF32") (param $src i32) (param $col i32) (param $dst i32) (param $kc i32) (param $panels i32)
+    (local $t i32) (local $p i32) (local $s i32) (local $d i32) (local $lo v128) (local $hi v128)
     (if (i32.or (i32.le_s (local.get $kc) (i32.const 0)) (i32.le_s (local.get $panels) (i32.const 0))) (then (return)))
-    (local.set $col (i32.shl (local.get $kc) (i32.const 2)))
     (loop $panel
       (local.set $s (i32.add (local.get $src) (i32.mul (local.get $p) (i32.shl (local.get $col) (i32.const 3)))))
       (local.set $d (i32.add (local.get $dst) (i32.mul (local.get $p) (i32.shl (local.get $kc) (i32.const 5)))))
