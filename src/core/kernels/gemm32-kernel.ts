@@ -11,7 +11,8 @@
 // the caller then uses the plain JavaScript loops.
 import { gemm32FmaWasmBase64, gemm32PackWasmBase64, gemm32WasmBase64 } from './gemm32-wasm.js';
 import { packRows, packWeightTile, PANEL_COLS } from './pack32.js';
-import { halfTable32, type StoredMatrix, type WeightLayout } from './stored.js';
+import { copyRows, packOnKernel, type Packer } from './pack32-wasm.js';
+import type { StoredMatrix, WeightLayout } from './stored.js';
 
 /** Which loop runs: 'fused' (relaxed SIMD's multiply-add) or 'plain' (separate multiply and add). */
 export type KernelVariant = 'fused' | 'plain';
@@ -26,13 +27,6 @@ interface Kernel {
   ) => void;
   /** gemm32-pack.wat on the same memory (undefined if it would not load: then JavaScript packs). */
   readonly pack: Packer | undefined;
-}
-
-interface Packer {
-  readonly rowsBF16: (src: number, srcStride: number, dst: number, kc: number, panels: number) => void;
-  readonly rowsF32: (src: number, srcStride: number, dst: number, kc: number, panels: number) => void;
-  readonly columnsBF16: (src: number, col: number, dst: number, kc: number, panels: number) => void;
-  readonly columnsF32: (src: number, col: number, dst: number, kc: number, panels: number) => void;
 }
 
 /** Above this, a product falls back to JavaScript rather than hold a large buffer. */
@@ -50,11 +44,14 @@ let rowsBytes = ROWS_BYTES;
 export function useRowChunks(bytes: number | undefined): void {
   rowsBytes = bytes ?? ROWS_BYTES;
 }
+
 /** The most an nn.Linear tile's whole rows may take in the kernel's memory (512 rows × 8,192 × 4 B is 16 MB). */
 const RAW_BYTES = 64 << 20;
-/** Steps of depth per block: a 256 × 8 B panel (8 KB) stays in L1 beside the A panel it meets. */
+// The blocking. Swept on this machine (GFLOP per CPU-second at 128 and 1,024 tokens): KC 192–512, NC
+// 256–1,024 and MC 16–64 panels all came within 3% of each other; these sit in the middle.
+/** Steps of depth per block: a B panel of 256 steps × 8 columns (8 KB) stays in L1 beside the A panel it meets. */
 const KC = 256;
-/** Column panels per weight tile: 256 × 512 × 4 B = 512 KB, within L2 (1 MB a core here). */
+/** Columns per weight tile: 256 × 512 × 4 B = 512 KB, within L2 (1 MB a core here). */
 const NC = 512;
 /** Row panels per call: 32 panels of 6 rows × 256 steps × 4 B = 192 KB of A per block. */
 const MC_PANELS = 32;
@@ -195,10 +192,10 @@ export function productRuns(
       packed = i0;
       for (let c0 = j0; c0 < j1; c0 += nc) {
         const tileCols = Math.min(nc, j1 - c0), tilePad = roundUp(tileCols, NR);
-        if (wholeRows) copyRows(kernel, w, c0, tileCols, rawAt);
+        if (wholeRows) copyRows(kernel.memory, w, c0, tileCols, rawAt);
         for (let t0 = 0; t0 < k; t0 += KC) {
           const kc = Math.min(KC, k - t0);
-          if (!packOnKernel(kernel, w, layout, wholeRows, t0, kc, c0, tileCols, bAt, rawAt)) packWeightTile(F, bAt, w, layout, t0, kc, c0, tileCols);
+          if (!packOnKernel(kernel.memory, kernel.pack, w, layout, wholeRows, t0, kc, c0, tileCols, bAt, rawAt)) packWeightTile(F, bAt, w, layout, t0, kc, c0, tileCols);
           for (let p0 = 0; p0 < rowsPad / MR; p0 += MC_PANELS) {
             const panels = Math.min(MC_PANELS, rowsPad / MR - p0);
             kernel.block((aAt + t0 * rowsPad + p0 * MR * kc) * 4, MR * kc * 4, bAt * 4, NR * kc * 4,
@@ -215,59 +212,5 @@ export function productRuns(
   }
   // A memory cannot shrink: after a large product let the instance go (rebuilt in microseconds).
   if (kernel.memory.buffer.byteLength > KEEP_BYTES) kernels[variant!] = null;
-  return true;
-}
-
-/** F16 words widened through the table into a contiguous run (the one array kind this loop sees). */
-function halvesInto(raw: Float32Array, at: number, d: Uint16Array, from: number, count: number, table: Float32Array): void {
-  for (let i = 0; i < count; i++) raw[at + i] = table[d[from + i]];
-}
-
-/**
- * Rows j0…j0 + cols − 1 of an nn.Linear weight ([out, in]: contiguous), every step of depth, to float
- * index `rawAt` as packOnKernel reads them (BF16 as raw words, the rest as float32), and zero rows up
- * to a whole panel.
- */
-function copyRows(kernel: Kernel, w: StoredMatrix, j0: number, cols: number, rawAt: number): void {
-  const k = w.cols, padded = roundUp(cols, PANEL_COLS), from = j0 * k, count = cols * k;
-  if (w.dtype === 'BF16') {
-    const raw = new Uint16Array(kernel.memory.buffer, rawAt * 4, padded * k);
-    raw.set((w.data as Uint16Array).subarray(from, from + count));
-    raw.fill(0, count);
-    return;
-  }
-  const raw = new Float32Array(kernel.memory.buffer, rawAt * 4, padded * k);
-  if (w.dtype === 'F16') halvesInto(raw, 0, w.data as Uint16Array, from, count, halfTable32());
-  else raw.set(w.data.subarray(from, from + count));
-  raw.fill(0, count);
-}
-
-/**
- * Packs a weight tile on gemm32-pack.wat into panels at `bAt`, from its raw numbers at float index
- * `rawAt`: an nn.Linear's ('out-in') rows copyRows put there for every block of depth; a Conv1D's
- * ('in-out') copied here a step at a time (BF16 as raw words; F32 as they are and F64 rounded, both by
- * TypedArray.set; F16 through the table). False where the packer did not load, or an nn.Linear's rows
- * were too long to copy whole (then JavaScript packs).
- */
-function packOnKernel(kernel: Kernel, w: StoredMatrix, layout: WeightLayout, wholeRows: boolean, t0: number, kc: number, j0: number, cols: number, bAt: number, rawAt: number): boolean {
-  const pack = kernel.pack;
-  if (!pack || (layout === 'out-in' && !wholeRows)) return false;
-  const words = w.dtype === 'BF16', size = words ? 2 : 4, NR = PANEL_COLS, panels = Math.ceil(cols / NR), padded = panels * NR;
-  if (layout === 'out-in') {
-    (words ? pack.columnsBF16 : pack.columnsF32)(rawAt * 4 + t0 * size, w.cols * size, bAt * 4, kc, panels);
-    return true;
-  }
-  const raw = words ? new Uint16Array(kernel.memory.buffer, rawAt * 4) : new Float32Array(kernel.memory.buffer, rawAt * 4);
-  const table = w.dtype === 'F16' ? halfTable32() : undefined;
-  const run = (from: number, count: number, at: number) => {
-    if (table) halvesInto(raw as Float32Array, at, w.data as Uint16Array, from, count, table);
-    else raw.set(w.data.subarray(from, from + count), at);
-  };
-  const m = w.cols;
-  for (let t = 0; t < kc; t++) {
-    run((t0 + t) * m + j0, cols, t * padded);
-    if (cols < padded) raw.fill(0, t * padded + cols, (t + 1) * padded);
-  }
-  (words ? pack.rowsBF16 : pack.rowsF32)(rawAt * 4, padded * size, bAt * 4, kc, panels);
   return true;
 }
