@@ -3,10 +3,16 @@
 // and so do the model views' reads of its attention. A newer edit cancels an older run through the
 // shared cancel flag, read between layers (client.ts); the worker and its loaded model stay. Bundled
 // by scripts/build.mjs as dist/run-worker.js.
+import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
+import { installProductHelper } from '../../core/kernels/product-helper.js';
+import { kernelThreads } from '../../core/threads/kernel-thread.js';
 import type { RunRequest, RunWorkerData } from '../../protocol/checkpoint-run.js';
 import { realEngine } from './engine.js';
 import { cancelledBy, RunAnswers } from './run-answers.js';
+
+// The forward's float32 products on every core: their workers' bundle is built beside this one (dist/).
+installProductHelper(kernelThreads(join(__dirname, 'kernel-worker.js')));
 
 const answers = new RunAnswers(realEngine(), cancelledBy(new Int32Array((workerData as RunWorkerData).cancel)));
 

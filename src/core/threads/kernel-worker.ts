@@ -1,0 +1,30 @@
+// A helper thread of the float32 products (kernel-thread.ts starts one per other core): claims runs of
+// a product's output columns until none is left and computes them on the kernel the calling thread
+// named (so every thread sums the same way), reading x and the weight where they lie in shared memory
+// and writing into the shared output, then counts the job done in its flags, which wakes the calling
+// thread blocked in Atomics.wait. A job it cannot do (no such kernel here, an error) is counted failed:
+// the calling thread computes the runs it left unwritten.
+import { workerData, type MessagePort } from 'node:worker_threads';
+import { productRuns } from '../kernels/gemm32-kernel.js';
+import { enableRelaxedSimd } from './kernel-simd.js';
+import { ANSWERED, BOOTED, claimedRuns, FAILED, type ColumnsJob } from './kernel-thread.js';
+
+enableRelaxedSimd();
+
+const { port, flags } = (workerData ?? {}) as { port?: MessagePort; flags?: Int32Array };
+
+if (port && flags) {
+  port.on('message', (job: ColumnsJob) => {
+    let ok = false;
+    try {
+      ok = productRuns(job.x, job.n, job.k, job.w, job.layout, claimedRuns(job), job.out, job.m, job.variant);
+    } catch {
+      ok = false;
+    }
+    if (!ok) Atomics.store(flags, FAILED, job.id);
+    Atomics.store(flags, ANSWERED, job.id);
+    Atomics.notify(flags, ANSWERED);
+  });
+  Atomics.store(flags, BOOTED, 1);
+  Atomics.notify(flags, BOOTED);
+}
