@@ -40,12 +40,12 @@ export function reference(requests: { dir: string; ids: number[]; at?: number[] 
  * probabilities within `tolerance`. Returns the worst differences seen (weights, probabilities).
  */
 export function agreesWith(checkpoint: { configText: string; tensors: Map<string, TensorRef> }, ids: number[], at: number[], want: Reference, tolerance: number): { weights: number; probs: number } {
-  const m = loadModel(checkpoint.configText, checkpoint.tensors);
+  const m = loadModel(checkpoint.configText, checkpoint.tensors, { precision: 'f64' });
   const c = m.config;
   const worstWeight = weightDistance(m, ids, want.attention);
   let worstP = 0;
   assert.ok(worstWeight < tolerance, `an attention weight differs from the reference's by ${worstWeight}`);
-  const out = forward(c, m.names, m.weights, ids);
+  const out = forward(c, m.names, m.weights, ids, { precision: 'f64' });
   assert.ok(want.guesses, 'the reference found the MLM head');
   at.forEach((position, k) => {
     const ours = topNext(out.logitsAt!(position), 5, String);

@@ -54,7 +54,7 @@ export function referenceRuns(script: string, requests: readonly { dir: string; 
 /** A folder loaded as `attn run` loads it. */
 export function loadFolder(dir: string): LoadedModel {
   const folder = readModelFolder(dir);
-  return loadModel(folder.configText, folder.tensors, { where: folder.where });
+  return loadModel(folder.configText, folder.tensors, { precision: 'f64', where: folder.where });
 }
 
 /** A folder's config.json, parsed. */
@@ -66,7 +66,7 @@ export function weightDistance(m: LoadedModel, ids: readonly number[], attention
   assert.equal(attention.length, c.layers);
   let weight = 0;
   for (let layer = 0; layer < c.layers; layer++) {
-    const exact = forward(c, m.names, m.weights, ids, { capture: { layer, stop: true } }).captured!.weights;
+    const exact = forward(c, m.names, m.weights, ids, { precision: 'f64', capture: { layer, stop: true } }).captured!.weights;
     assert.equal(attention[layer].length, c.heads);
     for (let h = 0; h < c.heads; h++) {
       for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) weight = Math.max(weight, Math.abs(exact[h * n * n + i * n + j] - attention[layer][h][i][j]));
@@ -82,7 +82,7 @@ export function weightDistance(m: LoadedModel, ids: readonly number[], attention
  */
 export function distance(m: LoadedModel, ids: readonly number[], ref: ReferenceRun): { weight: number; p: number } {
   const weight = weightDistance(m, ids, ref.attention);
-  const next = topNext(forward(m.config, m.names, m.weights, ids).logits, 5, String);
+  const next = topNext(forward(m.config, m.names, m.weights, ids, { precision: 'f64' }).logits, 5, String);
   const order = ref.probs.map((p, id) => ({ p, id })).sort((a, b) => b.p - a.p).slice(0, 5);
   let p = 0;
   next.forEach((t, i) => {

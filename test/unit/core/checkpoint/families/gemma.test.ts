@@ -104,7 +104,7 @@ test('the factor\'s rounding is seen: with √24 as float32 rather than BF16\'s 
 test('the lens on a gemma head: q and k rotated, its key/value head, the run\'s weights, divided by √head_dim', async () => {
   const dir = join(root, 'gemma-2b');
   const m = loadFolder(dir);
-  const run = JSON.parse((await attn('run', dir, '--text', TEXT, '--json')).out) as RunJson;
+  const run = JSON.parse((await attn('run', dir, '--text', TEXT, '--json', '--precision', 'f64')).out) as RunJson;
   const n = run.ids.length;
   const lens = headLens(m, run.ids, run.ids.map(String), 1, 3);
   assert.deepEqual([lens.kvHead, lens.rotary, lens.scale, lens.window], [0, true, Math.sqrt(8), undefined]);
