@@ -81,7 +81,7 @@ test('gemma-2b\'s keys, BF16: every weight and the next tokens\' p as the float6
   assert.equal(r.code, 0, r.err);
   const run = JSON.parse(r.out) as RunJson;
   assert.ok(run.ids.length >= 10, `${run.ids.length} tokens`);
-  assert.deepEqual(run.model, { type: 'gemma', layers: 2, heads: 4, kvHeads: 1, dModel: 24, headDim: 8, vocab: 300 });
+  assert.deepEqual(run.model, { type: 'gemma', layers: 2, heads: 4, kvHeads: 1, dModel: 24, headDim: 8, vocab: 300, precision: 'f32' });
   const [ref] = referenceRuns(SCRIPT, [{ dir, ids: run.ids }]);
   const exact = distance(loadFolder(dir), run.ids, ref);
   assert.ok(exact.weight < 1e-9 && exact.p < 1e-9, JSON.stringify(exact));

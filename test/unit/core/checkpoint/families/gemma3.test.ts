@@ -49,7 +49,7 @@ test('gemma-3-4b-pt\'s keys, a text longer than the window: every weight and the
   const r = await attn('run', dir, '--text', TEXT, '--json');
   assert.equal(r.code, 0, r.err);
   const run = JSON.parse(r.out) as RunJson;
-  assert.deepEqual(run.model, { type: 'gemma3', layers: 7, heads: 8, kvHeads: 4, dModel: 24, headDim: 8, vocab: 300 });
+  assert.deepEqual(run.model, { type: 'gemma3', layers: 7, heads: 8, kvHeads: 4, dModel: 24, headDim: 8, vocab: 300, precision: 'f32' });
   assert.ok(run.ids.length >= 12);
   const [ref] = referenceRuns(SCRIPT, [{ dir, ids: run.ids }]);
   const exact = distance(loadFolder(dir), run.ids, ref);
