@@ -102,7 +102,7 @@ export class Weights {
     return data;
   }
 
-  /** A small tensor (a norm's weight, a bias) widened to float32 for its use: a copy, never kept. */
+  /** A tensor widened to float32 for one use, a copy never kept: a norm's weight, a bias, the lens's one head's slices. */
   f32(name: string): Float32Array {
     return widened(this.matrix(name));
   }
