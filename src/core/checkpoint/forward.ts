@@ -32,9 +32,9 @@
 // at and before it, positions are absolute (learned rows, RoPE by position), and every product here
 // sums each cell in the same order whatever the number of rows (precision.ts), every norm and
 // softmax works row by row. The last position is always computed (its logits are not kept). A
-// dynamic RoPE's frequencies depend on the run's length: a kept run rotated by others is not reused.
-// A run in the other precision is not reused either. A bidirectional model neither reuses nor keeps: there every position reads every other, so an edit
-// at the end changes every row.
+// dynamic RoPE's frequencies depend on the run's length: a kept run rotated by others is not reused,
+// nor one computed in the other precision. A bidirectional model neither reuses nor keeps: there
+// every position reads every other, so an edit at the end changes every row.
 import { attendEach, type KeyMask } from '../attention/attend.js';
 import { widenInto, type StoredMatrix } from '../kernels/stored.js';
 import type { ModelConfig } from './config.js';
