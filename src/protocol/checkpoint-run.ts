@@ -34,7 +34,7 @@ export interface RunWorkerData {
 
 export type RunRequest =
   | Exclude<ReaderRequest, { op: 'open' } | { op: 'openHeld' } | { op: 'close' }>
-  | { id: number; op: 'run'; folder: string; text: string; maxTokens?: number }
+  | { id: number; op: 'run'; folder: string; text: string; maxTokens?: number; precision?: 'f32' | 'f64' }
   | { id: number; op: 'lens'; layer: number; head: number };
 
 export type RunResponse =

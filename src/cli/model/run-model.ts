@@ -1,4 +1,4 @@
-// `attn run DIR (--text T | --text-file F) [--max-tokens N] [--json] [--out run.safetensors]`: runs a
+// `attn run DIR (--text T | --text-file F) [--max-tokens N] [--precision f32|f64] [--json] [--out run.safetensors]`: runs a
 // real checkpoint (a Hugging Face model folder) over a text with our own forward pass, and prints
 // every head's attention and the five most likely next tokens (--json: the issue's contract), or a
 // short summary. An encoder (BERT) predicts no next token: its "next" is empty, and "masked" holds
@@ -6,7 +6,8 @@
 // why it guesses nowhere. --out writes the attention as [layers, heads, n, n] F32 safetensors with
 // the tokens in __metadata__.tokens, the file `attn inspect` and the model editor read. A folder that
 // cannot run gets exit 1 and one line naming the file or tensor at fault; a command line it cannot
-// read, 2.
+// read, 2. --precision says the forward's numeric form: f32 (the default: float32 activations and
+// products on the weights as stored) or f64 (the exact mode, checked against PyTorch's float64).
 import { readModelFolder, type ModelFolder } from '../../core/checkpoint-files/model-folder.js';
 import { ModelError } from '../../core/checkpoint/error.js';
 import { loadModel, runText } from '../../core/checkpoint/model.js';
@@ -16,7 +17,8 @@ import { TokenizerError } from '../../core/tokenizer/tokenizer.js';
 import { TensorFileError } from '../../core/tensors/source.js';
 import { safetensorsParts } from '../../core/tensors/safetensors-write.js';
 import { overBudget, PRINTED } from '../../core/budget.js';
-import { intFlag, isBad, type Args, type Io } from '../args.js';
+import { PRECISIONS } from '../../core/checkpoint/precision.js';
+import { choiceFlag, intFlag, isBad, type Args, type Io } from '../args.js';
 import { readSpecText } from '../read-file.js';
 import { inputReplacedBy, unwritable, writeWhole } from '../outputs.js';
 import { printable, printableJson } from '../terminal.js';
@@ -32,6 +34,8 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
   const maxTokens = intFlag(args, '--max-tokens', 0);
   if (isBad(maxTokens)) return usage(maxTokens.error);
   if (args.flags.has('--max-tokens') && maxTokens < 1) return usage('--max-tokens takes a whole number ≥ 1');
+  const precision = choiceFlag(args, '--precision', PRECISIONS);
+  if (isBad(precision)) return usage(precision.error);
   const out = args.flags.get('--out');
   const json = args.flags.has('--json');
   let input: string;
@@ -52,7 +56,7 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
     // Before the run (minutes on a big model), not after it: a pipe or a folder cannot take the file.
     const cannot = typeof out === 'string' ? unwritable(out) : undefined;
     if (cannot !== undefined) return usage(`--out ${out} cannot be written (${cannot}); name a file`);
-    const model = loadModel(folder.configText, folder.tensors, { where: folder.where });
+    const model = loadModel(folder.configText, folder.tensors, { where: folder.where, precision: precision ?? 'f32' });
     const tokenizer = tokenizerFrom(folder.tokenizerFiles);
     const loadMs = performance.now() - started;
     const c = model.config;
@@ -78,13 +82,13 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
   }
 }
 
-/** The --json answer: the model's shape (without contextLength), ids, pieces, tokens, attention, next, timings. */
+/** The --json answer: the model's shape (without contextLength) and the run's precision, ids, pieces, tokens, attention, next, timings. */
 function runJson(r: RunResult): string {
-  const { type, layers, heads, kvHeads, dModel, headDim, vocab } = r.model;
+  const { type, layers, heads, kvHeads, dModel, headDim, vocab, precision } = r.model;
   const n = r.ids.length;
   const attention = r.attention.map((layer) => Array.from({ length: heads }, (_, h) => Array.from({ length: n }, (_, i) => Array.from(layer.subarray((h * n + i) * n, (h * n + i + 1) * n)))));
   return JSON.stringify({
-    model: { type, layers, heads, kvHeads, dModel, headDim, vocab },
+    model: { type, layers, heads, kvHeads, dModel, headDim, vocab, precision },
     ids: r.ids, pieces: r.pieces, tokens: r.tokens, attention, next: r.next,
     ...(r.masked ? { masked: r.masked } : {}), ...(r.note !== undefined ? { note: r.note } : {}), timings: r.timings,
   });

@@ -54,11 +54,11 @@ export class RunClient {
   /** Workers started (1, and another only if one died): for tests. */
   get workersStarted(): number { return this.lane.started; }
 
-  /** Runs `text` through the model in `folder`; an older run still under way is cancelled. */
-  run(folder: string, text: string, maxTokens?: number): Promise<RunReport> {
+  /** Runs `text` through the model in `folder` (in `precision`, float32 unless said); an older run still under way is cancelled. */
+  run(folder: string, text: string, maxTokens?: number, precision?: 'f32' | 'f64'): Promise<RunReport> {
     this.stopRun(new RunCancelled('a newer edit replaced this run'));
     this.inFlight++;
-    const run = this.ask({ op: 'run', folder, text, ...(maxTokens !== undefined ? { maxTokens } : {}) }, true)
+    const run = this.ask({ op: 'run', folder, text, ...(maxTokens !== undefined ? { maxTokens } : {}), ...(precision ? { precision } : {}) }, true)
       .then((r) => (r as Extract<Ok, { run: RunReport }>).run)
       .finally(() => { this.inFlight--; });
     this.latest = run;
