@@ -93,7 +93,7 @@ function payloadOf(bytes: Buffer, source: TokenizerSource): Uint8Array | undefin
   const w = written as TokenizerSource;
   if (typeof written !== 'object' || written === null || !sameSource(w, source)) return undefined;
   const payload = bytes.subarray(HEADER + idLength);
-  return sha256(payload).equals(bytes.subarray(20, HEADER)) ? payload : undefined;
+  return sha256(payload).equals(bytes.subarray(20, HEADER)) ? new Uint8Array(payload.buffer, payload.byteOffset, payload.length) : undefined;
 }
 
 /** Keeps the KEPT_ENTRIES newest entries; removes older ones and temp files an hour old (a run that died). */
