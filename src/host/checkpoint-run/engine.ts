@@ -8,7 +8,8 @@ import type { HeadLens, RunResult } from '../../core/checkpoint/types.js';
 import { readModelFolder, type ModelFolder } from '../../core/checkpoint-files/model-folder.js';
 import { loadModel, runText, type LoadedModel } from '../../core/checkpoint/model.js';
 import { headLens } from '../../core/checkpoint/lens.js';
-import { tokenizerFrom } from '../../core/tokenizer/index.js';
+import { tokenizerFrom, type TokenizerStore } from '../../core/tokenizer/index.js';
+import { tokenizerCache } from '../../core/files/tokenizer-store.js';
 import type { Tokenizer } from '../../core/tokenizer/tokenizer.js';
 
 export interface Engine {
@@ -23,7 +24,7 @@ export interface Engine {
 }
 
 /** The runner of real checkpoints: the folder read (config, weights at their offsets, tokenizer), loaded once and kept. */
-export function realEngine(): Engine {
+export function realEngine(tokenizerStore?: TokenizerStore): Engine {
   let loaded: { folderPath: string; folder: ModelFolder; model: LoadedModel; tokenizer: Tokenizer } | undefined;
   let last: { ids: number[]; tokens: string[] } | undefined;
   let loadMs = 0;
@@ -37,7 +38,8 @@ export function realEngine(): Engine {
         try {
           // The decoded weights are kept: an edit of the text re-runs without decoding them again.
           const model = loadModel(folder.configText, folder.tensors, { keep: true, where: folder.where });
-          const tokenizer = tokenizerFrom(folder.tokenizerFiles);
+          // Kept in memory (and on disk with a store) while tokenizer.json stays the same: reopening a folder does not build it again.
+          const tokenizer = tokenizerFrom(folder.tokenizerFiles, tokenizerCache(folder.folder, folder.tokenizerFiles, tokenizerStore));
           loaded = { folderPath, folder, model, tokenizer };
         } catch (e) {
           folder.close();

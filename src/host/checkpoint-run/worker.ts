@@ -5,10 +5,14 @@
 // by scripts/build.mjs as dist/run-worker.js.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { RunRequest, RunWorkerData } from '../../protocol/checkpoint-run.js';
+import { folderStore } from '../../core/files/tokenizer-store.js';
 import { realEngine } from './engine.js';
 import { cancelledBy, RunAnswers } from './run-answers.js';
 
-const answers = new RunAnswers(realEngine(), cancelledBy(new Int32Array((workerData as RunWorkerData).cancel)));
+const data = workerData as RunWorkerData;
+// The tokenizer cache in the extension's global storage (none with ATTN_CACHE_DIR=off, as for the CLI).
+const store = data.cacheFolder !== undefined && process.env.ATTN_CACHE_DIR !== 'off' ? folderStore(data.cacheFolder) : undefined;
+const answers = new RunAnswers(realEngine(store), cancelledBy(new Int32Array(data.cancel)));
 
 parentPort?.on('message', (r: RunRequest) => {
   const { response, transfer } = answers.answer(r);
