@@ -34,11 +34,15 @@ export function cacheFolder(env: NodeJS.ProcessEnv = process.env): string | unde
   return xdg !== undefined && xdg !== '' ? join(resolve(xdg), 'attention-lens') : join(homedir(), '.cache', 'attention-lens');
 }
 
-/** The identity of tokenizer.json at `path` whose bytes are `bytes` (already read): hashed here, not read again. */
-export function tokenizerSource(path: string, bytes: Uint8Array): TokenizerSource | undefined {
+/**
+ * The identity of tokenizer.json at `path` whose bytes, already read, are `bytes` (hashed here) or hash
+ * to `bytes` (hex). The stat comes after the read: a file changed in between has another hash than the
+ * bytes read, so its next read does not find this entry.
+ */
+export function tokenizerSource(path: string, bytes: Uint8Array | string): TokenizerSource | undefined {
   try {
     const stat = statSync(path);
-    return { path: resolve(path), size: stat.size, mtimeMs: stat.mtimeMs, sha256: sha256(bytes).toString('hex') };
+    return { path: resolve(path), size: stat.size, mtimeMs: stat.mtimeMs, sha256: typeof bytes === 'string' ? bytes : sha256(bytes).toString('hex') };
   } catch {
     return undefined;
   }
@@ -116,10 +120,11 @@ function prune(dir: string): void {
 
 /**
  * What tokenizerFrom needs to cache a model folder's tokenizer.json (the text `files` holds, as read):
- * its identity, hashing that text's UTF-8 (the bytes read, without a BOM), and the store when there is one.
+ * its identity — the hash of the bytes read when the reader made it (model-folder.ts does), else of the
+ * text's UTF-8 — and the store when there is one.
  */
 export function tokenizerCache(folder: string, files: TokenizerFiles, store?: TokenizerStore): { source: TokenizerSource; store?: TokenizerStore } | undefined {
   if (files.tokenizerJson === undefined) return undefined;
-  const source = tokenizerSource(join(folder, 'tokenizer.json'), Buffer.from(files.tokenizerJson, 'utf8'));
+  const source = tokenizerSource(join(folder, 'tokenizer.json'), files.tokenizerJsonSha256 ?? Buffer.from(files.tokenizerJson, 'utf8'));
   return source && { source, ...(store ? { store } : {}) };
 }
