@@ -6,7 +6,7 @@
 // checks first (check-json.ts), ids and their vocabulary strings, one id decoded alone, and no error
 // leaving but a TokenizerError.
 import type { Obj } from '../json/object.js';
-import { type BpeDigest, digestBpe, emptiedBpe } from './cache/bpe-digest.js';
+import { type DigestedBpe, digestBpe, emptiedBpe } from './cache/bpe-digest.js';
 import { installBpe } from './cache/install-bpe.js';
 import { checkTokenizerJson, type ModelSources, TOKENIZER_JSON } from './check-json.js';
 import { withRegexBudget } from './bounds/bounded-regex.js';
@@ -25,7 +25,7 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
  */
 export interface PreparedTokenizer {
   json: Obj;
-  bpe?: { digest: BpeDigest; index: Map<string, number> };
+  bpe?: DigestedBpe;
 }
 
 /** A checked tokenizer.json (check-json.ts), prepared. */
@@ -49,7 +49,7 @@ export function preparedTokenizer({ json, bpe }: PreparedTokenizer, sources: Mod
     // tokenizers (remove_space, lowercasing), and the issue asks for tokenizer.json's rules alone.
     checkAddedTokensNormalize(json);
     hf = new LibraryTokenizer(json, {});
-    if (bpe) installBpe(hf, bpe.digest, bpe.index);
+    if (bpe) installBpe(hf, bpe);
     installOwnParts(hf, json);
     guardLibrary(hf, json);
     withRegexBudget(() => renormalizeAddedTokens(hf));

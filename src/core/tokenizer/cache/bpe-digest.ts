@@ -13,6 +13,22 @@ export interface BpeDigest {
   merges: Uint32Array;
 }
 
+/**
+ * A digest with its pieces' ids as a Map in the pieces' order: what the library's BPE makes of the
+ * vocabulary object (object_to_map), given to it as its tokens_to_ids (install-bpe.ts takes it over).
+ */
+export interface DigestedBpe {
+  digest: BpeDigest;
+  tokens: Map<string, number>;
+}
+
+/** Each piece's id, in the pieces' order. */
+export function pieceIds(digest: BpeDigest): Map<string, number> {
+  const tokens = new Map<string, number>();
+  for (let i = 0; i < digest.pieces.length; i++) tokens.set(digest.pieces[i], digest.ids[i]);
+  return tokens;
+}
+
 /** Each piece's index in `pieces`. */
 export function pieceIndex(pieces: readonly string[]): Map<string, number> {
   const index = new Map<string, number>();
@@ -20,11 +36,8 @@ export function pieceIndex(pieces: readonly string[]): Map<string, number> {
   return index;
 }
 
-/**
- * The digest of a checked BPE model (check-json.ts: every merge is [a, b] with a and b in the
- * vocabulary), with the index it was made with.
- */
-export function digestBpe(model: Obj): { digest: BpeDigest; index: Map<string, number> } {
+/** The digest of a checked BPE model (check-json.ts: every merge is [a, b] with a and b in the vocabulary). */
+export function digestBpe(model: Obj): DigestedBpe {
   const vocab = model.vocab as Record<string, number>;
   const pieces = Object.keys(vocab);
   const ids = new Int32Array(pieces.length);
@@ -36,7 +49,8 @@ export function digestBpe(model: Obj): { digest: BpeDigest; index: Map<string, n
     merges[2 * i] = index.get(list[i][0]) as number;
     merges[2 * i + 1] = index.get(list[i][1]) as number;
   }
-  return { digest: { pieces, ids, merges }, index };
+  const digest = { pieces, ids, merges };
+  return { digest, tokens: pieceIds(digest) };
 }
 
 /** The model with an empty vocabulary and no merges: what the library is built from (its other keys kept). */

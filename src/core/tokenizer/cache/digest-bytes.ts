@@ -13,7 +13,7 @@ import { isObject, type Obj } from '../../json/object.js';
 import { MAX_ID, MAX_PIECE, MAX_VOCAB } from '../bounds/limits.js';
 import { checkBpeOptions, checkParts, checkTokenizerJson } from '../check-json.js';
 import type { PreparedTokenizer } from '../bpe-tokenizer.js';
-import { type BpeDigest, pieceIndex } from './bpe-digest.js';
+import { type BpeDigest, pieceIds } from './bpe-digest.js';
 
 const MAGIC = 0x444b5441; // "ATKD"
 /** Raised when anything in the layout, or in the tokenizer's own checks, changes. */
@@ -87,18 +87,15 @@ export function preparedFromBytes(bytes: Uint8Array): PreparedTokenizer {
   if (json.model.type !== 'BPE' || !isObject(json.model.vocab) || Object.keys(json.model.vocab).length !== 0 || !Array.isArray(json.model.merges) || json.model.merges.length !== 0) {
     bad('a BPE shell that is not emptied');
   }
-  const digest = readDigest(bytes, view, decoder, HEADER + shellBytes, kind, piecesBytes, arrays, count, merges);
-  const index = pieceIndex(digest.pieces);
-  if (index.size !== count) bad('a piece listed twice');
-  checkBpeOptions(json.model as Obj, (piece) => index.has(piece));
-  checkParts(json as Obj, (piece) => {
-    const i = index.get(piece);
-    return i === undefined ? undefined : digest.ids[i];
-  });
-  return { json: json as Obj, bpe: { digest, index } };
+  const digest = readDigest(bytes, decoder, HEADER + shellBytes, kind, piecesBytes, arrays, count, merges);
+  const tokens = pieceIds(digest);
+  if (tokens.size !== count) bad('a piece listed twice');
+  checkBpeOptions(json.model as Obj, (piece) => tokens.has(piece));
+  checkParts(json as Obj, (piece) => tokens.get(piece));
+  return { json: json as Obj, bpe: { digest, tokens } };
 }
 
-function readDigest(bytes: Uint8Array, view: DataView, decoder: TextDecoder, at: number, kind: number, length: number, arrays: number, count: number, merges: number): BpeDigest {
+function readDigest(bytes: Uint8Array, decoder: TextDecoder, at: number, kind: number, length: number, arrays: number, count: number, merges: number): BpeDigest {
   let text: string;
   let list: string[] | undefined;
   try {
@@ -107,28 +104,24 @@ function readDigest(bytes: Uint8Array, view: DataView, decoder: TextDecoder, at:
   } catch {
     return bad('pieces that are not text');
   }
-  const pieces = new Array<string>(count);
-  const ids = new Int32Array(count);
   if (list !== undefined && (!Array.isArray(list) || list.length !== count)) bad('a piece list out of shape');
+  // A copy of the arrays, aligned for typed-array views (the bytes may start anywhere in their buffer).
+  const copy = bytes.slice(arrays, arrays + 8 * count + 8 * merges).buffer;
+  const ends = new Uint32Array(copy, 0, count);
+  const ids = new Int32Array(copy, 4 * count, count);
+  const pairs = new Uint32Array(copy, 8 * count, 2 * merges);
+  const pieces = new Array<string>(count);
   let start = 0;
   for (let i = 0; i < count; i++) {
-    const end = view.getUint32(arrays + 4 * i, true);
+    const end = ends[i];
     if (end < start || end > text.length || end - start > MAX_PIECE) bad('piece ends out of order or out of range');
     const piece = list ? list[i] : text.slice(start, end);
     if (typeof piece !== 'string' || piece.length !== end - start) bad('a piece out of shape');
     pieces[i] = piece;
     start = end;
-    const id = view.getInt32(arrays + 4 * (count + i), true);
-    if (id < 0 || id > MAX_ID) bad('an id out of range');
-    ids[i] = id;
+    if (ids[i] < 0 || ids[i] > MAX_ID) bad('an id out of range');
   }
   if (list === undefined && start !== text.length) bad('pieces that do not fill their text');
-  const pairs = new Uint32Array(2 * merges);
-  const base = arrays + 8 * count;
-  for (let i = 0; i < 2 * merges; i++) {
-    const p = view.getUint32(base + 4 * i, true);
-    if (p >= count) bad('a merge naming no piece');
-    pairs[i] = p;
-  }
+  for (let i = 0; i < pairs.length; i++) if (pairs[i] >= count) bad('a merge naming no piece');
   return { pieces, ids, merges: pairs };
 }

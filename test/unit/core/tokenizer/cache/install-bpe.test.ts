@@ -26,19 +26,21 @@ function score(model: Bpe, a: string, b: string): number | undefined {
   return pushed;
 }
 
-function sameAsLibrary(name: string, text: string): void {
+function sameAsLibrary(name: string, text: string, pairs: [string, string][] = []): void {
   const json = checkTokenizerJson(JSON.parse(text));
   const model = json.model as Obj;
   const whole = new LibraryTokenizer(json, {});
-  const { digest, index } = digestBpe(model);
+  const digested = digestBpe(model);
+  const { digest } = digested;
   const ours = new LibraryTokenizer({ ...json, model: emptiedBpe(model) }, {});
-  installBpe(ours, digest, index);
+  installBpe(ours, digested);
   const a = whole.model as unknown as Bpe, b = ours.model as unknown as Bpe;
   assert.deepEqual([...b.tokens_to_ids], [...a.tokens_to_ids], `${name}: tokens_to_ids`);
   assert.deepEqual(b.vocab, a.vocab, `${name}: vocab`);
   assert.equal(b.unk_token_id, a.unk_token_id, `${name}: unk_token_id`);
   const merges = model.merges as [string, string][];
   for (const [x, y] of merges) assert.equal(score(b, x, y), score(a, x, y), `${name}: the merge ${x} ${y}`);
+  for (const [x, y] of pairs) assert.equal(score(b, x, y), score(a, x, y), `${name}: the pair ${x} ${y}`);
   const rand = seeded(5);
   const pieces = digest.pieces;
   for (let i = 0; i < 2000; i++) {
@@ -55,6 +57,23 @@ test('a GPT-2-shaped vocabulary (merges as "a b" strings): the BPE from its dige
   const json = JSON.parse(tinyTokenizerJson(5000)) as { model: { merges: [string, string][] | string[] } };
   json.model.merges = (json.model.merges as [string, string][]).map(([a, b]) => `${a} ${b}`);
   sameAsLibrary('gpt2', JSON.stringify(json));
+});
+
+test('ids that do not name one piece (shared, or taken by an added token): ranks by the pieces themselves, as the library', () => {
+  const json = JSON.parse(tinyTokenizerJson(600)) as { model: { vocab: Record<string, number>; merges: [string, string][] }; added_tokens: object[] };
+  const [x, y] = json.model.merges[0];
+  const added = (content: string, id: number) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: false });
+  // "Xq" takes the id of x, the first piece of the first merge: by ids, ("Xq", y) would be that merge.
+  json.added_tokens.push(added('Xq', json.model.vocab[x]));
+  sameAsLibrary('an added token with a piece\'s id', JSON.stringify(json), [['Xq', y], [x, y]]);
+  json.added_tokens.pop();
+  // "zq" shares y's id.
+  json.model.vocab.zq = json.model.vocab[y];
+  sameAsLibrary('two pieces with one id', JSON.stringify(json), [[x, 'zq'], [x, y]]);
+  // An added token giving a piece of a merge another id.
+  delete json.model.vocab.zq;
+  json.added_tokens.push(added(x + y, 600));
+  sameAsLibrary('an added token giving a piece another id', JSON.stringify(json), [[x, y]]);
 });
 
 test('merge ranks: as a Map of the pairs, a pair listed twice keeping its last rank', () => {
