@@ -36,6 +36,14 @@ test('an entry is read back for its own source only: another path, size, mtime o
   }
 });
 
+test('an entry far larger than its tokenizer.json could make is neither written nor read', () => {
+  const folder = tempDir();
+  const store = folderStore(folder);
+  store.write(source({ size: 10 }), new Uint8Array(2 << 20));
+  assert.equal(store.read(source({ size: 10 })), undefined);
+  assert.deepEqual(readdirSync(folder), []);
+});
+
 test('a folder that cannot be made is passed over: nothing thrown, the tokenizer built each time', () => {
   const dir = tempDir();
   const json = tinyTokenizerJson(300);
