@@ -3,9 +3,9 @@
 // against the bytes actually there before anything is allocated, every shape against the limits the
 // checks of tokenizer.json enforce, and the rules beside the model are checked again as a file's are.
 // Any failure is a DigestError, which the loader answers by reading tokenizer.json instead. Not checked
-// again: that a merge's two pieces joined are in the vocabulary (a cost per merge, and a digest that
-// breaks it can only make a piece with no id, which encode refuses in a TokenizerError); what keeps an
-// entry true to its file is the SHA-256 the store checks over it.
+// again: that a merge's two pieces joined are in the vocabulary (a cost per merge; a digest that breaks
+// it makes a piece with no id, which the library's BPE treats as any piece outside the vocabulary: its
+// unk token, or dropped). What keeps an entry true to its file is the SHA-256 the store checks over it.
 //
 // Layout (little-endian): eight u32 — MAGIC, VERSION, shell bytes, pieces kind, pieces bytes, piece
 // count, merge count, 0 — then the shell (the prepared tokenizer.json as JSON, UTF-8), the pieces
