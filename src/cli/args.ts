@@ -31,6 +31,8 @@ export const USAGE = `usage:
 FILE may be - for standard input.
 options:
   --max-bytes N   refuse specs larger than N bytes (default ${DEFAULT_MAX_BYTES})
+  --no-cache      attn run: neither read nor write the tokenizer's cache (ATTN_CACHE_DIR=off does the same;
+                  ATTN_CACHE_DIR=DIR moves it from $XDG_CACHE_HOME/attention-lens or ~/.cache/attention-lens)
   --help, --version`;
 
 
@@ -51,7 +53,7 @@ export interface Args {
 export type Command = (args: Args, maxBytes: number, io: Io) => number | Promise<number>;
 
 const VALUED = new Set(['--view', '--out', '--input', '--head', '--token', '--width', '--theme', '--show', '--matrix', '--max-bytes', '--steps', '--tensor', '--layer', '--html', '--stat', '--text', '--text-file', '--max-tokens', '--precision']);
-const SWITCHES = new Set(['--json', '--help', '--version', '--sort', '--softmax']);
+const SWITCHES = new Set(['--json', '--help', '--version', '--sort', '--softmax', '--no-cache']);
 
 /** The arguments, or why they cannot be read. */
 export function parseArgs(argv: readonly string[]): Args | string {

@@ -30,6 +30,8 @@ export interface RunReport {
 /** The worker's workerData: `cancel` holds one Int32 (every run with an id up to it is cancelled). */
 export interface RunWorkerData {
   cancel: SharedArrayBuffer;
+  /** The folder of the tokenizer cache on disk (the extension's global storage), when there is one. */
+  cacheFolder?: string;
 }
 
 export type RunRequest =

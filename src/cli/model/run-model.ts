@@ -13,6 +13,7 @@ import { ModelError } from '../../core/checkpoint/error.js';
 import { loadModel, runText } from '../../core/checkpoint/model.js';
 import type { RunResult } from '../../core/checkpoint/types.js';
 import { tokenizerFrom } from '../../core/tokenizer/index.js';
+import { cacheFolder, folderStore, tokenizerCache } from '../../core/files/tokenizer-store.js';
 import { TokenizerError } from '../../core/tokenizer/tokenizer.js';
 import { TensorFileError } from '../../core/tensors/source.js';
 import { safetensorsParts } from '../../core/tensors/safetensors-write.js';
@@ -57,7 +58,8 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
     const cannot = typeof out === 'string' ? unwritable(out) : undefined;
     if (cannot !== undefined) return usage(`--out ${out} cannot be written (${cannot}); name a file`);
     const model = loadModel(folder.configText, folder.tensors, { where: folder.where, precision: precision ?? 'f32' });
-    const tokenizer = tokenizerFrom(folder.tokenizerFiles);
+    const store = args.flags.has('--no-cache') ? undefined : cliTokenizerStore();
+    const tokenizer = tokenizerFrom(folder.tokenizerFiles, tokenizerCache(folder.folder, folder.tokenizerFiles, store));
     const loadMs = performance.now() - started;
     const c = model.config;
     const result = runText(model, tokenizer, input, {
@@ -80,6 +82,12 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
   } finally {
     folder?.close();
   }
+}
+
+/** The tokenizer cache of the CLI: in the folder the environment names, none with ATTN_CACHE_DIR=off. */
+function cliTokenizerStore() {
+  const folder = cacheFolder();
+  return folder === undefined ? undefined : folderStore(folder);
 }
 
 /** The --json answer: the model's shape (without contextLength) and the run's precision, ids, pieces, tokens, attention, next, timings. */

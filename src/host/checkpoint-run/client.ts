@@ -38,9 +38,9 @@ export class RunClient {
   private firstAsked!: () => void;
   private readonly first = new Promise<void>((resolve) => { this.firstAsked = resolve; });
 
-  /** `workers`: the host's worker service, whose 'run' job runs the model (dist/run-worker.js). */
-  constructor(workers: WorkerService) {
-    const workerData: RunWorkerData = { cancel: this.cancelFlag.buffer as SharedArrayBuffer };
+  /** `workers`: the host's worker service, whose 'run' job runs the model (dist/run-worker.js); `cacheFolder` holds the tokenizer cache. */
+  constructor(workers: WorkerService, cacheFolder?: string) {
+    const workerData: RunWorkerData = { cancel: this.cancelFlag.buffer as SharedArrayBuffer, ...(cacheFolder !== undefined ? { cacheFolder } : {}) };
     this.lane = workers.lane<Ok>('run', {
       workerData,
       receive: (message, requests) => this.receive(message as RunResponse, requests),

@@ -9,7 +9,8 @@ import { readModelFolder, type ModelFolder } from '../../core/checkpoint-files/m
 import { loadModel, runText, type LoadedModel } from '../../core/checkpoint/model.js';
 import type { Precision } from '../../core/checkpoint/precision.js';
 import { headLens } from '../../core/checkpoint/lens.js';
-import { tokenizerFrom } from '../../core/tokenizer/index.js';
+import { tokenizerFrom, type TokenizerStore } from '../../core/tokenizer/index.js';
+import { tokenizerCache } from '../../core/files/tokenizer-store.js';
 import type { Tokenizer } from '../../core/tokenizer/tokenizer.js';
 
 export interface Engine {
@@ -25,7 +26,7 @@ export interface Engine {
 }
 
 /** The runner of real checkpoints: the folder read (config, weights at their offsets, tokenizer), loaded once and kept. */
-export function realEngine(): Engine {
+export function realEngine(tokenizerStore?: TokenizerStore): Engine {
   let loaded: { folderPath: string; folder: ModelFolder; model: LoadedModel; tokenizer: Tokenizer } | undefined;
   let last: { ids: number[]; tokens: string[] } | undefined;
   let loadMs = 0;
@@ -39,7 +40,8 @@ export function realEngine(): Engine {
         try {
           // The weights are kept as stored: an edit of the text re-runs without reading them again.
           const model = loadModel(folder.configText, folder.tensors, { keep: true, where: folder.where, precision });
-          const tokenizer = tokenizerFrom(folder.tokenizerFiles);
+          // Kept in memory (and on disk with a store) while tokenizer.json stays the same: reopening a folder does not build it again.
+          const tokenizer = tokenizerFrom(folder.tokenizerFiles, tokenizerCache(folder.folder, folder.tokenizerFiles, tokenizerStore));
           loaded = { folderPath, folder, model, tokenizer };
         } catch (e) {
           folder.close();

@@ -69,7 +69,7 @@ export class RunSession {
   private disposed = false;
 
   constructor(private readonly context: RunContext, readonly uri: vscode.Uri, readonly panel: vscode.WebviewPanel, closed: () => void) {
-    this.client = new RunClient(context.workers);
+    this.client = new RunClient(context.workers, context.globalStorageUri.fsPath);
     this.document = new ModelDocument({
       uri: uri.toString(), path: uri.fsPath, newReader: () => this.client.reader(), helperCount: () => 0, log: log(),
     });
