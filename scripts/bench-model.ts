@@ -38,11 +38,12 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run node scripts/build.mjs first`);
+  const cli = options.cli ?? CLI;
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run node scripts/build.mjs first`);
   const started = performance.now();
   const elapsedS = () => (performance.now() - started) / 1000;
-  const withPrecision = precisionAccepted();
-  console.log(`attn run ${withPrecision ? 'takes --precision: float32 measured, float64 too at 128 tokens' : 'has no --precision: its one (float64) forward measured'}; budget ${options.budgetS} s`);
+  const withPrecision = precisionAccepted(cli);
+  console.log(`${cli}: attn run ${withPrecision ? 'takes --precision: float32 measured, float64 too at 128 tokens' : 'has no --precision: its one (float64) forward measured'}; budget ${options.budgetS} s`);
   const shapes = options.shapes.map((k) => shapeOf(k)!);
   const folders = new Map<Shape, string>();
   for (const s of shapes) {
@@ -77,7 +78,7 @@ async function main(): Promise<void> {
         for (const p of precisions) {
           // At 128 tokens the attention is written (a few MB) and checked against numpy's.
           const out = n === 128 ? join(scratch, `attention-${p ?? 'default'}.safetensors`) : undefined;
-          const o = attnRun(dir, textFile, n, p, out);
+          const o = attnRun(dir, textFile, n, p, out, cli);
           m.ours.push(o);
           if (isRun(o)) {
             const rate = gflops(flops.total, o.forwardMs), key = p ?? 'f64';

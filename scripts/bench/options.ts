@@ -3,9 +3,9 @@
 // hold is skipped and said so).
 import { SHAPES, type ShapeKey } from './shapes.js';
 
-export interface BenchOptions { shapes: ShapeKey[]; tokens: number[]; budgetS: number }
+export interface BenchOptions { shapes: ShapeKey[]; tokens: number[]; budgetS: number; cli?: string }
 
-export const BENCH_USAGE = 'usage: npm run bench:model -- [--shapes gpt2,qwen,llama] [--tokens 128,1024] [--budget SECONDS (default 1800)]';
+export const BENCH_USAGE = 'usage: npm run bench:model -- [--shapes gpt2,qwen,llama] [--tokens 128,1024] [--budget SECONDS (default 1800)] [--cli PATH/attn.js (another build\'s CLI)]';
 
 const DEFAULTS: BenchOptions = { shapes: SHAPES.map((s) => s.key), tokens: [128, 1024], budgetS: 1800 };
 
@@ -14,7 +14,7 @@ export function readOptions(argv: readonly string[]): BenchOptions | string {
   const o: BenchOptions = { ...DEFAULTS };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i], value = argv[i + 1];
-    if (flag !== '--shapes' && flag !== '--tokens' && flag !== '--budget') return `unknown option ${JSON.stringify(flag)}`;
+    if (flag !== '--shapes' && flag !== '--tokens' && flag !== '--budget' && flag !== '--cli') return `unknown option ${JSON.stringify(flag)}`;
     if (value === undefined || value.startsWith('--')) return `${flag} needs a value`;
     i++;
     if (flag === '--shapes') {
@@ -26,6 +26,8 @@ export function readOptions(argv: readonly string[]): BenchOptions | string {
       const counts = value.split(',').map(Number);
       if (counts.some((c) => !Number.isInteger(c) || c < 1 || c > 1024)) return `--tokens takes whole numbers from 1 to 1024 (GPT-2's context), got ${JSON.stringify(value)}`;
       o.tokens = [...new Set(counts)].sort((a, b) => a - b);
+    } else if (flag === '--cli') {
+      o.cli = value;
     } else {
       const s = Number(value);
       if (!(s > 0) || !Number.isFinite(s)) return `--budget takes a number of seconds > 0, got ${JSON.stringify(value)}`;

@@ -13,8 +13,8 @@ export const CLI = join(ROOT, 'dist', 'attn.js');
 const REFERENCE = join(__dirname, 'reference_forward.py');
 
 /** Whether this build's `attn run` takes --precision (its usage names it). */
-export function precisionAccepted(): boolean {
-  const r = spawnSync(process.execPath, [CLI, 'run', '--help'], { encoding: 'utf8' });
+export function precisionAccepted(cli = CLI): boolean {
+  const r = spawnSync(process.execPath, [cli, 'run', '--help'], { encoding: 'utf8' });
   return `${r.stdout}${r.stderr}`.includes('--precision');
 }
 
@@ -38,12 +38,12 @@ export function readPeakKb(text: string): number | undefined {
   return last !== undefined && /^\d+$/.test(last) ? Number(last) : undefined;
 }
 
-/** One `attn run DIR --text-file F --max-tokens n` in a fresh process; `precision` passed as --precision when given. */
-export function attnRun(dir: string, textFile: string, n: number, precision: string | undefined, out?: string): OursOutcome {
+/** One `attn run DIR --text-file F --max-tokens n` of the bundled CLI (or `cli`) in a fresh process; `precision` passed as --precision when given. */
+export function attnRun(dir: string, textFile: string, n: number, precision: string | undefined, out?: string, cli = CLI): OursOutcome {
   const scratch = mkdtempSync(join(tmpdir(), 'attn-bench-time-'));
   try {
     const timeFile = join(scratch, 'time');
-    const args = ['-o', timeFile, '-f', '%M', process.execPath, CLI, 'run', dir, '--text-file', textFile, '--max-tokens', String(n),
+    const args = ['-o', timeFile, '-f', '%M', process.execPath, cli, 'run', dir, '--text-file', textFile, '--max-tokens', String(n),
       ...(precision ? ['--precision', precision] : []), ...(out ? ['--out', out] : [])];
     const t = performance.now();
     const r = spawnSync('/usr/bin/time', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });

@@ -11,6 +11,11 @@ test('--shapes and --tokens narrow the run, in the bench\'s own order; --budget 
   assert.deepEqual(readOptions(['--shapes', 'llama,gpt2', '--tokens', '1024,128,1024', '--budget', '90']), { shapes: ['gpt2', 'llama'], tokens: [128, 1024], budgetS: 90 });
 });
 
+test('--cli measures another build\'s attn.js', () => {
+  assert.deepEqual(readOptions(['--cli', '/elsewhere/dist/attn.js', '--tokens', '128']), { shapes: ['gpt2', 'qwen', 'llama'], tokens: [128], budgetS: 1800, cli: '/elsewhere/dist/attn.js' });
+  assert.match(readOptions(['--cli']) as string, /--cli needs a value/);
+});
+
 test('a shape, length or budget it cannot take is named in one sentence', () => {
   assert.match(readOptions(['--shapes', 'gpt3']) as string, /"gpt3" is not one of gpt2, qwen, llama/);
   assert.match(readOptions(['--tokens', '0']) as string, /--tokens takes whole numbers from 1 to 1024/);
