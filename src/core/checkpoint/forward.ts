@@ -40,6 +40,7 @@ import { widenInto, type StoredMatrix } from '../kernels/stored.js';
 import type { ModelConfig } from './config.js';
 import { ModelError } from './error.js';
 import { attentionOf, type LayerNames, type ModelNames } from './families/shared/family.js';
+import { allFinite } from './finite.js';
 import { frequencyProblem, ropeFrequencies, sameFrequencies } from './rope-frequencies.js';
 import type { Weights } from './weights.js';
 import { addBias, addInto, applyRope, gegluTanh, gelu, geluNew, layerNorm, rmsNorm, roundedTo, ropeTables, softcapInto, swiglu } from './ops.js';
@@ -143,6 +144,12 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
   // Held for the whole pass, as stored (the budget counts it): a tied head reads it again at the end.
   const table = w.matrix(names.embed);
   const x = embed(c, num, names, w, table, ids, p);
+  // Each stage's result is checked, not each weight as it is read (finite.ts): a weight that is NaN or
+  // ±Infinity is named from the tensors the stage read.
+  const stage = (data: Floats, tensors: readonly (string | undefined)[], where: string) => {
+    if (!allFinite(data)) throw w.nonFinite(tensors, where);
+  };
+  stage(x.data, [names.embed, names.positions, names.tokenType, names.embedNorm, names.embedNormBias], 'in the embeddings');
   // One table per distinct frequency array (a layer's base and scaling), made when first read.
   const made = new Map<Float64Array, { cos: Float64Array; sin: Float64Array }>();
   const ropeOf = (layer: number) => {
@@ -159,6 +166,9 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     const post = c.block.norm.placement === 'post';
     const h = post ? x : norm(c, x, w, l.norm1, l.norm1Bias);
     const { q, k: newKeys, v: newValues } = projections(c, num, w, l, h);
+    // Looked at here, not only in the residual stream: the softmax takes a row of NaN scores for a
+    // row that sees no key (all weights 0), which would hide a bad q or k.
+    for (const part of [q.data, newKeys.data, newValues.data]) stage(part, layerTensors(l), `in layer ${layer + 1}`);
     // The layer's names say it (a description with qkNorm names both norms of every layer).
     if (l.qNorm !== undefined && l.kNorm !== undefined) {
       headNorm(c, q.data, w.f32(l.qNorm));
@@ -180,6 +190,7 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     if (capturing) {
       // The recording is float64 whatever the precision (the lens's form), widened exactly.
       captured = { residual: Float64Array.from(x.data), x: Float64Array.from(h.data), q: wide(q).data, k: wide(k).data, v: wide(v).data, weights: recorded! };
+      for (const part of [captured.x, captured.q, captured.k, captured.v, captured.weights]) stage(part, layerTensors(l), `in layer ${layer + 1}`);
       if (options.capture?.stop) return { attention, logits: new Float64Array(0), captured, reused: 0 };
     }
     let out = product(c, num, mixed, w.matrix(l.o));
@@ -198,9 +209,14 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
       if (l.postMlpNorm) fed = norm(c, fed, w, l.postMlpNorm, undefined);
       addInto(x.data, fed.data);
     }
+    stage(x.data, layerTensors(l), `in layer ${layer + 1}`);
     options.onLayer?.(layer);
   }
-  const logitsOf = (row: number) => outputLogits(c, num, names, w, table, x.data.slice(row * E, (row + 1) * E));
+  const logitsOf = (row: number) => {
+    const logits = outputLogits(c, num, names, w, table, x.data.slice(row * E, (row + 1) * E));
+    stage(logits, [names.head, names.headBias, names.headTransform, names.headTransformBias, names.finalNorm, names.finalNormBias], 'in the logits');
+    return logits;
+  };
   return {
     // An MLM head guesses at the positions asked for (logitsAt), not after the last.
     attention, logits: c.block.head === 'mlm' ? new Float64Array(0) : logitsOf(rows - 1), reused: p,
@@ -208,6 +224,11 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     ...(captured ? { captured } : {}),
     ...(keep ? { kept: { ids: [...ids], precision: num.precision, keys, values, attention, ...(frequencies ? { frequencies } : {}) } } : {}),
   };
+}
+
+/** Every tensor a layer reads (its names' values). */
+function layerTensors(l: LayerNames): string[] {
+  return Object.values(l).filter((v): v is string => typeof v === 'string');
 }
 
 /** Position i's row among the computed rows p…n − 1. */

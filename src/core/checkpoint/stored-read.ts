@@ -34,10 +34,13 @@ export function newStored(dtype: DType, count: number): StoredMatrix['data'] {
 }
 
 /**
- * The tensor as stored: rows = its first dimension (1 for a scalar), cols = the rest (1 for a vector). Read in slices within the readers' single-read limit, checked for NaN and ±Infinity, and
- * an F64 weight past float32's range refused (attn computes in float32 by default).
+ * The tensor as stored: rows = its first dimension (1 for a scalar), cols = the rest (1 for a vector).
+ * Read in slices within the readers' single-read limit and, with `check`, checked for NaN and
+ * ±Infinity, an F64 weight past float32's range refused (attn computes in float32 by default). A
+ * caller that leaves the check out must find such a weight another way (the forward pass does, from
+ * its results: weights.ts's nonFinite).
  */
-export function readStored(t: TensorRef, maxRead = MAX_READ_BYTES): StoredMatrix {
+export function readStored(t: TensorRef, maxRead = MAX_READ_BYTES, check = true): StoredMatrix {
   const dtype = t.dtype as DType;
   const count = t.shape.reduce((a, b) => a * b, 1);
   const item = ITEM_SIZE[dtype];
@@ -51,7 +54,7 @@ export function readStored(t: TensorRef, maxRead = MAX_READ_BYTES): StoredMatrix
     const n = Math.min(perRead, count - at);
     if (t.source.readInto) t.source.readInto(t.offset + at * item, bytes.subarray(at * item, (at + n) * item));
     else bytes.set(t.source.read(t.offset + at * item, n * item), at * item);
-    refuseNonFinite(t, dtype, data.subarray(at, at + n), at);
+    if (check) refuseNonFinite(t, dtype, data.subarray(at, at + n), at);
   }
   // A vector is a column (its parts, a fused bias's, are rows of it, as a matrix's are).
   const rows = t.shape.length > 0 ? t.shape[0] : 1;
@@ -63,7 +66,7 @@ export function readStored(t: TensorRef, maxRead = MAX_READ_BYTES): StoredMatrix
  * would run to NaN attention weights, which no picture and no JSON can show: refused by name. F16
  * and BF16 are tested on their exponent bits, where they lie.
  */
-function refuseNonFinite(t: TensorRef, dtype: DType, data: StoredMatrix['data'], first: number): void {
+export function refuseNonFinite(t: TensorRef, dtype: DType, data: StoredMatrix['data'], first = 0): void {
   // One loop per width, each over one kind of integer array (a loop over a union of array kinds ran
   // at 3 ns a number, three times this), so the check costs a fraction of the read.
   const at = dtype === 'F64' ? firstOutOfRange(data as Float64Array)

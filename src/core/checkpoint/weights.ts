@@ -19,7 +19,8 @@ import type { ModelConfig } from './config.js';
 import { ModelError } from './error.js';
 import type { ModelNames, TensorPart } from './families/shared/family.js';
 import { familyOf } from './families/index.js';
-import { newStored, readStored, storedArray, widened } from './stored-read.js';
+import { newStored, readStored, refuseNonFinite, storedArray, widened } from './stored-read.js';
+import { allFinite } from './finite.js';
 
 export { readFloat32, readStored } from './stored-read.js';
 
@@ -96,7 +97,8 @@ export class Weights {
     if (have) return have;
     const part = this.parts.get(name);
     if (part) return this.partOf(name, part);
-    const data = readStored(this.tensor(name));
+    const t = this.tensor(name);
+    const data = readStored(t, undefined, !deferred(t));
     this.decoded++;
     if (this.keep) this.kept.set(name, data);
     return data;
@@ -104,7 +106,30 @@ export class Weights {
 
   /** A tensor widened to float32 for one use, a copy never kept: a norm's weight, a bias, the lens's one head's slices. */
   f32(name: string): Float32Array {
-    return widened(this.matrix(name));
+    const out = widened(this.matrix(name));
+    if (!allFinite(out)) throw this.nonFinite([name], `in tensor ${JSON.stringify(name)}`);
+    return out;
+  }
+
+  /**
+   * Why a result the named tensors fed is not finite: the first NaN or ±Infinity among their stored
+   * numbers (the message of a check at reading: file, tensor, element), or, where they hold none, an
+   * overflow `where` the caller says (finite weights whose sums passed the precision's range).
+   */
+  nonFinite(names: readonly (string | undefined)[], where: string): ModelError {
+    for (const name of names) {
+      if (name === undefined) continue;
+      const saved = this.parts.get(name)?.of ?? name;
+      const t = this.tensors.get(saved);
+      if (!t) continue;
+      try {
+        refuseNonFinite(t, t.dtype as DType, (this.kept.get(saved) ?? readStored(t, undefined, false)).data);
+      } catch (e) {
+        if (e instanceof ModelError) return e;
+        throw e;
+      }
+    }
+    return new ModelError(`the forward pass overflows ${where}: a number passed the range of its precision, though every weight it read is finite`);
   }
 
   /** Row `row` of a matrix (an embedding's, a position's) widened to float32 into `out`. */
@@ -144,7 +169,8 @@ export class Weights {
   private partOf(name: string, part: TensorPart): StoredMatrix {
     let data = this.whole?.name === part.of ? this.whole.data : undefined;
     if (!data) {
-      data = readStored(this.tensor(part.of));
+      const t = this.tensor(part.of);
+      data = readStored(t, undefined, !deferred(t));
       this.decoded++;
       if (!this.keep) this.whole = { name: part.of, data };
     }
@@ -159,6 +185,13 @@ export class Weights {
     return t && isDType(t.dtype) ? t.dtype : 'F32';
   }
 }
+
+/**
+ * Whether a tensor's numbers are checked by what the forward pass computes from them rather than as
+ * they are read (finite.ts): a matrix, which feeds a product or has its rows looked up. A vector (a
+ * norm's weight, a bias) is checked as it is read, where the check costs nothing.
+ */
+const deferred = (t: TensorRef) => t.shape.length >= 2;
 
 /**
  * A part's rows of the stored `m`: rows from…from + count − 1 of each of its equal blocks; a view
