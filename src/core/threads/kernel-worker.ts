@@ -7,6 +7,7 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { productRuns } from '../kernels/gemm32-kernel.js';
 import { enableRelaxedSimd } from './kernel-simd.js';
+import { minorCollector } from './worker-collect.js';
 import { ANSWERED, BOOTED, claimedRuns, ENDED, FAILED, type ColumnsJob } from './kernel-thread.js';
 
 enableRelaxedSimd();
@@ -14,6 +15,7 @@ enableRelaxedSimd();
 const { port, flags } = (workerData ?? {}) as { port?: MessagePort; flags?: Int32Array };
 
 if (port && flags) {
+  const collect = minorCollector();
   // A worker that ends (an uncaught error, process.exit) is seen by the calling thread only through its
   // flags: the 'error' and 'exit' events reach that thread after its Atomics.wait, which would otherwise
   // last the whole deadline (10 s at least). Registered first, so it runs however the worker ends.
@@ -33,6 +35,8 @@ if (port && flags) {
     if (!ok) Atomics.store(flags, FAILED, job.id);
     Atomics.store(flags, ANSWERED, job.id);
     Atomics.notify(flags, ANSWERED);
+    // Once this handler has returned (the job unreachable), before the next: no weight is held here.
+    setImmediate(collect);
   });
   Atomics.store(flags, BOOTED, 1);
   Atomics.notify(flags, BOOTED);
