@@ -151,6 +151,9 @@ export function runText(m: LoadedModel, tokenizer: Tokenizer, text: string, opti
   const stop = () => { if (stopped?.()) throw new RunStopped('the run was stopped'); };
   stop();
   const guess = guessing(m, pieces);
+  // A kept run of the other precision cannot be reused (its keys are of the other width): let it go
+  // now rather than hold it through this run, which the estimate counts in this run's precision.
+  if (m.kept && m.kept.precision !== m.precision) m.kept = undefined;
   const out = forward(m.config, m.names, m.weights, ids, {
     precision: m.precision,
     ...(m.keep ? { keep: true, ...(m.kept ? { reuse: m.kept } : {}) } : {}),
