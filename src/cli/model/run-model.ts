@@ -64,7 +64,7 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
     const c = model.config;
     const result = runText(model, tokenizer, input, {
       ...(maxTokens > 0 ? { maxTokens } : {}),
-      refuse: (n) => (json ? overBudget(RUN_PRINTED, c.layers * c.heads * n * n, `${c.layers} layers × ${c.heads} heads × ${n}² weights`, 'use --max-tokens, or --out FILE.safetensors without --json') : undefined),
+      refuse: (n) => (json ? jsonRefusal(c.layers, c.heads, n) : undefined),
     });
     result.timings.loadMs = loadMs;
     if (typeof out === 'string') {
@@ -82,6 +82,23 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
   } finally {
     folder?.close();
   }
+}
+
+/** The most tokens whose --json attention (layers × heads × n² numbers) is within the printed budget. */
+export function jsonTokens(layers: number, heads: number): number {
+  const per = layers * heads;
+  let n = Math.floor(Math.sqrt(RUN_PRINTED.max / per));
+  // The square root's rounding, either way.
+  while (per * (n + 1) ** 2 <= RUN_PRINTED.max) n++;
+  while (n > 0 && per * n ** 2 > RUN_PRINTED.max) n--;
+  return n;
+}
+
+/** The sentence refusing --json's output of n tokens, with the most that fit; undefined when it fits. */
+export function jsonRefusal(layers: number, heads: number, n: number): string | undefined {
+  const fits = jsonTokens(layers, heads);
+  const instead = fits > 0 ? `use --max-tokens ${fits} or fewer, or --out FILE.safetensors without --json` : 'use --out FILE.safetensors without --json';
+  return overBudget(RUN_PRINTED, layers * heads * n * n, `${layers} layers × ${heads} heads × ${n}² weights`, instead);
 }
 
 /** The tokenizer cache of the CLI: in the folder the environment names, none with ATTN_CACHE_DIR=off. */

@@ -65,8 +65,9 @@ export type RunShape = Pick<LoadedModel, 'config' | 'elements' | 'keep' | 'preci
 export function runBytes(m: RunShape, n: number): number {
   const c = m.config, E = c.dModel, F = c.ffn, Q = c.heads * c.headDim, KV = c.kvHeads * c.headDim;
   const num = numeric(m.precision), bytes = m.elements.bytes;
-  // The float64 form widens one matrix at a time, and its kernel packs a copy of it.
-  const widened = m.precision === 'f64' ? m.elements.largest * 16 : 0;
+  // The float64 form widens one product's matrix at a time, and its kernel packs a copy of it (the
+  // embedding and the head are read a row, or a block of rows, at a time: never widened whole).
+  const widened = m.precision === 'f64' ? m.elements.product * 16 : 0;
   const weights = (m.keep ? bytes.total : bytes.largest * 2 + bytes.embed) + widened;
   const keys = m.keep ? keptBytes(c, n, m.precision) + c.layers * n * KV * 2 * num.bytes : 0;
   const activations = n * (6 * E + 3 * Q + 2 * KV + 4 * F) * num.bytes;
@@ -150,6 +151,9 @@ export function runText(m: LoadedModel, tokenizer: Tokenizer, text: string, opti
   const stop = () => { if (stopped?.()) throw new RunStopped('the run was stopped'); };
   stop();
   const guess = guessing(m, pieces);
+  // A kept run of the other precision cannot be reused (its keys are of the other width): let it go
+  // now rather than hold it through this run, which the estimate counts in this run's precision.
+  if (m.kept && m.kept.precision !== m.precision) m.kept = undefined;
   const out = forward(m.config, m.names, m.weights, ids, {
     precision: m.precision,
     ...(m.keep ? { keep: true, ...(m.kept ? { reuse: m.kept } : {}) } : {}),

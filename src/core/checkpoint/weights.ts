@@ -58,6 +58,12 @@ export function checkTensors(c: ModelConfig, tensors: ReadonlyMap<string, Tensor
 export interface WeightSizes {
   total: number;
   largest: number;
+  /**
+   * The largest tensor a product reads whole: every one but the embedding, the head and the position
+   * and token type tables (their rows are read one at a time, the head's logits a block of rows at a
+   * time), which the float64 form widens whole.
+   */
+  product: number;
   /** Bytes as the files store them. */
   bytes: { total: number; largest: number; embed: number };
 }
@@ -68,18 +74,20 @@ export function weightElements(tensors: ReadonlyMap<string, TensorRef>, names: M
   for (const n of Object.values(names)) if (typeof n === 'string') all.add(n);
   // A part is counted as the tensor it is saved in, once.
   for (const l of names.layers) for (const n of Object.values(l)) if (typeof n === 'string') all.add(names.parts?.get(n)?.of ?? n);
-  let total = 0, largest = 0;
+  let total = 0, largest = 0, product = 0;
   const bytes = { total: 0, largest: 0, embed: 0 };
+  const tables = new Set([names.embed, names.head, names.positions, names.tokenType]);
   for (const n of all) {
     const t = tensors.get(n)!;
     const count = t.shape.reduce((a, b) => a * b, 1), size = count * (isDType(t.dtype) ? ITEM_SIZE[t.dtype] : 4);
     total += count;
     largest = Math.max(largest, count);
+    if (!tables.has(n)) product = Math.max(product, count);
     bytes.total += size;
     bytes.largest = Math.max(bytes.largest, size);
     if (n === names.embed) bytes.embed = size;
   }
-  return { total, largest, bytes };
+  return { total, largest, product, bytes };
 }
 
 /** The weights as the forward pass asks for them: by name, read as stored on demand, kept when asked to. */

@@ -4,9 +4,13 @@
 // An entry is written whole or not at all (a temp file of this process, then a rename, so two runs
 // writing the same entry each put a whole file in place) and read back with a byte budget, its header
 // (magic, version, the source it was made from) and the SHA-256 of its payload checked. A folder that
-// cannot be made or written, or an entry that fails a check, is passed over without a word.
+// cannot be made or written, or an entry that fails a check, is passed over without a word. The SHA-256
+// proves an entry whole, not who wrote it: anyone who can write an entry can make it say other tokens.
+// So the folder and its entries are made for their owner alone (0700, 0600, whatever the umask), and an
+// entry another user owns, or that others may write (made by an older attn under a loose umask, or put
+// there), is not read: it is built again and replaced.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TokenizerSource, TokenizerStore } from '../tokenizer/cache/source.js';
@@ -54,7 +58,9 @@ export function folderStore(folder: string): TokenizerStore {
   const fileOf = (source: TokenizerSource) => join(dir, sha256(Buffer.from(JSON.stringify(identity(source)))).toString('hex').slice(0, 40) + SUFFIX);
   return {
     read(source) {
-      const read = readBounded(fileOf(source), budget(source));
+      const file = fileOf(source);
+      if (!ownedAlone(file)) return undefined;
+      const read = readBounded(file, budget(source));
       return 'bytes' in read ? payloadOf(read.bytes, source) : undefined;
     },
     write(source, payload) {
@@ -69,8 +75,9 @@ export function folderStore(folder: string): TokenizerStore {
       const file = fileOf(source);
       const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
       try {
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(temp, Buffer.concat([header, idBytes, payload]));
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        // 'wx': a name that is there already (a link put in its place) is not written through.
+        writeFileSync(temp, Buffer.concat([header, idBytes, payload]), { mode: 0o600, flag: 'wx' });
         renameSync(temp, file);
       } catch {
         try { unlinkSync(temp); } catch { /* never made */ }
@@ -88,6 +95,21 @@ export function folderStore(folder: string): TokenizerStore {
 const budget = (source: TokenizerSource) => 4 * source.size + (1 << 20);
 
 const identity = (s: TokenizerSource) => ({ path: s.path, size: s.size, mtimeMs: s.mtimeMs, sha256: s.sha256 });
+
+/**
+ * Whether the entry at `file` (links followed: what is read) belongs to this user and no one else may
+ * write it. Windows has no such mode bits (Node reports 0o666 for every file): there the folder's
+ * place in the user's profile is what keeps others out.
+ */
+export function ownedAlone(file: string, stat: (path: string) => Stats = statSync): boolean {
+  if (process.platform === 'win32') return true;
+  try {
+    const s = stat(file);
+    return (s.mode & 0o022) === 0 && (typeof process.getuid !== 'function' || s.uid === process.getuid());
+  } catch {
+    return false;
+  }
+}
 
 /** The payload of an entry, when every check passes. */
 function payloadOf(bytes: Buffer, source: TokenizerSource): Uint8Array | undefined {

@@ -70,6 +70,8 @@ export function claimedRuns(job: Pick<ColumnsJob, 'm' | 'run' | 'counter' | 'don
 
 /** A worker's flags: 1 once booted; the id of the last job it answered; of the last it could not do. */
 export const BOOTED = 0, ANSWERED = 1, FAILED = 2;
+/** What a worker that is ending writes as answered and failed: past every job, so a wait on any ends. */
+export const ENDED = 0x7fffffff;
 
 /**
  * Below this many multiply-adds a hand-over is not worth its message and wake-up. Measured by npm run
@@ -223,7 +225,8 @@ export class KernelThreads implements ProductHelper {
       }
       Atomics.wait(h.flags, ANSWERED, answered, Math.min(left, 100));
     }
-    if (Atomics.load(h.flags, FAILED) !== id) return true;
+    // Failed ids only grow (ENDED is past them all): this job's or a later one's is a failure of this one.
+    if (Atomics.load(h.flags, FAILED) < id) return true;
     this.giveUp();
     return false;
   }

@@ -7,13 +7,24 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { productRuns } from '../kernels/gemm32-kernel.js';
 import { enableRelaxedSimd } from './kernel-simd.js';
-import { ANSWERED, BOOTED, claimedRuns, FAILED, type ColumnsJob } from './kernel-thread.js';
+import { minorCollector } from './worker-collect.js';
+import { ANSWERED, BOOTED, claimedRuns, ENDED, FAILED, type ColumnsJob } from './kernel-thread.js';
 
 enableRelaxedSimd();
 
 const { port, flags } = (workerData ?? {}) as { port?: MessagePort; flags?: Int32Array };
 
 if (port && flags) {
+  const collect = minorCollector();
+  // A worker that ends (an uncaught error, process.exit) is seen by the calling thread only through its
+  // flags: the 'error' and 'exit' events reach that thread after its Atomics.wait, which would otherwise
+  // last the whole deadline (10 s at least). Registered first, so it runs however the worker ends.
+  process.on('exit', () => {
+    Atomics.store(flags, BOOTED, 0);
+    Atomics.store(flags, FAILED, ENDED);
+    Atomics.store(flags, ANSWERED, ENDED);
+    Atomics.notify(flags, ANSWERED);
+  });
   port.on('message', (job: ColumnsJob) => {
     let ok = false;
     try {
@@ -24,6 +35,8 @@ if (port && flags) {
     if (!ok) Atomics.store(flags, FAILED, job.id);
     Atomics.store(flags, ANSWERED, job.id);
     Atomics.notify(flags, ANSWERED);
+    // Once this handler has returned (the job unreachable), before the next: no weight is held here.
+    setImmediate(collect);
   });
   Atomics.store(flags, BOOTED, 1);
   Atomics.notify(flags, BOOTED);
