@@ -57,7 +57,7 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
     // Before the run (minutes on a big model), not after it: a pipe or a folder cannot take the file.
     const cannot = typeof out === 'string' ? unwritable(out) : undefined;
     if (cannot !== undefined) return usage(`--out ${out} cannot be written (${cannot}); name a file`);
-    const model = loadModel(folder.configText, folder.tensors, { where: folder.where, precision: precision ?? 'f32' });
+    const model = loadModel(folder.configText, folder.tensors, { where: folder.where, precision: precision ?? 'f32', preload: true });
     const store = args.flags.has('--no-cache') ? undefined : cliTokenizerStore();
     const tokenizer = tokenizerFrom(folder.tokenizerFiles, tokenizerCache(folder.folder, folder.tokenizerFiles, store));
     const loadMs = performance.now() - started;
@@ -66,7 +66,7 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
       ...(maxTokens > 0 ? { maxTokens } : {}),
       refuse: (n) => (json ? jsonRefusal(c.layers, c.heads, n) : undefined),
     });
-    result.timings.loadMs = loadMs;
+    result.timings.loadMs += loadMs;
     if (typeof out === 'string') {
       const failed = writeAttention(out, result);
       if (failed) { io.err(printable(`${out}: cannot write (${failed})`)); return 1; }

@@ -31,6 +31,8 @@ export interface LoadedModel {
   keep: boolean;
   /** The forward pass's numeric form: 'f32' (the default) or 'f64' (the exact mode). */
   precision: Precision;
+  /** Whether a run reads every weight before its forward pass (LoadOptions.preload). */
+  preload?: boolean;
   /** The last run's keys, values and attention, when `keep`: the next run reuses its shared prefix. */
   kept?: KeptRun;
 }
@@ -40,6 +42,11 @@ export interface LoadOptions {
   keep?: boolean;
   /** 'f32' (the default) or 'f64'. */
   precision?: Precision;
+  /**
+   * Read every weight before the forward pass (timed as loading), where the run still fits the budget
+   * holding them all; else one at a time as the pass asks. For a command that runs once.
+   */
+  preload?: boolean;
   /** Which file holds a tensor, for messages (default: the tensor is named alone). */
   where?: (name: string) => string;
 }
@@ -48,7 +55,10 @@ export function loadModel(configText: string, tensors: ReadonlyMap<string, Tenso
   const config = readModelConfig(configText);
   const names = checkTensors(config, tensors, options.where ?? (() => 'model.safetensors'));
   const keep = options.keep ?? false;
-  return { config, names, weights: new Weights(tensors, keep, names.parts), elements: weightElements(tensors, names), keep, precision: options.precision ?? 'f32' };
+  return {
+    config, names, weights: new Weights(tensors, keep, names.parts), elements: weightElements(tensors, names), keep, precision: options.precision ?? 'f32',
+    ...(options.preload ? { preload: true } : {}),
+  };
 }
 
 /** What the estimate of a run's memory reads: shapes and stored sizes alone, no weights. */
@@ -124,7 +134,10 @@ export interface RunOptions {
   stopped?: () => boolean;
 }
 
-/** Tokenizes `text` and runs the model over it. timings.loadMs is 0: the caller measured the loading. */
+/**
+ * Tokenizes `text` and runs the model over it. timings.loadMs is the time the weights took to read
+ * before the pass (a preloading model's), 0 otherwise: the caller adds what it measured of the loading.
+ */
 export function runText(m: LoadedModel, tokenizer: Tokenizer, text: string, options: RunOptions = {}): RunResult {
   const t0 = performance.now();
   // Only as much of the text is tokenized as the ids the run can use take: the first maxTokens, or one
@@ -154,6 +167,15 @@ export function runText(m: LoadedModel, tokenizer: Tokenizer, text: string, opti
   // A kept run of the other precision cannot be reused (its keys are of the other width): let it go
   // now rather than hold it through this run, which the estimate counts in this run's precision.
   if (m.kept && m.kept.precision !== m.precision) m.kept = undefined;
+  // Read first only where the run fits holding every weight (the estimate of a kept model, which
+  // counts them all and more); else the pass reads each as it needs it, as before.
+  let readMs = 0;
+  if (m.preload && !m.keep && runRefusal({ ...m, keep: true }, ids.length, options.budget ?? DEFAULT_RUN_BYTES) === undefined) {
+    const r0 = performance.now();
+    m.weights.readAll(m.names);
+    readMs = performance.now() - r0;
+  }
+  const t1read = performance.now();
   const out = forward(m.config, m.names, m.weights, ids, {
     precision: m.precision,
     ...(m.keep ? { keep: true, ...(m.kept ? { reuse: m.kept } : {}) } : {}),
@@ -167,7 +189,7 @@ export function runText(m: LoadedModel, tokenizer: Tokenizer, text: string, opti
   return {
     model: { ...summaryOf(m.config), precision: m.precision }, ids, pieces, tokens, attention: out.attention, next, reused: out.reused,
     ...(masked ? { masked } : {}), ...(guess.note ? { note: guess.note } : {}),
-    timings: { loadMs: 0, tokenizeMs: t1 - t0, forwardMs: t2 - t1 },
+    timings: { loadMs: readMs, tokenizeMs: t1 - t0, forwardMs: t2 - t1read },
   };
 }
 

@@ -97,7 +97,7 @@ export class Weights {
   decoded = 0;
   /** Not kept: the saved tensor whose parts were read last. */
   private whole?: { name: string; data: StoredMatrix };
-  constructor(private readonly tensors: ReadonlyMap<string, TensorRef>, private readonly keep: boolean, private readonly parts: ReadonlyMap<string, TensorPart> = new Map()) {}
+  constructor(private readonly tensors: ReadonlyMap<string, TensorRef>, private keep: boolean, private readonly parts: ReadonlyMap<string, TensorPart> = new Map()) {}
 
   /** The tensor as its file stores it: rows its first dimension, cols the rest. */
   matrix(name: string): StoredMatrix {
@@ -110,6 +110,17 @@ export class Weights {
     this.decoded++;
     if (this.keep) this.kept.set(name, data);
     return data;
+  }
+
+  /**
+   * Reads every tensor the pass reads, now, and keeps them all, as stored: a run that holds them anyway
+   * (they are its file's bytes) reads them before its forward pass rather than inside it.
+   */
+  readAll(names: ModelNames): void {
+    this.keep = true;
+    this.whole = undefined;
+    for (const n of Object.values(names)) if (typeof n === 'string') this.matrix(n);
+    for (const l of names.layers) for (const n of Object.values(l)) if (typeof n === 'string') this.matrix(n);
   }
 
   /** A tensor widened to float32 for one use, a copy never kept: a norm's weight, a bias, the lens's one head's slices. */

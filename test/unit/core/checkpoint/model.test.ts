@@ -82,3 +82,26 @@ test('the budget counts the weights as stored: Qwen2.5-0.5B in BF16 (0.99 GB) fi
     assert.ok(runBytes(m, 1) < m.elements.bytes.total * 1.01 + 50e6);
   }
 });
+
+test('a preloading model reads every weight before the pass, where holding them all fits the budget; the numbers are a lazy run\'s', () => {
+  const { configText, tensors } = tinyCheckpoint(GPT2_CONFIG);
+  const lazy = loadModel(configText, tensors), first = loadModel(configText, tensors, { preload: true });
+  const a = runText(lazy, counting(9), 'x'), b = runText(first, counting(9), 'x');
+  assert.deepEqual(b.attention, a.attention);
+  assert.deepEqual(b.next, a.next);
+  // Every tensor read once, before the pass, and held: the stored bytes of all of them.
+  assert.equal(first.weights.bytes, first.elements.bytes.total);
+  const read = first.weights.decoded;
+  runText(first, counting(9), 'x');
+  assert.equal(first.weights.decoded, read, 'a second run reads nothing again');
+  assert.equal(a.timings.loadMs, 0);
+  assert.ok(b.timings.loadMs >= 0);
+  // A budget that fits the run but not every weight held at once: read as the pass asks, as before.
+  const tight = loadModel(configText, tensors, { preload: true });
+  const need = runBytes(lazy, 9), all = runBytes({ ...lazy, keep: true }, 9);
+  assert.ok(need < all, `${need} < ${all}`);
+  const c = runText(tight, counting(9), 'x', { budget: need });
+  assert.deepEqual(c.attention, a.attention);
+  assert.ok(tight.weights.bytes < tight.elements.bytes.total, `${tight.weights.bytes} held of ${tight.elements.bytes.total}`);
+  assert.equal(c.timings.loadMs, 0);
+});
