@@ -29,6 +29,10 @@ await Promise.all([
   esbuild.build({
     ...node, entryPoints: ['src/core/threads/heads-worker.ts'], outfile: 'dist/heads-worker.js',
   }),
+  // The helper threads of the float32 products (core/threads/kernel-thread.ts), one per other core.
+  esbuild.build({
+    ...node, entryPoints: ['src/core/threads/kernel-worker.ts'], outfile: 'dist/kernel-worker.js',
+  }),
   esbuild.build({
     ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/attn.js', external: ['jsdom'],
   }),

@@ -1,6 +1,7 @@
 // npm run test:unit: every test/unit/**/*.test.ts in node's test runner. The tests mirror the sources
 // folder for folder, and node 20's --test takes no glob of its own, so the files are listed here.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
@@ -23,5 +24,9 @@ if (BUNDLES.some((b) => !existsSync(join('dist', b)))) {
 }
 
 const files = testFiles('test/unit');
-const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', ...process.argv.slice(2), ...files], { stdio: 'inherit' });
+// The runs' tokenizer cache goes to a folder of this run's own, never the user's ~/.cache: a test
+// then starts from no cache, whatever an earlier run or another user left.
+const cache = process.env.ATTN_CACHE_DIR ?? mkdtempSync(join(tmpdir(), 'attn-cache-'));
+const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', ...process.argv.slice(2), ...files], { stdio: 'inherit', env: { ...process.env, ATTN_CACHE_DIR: cache } });
+if (process.env.ATTN_CACHE_DIR === undefined) rmSync(cache, { recursive: true, force: true });
 process.exit(run.status ?? 1);

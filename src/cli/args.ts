@@ -26,11 +26,13 @@ export const USAGE = `usage:
               [--theme ${THEME_KINDS.join('|')}] [--show ${MATRIX_MODES.join('|')}] [--matrix ${ROLES.join('|')}]
   attn render FILE.safetensors|.npy|.npz --view ${FILE_VIEWS.join('|')} [--layer L] [--head H] [--token N]
               [--stat NAME] [--sort] [--softmax] [--tensor NAME] [--out FILE.svg|FILE.png] [--html FILE.html]
-  attn run DIR (--text T | --text-file F) [--max-tokens N] [--json] [--out FILE.safetensors]
+  attn run DIR (--text T | --text-file F) [--max-tokens N] [--precision f32|f64] [--json] [--out FILE.safetensors]
                                  run a model folder (${FAMILY_NAMES.join(', ')}): every head's attention, the next tokens
 FILE may be - for standard input.
 options:
   --max-bytes N   refuse specs larger than N bytes (default ${DEFAULT_MAX_BYTES})
+  --no-cache      attn run: neither read nor write the tokenizer's cache (ATTN_CACHE_DIR=off does the same;
+                  ATTN_CACHE_DIR=DIR moves it from $XDG_CACHE_HOME/attention-lens or ~/.cache/attention-lens)
   --help, --version`;
 
 
@@ -50,8 +52,8 @@ export interface Args {
 /** One command: its exit code (0 done, 1 the input is at fault, 2 the command line is). */
 export type Command = (args: Args, maxBytes: number, io: Io) => number | Promise<number>;
 
-const VALUED = new Set(['--view', '--out', '--input', '--head', '--token', '--width', '--theme', '--show', '--matrix', '--max-bytes', '--steps', '--tensor', '--layer', '--html', '--stat', '--text', '--text-file', '--max-tokens']);
-const SWITCHES = new Set(['--json', '--help', '--version', '--sort', '--softmax']);
+const VALUED = new Set(['--view', '--out', '--input', '--head', '--token', '--width', '--theme', '--show', '--matrix', '--max-bytes', '--steps', '--tensor', '--layer', '--html', '--stat', '--text', '--text-file', '--max-tokens', '--precision']);
+const SWITCHES = new Set(['--json', '--help', '--version', '--sort', '--softmax', '--no-cache']);
 
 /** The arguments, or why they cannot be read. */
 export function parseArgs(argv: readonly string[]): Args | string {

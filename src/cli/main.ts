@@ -2,9 +2,13 @@
 import { join } from 'node:path';
 import { run } from './run.js';
 import { headsThread } from '../core/threads/heads-thread.js';
+import { installProductHelper } from '../core/kernels/product-helper.js';
+import { kernelThreads } from '../core/threads/kernel-thread.js';
 
 // A big spec's heads on both cores: the second thread's bundle is built beside this one (dist/).
 const helper = headsThread(join(__dirname, 'heads-worker.js'));
+// A model run's float32 products on every core, their workers' bundle beside this one too.
+installProductHelper(kernelThreads(join(__dirname, 'kernel-worker.js')));
 
 // A reader that stops early (`attn validate … | head -1`) closes the pipe: that is the reader's
 // choice, so writing stops quietly, but the exit code is still the command's own (a failed

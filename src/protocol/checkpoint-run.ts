@@ -30,11 +30,13 @@ export interface RunReport {
 /** The worker's workerData: `cancel` holds one Int32 (every run with an id up to it is cancelled). */
 export interface RunWorkerData {
   cancel: SharedArrayBuffer;
+  /** The folder of the tokenizer cache on disk (the extension's global storage), when there is one. */
+  cacheFolder?: string;
 }
 
 export type RunRequest =
   | Exclude<ReaderRequest, { op: 'open' } | { op: 'openHeld' } | { op: 'close' }>
-  | { id: number; op: 'run'; folder: string; text: string; maxTokens?: number }
+  | { id: number; op: 'run'; folder: string; text: string; maxTokens?: number; precision?: 'f32' | 'f64' }
   | { id: number; op: 'lens'; layer: number; head: number };
 
 export type RunResponse =

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import type { TensorRef } from '../../src/core/tensors/attention-file.js';
 import { forward } from '../../src/core/checkpoint/forward.js';
 import { loadModel, topNext } from '../../src/core/checkpoint/model.js';
+import type { Precision } from '../../src/core/checkpoint/precision.js';
 import { ROOT } from './paths.js';
 import { writeCheckpoint as writeFolder } from './tiny-checkpoint.js';
 import { PYTHON, weightDistance } from './torch-reference.js';
@@ -35,17 +36,17 @@ export function reference(requests: { dir: string; ids: number[]; at?: number[] 
 }
 
 /**
- * Our run of the checkpoint against the reference's: every layer's and head's float64 weight within
+ * Our run of the checkpoint (in float64 unless asked) against the reference's: every layer's and head's weight within
  * `tolerance`, and at each asked position the five most likely tokens, in order, with their
  * probabilities within `tolerance`. Returns the worst differences seen (weights, probabilities).
  */
-export function agreesWith(checkpoint: { configText: string; tensors: Map<string, TensorRef> }, ids: number[], at: number[], want: Reference, tolerance: number): { weights: number; probs: number } {
-  const m = loadModel(checkpoint.configText, checkpoint.tensors);
+export function agreesWith(checkpoint: { configText: string; tensors: Map<string, TensorRef> }, ids: number[], at: number[], want: Reference, tolerance: number, precision: Precision = 'f64'): { weights: number; probs: number } {
+  const m = loadModel(checkpoint.configText, checkpoint.tensors, { precision });
   const c = m.config;
   const worstWeight = weightDistance(m, ids, want.attention);
   let worstP = 0;
   assert.ok(worstWeight < tolerance, `an attention weight differs from the reference's by ${worstWeight}`);
-  const out = forward(c, m.names, m.weights, ids);
+  const out = forward(c, m.names, m.weights, ids, { precision });
   assert.ok(want.guesses, 'the reference found the MLM head');
   at.forEach((position, k) => {
     const ours = topNext(out.logitsAt!(position), 5, String);

@@ -26,5 +26,5 @@ export function reference(runs: { checkpoint: { configText: string; tensors: Map
 
 /** An in-memory checkpoint's run against `want`: torch-reference.ts's distance. */
 export function differences(checkpoint: { configText: string; tensors: Map<string, TensorRef> }, ids: readonly number[], want: ReferenceRun): { weight: number; p: number } {
-  return distance(loadModel(checkpoint.configText, checkpoint.tensors), ids, want);
+  return distance(loadModel(checkpoint.configText, checkpoint.tensors, { precision: 'f64' }), ids, want);
 }

@@ -11,6 +11,7 @@ import { forward } from '../../src/core/checkpoint/forward.js';
 import { loadModel, topNext, type LoadedModel } from '../../src/core/checkpoint/model.js';
 import { readModelFolder } from '../../src/core/checkpoint-files/model-folder.js';
 import type { HeadLens } from '../../src/core/checkpoint/types.js';
+import type { Precision } from '../../src/core/checkpoint/precision.js';
 import { lensSpec } from '../../src/core/checkpoint-spec/lens-spec.js';
 import { folderFiles } from '../../src/core/files/spec-files.js';
 import { analyze } from '../../src/core/index.js';
@@ -51,10 +52,10 @@ export function referenceRuns(script: string, requests: readonly { dir: string; 
   return JSON.parse(python(script, 'forward', file)) as ReferenceRun[];
 }
 
-/** A folder loaded as `attn run` loads it. */
-export function loadFolder(dir: string): LoadedModel {
+/** A folder loaded as `attn run` loads it (in float64, the reference's precision, unless asked otherwise). */
+export function loadFolder(dir: string, precision: Precision = 'f64'): LoadedModel {
   const folder = readModelFolder(dir);
-  return loadModel(folder.configText, folder.tensors, { where: folder.where });
+  return loadModel(folder.configText, folder.tensors, { precision, where: folder.where });
 }
 
 /** A folder's config.json, parsed. */
@@ -66,7 +67,7 @@ export function weightDistance(m: LoadedModel, ids: readonly number[], attention
   assert.equal(attention.length, c.layers);
   let weight = 0;
   for (let layer = 0; layer < c.layers; layer++) {
-    const exact = forward(c, m.names, m.weights, ids, { capture: { layer, stop: true } }).captured!.weights;
+    const exact = forward(c, m.names, m.weights, ids, { precision: m.precision, capture: { layer, stop: true } }).captured!.weights;
     assert.equal(attention[layer].length, c.heads);
     for (let h = 0; h < c.heads; h++) {
       for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) weight = Math.max(weight, Math.abs(exact[h * n * n + i * n + j] - attention[layer][h][i][j]));
@@ -82,7 +83,7 @@ export function weightDistance(m: LoadedModel, ids: readonly number[], attention
  */
 export function distance(m: LoadedModel, ids: readonly number[], ref: ReferenceRun): { weight: number; p: number } {
   const weight = weightDistance(m, ids, ref.attention);
-  const next = topNext(forward(m.config, m.names, m.weights, ids).logits, 5, String);
+  const next = topNext(forward(m.config, m.names, m.weights, ids, { precision: m.precision }).logits, 5, String);
   const order = ref.probs.map((p, id) => ({ p, id })).sort((a, b) => b.p - a.p).slice(0, 5);
   let p = 0;
   next.forEach((t, i) => {

@@ -1,4 +1,4 @@
-// `attn run DIR (--text T | --text-file F) [--max-tokens N] [--json] [--out run.safetensors]`: runs a
+// `attn run DIR (--text T | --text-file F) [--max-tokens N] [--precision f32|f64] [--json] [--out run.safetensors]`: runs a
 // real checkpoint (a Hugging Face model folder) over a text with our own forward pass, and prints
 // every head's attention and the five most likely next tokens (--json: the issue's contract), or a
 // short summary. An encoder (BERT) predicts no next token: its "next" is empty, and "masked" holds
@@ -6,17 +6,20 @@
 // why it guesses nowhere. --out writes the attention as [layers, heads, n, n] F32 safetensors with
 // the tokens in __metadata__.tokens, the file `attn inspect` and the model editor read. A folder that
 // cannot run gets exit 1 and one line naming the file or tensor at fault; a command line it cannot
-// read, 2.
+// read, 2. --precision says the forward's numeric form: f32 (the default: float32 activations and
+// products on the weights as stored) or f64 (the exact mode, checked against PyTorch's float64).
 import { readModelFolder, type ModelFolder } from '../../core/checkpoint-files/model-folder.js';
 import { ModelError } from '../../core/checkpoint/error.js';
 import { loadModel, runText } from '../../core/checkpoint/model.js';
 import type { RunResult } from '../../core/checkpoint/types.js';
 import { tokenizerFrom } from '../../core/tokenizer/index.js';
+import { cacheFolder, folderStore, tokenizerCache } from '../../core/files/tokenizer-store.js';
 import { TokenizerError } from '../../core/tokenizer/tokenizer.js';
 import { TensorFileError } from '../../core/tensors/source.js';
 import { safetensorsParts } from '../../core/tensors/safetensors-write.js';
 import { overBudget, PRINTED } from '../../core/budget.js';
-import { intFlag, isBad, type Args, type Io } from '../args.js';
+import { PRECISIONS } from '../../core/checkpoint/precision.js';
+import { choiceFlag, intFlag, isBad, type Args, type Io } from '../args.js';
 import { readSpecText } from '../read-file.js';
 import { inputReplacedBy, unwritable, writeWhole } from '../outputs.js';
 import { printable, printableJson } from '../terminal.js';
@@ -32,6 +35,8 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
   const maxTokens = intFlag(args, '--max-tokens', 0);
   if (isBad(maxTokens)) return usage(maxTokens.error);
   if (args.flags.has('--max-tokens') && maxTokens < 1) return usage('--max-tokens takes a whole number ≥ 1');
+  const precision = choiceFlag(args, '--precision', PRECISIONS);
+  if (isBad(precision)) return usage(precision.error);
   const out = args.flags.get('--out');
   const json = args.flags.has('--json');
   let input: string;
@@ -52,15 +57,16 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
     // Before the run (minutes on a big model), not after it: a pipe or a folder cannot take the file.
     const cannot = typeof out === 'string' ? unwritable(out) : undefined;
     if (cannot !== undefined) return usage(`--out ${out} cannot be written (${cannot}); name a file`);
-    const model = loadModel(folder.configText, folder.tensors, { where: folder.where });
-    const tokenizer = tokenizerFrom(folder.tokenizerFiles);
+    const model = loadModel(folder.configText, folder.tensors, { where: folder.where, precision: precision ?? 'f32', preload: true });
+    const store = args.flags.has('--no-cache') ? undefined : cliTokenizerStore();
+    const tokenizer = tokenizerFrom(folder.tokenizerFiles, tokenizerCache(folder.folder, folder.tokenizerFiles, store));
     const loadMs = performance.now() - started;
     const c = model.config;
     const result = runText(model, tokenizer, input, {
       ...(maxTokens > 0 ? { maxTokens } : {}),
-      refuse: (n) => (json ? overBudget(RUN_PRINTED, c.layers * c.heads * n * n, `${c.layers} layers × ${c.heads} heads × ${n}² weights`, 'use --max-tokens, or --out FILE.safetensors without --json') : undefined),
+      refuse: (n) => (json ? jsonRefusal(c.layers, c.heads, n) : undefined),
     });
-    result.timings.loadMs = loadMs;
+    result.timings.loadMs += loadMs;
     if (typeof out === 'string') {
       const failed = writeAttention(out, result);
       if (failed) { io.err(printable(`${out}: cannot write (${failed})`)); return 1; }
@@ -78,13 +84,36 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
   }
 }
 
-/** The --json answer: the model's shape (without contextLength), ids, pieces, tokens, attention, next, timings. */
+/** The most tokens whose --json attention (layers × heads × n² numbers) is within the printed budget. */
+export function jsonTokens(layers: number, heads: number): number {
+  const per = layers * heads;
+  let n = Math.floor(Math.sqrt(RUN_PRINTED.max / per));
+  // The square root's rounding, either way.
+  while (per * (n + 1) ** 2 <= RUN_PRINTED.max) n++;
+  while (n > 0 && per * n ** 2 > RUN_PRINTED.max) n--;
+  return n;
+}
+
+/** The sentence refusing --json's output of n tokens, with the most that fit; undefined when it fits. */
+export function jsonRefusal(layers: number, heads: number, n: number): string | undefined {
+  const fits = jsonTokens(layers, heads);
+  const instead = fits > 0 ? `use --max-tokens ${fits} or fewer, or --out FILE.safetensors without --json` : 'use --out FILE.safetensors without --json';
+  return overBudget(RUN_PRINTED, layers * heads * n * n, `${layers} layers × ${heads} heads × ${n}² weights`, instead);
+}
+
+/** The tokenizer cache of the CLI: in the folder the environment names, none with ATTN_CACHE_DIR=off. */
+function cliTokenizerStore() {
+  const folder = cacheFolder();
+  return folder === undefined ? undefined : folderStore(folder);
+}
+
+/** The --json answer: the model's shape (without contextLength) and the run's precision, ids, pieces, tokens, attention, next, timings. */
 function runJson(r: RunResult): string {
-  const { type, layers, heads, kvHeads, dModel, headDim, vocab } = r.model;
+  const { type, layers, heads, kvHeads, dModel, headDim, vocab, precision } = r.model;
   const n = r.ids.length;
   const attention = r.attention.map((layer) => Array.from({ length: heads }, (_, h) => Array.from({ length: n }, (_, i) => Array.from(layer.subarray((h * n + i) * n, (h * n + i + 1) * n)))));
   return JSON.stringify({
-    model: { type, layers, heads, kvHeads, dModel, headDim, vocab },
+    model: { type, layers, heads, kvHeads, dModel, headDim, vocab, precision },
     ids: r.ids, pieces: r.pieces, tokens: r.tokens, attention, next: r.next,
     ...(r.masked ? { masked: r.masked } : {}), ...(r.note !== undefined ? { note: r.note } : {}), timings: r.timings,
   });

@@ -5,6 +5,7 @@
 // (no "../x", no folder), so nothing a file says makes us read outside the folder. Text files are
 // read within a byte budget; the weights are only opened here (their headers read), the numbers
 // are read later at their offsets, one tensor at a time.
+import { createHash } from 'node:crypto';
 import { closeSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { openRegularFile, fileSource } from '../files/file-source.js';
@@ -35,7 +36,7 @@ export interface ModelFolder {
 }
 
 /** The text of `name` in the folder within `maxBytes`; undefined when it does not exist (with `optional`). */
-function readText(folder: string, name: string, maxBytes: number, optional: boolean): string | undefined {
+function readText(folder: string, name: string, maxBytes: number, optional: boolean, hashed?: (sha256: string) => void): string | undefined {
   const path = join(folder, name);
   const read = readBounded(path, maxBytes);
   if ('refused' in read) {
@@ -46,6 +47,7 @@ function readText(folder: string, name: string, maxBytes: number, optional: bool
       case 'unreadable': throw new ModelError(`${path}: cannot open (${read.detail})`);
     }
   }
+  hashed?.(createHash('sha256').update(read.bytes).digest('hex'));
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(read.bytes);
   } catch {
@@ -170,14 +172,15 @@ function checkFolder(folder: string): void {
 
 /** tokenizer.json (with tokenizer_config.json when present), else vocab.json + merges.txt, else vocab.txt, else a sentence. */
 function readTokenizerFiles(folder: string, files: string[]): TokenizerFiles {
+  let sha256: string | undefined;
   const read = (name: string, max: number) => {
-    const text = readText(folder, name, max, true);
+    const text = readText(folder, name, max, true, name === 'tokenizer.json' ? (h) => { sha256 = h; } : undefined);
     if (text !== undefined) files.push(join(folder, name));
     return text;
   };
   const tokenizerJson = read('tokenizer.json', MAX_TOKENIZER_BYTES);
   const tokenizerConfigJson = read('tokenizer_config.json', MAX_CONFIG_BYTES);
-  if (tokenizerJson !== undefined) return { tokenizerJson, ...(tokenizerConfigJson !== undefined ? { tokenizerConfigJson } : {}) };
+  if (tokenizerJson !== undefined) return { tokenizerJson, tokenizerJsonSha256: sha256, ...(tokenizerConfigJson !== undefined ? { tokenizerConfigJson } : {}) };
   const vocabJson = read('vocab.json', MAX_TOKENIZER_BYTES);
   const mergesTxt = read('merges.txt', MAX_TOKENIZER_BYTES);
   if (vocabJson !== undefined && mergesTxt !== undefined) return { vocabJson, mergesTxt, ...(tokenizerConfigJson !== undefined ? { tokenizerConfigJson } : {}) };

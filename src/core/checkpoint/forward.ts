@@ -1,4 +1,5 @@
-// One forward pass over a list of token ids, in float64, keeping what the views show: every layer's
+// One forward pass over a list of token ids, in float32 (the default) or float64 (precision.ts: the
+// same code over either numeric form), keeping what the views show: every layer's
 // attention weights for every query head ([heads, n, n] as float32), and the logits at the last
 // position only (the head's vocab × d_model product is needed nowhere else). One generic block,
 // driven by the family's description (families/shared/family.ts) and never by the family's name:
@@ -17,9 +18,10 @@
 // are computed at the positions the caller asks for (logitsAt: the mask tokens). A kind the block
 // does not compute (sandwich LayerNorms, a parallel block whose norms are not pre) is refused by
 // readModelConfig (config.ts), before any tensor is loaded. The
-// activations are linalg's Matrix and its products, which give the same bits whatever the number of
-// rows (they switch between the WebAssembly kernel and a JavaScript loop that sum every cell in the
-// same order).
+// weights are read as stored (weights.ts) and every product is the numeric form's (precision.ts),
+// which gives the same bits whatever the number of rows. Attention itself is the core's one float64
+// attention op (attention/attend.ts) in both forms: the float32 form's q, k and v are widened to it
+// (exactly) and its output rounded back, so the weights the views show come from one op.
 // With `capture`, the pass records one layer: its residual stream and normed input, its q, k and v as
 // the scores use them (after RoPE), and its weights (the lens reads these rather than recomputing).
 //
@@ -28,19 +30,22 @@
 // key; their keys and values appended to the kept ones), and attention rows 0…p − 1 are copied. This
 // is exact for a causal model, bit for bit: a position's residual stream depends only on the tokens
 // at and before it, positions are absolute (learned rows, RoPE by position), and every product here
-// sums each cell in the same order whatever the number of rows (kernels/gemm.ts), every norm and
+// sums each cell in the same order whatever the number of rows (precision.ts), every norm and
 // softmax works row by row. The last position is always computed (its logits are not kept). A
-// dynamic RoPE's frequencies depend on the run's length: a kept run rotated by others is not reused.
-// A bidirectional model neither reuses nor keeps: there every position reads every other, so an edit
-// at the end changes every row.
+// dynamic RoPE's frequencies depend on the run's length: a kept run rotated by others is not reused,
+// nor one computed in the other precision. A bidirectional model neither reuses nor keeps: there
+// every position reads every other, so an edit at the end changes every row.
 import { attendEach, type KeyMask } from '../attention/attend.js';
-import { columnsOf, matmul, matmulTransposed, type Matrix } from '../linalg/matrix.js';
+import { attendEach32 } from '../attention/attend32.js';
+import { widenInto, type StoredMatrix } from '../kernels/stored.js';
 import type { ModelConfig } from './config.js';
 import { ModelError } from './error.js';
 import { attentionOf, type LayerNames, type ModelNames } from './families/shared/family.js';
+import { allFinite } from './finite.js';
 import { frequencyProblem, ropeFrequencies, sameFrequencies } from './rope-frequencies.js';
 import type { Weights } from './weights.js';
 import { addBias, addInto, applyRope, gegluTanh, gelu, geluNew, layerNorm, rmsNorm, roundedTo, ropeTables, softcapInto, swiglu } from './ops.js';
+import { headLogits, numeric, wide, type Floats, type Numeric, type Precision, type Rows } from './precision.js';
 
 export interface ForwardOutput {
   /** Per layer, [heads, n, n] row-major. */
@@ -79,9 +84,11 @@ export interface LayerRecording {
 /** A run's keys and values, kept for the next run over a text that begins the same. */
 export interface KeptRun {
   ids: readonly number[];
-  /** Per layer, [n, kvHeads · headDim] row-major, after RoPE. */
-  keys: Float64Array[];
-  values: Float64Array[];
+  /** The precision they were computed in (a run in the other is not reused). */
+  precision: Precision;
+  /** Per layer, [n, kvHeads · headDim] row-major, after RoPE, in the run's precision. */
+  keys: Floats[];
+  values: Floats[];
   /** Per layer, [heads, n, n]: the run's attention (shared with its result; never written). */
   attention: Float32Array[];
   /** Per layer, RoPE's frequencies the keys were rotated by (a dynamic RoPE's change with the run's length). */
@@ -97,6 +104,8 @@ export interface ForwardOptions {
   reuse?: KeptRun;
   /** Return this run's keys and values (`kept`) for the next run. */
   keep?: boolean;
+  /** The numeric form: 'f32' (the default) or 'f64' (the exact mode). */
+  precision?: Precision;
 }
 
 /** How many leading ids a and b share. */
@@ -106,9 +115,9 @@ export function sharedPrefix(a: readonly number[], b: readonly number[]): number
   return p;
 }
 
-/** Bytes a kept run of n tokens holds: every layer's keys and values (float64), and its attention (float32). */
-export function keptBytes(c: ModelConfig, n: number): number {
-  return c.layers * (n * c.kvHeads * c.headDim * 2 * 8 + c.heads * n * n * 4);
+/** Bytes a kept run of n tokens holds: every layer's keys and values (in the run's precision), and its attention (float32). */
+export function keptBytes(c: ModelConfig, n: number, precision: Precision = 'f32'): number {
+  return c.layers * (n * c.kvHeads * c.headDim * 2 * numeric(precision).bytes + c.heads * n * n * 4);
 }
 
 export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: readonly number[], options: ForwardOptions = {}): ForwardOutput {
@@ -127,14 +136,21 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
   }
   // Kept keys are reusable only if rotated by the same frequencies (a dynamic RoPE's depend on n).
   const bidirectional = c.attention.kind === 'bidirectional';
-  const reuse = options.capture || bidirectional || !sameLayerFrequencies(options.reuse?.frequencies, frequencies) ? undefined : options.reuse;
+  const num = numeric(options.precision ?? 'f32');
+  const reuse = options.capture || bidirectional || options.reuse?.precision !== num.precision || !sameLayerFrequencies(options.reuse?.frequencies, frequencies) ? undefined : options.reuse;
   const keep = options.keep && !bidirectional;
   // The first position computed: after the shared prefix, and never past the last position.
   const p = reuse ? Math.min(sharedPrefix(reuse.ids, ids), n - 1) : 0;
   const rows = n - p;
-  // Held for the whole pass (the budget counts it): a tied head reads it again at the end.
-  const table = w.f32(names.embed);
-  const x = embed(c, names, w, table, ids, p);
+  // Held for the whole pass, as stored (the budget counts it): a tied head reads it again at the end.
+  const table = w.matrix(names.embed);
+  const x = embed(c, num, names, w, table, ids, p);
+  // Each stage's result is checked, not each weight as it is read (finite.ts): a weight that is NaN or
+  // ±Infinity is named from the tensors the stage read.
+  const stage = (data: Floats, tensors: readonly (string | undefined)[], where: string) => {
+    if (!allFinite(data)) throw w.nonFinite(tensors, where);
+  };
+  stage(x.data, [names.embed, names.positions, names.tokenType, names.embedNorm, names.embedNormBias], 'in the embeddings');
   // One table per distinct frequency array (a layer's base and scaling), made when first read.
   const made = new Map<Float64Array, { cos: Float64Array; sin: Float64Array }>();
   const ropeOf = (layer: number) => {
@@ -144,13 +160,16 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     return tables;
   };
   const attention: Float32Array[] = [];
-  const keys: Float64Array[] = [], values: Float64Array[] = [];
+  const keys: Floats[] = [], values: Floats[] = [];
   let captured: LayerRecording | undefined;
   for (let layer = 0; layer < c.layers; layer++) {
     const l = names.layers[layer];
     const post = c.block.norm.placement === 'post';
     const h = post ? x : norm(c, x, w, l.norm1, l.norm1Bias);
-    const { q, k: newKeys, v: newValues } = projections(c, w, l, h);
+    const { q, k: newKeys, v: newValues } = projections(c, num, w, l, h);
+    // Looked at here, not only in the residual stream: the softmax takes a row of NaN scores for a
+    // row that sees no key (all weights 0), which would hide a bad q or k.
+    for (const part of [q.data, newKeys.data, newValues.data]) stage(part, layerTensors(l), `in layer ${layer + 1}`);
     // The layer's names say it (a description with qkNorm names both norms of every layer).
     if (l.qNorm !== undefined && l.kNorm !== undefined) {
       headNorm(c, q.data, w.f32(l.qNorm));
@@ -170,35 +189,47 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     const mixed = attend(c, layer, q, k, v, p, weights, recorded);
     attention.push(reuse && p > 0 ? joinedAttention(reuse.attention[layer], reuse.ids.length, weights, H, n, p) : weights);
     if (capturing) {
-      captured = { residual: x.data.slice(), x: post ? h.data.slice() : h.data, q: q.data, k: k.data, v: v.data, weights: recorded! };
+      // The recording is float64 whatever the precision (the lens's form), widened exactly.
+      captured = { residual: Float64Array.from(x.data), x: Float64Array.from(h.data), q: wide(q).data, k: wide(k).data, v: wide(v).data, weights: recorded! };
+      for (const part of [captured.x, captured.q, captured.k, captured.v, captured.weights]) stage(part, layerTensors(l), `in layer ${layer + 1}`);
       if (options.capture?.stop) return { attention, logits: new Float64Array(0), captured, reused: 0 };
     }
-    let out = product(c, mixed, w.f64(l.o));
+    let out = product(c, num, mixed, w.matrix(l.o));
     if (c.block.bias.o) addBias(out.data, w.f32(l.oBias!));
     // Sandwich: the attention's output normed before it is added.
     if (l.postAttnNorm) out = norm(c, out, w, l.postAttnNorm, undefined);
     // Parallel: the MLP reads the layer's input, before the attention's output is added to it.
-    const parallel = c.block.kind === 'parallel' ? mlp(c, w, l, norm(c, x, w, l.norm2, l.norm2Bias)) : undefined;
+    const parallel = c.block.kind === 'parallel' ? mlp(c, num, w, l, norm(c, x, w, l.norm2, l.norm2Bias)) : undefined;
     addInto(x.data, out.data);
     if (post) {
       x.data.set(norm(c, x, w, l.norm1, l.norm1Bias).data);
-      addInto(x.data, mlp(c, w, l, x).data);
+      addInto(x.data, mlp(c, num, w, l, x).data);
       x.data.set(norm(c, x, w, l.norm2, l.norm2Bias).data);
     } else {
-      let fed = parallel ?? mlp(c, w, l, norm(c, x, w, l.norm2, l.norm2Bias));
+      let fed = parallel ?? mlp(c, num, w, l, norm(c, x, w, l.norm2, l.norm2Bias));
       if (l.postMlpNorm) fed = norm(c, fed, w, l.postMlpNorm, undefined);
       addInto(x.data, fed.data);
     }
+    stage(x.data, layerTensors(l), `in layer ${layer + 1}`);
     options.onLayer?.(layer);
   }
-  const logitsOf = (row: number) => outputLogits(c, names, w, table, x.data.slice(row * E, (row + 1) * E));
+  const logitsOf = (row: number) => {
+    const logits = outputLogits(c, num, names, w, table, x.data.slice(row * E, (row + 1) * E));
+    stage(logits, [names.head, names.headBias, names.headTransform, names.headTransformBias, names.finalNorm, names.finalNormBias], 'in the logits');
+    return logits;
+  };
   return {
     // An MLM head guesses at the positions asked for (logitsAt), not after the last.
     attention, logits: c.block.head === 'mlm' ? new Float64Array(0) : logitsOf(rows - 1), reused: p,
     logitsAt: (i: number) => logitsOf(positionIn(i, p, n)),
     ...(captured ? { captured } : {}),
-    ...(keep ? { kept: { ids: [...ids], keys, values, attention, ...(frequencies ? { frequencies } : {}) } } : {}),
+    ...(keep ? { kept: { ids: [...ids], precision: num.precision, keys, values, attention, ...(frequencies ? { frequencies } : {}) } } : {}),
   };
+}
+
+/** Every tensor a layer reads (its names' values). */
+function layerTensors(l: LayerNames): string[] {
+  return Object.values(l).filter((v): v is string => typeof v === 'string');
 }
 
 /** Position i's row among the computed rows p…n − 1. */
@@ -211,16 +242,16 @@ function positionIn(i: number, p: number, n: number): number {
  * One position's output row through the head: an MLM head's transform (dense, GELU) first, then the
  * final norm and the head's [vocab, dModel] product (plus its bias). Empty without a head.
  */
-function outputLogits(c: ModelConfig, names: ModelNames, w: Weights, table: Float32Array, row: Float64Array): Float64Array {
+function outputLogits(c: ModelConfig, num: Numeric, names: ModelNames, w: Weights, table: StoredMatrix, row: Floats): Float64Array {
   if (names.head === undefined || names.finalNorm === undefined) return new Float64Array(0);
-  let x: Matrix = { rows: 1, cols: c.dModel, data: row };
+  let x: Rows = { rows: 1, cols: c.dModel, data: row };
   if (names.headTransform !== undefined) {
-    x = product(c, x, w.f64(names.headTransform));
+    x = product(c, num, x, w.matrix(names.headTransform));
     if (names.headTransformBias !== undefined) addBias(x.data, w.f32(names.headTransformBias));
     activate(c, x.data);
   }
   const last = norm(c, x, w, names.finalNorm, names.finalNormBias);
-  const logits = headLogits(names.head === names.embed ? table : w.f32(names.head), last.data, c.vocab, c.dModel);
+  const logits = headLogits(num, names.head === names.embed ? table : w.matrix(names.head), last.data);
   if (names.headBias !== undefined) addBias(logits, w.f32(names.headBias));
   if (c.softcap?.final !== undefined) softcapInto(logits, c.softcap.final);
   return logits;
@@ -252,8 +283,8 @@ function sameLayerFrequencies(a: readonly Float64Array[] | undefined, b: readonl
 }
 
 /** The first `count` rows of `kept` (width `width`) followed by `fresh`'s. */
-function joined(kept: Float64Array, fresh: Matrix, count: number, width: number): Matrix {
-  const out = new Float64Array((count + fresh.rows) * width);
+function joined(kept: Floats, fresh: Rows, count: number, width: number): Rows {
+  const out = fresh.data instanceof Float32Array ? new Float32Array((count + fresh.rows) * width) : new Float64Array((count + fresh.rows) * width);
   out.set(kept.subarray(0, count * width));
   out.set(fresh.data, count * width);
   return { rows: count + fresh.rows, cols: width, data: out };
@@ -278,20 +309,27 @@ function joinedAttention(kept: Float32Array, keptN: number, fresh: Float32Array,
  * position's row where positions are learned, and token type 0's where the description adds it), for
  * positions from…n − 1, LayerNormed where the description says: [n − from, dModel].
  */
-function embed(c: ModelConfig, names: ModelNames, w: Weights, table: Float32Array, ids: readonly number[], from: number): Matrix {
+function embed(c: ModelConfig, num: Numeric, names: ModelNames, w: Weights, table: StoredMatrix, ids: readonly number[], from: number): Rows {
   const E = c.dModel;
-  const positions = c.block.position === 'learned' ? w.f32(names.positions!) : undefined;
+  // Each row widened (exactly) as it is looked up: neither table is held wide.
+  const token = new Float32Array(E), position = new Float32Array(E);
+  const positions = c.block.position === 'learned' ? names.positions! : undefined;
   const type0 = c.block.embeddings?.tokenType ? w.f32(names.tokenType!).subarray(0, E) : undefined;
   const rowOf = positionRows(c, ids);
   // √dModel as the model's code holds it: in the embedding's own dtype.
   const scale = c.block.embedScale === 'sqrt-d-model' ? roundedTo(Math.sqrt(E), w.dtype(names.embed)) : undefined;
-  const x = new Float64Array((ids.length - from) * E);
+  const x = num.zeros((ids.length - from) * E);
   for (let i = from; i < ids.length; i++) {
-    const id = ids[i], at = (i - from) * E, pos = rowOf(i) * E;
+    const id = ids[i], at = (i - from) * E;
     if (!Number.isInteger(id) || id < 0 || id >= c.vocab) throw new ModelError(`token id ${id} is outside the model's vocabulary of ${c.vocab} (config.json's vocab_size)`);
-    if (scale !== undefined) for (let j = 0; j < E; j++) x[at + j] = table[id * E + j] * scale + (positions ? positions[pos + j] : 0);
-    else for (let j = 0; j < E; j++) x[at + j] = table[id * E + j] + (positions ? positions[pos + j] : 0);
-    if (type0) for (let j = 0; j < E; j++) x[at + j] += type0[j];
+    widenInto(table, id * E, E, token, 0);
+    if (positions) w.rowInto(positions, rowOf(i), position);
+    // In float64 arithmetic, then stored (the same sums as a float64 run's, rounded once).
+    for (let j = 0; j < E; j++) {
+      let v = (scale !== undefined ? token[j] * scale : token[j]) + (positions ? position[j] : 0);
+      if (type0) v += type0[j];
+      x[at + j] = v;
+    }
   }
   const m = { rows: ids.length - from, cols: E, data: x };
   return c.block.embeddings?.norm ? norm(c, m, w, names.embedNorm!, names.embedNormBias) : m;
@@ -308,28 +346,33 @@ function positionRows(c: ModelConfig, ids: readonly number[]): (i: number) => nu
 }
 
 /** The family's norm over each row (LayerNorm reads its bias tensor; RMSNorm has none). */
-function norm(c: ModelConfig, x: Matrix, w: Weights, weight: string, bias: string | undefined): Matrix {
+function norm(c: ModelConfig, x: Rows, w: Weights, weight: string, bias: string | undefined): Rows {
   const data = c.block.norm.kind === 'layernorm' ? layerNorm(x.data, c.dModel, w.f32(weight), w.f32(bias!), c.eps) : rmsNorm(x.data, c.dModel, w.f32(weight), c.eps, c.block.norm.offset);
   return { rows: x.rows, cols: x.cols, data };
 }
 
-/** x times a weight matrix in the family's layout: x · W for [in, out] (Conv1D), x · Wᵀ for [out, in] (nn.Linear). */
-function product(c: ModelConfig, x: Matrix, weight: Float64Array): Matrix {
-  const out = weight.length / x.cols;
-  return c.block.matrices === 'conv1d'
-    ? matmul(x, { rows: x.cols, cols: out, data: weight })
-    : matmulTransposed(x, { rows: out, cols: x.cols, data: weight });
+/** x times a stored weight matrix in the family's layout: x · W for [in, out] (Conv1D), x · Wᵀ for [out, in] (nn.Linear). */
+function product(c: ModelConfig, num: Numeric, x: Rows, weight: StoredMatrix): Rows {
+  return num.product(x, weight, c.block.matrices === 'conv1d' ? 'in-out' : 'out-in');
+}
+
+/** Columns [from, from + width) of x, as a matrix of their own (x itself when they are all of it). */
+function columnsOf(x: Rows, from: number, width: number): Rows {
+  if (from === 0 && width === x.cols) return x;
+  const data = x.data instanceof Float32Array ? new Float32Array(x.rows * width) : new Float64Array(x.rows * width);
+  for (let i = 0; i < x.rows; i++) data.set(x.data.subarray(i * x.cols + from, i * x.cols + from + width), i * width);
+  return { rows: x.rows, cols: width, data };
 }
 
 /** q [rows, heads · D], k and v [rows, kvHeads · D], biases added, before RoPE. */
-function projections(c: ModelConfig, w: Weights, l: LayerNames, h: Matrix): { q: Matrix; k: Matrix; v: Matrix } {
+function projections(c: ModelConfig, num: Numeric, w: Weights, l: LayerNames, h: Rows): { q: Rows; k: Rows; v: Rows } {
   const Q = c.heads * c.headDim, KV = c.kvHeads * c.headDim;
   if (c.block.qkv === 'fused') {
-    const qkv = product(c, h, w.f64(l.qkv!));
+    const qkv = product(c, num, h, w.matrix(l.qkv!));
     if (c.block.bias.qkv) addBias(qkv.data, w.f32(l.qkvBias!));
     return { q: columnsOf(qkv, 0, Q), k: columnsOf(qkv, Q, KV), v: columnsOf(qkv, Q + KV, KV) };
   }
-  const q = product(c, h, w.f64(l.q!)), k = product(c, h, w.f64(l.k!)), v = product(c, h, w.f64(l.v!));
+  const q = product(c, num, h, w.matrix(l.q!)), k = product(c, num, h, w.matrix(l.k!)), v = product(c, num, h, w.matrix(l.v!));
   if (c.block.bias.qkv) {
     addBias(q.data, w.f32(l.qBias!));
     addBias(k.data, w.f32(l.kBias!));
@@ -347,30 +390,45 @@ function projections(c: ModelConfig, w: Weights, l: LayerNames, h: Matrix): { q:
  * one head's float64 weights at once, not every head's (100 MB at 1,024 tokens and 12 heads); the
  * heads' outputs come back side by side [n − first, heads · D].
  */
-function attend(c: ModelConfig, index: number, q: Matrix, k: Matrix, v: Matrix, first: number, layer: Float32Array, recorded?: Float64Array): Matrix {
+function attend(c: ModelConfig, index: number, q: Rows, k: Rows, v: Rows, first: number, layer: Float32Array, recorded?: Float64Array): Rows {
   const kind = attentionOf(c, index);
   const mask: KeyMask = kind.kind === 'sliding' ? { window: kind.window } : kind.kind === 'bidirectional' ? 'none' : 'causal';
   const size = q.rows * k.rows;
-  return attendEach({
-    q, k, v, heads: c.heads, kvHeads: c.kvHeads, divisor: c.scoreDivisor ?? Math.sqrt(c.headDim), mask, first,
+  const divisor = c.scoreDivisor ?? Math.sqrt(c.headDim);
+  if (q.data instanceof Float32Array) {
+    // Float32: its own op on the float32 kernel (attend32.ts); the recording widened exactly.
+    const data = attendEach32({
+      q: q.data, k: k.data as Float32Array, v: v.data as Float32Array, n: k.rows, first, heads: c.heads, kvHeads: c.kvHeads, headDim: c.headDim,
+      divisor, mask, ...(c.softcap?.attention !== undefined ? { softcap: c.softcap.attention } : {}),
+      onHead: (head, weights) => {
+        layer.set(weights, head * size);
+        recorded?.set(weights, head * size);
+      },
+    });
+    return { rows: q.rows, cols: c.heads * c.headDim, data };
+  }
+  // Float64: the core's one attention op.
+  const mixed = attendEach({
+    q: wide(q), k: wide(k), v: wide(v), heads: c.heads, kvHeads: c.kvHeads, divisor, mask, first,
     ...(c.softcap?.attention !== undefined ? { softcap: c.softcap.attention } : {}),
     onHead: (head, { weights }) => {
       layer.set(weights.data, head * size);
       recorded?.set(weights.data, head * size);
     },
   });
+  return mixed;
 }
 
 /**
  * RMSNorm over each headDim-wide slice of every row of `x`, in place, with one weight for every head
  * (Qwen3's and Gemma 3's q_norm, k_norm), the weight offset by the model's norm offset (Gemma's 1 + w).
  */
-function headNorm(c: ModelConfig, x: Float64Array, weight: Float32Array): void {
+function headNorm(c: ModelConfig, x: Floats, weight: Float32Array): void {
   x.set(rmsNorm(x, c.headDim, weight, c.eps, c.block.norm.offset));
 }
 
 /** The family's GELU (tanh approximation or exact), in place. */
-function activate(c: ModelConfig, x: Float64Array): void {
+function activate(c: ModelConfig, x: Floats): void {
   if (c.block.mlp === 'gelu') gelu(x);
   else geluNew(x);
 }
@@ -379,45 +437,16 @@ function activate(c: ModelConfig, x: Float64Array): void {
  * The family's MLP: gelu(x · W_fc + b) · W_proj + b (gelu_new or the exact GELU),
  * down(silu(gate(x)) · up(x)) (SwiGLU), or down(gelu_tanh(gate(x)) · up(x)) (GeGLU).
  */
-function mlp(c: ModelConfig, w: Weights, l: LayerNames, h: Matrix): Matrix {
+function mlp(c: ModelConfig, num: Numeric, w: Weights, l: LayerNames, h: Rows): Rows {
   if (c.block.mlp === 'gelu-new' || c.block.mlp === 'gelu') {
-    const hidden = product(c, h, w.f64(l.fc!));
+    const hidden = product(c, num, h, w.matrix(l.fc!));
     if (c.block.bias.mlp) addBias(hidden.data, w.f32(l.fcBias!));
     activate(c, hidden.data);
-    const out = product(c, hidden, w.f64(l.proj!));
+    const out = product(c, num, hidden, w.matrix(l.proj!));
     if (c.block.bias.mlp) addBias(out.data, w.f32(l.projBias!));
     return out;
   }
-  const gate = product(c, h, w.f64(l.gate!));
-  (c.block.mlp === 'geglu' ? gegluTanh : swiglu)(gate.data, product(c, h, w.f64(l.up!)).data);
-  return product(c, gate, w.f64(l.down!));
-}
-
-/**
- * The head's [vocab, dModel] matrix times one normed vector: the logits. Four vocabulary rows at a
- * time, each its own sum in the order j = 0, 1, 2, … (the same numbers as one row at a time; four
- * independent sums keep the processor busy).
- */
-function headLogits(head: Float32Array, x: Float64Array, vocab: number, E: number): Float64Array {
-  const logits = new Float64Array(vocab);
-  let t = 0;
-  for (; t + 4 <= vocab; t += 4) {
-    let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    const a0 = t * E, a1 = a0 + E, a2 = a1 + E, a3 = a2 + E;
-    for (let j = 0; j < E; j++) {
-      const v = x[j];
-      s0 += head[a0 + j] * v;
-      s1 += head[a1 + j] * v;
-      s2 += head[a2 + j] * v;
-      s3 += head[a3 + j] * v;
-    }
-    logits[t] = s0; logits[t + 1] = s1; logits[t + 2] = s2; logits[t + 3] = s3;
-  }
-  for (; t < vocab; t++) {
-    let s = 0;
-    const at = t * E;
-    for (let j = 0; j < E; j++) s += head[at + j] * x[j];
-    logits[t] = s;
-  }
-  return logits;
+  const gate = product(c, num, h, w.matrix(l.gate!));
+  (c.block.mlp === 'geglu' ? gegluTanh : swiglu)(gate.data, product(c, num, h, w.matrix(l.up!)).data);
+  return product(c, num, gate, w.matrix(l.down!));
 }

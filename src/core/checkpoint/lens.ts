@@ -82,7 +82,7 @@ export function headLens(m: LoadedModel, ids: readonly number[], tokens: readonl
   if (!Number.isInteger(layer) || layer < 0 || layer >= c.layers) throw new ModelError(`layer ${layer} is not one of the model's ${c.layers} layers (0 to ${c.layers - 1})`);
   if (!Number.isInteger(head) || head < 0 || head >= c.heads) throw new ModelError(`head ${head} is not one of the model's ${c.heads} heads (0 to ${c.heads - 1})`);
   const kvHead = Math.floor(head / (c.heads / c.kvHeads));
-  const { captured } = forward(c, m.names, m.weights, ids, { capture: { layer, stop: true } });
+  const { captured } = forward(c, m.names, m.weights, ids, { precision: m.precision, capture: { layer, stop: true } });
   const { residual, x, q, k, v, weights } = captured!;
   const l = m.names.layers[layer], w = m.weights;
   const at = parts(c, l);

@@ -9,7 +9,8 @@ import type { Tokenizer } from '../tokenizer/tokenizer.js';
 import { readModelConfig, summaryOf, type ModelConfig } from './config.js';
 import { ModelError } from './error.js';
 import { forward, keptBytes, type KeptRun } from './forward.js';
-import { checkTensors, weightElements, Weights, type ModelNames } from './weights.js';
+import { numeric, type Precision } from './precision.js';
+import { checkTensors, weightElements, Weights, type ModelNames, type WeightSizes } from './weights.js';
 import type { NextToken, RunResult } from './types.js';
 
 /** A run stopped by its caller between layers (a newer edit replaced it): no result, the model as it was. */
@@ -24,17 +25,28 @@ export interface LoadedModel {
   config: ModelConfig;
   names: ModelNames;
   weights: Weights;
-  /** Elements of the weights: all of them, and the largest tensor. */
-  elements: { total: number; largest: number };
-  /** Whether the decoded weights are kept between runs (and the last run's keys and values). */
+  /** Elements of the weights (all of them, and the largest tensor) and their bytes as stored. */
+  elements: WeightSizes;
+  /** Whether the weights, as stored, are kept between runs (and the last run's keys and values). */
   keep: boolean;
+  /** The forward pass's numeric form: 'f32' (the default) or 'f64' (the exact mode). */
+  precision: Precision;
+  /** Whether a run reads every weight before its forward pass (LoadOptions.preload). */
+  preload?: boolean;
   /** The last run's keys, values and attention, when `keep`: the next run reuses its shared prefix. */
   kept?: KeptRun;
 }
 
 export interface LoadOptions {
-  /** Keep the decoded weights (float32) between runs: for an editor that re-runs as the text changes. */
+  /** Keep the weights (as stored) between runs: for an editor that re-runs as the text changes. */
   keep?: boolean;
+  /** 'f32' (the default) or 'f64'. */
+  precision?: Precision;
+  /**
+   * Read every weight before the forward pass (timed as loading), where the run still fits the budget
+   * holding them all; else one at a time as the pass asks. For a command that runs once.
+   */
+  preload?: boolean;
   /** Which file holds a tensor, for messages (default: the tensor is named alone). */
   where?: (name: string) => string;
 }
@@ -43,40 +55,50 @@ export function loadModel(configText: string, tensors: ReadonlyMap<string, Tenso
   const config = readModelConfig(configText);
   const names = checkTensors(config, tensors, options.where ?? (() => 'model.safetensors'));
   const keep = options.keep ?? false;
-  return { config, names, weights: new Weights(tensors, keep, names.parts), elements: weightElements(tensors, names), keep };
+  return {
+    config, names, weights: new Weights(tensors, keep, names.parts), elements: weightElements(tensors, names), keep, precision: options.precision ?? 'f32',
+    ...(options.preload ? { preload: true } : {}),
+  };
 }
 
+/** What the estimate of a run's memory reads: shapes and stored sizes alone, no weights. */
+export type RunShape = Pick<LoadedModel, 'config' | 'elements' | 'keep' | 'precision'>;
+
 /**
- * Bytes a run of n tokens holds at its peak, from the shapes: the weights (all of them as float32
- * when kept, else the largest tensor as float32 and float64 plus the embedding), one layer's
- * activations in float64, one layer's attention weights in float64 and every layer's in float32,
- * and the matrix kernel's packed operands; when kept, the weight matrices as float64 instead, the last
- * run's keys, values and attention (counted at n tokens) and this run's keys and values.
+ * Bytes a run of n tokens holds at its peak, from the shapes: the weights as stored (all of them when
+ * kept; else the largest tensor, a copy of a part of it, and the embedding, held for the tied head;
+ * the float64 form also widens one matrix at a time); one layer's activations in the run's precision
+ * and the products' outputs; the attention the run keeps (every layer's, float32) and the attention
+ * op's float64 work for one head (scores, weights, mask) with q, k and v widened to it; when kept,
+ * the last run's keys, values and attention (counted at n tokens) and this run's keys and values.
  */
-export function runBytes(m: LoadedModel, n: number): number {
+export function runBytes(m: RunShape, n: number): number {
   const c = m.config, E = c.dModel, F = c.ffn, Q = c.heads * c.headDim, KV = c.kvHeads * c.headDim;
-  const embed = c.vocab * E;
-  // Kept: the last run's keys, values and attention, and this run's keys and values (its attention is counted below).
-  const weights = m.keep ? (m.elements.total - embed) * 8 + embed * 4 + keptBytes(c, n) + c.layers * n * KV * 2 * 8 : m.elements.largest * 12 + embed * 4;
-  const activations = n * (6 * E + 3 * Q + 2 * KV + 3 * F) * 8;
-  const attention = c.layers * c.heads * n * n * 4 + (c.heads + 2) * n * n * 8;
-  const kernel = (n * F + E * F + n * F) * 8;
-  return weights + activations + attention + kernel;
+  const num = numeric(m.precision), bytes = m.elements.bytes;
+  // The float64 form widens one product's matrix at a time, and its kernel packs a copy of it (the
+  // embedding and the head are read a row, or a block of rows, at a time: never widened whole).
+  const widened = m.precision === 'f64' ? m.elements.product * 16 : 0;
+  const weights = (m.keep ? bytes.total : bytes.largest * 2 + bytes.embed) + widened;
+  const keys = m.keep ? keptBytes(c, n, m.precision) + c.layers * n * KV * 2 * num.bytes : 0;
+  const activations = n * (6 * E + 3 * Q + 2 * KV + 4 * F) * num.bytes;
+  const attention = c.layers * c.heads * n * n * 4 + (c.heads + 2) * n * n * 8 + n * (Q + 2 * KV) * 8 * 2;
+  return weights + keys + activations + attention;
 }
 
 const gb = (bytes: number) => `${(bytes / 2 ** 30).toFixed(bytes < 2 ** 30 ? 2 : 1)} GB`;
 
 /** The sentence refusing a run of n tokens over `budget` bytes, with the most tokens that fit; undefined when it fits. */
-export function runRefusal(m: LoadedModel, n: number, budget: number): string | undefined {
+export function runRefusal(m: RunShape, n: number, budget: number): string | undefined {
   const need = runBytes(m, n);
   if (need <= budget) return undefined;
   const fits = mostTokens(m, budget, n);
   const advice = fits > 0 ? `use --max-tokens ${fits} or fewer` : 'the weights alone do not fit';
-  return `a run of ${n} tokens on this ${m.config.type} model needs about ${gb(need)}, over the budget of ${gb(budget)}: ${advice}`;
+  const weights = m.keep ? m.elements.bytes.total : m.elements.bytes.largest * 2 + m.elements.bytes.embed;
+  return `a run of ${n} tokens on this ${m.config.type} model needs about ${gb(need)} (${gb(weights)} of weights as stored, one layer's activations in ${m.precision === 'f64' ? 'float64' : 'float32'}, the attention it keeps${m.keep ? ', the kept keys and values' : ''}), over the budget of ${gb(budget)}: ${advice}`;
 }
 
 /** The most tokens (at most `cap`) a run may take within `budget` bytes. */
-export function mostTokens(m: LoadedModel, budget: number, cap = 1 << 21): number {
+export function mostTokens(m: RunShape, budget: number, cap = 1 << 21): number {
   let fits = 0;
   for (let step = 1 << 20; step >= 1; step >>= 1) if (fits + step <= cap && runBytes(m, fits + step) <= budget) fits += step;
   return fits;
@@ -112,7 +134,10 @@ export interface RunOptions {
   stopped?: () => boolean;
 }
 
-/** Tokenizes `text` and runs the model over it. timings.loadMs is 0: the caller measured the loading. */
+/**
+ * Tokenizes `text` and runs the model over it. timings.loadMs is the time the weights took to read
+ * before the pass (a preloading model's), 0 otherwise: the caller adds what it measured of the loading.
+ */
 export function runText(m: LoadedModel, tokenizer: Tokenizer, text: string, options: RunOptions = {}): RunResult {
   const t0 = performance.now();
   // Only as much of the text is tokenized as the ids the run can use take: the first maxTokens, or one
@@ -139,7 +164,20 @@ export function runText(m: LoadedModel, tokenizer: Tokenizer, text: string, opti
   const stop = () => { if (stopped?.()) throw new RunStopped('the run was stopped'); };
   stop();
   const guess = guessing(m, pieces);
+  // A kept run of the other precision cannot be reused (its keys are of the other width): let it go
+  // now rather than hold it through this run, which the estimate counts in this run's precision.
+  if (m.kept && m.kept.precision !== m.precision) m.kept = undefined;
+  // Read first only where the run fits holding every weight (the estimate of a kept model, which
+  // counts them all and more); else the pass reads each as it needs it, as before.
+  let readMs = 0;
+  if (m.preload && !m.keep && runRefusal({ ...m, keep: true }, ids.length, options.budget ?? DEFAULT_RUN_BYTES) === undefined) {
+    const r0 = performance.now();
+    m.weights.readAll(m.names);
+    readMs = performance.now() - r0;
+  }
+  const t1read = performance.now();
   const out = forward(m.config, m.names, m.weights, ids, {
+    precision: m.precision,
     ...(m.keep ? { keep: true, ...(m.kept ? { reuse: m.kept } : {}) } : {}),
     ...(onLayer || stopped ? { onLayer: (layer: number) => { onLayer?.(layer); stop(); } } : {}),
   });
@@ -149,9 +187,9 @@ export function runText(m: LoadedModel, tokenizer: Tokenizer, text: string, opti
   const masked = guess.masked ? guess.at.map((position) => ({ position, guesses: topNext(out.logitsAt!(position), 5, decode) })) : undefined;
   const t2 = performance.now();
   return {
-    model: summaryOf(m.config), ids, pieces, tokens, attention: out.attention, next, reused: out.reused,
+    model: { ...summaryOf(m.config), precision: m.precision }, ids, pieces, tokens, attention: out.attention, next, reused: out.reused,
     ...(masked ? { masked } : {}), ...(guess.note ? { note: guess.note } : {}),
-    timings: { loadMs: 0, tokenizeMs: t1 - t0, forwardMs: t2 - t1 },
+    timings: { loadMs: readMs, tokenizeMs: t1 - t0, forwardMs: t2 - t1read },
   };
 }
 

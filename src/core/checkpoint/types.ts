@@ -8,6 +8,8 @@ import type { FamilyName } from './families/index.js';
 export interface ModelSummary extends ModelSizes {
   /** The model's family (families/registry.ts). */
   type: FamilyName;
+  /** A run's numeric form: 'f32' (the default) or 'f64'. */
+  precision?: 'f32' | 'f64';
 }
 
 /** One of the most likely next tokens at the last position. */

@@ -3,21 +3,26 @@
 // disagrees is named with both shapes, rather than found as NaNs or a read past an array). Tensors
 // the forward pass does not use are ignored: GPT-2's legacy attn.bias / masked_bias buffers (the
 // causal mask, not weights), rotary inv_freq buffers. The numbers themselves are read lazily, one
-// tensor when the forward pass asks for it, and decoded to float32 (exact for F16 and BF16); a kept
-// copy is optional, so a single run holds one tensor at a time while an editor that re-runs can keep
-// them. A kept matrix is kept in the form the kernel multiplies, float64 (decoded once per load, not
-// once per run); asked for as float32 (the lens), it is narrowed back, exactly, since it came from
-// float32. A tensor a checkpoint saves inside another (a fused q/k/v or gate/up projection, as the
-// family's description says: a TensorPart) is read as its rows of the saved tensor, decoded once for
-// all its parts (kept: every part is cut at once; not kept: the last saved tensor decoded is held
-// until another is asked for), so the forward pass and the lens read such a part as any tensor.
-import { decode, isDType, ITEM_SIZE, type DType } from '../tensors/dtype.js';
+// tensor when the forward pass asks for it, into an array of the file's own type (stored-read.ts):
+// nothing keeps a float32 or float64 copy of a weight matrix; the products widen it a tile at a time
+// (kernels/gemm32.ts), the float64 forward one matrix at a time on use. A kept copy is optional, so a
+// single run holds one tensor at a time while an editor that re-runs keeps them all, as stored. A
+// tensor a checkpoint saves inside another (a fused q/k/v or gate/up projection, as the family's
+// description says: a TensorPart) is its rows of the saved tensor: a view over the saved tensor's
+// rows where they are contiguous (one block), else a copy of just the part's stored words (kept:
+// every part is cut at once; not kept: the last saved tensor read is held until another is asked
+// for), so the forward pass and the lens read such a part as any tensor.
+import { isDType, ITEM_SIZE, type DType } from '../tensors/dtype.js';
 import type { TensorRef } from '../tensors/attention-file.js';
-import { MAX_READ_BYTES } from '../tensors/source.js';
+import { widenInto, type StoredMatrix } from '../kernels/stored.js';
 import type { ModelConfig } from './config.js';
 import { ModelError } from './error.js';
 import type { ModelNames, TensorPart } from './families/shared/family.js';
 import { familyOf } from './families/index.js';
+import { newStored, readStored, refuseNonFinite, storedArray, widened } from './stored-read.js';
+import { allFinite } from './finite.js';
+
+export { readFloat32, readStored } from './stored-read.js';
 
 export type { LayerNames, ModelNames } from './families/shared/family.js';
 
@@ -49,104 +54,121 @@ export function checkTensors(c: ModelConfig, tensors: ReadonlyMap<string, Tensor
   return names;
 }
 
-/** Elements of every tensor the forward pass reads (each once: a tied head is the embedding). */
-export function weightElements(tensors: ReadonlyMap<string, TensorRef>, names: ModelNames): { total: number; largest: number } {
+/** What the weights take, in elements and in bytes as stored: all of them, the largest tensor, and the embedding. */
+export interface WeightSizes {
+  total: number;
+  largest: number;
+  /**
+   * The largest tensor a product reads whole: every one but the embedding, the head and the position
+   * and token type tables (their rows are read one at a time, the head's logits a block of rows at a
+   * time), which the float64 form widens whole.
+   */
+  product: number;
+  /** Bytes as the files store them. */
+  bytes: { total: number; largest: number; embed: number };
+}
+
+/** Elements and stored bytes of every tensor the forward pass reads (each once: a tied head is the embedding). */
+export function weightElements(tensors: ReadonlyMap<string, TensorRef>, names: ModelNames): WeightSizes {
   const all = new Set<string>();
   for (const n of Object.values(names)) if (typeof n === 'string') all.add(n);
   // A part is counted as the tensor it is saved in, once.
   for (const l of names.layers) for (const n of Object.values(l)) if (typeof n === 'string') all.add(names.parts?.get(n)?.of ?? n);
-  let total = 0, largest = 0;
+  let total = 0, largest = 0, product = 0;
+  const bytes = { total: 0, largest: 0, embed: 0 };
+  const tables = new Set([names.embed, names.head, names.positions, names.tokenType]);
   for (const n of all) {
-    const count = tensors.get(n)!.shape.reduce((a, b) => a * b, 1);
+    const t = tensors.get(n)!;
+    const count = t.shape.reduce((a, b) => a * b, 1), size = count * (isDType(t.dtype) ? ITEM_SIZE[t.dtype] : 4);
     total += count;
     largest = Math.max(largest, count);
+    if (!tables.has(n)) product = Math.max(product, count);
+    bytes.total += size;
+    bytes.largest = Math.max(bytes.largest, size);
+    if (n === names.embed) bytes.embed = size;
   }
-  return { total, largest };
+  return { total, largest, product, bytes };
 }
 
-/** Decodes a tensor's bytes (read in slices within the readers' single-read limit) to float32. */
-export function readFloat32(t: TensorRef, maxRead = MAX_READ_BYTES): Float32Array {
-  const dtype = t.dtype as DType;
-  const count = t.shape.reduce((a, b) => a * b, 1);
-  const item = ITEM_SIZE[dtype];
-  const out = new Float32Array(count);
-  const perRead = Math.max(1, Math.floor(maxRead / item / 2));
-  let wide: Float64Array | undefined;
-  for (let at = 0; at < count; at += perRead) {
-    const n = Math.min(perRead, count - at);
-    const bytes = t.source.read(t.offset + at * item, n * item);
-    if (dtype === 'F32' && bytes.byteOffset % 4 === 0) {
-      out.set(new Float32Array(bytes.buffer, bytes.byteOffset, n), at); // little-endian hosts (every one Node runs on)
-    } else if (dtype === 'BF16' && bytes.byteOffset % 2 === 0) {
-      const half = new Uint16Array(bytes.buffer, bytes.byteOffset, n);
-      const bits = new Uint32Array(out.buffer, at * 4, n);
-      for (let i = 0; i < n; i++) bits[i] = half[i] << 16;
-    } else {
-      if (!wide || wide.length < n) wide = new Float64Array(n);
-      decode(dtype, bytes, n, wide);
-      for (let i = 0; i < n; i++) {
-        out[at + i] = wide[i];
-        // An F64 weight past float32's range becomes ±Infinity here: said as what the file holds.
-        if (out[at + i] - out[at + i] !== 0 && wide[i] - wide[i] === 0) {
-          throw new ModelError(`${t.source.name}: tensor ${JSON.stringify(t.name)} holds ${wide[i]} at element ${at + i}, beyond float32's range (±${FLOAT32_MAX.toExponential(4)}), in which attn computes`);
-        }
-      }
-    }
-  }
-  refuseNonFinite(t, out);
-  return out;
-}
-
-/** The largest finite float32. */
-const FLOAT32_MAX = 3.4028234663852886e38;
-
-/**
- * A weight that is NaN or ±Infinity (a corrupt or badly converted file; F16 and BF16 have both)
- * would run to NaN attention weights, which no picture and no JSON can show: refused by name.
- */
-function refuseNonFinite(t: TensorRef, data: Float32Array): void {
-  for (let i = 0; i < data.length; i++) {
-    const v = data[i];
-    if (v - v !== 0) throw new ModelError(`${t.source.name}: tensor ${JSON.stringify(t.name)} holds ${v} at element ${i}; a weight must be a finite number`);
-  }
-}
-
-/** The weights as the forward pass asks for them: by name, decoded on demand, kept when asked to. */
+/** The weights as the forward pass asks for them: by name, read as stored on demand, kept when asked to. */
 export class Weights {
-  private readonly kept = new Map<string, Float32Array>();
-  private readonly kept64 = new Map<string, Float64Array>();
-  /** Tensors decoded from their bytes (each once when kept): for tests of the keeping. */
+  private readonly kept = new Map<string, StoredMatrix>();
+  /** Tensors read from their bytes (each once when kept): for tests of the keeping. */
   decoded = 0;
-  /** Not kept: the saved tensor whose parts were read last, decoded. */
-  private whole?: { name: string; data: Float32Array };
-  constructor(private readonly tensors: ReadonlyMap<string, TensorRef>, private readonly keep: boolean, private readonly parts: ReadonlyMap<string, TensorPart> = new Map()) {}
+  /** Not kept: the saved tensor whose parts were read last. */
+  private whole?: { name: string; data: StoredMatrix };
+  constructor(private readonly tensors: ReadonlyMap<string, TensorRef>, private keep: boolean, private readonly parts: ReadonlyMap<string, TensorPart> = new Map()) {}
 
-  /** The tensor's numbers, row-major, as float32. */
-  f32(name: string): Float32Array {
+  /** The tensor as its file stores it: rows its first dimension, cols the rest. */
+  matrix(name: string): StoredMatrix {
     const have = this.kept.get(name);
     if (have) return have;
-    const wide = this.kept64.get(name);
-    if (wide) return new Float32Array(wide);
     const part = this.parts.get(name);
     if (part) return this.partOf(name, part);
-    const t = this.tensors.get(name);
-    if (!t) throw new ModelError(`tensor ${JSON.stringify(name)} is missing`);
-    const data = readFloat32(t);
+    const t = this.tensor(name);
+    const data = readStored(t, undefined, !deferred(t));
     this.decoded++;
     if (this.keep) this.kept.set(name, data);
     return data;
   }
 
-  /** The tensor's numbers as float64 (what the matrix kernel multiplies); kept in this form alone when kept. */
-  f64(name: string): Float64Array {
-    const have = this.kept64.get(name);
-    if (have) return have;
-    const out = new Float64Array(this.f32(name)); // widened element by element, exactly
-    if (this.keep) {
-      this.kept64.set(name, out);
-      this.kept.delete(name);
-    }
+  /**
+   * Reads every tensor the pass reads, now, and keeps them all, as stored: a run that holds them anyway
+   * (they are its file's bytes) reads them before its forward pass rather than inside it.
+   */
+  readAll(names: ModelNames): void {
+    this.keep = true;
+    this.whole = undefined;
+    for (const n of Object.values(names)) if (typeof n === 'string') this.matrix(n);
+    for (const l of names.layers) for (const n of Object.values(l)) if (typeof n === 'string') this.matrix(n);
+  }
+
+  /** A tensor widened to float32 for one use, a copy never kept: a norm's weight, a bias, the lens's one head's slices. */
+  f32(name: string): Float32Array {
+    const out = widened(this.matrix(name));
+    if (!allFinite(out)) throw this.nonFinite([name], `in tensor ${JSON.stringify(name)}`);
     return out;
+  }
+
+  /**
+   * Why a result the named tensors fed is not finite: the first NaN or ±Infinity among their stored
+   * numbers (the message of a check at reading: file, tensor, element), or, where they hold none, an
+   * overflow `where` the caller says (finite weights whose sums passed the precision's range).
+   */
+  nonFinite(names: readonly (string | undefined)[], where: string): ModelError {
+    for (const name of names) {
+      if (name === undefined) continue;
+      const saved = this.parts.get(name)?.of ?? name;
+      const t = this.tensors.get(saved);
+      if (!t) continue;
+      try {
+        refuseNonFinite(t, t.dtype as DType, (this.kept.get(saved) ?? readStored(t, undefined, false)).data);
+      } catch (e) {
+        if (e instanceof ModelError) return e;
+        throw e;
+      }
+    }
+    return new ModelError(`the forward pass overflows ${where}: a number passed the range of its precision, though every weight it read is finite`);
+  }
+
+  /** Row `row` of a matrix (an embedding's, a position's) widened to float32 into `out`. */
+  rowInto(name: string, row: number, out: Float32Array): Float32Array {
+    const m = this.matrix(name);
+    widenInto(m, row * m.cols, m.cols, out, 0);
+    return out;
+  }
+
+  /** Bytes of stored weights this object holds between runs (kept ones; the saved tensor of the last part read). */
+  get bytes(): number {
+    let total = this.whole ? this.whole.data.data.byteLength : 0;
+    const buffers = new Set<ArrayBufferLike>();
+    for (const m of this.kept.values()) {
+      // A part that is a view over its saved tensor's rows holds no bytes of its own.
+      if (buffers.has(m.data.buffer)) continue;
+      buffers.add(m.data.buffer);
+      total += m.data.buffer.byteLength;
+    }
+    return total;
   }
 
   shape(name: string): readonly number[] {
@@ -156,18 +178,23 @@ export class Weights {
     return rows === 0 ? [] : [part.blocks * part.count, ...rest];
   }
 
+  private tensor(name: string): TensorRef {
+    const t = this.tensors.get(name);
+    if (!t) throw new ModelError(`tensor ${JSON.stringify(name)} is missing`);
+    return t;
+  }
+
   /** A part's rows of its saved tensor; kept, every part of that tensor is cut and kept at once. */
-  private partOf(name: string, part: TensorPart): Float32Array {
-    const t = this.tensors.get(part.of);
-    if (!t) throw new ModelError(`tensor ${JSON.stringify(part.of)} is missing`);
+  private partOf(name: string, part: TensorPart): StoredMatrix {
     let data = this.whole?.name === part.of ? this.whole.data : undefined;
     if (!data) {
-      data = readFloat32(t);
+      const t = this.tensor(part.of);
+      data = readStored(t, undefined, !deferred(t));
       this.decoded++;
       if (!this.keep) this.whole = { name: part.of, data };
     }
-    if (!this.keep) return rowsOf(data, t.shape[0], part);
-    for (const [other, p] of this.parts) if (p.of === part.of && !this.kept.has(other) && !this.kept64.has(other)) this.kept.set(other, rowsOf(data, t.shape[0], p));
+    if (!this.keep) return rowsOf(data, part);
+    for (const [other, p] of this.parts) if (p.of === part.of && !this.kept.has(other)) this.kept.set(other, rowsOf(data, p));
     return this.kept.get(name)!;
   }
 
@@ -178,13 +205,27 @@ export class Weights {
   }
 }
 
-/** A part's rows of the decoded `data` ([rows, …] row-major): rows from…from + count − 1 of each of its equal blocks. */
-function rowsOf(data: Float32Array, rows: number, part: TensorPart): Float32Array {
-  const width = data.length / rows, per = rows / part.blocks;
-  const out = new Float32Array(part.blocks * part.count * width);
+/**
+ * Whether a tensor's numbers are checked by what the forward pass computes from them rather than as
+ * they are read (finite.ts): a matrix, which feeds a product or has its rows looked up. A vector (a
+ * norm's weight, a bias) is checked as it is read, where the check costs nothing.
+ */
+const deferred = (t: TensorRef) => t.shape.length >= 2;
+
+/**
+ * A part's rows of the stored `m`: rows from…from + count − 1 of each of its equal blocks; a view
+ * over m's rows when there is one block (contiguous rows), else a copy of the part's stored words.
+ */
+function rowsOf(m: StoredMatrix, part: TensorPart): StoredMatrix {
+  const width = m.cols, per = m.rows / part.blocks, rows = part.blocks * part.count;
+  if (part.blocks === 1) {
+    const d = m.data;
+    return { dtype: m.dtype, rows, cols: width, data: storedArray(m.dtype, d.buffer, d.byteOffset + part.from * width * d.BYTES_PER_ELEMENT, rows * width) };
+  }
+  const out = newStored(m.dtype, rows * width);
   for (let b = 0; b < part.blocks; b++) {
     const from = (b * per + part.from) * width;
-    out.set(data.subarray(from, from + part.count * width), b * part.count * width);
+    out.set(m.data.subarray(from, from + part.count * width) as never, b * part.count * width);
   }
-  return out;
+  return { dtype: m.dtype, rows, cols: width, data: out };
 }

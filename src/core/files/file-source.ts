@@ -45,6 +45,15 @@ export function openRegularFile(path: string, why = '', optional = false): Regul
 
 export function fileSource(path: string): ByteSource {
   const { fd, size } = openRegularFile(path, ' (a tensor file is read at offsets, which a pipe or device does not allow)');
+  const readFully = (buf: Uint8Array, offset: number) => {
+    const length = buf.length;
+    let done = 0;
+    while (done < length) {
+      const n = readSync(fd, buf, done, length - done, offset + done);
+      if (n === 0) throw new TensorFileError(`${path}: truncated: the data ends at byte ${offset + done}, ${length - done} bytes before the end the header promised`);
+      done += n;
+    }
+  };
   return {
     name: path,
     size,
@@ -52,13 +61,13 @@ export function fileSource(path: string): ByteSource {
       checkRange(path, offset, length, size);
       if (length > MAX_READ_BYTES) throw new TensorFileError(`${path}: one read of ${length} bytes is over the ${MAX_READ_BYTES}-byte limit`);
       const buf = new Uint8Array(length);
-      let done = 0;
-      while (done < length) {
-        const n = readSync(fd, buf, done, length - done, offset + done);
-        if (n === 0) throw new TensorFileError(`${path}: truncated: the data ends at byte ${offset + done}, ${length - done} bytes before the end the header promised`);
-        done += n;
-      }
+      readFully(buf, offset);
       return buf;
+    },
+    readInto(offset, target) {
+      checkRange(path, offset, target.length, size);
+      if (target.length > MAX_READ_BYTES) throw new TensorFileError(`${path}: one read of ${target.length} bytes is over the ${MAX_READ_BYTES}-byte limit`);
+      readFully(target, offset);
     },
     close() { closeSync(fd); },
   };

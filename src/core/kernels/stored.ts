@@ -4,6 +4,9 @@ import { float16 } from '../tensors/dtype.js';
 
 export type StoredDType = 'F64' | 'F32' | 'F16' | 'BF16';
 
+/** How a weight matrix is laid out: [in, out] (a Conv1D's; y = x · W) or [out, in] (an nn.Linear's; y = x · Wᵀ). */
+export type WeightLayout = 'in-out' | 'out-in';
+
 /**
  * rows × cols, row-major: F64 and F32 as their arrays, F16 and BF16 as their raw 16-bit words (which
  * may live in a SharedArrayBuffer, so the kernel's threads read them where they are).

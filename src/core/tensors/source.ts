@@ -11,6 +11,12 @@ export interface ByteSource {
   readonly size: number;
   /** Exactly `length` bytes at `offset`; throws TensorFileError when the source ends first. */
   read(offset: number, length: number): Uint8Array;
+  /**
+   * Exactly target.length bytes at `offset`, into `target` (a weight's own memory, so a model's
+   * hundreds of megabytes are not read into a buffer and then copied). Optional: without it,
+   * callers read and copy.
+   */
+  readInto?(offset: number, target: Uint8Array): void;
   close(): void;
 }
 

@@ -6,6 +6,8 @@
 // checks first (check-json.ts), ids and their vocabulary strings, one id decoded alone, and no error
 // leaving but a TokenizerError.
 import type { Obj } from '../json/object.js';
+import { type DigestedBpe, digestBpe, emptiedBpe } from './cache/bpe-digest.js';
+import { installBpe } from './cache/install-bpe.js';
 import { checkTokenizerJson, type ModelSources, TOKENIZER_JSON } from './check-json.js';
 import { withRegexBudget } from './bounds/bounded-regex.js';
 import { pieceDecoder } from './decode-one.js';
@@ -17,9 +19,29 @@ import { type Encoding, type Tokenizer, TokenizerError } from './tokenizer.js';
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
+/**
+ * A checked tokenizer.json ready to build: a BPE's vocabulary and merges digested (cache/bpe-digest.ts),
+ * its model emptied of them in `json`; any other model as the file gives it.
+ */
+export interface PreparedTokenizer {
+  json: Obj;
+  bpe?: DigestedBpe;
+}
+
+/** A checked tokenizer.json (check-json.ts), prepared. */
+export function prepareTokenizer(json: Obj): PreparedTokenizer {
+  const model = json.model as Obj;
+  if (model.type !== 'BPE') return { json };
+  return { json: { ...json, model: emptiedBpe(model) }, bpe: digestBpe(model) };
+}
+
 /** A tokenizer from a parsed tokenizer.json (checked here; `sources` names the files in messages). */
 export function bpeTokenizer(parsed: unknown, sources: ModelSources = TOKENIZER_JSON): Tokenizer {
-  const json = checkTokenizerJson(parsed, sources);
+  return preparedTokenizer(prepareTokenizer(checkTokenizerJson(parsed, sources)), sources);
+}
+
+/** The tokenizer of a prepared tokenizer.json. */
+export function preparedTokenizer({ json, bpe }: PreparedTokenizer, sources: ModelSources = TOKENIZER_JSON): Tokenizer {
   let hf: LibraryTokenizer;
   let decodePiece: (piece: string) => string;
   try {
@@ -27,6 +49,7 @@ export function bpeTokenizer(parsed: unknown, sources: ModelSources = TOKENIZER_
     // tokenizers (remove_space, lowercasing), and the issue asks for tokenizer.json's rules alone.
     checkAddedTokensNormalize(json);
     hf = new LibraryTokenizer(json, {});
+    if (bpe) installBpe(hf, bpe);
     installOwnParts(hf, json);
     guardLibrary(hf, json);
     withRegexBudget(() => renormalizeAddedTokens(hf));
@@ -39,7 +62,8 @@ export function bpeTokenizer(parsed: unknown, sources: ModelSources = TOKENIZER_
   const added = new Map<number, string>();
   for (const token of json.added_tokens as { id: number; content: string }[]) added.set(token.id, token.content);
   let largest = Array.isArray(model.vocab) ? model.vocab.length - 1 : -1;
-  if (!Array.isArray(model.vocab)) for (const id of Object.values(model.vocab as Record<string, number>)) if (id > largest) largest = id;
+  if (bpe) for (const id of bpe.digest.ids) largest = Math.max(largest, id);
+  else if (!Array.isArray(model.vocab)) for (const id of Object.values(model.vocab as Record<string, number>)) if (id > largest) largest = id;
   for (const id of added.keys()) if (id > largest) largest = id;
   const vocabSize = largest + 1;
 

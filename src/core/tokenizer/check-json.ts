@@ -67,15 +67,25 @@ export function checkTokenizerJson(root: unknown, sources: ModelSources = TOKENI
   const model = json.model;
   if (!isObject(model)) fail(file, 'has no "model" object');
   checkModel(model as Obj, sources);
+  const pieces = modelPieces(model as Obj);
+  return checkParts(json, (piece) => pieces.get(piece));
+}
+
+/**
+ * Checks everything but the model's vocabulary and merges, in place (the slots the library requires
+ * but files may omit are filled): `pieceId` gives a vocabulary piece's id. Also run on a cached
+ * tokenizer (cache/digest-bytes.ts), whose rules are read again from data that may have been tampered with.
+ */
+export function checkParts(json: Obj, pieceId: (piece: string) => number | undefined): Obj {
+  const file = 'tokenizer.json';
   for (const slot of Object.keys(SUPPORTED)) {
     if (json[slot] === undefined) json[slot] = null;
     checkComponent(json[slot], slot, slot, file);
     if (rules(json[slot], MEMBERS[slot]) > MAX_RULES) fail(file, `"${slot}" holds more than ${MAX_RULES} rules (its Sequences included), over what is supported (real files hold a few)`);
   }
   if (json.added_tokens === undefined) json.added_tokens = [];
-  const ids = modelPieces(model as Obj);
-  for (const [content, id] of checkAddedTokens(json.added_tokens, file)) ids.set(content, id);
-  checkTemplateTokens(json.post_processor, ids, file);
+  const added = checkAddedTokens(json.added_tokens, file);
+  checkTemplateTokens(json.post_processor, (piece) => added.get(piece) ?? pieceId(piece), file);
   return json;
 }
 
@@ -127,13 +137,18 @@ function checkBpe(model: Obj, vocab: Obj, sources: ModelSources): void {
   });
   // The library reads the format from the first merge: give it one format throughout.
   model.merges = pairs;
+  checkBpeOptions(model, (piece) => Object.hasOwn(vocab, piece));
+}
+
+/** A BPE model's keys beside its vocabulary and merges; `has` says whether a piece is in the vocabulary. */
+export function checkBpeOptions(model: Obj, has: (piece: string) => boolean): void {
   const prefix = model.continuing_subword_prefix;
   if (typeof prefix === 'string' && prefix !== '') fail('tokenizer.json', 'a BPE with a continuing_subword_prefix is not supported');
   const suffix = model.end_of_word_suffix;
   if (typeof suffix === 'string' && suffix !== '') fail('tokenizer.json', 'a BPE with an end_of_word_suffix is not supported');
   if (typeof model.dropout === 'number' && model.dropout > 0) fail('tokenizer.json', 'a BPE with dropout (random merges) is not supported');
   if (model.unk_token !== undefined && model.unk_token !== null) {
-    if (typeof model.unk_token !== 'string' || !Object.hasOwn(vocab, model.unk_token)) {
+    if (typeof model.unk_token !== 'string' || !has(model.unk_token)) {
       fail('tokenizer.json', `the unk_token ${shown(model.unk_token)} is not in the vocabulary`);
     }
   }
@@ -251,7 +266,7 @@ function checkAddedTokens(list: unknown, file: string): Map<string, number> {
  * one: the library adds the token by its text and looks its id up, where the Rust library adds the ids
  * written in the post-processor, so the two must agree.
  */
-function checkTemplateTokens(node: unknown, ids: Map<string, number>, file: string, where = 'post_processor'): void {
+function checkTemplateTokens(node: unknown, ids: (piece: string) => number | undefined, file: string, where = 'post_processor'): void {
   if (!isObject(node)) return;
   if (node.type === 'Sequence' && Array.isArray(node.processors)) {
     node.processors.forEach((p, i) => checkTemplateTokens(p, ids, file, `${where}.processors[${i}]`));
@@ -263,7 +278,7 @@ function checkTemplateTokens(node: unknown, ids: Map<string, number>, file: stri
       if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || typeof pair[1] !== 'number') {
         return fail(file, `"${where}.${key}" is ${shown(pair)}, not [token, id]`);
       }
-      const known = ids.get(pair[0]);
+      const known = ids(pair[0]);
       if (known === undefined) fail(file, `the post-processor adds the token ${shown(pair[0])} (at "${where}.${key}"), which is neither an added token nor in the vocabulary`);
       if (known !== pair[1]) fail(file, `"${where}.${key}" gives ${shown(pair[0])} the id ${pair[1]}, where the vocabulary gives it ${known}`);
     }
@@ -277,7 +292,7 @@ function checkTemplateTokens(node: unknown, ids: Map<string, number>, file: stri
     const special = item.SpecialToken;
     if (special === undefined) continue;
     const id = isObject(special) ? special.id : undefined;
-    const known = typeof id === 'string' ? ids.get(id) : undefined;
+    const known = typeof id === 'string' ? ids(id) : undefined;
     if (typeof id !== 'string' || known === undefined) {
       return fail(file, `the post-processor adds the token ${shown(id)}, which is neither an added token nor in the vocabulary`);
     }

@@ -2,6 +2,8 @@
 // merges.txt, else BERT's vocab.txt. Every failure is a TokenizerError naming the file; see bpe-tokenizer.ts for why the
 // rules come from @huggingface/tokenizers rather than a BPE of our own.
 import { bpeTokenizer } from './bpe-tokenizer.js';
+import { cachedTokenizer } from './cache/cached-load.js';
+import type { TokenizerSource, TokenizerStore } from './cache/source.js';
 import { parseJsonFile } from './check-json.js';
 import { vocabTxtTokenizerJson } from './bert-files.js';
 import { vocabMergesTokenizerJson } from './gpt2-files.js';
@@ -9,9 +11,17 @@ import { type Tokenizer, type TokenizerFiles, TokenizerError } from './tokenizer
 
 export { TokenizerError } from './tokenizer.js';
 export type { Encoding, Tokenizer, TokenizerFiles } from './tokenizer.js';
+export type { TokenizerSource, TokenizerStore } from './cache/source.js';
 
-export function tokenizerFrom(files: TokenizerFiles): Tokenizer {
-  if (files.tokenizerJson !== undefined) return bpeTokenizer(parseJsonFile(files.tokenizerJson, 'tokenizer.json'));
+/**
+ * With `cache` (the file's identity as read, and a store on disk when the entry point has one), a
+ * tokenizer.json is built once and reused (cache/cached-load.ts).
+ */
+export function tokenizerFrom(files: TokenizerFiles, cache?: { source: TokenizerSource; store?: TokenizerStore }): Tokenizer {
+  if (files.tokenizerJson !== undefined) {
+    if (cache) return cachedTokenizer(files.tokenizerJson, cache.source, cache.store);
+    return bpeTokenizer(parseJsonFile(files.tokenizerJson, 'tokenizer.json'));
+  }
   const { vocabJson, mergesTxt } = files;
   if (vocabJson !== undefined && mergesTxt !== undefined) {
     const { json, sources } = vocabMergesTokenizerJson(vocabJson, mergesTxt);

@@ -7,6 +7,8 @@
 export interface TokenizerFiles {
   /** tokenizer.json's text. */
   tokenizerJson?: string;
+  /** The SHA-256 (hex) of the bytes tokenizer.json's text was decoded from, when the reader hashed them (for the cache). */
+  tokenizerJsonSha256?: string;
   /** tokenizer_config.json's text, when the folder has one (it may name the BOS token and whether to add it). */
   tokenizerConfigJson?: string;
   /** A GPT-2 folder without tokenizer.json: vocab.json and merges.txt. */

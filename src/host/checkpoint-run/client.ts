@@ -38,9 +38,9 @@ export class RunClient {
   private firstAsked!: () => void;
   private readonly first = new Promise<void>((resolve) => { this.firstAsked = resolve; });
 
-  /** `workers`: the host's worker service, whose 'run' job runs the model (dist/run-worker.js). */
-  constructor(workers: WorkerService) {
-    const workerData: RunWorkerData = { cancel: this.cancelFlag.buffer as SharedArrayBuffer };
+  /** `workers`: the host's worker service, whose 'run' job runs the model (dist/run-worker.js); `cacheFolder` holds the tokenizer cache. */
+  constructor(workers: WorkerService, cacheFolder?: string) {
+    const workerData: RunWorkerData = { cancel: this.cancelFlag.buffer as SharedArrayBuffer, ...(cacheFolder !== undefined ? { cacheFolder } : {}) };
     this.lane = workers.lane<Ok>('run', {
       workerData,
       receive: (message, requests) => this.receive(message as RunResponse, requests),
@@ -54,11 +54,11 @@ export class RunClient {
   /** Workers started (1, and another only if one died): for tests. */
   get workersStarted(): number { return this.lane.started; }
 
-  /** Runs `text` through the model in `folder`; an older run still under way is cancelled. */
-  run(folder: string, text: string, maxTokens?: number): Promise<RunReport> {
+  /** Runs `text` through the model in `folder` (in `precision`, float32 unless said); an older run still under way is cancelled. */
+  run(folder: string, text: string, maxTokens?: number, precision?: 'f32' | 'f64'): Promise<RunReport> {
     this.stopRun(new RunCancelled('a newer edit replaced this run'));
     this.inFlight++;
-    const run = this.ask({ op: 'run', folder, text, ...(maxTokens !== undefined ? { maxTokens } : {}) }, true)
+    const run = this.ask({ op: 'run', folder, text, ...(maxTokens !== undefined ? { maxTokens } : {}), ...(precision ? { precision } : {}) }, true)
       .then((r) => (r as Extract<Ok, { run: RunReport }>).run)
       .finally(() => { this.inFlight--; });
     this.latest = run;

@@ -7,37 +7,41 @@
 import type { HeadLens, RunResult } from '../../core/checkpoint/types.js';
 import { readModelFolder, type ModelFolder } from '../../core/checkpoint-files/model-folder.js';
 import { loadModel, runText, type LoadedModel } from '../../core/checkpoint/model.js';
+import type { Precision } from '../../core/checkpoint/precision.js';
 import { headLens } from '../../core/checkpoint/lens.js';
-import { tokenizerFrom } from '../../core/tokenizer/index.js';
+import { tokenizerFrom, type TokenizerStore } from '../../core/tokenizer/index.js';
+import { tokenizerCache } from '../../core/files/tokenizer-store.js';
 import type { Tokenizer } from '../../core/tokenizer/tokenizer.js';
 
 export interface Engine {
   /**
    * Loads `folder` (unless it is the one loaded) and runs `text`; throws with one line naming the file
    * or tensor at fault, or RunStopped when `stopped` says so between layers (the model stays loaded).
+   * `precision`: the forward's numeric form (float32 unless said; a change keeps the weights loaded).
    */
-  run(folder: string, text: string, maxTokens?: number, stopped?: () => boolean): RunResult;
+  run(folder: string, text: string, maxTokens?: number, stopped?: () => boolean, precision?: Precision): RunResult;
   /** The numbers of one head of the last run. */
   lens(layer: number, head: number): HeadLens;
   close(): void;
 }
 
 /** The runner of real checkpoints: the folder read (config, weights at their offsets, tokenizer), loaded once and kept. */
-export function realEngine(): Engine {
+export function realEngine(tokenizerStore?: TokenizerStore): Engine {
   let loaded: { folderPath: string; folder: ModelFolder; model: LoadedModel; tokenizer: Tokenizer } | undefined;
   let last: { ids: number[]; tokens: string[] } | undefined;
   let loadMs = 0;
   const close = () => { loaded?.folder.close(); loaded = undefined; last = undefined; };
   return {
-    run(folderPath, text, maxTokens, stopped) {
+    run(folderPath, text, maxTokens, stopped, precision = 'f32') {
       if (loaded?.folderPath !== folderPath) {
         close();
         const t0 = performance.now();
         const folder = readModelFolder(folderPath);
         try {
-          // The decoded weights are kept: an edit of the text re-runs without decoding them again.
-          const model = loadModel(folder.configText, folder.tensors, { keep: true, where: folder.where });
-          const tokenizer = tokenizerFrom(folder.tokenizerFiles);
+          // The weights are kept as stored: an edit of the text re-runs without reading them again.
+          const model = loadModel(folder.configText, folder.tensors, { keep: true, where: folder.where, precision });
+          // Kept in memory (and on disk with a store) while tokenizer.json stays the same: reopening a folder does not build it again.
+          const tokenizer = tokenizerFrom(folder.tokenizerFiles, tokenizerCache(folder.folder, folder.tokenizerFiles, tokenizerStore));
           loaded = { folderPath, folder, model, tokenizer };
         } catch (e) {
           folder.close();
@@ -45,6 +49,8 @@ export function realEngine(): Engine {
         }
         loadMs = performance.now() - t0;
       }
+      // The weights serve either precision; the kept keys and values are of one (the forward reuses only those).
+      loaded.model.precision = precision;
       const ms = loadMs; // a run stopped part way has loaded the model all the same: the next one does not load it
       loadMs = 0;
       const result = runText(loaded.model, loaded.tokenizer, text, { ...(maxTokens !== undefined ? { maxTokens } : {}), ...(stopped ? { stopped } : {}) });

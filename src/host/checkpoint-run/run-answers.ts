@@ -29,7 +29,7 @@ export class RunAnswers {
         case 'run': {
           this.attention?.close();
           this.attention = undefined;
-          const run = this.engine.run(r.folder, r.text, r.maxTokens, () => this.cancelled(r.id));
+          const run = this.engine.run(r.folder, r.text, r.maxTokens, () => this.cancelled(r.id), r.precision);
           // A word the tokenizer spelled out is said with the model views' warnings (the shape's notes).
           const note = splitWordsNote(splitWords(run.tokens));
           const attention = layersAttention('the run', run.attention, run.model.heads, run.ids.length, run.tokens);

@@ -15,6 +15,7 @@ import type { Problem } from '../../core/json/problems.js';
 import { stringOffsets } from '../../core/json/string-offsets.js';
 import { splitWords } from '../../core/tokenizer/split-words.js';
 import { notRunningReason, type ModelSpec } from '../../core/checkpoint-spec/read-model.js';
+import { isPrecision, type Precision } from '../../core/checkpoint/precision.js';
 import { MAX_MASKED, type ModelHostMessage } from '../../protocol/model-editor.js';
 import type { RunReport } from '../../protocol/checkpoint-run.js';
 import type { AnalysisCache } from '../analysis/cache.js';
@@ -68,7 +69,7 @@ export class RunSession {
   private disposed = false;
 
   constructor(private readonly context: RunContext, readonly uri: vscode.Uri, readonly panel: vscode.WebviewPanel, closed: () => void) {
-    this.client = new RunClient(context.workers);
+    this.client = new RunClient(context.workers, context.globalStorageUri.fsPath);
     this.document = new ModelDocument({
       uri: uri.toString(), path: uri.fsPath, newReader: () => this.client.reader(), helperCount: () => 0, log: log(),
     });
@@ -150,12 +151,13 @@ export class RunSession {
       this.refuse(at.problem, spec, document);
       return;
     }
-    const key = JSON.stringify([at.folder, spec.text, spec.maxTokens]);
+    const precision = modelPrecision();
+    const key = JSON.stringify([at.folder, spec.text, spec.maxTokens, precision]);
     if (key === this.lastKey && this.runError === undefined) return;
     this.lastKey = key;
     this.folder = at.folder;
     const started = performance.now();
-    const run = this.client.run(at.folder, spec.text, spec.maxTokens);
+    const run = this.client.run(at.folder, spec.text, spec.maxTokens, precision);
     // The views open the new run once it is done (the document's reader waits for it).
     this.document.reread();
     this.progress(run, spec.model);
@@ -244,4 +246,10 @@ export class RunSession {
     const { dialogs, globalStorageUri, showSpec } = this.context;
     await saveLens({ lens: (layer, head) => this.client.lens(layer, head), dialogs, globalStorageUri, showSpec }, { spec: this.uri, model, folder }, m);
   }
+}
+
+/** The setting attentionLens.model.precision: the runs' numeric form (float32 unless it says f64). */
+function modelPrecision(): Precision {
+  const v = vscode.workspace.getConfiguration('attentionLens').get<unknown>('model.precision');
+  return isPrecision(v) ? v : 'f32';
 }

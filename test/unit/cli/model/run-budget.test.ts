@@ -40,7 +40,10 @@ test('attn run --json past its budget names attn run and what to do, for every s
     const what = `${layers} layers × ${heads} heads × ${n}²: ${r.err}`;
     assert.equal(r.code, 1, what);
     assert.equal(r.out, '', what);
-    assert.match(r.err, new RegExp(`^attn run --json's output of ${layers} layers × ${heads} heads × ${n}² weights needs [\\d.]+ million numbers, over the budget of 16\\.0 million: use --max-tokens, or --out FILE\\.safetensors without --json$`), what);
+    assert.match(r.err, new RegExp(`^attn run --json's output of ${layers} layers × ${heads} heads × ${n}² weights needs [\\d.]+ million numbers, over the budget of 16\\.0 million: use --max-tokens (\\d+) or fewer, or --out FILE\\.safetensors without --json$`), what);
+    // The number named is the most tokens that fit.
+    const fits = Number(/--max-tokens (\d+)/.exec(r.err)![1]);
+    assert.ok(layers * heads * fits ** 2 <= PRINTED.max && layers * heads * (fits + 1) ** 2 > PRINTED.max, what);
     assert.doesNotMatch(r.err, /attn compute/, what);
   }
 });

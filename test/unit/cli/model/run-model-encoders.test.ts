@@ -47,7 +47,7 @@ test('each encoder: --json guesses at every mask token, "next" empty, every weig
   const runs: { dir: string; out: RunJson }[] = [];
   for (const c of CASES) {
     const { dir, mask } = folder(c.name, c.config, c.style);
-    const r = await attn('run', dir, '--text', `the cat ${mask} on the ${mask}`, '--json');
+    const r = await attn('run', dir, '--text', `the cat ${mask} on the ${mask}`, '--json', '--precision', 'f64');
     assert.equal(r.code, 0, `${c.name}: ${r.err}`);
     const out = JSON.parse(r.out) as RunJson;
     assert.equal(out.model.type, c.name);
@@ -110,7 +110,7 @@ test('bert with its own WordPiece tokenizer.json: [CLS] … [SEP], ## pieces, [U
   const checkpoint = tinyCheckpoint({ ...BERT_CONFIG, vocab_size: tokenizer.vocabSize }, 5);
   const dir = writeCheckpoint(join(scratch, 'bert-wordpiece'), checkpoint as { configText: string; tensors: Map<string, TensorRef> });
   writeFileSync(join(dir, 'tokenizer.json'), tokenizer.text);
-  const r = await attn('run', dir, '--text', 'The Zebras sat on the [MASK].', '--json');
+  const r = await attn('run', dir, '--text', 'The Zebras sat on the [MASK].', '--json', '--precision', 'f64');
   assert.equal(r.code, 0, r.err);
   const out = JSON.parse(r.out) as RunJson;
   // Lower-cased, "zebras" spelled from the vocabulary's pieces, "." unknown, the template's tokens around.

@@ -59,7 +59,8 @@ test('every architecture and layout: attn run --json agrees with the PyTorch for
     const a = ours[c], t = theirs[c];
     const n = a.ids.length;
     assert.ok(n >= 10, `${name}: ${n} tokens`);
-    assert.deepEqual(Object.keys(a.model), ['type', 'layers', 'heads', 'kvHeads', 'dModel', 'headDim', 'vocab']);
+    assert.deepEqual(Object.keys(a.model), ['type', 'layers', 'heads', 'kvHeads', 'dModel', 'headDim', 'vocab', 'precision']);
+    assert.equal(a.model.precision, 'f32');
     assert.deepEqual(Object.keys(a.timings), ['loadMs', 'tokenizeMs', 'forwardMs']);
     assert.equal(a.attention.length, t.attention.length, `${name}: layers`);
     let worst = 0;
@@ -107,13 +108,14 @@ test('--out writes [layers, heads, n, n] F32 with the tokens, which attn inspect
   assert.equal(data[(2 * 4 + 3) * 49 + 6 * 7 + 2], Math.fround(again.attention[2][3][6][2]));
 });
 
-test('usage errors exit 2: no folder, no text or both, a bad --max-tokens, --out onto an input', async () => {
+test('usage errors exit 2: no folder, no text or both, a bad --max-tokens or --precision, --out onto an input', async () => {
   const dir = join(root, 'gpt2-plain');
-  for (const argv of [['run', '--text', 'x'], ['run', dir], ['run', dir, '--text', 'x', '--text-file', 'y'], ['run', dir, '--text', 'x', '--max-tokens', '0'], ['run', dir, '--text', 'x', '--out', join(dir, 'model.safetensors')]]) {
+  for (const argv of [['run', '--text', 'x'], ['run', dir], ['run', dir, '--text', 'x', '--text-file', 'y'], ['run', dir, '--text', 'x', '--max-tokens', '0'], ['run', dir, '--text', 'x', '--out', join(dir, 'model.safetensors')], ['run', dir, '--text', 'x', '--precision', 'f16']]) {
     const r = await attn(...argv);
     assert.equal(r.code, 2, `${argv.join(' ')}: ${r.err}`);
-    assert.match(r.err, /^attn run: /);
+    assert.match(r.err, /^attn run: [^\n]+\n?$/);
   }
+  assert.equal((await attn('run', dir, '--text', 'x', '--precision', 'f16')).err.trim(), 'attn run: --precision must be one of f32, f64');
   assert.equal(readFileSync(join(dir, 'model.safetensors')).length > 1000, true);
 });
 

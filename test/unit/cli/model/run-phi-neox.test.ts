@@ -33,7 +33,7 @@ test('attn run agrees with the PyTorch forward on every case: weights to 1e-4 (f
   assert.deepEqual(cases, ['phi3-mini-4k', 'phi3-window-5', 'pythia-160m', 'pythia-70m']);
   const ours: RunJson[] = [];
   for (const name of cases) {
-    const r = await attn('run', join(root, name), '--text', TEXT, '--json');
+    const r = await attn('run', join(root, name), '--text', TEXT, '--json', '--precision', 'f64');
     assert.equal(r.code, 0, `${name}: ${r.err}`);
     ours.push(JSON.parse(r.out) as RunJson);
   }

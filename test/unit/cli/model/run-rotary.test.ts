@@ -45,7 +45,7 @@ test('attn run --json on every rotary case agrees with the float64 PyTorch forwa
   assert.deepEqual(cases, ['llama-dynamic', 'llama-linear', 'llama3-scaled', 'mistral-window', 'qwen2-window', 'qwen2.5', 'qwen3', 'qwen3-layer-types']);
   const ours: RunJson[] = [];
   for (const name of cases) {
-    const r = await attn('run', join(root, name), '--text', TEXT, '--json');
+    const r = await attn('run', join(root, name), '--text', TEXT, '--json', '--precision', 'f64');
     assert.equal(r.code, 0, `${name}: ${r.err}`);
     ours.push(JSON.parse(r.out) as RunJson);
   }

@@ -4,6 +4,7 @@
 // inside the folder and within a budget.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,7 +41,9 @@ test('shards by the index: every tensor from its shard, the files read listed, t
   try {
     assert.deepEqual([...m.tensors.keys()].sort(), ['a', 'b', 'c']);
     assert.equal(m.where('c'), join(dir, 'two.safetensors'));
-    assert.deepEqual(m.tokenizerFiles, { tokenizerJson: '{"model":{}}', tokenizerConfigJson: '{}' });
+    // With the hash of the bytes read, which keys the tokenizer cache.
+    const sha = createHash('sha256').update('{"model":{}}').digest('hex');
+    assert.deepEqual(m.tokenizerFiles, { tokenizerJson: '{"model":{}}', tokenizerJsonSha256: sha, tokenizerConfigJson: '{}' });
     assert.deepEqual(m.files.map((f) => f.slice(dir.length + 1)).sort(), ['config.json', 'model.safetensors.index.json', 'one.safetensors', 'tokenizer.json', 'tokenizer_config.json', 'two.safetensors']);
     assert.equal(m.configText, '{"model_type":"gpt2"}');
   } finally {

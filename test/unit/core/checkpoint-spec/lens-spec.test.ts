@@ -77,7 +77,7 @@ test('repeated tokens become distinct words (one vector per position), and a lon
 test('a sliding-window head (window 2 over 8 tokens): the spec\'s mask is the band, and compute gives the run\'s weights to 1e-6', () => {
   const config = { ...QWEN2_CONFIG, model_type: 'mistral', num_attention_heads: 6, num_key_value_heads: 2, head_dim: 4, sliding_window: 2, tie_word_embeddings: false };
   const { configText, tensors } = tinyCheckpoint(config, 7);
-  const model = loadModel(configText, tensors);
+  const model = loadModel(configText, tensors, { precision: 'f64' });
   const ids = [3, 17, 5, 5, 39, 0, 12, 8], n = ids.length;
   const lens = headLens(model, ids, ids.map((id) => `t${id}`), 1, 4);
   assert.equal(lens.window, 2);
@@ -94,7 +94,7 @@ test('a sliding-window head (window 2 over 8 tokens): the spec\'s mask is the ba
 test('an encoder\'s head: the spec has no mask, and compute gives the run\'s full matrix to 1e-5, weight above the diagonal', () => {
   const { configText, tensors } = tinyCheckpoint(BERT_CONFIG, 5);
   const ids = [2, 17, 5, 4, 39, 12, 3], n = ids.length;
-  const lens = headLens(loadModel(configText, tensors), ids, ids.map((id) => `t${id}`), 1, 2);
+  const lens = headLens(loadModel(configText, tensors, { precision: 'f64' }), ids, ids.map((id) => `t${id}`), 1, 2);
   const { a, head } = computeLens(lens, 'bert-head');
   assert.equal(a.spec!.mask, 'none');
   assert.match(String(a.story?.description ?? ''), /every token attends to every token, before and after it \(no mask\)/);

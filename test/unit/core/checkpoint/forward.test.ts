@@ -52,12 +52,12 @@ for (const [name, config] of [['gpt2', GPT2_CONFIG], ['llama', LLAMA_CONFIG], ['
     test(`${name} (${wasm ? 'WebAssembly kernel' : 'JavaScript products'}): a run reusing the last run's prefix equals a fresh run bit for bit`, () => {
       useWasmKernel(wasm);
       const { configText, tensors } = tinyCheckpoint(config, 3);
-      const kept = loadModel(configText, tensors, { keep: true });
+      const kept = loadModel(configText, tensors, { precision: 'f64', keep: true });
       for (const [text, reused] of SEQUENCE) {
         const got = runText(kept, chars, text);
         assert.equal(got.reused, reused, `${JSON.stringify(text)}: positions reused`);
         // A fresh model each time: nothing kept, every position computed.
-        const fresh = runText(loadModel(configText, tensors), chars, text);
+        const fresh = runText(loadModel(configText, tensors, { precision: 'f64' }), chars, text);
         assert.equal(fresh.reused, 0);
         assertSameRun(got, fresh, JSON.stringify(text));
       }
@@ -67,26 +67,26 @@ for (const [name, config] of [['gpt2', GPT2_CONFIG], ['llama', LLAMA_CONFIG], ['
 
 test('a run stopped part way (onLayer throws) leaves the kept run as it was, and the next run still equals a fresh one', () => {
   const { configText, tensors } = tinyCheckpoint(GPT2_CONFIG, 4);
-  const kept = loadModel(configText, tensors, { keep: true });
+  const kept = loadModel(configText, tensors, { precision: 'f64', keep: true });
   runText(kept, chars, 'The cat sat');
   const before = kept.kept;
   assert.throws(() => runText(kept, chars, 'The cat sat on', { onLayer: (l) => { if (l === 0) throw new Error('stopped'); } }), /stopped/);
   assert.equal(kept.kept, before);
   const got = runText(kept, chars, 'The cat sat down');
   assert.equal(got.reused, 11);
-  assertSameRun(got, runText(loadModel(configText, tensors), chars, 'The cat sat down'), 'after a stopped run');
+  assertSameRun(got, runText(loadModel(configText, tensors, { precision: 'f64' }), chars, 'The cat sat down'), 'after a stopped run');
 });
 
 test('a kept model decodes each weight once over many runs; its budget counts the kept keys and values', () => {
   const { configText, tensors } = tinyCheckpoint(GPT2_CONFIG, 5);
-  const kept = loadModel(configText, tensors, { keep: true });
+  const kept = loadModel(configText, tensors, { precision: 'f64', keep: true });
   runText(kept, chars, 'The cat');
   const decoded = kept.weights.decoded;
   assert.ok(decoded > 0);
   runText(kept, chars, 'A dog ran');
   runText(kept, chars, 'The cat sat');
   assert.equal(kept.weights.decoded, decoded);
-  const single = loadModel(configText, tensors);
+  const single = loadModel(configText, tensors, { precision: 'f64' });
   runText(single, chars, 'The cat');
   runText(single, chars, 'A dog');
   assert.ok(single.weights.decoded >= 2 * decoded, 'a model not kept decodes on every run');
@@ -98,9 +98,9 @@ test('sharedPrefix, and a pass with capture (the lens) computes every position w
   assert.equal(sharedPrefix([1, 2], [1, 2, 3]), 2);
   assert.equal(sharedPrefix([], [1]), 0);
   const { configText, tensors } = tinyCheckpoint(GPT2_CONFIG, 6);
-  const m = loadModel(configText, tensors, { keep: true });
-  const first = forward(m.config, m.names, m.weights, [1, 2, 3, 4], { keep: true });
-  const lens = forward(m.config, m.names, m.weights, [1, 2, 3, 5], { reuse: first.kept!, capture: { layer: 1 } });
+  const m = loadModel(configText, tensors, { precision: 'f64', keep: true });
+  const first = forward(m.config, m.names, m.weights, [1, 2, 3, 4], { precision: 'f64', keep: true });
+  const lens = forward(m.config, m.names, m.weights, [1, 2, 3, 5], { precision: 'f64', reuse: first.kept!, capture: { layer: 1 } });
   assert.equal(lens.reused, 0);
   assert.equal(lens.captured!.residual.length, 4 * m.config.dModel);
 });

@@ -38,14 +38,14 @@ test('a tiny or subnormal rope_theta is refused naming rope_theta, or runs to fi
     const theta = c === 0 ? 5e-324 : 10 ** -(3 + rand() * 320);
     let model;
     try {
-      model = loadModel(JSON.stringify({ ...config, rope_theta: theta }), tensors);
+      model = loadModel(JSON.stringify({ ...config, rope_theta: theta }), tensors, { precision: 'f64' });
     } catch (e) {
       assert.ok(e instanceof ModelError && /"rope_theta"/.test(e.message), `${theta}: ${String(e)}`);
       refused++;
       continue;
     }
     ran++;
-    const out = forward(model.config, model.names, model.weights, [1, 2, 3, 4, 5, 6, 7, 8]);
+    const out = forward(model.config, model.names, model.weights, [1, 2, 3, 4, 5, 6, 7, 8], { precision: 'f64' });
     for (const layer of out.attention) assert.ok(layer.every(Number.isFinite), `rope_theta ${theta}: attention is finite`);
   }
   assert.ok(refused > 0 && ran > 0, `${refused} refused, ${ran} ran`);

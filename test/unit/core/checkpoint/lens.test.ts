@@ -33,7 +33,7 @@ function weightsFrom(l: ReturnType<typeof headLens>): Float64Array {
 for (const [name, config] of [['gpt2', GPT2_CONFIG], ['qwen2', QWEN2_CONFIG]] as const) {
   test(`${name}: every head's q, k from the lens reproduce the run's attention to 1e-6`, () => {
     const { configText, tensors } = tinyCheckpoint(config, 7);
-    const model = loadModel(configText, tensors);
+    const model = loadModel(configText, tensors, { precision: 'f64' });
     const run = runText(model, fixed, 'any');
     const c = model.config, n = IDS.length;
     for (let layer = 0; layer < c.layers; layer++) {
@@ -63,7 +63,7 @@ for (const [name, config] of [['gpt2', GPT2_CONFIG], ['qwen2', QWEN2_CONFIG]] as
 
 test('a layer or head outside the model is refused in a sentence', () => {
   const { configText, tensors } = tinyCheckpoint(GPT2_CONFIG);
-  const model = loadModel(configText, tensors);
+  const model = loadModel(configText, tensors, { precision: 'f64' });
   assert.throws(() => headLens(model, IDS, [], 2, 0), /layer 2 is not one of the model's 2 layers/);
   assert.throws(() => headLens(model, IDS, [], 0, 4), /head 4 is not one of the model's 4 heads/);
 });

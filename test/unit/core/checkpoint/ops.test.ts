@@ -5,6 +5,7 @@
 // The causal softmax and the products are the attention op's and linalg's, tested with them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { seeded } from '../../../support/random.js';
 import { applyRope, gelu, geluNew, layerNorm, rmsNorm, ropeTables } from '../../../../src/core/checkpoint/ops.js';
 import { erf, erfc } from '../../../../src/core/checkpoint/erf.js';
 
@@ -29,6 +30,23 @@ test('LayerNorm (biased variance, eps inside the root), RMSNorm, gelu_new', () =
   const g = Float64Array.from([1, -2]);
   geluNew(g);
   close(g, [0.8411919906082768, -0.04540230591222], 1e-12);
+});
+
+test('gelu_new on float32 activations is the float64 formula rounded to float32, to within one float32 step, over its whole range (seeded)', () => {
+  // Where 1 + tanh u cancels in float64 (u below about −3), the tanh form keeps only |v| · 2⁻⁵³ of
+  // absolute accuracy (0 below u ≈ −19) while the float32 form keeps the tiny value's digits: there
+  // the two differ by the tanh form's own error, a few |v| · 2⁻⁵³.
+  const rand = seeded(51);
+  const values = [0, -0, 1e-30, -1e-30, 40, -40, 1e6, -1e6, ...Array.from({ length: 20000 }, () => (rand() - 0.5) * 2 * 10 ** (rand() * 4 - 2))];
+  const narrow = Float32Array.from(values), wide = Float64Array.from(narrow);
+  geluNew(narrow);
+  geluNew(wide);
+  for (let i = 0; i < values.length; i++) {
+    const want = Math.fround(wide[i]), got = narrow[i];
+    const step = Math.max(Math.abs(want) * 2 ** -23, Math.abs(values[i]) * 2 ** -50);
+    assert.ok(Math.abs(got - want) <= step, `gelu_new(${Math.fround(values[i])}): ${got} vs ${want}`);
+    assert.ok(Number.isFinite(got), `gelu_new(${values[i]}) = ${got}`);
+  }
 });
 
 test('RoPE on the first dims of a head: the tables made for them turn those dims, the rest stay', () => {

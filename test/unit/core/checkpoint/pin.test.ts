@@ -48,12 +48,12 @@ for (const wasm of [true, false]) {
     test(`${family.name} (${wasm ? 'WebAssembly kernel' : 'JavaScript products'}): a fresh and a reused run give the pinned attention and logits`, () => {
       useWasmKernel(wasm);
       const { configText, tensors } = tinyCheckpoint(family.config, family.seed);
-      const m = loadModel(configText, tensors, { keep: true });
-      const fresh = forward(m.config, m.names, m.weights, IDS);
+      const m = loadModel(configText, tensors, { precision: 'f64', keep: true });
+      const fresh = forward(m.config, m.names, m.weights, IDS, { precision: 'f64' });
       assert.equal(sha256(fresh.attention), family.attention, 'fresh: attention');
       assert.equal(sha256([fresh.logits]), family.logits, 'fresh: logits');
-      const kept = forward(m.config, m.names, m.weights, KEPT, { keep: true }).kept!;
-      const reused = forward(m.config, m.names, m.weights, IDS, { reuse: kept });
+      const kept = forward(m.config, m.names, m.weights, KEPT, { precision: 'f64', keep: true }).kept!;
+      const reused = forward(m.config, m.names, m.weights, IDS, { precision: 'f64', reuse: kept });
       assert.equal(reused.reused, 8);
       assert.equal(sha256(reused.attention), family.attention, 'reused: attention');
       assert.equal(sha256([reused.logits]), family.logits, 'reused: logits');

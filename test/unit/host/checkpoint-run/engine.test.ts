@@ -94,3 +94,20 @@ test('the editor\'s engine on an encoder (a tiny RoBERTa): the guess at <mask>, 
   assert.ok(worst < 1e-5, `largest difference ${worst}`);
   engine.close();
 });
+
+test('the precision asked for: float32 unless said; a change keeps the model loaded and computes afresh, then reuses in its own', () => {
+  const engine = realEngine();
+  const f32 = engine.run(folder, 'The cat sat on the mat.');
+  assert.equal(f32.model.precision, 'f32');
+  const f64 = engine.run(folder, 'The cat sat on the mat. The', undefined, undefined, 'f64');
+  assert.deepEqual([f64.model.precision, f64.timings.loadMs, f64.reused], ['f64', 0, 0]);
+  const again = engine.run(folder, 'The cat sat on the mat. The cat', undefined, undefined, 'f64');
+  assert.equal(again.reused, f64.ids.length);
+  // The two forms agree to float32's precision (the float64 run's first positions are the float32 run's text).
+  const a = f32.attention[1];
+  let worst = 0;
+  const n32 = f32.ids.length, n64 = f64.ids.length, heads = f32.model.heads;
+  for (let h = 0; h < heads; h++) for (let i = 0; i < n32; i++) for (let j = 0; j <= i; j++) worst = Math.max(worst, Math.abs(a[(h * n32 + i) * n32 + j] - f64.attention[1][(h * n64 + i) * n64 + j]));
+  assert.ok(worst < 1e-5, `${worst}`);
+  engine.close();
+});

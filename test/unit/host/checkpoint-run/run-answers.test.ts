@@ -188,3 +188,12 @@ test('a run the cancel flag names answers \'cancelled\' (asked between layers); 
   const next = ok(answers.answer({ id: 2, op: 'run', folder: '/m', text: 'The cat sat on' }).response).run as { shape: { tokens: number } };
   assert.equal(next.shape.tokens, N);
 });
+
+test('a run request\'s precision reaches the engine (float32 when it names none), and the run says it', () => {
+  const asked: unknown[] = [];
+  const precise: Engine = { ...engine(), run: (_folder, text, _max, _stopped, precision) => { asked.push(precision); return { ...fakeRun(text), model: { ...fakeRun(text).model, precision: precision ?? 'f32' } }; } };
+  const answers = new RunAnswers(precise);
+  const f64 = ok(answers.answer({ id: 1, op: 'run', folder: '/m', text: 'The cat sat on', precision: 'f64' }).response).run as { model: { precision: string } };
+  const plain = ok(answers.answer({ id: 2, op: 'run', folder: '/m', text: 'The cat sat on' }).response).run as { model: { precision: string } };
+  assert.deepEqual([asked, f64.model.precision, plain.model.precision], [['f64', undefined], 'f64', 'f32']);
+});

@@ -64,16 +64,16 @@ test('every weight of every layer and head, and the five guesses at each [MASK],
 
 test('every head attends to keys after its query: the matrix is full, not a triangle', () => {
   const { configText, tensors } = tinyCheckpoint(BERT_CONFIG, 3);
-  const m = loadModel(configText, tensors);
-  assertBidirectional(forward(m.config, m.names, m.weights, IDS).attention, m.config.heads, IDS.length);
+  const m = loadModel(configText, tensors, { precision: 'f64' });
+  assertBidirectional(forward(m.config, m.names, m.weights, IDS, { precision: 'f64' }).attention, m.config.heads, IDS.length);
 });
 
 test('a kept model neither reuses nor keeps: an edit at the end changes every row, as a fresh run computes it', () => {
   const { configText, tensors } = tinyCheckpoint(BERT_CONFIG, 5);
-  const kept = loadModel(configText, tensors, { keep: true });
+  const kept = loadModel(configText, tensors, { precision: 'f64', keep: true });
   const first = runText(kept, chars, 'the cat ? on');
   const edited = runText(kept, chars, 'the cat ? at');
-  const fresh = runText(loadModel(configText, tensors), chars, 'the cat ? at');
+  const fresh = runText(loadModel(configText, tensors, { precision: 'f64' }), chars, 'the cat ? at');
   assert.equal(kept.kept, undefined);
   assert.equal(edited.reused, 0);
   const n = edited.ids.length, heads = kept.config.heads;
@@ -87,7 +87,7 @@ test('a kept model neither reuses nor keeps: an edit at the end changes every ro
 
 test('a run guesses at each [MASK], keeps "next" empty, and says why when there is none', () => {
   const { configText, tensors } = tinyCheckpoint(BERT_CONFIG, 7);
-  const m = loadModel(configText, tensors);
+  const m = loadModel(configText, tensors, { precision: 'f64' });
   const r = runText(m, chars, 'a ? b ?');
   assert.deepEqual(r.next, []);
   assert.deepEqual(r.masked!.map((g) => g.position), [3, 7]);
@@ -104,7 +104,7 @@ test('a run guesses at each [MASK], keeps "next" empty, and says why when there 
 test('a text of more mask tokens than a run guesses at: the first 64, and a note saying so', () => {
   const config = { ...BERT_CONFIG, max_position_embeddings: 80 };
   const { configText, tensors } = tinyCheckpoint(config, 8);
-  const r = runText(loadModel(configText, tensors), chars, '?'.repeat(70));
+  const r = runText(loadModel(configText, tensors, { precision: 'f64' }), chars, '?'.repeat(70));
   assert.equal(r.masked!.length, MAX_GUESSED);
   assert.deepEqual([r.masked![0].position, r.masked!.at(-1)!.position], [1, 64]);
   assert.equal(r.note, 'the text holds 70 mask tokens; the guesses are at the first 64');
@@ -119,11 +119,11 @@ function bare(tensors: Map<string, TensorRef>, prefix: string, head: (name: stri
 
 test('a BertModel saved without its head (bare names, or "bert." without cls.*) runs the same attention and says once it guesses nothing', () => {
   const { configText, tensors } = tinyCheckpoint(BERT_CONFIG, 9);
-  const full = runText(loadModel(configText, tensors), chars, 'a ? b');
+  const full = runText(loadModel(configText, tensors, { precision: 'f64' }), chars, 'a ? b');
   const isHead = (name: string) => name.startsWith('cls.');
   const headless = [bare(tensors, 'bert.', isHead), new Map([...tensors].filter(([name]) => !isHead(name)))];
   for (const files of headless) {
-    const r = runText(loadModel(configText, files), chars, 'a ? b');
+    const r = runText(loadModel(configText, files, { precision: 'f64' }), chars, 'a ? b');
     assert.deepEqual(r.attention, full.attention);
     assert.deepEqual([r.next, r.masked], [[], undefined]);
     assert.equal(r.note, 'this bert checkpoint was saved without its masked-token head, so it guesses no token');
@@ -138,12 +138,12 @@ test('TensorFlow-converted names (LayerNorm gamma and beta) are read as weight a
     renamed.set(to, { ...t, name: to });
   }
   assert.ok([...renamed.keys()].some((n) => n.endsWith('.gamma')));
-  assert.deepEqual(runText(loadModel(configText, renamed), chars, 'a ? b').masked, runText(loadModel(configText, tensors), chars, 'a ? b').masked);
+  assert.deepEqual(runText(loadModel(configText, renamed, { precision: 'f64' }), chars, 'a ? b').masked, runText(loadModel(configText, tensors, { precision: 'f64' }), chars, 'a ? b').masked);
 });
 
 test('the lens on a bidirectional head: the run\'s full matrix, weight above the diagonal, q = x · W_Q + b_Q', () => {
   const { configText, tensors } = tinyCheckpoint(BERT_CONFIG, 13);
-  const m = loadModel(configText, tensors);
+  const m = loadModel(configText, tensors, { precision: 'f64' });
   const run = runText(m, chars, 'the ? sat');
   const n = run.ids.length;
   const lens = headLens(m, run.ids, run.tokens, 1, 2);

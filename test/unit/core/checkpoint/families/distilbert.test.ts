@@ -38,12 +38,12 @@ test('every weight of every layer and head, and the five guesses at each [MASK],
 
 test('every head attends ahead of its query; a DistilBertModel saved without its head (bare names) runs the same attention', () => {
   const k = tinyCheckpoint(DISTILBERT_CONFIG, 3);
-  const full = loadModel(k.configText, k.tensors);
-  const attention = forward(full.config, full.names, full.weights, IDS).attention;
+  const full = loadModel(k.configText, k.tensors, { precision: 'f64' });
+  const attention = forward(full.config, full.names, full.weights, IDS, { precision: 'f64' }).attention;
   assertBidirectional(attention, full.config.heads, IDS.length);
   const bare = new Map<string, TensorRef>();
   for (const [name, t] of k.tensors) if (name.startsWith('distilbert.')) bare.set(name.slice(11), { ...t, name: name.slice(11) });
-  const headless = loadModel(k.configText, bare);
+  const headless = loadModel(k.configText, bare, { precision: 'f64' });
   assert.equal(headless.names.head, undefined);
-  assert.deepEqual(forward(headless.config, headless.names, headless.weights, IDS).attention, attention);
+  assert.deepEqual(forward(headless.config, headless.names, headless.weights, IDS, { precision: 'f64' }).attention, attention);
 });

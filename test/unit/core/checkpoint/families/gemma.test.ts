@@ -81,7 +81,7 @@ test('gemma-2b\'s keys, BF16: every weight and the next tokens\' p as the float6
   assert.equal(r.code, 0, r.err);
   const run = JSON.parse(r.out) as RunJson;
   assert.ok(run.ids.length >= 10, `${run.ids.length} tokens`);
-  assert.deepEqual(run.model, { type: 'gemma', layers: 2, heads: 4, kvHeads: 1, dModel: 24, headDim: 8, vocab: 300 });
+  assert.deepEqual(run.model, { type: 'gemma', layers: 2, heads: 4, kvHeads: 1, dModel: 24, headDim: 8, vocab: 300, precision: 'f32' });
   const [ref] = referenceRuns(SCRIPT, [{ dir, ids: run.ids }]);
   const exact = distance(loadFolder(dir), run.ids, ref);
   assert.ok(exact.weight < 1e-9 && exact.p < 1e-9, JSON.stringify(exact));
@@ -104,7 +104,7 @@ test('the factor\'s rounding is seen: with √24 as float32 rather than BF16\'s 
 test('the lens on a gemma head: q and k rotated, its key/value head, the run\'s weights, divided by √head_dim', async () => {
   const dir = join(root, 'gemma-2b');
   const m = loadFolder(dir);
-  const run = JSON.parse((await attn('run', dir, '--text', TEXT, '--json')).out) as RunJson;
+  const run = JSON.parse((await attn('run', dir, '--text', TEXT, '--json', '--precision', 'f64')).out) as RunJson;
   const n = run.ids.length;
   const lens = headLens(m, run.ids, run.ids.map(String), 1, 3);
   assert.deepEqual([lens.kvHead, lens.rotary, lens.scale, lens.window], [0, true, Math.sqrt(8), undefined]);

@@ -98,9 +98,9 @@ test('a run reusing a kept run\'s keys and values equals a fresh run bit for bit
   const m = loadFolder(dir);
   const first = [5, 40, 7, 99, 12, 250, 31, 8, 77];
   const second = [...first.slice(0, 7), 3, 64, 120, 9, 11];
-  const kept = forward(m.config, m.names, m.weights, first, { keep: true }).kept!;
-  const reused = forward(m.config, m.names, m.weights, second, { reuse: kept });
-  const fresh = forward(m.config, m.names, m.weights, second);
+  const kept = forward(m.config, m.names, m.weights, first, { precision: 'f64', keep: true }).kept!;
+  const reused = forward(m.config, m.names, m.weights, second, { precision: 'f64', reuse: kept });
+  const fresh = forward(m.config, m.names, m.weights, second, { precision: 'f64' });
   assert.equal(reused.reused, 7);
   reused.attention.forEach((a, l) => assert.ok(bytesOf(a).equals(bytesOf(fresh.attention[l])), `layer ${l}`));
   assert.ok(bytesOf(reused.logits).equals(bytesOf(fresh.logits)));
@@ -109,7 +109,7 @@ test('a run reusing a kept run\'s keys and values equals a fresh run bit for bit
 test('the lens on a sliding head: its window, the run\'s weights, scores divided by √query_pre_attn_scalar', () => {
   const m = loadFolder(join(root, 'gemma-2-2b'));
   const ids = [5, 40, 7, 99, 12, 250, 31, 8, 77, 3];
-  const run = forward(m.config, m.names, m.weights, ids);
+  const run = forward(m.config, m.names, m.weights, ids, { precision: 'f64' });
   const n = ids.length;
   for (const [layer, window] of [[0, 4], [1, undefined]] as const) {
     const lens = headLens(m, ids, ids.map(String), layer, 3);
@@ -178,8 +178,8 @@ test('hostile values of the keys: one sentence naming config.json and a key, or 
       // Small enough to run: every weight and logit finite.
       if (c.headDim > 64 || c.kvHeads > c.heads) return;
       const { configText, tensors } = tinyCheckpoint(json, 3);
-      const m = loadModel(configText, tensors);
-      const out = forward(m.config, m.names, m.weights, [1, 17, 5, 5, 39, 0, 12, 8, 3, 21]);
+      const m = loadModel(configText, tensors, { precision: 'f64' });
+      const out = forward(m.config, m.names, m.weights, [1, 17, 5, 5, 39, 0, 12, 8, 3, 21], { precision: 'f64' });
       for (const a of out.attention) for (const v of a) assert.ok(Number.isFinite(v));
       for (const v of out.logits) assert.ok(Number.isFinite(v), JSON.stringify(changes));
       ran++;

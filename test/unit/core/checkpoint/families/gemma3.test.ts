@@ -49,7 +49,7 @@ test('gemma-3-4b-pt\'s keys, a text longer than the window: every weight and the
   const r = await attn('run', dir, '--text', TEXT, '--json');
   assert.equal(r.code, 0, r.err);
   const run = JSON.parse(r.out) as RunJson;
-  assert.deepEqual(run.model, { type: 'gemma3', layers: 7, heads: 8, kvHeads: 4, dModel: 24, headDim: 8, vocab: 300 });
+  assert.deepEqual(run.model, { type: 'gemma3', layers: 7, heads: 8, kvHeads: 4, dModel: 24, headDim: 8, vocab: 300, precision: 'f32' });
   assert.ok(run.ids.length >= 12);
   const [ref] = referenceRuns(SCRIPT, [{ dir, ids: run.ids }]);
   const exact = distance(loadFolder(dir), run.ids, ref);
@@ -61,7 +61,7 @@ test('gemma-3-4b-pt\'s keys, a text longer than the window: every weight and the
 test('the lens on a gemma3 head: its key/value head, the window of its layer, the run\'s weights', () => {
   const m = loadFolder(join(root, 'gemma-3-4b-pt'));
   const ids = [5, 40, 7, 99, 12, 250, 31, 8, 77, 3];
-  const run = forward(m.config, m.names, m.weights, ids);
+  const run = forward(m.config, m.names, m.weights, ids, { precision: 'f64' });
   const n = ids.length;
   const lens = headLens(m, ids, ids.map(String), 4, 7);
   assert.deepEqual([lens.kvHead, lens.window, lens.scale], [3, 4, 16]);

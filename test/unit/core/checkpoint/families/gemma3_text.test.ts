@@ -100,9 +100,9 @@ test('a run reusing a kept run equals a fresh run bit for bit (local and global 
   const m = loadFolder(join(root, 'gemma-3-4b-text'));
   const first = [5, 40, 7, 99, 12, 250, 31, 8, 77];
   const second = [...first.slice(0, 6), 3, 64, 120, 9, 11];
-  const kept = forward(m.config, m.names, m.weights, first, { keep: true }).kept!;
-  const reused = forward(m.config, m.names, m.weights, second, { reuse: kept });
-  const fresh = forward(m.config, m.names, m.weights, second);
+  const kept = forward(m.config, m.names, m.weights, first, { precision: 'f64', keep: true }).kept!;
+  const reused = forward(m.config, m.names, m.weights, second, { precision: 'f64', reuse: kept });
+  const fresh = forward(m.config, m.names, m.weights, second, { precision: 'f64' });
   assert.equal(reused.reused, 6);
   reused.attention.forEach((a, l) => assert.ok(bytesOf(a).equals(bytesOf(fresh.attention[l])), `layer ${l}`));
   assert.ok(bytesOf(reused.logits).equals(bytesOf(fresh.logits)));
@@ -111,7 +111,7 @@ test('a run reusing a kept run equals a fresh run bit for bit (local and global 
 test('the lens on a global and a sliding head: q and k as the scores used them (normed, rotated), the run\'s weights', () => {
   const m = loadFolder(join(root, 'gemma-3-1b-pt'));
   const ids = [5, 40, 7, 99, 12, 250, 31, 8, 77, 3];
-  const run = forward(m.config, m.names, m.weights, ids);
+  const run = forward(m.config, m.names, m.weights, ids, { precision: 'f64' });
   const n = ids.length, D = 8;
   for (const [layer, window] of [[5, undefined], [6, 4]] as const) {
     const lens = headLens(m, ids, ids.map(String), layer, 2);

@@ -136,14 +136,14 @@ test('every layer\'s and head\'s weight and the top five p agree with the PyTorc
     assert.ok(rough.weight < 1e-4 && rough.p < 1e-4, `${CASES[i].name}: float32 differences ${JSON.stringify(rough)}`);
   });
   // Not vacuous: the same tensors run sequentially give other weights in the second layer.
-  const parallel = forward(...loaded(tinyCheckpoint(CONFIG, 53)), IDS);
-  const sequential = forward(...loaded(runs[2].checkpoint), IDS);
+  const parallel = forward(...loaded(tinyCheckpoint(CONFIG, 53)), IDS, { precision: 'f64' });
+  const sequential = forward(...loaded(runs[2].checkpoint), IDS, { precision: 'f64' });
   assert.deepEqual(parallel.attention[0], sequential.attention[0]);
   assert.notDeepEqual(parallel.attention[1], sequential.attention[1]);
 });
 
 function loaded(checkpoint: { configText: string; tensors: Map<string, TensorRef> }) {
-  const m = loadModel(checkpoint.configText, checkpoint.tensors);
+  const m = loadModel(checkpoint.configText, checkpoint.tensors, { precision: 'f64' });
   return [m.config, m.names, m.weights] as const;
 }
 
@@ -156,23 +156,23 @@ const bytesOf = (a: Float32Array | Float64Array) => Buffer.from(a.buffer, a.byte
 
 test('a model decodes each saved tensor once per run, kept once for all; a kept model\'s reused runs equal fresh runs bit for bit', () => {
   const { configText, tensors } = tinyCheckpoint(PYTHIA_160M_CONFIG, 56);
-  const kept = loadModel(configText, tensors, { keep: true });
+  const kept = loadModel(configText, tensors, { precision: 'f64', keep: true });
   for (const [t, reused] of [['The cat sat on the mat', 0], ['The cat sat on a hat', 15], ['The c', 4]] as const) {
-    const got = runText(kept, chars, t), fresh = runText(loadModel(configText, tensors), chars, t);
+    const got = runText(kept, chars, t), fresh = runText(loadModel(configText, tensors, { precision: 'f64' }), chars, t);
     assert.equal(got.reused, reused, t);
     got.attention.forEach((a, l) => assert.ok(bytesOf(a).equals(bytesOf(fresh.attention[l])), `${t}: layer ${l}`));
     assert.deepEqual(got.next.map((n) => [n.id, n.p]), fresh.next.map((n) => [n.id, n.p]), t);
   }
   assert.equal(kept.weights.decoded, tensors.size);
   // Not kept: a run still decodes each saved tensor once, q, k and v (and their biases) one after the other from it.
-  const once = loadModel(configText, tensors);
+  const once = loadModel(configText, tensors, { precision: 'f64' });
   runText(once, chars, 'The cat sat');
   assert.equal(once.weights.decoded, tensors.size);
 });
 
 test('the lens on a head: W_Q, W_K, W_V and their biases are its rows of query_key_value, q is rotated in its first rotary dims only', () => {
   const { configText, tensors } = tinyCheckpoint(PYTHIA_160M_CONFIG, 57);
-  const model = loadModel(configText, tensors);
+  const model = loadModel(configText, tensors, { precision: 'f64' });
   const run = runText(model, { ...chars, encode: () => ({ ids: IDS, pieces: IDS.map(String) }) }, 'any');
   const E = 48, D = 16, R = 4, head = 2, n = IDS.length;
   const numbers = (name: string) => { const t = tensors.get(name)!; return new Float32Array(t.source.read(t.offset, t.shape.reduce((a, b) => a * b, 1) * 4).slice().buffer); };
@@ -207,7 +207,7 @@ test('hostile shapes of query_key_value and its bias (a wrong first dimension, o
     const shape = what === 'rank' ? [...t.shape, 1] : [Math.max(1, t.shape[0] + delta), ...t.shape.slice(1)];
     const tensors = new Map(good.tensors);
     tensors.set(name, { ...t, shape });
-    assert.throws(() => loadModel(good.configText, tensors), (e: Error) => {
+    assert.throws(() => loadModel(good.configText, tensors, { precision: 'f64' }), (e: Error) => {
       assert.ok(e instanceof ModelError, String(e));
       assert.equal(e.message, `model.safetensors: tensor "${name}" has shape [${shape.join(', ')}] but config.json implies [${t.shape.join(', ')}]`);
       return true;

@@ -45,16 +45,16 @@ test('sliding_window: a whole number is the window, null is full causal, absent 
 
 test('a window of n or more (or none) gives the llama run of the same tensors, bit for bit', () => {
   const llama = tinyCheckpoint(LLAMA, 3);
-  const want = forward(...loaded(llama), IDS);
+  const want = forward(...loaded(llama), IDS, { precision: 'f64' });
   for (const window of [IDS.length, IDS.length + 1, 4096, null]) {
-    const got = forward(...loaded(tinyCheckpoint(mistral(window), 3)), IDS);
+    const got = forward(...loaded(tinyCheckpoint(mistral(window), 3)), IDS, { precision: 'f64' });
     got.attention.forEach((a, l) => assert.ok(bytesOf(a).equals(bytesOf(want.attention[l])), `window ${window}: layer ${l}`));
     assert.ok(bytesOf(got.logits).equals(bytesOf(want.logits)), `window ${window}: logits`);
   }
 });
 
 function loaded(checkpoint: { configText: string; tensors: Map<string, TensorRef> }) {
-  const m = loadModel(checkpoint.configText, checkpoint.tensors);
+  const m = loadModel(checkpoint.configText, checkpoint.tensors, { precision: 'f64' });
   return [m.config, m.names, m.weights] as const;
 }
 
@@ -135,11 +135,11 @@ for (const window of [1, 3, 5]) {
     const checkpoint = tinyCheckpoint(mistral(window), 11);
     const [c, names, weights] = loaded(checkpoint);
     const want = reference(checkpoint.tensors, IDS, window);
-    const got = forward(c, names, weights, IDS);
+    const got = forward(c, names, weights, IDS, { precision: 'f64' });
     const n = IDS.length;
     for (let layer = 0; layer < c.layers; layer++) {
       // The float64 weights as the block computed them (the run keeps float32 copies).
-      const exact = forward(c, names, weights, IDS, { capture: { layer, stop: true } }).captured!.weights;
+      const exact = forward(c, names, weights, IDS, { precision: 'f64', capture: { layer, stop: true } }).captured!.weights;
       for (let head = 0; head < c.heads; head++) {
         for (let i = 0; i < n; i++) {
           for (let j = 0; j < n; j++) {
@@ -153,7 +153,7 @@ for (const window of [1, 3, 5]) {
     }
     got.logits.forEach((v, t) => assert.ok(Math.abs(v - want.logits[t]) < 1e-10, `logit ${t}: ${v} vs ${want.logits[t]}`));
     // Not vacuous: the window changes the run.
-    const full = forward(...loaded(tinyCheckpoint(mistral(null), 11)), IDS);
+    const full = forward(...loaded(tinyCheckpoint(mistral(null), 11)), IDS, { precision: 'f64' });
     assert.ok(!bytesOf(full.attention[1]).equals(bytesOf(got.attention[1])));
   });
 }
@@ -162,10 +162,10 @@ for (const wasm of [true, false]) {
   test(`a window of 3 (${wasm ? 'WebAssembly kernel' : 'JavaScript products'}): a run reusing the last run's keys and values equals a fresh run bit for bit`, () => {
     useWasmKernel(wasm);
     const { configText, tensors } = tinyCheckpoint(mistral(3), 5);
-    const kept = loadModel(configText, tensors, { keep: true });
+    const kept = loadModel(configText, tensors, { precision: 'f64', keep: true });
     for (const [text, reused] of [['The cat sat on the mat', 0], ['The cat sat on a hat', 15], ['The cat sat on a hat.', 20], ['The c', 4]] as const) {
       const got = runText(kept, chars, text);
-      const fresh = runText(loadModel(configText, tensors), chars, text);
+      const fresh = runText(loadModel(configText, tensors, { precision: 'f64' }), chars, text);
       assert.equal(got.reused, reused, text);
       got.attention.forEach((a, l) => assert.ok(bytesOf(a).equals(bytesOf(fresh.attention[l])), `${text}: layer ${l}`));
       assert.deepEqual(got.next.map((t) => [t.id, t.p]), fresh.next.map((t) => [t.id, t.p]), text);
@@ -175,7 +175,7 @@ for (const wasm of [true, false]) {
 
 test('the lens on a windowed head: its weights are the run\'s, 0 outside the window', () => {
   const { configText, tensors } = tinyCheckpoint(mistral(2), 7);
-  const model = loadModel(configText, tensors);
+  const model = loadModel(configText, tensors, { precision: 'f64' });
   const run = runText(model, { ...chars, encode: () => ({ ids: IDS, pieces: IDS.map(String) }) }, 'any');
   const n = IDS.length;
   for (const [layer, head] of [[0, 0], [1, 5]]) {

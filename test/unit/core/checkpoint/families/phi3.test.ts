@@ -93,13 +93,13 @@ test('every layer\'s and head\'s weight and the top five p agree with the PyTorc
   const windowed = wide[2].attention[1][0];
   assert.equal(windowed[12][8], 0);
   assert.ok(windowed[12][9] > 0);
-  const causal = forward(...loaded(tinyCheckpoint({ ...CONFIG, sliding_window: null }, 43)), IDS);
-  const slid = forward(...loaded(runs[2].checkpoint), IDS);
+  const causal = forward(...loaded(tinyCheckpoint({ ...CONFIG, sliding_window: null }, 43)), IDS, { precision: 'f64' });
+  const slid = forward(...loaded(runs[2].checkpoint), IDS, { precision: 'f64' });
   assert.notDeepEqual(causal.attention[1], slid.attention[1]);
 });
 
 function loaded(checkpoint: { configText: string; tensors: Map<string, TensorRef> }) {
-  const m = loadModel(checkpoint.configText, checkpoint.tensors);
+  const m = loadModel(checkpoint.configText, checkpoint.tensors, { precision: 'f64' });
   return [m.config, m.names, m.weights] as const;
 }
 
@@ -112,9 +112,9 @@ const bytesOf = (a: Float32Array | Float64Array) => Buffer.from(a.buffer, a.byte
 
 test('a kept model decodes each fused tensor once and its reused runs equal fresh runs bit for bit', () => {
   const { configText, tensors } = tinyCheckpoint({ ...CONFIG, sliding_window: 3 }, 45);
-  const kept = loadModel(configText, tensors, { keep: true });
+  const kept = loadModel(configText, tensors, { precision: 'f64', keep: true });
   for (const [t, reused] of [['The cat sat on the mat', 0], ['The cat sat on a hat', 15], ['The c', 4]] as const) {
-    const got = runText(kept, chars, t), fresh = runText(loadModel(configText, tensors), chars, t);
+    const got = runText(kept, chars, t), fresh = runText(loadModel(configText, tensors, { precision: 'f64' }), chars, t);
     assert.equal(got.reused, reused, t);
     got.attention.forEach((a, l) => assert.ok(bytesOf(a).equals(bytesOf(fresh.attention[l])), `${t}: layer ${l}`));
     assert.deepEqual(got.next.map((n) => [n.id, n.p]), fresh.next.map((n) => [n.id, n.p]), t);
@@ -123,7 +123,8 @@ test('a kept model decodes each fused tensor once and its reused runs equal fres
   assert.equal(kept.weights.decoded, tensors.size);
   // The memory estimate counts each saved tensor once, a part as the tensor it is saved in; a part's shape is its rows'.
   const elements = [...tensors.values()].map((t) => t.shape.reduce((a, b) => a * b, 1));
-  assert.deepEqual(kept.elements, { total: elements.reduce((a, b) => a + b, 0), largest: Math.max(...elements) });
+  assert.deepEqual([kept.elements.total, kept.elements.largest], [elements.reduce((a, b) => a + b, 0), Math.max(...elements)]);
+  assert.equal(kept.elements.bytes.total, elements.reduce((a, b) => a + b, 0) * 4);
   const l = kept.names.layers[0];
   assert.deepEqual([l.q, l.k, l.v, l.gate, l.up, l.down].map((n) => kept.weights.shape(n!)), [[16, 16], [16, 16], [16, 16], [24, 16], [24, 16], [16, 24]]);
 });
@@ -131,7 +132,7 @@ test('a kept model decodes each fused tensor once and its reused runs equal fres
 test('the lens on a head: W_Q, W_K, W_V are its rows of qkv_proj (transposed), W_O its columns of o_proj; its weights are the run\'s', () => {
   const config = { ...CONFIG, num_attention_heads: 6, num_key_value_heads: 2, head_dim: 4 };
   const { configText, tensors } = tinyCheckpoint(config, 46);
-  const model = loadModel(configText, tensors);
+  const model = loadModel(configText, tensors, { precision: 'f64' });
   const run = runText(model, { ...chars, encode: () => ({ ids: IDS, pieces: IDS.map(String) }) }, 'any');
   const E = 16, D = 4, Q = 24, KV = 8, n = IDS.length;
   const numbers = (name: string) => { const t = tensors.get(name)!; return new Float32Array(t.source.read(t.offset, t.shape.reduce((a, b) => a * b, 1) * 4).slice().buffer); };
@@ -158,7 +159,7 @@ test('hostile shapes of qkv_proj and gate_up_proj (a wrong first dimension, one 
     const shape = what === 'rank' ? [...t.shape, 1] : what === 'rows' ? [Math.max(1, t.shape[0] + delta), t.shape[1]] : [t.shape[0], Math.max(1, t.shape[1] + delta)];
     const tensors = new Map(good.tensors);
     tensors.set(name, { ...t, shape });
-    assert.throws(() => loadModel(good.configText, tensors), (e: Error) => {
+    assert.throws(() => loadModel(good.configText, tensors, { precision: 'f64' }), (e: Error) => {
       assert.ok(e instanceof ModelError, String(e));
       assert.equal(e.message, `model.safetensors: tensor "${name}" has shape [${shape.join(', ')}] but config.json implies [${t.shape.join(', ')}]`);
       return true;

@@ -56,7 +56,7 @@ const fixed: Tokenizer = { vocabSize: 40, encode: () => ({ ids: IDS, pieces: IDS
 
 test('a head\'s q and k in the lens are RoPE(RMSNorm over head_dim of x · W, times q_norm / k_norm), computed here by hand', () => {
   const { configText, tensors } = tinyCheckpoint(QWEN3_CONFIG, 9);
-  const model = loadModel(configText, tensors);
+  const model = loadModel(configText, tensors, { precision: 'f64' });
   runText(model, fixed, 'any');
   const c = model.config, n = IDS.length, D = c.headDim, E = c.dModel;
   const norms = (name: string) => { const t = tensors.get(name)!; return new Float32Array(t.source.read(t.offset, D * 4).slice().buffer); };
@@ -84,15 +84,15 @@ const bytesOf = (a: Float32Array | Float64Array) => Buffer.from(a.buffer, a.byte
 test('a kept model reusing its last run (q/k norms, a sliding layer beside full ones) equals a fresh run bit for bit', () => {
   const config = { ...QWEN3_CONFIG, num_hidden_layers: 3, use_sliding_window: true, sliding_window: 3, layer_types: ['full_attention', 'sliding_attention', 'full_attention'] };
   const { configText, tensors } = tinyCheckpoint(config, 12);
-  const kept = loadModel(configText, tensors, { keep: true });
+  const kept = loadModel(configText, tensors, { precision: 'f64', keep: true });
   for (const [text, reused] of [['The cat sat on the mat', 0], ['The cat sat on a hat', 15], ['The cat sat on a hat.', 20]] as const) {
-    const got = runText(kept, chars, text), fresh = runText(loadModel(configText, tensors), chars, text);
+    const got = runText(kept, chars, text), fresh = runText(loadModel(configText, tensors, { precision: 'f64' }), chars, text);
     assert.equal(got.reused, reused, text);
     got.attention.forEach((a, l) => assert.ok(bytesOf(a).equals(bytesOf(fresh.attention[l])), `${text}: layer ${l}`));
     assert.deepEqual(got.next, fresh.next);
   }
   // The sliding layer hides what its window does; the full ones do not.
-  const run = runText(loadModel(configText, tensors), chars, 'The cat sat on the mat');
+  const run = runText(loadModel(configText, tensors, { precision: 'f64' }), chars, 'The cat sat on the mat');
   const n = run.ids.length;
   assert.equal(run.attention[1][(n - 1) * n], 0);
   assert.ok(run.attention[0][(n - 1) * n] > 0 && run.attention[2][(n - 1) * n] > 0);

@@ -24,9 +24,9 @@ test('roberta-base\'s keys: positions from pad_token_id + 1, a context of max_po
   assert.equal(readModelConfig(JSON.stringify({ ...ROBERTA_CONFIG, pad_token_id: undefined })).paddingIdx, 1);
   assert.throws(() => readModelConfig(JSON.stringify({ ...ROBERTA_CONFIG, pad_token_id: 40 })), /^ModelError: config\.json: "max_position_embeddings" 34 leaves no position after "pad_token_id" \+ 1 = 41$/);
   assert.throws(() => readModelConfig(JSON.stringify({ ...ROBERTA_CONFIG, pad_token_id: -1 })), /^ModelError: config\.json: "pad_token_id" must be a whole number/);
-  const m = loadModel(JSON.stringify(ROBERTA_CONFIG), tinyCheckpoint(ROBERTA_CONFIG, 1).tensors);
-  assert.throws(() => forward(m.config, m.names, m.weights, new Array(33).fill(5)), /33 tokens are more than the model's context length of 32/);
-  forward(m.config, m.names, m.weights, new Array(32).fill(5));
+  const m = loadModel(JSON.stringify(ROBERTA_CONFIG), tinyCheckpoint(ROBERTA_CONFIG, 1).tensors, { precision: 'f64' });
+  assert.throws(() => forward(m.config, m.names, m.weights, new Array(33).fill(5), { precision: 'f64' }), /33 tokens are more than the model's context length of 32/);
+  forward(m.config, m.names, m.weights, new Array(32).fill(5), { precision: 'f64' });
 });
 
 // <s> … </s> with two <mask> and a pad id in the middle: its position is row 1 and the count resumes after it.
@@ -46,9 +46,9 @@ test('every weight of every layer and head, and the five guesses at each <mask>,
 
 test('the positions are RoBERTa\'s: not BERT\'s 0, 1, 2, … (the same tensors counted from 0 give other weights)', () => {
   const k = tinyCheckpoint(ROBERTA_CONFIG, 3);
-  const m = loadModel(k.configText, k.tensors);
-  const ours = forward(m.config, m.names, m.weights, IDS).attention;
-  const fromZero = forward({ ...m.config, paddingIdx: undefined }, m.names, m.weights, IDS).attention;
+  const m = loadModel(k.configText, k.tensors, { precision: 'f64' });
+  const ours = forward(m.config, m.names, m.weights, IDS, { precision: 'f64' }).attention;
+  const fromZero = forward({ ...m.config, paddingIdx: undefined }, m.names, m.weights, IDS, { precision: 'f64' }).attention;
   assert.notDeepEqual(ours[0], fromZero[0]);
   assertBidirectional(ours, m.config.heads, IDS.length);
 });
@@ -57,7 +57,7 @@ test('a RobertaModel saved without its head (bare names) runs the same attention
   const k = tinyCheckpoint(ROBERTA_CONFIG, 5);
   const bare = new Map<string, TensorRef>();
   for (const [name, t] of k.tensors) if (name.startsWith('roberta.')) bare.set(name.slice(8), { ...t, name: name.slice(8) });
-  const full = loadModel(k.configText, k.tensors), headless = loadModel(k.configText, bare);
+  const full = loadModel(k.configText, k.tensors, { precision: 'f64' }), headless = loadModel(k.configText, bare, { precision: 'f64' });
   assert.equal(headless.names.head, undefined);
-  assert.deepEqual(forward(headless.config, headless.names, headless.weights, IDS).attention, forward(full.config, full.names, full.weights, IDS).attention);
+  assert.deepEqual(forward(headless.config, headless.names, headless.weights, IDS, { precision: 'f64' }).attention, forward(full.config, full.names, full.weights, IDS, { precision: 'f64' }).attention);
 });

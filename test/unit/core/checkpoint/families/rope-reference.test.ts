@@ -67,11 +67,11 @@ function ours(name: string, edit?: (config: Record<string, unknown>) => void, us
   try {
     const config = JSON.parse(folder.configText) as Record<string, unknown>;
     edit?.(config);
-    const model = loadModel(JSON.stringify(config), folder.tensors);
+    const model = loadModel(JSON.stringify(config), folder.tensors, { precision: 'f64' });
     const run = runText(model, tokenizerFrom(folder.tokenizerFiles), TEXT);
     const c = model.config;
-    const exact = Array.from({ length: c.layers }, (_, layer) => forward(c, model.names, model.weights, run.ids, { capture: { layer, stop: true } }).captured!.weights);
-    const probs = softmax(forward(c, model.names, model.weights, run.ids).logits);
+    const exact = Array.from({ length: c.layers }, (_, layer) => forward(c, model.names, model.weights, run.ids, { precision: 'f64', capture: { layer, stop: true } }).captured!.weights);
+    const probs = softmax(forward(c, model.names, model.weights, run.ids, { precision: 'f64' }).logits);
     const result = { model, ids: run.ids, exact, run: run.attention, probs, tokens: run.tokens };
     use?.(result);
     return result;
@@ -161,17 +161,17 @@ test('each scaling changes the run: plain RoPE on the same tensors differs; dyna
   try {
     const config = JSON.parse(folder.configText) as Record<string, unknown>;
     const ids = ours('llama-dynamic').ids.slice(0, 16);
-    const dynamic = loadModel(folder.configText, folder.tensors);
+    const dynamic = loadModel(folder.configText, folder.tensors, { precision: 'f64' });
     plain(config);
-    const unscaled = loadModel(JSON.stringify(config), folder.tensors);
-    const a = forward(dynamic.config, dynamic.names, dynamic.weights, ids), b = forward(unscaled.config, unscaled.names, unscaled.weights, ids);
+    const unscaled = loadModel(JSON.stringify(config), folder.tensors, { precision: 'f64' });
+    const a = forward(dynamic.config, dynamic.names, dynamic.weights, ids, { precision: 'f64' }), b = forward(unscaled.config, unscaled.names, unscaled.weights, ids, { precision: 'f64' });
     a.attention.forEach((layer, l) => assert.deepEqual(layer, b.attention[l]));
     assert.deepEqual(a.logits, b.logits);
     // A kept run of 16 tokens is not reused by a run of 30: the keys were rotated by other frequencies.
-    const kept = forward(dynamic.config, dynamic.names, dynamic.weights, ids, { keep: true }).kept!;
+    const kept = forward(dynamic.config, dynamic.names, dynamic.weights, ids, { precision: 'f64', keep: true }).kept!;
     const longer = ours('llama-dynamic').ids;
-    const reused = forward(dynamic.config, dynamic.names, dynamic.weights, longer, { reuse: kept });
-    const fresh = forward(dynamic.config, dynamic.names, dynamic.weights, longer);
+    const reused = forward(dynamic.config, dynamic.names, dynamic.weights, longer, { precision: 'f64', reuse: kept });
+    const fresh = forward(dynamic.config, dynamic.names, dynamic.weights, longer, { precision: 'f64' });
     assert.equal(reused.reused, 0);
     reused.attention.forEach((layer, l) => assert.deepEqual(layer, fresh.attention[l]));
   } finally {

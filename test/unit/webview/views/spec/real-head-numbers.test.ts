@@ -27,7 +27,7 @@ test('a real head\'s scores, scaled scores and vectors never show float noise as
   const dir = mkdtempSync(join(tmpdir(), 'attn-real-'));
   const folder = readModelFolder(join(ROOT, 'examples', 'models', 'induction-gpt2'));
   try {
-    const model = loadModel(folder.configText, folder.tensors, { where: folder.where });
+    const model = loadModel(folder.configText, folder.tensors, { precision: 'f64', where: folder.where });
     const run = runText(model, tokenizerFrom(folder.tokenizerFiles), 'The cat sat on the mat. The cat');
     let noisy = 0;
     for (const [layer, head] of [[0, 0], [1, 0]]) {

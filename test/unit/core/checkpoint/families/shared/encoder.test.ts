@@ -52,7 +52,7 @@ test('hostile saves of an encoder: a one-line refusal naming a tensor or an id, 
     const f = FAMILIES[family];
     let m;
     try {
-      m = loadModel(f.checkpoint.configText, edited(f, edits, stripAll, dropHead));
+      m = loadModel(f.checkpoint.configText, edited(f, edits, stripAll, dropHead), { precision: 'f64' });
     } catch (e) {
       assert.ok(e instanceof ModelError, String(e));
       assert.match(e.message, /^model\.safetensors: tensor "[^"]+" (is missing|has shape)/);
@@ -60,7 +60,7 @@ test('hostile saves of an encoder: a one-line refusal naming a tensor or an id, 
     }
     let out;
     try {
-      out = forward(m.config, m.names, m.weights, ids);
+      out = forward(m.config, m.names, m.weights, ids, { precision: 'f64' });
     } catch (e) {
       assert.ok(e instanceof ModelError, String(e));
       assert.match(e.message, /^token id -?\d+ is outside the model's vocabulary of 40 \(config\.json's vocab_size\)$/);

@@ -66,7 +66,7 @@ test('a Llama 3.2 saved by transformers 5 (rope_parameters with rope_theta insid
   const v5 = tinyCheckpoint({ ...base, rope_theta: undefined, rope_parameters: { ...LLAMA3, rope_theta: 500000 } }, 6);
   const plain = tinyCheckpoint({ ...base, rope_theta: 500000 }, 6);
   const ids = [3, 17, 5, 5, 39, 0, 12, 8, 3, 21, 4, 30];
-  const [a, b, c] = [old, v5, plain].map(({ configText, tensors }) => { const m = loadModel(configText, tensors); return forward(m.config, m.names, m.weights, ids); });
+  const [a, b, c] = [old, v5, plain].map(({ configText, tensors }) => { const m = loadModel(configText, tensors, { precision: 'f64' }); return forward(m.config, m.names, m.weights, ids, { precision: 'f64' }); });
   a.attention.forEach((layer, l) => assert.deepEqual(layer, b.attention[l]));
   assert.deepEqual(a.logits, b.logits);
   assert.notDeepEqual(a.attention, c.attention);
@@ -78,14 +78,14 @@ test('a RoPE model runs past max_position_embeddings (dynamic scales there); lea
   const text = 'the cat sat on the mat, the cat sat';
   for (const extra of [{}, { rope_scaling: { type: 'dynamic', factor: 2 } }, { rope_scaling: LLAMA3 }]) {
     const { configText, tensors } = tinyCheckpoint({ ...QWEN2_CONFIG, model_type: 'llama', max_position_embeddings: 8, ...extra }, 4);
-    const run = runText(loadModel(configText, tensors), chars, text);
+    const run = runText(loadModel(configText, tensors, { precision: 'f64' }), chars, text);
     assert.equal(run.ids.length, text.length);
     for (const layer of run.attention) for (const w of layer) assert.ok(Number.isFinite(w));
   }
   const gpt2 = tinyCheckpoint({ ...GPT2_CONFIG, n_positions: 8 }, 4);
-  assert.throws(() => runText(loadModel(gpt2.configText, gpt2.tensors), chars, text), /^ModelError: the text is over 8 tokens, more than the model's context length of 8/);
-  const m = loadModel(gpt2.configText, gpt2.tensors);
-  assert.throws(() => forward(m.config, m.names, m.weights, [...text].map(() => 1)), /more than the model's context length of 8/);
+  assert.throws(() => runText(loadModel(gpt2.configText, gpt2.tensors, { precision: 'f64' }), chars, text), /^ModelError: the text is over 8 tokens, more than the model's context length of 8/);
+  const m = loadModel(gpt2.configText, gpt2.tensors, { precision: 'f64' });
+  assert.throws(() => forward(m.config, m.names, m.weights, [...text].map(() => 1), { precision: 'f64' }), /more than the model's context length of 8/);
 });
 
 // ---------------------------------------------------------------- properties over hostile values
