@@ -8,6 +8,7 @@ import type { TensorRef } from '../tensors/attention-file.js';
 import type { Tokenizer } from '../tokenizer/tokenizer.js';
 import { readModelConfig, summaryOf, type ModelConfig } from './config.js';
 import { ModelError } from './error.js';
+import { productHelper } from '../kernels/product-helper.js';
 import { forward, keptBytes, type KeptRun } from './forward.js';
 import { numeric, type Precision } from './precision.js';
 import { checkTensors, weightElements, Weights, type ModelNames, type WeightSizes } from './weights.js';
@@ -172,6 +173,8 @@ export function runText(m: LoadedModel, tokenizer: Tokenizer, text: string, opti
   let readMs = 0;
   if (m.preload && !m.keep && runRefusal({ ...m, keep: true }, ids.length, options.budget ?? DEFAULT_RUN_BYTES) === undefined) {
     const r0 = performance.now();
+    // The product's other threads boot meanwhile (a worker takes 50–100 ms to start).
+    if (m.precision === 'f32') productHelper()?.prepare?.();
     m.weights.readAll(m.names);
     readMs = performance.now() - r0;
   }

@@ -13,6 +13,11 @@ export interface ProductHelper {
    * then the caller computes it alone.
    */
   product(x: Float32Array, n: number, k: number, w: StoredMatrix, layout: WeightLayout, variant: KernelVariant, out: Float32Array): boolean;
+  /**
+   * Starts the other threads now, without waiting for them, so that they boot while the caller does
+   * something else (reads the weights) rather than in the first product.
+   */
+  prepare?(): void;
 }
 
 let installed: ProductHelper | undefined;

@@ -156,6 +156,11 @@ export class KernelThreads implements ProductHelper {
     return true;
   }
 
+  /** Boots the workers, if they are not already, without waiting for them. */
+  prepare(): void {
+    this.helpers ??= this.boot();
+  }
+
   /** Resolves once every worker has booted (or failed to): the tests and the bench wait for it. */
   async ready(): Promise<void> {
     const helpers = (this.helpers ??= this.boot());

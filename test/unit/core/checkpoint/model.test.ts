@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_RUN_BYTES, loadModel, mostTokens, runBytes, runRefusal, runText, topNext } from '../../../../src/core/checkpoint/model.js';
 import { namesOf } from '../../../../src/core/checkpoint/weights.js';
+import { installProductHelper } from '../../../../src/core/kernels/product-helper.js';
 import { readModelConfig } from '../../../../src/core/checkpoint/config.js';
 import { memorySource } from '../../../../src/core/tensors/source.js';
 import type { TensorRef } from '../../../../src/core/tensors/attention-file.js';
@@ -104,4 +105,19 @@ test('a preloading model reads every weight before the pass, where holding them 
   assert.deepEqual(c.attention, a.attention);
   assert.ok(tight.weights.bytes < tight.elements.bytes.total, `${tight.weights.bytes} held of ${tight.elements.bytes.total}`);
   assert.equal(c.timings.loadMs, 0);
+});
+
+test('a preloading float32 run starts the product\'s other threads before it reads the weights; a float64 one does not', () => {
+  const { configText, tensors } = tinyCheckpoint(GPT2_CONFIG);
+  const calls: string[] = [];
+  installProductHelper({ product: () => false, prepare: () => calls.push('prepare') });
+  try {
+    runText(loadModel(configText, tensors, { preload: true }), counting(5), 'x');
+    assert.deepEqual(calls, ['prepare']);
+    runText(loadModel(configText, tensors, { preload: true, precision: 'f64' }), counting(5), 'x');
+    runText(loadModel(configText, tensors), counting(5), 'x');
+    assert.deepEqual(calls, ['prepare']);
+  } finally {
+    installProductHelper(undefined);
+  }
 });
