@@ -72,22 +72,21 @@ function columns(m: Float32Array, rows: number, stride: number, from: number, wi
 function softmaxRow(w: Float32Array, at: number, i: number, n: number, divisor: number, mask: KeyMask, cap: number | undefined): void {
   const lo = typeof mask === 'object' ? Math.max(0, i - mask.window + 1) : 0;
   const hi = mask === 'none' ? n - 1 : Math.min(i, n - 1);
+  // The scaled (and capped) scores in float64, in a scratch row: computed once, and the sum is not of
+  // rounded terms.
+  const e = scratch(hi - lo + 1);
   let max = -Infinity;
   for (let j = lo; j <= hi; j++) {
     const s = cap === undefined ? w[at + j] / divisor : cap * Math.tanh(w[at + j] / divisor / cap);
+    e[j - lo] = s;
     if (s > max || s !== s) max = s;
   }
   if (max === -Infinity) {
     w.fill(0, at, at + n);
     return;
   }
-  // The exponentials in float64, held in a scratch row so the sum is not of rounded terms.
-  const e = scratch(hi - lo + 1);
   let sum = 0;
-  for (let j = lo; j <= hi; j++) {
-    const s = cap === undefined ? w[at + j] / divisor : cap * Math.tanh(w[at + j] / divisor / cap);
-    sum += e[j - lo] = Math.exp(s - max);
-  }
+  for (let j = 0; j <= hi - lo; j++) sum += e[j] = Math.exp(e[j] - max);
   w.fill(0, at, at + lo);
   for (let j = lo; j <= hi; j++) w[at + j] = e[j - lo] / sum;
   w.fill(0, at + hi + 1, at + n);
