@@ -108,6 +108,7 @@ export function runInfoProblem(m: Record<string, unknown>): string | undefined {
   if (!Array.isArray(m.next) || m.next.length > MAX_NEXT) return `a run whose next tokens are not a list of at most ${MAX_NEXT}`;
   if (tokensProblem(m.next)) return 'a next token that is not { id, token, p in [0, 1] }';
   if (m.note !== undefined && (typeof m.note !== 'string' || m.note.length > MAX_TEXT)) return 'a run whose note is not a short text';
+  if (m.precision !== undefined && m.precision !== 'f32' && m.precision !== 'f64') return 'a run whose precision is not "f32" or "f64"';
   if (m.masked === undefined) return undefined;
   if (!Array.isArray(m.masked) || m.masked.length > MAX_MASKED) return `a run whose masked guesses are not a list of at most ${MAX_MASKED}`;
   for (const g of m.masked as unknown[]) {

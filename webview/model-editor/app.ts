@@ -113,8 +113,8 @@ export class ModelApp {
       // so until the file is read again. The page's own "could not use a message" is shown once only.
       case 'error': this.failure = m.message; this.fail(m.message); return;
       case 'run': {
-        const { model, next, forwardMs, masked, note } = m;
-        this.run = { model, next, forwardMs, ...(masked ? { masked } : {}), ...(note !== undefined ? { note } : {}) };
+        const { model, next, forwardMs, masked, note, precision } = m;
+        this.run = { model, next, forwardMs, ...(masked ? { masked } : {}), ...(note !== undefined ? { note } : {}), ...(precision ? { precision } : {}) };
         if (!this.data) return;
         break;
       }

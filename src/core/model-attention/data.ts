@@ -52,6 +52,8 @@ export interface ModelRunInfo {
   /** Why the model guesses no token (an encoder without a mask token in the text, or without its head). */
   note?: string;
   forwardMs: number;
+  /** The numeric form the forward pass ran in (attn run --precision, the editor's setting). */
+  precision?: 'f32' | 'f64';
 }
 
 /**

@@ -221,6 +221,7 @@ export class RunSession {
   private runMessage(r: RunReport): ModelHostMessage {
     return {
       type: 'run', model: this.model?.model ?? r.model.type, next: r.next, forwardMs: r.timings.forwardMs,
+      ...(r.model.precision ? { precision: r.model.precision } : {}),
       ...(r.masked ? { masked: r.masked.slice(0, MAX_MASKED) } : {}), ...(r.note !== undefined ? { note: r.note } : {}),
     };
   }

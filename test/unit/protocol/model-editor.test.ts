@@ -48,6 +48,14 @@ test('a run message: an encoder\'s masked guesses and note are checked as its ne
   assert.match(hostMessageProblem({ ...run, next: [{ id: 1, token: 'x', p: NaN }] }, header)!, /a next token that is not/);
 });
 
+test('a run message names its precision as f32 or f64, or not at all; anything else is refused', () => {
+  const run = { type: 'run', model: 'gpt2', forwardMs: 3, next: [] };
+  for (const precision of ['f32', 'f64', undefined]) assert.equal(hostMessageProblem({ ...run, precision }, header), undefined, String(precision));
+  for (const precision of ['f16', 'F32', '', 32, null, {}, ['f32'], '<img src=x>']) {
+    assert.match(hostMessageProblem({ ...run, precision }, header)!, /a run whose precision is not "f32" or "f64"/, JSON.stringify(precision));
+  }
+});
+
 test('the editor page: strict CSP with the nonce, the bundle by nonce, the file name escaped', () => {
   const html = modelEditorHtml({ nonce: 'abcdef0123456789abcdef0123456789', cspSource: 'vscode-webview://x', scriptUri: 'vscode-webview://x/dist/model-webview.js', styleUri: 'vscode-webview://x/media/model.css', fileName: '<img src=x>.npy' });
   assert.match(html, /default-src &#39;none&#39;; script-src &#39;nonce-abcdef0123456789abcdef0123456789&#39;/);

@@ -22,6 +22,9 @@ interface Group {
 
 const ROW_H = 28, LABEL_H = 24, GAP = 8, LEFT = 150;
 
+/** How the note names the forward pass's numeric form. */
+const PRECISION_NAMES = { f32: 'float32', f64: 'float64' } as const;
+
 export function renderModelNext(container: HTMLElement, data: ModelViewData, options: ModelViewOptions): ViewHandle {
   const { theme } = options;
   const run = data.run;
@@ -36,8 +39,8 @@ export function renderModelNext(container: HTMLElement, data: ModelViewData, opt
   const barMax = Math.max(120, Math.min(480, options.width - LEFT - 90));
   const width = LEFT + barMax + 90;
   const note = encoder
-    ? `the masked-token head's softmax at each mask token, which sees the whole text on both sides (forward pass ${run.forwardMs.toFixed(0)} ms)${run.note !== undefined ? `; ${run.note}` : ''}`
-    : `after ${tokenName(tokens, data.header.tokens - 1)}, the softmax of the last position's logits (forward pass ${run.forwardMs.toFixed(0)} ms)`;
+    ? `the masked-token head's softmax at each mask token, which sees the whole text on both sides (forward pass ${run.forwardMs.toFixed(0)} ms${run.precision ? ` in ${PRECISION_NAMES[run.precision]}` : ''})${run.note !== undefined ? `; ${run.note}` : ''}`
+    : `after ${tokenName(tokens, data.header.tokens - 1)}, the softmax of the last position's logits (forward pass ${run.forwardMs.toFixed(0)} ms${run.precision ? ` in ${PRECISION_NAMES[run.precision]}` : ''})`;
   const lines = noteLines(note, width - 16, 3, theme.fontSize);
   const top = 64 + (lines.length - 1) * NOTE_LINE;
   const groupH = (g: Group) => (g.label ? LABEL_H : 0) + g.tokens.length * ROW_H + GAP;

@@ -80,6 +80,9 @@ test('a word the tokenizer spells out is a warning on it in the spec\'s text; an
     await until('the model views\' header', () => panel.webview.receivedOf('model').length > 0, 30_000);
     const model = panel.webview.receivedOf('model')[0] as { header: { warnings: string[]; tokenTexts: string[] } };
     assert.ok(model.header.tokenTexts.includes('z'));
+    // The run message says the numeric form it ran in: float32 unless the setting says f64.
+    await until('the run message', () => panel.webview.receivedOf('run').length > 0, 30_000);
+    assert.equal((panel.webview.receivedOf('run')[0] as { precision?: string }).precision, 'f32');
     assert.ok(model.header.warnings.some((w) => /^"zebra" is not in the model's vocabulary: the tokenizer spelled it out letter by letter/.test(w)), model.header.warnings.join(' | '));
     const problems = diagnostics.get(spec) ?? [];
     assert.equal(problems.length, 2, problems.map((p) => p.message).join('\n'));

@@ -74,3 +74,13 @@ test('an encoder run without a mask token (or without its head): the view is abs
   assert.equal(svg.querySelectorAll('rect.bar').length, 0);
   assert.match(svg.textContent ?? '', /masked-token guess: the text holds no mask token/);
 });
+
+test('the note says the numeric form the forward pass ran in, when the run says it', () => {
+  const noteOf = (precision?: 'f32' | 'f64') => {
+    const { svg } = drawModel('next', { ...data, run: { ...data.run, ...(precision ? { precision } : {}) } }, { width: 1200 });
+    return [...svg.querySelectorAll('text.note tspan')].map((t) => t.textContent ?? '').join('');
+  };
+  assert.match(noteOf('f32'), /\(forward pass 79 ms in float32\)$/);
+  assert.match(noteOf('f64'), /\(forward pass 79 ms in float64\)$/);
+  assert.match(noteOf(), /\(forward pass 79 ms\)$/);
+});
