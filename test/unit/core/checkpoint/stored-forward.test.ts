@@ -131,7 +131,7 @@ test('a NaN or ±Infinity anywhere in any tensor a run reads is refused by that 
       const what = `${family} ${name}[${at}] ${dtype} ${precision}`;
       const width = t.shape.length === 2 ? t.shape[1] : 0;
       const lookedUp = name.includes('wte') || name.includes('wpe') || name.includes('embed') ? (width > 0 ? [...new Set(IDS.map((id, i) => (name.includes('wpe') ? i : id)))] : []) : undefined;
-      const read = lookedUp === undefined || lookedUp.includes(Math.floor(at / width)) || tiedHead(m.names, name);
+      const read = lookedUp === undefined || lookedUp.includes(Math.floor(at / width)) || m.names.head === name;
       if (!m.names.layers.some((l) => Object.values(l).includes(name)) && !Object.values(m.names).includes(name) && !partOfRead(m.names, name)) continue;
       if (read) {
         assert.throws(run, (e: Error) => e.name === 'ModelError' && e.message.startsWith(`model.safetensors: tensor ${JSON.stringify(name)} holds `) && e.message.includes(` at element ${at}; a weight must be a finite number`), what);
@@ -154,11 +154,6 @@ test('a NaN or ±Infinity anywhere in any tensor a run reads is refused by that 
   unread++;
   assert.ok(refused >= 25, `${refused} refused, ${unread} unread`);
 });
-
-/** Whether `name` is the table a tied head multiplies whole. */
-function tiedHead(names: { head?: string; embed: string }, name: string): boolean {
-  return names.head === name;
-}
 
 /** Whether `name` is a saved tensor whose parts the run reads (a fused q/k/v or gate/up). */
 function partOfRead(names: { parts?: ReadonlyMap<string, { of: string }> }, name: string): boolean {

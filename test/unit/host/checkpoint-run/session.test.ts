@@ -19,10 +19,8 @@ import { tempDir } from '../../../support/temp-dir.js';
 
 beforeEach(() => standIn.reset());
 
-test('a spec whose read throws: the reason in the view and on the spec, not a blank panel', async () => {
-  const dir = tempDir('attn-session-');
-  const spec = Uri.file(join(dir, 'run.attn.json'));
-  writeFileSync(spec.fsPath, JSON.stringify({ model: 'gpt2', text: 'The cat' }));
+/** A session's context in the stand-in: the built workers, a diagnostics collection, storage under `dir`. */
+function runContext(dir: string, extra: Partial<RunContext> = {}) {
   const workers = new WorkerService(distScripts(join(ROOT, 'dist')));
   const diagnostics = languages.createDiagnosticCollection('attention-lens-runs');
   const context: RunContext = {
@@ -33,8 +31,16 @@ test('a spec whose read throws: the reason in the view and on the spec, not a bl
     dialogs: proposedDialogs,
     diagnostics: asVscode<vscode.DiagnosticCollection>(diagnostics),
     showSpec: () => Promise.resolve(),
-    readSpec: () => { throw new Error('the reader broke'); },
+    ...extra,
   };
+  return { workers, diagnostics, context };
+}
+
+test('a spec whose read throws: the reason in the view and on the spec, not a blank panel', async () => {
+  const dir = tempDir('attn-session-');
+  const spec = Uri.file(join(dir, 'run.attn.json'));
+  writeFileSync(spec.fsPath, JSON.stringify({ model: 'gpt2', text: 'The cat' }));
+  const { workers, diagnostics, context } = runContext(dir, { readSpec: () => { throw new Error('the reader broke'); } });
   const panel = window.createWebviewPanel('attentionLens.modelRun', 'Run', ViewColumn.Beside, {});
   const session = new RunSession(context, asVscode<vscode.Uri>(spec), asVscode<vscode.WebviewPanel>(panel), () => {});
   try {
@@ -59,17 +65,7 @@ test('a word the tokenizer spells out is a warning on it in the spec\'s text; an
   cpSync(join(ROOT, 'examples', 'models', 'induction-gpt2'), join(dir, 'induction-gpt2'), { recursive: true });
   const write = (text: string) => writeFileSync(spec.fsPath, `{ "model": "induction-gpt2",\n  "text": ${JSON.stringify(text).replace('\\n', '\\u000a')} }`);
   write('The cat sat.\nThe zebra sat on the mat. The zebra');
-  const workers = new WorkerService(distScripts(join(ROOT, 'dist')));
-  const diagnostics = languages.createDiagnosticCollection('attention-lens-runs');
-  const context: RunContext = {
-    extensionUri: asVscode<vscode.Uri>(Uri.file(ROOT)),
-    globalStorageUri: asVscode<vscode.Uri>(Uri.file(join(dir, 'storage'))),
-    cache: asVscode<AnalysisCache>({ get: () => Promise.reject(new Error('the analysis is not asked here')) }),
-    workers,
-    dialogs: proposedDialogs,
-    diagnostics: asVscode<vscode.DiagnosticCollection>(diagnostics),
-    showSpec: () => Promise.resolve(),
-  };
+  const { workers, diagnostics, context } = runContext(dir);
   const panel = window.createWebviewPanel('attentionLens.modelRun', 'Run', ViewColumn.Beside, {});
   const session = new RunSession(context, asVscode<vscode.Uri>(spec), asVscode<vscode.WebviewPanel>(panel), () => {});
   try {
