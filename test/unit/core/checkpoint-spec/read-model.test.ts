@@ -56,3 +56,56 @@ test('a model spec broken mid-typing is told its error, not to give "model" and 
   assert.match(notRunningReason([]), /give "model" and "text"/);
 });
 
+
+test('a model spec carries target, contrast, patchFrom and generate, each with its place', () => {
+  const text = '{ "model": "gpt2", "text": "When Mary and John went, John gave a drink to", "target": " Mary", "contrast": 1757,\n  "patchFrom": "When Mary and John went, Mary gave a drink to", "generate": 8 }';
+  const { model, problems } = readSpec(text);
+  assert.deepEqual(problems, []);
+  assert.ok(model);
+  assert.equal(model.target, ' Mary');
+  // An id written as a number is the same as its digits: the run reads digits as an id.
+  assert.equal(model.contrast, '1757');
+  assert.equal(model.patchFrom, 'When Mary and John went, Mary gave a drink to');
+  assert.equal(model.generate, 8);
+  const at = (key: 'target' | 'contrast' | 'patchFrom' | 'generate') => {
+    const span = model.analysisSpans?.[key];
+    assert.ok(span, key);
+    return text.slice(span.offset, span.offset + span.length);
+  };
+  assert.equal(at('target'), '" Mary"');
+  assert.equal(at('contrast'), '1757');
+  assert.equal(at('generate'), '8');
+  // A spec without them asks the run for nothing more.
+  const plain = readSpec('{ "model": "gpt2", "text": "a" }').model;
+  assert.ok(plain);
+  assert.deepEqual([plain.target, plain.contrast, plain.patchFrom, plain.generate, plain.analysisSpans], [undefined, undefined, undefined, undefined, undefined]);
+});
+
+test('wrong types and ranges of the analysis fields are problems at their place', () => {
+  const text = '{\n  "model": "gpt2",\n  "text": "a",\n  "target": true,\n  "contrast": -3,\n  "generate": 257,\n  "patchFrom": 5\n}';
+  const { model, problems } = readSpec(text);
+  assert.equal(model, undefined);
+  const lines = problems.map((p) => formatProblem('m.attn.json', text, p));
+  assert.ok(lines.some((l) => l.startsWith('m.attn.json:4:13: target: expected a token')), lines.join('\n'));
+  assert.ok(lines.some((l) => l.startsWith('m.attn.json:5:15: contrast: expected a token')), lines.join('\n'));
+  assert.ok(lines.some((l) => l.startsWith('m.attn.json:6:15: generate: expected a whole number of new tokens from 0 to 256, got 257')), lines.join('\n'));
+  assert.ok(lines.some((l) => l.startsWith('m.attn.json:7:16: patchFrom: expected the corrupted text')), lines.join('\n'));
+  for (const [field, bad] of [['generate', '2.5'], ['generate', '"3"'], ['target', '""'], ['target', '1.5']] as const) {
+    const r = readSpec(`{ "model": "gpt2", "text": "a", "${field}": ${bad} }`);
+    assert.equal(r.model, undefined, `${field}: ${bad}`);
+    assert.equal(r.problems[0].path, field);
+  }
+});
+
+test('a contrast without a target, and patching without both, are told what they need', () => {
+  const contrast = readSpec('{ "model": "gpt2", "text": "a b", "contrast": " b" }');
+  assert.equal(contrast.model, undefined);
+  assert.equal(contrast.problems[0].path, 'contrast');
+  assert.match(contrast.problems[0].message, /needs a "target"/);
+  const patch = readSpec('{ "model": "gpt2", "text": "a b", "target": " b", "patchFrom": "a c" }');
+  assert.equal(patch.model, undefined);
+  assert.equal(patch.problems[0].path, 'patchFrom');
+  assert.match(patch.problems[0].message, /needs "target" and "contrast"/);
+  // generate 0 is a run without new tokens, and allowed.
+  assert.equal(readSpec('{ "model": "gpt2", "text": "a", "generate": 0 }').model?.generate, 0);
+});
