@@ -43,3 +43,23 @@ test('a newer run stops the older one between layers; the worker and its loaded 
     client.dispose();
   }
 });
+
+test('a step of the latest run is what the views open until the next run; a runner without the logit lens says so', async () => {
+  const client = new RunClient(new WorkerService({ run: { file: script, execArgv: ['--require', 'tsx/cjs'] } }));
+  try {
+    await assert.rejects(client.step(1), /no run yet/);
+    await client.run('/m', 'one');
+    const reader = client.reader();
+    assert.equal((await client.step(1)).tokens, 1);
+    assert.equal((await reader.open('', undefined)).tokens, 1);
+    // A step outside the run is refused in the worker, and the views are told so when they open it.
+    await assert.rejects(client.step(2), /outside the run's 1 … 1/);
+    await assert.rejects(reader.open('', undefined), /outside/);
+    // The next run is opened whole again.
+    await client.run('/m', 'two');
+    assert.equal((await reader.open('', undefined)).tokenTexts[0], 'two');
+    await assert.rejects(client.logitLens(), /no logit lens/);
+  } finally {
+    client.dispose();
+  }
+});
