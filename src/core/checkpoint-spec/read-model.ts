@@ -130,6 +130,19 @@ function readAnalysis(r: Reader, root: Node): Pick<ModelSpec, AnalysisKey | 'ana
   };
 }
 
+/**
+ * Which of the spec's analysis keys a run's problem is about (a target that is two tokens, a text to
+ * patch from of another length), so it is put on that value; undefined for a problem of the model.
+ * The messages are core/model-analysis's (token-argument.ts, analyze-text.ts).
+ */
+export function analysisKeyOf(message: string): AnalysisKey | undefined {
+  if (/^the target token\b/.test(message)) return 'target';
+  if (/^(the contrast token|a contrast token)\b/.test(message)) return 'contrast';
+  if (/^(the text to patch from|patching)\b/.test(message)) return 'patchFrom';
+  if (/^generation\b|\b\d+ generated are more\b/.test(message)) return 'generate';
+  return undefined;
+}
+
 /** The longest text a target or contrast may be (one token's text is a few characters; a long one is a mistake). */
 const MAX_TOKEN_TEXT = 1000;
 

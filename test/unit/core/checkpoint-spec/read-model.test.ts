@@ -109,3 +109,13 @@ test('a contrast without a target, and patching without both, are told what they
   // generate 0 is a run without new tokens, and allowed.
   assert.equal(readSpec('{ "model": "gpt2", "text": "a", "generate": 0 }').model?.generate, 0);
 });
+
+test('a run\'s problem with an analysis names the key it goes on; a problem of the model names none', async () => {
+  const { analysisKeyOf } = await import('../../../../src/core/checkpoint-spec/read-model.js');
+  assert.equal(analysisKeyOf('the target token " Mary Ann" is 2 tokens (" Mary" " Ann"), not one: give one token, or its id'), 'target');
+  assert.equal(analysisKeyOf('the contrast token 99999 is not a token id of this model (its vocabulary has 50257 ids, 0 to 50256)'), 'contrast');
+  assert.equal(analysisKeyOf('the text to patch from is 5 tokens and the text is 6: patching needs two texts of the same number of tokens'), 'patchFrom');
+  assert.equal(analysisKeyOf('patching compares two texts of the same tokens: it cannot be combined with generation'), 'patchFrom');
+  assert.equal(analysisKeyOf('1020 tokens and 10 generated are more than the model\'s context length of 1024'), 'generate');
+  assert.equal(analysisKeyOf('config.json: "n_head" is missing'), undefined);
+});
