@@ -91,10 +91,11 @@ export function renderHeadMap(container: HTMLElement, map: HeadMap, options: Mod
   const singlesTop = top + gridH + 14;
   const legendTop = singlesTop + singleRows.length * (cell + 8) + 10;
   const footerLines = map.footer ? noteLines(map.footer, svgW - 16, 3, theme.fontSize) : [];
-  // The legend's words beside its bar when they fit, else under it.
+  // The legend's words beside its bar when they fit, else under it (on as many lines as they take).
   const meaning = `blue: ${map.negative}; red: ${map.positive}`;
   const beside = svgW - LEGEND_W - 24 >= textWidth(meaning, 11);
-  const footerTop = legendTop + (beside ? 44 : 58);
+  const meaningLines = beside ? [meaning] : noteLines(meaning, svgW - 16, 3, 11);
+  const footerTop = legendTop + (beside ? 44 : 44 + meaningLines.length * 14);
   const height = footerTop + footerLines.length * NOTE_LINE + 4;
   const svg = createSvg(container, theme, svgW, height, `${map.title}: ${layers} layers × ${heads} heads`, map.view);
   svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(clip(map.title, svgW - 16, 13.2))
@@ -161,8 +162,8 @@ export function renderHeadMap(container: HTMLElement, map: HeadMap, options: Mod
   legend.append('text').attr('x', 0).attr('y', 24).attr('font-size', 10).attr('fill', theme.muted).text(`−${short(scale)}`);
   legend.append('text').attr('x', LEGEND_W / 2).attr('y', 24).attr('font-size', 10).attr('text-anchor', 'middle').attr('fill', theme.muted).text('0');
   legend.append('text').attr('x', LEGEND_W).attr('y', 24).attr('font-size', 10).attr('text-anchor', 'end').attr('fill', theme.muted).text(`+${short(scale)}`);
-  legend.append('text').attr('class', 'legend-meaning').attr('x', beside ? LEGEND_W + 12 : 0).attr('y', beside ? 9 : 38).attr('font-size', 11)
-    .attr('fill', theme.muted).text(beside ? meaning : clip(meaning, svgW - 16, 11));
+  meaningLines.forEach((line, k) => legend.append('text').attr('class', 'legend-meaning').attr('x', beside ? LEGEND_W + 12 : 0).attr('y', beside ? 9 : 38 + k * 14)
+    .attr('font-size', 11).attr('fill', theme.muted).text(line));
   if (map.footer) wrappedNote(svg, theme, 8, footerTop, map.footer, footerLines, 'footer');
   const unwire = wireTips(svg.node()!, tipOptions(options), 'rect.cell', (el) => {
     const v = Number(el.getAttribute('data-value'));

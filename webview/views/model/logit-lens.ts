@@ -12,7 +12,14 @@ import { rovingGrid, type GridItem } from '../../kit/keyboard.js';
 import { repeatedWords } from '../../kit/token-names.js';
 import { isGenerated, NOTE_LINE, noteLines, shown, tipOptions, tokenLabel, tokenName, wrappedNote, type ModelViewOptions } from './common.js';
 
-const CELL_H = 22, MIN_W = 16, MAX_W = 96, WRITE_AT = 28, LABEL_PX = 90, ANGLE = 60;
+const CELL_H = 22, MAX_W = 96, WRITE_AT = 28, LABEL_PX = 90, ANGLE = 60;
+/**
+ * The narrowest cell: one that holds a short token (the view scrolls sideways rather than write none),
+ * down to one that only colours (its hover has the tokens) past WRITTEN_UP_TO positions.
+ */
+const MIN_W = 40, MIN_W_MANY = 16, WRITTEN_UP_TO = 256;
+/** Room to the right of the last column for its slanted label (LABEL_PX · cos 60°). */
+const RIGHT = Math.ceil(LABEL_PX * Math.cos((ANGLE * Math.PI) / 180)) + 8;
 /** Most cells drawn (a long text keeps its last positions): 50,000 rects draw in well under a second. */
 export const MAX_LENS_CELLS = 50_000;
 
@@ -38,8 +45,8 @@ export function renderModelLogitLens(container: HTMLElement, data: ModelViewData
   const first = Math.max(0, end - Math.floor(MAX_LENS_CELLS / layers));
   const count = end - first;
   const left = textWidth(`after layer ${layers}`, 11) + 14;
-  const cellW = Math.max(MIN_W, Math.min(MAX_W, Math.floor((options.width - left - 12) / Math.max(1, count))));
-  const width = Math.max(options.width, left + count * cellW + 12);
+  const cellW = Math.max(count > WRITTEN_UP_TO ? MIN_W_MANY : MIN_W, Math.min(MAX_W, Math.floor((options.width - left - RIGHT) / Math.max(1, count))));
+  const width = Math.max(options.width, left + count * cellW + RIGHT);
   const note = `after each layer, the residual stream at each position through the final norm and the output head; colour: p of the top token; the last row is the model's own prediction${first > 0 ? `; the last ${count} of ${end} positions` : ''}`;
   const lines = noteLines(note, options.width - 16, 3, theme.fontSize);
   const labelH = Math.ceil(LABEL_PX * Math.sin((ANGLE * Math.PI) / 180)) + 10;

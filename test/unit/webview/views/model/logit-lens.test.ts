@@ -65,6 +65,13 @@ test('at 430 px the slanted column labels never touch and the row labels stay le
   for (const t of svg.querySelectorAll('text')) {
     if (/^after layer/.test(t.textContent!)) assert.ok(Number(t.getAttribute('x')) <= firstCell, 'row labels end before the cells');
   }
-  // Narrow cells write no token (the hover has it) rather than overlap.
-  for (const t of svg.querySelectorAll('text.top-token')) assert.ok(t.textContent!.length > 0);
+  // Every cell writes its top token: the view scrolls sideways rather than write none, and the last
+  // slanted label has its room inside the picture.
+  assert.equal(svg.querySelectorAll('text.top-token').length, 12 * 40);
+  assert.ok(Number(svg.getAttribute('width')) >= xs[xs.length - 1] + 45);
+  // Past 256 positions the cells only colour (the hover has the tokens).
+  const long = Array.from({ length: 300 }, (_, i) => ` w${i}`);
+  const wide = drawModel('logit-lens', runData(1, 1, long, { logitLens: lensOf(1, long) }), { width: 430 }).svg;
+  assert.equal(wide.querySelectorAll('rect.cell').length, 300);
+  assert.equal(wide.querySelectorAll('text.top-token').length, 0);
 });
