@@ -87,7 +87,8 @@ const WEBVIEW_CHECKS = {
   },
   export: (m) => {
     if (!EXPORT_FORMATS.includes(m.format as ExportFormat)) return `an export that is neither ${EXPORT_FORMATS.join(' nor ')}`;
-    if (typeof m.view !== 'string' || !/^[a-z]{1,20}$/.test(m.view)) return 'an export of an unknown view';
+    // The model views' own names (head-tokens, logit-lens): the file's name is made from it.
+    if (!MODEL_VIEW_NAMES.includes(m.view as ModelViewName)) return 'an export of an unknown view';
     return typeof m.data === 'string' && m.data.length <= MAX_EXPORT_CHARS ? undefined : 'an export that is not text of at most 256 MB';
   },
   painted: (m) => (typeof m.view === 'string' && m.view.length < 40 && isNum(m.items) && isNum(m.drawMs) ? undefined : 'a malformed painted report'),
