@@ -93,10 +93,13 @@ export class RunClient {
     return ((await this.ask({ op: 'lens', layer, head })) as Extract<Ok, { lens: HeadLens }>).lens;
   }
 
-  /** The latest run's logit lens (computed in the worker at the first ask, kept until the next run). */
+  /**
+   * The latest run's logit lens (computed in the worker at the first ask, kept until the next run):
+   * a pass of the model again, so a newer run stops it between layers as it stops a run.
+   */
   async logitLens(): Promise<NextToken[][][]> {
     await this.latest;
-    return ((await this.ask({ op: 'logitLens' })) as Extract<Ok, { logitLens: NextToken[][][] }>).logitLens;
+    return ((await this.ask({ op: 'logitLens' }, true)) as Extract<Ok, { logitLens: NextToken[][][] }>).logitLens;
   }
 
   /**

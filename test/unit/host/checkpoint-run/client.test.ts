@@ -44,7 +44,7 @@ test('a newer run stops the older one between layers; the worker and its loaded 
   }
 });
 
-test('a step of the latest run is what the views open until the next run; a runner without the logit lens says so', async () => {
+test('a step of the latest run is what the views open until the next run', async () => {
   const client = new RunClient(new WorkerService({ run: { file: script, execArgv: ['--require', 'tsx/cjs'] } }));
   try {
     await assert.rejects(client.step(1), /no run yet/);
@@ -58,7 +58,25 @@ test('a step of the latest run is what the views open until the next run; a runn
     // The next run is opened whole again.
     await client.run('/m', 'two');
     assert.equal((await reader.open('', undefined)).tokenTexts[0], 'two');
-    await assert.rejects(client.logitLens(), /no logit lens/);
+  } finally {
+    client.dispose();
+  }
+});
+
+test('the logit lens is stopped by a newer run, as a run is; the worker goes on with the run', async () => {
+  const client = new RunClient(new WorkerService({ run: { file: script, execArgv: ['--require', 'tsx/cjs'] } }));
+  try {
+    await client.run('/m', 'one');
+    const lens = client.logitLens();
+    await new Promise((resolve) => setTimeout(resolve, 3 * LAYER_MS));
+    const t0 = performance.now();
+    const newer = client.run('/m', 'two');
+    await assert.rejects(lens, RunCancelled);
+    const report = await newer;
+    // The lens stopped in the worker after a layer: the newer run waited for no whole lens.
+    assert.equal(report.next[0].token, 'loads 1, stops 1');
+    assert.ok(performance.now() - t0 < 2 * LAYERS * LAYER_MS, 'the newer run did not wait for the whole lens (a generous guard)');
+    assert.deepEqual(await client.logitLens(), [[[{ id: 0, token: 'stops 1', p: 1 }]]]);
   } finally {
     client.dispose();
   }
