@@ -119,6 +119,7 @@ function readAnalysis(r: Reader, root: Node): Pick<ModelSpec, AnalysisKey | 'ana
     spans.generate = spanOf(generateNode);
     const v = r.number(generateNode, ['generate']);
     if (v !== undefined && (!Number.isInteger(v) || v < 0 || v > MAX_GENERATE)) r.error(generateNode, ['generate'], `expected a whole number of new tokens from 0 to ${MAX_GENERATE}, got ${v}`);
+    else if (v !== undefined && v > 0 && patchNode) r.error(generateNode, ['generate'], 'generation cannot go with "patchFrom": patching compares two texts of the same tokens');
     else generate = v;
   }
   return {

@@ -58,14 +58,13 @@ test('a model spec broken mid-typing is told its error, not to give "model" and 
 
 
 test('a model spec carries target, contrast, patchFrom and generate, each with its place', () => {
-  const text = '{ "model": "gpt2", "text": "When Mary and John went, John gave a drink to", "target": " Mary", "contrast": 1757,\n  "patchFrom": "When Mary and John went, Mary gave a drink to", "generate": 8 }';
+  const text = '{ "model": "gpt2", "text": "When Mary and John went, John gave a drink to", "target": " Mary", "contrast": 1757,\n  "generate": 8 }';
   const { model, problems } = readSpec(text);
   assert.deepEqual(problems, []);
   assert.ok(model);
   assert.equal(model.target, ' Mary');
   // An id written as a number is the same as its digits: the run reads digits as an id.
   assert.equal(model.contrast, '1757');
-  assert.equal(model.patchFrom, 'When Mary and John went, Mary gave a drink to');
   assert.equal(model.generate, 8);
   const at = (key: 'target' | 'contrast' | 'patchFrom' | 'generate') => {
     const span = model.analysisSpans?.[key];
@@ -75,6 +74,9 @@ test('a model spec carries target, contrast, patchFrom and generate, each with i
   assert.equal(at('target'), '" Mary"');
   assert.equal(at('contrast'), '1757');
   assert.equal(at('generate'), '8');
+  const patched = readSpec('{ "model": "gpt2", "text": "a b", "target": " b", "contrast": " c", "patchFrom": "a c" }').model;
+  assert.equal(patched?.patchFrom, 'a c');
+  assert.deepEqual(patched?.analysisSpans?.patchFrom, { offset: 81, length: 5 });
   // A spec without them asks the run for nothing more.
   const plain = readSpec('{ "model": "gpt2", "text": "a" }').model;
   assert.ok(plain);
@@ -106,6 +108,10 @@ test('a contrast without a target, and patching without both, are told what they
   assert.equal(patch.model, undefined);
   assert.equal(patch.problems[0].path, 'patchFrom');
   assert.match(patch.problems[0].message, /needs "target" and "contrast"/);
+  const both = readSpec('{ "model": "gpt2", "text": "a b", "target": " b", "contrast": " c", "patchFrom": "a c", "generate": 2 }');
+  assert.equal(both.model, undefined);
+  assert.equal(both.problems[0].path, 'generate');
+  assert.match(both.problems[0].message, /cannot go with "patchFrom"/);
   // generate 0 is a run without new tokens, and allowed.
   assert.equal(readSpec('{ "model": "gpt2", "text": "a", "generate": 0 }').model?.generate, 0);
 });

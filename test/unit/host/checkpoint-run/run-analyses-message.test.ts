@@ -12,8 +12,9 @@ const specOf = (text: string) => { const m = readSpec(text).model; assert.ok(m);
 test('a spec asks for what it gives; generate 0 and a plain spec ask for nothing', () => {
   assert.equal(analysisRequest(specOf('{ "model": "gpt2", "text": "a" }')), undefined);
   assert.equal(analysisRequest(specOf('{ "model": "gpt2", "text": "a", "generate": 0 }')), undefined);
-  assert.deepEqual(analysisRequest(specOf('{ "model": "gpt2", "text": "a b", "target": 5, "contrast": " c", "patchFrom": "a c", "generate": 2 }')),
-    { target: '5', contrast: ' c', patchFrom: 'a c', generate: 2 });
+  assert.deepEqual(analysisRequest(specOf('{ "model": "gpt2", "text": "a b", "target": 5, "contrast": " c", "patchFrom": "a c" }')),
+    { target: '5', contrast: ' c', patchFrom: 'a c' });
+  assert.deepEqual(analysisRequest(specOf('{ "model": "gpt2", "text": "a b", "generate": 2 }')), { generate: 2 });
 });
 
 test('the views are told the attribution, patching and generated tokens, and step only through the generation', () => {
