@@ -75,8 +75,10 @@ export function analyzeText(m: LoadedModel, tokenizer: Tokenizer, text: string, 
   const t1 = performance.now();
   const budget = options.budget ?? DEFAULT_RUN_BYTES;
   const extra = analysisBytes(c, n, request, num.bytes);
+  const gb = (bytes: number) => `${(bytes / 2 ** 30).toFixed(2)} GB`;
+  if (extra >= budget) throw new ModelError(`the analyses asked for over ${n} tokens take about ${gb(extra)}, over the run's budget of ${gb(budget)}: use --max-tokens to keep fewer tokens`);
   const refusal = options.refuse?.(n) ?? runRefusal(m, n, budget - extra) ?? (generate > 0 ? runRefusal({ ...m, keep: true }, n, budget - extra) : undefined);
-  if (refusal) throw new ModelError(extra > 0 ? `${refusal} (the analyses asked for take ${(extra / 2 ** 30).toFixed(2)} GB of it)` : refusal);
+  if (refusal) throw new ModelError(extra > 0 ? `${refusal} (the analyses asked for take ${gb(extra)} of it)` : refusal);
   const stop = () => { if (options.stopped?.()) throw new RunStopped('the run was stopped'); };
   const onLayer = (layer: number) => { options.onLayer?.(layer); stop(); };
   stop();
@@ -128,7 +130,7 @@ export function analyzeText(m: LoadedModel, tokenizer: Tokenizer, text: string, 
     analyses.ablatedAttention = attention;
   }
   if (corrupted) analyses.patching = patching(m, corrupted.ids, clean!.kept, difference(out.logits, target!, contrast), (logits) => difference(logits, target!, contrast), onLayer);
-  if (generate > 0 || request.generate !== undefined) analyses.generated = generated.map((id) => ({ id, token: decode(id) }));
+  if (request.generate !== undefined) analyses.generated = generated.map((id) => ({ id, token: decode(id) }));
   const t2 = performance.now();
   return {
     model: { ...summaryOf(c), precision: m.precision }, ids, pieces, tokens, attention: out.attention, next, reused: 0,
