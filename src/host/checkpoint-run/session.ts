@@ -241,7 +241,8 @@ export class RunSession {
     const analyses = this.analyses;
     const why = stepProblem(analyses, tokens);
     if (why !== undefined || !analyses) { log().warn(`model run: ignored a step: ${why}`); return; }
-    if (analyses.shown === tokens) return;
+    // A step of the run being replaced would show a prefix of the new one: the new run shows itself whole.
+    if (analyses.shown === tokens || this.client.running) return;
     this.analyses = { ...analyses, shown: tokens };
     void this.client.step(tokens).catch(() => {}); // its failure is what the views' reread shows
     this.document.reread();
