@@ -8,10 +8,10 @@
 import type { HeadsHelper } from '../core/attention/attention.js';
 import { DEFAULT_MAX_BYTES } from '../core/json/json-tree.js';
 import { FAMILY_NAMES } from '../core/checkpoint/families/index.js';
-import { MATRIX_MODES, MODEL_VIEW_NAMES, ROLES, THEME_KINDS, VIEW_NAMES } from '../core/vocabulary.js';
+import { MATRIX_MODES, MODEL_VIEW_NAMES, ROLES, RUN_VIEW_NAMES, THEME_KINDS, VIEW_NAMES } from '../core/vocabulary.js';
 
 /** The views `attn render` draws from an attention file: the model views but the next-token one, which needs a model run. */
-const FILE_VIEWS = MODEL_VIEW_NAMES.filter((v) => v !== 'next');
+const FILE_VIEWS = MODEL_VIEW_NAMES.filter((v) => !RUN_VIEW_NAMES.includes(v));
 
 export const USAGE = `usage:
   attn compute FILE [--json]     every intermediate of the attention computation

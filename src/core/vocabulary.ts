@@ -59,5 +59,7 @@ export const VIEW_NAMES = [
 export type ViewName = (typeof VIEW_NAMES)[number];
 
 /** The model editor's views of a real model's attention file, in the order of its menu. */
-export const MODEL_VIEW_NAMES = ['model', 'head', 'head-tokens', 'finder', 'rollout', 'next'] as const;
+export const MODEL_VIEW_NAMES = ['model', 'head', 'head-tokens', 'finder', 'rollout', 'next', 'logit-lens', 'attribution', 'patching'] as const;
 export type ModelViewName = (typeof MODEL_VIEW_NAMES)[number];
+/** The model views only a model run draws (a file of saved attention has no predictions, no weights to attribute). */
+export const RUN_VIEW_NAMES: readonly ModelViewName[] = ['next', 'logit-lens', 'attribution', 'patching'];

@@ -8,6 +8,8 @@ import { isObject } from '../core/json/object.js';
 import { shown } from '../core/json/shown.js';
 import { EXPORT_FORMATS, MODEL_VIEW_NAMES, type ExportFormat, type ModelViewName } from '../core/vocabulary.js';
 import { checkOf, type ByType } from './by-type.js';
+import { logitLensProblem, runAnalysesProblem, type RunAnalyses } from '../core/model-attention/run-analyses.js';
+import type { NextToken } from '../core/checkpoint/types.js';
 
 export type ModelHostMessage =
   /** The file: its header with the heads read so far (stats), thumbnails for every head (zero where not read). */
@@ -23,6 +25,10 @@ export type ModelHostMessage =
   | { type: 'show'; view: ModelViewName; layer: number; head: number }
   /** The attention shown is a model run's: its model and next tokens (the next-token view, the lens buttons). */
   | ({ type: 'run' } & ModelRunInfo)
+  /** The run's attribution, patching and generated tokens, and the step its views show (model-analysis). */
+  | ({ type: 'analyses' } & Omit<RunAnalyses, 'logitLens' | 'logitLensError'>)
+  /** The run's logit lens, asked for by its view: [layer][position] → five tokens, or why there is none. */
+  | { type: 'logitLens'; lens?: NextToken[][][]; error?: string }
   | { type: 'error'; message: string };
 
 export type ModelWebviewMessage =
@@ -37,7 +43,11 @@ export type ModelWebviewMessage =
   /** The webview drew a view (for tests and timings): which, and how many heads or cells it shows. */
   | { type: 'painted'; view: string; items: number; drawMs: number }
   /** A run's head at a query token, in the spec views: opened at once, or saved as a spec first (`save`). */
-  | { type: 'lens'; layer: number; head: number; token: number; save: boolean };
+  | { type: 'lens'; layer: number; head: number; token: number; save: boolean }
+  /** The run's logit lens (its view opened). */
+  | { type: 'logitLens' }
+  /** Show the run's first `tokens` positions: a step through its generated tokens. */
+  | { type: 'step'; tokens: number };
 
 /** The largest picture the webview may send for export (a 4,096-token head as PNG is far less). */
 export const MAX_EXPORT_CHARS = 256 * 1024 * 1024;
@@ -77,7 +87,8 @@ const WEBVIEW_CHECKS = {
   },
   export: (m) => {
     if (!EXPORT_FORMATS.includes(m.format as ExportFormat)) return `an export that is neither ${EXPORT_FORMATS.join(' nor ')}`;
-    if (typeof m.view !== 'string' || !/^[a-z]{1,20}$/.test(m.view)) return 'an export of an unknown view';
+    // The model views' own names (head-tokens, logit-lens): the file's name is made from it.
+    if (!MODEL_VIEW_NAMES.includes(m.view as ModelViewName)) return 'an export of an unknown view';
     return typeof m.data === 'string' && m.data.length <= MAX_EXPORT_CHARS ? undefined : 'an export that is not text of at most 256 MB';
   },
   painted: (m) => (typeof m.view === 'string' && m.view.length < 40 && isNum(m.items) && isNum(m.drawMs) ? undefined : 'a malformed painted report'),
@@ -87,6 +98,8 @@ const WEBVIEW_CHECKS = {
     if (!isIndex(m.token, header.tokens)) return `no token ${shown(m.token)} of ${header.tokens}`;
     return typeof m.save === 'boolean' ? undefined : 'a lens request that does not say whether to save';
   },
+  logitLens: () => undefined,
+  step: (m) => (isCount(m.tokens, MAX_SIDE + MAX_GENERATED) ? undefined : `a step to ${shown(m.tokens)} tokens, not a count of tokens`),
 } satisfies ByType<ModelWebviewMessage, WebviewCheck>;
 
 /** A message from the webview, checked against the header the host holds: why not, or undefined. */
@@ -140,7 +153,7 @@ function statsProblem(stats: unknown, layers: number, heads: number, from = 0): 
   return undefined;
 }
 
-const MAX_SIDE = 4096, MAX_HEADS = 16384;
+const MAX_SIDE = 4096, MAX_HEADS = 16384, MAX_GENERATED = 256;
 
 /** Why a message of its type (already matched) is malformed, or undefined; `header` is the model's once read. */
 type HostCheck = (m: Record<string, unknown>, header: ModelHeader | undefined) => string | undefined;
@@ -149,6 +162,11 @@ type HostCheck = (m: Record<string, unknown>, header: ModelHeader | undefined) =
 const HOST_CHECKS = {
   error: (m) => (typeof m.message === 'string' ? undefined : 'an error without a message'),
   run: (m) => runInfoProblem(m),
+  analyses: (m) => runAnalysesProblem(m),
+  logitLens: (m) => {
+    if (m.error !== undefined) return typeof m.error === 'string' && m.error.length <= MAX_TEXT && m.lens === undefined ? undefined : 'a logit lens error that is not a short text alone';
+    return logitLensProblem(m.lens);
+  },
   model: (m) => {
     const h = m.header;
     if (!isObject(h)) return 'the model has no header';

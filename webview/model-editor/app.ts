@@ -16,6 +16,8 @@ import { STAT_DEFINITIONS } from '../views/model/stat-definitions.js';
 import { Shell } from '../shell/shell.js';
 import { download, pictureOf } from '../shell/export.js';
 import type { Transport } from '../shell/transport.js';
+import type { RunAnalyses } from '../../src/core/model-attention/run-analyses.js';
+import { generationStep, sameRun, viewData } from './run-analyses.js';
 
 export interface ModelTransport extends Transport<ModelWebviewMessage> {
   /** Whether "Apply softmax" can be offered (the host re-reads the file; the page cannot). */
@@ -46,6 +48,10 @@ export class ModelApp {
   private data: ModelViewData | undefined;
   /** The model run the attention is from (a model spec), kept across its new headers. */
   private run: ModelRunInfo | undefined;
+  /** The run's analyses (attribution, patching, generation, the logit lens once asked for). */
+  private analyses: RunAnalyses | undefined;
+  /** The logit lens was asked of the host for this run. */
+  private lensAsked = false;
   private state: State = { view: 'model', layer: 0, head: 0, token: 0, stat: 'entropy', sort: false, k: 3 };
   private handle: ViewHandle | undefined;
   private readonly bar: HTMLElement;
@@ -114,7 +120,23 @@ export class ModelApp {
       case 'error': this.failure = m.message; this.fail(m.message); return;
       case 'run': {
         const { model, next, forwardMs, masked, note, precision } = m;
-        this.run = { model, next, forwardMs, ...(masked ? { masked } : {}), ...(note !== undefined ? { note } : {}), ...(precision ? { precision } : {}) };
+        const run = { model, next, forwardMs, ...(masked ? { masked } : {}), ...(note !== undefined ? { note } : {}), ...(precision ? { precision } : {}) };
+        // A new run's logit lens is asked for again (the same run's, told again when its views reopen, is kept).
+        if (!this.run || !sameRun(this.run, run)) { this.lensAsked = false; if (this.analyses) this.analyses = { ...this.analyses, logitLens: undefined, logitLensError: undefined }; }
+        this.run = run;
+        if (!this.data) return;
+        break;
+      }
+      case 'analyses': {
+        const { type: _type, ...told } = m;
+        const lens = this.analyses ? { ...(this.analyses.logitLens ? { logitLens: this.analyses.logitLens } : {}), ...(this.analyses.logitLensError !== undefined ? { logitLensError: this.analyses.logitLensError } : {}) } : {};
+        this.analyses = { ...told, ...lens };
+        if (!this.data) return;
+        break;
+      }
+      case 'logitLens': {
+        if (!this.analyses) return;
+        this.analyses = { ...this.analyses, ...(m.lens ? { logitLens: m.lens } : {}), ...(m.error !== undefined ? { logitLensError: m.error } : {}) };
         if (!this.data) return;
         break;
       }
@@ -279,12 +301,16 @@ export class ModelApp {
       const key = `${s.layer}:${s.head}`;
       if (this.pendingHead !== key) { this.pendingHead = key; this.transport.post({ type: 'head', layer: s.layer, head: s.head }); }
     }
+    if (s.view === 'logit-lens' && this.run && this.analyses && !this.analyses.logitLens && this.analyses.logitLensError === undefined && !this.lensAsked) {
+      this.lensAsked = true;
+      this.transport.post({ type: 'logitLens' });
+    }
     if (s.view === 'rollout' && !data.rollout && !this.rolloutAsked && rolloutRefusal(header.layers, header.tokens) === undefined) {
       this.rolloutAsked = true;
       this.transport.post({ type: 'rollout' });
     }
     const own = data.head && data.head.layer === s.layer && data.head.head === s.head ? data : { header: data.header, thumbnails: data.thumbnails, ...(data.thumbIndices ? { thumbIndices: data.thumbIndices } : {}), ...(data.rollout ? { rollout: data.rollout } : {}) };
-    const showHead = this.run ? { ...own, run: this.run } : own;
+    const showHead = viewData(this.run ? { ...own, run: this.run } : own, this.analyses);
     this.handle?.destroy();
     this.stage.replaceChildren();
     const options: ModelViewOptions = {
@@ -356,10 +382,47 @@ export class ModelApp {
       number('head', s.head, header.heads, (v) => this.pick({ head: v })),
       number('token', s.token, header.tokens, (v) => this.pick({ token: v })),
       number('k', s.k, 17, (v) => this.pick({ k: Math.max(1, v) } as ModelPick), 0),
+      ...this.stepSlider(header),
       ...this.lensButtons(),
       this.exportButton('svg'),
       this.exportButton('png'),
     );
+  }
+
+  /**
+   * A run with generated tokens: a slider through them (the arrows step it), the views showing the
+   * run up to that token. Each step reads the run's prefix again (the host reopens its attention).
+   */
+  private stepSlider(header: ModelHeader): HTMLElement[] {
+    const step = this.analyses ? generationStep(this.analyses, header.tokens) : undefined;
+    if (!step) return [];
+    const doc = this.root.ownerDocument;
+    const wrap = doc.createElement('label');
+    wrap.className = 'generation-step';
+    const slider = doc.createElement('input');
+    slider.type = 'range';
+    slider.min = String(step.from); slider.max = String(step.to); slider.step = '1'; slider.value = String(step.shown);
+    slider.dataset.control = 'step';
+    slider.setAttribute('aria-label', 'generated tokens shown');
+    slider.setAttribute('aria-valuetext', step.says);
+    const says = doc.createElement('span');
+    says.className = 'step-says';
+    says.textContent = step.says;
+    const go = (tokens: number) => {
+      if (tokens < step.from || tokens > step.to || tokens === step.shown) return;
+      this.root.dataset.state = 'loading';
+      this.transport.post({ type: 'step', tokens });
+    };
+    slider.addEventListener('change', () => go(Number(slider.value)));
+    // The arrows step one token, in every webview alike (a range input's own keys change its value
+    // without a 'change' in some), and the step is asked for at once.
+    slider.addEventListener('keydown', (e) => {
+      if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+      e.preventDefault();
+      go(step.shown + (e.key === 'ArrowRight' ? 1 : -1));
+    });
+    wrap.append(doc.createTextNode('generated '), slider, says);
+    return [wrap];
   }
 
   /**

@@ -5,6 +5,7 @@
 // what is posted to the webview (exact for F16/BF16/F32 files; F64 files round to float32 there).
 // This file is pure (the webview bundles it); scan.ts reads files.
 import type { MaskedGuess, NextToken } from '../checkpoint/types.js';
+import type { RunAnalyses } from './run-analyses.js';
 import type { InspectJson } from '../tensors/inspect.js';
 import { softmaxInto } from '../attention/softmax.js';
 import { heatmapIndices } from '../tensors/heatmap.js';
@@ -39,6 +40,8 @@ export interface ModelViewData {
   rollout?: Float32Array;
   /** When the attention is a model run's (a model spec): the model and what it predicts next. */
   run?: ModelRunInfo;
+  /** A model run's logit lens, attribution, patching and generated tokens (what its spec asked for). */
+  analyses?: RunAnalyses;
 }
 
 /** What the model views know of a run besides its attention (the next-token list, the lens). */

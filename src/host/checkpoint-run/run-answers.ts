@@ -11,6 +11,7 @@ import type { RunRequest, RunResponse } from '../../protocol/checkpoint-run.js';
 import { splitWords, splitWordsNote } from '../../core/tokenizer/split-words.js';
 import { answerRead, errorReply } from '../model-editor/read-answer.js';
 import type { Engine } from './engine.js';
+import { prefixAttention } from './prefix-attention.js';
 
 /** The worker's side of the cancel flag: a run of id `id` is cancelled once the flag reaches it. */
 export function cancelledBy(flag: Int32Array): (id: number) => boolean {
@@ -20,6 +21,8 @@ export function cancelledBy(flag: Int32Array): (id: number) => boolean {
 export class RunAnswers {
   /** The latest run's attention: its own arrays, dropped (with the run) when the next run begins. */
   private attention: AttentionSource | undefined;
+  /** The latest run's own arrays and what its views are cut from (a step through its generation). */
+  private last: { attention: Float32Array[]; heads: number; n: number; tokens: string[]; note: string | undefined } | undefined;
 
   constructor(private readonly engine: Engine, private readonly cancelled: (id: number) => boolean = () => false) {}
 
@@ -29,14 +32,29 @@ export class RunAnswers {
         case 'run': {
           this.attention?.close();
           this.attention = undefined;
-          const run = this.engine.run(r.folder, r.text, r.maxTokens, () => this.cancelled(r.id), r.precision);
+          this.last = undefined;
+          const run = this.engine.run(r.folder, r.text, r.maxTokens, () => this.cancelled(r.id), r.precision, r.analysis);
           // A word the tokenizer spelled out is said with the model views' warnings (the shape's notes).
           const note = splitWordsNote(splitWords(run.tokens));
-          const attention = layersAttention('the run', run.attention, run.model.heads, run.ids.length, run.tokens);
-          this.attention = note ? { ...attention, notes: [...(attention.notes ?? []), note] } : attention;
+          this.last = { attention: run.attention, heads: run.model.heads, n: run.ids.length, tokens: run.tokens, note };
+          this.attention = noted(layersAttention('the run', run.attention, run.model.heads, run.ids.length, run.tokens), note);
           const { model, ids, pieces, tokens, next, timings, masked } = run;
           const guesses = { ...(masked ? { masked } : {}), ...(run.note !== undefined ? { note: run.note } : {}) };
-          return { response: { id: r.id, ok: true, run: { model, ids, pieces, tokens, next, ...guesses, timings, reused: run.reused ?? 0, shape: shapeOf(this.attention) } }, transfer: [] };
+          const { attribution, patching, generated } = run.analyses ?? {};
+          const analyses = { ...(attribution ? { attribution } : {}), ...(patching ? { patching } : {}), ...(generated ? { generated } : {}) };
+          return { response: { id: r.id, ok: true, run: { model, ids, pieces, tokens, next, ...guesses, timings, reused: run.reused ?? 0, shape: shapeOf(this.attention), ...analyses } }, transfer: [] };
+        }
+        case 'logitLens': {
+          if (!this.last) throw new Error('no run yet');
+          if (!this.engine.logitLens) throw new Error('this runner has no logit lens');
+          return { response: { id: r.id, ok: true, logitLens: this.engine.logitLens(() => this.cancelled(r.id)) }, transfer: [] };
+        }
+        case 'step': {
+          const last = this.last;
+          if (!last) throw new Error('no run yet');
+          this.attention?.close();
+          this.attention = noted(prefixAttention('the run', last.attention, last.heads, last.n, r.tokens, last.tokens), last.note);
+          return { response: { id: r.id, ok: true, shape: shapeOf(this.attention) }, transfer: [] };
         }
         case 'lens': {
           if (!this.attention) throw new Error('no run yet');
@@ -57,4 +75,9 @@ export class RunAnswers {
     this.attention?.close();
     this.engine.close();
   }
+}
+
+/** The source with `note` among its notes (the warnings the views show). */
+function noted(source: AttentionSource, note: string | undefined): AttentionSource {
+  return note ? { ...source, notes: [...(source.notes ?? []), note] } : source;
 }

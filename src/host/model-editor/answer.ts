@@ -47,5 +47,6 @@ export async function receive(view: ModelView, m: unknown): Promise<void> {
     case 'export': view.exportView(message); return;
     case 'painted': view.painted(message); return;
     case 'lens': view.lens(message); return;
+    case 'logitLens': case 'step': view.analysis(message); return;
   }
 }

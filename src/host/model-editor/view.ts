@@ -29,6 +29,8 @@ export interface ModelViewHooks {
   preamble?(): ModelHostMessage[];
   /** The webview asked for a head in the lens (a model run's editor only). */
   lens?(m: Extract<ModelWebviewMessage, { type: 'lens' }>): void;
+  /** The webview asked a model run for its logit lens, or for a step of its generation (a model run's editor only). */
+  analysis?(m: Extract<ModelWebviewMessage, { type: 'logitLens' | 'step' }>): void;
   /** Heads read are posted at most this often (default POST_EVERY_MS; tests take 0). */
   postEveryMs?: number;
 }
@@ -180,6 +182,9 @@ export class ModelView implements DocumentView {
 
   /** The webview asked for a head in the lens. */
   lens(m: Extract<ModelWebviewMessage, { type: 'lens' }>): void { this.hooks.lens?.(m); }
+
+  /** The webview asked for the run's logit lens or a step of its generation. */
+  analysis(m: Extract<ModelWebviewMessage, { type: 'logitLens' | 'step' }>): void { this.hooks.analysis?.(m); }
 
   /** Posts a message of the editor's owner (a model run's news) to the webview, once it is ready. */
   say(m: ModelHostMessage): void { if (this.webviewReady) this.post(m); }
