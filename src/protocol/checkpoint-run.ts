@@ -9,6 +9,7 @@
 import type { ModelSummary, MaskedGuess, NextToken, HeadLens } from '../core/checkpoint/types.js';
 import type { ModelShape } from '../core/model-attention/scan.js';
 import type { ReaderRequest, ReaderResponse } from './model-reader.js';
+import type { Ablation, AnalysisRequest } from '../core/model-analysis/types.js';
 
 /** What a run reports to the host (the attention stays in the worker, read by the views as a file). */
 export interface RunReport {
@@ -25,6 +26,8 @@ export interface RunReport {
   reused: number;
   /** The run's attention file's shape, as the model reader's 'open' gives it. */
   shape: ModelShape;
+  /** When heads were ablated: the ablated run's next tokens and logit differences (the attention read is the ablated run's). */
+  ablation?: Ablation;
 }
 
 /** The worker's workerData: `cancel` holds one Int32 (every run with an id up to it is cancelled). */
@@ -36,11 +39,14 @@ export interface RunWorkerData {
 
 export type RunRequest =
   | Exclude<ReaderRequest, { op: 'open' } | { op: 'openHeld' } | { op: 'close' }>
-  | { id: number; op: 'run'; folder: string; text: string; maxTokens?: number; precision?: 'f32' | 'f64' }
-  | { id: number; op: 'lens'; layer: number; head: number };
+  | { id: number; op: 'run'; folder: string; text: string; maxTokens?: number; precision?: 'f32' | 'f64'; ablate?: NonNullable<AnalysisRequest['ablate']> }
+  | { id: number; op: 'lens'; layer: number; head: number }
+  /** ‖v_j W_O^h‖ of every key of one head (the value-weighted norms' second factor), from the norms read with options.norms. */
+  | { id: number; op: 'valueNorms'; layer: number; head: number };
 
 export type RunResponse =
   | ReaderResponse
   | { id: number; ok: true; run: RunReport }
   | { id: number; ok: false; cancelled: true; error: string; tensorError: false }
-  | { id: number; ok: true; lens: HeadLens };
+  | { id: number; ok: true; lens: HeadLens }
+  | { id: number; ok: true; valueNorms: Float32Array };

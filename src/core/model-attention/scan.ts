@@ -152,7 +152,12 @@ export function shapeOf(a: AttentionSource): ModelShape {
 /** The header the model views draw from, for the heads a pass has read so far (all, once it is done). */
 export function headerOf(shape: ModelShape, pass: PassResult, options: ScanOptions): ModelHeader {
   const { notes, inflated: _inflated, ...header } = shape;
-  return { ...header, stats: pass.stats, offRows: pass.offRows, softmaxed: !!options.softmax, warnings: [...(notes ?? []), ...passWarnings(pass)] };
+  // Norms are no distributions: their rows summing to anything but 1 is no sign of scores saved.
+  const checked = options.norms ? { ...pass, offRows: 0 } : pass;
+  return {
+    ...header, stats: pass.stats, offRows: checked.offRows, softmaxed: !!options.softmax, warnings: [...(notes ?? []), ...passWarnings(checked)],
+    ...(options.norms ? { norms: true } : {}),
+  };
 }
 
 /** Most bytes of head pictures the editor keeps from its scan (a head switch then reads nothing). */

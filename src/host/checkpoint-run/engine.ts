@@ -12,14 +12,23 @@ import { headLens } from '../../core/checkpoint/lens.js';
 import { tokenizerFrom, type TokenizerStore } from '../../core/tokenizer/index.js';
 import { tokenizerCache } from '../../core/files/tokenizer-store.js';
 import type { Tokenizer } from '../../core/tokenizer/tokenizer.js';
+import type { Floats } from '../../core/checkpoint/precision.js';
+import type { AnalysisRequest, Analyses } from '../../core/model-analysis/types.js';
+
+/**
+ * A run with what it was asked beside its attention: per layer the value-weighted norms [heads, n, n]
+ * and ‖v_j W_O^h‖ [heads, n]; an ablation's answer and its run's attention [heads, n, n] per layer.
+ */
+export type EngineRun = RunResult & { analyses?: Analyses & { valueNorms?: Floats[]; ablatedAttention?: Floats[] } };
 
 export interface Engine {
   /**
    * Loads `folder` (unless it is the one loaded) and runs `text`; throws with one line naming the file
    * or tensor at fault, or RunStopped when `stopped` says so between layers (the model stays loaded).
    * `precision`: the forward's numeric form (float32 unless said; a change keeps the weights loaded).
+   * `request`: what the run is asked beside its attention (the model views' norms and ablation).
    */
-  run(folder: string, text: string, maxTokens?: number, stopped?: () => boolean, precision?: Precision): RunResult;
+  run(folder: string, text: string, maxTokens?: number, stopped?: () => boolean, precision?: Precision, request?: AnalysisRequest): EngineRun;
   /** The numbers of one head of the last run. */
   lens(layer: number, head: number): HeadLens;
   close(): void;

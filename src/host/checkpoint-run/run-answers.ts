@@ -11,6 +11,7 @@ import type { RunRequest, RunResponse } from '../../protocol/checkpoint-run.js';
 import { splitWords, splitWordsNote } from '../../core/tokenizer/split-words.js';
 import { answerRead, errorReply } from '../model-editor/read-answer.js';
 import type { Engine } from './engine.js';
+import { layersOfFloats, RunNorms } from './run-norms.js';
 
 /** The worker's side of the cancel flag: a run of id `id` is cancelled once the flag reaches it. */
 export function cancelledBy(flag: Int32Array): (id: number) => boolean {
@@ -20,8 +21,12 @@ export function cancelledBy(flag: Int32Array): (id: number) => boolean {
 export class RunAnswers {
   /** The latest run's attention: its own arrays, dropped (with the run) when the next run begins. */
   private attention: AttentionSource | undefined;
+  /** The latest run's value-weighted norms, computed when first read (options.norms). */
+  private readonly norms: RunNorms;
 
-  constructor(private readonly engine: Engine, private readonly cancelled: (id: number) => boolean = () => false) {}
+  constructor(private readonly engine: Engine, private readonly cancelled: (id: number) => boolean = () => false) {
+    this.norms = new RunNorms(engine);
+  }
 
   answer(r: RunRequest): { response: RunResponse; transfer: ArrayBuffer[] } {
     try {
@@ -29,14 +34,23 @@ export class RunAnswers {
         case 'run': {
           this.attention?.close();
           this.attention = undefined;
-          const run = this.engine.run(r.folder, r.text, r.maxTokens, () => this.cancelled(r.id), r.precision);
+          this.norms.ran(undefined);
+          const ablate = r.ablate && r.ablate.heads.length > 0 ? { ablate: r.ablate } : undefined;
+          const run = this.engine.run(r.folder, r.text, r.maxTokens, () => this.cancelled(r.id), r.precision, ablate);
           // A word the tokenizer spelled out is said with the model views' warnings (the shape's notes).
           const note = splitWordsNote(splitWords(run.tokens));
-          const attention = layersAttention('the run', run.attention, run.model.heads, run.ids.length, run.tokens);
+          // Heads ablated: the views read the ablated run's attention in place of the run's.
+          const ablated = ablate ? run.analyses?.ablatedAttention : undefined;
+          if (ablate && (!ablated || !run.analyses?.ablation)) throw new Error('the model run did not ablate the heads asked for');
+          const attention = ablated
+            ? layersOfFloats('the ablated run', ablated, run.model.heads, run.ids.length, run.tokens)
+            : layersAttention('the run', run.attention, run.model.heads, run.ids.length, run.tokens);
+          this.norms.ran({ folder: r.folder, text: r.text, maxTokens: r.maxTokens, precision: r.precision, layers: run.attention.length, heads: run.model.heads, n: run.ids.length, tokens: run.tokens });
           this.attention = note ? { ...attention, notes: [...(attention.notes ?? []), note] } : attention;
           const { model, ids, pieces, tokens, next, timings, masked } = run;
           const guesses = { ...(masked ? { masked } : {}), ...(run.note !== undefined ? { note: run.note } : {}) };
-          return { response: { id: r.id, ok: true, run: { model, ids, pieces, tokens, next, ...guesses, timings, reused: run.reused ?? 0, shape: shapeOf(this.attention) } }, transfer: [] };
+          const ablation = ablate ? { ablation: run.analyses!.ablation! } : {};
+          return { response: { id: r.id, ok: true, run: { model, ids, pieces, tokens, next, ...guesses, timings, reused: run.reused ?? 0, shape: shapeOf(this.attention), ...ablation } }, transfer: [] };
         }
         case 'lens': {
           if (!this.attention) throw new Error('no run yet');
@@ -44,7 +58,14 @@ export class RunAnswers {
           const arrays = [lens.residual, lens.x, lens.wq, lens.wk, lens.wv, lens.wo, lens.q, lens.k, lens.v, lens.weights];
           return { response: { id: r.id, ok: true, lens }, transfer: arrays.map((a) => a.buffer as ArrayBuffer).filter((b, i, all) => all.indexOf(b) === i) };
         }
+        case 'valueNorms': {
+          if (!this.attention) throw new Error('no run yet');
+          const valueNorms = this.norms.valueNorms(r.layer, r.head, () => this.cancelled(r.id));
+          return { response: { id: r.id, ok: true, valueNorms }, transfer: [valueNorms.buffer as ArrayBuffer] };
+        }
         default:
+          // The norms switch: the same reads of the norms, computed at the first (the rollout is of weights only).
+          if (r.options.norms && r.op !== 'rollout' && this.attention) return answerRead(this.norms.source(() => this.cancelled(r.id)), r);
           return answerRead(this.attention, r);
       }
     } catch (e) {

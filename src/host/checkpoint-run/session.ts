@@ -16,7 +16,8 @@ import { stringOffsets } from '../../core/json/string-offsets.js';
 import { splitWords } from '../../core/tokenizer/split-words.js';
 import { notRunningReason, type ModelSpec } from '../../core/checkpoint-spec/read-model.js';
 import { isPrecision, type Precision } from '../../core/checkpoint/precision.js';
-import { MAX_MASKED, type ModelHostMessage } from '../../protocol/model-editor.js';
+import { MAX_MASKED, type ModelHostMessage, type ModelWebviewMessage } from '../../protocol/model-editor.js';
+import type { AblationMode, HeadRef } from '../../core/model-analysis/types.js';
 import type { RunReport } from '../../protocol/checkpoint-run.js';
 import type { AnalysisCache } from '../analysis/cache.js';
 import { log } from '../log.js';
@@ -67,6 +68,10 @@ export class RunSession {
   private runError: string | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
+  /** The heads the views switched off (kept across edits of the text, not in the spec), and how. */
+  private ablation: { heads: HeadRef[]; mode: AblationMode } = { heads: [], mode: 'zero' };
+  /** The heads the latest report's run ablated. */
+  private reportAblated: HeadRef[] = [];
 
   constructor(private readonly context: RunContext, readonly uri: vscode.Uri, readonly panel: vscode.WebviewPanel, closed: () => void) {
     this.client = new RunClient(context.workers, context.globalStorageUri.fsPath);
@@ -76,6 +81,7 @@ export class RunSession {
     this.view = showModelView(panel, uri, this.document, context.extensionUri, () => { this.dispose(); closed(); }, {
       preamble: () => (this.report ? [this.runMessage(this.report)] : []),
       lens: (m) => { void this.lens(m); },
+      ablate: (m) => this.ablate(m),
       describe: () => ({
         runs: this.runs,
         ...(this.report ? { next: this.report.next.map((t) => t.token) } : {}),
@@ -152,12 +158,16 @@ export class RunSession {
       return;
     }
     const precision = modelPrecision();
-    const key = JSON.stringify([at.folder, spec.text, spec.maxTokens, precision]);
+    // Heads ablated in one model mean nothing in another.
+    if (this.folder !== undefined && at.folder !== this.folder) this.ablation = { ...this.ablation, heads: [] };
+    const { heads, mode } = this.ablation;
+    const ablate = heads.length ? { heads, labels: heads.map((h) => `${h.layer + 1}.${h.head + 1}`), mode } : undefined;
+    const key = JSON.stringify([at.folder, spec.text, spec.maxTokens, precision, ablate ?? null]);
     if (key === this.lastKey && this.runError === undefined) return;
     this.lastKey = key;
     this.folder = at.folder;
     const started = performance.now();
-    const run = this.client.run(at.folder, spec.text, spec.maxTokens, precision);
+    const run = this.client.run(at.folder, spec.text, spec.maxTokens, precision, ablate);
     // The views open the new run once it is done (the document's reader waits for it).
     this.document.reread();
     this.progress(run, spec.model);
@@ -166,6 +176,7 @@ export class RunSession {
       if (this.disposed) return;
       this.lastCostMs = performance.now() - started;
       this.report = report;
+      this.reportAblated = heads;
       this.runs++;
       this.runError = undefined;
       this.warnSplitWords(report, spec, document);
@@ -223,7 +234,17 @@ export class RunSession {
       type: 'run', model: this.model?.model ?? r.model.type, next: r.next, forwardMs: r.timings.forwardMs,
       ...(r.model.precision ? { precision: r.model.precision } : {}),
       ...(r.masked ? { masked: r.masked.slice(0, MAX_MASKED) } : {}), ...(r.note !== undefined ? { note: r.note } : {}),
+      ...(r.ablation ? { ablation: { ...r.ablation, heads: this.reportAblated } } : {}),
     };
+  }
+
+  /** The views switched heads off or on (or changed how): the run again at once, the heads kept for later edits. */
+  private ablate(m: Extract<ModelWebviewMessage, { type: 'ablate' }>): void {
+    if (this.disposed) return;
+    this.ablation = { heads: m.heads.map(({ layer, head }) => ({ layer, head })), mode: m.mode };
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    void this.runNow();
   }
 
   /** Progress in the status bar; past a second, a notification with Cancel as well. */
