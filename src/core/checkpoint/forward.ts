@@ -182,6 +182,8 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     return tables;
   };
   const attention: Float32Array[] = [];
+  // A run started at a layer keeps no attention for the layers before it (the indices stay the layers').
+  for (let layer = 0; layer < (start?.layer ?? 0); layer++) attention.push(new Float32Array(0));
   const keys: Floats[] = [], values: Floats[] = [];
   let captured: LayerRecording | undefined;
   for (let layer = start?.layer ?? 0; layer < c.layers; layer++) {

@@ -72,10 +72,14 @@ export interface Ablation {
 export interface Analyses {
   /** Per layer, [heads, n, n] row-major, in the run's precision. */
   norms?: Floats[];
+  /** Per layer, [heads, n]: ‖v_j W_O^h‖ of each head and key (norms[h][i][j] = α_ij times this). */
+  valueNorms?: Floats[];
   /** [layer][position]: the five most likely tokens. */
   logitLens?: NextToken[][][];
   attribution?: Attribution;
   ablation?: Ablation;
+  /** The ablated run's attention, per layer [heads, n, n] (the editor shows it in place of the run's). */
+  ablatedAttention?: Float32Array[];
   /** [layer][head]: (m_patched − m_corrupted) / (m_clean − m_corrupted). */
   patching?: number[][];
   /** The generated tokens, in order (the run's ids end with them). */

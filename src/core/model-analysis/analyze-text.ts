@@ -1,0 +1,168 @@
+// A run with the analyses beyond the pattern (types.ts): the text tokenized as a plain run's, the
+// greedy tokens generated first (the run then covers prompt and generated), then one forward pass
+// with the probes that read it (norms, logit lens, attribution, and what an ablation or patching run
+// starts from), then the ablated run, started at the first ablated layer from the residual stream the
+// pass kept, and the patched runs, each started at its head's layer from the corrupted run's. The
+// memory it takes is estimated from the shapes before anything is run, beside the run's own.
+import type { ModelConfig } from '../checkpoint/config.js';
+import { ModelError } from '../checkpoint/error.js';
+import { forward } from '../checkpoint/forward.js';
+import { DEFAULT_RUN_BYTES, guessing, preloadFor, runRefusal, RunStopped, tokenizeFor, topNext, type LoadedModel, type RunOptions } from '../checkpoint/model.js';
+import { summaryOf } from '../checkpoint/config.js';
+import { numeric } from '../checkpoint/precision.js';
+import type { ForwardProbe } from '../checkpoint/probe.js';
+import type { RunResult } from '../checkpoint/types.js';
+import type { Tokenizer } from '../tokenizer/tokenizer.js';
+import { attributionProbe } from './attribution.js';
+import { generateIds } from './generation.js';
+import { ablationProbe, keeper, patchProbe, together } from './interventions.js';
+import { lensProbe } from './logit-lens.js';
+import { normsProbe } from './norms.js';
+import { tokenArgument } from './token-argument.js';
+import type { Ablation, AnalysisRequest, Analyses } from './types.js';
+
+export interface AnalyzedRun extends RunResult {
+  analyses: Analyses;
+}
+
+/** The most tokens --generate may add. */
+export const MAX_GENERATED = 1024;
+
+/** Why `request` cannot be asked of this model at all (before any text is read), or undefined. */
+export function analysisRefusal(m: LoadedModel, request: AnalysisRequest): string | undefined {
+  const c = m.config;
+  const asked = [
+    request.logitLens && 'the logit lens', request.target !== undefined && 'attribution', request.ablate && 'ablation',
+    request.patchFrom !== undefined && 'patching', request.generate && 'generation',
+  ].filter((s): s is string => typeof s === 'string');
+  if (asked.length > 0 && c.block.head === 'mlm') return `this ${c.type} model is an encoder: it predicts no next token, so ${asked.join(', ')} cannot be computed (the value-weighted norms can)`;
+  if (asked.length > 0 && m.names.head === undefined) return `this ${c.type} checkpoint was saved without its output head, so ${asked.join(', ')} cannot be computed`;
+  if (request.contrast !== undefined && request.target === undefined) return 'a contrast token needs a target token: the logit difference is target − contrast';
+  if (request.patchFrom !== undefined && (request.target === undefined || request.contrast === undefined)) return 'patching scores the target − contrast logit difference: give both a target and a contrast token';
+  if (request.patchFrom !== undefined && request.generate) return 'patching compares two texts of the same tokens: it cannot be combined with generation';
+  if (request.generate !== undefined && (!Number.isInteger(request.generate) || request.generate < 0 || request.generate > MAX_GENERATED)) return `generation takes a whole number of tokens from 0 to ${MAX_GENERATED}`;
+  return undefined;
+}
+
+/** Bytes the analyses hold beyond the run itself, for n tokens. */
+export function analysisBytes(c: ModelConfig, n: number, request: AnalysisRequest, bytes: number): number {
+  const L = c.layers, H = c.heads, E = c.dModel, Z = c.heads * c.headDim;
+  let extra = 0;
+  if (request.norms) extra += L * H * (n * n + n) * bytes + H * n * E * bytes;
+  if (request.logitLens) extra += L * n * E * bytes + 2 ** 23 * 4 + c.vocab * 8 * 2;
+  if (request.ablate) extra += n * E * bytes + L * H * n * n * 4;
+  if (request.patchFrom !== undefined) extra += L * n * (E + Z) * bytes + L * H * n * n * 4;
+  return extra;
+}
+
+export function analyzeText(m: LoadedModel, tokenizer: Tokenizer, text: string, request: AnalysisRequest, options: RunOptions = {}): AnalyzedRun {
+  const refused = analysisRefusal(m, request);
+  if (refused) throw new ModelError(refused);
+  const c = m.config, names = m.names, w = m.weights, num = numeric(m.precision);
+  const t0 = performance.now();
+  const prompt = tokenizeFor(m, tokenizer, text, options);
+  const target = request.target !== undefined ? tokenArgument(request.target, tokenizer, c.vocab, 'the target token') : undefined;
+  const contrast = request.contrast !== undefined ? tokenArgument(request.contrast, tokenizer, c.vocab, 'the contrast token') : null;
+  const corrupted = request.patchFrom !== undefined ? tokenizeFor(m, tokenizer, request.patchFrom, options) : undefined;
+  if (corrupted && corrupted.ids.length !== prompt.ids.length) {
+    throw new ModelError(`the text to patch from is ${corrupted.ids.length} tokens and the text is ${prompt.ids.length}: patching needs two texts of the same number of tokens`);
+  }
+  const generate = request.generate ?? 0;
+  const n = prompt.ids.length + generate;
+  if (generate > 0 && n > c.contextLength && c.block.position === 'learned') {
+    throw new ModelError(`${prompt.ids.length} tokens and ${generate} generated are more than the model's context length of ${c.contextLength}`);
+  }
+  const t1 = performance.now();
+  const budget = options.budget ?? DEFAULT_RUN_BYTES;
+  const extra = analysisBytes(c, n, request, num.bytes);
+  const refusal = options.refuse?.(n) ?? runRefusal(m, n, budget - extra) ?? (generate > 0 ? runRefusal({ ...m, keep: true }, n, budget - extra) : undefined);
+  if (refusal) throw new ModelError(extra > 0 ? `${refusal} (the analyses asked for take ${(extra / 2 ** 30).toFixed(2)} GB of it)` : refusal);
+  const stop = () => { if (options.stopped?.()) throw new RunStopped('the run was stopped'); };
+  const onLayer = (layer: number) => { options.onLayer?.(layer); stop(); };
+  stop();
+  const readMs = preloadFor(m, n, budget);
+  const t1read = performance.now();
+  const decode = (id: number) => tokenizer.decodeOne(id);
+
+  const generated = generateIds(m, prompt.ids, generate, stop);
+  const ids = [...prompt.ids, ...generated];
+  const pieces = [...prompt.pieces, ...generated.map((id) => tokenizer.pieceOf?.(id) ?? decode(id))];
+  const tokens = [...prompt.tokens, ...generated.map(decode)];
+
+  // The one pass the reading analyses share.
+  const probes: ForwardProbe[] = [];
+  const norms = request.norms ? normsProbe(c, names, w, n, m.precision) : undefined;
+  const lens = request.logitLens ? lensProbe(c, names, w, m.precision) : undefined;
+  const attribution = target !== undefined ? attributionProbe(c, names, w) : undefined;
+  const firstAblated = request.ablate && request.ablate.heads.length > 0 ? Math.min(...request.ablate.heads.map((h) => h.layer)) : undefined;
+  const inputs = firstAblated !== undefined ? keeper('layerInput', new Set([firstAblated])) : undefined;
+  const clean = corrupted ? keeper('headOutputs') : undefined;
+  for (const p of [norms?.probe, lens?.probe, attribution?.probe, inputs?.probe, clean?.probe]) if (p) probes.push(p);
+  const out = forward(c, names, w, ids, { precision: m.precision, onLayer, ...(probes.length ? { probe: together(probes) } : {}) });
+  const next = out.logits.length > 0 ? topNext(out.logits, 5, decode) : [];
+  const guess = guessing(m, pieces);
+  const masked = guess.masked ? guess.at.map((position) => ({ position, guesses: topNext(out.logitsAt!(position), 5, decode) })) : undefined;
+
+  const analyses: Analyses = {};
+  if (norms) { analyses.norms = norms.norms; analyses.valueNorms = norms.valueNorms; }
+  if (lens) analyses.logitLens = lens.finish(decode);
+  if (attribution) analyses.attribution = attribution.finish(target!, contrast);
+  const difference = (logits: Float64Array, t: number, k: number | null) => logits[t] - (k === null ? 0 : logits[k]);
+  if (request.ablate) {
+    // Without a target, the difference is of the run's own most likely token (its raw logit).
+    const t = target ?? next[0]?.id ?? 0, k = target !== undefined ? contrast : null;
+    let logits = out.logits, attention = out.attention;
+    if (firstAblated !== undefined) {
+      const ablated = forward(c, names, w, ids, {
+        precision: m.precision, onLayer, probe: ablationProbe(request.ablate.heads, request.ablate.mode, c.headDim),
+        start: { layer: firstAblated, residual: inputs!.kept[firstAblated] },
+      });
+      logits = ablated.logits;
+      attention = ablated.attention.map((a, layer) => (layer < firstAblated ? out.attention[layer] : a));
+    }
+    const ablation: Ablation = {
+      heads: request.ablate.labels, mode: request.ablate.mode, next: topNext(logits, 5, decode),
+      logitDiff: difference(logits, t, k), baseLogitDiff: difference(out.logits, t, k), target: t, contrast: k,
+    };
+    analyses.ablation = ablation;
+    analyses.ablatedAttention = attention;
+  }
+  if (corrupted) analyses.patching = patching(m, corrupted.ids, clean!.kept, difference(out.logits, target!, contrast), (logits) => difference(logits, target!, contrast), onLayer);
+  if (generate > 0 || request.generate !== undefined) analyses.generated = generated.map((id) => ({ id, token: decode(id) }));
+  const t2 = performance.now();
+  return {
+    model: { ...summaryOf(c), precision: m.precision }, ids, pieces, tokens, attention: out.attention, next, reused: 0,
+    ...(masked ? { masked } : {}), ...(guess.note ? { note: guess.note } : {}),
+    timings: { loadMs: readMs, tokenizeMs: t1 - t0, forwardMs: t2 - t1read },
+    analyses,
+  };
+}
+
+/**
+ * Activation patching: for every layer and head, the corrupted run with that head's output at every
+ * position taken from the clean run, scored (m_patched − m_corrupted) / (m_clean − m_corrupted).
+ * Each patched run starts at its head's layer from the corrupted run's residual stream there (the
+ * layers before it are the corrupted run's), so the L · H runs cost about (L + 1) / 2 layers each.
+ */
+function patching(m: LoadedModel, ids: readonly number[], cleanOutputs: readonly Float32Array[] | readonly Float64Array[] | readonly (Float32Array | Float64Array)[], mClean: number, metric: (logits: Float64Array) => number, onLayer: (layer: number) => void): number[][] {
+  const c = m.config;
+  const inputs = keeper('layerInput');
+  const base = forward(c, m.names, m.weights, ids, { precision: m.precision, probe: inputs.probe, keepAttention: false, onLayer });
+  const mCorrupted = metric(base.logits);
+  const span = mClean - mCorrupted;
+  if (span === 0) throw new ModelError(`the text and the text to patch from give the same logit difference (${mClean}), so patching has nothing to restore: choose texts, or target and contrast tokens, that differ`);
+  const scores: number[][] = [];
+  for (let layer = 0; layer < c.layers; layer++) {
+    const row: number[] = [];
+    for (let head = 0; head < c.heads; head++) {
+      const patched = forward(c, m.names, m.weights, ids, {
+        precision: m.precision, keepAttention: false, probe: patchProbe(layer, head, c.headDim, cleanOutputs[layer]),
+        start: { layer, residual: inputs.kept[layer] },
+      });
+      row.push((metric(patched.logits) - mCorrupted) / span);
+    }
+    scores.push(row);
+    onLayer(layer);
+  }
+  return scores;
+}
