@@ -14,6 +14,8 @@ import { tokenizerCache } from '../../core/files/tokenizer-store.js';
 import type { Tokenizer } from '../../core/tokenizer/tokenizer.js';
 import type { Floats } from '../../core/checkpoint/precision.js';
 import type { AnalysisRequest, Analyses } from '../../core/model-analysis/types.js';
+import { analyzeText } from '../../core/model-analysis/analyze-text.js';
+import { ModelError } from '../../core/checkpoint/error.js';
 
 /**
  * A run with what it was asked beside its attention: per layer the value-weighted norms [heads, n, n]
@@ -41,7 +43,7 @@ export function realEngine(tokenizerStore?: TokenizerStore): Engine {
   let loadMs = 0;
   const close = () => { loaded?.folder.close(); loaded = undefined; last = undefined; };
   return {
-    run(folderPath, text, maxTokens, stopped, precision = 'f32') {
+    run(folderPath, text, maxTokens, stopped, precision = 'f32', request) {
       if (loaded?.folderPath !== folderPath) {
         close();
         const t0 = performance.now();
@@ -62,7 +64,11 @@ export function realEngine(tokenizerStore?: TokenizerStore): Engine {
       loaded.model.precision = precision;
       const ms = loadMs; // a run stopped part way has loaded the model all the same: the next one does not load it
       loadMs = 0;
-      const result = runText(loaded.model, loaded.tokenizer, text, { ...(maxTokens !== undefined ? { maxTokens } : {}), ...(stopped ? { stopped } : {}) });
+      const options = { ...(maxTokens !== undefined ? { maxTokens } : {}), ...(stopped ? { stopped } : {}) };
+      const outside = request?.ablate?.heads.find((h) => !(h.layer >= 0 && h.layer < loaded!.model.config.layers && h.head >= 0 && h.head < loaded!.model.config.heads));
+      if (outside) throw new ModelError(`there is no head ${outside.layer + 1}.${outside.head + 1} to ablate in this model of ${loaded.model.config.layers} layers × ${loaded.model.config.heads} heads`);
+      // Asked for more than the pattern (the views' norms, an ablation): the analyses' run, which reuses no kept keys.
+      const result: EngineRun = request && Object.keys(request).length > 0 ? analyzeText(loaded.model, loaded.tokenizer, text, request, options) : runText(loaded.model, loaded.tokenizer, text, options);
       result.timings.loadMs = ms;
       last = { ids: result.ids, tokens: result.tokens };
       return result;
