@@ -2,7 +2,9 @@
 // it in-process with a fake engine): 'run' runs the engine and keeps the run's attention as the
 // forward pass left it (per layer a float32 [heads, n, n]), an attention source the views' requests
 // read in place (attention-source.ts): a 1,024-token GPT-2 small run is 600 MB of attention, held
-// once, never copied into a file's bytes. 'lens' cuts out one head of that run. A run
+// once, never copied into a file's bytes. A run that names heads to ablate keeps the ablated run's
+// attention instead (the views show it) and reports its next tokens; reads with options.norms read
+// the run's value-weighted norms (run-norms.ts). 'lens' cuts out one head of that run. A run
 // whose id `cancelled` names (asked between layers) stops and answers { cancelled: true }, the model
 // still loaded for the next.
 import { shapeOf } from '../../core/model-attention/scan.js';

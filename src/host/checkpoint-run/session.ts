@@ -7,7 +7,8 @@
 // bar (and, past a second, a cancellable notification). A spec whose model cannot be found or run gets
 // a problem on its "model" value and the one-line reason in the view, never a blank panel; a spec
 // whose read here fails gets that reason on its first character and in the view. A head the views
-// save, or open in the lens, is written by lens-save.ts.
+// save, or open in the lens, is written by lens-save.ts. Heads the views ablate are kept here (not in
+// the spec): each toggle runs again at once, and every later run (an edit of the text) ablates them too.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { resolveModelFolder, hfCacheRoot, nodeFolderFs } from '../../core/checkpoint-files/model-location.js';

@@ -67,7 +67,7 @@ export function renderModelGrid(container: HTMLElement, data: ModelViewData, opt
   const ablated = new Set((options.ablated ?? []).map((h) => `${h.layer}.${h.head}`));
   const what = header.norms ? 'value-weighted norms ‖α v W_O‖ max-pooled' : 'max-pooled';
   const notes = [
-    `${read < total ? `reading the file: ${read} of ${total} heads so far; ` : ''}${ablated.size ? `${ablated.size} head(s) ablated (hatched): the attention is the ablated run's; ` : ''}each thumbnail: one head's ${what} to ${thumb}×${thumb} and scaled to its own strongest ${header.norms ? 'norm' : 'weight'}; frame: ${same ? (Number.isFinite(lo) ? `${stat} is ${fmt(lo)} for every head read` : `no head has a ${stat}`) : `${stat} from ${fmt(finite(lo))} (blue) to ${fmt(finite(hi))} (red)`}${options.sort ? `; each layer sorted by ${stat}, highest first` : ''}`,
+    `${read < total ? `reading the file: ${read} of ${total} heads so far; ` : ''}${ablated.size ? `${ablated.size} head(s) ablated (hatched): ${header.norms ? 'the norms are the run\'s own, without the ablation' : 'the attention is the ablated run\'s'}; ` : ''}each thumbnail: one head's ${what} to ${thumb}×${thumb} and scaled to its own strongest ${header.norms ? 'norm' : 'weight'}; frame: ${same ? (Number.isFinite(lo) ? `${stat} is ${fmt(lo)} for every head read` : `no head has a ${stat}`) : `${stat} from ${fmt(finite(lo))} (blue) to ${fmt(finite(hi))} (red)`}${options.sort ? `; each layer sorted by ${stat}, highest first` : ''}`,
   ];
   // The note wraps (a narrow editor cut it), and the grid starts below it.
   const lines = noteLines(notes[0], width - 16, 4, theme.fontSize);

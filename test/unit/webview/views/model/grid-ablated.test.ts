@@ -40,4 +40,6 @@ test('ablated then restored, the grid is drawn as before; a file\'s grid offers 
 test('the norms\' grid says its thumbnails are value-weighted norms, each on its own scale', () => {
   const { svg } = drawModel('model', { ...data, header: { ...data.header, norms: true } });
   assert.match(svg.querySelector('text.note')!.textContent!, /one head's value-weighted norms ‖α v W_O‖ max-pooled to 6×6 and scaled to its own strongest norm/);
+  const ablated = drawModel('model', { ...data, header: { ...data.header, norms: true } }, { ablated: [{ layer: 0, head: 0 }] }).svg;
+  assert.match(ablated.querySelector('text.note')!.textContent!, /1 head\(s\) ablated \(hatched\): the norms are the run's own, without the ablation/);
 });
