@@ -152,8 +152,9 @@ export function shapeOf(a: AttentionSource): ModelShape {
 /** The header the model views draw from, for the heads a pass has read so far (all, once it is done). */
 export function headerOf(shape: ModelShape, pass: PassResult, options: ScanOptions): ModelHeader {
   const { notes, inflated: _inflated, ...header } = shape;
-  // Norms are no distributions: their rows summing to anything but 1 is no sign of scores saved.
-  const checked = options.norms ? { ...pass, offRows: 0 } : pass;
+  // Norms are no distributions: a row summing to anything but 1 is no sign of scores saved, and a row
+  // of zeros is a head whose values write nothing (a query masked out is all zero in the weights too).
+  const checked = options.norms ? { ...pass, offRows: 0, zeroRows: 0 } : pass;
   return {
     ...header, stats: pass.stats, offRows: checked.offRows, softmaxed: !!options.softmax, warnings: [...(notes ?? []), ...passWarnings(checked)],
     ...(options.norms ? { norms: true } : {}),

@@ -40,6 +40,12 @@ test('ablated then restored, the grid is drawn as before; a file\'s grid offers 
 test('the norms\' grid says its thumbnails are value-weighted norms, each on its own scale', () => {
   const { svg } = drawModel('model', { ...data, header: { ...data.header, norms: true } });
   assert.match(svg.querySelector('text.note')!.textContent!, /one head's value-weighted norms ‖α v W_O‖ max-pooled to 6×6 and scaled to its own strongest norm/);
+  assert.match(svg.querySelector('text.note')!.textContent!, /frame: no statistic \(the entropy of norms is not the weights'/);
+  const frames = new Set([...svg.querySelectorAll('rect.frame')].map((r) => r.getAttribute('stroke')));
+  assert.equal(frames.size, 1, 'every frame one neutral colour');
+  assert.match(svg.querySelector('g.head-cell title')!.textContent!, /^layer 1 head 1\nvalue-weighted norms: the head view writes α × ‖v W_O‖ for each cell$/);
+  const sorted = drawModel('model', { ...data, header: { ...data.header, norms: true } }, { sort: true }).svg;
+  assert.deepEqual([...sorted.querySelectorAll('g.head-cell')].slice(0, 4).map((g) => g.getAttribute('data-head')), ['0', '1', '2', '3'], 'not sorted by a statistic of norms');
   const ablated = drawModel('model', { ...data, header: { ...data.header, norms: true } }, { ablated: [{ layer: 0, head: 0 }] }).svg;
   assert.match(ablated.querySelector('text.note')!.textContent!, /1 head\(s\) ablated \(hatched\): the norms are the run's own, without the ablation/);
 });
