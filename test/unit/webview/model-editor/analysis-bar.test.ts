@@ -116,3 +116,14 @@ test('a file\'s page (no run) has no norms switch nor ablation, and a and n ask 
   assert.equal(p.posted.length, before);
   assert.deepEqual(p.marked(), []);
 });
+
+test('in the head view, a switches the shown head off and the view says it is ablated', () => {
+  const p = page();
+  p.app.receive({ type: 'show', view: 'head', layer: 1, head: 2 });
+  p.app.receive({ type: 'head', layer: 1, head: 2, weights: new Float32Array(36).fill(1 / 6) });
+  (p.doc.querySelector('rect.cell[tabindex="0"]') as unknown as HTMLElement).focus();
+  p.key('a');
+  assert.deepEqual(p.ablations().at(-1), { type: 'ablate', heads: [{ layer: 1, head: 2 }], mode: 'zero' });
+  assert.match(p.doc.querySelector('svg text')!.textContent!, /^layer 2 head 3 \(ablated\): 6 × 6 weights$/);
+  assert.equal(p.control('ablate').textContent, 'Restore head 2.3');
+});
