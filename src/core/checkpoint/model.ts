@@ -107,18 +107,21 @@ export function mostTokens(m: RunShape, budget: number, cap = 1 << 21): number {
 
 /** The `count` most likely ids of the logits with their softmax probabilities, most likely first. */
 export function topNext(logits: Float64Array, count: number, decodeOne: (id: number) => string): NextToken[] {
+  // One pass keeps the best `count` ids in order (larger logit first, the lower id among equals),
+  // the next sums the softmax's denominator: a vocabulary of 150,000 is read twice, never sorted.
+  const best: number[] = [];
   let top = -Infinity;
-  for (let i = 0; i < logits.length; i++) if (logits[i] > top) top = logits[i];
+  for (let i = 0; i < logits.length; i++) {
+    const v = logits[i];
+    if (v > top) top = v;
+    if (best.length === count && !(v > logits[best[count - 1]])) continue;
+    let at = best.length < count ? best.length : count - 1;
+    while (at > 0 && v > logits[best[at - 1]]) at--;
+    best.splice(at, 0, i);
+    if (best.length > count) best.pop();
+  }
   let sum = 0;
   for (let i = 0; i < logits.length; i++) sum += Math.exp(logits[i] - top);
-  const best: number[] = [];
-  for (let i = 0; i < logits.length; i++) {
-    if (best.length < count || logits[i] > logits[best[best.length - 1]]) {
-      best.push(i);
-      best.sort((a, b) => logits[b] - logits[a] || a - b);
-      if (best.length > count) best.pop();
-    }
-  }
   return best.map((id) => ({ id, token: decodeOne(id), p: Math.exp(logits[id] - top) / sum }));
 }
 

@@ -9,11 +9,11 @@ import { ModelError } from '../checkpoint/error.js';
 import { forward } from '../checkpoint/forward.js';
 import { DEFAULT_RUN_BYTES, guessing, preloadFor, runRefusal, RunStopped, tokenizeFor, topNext, type LoadedModel, type RunOptions } from '../checkpoint/model.js';
 import { summaryOf } from '../checkpoint/config.js';
-import { numeric } from '../checkpoint/precision.js';
+import { numeric, type Floats, type Precision } from '../checkpoint/precision.js';
 import type { ForwardProbe } from '../checkpoint/probe.js';
 import type { RunResult } from '../checkpoint/types.js';
 import type { Tokenizer } from '../tokenizer/tokenizer.js';
-import { attributionProbe } from './attribution.js';
+import { attributionProbe, type AttributionProbe } from './attribution.js';
 import { generateIds } from './generation.js';
 import { ablationProbe, keeper, patchProbe, together } from './interventions.js';
 import { lensProbe } from './logit-lens.js';
@@ -24,6 +24,22 @@ import type { Ablation, AnalysisRequest, Analyses } from './types.js';
 export interface AnalyzedRun extends RunResult {
   analyses: Analyses;
 }
+
+/** A kept model's last unablated run, what its ablation toggles start from. */
+interface BaseRun {
+  ids: readonly number[];
+  precision: Precision;
+  logits: Float64Array;
+  attention: Float32Array[];
+  /** Every layer's input residual stream (and, at index layers, the stream after the last). */
+  inputs: Floats[];
+  attribution: AttributionProbe;
+}
+
+/** One per kept model (the editor's), let go with it. */
+const BASES = new WeakMap<LoadedModel, BaseRun>();
+
+const sameIds = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((id, i) => id === b[i]);
 
 /** The most tokens --generate may add. */
 export const MAX_GENERATED = 1024;
@@ -50,7 +66,7 @@ export function analysisBytes(c: ModelConfig, n: number, request: AnalysisReques
   let extra = 0;
   if (request.norms) extra += L * H * (n * n + n) * bytes + H * n * E * bytes;
   if (request.logitLens) extra += L * n * E * bytes + 2 ** 23 * 4 + c.vocab * 8 * 2;
-  if (request.ablate) extra += n * E * bytes + L * H * n * n * 4;
+  if (request.ablate) extra += (L + 1) * n * E * bytes + L * H * n * n * 4;
   if (request.patchFrom !== undefined) extra += L * n * (E + Z) * bytes + L * H * n * n * 4;
   return extra;
 }
@@ -75,8 +91,10 @@ export function analyzeText(m: LoadedModel, tokenizer: Tokenizer, text: string, 
   const t1 = performance.now();
   const budget = options.budget ?? DEFAULT_RUN_BYTES;
   const extra = analysisBytes(c, n, request, num.bytes);
+  const gb = (bytes: number) => `${(bytes / 2 ** 30).toFixed(2)} GB`;
+  if (extra >= budget) throw new ModelError(`the analyses asked for over ${n} tokens take about ${gb(extra)}, over the run's budget of ${gb(budget)}: use --max-tokens to keep fewer tokens`);
   const refusal = options.refuse?.(n) ?? runRefusal(m, n, budget - extra) ?? (generate > 0 ? runRefusal({ ...m, keep: true }, n, budget - extra) : undefined);
-  if (refusal) throw new ModelError(extra > 0 ? `${refusal} (the analyses asked for take ${(extra / 2 ** 30).toFixed(2)} GB of it)` : refusal);
+  if (refusal) throw new ModelError(extra > 0 ? `${refusal} (the analyses asked for take ${gb(extra)} of it)` : refusal);
   const stop = () => { if (options.stopped?.()) throw new RunStopped('the run was stopped'); };
   const onLayer = (layer: number) => { options.onLayer?.(layer); stop(); };
   stop();
@@ -89,16 +107,27 @@ export function analyzeText(m: LoadedModel, tokenizer: Tokenizer, text: string, 
   const pieces = [...prompt.pieces, ...generated.map((id) => tokenizer.pieceOf?.(id) ?? decode(id))];
   const tokens = [...prompt.tokens, ...generated.map(decode)];
 
-  // The one pass the reading analyses share.
-  const probes: ForwardProbe[] = [];
+  // The one pass the reading analyses share; a kept model's ablation (the editor's toggles) keeps
+  // every layer's input and the attribution's parts, so the next toggle on the same ids runs only
+  // the ablated layers.
+  const firstAblated = request.ablate && request.ablate.heads.length > 0 ? Math.min(...request.ablate.heads.map((h) => h.layer)) : undefined;
+  const remember = m.keep && request.ablate !== undefined;
+  const cached = remember ? BASES.get(m) : undefined;
+  const reusable = cached && !request.norms && !request.logitLens && !corrupted && cached.precision === m.precision && sameIds(cached.ids, ids) ? cached : undefined;
   const norms = request.norms ? normsProbe(c, names, w, n, m.precision) : undefined;
   const lens = request.logitLens ? lensProbe(c, names, w, m.precision) : undefined;
-  const attribution = target !== undefined ? attributionProbe(c, names, w) : undefined;
-  const firstAblated = request.ablate && request.ablate.heads.length > 0 ? Math.min(...request.ablate.heads.map((h) => h.layer)) : undefined;
-  const inputs = firstAblated !== undefined ? keeper('layerInput', new Set([firstAblated])) : undefined;
+  const attribution = reusable?.attribution ?? (target !== undefined || remember ? attributionProbe(c, names, w) : undefined);
+  const inputs = reusable ? undefined : remember ? keeper('layerInput') : firstAblated !== undefined ? keeper('layerInput', new Set([firstAblated])) : undefined;
   const clean = corrupted ? keeper('headOutputs') : undefined;
-  for (const p of [norms?.probe, lens?.probe, attribution?.probe, inputs?.probe, clean?.probe]) if (p) probes.push(p);
-  const out = forward(c, names, w, ids, { precision: m.precision, onLayer, ...(probes.length ? { probe: together(probes) } : {}) });
+  let out: { logits: Float64Array; attention: Float32Array[]; logitsAt?: (position: number) => Float64Array };
+  if (reusable) {
+    out = reusable;
+  } else {
+    const probes = [norms?.probe, lens?.probe, attribution?.probe, inputs?.probe, clean?.probe].filter((p): p is ForwardProbe => p !== undefined);
+    out = forward(c, names, w, ids, { precision: m.precision, onLayer, ...(probes.length ? { probe: together(probes) } : {}) });
+    if (remember) BASES.set(m, { ids, precision: m.precision, logits: out.logits, attention: out.attention, inputs: inputs!.kept, attribution: attribution! });
+  }
+  const layerInputs = reusable?.inputs ?? inputs?.kept;
   const next = out.logits.length > 0 ? topNext(out.logits, 5, decode) : [];
   const guess = guessing(m, pieces);
   const masked = guess.masked ? guess.at.map((position) => ({ position, guesses: topNext(out.logitsAt!(position), 5, decode) })) : undefined;
@@ -106,7 +135,7 @@ export function analyzeText(m: LoadedModel, tokenizer: Tokenizer, text: string, 
   const analyses: Analyses = {};
   if (norms) { analyses.norms = norms.norms; analyses.valueNorms = norms.valueNorms; }
   if (lens) analyses.logitLens = lens.finish(decode);
-  if (attribution) analyses.attribution = attribution.finish(target!, contrast);
+  if (attribution && target !== undefined) analyses.attribution = attribution.finish(target, contrast);
   const difference = (logits: Float64Array, t: number, k: number | null) => logits[t] - (k === null ? 0 : logits[k]);
   if (request.ablate) {
     // Without a target, the difference is of the run's own most likely token (its raw logit).
@@ -115,7 +144,7 @@ export function analyzeText(m: LoadedModel, tokenizer: Tokenizer, text: string, 
     if (firstAblated !== undefined) {
       const ablated = forward(c, names, w, ids, {
         precision: m.precision, onLayer, probe: ablationProbe(request.ablate.heads, request.ablate.mode, c.headDim),
-        start: { layer: firstAblated, residual: inputs!.kept[firstAblated] },
+        start: { layer: firstAblated, residual: layerInputs![firstAblated] },
       });
       logits = ablated.logits;
       attention = ablated.attention.map((a, layer) => (layer < firstAblated ? out.attention[layer] : a));
@@ -128,7 +157,7 @@ export function analyzeText(m: LoadedModel, tokenizer: Tokenizer, text: string, 
     analyses.ablatedAttention = attention;
   }
   if (corrupted) analyses.patching = patching(m, corrupted.ids, clean!.kept, difference(out.logits, target!, contrast), (logits) => difference(logits, target!, contrast), onLayer);
-  if (generate > 0 || request.generate !== undefined) analyses.generated = generated.map((id) => ({ id, token: decode(id) }));
+  if (request.generate !== undefined) analyses.generated = generated.map((id) => ({ id, token: decode(id) }));
   const t2 = performance.now();
   return {
     model: { ...summaryOf(c), precision: m.precision }, ids, pieces, tokens, attention: out.attention, next, reused: 0,

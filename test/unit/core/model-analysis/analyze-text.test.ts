@@ -141,3 +141,24 @@ test('Gemma 2 and 3 (sandwich norms, √d-scaled embeddings, offset RMSNorm, Gem
     assert.ok(Math.abs(a.total - diff) < 1e-9, `${name}: total ${a.total}, the run's ${diff}`);
   }
 });
+
+test('a kept model\'s ablation toggles start from its last run: the same numbers as a fresh model\'s, a new text run afresh', () => {
+  const { configText, tensors } = tinyCheckpoint(QWEN3_CONFIG, 6);
+  const kept = loadModel(configText, tensors, { precision: 'f64', keep: true });
+  const fresh = () => loadModel(configText, tensors, { precision: 'f64' });
+  const tokenizer = idsTokenizer(40);
+  const ablate = (heads: { layer: number; head: number }[]) => ({ ablate: { heads, labels: heads.map((h) => `${h.layer + 1}.${h.head + 1}`), mode: 'mean' as const }, target: '7' });
+  // Layers computed: the first toggle runs both layers, then layer 2 ablated; the second toggle, only
+  // its ablated layers (from layer 1); none to restore every head; a new text, both layers and its ablation.
+  const computed = [2 + 1, 2, 0, 2 + 2];
+  for (const [k, [text, heads]] of ([[TEXT, [{ layer: 1, head: 3 }]], [TEXT, [{ layer: 0, head: 2 }, { layer: 1, head: 3 }]], [TEXT, []], ['4 4 4 9 1', [{ layer: 0, head: 0 }]]] as const).entries()) {
+    let layers = 0;
+    const a = analyzeText(kept, tokenizer, text, ablate([...heads]), { onLayer: () => { layers++; } });
+    assert.equal(layers, computed[k], `toggle ${k + 1}: layers computed`);
+    const b = analyzeText(fresh(), tokenizer, text, ablate([...heads]));
+    assert.deepEqual(a.analyses.ablation, b.analyses.ablation, `${text} ${JSON.stringify(heads)}`);
+    assert.deepEqual(a.analyses.ablatedAttention, b.analyses.ablatedAttention);
+    assert.deepEqual(a.analyses.attribution, b.analyses.attribution);
+    assert.deepEqual(a.next, b.next);
+  }
+});
