@@ -2,8 +2,9 @@
 // this process, as dist/run-worker.js runs it): on a GPT-2-shaped checkpoint (a folder given, or
 // .scratch/bench-models/gpt2 as bench:model writes it) at 128 tokens, float32, best of --repeat:
 // an edit's run (the text with its last word changed: the kept beginning reused), the same text run
-// again (everything reused), an ablation toggle (one head of layer 1 switched off: the whole text run
-// with the analyses' probes, then the ablated layers again), its restore, and the norms' first read
+// again (everything reused), an ablation toggle (a head of layer 1, then of layer 12, switched off:
+// the kept model starts from its last unablated run's layer inputs, so only the layers from the first
+// ablated one run), its restore (a plain run, everything reused), and the norms' first read
 // (the text run again with the norms' probe, then the scan's pass over every head's norms) beside
 // the plain pass over the weights. Figures, not assertions: the machine is shared and noisy.
 import { existsSync } from 'node:fs';
