@@ -9,10 +9,10 @@
 // the plain pass over the weights. Figures, not assertions: the machine is shared and noisy.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { realEngine } from '../src/host/checkpoint-run/engine.js';
-import { RunAnswers } from '../src/host/checkpoint-run/run-answers.js';
-import type { RunRequest, RunResponse } from '../src/protocol/checkpoint-run.js';
-import { PARAGRAPH } from './model-checkpoint.js';
+import { realEngine } from '../../src/host/checkpoint-run/engine.js';
+import { RunAnswers } from '../../src/host/checkpoint-run/run-answers.js';
+import type { RunReport, RunRequest, RunResponse } from '../../src/protocol/checkpoint-run.js';
+import { PARAGRAPH } from '../model-checkpoint.js';
 
 type Without<T> = T extends unknown ? Omit<T, 'id'> : never;
 
@@ -21,7 +21,7 @@ function main(): void {
   const folder = args.find((a) => !a.startsWith('--')) ?? join(process.cwd(), '.scratch', 'bench-models', 'gpt2');
   const repeat = Number(args.find((a) => a.startsWith('--repeat='))?.slice(9) ?? 3);
   if (!existsSync(join(folder, 'config.json')) || !Number.isInteger(repeat) || repeat < 1) {
-    console.error(`bench-ablation: usage: bench-ablation.ts [GPT-2 folder] [--repeat=N]; no config.json in ${folder}`);
+    console.error(`editor-toggles: usage: node --import tsx scripts/bench/editor-toggles.ts [GPT-2 folder] [--repeat=N]; no config.json in ${folder}`);
     process.exitCode = 2;
     return;
   }
@@ -40,14 +40,15 @@ function main(): void {
   const time = (f: () => void) => { const t0 = performance.now(); f(); return performance.now() - t0; };
   const best: Record<string, number> = {};
   const keep = (name: string, ms: number) => { best[name] = Math.min(best[name] ?? Infinity, ms); };
-  run(text); // the load
-  const layers = 12, heads = 12;
+  const { shape } = (run(text) as { run: RunReport }).run; // the load
+  const { layers, heads } = shape;
+  const last = layers - 1;
   for (let k = 0; k < repeat; k++) {
     keep('a new text (nothing reused): the reference', time(() => { run(`${k} ${text}`); }));
     keep('edit (last word changed)', time(() => { run(edited); }));
     keep('the same text again', time(() => { run(text); }));
     keep('ablation toggle (head 1.1)', time(() => { run(text, [{ layer: 0, head: 0 }]); }));
-    keep('ablation toggle (head 12.1)', time(() => { run(text, [{ layer: 11, head: 0 }]); }));
+    keep(`ablation toggle (head ${layers}.1)`, time(() => { run(text, [{ layer: last, head: 0 }]); }));
     keep('restore (plain run, all reused)', time(() => { run(text); }));
     keep('pass over the weights (every head)', time(() => { ask({ op: 'pass', from: 0, to: layers * heads, options: {} }); }));
     keep('norms: first read (run + pass over every head)', time(() => { ask({ op: 'pass', from: 0, to: layers * heads, options: { norms: true } }); }));
@@ -58,4 +59,10 @@ function main(): void {
   for (const [name, ms] of Object.entries(best)) console.log(`  ${name.padEnd(50)} ${ms.toFixed(1)}`);
 }
 
-main();
+try {
+  main();
+} catch (e) {
+  // A folder that cannot run 128 tokens (a model's own refusal): its one line, no stack.
+  console.error(`editor-toggles: ${e instanceof Error ? e.message : String(e)}`);
+  process.exitCode = 1;
+}
