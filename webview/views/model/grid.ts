@@ -149,7 +149,11 @@ export function renderModelGrid(container: HTMLElement, data: ModelViewData, opt
     const s = header.stats[layer * heads + head];
     if (!s) return undefined;
     return {
-      lines: [`${headName(layer, head)}${ablated.has(`${layer}.${head}`) ? ' (ablated)' : ''}`, ...(framed ? STAT_NAMES.map((k) => `${k} ${s[k] === null ? '—' : fmt(s[k])}`) : ['value-weighted norms: the head view writes α × ‖v W_O‖ for each cell'])],
+      lines: [
+        `${headName(layer, head)}${ablated.has(`${layer}.${head}`) ? ' (ablated)' : ''}`,
+        ...(framed ? STAT_NAMES.map((k) => `${k} ${s[k] === null ? '—' : fmt(s[k])}`) : ['value-weighted norms: the head view writes α × ‖v W_O‖ for each cell']),
+        ...(options.ablated ? [`a or a right click: ${ablated.has(`${layer}.${head}`) ? 'restore' : 'ablate'} this head`] : []),
+      ],
       click: () => options.onPick?.({ view: 'head', layer, head }),
     };
   });

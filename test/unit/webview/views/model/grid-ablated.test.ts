@@ -21,7 +21,8 @@ test('an ablated head\'s thumbnail is hatched and labelled; the others are not',
   assert.equal(svg.querySelectorAll('rect.ablated').length, 2);
   assert.ok(svg.querySelector('pattern#al-ablated-hatch'), 'the hatch is defined once');
   assert.match(svg.querySelector('g.head-cell[data-layer="1"][data-head="2"] title')!.textContent!, /^layer 2 head 3 \(ablated\)\n/);
-  assert.match(svg.querySelector('g.head-cell[data-layer="0"][data-head="0"] title')!.textContent!, /^layer 1 head 1\n/);
+  assert.match(svg.querySelector('g.head-cell[data-layer="0"][data-head="0"] title')!.textContent!, /^layer 1 head 1\n[^]*\na or a right click: ablate this head$/);
+  assert.match(svg.querySelector('g.head-cell[data-layer="1"][data-head="2"] title')!.textContent!, /\na or a right click: restore this head$/);
   assert.match(svg.querySelector('text.note')!.textContent!, /2 head\(s\) ablated \(hatched\): the attention is the ablated run's/);
 });
 
