@@ -1,5 +1,5 @@
 // The model page's shell (custom editor webview, the --html page and a notebook output cell): a toolbar (view, statistic,
-// sort, layer, head, token, k), a warning line (with "Apply softmax" when rows do not sum to 1), an
+// sort, layer, head, token, k; for a model run also the lens, weights | norms and head ablation: analysis-bar.ts), a warning line (with "Apply softmax" when rows do not sum to 1), an
 // error panel, and the chosen view. Data arrives as checked messages through a transport: the VS
 // Code host, or the data embedded in the --html page. Every control is built with textContent,
 // never markup. Theme and its changes, resize, focus, tooltip and the message channel are the
