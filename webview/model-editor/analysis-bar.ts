@@ -18,6 +18,9 @@ export const headKey = (h: HeadRef): string => `${h.layer}.${h.head}`;
 /** "2.3" for layer 1 head 2 (0-based): as the command line and the screen count, from 1. */
 export const headLabel = (h: HeadRef): string => `${h.layer + 1}.${h.head + 1}`;
 
+/** Whether a run's heads can be ablated: only a model that predicts a next token (an encoder's ablation has nothing to score). */
+export const canAblate = (run: ModelRunInfo | undefined): run is ModelRunInfo => !!run && run.next.length > 0;
+
 export class AnalysisBar {
   /** The heads and mode asked for last (undefined: the run's own). */
   private asked: { heads: HeadRef[]; mode: AblationMode } | undefined;
@@ -43,6 +46,7 @@ export class AnalysisBar {
 
   /** Switches `h` off, or on again when it is off. */
   toggle(run: ModelRunInfo | undefined, h: HeadRef): void {
+    if (!canAblate(run)) return;
     const now = this.ablation(run);
     const heads = this.isAblated(run, h) ? now.heads.filter((x) => headKey(x) !== headKey(h)) : [...now.heads, { layer: h.layer, head: h.head }];
     this.ask(now, { heads, mode: now.mode });
@@ -83,6 +87,7 @@ export class AnalysisBar {
     (header.norms ? normsPart : weightsPart).className = 'on';
     norms.append(weightsPart, doc.createTextNode(' | '), normsPart);
     norms.addEventListener('click', () => this.switchNorms(header));
+    if (!canAblate(run)) return [norms];
     const ablated = this.isAblated(run, shown);
     const ablate = doc.createElement('button');
     ablate.dataset.control = 'ablate';

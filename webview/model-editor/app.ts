@@ -16,7 +16,7 @@ import { STAT_DEFINITIONS } from '../views/model/stat-definitions.js';
 import { Shell } from '../shell/shell.js';
 import { download, pictureOf } from '../shell/export.js';
 import type { Transport } from '../shell/transport.js';
-import { AnalysisBar } from './analysis-bar.js';
+import { AnalysisBar, canAblate } from './analysis-bar.js';
 
 export interface ModelTransport extends Transport<ModelWebviewMessage> {
   /** Whether "Apply softmax" can be offered (the host re-reads the file; the page cannot). */
@@ -266,7 +266,7 @@ export class ModelApp {
   /** A right click on a head's thumbnail ablates it, or restores it (the context action). */
   private onHeadMenu(e: MouseEvent): void {
     const cell = (e.target as Element | null)?.closest?.('g.head-cell');
-    if (!this.run || !cell) return;
+    if (!canAblate(this.run) || !cell) return;
     e.preventDefault();
     this.analysis.toggle(this.run, { layer: Number(cell.getAttribute('data-layer')), head: Number(cell.getAttribute('data-head')) });
     this.draw();
@@ -340,7 +340,7 @@ export class ModelApp {
       layer: s.layer, head: s.head, token: s.token, stat: s.stat, sort: s.sort, k: s.k,
       onPick: (p) => this.pick(p),
       askWindow: (layer, head, i0, rows, j0, cols) => this.transport.post({ type: 'window', layer, head, i0, rows, j0, cols }),
-      ...(this.run ? { ablated: this.analysis.ablation(this.run).heads } : {}),
+      ...(canAblate(this.run) ? { ablated: this.analysis.ablation(this.run).heads } : {}),
       // The width the stage gives: the root's less its padding (jsdom lays nothing out: 0 padding).
       width: Math.max(320, this.shell.width(320, 900) - this.padding()),
     };

@@ -242,6 +242,8 @@ export class RunSession {
   /** The views switched heads off or on (or changed how): the run again at once, the heads kept for later edits. */
   private ablate(m: Extract<ModelWebviewMessage, { type: 'ablate' }>): void {
     if (this.disposed) return;
+    // An encoder predicts no next token: there is nothing for an ablation to change (the core refuses it).
+    if (this.report && this.report.next.length === 0) { log().warn('model run: ignored heads to ablate: this model predicts no next token'); return; }
     this.ablation = { heads: m.heads.map(({ layer, head }) => ({ layer, head })), mode: m.mode };
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;

@@ -4,7 +4,8 @@
 // that head runs the model again and the views read the ablated run, whose next tokens lose " sat"
 // at the top; the heads stay ablated across an edit of the text; restoring them gives the run's own
 // next tokens back; the norms switch gives the views a header of norms and heads with ‖v W_O‖; a
-// message naming a head outside the model is refused and runs nothing.
+// message naming a head outside the model is refused and runs nothing; an encoder (a tiny RoBERTa,
+// which predicts no next token) has norms but runs no ablation.
 import '../../../support/vscode/register.js';
 import { test, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,14 +21,27 @@ import { asVscode, languages, workspace, standIn, Uri, ViewColumn, window } from
 import { until } from '../../../support/host-fixture.js';
 import { ROOT } from '../../../support/paths.js';
 import { tempDir } from '../../../support/temp-dir.js';
+import { writeCheckpoint } from '../../../support/encoder-reference.js';
+import { encoderTokenizer } from '../../../support/encoder-tokenizer.js';
+import { ROBERTA_CONFIG, tinyCheckpoint } from '../../../support/tiny-checkpoint.js';
 
 beforeEach(() => standIn.reset());
 
-function open() {
+/** A session on the induction GPT-2, or (`encoder`) on a tiny RoBERTa, which predicts no next token. */
+function open(encoder = false) {
   const dir = tempDir('attn-ablation-');
-  cpSync(join(ROOT, 'examples', 'models', 'induction-gpt2'), join(dir, 'induction-gpt2'), { recursive: true });
+  let model = 'induction-gpt2', text = 'The cat sat on the mat. The cat';
+  if (encoder) {
+    const tokenizer = encoderTokenizer('roberta');
+    const folder = writeCheckpoint(join(dir, 'tiny-roberta'), tinyCheckpoint({ ...ROBERTA_CONFIG, vocab_size: tokenizer.vocabSize }, 4));
+    writeFileSync(join(folder, 'tokenizer.json'), tokenizer.text);
+    model = 'tiny-roberta';
+    text = 'the cat <mask> on the mat';
+  } else {
+    cpSync(join(ROOT, 'examples', 'models', 'induction-gpt2'), join(dir, 'induction-gpt2'), { recursive: true });
+  }
   const spec = Uri.file(join(dir, 'run.attn.json'));
-  writeFileSync(spec.fsPath, JSON.stringify({ model: 'induction-gpt2', text: 'The cat sat on the mat. The cat' }));
+  writeFileSync(spec.fsPath, JSON.stringify({ model, text }));
   const workers = new WorkerService(distScripts(join(ROOT, 'dist')));
   const context: RunContext = {
     extensionUri: asVscode<vscode.Uri>(Uri.file(ROOT)),
@@ -114,6 +128,26 @@ test('the norms switch: a header of norms without "sum to 1" warnings, heads wit
     s.panel.webview.fromPage({ type: 'ablate', heads: [{ layer: 1, head: 1 }], mode: 'mean' });
     await until('a run for a sound one', () => asked.length === 1, 30_000);
     assert.deepEqual((asked[0][4] as { heads: unknown; labels: unknown }).labels, ['2.2']);
+  } finally {
+    s.close();
+  }
+});
+
+test('an encoder (no next token): the norms switch works, heads to ablate run nothing', async () => {
+  const s = open(true);
+  try {
+    s.panel.webview.fromPage({ type: 'ready' });
+    await until('the first run', () => s.done() >= 1 && s.models().length >= 1, 30_000);
+    assert.deepEqual(s.runs().at(-1)!.next, []);
+    const client = s.session.client;
+    const asked: unknown[][] = [];
+    const run = client.run.bind(client);
+    Object.assign(client, { run: (...a: Parameters<typeof run>) => { asked.push(a); return run(...a); } });
+    s.panel.webview.fromPage({ type: 'ablate', heads: [{ layer: 0, head: 0 }], mode: 'zero' });
+    s.panel.webview.fromPage({ type: 'norms', on: true });
+    await until('the norms\' header', () => s.models().some((m) => m.header.norms), 30_000);
+    assert.deepEqual(asked, [], 'no run of an ablation an encoder cannot score');
+    assert.equal(s.session.info().runError, undefined);
   } finally {
     s.close();
   }

@@ -127,3 +127,15 @@ test('in the head view, a switches the shown head off and the view says it is ab
   assert.match(p.doc.querySelector('svg text')!.textContent!, /^layer 2 head 3 \(ablated\): 6 × 6 weights$/);
   assert.equal(p.control('ablate').textContent, 'Restore head 2.3');
 });
+
+test('an encoder\'s run (no next token) offers the norms switch but no ablation', () => {
+  const p = page(false);
+  p.app.receive({ ...run, next: [], masked: [{ position: 1, guesses: [{ id: 2, token: 'cat', p: 0.5 }] }] });
+  assert.ok(p.control('norms'));
+  assert.equal(p.control('ablate'), null);
+  p.focusHead(0, 0);
+  p.key('a');
+  p.doc.querySelector('g.head-cell[data-layer="0"][data-head="1"] rect.frame')!.dispatchEvent(new p.dom.window.MouseEvent('contextmenu', { bubbles: true, cancelable: true }));
+  assert.deepEqual(p.ablations(), []);
+  assert.ok(!p.doc.querySelector('g.grid')!.getAttribute('aria-label')!.includes('ablates'));
+});
