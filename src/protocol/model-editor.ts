@@ -10,6 +10,8 @@ import { EXPORT_FORMATS, MODEL_VIEW_NAMES, type ExportFormat, type ModelViewName
 import { checkOf, type ByType } from './by-type.js';
 import { logitLensProblem, runAnalysesProblem, type RunAnalyses } from '../core/model-attention/run-analyses.js';
 import type { NextToken } from '../core/checkpoint/types.js';
+import type { AblationMode, HeadRef } from '../core/model-analysis/types.js';
+import { headListProblem, isAblationMode, runAblationProblem } from './ablation-check.js';
 
 export type ModelHostMessage =
   /** The file: its header with the heads read so far (stats), thumbnails for every head (zero where not read). */
@@ -17,7 +19,7 @@ export type ModelHostMessage =
   /** More heads read, in order from `from` (the count read before): their statistics and thumbnails. */
   | { type: 'scanned'; from: number; stats: HeadStats[]; thumbnails: Float32Array | Uint8Array; offRows: number; warnings: string[] }
   /** A head, whole (weights) or, above WHOLE_HEAD_MAX tokens, as its picture and strongest weight. */
-  | { type: 'head'; layer: number; head: number; weights?: Float32Array; picture?: { res: number; indices: Uint8Array }; max?: number }
+  | { type: 'head'; layer: number; head: number; weights?: Float32Array; picture?: { res: number; indices: Uint8Array }; max?: number; valueNorms?: Float32Array }
   /** Exact weights of a window of a head, asked for by the webview. */
   | ({ type: 'window'; layer: number; head: number } & CellWindow)
   | { type: 'rollout'; rollout: Float32Array | null }
@@ -47,7 +49,11 @@ export type ModelWebviewMessage =
   /** The run's logit lens (its view opened). */
   | { type: 'logitLens' }
   /** Show the run's first `tokens` positions: a step through its generated tokens. */
-  | { type: 'step'; tokens: number };
+  | { type: 'step'; tokens: number }
+  /** Show the run's value-weighted norms (on) or its weights (a model run's editor). */
+  | { type: 'norms'; on: boolean }
+  /** Run again with these heads switched off (none: the run itself), their outputs replaced by zero or their mean. */
+  | { type: 'ablate'; heads: HeadRef[]; mode: AblationMode };
 
 /** The largest picture the webview may send for export (a 4,096-token head as PNG is far less). */
 export const MAX_EXPORT_CHARS = 256 * 1024 * 1024;
@@ -100,6 +106,11 @@ const WEBVIEW_CHECKS = {
   },
   logitLens: () => undefined,
   step: (m) => (isCount(m.tokens, MAX_SIDE + MAX_GENERATED) ? undefined : `a step to ${shown(m.tokens)} tokens, not a count of tokens`),
+  norms: (m) => (typeof m.on === 'boolean' ? undefined : 'a norms switch that is neither on nor off'),
+  ablate: (m, header) => {
+    if (!header) return 'heads to ablate named before the model was read';
+    return headListProblem(m.heads, header.layers, header.heads) ?? (isAblationMode(m.mode) ? undefined : 'an ablation whose mode is neither zero nor mean');
+  },
 } satisfies ByType<ModelWebviewMessage, WebviewCheck>;
 
 /** A message from the webview, checked against the header the host holds: why not, or undefined. */
@@ -122,6 +133,7 @@ export function runInfoProblem(m: Record<string, unknown>): string | undefined {
   if (tokensProblem(m.next)) return 'a next token that is not { id, token, p in [0, 1] }';
   if (m.note !== undefined && (typeof m.note !== 'string' || m.note.length > MAX_TEXT)) return 'a run whose note is not a short text';
   if (m.precision !== undefined && m.precision !== 'f32' && m.precision !== 'f64') return 'a run whose precision is not "f32" or "f64"';
+  if (m.ablation !== undefined) { const bad = runAblationProblem(m.ablation, tokensProblem, MAX_NEXT); if (bad) return bad; }
   if (m.masked === undefined) return undefined;
   if (!Array.isArray(m.masked) || m.masked.length > MAX_MASKED) return `a run whose masked guesses are not a list of at most ${MAX_MASKED}`;
   for (const g of m.masked as unknown[]) {
@@ -176,6 +188,7 @@ const HOST_CHECKS = {
     if (!Array.isArray(h.tokenTexts) || !(h.tokenTexts.length === 0 || h.tokenTexts.length === h.tokens) || h.tokenTexts.some((t) => typeof t !== 'string')) return 'tokenTexts is not one string per token';
     if (!Array.isArray(h.warnings) || h.warnings.some((w) => typeof w !== 'string')) return 'warnings are not text';
     if (!Number.isInteger(h.offRows) || typeof h.softmaxed !== 'boolean') return 'offRows or softmaxed is missing';
+    if (h.norms !== undefined && typeof h.norms !== 'boolean') return 'norms is not true or false';
     const stats = statsProblem(h.stats, h.layers as number, h.heads as number);
     if (stats) return stats;
     if (!isThumbnails(m.thumbnails) || m.thumbnails.length !== (h.layers as number) * (h.heads as number) * (h.thumb as number) ** 2) return 'the thumbnails are not layers × heads × thumb² float32 (or colour indices)';
@@ -194,6 +207,7 @@ const HOST_CHECKS = {
   head: (m, header) => {
     if (!header) return 'a head before the model';
     if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return 'a head outside the model';
+    if (m.valueNorms !== undefined && !(m.valueNorms instanceof Float32Array && m.valueNorms.length === header.tokens)) return 'value norms that are not n float32';
     if (m.weights !== undefined) return m.weights instanceof Float32Array && m.weights.length === header.tokens ** 2 ? undefined : 'a head that is not n × n float32';
     const p = m.picture;
     if (!isObject(p) || p.res !== Math.min(header.tokens, SENT_PICTURE_MAX) || !(p.indices instanceof Uint8Array) || p.indices.length !== (p.res as number) ** 2) return 'a head that is neither n × n float32 nor a res × res picture';

@@ -1,5 +1,5 @@
 // The model page's shell (custom editor webview, the --html page and a notebook output cell): a toolbar (view, statistic,
-// sort, layer, head, token, k), a warning line (with "Apply softmax" when rows do not sum to 1), an
+// sort, layer, head, token, k; for a model run also the lens, weights | norms and head ablation: analysis-bar.ts), a warning line (with "Apply softmax" when rows do not sum to 1), an
 // error panel, and the chosen view. Data arrives as checked messages through a transport: the VS
 // Code host, or the data embedded in the --html page. Every control is built with textContent,
 // never markup. Theme and its changes, resize, focus, tooltip and the message channel are the
@@ -18,6 +18,7 @@ import { download, pictureOf } from '../shell/export.js';
 import type { Transport } from '../shell/transport.js';
 import type { RunAnalyses } from '../../src/core/model-attention/run-analyses.js';
 import { generationStep, sameRun, viewData } from './run-analyses.js';
+import { AnalysisBar, canAblate } from './analysis-bar.js';
 
 export interface ModelTransport extends Transport<ModelWebviewMessage> {
   /** Whether "Apply softmax" can be offered (the host re-reads the file; the page cannot). */
@@ -70,6 +71,8 @@ export class ModelApp {
   private focusNext: { view: ModelViewName; selector?: string } | undefined;
   /** The view and element a view was opened from by the keyboard, for Escape and Backspace. */
   private cameFrom: { view: ModelViewName; selector: string } | undefined;
+  /** A model run's norms switch and head ablation (analysis-bar.ts). */
+  private readonly analysis: AnalysisBar;
 
   /**
    * `surface.focusOnArrival`: whether the window's focus (VS Code's Ctrl+2) lands in this app's view
@@ -96,6 +99,9 @@ export class ModelApp {
     this.shell = new Shell({ root, tooltip: tip, view: this.stage, sized: root, redraw: () => this.redraw(), focusOnArrival: surface.focusOnArrival !== false });
     root.dataset.state = 'loading';
     this.stage.addEventListener('keydown', (e) => this.onStageKey(e));
+    this.analysis = new AnalysisBar(doc, (m) => this.transport.post(m));
+    root.addEventListener('keydown', (e) => this.onAnalysisKey(e));
+    root.addEventListener('contextmenu', (e) => this.onHeadMenu(e));
   }
 
   /** Listens to the transport (when it can be listened to), the theme and the width, then says 'ready'. */
@@ -119,11 +125,12 @@ export class ModelApp {
       // so until the file is read again. The page's own "could not use a message" is shown once only.
       case 'error': this.failure = m.message; this.fail(m.message); return;
       case 'run': {
-        const { model, next, forwardMs, masked, note, precision } = m;
-        const run = { model, next, forwardMs, ...(masked ? { masked } : {}), ...(note !== undefined ? { note } : {}), ...(precision ? { precision } : {}) };
+        const { model, next, forwardMs, masked, note, precision, ablation } = m;
+        const run = { model, next, forwardMs, ...(masked ? { masked } : {}), ...(note !== undefined ? { note } : {}), ...(precision ? { precision } : {}), ...(ablation ? { ablation } : {}) };
         // A new run's logit lens is asked for again (the same run's, told again when its views reopen, is kept).
         if (!this.run || !sameRun(this.run, run)) { this.lensAsked = false; if (this.analyses) this.analyses = { ...this.analyses, logitLens: undefined, logitLensError: undefined }; }
         this.run = run;
+        this.analysis.ran(this.run);
         if (!this.data) return;
         break;
       }
@@ -167,9 +174,9 @@ export class ModelApp {
         break;
       }
       case 'head': {
-        const { layer, head, weights, picture, max } = m;
+        const { layer, head, weights, picture, max, valueNorms } = m;
         this.failure = undefined; // the file is read again
-        if (this.data) this.data = { ...this.data, head: { layer, head, ...(weights ? { weights } : {}), ...(picture ? { picture } : {}), ...(max !== undefined ? { max } : {}), windows: [] } };
+        if (this.data) this.data = { ...this.data, head: { layer, head, ...(weights ? { weights } : {}), ...(picture ? { picture } : {}), ...(max !== undefined ? { max } : {}), ...(valueNorms ? { valueNorms } : {}), windows: [] } };
         this.pendingHead = undefined;
         break;
       }
@@ -253,6 +260,47 @@ export class ModelApp {
     this.draw();
   }
 
+  /**
+   * A model run's keys: n switches weights and norms, a ablates (or restores) the focused head (the
+   * shown one in a head view), Ctrl+Z undoes the last ablation toggle. Not while typing in a control.
+   */
+  private onAnalysisKey(e: KeyboardEvent): void {
+    const data = this.data;
+    if (!this.run || !data || e.altKey || (e.target as Element | null)?.closest?.('input, select, textarea')) return;
+    const undo = (e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === 'z';
+    if (undo) {
+      if (this.analysis.undoLast()) { e.preventDefault(); this.draw(); }
+      return;
+    }
+    if (e.ctrlKey || e.metaKey) return;
+    if (e.key === 'n') {
+      e.preventDefault();
+      this.analysis.switchNorms(data.header);
+    } else if (e.key === 'a') {
+      const h = this.headAt(e.target as Element | null);
+      if (!h) return;
+      e.preventDefault();
+      this.analysis.toggle(this.run, h);
+      this.draw();
+    }
+  }
+
+  /** A right click on a head's thumbnail ablates it, or restores it (the context action). */
+  private onHeadMenu(e: MouseEvent): void {
+    const cell = (e.target as Element | null)?.closest?.('g.head-cell');
+    if (!canAblate(this.run) || !cell) return;
+    e.preventDefault();
+    this.analysis.toggle(this.run, { layer: Number(cell.getAttribute('data-layer')), head: Number(cell.getAttribute('data-head')) });
+    this.draw();
+  }
+
+  /** The head a key acts on: the focused thumbnail's, else the head view's. */
+  private headAt(target: Element | null): { layer: number; head: number } | undefined {
+    const cell = target?.closest?.('g.head-cell');
+    if (cell) return { layer: Number(cell.getAttribute('data-layer')), head: Number(cell.getAttribute('data-head')) };
+    return HEAD_VIEWS.has(this.state.view) ? { layer: this.state.layer, head: this.state.head } : undefined;
+  }
+
   /** Puts the focus where focusNext says, once the view it names is drawn with a place to take it. */
   private placeFocus(): boolean {
     const want = this.focusNext;
@@ -318,6 +366,7 @@ export class ModelApp {
       layer: s.layer, head: s.head, token: s.token, stat: s.stat, sort: s.sort, k: s.k,
       onPick: (p) => this.pick(p),
       askWindow: (layer, head, i0, rows, j0, cols) => this.transport.post({ type: 'window', layer, head, i0, rows, j0, cols }),
+      ...(canAblate(this.run) ? { ablated: this.analysis.ablation(this.run).heads } : {}),
       // The width the stage gives: the root's less its padding (jsdom lays nothing out: 0 padding).
       width: Math.max(320, this.shell.width(320, 900) - this.padding()),
     };
@@ -384,6 +433,7 @@ export class ModelApp {
       number('k', s.k, 17, (v) => this.pick({ k: Math.max(1, v) } as ModelPick), 0),
       ...this.stepSlider(header),
       ...this.lensButtons(),
+      ...this.analysis.controls(this.run, header, { layer: s.layer, head: s.head }, () => this.draw()),
       this.exportButton('svg'),
       this.exportButton('png'),
     );

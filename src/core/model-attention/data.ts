@@ -6,6 +6,7 @@
 // This file is pure (the webview bundles it); scan.ts reads files.
 import type { MaskedGuess, NextToken } from '../checkpoint/types.js';
 import type { RunAnalyses } from './run-analyses.js';
+import type { Ablation, AblationMode, HeadRef } from '../model-analysis/types.js';
 import type { InspectJson } from '../tensors/inspect.js';
 import { softmaxInto } from '../attention/softmax.js';
 import { heatmapIndices } from '../tensors/heatmap.js';
@@ -22,6 +23,8 @@ export interface ModelHeader extends Omit<InspectJson, 'rollout'> {
   /** True when the softmax was applied to every row as it was read (the user asked for it). */
   softmaxed: boolean;
   warnings: string[];
+  /** True when the heads are value-weighted norms α_ij · ‖v_j W_O^h‖ (a model run's), not weights. */
+  norms?: boolean;
 }
 
 /** What a model view is drawn from: the header, the thumbnails, and what has been read on request. */
@@ -57,7 +60,14 @@ export interface ModelRunInfo {
   forwardMs: number;
   /** The numeric form the forward pass ran in (attn run --precision, the editor's setting). */
   precision?: 'f32' | 'f64';
+  /** The heads switched off: the attention shown and `ablation.next` are the ablated run's (`next` stays the run's own). */
+  ablation?: RunAblation;
 }
+
+/** What the model views know of an ablated run: the heads (from 0), the mode, and what the ablation changed. */
+export type RunAblation = Omit<Ablation, 'heads'> & { heads: HeadRef[] };
+
+export type { AblationMode, HeadRef };
 
 /**
  * One head for the head view. Small heads (and every head drawn in the same process) come whole;
@@ -74,6 +84,8 @@ export interface HeadData {
   picture?: { res: number; indices: Uint8Array };
   /** The head's strongest weight (what index 255 means). */
   max?: number;
+  /** Value-weighted norms only: ‖v_j W_O^h‖ of every key j (α_ij is the norm divided by it). */
+  valueNorms?: Float32Array;
   /** Windows of exact weights read so far (the newest first, a few kept). */
   windows?: CellWindow[];
 }
@@ -131,6 +143,8 @@ let QUOTIENTS: Float32Array | undefined;
 export interface ScanOptions {
   /** Apply the softmax to each row as it is read (for files holding scores). */
   softmax?: boolean;
+  /** A model run's value-weighted norms instead of its weights (computed when first read). */
+  norms?: boolean;
 }
 
 /** The row-wise softmax of `a` (n × n), in place; rows of −Infinity only stay all zero. */

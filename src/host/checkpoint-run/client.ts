@@ -57,11 +57,12 @@ export class RunClient {
   get workersStarted(): number { return this.lane.started; }
 
   /** Runs `text` through the model in `folder` (in `precision`, float32 unless said); an older run still under way is cancelled. */
-  run(folder: string, text: string, maxTokens?: number, precision?: 'f32' | 'f64', analysis?: RunAnalysisRequest): Promise<RunReport> {
+  run(folder: string, text: string, maxTokens?: number, precision?: 'f32' | 'f64', analysis?: RunAnalysisRequest, ablate?: Extract<RunRequest, { op: 'run' }>['ablate']): Promise<RunReport> {
     this.stopRun(new RunCancelled('a newer edit replaced this run'));
     this.inFlight++;
     this.shown = undefined;
-    const run = this.ask({ op: 'run', folder, text, ...(maxTokens !== undefined ? { maxTokens } : {}), ...(precision ? { precision } : {}), ...(analysis ? { analysis } : {}) }, true)
+    const asks = { ...(analysis ? { analysis } : {}), ...(ablate?.heads.length ? { ablate } : {}) };
+    const run = this.ask({ op: 'run', folder, text, ...(maxTokens !== undefined ? { maxTokens } : {}), ...(precision ? { precision } : {}), ...asks }, true)
       .then((r) => (r as Extract<Ok, { run: RunReport }>).run)
       .finally(() => { this.inFlight--; });
     this.latest = run;
@@ -135,6 +136,7 @@ export class RunClient {
       window: (layer: number, head: number, i0: number, rows: number, j0: number, cols: number, options: ScanOptions) =>
         read({ op: 'window', layer, head, i0, rows, j0, cols, options }, (r) => (r as { weights: Float32Array }).weights),
       rollout: (options: ScanOptions) => read({ op: 'rollout', options }, (r) => (r as { rollout?: Float32Array | null }).rollout ?? null),
+      valueNorms: (layer: number, head: number) => read({ op: 'valueNorms', layer, head }, (r) => (r as { valueNorms: Float32Array }).valueNorms),
       // The document's reader is this client's: the session ends it, not the document.
       dispose: () => {},
     };

@@ -14,14 +14,24 @@ import { headLens } from '../../core/checkpoint/lens.js';
 import { tokenizerFrom, type TokenizerStore } from '../../core/tokenizer/index.js';
 import { tokenizerCache } from '../../core/files/tokenizer-store.js';
 import type { Tokenizer } from '../../core/tokenizer/tokenizer.js';
+import { ModelError } from '../../core/checkpoint/error.js';
+
+/**
+ * A run with what it was asked beside its attention: the spec's attribution, patching and generated
+ * tokens; per layer the value-weighted norms [heads, n, n] and ‖v_j W_O^h‖ [heads, n]; an ablation's
+ * answer and its run's attention [heads, n, n] per layer.
+ */
+export type EngineRun = RunResult & { analyses?: Analyses };
 
 export interface Engine {
   /**
    * Loads `folder` (unless it is the one loaded) and runs `text`; throws with one line naming the file
    * or tensor at fault, or RunStopped when `stopped` says so between layers (the model stays loaded).
    * `precision`: the forward's numeric form (float32 unless said; a change keeps the weights loaded).
+   * `request`: what the run is asked beside its attention (a spec's target, contrast, patchFrom and
+   * generate; the model views' norms and heads to ablate), all in one run.
    */
-  run(folder: string, text: string, maxTokens?: number, stopped?: () => boolean, precision?: Precision, analysis?: AnalysisRequest): RunResult & { analyses?: Analyses };
+  run(folder: string, text: string, maxTokens?: number, stopped?: () => boolean, precision?: Precision, request?: AnalysisRequest): EngineRun;
   /** The numbers of one head of the last run. */
   lens(layer: number, head: number): HeadLens;
   /** The last run's logit lens ([layer][position] → five tokens): a pass again at the first ask, kept until the next run. */
@@ -31,7 +41,8 @@ export interface Engine {
 
 /** Whether a run is asked for more than its attention (else the plain run, which reuses a kept prefix). */
 function asksMore(a: AnalysisRequest | undefined): a is AnalysisRequest {
-  return a !== undefined && (a.target !== undefined || a.contrast !== undefined || a.patchFrom !== undefined || a.logitLens === true || (a.generate ?? 0) > 0);
+  return a !== undefined && (a.target !== undefined || a.contrast !== undefined || a.patchFrom !== undefined || a.logitLens === true || (a.generate ?? 0) > 0
+    || a.norms === true || a.ablate !== undefined);
 }
 
 /** The runner of real checkpoints: the folder read (config, weights at their offsets, tokenizer), loaded once and kept. */
@@ -41,7 +52,7 @@ export function realEngine(tokenizerStore?: TokenizerStore): Engine {
   let loadMs = 0;
   const close = () => { loaded?.folder.close(); loaded = undefined; last = undefined; };
   return {
-    run(folderPath, text, maxTokens, stopped, precision = 'f32', analysis) {
+    run(folderPath, text, maxTokens, stopped, precision = 'f32', request) {
       if (loaded?.folderPath !== folderPath) {
         close();
         const t0 = performance.now();
@@ -64,9 +75,12 @@ export function realEngine(tokenizerStore?: TokenizerStore): Engine {
       loadMs = 0;
       last = undefined;
       const options = { ...(maxTokens !== undefined ? { maxTokens } : {}), ...(stopped ? { stopped } : {}) };
-      const result = asksMore(analysis) ? analyzeText(loaded.model, loaded.tokenizer, text, analysis, options) : runText(loaded.model, loaded.tokenizer, text, options);
+      const outside = request?.ablate?.heads.find((h) => !(h.layer >= 0 && h.layer < loaded!.model.config.layers && h.head >= 0 && h.head < loaded!.model.config.heads));
+      if (outside) throw new ModelError(`there is no head ${outside.layer + 1}.${outside.head + 1} to ablate in this model of ${loaded.model.config.layers} layers × ${loaded.model.config.heads} heads`);
+      // Asked for more than the pattern: the analyses' run (which reuses no kept keys), all asks in one.
+      const result: EngineRun = asksMore(request) ? analyzeText(loaded.model, loaded.tokenizer, text, request, options) : runText(loaded.model, loaded.tokenizer, text, options);
       result.timings.loadMs = ms;
-      last = { ids: result.ids, tokens: result.tokens, text, maxTokens, generate: analysis?.generate };
+      last = { ids: result.ids, tokens: result.tokens, text, maxTokens, generate: request?.generate };
       return result;
     },
     logitLens(stopped) {

@@ -7,7 +7,8 @@
 // bar (and, past a second, a cancellable notification). A spec whose model cannot be found or run gets
 // a problem on its "model" value and the one-line reason in the view, never a blank panel; a spec
 // whose read here fails gets that reason on its first character and in the view. A head the views
-// save, or open in the lens, is written by lens-save.ts.
+// save, or open in the lens, is written by lens-save.ts. Heads the views ablate are kept here (not in
+// the spec): each toggle runs again at once, and every later run (an edit of the text) ablates them too.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { resolveModelFolder, hfCacheRoot, nodeFolderFs } from '../../core/checkpoint-files/model-location.js';
@@ -16,7 +17,8 @@ import { stringOffsets } from '../../core/json/string-offsets.js';
 import { splitWords } from '../../core/tokenizer/split-words.js';
 import { analysisKeyOf, notRunningReason, type ModelSpec } from '../../core/checkpoint-spec/read-model.js';
 import { isPrecision, type Precision } from '../../core/checkpoint/precision.js';
-import { MAX_MASKED, type ModelHostMessage } from '../../protocol/model-editor.js';
+import { MAX_MASKED, type ModelHostMessage, type ModelWebviewMessage } from '../../protocol/model-editor.js';
+import type { AblationMode, HeadRef } from '../../core/model-analysis/types.js';
 import type { RunReport } from '../../protocol/checkpoint-run.js';
 import type { AnalysisCache } from '../analysis/cache.js';
 import { log } from '../log.js';
@@ -70,6 +72,10 @@ export class RunSession {
   private runError: string | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
+  /** The heads the views switched off (kept across edits of the text, not in the spec), and how. */
+  private ablation: { heads: HeadRef[]; mode: AblationMode } = { heads: [], mode: 'zero' };
+  /** The heads the latest report's run ablated. */
+  private reportAblated: HeadRef[] = [];
 
   constructor(private readonly context: RunContext, readonly uri: vscode.Uri, readonly panel: vscode.WebviewPanel, closed: () => void) {
     this.client = new RunClient(context.workers, context.globalStorageUri.fsPath);
@@ -80,6 +86,7 @@ export class RunSession {
       preamble: () => (this.report ? [this.runMessage(this.report), ...(this.analyses ? [this.analyses] : [])] : []),
       lens: (m) => { void this.lens(m); },
       analysis: (m) => { if (m.type === 'step') this.step(m.tokens); else void this.logitLens(); },
+      ablate: (m) => this.ablate(m),
       describe: () => ({
         runs: this.runs,
         ...(this.report ? { next: this.report.next.map((t) => t.token) } : {}),
@@ -157,12 +164,16 @@ export class RunSession {
     }
     const precision = modelPrecision();
     const analysis = analysisRequest(spec);
-    const key = JSON.stringify([at.folder, spec.text, spec.maxTokens, precision, analysis]);
+    // Heads ablated in one model mean nothing in another.
+    if (this.folder !== undefined && at.folder !== this.folder) this.ablation = { ...this.ablation, heads: [] };
+    const { heads, mode } = this.ablation;
+    const ablate = heads.length ? { heads, labels: heads.map((h) => `${h.layer + 1}.${h.head + 1}`), mode } : undefined;
+    const key = JSON.stringify([at.folder, spec.text, spec.maxTokens, precision, analysis ?? null, ablate ?? null]);
     if (key === this.lastKey && this.runError === undefined) return;
     this.lastKey = key;
     this.folder = at.folder;
     const started = performance.now();
-    const run = this.client.run(at.folder, spec.text, spec.maxTokens, precision, analysis);
+    const run = this.client.run(at.folder, spec.text, spec.maxTokens, precision, analysis, ablate);
     // The views open the new run once it is done (the document's reader waits for it).
     this.document.reread();
     this.progress(run, spec.model);
@@ -172,6 +183,7 @@ export class RunSession {
       this.lastCostMs = performance.now() - started;
       this.report = report;
       this.analyses = analysesMessage(spec, report);
+      this.reportAblated = heads;
       this.runs++;
       this.runError = undefined;
       this.warnSplitWords(report, spec, document);
@@ -233,6 +245,7 @@ export class RunSession {
       type: 'run', model: this.model?.model ?? r.model.type, next: r.next, forwardMs: r.timings.forwardMs,
       ...(r.model.precision ? { precision: r.model.precision } : {}),
       ...(r.masked ? { masked: r.masked.slice(0, MAX_MASKED) } : {}), ...(r.note !== undefined ? { note: r.note } : {}),
+      ...(r.ablation ? { ablation: { ...r.ablation, heads: this.reportAblated } } : {}),
     };
   }
 
@@ -259,6 +272,17 @@ export class RunSession {
     } catch (e) {
       if (!this.disposed && runs === this.runs && !(e instanceof RunCancelled)) this.view.say({ type: 'logitLens', error: e instanceof Error ? e.message : String(e) });
     }
+  }
+
+  /** The views switched heads off or on (or changed how): the run again at once, the heads kept for later edits. */
+  private ablate(m: Extract<ModelWebviewMessage, { type: 'ablate' }>): void {
+    if (this.disposed) return;
+    // An encoder predicts no next token: there is nothing for an ablation to change (the core refuses it).
+    if (this.report && this.report.next.length === 0) { log().warn('model run: ignored heads to ablate: this model predicts no next token'); return; }
+    this.ablation = { heads: m.heads.map(({ layer, head }) => ({ layer, head })), mode: m.mode };
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    void this.runNow();
   }
 
   /** Progress in the status bar; past a second, a notification with Cancel as well. */

@@ -43,6 +43,8 @@ export interface ModelViewOptions {
   /** A zlib deflate for the heatmaps' PNGs (the CLI passes node:zlib's); stored blocks without. */
   deflate?: Deflate;
   onPick?: (pick: ModelPick) => void;
+  /** A model run's heads switched off (the grid and the head view mark them). */
+  ablated?: readonly { layer: number; head: number }[];
   /** Asks for exact weights of a window of a head that came as a picture (the editor's big heads). */
   askWindow?: (layer: number, head: number, i0: number, rows: number, j0: number, cols: number) => void;
 }
