@@ -127,7 +127,7 @@ test('the norms switch: a header of norms without "sum to 1" warnings, heads wit
     assert.ok(s.runs().every((r) => r.ablation === undefined));
     s.panel.webview.fromPage({ type: 'ablate', heads: [{ layer: 1, head: 1 }], mode: 'mean' });
     await until('a run for a sound one', () => asked.length === 1, 30_000);
-    assert.deepEqual((asked[0][4] as { heads: unknown; labels: unknown }).labels, ['2.2']);
+    assert.deepEqual((asked[0][5] as { heads: unknown; labels: unknown }).labels, ['2.2']);
   } finally {
     s.close();
   }
