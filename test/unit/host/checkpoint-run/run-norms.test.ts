@@ -3,7 +3,9 @@
 // the first read and then kept (one more run of the text, not one a read), dropped at the next run,
 // with ‖v W_O‖ per key such that norm = α · ‖v W_O‖; a run with heads ablated answers the ablated
 // run's attention (the layers before the first ablated one unchanged, a later head changed) and its
-// next tokens, and a run without them afterwards gives back the run's numbers bit for bit.
+// next tokens, and a run without them afterwards gives back the run's numbers bit for bit. A spec's
+// analyses and the views' ablation in one run: the ablation's logit difference is of the spec's
+// target (and contrast).
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -106,5 +108,25 @@ test('mean ablation differs from zero ablation; a head outside the model is one 
   const { response } = answers.answer({ id: nextId++, op: 'run', folder, text: TEXT, ablate: { heads: [{ layer: 5, head: 0 }], labels: ['6.1'], mode: 'zero' } });
   assert.equal(response.ok, false);
   assert.equal((response as { error: string }).error, 'there is no head 6.1 to ablate in this model of 2 layers × 4 heads');
+  answers.close();
+});
+
+
+test('a spec\'s target with heads ablated: the ablated logit difference is of that target and contrast; the attribution is the run\'s', () => {
+  const answers = new RunAnswers(realEngine());
+  const ablate = { heads: [{ layer: 1, head: 2 }], labels: ['2.3'], mode: 'zero' as const };
+  const alone = (ask(answers, { op: 'run', folder, text: TEXT, precision: 'f64', ablate }).run as RunReport).ablation!;
+  // The ablated run's two most likely tokens: their logit difference is ln(p0 / p1) of its own next tokens.
+  const [first, second] = alone.next;
+  const run = ask(answers, { op: 'run', folder, text: TEXT, precision: 'f64', analysis: { target: String(first.id), contrast: String(second.id) }, ablate }).run as RunReport;
+  assert.ok(run.attribution && run.ablation, 'one run answers both');
+  assert.deepEqual([run.ablation.target, run.ablation.contrast], [first.id, second.id]);
+  assert.ok(Math.abs(run.ablation.logitDiff - Math.log(first.p / second.p)) < 1e-9, `${run.ablation.logitDiff} vs ln(p0/p1) ${Math.log(first.p / second.p)}`);
+  assert.ok(Math.abs(run.ablation.baseLogitDiff - run.attribution.total) < 1e-9, 'the difference before ablation is the attribution\'s total');
+  assert.deepEqual(run.ablation.next, alone.next, 'the ablated next tokens do not depend on the target');
+  // A target alone: the difference is its raw logit, as the ablation without a target takes the top token's.
+  const top = (ask(answers, { op: 'run', folder, text: TEXT, precision: 'f64' }).run as RunReport).next[0].id;
+  const targetOnly = (ask(answers, { op: 'run', folder, text: TEXT, precision: 'f64', analysis: { target: String(top) }, ablate }).run as RunReport).ablation!;
+  assert.deepEqual([targetOnly.target, targetOnly.contrast, targetOnly.logitDiff], [top, null, alone.logitDiff]);
   answers.close();
 });
