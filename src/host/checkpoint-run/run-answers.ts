@@ -5,7 +5,7 @@
 // once, never copied into a file's bytes. A run that names heads to ablate keeps the ablated run's
 // attention instead (the views show it) and reports its next tokens; reads with options.norms read
 // the run's value-weighted norms (run-norms.ts). A spec's analyses come with the run's report; the
-// logit lens is asked apart; 'step' cuts what the views read to a prefix of the
+// logit lens is asked apart; 'step' cuts what the views read (weights or norms) to a prefix of the
 // run's tokens (a step through its generation). 'lens' cuts out one head of that run. A run
 // whose id `cancelled` names (asked between layers) stops and answers { cancelled: true }, the model
 // still loaded for the next.
@@ -58,7 +58,9 @@ export class RunAnswers {
           const file = ablated ? 'the ablated run' : 'the run';
           this.last = { file, attention: ablated ?? run.attention, heads: run.model.heads, n: run.ids.length, tokens: run.tokens, note };
           this.attention = noted(layersAttention(file, this.last.attention, run.model.heads, run.ids.length, run.tokens), note);
-          this.norms.ran({ folder: r.folder, text: r.text, maxTokens: r.maxTokens, precision: r.precision, layers: run.attention.length, heads: run.model.heads, n: run.ids.length, tokens: run.tokens });
+          // The norms are the run's own (never the ablated run's), of its generated tokens too.
+          const generate = r.analysis?.generate;
+          this.norms.ran({ folder: r.folder, text: r.text, maxTokens: r.maxTokens, precision: r.precision, ...(generate ? { generate } : {}), layers: run.attention.length, heads: run.model.heads, n: run.ids.length, tokens: run.tokens });
           const { model, ids, pieces, tokens, next, timings, masked } = run;
           const guesses = { ...(masked ? { masked } : {}), ...(run.note !== undefined ? { note: run.note } : {}) };
           const { attribution, patching, generated, ablation } = run.analyses ?? {};
@@ -78,6 +80,8 @@ export class RunAnswers {
           if (!last) throw new Error('no run yet');
           this.attention?.close();
           this.attention = noted(prefixAttention(last.file, last.attention, last.heads, last.n, r.tokens, last.tokens), last.note);
+          // The norms switch reads the same step.
+          this.norms.step(r.tokens);
           return { response: { id: r.id, ok: true, shape: shapeOf(this.attention) }, transfer: [] };
         }
         case 'lens': {
