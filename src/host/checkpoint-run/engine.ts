@@ -48,7 +48,7 @@ function asksMore(a: AnalysisRequest | undefined): a is AnalysisRequest {
 /** The runner of real checkpoints: the folder read (config, weights at their offsets, tokenizer), loaded once and kept. */
 export function realEngine(tokenizerStore?: TokenizerStore): Engine {
   let loaded: { folderPath: string; folder: ModelFolder; model: LoadedModel; tokenizer: Tokenizer } | undefined;
-  let last: { ids: number[]; tokens: string[]; text: string; maxTokens: number | undefined; generate: number | undefined; logitLens?: NextToken[][][] } | undefined;
+  let last: { ids: number[]; tokens: string[]; text: string; maxTokens: number | undefined; generate: number | undefined; precision: Precision; logitLens?: NextToken[][][] } | undefined;
   let loadMs = 0;
   const close = () => { loaded?.folder.close(); loaded = undefined; last = undefined; };
   return {
@@ -73,6 +73,8 @@ export function realEngine(tokenizerStore?: TokenizerStore): Engine {
       loaded.model.precision = precision;
       const ms = loadMs; // a run stopped part way has loaded the model all the same: the next one does not load it
       loadMs = 0;
+      // The same tokens run again (the norms switch's run): the logit lens already computed stays theirs.
+      const kept = last && last.text === text && last.maxTokens === maxTokens && last.generate === request?.generate && last.precision === precision ? last.logitLens : undefined;
       last = undefined;
       const options = { ...(maxTokens !== undefined ? { maxTokens } : {}), ...(stopped ? { stopped } : {}) };
       const outside = request?.ablate?.heads.find((h) => !(h.layer >= 0 && h.layer < loaded!.model.config.layers && h.head >= 0 && h.head < loaded!.model.config.heads));
@@ -80,7 +82,7 @@ export function realEngine(tokenizerStore?: TokenizerStore): Engine {
       // Asked for more than the pattern: the analyses' run (which reuses no kept keys), all asks in one.
       const result: EngineRun = asksMore(request) ? analyzeText(loaded.model, loaded.tokenizer, text, request, options) : runText(loaded.model, loaded.tokenizer, text, options);
       result.timings.loadMs = ms;
-      last = { ids: result.ids, tokens: result.tokens, text, maxTokens, generate: request?.generate };
+      last = { ids: result.ids, tokens: result.tokens, text, maxTokens, generate: request?.generate, precision, ...(kept ? { logitLens: kept } : {}) };
       return result;
     },
     logitLens(stopped) {

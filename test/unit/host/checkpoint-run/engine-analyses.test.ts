@@ -2,7 +2,8 @@
 // folder the test writes: a target gives the attribution whose parts add up to its total, generation
 // gives N new tokens with attention over prompt and generated, patching gives a score per head, and
 // the logit lens (asked after the run) covers every layer and position, is kept until the next run,
-// and its last layer is the run's own prediction. A plain run asks for none of them.
+// and its last layer is the run's own prediction (kept across a run of the same tokens). A plain run
+// asks for none of them.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -56,6 +57,23 @@ test('the logit lens is a pass again at the first ask, kept until the next run; 
   assert.equal(engine.logitLens!(), lens, 'the same answer, not a pass again');
   engine.run(folder, 'A dog');
   assert.notEqual(engine.logitLens!(), lens);
+  engine.close();
+});
+
+test('the logit lens is kept across a run of the same tokens (the norms switch\'s, an ablation\'s), not across other tokens', () => {
+  const engine = realEngine();
+  engine.run(folder, TEXT, undefined, undefined, 'f32', { generate: 2 });
+  const lens = engine.logitLens!();
+  engine.run(folder, TEXT, undefined, undefined, 'f32', { norms: true, generate: 2 });
+  assert.equal(engine.logitLens!(), lens, 'the norms\' run of the same tokens keeps it');
+  engine.run(folder, TEXT, undefined, undefined, 'f32', { generate: 2, ablate: { heads: [{ layer: 0, head: 0 }], labels: ['1.1'], mode: 'zero' } });
+  assert.equal(engine.logitLens!(), lens, 'the run\'s own lens: an ablation does not change it');
+  engine.run(folder, TEXT, undefined, undefined, 'f32', { norms: true });
+  const fewer = engine.logitLens!();
+  assert.notEqual(fewer, lens, 'without the generated tokens: other positions');
+  assert.equal(fewer[0].length, lens[0].length - 2);
+  engine.run(folder, TEXT, undefined, undefined, 'f64', { norms: true });
+  assert.notEqual(engine.logitLens!(), fewer, 'another precision computes its own');
   engine.close();
 });
 
