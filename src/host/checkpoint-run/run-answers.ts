@@ -79,6 +79,9 @@ export class RunAnswers {
           const last = this.last;
           if (!last) throw new Error('no run yet');
           this.attention?.close();
+          // An ablated run's prefix: the tokens stay the model's own greedy ones (generated before the
+          // ablation); for a zero ablation the prefix is exactly an ablated run of those tokens, for a
+          // mean one the mean was taken over every position of the whole run.
           this.attention = noted(prefixAttention(last.file, last.attention, last.heads, last.n, r.tokens, last.tokens), last.note);
           // The norms switch reads the same step.
           this.norms.step(r.tokens);
