@@ -5,7 +5,8 @@
 // at the top; the heads stay ablated across an edit of the text; restoring them gives the run's own
 // next tokens back; the norms switch gives the views a header of norms and heads with ‖v W_O‖; a
 // message naming a head outside the model is refused and runs nothing; an encoder (a tiny RoBERTa,
-// which predicts no next token) has norms but runs no ablation.
+// which predicts no next token) has norms but runs no ablation. A spec's target and generation with
+// heads ablated: the ablation scores that target, the analyses stay, a step reads the ablated prefix.
 import '../../../support/vscode/register.js';
 import { test, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
@@ -27,8 +28,8 @@ import { ROBERTA_CONFIG, tinyCheckpoint } from '../../../support/tiny-checkpoint
 
 beforeEach(() => standIn.reset());
 
-/** A session on the induction GPT-2, or (`encoder`) on a tiny RoBERTa, which predicts no next token. */
-function open(encoder = false) {
+/** A session on the induction GPT-2 (its spec with `asks` beside), or (`encoder`) on a tiny RoBERTa, which predicts no next token. */
+function open(encoder = false, asks: Record<string, unknown> = {}) {
   const dir = tempDir('attn-ablation-');
   let model = 'induction-gpt2', text = 'The cat sat on the mat. The cat';
   if (encoder) {
@@ -41,7 +42,7 @@ function open(encoder = false) {
     cpSync(join(ROOT, 'examples', 'models', 'induction-gpt2'), join(dir, 'induction-gpt2'), { recursive: true });
   }
   const spec = Uri.file(join(dir, 'run.attn.json'));
-  writeFileSync(spec.fsPath, JSON.stringify({ model, text }));
+  writeFileSync(spec.fsPath, JSON.stringify({ model, text, ...asks }));
   const workers = new WorkerService(distScripts(join(ROOT, 'dist')));
   const context: RunContext = {
     extensionUri: asVscode<vscode.Uri>(Uri.file(ROOT)),
@@ -148,6 +149,33 @@ test('an encoder (no next token): the norms switch works, heads to ablate run no
     await until('the norms\' header', () => s.models().some((m) => m.header.norms), 30_000);
     assert.deepEqual(asked, [], 'no run of an ablation an encoder cannot score');
     assert.equal(s.session.info().runError, undefined);
+  } finally {
+    s.close();
+  }
+});
+
+test('a spec with a target and generated tokens, heads ablated: the ablation scores the target; the analyses stay; a step reads the ablated prefix', async () => {
+  const s = open(false, { target: ' sat', contrast: ' mat', generate: 2 });
+  try {
+    s.panel.webview.fromPage({ type: 'ready' });
+    const analysesOf = () => s.panel.webview.receivedOf('analyses') as unknown as { positions: number; shown: number; generated?: { id: number }[]; attribution?: { target: number; contrast: number | null; total: number } }[];
+    await until('the first run and its analyses', () => s.done() >= 1 && analysesOf().length >= 1, 30_000);
+    const first = analysesOf().at(-1)!;
+    assert.ok(first.attribution && first.generated?.length === 2, JSON.stringify(first));
+    s.panel.webview.fromPage({ type: 'ablate', heads: [{ layer: 1, head: 0 }], mode: 'zero' });
+    const ablated = await s.ran(2, 'the ablated run');
+    const a = ablated.ablation!;
+    assert.deepEqual([a.target, a.contrast], [first.attribution.target, first.attribution.contrast], 'the spec\'s target and contrast');
+    assert.ok(Math.abs(a.baseLogitDiff - first.attribution.total) < 1e-4, `${a.baseLogitDiff} vs the attribution's ${first.attribution.total}`);
+    assert.ok(a.logitDiff < a.baseLogitDiff, `" sat" − " mat" falls with the induction head off: ${a.baseLogitDiff} → ${a.logitDiff}`);
+    const again = analysesOf().at(-1)!;
+    assert.deepEqual([again.attribution, again.generated], [first.attribution, first.generated], 'the run\'s own analyses, told again');
+    await until('the views read the ablated run', () => s.models().at(-1)!.header.file === 'the ablated run', 30_000);
+    s.panel.webview.fromPage({ type: 'step', tokens: again.positions - 1 });
+    await until('the step of the ablated run', () => {
+      const h = (s.models().at(-1)!.header as { file: string; tokens?: number });
+      return h.file === 'the ablated run' && h.tokens === again.positions - 1;
+    }, 30_000);
   } finally {
     s.close();
   }
