@@ -2,7 +2,9 @@
 // lens is asked for once when its view opens and drawn when it comes (kept while the same run's news is
 // told again, asked anew for a new run); the attribution view draws what the analyses message brought;
 // a run with generated tokens gets a slider whose arrows ask the host for a step; every view's labels
-// mark the generated tokens; a malformed analyses message is an error panel, never a crash.
+// mark the generated tokens; a malformed analyses message is an error panel, never a crash. Beside the
+// slider, the ablation bar and the norms switch: a's and n's keys act on the page, the slider's arrows
+// on the step, and an ablated run's news keeps the slider.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
@@ -106,4 +108,33 @@ test('the step says where the generation stands, clamped to the text and the run
   assert.deepEqual(generationStep(a, 7), { from: 7, to: 10, shown: 7, says: '0 of 3: the text alone' });
   assert.equal(generationStep(a, 99)!.shown, 10);
   assert.equal(generationStep({ positions: 4, shown: 4 }, 4), undefined);
+});
+
+test('generated tokens and the ablation bar share the toolbar: a ablates, n switches, the slider\'s keys only step', () => {
+  const { doc, dom, root, app, posted, model, show } = page();
+  const generated = [{ id: 1, token: ' The' }, { id: 2, token: ' cat' }];
+  app.receive({ type: 'run', ...RUN });
+  app.receive({ type: 'analyses', positions: tokens.length, shown: tokens.length, generated });
+  app.receive(model());
+  show('head');
+  const controls = [...doc.querySelectorAll<HTMLElement>('[data-control]')].map((e) => e.dataset.control);
+  for (const c of ['step', 'norms', 'ablate', 'restore-all', 'ablation-mode']) assert.ok(controls.includes(c), `${c} in ${controls.join(', ')}`);
+  const key = (target: EventTarget, k: string) => target.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key: k, bubbles: true }));
+  const slider = doc.querySelector<HTMLInputElement>('input[data-control="step"]')!;
+  key(slider, 'a');
+  key(slider, 'n');
+  assert.deepEqual(posted.filter((m) => m.type === 'ablate' || m.type === 'norms'), [], 'keys typed in the slider are its own');
+  key(slider, 'ArrowLeft');
+  assert.deepEqual(posted.at(-1), { type: 'step', tokens: 8 });
+  const asked = () => posted.filter((m) => m.type === 'ablate' || m.type === 'norms');
+  key(root, 'a');
+  key(root, 'n');
+  assert.deepEqual(asked(), [{ type: 'ablate', heads: [{ layer: 0, head: 0 }], mode: 'zero' }, { type: 'norms', on: true }]);
+  // The ablated run comes back whole (the host resets the step): the slider and the ablation are both shown.
+  const ablation = { heads: [{ layer: 0, head: 0 }], mode: 'zero' as const, next: RUN.next, logitDiff: 1, baseLogitDiff: 2, target: 3, contrast: null };
+  app.receive({ type: 'run', ...RUN, forwardMs: 14, ablation });
+  app.receive({ type: 'analyses', positions: tokens.length, shown: tokens.length, generated });
+  app.receive(model());
+  assert.equal(doc.querySelector<HTMLInputElement>('input[data-control="step"]')!.value, String(tokens.length));
+  assert.match(doc.querySelector('[data-control="ablate"]')!.textContent!, /^Restore head 1\.1/);
 });
