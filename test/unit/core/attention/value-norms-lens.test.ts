@@ -13,6 +13,11 @@ import { lensSpec } from '../../../../src/core/checkpoint-spec/lens-spec.js';
 import { writeSafetensors } from '../../../../src/core/tensors/safetensors-write.js';
 import type { HeadLens } from '../../../../src/core/checkpoint/types.js';
 import { fakeHeadLens } from '../../../support/head-lens.js';
+import { headLens } from '../../../../src/core/checkpoint/lens.js';
+import { loadModel } from '../../../../src/core/checkpoint/model.js';
+import { analyzeText } from '../../../../src/core/model-analysis/analyze-text.js';
+import { idsTokenizer } from '../../../support/ids-tokenizer.js';
+import { GPT2_CONFIG, tinyCheckpoint } from '../../../support/tiny-checkpoint.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'attn-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -64,4 +69,18 @@ test('a rotary head\'s lens has no W_O (its vectors are [q | k | v]): no value n
   const a = computeLens(fakeHeadLens({ n: 6, dModel: 8, headDim: 4, rotary: true, biases: false, seed: 9 }), 'llama');
   assert.equal(a.result!.inputs[0].heads[0].valueNorms, undefined);
   assert.equal(a.json!.inputs[0].heads[0].norms, undefined);
+});
+
+test('a real GPT-2 checkpoint\'s head in the lens: the spec\'s norms are the ones attn run --norms gives that layer and head', () => {
+  const { configText, tensors } = tinyCheckpoint(GPT2_CONFIG, 4);
+  const m = loadModel(configText, tensors, { precision: 'f64' });
+  const text = '1 17 5 5 39 0 12 8', ids = text.split(' ').map(Number), n = ids.length, layer = 1, h = 2;
+  const run = analyzeText(m, idsTokenizer(m.config.vocab), text, { norms: true });
+  const a = computeLens(headLens(m, ids, ids.map((id) => `t${id}`), layer, h), 'gpt2-real');
+  const head = a.result!.inputs[0].heads[0];
+  let worst = 0;
+  for (let j = 0; j < n; j++) worst = Math.max(worst, Math.abs(head.valueNorms!.data[j] - run.analyses.valueNorms![layer][h * n + j]));
+  for (let c = 0; c < n * n; c++) worst = Math.max(worst, Math.abs(head.norms!.data[c] - run.analyses.norms![layer][h * n * n + c]));
+  assert.ok(worst < 1e-9, `off by ${worst}`);
+  assert.ok(head.norms!.data.some((v) => v > 0.01), 'not all 0');
 });
