@@ -105,7 +105,8 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   if (input.heads.length === 0) return emptyView(container, theme, options.width, 'matrix', 'No heads to draw.');
   const n = input.tokens.length;
   const mode = options.matrixMode;
-  if (mode === 'norms' && !input.heads.every((h) => h.norms)) return emptyView(container, theme, options.width, 'matrix', NORMS_NEED_WO);
+  // Asked of the n numbers each head keeps, not of its norms: a decoded head makes those (n × n) when first read.
+  if (mode === 'norms' && !input.heads.every((h) => h.valueNorms)) return emptyView(container, theme, options.width, 'matrix', NORMS_NEED_WO);
   const notes: string[] = [];
   const heads = options.head === 'all' ? input.heads.map((_, h) => h) : [clampIndex(options.head, input.heads.length)];
   const useCanvas = options.interactive && (n > CANVAS_ABOVE || heads.length * n * n > MAX_SVG_CELLS);

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM, VirtualConsole } from 'jsdom';
 import { analyze } from '../../../../../src/core/index.js';
+import { leanData } from '../../../../../src/core/result/derived.js';
 import { MAX_CELLS } from '../../../../../src/core/spec/read/limits.js';
 import { renderSvg } from '../../../../../src/cli/render/spec-views.js';
 import { makeTheme } from '../../../../../webview/kit/colour.js';
@@ -119,4 +120,18 @@ test('the largest attention the limits allow (one head of 2,048 tokens with W_O)
   const view = renderMatrix(root, data, { theme: makeTheme('light'), width: 900, head: 0, input: 0, token: 0, matrixMode: 'norms', projection: 'wq', interactive: true });
   assert.equal(view.canvases?.length, 1, 'painted on a canvas');
   view.destroy();
+});
+
+test('showing one head of a decoded model makes that head\'s n × n norms, not every head\'s', () => {
+  const back = leanData(causal);
+  const page = new JSDOM('<!doctype html><div id="root"></div>', { virtualConsole: new VirtualConsole() });
+  const root = page.window.document.getElementById('root') as unknown as HTMLElement;
+  const made: number[] = [];
+  const heads = back.inputs[0].heads.map((h, k) => {
+    // The same head, its norms counted when read (a head of its own over the decoded one).
+    return Object.defineProperty(Object.create(h) as typeof h, 'norms', { get() { made.push(k); return h.norms; } });
+  });
+  const data = { ...back, inputs: [{ ...back.inputs[0], heads }] };
+  renderMatrix(root, data, { theme: makeTheme('light'), width: 700, head: 1, input: 0, token: 0, matrixMode: 'norms', projection: 'wq', interactive: true }).destroy();
+  assert.ok(made.length > 0 && made.every((k) => k === 1), `norms read of heads ${made.join(', ')}`);
 });
