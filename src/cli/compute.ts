@@ -36,9 +36,10 @@ export function computeReport(json: AttentionJson): string {
       out.push(table('scaled', t, t, h.scaled));
       out.push(table('weights (softmax)', t, t, h.weights));
       out.push(table('output (weights·V)', t, dims('o', h.dv), h.output));
-      if (h.valueNorms && h.norms) {
-        out.push(table('value norms ‖v W_O‖ (each key\'s value through this head\'s rows of W_O)', ['‖v W_O‖'], t, [h.valueNorms]));
-        out.push(table('value-weighted (weight × ‖v W_O‖), rows = queries, columns = keys', t, t, h.norms));
+      if (h.valueNorms) {
+        const norms = h.valueNorms;
+        out.push(table('value norms ‖v W_O‖ (each key\'s value through this head\'s rows of W_O)', ['‖v W_O‖'], t, [norms]));
+        out.push(table('value-weighted (weight × ‖v W_O‖), rows = queries, columns = keys', t, t, h.weights.map((row) => row.map((w, j) => w * norms[j]))));
       }
       out.push('');
     }

@@ -39,14 +39,14 @@ export const rolloutWork = (layers: number, n: number) => layers * n ** 3;
 
 /**
  * Numbers attn compute prints for a spec of these shapes (per input: its tokens; per head: d_k, d_v);
- * with W_O (`withOutput`) also each head's value norms and value-weighted attention (n + n²).
+ * with W_O (`withOutput`) also each head's value norms (n: the value-weighted n × n is α times them, left to the reader).
  */
 export function printedNumbers(dModel: number, tokensPerInput: readonly number[], heads: readonly { dk: number; dv: number }[], withOutput: boolean): number {
   let total = 0;
   for (const h of heads) total += dModel * (2 * h.dk + h.dv);
   for (const n of tokensPerInput) {
     total += n * dModel * (withOutput ? 2 : 1);
-    for (const h of heads) total += n * (2 * h.dk + 2 * h.dv) + 3 * n * n + (withOutput ? n + n * n : 0);
+    for (const h of heads) total += n * (2 * h.dk + 2 * h.dv) + 3 * n * n + (withOutput ? n : 0);
   }
   return total;
 }

@@ -61,14 +61,14 @@ test('a GPT-2 head with biases: the spec\'s ‖v_j W_O‖ is the head\'s ‖(x_j
     const want = lens.weights[i * 9 + j] * expected[j];
     assert.ok(Math.abs(head.norms!.data[i * 9 + j] - want) <= 1e-5 * Math.max(1, expected[j]), `norms[${i}][${j}]`);
   }
-  assert.equal(a.json!.inputs[0].heads[0].norms!.length, 9);
+  assert.ok(!('norms' in a.json!.inputs[0].heads[0]), 'the n × n is the weights times valueNorms, not printed twice');
   assert.equal(a.json!.inputs[0].heads[0].valueNorms!.length, 9);
 });
 
 test('a rotary head\'s lens has no W_O (its vectors are [q | k | v]): no value norms, rather than wrong ones', () => {
   const a = computeLens(fakeHeadLens({ n: 6, dModel: 8, headDim: 4, rotary: true, biases: false, seed: 9 }), 'llama');
   assert.equal(a.result!.inputs[0].heads[0].valueNorms, undefined);
-  assert.equal(a.json!.inputs[0].heads[0].norms, undefined);
+  assert.equal(a.json!.inputs[0].heads[0].valueNorms, undefined);
 });
 
 test('a real GPT-2 checkpoint\'s head in the lens: the spec\'s norms are the ones attn run --norms gives that layer and head', () => {

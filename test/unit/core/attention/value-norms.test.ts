@@ -52,9 +52,9 @@ test('two heads of d_v 2 and 3, causal: each head\'s ‖v_j W_O^h‖ and norms a
     assert.equal(head.valueNorms!.cols, 1);
     close(head.valueNorms!.data, expected.valueNorms, `head ${i} ‖v W_O‖`);
     close(head.norms!.data, expected.norms.flat(), `head ${i} norms`);
-    // The JSON of attn compute --json carries the same numbers, [key] and [query][key].
+    // attn compute --json carries ‖v W_O‖ per key; the value-weighted n × n is its weights times them.
     close(json.inputs[0].heads[i].valueNorms!, expected.valueNorms, `head ${i} JSON valueNorms`);
-    close(json.inputs[0].heads[i].norms!.flat(), expected.norms.flat(), `head ${i} JSON norms`);
+    close(json.inputs[0].heads[i].weights.flatMap((row, q) => row.map((w, j) => w * json.inputs[0].heads[i].valueNorms![j] + 0 * q)), expected.norms.flat(), `head ${i} JSON weights × valueNorms`);
     // A masked key (causal: j > i) has weight 0, so its norm is 0.
     assert.equal(head.norms!.data[0 * 5 + 4], 0);
     from += h.wv[0].length;
