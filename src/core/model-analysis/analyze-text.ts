@@ -86,7 +86,7 @@ export function analyzeText(m: LoadedModel, tokenizer: Tokenizer, text: string, 
   const t1read = performance.now();
   const decode = (id: number) => tokenizer.decodeOne(id);
 
-  const generated = generateIds(m, prompt.ids, generate, stop);
+  const generated = generateIds(m, prompt.ids, generate, onLayer);
   const ids = [...prompt.ids, ...generated];
   const pieces = [...prompt.pieces, ...generated.map((id) => tokenizer.pieceOf?.(id) ?? decode(id))];
   const tokens = [...prompt.tokens, ...generated.map(decode)];
