@@ -80,6 +80,8 @@ export function analyzeText(m: LoadedModel, tokenizer: Tokenizer, text: string, 
   const refusal = options.refuse?.(n) ?? runRefusal(m, n, budget - extra) ?? (generate > 0 ? runRefusal({ ...m, keep: true }, n, budget - extra) : undefined);
   if (refusal) throw new ModelError(extra > 0 ? `${refusal} (the analyses asked for take ${gb(extra)} of it)` : refusal);
   const stop = () => { if (options.stopped?.()) throw new RunStopped('the run was stopped'); };
+  // Called after each layer of every pass (each generation step, the run, the ablated, corrupted and
+  // patched runs) and each row of the logit lens: a cancelled run stops within one layer's work.
   const onLayer = (layer: number) => { options.onLayer?.(layer); stop(); };
   stop();
   const readMs = preloadFor(m, n, budget);
@@ -107,7 +109,7 @@ export function analyzeText(m: LoadedModel, tokenizer: Tokenizer, text: string, 
 
   const analyses: Analyses = {};
   if (norms) { analyses.norms = norms.norms; analyses.valueNorms = norms.valueNorms; }
-  if (lens) analyses.logitLens = lens.finish(decode);
+  if (lens) analyses.logitLens = lens.finish(decode, stop);
   if (attribution) analyses.attribution = attribution.finish(target!, contrast);
   const difference = (logits: Float64Array, t: number, k: number | null) => logits[t] - (k === null ? 0 : logits[k]);
   if (request.ablate) {
@@ -159,12 +161,11 @@ function patching(m: LoadedModel, ids: readonly number[], cleanOutputs: readonly
     for (let head = 0; head < c.heads; head++) {
       const patched = forward(c, m.names, m.weights, ids, {
         precision: m.precision, keepAttention: false, probe: patchProbe(layer, head, c.headDim, cleanOutputs[layer]),
-        start: { layer, residual: inputs.kept[layer] },
+        start: { layer, residual: inputs.kept[layer] }, onLayer,
       });
       row.push((metric(patched.logits) - mCorrupted) / span);
     }
     scores.push(row);
-    onLayer(layer);
   }
   return scores;
 }
