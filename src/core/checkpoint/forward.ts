@@ -275,15 +275,18 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
  * the final norm and the head as the pass's own last position gets them, every row in the same sums
  * (the float32 kernel's cells do not depend on how many rows it multiplies), handed to `each` one
  * row at a time so that no more than a block of rows' logits is held (a vocabulary of 150,000 is
- * 600 kB a row in float32).
+ * 600 kB a row in float32). A row whose logits are not finite is refused, `where` saying whose.
  */
-export function logitsOfRows(c: ModelConfig, num: Numeric, names: ModelNames, w: Weights, x: Rows, each: (row: number, logits: Float64Array) => void): void {
+export function logitsOfRows(c: ModelConfig, num: Numeric, names: ModelNames, w: Weights, x: Rows, each: (row: number, logits: Float64Array) => void, where = 'in the logits'): void {
   if (c.block.head === 'mlm' || names.head === undefined) throw new ModelError(`this ${c.type} model has no next-token head`);
   const E = c.dModel, head = w.matrix(names.head);
   const normed = norm(c, x, w, names.finalNorm!, names.finalNormBias);
   const finish = (logits: Float64Array) => {
     if (names.headBias !== undefined) addBias(logits, w.f32(names.headBias));
     if (c.softcap?.final !== undefined) softcapInto(logits, c.softcap.final);
+    // The run checked its own last row's logits; another row's (another position, an earlier
+    // layer's stream) can still pass float32's range in the head's product.
+    if (!allFinite(logits)) throw w.nonFinite([names.head, names.headBias, names.finalNorm, names.finalNormBias], where);
     return logits;
   };
   if (num.precision === 'f64') {

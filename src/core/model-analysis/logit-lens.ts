@@ -33,12 +33,12 @@ export function lensProbe(c: ModelConfig, names: ModelNames, w: Weights, precisi
     },
     finish(decodeOne, onRow) {
       const num = numeric(precision);
-      return after.map(({ data, rows }) => {
+      return after.map(({ data, rows }, layer) => {
         const top: NextToken[][] = [];
         logitsOfRows(c, num, names, w, { rows, cols: c.dModel, data }, (row, logits) => {
           top[row] = topNext(logits, 5, decodeOne);
           onRow?.();
-        });
+        }, `in the logit lens after layer ${layer + 1}`);
         return top;
       });
     },
