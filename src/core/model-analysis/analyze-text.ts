@@ -63,7 +63,7 @@ export function analyzeText(m: LoadedModel, tokenizer: Tokenizer, text: string, 
   const prompt = tokenizeFor(m, tokenizer, text, options);
   const target = request.target !== undefined ? tokenArgument(request.target, tokenizer, c.vocab, 'the target token') : undefined;
   const contrast = request.contrast !== undefined ? tokenArgument(request.contrast, tokenizer, c.vocab, 'the contrast token') : null;
-  const corrupted = request.patchFrom !== undefined ? tokenizeFor(m, tokenizer, request.patchFrom, options) : undefined;
+  const corrupted = request.patchFrom !== undefined ? tokenizeCorrupted(m, tokenizer, request.patchFrom, options) : undefined;
   if (corrupted && corrupted.ids.length !== prompt.ids.length) {
     throw new ModelError(`the text to patch from is ${corrupted.ids.length} tokens and the text is ${prompt.ids.length}: patching needs two texts of the same number of tokens`);
   }
@@ -140,6 +140,16 @@ export function analyzeText(m: LoadedModel, tokenizer: Tokenizer, text: string, 
     timings: { loadMs: readMs, tokenizeMs: t1 - t0, forwardMs: t2 - t1read },
     analyses,
   };
+}
+
+/** The text to patch from tokenized as the text is, its refusals naming it (not "the text", which is --text's). */
+function tokenizeCorrupted(m: LoadedModel, tokenizer: Tokenizer, text: string, options: RunOptions): ReturnType<typeof tokenizeFor> {
+  try {
+    return tokenizeFor(m, tokenizer, text, options);
+  } catch (e) {
+    if (e instanceof ModelError && e.message.startsWith('the text ')) throw new ModelError(`the text to patch from ${e.message.slice('the text '.length)}`);
+    throw e;
+  }
 }
 
 /**

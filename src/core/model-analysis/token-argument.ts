@@ -35,8 +35,8 @@ function ownIds(tokenizer: Tokenizer, text: string): { ids: number[]; cut: boole
   const ids = tokenizer.encode(text, LIMIT + 1).ids;
   const added = tokenizer.encode('').ids;
   if (ids.length > LIMIT) {
-    const before = added.findIndex((id, i) => ids[i] !== id);
-    return { ids: ids.slice(before < 0 ? added.length : before), cut: true };
+    const found = added.findIndex((id, i) => ids[i] !== id), before = found < 0 ? added.length : found;
+    return { ids: ids.slice(before, before + LIMIT), cut: true };
   }
   // The added ids split between the start and the end (BOS alone; CLS … SEP): the split that matches.
   for (let before = added.length; before >= 0; before--) {
