@@ -58,7 +58,7 @@ export function analysisBytes(c: ModelConfig, n: number, request: AnalysisReques
 export function analyzeText(m: LoadedModel, tokenizer: Tokenizer, text: string, request: AnalysisRequest, options: RunOptions = {}): AnalyzedRun {
   const refused = analysisRefusal(m, request);
   if (refused) throw new ModelError(refused);
-  const c = m.config, names = m.names, w = m.weights, num = numeric(m.precision);
+  const c = m.config, names = m.names, w = m.weights;
   const t0 = performance.now();
   const prompt = tokenizeFor(m, tokenizer, text, options);
   const target = request.target !== undefined ? tokenArgument(request.target, tokenizer, c.vocab, 'the target token') : undefined;
@@ -74,11 +74,8 @@ export function analyzeText(m: LoadedModel, tokenizer: Tokenizer, text: string, 
   }
   const t1 = performance.now();
   const budget = options.budget ?? DEFAULT_RUN_BYTES;
-  const extra = analysisBytes(c, n, request, num.bytes);
-  const gb = (bytes: number) => `${(bytes / 2 ** 30).toFixed(2)} GB`;
-  if (extra >= budget) throw new ModelError(`the analyses asked for over ${n} tokens take about ${gb(extra)}, over the run's budget of ${gb(budget)}: use --max-tokens to keep fewer tokens`);
-  const refusal = options.refuse?.(n) ?? runRefusal(m, n, budget - extra) ?? (generate > 0 ? runRefusal({ ...m, keep: true }, n, budget - extra) : undefined);
-  if (refusal) throw new ModelError(extra > 0 ? `${refusal} (the analyses asked for take ${gb(extra)} of it)` : refusal);
+  const refusal = refusalAt(m, request, n, options);
+  if (refusal) throw new ModelError(withMostTokens(refusal, m, request, prompt.ids.length, generate, options));
   const stop = () => { if (options.stopped?.()) throw new RunStopped('the run was stopped'); };
   // Called after each layer of every pass (each generation step, the run, the ablated, corrupted and
   // patched runs) and each row of the logit lens: a cancelled run stops within one layer's work.
@@ -140,6 +137,34 @@ export function analyzeText(m: LoadedModel, tokenizer: Tokenizer, text: string, 
     timings: { loadMs: readMs, tokenizeMs: t1 - t0, forwardMs: t2 - t1read },
     analyses,
   };
+}
+
+const gb = (bytes: number) => `${(bytes / 2 ** 30).toFixed(2)} GB`;
+
+/** Why a run of n tokens with the analyses of `request` cannot be made (memory, the caller's own refusal), or undefined. */
+function refusalAt(m: LoadedModel, request: AnalysisRequest, n: number, options: RunOptions): string | undefined {
+  const budget = options.budget ?? DEFAULT_RUN_BYTES;
+  const extra = analysisBytes(m.config, n, request, numeric(m.precision).bytes);
+  if (extra >= budget) return `the analyses asked for over ${n} tokens take about ${gb(extra)}, over the run's budget of ${gb(budget)}: use --max-tokens to keep fewer tokens`;
+  const own = options.refuse?.(n);
+  if (own !== undefined) return own;
+  // The memory the analyses take is said beside the run's (not beside the caller's refusal, which is of something else).
+  const refusal = runRefusal(m, n, budget - extra) ?? (request.generate ? runRefusal({ ...m, keep: true }, n, budget - extra) : undefined);
+  return refusal && extra > 0 ? `${refusal} (the analyses asked for take ${gb(extra)} of it)` : refusal;
+}
+
+/**
+ * `refusal`'s advice made the number of the text's tokens that runs with the analyses and the
+ * generated tokens (the run's own refusal names the most tokens of a plain run, which counts neither
+ * and has the generated ones in it): the most tokens of the text, from `prompt`, that the same checks
+ * let run; "generate fewer tokens" where not one does.
+ */
+function withMostTokens(refusal: string, m: LoadedModel, request: AnalysisRequest, prompt: number, generate: number, options: RunOptions): string {
+  let fits = 0;
+  for (let step = 2 ** Math.ceil(Math.log2(prompt)); step >= 1; step >>= 1) if (fits + step < prompt && refusalAt(m, request, fits + step + generate, options) === undefined) fits += step;
+  const advice = fits > 0 ? `use --max-tokens ${fits} or fewer` : generate > 0 ? 'generate fewer tokens' : undefined;
+  if (advice === undefined) return refusal;
+  return /use --max-tokens (\d+ or fewer|to keep fewer tokens)/.test(refusal) ? refusal.replace(/use --max-tokens (\d+ or fewer|to keep fewer tokens)/, advice) : refusal;
 }
 
 /** The text to patch from tokenized as the text is, its refusals naming it (not "the text", which is --text's). */

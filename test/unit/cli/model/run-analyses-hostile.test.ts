@@ -138,6 +138,8 @@ test('--json with --norms prints twice the numbers: its budget names the most to
   const text = ' cat'.repeat(1001);
   await refused(1, /^attn run --json's output of 2 × 2 layers × 4 heads × 1001² weights and norms needs 16\.0 million numbers, over the budget of 16\.0 million: use --max-tokens 1000 or fewer/, dir, '--text', text, '--json', '--norms');
   assert.equal(jsonRefusal(2, 4, 1000, 2), undefined);
+  // The generated tokens are printed too: the number named is of the text's tokens, 1,000 less 20.
+  await refused(1, /× 1010² weights and norms needs .*: use --max-tokens 980 or fewer, or --out FILE\.safetensors without --json$/, dir, '--text', ' cat'.repeat(990), '--json', '--norms', '--generate', '20');
   // Without the norms the same text prints (8 million numbers): refused only past 1,414 tokens.
   assert.equal(jsonRefusal(2, 4, 1001), undefined);
 });
