@@ -19,7 +19,7 @@ import { ablationProbe, keeper, patchProbe, together } from './interventions.js'
 import { lensProbe } from './logit-lens.js';
 import { normsProbe } from './norms.js';
 import { tokenArgument } from './token-argument.js';
-import type { Ablation, AnalysisRequest, Analyses } from './types.js';
+import { ABLATION_MODES, type Ablation, type AnalysisRequest, type Analyses } from './types.js';
 
 export interface AnalyzedRun extends RunResult {
   analyses: Analyses;
@@ -40,6 +40,10 @@ export function analysisRefusal(m: LoadedModel, request: AnalysisRequest): strin
   if (request.contrast !== undefined && request.target === undefined) return 'a contrast token needs a target token: the logit difference is target − contrast';
   if (request.patchFrom !== undefined && (request.target === undefined || request.contrast === undefined)) return 'patching scores the target − contrast logit difference: give both a target and a contrast token';
   if (request.patchFrom !== undefined && request.generate) return 'patching compares two texts of the same tokens: it cannot be combined with generation';
+  // The editor and specs pass heads as numbers: one past the layer's heads would be another row's head 0.
+  const outside = request.ablate?.heads.find(({ layer, head }) => !Number.isInteger(layer) || !Number.isInteger(head) || layer < 0 || layer >= c.layers || head < 0 || head >= c.heads);
+  if (outside) return `cannot ablate head ${outside.layer + 1}.${outside.head + 1}: the model has layers 1 to ${c.layers} of heads 1 to ${c.heads}`;
+  if (request.ablate && !ABLATION_MODES.includes(request.ablate.mode)) return `an ablation is ${ABLATION_MODES.join(' or ')}, not ${JSON.stringify(String(request.ablate.mode)).slice(0, 40)}`;
   if (request.generate !== undefined && (!Number.isInteger(request.generate) || request.generate < 0 || request.generate > MAX_GENERATED)) return `generation takes a whole number of tokens from 0 to ${MAX_GENERATED}`;
   return undefined;
 }
