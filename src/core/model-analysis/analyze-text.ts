@@ -56,6 +56,9 @@ export function analysisBytes(c: ModelConfig, n: number, request: AnalysisReques
   if (request.logitLens) extra += L * n * E * bytes + 2 ** 23 * 4 + c.vocab * 8 * 2;
   if (request.ablate) extra += n * E * bytes + L * H * n * n * 4;
   if (request.patchFrom !== undefined) extra += L * n * (E + Z) * bytes + L * H * n * n * 4;
+  // The norms and the attribution read a layer's W_O whole, widened (float32; float64 from a float32
+  // copy) and again as each head's rows: 8 or 20 bytes a number of W_O (a 70B model's: 1.3 GB in float64).
+  if (request.norms || request.target !== undefined) extra += Z * E * (bytes === 8 ? 4 + 8 + 8 : 4 + 4);
   return extra;
 }
 

@@ -50,3 +50,11 @@ test('where not one token of the text runs beside the generated ones, the refusa
   const refuse = (n: number) => (n > 40 ? `too many: use --max-tokens 40 or fewer` : undefined);
   assert.throws(() => analyzeText(m, tokenizer, TEXT, { generate: 60 }, { refuse }), (e: Error) => e.message === 'too many: generate fewer tokens');
 });
+
+test('the norms and the attribution count a layer\'s W_O as they read it: widened whole, then each head\'s rows', () => {
+  const c = m.config, wo = c.heads * c.headDim * c.dModel;
+  for (const request of [{ norms: true }, { target: '3' }] as AnalysisRequest[]) {
+    assert.ok(analysisBytes(c, 1, request, 4) >= wo * 8, JSON.stringify(request));
+    assert.ok(analysisBytes(c, 1, request, 8) >= wo * 20, JSON.stringify(request));
+  }
+});
