@@ -5,10 +5,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forward } from '../../../../src/core/checkpoint/forward.js';
-import { loadModel } from '../../../../src/core/checkpoint/model.js';
+import { loadModel, type LoadedModel } from '../../../../src/core/checkpoint/model.js';
+import type { Precision } from '../../../../src/core/checkpoint/precision.js';
 import { ModelError } from '../../../../src/core/checkpoint/error.js';
 import { keeper } from '../../../../src/core/model-analysis/interventions.js';
-import { GPT2_CONFIG, QWEN3_CONFIG, tinyCheckpoint } from '../../../support/tiny-checkpoint.js';
+import { GPT2_CONFIG, PHI3_MINI_4K_CONFIG, PYTHIA_70M_CONFIG, QWEN3_CONFIG, tinyCheckpoint } from '../../../support/tiny-checkpoint.js';
+import { generated, loadFolder, referenceScript } from '../../../support/torch-reference.js';
 
 const IDS = [1, 17, 5, 5, 39, 0, 12, 8, 3, 21];
 
@@ -46,21 +48,32 @@ test('a kept run without attention is not joined into a run that shows attention
   }
 });
 
-test('a run started at a layer from a kept residual stream gives a whole run\'s bits, in float32 and float64', () => {
+/** Every layer a run can start at, from the whole run's kept residual stream: the same logits and later attention, bit for bit. */
+function startsLikeWhole(m: LoadedModel, precision: Precision, what: string) {
+  const c = m.config;
+  const inputs = keeper('layerInput');
+  const whole = forward(c, m.names, m.weights, IDS, { precision, probe: inputs.probe });
+  for (let layer = 0; layer <= c.layers; layer++) {
+    const started = forward(c, m.names, m.weights, IDS, { precision, start: { layer, residual: inputs.kept[layer] } });
+    assert.deepEqual(started.logits, whole.logits, `${what} ${precision} from layer ${layer}`);
+    for (let l = layer; l < c.layers; l++) assert.deepEqual(started.attention[l], whole.attention[l]);
+    for (let l = 0; l < layer; l++) assert.equal(started.attention[l].length, 0);
+  }
+}
+
+test('a run started at a layer gives a whole run\'s bits, in float32 and float64: Conv1D, grouped heads, a parallel block, fused projections', () => {
   for (const precision of ['f32', 'f64'] as const) {
-    for (const config of [GPT2_CONFIG, QWEN3_CONFIG]) {
-      const m = model(config);
-      const c = m.config;
-      const inputs = keeper('layerInput');
-      const whole = forward(c, m.names, m.weights, IDS, { precision, probe: inputs.probe });
-      for (let layer = 0; layer <= c.layers; layer++) {
-        const started = forward(c, m.names, m.weights, IDS, { precision, start: { layer, residual: inputs.kept[layer] } });
-        assert.deepEqual(started.logits, whole.logits, `${precision} ${c.type} from layer ${layer}`);
-        for (let l = layer; l < c.layers; l++) assert.deepEqual(started.attention[l], whole.attention[l]);
-        for (let l = 0; l < layer; l++) assert.equal(started.attention[l].length, 0);
-      }
+    for (const config of [GPT2_CONFIG, QWEN3_CONFIG, PYTHIA_70M_CONFIG, PHI3_MINI_4K_CONFIG]) {
+      const { configText, tensors } = tinyCheckpoint(config, 7);
+      startsLikeWhole(loadModel(configText, tensors), precision, JSON.stringify(config).slice(0, 30));
     }
   }
+});
+
+test('Gemma 2 and 3 (sandwich norms, alternating sliding layers, a final softcap): a run started at a layer gives a whole run\'s bits', () => {
+  const { root, cases } = generated(referenceScript('gemma'));
+  assert.ok(cases.length > 0);
+  for (const name of cases) for (const precision of ['f32', 'f64'] as const) startsLikeWhole(loadFolder(`${root}/${name}`, precision), precision, name);
 });
 
 test('a run started after the layer it is asked to capture says so', () => {
