@@ -88,7 +88,8 @@ export function analyzeText(m: LoadedModel, tokenizer: Tokenizer, text: string, 
   // patched runs) and each row of the logit lens: a cancelled run stops within one layer's work.
   const onLayer = (layer: number) => { options.onLayer?.(layer); stop(); };
   stop();
-  const readMs = preloadFor(m, n, budget);
+  // Every weight read first only where they fit beside the analyses' own memory too.
+  const readMs = preloadFor(m, n, budget - analysisBytes(c, n, request, numeric(m.precision).bytes));
   const t1read = performance.now();
   const decode = (id: number) => tokenizer.decodeOne(id);
 

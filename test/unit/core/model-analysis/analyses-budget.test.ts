@@ -58,3 +58,18 @@ test('the norms and the attribution count a layer\'s W_O as they read it: widene
     assert.ok(analysisBytes(c, 1, request, 8) >= wo * 20, JSON.stringify(request));
   }
 });
+
+test('a preloading model reads every weight first only where they fit beside the analyses\' memory', () => {
+  const request: AnalysisRequest = { ablate: { heads: [{ layer: 1, head: 0 }], labels: ['2.1'], mode: 'zero' } };
+  const preloading = () => loadModel(configText, tensors, { precision: 'f32', preload: true });
+  const n = 200, extra = analysisBytes(m.config, n, request, 4);
+  // Room for the run with every weight held, but not for that and the analyses; room for the run that reads each weight as it goes and the analyses.
+  const budget = runBytes({ ...m, keep: true }, n) + 1;
+  assert.ok(runBytes(m, n) + extra <= budget && runBytes({ ...m, keep: true }, n) + extra > budget);
+  const held = preloading();
+  analyzeText(held, tokenizer, TEXT, {}, { budget });
+  const all = held.weights.bytes;
+  const streamed = preloading();
+  analyzeText(streamed, tokenizer, TEXT, request, { budget });
+  assert.ok(streamed.weights.bytes < all, `${streamed.weights.bytes} bytes held, every weight is ${all}`);
+});
