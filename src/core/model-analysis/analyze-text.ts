@@ -57,8 +57,10 @@ export function analysisBytes(c: ModelConfig, n: number, request: AnalysisReques
   if (request.ablate) extra += n * E * bytes + L * H * n * n * 4;
   if (request.patchFrom !== undefined) extra += L * n * (E + Z) * bytes + L * H * n * n * 4;
   // The norms and the attribution read a layer's W_O whole, widened (float32; float64 from a float32
-  // copy) and again as each head's rows: 8 or 20 bytes a number of W_O (a 70B model's: 1.3 GB in float64).
-  if (request.norms || request.target !== undefined) extra += Z * E * (bytes === 8 ? 4 + 8 + 8 : 4 + 4);
+  // copy) and again as each head's rows: 8 bytes a number of W_O for float32 norms, 20 for float64
+  // norms and for the attribution, always float64 (a 70B model's 8,192² W_O: 1.3 GB).
+  const wide = request.target !== undefined || (request.norms && bytes === 8) ? 4 + 8 + 8 : request.norms ? 4 + 4 : 0;
+  extra += Z * E * wide;
   return extra;
 }
 

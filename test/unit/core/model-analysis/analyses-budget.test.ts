@@ -53,10 +53,10 @@ test('where not one token of the text runs beside the generated ones, the refusa
 
 test('the norms and the attribution count a layer\'s W_O as they read it: widened whole, then each head\'s rows', () => {
   const c = m.config, wo = c.heads * c.headDim * c.dModel;
-  for (const request of [{ norms: true }, { target: '3' }] as AnalysisRequest[]) {
-    assert.ok(analysisBytes(c, 1, request, 4) >= wo * 8, JSON.stringify(request));
-    assert.ok(analysisBytes(c, 1, request, 8) >= wo * 20, JSON.stringify(request));
-  }
+  assert.ok(analysisBytes(c, 1, { norms: true }, 4) >= wo * 8);
+  assert.ok(analysisBytes(c, 1, { norms: true }, 8) >= wo * 20);
+  // The attribution reads W_O in float64 whatever the run's precision.
+  for (const bytes of [4, 8]) assert.ok(analysisBytes(c, 1, { target: '3' }, bytes) >= wo * 20);
 });
 
 test('a preloading model reads every weight first only where they fit beside the analyses\' memory', () => {
