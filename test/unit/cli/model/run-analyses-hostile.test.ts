@@ -112,7 +112,7 @@ test('every analysis at once, in both precisions: --json holds no null (no NaN o
   assertNoNull(JSON.parse(generated.out));
 });
 
-test('an encoder runs --norms and refuses, in one line, each analysis that reads a next token', async () => {
+test('an encoder, with or without its head, runs --norms and refuses, in one line, each analysis that reads a next token', async () => {
   const tokenizer = encoderTokenizer('bert');
   const dir = writeEncoder(join(scratch, 'bert'), tinyCheckpoint({ ...BERT_CONFIG, vocab_size: tokenizer.vocabSize }, 3) as { configText: string; tensors: Map<string, TensorRef> });
   writeFileSync(join(dir, 'tokenizer.json'), tokenizer.text);
@@ -126,6 +126,17 @@ test('an encoder runs --norms and refuses, in one line, each analysis that reads
   assert.equal(json.norms.length, 2);
   assert.equal(json.norms[0][0].length, json.ids.length);
   assertNoNull(json);
+  // Saved without its masked-token head: the norms need none, and the note says why there is no guess.
+  const headless = tinyCheckpoint({ ...BERT_CONFIG, vocab_size: tokenizer.vocabSize }, 3);
+  for (const name of [...headless.tensors.keys()]) if (name.startsWith('cls.')) headless.tensors.delete(name);
+  const bare = writeEncoder(join(scratch, 'bert-headless'), headless as { configText: string; tensors: Map<string, TensorRef> });
+  writeFileSync(join(bare, 'tokenizer.json'), tokenizer.text);
+  const normsOnly = await attn('run', bare, '--text', text, '--norms', '--json');
+  assert.equal(normsOnly.code, 0, normsOnly.err);
+  const parsed = JSON.parse(normsOnly.out) as { norms: number[][][][]; note: string };
+  assert.equal(parsed.norms.length, 2);
+  assert.match(parsed.note, /saved without its masked-token head/);
+  await refused(1, /^this bert model is an encoder: it predicts no next token, so the logit lens cannot be computed/, bare, '--text', text, '--logit-lens');
 });
 
 test('--json with --norms prints twice the numbers: its budget names the most tokens that fit both', async () => {
