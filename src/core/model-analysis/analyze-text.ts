@@ -25,8 +25,11 @@ export interface AnalyzedRun extends RunResult {
   analyses: Analyses;
 }
 
-/** A kept model's last unablated run, what its ablation toggles start from. */
+/** A kept model's last unablated run (LoadedModel.analysisKept), what its ablation toggles start from. */
 interface BaseRun {
+  /** The prompt's ids and the tokens generated after them (a toggle does not generate them again). */
+  prompt: readonly number[];
+  generated: readonly number[];
   ids: readonly number[];
   precision: Precision;
   logits: Float64Array;
@@ -35,9 +38,6 @@ interface BaseRun {
   inputs: Floats[];
   attribution: AttributionProbe;
 }
-
-/** One per kept model (the editor's), let go with it. */
-const BASES = new WeakMap<LoadedModel, BaseRun>();
 
 const sameIds = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((id, i) => id === b[i]);
 
@@ -111,7 +111,10 @@ export function analyzeText(m: LoadedModel, tokenizer: Tokenizer, text: string, 
   const t1read = performance.now();
   const decode = (id: number) => tokenizer.decodeOne(id);
 
-  const generated = generateIds(m, prompt.ids, generate, onLayer);
+  const remember = m.keep && request.ablate !== undefined;
+  const cached = remember ? m.analysisKept as BaseRun | undefined : undefined;
+  const sameGeneration = cached && cached.precision === m.precision && sameIds(cached.prompt, prompt.ids) && cached.generated.length === generate;
+  const generated = sameGeneration ? [...cached.generated] : generateIds(m, prompt.ids, generate, onLayer);
   const ids = [...prompt.ids, ...generated];
   const pieces = [...prompt.pieces, ...generated.map((id) => tokenizer.pieceOf?.(id) ?? decode(id))];
   const tokens = [...prompt.tokens, ...generated.map(decode)];
@@ -120,8 +123,6 @@ export function analyzeText(m: LoadedModel, tokenizer: Tokenizer, text: string, 
   // every layer's input and the attribution's parts, so the next toggle on the same ids runs only
   // the ablated layers.
   const firstAblated = request.ablate && request.ablate.heads.length > 0 ? Math.min(...request.ablate.heads.map((h) => h.layer)) : undefined;
-  const remember = m.keep && request.ablate !== undefined;
-  const cached = remember ? BASES.get(m) : undefined;
   const reusable = cached && !request.norms && !request.logitLens && !corrupted && cached.precision === m.precision && sameIds(cached.ids, ids) ? cached : undefined;
   const norms = request.norms ? normsProbe(c, names, w, n, m.precision) : undefined;
   const lens = request.logitLens ? lensProbe(c, names, w, m.precision) : undefined;
@@ -134,7 +135,7 @@ export function analyzeText(m: LoadedModel, tokenizer: Tokenizer, text: string, 
   } else {
     const probes = [norms?.probe, lens?.probe, attribution?.probe, inputs?.probe, clean?.probe].filter((p): p is ForwardProbe => p !== undefined);
     out = forward(c, names, w, ids, { precision: m.precision, onLayer, ...(probes.length ? { probe: together(probes) } : {}) });
-    if (remember) BASES.set(m, { ids, precision: m.precision, logits: out.logits, attention: out.attention, inputs: inputs!.kept, attribution: attribution! });
+    m.analysisKept = remember ? { prompt: prompt.ids, generated, ids, precision: m.precision, logits: out.logits, attention: out.attention, inputs: inputs!.kept, attribution: attribution! } satisfies BaseRun : undefined;
   }
   const layerInputs = reusable?.inputs ?? inputs?.kept;
   const next = out.logits.length > 0 ? topNext(out.logits, 5, decode) : [];
