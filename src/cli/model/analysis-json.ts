@@ -21,7 +21,7 @@ export function analysisJson(a: Analyses, heads: number, n: number): Record<stri
 export function analysisLines(a: Analyses, decode: (id: number) => string): string[] {
   const lines: string[] = [];
   const fixed = (v: number) => v.toFixed(4);
-  if (a.generated) lines.push(`generated: ${a.generated.map((g) => JSON.stringify(g.token)).join(' ')}`);
+  if (a.generated) lines.push(`generated: ${a.generated.length > 0 ? a.generated.map((g) => JSON.stringify(g.token)).join(' ') : 'no tokens'}`);
   if (a.norms) lines.push(`value-weighted norms: ${a.norms.length} layers (in --json)`);
   if (a.logitLens) a.logitLens.forEach((layer, l) => lines.push(`after layer ${l + 1}, last position: ${layer[layer.length - 1].map((t) => `${JSON.stringify(t.token)} ${fixed(t.p)}`).join(', ')}`));
   if (a.attribution) {

@@ -104,7 +104,7 @@ export interface ForwardOptions {
   onLayer?: (layer: number) => void;
   /** The last run's keys and values: positions its ids share with these are not computed again. */
   reuse?: KeptRun;
-  /** Return this run's keys and values (`kept`) for the next run. */
+  /** Return this run's keys and values (`kept`) for the next run; not with `probe` or `start` (their keys are not a plain run's). */
   keep?: boolean;
   /** The numeric form: 'f32' (the default) or 'f64' (the exact mode). */
   precision?: Precision;
@@ -116,7 +116,10 @@ export interface ForwardOptions {
    * head) starts where they part. Computes every position.
    */
   start?: { layer: number; residual: Floats };
-  /** false: keep no attention (empty arrays), for a run read only for its logits. */
+  /**
+   * false: keep no attention (empty arrays), for a run read only for its logits; its kept run (with
+   * `keep`) then holds none either and serves as `reuse` only to a run that keeps none.
+   */
   keepAttention?: boolean;
 }
 
@@ -151,8 +154,15 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
   const num = numeric(options.precision ?? 'f32');
   const { probe, start } = options;
   if (start && (!Number.isInteger(start.layer) || start.layer < 0 || start.layer > c.layers || start.residual.length !== n * c.dModel)) throw new ModelError(`a run cannot start at layer ${start.layer} from ${start.residual.length} numbers`);
-  const reuse = options.capture || probe || start || bidirectional || options.reuse?.precision !== num.precision || !sameLayerFrequencies(options.reuse?.frequencies, frequencies) ? undefined : options.reuse;
-  const keep = options.keep && !bidirectional;
+  if (start && options.capture && options.capture.layer < start.layer) throw new ModelError(`a run started at layer ${start.layer + 1} cannot capture layer ${options.capture.layer + 1}`);
+  const keepAttention = options.keepAttention ?? true;
+  // A kept run without its attention (keepAttention false) serves only a run that keeps none either:
+  // joined with it, the shared rows would be empty.
+  const attentionKept = !keepAttention || (options.reuse?.attention.every((a) => a.length > 0) ?? false);
+  const reuse = options.capture || probe || start || bidirectional || !attentionKept || options.reuse?.precision !== num.precision || !sameLayerFrequencies(options.reuse?.frequencies, frequencies) ? undefined : options.reuse;
+  // Kept keys must be the plain run's of every layer: a started run has none before its layer, and a
+  // probe may rewrite heads' outputs, which changes every later layer's keys and values.
+  const keep = options.keep && !bidirectional && !probe && !start;
   // The first position computed: after the shared prefix, and never past the last position.
   const p = reuse ? Math.min(sharedPrefix(reuse.ids, ids), n - 1) : 0;
   const rows = n - p;
@@ -172,7 +182,6 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     x = embed(c, num, names, w, table, ids, p);
     stage(x.data, [names.embed, names.positions, names.tokenType, names.embedNorm, names.embedNormBias], 'in the embeddings');
   }
-  const keepAttention = options.keepAttention ?? true;
   // One table per distinct frequency array (a layer's base and scaling), made when first read.
   const made = new Map<Float64Array, { cos: Float64Array; sin: Float64Array }>();
   const ropeOf = (layer: number) => {
@@ -214,7 +223,8 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     probe?.values?.(layer, v);
     const onHead = probe?.headWeights ? (head: number, data: Floats) => probe.headWeights!(layer, head, data) : undefined;
     const mixed = attend(c, layer, q, k, v, p, weights, recorded, onHead);
-    attention.push(reuse && p > 0 ? joinedAttention(reuse.attention[layer], reuse.ids.length, weights, H, n, p) : weights);
+    // Without attention kept, the shared rows are not joined (H · n² copied a layer, each step of a generation).
+    attention.push(reuse && p > 0 && keepAttention ? joinedAttention(reuse.attention[layer], reuse.ids.length, weights, H, n, p) : weights);
     probe?.headOutputs?.(layer, mixed);
     if (capturing) {
       // The recording is float64 whatever the precision (the lens's form), widened exactly.
@@ -265,15 +275,18 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
  * the final norm and the head as the pass's own last position gets them, every row in the same sums
  * (the float32 kernel's cells do not depend on how many rows it multiplies), handed to `each` one
  * row at a time so that no more than a block of rows' logits is held (a vocabulary of 150,000 is
- * 600 kB a row in float32).
+ * 600 kB a row in float32). A row whose logits are not finite is refused, `where` saying whose.
  */
-export function logitsOfRows(c: ModelConfig, num: Numeric, names: ModelNames, w: Weights, x: Rows, each: (row: number, logits: Float64Array) => void): void {
+export function logitsOfRows(c: ModelConfig, num: Numeric, names: ModelNames, w: Weights, x: Rows, each: (row: number, logits: Float64Array) => void, where = 'in the logits'): void {
   if (c.block.head === 'mlm' || names.head === undefined) throw new ModelError(`this ${c.type} model has no next-token head`);
   const E = c.dModel, head = w.matrix(names.head);
   const normed = norm(c, x, w, names.finalNorm!, names.finalNormBias);
   const finish = (logits: Float64Array) => {
     if (names.headBias !== undefined) addBias(logits, w.f32(names.headBias));
     if (c.softcap?.final !== undefined) softcapInto(logits, c.softcap.final);
+    // The run checked its own last row's logits; another row's (another position, an earlier
+    // layer's stream) can still pass float32's range in the head's product.
+    if (!allFinite(logits)) throw w.nonFinite([names.head, names.headBias, names.finalNorm, names.finalNormBias], where);
     return logits;
   };
   if (num.precision === 'f64') {

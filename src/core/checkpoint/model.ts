@@ -36,6 +36,11 @@ export interface LoadedModel {
   preload?: boolean;
   /** The last run's keys, values and attention, when `keep`: the next run reuses its shared prefix. */
   kept?: KeptRun;
+  /**
+   * What the analyses keep of a kept model's last run for the next on the same text (core/model-analysis:
+   * an ablation toggle starts from it); let go by any plain run, so it is never held past its text.
+   */
+  analysisKept?: unknown;
 }
 
 export interface LoadOptions {
@@ -144,6 +149,7 @@ export interface RunOptions {
  */
 export function runText(m: LoadedModel, tokenizer: Tokenizer, text: string, options: RunOptions = {}): RunResult {
   const t0 = performance.now();
+  m.analysisKept = undefined;
   const { ids, pieces, tokens } = tokenizeFor(m, tokenizer, text, options);
   const t1 = performance.now();
   const refusal = options.refuse?.(ids.length) ?? runRefusal(m, ids.length, options.budget ?? DEFAULT_RUN_BYTES);

@@ -4,17 +4,21 @@
 import type { LoadedModel } from '../checkpoint/model.js';
 import { forward } from '../checkpoint/forward.js';
 
-/** The `count` ids greedy decoding appends to `ids`. `onStep` is called after each (a caller stops by throwing). */
-export function generateIds(m: LoadedModel, ids: readonly number[], count: number, onStep?: () => void): number[] {
+/**
+ * The `count` ids greedy decoding appends to `ids`. `onLayer` is called after each layer of each
+ * step (a caller stops by throwing: the first step alone runs the whole prompt). The steps keep no
+ * attention (the run over prompt + generated that follows has it): joining a step's new row to the
+ * kept rows copies every head's n² weights a layer, which made N steps cost N · layers · heads · n².
+ */
+export function generateIds(m: LoadedModel, ids: readonly number[], count: number, onLayer?: (layer: number) => void): number[] {
   const all = [...ids], made: number[] = [];
   let kept;
   for (let step = 0; step < count; step++) {
-    const out = forward(m.config, m.names, m.weights, all, { precision: m.precision, keep: true, ...(kept ? { reuse: kept } : {}) });
+    const out = forward(m.config, m.names, m.weights, all, { precision: m.precision, keep: true, keepAttention: false, ...(kept ? { reuse: kept } : {}), ...(onLayer ? { onLayer } : {}) });
     kept = out.kept;
     const id = argmax(out.logits);
     all.push(id);
     made.push(id);
-    onStep?.();
   }
   return made;
 }

@@ -12,6 +12,10 @@ export function parseHeads(text: string, layers: number, heads: number): { heads
     const layer = Number(m[1]), head = Number(m[2]);
     if (layer < 1 || layer > layers) return { error: `${label}: layer ${layer} is not one of the model's layers 1 to ${layers}` };
     if (head < 1 || head > heads) return { error: `${label}: head ${head} is not one of each layer's heads 1 to ${heads}` };
+    // Named twice, a head would be ablated twice: a mean ablation's second mean is of the first's
+    // constant, which float64 sums do not give back bit for bit.
+    const again = out.findIndex((h) => h.layer === layer - 1 && h.head === head - 1);
+    if (again >= 0) return { error: `${label} names head ${layer}.${head} again (${labels[again]}): name each head once` };
     out.push({ layer: layer - 1, head: head - 1 });
   }
   return { heads: out, labels };

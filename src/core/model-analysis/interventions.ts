@@ -11,7 +11,8 @@ import type { AblationMode, HeadRef } from './types.js';
 export function ablationProbe(heads: readonly HeadRef[], mode: AblationMode, headDim: number): ForwardProbe {
   return {
     headOutputs(layer, z) {
-      for (const { head } of heads.filter((h) => h.layer === layer)) {
+      // Each head once, however often it is listed (a second mean of a constant is not it, bit for bit).
+      for (const head of new Set(heads.filter((h) => h.layer === layer).map((h) => h.head))) {
         const from = head * headDim;
         for (let d = from; d < from + headDim; d++) {
           let value = 0;

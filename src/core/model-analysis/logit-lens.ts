@@ -14,8 +14,12 @@ import type { Weights } from '../checkpoint/weights.js';
 
 export interface LensProbe {
   probe: ForwardProbe;
-  /** [layer][position]: the five most likely tokens after that layer (layer 0: after the first). */
-  finish(decodeOne: (id: number) => string): NextToken[][][];
+  /**
+   * [layer][position]: the five most likely tokens after that layer (layer 0: after the first).
+   * `onRow` is called after each row (a caller stops by throwing: the lens is layers × n products
+   * with the vocabulary, seconds on a big model, after the pass).
+   */
+  finish(decodeOne: (id: number) => string, onRow?: () => void): NextToken[][][];
 }
 
 export function lensProbe(c: ModelConfig, names: ModelNames, w: Weights, precision: Precision): LensProbe {
@@ -27,11 +31,14 @@ export function lensProbe(c: ModelConfig, names: ModelNames, w: Weights, precisi
         if (layer > 0) after[layer - 1] = { data: x.data.slice(), rows: x.rows };
       },
     },
-    finish(decodeOne) {
+    finish(decodeOne, onRow) {
       const num = numeric(precision);
-      return after.map(({ data, rows }) => {
+      return after.map(({ data, rows }, layer) => {
         const top: NextToken[][] = [];
-        logitsOfRows(c, num, names, w, { rows, cols: c.dModel, data }, (row, logits) => { top[row] = topNext(logits, 5, decodeOne); });
+        logitsOfRows(c, num, names, w, { rows, cols: c.dModel, data }, (row, logits) => {
+          top[row] = topNext(logits, 5, decodeOne);
+          onRow?.();
+        }, `in the logit lens after layer ${layer + 1}`);
         return top;
       });
     },

@@ -6,6 +6,7 @@
 // over the float32 kernel's product in a float32 run, over float64 products in a float64 one.
 import type { ModelConfig } from '../checkpoint/config.js';
 import type { ModelNames } from '../checkpoint/families/shared/family.js';
+import { allFinite } from '../checkpoint/finite.js';
 import type { ForwardProbe } from '../checkpoint/probe.js';
 import type { Floats, Precision, Rows } from '../checkpoint/precision.js';
 import { widened, widened64 } from '../checkpoint/stored-read.js';
@@ -42,6 +43,9 @@ export function normsProbe(c: ModelConfig, names: ModelNames, w: Weights, n: num
             out[h * n + j] = Math.sqrt(s);
           }
         }
+        // Each number of v W_O finite, their norm can still pass float32's range (and α = 0 times
+        // Infinity is NaN): refused, as the run refuses its own overflow.
+        if (!allFinite(out)) throw w.nonFinite([names.layers[layer].o], `in layer ${layer + 1}'s value-weighted norms`);
         valueNorms[layer] = out;
         norms[layer] = make(H * n * n);
       },

@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forward } from '../../../../src/core/checkpoint/forward.js';
-import { loadModel, topNext } from '../../../../src/core/checkpoint/model.js';
+import { loadModel, runText, topNext } from '../../../../src/core/checkpoint/model.js';
 import type { Precision } from '../../../../src/core/checkpoint/precision.js';
 import { analyzeText } from '../../../../src/core/model-analysis/analyze-text.js';
 import { ablationProbe, keeper, patchProbe } from '../../../../src/core/model-analysis/interventions.js';
@@ -161,4 +161,23 @@ test('a kept model\'s ablation toggles start from its last run: the same numbers
     assert.deepEqual(a.analyses.attribution, b.analyses.attribution);
     assert.deepEqual(a.next, b.next);
   }
+});
+
+test('a kept model\'s toggles do not generate again; a plain run lets the kept base go', () => {
+  const { configText, tensors } = tinyCheckpoint(GPT2_CONFIG, 6);
+  const kept = loadModel(configText, tensors, { precision: 'f64', keep: true });
+  const tokenizer = idsTokenizer(40);
+  const request = (head: number) => ({ generate: 3, ablate: { heads: [{ layer: 1, head }], labels: [`2.${head + 1}`], mode: 'zero' as const } });
+  let layers = 0;
+  const first = analyzeText(kept, tokenizer, TEXT, request(0), { onLayer: () => { layers++; } });
+  assert.equal(layers, 3 * 2 + 2 + 1, 'three generation steps, the run, the ablated layer');
+  layers = 0;
+  const second = analyzeText(kept, tokenizer, TEXT, request(2), { onLayer: () => { layers++; } });
+  assert.equal(layers, 1, 'only the ablated layer');
+  assert.deepEqual(second.ids, first.ids);
+  const fresh = analyzeText(loadModel(configText, tensors, { precision: 'f64' }), tokenizer, TEXT, request(2));
+  assert.deepEqual(second.analyses.ablation, fresh.analyses.ablation);
+  assert.ok(kept.analysisKept !== undefined);
+  runText(kept, tokenizer, TEXT);
+  assert.equal(kept.analysisKept, undefined);
 });

@@ -15,3 +15,9 @@ test('a head outside the model, or not written L.H, is named in the sentence tha
   assert.match(error('1.1,,'), /"" is not a head/);
   assert.match(error(Array(9).fill('1.1').join(',')), /9 heads named, more than the model's 8/);
 });
+
+test('a head named twice, however written, is refused naming both spellings', () => {
+  const r = parseHeads('2.1, 1.3, 02.1', 2, 4);
+  assert.ok('error' in r);
+  assert.equal(r.error, '02.1 names head 2.1 again (2.1): name each head once');
+});

@@ -23,3 +23,24 @@ test('an id past the vocabulary, a text of two tokens and an empty one are refus
   assert.throws(() => tokenArgument('a b', withBos, 30, 'the contrast token'), /the contrast token "a b" is 2 tokens \("a" "b"\), not one/);
   assert.throws(() => tokenArgument('', withBos, 30, 'the target token'), /is empty/);
 });
+
+/** Llama's or BERT's: every text between the tokenizer's [CLS] (0) and [SEP] (29), encoded no further than `limit` ids. */
+const withClsSep: Tokenizer = {
+  vocabSize: 30,
+  encode: (text, limit) => {
+    const ids = [0, ...text.split(' ').filter(Boolean).map((w) => w.charCodeAt(0) - 96), 29].slice(0, limit);
+    return { ids, pieces: ids.map(String) };
+  },
+  decodeOne: (id) => (id === 0 ? '[CLS]' : id === 29 ? '[SEP]' : String.fromCharCode(96 + id)),
+};
+
+test('the added [CLS] … [SEP] are set aside; a text past what is encoded is "N or more" tokens, its own first ones shown', () => {
+  assert.equal(tokenArgument('c', withClsSep, 30, 'the target token'), 3);
+  assert.throws(() => tokenArgument('a b', withClsSep, 30, 'the target token'), /"a b" is 2 tokens \("a" "b"\), not one/);
+  const long = Array(5000).fill('b').join(' ');
+  assert.throws(() => tokenArgument(long, withClsSep, 30, 'the target token'), (e: Error) => {
+    assert.match(e.message, /^the target token "b b b[ b]*"… is 64 or more tokens \("b" "b" "b" "b" "b" "b" "b" "b" …\), not one: give one token, or its id$/);
+    assert.ok(!e.message.includes('[CLS]') && !e.message.includes('5000'));
+    return true;
+  });
+});
