@@ -15,7 +15,7 @@ families' own forward (every attention weight and next-token p).
       "norms": true, "logitLens": true, "target": id, "contrast": id | null, "ablate": [[layer, head]],
       "ablation": "zero" | "mean", "patchFrom": [ids], "generate": N }] (each key optional; layers and
       heads from 0); prints per request the keys asked, shaped as attn run --json prints them:
-      "norms" [layer][head][query][key]; "logitLens" [layer][position] → five { id, p };
+      "norms" [layer][head][query][key] (and "valueNorms" [layer][head][key]: ||v_j W_O^h||); "logitLens" [layer][position] → five { id, p };
       "attribution" { target, contrast, heads [layer][head], attentionBias [layer], mlps [layer], embed,
       normBias, headBias?, total, direct (the pre-cap logit difference computed from the logits) };
       "ablation" { next: five { id, p }, logitDiff, baseLogitDiff }; "patching" [layer][head];
@@ -344,15 +344,13 @@ class Decoder:
         return W_O[h * self.D:(h + 1) * self.D]
 
     def norms(self, rec):
-        """[layer][head][query][key]: ||alpha_ij v_j W_O^h||."""
-        out = []
+        """[layer][head][query][key]: ||alpha_ij v_j W_O^h||, and [layer][head][key]: ||v_j W_O^h||."""
+        out, value_norms = [], []
         for i, layer in enumerate(rec['layers']):
-            per_head = []
-            for h in range(self.H):
-                vo = (layer['v'][h] @ self.head_rows(i, h)).norm(dim=-1)  # [n]: ||v_j W_O^h||
-                per_head.append(layer['alpha'][h] * vo[None, :])
-            out.append(self.torch.stack(per_head))
-        return out
+            vo = self.torch.stack([(layer['v'][h] @ self.head_rows(i, h)).norm(dim=-1) for h in range(self.H)])  # [H, n]
+            out.append(layer['alpha'] * vo[:, None, :])
+            value_norms.append(vo)
+        return out, value_norms
 
     def lens(self, rec):
         out = []
@@ -500,7 +498,7 @@ def encoder_norms(c, w, ids, dtype):
     if not distil:
         x = x + w[emb + 'token_type_embeddings.weight'][0]
     x = ln(x, emb + 'LayerNorm')
-    norms, attention = [], []
+    norms, value_norms, attention = [], [], []
     for i in range(L):
         if distil:
             l = f'{prefix}transformer.layer.{i}.'
@@ -516,11 +514,13 @@ def encoder_norms(c, w, ids, dtype):
         alpha = torch.softmax(q @ k.transpose(1, 2) / math.sqrt(D), dim=-1)
         attention.append(alpha)
         W_O = w[o_ + '.weight'].T  # [H·D, E]
-        norms.append(torch.stack([alpha[h] * (v[h] @ W_O[h * D:(h + 1) * D]).norm(dim=-1)[None, :] for h in range(H)]))
+        vo = torch.stack([(v[h] @ W_O[h * D:(h + 1) * D]).norm(dim=-1) for h in range(H)])  # [H, n]: ||v_j W_O^h||
+        norms.append(alpha * vo[:, None, :])
+        value_norms.append(vo)
         mixed = (alpha @ v).transpose(0, 1).reshape(n, E)
         hidden = ln(x + dense(mixed, o_), n1)
         x = ln(hidden + dense(torch.nn.functional.gelu(dense(hidden, f1)), f2), n2)
-    return norms, attention
+    return norms, value_norms, attention
 
 # ---------------------------------------------------------------- commands
 
@@ -537,14 +537,16 @@ def analyze(r):
     ids = r['ids']
     with torch.no_grad():
         if c['model_type'] in ENCODERS:
-            norms, attention = encoder_norms(c, w, ids, dtype)
-            return {'norms': [a.tolist() for a in norms], 'attention': [a.tolist() for a in attention]}
+            norms, value_norms, attention = encoder_norms(c, w, ids, dtype)
+            return {'norms': [a.tolist() for a in norms], 'valueNorms': [a.tolist() for a in value_norms],
+                    'attention': [a.tolist() for a in attention]}
         m = Decoder(c, w, dtype, r['dir'])
         rec = m.run(ids)
         out = {'next': top(torch.softmax(rec['logits'][-1], dim=-1)), 'logits': rec['logits'][-1].tolist(),
                'attention': [layer['alpha'].tolist() for layer in rec['layers']]}
         if r.get('norms'):
-            out['norms'] = [a.tolist() for a in m.norms(rec)]
+            norms, value_norms = m.norms(rec)
+            out['norms'], out['valueNorms'] = [a.tolist() for a in norms], [a.tolist() for a in value_norms]
         if r.get('logitLens'):
             out['logitLens'] = m.lens(rec)
         target, contrast = r.get('target'), r.get('contrast')
@@ -583,7 +585,7 @@ def check(r):
     with torch.no_grad():
         theirs_attention, theirs_probs = family_forward(c, w, r['ids'], r['dir'], dtype_name)
         if c['model_type'] in ENCODERS:
-            _, attention = encoder_norms(c, w, r['ids'], dtype)
+            _, _, attention = encoder_norms(c, w, r['ids'], dtype)
             probs = None
         else:
             rec = Decoder(c, w, dtype, r['dir']).run(r['ids'])
