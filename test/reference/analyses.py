@@ -7,8 +7,6 @@ built from their helpers (torch_forward.py, families/*.py), and the encoders (be
 distilbert: only the norms, they predict no next token). `check` proves the hooked pass is the
 families' own forward (every attention weight and next-token p).
 
-  python3 analyses.py generate ROOT        writes ROOT/<case>/ for the cases only these tests need
-                                           (a 1-layer, 1-head attention-only GPT-2); prints them as JSON
   python3 analyses.py check REQUEST.json   REQUEST = [{ "dir", "ids", "dtype" }]; prints, per request,
                                            { "weight", "p" }: the largest differences from the family's forward
   python3 analyses.py analyze REQUEST.json REQUEST = [{ "dir", "ids", "dtype": "float32" | "float64",
@@ -45,8 +43,6 @@ import json
 import math
 import os
 import sys
-
-import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -597,23 +593,8 @@ def check(r):
         return {'weight': weight, 'p': p}
 
 
-def generate(root):
-    """A 1-layer, 1-head GPT-2 whose MLP is all zeros (weights and biases): attention only."""
-    rng = np.random.default_rng(33)
-    config = {'model_type': 'gpt2', 'n_embd': 16, 'n_head': 1, 'n_layer': 1, 'n_positions': 64, 'vocab_size': base.VOCAB,
-              'layer_norm_epsilon': 1e-5, 'activation_function': 'gelu_new'}
-    t = base.gpt2_tensors(rng, config)
-    for name in ('h.0.mlp.c_fc.weight', 'h.0.mlp.c_fc.bias', 'h.0.mlp.c_proj.weight', 'h.0.mlp.c_proj.bias'):
-        t[name] = np.zeros_like(t[name])
-    base.write_case(os.path.join(root, 'gpt2-attention-only'), config, t, 'F32')
-    print(json.dumps(['gpt2-attention-only']))
-
-
 def main():
     command = sys.argv[1]
-    if command == 'generate':
-        generate(sys.argv[2])
-        return
     with open(sys.argv[2]) as f:
         requests = json.load(f)
     if command == 'analyze':

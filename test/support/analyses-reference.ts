@@ -15,7 +15,7 @@ import { tempDir } from './temp-dir.js';
 export const PYTHON = '/usr/bin/python3';
 const REFERENCE = join(ROOT, 'test', 'reference');
 export const ANALYSES = join(REFERENCE, 'analyses.py');
-const GENERATORS = ['torch_forward.py', 'families/phi_neox.py', 'families/gemma.py', 'families/rotary.py', 'analyses.py'];
+const GENERATORS = ['torch_forward.py', 'families/phi_neox.py', 'families/gemma.py', 'families/rotary.py'];
 
 /** The text every case runs, and texts of the same token count (12 with the byte-level tokenizer the cases share). */
 export const TEXT = 'the cat sat on the mat. the cat';
@@ -25,8 +25,8 @@ export const CORRUPTED = 'the cat sat on the mat. the sat';
 export const EARLIER = 'the sat sat on the mat. the cat';
 
 /** Every family's cases the analyses are tested on (one decoder or more of each reference's families). */
-export const DECODERS = ['gpt2-plain', 'gpt2-prefix', 'llama-mha', 'llama-gqa', 'qwen2', 'phi3-mini-4k', 'pythia-160m', 'pythia-70m',
-  'gemma-2b', 'gemma-2-2b', 'gemma-3-1b-pt', 'qwen3', 'mistral-window'] as const;
+export const DECODERS = ['gpt2-plain', 'gpt2-prefix', 'llama-mha', 'llama-gqa', 'qwen2', 'phi3-mini-4k', 'phi3-window-5', 'pythia-160m',
+  'pythia-70m', 'gemma-2b', 'gemma-2-2b', 'gemma-3-1b-pt', 'gemma-3-4b-pt', 'qwen3', 'mistral-window', 'qwen2-window', 'llama3-scaled'] as const;
 
 export function python(script: string, ...args: string[]): string {
   const r = spawnSync(PYTHON, [script, ...args], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });

@@ -4,11 +4,18 @@
 // unablated one (mean ablation: each head's mean over the positions of the ablated run itself); every
 // patching score (m_patched − m_corrupted) / (m_clean − m_corrupted) (in float32 the tolerance is what
 // a logit difference's 1e-5 becomes in the ratio). On a 1-layer, 1-head attention-only GPT-2 (its MLP
-// all zeros) with two texts that differ only before the last token, patching the head gives exactly 1.
+// all zeros; written here, no Python) with two texts that differ only before the last token, patching
+// the head gives exactly 1.
 // The command lines it cannot read: exit 2, one line; texts it cannot patch: exit 1, one line.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { memorySource } from '../../../../src/core/tensors/source.js';
 import { attn } from '../../../support/cli.js';
+import { tempDir } from '../../../support/temp-dir.js';
+import { tinyCheckpoint, writeCheckpoint } from '../../../support/tiny-checkpoint.js';
+import { tinyTokenizerJson } from '../../../support/tiny-tokenizer.js';
 import { compareRanked, CORRUPTED, DECODERS, EARLIER, generateCases, reference, runJson, TEXT, toleranceOf, Worst, type RunJson, EXACT } from '../../../support/analyses-reference.js';
 
 let cases = new Map<string, string>();
@@ -85,20 +92,38 @@ for (const precision of PRECISIONS) {
   });
 }
 
+/**
+ * A 1-layer, 1-head GPT-2 whose MLP weights and biases are all zero (attention only), random otherwise,
+ * with a byte-level tokenizer: written by the tests themselves, no Python.
+ */
+function attentionOnly(): string {
+  const { configText, tensors } = tinyCheckpoint({ model_type: 'gpt2', n_embd: 16, n_head: 1, n_layer: 1, n_positions: 32, vocab_size: 300 }, 5);
+  for (const [name, t] of tensors) {
+    if (!name.includes('.mlp.')) continue;
+    const count = t.shape.reduce((x, y) => x * y, 1);
+    tensors.set(name, { ...t, source: memorySource(`${name}.zeros`, new Uint8Array(count * 4)), offset: 0 });
+  }
+  const dir = writeCheckpoint(join(tempDir('attn-attention-only-'), 'gpt2'), configText, tensors);
+  writeFileSync(join(dir, 'tokenizer.json'), tinyTokenizerJson(300));
+  return dir;
+}
+
 test('a 1-layer, 1-head attention-only model, two texts that differ only before the last token: patching the head gives 1 within 1e-9', async () => {
-  const dir = cases.get('gpt2-attention-only')!;
+  const dir = attentionOnly();
   const first = await runJson(dir, 'f64', TEXT);
   const earlier = await runJson(dir, 'f64', EARLIER);
   assert.equal(earlier.ids.length, first.ids.length);
   assert.equal(earlier.ids.at(-1), first.ids.at(-1));
   assert.notDeepEqual(earlier.ids, first.ids);
-  const run = await runJson(dir, 'f64', TEXT, '--target', String(first.next[0].id), '--contrast', String(first.next[1].id), '--patch-from', EARLIER);
+  const tokens = ['--target', String(first.next[0].id), '--contrast', String(first.next[1].id)];
+  const run = await runJson(dir, 'f64', TEXT, ...tokens, '--patch-from', EARLIER);
   assert.deepEqual([run.model.layers, run.model.heads], [1, 1]);
   assert.ok(Math.abs(run.patching![0][0] - 1) < 1e-9, `patching[0][0] = ${run.patching![0][0]}`);
-  // The texts' logit differences do differ (by the reference): the 1 is not a 0/0 read as 1.
-  const [theirs] = reference([{ dir, ids: first.ids, dtype: EXACT, target: first.next[0].id, contrast: first.next[1].id, patchFrom: earlier.ids }]);
-  assert.ok(Math.abs(theirs.mClean! - theirs.mCorrupted!) > 1e-6, `m ${theirs.mClean} and ${theirs.mCorrupted}`);
-  assert.ok(Math.abs(theirs.patching![0][0]! - 1) < 1e-12, `the reference's own score ${theirs.patching![0][0]}`);
+  // The texts' logit differences (each run's unablated one) do differ: the 1 is not a 0/0 read as 1.
+  const clean = (await runJson(dir, 'f64', TEXT, ...tokens, '--ablate', '1.1')).ablation!.baseLogitDiff;
+  const corrupted = (await runJson(dir, 'f64', EARLIER, ...tokens, '--ablate', '1.1')).ablation!.baseLogitDiff;
+  assert.ok(Math.abs(clean - corrupted) > 1e-6, `m ${clean} and ${corrupted}`);
+  assert.ok(Math.abs(clean - Math.log(first.next[0].p / first.next[1].p)) < 1e-9, `m_clean ${clean} is the plain run's log-ratio`);
 });
 
 test('usage errors exit 2 with one line: heads outside the model, a bad --ablation, --patch-from without both tokens, a negative --generate', async () => {

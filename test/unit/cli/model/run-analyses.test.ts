@@ -1,12 +1,12 @@
 // `attn run --norms` and `--logit-lens` against the independent PyTorch reference
 // (test/reference/analyses.py) on a tiny checkpoint of every decoder family (gpt2, llama MHA and GQA,
-// qwen2, phi3, gpt_neox, gemma 1/2/3, qwen3, mistral), in float32 (1e-5) and float64 (1e-9), both held
-// to the float64 reference: every
-// value-weighted norm ‖α_ij (x_j W_V^h + b_V^h) W_O^h‖ (the tolerance times max(1, ‖v_j W_O^h‖): α
-// itself agrees to the tolerance, as the attention weights do), every layer's and position's five lens tokens
-// (p at each rank; ids where not near-tied), the last layer's lens equal to the run's own next tokens.
-// First, that the reference's hooked pass is each family's own reference forward. The encoders: the
-// norms too, and every next-token analysis refused with one line. Without torch this test fails.
+// qwen2 with and without windows, phi3, gpt_neox, gemma 1/2/3, qwen3, mistral, llama3 RoPE), in
+// float32 (1e-5) and float64 (1e-9), both held to the float64 reference: every value-weighted norm
+// ‖α_ij (x_j W_V^h + b_V^h) W_O^h‖ (the tolerance times max(1, ‖v_j W_O^h‖): α itself agrees to the
+// tolerance, as the attention weights do), every layer's and position's five lens tokens (p at each
+// rank; ids where not near-tied), the last layer's lens equal to the run's own next tokens. First, that
+// the reference's hooked pass is each family's own reference forward. The encoders: the norms too, and
+// every next-token analysis refused with one line. Without torch this test fails (it never skips).
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
