@@ -1,12 +1,13 @@
 // `attn run --ablate L.H[,L.H…] [--ablation zero|mean]` and `--patch-from TEXT` against the independent
 // PyTorch reference (test/reference/analyses.py) on a tiny checkpoint of every decoder family, in
-// float32 (1e-5) and float64 (1e-9), both held to the float64 reference: the ablated run's five next tokens, its logit difference and the
-// unablated one (mean ablation: each head's mean over the positions of the ablated run itself); every
-// patching score (m_patched − m_corrupted) / (m_clean − m_corrupted) (in float32 the tolerance is what
-// a logit difference's 1e-5 becomes in the ratio). On a 1-layer, 1-head attention-only GPT-2 (its MLP
-// all zeros; written here, no Python) with two texts that differ only before the last token, patching
-// the head gives exactly 1.
-// The command lines it cannot read: exit 2, one line; texts it cannot patch: exit 1, one line.
+// float32 (1e-5) and float64 (1e-9), both held to the float64 reference: the ablated run's five next
+// tokens, its logit difference and the unablated one (mean ablation: each head's mean over the
+// positions of the ablated run itself); every patching score (m_patched − m_corrupted) /
+// (m_clean − m_corrupted) (in float32 the tolerance is what a logit difference's 1e-5 becomes in the
+// ratio). Invariants: mean ablation of a one-token text changes nothing; on a 1-layer, 1-head
+// attention-only GPT-2 (its MLP all zeros; written here, no Python) with two texts that differ only
+// before the last token, patching the head gives exactly 1. The command lines it cannot read: exit 2,
+// one line; texts it cannot patch: exit 1, one line.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -91,6 +92,22 @@ for (const precision of PRECISIONS) {
     console.log(`patching, ${precision}: worst scaled difference ${worst.done()}`);
   });
 }
+
+test('mean ablation of a one-token text changes nothing (a head\'s mean over one position is its output), in every family', async () => {
+  for (const name of DECODERS) {
+    const dir = cases.get(name)!;
+    const plain = await runJson(dir, 'f64', ' cat');
+    assert.equal(plain.ids.length, 1, `${name}: " cat" is ${plain.ids.length} tokens`);
+    const run = await runJson(dir, 'f64', ' cat', '--ablate', '1.1,1.2,2.1', '--ablation', 'mean');
+    const a = run.ablation!;
+    assert.ok(Math.abs(a.logitDiff - a.baseLogitDiff) < 1e-9, `${name}: ${a.logitDiff} vs ${a.baseLogitDiff}`);
+    assert.deepEqual(a.next.map((t) => t.id), plain.next.map((t) => t.id), `${name}: the next tokens`);
+    a.next.forEach((t, r) => assert.ok(Math.abs(t.p - plain.next[r].p) < 1e-9, `${name}: rank ${r + 1}`));
+    // Zero ablation of the same heads does change it.
+    const zero = (await runJson(dir, 'f64', ' cat', '--ablate', '1.1,1.2,2.1', '--ablation', 'zero')).ablation!;
+    assert.ok(Math.abs(zero.logitDiff - zero.baseLogitDiff) > 1e-9, `${name}: zero ablation changed nothing`);
+  }
+});
 
 /**
  * A 1-layer, 1-head GPT-2 whose MLP weights and biases are all zero (attention only), random otherwise,
