@@ -13,10 +13,14 @@ families' own forward (every attention weight and next-token p).
       "norms": true, "logitLens": true, "target": id, "contrast": id | null, "ablate": [[layer, head]],
       "ablation": "zero" | "mean", "patchFrom": [ids], "generate": N }] (each key optional; layers and
       heads from 0); prints per request the keys asked, shaped as attn run --json prints them:
-      "norms" [layer][head][query][key] (and "valueNorms" [layer][head][key]: ||v_j W_O^h||); "logitLens" [layer][position] → five { id, p };
+      "norms" [layer][head][query][key] (and "valueNorms" [layer][head][key]: ||v_j W_O^h||);
+      "logitLens" [layer][position] → five { id, p };
       "attribution" { target, contrast, heads [layer][head], attentionBias [layer], mlps [layer], embed,
-      normBias, headBias?, total, direct (the pre-cap logit difference computed from the logits) };
-      "ablation" { next: five { id, p }, logitDiff, baseLogitDiff }; "patching" [layer][head];
+      normBias, headBias?, total, direct (the pre-cap logit difference computed from the logits),
+      residualError (how far the parts' vectors miss the residual stream they split) };
+      "ablation" { next: five { id, p }, logitDiff, baseLogitDiff, target (without one asked: the
+      unablated run's top next token, its raw logit) }; "patching" [layer][head] (null where
+      m_clean = m_corrupted), "mClean", "mCorrupted";
       "generated" [ids], "attention" (of prompt + generated); and always "next" (five { id, p }) and
       "logits" at the last position (the model's real logits, capped where the family caps).
 
