@@ -17,10 +17,11 @@ families' own forward (every attention weight and next-token p).
       "logitLens" [layer][position] → five { id, p };
       "attribution" { target, contrast, heads [layer][head], attentionBias [layer], mlps [layer], embed,
       normBias, headBias?, total, direct (the pre-cap logit difference computed from the logits),
-      residualError (how far the parts' vectors miss the residual stream they split) };
+      residualError (how far the parts' vectors miss the residual stream they split), logitScale (the
+      largest of 1, the target's and contrast's |logit| and every |part|: what float32 rounds relative to) };
       "ablation" { next: five { id, p }, logitDiff, baseLogitDiff, target (without one asked: the
-      unablated run's top next token, its raw logit) }; "patching" [layer][head] (null where
-      m_clean = m_corrupted), "mClean", "mCorrupted";
+      unablated run's top next token, its raw logit), logitScale }; "patching" [layer][head] (null where
+      m_clean = m_corrupted), "mClean", "mCorrupted", "patchingScale" (the runs' logitScale);
       "generated" [ids], "attention" (of prompt + generated); and always "next" (five { id, p }) and
       "logits" at the last position (the model's real logits, capped where the family caps).
 
@@ -398,7 +399,15 @@ class Decoder:
         out['direct'] = float(pre[target] - (pre[contrast] if contrast is not None else 0))
         # The parts rebuild the residual stream (a check of the split itself).
         out['residualError'] = float((sum(parts) - rec['layers'][-1]['resid'][t]).abs().max())
+        out['logitScale'] = self.logit_scale([rec], target, contrast, out['embed'], out['normBias'],
+                                             *[v for row in heads for v in row], *biases, *mlps)
         return out
+
+    def logit_scale(self, recs, target, contrast, *values):
+        """max(1, |each pre-cap logit the difference reads|, |each value|): the size a float32 run's
+        rounding of these numbers is relative to (a difference of two logits of 15 keeps the error of 15s)."""
+        ids = [target] + ([contrast] if contrast is not None else [])
+        return max([1.0] + [abs(float(r['pre_cap'][-1][t])) for r in recs for t in ids] + [abs(v) for v in values])
 
     def logit_diff(self, rec, target, contrast):
         last = rec['logits'][-1]
@@ -424,12 +433,13 @@ class Decoder:
             target, contrast = int(torch.argmax(base_rec['logits'][-1])), None
         rec = self.run(ids, hook)
         return {'next': top(torch.softmax(rec['logits'][-1], dim=-1)), 'logitDiff': self.logit_diff(rec, target, contrast),
-                'baseLogitDiff': self.logit_diff(base_rec, target, contrast), 'target': target}
+                'baseLogitDiff': self.logit_diff(base_rec, target, contrast), 'target': target,
+                'logitScale': self.logit_scale([base_rec, rec], target, contrast)}
 
     def patch(self, clean_ids, corrupted_ids, target, contrast):
-        clean = self.run(clean_ids)
+        clean, corrupted = self.run(clean_ids), self.run(corrupted_ids)
         m_clean = self.logit_diff(clean, target, contrast)
-        m_corrupted = self.logit_diff(self.run(corrupted_ids), target, contrast)
+        m_corrupted = self.logit_diff(corrupted, target, contrast)
         out = []
         for i in range(self.L):
             row = []
@@ -444,7 +454,7 @@ class Decoder:
                 # Undefined when the two texts give the same m (say, a difference out of every window's reach).
                 row.append((m - m_corrupted) / (m_clean - m_corrupted) if m_clean != m_corrupted else None)
             out.append(row)
-        return out, m_clean, m_corrupted
+        return out, m_clean, m_corrupted, self.logit_scale([clean, corrupted], target, contrast)
 
     def generate(self, ids, count):
         ids = list(ids)
@@ -555,7 +565,7 @@ def analyze(r):
         if r.get('ablate') is not None:
             out['ablation'] = m.ablate(ids, r['ablate'], r.get('ablation', 'zero'), target, contrast)
         if r.get('patchFrom') is not None:
-            out['patching'], out['mClean'], out['mCorrupted'] = m.patch(ids, r['patchFrom'], target, contrast)
+            out['patching'], out['mClean'], out['mCorrupted'], out['patchingScale'] = m.patch(ids, r['patchFrom'], target, contrast)
         if r.get('generate') is not None:
             made, attention = m.generate(ids, r['generate'])
             out['generated'] = made

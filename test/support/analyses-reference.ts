@@ -74,9 +74,10 @@ export interface Attribution {
 export interface Reference {
   next: Ranked[]; logits: number[]; attention: number[][][][];
   norms?: number[][][][]; valueNorms?: number[][][]; logitLens?: Ranked[][][];
-  attribution?: Attribution & { direct: number; residualError: number };
-  ablation?: { next: Ranked[]; logitDiff: number; baseLogitDiff: number; target: number };
-  patching?: (number | null)[][]; mClean?: number; mCorrupted?: number;
+  /** logitScale: max(1, the target's and contrast's |logit|, every |part|), what float32 rounds relative to. */
+  attribution?: Attribution & { direct: number; residualError: number; logitScale: number };
+  ablation?: { next: Ranked[]; logitDiff: number; baseLogitDiff: number; target: number; logitScale: number };
+  patching?: (number | null)[][]; mClean?: number; mCorrupted?: number; patchingScale?: number;
   generated?: number[];
 }
 
@@ -118,7 +119,8 @@ export async function runJson(dir: string, precision: 'f32' | 'f64', text: strin
 /**
  * Tracks the worst difference seen, scaled: |ours − theirs| / scale must stay under the tolerance, the
  * scale max(1, |theirs|) unless a caller knows better (a norm α‖v W_O‖: max(1, ‖v W_O‖), since α
- * itself agrees to the tolerance; a patching score: what a logit difference's error becomes in it).
+ * itself agrees to the tolerance; a logit difference or attribution part: the logits' size, which its
+ * rounding follows; a patching score: what a logit difference's error becomes in it).
  */
 export class Worst {
   worst = 0;
@@ -155,23 +157,27 @@ export function compareRanked(ours: Ranked[], theirs: Ranked[], worst: Worst, wh
   });
 }
 
-/** Every attribution part against the reference's (and the head bias where either has one). */
-export function compareAttribution(ours: Attribution, theirs: Attribution, worst: Worst, where: string): void {
+/**
+ * Every attribution part against the reference's (and the head bias where either has one), each
+ * difference relative to `scale` (the reference's logitScale: a part is a difference of logits' shares,
+ * rounded in float32 relative to the logits' size, not its own).
+ */
+export function compareAttribution(ours: Attribution, theirs: Attribution, worst: Worst, where: string, scale: number): void {
   assert.equal(ours.target, theirs.target, `${where}: target`);
   assert.equal(ours.contrast, theirs.contrast, `${where}: contrast`);
   assert.equal(ours.heads.length, theirs.heads.length, `${where}: layers`);
   ours.heads.forEach((row, l) => {
     assert.equal(row.length, theirs.heads[l].length, `${where}: heads in layer ${l}`);
-    row.forEach((v, h) => worst.see(v, theirs.heads[l][h], `${where} heads[${l}][${h}]`));
-    worst.see(ours.attentionBias[l], theirs.attentionBias[l], `${where} attentionBias[${l}]`);
-    worst.see(ours.mlps[l], theirs.mlps[l], `${where} mlps[${l}]`);
+    row.forEach((v, h) => worst.see(v, theirs.heads[l][h], `${where} heads[${l}][${h}]`, scale));
+    worst.see(ours.attentionBias[l], theirs.attentionBias[l], `${where} attentionBias[${l}]`, scale);
+    worst.see(ours.mlps[l], theirs.mlps[l], `${where} mlps[${l}]`, scale);
   });
   assert.equal(ours.attentionBias.length, theirs.attentionBias.length);
   assert.equal(ours.mlps.length, theirs.mlps.length);
-  worst.see(ours.embed, theirs.embed, `${where} embed`);
-  worst.see(ours.normBias, theirs.normBias, `${where} normBias`);
-  worst.see(ours.headBias ?? 0, theirs.headBias ?? 0, `${where} headBias`);
-  worst.see(ours.total, theirs.total, `${where} total`);
+  worst.see(ours.embed, theirs.embed, `${where} embed`, scale);
+  worst.see(ours.normBias, theirs.normBias, `${where} normBias`, scale);
+  worst.see(ours.headBias ?? 0, theirs.headBias ?? 0, `${where} headBias`, scale);
+  worst.see(ours.total, theirs.total, `${where} total`, scale);
 }
 
 /** The sum of every part of an attribution (the head bias where there is one). */

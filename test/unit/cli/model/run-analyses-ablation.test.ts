@@ -52,8 +52,9 @@ for (const precision of PRECISIONS) {
       assert.deepEqual(a.heads, r.heads.split(','));
       assert.equal(a.mode, r.mode);
       compareRanked(a.next, t.next, worst, `${where} next`);
-      worst.see(a.logitDiff, t.logitDiff, `${where} logitDiff`);
-      worst.see(a.baseLogitDiff, t.baseLogitDiff, `${where} baseLogitDiff`);
+      // Relative to the logits' size: a difference of two logits of 15 keeps the rounding of 15s.
+      worst.see(a.logitDiff, t.logitDiff, `${where} logitDiff`, t.logitScale);
+      worst.see(a.baseLogitDiff, t.baseLogitDiff, `${where} baseLogitDiff`, t.logitScale);
     });
     // Ablation changes something somewhere (a run that ignored --ablate would agree only with base).
     assert.ok(runs.some((r) => Math.abs(r.ours.ablation!.logitDiff - r.ours.ablation!.baseLogitDiff) > 1e-3));
@@ -80,8 +81,8 @@ for (const precision of PRECISIONS) {
       const p = r.ours.patching, t = theirs[i];
       assert.ok(p, `${r.name}: no "patching" in --json`);
       assert.equal(p.length, r.ours.model.layers);
-      // A logit difference's error ε becomes ε (1 + |score|) / |m_clean − m_corrupted| in a score.
-      const m = Math.max(1, Math.abs(t.mClean!), Math.abs(t.mCorrupted!));
+      // A logit difference's error ε (relative to the logits' size) becomes ε (1 + |score|) / |m_clean − m_corrupted| in a score.
+      const m = t.patchingScale!;
       const gap = Math.abs(t.mClean! - t.mCorrupted!);
       assert.ok(gap > 1e-3, `${r.name}: the texts' logit differences are ${t.mClean} and ${t.mCorrupted}`);
       p.forEach((row, l) => {

@@ -1,6 +1,7 @@
 // `attn run --target T [--contrast C]` (direct logit attribution) against the independent PyTorch
 // reference (test/reference/analyses.py) on a tiny checkpoint of every decoder family, in float32 (1e-5)
-// and float64 (1e-9), both held to the float64 reference, each number scaled by max(1, |reference|): every part (the embeddings, each head
+// and float64 (1e-9), both held to the float64 reference, each difference relative to max(1, the
+// target's and contrast's |logit|, every |part|) (float32 rounds a part as it rounds the logits): every part (the embeddings, each head
 // [layer][head], each attention layer's output bias, each MLP, the final norm's bias, the head's bias
 // where there is one) and the total. Invariants through the CLI alone: the parts add up to `total`, and
 // `total` is the logit difference of a plain run (log p_target − log p_contrast of its next tokens) —
@@ -41,15 +42,16 @@ for (const precision of ['f32', 'f64'] as const) {
       assert.deepEqual(r.ours.ids, r.plain.ids);
       assert.equal(a.heads.length, r.ours.model.layers);
       a.heads.forEach((row) => assert.equal(row.length, r.ours.model.heads));
-      compareAttribution(a, t, worst, where);
+      const scale = t.logitScale;
+      compareAttribution(a, t, worst, where, scale);
       // The reference's own split is whole: its parts rebuild the residual stream and its total is the logit difference before any cap.
       assert.ok(t.residualError < (precision === 'f64' ? 1e-12 : 1e-4), `${where}: the reference's parts miss the residual by ${t.residualError}`);
-      worst.see(a.total, t.direct, `${where} total vs the reference's logit difference`);
-      sums.see(partsSum(a), a.total, where);
+      worst.see(a.total, t.direct, `${where} total vs the reference's logit difference`, scale);
+      sums.see(partsSum(a), a.total, where, scale);
       if (r.contrast !== null && !CAPPED.has(r.name)) {
-        plain.see(a.total, Math.log(r.plain.next[0].p) - Math.log(r.plain.next[1].p), where, Math.max(1, Math.abs(a.total)));
+        plain.see(a.total, Math.log(r.plain.next[0].p) - Math.log(r.plain.next[1].p), where, scale);
       }
-      if (r.contrast === null && !CAPPED.has(r.name)) worst.see(a.total, theirs[i].logits[r.target], `${where} total vs the raw logit`);
+      if (r.contrast === null && !CAPPED.has(r.name)) worst.see(a.total, theirs[i].logits[r.target], `${where} total vs the raw logit`, scale);
     });
     console.log(`attribution, ${precision}: parts ${worst.done()}, sum − total ${sums.done()}, total − plain run's log-ratio ${plain.done()}`);
     // The numbers are not all alike (a constant would pass a comparison of sums).

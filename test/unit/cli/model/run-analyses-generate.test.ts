@@ -95,8 +95,8 @@ test('the induction example: layer 2 head 1 has the largest attribution to " sat
   assert.notEqual(ablated.ablation!.next[0].token, ' sat', `ablated next: ${JSON.stringify(ablated.ablation!.next)}`);
   const [theirs] = reference([{ dir, ids: run.ids, dtype: EXACT, target: sat.id, contrast: null, ablate: [[1, 0]], ablation: 'zero' }]);
   const worst = new Worst(1e-9, 'induction example');
-  compareAttribution(a, theirs.attribution!, worst, 'attribution');
-  worst.see(ablated.ablation!.logitDiff, theirs.ablation!.logitDiff, 'ablated logit of " sat"');
+  compareAttribution(a, theirs.attribution!, worst, 'attribution', theirs.attribution!.logitScale);
+  worst.see(ablated.ablation!.logitDiff, theirs.ablation!.logitDiff, 'ablated logit of " sat"', theirs.ablation!.logitScale);
   worst.done();
   console.log(`induction example: " sat" p ${sat.p.toFixed(4)}; head parts ${ranked.map((x) => `L${x.l + 1}.H${x.h + 1} ${x.v.toFixed(3)}`).join(', ')}; `
     + `mlps ${a.mlps.map((v) => v.toFixed(3)).join(', ')}, embed ${a.embed.toFixed(3)}, total ${a.total.toFixed(3)}; `
