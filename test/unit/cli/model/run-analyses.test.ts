@@ -16,7 +16,7 @@ import { attn } from '../../../support/cli.js';
 import { writeCheckpoint } from '../../../support/encoder-reference.js';
 import { encoderTokenizer } from '../../../support/encoder-tokenizer.js';
 import { tempDir } from '../../../support/temp-dir.js';
-import { BERT_CONFIG, tinyCheckpoint } from '../../../support/tiny-checkpoint.js';
+import { BERT_CONFIG, DISTILBERT_CONFIG, ROBERTA_CONFIG, tinyCheckpoint } from '../../../support/tiny-checkpoint.js';
 import { check, compareRanked, DECODERS, generateCases, reference, runJson, TEXT, toleranceOf, Worst, type RunJson, EXACT } from '../../../support/analyses-reference.js';
 
 let cases = new Map<string, string>();
@@ -91,19 +91,20 @@ for (const precision of PRECISIONS) {
   });
 }
 
-/** A tiny BERT folder with a byte-level tokenizer.json (its [CLS] … [SEP] added by the post-processor). */
-function bertFolder(): string {
-  const tokenizer = encoderTokenizer('bert');
-  const checkpoint = tinyCheckpoint({ ...BERT_CONFIG, vocab_size: tokenizer.vocabSize }, 3);
-  const dir = writeCheckpoint(join(tempDir('attn-analyses-bert-'), 'bert'), checkpoint as { configText: string; tensors: Map<string, TensorRef> });
+/** A tiny encoder folder with a byte-level tokenizer.json (its [CLS] … [SEP] or <s> … </s> added by the post-processor). */
+function encoderFolder(config: object, style: 'bert' | 'roberta'): string {
+  const tokenizer = encoderTokenizer(style);
+  const checkpoint = tinyCheckpoint({ ...config, vocab_size: tokenizer.vocabSize }, 3);
+  const dir = writeCheckpoint(join(tempDir('attn-analyses-encoder-'), 'model'), checkpoint as { configText: string; tensors: Map<string, TensorRef> });
   writeFileSync(join(dir, 'tokenizer.json'), tokenizer.text);
   return dir;
 }
 
-test('an encoder: --norms as the reference computes them (its heads read the previous layer\'s output); the next-token analyses refused with one line, exit 1', async () => {
-  const dir = bertFolder();
-  for (const precision of PRECISIONS) {
-    const worst = new Worst(toleranceOf(precision), `bert norms ${precision}`);
+test('the encoders: --norms as the reference computes them (its heads read the previous layer\'s output); the next-token analyses refused with one line, exit 1', async () => {
+  const encoders = [['bert', BERT_CONFIG, 'bert'], ['roberta', ROBERTA_CONFIG, 'roberta'], ['distilbert', DISTILBERT_CONFIG, 'bert']] as const;
+  for (const [name, config, style] of encoders) for (const precision of PRECISIONS) {
+    const dir = encoderFolder(config, style);
+    const worst = new Worst(toleranceOf(precision), `${name} norms ${precision}`);
     const ours = await runJson(dir, precision, TEXT, '--norms');
     const [theirs] = reference([{ dir, ids: ours.ids, dtype: EXACT, norms: true }]);
     assert.ok(ours.norms, 'no "norms" in --json');
@@ -111,8 +112,9 @@ test('an encoder: --norms as the reference computes them (its heads read the pre
     ours.norms.forEach((layer, l) => layer.forEach((head, h) => head.forEach((row, i) => row.forEach((v, j) => worst.see(v, theirs.norms![l][h][i][j], `[${l}][${h}][${i}][${j}]`, Math.max(1, theirs.valueNorms![l][h][j]))))));
     // An encoder's query sees every key: the norms of later keys are not zero.
     assert.ok(ours.norms[0][0][0][ours.ids.length - 1] > 0);
-    console.log(`bert norms, ${precision}: worst scaled difference ${worst.done()}`);
+    console.log(`${name} norms, ${precision}: worst scaled difference ${worst.done()}`);
   }
+  const dir = encoderFolder(BERT_CONFIG, 'bert');
   for (const extra of [['--logit-lens'], ['--target', '5'], ['--target', '5', '--contrast', '6'], ['--ablate', '1.1'], ['--target', '5', '--contrast', '6', '--patch-from', TEXT], ['--generate', '2']]) {
     const r = await attn('run', dir, '--text', TEXT, '--json', ...extra);
     assert.equal(r.code, 1, `${extra.join(' ')}: exit ${r.code} ${r.err}`);
