@@ -16,12 +16,18 @@ let cases = new Map<string, string>();
 before(() => { cases = generateCases(); });
 
 const STEPS = 4;
-/** A run keeps its attention weights as float32 (in either precision): f64's 1e-9 becomes float32's rounding, 2⁻²³. */
-const ATTENTION = (precision: 'f32' | 'f64') => Math.max(toleranceOf(precision), 2 ** -23);
+/**
+ * A run keeps its attention weights as float32 (in either precision): f64's 1e-9 becomes float32's
+ * rounding, 2⁻²³. A float32 run's attention is held to the float64 reference as every float32
+ * forward's is (float32-forward.test.ts: 1e-4; pythia-160m's random weights put it 1.3e-5 away), and
+ * to its own plain runs bit for bit: generation computes nothing a plain run would not.
+ */
+const ATTENTION = (precision: 'f32' | 'f64') => (precision === 'f32' ? 1e-4 : Math.max(toleranceOf(precision), 2 ** -23));
 
 for (const precision of ['f32', 'f64'] as const) {
   test(`--generate ${STEPS} in ${precision}: the reference's greedy ids, and the whole sequence's attention as the reference's and a plain run's`, async () => {
     const worst = new Worst(ATTENTION(precision), `generation ${precision}`);
+    const same = new Worst(0, `generation ${precision} against its own plain runs`);
     const runs: { name: string; prompt: RunJson; ours: RunJson }[] = [];
     for (const name of DECODERS) {
       const dir = cases.get(name)!;
@@ -42,7 +48,7 @@ for (const precision of ['f32', 'f64'] as const) {
       }));
       // The prompt's part of the attention is the prompt's own run.
       r.prompt.attention.forEach((layer, l) => layer.forEach((head, h) => head.forEach((row, q) => row.forEach((w, k) => {
-        worst.see(r.ours.attention[l][h][q][k], w, `${r.name} prompt part [${l}][${h}][${q}][${k}]`);
+        same.see(r.ours.attention[l][h][q][k], w, `${r.name} prompt part [${l}][${h}][${q}][${k}]`);
       }))));
       // A plain run of the whole text, where it encodes back to the same ids (random tiny models often
       // generate lone bytes of no character): the same attention. The induction example below always does.
@@ -50,11 +56,11 @@ for (const precision of ['f32', 'f64'] as const) {
       if (whole.ids.join() === r.ours.ids.join()) {
         replayed++;
         whole.attention.forEach((layer, l) => layer.forEach((head, h) => head.forEach((row, q) => row.forEach((w, k) => {
-          worst.see(r.ours.attention[l][h][q][k], w, `${r.name} plain run [${l}][${h}][${q}][${k}]`);
+          same.see(r.ours.attention[l][h][q][k], w, `${r.name} plain run [${l}][${h}][${q}][${k}]`);
         }))));
       }
     }
-    console.log(`generation, ${precision}: worst scaled difference ${worst.done()}, ${replayed} of ${DECODERS.length} also against a plain run`);
+    console.log(`generation, ${precision}: worst scaled difference ${worst.done()}, ${replayed} of ${DECODERS.length} also against a plain run (${same.done()})`);
     // The generated ids are not one constant.
     assert.ok(new Set(runs.map((r) => r.ours.generated!.map((t) => t.id).join())).size > 3);
   });
