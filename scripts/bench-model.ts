@@ -18,6 +18,7 @@ import { goalLines, table } from './bench/report.js';
 import { attnRun, CLI, precisionAccepted, reference, type Reference } from './bench/runs.js';
 import { forwardFlops, layerMatrices, modelConfig, shapeOf, type Shape } from './bench/shapes.js';
 import { PARAGRAPH } from './model-checkpoint.js';
+import { benchAnalyses } from './bench/analyses.js';
 
 /** The first n ids of the text, as `attn run --max-tokens n` takes them (the same tokenizer files, the same limit). */
 function idsOf(dir: string, text: string, n: number): number[] {
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
   const measured: Measured[] = [], skipped: string[] = [];
   const seen = new Map<string, number>();
   let pools = '';
+  let analyses: string[] = [];
   try {
     const text = PARAGRAPH.repeat(60);
     const textFile = join(scratch, 'text.txt');
@@ -92,6 +94,13 @@ async function main(): Promise<void> {
         console.log(table([m]).slice(1).join('\n'));
       }
     }
+    // The analyses beyond the pattern, on GPT-2 small at 128 tokens, beside its plain run.
+    const gpt2 = shapes.find((s) => s.key === 'gpt2');
+    if (gpt2 && options.tokens.includes(128) && elapsedS() < options.budgetS) {
+      const c = modelConfig(gpt2);
+      analyses = benchAnalyses(folders.get(gpt2)!, PARAGRAPH.repeat(4), scratch, 128, c.layers, c.heads, cli);
+      console.log(analyses.join('\n'));
+    }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -99,6 +108,7 @@ async function main(): Promise<void> {
   console.log('GFLOP/s: the forward\'s FLOPs (2·n per layer-matrix weight, the causal half of attention\'s QKᵀ and weights·V, the head at the last position) over its time.\n');
   for (const line of table(measured)) console.log(line);
   if (skipped.length > 0) console.log(`\nskipped (--budget ${options.budgetS} s):\n${skipped.map((x) => `  ${x}`).join('\n')}`);
+  if (analyses.length > 0) console.log(`\n${analyses.join('\n')}`);
   console.log('\ngoals:');
   for (const line of goalLines(measured)) console.log(`  ${line}`);
 }

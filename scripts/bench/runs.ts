@@ -39,12 +39,12 @@ export function readPeakKb(text: string): number | undefined {
 }
 
 /** One `attn run DIR --text-file F --max-tokens n` of the bundled CLI (or `cli`) in a fresh process; `precision` passed as --precision when given. */
-export function attnRun(dir: string, textFile: string, n: number, precision: string | undefined, out?: string, cli = CLI): OursOutcome {
+export function attnRun(dir: string, textFile: string, n: number, precision: string | undefined, out?: string, cli = CLI, extra: readonly string[] = []): OursOutcome {
   const scratch = mkdtempSync(join(tmpdir(), 'attn-bench-time-'));
   try {
     const timeFile = join(scratch, 'time');
     const args = ['-o', timeFile, '-f', '%M', process.execPath, cli, 'run', dir, '--text-file', textFile, '--max-tokens', String(n),
-      ...(precision ? ['--precision', precision] : []), ...(out ? ['--out', out] : [])];
+      ...(precision ? ['--precision', precision] : []), ...(out ? ['--out', out] : []), ...extra];
     const t = performance.now();
     const r = spawnSync('/usr/bin/time', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     const wallMs = performance.now() - t;

@@ -8,10 +8,10 @@
 import type { HeadsHelper } from '../core/attention/attention.js';
 import { DEFAULT_MAX_BYTES } from '../core/json/json-tree.js';
 import { FAMILY_NAMES } from '../core/checkpoint/families/index.js';
-import { MATRIX_MODES, MODEL_VIEW_NAMES, ROLES, THEME_KINDS, VIEW_NAMES } from '../core/vocabulary.js';
+import { MATRIX_MODES, MODEL_VIEW_NAMES, ROLES, RUN_VIEW_NAMES, THEME_KINDS, VIEW_NAMES } from '../core/vocabulary.js';
 
 /** The views `attn render` draws from an attention file: the model views but the next-token one, which needs a model run. */
-const FILE_VIEWS = MODEL_VIEW_NAMES.filter((v) => v !== 'next');
+const FILE_VIEWS = MODEL_VIEW_NAMES.filter((v) => !RUN_VIEW_NAMES.includes(v));
 
 export const USAGE = `usage:
   attn compute FILE [--json]     every intermediate of the attention computation
@@ -28,6 +28,11 @@ export const USAGE = `usage:
               [--stat NAME] [--sort] [--softmax] [--tensor NAME] [--out FILE.svg|FILE.png] [--html FILE.html]
   attn run DIR (--text T | --text-file F) [--max-tokens N] [--precision f32|f64] [--json] [--out FILE.safetensors]
                                  run a model folder (${FAMILY_NAMES.join(', ')}): every head's attention, the next tokens
+              [--norms] [--logit-lens] [--target T [--contrast T]] [--ablate L.H[,L.H…] [--ablation zero|mean]]
+              [--patch-from TEXT] [--generate N]
+                                 what each head writes (‖α v W_O‖), what each layer predicts, each part's logit
+                                 for T (− the contrast's), the run with heads switched off, patching from another
+                                 text, N greedy tokens; T is a token as text or its id; L.H counts from 1
 FILE may be - for standard input.
 options:
   --max-bytes N   refuse specs larger than N bytes (default ${DEFAULT_MAX_BYTES})
@@ -52,8 +57,8 @@ export interface Args {
 /** One command: its exit code (0 done, 1 the input is at fault, 2 the command line is). */
 export type Command = (args: Args, maxBytes: number, io: Io) => number | Promise<number>;
 
-const VALUED = new Set(['--view', '--out', '--input', '--head', '--token', '--width', '--theme', '--show', '--matrix', '--max-bytes', '--steps', '--tensor', '--layer', '--html', '--stat', '--text', '--text-file', '--max-tokens', '--precision']);
-const SWITCHES = new Set(['--json', '--help', '--version', '--sort', '--softmax', '--no-cache']);
+const VALUED = new Set(['--view', '--out', '--input', '--head', '--token', '--width', '--theme', '--show', '--matrix', '--max-bytes', '--steps', '--tensor', '--layer', '--html', '--stat', '--text', '--text-file', '--max-tokens', '--precision', '--target', '--contrast', '--ablate', '--ablation', '--patch-from', '--generate']);
+const SWITCHES = new Set(['--json', '--help', '--version', '--sort', '--softmax', '--no-cache', '--norms', '--logit-lens']);
 
 /** The arguments, or why they cannot be read. */
 export function parseArgs(argv: readonly string[]): Args | string {

@@ -35,7 +35,13 @@ export function computeReport(json: AttentionJson): string {
       out.push(table('scores (Q·Kᵀ), rows = queries, columns = keys', t, t, h.scores));
       out.push(table('scaled', t, t, h.scaled));
       out.push(table('weights (softmax)', t, t, h.weights));
-      out.push(table('output (weights·V)', t, dims('o', h.dv), h.output), '');
+      out.push(table('output (weights·V)', t, dims('o', h.dv), h.output));
+      if (h.valueNorms) {
+        const norms = h.valueNorms;
+        out.push(table('value norms ‖v W_O‖ (each key\'s value through this head\'s rows of W_O)', ['‖v W_O‖'], t, [norms]));
+        out.push(table('value-weighted (weight × ‖v W_O‖), rows = queries, columns = keys', t, t, h.weights.map((row) => row.map((w, j) => w * norms[j]))));
+      }
+      out.push('');
     }
     if (input.heads.length > 1) out.push(table('heads side by side', t, dims('c', input.concat[0]?.length ?? 0), input.concat), '');
     out.push(table('output', t, dims('y', input.output[0]?.length ?? 0), input.output), '');

@@ -37,13 +37,16 @@ export function overBudget(budget: Budget, cost: number, asked: string, instead:
 /** Multiply-adds of the rollout of `layers` layers of n × n. */
 export const rolloutWork = (layers: number, n: number) => layers * n ** 3;
 
-/** Numbers attn compute prints for a spec of these shapes (per input: its tokens; per head: d_k, d_v). */
+/**
+ * Numbers attn compute prints for a spec of these shapes (per input: its tokens; per head: d_k, d_v);
+ * with W_O (`withOutput`) also each head's value norms (n: the value-weighted n × n is α times them, left to the reader).
+ */
 export function printedNumbers(dModel: number, tokensPerInput: readonly number[], heads: readonly { dk: number; dv: number }[], withOutput: boolean): number {
   let total = 0;
   for (const h of heads) total += dModel * (2 * h.dk + h.dv);
   for (const n of tokensPerInput) {
     total += n * dModel * (withOutput ? 2 : 1);
-    for (const h of heads) total += n * (2 * h.dk + 2 * h.dv) + 3 * n * n;
+    for (const h of heads) total += n * (2 * h.dk + 2 * h.dv) + 3 * n * n + (withOutput ? n : 0);
   }
   return total;
 }

@@ -19,18 +19,19 @@ export const ROLE_PRODUCT: Record<Role, string> = { wq: 'query', wk: 'key', wv: 
 export const ROLE_VECTOR: Record<Role, string> = { wq: 'q', wk: 'k', wv: 'v', wo: 'output' };
 
 /** What the matrix view colours its cells by. */
-export type MatrixMode = 'scores' | 'scaled' | 'weights' | 'cosine';
-export const MATRIX_MODES: readonly MatrixMode[] = ['scores', 'scaled', 'weights', 'cosine'];
+export type MatrixMode = 'scores' | 'scaled' | 'weights' | 'cosine' | 'norms';
+export const MATRIX_MODES: readonly MatrixMode[] = ['scores', 'scaled', 'weights', 'cosine', 'norms'];
 /** The mode as the picture's legend and title say it. */
 export const MODE_LABEL: Record<MatrixMode, string> = {
   scores: 'raw scores q·k',
   scaled: 'scaled scores q·k ÷ s',
   weights: 'weights (softmax of each row)',
   cosine: 'cosine q·k ÷ (|q||k|): direction only',
+  norms: 'value-weighted: weight × ‖v W_O‖ (what each key writes)',
 };
 /** The mode as the toolbar's menu says it. */
 export const MODE_MENU: Record<MatrixMode, string> = {
-  scores: 'raw scores', scaled: 'scaled scores', weights: 'weights', cosine: 'cosine (angle only)',
+  scores: 'raw scores', scaled: 'scaled scores', weights: 'weights', cosine: 'cosine (angle only)', norms: 'value-weighted norms',
 };
 
 /** A spec's "scale" in words (it may also be a positive number): √d_k, the default, or no scaling. */
@@ -59,5 +60,7 @@ export const VIEW_NAMES = [
 export type ViewName = (typeof VIEW_NAMES)[number];
 
 /** The model editor's views of a real model's attention file, in the order of its menu. */
-export const MODEL_VIEW_NAMES = ['model', 'head', 'head-tokens', 'finder', 'rollout', 'next'] as const;
+export const MODEL_VIEW_NAMES = ['model', 'head', 'head-tokens', 'finder', 'rollout', 'next', 'logit-lens', 'attribution', 'patching'] as const;
 export type ModelViewName = (typeof MODEL_VIEW_NAMES)[number];
+/** The model views only a model run draws (a file of saved attention has no predictions, no weights to attribute). */
+export const RUN_VIEW_NAMES: readonly ModelViewName[] = ['next', 'logit-lens', 'attribution', 'patching'];

@@ -5,10 +5,19 @@
 // 'lens' cuts out one head's numbers (HeadLens) for the spec views. A run is cancelled without ending
 // the worker: the host writes the newest cancelled run's id into an Int32Array on a SharedArrayBuffer
 // given to the worker when it starts (RunWorkerData); the worker reads it (Atomics.load) between
-// layers, and a run whose id is at most that number stops and answers { cancelled: true }.
+// layers, and a run whose id is at most that number stops and answers { cancelled: true }. A run may
+// be asked for more than its attention (attribution, patching, generation: RunAnalysisRequest); the
+// logit lens is its own request, made when its view first opens; 'step' narrows what the views read
+// to a prefix of the run (a step through its generated tokens: attention is causal, so the prefix is
+// what a run of those tokens alone gives). A run may also name heads to ablate (the views' toggles):
+// the views then read the ablated run's attention; 'valueNorms' answers the norms switch's second factor.
 import type { ModelSummary, MaskedGuess, NextToken, HeadLens } from '../core/checkpoint/types.js';
 import type { ModelShape } from '../core/model-attention/scan.js';
 import type { ReaderRequest, ReaderResponse } from './model-reader.js';
+import type { Ablation, AnalysisRequest, Attribution } from '../core/model-analysis/types.js';
+
+/** What a model spec asks its run for beyond the attention (the logit lens is asked for apart: 'logitLens'). */
+export type RunAnalysisRequest = Pick<AnalysisRequest, 'target' | 'contrast' | 'patchFrom' | 'generate'>;
 
 /** What a run reports to the host (the attention stays in the worker, read by the views as a file). */
 export interface RunReport {
@@ -25,6 +34,14 @@ export interface RunReport {
   reused: number;
   /** The run's attention file's shape, as the model reader's 'open' gives it. */
   shape: ModelShape;
+  /** Direct logit attribution at the last position (a spec with "target"). */
+  attribution?: Attribution;
+  /** [layer][head]: the share of the logit difference each head's output brings back (a spec with "patchFrom"). */
+  patching?: number[][];
+  /** The greedy new tokens (a spec with "generate"): the run's ids and attention end with them. */
+  generated?: { id: number; token: string }[];
+  /** When heads were ablated: the ablated run's next tokens and logit differences (the attention read is the ablated run's). */
+  ablation?: Ablation;
 }
 
 /** The worker's workerData: `cancel` holds one Int32 (every run with an id up to it is cancelled). */
@@ -36,11 +53,20 @@ export interface RunWorkerData {
 
 export type RunRequest =
   | Exclude<ReaderRequest, { op: 'open' } | { op: 'openHeld' } | { op: 'close' }>
-  | { id: number; op: 'run'; folder: string; text: string; maxTokens?: number; precision?: 'f32' | 'f64' }
-  | { id: number; op: 'lens'; layer: number; head: number };
+  /** `analysis`: the spec's own asks; `ablate`: the heads the views switched off (the editor's, kept across edits). */
+  | { id: number; op: 'run'; folder: string; text: string; maxTokens?: number; precision?: 'f32' | 'f64'; analysis?: RunAnalysisRequest; ablate?: NonNullable<AnalysisRequest['ablate']> }
+  | { id: number; op: 'lens'; layer: number; head: number }
+  /** The last run's logit lens: computed at the first ask (a pass again), kept until the next run. */
+  | { id: number; op: 'logitLens' }
+  /** The views read the last run's first `tokens` positions only (a step of its generation); its shape answers. */
+  | { id: number; op: 'step'; tokens: number }
+  /** ‖v_j W_O^h‖ of every key of one head (the value-weighted norms' second factor), from the norms read with options.norms. */
+  | { id: number; op: 'valueNorms'; layer: number; head: number };
 
 export type RunResponse =
   | ReaderResponse
   | { id: number; ok: true; run: RunReport }
   | { id: number; ok: false; cancelled: true; error: string; tensorError: false }
-  | { id: number; ok: true; lens: HeadLens };
+  | { id: number; ok: true; lens: HeadLens }
+  | { id: number; ok: true; logitLens: NextToken[][][] }
+  | { id: number; ok: true; valueNorms: Float32Array };

@@ -8,6 +8,10 @@ import { isObject } from '../core/json/object.js';
 import { shown } from '../core/json/shown.js';
 import { EXPORT_FORMATS, MODEL_VIEW_NAMES, type ExportFormat, type ModelViewName } from '../core/vocabulary.js';
 import { checkOf, type ByType } from './by-type.js';
+import { logitLensProblem, runAnalysesProblem, type RunAnalyses } from '../core/model-attention/run-analyses.js';
+import type { NextToken } from '../core/checkpoint/types.js';
+import type { AblationMode, HeadRef } from '../core/model-analysis/types.js';
+import { headListProblem, isAblationMode, runAblationProblem } from './ablation-check.js';
 
 export type ModelHostMessage =
   /** The file: its header with the heads read so far (stats), thumbnails for every head (zero where not read). */
@@ -15,7 +19,7 @@ export type ModelHostMessage =
   /** More heads read, in order from `from` (the count read before): their statistics and thumbnails. */
   | { type: 'scanned'; from: number; stats: HeadStats[]; thumbnails: Float32Array | Uint8Array; offRows: number; warnings: string[] }
   /** A head, whole (weights) or, above WHOLE_HEAD_MAX tokens, as its picture and strongest weight. */
-  | { type: 'head'; layer: number; head: number; weights?: Float32Array; picture?: { res: number; indices: Uint8Array }; max?: number }
+  | { type: 'head'; layer: number; head: number; weights?: Float32Array; picture?: { res: number; indices: Uint8Array }; max?: number; valueNorms?: Float32Array }
   /** Exact weights of a window of a head, asked for by the webview. */
   | ({ type: 'window'; layer: number; head: number } & CellWindow)
   | { type: 'rollout'; rollout: Float32Array | null }
@@ -23,6 +27,10 @@ export type ModelHostMessage =
   | { type: 'show'; view: ModelViewName; layer: number; head: number }
   /** The attention shown is a model run's: its model and next tokens (the next-token view, the lens buttons). */
   | ({ type: 'run' } & ModelRunInfo)
+  /** The run's attribution, patching and generated tokens, and the step its views show (model-analysis). */
+  | ({ type: 'analyses' } & Omit<RunAnalyses, 'logitLens' | 'logitLensError'>)
+  /** The run's logit lens, asked for by its view: [layer][position] → five tokens, or why there is none. */
+  | { type: 'logitLens'; lens?: NextToken[][][]; error?: string }
   | { type: 'error'; message: string };
 
 export type ModelWebviewMessage =
@@ -37,7 +45,15 @@ export type ModelWebviewMessage =
   /** The webview drew a view (for tests and timings): which, and how many heads or cells it shows. */
   | { type: 'painted'; view: string; items: number; drawMs: number }
   /** A run's head at a query token, in the spec views: opened at once, or saved as a spec first (`save`). */
-  | { type: 'lens'; layer: number; head: number; token: number; save: boolean };
+  | { type: 'lens'; layer: number; head: number; token: number; save: boolean }
+  /** The run's logit lens (its view opened). */
+  | { type: 'logitLens' }
+  /** Show the run's first `tokens` positions: a step through its generated tokens. */
+  | { type: 'step'; tokens: number }
+  /** Show the run's value-weighted norms (on) or its weights (a model run's editor). */
+  | { type: 'norms'; on: boolean }
+  /** Run again with these heads switched off (none: the run itself), their outputs replaced by zero or their mean. */
+  | { type: 'ablate'; heads: HeadRef[]; mode: AblationMode };
 
 /** The largest picture the webview may send for export (a 4,096-token head as PNG is far less). */
 export const MAX_EXPORT_CHARS = 256 * 1024 * 1024;
@@ -77,7 +93,8 @@ const WEBVIEW_CHECKS = {
   },
   export: (m) => {
     if (!EXPORT_FORMATS.includes(m.format as ExportFormat)) return `an export that is neither ${EXPORT_FORMATS.join(' nor ')}`;
-    if (typeof m.view !== 'string' || !/^[a-z]{1,20}$/.test(m.view)) return 'an export of an unknown view';
+    // The model views' own names (head-tokens, logit-lens): the file's name is made from it.
+    if (!MODEL_VIEW_NAMES.includes(m.view as ModelViewName)) return 'an export of an unknown view';
     return typeof m.data === 'string' && m.data.length <= MAX_EXPORT_CHARS ? undefined : 'an export that is not text of at most 256 MB';
   },
   painted: (m) => (typeof m.view === 'string' && m.view.length < 40 && isNum(m.items) && isNum(m.drawMs) ? undefined : 'a malformed painted report'),
@@ -86,6 +103,13 @@ const WEBVIEW_CHECKS = {
     if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return `no head ${shown(m.layer)}, ${shown(m.head)} in ${header.layers} × ${header.heads}`;
     if (!isIndex(m.token, header.tokens)) return `no token ${shown(m.token)} of ${header.tokens}`;
     return typeof m.save === 'boolean' ? undefined : 'a lens request that does not say whether to save';
+  },
+  logitLens: () => undefined,
+  step: (m) => (isCount(m.tokens, MAX_SIDE + MAX_GENERATED) ? undefined : `a step to ${shown(m.tokens)} tokens, not a count of tokens`),
+  norms: (m) => (typeof m.on === 'boolean' ? undefined : 'a norms switch that is neither on nor off'),
+  ablate: (m, header) => {
+    if (!header) return 'heads to ablate named before the model was read';
+    return headListProblem(m.heads, header.layers, header.heads) ?? (isAblationMode(m.mode) ? undefined : 'an ablation whose mode is neither zero nor mean');
   },
 } satisfies ByType<ModelWebviewMessage, WebviewCheck>;
 
@@ -109,6 +133,7 @@ export function runInfoProblem(m: Record<string, unknown>): string | undefined {
   if (tokensProblem(m.next)) return 'a next token that is not { id, token, p in [0, 1] }';
   if (m.note !== undefined && (typeof m.note !== 'string' || m.note.length > MAX_TEXT)) return 'a run whose note is not a short text';
   if (m.precision !== undefined && m.precision !== 'f32' && m.precision !== 'f64') return 'a run whose precision is not "f32" or "f64"';
+  if (m.ablation !== undefined) { const bad = runAblationProblem(m.ablation, tokensProblem, MAX_NEXT); if (bad) return bad; }
   if (m.masked === undefined) return undefined;
   if (!Array.isArray(m.masked) || m.masked.length > MAX_MASKED) return `a run whose masked guesses are not a list of at most ${MAX_MASKED}`;
   for (const g of m.masked as unknown[]) {
@@ -140,7 +165,7 @@ function statsProblem(stats: unknown, layers: number, heads: number, from = 0): 
   return undefined;
 }
 
-const MAX_SIDE = 4096, MAX_HEADS = 16384;
+const MAX_SIDE = 4096, MAX_HEADS = 16384, MAX_GENERATED = 256;
 
 /** Why a message of its type (already matched) is malformed, or undefined; `header` is the model's once read. */
 type HostCheck = (m: Record<string, unknown>, header: ModelHeader | undefined) => string | undefined;
@@ -149,6 +174,11 @@ type HostCheck = (m: Record<string, unknown>, header: ModelHeader | undefined) =
 const HOST_CHECKS = {
   error: (m) => (typeof m.message === 'string' ? undefined : 'an error without a message'),
   run: (m) => runInfoProblem(m),
+  analyses: (m) => runAnalysesProblem(m),
+  logitLens: (m) => {
+    if (m.error !== undefined) return typeof m.error === 'string' && m.error.length <= MAX_TEXT && m.lens === undefined ? undefined : 'a logit lens error that is not a short text alone';
+    return logitLensProblem(m.lens);
+  },
   model: (m) => {
     const h = m.header;
     if (!isObject(h)) return 'the model has no header';
@@ -158,6 +188,7 @@ const HOST_CHECKS = {
     if (!Array.isArray(h.tokenTexts) || !(h.tokenTexts.length === 0 || h.tokenTexts.length === h.tokens) || h.tokenTexts.some((t) => typeof t !== 'string')) return 'tokenTexts is not one string per token';
     if (!Array.isArray(h.warnings) || h.warnings.some((w) => typeof w !== 'string')) return 'warnings are not text';
     if (!Number.isInteger(h.offRows) || typeof h.softmaxed !== 'boolean') return 'offRows or softmaxed is missing';
+    if (h.norms !== undefined && typeof h.norms !== 'boolean') return 'norms is not true or false';
     const stats = statsProblem(h.stats, h.layers as number, h.heads as number);
     if (stats) return stats;
     if (!isThumbnails(m.thumbnails) || m.thumbnails.length !== (h.layers as number) * (h.heads as number) * (h.thumb as number) ** 2) return 'the thumbnails are not layers × heads × thumb² float32 (or colour indices)';
@@ -176,6 +207,7 @@ const HOST_CHECKS = {
   head: (m, header) => {
     if (!header) return 'a head before the model';
     if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return 'a head outside the model';
+    if (m.valueNorms !== undefined && !(m.valueNorms instanceof Float32Array && m.valueNorms.length === header.tokens)) return 'value norms that are not n float32';
     if (m.weights !== undefined) return m.weights instanceof Float32Array && m.weights.length === header.tokens ** 2 ? undefined : 'a head that is not n × n float32';
     const p = m.picture;
     if (!isObject(p) || p.res !== Math.min(header.tokens, SENT_PICTURE_MAX) || !(p.indices instanceof Uint8Array) || p.indices.length !== (p.res as number) ** 2) return 'a head that is neither n × n float32 nor a res × res picture';

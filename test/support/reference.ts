@@ -16,3 +16,13 @@ export function referenceAttention(x: M, wq: M, wk: M, wv: M, divisor: number, c
   });
   return { q, k, v, scores, weights, output: matmul(weights, v) };
 }
+
+/**
+ * Value-weighted attention written out: head h's rows of W_O are those after the earlier heads' d_v
+ * (`from`); ‖v_j W_O^h‖ = √Σ_e (Σ_t v_jt W_O[from + t][e])², and norms_ij = α_ij times it.
+ */
+export function referenceValueNorms(v: M, wo: M, from: number, weights: M) {
+  const rows = wo.slice(from, from + v[0].length);
+  const valueNorms = matmul(v, rows).map((r) => Math.sqrt(r.reduce((s, x) => s + x * x, 0)));
+  return { valueNorms, norms: weights.map((r) => r.map((a, j) => a * valueNorms[j])) };
+}

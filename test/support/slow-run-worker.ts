@@ -2,7 +2,7 @@
 // connects them), over a fake engine whose run takes LAYERS × LAYER_MS and asks `stopped` between
 // layers, as the real forward pass does. Its next token says how many times it loaded a model and
 // how many runs it stopped, so a test sees that a cancelled run stopped in the worker and the next
-// run did not load again. Started with `--require tsx/cjs` in execArgv.
+// run did not load again; its logit lens is as slow and stops the same way. Started with `--require tsx/cjs` in execArgv.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Engine } from '../../src/host/checkpoint-run/engine.js';
 import { cancelledBy, RunAnswers } from '../../src/host/checkpoint-run/run-answers.js';
@@ -31,6 +31,14 @@ const engine: Engine = {
     };
   },
   lens: () => { throw new Error('no lens here'); },
+  // As slow as a run, and stopped between layers the same way; its token counts the runs stopped so far.
+  logitLens(stopped) {
+    for (let layer = 0; layer < LAYERS; layer++) {
+      Atomics.wait(pause, 0, 0, LAYER_MS);
+      if (stopped?.()) { stops++; throw new RunStopped('the run was stopped'); }
+    }
+    return [[[{ id: 0, token: `stops ${stops}`, p: 1 }]]];
+  },
   close: () => {},
 };
 

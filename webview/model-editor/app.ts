@@ -1,5 +1,5 @@
 // The model page's shell (custom editor webview, the --html page and a notebook output cell): a toolbar (view, statistic,
-// sort, layer, head, token, k), a warning line (with "Apply softmax" when rows do not sum to 1), an
+// sort, layer, head, token, k; for a model run also the lens, weights | norms and head ablation: analysis-bar.ts), a warning line (with "Apply softmax" when rows do not sum to 1), an
 // error panel, and the chosen view. Data arrives as checked messages through a transport: the VS
 // Code host, or the data embedded in the --html page. Every control is built with textContent,
 // never markup. Theme and its changes, resize, focus, tooltip and the message channel are the
@@ -16,6 +16,9 @@ import { STAT_DEFINITIONS } from '../views/model/stat-definitions.js';
 import { Shell } from '../shell/shell.js';
 import { download, pictureOf } from '../shell/export.js';
 import type { Transport } from '../shell/transport.js';
+import type { RunAnalyses } from '../../src/core/model-attention/run-analyses.js';
+import { generationStep, sameRun, viewData } from './run-analyses.js';
+import { AnalysisBar, canAblate } from './analysis-bar.js';
 
 export interface ModelTransport extends Transport<ModelWebviewMessage> {
   /** Whether "Apply softmax" can be offered (the host re-reads the file; the page cannot). */
@@ -46,6 +49,10 @@ export class ModelApp {
   private data: ModelViewData | undefined;
   /** The model run the attention is from (a model spec), kept across its new headers. */
   private run: ModelRunInfo | undefined;
+  /** The run's analyses (attribution, patching, generation, the logit lens once asked for). */
+  private analyses: RunAnalyses | undefined;
+  /** The logit lens was asked of the host for this run. */
+  private lensAsked = false;
   private state: State = { view: 'model', layer: 0, head: 0, token: 0, stat: 'entropy', sort: false, k: 3 };
   private handle: ViewHandle | undefined;
   private readonly bar: HTMLElement;
@@ -64,6 +71,8 @@ export class ModelApp {
   private focusNext: { view: ModelViewName; selector?: string } | undefined;
   /** The view and element a view was opened from by the keyboard, for Escape and Backspace. */
   private cameFrom: { view: ModelViewName; selector: string } | undefined;
+  /** A model run's norms switch and head ablation (analysis-bar.ts). */
+  private readonly analysis: AnalysisBar;
 
   /**
    * `surface.focusOnArrival`: whether the window's focus (VS Code's Ctrl+2) lands in this app's view
@@ -90,6 +99,9 @@ export class ModelApp {
     this.shell = new Shell({ root, tooltip: tip, view: this.stage, sized: root, redraw: () => this.redraw(), focusOnArrival: surface.focusOnArrival !== false });
     root.dataset.state = 'loading';
     this.stage.addEventListener('keydown', (e) => this.onStageKey(e));
+    this.analysis = new AnalysisBar(doc, (m) => this.transport.post(m));
+    root.addEventListener('keydown', (e) => this.onAnalysisKey(e));
+    root.addEventListener('contextmenu', (e) => this.onHeadMenu(e));
   }
 
   /** Listens to the transport (when it can be listened to), the theme and the width, then says 'ready'. */
@@ -113,8 +125,25 @@ export class ModelApp {
       // so until the file is read again. The page's own "could not use a message" is shown once only.
       case 'error': this.failure = m.message; this.fail(m.message); return;
       case 'run': {
-        const { model, next, forwardMs, masked, note, precision } = m;
-        this.run = { model, next, forwardMs, ...(masked ? { masked } : {}), ...(note !== undefined ? { note } : {}), ...(precision ? { precision } : {}) };
+        const { model, next, forwardMs, masked, note, precision, ablation } = m;
+        const run = { model, next, forwardMs, ...(masked ? { masked } : {}), ...(note !== undefined ? { note } : {}), ...(precision ? { precision } : {}), ...(ablation ? { ablation } : {}) };
+        // A new run's logit lens is asked for again (the same run's, told again when its views reopen, is kept).
+        if (!this.run || !sameRun(this.run, run)) { this.lensAsked = false; if (this.analyses) this.analyses = { ...this.analyses, logitLens: undefined, logitLensError: undefined }; }
+        this.run = run;
+        this.analysis.ran(this.run);
+        if (!this.data) return;
+        break;
+      }
+      case 'analyses': {
+        const { type: _type, ...told } = m;
+        const lens = this.analyses ? { ...(this.analyses.logitLens ? { logitLens: this.analyses.logitLens } : {}), ...(this.analyses.logitLensError !== undefined ? { logitLensError: this.analyses.logitLensError } : {}) } : {};
+        this.analyses = { ...told, ...lens };
+        if (!this.data) return;
+        break;
+      }
+      case 'logitLens': {
+        if (!this.analyses) return;
+        this.analyses = { ...this.analyses, ...(m.lens ? { logitLens: m.lens } : {}), ...(m.error !== undefined ? { logitLensError: m.error } : {}) };
         if (!this.data) return;
         break;
       }
@@ -145,9 +174,9 @@ export class ModelApp {
         break;
       }
       case 'head': {
-        const { layer, head, weights, picture, max } = m;
+        const { layer, head, weights, picture, max, valueNorms } = m;
         this.failure = undefined; // the file is read again
-        if (this.data) this.data = { ...this.data, head: { layer, head, ...(weights ? { weights } : {}), ...(picture ? { picture } : {}), ...(max !== undefined ? { max } : {}), windows: [] } };
+        if (this.data) this.data = { ...this.data, head: { layer, head, ...(weights ? { weights } : {}), ...(picture ? { picture } : {}), ...(max !== undefined ? { max } : {}), ...(valueNorms ? { valueNorms } : {}), windows: [] } };
         this.pendingHead = undefined;
         break;
       }
@@ -231,6 +260,47 @@ export class ModelApp {
     this.draw();
   }
 
+  /**
+   * A model run's keys: n switches weights and norms, a ablates (or restores) the focused head (the
+   * shown one in a head view), Ctrl+Z undoes the last ablation toggle. Not while typing in a control.
+   */
+  private onAnalysisKey(e: KeyboardEvent): void {
+    const data = this.data;
+    if (!this.run || !data || e.altKey || (e.target as Element | null)?.closest?.('input, select, textarea')) return;
+    const undo = (e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === 'z';
+    if (undo) {
+      if (this.analysis.undoLast()) { e.preventDefault(); this.draw(); }
+      return;
+    }
+    if (e.ctrlKey || e.metaKey) return;
+    if (e.key === 'n') {
+      e.preventDefault();
+      this.analysis.switchNorms(data.header);
+    } else if (e.key === 'a') {
+      const h = this.headAt(e.target as Element | null);
+      if (!h) return;
+      e.preventDefault();
+      this.analysis.toggle(this.run, h);
+      this.draw();
+    }
+  }
+
+  /** A right click on a head's thumbnail ablates it, or restores it (the context action). */
+  private onHeadMenu(e: MouseEvent): void {
+    const cell = (e.target as Element | null)?.closest?.('g.head-cell');
+    if (!canAblate(this.run) || !cell) return;
+    e.preventDefault();
+    this.analysis.toggle(this.run, { layer: Number(cell.getAttribute('data-layer')), head: Number(cell.getAttribute('data-head')) });
+    this.draw();
+  }
+
+  /** The head a key acts on: the focused thumbnail's, else the head view's. */
+  private headAt(target: Element | null): { layer: number; head: number } | undefined {
+    const cell = target?.closest?.('g.head-cell');
+    if (cell) return { layer: Number(cell.getAttribute('data-layer')), head: Number(cell.getAttribute('data-head')) };
+    return HEAD_VIEWS.has(this.state.view) ? { layer: this.state.layer, head: this.state.head } : undefined;
+  }
+
   /** Puts the focus where focusNext says, once the view it names is drawn with a place to take it. */
   private placeFocus(): boolean {
     const want = this.focusNext;
@@ -279,12 +349,16 @@ export class ModelApp {
       const key = `${s.layer}:${s.head}`;
       if (this.pendingHead !== key) { this.pendingHead = key; this.transport.post({ type: 'head', layer: s.layer, head: s.head }); }
     }
+    if (s.view === 'logit-lens' && this.run && this.analyses && !this.analyses.logitLens && this.analyses.logitLensError === undefined && !this.lensAsked) {
+      this.lensAsked = true;
+      this.transport.post({ type: 'logitLens' });
+    }
     if (s.view === 'rollout' && !data.rollout && !this.rolloutAsked && rolloutRefusal(header.layers, header.tokens) === undefined) {
       this.rolloutAsked = true;
       this.transport.post({ type: 'rollout' });
     }
     const own = data.head && data.head.layer === s.layer && data.head.head === s.head ? data : { header: data.header, thumbnails: data.thumbnails, ...(data.thumbIndices ? { thumbIndices: data.thumbIndices } : {}), ...(data.rollout ? { rollout: data.rollout } : {}) };
-    const showHead = this.run ? { ...own, run: this.run } : own;
+    const showHead = viewData(this.run ? { ...own, run: this.run } : own, this.analyses);
     this.handle?.destroy();
     this.stage.replaceChildren();
     const options: ModelViewOptions = {
@@ -292,6 +366,7 @@ export class ModelApp {
       layer: s.layer, head: s.head, token: s.token, stat: s.stat, sort: s.sort, k: s.k,
       onPick: (p) => this.pick(p),
       askWindow: (layer, head, i0, rows, j0, cols) => this.transport.post({ type: 'window', layer, head, i0, rows, j0, cols }),
+      ...(canAblate(this.run) ? { ablated: this.analysis.ablation(this.run).heads } : {}),
       // The width the stage gives: the root's less its padding (jsdom lays nothing out: 0 padding).
       width: Math.max(320, this.shell.width(320, 900) - this.padding()),
     };
@@ -356,10 +431,48 @@ export class ModelApp {
       number('head', s.head, header.heads, (v) => this.pick({ head: v })),
       number('token', s.token, header.tokens, (v) => this.pick({ token: v })),
       number('k', s.k, 17, (v) => this.pick({ k: Math.max(1, v) } as ModelPick), 0),
+      ...this.stepSlider(header),
       ...this.lensButtons(),
+      ...this.analysis.controls(this.run, header, { layer: s.layer, head: s.head }, () => this.draw()),
       this.exportButton('svg'),
       this.exportButton('png'),
     );
+  }
+
+  /**
+   * A run with generated tokens: a slider through them (the arrows step it), the views showing the
+   * run up to that token. Each step reads the run's prefix again (the host reopens its attention).
+   */
+  private stepSlider(header: ModelHeader): HTMLElement[] {
+    const step = this.analyses ? generationStep(this.analyses, header.tokens) : undefined;
+    if (!step) return [];
+    const doc = this.root.ownerDocument;
+    const wrap = doc.createElement('label');
+    wrap.className = 'generation-step';
+    const slider = doc.createElement('input');
+    slider.type = 'range';
+    slider.min = String(step.from); slider.max = String(step.to); slider.step = '1'; slider.value = String(step.shown);
+    slider.dataset.control = 'step';
+    slider.setAttribute('aria-label', 'generated tokens shown');
+    slider.setAttribute('aria-valuetext', step.says);
+    const says = doc.createElement('span');
+    says.className = 'step-says';
+    says.textContent = step.says;
+    const go = (tokens: number) => {
+      if (tokens < step.from || tokens > step.to || tokens === step.shown) return;
+      this.root.dataset.state = 'loading';
+      this.transport.post({ type: 'step', tokens });
+    };
+    slider.addEventListener('change', () => go(Number(slider.value)));
+    // The arrows step one token, in every webview alike (a range input's own keys change its value
+    // without a 'change' in some), and the step is asked for at once.
+    slider.addEventListener('keydown', (e) => {
+      if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+      e.preventDefault();
+      go(step.shown + (e.key === 'ArrowRight' ? 1 : -1));
+    });
+    wrap.append(doc.createTextNode('generated '), slider, says);
+    return [wrap];
   }
 
   /**

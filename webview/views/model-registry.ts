@@ -9,6 +9,9 @@ import { renderModelHeadTokens } from './model/head-tokens.js';
 import { renderModelFinder } from './model/finder.js';
 import { renderModelRollout } from './model/rollout.js';
 import { renderModelNext } from './model/next.js';
+import { renderModelLogitLens } from './model/logit-lens.js';
+import { renderModelAttribution } from './model/attribution.js';
+import { renderModelPatching } from './model/patching.js';
 import type { ModelViewFn } from './model/common.js';
 
 /** A view of the model editor (and of `attn render` on a .safetensors, .npy or .npz file). */
@@ -28,6 +31,11 @@ export const MODEL_ENTRIES: readonly ModelViewEntry[] = [
   { name: 'rollout', title: 'Rollout', needs: 'model', render: renderModelRollout },
   // A model run's (a model spec's): the five most likely next tokens.
   { name: 'next', title: 'Next token', needs: 'model', render: renderModelNext },
+  // A model run's analyses: what each layer predicts, which parts make the target's logit, what
+  // each head brings back of a corrupted text.
+  { name: 'logit-lens', title: 'Logit lens', needs: 'model', render: renderModelLogitLens },
+  { name: 'attribution', title: 'Logit attribution', needs: 'model', render: renderModelAttribution },
+  { name: 'patching', title: 'Activation patching', needs: 'model', render: renderModelPatching },
 ];
 
 const BY_NAME = new Map<string, ModelViewEntry>(MODEL_ENTRIES.map((e) => [e.name, e]));

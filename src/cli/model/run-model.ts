@@ -23,6 +23,10 @@ import { choiceFlag, intFlag, isBad, type Args, type Io } from '../args.js';
 import { readSpecText } from '../read-file.js';
 import { inputReplacedBy, unwritable, writeWhole } from '../outputs.js';
 import { printable, printableJson } from '../terminal.js';
+import { analyzeText, type AnalyzedRun } from '../../core/model-analysis/analyze-text.js';
+import { parseHeads } from '../../core/model-analysis/head-list.js';
+import { analysisFlags } from './analysis-flags.js';
+import { analysisJson, analysisLines } from './analysis-json.js';
 
 /** The numbers --json prints: attn compute's budget, named for this command. */
 const RUN_PRINTED = { ...PRINTED, what: 'attn run --json\'s output' };
@@ -37,6 +41,8 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
   if (args.flags.has('--max-tokens') && maxTokens < 1) return usage('--max-tokens takes a whole number ≥ 1');
   const precision = choiceFlag(args, '--precision', PRECISIONS);
   if (isBad(precision)) return usage(precision.error);
+  const analysis = analysisFlags(args);
+  if (isBad(analysis)) return usage(analysis.error);
   const out = args.flags.get('--out');
   const json = args.flags.has('--json');
   let input: string;
@@ -62,16 +68,22 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
     const tokenizer = tokenizerFrom(folder.tokenizerFiles, tokenizerCache(folder.folder, folder.tokenizerFiles, store));
     const loadMs = performance.now() - started;
     const c = model.config;
-    const result = runText(model, tokenizer, input, {
+    if (analysis?.ablate !== undefined) {
+      const heads = parseHeads(analysis.ablate, c.layers, c.heads);
+      if ('error' in heads) return usage(`--ablate: ${heads.error}`);
+      analysis.request.ablate = { ...analysis.request.ablate!, ...heads };
+    }
+    const options = {
       ...(maxTokens > 0 ? { maxTokens } : {}),
-      refuse: (n) => (json ? jsonRefusal(c.layers, c.heads, n) : undefined),
-    });
+      refuse: (n: number) => (json ? jsonRefusal(c.layers, c.heads, n, analysis?.request.norms ? 2 : 1) : undefined),
+    };
+    const result: RunResult | AnalyzedRun = analysis ? analyzeText(model, tokenizer, input, analysis.request, options) : runText(model, tokenizer, input, options);
     result.timings.loadMs += loadMs;
     if (typeof out === 'string') {
       const failed = writeAttention(out, result);
       if (failed) { io.err(printable(`${out}: cannot write (${failed})`)); return 1; }
     }
-    io.out(json ? printableJson(runJson(result)) : summary(result, args.files[0]));
+    io.out(json ? printableJson(runJson(result)) : summary(result, args.files[0], (id) => tokenizer.decodeOne(id)));
     return 0;
   } catch (e) {
     if (e instanceof ModelError || e instanceof TokenizerError || e instanceof TensorFileError) {
@@ -85,8 +97,8 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
 }
 
 /** The most tokens whose --json attention (layers × heads × n² numbers) is within the printed budget. */
-export function jsonTokens(layers: number, heads: number): number {
-  const per = layers * heads;
+export function jsonTokens(layers: number, heads: number, copies = 1): number {
+  const per = layers * heads * copies;
   let n = Math.floor(Math.sqrt(RUN_PRINTED.max / per));
   // The square root's rounding, either way.
   while (per * (n + 1) ** 2 <= RUN_PRINTED.max) n++;
@@ -95,10 +107,10 @@ export function jsonTokens(layers: number, heads: number): number {
 }
 
 /** The sentence refusing --json's output of n tokens, with the most that fit; undefined when it fits. */
-export function jsonRefusal(layers: number, heads: number, n: number): string | undefined {
-  const fits = jsonTokens(layers, heads);
+export function jsonRefusal(layers: number, heads: number, n: number, copies = 1): string | undefined {
+  const fits = jsonTokens(layers, heads, copies);
   const instead = fits > 0 ? `use --max-tokens ${fits} or fewer, or --out FILE.safetensors without --json` : 'use --out FILE.safetensors without --json';
-  return overBudget(RUN_PRINTED, layers * heads * n * n, `${layers} layers × ${heads} heads × ${n}² weights`, instead);
+  return overBudget(RUN_PRINTED, copies * layers * heads * n * n, `${copies > 1 ? `${copies} × ` : ''}${layers} layers × ${heads} heads × ${n}² ${copies > 1 ? 'weights and norms' : 'weights'}`, instead);
 }
 
 /** The tokenizer cache of the CLI: in the folder the environment names, none with ATTN_CACHE_DIR=off. */
@@ -108,24 +120,26 @@ function cliTokenizerStore() {
 }
 
 /** The --json answer: the model's shape (without contextLength) and the run's precision, ids, pieces, tokens, attention, next, timings. */
-function runJson(r: RunResult): string {
+function runJson(r: RunResult | AnalyzedRun): string {
   const { type, layers, heads, kvHeads, dModel, headDim, vocab, precision } = r.model;
   const n = r.ids.length;
   const attention = r.attention.map((layer) => Array.from({ length: heads }, (_, h) => Array.from({ length: n }, (_, i) => Array.from(layer.subarray((h * n + i) * n, (h * n + i + 1) * n)))));
   return JSON.stringify({
     model: { type, layers, heads, kvHeads, dModel, headDim, vocab, precision },
     ids: r.ids, pieces: r.pieces, tokens: r.tokens, attention, next: r.next,
-    ...(r.masked ? { masked: r.masked } : {}), ...(r.note !== undefined ? { note: r.note } : {}), timings: r.timings,
+    ...(r.masked ? { masked: r.masked } : {}), ...(r.note !== undefined ? { note: r.note } : {}),
+    ...('analyses' in r ? analysisJson(r.analyses, heads, n) : {}), timings: r.timings,
   });
 }
 
-function summary(r: RunResult, dir: string): string {
+function summary(r: RunResult | AnalyzedRun, dir: string, decode: (id: number) => string): string {
   const m = r.model;
   const ms = (v: number) => `${Math.round(v)} ms`;
   return [
     `${dir}: ${m.type}, ${m.layers} layers × ${m.heads} heads${m.kvHeads !== m.heads ? ` (${m.kvHeads} key/value heads)` : ''}, d_model ${m.dModel}, vocabulary ${m.vocab}`,
     `${r.ids.length} tokens: ${r.tokens.slice(0, 16).map((t) => JSON.stringify(t)).join(' ')}${r.ids.length > 16 ? ' …' : ''}`,
     ...guessLines(r),
+    ...('analyses' in r ? analysisLines(r.analyses, decode) : []),
     `load ${ms(r.timings.loadMs)}, tokenize ${ms(r.timings.tokenizeMs)}, forward ${ms(r.timings.forwardMs)}`,
   ].map(printable).join('\n');
 }

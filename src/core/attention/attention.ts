@@ -8,6 +8,7 @@ import { countParameters, type ParameterCount } from './parameters.js';
 import type { HeadSpec, InputSpec, Scale, Spec } from '../spec/spec.js';
 import { quote } from '../json/quote.js';
 import { attend, maskBytes } from './attend.js';
+import { headRowsOf, valueNorms, valueWeighted } from './value-norms.js';
 
 export interface HeadResult {
   readonly name: string;
@@ -26,6 +27,10 @@ export interface HeadResult {
   readonly masked: Uint8Array;
   readonly weights: Matrix;
   readonly output: Matrix;
+  /** ‖v_j W_O^h‖₂ for each key j (n × 1): only when the spec has W_O (value-norms.ts). */
+  readonly valueNorms?: Matrix;
+  /** Value-weighted attention α_ij · ‖v_j W_O^h‖₂ (n × n, 0 on masked keys): only when the spec has W_O. */
+  readonly norms?: Matrix;
 }
 
 export interface InputResult {
@@ -218,9 +223,22 @@ export function computeAttention(spec: Spec, options: ComputeOptions = {}): Atte
     }
     const concat = heads.length === 1 ? heads[0].output : concatColumns(heads.map((h) => h.output));
     const output = spec.wo ? outputProduct(concat, spec.wo.matrix, helper) : concat;
-    return { name: input.name, tokens: input.tokens.map((t) => t.text), x, heads, concat, output };
+    return { name: input.name, tokens: input.tokens.map((t) => t.text), x, heads: spec.wo ? withNorms(heads, spec.wo.matrix) : heads, concat, output };
   });
   return { inputs, parameters: countParameters(spec), warnings };
+}
+
+/**
+ * Each head with its value-weighted attention: ‖v_j W_O^h‖ from its rows of W_O (those after the
+ * earlier heads' d_v, as concat lays the outputs side by side) and the norms α_ij · ‖v_j W_O^h‖.
+ */
+function withNorms(heads: readonly HeadResult[], wo: Matrix): HeadResult[] {
+  let from = 0;
+  return heads.map((h) => {
+    const norms = valueNorms(h.v, headRowsOf(wo, from, h.dv));
+    from += h.dv;
+    return { ...h, valueNorms: norms, norms: valueWeighted(h.weights, norms) };
+  });
 }
 
 /** The terms of one dot product q_i · k_j, for hovers that write it out (10·10 + 6·6 = 136). */

@@ -8,7 +8,7 @@ export interface Overflow {
   input: number;
   /** undefined when the overflow is in the output projection W_O. */
   head?: number;
-  /** Which intermediate: 'q', 'k', 'v', 'scores', 'scaled', 'weights', 'output' or 'W_O output'. */
+  /** Which intermediate: 'q', 'k', 'v', 'scores', 'scaled', 'weights', 'output', 'W_O output' or '‖v W_O‖' (row: the key). */
   what: string;
   /** The query token's row. */
   row: number;
@@ -42,6 +42,12 @@ export function findOverflow(result: AttentionResult): Overflow | undefined {
     }
     const index = firstNonFinite(r.output);
     if (index >= 0) return { input, what: 'W_O output', row: Math.floor(index / r.output.cols), value: r.output.data[index] };
+    // A value through its head's rows of W_O can pass the doubles where the output (weighted by α ≤ 1) does not.
+    for (let head = 0; head < r.heads.length; head++) {
+      const norms = r.heads[head].valueNorms;
+      const key = norms ? firstNonFinite(norms) : -1;
+      if (norms && key >= 0) return { input, head, what: '‖v W_O‖', row: key, value: norms.data[key] };
+    }
   }
   return undefined;
 }

@@ -37,12 +37,14 @@
 // every position reads every other, so an edit at the end changes every row.
 import { attendEach, type KeyMask } from '../attention/attend.js';
 import { attendEach32 } from '../attention/attend32.js';
+import { gemmStored } from '../kernels/gemm32.js';
 import { widenInto, type StoredMatrix } from '../kernels/stored.js';
 import type { ModelConfig } from './config.js';
 import { ModelError } from './error.js';
 import { attentionOf, type LayerNames, type ModelNames } from './families/shared/family.js';
 import { allFinite } from './finite.js';
 import { frequencyProblem, ropeFrequencies, sameFrequencies } from './rope-frequencies.js';
+import type { ForwardProbe } from './probe.js';
 import type { Weights } from './weights.js';
 import { addBias, addInto, applyRope, gegluTanh, gelu, geluNew, layerNorm, rmsNorm, roundedTo, ropeTables, softcapInto, swiglu } from './ops.js';
 import { headLogits, numeric, wide, type Floats, type Numeric, type Precision, type Rows } from './precision.js';
@@ -102,10 +104,23 @@ export interface ForwardOptions {
   onLayer?: (layer: number) => void;
   /** The last run's keys and values: positions its ids share with these are not computed again. */
   reuse?: KeptRun;
-  /** Return this run's keys and values (`kept`) for the next run. */
+  /** Return this run's keys and values (`kept`) for the next run; not with `probe` or `start` (their keys are not a plain run's). */
   keep?: boolean;
   /** The numeric form: 'f32' (the default) or 'f64' (the exact mode). */
   precision?: Precision;
+  /** Looks at (and may rewrite the heads' outputs of) the pass as it goes: probe.ts. Computes every position. */
+  probe?: ForwardProbe;
+  /**
+   * Begin at this layer from this residual stream ([n, dModel], copied), the layers before it not
+   * computed: a run that differs from an earlier one only from this layer on (an ablated or patched
+   * head) starts where they part. Computes every position.
+   */
+  start?: { layer: number; residual: Floats };
+  /**
+   * false: keep no attention (empty arrays), for a run read only for its logits; its kept run (with
+   * `keep`) then holds none either and serves as `reuse` only to a run that keeps none.
+   */
+  keepAttention?: boolean;
 }
 
 /** How many leading ids a and b share. */
@@ -137,20 +152,36 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
   // Kept keys are reusable only if rotated by the same frequencies (a dynamic RoPE's depend on n).
   const bidirectional = c.attention.kind === 'bidirectional';
   const num = numeric(options.precision ?? 'f32');
-  const reuse = options.capture || bidirectional || options.reuse?.precision !== num.precision || !sameLayerFrequencies(options.reuse?.frequencies, frequencies) ? undefined : options.reuse;
-  const keep = options.keep && !bidirectional;
+  const { probe, start } = options;
+  if (start && (!Number.isInteger(start.layer) || start.layer < 0 || start.layer > c.layers || start.residual.length !== n * c.dModel)) throw new ModelError(`a run cannot start at layer ${start.layer} from ${start.residual.length} numbers`);
+  if (start && options.capture && options.capture.layer < start.layer) throw new ModelError(`a run started at layer ${start.layer + 1} cannot capture layer ${options.capture.layer + 1}`);
+  const keepAttention = options.keepAttention ?? true;
+  // A kept run without its attention (keepAttention false) serves only a run that keeps none either:
+  // joined with it, the shared rows would be empty.
+  const attentionKept = !keepAttention || (options.reuse?.attention.every((a) => a.length > 0) ?? false);
+  const reuse = options.capture || probe || start || bidirectional || !attentionKept || options.reuse?.precision !== num.precision || !sameLayerFrequencies(options.reuse?.frequencies, frequencies) ? undefined : options.reuse;
+  // Kept keys must be the plain run's of every layer: a started run has none before its layer, and a
+  // probe may rewrite heads' outputs, which changes every later layer's keys and values.
+  const keep = options.keep && !bidirectional && !probe && !start;
   // The first position computed: after the shared prefix, and never past the last position.
   const p = reuse ? Math.min(sharedPrefix(reuse.ids, ids), n - 1) : 0;
   const rows = n - p;
   // Held for the whole pass, as stored (the budget counts it): a tied head reads it again at the end.
   const table = w.matrix(names.embed);
-  const x = embed(c, num, names, w, table, ids, p);
   // Each stage's result is checked, not each weight as it is read (finite.ts): a weight that is NaN or
   // ±Infinity is named from the tensors the stage read.
   const stage = (data: Floats, tensors: readonly (string | undefined)[], where: string) => {
     if (!allFinite(data)) throw w.nonFinite(tensors, where);
   };
-  stage(x.data, [names.embed, names.positions, names.tokenType, names.embedNorm, names.embedNormBias], 'in the embeddings');
+  let x: Rows;
+  if (start) {
+    const data = num.zeros(n * E);
+    data.set(start.residual);
+    x = { rows: n, cols: E, data };
+  } else {
+    x = embed(c, num, names, w, table, ids, p);
+    stage(x.data, [names.embed, names.positions, names.tokenType, names.embedNorm, names.embedNormBias], 'in the embeddings');
+  }
   // One table per distinct frequency array (a layer's base and scaling), made when first read.
   const made = new Map<Float64Array, { cos: Float64Array; sin: Float64Array }>();
   const ropeOf = (layer: number) => {
@@ -160,10 +191,13 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     return tables;
   };
   const attention: Float32Array[] = [];
+  // A run started at a layer keeps no attention for the layers before it (the indices stay the layers').
+  for (let layer = 0; layer < (start?.layer ?? 0); layer++) attention.push(new Float32Array(0));
   const keys: Floats[] = [], values: Floats[] = [];
   let captured: LayerRecording | undefined;
-  for (let layer = 0; layer < c.layers; layer++) {
+  for (let layer = start?.layer ?? 0; layer < c.layers; layer++) {
     const l = names.layers[layer];
+    probe?.layerInput?.(layer, x);
     const post = c.block.norm.placement === 'post';
     const h = post ? x : norm(c, x, w, l.norm1, l.norm1Bias);
     const { q, k: newKeys, v: newValues } = projections(c, num, w, l, h);
@@ -184,10 +218,14 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     const v = reuse && p > 0 ? joined(reuse.values[layer], newValues, p, KV) : newValues;
     if (keep) { keys.push(k.data); values.push(v.data); }
     const capturing = options.capture?.layer === layer;
-    const weights = new Float32Array(H * rows * n);
+    const weights = new Float32Array(keepAttention || capturing ? H * rows * n : 0);
     const recorded = capturing ? new Float64Array(H * rows * n) : undefined;
-    const mixed = attend(c, layer, q, k, v, p, weights, recorded);
-    attention.push(reuse && p > 0 ? joinedAttention(reuse.attention[layer], reuse.ids.length, weights, H, n, p) : weights);
+    probe?.values?.(layer, v);
+    const onHead = probe?.headWeights ? (head: number, data: Floats) => probe.headWeights!(layer, head, data) : undefined;
+    const mixed = attend(c, layer, q, k, v, p, weights, recorded, onHead);
+    // Without attention kept, the shared rows are not joined (H · n² copied a layer, each step of a generation).
+    attention.push(reuse && p > 0 && keepAttention ? joinedAttention(reuse.attention[layer], reuse.ids.length, weights, H, n, p) : weights);
+    probe?.headOutputs?.(layer, mixed);
     if (capturing) {
       // The recording is float64 whatever the precision (the lens's form), widened exactly.
       captured = { residual: Float64Array.from(x.data), x: Float64Array.from(h.data), q: wide(q).data, k: wide(k).data, v: wide(v).data, weights: recorded! };
@@ -196,6 +234,7 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     }
     let out = product(c, num, mixed, w.matrix(l.o));
     if (c.block.bias.o) addBias(out.data, w.f32(l.oBias!));
+    probe?.attentionOutput?.(layer, out);
     // Sandwich: the attention's output normed before it is added.
     if (l.postAttnNorm) out = norm(c, out, w, l.postAttnNorm, undefined);
     // Parallel: the MLP reads the layer's input, before the attention's output is added to it.
@@ -203,16 +242,20 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     addInto(x.data, out.data);
     if (post) {
       x.data.set(norm(c, x, w, l.norm1, l.norm1Bias).data);
-      addInto(x.data, mlp(c, num, w, l, x).data);
+      const fed = mlp(c, num, w, l, x);
+      probe?.mlpOutput?.(layer, fed);
+      addInto(x.data, fed.data);
       x.data.set(norm(c, x, w, l.norm2, l.norm2Bias).data);
     } else {
       let fed = parallel ?? mlp(c, num, w, l, norm(c, x, w, l.norm2, l.norm2Bias));
+      probe?.mlpOutput?.(layer, fed);
       if (l.postMlpNorm) fed = norm(c, fed, w, l.postMlpNorm, undefined);
       addInto(x.data, fed.data);
     }
     stage(x.data, layerTensors(l), `in layer ${layer + 1}`);
     options.onLayer?.(layer);
   }
+  probe?.layerInput?.(c.layers, x);
   const logitsOf = (row: number) => {
     const logits = outputLogits(c, num, names, w, table, x.data.slice(row * E, (row + 1) * E));
     stage(logits, [names.head, names.headBias, names.headTransform, names.headTransformBias, names.finalNorm, names.finalNormBias], 'in the logits');
@@ -225,6 +268,37 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     ...(captured ? { captured } : {}),
     ...(keep ? { kept: { ids: [...ids], precision: num.precision, keys, values, attention, ...(frequencies ? { frequencies } : {}) } } : {}),
   };
+}
+
+/**
+ * A decoder's logits at each row of a residual stream `x` ([rows, dModel], e.g. after some layer):
+ * the final norm and the head as the pass's own last position gets them, every row in the same sums
+ * (the float32 kernel's cells do not depend on how many rows it multiplies), handed to `each` one
+ * row at a time so that no more than a block of rows' logits is held (a vocabulary of 150,000 is
+ * 600 kB a row in float32). A row whose logits are not finite is refused, `where` saying whose.
+ */
+export function logitsOfRows(c: ModelConfig, num: Numeric, names: ModelNames, w: Weights, x: Rows, each: (row: number, logits: Float64Array) => void, where = 'in the logits'): void {
+  if (c.block.head === 'mlm' || names.head === undefined) throw new ModelError(`this ${c.type} model has no next-token head`);
+  const E = c.dModel, head = w.matrix(names.head);
+  const normed = norm(c, x, w, names.finalNorm!, names.finalNormBias);
+  const finish = (logits: Float64Array) => {
+    if (names.headBias !== undefined) addBias(logits, w.f32(names.headBias));
+    if (c.softcap?.final !== undefined) softcapInto(logits, c.softcap.final);
+    // The run checked its own last row's logits; another row's (another position, an earlier
+    // layer's stream) can still pass float32's range in the head's product.
+    if (!allFinite(logits)) throw w.nonFinite([names.head, names.headBias, names.finalNorm, names.finalNormBias], where);
+    return logits;
+  };
+  if (num.precision === 'f64') {
+    for (let r = 0; r < x.rows; r++) each(r, finish(headLogits(num, head, normed.data.subarray(r * E, (r + 1) * E))));
+    return;
+  }
+  const block = Math.max(1, Math.floor(2 ** 23 / head.rows));
+  for (let from = 0; from < x.rows; from += block) {
+    const count = Math.min(block, x.rows - from);
+    const out = gemmStored((normed.data as Float32Array).subarray(from * E, (from + count) * E), count, head, 'out-in');
+    for (let r = 0; r < count; r++) each(from + r, finish(new Float64Array(out.subarray(r * head.rows, (r + 1) * head.rows))));
+  }
 }
 
 /** Every tensor a layer reads (its names' values). */
@@ -346,7 +420,7 @@ function positionRows(c: ModelConfig, ids: readonly number[]): (i: number) => nu
 }
 
 /** The family's norm over each row (LayerNorm reads its bias tensor; RMSNorm has none). */
-function norm(c: ModelConfig, x: Rows, w: Weights, weight: string, bias: string | undefined): Rows {
+export function norm(c: ModelConfig, x: Rows, w: Weights, weight: string, bias: string | undefined): Rows {
   const data = c.block.norm.kind === 'layernorm' ? layerNorm(x.data, c.dModel, w.f32(weight), w.f32(bias!), c.eps) : rmsNorm(x.data, c.dModel, w.f32(weight), c.eps, c.block.norm.offset);
   return { rows: x.rows, cols: x.cols, data };
 }
@@ -390,7 +464,7 @@ function projections(c: ModelConfig, num: Numeric, w: Weights, l: LayerNames, h:
  * one head's float64 weights at once, not every head's (100 MB at 1,024 tokens and 12 heads); the
  * heads' outputs come back side by side [n − first, heads · D].
  */
-function attend(c: ModelConfig, index: number, q: Rows, k: Rows, v: Rows, first: number, layer: Float32Array, recorded?: Float64Array): Rows {
+function attend(c: ModelConfig, index: number, q: Rows, k: Rows, v: Rows, first: number, layer: Float32Array, recorded?: Float64Array, onHead?: (head: number, weights: Floats) => void): Rows {
   const kind = attentionOf(c, index);
   const mask: KeyMask = kind.kind === 'sliding' ? { window: kind.window } : kind.kind === 'bidirectional' ? 'none' : 'causal';
   const size = q.rows * k.rows;
@@ -401,8 +475,9 @@ function attend(c: ModelConfig, index: number, q: Rows, k: Rows, v: Rows, first:
       q: q.data, k: k.data as Float32Array, v: v.data as Float32Array, n: k.rows, first, heads: c.heads, kvHeads: c.kvHeads, headDim: c.headDim,
       divisor, mask, ...(c.softcap?.attention !== undefined ? { softcap: c.softcap.attention } : {}),
       onHead: (head, weights) => {
-        layer.set(weights, head * size);
+        if (layer.length > 0) layer.set(weights, head * size);
         recorded?.set(weights, head * size);
+        onHead?.(head, weights);
       },
     });
     return { rows: q.rows, cols: c.heads * c.headDim, data };
@@ -412,8 +487,9 @@ function attend(c: ModelConfig, index: number, q: Rows, k: Rows, v: Rows, first:
     q: wide(q), k: wide(k), v: wide(v), heads: c.heads, kvHeads: c.kvHeads, divisor, mask, first,
     ...(c.softcap?.attention !== undefined ? { softcap: c.softcap.attention } : {}),
     onHead: (head, { weights }) => {
-      layer.set(weights.data, head * size);
+      if (layer.length > 0) layer.set(weights.data, head * size);
       recorded?.set(weights.data, head * size);
+      onHead?.(head, weights.data);
     },
   });
   return mixed;

@@ -36,6 +36,11 @@ export interface LoadedModel {
   preload?: boolean;
   /** The last run's keys, values and attention, when `keep`: the next run reuses its shared prefix. */
   kept?: KeptRun;
+  /**
+   * What the analyses keep of a kept model's last run for the next on the same text (core/model-analysis:
+   * an ablation toggle starts from it); let go by any plain run, so it is never held past its text.
+   */
+  analysisKept?: unknown;
 }
 
 export interface LoadOptions {
@@ -107,18 +112,21 @@ export function mostTokens(m: RunShape, budget: number, cap = 1 << 21): number {
 
 /** The `count` most likely ids of the logits with their softmax probabilities, most likely first. */
 export function topNext(logits: Float64Array, count: number, decodeOne: (id: number) => string): NextToken[] {
+  // One pass keeps the best `count` ids in order (larger logit first, the lower id among equals),
+  // the next sums the softmax's denominator: a vocabulary of 150,000 is read twice, never sorted.
+  const best: number[] = [];
   let top = -Infinity;
-  for (let i = 0; i < logits.length; i++) if (logits[i] > top) top = logits[i];
+  for (let i = 0; i < logits.length; i++) {
+    const v = logits[i];
+    if (v > top) top = v;
+    if (best.length === count && !(v > logits[best[count - 1]])) continue;
+    let at = best.length < count ? best.length : count - 1;
+    while (at > 0 && v > logits[best[at - 1]]) at--;
+    best.splice(at, 0, i);
+    if (best.length > count) best.pop();
+  }
   let sum = 0;
   for (let i = 0; i < logits.length; i++) sum += Math.exp(logits[i] - top);
-  const best: number[] = [];
-  for (let i = 0; i < logits.length; i++) {
-    if (best.length < count || logits[i] > logits[best[best.length - 1]]) {
-      best.push(i);
-      best.sort((a, b) => logits[b] - logits[a] || a - b);
-      if (best.length > count) best.pop();
-    }
-  }
   return best.map((id) => ({ id, token: decodeOne(id), p: Math.exp(logits[id] - top) / sum }));
 }
 
@@ -141,22 +149,8 @@ export interface RunOptions {
  */
 export function runText(m: LoadedModel, tokenizer: Tokenizer, text: string, options: RunOptions = {}): RunResult {
   const t0 = performance.now();
-  // Only as much of the text is tokenized as the ids the run can use take: the first maxTokens, or one
-  // past the limit to know the text is too long (an 8 MB text costs what its first ids cost). Learned
-  // positions end at the context length; RoPE rotates any position (Hugging Face runs a Llama past
-  // max_position_embeddings, and a dynamic RoPE exists for that), so there the budget is the limit.
-  const { contextLength } = m.config;
-  const limit = m.config.block.position === 'learned' ? contextLength : mostTokens(m, options.budget ?? DEFAULT_RUN_BYTES);
-  const encoding = tokenizer.encode(text, options.maxTokens ?? limit + 1);
-  let ids = encoding.ids, pieces = encoding.pieces;
-  if (options.maxTokens !== undefined) {
-    ids = ids.slice(0, options.maxTokens);
-    pieces = pieces.slice(0, options.maxTokens);
-  } else if (ids.length > contextLength && m.config.block.position === 'learned') {
-    throw new ModelError(`the text is over ${contextLength} tokens, more than the model's context length of ${contextLength}: use --max-tokens to keep the first ones`);
-  }
-  if (ids.length === 0) throw new ModelError('the text has no tokens to run');
-  const tokens = ids.map((id) => tokenizer.decodeOne(id));
+  m.analysisKept = undefined;
+  const { ids, pieces, tokens } = tokenizeFor(m, tokenizer, text, options);
   const t1 = performance.now();
   const refusal = options.refuse?.(ids.length) ?? runRefusal(m, ids.length, options.budget ?? DEFAULT_RUN_BYTES);
   if (refusal) throw new ModelError(refusal);
@@ -168,16 +162,7 @@ export function runText(m: LoadedModel, tokenizer: Tokenizer, text: string, opti
   // A kept run of the other precision cannot be reused (its keys are of the other width): let it go
   // now rather than hold it through this run, which the estimate counts in this run's precision.
   if (m.kept && m.kept.precision !== m.precision) m.kept = undefined;
-  // Read first only where the run fits holding every weight (the estimate of a kept model, which
-  // counts them all and more); else the pass reads each as it needs it, as before.
-  let readMs = 0;
-  if (m.preload && !m.keep && runRefusal({ ...m, keep: true }, ids.length, options.budget ?? DEFAULT_RUN_BYTES) === undefined) {
-    const r0 = performance.now();
-    // The product's other threads boot meanwhile (a worker takes 50–100 ms to start).
-    if (m.precision === 'f32') productHelper()?.prepare?.();
-    m.weights.readAll(m.names);
-    readMs = performance.now() - r0;
-  }
+  const readMs = preloadFor(m, ids.length, options.budget);
   const t1read = performance.now();
   const out = forward(m.config, m.names, m.weights, ids, {
     precision: m.precision,
@@ -196,6 +181,40 @@ export function runText(m: LoadedModel, tokenizer: Tokenizer, text: string, opti
   };
 }
 
+/**
+ * Reads every weight before a run of n tokens where the run fits the budget holding them all (a
+ * preloading model's; the estimate of a kept model, which counts them all and more); else the pass
+ * reads each as it needs it. The milliseconds it took (0 when it did not).
+ */
+export function preloadFor(m: LoadedModel, n: number, budget = DEFAULT_RUN_BYTES): number {
+  if (!m.preload || m.keep || runRefusal({ ...m, keep: true }, n, budget) !== undefined) return 0;
+  const r0 = performance.now();
+  // The product's other threads boot meanwhile (a worker takes 50–100 ms to start).
+  if (m.precision === 'f32') productHelper()?.prepare?.();
+  m.weights.readAll(m.names);
+  return performance.now() - r0;
+}
+
+/** The ids a run of `text` takes (the first maxTokens, or refused past a learned context), with their pieces and tokens. */
+export function tokenizeFor(m: LoadedModel, tokenizer: Tokenizer, text: string, options: Pick<RunOptions, 'maxTokens' | 'budget'> = {}): { ids: number[]; pieces: string[]; tokens: string[] } {
+  // Only as much of the text is tokenized as the ids the run can use take: the first maxTokens, or one
+  // past the limit to know the text is too long (an 8 MB text costs what its first ids cost). Learned
+  // positions end at the context length; RoPE rotates any position (Hugging Face runs a Llama past
+  // max_position_embeddings, and a dynamic RoPE exists for that), so there the budget is the limit.
+  const { contextLength } = m.config;
+  const limit = m.config.block.position === 'learned' ? contextLength : mostTokens(m, options.budget ?? DEFAULT_RUN_BYTES);
+  const encoding = tokenizer.encode(text, options.maxTokens ?? limit + 1);
+  let ids = encoding.ids, pieces = encoding.pieces;
+  if (options.maxTokens !== undefined) {
+    ids = ids.slice(0, options.maxTokens);
+    pieces = pieces.slice(0, options.maxTokens);
+  } else if (ids.length > contextLength && m.config.block.position === 'learned') {
+    throw new ModelError(`the text is over ${contextLength} tokens, more than the model's context length of ${contextLength}: use --max-tokens to keep the first ones`);
+  }
+  if (ids.length === 0) throw new ModelError('the text has no tokens to run');
+  return { ids, pieces, tokens: ids.map((id) => tokenizer.decodeOne(id)) };
+}
+
 /** The pieces an encoder's masked-token head guesses at: BERT's and DistilBERT's [MASK], RoBERTa's <mask>. */
 export const MASK_TOKENS: readonly string[] = ['[MASK]', '<mask>'];
 
@@ -206,7 +225,7 @@ export const MAX_GUESSED = 64;
  * Where an encoder (an MLM head) guesses: the positions of its mask tokens, or a sentence saying why
  * it guesses nowhere. A decoder guesses nowhere and says nothing (its next token is the last logits).
  */
-function guessing(m: LoadedModel, pieces: readonly string[]): { at: number[]; masked: boolean; note?: string } {
+export function guessing(m: LoadedModel, pieces: readonly string[]): { at: number[]; masked: boolean; note?: string } {
   if (m.config.block.head !== 'mlm') return { at: [], masked: false };
   if (m.names.head === undefined) return { at: [], masked: false, note: `this ${m.config.type} checkpoint was saved without its masked-token head, so it guesses no token` };
   const all = pieces.flatMap((p, i) => (MASK_TOKENS.includes(p) ? [i] : []));

@@ -5,6 +5,8 @@
 // what is posted to the webview (exact for F16/BF16/F32 files; F64 files round to float32 there).
 // This file is pure (the webview bundles it); scan.ts reads files.
 import type { MaskedGuess, NextToken } from '../checkpoint/types.js';
+import type { RunAnalyses } from './run-analyses.js';
+import type { Ablation, AblationMode, HeadRef } from '../model-analysis/types.js';
 import type { InspectJson } from '../tensors/inspect.js';
 import { softmaxInto } from '../attention/softmax.js';
 import { heatmapIndices } from '../tensors/heatmap.js';
@@ -21,6 +23,8 @@ export interface ModelHeader extends Omit<InspectJson, 'rollout'> {
   /** True when the softmax was applied to every row as it was read (the user asked for it). */
   softmaxed: boolean;
   warnings: string[];
+  /** True when the heads are value-weighted norms α_ij · ‖v_j W_O^h‖ (a model run's), not weights. */
+  norms?: boolean;
 }
 
 /** What a model view is drawn from: the header, the thumbnails, and what has been read on request. */
@@ -39,6 +43,8 @@ export interface ModelViewData {
   rollout?: Float32Array;
   /** When the attention is a model run's (a model spec): the model and what it predicts next. */
   run?: ModelRunInfo;
+  /** A model run's logit lens, attribution, patching and generated tokens (what its spec asked for). */
+  analyses?: RunAnalyses;
 }
 
 /** What the model views know of a run besides its attention (the next-token list, the lens). */
@@ -54,7 +60,14 @@ export interface ModelRunInfo {
   forwardMs: number;
   /** The numeric form the forward pass ran in (attn run --precision, the editor's setting). */
   precision?: 'f32' | 'f64';
+  /** The heads switched off: the attention shown and `ablation.next` are the ablated run's (`next` stays the run's own). */
+  ablation?: RunAblation;
 }
+
+/** What the model views know of an ablated run: the heads (from 0), the mode, and what the ablation changed. */
+export type RunAblation = Omit<Ablation, 'heads'> & { heads: HeadRef[] };
+
+export type { AblationMode, HeadRef };
 
 /**
  * One head for the head view. Small heads (and every head drawn in the same process) come whole;
@@ -71,6 +84,8 @@ export interface HeadData {
   picture?: { res: number; indices: Uint8Array };
   /** The head's strongest weight (what index 255 means). */
   max?: number;
+  /** Value-weighted norms only: ‖v_j W_O^h‖ of every key j (α_ij is the norm divided by it). */
+  valueNorms?: Float32Array;
   /** Windows of exact weights read so far (the newest first, a few kept). */
   windows?: CellWindow[];
 }
@@ -128,6 +143,8 @@ let QUOTIENTS: Float32Array | undefined;
 export interface ScanOptions {
   /** Apply the softmax to each row as it is read (for files holding scores). */
   softmax?: boolean;
+  /** A model run's value-weighted norms instead of its weights (computed when first read). */
+  norms?: boolean;
 }
 
 /** The row-wise softmax of `a` (n × n), in place; rows of −Infinity only stay all zero. */

@@ -152,7 +152,13 @@ export function shapeOf(a: AttentionSource): ModelShape {
 /** The header the model views draw from, for the heads a pass has read so far (all, once it is done). */
 export function headerOf(shape: ModelShape, pass: PassResult, options: ScanOptions): ModelHeader {
   const { notes, inflated: _inflated, ...header } = shape;
-  return { ...header, stats: pass.stats, offRows: pass.offRows, softmaxed: !!options.softmax, warnings: [...(notes ?? []), ...passWarnings(pass)] };
+  // Norms are no distributions: a row summing to anything but 1 is no sign of scores saved, and a row
+  // of zeros is a head whose values write nothing (a query masked out is all zero in the weights too).
+  const checked = options.norms ? { ...pass, offRows: 0, zeroRows: 0 } : pass;
+  return {
+    ...header, stats: pass.stats, offRows: checked.offRows, softmaxed: !!options.softmax, warnings: [...(notes ?? []), ...passWarnings(checked)],
+    ...(options.norms ? { norms: true } : {}),
+  };
 }
 
 /** Most bytes of head pictures the editor keeps from its scan (a head switch then reads nothing). */

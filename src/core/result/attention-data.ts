@@ -123,6 +123,7 @@ export function attentionData(spec: Spec, result: AttentionResult = computeAtten
         heads: input.heads.map((h): HeadData => ({
           name: h.name, dk: h.dk, dv: h.dv, divisor: h.divisor,
           q: h.q, k: h.k, v: h.v, scores: h.scores, masked: h.masked, weights: h.weights, output: h.output,
+          ...(h.valueNorms && h.norms ? { valueNorms: h.valueNorms, norms: h.norms } : {}),
         })),
         concat: input.concat,
         output: input.output,

@@ -4,6 +4,7 @@
 // analysis worker keeps its last results this way (leanData), so nothing n × n stays in memory.
 import { matmulTransposed, type Matrix } from '../linalg/matrix.js';
 import { softmaxInto } from '../attention/softmax.js';
+import { valueWeighted } from '../attention/value-norms.js';
 import type { AttentionData, HeadData, InputData } from './attention-data.js';
 
 /**
@@ -18,21 +19,27 @@ export function weightsFromScores(scores: Matrix, divisor: number, masked: Uint8
   return { rows: n, cols: m, data: weights };
 }
 
-/** A head without its n × n arrays: what it keeps. */
-export type KeptHead = Omit<HeadData, 'scores' | 'weights'>;
+/** A head without its n × n arrays: what it keeps (its value norms, n numbers, included). */
+export type KeptHead = Omit<HeadData, 'scores' | 'weights' | 'norms'>;
 
 /**
- * The head whose scores and weights are made when first read, not before: a view of one head (or a
- * hover, on the host) pays for that head only, never for n × n of every head.
+ * The head whose scores, weights and value-weighted norms are made when first read, not before: a
+ * view of one head (or a hover, on the host) pays for that head only, never for n × n of every head.
+ * The norms are the weights times the kept ‖v_j W_O^h‖ (valueWeighted), as the compute made them.
  */
 export function derivedHead(kept: KeptHead): HeadData {
-  const { q, k, divisor, masked } = kept;
-  let scores: Matrix | undefined, weights: Matrix | undefined;
-  return {
+  const { q, k, divisor, masked, valueNorms: vn } = kept;
+  let scores: Matrix | undefined, weights: Matrix | undefined, norms: Matrix | undefined;
+  const head: HeadData = {
     name: kept.name, dk: kept.dk, dv: kept.dv, divisor, q, k, v: kept.v, masked, output: kept.output,
     get scores() { return (scores ??= matmulTransposed(q, k)); },
     get weights() { return (weights ??= weightsFromScores(this.scores, divisor, masked)); },
   };
+  if (!vn) return head;
+  return Object.defineProperties(head, {
+    valueNorms: { value: vn, enumerable: true },
+    norms: { get() { return (norms ??= valueWeighted(head.weights, vn)); }, enumerable: true },
+  });
 }
 
 /** The same model, its heads' scores and weights let go (made again if read): for keeping a result in memory. */

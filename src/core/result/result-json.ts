@@ -26,6 +26,8 @@ export interface HeadJson {
   scaled: (number | null)[][];
   weights: Rows;
   output: Rows;
+  /** ‖v_j W_O^h‖₂ per key j, only when the spec has W_O: value-weighted attention is weights[i][j] times it (not printed twice). */
+  valueNorms?: number[];
 }
 
 export interface InputJson {
@@ -95,6 +97,7 @@ export function dataToJson(data: AttentionData): AttentionJson {
         q: toRows(h.q), k: toRows(h.k), v: toRows(h.v),
         scores: toRows(h.scores), scaled: scaledRows(h),
         weights: toRows(h.weights), output: toRows(h.output),
+        ...(h.valueNorms ? { valueNorms: Array.from(h.valueNorms.data) } : {}),
       })),
       concat: toRows(input.concat),
       output: toRows(input.output),

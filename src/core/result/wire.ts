@@ -10,7 +10,8 @@
 // plain loops alike, so the same bits), the softmax weights (the core's arithmetic over those
 // scores), the scaled scores (scores ÷ divisor where not masked), and any tensor that is the same
 // array as one already sent (Q = K = V = X for identity weights; output = concat without W_O).
-// So nothing n × n travels but the mask, one bit per cell (eight cells a byte, in row order, the
+// A head's value-weighted norms travel as their n numbers ‖v_j W_O^h‖ (the n × n norms are the
+// weights times them, derived.ts). So nothing n × n travels but the mask, one bit per cell (eight cells a byte, in row order, the
 // lowest bit first; the masks the core makes hold only 0 and 1): 1,024 tokens × 4 heads is 3.4 MB,
 // not 38 (and not 4.3 with a byte per cell: the whole message crosses code-server's connection).
 import type { Matrix } from '../linalg/matrix.js';
@@ -138,6 +139,7 @@ export function encodeAttention(data: AttentionData): WireMessage {
     heads: input.heads.map((h) => ({
       name: h.name, dk: h.dk, dv: h.dv, divisor: h.divisor,
       q: pack.tensor(h.q), k: pack.tensor(h.k), v: pack.tensor(h.v), output: pack.tensor(h.output),
+      ...(h.valueNorms ? { valueNorms: pack.tensor(h.valueNorms) } : {}),
     })),
     concat: pack.tensor(input.concat),
     output: pack.tensor(input.output),
@@ -197,16 +199,29 @@ function strings(x: unknown, path: string, length?: number): string[] {
   return x;
 }
 
+/**
+ * A head's ‖v_j W_O^h‖, checked as the views will read them: each a finite number ≥ 0 (n numbers,
+ * not n × n), so a colour scale or a hover never meets NaN or a negative size.
+ */
+function norms(m: Matrix, path: string): Matrix {
+  for (let j = 0; j < m.rows; j++) {
+    const v = m.data[j];
+    if (!(Number.isFinite(v) && v >= 0)) throw new WireError(`${path}[${j}] is ${String(v)}, not a finite norm ≥ 0`);
+  }
+  return m;
+}
+
 function decodeHead(x: unknown, path: string, n: number, masked: Uint8Array, un: Unpacker): HeadData {
   if (!isObject(x)) throw new WireError(`${path} is not an object`);
   if (!isStr(x.name)) throw new WireError(`${path}.name is not text`);
   if (!isIndex(x.dk) || !isIndex(x.dv)) throw new WireError(`${path}.dk or dv is not a whole number`);
   if (!isNum(x.divisor) || x.divisor <= 0) throw new WireError(`${path}.divisor is not a positive number`);
-  // Scores and weights are derived when first read (derived.ts), not at decode.
+  // Scores, weights and value-weighted norms are derived when first read (derived.ts), not at decode.
   return derivedHead({
     name: x.name, dk: x.dk, dv: x.dv, divisor: x.divisor, masked,
     q: un.tensor(x.q, `${path}.q`, n, x.dk), k: un.tensor(x.k, `${path}.k`, n, x.dk),
     v: un.tensor(x.v, `${path}.v`, n, x.dv), output: un.tensor(x.output, `${path}.output`, n, x.dv),
+    ...(x.valueNorms !== undefined ? { valueNorms: norms(un.tensor(x.valueNorms, `${path}.valueNorms`, n, 1), `${path}.valueNorms`) } : {}),
   });
 }
 

@@ -71,6 +71,7 @@ export function preparedTokenizer({ json, bpe }: PreparedTokenizer, sources: Mod
 
   return {
     vocabSize,
+    pieceOf: (id: number) => (Number.isInteger(id) ? pieceOf(id) : undefined),
     encode(text: string, limit?: number): Encoding {
       const whole = (part: string): Encoding => {
         let ids: number[];

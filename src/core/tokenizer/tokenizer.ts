@@ -33,6 +33,8 @@ export interface Tokenizer {
   encode(text: string, limit?: number): Encoding;
   /** One id decoded alone, e.g. " cat"; a piece that is part of a character decodes to what it can. */
   decodeOne(id: number): string;
+  /** An id's string in the vocabulary ("Ġcat"), where the tokenizer can say it (a generated id has no encoding to read it from). */
+  pieceOf?(id: number): string | undefined;
   /** How many ids the tokenizer knows (added tokens included). */
   readonly vocabSize: number;
 }

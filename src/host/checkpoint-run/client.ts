@@ -11,8 +11,8 @@
 import type { ScanOptions } from '../../core/model-attention/data.js';
 import type { ModelShape } from '../../core/model-attention/scan.js';
 import type { PassResult } from '../../core/tensors/pass.js';
-import type { HeadLens } from '../../core/checkpoint/types.js';
-import type { RunReport, RunRequest, RunResponse, RunWorkerData } from '../../protocol/checkpoint-run.js';
+import type { HeadLens, NextToken } from '../../core/checkpoint/types.js';
+import type { RunAnalysisRequest, RunReport, RunRequest, RunResponse, RunWorkerData } from '../../protocol/checkpoint-run.js';
 import { RequestError, type Requests } from '../../protocol/requests.js';
 import { ReaderError, type ModelReading } from '../model-editor/reader.js';
 import type { Lane, WorkerService } from '../workers/service.js';
@@ -32,6 +32,8 @@ export class RunClient {
   /** The id of the run under way (its request's), 0 when none. */
   private runId = 0;
   private latest: Promise<RunReport> | undefined;
+  /** The shape the views read when it is a step of the latest run's generation (a prefix), not the whole run. */
+  private shown: Promise<ModelShape> | undefined;
   private inFlight = 0;
   private disposed = false;
   /** Resolves when the first run (or refusal) is asked for: the views' 'open' waits for it. */
@@ -55,10 +57,12 @@ export class RunClient {
   get workersStarted(): number { return this.lane.started; }
 
   /** Runs `text` through the model in `folder` (in `precision`, float32 unless said); an older run still under way is cancelled. */
-  run(folder: string, text: string, maxTokens?: number, precision?: 'f32' | 'f64'): Promise<RunReport> {
+  run(folder: string, text: string, maxTokens?: number, precision?: 'f32' | 'f64', analysis?: RunAnalysisRequest, ablate?: Extract<RunRequest, { op: 'run' }>['ablate']): Promise<RunReport> {
     this.stopRun(new RunCancelled('a newer edit replaced this run'));
     this.inFlight++;
-    const run = this.ask({ op: 'run', folder, text, ...(maxTokens !== undefined ? { maxTokens } : {}), ...(precision ? { precision } : {}) }, true)
+    this.shown = undefined;
+    const asks = { ...(analysis ? { analysis } : {}), ...(ablate?.heads.length ? { ablate } : {}) };
+    const run = this.ask({ op: 'run', folder, text, ...(maxTokens !== undefined ? { maxTokens } : {}), ...(precision ? { precision } : {}), ...asks }, true)
       .then((r) => (r as Extract<Ok, { run: RunReport }>).run)
       .finally(() => { this.inFlight--; });
     this.latest = run;
@@ -70,6 +74,7 @@ export class RunClient {
   /** The latest run could not even begin (its model cannot be found): the views show `message`. */
   refuse(message: string): void {
     this.stopRun(new RunCancelled('a newer edit replaced this run'));
+    this.shown = undefined;
     this.latest = Promise.reject(new ReaderError(message, true));
     this.latest.catch(() => {});
     this.firstAsked();
@@ -89,6 +94,28 @@ export class RunClient {
     return ((await this.ask({ op: 'lens', layer, head })) as Extract<Ok, { lens: HeadLens }>).lens;
   }
 
+  /**
+   * The latest run's logit lens (computed in the worker at the first ask, kept until the next run):
+   * a pass of the model again, so a newer run stops it between layers as it stops a run.
+   */
+  async logitLens(): Promise<NextToken[][][]> {
+    await this.latest;
+    return ((await this.ask({ op: 'logitLens' }, true)) as Extract<Ok, { logitLens: NextToken[][][] }>).logitLens;
+  }
+
+  /**
+   * The views read the latest run's first `tokens` positions (a step through its generation) until
+   * the next run; the document's next 'open' gets that prefix's shape.
+   */
+  step(tokens: number): Promise<ModelShape> {
+    const latest = this.latest;
+    if (!latest) return Promise.reject(new ReaderError('no run yet', false));
+    const shown = latest.then(() => this.ask({ op: 'step', tokens })).then((r) => (r as { shape: ModelShape }).shape);
+    this.shown = shown;
+    shown.catch(() => {});
+    return shown;
+  }
+
   /** The latest run's attention, as the model views read a file. */
   reader(): ModelReading {
     const read = async <T>(request: Without<RunRequest>, pick: (r: Ok) => T): Promise<T> => pick(await this.ask(request));
@@ -96,7 +123,8 @@ export class RunClient {
       open: async (): Promise<ModelShape> => {
         await this.first;
         try {
-          return (await this.latest!).shape;
+          const report = await this.latest!;
+          return this.shown ? await this.shown : report.shape;
         } catch (e) {
           // Shown as it is (a cancelled run, a folder that cannot run), never logged as a bug.
           throw e instanceof ReaderError ? e : new ReaderError(e instanceof Error ? e.message : String(e), true);
@@ -108,6 +136,7 @@ export class RunClient {
       window: (layer: number, head: number, i0: number, rows: number, j0: number, cols: number, options: ScanOptions) =>
         read({ op: 'window', layer, head, i0, rows, j0, cols, options }, (r) => (r as { weights: Float32Array }).weights),
       rollout: (options: ScanOptions) => read({ op: 'rollout', options }, (r) => (r as { rollout?: Float32Array | null }).rollout ?? null),
+      valueNorms: (layer: number, head: number) => read({ op: 'valueNorms', layer, head }, (r) => (r as { valueNorms: Float32Array }).valueNorms),
       // The document's reader is this client's: the session ends it, not the document.
       dispose: () => {},
     };

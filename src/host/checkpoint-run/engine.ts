@@ -4,35 +4,55 @@
 // text costs a forward pass, not a load (and only the positions after the text's unchanged beginning:
 // the kept model reuses its last run's keys and values). A run can be stopped between layers. Kept behind this small interface so the worker's service is
 // tested with a fake engine, and the runner's own API can change without touching the host.
-import type { HeadLens, RunResult } from '../../core/checkpoint/types.js';
+import type { HeadLens, NextToken, RunResult } from '../../core/checkpoint/types.js';
+import type { AnalysisRequest, Analyses } from '../../core/model-analysis/types.js';
 import { readModelFolder, type ModelFolder } from '../../core/checkpoint-files/model-folder.js';
 import { loadModel, runText, type LoadedModel } from '../../core/checkpoint/model.js';
+import { analyzeText } from '../../core/model-analysis/analyze-text.js';
 import type { Precision } from '../../core/checkpoint/precision.js';
 import { headLens } from '../../core/checkpoint/lens.js';
 import { tokenizerFrom, type TokenizerStore } from '../../core/tokenizer/index.js';
 import { tokenizerCache } from '../../core/files/tokenizer-store.js';
 import type { Tokenizer } from '../../core/tokenizer/tokenizer.js';
+import { ModelError } from '../../core/checkpoint/error.js';
+
+/**
+ * A run with what it was asked beside its attention: the spec's attribution, patching and generated
+ * tokens; per layer the value-weighted norms [heads, n, n] and ‖v_j W_O^h‖ [heads, n]; an ablation's
+ * answer and its run's attention [heads, n, n] per layer.
+ */
+export type EngineRun = RunResult & { analyses?: Analyses };
 
 export interface Engine {
   /**
    * Loads `folder` (unless it is the one loaded) and runs `text`; throws with one line naming the file
    * or tensor at fault, or RunStopped when `stopped` says so between layers (the model stays loaded).
    * `precision`: the forward's numeric form (float32 unless said; a change keeps the weights loaded).
+   * `request`: what the run is asked beside its attention (a spec's target, contrast, patchFrom and
+   * generate; the model views' norms and heads to ablate), all in one run.
    */
-  run(folder: string, text: string, maxTokens?: number, stopped?: () => boolean, precision?: Precision): RunResult;
+  run(folder: string, text: string, maxTokens?: number, stopped?: () => boolean, precision?: Precision, request?: AnalysisRequest): EngineRun;
   /** The numbers of one head of the last run. */
   lens(layer: number, head: number): HeadLens;
+  /** The last run's logit lens ([layer][position] → five tokens): a pass again at the first ask, kept until the next run. */
+  logitLens?(stopped?: () => boolean): NextToken[][][];
   close(): void;
+}
+
+/** Whether a run is asked for more than its attention (else the plain run, which reuses a kept prefix). */
+function asksMore(a: AnalysisRequest | undefined): a is AnalysisRequest {
+  return a !== undefined && (a.target !== undefined || a.contrast !== undefined || a.patchFrom !== undefined || a.logitLens === true || (a.generate ?? 0) > 0
+    || a.norms === true || a.ablate !== undefined);
 }
 
 /** The runner of real checkpoints: the folder read (config, weights at their offsets, tokenizer), loaded once and kept. */
 export function realEngine(tokenizerStore?: TokenizerStore): Engine {
   let loaded: { folderPath: string; folder: ModelFolder; model: LoadedModel; tokenizer: Tokenizer } | undefined;
-  let last: { ids: number[]; tokens: string[] } | undefined;
+  let last: { ids: number[]; tokens: string[]; text: string; maxTokens: number | undefined; generate: number | undefined; precision: Precision; logitLens?: NextToken[][][] } | undefined;
   let loadMs = 0;
   const close = () => { loaded?.folder.close(); loaded = undefined; last = undefined; };
   return {
-    run(folderPath, text, maxTokens, stopped, precision = 'f32') {
+    run(folderPath, text, maxTokens, stopped, precision = 'f32', request) {
       if (loaded?.folderPath !== folderPath) {
         close();
         const t0 = performance.now();
@@ -53,10 +73,28 @@ export function realEngine(tokenizerStore?: TokenizerStore): Engine {
       loaded.model.precision = precision;
       const ms = loadMs; // a run stopped part way has loaded the model all the same: the next one does not load it
       loadMs = 0;
-      const result = runText(loaded.model, loaded.tokenizer, text, { ...(maxTokens !== undefined ? { maxTokens } : {}), ...(stopped ? { stopped } : {}) });
+      // The same tokens run again (the norms switch's run): the logit lens already computed stays theirs.
+      const kept = last && last.text === text && last.maxTokens === maxTokens && last.generate === request?.generate && last.precision === precision ? last.logitLens : undefined;
+      last = undefined;
+      const options = { ...(maxTokens !== undefined ? { maxTokens } : {}), ...(stopped ? { stopped } : {}) };
+      const outside = request?.ablate?.heads.find((h) => !(h.layer >= 0 && h.layer < loaded!.model.config.layers && h.head >= 0 && h.head < loaded!.model.config.heads));
+      if (outside) throw new ModelError(`there is no head ${outside.layer + 1}.${outside.head + 1} to ablate in this model of ${loaded.model.config.layers} layers × ${loaded.model.config.heads} heads`);
+      // Asked for more than the pattern: the analyses' run (which reuses no kept keys), all asks in one.
+      const result: EngineRun = asksMore(request) ? analyzeText(loaded.model, loaded.tokenizer, text, request, options) : runText(loaded.model, loaded.tokenizer, text, options);
       result.timings.loadMs = ms;
-      last = { ids: result.ids, tokens: result.tokens };
+      last = { ids: result.ids, tokens: result.tokens, text, maxTokens, generate: request?.generate, precision, ...(kept ? { logitLens: kept } : {}) };
       return result;
+    },
+    logitLens(stopped) {
+      if (!loaded || !last) throw new Error('no run yet');
+      if (last.logitLens) return last.logitLens;
+      // The run's text again (with its generated tokens when it had some), asked for the lens alone.
+      const { text, maxTokens, generate } = last;
+      const request: AnalysisRequest = { logitLens: true, ...(generate ? { generate } : {}) };
+      const lens = analyzeText(loaded.model, loaded.tokenizer, text, request, { ...(maxTokens !== undefined ? { maxTokens } : {}), ...(stopped ? { stopped } : {}) }).analyses.logitLens;
+      if (!lens) throw new Error('the run gave no logit lens');
+      last.logitLens = lens;
+      return lens;
     },
     lens(layer, head) {
       if (!loaded || !last) throw new Error('no run yet');

@@ -2,7 +2,11 @@
 // it in-process with a fake engine): 'run' runs the engine and keeps the run's attention as the
 // forward pass left it (per layer a float32 [heads, n, n]), an attention source the views' requests
 // read in place (attention-source.ts): a 1,024-token GPT-2 small run is 600 MB of attention, held
-// once, never copied into a file's bytes. 'lens' cuts out one head of that run. A run
+// once, never copied into a file's bytes. A run that names heads to ablate keeps the ablated run's
+// attention instead (the views show it) and reports its next tokens; reads with options.norms read
+// the run's value-weighted norms (run-norms.ts). A spec's analyses come with the run's report; the
+// logit lens is asked apart; 'step' cuts what the views read (weights or norms) to a prefix of the
+// run's tokens (a step through its generation). 'lens' cuts out one head of that run. A run
 // whose id `cancelled` names (asked between layers) stops and answers { cancelled: true }, the model
 // still loaded for the next.
 import { shapeOf } from '../../core/model-attention/scan.js';
@@ -11,6 +15,8 @@ import type { RunRequest, RunResponse } from '../../protocol/checkpoint-run.js';
 import { splitWords, splitWordsNote } from '../../core/tokenizer/split-words.js';
 import { answerRead, errorReply } from '../model-editor/read-answer.js';
 import type { Engine } from './engine.js';
+import { prefixAttention } from './prefix-attention.js';
+import { RunNorms } from './run-norms.js';
 
 /** The worker's side of the cancel flag: a run of id `id` is cancelled once the flag reaches it. */
 export function cancelledBy(flag: Int32Array): (id: number) => boolean {
@@ -20,8 +26,17 @@ export function cancelledBy(flag: Int32Array): (id: number) => boolean {
 export class RunAnswers {
   /** The latest run's attention: its own arrays, dropped (with the run) when the next run begins. */
   private attention: AttentionSource | undefined;
+  /**
+   * What the views' reads are cut from (a step through the generation): the latest run's own arrays,
+   * or the ablated run's when it named heads to ablate (`file` says which).
+   */
+  private last: { file: string; attention: Float32Array[]; heads: number; n: number; tokens: string[]; note: string | undefined } | undefined;
+  /** The latest run's value-weighted norms, computed when first read (options.norms). */
+  private readonly norms: RunNorms;
 
-  constructor(private readonly engine: Engine, private readonly cancelled: (id: number) => boolean = () => false) {}
+  constructor(private readonly engine: Engine, private readonly cancelled: (id: number) => boolean = () => false) {
+    this.norms = new RunNorms(engine);
+  }
 
   answer(r: RunRequest): { response: RunResponse; transfer: ArrayBuffer[] } {
     try {
@@ -29,14 +44,48 @@ export class RunAnswers {
         case 'run': {
           this.attention?.close();
           this.attention = undefined;
-          const run = this.engine.run(r.folder, r.text, r.maxTokens, () => this.cancelled(r.id), r.precision);
+          this.last = undefined;
+          this.norms.ran(undefined);
+          // One run answers both: the spec's analyses and the views' heads to ablate (none named: no ablation).
+          const ablate = r.ablate && r.ablate.heads.length > 0 ? r.ablate : undefined;
+          const request = ablate ? { ...r.analysis, ablate } : r.analysis;
+          const run = this.engine.run(r.folder, r.text, r.maxTokens, () => this.cancelled(r.id), r.precision, request);
           // A word the tokenizer spelled out is said with the model views' warnings (the shape's notes).
           const note = splitWordsNote(splitWords(run.tokens));
-          const attention = layersAttention('the run', run.attention, run.model.heads, run.ids.length, run.tokens);
-          this.attention = note ? { ...attention, notes: [...(attention.notes ?? []), note] } : attention;
+          // Heads ablated: the views read the ablated run's attention in place of the run's.
+          const ablated = ablate ? run.analyses?.ablatedAttention : undefined;
+          if (ablate && (!ablated || !run.analyses?.ablation)) throw new Error('the model run did not ablate the heads asked for');
+          const file = ablated ? 'the ablated run' : 'the run';
+          this.last = { file, attention: ablated ?? run.attention, heads: run.model.heads, n: run.ids.length, tokens: run.tokens, note };
+          this.attention = noted(layersAttention(file, this.last.attention, run.model.heads, run.ids.length, run.tokens), note);
+          // The norms are the run's own (never the ablated run's), of its generated tokens too.
+          const generate = r.analysis?.generate;
+          this.norms.ran({ folder: r.folder, text: r.text, maxTokens: r.maxTokens, precision: r.precision, ...(generate ? { generate } : {}), layers: run.attention.length, heads: run.model.heads, n: run.ids.length, tokens: run.tokens });
           const { model, ids, pieces, tokens, next, timings, masked } = run;
           const guesses = { ...(masked ? { masked } : {}), ...(run.note !== undefined ? { note: run.note } : {}) };
-          return { response: { id: r.id, ok: true, run: { model, ids, pieces, tokens, next, ...guesses, timings, reused: run.reused ?? 0, shape: shapeOf(this.attention) } }, transfer: [] };
+          const { attribution, patching, generated, ablation } = run.analyses ?? {};
+          const analyses = {
+            ...(attribution ? { attribution } : {}), ...(patching ? { patching } : {}), ...(generated ? { generated } : {}),
+            ...(ablate && ablation ? { ablation } : {}),
+          };
+          return { response: { id: r.id, ok: true, run: { model, ids, pieces, tokens, next, ...guesses, timings, reused: run.reused ?? 0, shape: shapeOf(this.attention), ...analyses } }, transfer: [] };
+        }
+        case 'logitLens': {
+          if (!this.last) throw new Error('no run yet');
+          if (!this.engine.logitLens) throw new Error('this runner has no logit lens');
+          return { response: { id: r.id, ok: true, logitLens: this.engine.logitLens(() => this.cancelled(r.id)) }, transfer: [] };
+        }
+        case 'step': {
+          const last = this.last;
+          if (!last) throw new Error('no run yet');
+          this.attention?.close();
+          // An ablated run's prefix: the tokens stay the model's own greedy ones (generated before the
+          // ablation); for a zero ablation the prefix is exactly an ablated run of those tokens, for a
+          // mean one the mean was taken over every position of the whole run.
+          this.attention = noted(prefixAttention(last.file, last.attention, last.heads, last.n, r.tokens, last.tokens), last.note);
+          // The norms switch reads the same step.
+          this.norms.step(r.tokens);
+          return { response: { id: r.id, ok: true, shape: shapeOf(this.attention) }, transfer: [] };
         }
         case 'lens': {
           if (!this.attention) throw new Error('no run yet');
@@ -44,7 +93,14 @@ export class RunAnswers {
           const arrays = [lens.residual, lens.x, lens.wq, lens.wk, lens.wv, lens.wo, lens.q, lens.k, lens.v, lens.weights];
           return { response: { id: r.id, ok: true, lens }, transfer: arrays.map((a) => a.buffer as ArrayBuffer).filter((b, i, all) => all.indexOf(b) === i) };
         }
+        case 'valueNorms': {
+          if (!this.attention) throw new Error('no run yet');
+          const valueNorms = this.norms.valueNorms(r.layer, r.head, () => this.cancelled(r.id));
+          return { response: { id: r.id, ok: true, valueNorms }, transfer: [valueNorms.buffer as ArrayBuffer] };
+        }
         default:
+          // The norms switch: the same reads of the norms, computed at the first (the rollout is of weights only).
+          if (r.options.norms && r.op !== 'rollout' && this.attention) return answerRead(this.norms.source(() => this.cancelled(r.id)), r);
           return answerRead(this.attention, r);
       }
     } catch (e) {
@@ -57,4 +113,9 @@ export class RunAnswers {
     this.attention?.close();
     this.engine.close();
   }
+}
+
+/** The source with `note` among its notes (the warnings the views show). */
+function noted(source: AttentionSource, note: string | undefined): AttentionSource {
+  return note ? { ...source, notes: [...(source.notes ?? []), note] } : source;
 }

@@ -7,16 +7,18 @@
 // bar (and, past a second, a cancellable notification). A spec whose model cannot be found or run gets
 // a problem on its "model" value and the one-line reason in the view, never a blank panel; a spec
 // whose read here fails gets that reason on its first character and in the view. A head the views
-// save, or open in the lens, is written by lens-save.ts.
+// save, or open in the lens, is written by lens-save.ts. Heads the views ablate are kept here (not in
+// the spec): each toggle runs again at once, and every later run (an edit of the text) ablates them too.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { resolveModelFolder, hfCacheRoot, nodeFolderFs } from '../../core/checkpoint-files/model-location.js';
 import type { Problem } from '../../core/json/problems.js';
 import { stringOffsets } from '../../core/json/string-offsets.js';
 import { splitWords } from '../../core/tokenizer/split-words.js';
-import { notRunningReason, type ModelSpec } from '../../core/checkpoint-spec/read-model.js';
+import { analysisKeyOf, notRunningReason, type ModelSpec } from '../../core/checkpoint-spec/read-model.js';
 import { isPrecision, type Precision } from '../../core/checkpoint/precision.js';
-import { MAX_MASKED, type ModelHostMessage } from '../../protocol/model-editor.js';
+import { MAX_MASKED, type ModelHostMessage, type ModelWebviewMessage } from '../../protocol/model-editor.js';
+import type { AblationMode, HeadRef } from '../../core/model-analysis/types.js';
 import type { RunReport } from '../../protocol/checkpoint-run.js';
 import type { AnalysisCache } from '../analysis/cache.js';
 import { log } from '../log.js';
@@ -30,6 +32,7 @@ import type { WorkerService } from '../workers/service.js';
 import { RunCancelled, RunClient } from './client.js';
 import { readModelSpecText, type ModelSpecRead } from './spec-text.js';
 import { saveLens, type LensMessage } from './lens-save.js';
+import { analysesMessage, analysisRequest, stepProblem } from './run-analyses-message.js';
 
 export interface RunContext {
   extensionUri: vscode.Uri;
@@ -62,11 +65,17 @@ export class RunSession {
   private lastKey: string | undefined;
   private lastCostMs: number | undefined;
   private report: RunReport | undefined;
+  /** The run's analyses as the views are told them (the step they show included). */
+  private analyses: Extract<ModelHostMessage, { type: 'analyses' }> | undefined;
   private folder: string | undefined;
   private model: ModelSpec | undefined;
   private runError: string | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
+  /** The heads the views switched off (kept across edits of the text, not in the spec), and how. */
+  private ablation: { heads: HeadRef[]; mode: AblationMode } = { heads: [], mode: 'zero' };
+  /** The heads the latest report's run ablated. */
+  private reportAblated: HeadRef[] = [];
 
   constructor(private readonly context: RunContext, readonly uri: vscode.Uri, readonly panel: vscode.WebviewPanel, closed: () => void) {
     this.client = new RunClient(context.workers, context.globalStorageUri.fsPath);
@@ -74,8 +83,10 @@ export class RunSession {
       uri: uri.toString(), path: uri.fsPath, newReader: () => this.client.reader(), helperCount: () => 0, log: log(),
     });
     this.view = showModelView(panel, uri, this.document, context.extensionUri, () => { this.dispose(); closed(); }, {
-      preamble: () => (this.report ? [this.runMessage(this.report)] : []),
+      preamble: () => (this.report ? [this.runMessage(this.report), ...(this.analyses ? [this.analyses] : [])] : []),
       lens: (m) => { void this.lens(m); },
+      analysis: (m) => { if (m.type === 'step') this.step(m.tokens); else void this.logitLens(); },
+      ablate: (m) => this.ablate(m),
       describe: () => ({
         runs: this.runs,
         ...(this.report ? { next: this.report.next.map((t) => t.token) } : {}),
@@ -152,12 +163,17 @@ export class RunSession {
       return;
     }
     const precision = modelPrecision();
-    const key = JSON.stringify([at.folder, spec.text, spec.maxTokens, precision]);
+    const analysis = analysisRequest(spec);
+    // Heads ablated in one model mean nothing in another.
+    if (this.folder !== undefined && at.folder !== this.folder) this.ablation = { ...this.ablation, heads: [] };
+    const { heads, mode } = this.ablation;
+    const ablate = heads.length ? { heads, labels: heads.map((h) => `${h.layer + 1}.${h.head + 1}`), mode } : undefined;
+    const key = JSON.stringify([at.folder, spec.text, spec.maxTokens, precision, analysis ?? null, ablate ?? null]);
     if (key === this.lastKey && this.runError === undefined) return;
     this.lastKey = key;
     this.folder = at.folder;
     const started = performance.now();
-    const run = this.client.run(at.folder, spec.text, spec.maxTokens, precision);
+    const run = this.client.run(at.folder, spec.text, spec.maxTokens, precision, analysis, ablate);
     // The views open the new run once it is done (the document's reader waits for it).
     this.document.reread();
     this.progress(run, spec.model);
@@ -166,10 +182,13 @@ export class RunSession {
       if (this.disposed) return;
       this.lastCostMs = performance.now() - started;
       this.report = report;
+      this.analyses = analysesMessage(spec, report);
+      this.reportAblated = heads;
       this.runs++;
       this.runError = undefined;
       this.warnSplitWords(report, spec, document);
       this.view.say(this.runMessage(report));
+      if (this.analyses) this.view.say(this.analyses);
       log().info(`model run: ${spec.model}, ${report.ids.length} tokens (${report.reused} reused): load ${report.timings.loadMs.toFixed(0)} ms, forward ${report.timings.forwardMs.toFixed(0)} ms`);
     } catch (e) {
       if (this.disposed || (e instanceof RunCancelled && this.lastKey !== key)) return; // a newer run took its place
@@ -192,8 +211,11 @@ export class RunSession {
     this.runError = message;
     if (at) { this.diagnose(at, message); return; }
     if (!spec) { this.context.diagnostics.delete(this.uri); return; }
-    const range = new vscode.Range(document.positionAt(spec.modelSpan.offset), document.positionAt(spec.modelSpan.offset + spec.modelSpan.length));
-    this.diagnose(range, `model: ${message}`);
+    // A target of two tokens, a text to patch from of another length: on that value, not on "model".
+    const key = analysisKeyOf(message);
+    const span = (key && spec.analysisSpans?.[key]) || spec.modelSpan;
+    const range = new vscode.Range(document.positionAt(span.offset), document.positionAt(span.offset + span.length));
+    this.diagnose(range, `${span === spec.modelSpan ? 'model' : key}: ${message}`);
   }
 
   /** Each word the tokenizer spelled out letter by letter, as a warning on it in the spec's "text" (none: no problems). */
@@ -223,7 +245,44 @@ export class RunSession {
       type: 'run', model: this.model?.model ?? r.model.type, next: r.next, forwardMs: r.timings.forwardMs,
       ...(r.model.precision ? { precision: r.model.precision } : {}),
       ...(r.masked ? { masked: r.masked.slice(0, MAX_MASKED) } : {}), ...(r.note !== undefined ? { note: r.note } : {}),
+      ...(r.ablation ? { ablation: { ...r.ablation, heads: this.reportAblated } } : {}),
     };
+  }
+
+  /** The views show the run's first `tokens` positions (a step through its generation): read anew, told the step. */
+  private step(tokens: number): void {
+    const analyses = this.analyses;
+    const why = stepProblem(analyses, tokens);
+    if (why !== undefined || !analyses) { log().warn(`model run: ignored a step: ${why}`); return; }
+    // A step of the run being replaced would show a prefix of the new one: the new run shows itself whole.
+    if (analyses.shown === tokens || this.client.running) return;
+    this.analyses = { ...analyses, shown: tokens };
+    void this.client.step(tokens).catch(() => {}); // its failure is what the views' reread shows
+    this.document.reread();
+    this.view.say(this.analyses);
+  }
+
+  /** The run's logit lens for its view: computed once per run in the worker, or why not. */
+  private async logitLens(): Promise<void> {
+    const runs = this.runs;
+    if (!this.report) return;
+    try {
+      const lens = await this.client.logitLens();
+      if (!this.disposed && runs === this.runs) this.view.say({ type: 'logitLens', lens });
+    } catch (e) {
+      if (!this.disposed && runs === this.runs && !(e instanceof RunCancelled)) this.view.say({ type: 'logitLens', error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+
+  /** The views switched heads off or on (or changed how): the run again at once, the heads kept for later edits. */
+  private ablate(m: Extract<ModelWebviewMessage, { type: 'ablate' }>): void {
+    if (this.disposed) return;
+    // An encoder predicts no next token: there is nothing for an ablation to change (the core refuses it).
+    if (this.report && this.report.next.length === 0) { log().warn('model run: ignored heads to ablate: this model predicts no next token'); return; }
+    this.ablation = { heads: m.heads.map(({ layer, head }) => ({ layer, head })), mode: m.mode };
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    void this.runNow();
   }
 
   /** Progress in the status bar; past a second, a notification with Cancel as well. */

@@ -28,15 +28,17 @@ export async function receive(view: ModelView, m: unknown): Promise<void> {
       const { layer, head } = message;
       const asked = view.headAsked(layer, head);
       return view.answer(async (reader, scan) => {
+        // Norms come with ‖v W_O‖ of each key, so the hover can write α × ‖v W_O‖ = the norm.
+        const valueNorms = options.norms && reader.valueNorms ? { valueNorms: await reader.valueNorms(layer, head) } : {};
         if (shape!.tokens <= WHOLE_HEAD_MAX) {
           const weights = await reader.head(layer, head, options);
           view.headRead(asked);
-          return { type: 'head', layer, head, weights };
+          return { type: 'head', layer, head, weights, ...valueNorms };
         }
         const kept = scan.pictures[layer * shape!.heads + head];
         const { res, indices, max } = kept ?? await reader.picture(layer, head, options);
         view.headRead(asked);
-        return { type: 'head', layer, head, picture: { res, indices }, max };
+        return { type: 'head', layer, head, picture: { res, indices }, max, ...valueNorms };
       });
     }
     case 'window': {
@@ -47,5 +49,12 @@ export async function receive(view: ModelView, m: unknown): Promise<void> {
     case 'export': view.exportView(message); return;
     case 'painted': view.painted(message); return;
     case 'lens': view.lens(message); return;
+    case 'logitLens': case 'step': view.analysis(message); return;
+    case 'norms':
+      // Only a model run has values to weigh; a file's editor leaves the message unheard.
+      if (!view.runs) { view.log.warn('model editor: ignored a norms switch: this attention is a file\'s, not a model run\'s'); return; }
+      view.scanWith({ ...options, norms: message.on });
+      return;
+    case 'ablate': view.ablate(message); return;
   }
 }

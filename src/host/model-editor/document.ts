@@ -38,7 +38,7 @@ export interface ModelDocumentOptions {
 }
 
 /** One scan per key: the options that change what a scan reads. */
-const scanKey = (options: ScanOptions) => (options.softmax ? 'softmax' : 'weights');
+const scanKey = (options: ScanOptions) => `${options.softmax ? 'softmax' : 'weights'}${options.norms ? ':norms' : ''}`;
 
 export class ModelDocument {
   readonly uri: string;

@@ -25,6 +25,8 @@ export interface ModelReading {
   picture(layer: number, head: number, options: ScanOptions): Promise<{ res: number; indices: Uint8Array; max: number }>;
   window(layer: number, head: number, i0: number, rows: number, j0: number, cols: number, options: ScanOptions): Promise<Float32Array>;
   rollout(options: ScanOptions): Promise<Float32Array | null>;
+  /** A model run's reader only: ‖v_j W_O^h‖ of every key of one head (the norms divided by it are the weights). */
+  valueNorms?(layer: number, head: number): Promise<Float32Array>;
   dispose(): void;
 }
 

@@ -29,6 +29,10 @@ export interface ModelViewHooks {
   preamble?(): ModelHostMessage[];
   /** The webview asked for a head in the lens (a model run's editor only). */
   lens?(m: Extract<ModelWebviewMessage, { type: 'lens' }>): void;
+  /** The webview asked a model run for its logit lens, or for a step of its generation (a model run's editor only). */
+  analysis?(m: Extract<ModelWebviewMessage, { type: 'logitLens' | 'step' }>): void;
+  /** The webview asked for heads to be switched off (a model run's editor only: it runs again). */
+  ablate?(m: Extract<ModelWebviewMessage, { type: 'ablate' }>): void;
   /** Heads read are posted at most this often (default POST_EVERY_MS; tests take 0). */
   postEveryMs?: number;
 }
@@ -180,6 +184,14 @@ export class ModelView implements DocumentView {
 
   /** The webview asked for a head in the lens. */
   lens(m: Extract<ModelWebviewMessage, { type: 'lens' }>): void { this.hooks.lens?.(m); }
+
+  /** The webview asked for the run's logit lens or a step of its generation. */
+  analysis(m: Extract<ModelWebviewMessage, { type: 'logitLens' | 'step' }>): void { this.hooks.analysis?.(m); }
+  /** Whether the attention shown is a model run's (it has norms, and heads to ablate). */
+  get runs(): boolean { return this.hooks.ablate !== undefined; }
+
+  /** The webview asked for heads to be ablated. */
+  ablate(m: Extract<ModelWebviewMessage, { type: 'ablate' }>): void { this.hooks.ablate?.(m); }
 
   /** Posts a message of the editor's owner (a model run's news) to the webview, once it is ready. */
   say(m: ModelHostMessage): void { if (this.webviewReady) this.post(m); }

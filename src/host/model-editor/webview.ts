@@ -25,7 +25,7 @@ export const SILENT_RELOADS = 3;
  * `closed` hears when the panel is gone; `more`: a model run's own hooks (its news, the lens).
  */
 export function showModelView(panel: vscode.WebviewPanel, uri: vscode.Uri, document: ModelDocument, extensionUri: vscode.Uri, closed: (view: ModelView) => void,
-  more: Pick<ModelViewHooks, 'preamble' | 'lens' | 'describe'> = {}): ModelView {
+  more: Pick<ModelViewHooks, 'preamble' | 'lens' | 'analysis' | 'describe' | 'ablate'> = {}): ModelView {
   const roots = [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')];
   panel.webview.options = { enableScripts: true, localResourceRoots: roots };
   const asset = (...p: string[]) => panel.webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...p)).toString();
@@ -52,6 +52,8 @@ export function showModelView(panel: vscode.WebviewPanel, uri: vscode.Uri, docum
     describe: () => ({ ...more.describe?.(), visible: panel.visible, heard }),
     ...(more.preamble ? { preamble: more.preamble } : {}),
     ...(more.lens ? { lens: more.lens } : {}),
+    ...(more.analysis ? { analysis: more.analysis } : {}),
+    ...(more.ablate ? { ablate: more.ablate } : {}),
     log: log(),
   });
   panel.webview.onDidReceiveMessage((m: unknown) => { heard++; void receive(view, m); });

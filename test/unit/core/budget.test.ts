@@ -10,11 +10,14 @@ import { exampleText } from '../../support/specs.js';
 test('printed numbers: the weights once, then each input\'s x, q, k, v, heads\' outputs and three n × n per head', () => {
   // d_model 3, one head of d_k 2, d_v 3; one input of 4 tokens, no W_O: 3·(2·2+3) + 4·3 + 4·(2·2 + 2·3) + 3·16.
   assert.equal(printedNumbers(3, [4], [{ dk: 2, dv: 3 }], false), 21 + 12 + 40 + 48);
-  assert.equal(printedNumbers(3, [4], [{ dk: 2, dv: 3 }], true), 21 + 24 + 40 + 48, 'W_O adds each token\'s output');
+  // W_O adds each token's output, and per head its value norms (4; the value-weighted n × n is not printed).
+  assert.equal(printedNumbers(3, [4], [{ dk: 2, dv: 3 }], true), 21 + 24 + 40 + 48 + 4, 'W_O adds each token\'s output and the norms');
 });
 
 test('the spec limit\'s largest attention (4 heads of 1,024 tokens) is within the print budget; a 4,194,304-wide embedding is not', () => {
   assert.ok(printedNumbers(64, [1024], Array(4).fill({ dk: 16, dv: 16 }), false) <= PRINTED.max);
+  // With W_O it also prints each head's value norms: n numbers a head, still within the budget.
+  assert.ok(printedNumbers(64, [1024], Array(4).fill({ dk: 16, dv: 16 }), true) <= PRINTED.max);
   assert.ok(printedNumbers(4_194_304, [4], [{ dk: 1, dv: 1 }], false) > PRINTED.max);
   assert.equal(overBudget(PRINTED, PRINTED.max, 'x', 'y'), undefined, 'the budget itself is allowed');
   assert.equal(overBudget(ROLLOUT, rolloutWork(16, 1024), '16 layers', 'fewer'), 'the rollout of 16 layers needs 17.2 billion multiply-adds, over the budget of 4.0 billion: fewer');

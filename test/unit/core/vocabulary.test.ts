@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  HEAD_ROLES, INIT_RULES, MASK_KINDS, MATRIX_MODES, MODEL_VIEW_NAMES, ROLE_PRODUCT, ROLE_SYMBOL, ROLE_VECTOR, ROLES, SCALE_WORDS, VIEW_NAMES,
+  HEAD_ROLES, INIT_RULES, MASK_KINDS, MATRIX_MODES, MODEL_VIEW_NAMES, RUN_VIEW_NAMES, ROLE_PRODUCT, ROLE_SYMBOL, ROLE_VECTOR, ROLES, SCALE_WORDS, VIEW_NAMES,
 } from '../../../src/core/vocabulary.js';
 import { readSpec, TOP_LEVEL } from '../../../src/core/spec/read.js';
 import { ATTENTION_KEYS, REFERENCE_KEYS } from '../../../src/core/spec/read/reference.js';
@@ -162,8 +162,8 @@ test('the README names the scale and mask words, the init rules, the learnable r
   sameNames(quoted(readmeBetween('"mask": "none",', '\n').split('//')[1]!), MASK_KINDS, 'mask');
   sameNames(quoted(readmeBetween('`"init"` is ', '{ "variance"')).filter((w) => !w.includes(' ')), INIT_RULES, 'init');
   sameNames(readmeBetween('// any of ', ' (').split(', '), HEAD_ROLES, 'learn');
-  // `attn render FILE --view …` for a saved attention file: every model view but the next token's, which needs a run.
-  const fileViews = MODEL_VIEW_NAMES.filter((v) => v !== 'next');
+  // `attn render FILE --view …` for a saved attention file: every model view but a run's (the next token, the analyses).
+  const fileViews = MODEL_VIEW_NAMES.filter((v) => !RUN_VIEW_NAMES.includes(v));
   const lists = [...readme.matchAll(/--view ((?:[a-z-]+\|)+[a-z-]+)/g)];
   assert.ok(lists.length >= 1, 'the README lists the model views after --view');
   for (const m of lists) sameNames(m[1]!.split('|'), fileViews, m[0]);

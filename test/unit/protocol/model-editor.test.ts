@@ -90,3 +90,10 @@ test('a big head as a picture, windows of it, and show: checked against the head
   assert.match(hostMessageProblem({ type: 'scanned', from: 1, stats: header.stats.slice(2), thumbnails: thumbnails.slice(2 * side), offRows: 0, warnings: [] }, partial)!, /stats\[1\] is not layer 0 head 1/);
   assert.match(hostMessageProblem({ type: 'scanned', from: 1, stats: header.stats.slice(1), thumbnails: thumbnails.slice(side + 1), offRows: 0, warnings: [] }, partial)!, /thumb²/);
 });
+
+test('an export names one of the model views, hyphenated ones included; nothing else', () => {
+  for (const view of ['head-tokens', 'logit-lens', 'attribution', 'patching']) {
+    assert.equal(webviewMessageProblem({ type: 'export', format: 'svg', view, data: '<svg></svg>' }, header), undefined, view);
+  }
+  for (const view of ['-', 'head-tokens/..', 'x', '']) assert.match(webviewMessageProblem({ type: 'export', format: 'svg', view, data: '' }, header)!, /unknown view/, view);
+});

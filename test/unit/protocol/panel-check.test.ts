@@ -96,7 +96,7 @@ describe('the shared checks and the protocol\'s name lists', () => {
   });
   it('every listed view, mode and role is accepted by the host and restored by the webview; others are not', () => {
     assert.deepEqual([...ROLES], ['wq', 'wk', 'wv', 'wo']);
-    assert.deepEqual([...MATRIX_MODES], ['scores', 'scaled', 'weights', 'cosine']);
+    assert.deepEqual([...MATRIX_MODES], ['scores', 'scaled', 'weights', 'cosine', 'norms']);
     assert.deepEqual([...EXPORT_FORMATS], ['svg', 'png']);
     for (const view of VIEW_NAMES) {
       assert.ok(isPanelState({ ...state, view }), view);

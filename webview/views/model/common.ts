@@ -43,6 +43,8 @@ export interface ModelViewOptions {
   /** A zlib deflate for the heatmaps' PNGs (the CLI passes node:zlib's); stored blocks without. */
   deflate?: Deflate;
   onPick?: (pick: ModelPick) => void;
+  /** A model run's heads switched off (the grid and the head view mark them). */
+  ablated?: readonly { layer: number; head: number }[];
   /** Asks for exact weights of a window of a head that came as a picture (the editor's big heads). */
   askWindow?: (layer: number, head: number, i0: number, rows: number, j0: number, cols: number) => void;
 }
@@ -88,16 +90,36 @@ export function heatmapHref(values: ArrayLike<number>, offset: number, stride: n
  */
 export const shown = (i: number): number => i + 1;
 
-/** A token's label for a picture: quoted with JSON rules (spaces and newlines visible), clipped; "#51" without tokens. */
-export function tokenLabel(tokens: readonly string[], i: number, px = 120, fontSize = 12): string {
-  const t = tokens[i];
-  return t === undefined ? `#${shown(i)}` : clip(JSON.stringify(t), px, fontSize);
+/**
+ * A run's token texts whose positions from `generatedFrom` on are its greedy new tokens (the spec's
+ * "generate"): every view's labels mark those, so a reader tells the text from what the model wrote.
+ */
+export type TokenTexts = readonly string[] & { readonly generatedFrom?: number };
+
+/** The texts with the positions from `from` on marked as generated. */
+export function markGenerated(tokens: readonly string[], from: number): TokenTexts {
+  return Object.assign([...tokens], { generatedFrom: from });
 }
 
-/** "#3 "apple"": a token with its place (counted from 1), for hover text (JSON-quoted, never raw). */
-export function tokenName(tokens: readonly string[], i: number): string {
+/** Whether position `i` of `tokens` is a generated token. */
+export function isGenerated(tokens: TokenTexts, i: number): boolean {
+  return tokens.generatedFrom !== undefined && i >= tokens.generatedFrom;
+}
+
+/** What follows a generated token's label ("sat"⁺) and its name in hover text. */
+export const GENERATED_MARK = '⁺', GENERATED_NAME = ' (generated)';
+
+/** A token's label for a picture: quoted with JSON rules (spaces and newlines visible), clipped; "#51" without tokens; a generated one marked ⁺. */
+export function tokenLabel(tokens: TokenTexts, i: number, px = 120, fontSize = 12): string {
   const t = tokens[i];
-  return t === undefined ? `#${shown(i)}` : `#${shown(i)} ${clip(JSON.stringify(t), 400, 12)}`;
+  if (t === undefined) return `#${shown(i)}`;
+  return isGenerated(tokens, i) ? `${clip(JSON.stringify(t), px - fontSize * 0.6, fontSize)}${GENERATED_MARK}` : clip(JSON.stringify(t), px, fontSize);
+}
+
+/** "#3 "apple"": a token with its place (counted from 1), for hover text (JSON-quoted, never raw); "(generated)" after a generated one. */
+export function tokenName(tokens: TokenTexts, i: number): string {
+  const t = tokens[i];
+  return t === undefined ? `#${shown(i)}` : `#${shown(i)} ${clip(JSON.stringify(t), 400, 12)}${isGenerated(tokens, i) ? GENERATED_NAME : ''}`;
 }
 
 /** "layer 2 head 5" for the head at 0-based (layer, head). */

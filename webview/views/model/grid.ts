@@ -2,6 +2,8 @@
 // its own strongest weight, so a head attending to one token still shows a bright dot), framed in
 // the colour of a chosen head statistic; optionally each layer's heads sorted by it. Clicking a
 // head (or Enter on it) opens it in the head view; the grid is one tab stop and the arrows walk it.
+// A model run's heads switched off are hatched and labelled "ablated"; its value-weighted norms are
+// drawn as its weights are, each thumbnail scaled to its own largest norm.
 import type { ModelViewData } from '../../../src/core/model-attention/data.js';
 import type { HeadStats } from '../../../src/core/tensors/head-stats.js';
 import { createSvg, note, type ViewHandle } from '../../kit/view.js';
@@ -62,8 +64,13 @@ export function renderModelGrid(container: HTMLElement, data: ModelViewData, opt
   const same = !(hi - lo > 1e-9 * Math.max(Math.abs(hi), Math.abs(lo)));
   const span = same ? 1 : hi - lo;
   const read = header.stats.length, total = layers * heads;
+  // The statistics describe distributions: of norms (rows that do not sum to 1) they would mislead.
+  const framed = !header.norms;
+  const sorted = options.sort && framed;
+  const ablated = new Set((options.ablated ?? []).map((h) => `${h.layer}.${h.head}`));
+  const what = header.norms ? 'value-weighted norms ‖α v W_O‖ max-pooled' : 'max-pooled';
   const notes = [
-    `${read < total ? `reading the file: ${read} of ${total} heads so far; ` : ''}each thumbnail: one head max-pooled to ${thumb}×${thumb} and scaled to its own strongest weight; frame: ${same ? (Number.isFinite(lo) ? `${stat} is ${fmt(lo)} for every head read` : `no head has a ${stat}`) : `${stat} from ${fmt(finite(lo))} (blue) to ${fmt(finite(hi))} (red)`}${options.sort ? `; each layer sorted by ${stat}, highest first` : ''}`,
+    `${read < total ? `reading the file: ${read} of ${total} heads so far; ` : ''}${ablated.size ? `${ablated.size} head(s) ablated (hatched): ${header.norms ? 'the norms are the run\'s own, without the ablation' : 'the attention is the ablated run\'s'}; ` : ''}each thumbnail: one head's ${what} to ${thumb}×${thumb} and scaled to its own strongest ${header.norms ? 'norm' : 'weight'}; frame: ${!framed ? `no statistic (the ${stat} of norms is not the weights'; switch to the weights for it)` : same ? (Number.isFinite(lo) ? `${stat} is ${fmt(lo)} for every head read` : `no head has a ${stat}`) : `${stat} from ${fmt(finite(lo))} (blue) to ${fmt(finite(hi))} (red)`}${sorted ? `; each layer sorted by ${stat}, highest first` : ''}`,
   ];
   // The note wraps (a narrow editor cut it), and the grid starts below it.
   const lines = noteLines(notes[0], width - 16, 4, theme.fontSize);
@@ -75,21 +82,27 @@ export function renderModelGrid(container: HTMLElement, data: ModelViewData, opt
   svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold')
     .text(clip(`${header.layers} layer(s) × ${header.heads} head(s) × ${header.tokens} tokens (${header.dtype})`, width - 16, 13.2));
   wrappedNote(svg, theme, 8, 36, notes[0], lines);
-  const order = headOrder(header.stats, layers, heads, stat, options.sort);
+  const order = headOrder(header.stats, layers, heads, stat, sorted);
   // Column names (heads counted from 1, as everywhere on screen), or places when each layer is sorted.
   // A wrapped layer names its heads in each thumbnail's corner instead.
   if (!wrapped) {
     for (let c = 0; c < heads; c++) {
       svg.append('text').attr('x', left + c * (cell + gap) + cell / 2).attr('y', top - 8).attr('text-anchor', 'middle').attr('fill', theme.muted)
-        .attr('font-size', cell < 28 ? 10 : 12).text(options.sort ? `#${c + 1}` : `h${shown(c)}`);
+        .attr('font-size', cell < 28 ? 10 : 12).text(sorted ? `#${c + 1}` : `h${shown(c)}`);
     }
   }
   const grid = svg.append('g').attr('class', 'grid')
-    .attr('aria-label', `${layers} layers × ${heads} heads: the arrows move between heads and layers, Home and End to a layer's ends, Page Up and Page Down to the first and last layer, Enter opens the head`);
+    .attr('aria-label', `${layers} layers × ${heads} heads: the arrows move between heads and layers, Home and End to a layer's ends, Page Up and Page Down to the first and last layer, Enter opens the head${options.ablated ? ', a ablates or restores it' : ''}`);
   const items: GridItem[] = [];
   let start = 0;
   // Each layer's thumbnails as one picture, defined once (see thumbnails.ts); a cell shows its head's part.
   const defs = svg.append('defs');
+  if (ablated.size) {
+    // One hatch for every ablated head (the same definition wherever the grid is drawn).
+    defs.append('pattern').attr('id', 'al-ablated-hatch').attr('patternUnits', 'userSpaceOnUse').attr('width', 6).attr('height', 6)
+      .attr('patternTransform', 'rotate(45)')
+      .append('line').attr('x1', 0).attr('y1', 0).attr('x2', 0).attr('y2', 6).attr('stroke', theme.fg).attr('stroke-width', 2).attr('stroke-opacity', 0.55);
+  }
   for (let layer = 0; layer < layers; layer++) {
     const y0 = top + layer * layerH;
     const picture = layer * heads < read ? layerPicture(data, layer, theme, options.deflate) : undefined;
@@ -121,8 +134,13 @@ export function renderModelGrid(container: HTMLElement, data: ModelViewData, opt
         .attr('preserveAspectRatio', 'none').attr('image-rendering', 'pixelated')
         .append('use').attr('href', `#${picture.id}`);
       g.append('rect').attr('class', 'frame').attr('x', -1).attr('y', -1).attr('width', cell + 2).attr('height', cell + 2).attr('fill', 'none')
-        .attr('stroke', v === null ? theme.grid : theme.div(same ? 0 : finite((v - lo) / span) * 2 - 1)).attr('stroke-width', 2);
-      if ((options.sort || wrapped) && cell >= 28) g.append('text').attr('x', 2).attr('y', 11).attr('font-size', 9).attr('fill', theme.fg).text(`h${shown(head)}`);
+        .attr('stroke', v === null || !framed ? theme.grid : theme.div(same ? 0 : finite((v - lo) / span) * 2 - 1)).attr('stroke-width', 2);
+      if ((sorted || wrapped) && cell >= 28) g.append('text').attr('x', 2).attr('y', 11).attr('font-size', 9).attr('fill', theme.fg).text(`h${shown(head)}`);
+      if (ablated.has(`${layer}.${head}`)) {
+        g.attr('data-ablated', 'true').attr('aria-label', `${headName(layer, head)}, ablated`);
+        g.append('rect').attr('class', 'ablated').attr('width', cell).attr('height', cell).attr('fill', 'url(#al-ablated-hatch)');
+        if (cell >= 28) g.append('text').attr('class', 'ablated-label').attr('x', cell / 2).attr('y', cell - 4).attr('text-anchor', 'middle').attr('font-size', 9).attr('font-weight', 'bold').attr('fill', theme.fg).attr('stroke', theme.bg).attr('stroke-width', 2).attr('paint-order', 'stroke').text('ablated');
+      }
     });
   }
   warnings.forEach((w, i) => note(svg, theme, 8, height - 24 - (warnings.length - 1 - i) * 14, `warning: ${w}`));
@@ -131,7 +149,11 @@ export function renderModelGrid(container: HTMLElement, data: ModelViewData, opt
     const s = header.stats[layer * heads + head];
     if (!s) return undefined;
     return {
-      lines: [headName(layer, head), ...STAT_NAMES.map((k) => `${k} ${s[k] === null ? '—' : fmt(s[k])}`)],
+      lines: [
+        `${headName(layer, head)}${ablated.has(`${layer}.${head}`) ? ' (ablated)' : ''}`,
+        ...(framed ? STAT_NAMES.map((k) => `${k} ${s[k] === null ? '—' : fmt(s[k])}`) : ['value-weighted norms: the head view writes α × ‖v W_O‖ for each cell']),
+        ...(options.ablated ? [`a or a right click: ${ablated.has(`${layer}.${head}`) ? 'restore' : 'ablate'} this head`] : []),
+      ],
       click: () => options.onPick?.({ view: 'head', layer, head }),
     };
   });

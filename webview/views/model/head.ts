@@ -4,6 +4,8 @@
 // resolution. Hover names the query and key tokens and the exact weight, and lights the row and
 // column. Token labels on both axes at any length (as many as fit, the visible range's after a zoom, and
 // the range said under the matrix). Below, arcs keep each token's k strongest links (up to 96 tokens), and say so.
+// A model run's value-weighted norms are drawn the same way, on their own scale (this head's largest
+// norm), the hover writing the product out: α × ‖v W_O‖ = the norm. A head switched off says so.
 import { pointer, select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
 import type { ModelViewData } from '../../../src/core/model-attention/data.js';
 import { MAX_WINDOW_CELLS, maxOf, PICTURE_MAX, poolMax, SENT_PICTURE_MAX, windowWeight } from '../../../src/core/model-attention/data.js';
@@ -35,6 +37,17 @@ export function exactWeight(w: number): string {
     }
   }
   return String(Number(w.toPrecision(9)));
+}
+
+/**
+ * The hover's product for a value-weighted norm: "α 0.911 × ‖v W_O‖ 3.2 = 2.915". α is the norm over
+ * ‖v_j W_O‖ (the head carries the norms and the key's value norm; their quotient is the weight to
+ * float32's precision); a value of norm 0 writes nothing, so α is unknown there and said so.
+ */
+export function normProduct(norm: number, valueNorm: number | undefined): string {
+  if (valueNorm === undefined) return `‖α v W_O‖ ${fmt(norm, 3)}`;
+  if (!(valueNorm > 0)) return `α — × ‖v W_O‖ 0 = ${fmt(norm, 3)} (this key's value writes nothing)`;
+  return `α ${fmt(norm / valueNorm, 3)} × ‖v W_O‖ ${fmt(valueNorm, 3)} = ${fmt(norm, 3)}`;
 }
 
 /** The k largest weights of each row: [query, key, weight] triples, O(n · k) per row. */
@@ -103,7 +116,9 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
   // Token labels on both axes at every length: as many as fit, and after a zoom the visible range's.
   const max = whole ? maxOf(whole) : finite(loaded.max);
   const pooledTo = picture ? picture.res : whole ? Math.min(n, PICTURE_MAX) : n;
-  const notes: string[] = [`rows: queries, columns: keys; colour from 0 to this head's strongest weight, ${fmt(max, 4)}`];
+  const norms = !!header.norms;
+  const ablated = (options.ablated ?? []).some((h) => h.layer === layer && h.head === head);
+  const notes: string[] = [`${ablated ? 'ablated: this run replaced the head\'s output; ' : ''}rows: queries, columns: keys; colour from 0 to this head's ${norms ? 'largest value-weighted norm ‖α v W_O‖' : 'strongest weight'}, ${fmt(max, 4)}`];
   if (n > SVG_CELLS_MAX && pooledTo < n) notes.push(`the picture is max-pooled to ${pooledTo}×${pooledTo}; zoom in for every cell`);
   // The notes wrap above the slanted key labels (cut with "…" at 626 px, they hid the colour's range).
   const topNote = notes.join('; ');
@@ -119,7 +134,7 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
   const width = left + side + 20, height = top + side + arcsHeight + 40;
   const svg = createSvg(container, theme, width, height, `${headName(layer, head)}: ${n} × ${n}`, 'head');
   // A short title (the picture can be 370 px wide in a narrow panel); what the axes are goes in the notes.
-  svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`${headName(layer, head)}: ${n} × ${n} weights`);
+  svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`${headName(layer, head)}${ablated ? ' (ablated)' : ''}: ${n} × ${n} ${norms ? 'norms' : 'weights'}`);
   wrappedNote(svg, theme, 8, 36, topNote, topLines);
   const rowLabels = svg.append('g').attr('class', 'row-labels');
   const colLabels = svg.append('g').attr('class', 'col-labels');
@@ -217,7 +232,7 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
     }
     return [
       `query ${tokenName(tokens, i)} → key ${tokenName(tokens, j)}`,
-      w === undefined ? 'weight: reading it from the file…' : `weight ${exactWeight(w)}`,
+      w === undefined ? `${norms ? 'norm' : 'weight'}: reading it from the file…` : norms ? normProduct(w, loaded.valueNorms?.[j]) : `weight ${exactWeight(w)}`,
       ...(labelled ? [] : ['(no tokens in the file: give X.tokens.json beside it)']),
     ];
   };

@@ -5,11 +5,14 @@
 // checkpoint without its head) the view is absent with the run's sentence saying why. A file of saved
 // attention has no run: the view says so instead of drawing nothing. The line under the title wraps
 // to the width (in a 430 px panel it ran off the right edge, "(fo").
+// With heads ablated, the ablated run's tokens come first, the run's own under them, and the note
+// says how the target's logit difference changed, base → ablated.
 import type { ModelViewData } from '../../../src/core/model-attention/data.js';
 import type { NextToken } from '../../../src/core/checkpoint/types.js';
 import { createSvg, emptyView, type ViewHandle } from '../../kit/view.js';
 import { wireTips } from '../../kit/tooltip.js';
-import { clip } from '../../kit/format.js';
+import { clip, fmt } from '../../kit/format.js';
+import type { RunAblation } from '../../../src/core/model-attention/data.js';
 import { NOTE_LINE, noteLines, tipOptions, tokenName, wrappedNote, type ModelViewOptions } from './common.js';
 
 /** One list of bars: a label over it (a mask token's position) or none (the next token). */
@@ -22,6 +25,19 @@ interface Group {
 
 const ROW_H = 28, LABEL_H = 24, GAP = 8, LEFT = 150;
 
+const headLabel = (h: { layer: number; head: number }) => `${h.layer + 1}.${h.head + 1}`;
+
+/** "logit difference of " sat" 5.21 → 3.1 (base → ablated, −2.11)": the target named by its text where the run's list has it. */
+export function logitChange(a: RunAblation, next: readonly NextToken[]): string {
+  const name = (id: number) => {
+    const t = next.find((x) => x.id === id) ?? a.next.find((x) => x.id === id);
+    return t ? JSON.stringify(t.token) : `token ${id}`;
+  };
+  const what = a.contrast === null ? `logit of ${name(a.target)}` : `logit difference ${name(a.target)} − ${name(a.contrast)}`;
+  const change = a.logitDiff - a.baseLogitDiff;
+  return `${what} ${fmt(a.baseLogitDiff, 3)} → ${fmt(a.logitDiff, 3)} (base → ablated, ${change >= 0 ? '+' : '−'}${fmt(Math.abs(change), 3)})`;
+}
+
 /** How the note names the forward pass's numeric form. */
 const PRECISION_NAMES = { f32: 'float32', f64: 'float64' } as const;
 
@@ -33,21 +49,25 @@ export function renderModelNext(container: HTMLElement, data: ModelViewData, opt
   if (!run || (run.next.length === 0 && masked.length === 0)) return emptyView(container, theme, options.width, 'next', 'next token: only a model run (a spec with "model" and "text") predicts one; this attention was read from a file');
   const tokens = data.header.tokenTexts;
   const encoder = masked.length > 0;
+  const ablation = encoder ? undefined : run.ablation;
   const groups: Group[] = encoder
     ? masked.map((g) => ({ label: `at ${tokenName(tokens, g.position)}`, tokens: g.guesses, what: 'guess' }))
-    : [{ tokens: run.next, what: 'next token' }];
+    : ablation
+      ? [{ label: `with ${ablation.heads.map(headLabel).join(', ')} ablated (${ablation.mode})`, tokens: ablation.next, what: 'next token of the ablated run' },
+        { label: 'the run itself', tokens: run.next, what: 'next token' }]
+      : [{ tokens: run.next, what: 'next token' }];
   const barMax = Math.max(120, Math.min(480, options.width - LEFT - 90));
   const width = LEFT + barMax + 90;
   const note = encoder
     ? `the masked-token head's softmax at each mask token, which sees the whole text on both sides (forward pass ${run.forwardMs.toFixed(0)} ms${run.precision ? ` in ${PRECISION_NAMES[run.precision]}` : ''})${run.note !== undefined ? `; ${run.note}` : ''}`
-    : `after ${tokenName(tokens, data.header.tokens - 1)}, the softmax of the last position's logits (forward pass ${run.forwardMs.toFixed(0)} ms${run.precision ? ` in ${PRECISION_NAMES[run.precision]}` : ''})`;
-  const lines = noteLines(note, width - 16, 3, theme.fontSize);
+    : `after ${tokenName(tokens, data.header.tokens - 1)}, the softmax of the last position's logits (forward pass ${run.forwardMs.toFixed(0)} ms${run.precision ? ` in ${PRECISION_NAMES[run.precision]}` : ''})${ablation ? `; ${logitChange(ablation, run.next)}` : ''}`;
+  const lines = noteLines(note, width - 16, ablation ? 4 : 3, theme.fontSize);
   const top = 64 + (lines.length - 1) * NOTE_LINE;
   const groupH = (g: Group) => (g.label ? LABEL_H : 0) + g.tokens.length * ROW_H + GAP;
   const height = top + groups.reduce((s, g) => s + groupH(g), 0) + 22;
   const title = encoder ? `The guesses at ${masked.length} mask token${masked.length === 1 ? '' : 's'}` : `The ${run.next.length} most likely next tokens`;
   const svg = createSvg(container, theme, width, height, title, 'next');
-  const heading = encoder ? 'the masked tokens' : 'what comes next';
+  const heading = encoder ? 'the masked tokens' : ablation ? 'what comes next, with heads ablated' : 'what comes next';
   const model = clip(run.model, width - 140, 12);
   svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`${model}: ${heading}`)
     .call((t) => { if (model !== run.model) t.append('title').text(`${run.model}: ${heading}`); });

@@ -13,19 +13,21 @@ export function domainOf(heads: readonly HeadData[], mode: MatrixMode): Domain {
   // A cosine is −1..1 whatever the vectors: the fixed scale lets two heads be compared by angle alone.
   if (mode === 'cosine') return { lo: -1, hi: 1 };
   let lo = Infinity, hi = -Infinity;
-  if (mode === 'weights') {
-    // From 0 to the largest weight. With many tokens a row's weights are near 1/n each and one
-    // weight of 1 (the first row of a causal mask) would wash every other cell out: there the top
-    // is the 99th percentile, cells above it take the top colour, and the legend says "≥".
+  if (mode === 'weights' || mode === 'norms') {
+    // From 0 to the largest weight (or norm: sizes, never below 0). With many tokens a row's weights
+    // are near 1/n each and one weight of 1 (the first row of a causal mask) would wash every other
+    // cell out: there the top is the 99th percentile, cells above it take the top colour, and the
+    // legend says "≥". The norms have their own top, the largest α · ‖v W_O‖, never the weights' 1.
+    const source = (head: HeadData) => (mode === 'norms' ? head.norms?.data ?? new Float64Array(head.masked.length) : head.weights.data);
     const n = heads[0]?.weights.rows ?? 0;
     if (n <= 32) {
-      for (const head of heads) for (const w of head.weights.data) if (w > hi) hi = w;
+      for (const head of heads) for (const w of source(head)) if (w > hi) hi = w;
       return { lo: 0, hi: hi > 0 ? hi : 1 };
     }
     const all = new Float64Array(heads.length * n * n);
     let k = 0;
     for (const head of heads) {
-      const w = head.weights.data;
+      const w = source(head);
       for (let c = 0; c < w.length; c++) if (!head.masked[c]) all[k++] = w[c];
     }
     // The 99th percentile and the largest, as a sort would place them, without sorting (orderStatistic).

@@ -1,5 +1,6 @@
 // The words of the matrix view: the hover text of a cell (the dot product term by term, the
-// scaling, the weight), of a block of cells, and the value a cell is coloured by in each mode.
+// scaling, the weight, and with W_O the weight times ‖v W_O‖), of a block of cells, and the value
+// a cell is coloured by in each mode.
 import { at, isMasked, row, scaledAt, type AttentionData, type HeadData, type InputData } from '../../../src/core/result/attention-data.js';
 import { degreesText, pairGeometry } from '../../../src/core/linalg/geometry.js';
 import type { MatrixMode } from '../../../src/core/vocabulary.js';
@@ -14,6 +15,8 @@ export function divisorText(data: AttentionData, head: HeadData): string {
 export function value(head: HeadData, mode: MatrixMode, i: number, j: number): number | null {
   if (isMasked(head, i, j)) return null;
   if (mode === 'cosine') return pairGeometry(row(head.q, i), row(head.k, j)).cos;
+  // Without W_O a head has no norms: no value (the view says why before it draws a cell).
+  if (mode === 'norms') return head.norms ? at(head.norms, i, j) : null;
   return mode === 'weights' ? at(head.weights, i, j) : mode === 'scaled' ? scaledAt(head, i, j) : at(head.scores, i, j);
 }
 
@@ -46,7 +49,18 @@ export function cellLines(data: AttentionData, input: InputData, h: number, i: n
   lines.push(`= |q||k| cos θ = ${fmt(g.qNorm, 2)} · ${fmt(g.kNorm, 2)} · ${fmtDecimals(g.cos, 3)} (θ = ${degreesText(g.degrees)})`);
   lines.push(`scaled: ${scoreText(head, i, j)} ÷ ${divisorText(data, head)} = ${scoreText(head, i, j, true)}`);
   lines.push(`weight: ${fmtWeight(at(head.weights, i, j), 4)} (softmax of row "${tq}")`);
+  const norms = normsLine(head, i, j);
+  if (norms) lines.push(norms);
   return lines;
+}
+
+/**
+ * The value-weighted norm of a cell written out as its product, α_ij × ‖v_j W_O^h‖ = norms_ij
+ * ("value-weighted: α 0.91 × ‖v W_O‖ 3.2 = 2.912"); undefined for a head without W_O.
+ */
+export function normsLine(head: HeadData, i: number, j: number): string | undefined {
+  if (!head.valueNorms || !head.norms) return undefined;
+  return `value-weighted: α ${fmtWeight(at(head.weights, i, j), 4)} × ‖v W_O‖ ${fmt(head.valueNorms.data[j], 3)} = ${fmt(at(head.norms, i, j), 3)}`;
 }
 
 /** The hover line of a block of cells: its mean, or why it has none. */

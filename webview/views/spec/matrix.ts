@@ -1,5 +1,6 @@
 // The attention matrix of one head (or of every head, side by side): rows are queries, columns
-// are keys, colour is the raw score, the scaled score or the weight. Masked cells are hatched and
+// are keys, colour is the raw score, the scaled score, the weight, the cosine or (with W_O) the
+// value-weighted norm α_ij · ‖v_j W_O^h‖. Masked cells are hatched and
 // labelled. Hover a cell: the dot product term by term, the scaling, the weight, its row and
 // column outlined. Small inputs draw one <rect> per cell (data-query, data-key, data-head); large
 // ones (more than CANVAS_ABOVE tokens) paint a canvas and find the cell under the pointer.
@@ -30,6 +31,9 @@ export const MAX_SVG_CELLS = 1024;
 export const MAX_STATIC_CELLS = 8192;
 
 export { MODE_LABEL } from '../../../src/core/vocabulary.js';
+
+/** What the norms mode shows of a spec without W_O: why there is nothing to draw, in one line. */
+export const NORMS_NEED_WO = 'Value-weighted norms (weight × ‖v W_O‖) need W_O: this spec has no "wo". Show weights, or add "wo".';
 export { blockMeanText, cellLines, divisorText, value } from './matrix-text.js';
 import { blockMeanText, cellLines, divisorText, meanBlock, value } from './matrix-text.js';
 import { domainOf, legend, type Domain } from './matrix-scale.js';
@@ -84,8 +88,10 @@ export function levelsOf(head: HeadData, mode: MatrixMode, n: number, domain: Do
     }
     return out;
   }
+  // A head without W_O has no norms: no cell has a value, as value() says.
+  if (mode === 'norms' && !head.norms) return out.fill(-1);
   const masked = head.masked, divisor = head.divisor;
-  const source = mode === 'weights' ? head.weights.data : head.scores.data;
+  const source = mode === 'weights' ? head.weights.data : mode === 'norms' ? head.norms!.data : head.scores.data;
   for (let c = 0; c < n * n; c++) {
     out[c] = masked[c] === 1 ? -1 : level(mode === 'scaled' ? source[c] / divisor : source[c]);
   }
@@ -99,6 +105,8 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
   if (input.heads.length === 0) return emptyView(container, theme, options.width, 'matrix', 'No heads to draw.');
   const n = input.tokens.length;
   const mode = options.matrixMode;
+  // Asked of the n numbers each head keeps, not of its norms: a decoded head makes those (n × n) when first read.
+  if (mode === 'norms' && !input.heads.every((h) => h.valueNorms)) return emptyView(container, theme, options.width, 'matrix', NORMS_NEED_WO);
   const notes: string[] = [];
   const heads = options.head === 'all' ? input.heads.map((_, h) => h) : [clampIndex(options.head, input.heads.length)];
   const useCanvas = options.interactive && (n > CANVAS_ABOVE || heads.length * n * n > MAX_SVG_CELLS);

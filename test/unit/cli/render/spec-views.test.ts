@@ -7,10 +7,11 @@ import { JSDOM } from 'jsdom';
 import { renderSvg, viewOverBudget } from '../../../../src/cli/render/spec-views.js';
 import { analyze } from '../../../../src/core/index.js';
 import type { AttentionData } from '../../../../src/core/result/attention-data.js';
-import { exampleFiles, exampleText, analyzeOk } from '../../../support/specs.js';
+import { EXAMPLES, exampleFiles, exampleText, analyzeOk } from '../../../support/specs.js';
 import { COMPARE, compareElements } from '../../../../src/core/budget.js';
 import { VIEW_NAMES } from '../../../../src/core/vocabulary.js';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { NORMS_NEED_WO } from '../../../../webview/views/spec/matrix.js';
 import { folderFiles } from '../../../../src/core/files/spec-files.js';
 import { attn, tempSpec } from '../../../support/cli.js';
 
@@ -267,4 +268,18 @@ test('attn render --view compare of 150,000 features or 256 inputs × 600 featur
     assert.equal(r.err.split('\n').length, 1);
     assert.ok(Date.now() - started < 15_000, `${features} × ${inputs} took ${Date.now() - started} ms`);
   }
+});
+
+test('attn render --view matrix --show norms: the value-weighted matrix with W_O, the one line that it needs W_O without', async () => {
+  const r = await attn('render', join(EXAMPLES, 'multi-head-causal.attn.json'), '--view', 'matrix', '--show', 'norms');
+  assert.equal(r.code, 0, r.err);
+  const doc = new JSDOM(r.out, { contentType: 'image/svg+xml' }).window.document;
+  assert.ok(doc.querySelectorAll('rect.cell').length > 0);
+  assert.match(doc.querySelector('g.legend')!.textContent!, /value-weighted: weight × ‖v W_O‖/);
+  const plain = await attn('render', join(EXAMPLES, 'apple-watch-lens.attn.json'), '--view', 'matrix', '--show', 'norms');
+  assert.equal(plain.code, 0, plain.err);
+  assert.equal(new JSDOM(plain.out, { contentType: 'image/svg+xml' }).window.document.querySelector('text.message')!.textContent, NORMS_NEED_WO);
+  const bad = await attn('render', join(EXAMPLES, 'apple-watch-lens.attn.json'), '--view', 'matrix', '--show', 'norm');
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /norms/);
 });

@@ -67,3 +67,17 @@ test('an overflow in W_O has no head: it is the "W_O output"', () => {
   assert.deepEqual(o, { input: 0, what: 'W_O output', row: 0, value: Infinity });
   assert.equal('head' in o!, false);
 });
+
+test('a value whose ‖v W_O‖ passes the largest double while the output does not is named on its head and key', () => {
+  // v = [1.5e308, 1.5e308] through W_O = I: the output is finite, its norm √2 · 1.5e308 is not.
+  const spec = {
+    embeddings: { a: [1, 1], b: [1.5e308, 1.5e308] }, inputs: [{ tokens: ['a', 'b'] }],
+    heads: [{ name: 'wide', wq: [[0], [0]], wk: [[0], [0]] }], wo: [[1, 0], [0, 1]], mask: 'causal',
+  };
+  const r = resultOf(spec);
+  assert.ok(r.inputs[0].output.data.every(Number.isFinite), 'the output itself is finite');
+  assert.deepEqual(findOverflow(r), { input: 0, head: 0, what: '‖v W_O‖', row: 1, value: Infinity });
+  const a = analyze(JSON.stringify(spec));
+  assert.equal(a.data, undefined);
+  assert.equal(a.problems[0].message, 'the numbers grow too large to compute: ‖v W_O‖ of "b" in head "wide" overflows past the largest number (±1.8e308); use smaller embeddings or weights');
+});

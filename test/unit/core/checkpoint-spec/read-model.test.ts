@@ -56,3 +56,72 @@ test('a model spec broken mid-typing is told its error, not to give "model" and 
   assert.match(notRunningReason([]), /give "model" and "text"/);
 });
 
+
+test('a model spec carries target, contrast, patchFrom and generate, each with its place', () => {
+  const text = '{ "model": "gpt2", "text": "When Mary and John went, John gave a drink to", "target": " Mary", "contrast": 1757,\n  "generate": 8 }';
+  const { model, problems } = readSpec(text);
+  assert.deepEqual(problems, []);
+  assert.ok(model);
+  assert.equal(model.target, ' Mary');
+  // An id written as a number is the same as its digits: the run reads digits as an id.
+  assert.equal(model.contrast, '1757');
+  assert.equal(model.generate, 8);
+  const at = (key: 'target' | 'contrast' | 'patchFrom' | 'generate') => {
+    const span = model.analysisSpans?.[key];
+    assert.ok(span, key);
+    return text.slice(span.offset, span.offset + span.length);
+  };
+  assert.equal(at('target'), '" Mary"');
+  assert.equal(at('contrast'), '1757');
+  assert.equal(at('generate'), '8');
+  const patched = readSpec('{ "model": "gpt2", "text": "a b", "target": " b", "contrast": " c", "patchFrom": "a c" }').model;
+  assert.equal(patched?.patchFrom, 'a c');
+  assert.deepEqual(patched?.analysisSpans?.patchFrom, { offset: 81, length: 5 });
+  // A spec without them asks the run for nothing more.
+  const plain = readSpec('{ "model": "gpt2", "text": "a" }').model;
+  assert.ok(plain);
+  assert.deepEqual([plain.target, plain.contrast, plain.patchFrom, plain.generate, plain.analysisSpans], [undefined, undefined, undefined, undefined, undefined]);
+});
+
+test('wrong types and ranges of the analysis fields are problems at their place', () => {
+  const text = '{\n  "model": "gpt2",\n  "text": "a",\n  "target": true,\n  "contrast": -3,\n  "generate": 257,\n  "patchFrom": 5\n}';
+  const { model, problems } = readSpec(text);
+  assert.equal(model, undefined);
+  const lines = problems.map((p) => formatProblem('m.attn.json', text, p));
+  assert.ok(lines.some((l) => l.startsWith('m.attn.json:4:13: target: expected a token')), lines.join('\n'));
+  assert.ok(lines.some((l) => l.startsWith('m.attn.json:5:15: contrast: expected a token')), lines.join('\n'));
+  assert.ok(lines.some((l) => l.startsWith('m.attn.json:6:15: generate: expected a whole number of new tokens from 0 to 256, got 257')), lines.join('\n'));
+  assert.ok(lines.some((l) => l.startsWith('m.attn.json:7:16: patchFrom: expected the corrupted text')), lines.join('\n'));
+  for (const [field, bad] of [['generate', '2.5'], ['generate', '"3"'], ['target', '""'], ['target', '1.5']] as const) {
+    const r = readSpec(`{ "model": "gpt2", "text": "a", "${field}": ${bad} }`);
+    assert.equal(r.model, undefined, `${field}: ${bad}`);
+    assert.equal(r.problems[0].path, field);
+  }
+});
+
+test('a contrast without a target, and patching without both, are told what they need', () => {
+  const contrast = readSpec('{ "model": "gpt2", "text": "a b", "contrast": " b" }');
+  assert.equal(contrast.model, undefined);
+  assert.equal(contrast.problems[0].path, 'contrast');
+  assert.match(contrast.problems[0].message, /needs a "target"/);
+  const patch = readSpec('{ "model": "gpt2", "text": "a b", "target": " b", "patchFrom": "a c" }');
+  assert.equal(patch.model, undefined);
+  assert.equal(patch.problems[0].path, 'patchFrom');
+  assert.match(patch.problems[0].message, /needs "target" and "contrast"/);
+  const both = readSpec('{ "model": "gpt2", "text": "a b", "target": " b", "contrast": " c", "patchFrom": "a c", "generate": 2 }');
+  assert.equal(both.model, undefined);
+  assert.equal(both.problems[0].path, 'generate');
+  assert.match(both.problems[0].message, /cannot go with "patchFrom"/);
+  // generate 0 is a run without new tokens, and allowed.
+  assert.equal(readSpec('{ "model": "gpt2", "text": "a", "generate": 0 }').model?.generate, 0);
+});
+
+test('a run\'s problem with an analysis names the key it goes on; a problem of the model names none', async () => {
+  const { analysisKeyOf } = await import('../../../../src/core/checkpoint-spec/read-model.js');
+  assert.equal(analysisKeyOf('the target token " Mary Ann" is 2 tokens (" Mary" " Ann"), not one: give one token, or its id'), 'target');
+  assert.equal(analysisKeyOf('the contrast token 99999 is not a token id of this model (its vocabulary has 50257 ids, 0 to 50256)'), 'contrast');
+  assert.equal(analysisKeyOf('the text to patch from is 5 tokens and the text is 6: patching needs two texts of the same number of tokens'), 'patchFrom');
+  assert.equal(analysisKeyOf('patching compares two texts of the same tokens: it cannot be combined with generation'), 'patchFrom');
+  assert.equal(analysisKeyOf('1020 tokens and 10 generated are more than the model\'s context length of 1024'), 'generate');
+  assert.equal(analysisKeyOf('config.json: "n_head" is missing'), undefined);
+});

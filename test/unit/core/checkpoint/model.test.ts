@@ -2,6 +2,7 @@
 // (refused in a sentence with the most tokens that fit), the five most likely next tokens with
 // their softmax p, --max-tokens and the context length.
 import { test } from 'node:test';
+import { seeded } from '../../../support/random.js';
 import assert from 'node:assert/strict';
 import { DEFAULT_RUN_BYTES, loadModel, mostTokens, runBytes, runRefusal, runText, topNext } from '../../../../src/core/checkpoint/model.js';
 import { namesOf } from '../../../../src/core/checkpoint/weights.js';
@@ -31,6 +32,15 @@ test('topNext: the five largest logits, most likely first, with their softmax p 
   const sum = [...logits].reduce((a, v) => a + Math.exp(v), 0);
   next.forEach((t) => assert.ok(Math.abs(t.p - Math.exp(logits[t.id]) / sum) < 1e-15));
   assert.equal(next[0].token, '#3');
+});
+
+test('topNext agrees with a full sort on 200 seeded vectors with many equal logits (ties by the lower id)', () => {
+  const rand = seeded(9);
+  for (let round = 0; round < 200; round++) {
+    const logits = Float64Array.from({ length: 1 + Math.floor(rand() * 40) }, () => Math.floor(rand() * 6) - 3);
+    const sorted = [...logits.keys()].sort((a, b) => logits[b] - logits[a] || a - b).slice(0, 5);
+    assert.deepEqual(topNext(logits, 5, String).map((t) => t.id), sorted);
+  }
 });
 
 test('the budget: bytes grow with n², a refusal says how many tokens fit', () => {

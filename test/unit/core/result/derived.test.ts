@@ -34,3 +34,20 @@ test('a derived head makes its weights once, on the first read', () => {
   assert.equal(derived.weights, derived.weights);
   assert.equal(derived.scores, derived.scores);
 });
+
+test('a lean head keeps its n value norms and makes its n × n value-weighted norms again when read, the same bits', () => {
+  const data = analyze(exampleText('multi-head-causal.attn.json')).data!;
+  const lean = leanData(data);
+  data.inputs[0].heads.forEach((h, k) => {
+    const g = lean.inputs[0].heads[k];
+    assert.equal(g.valueNorms, h.valueNorms, 'shared, not copied');
+    assert.ok(Object.getOwnPropertyDescriptor(g, 'norms')?.get, 'norms are a getter');
+    assert.notEqual(g.norms, h.norms, 'made again, not kept');
+    assert.ok(g.norms!.data.every((v, j) => Object.is(v, h.norms!.data[j])), `head ${k} norms: the same bits`);
+    assert.equal(g.norms, g.norms, 'made once');
+  });
+  // Without W_O a lean head has no norms at all.
+  const plain = leanData(analyze(exampleText('apple-watch-lens.attn.json')).data!);
+  assert.equal(plain.inputs[0].heads[0].norms, undefined);
+  assert.equal('norms' in plain.inputs[0].heads[0], false);
+});

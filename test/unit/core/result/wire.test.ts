@@ -176,3 +176,34 @@ test('malformed training frames are refused naming the field (an empty W_Q made 
     assert.throws(() => decodeAttention(h, buffer.slice(0)), message);
   }
 });
+
+test('value-weighted norms travel as each head\'s n numbers ‖v W_O‖ and come back bit for bit, the n × n norms derived', () => {
+  const data = analyze(exampleText('multi-head-causal.attn.json')).data!;
+  const n = data.inputs[0].tokens.length;
+  const { header, buffer } = encodeAttention(data);
+  const back = decodeAttention(JSON.parse(JSON.stringify(header)), buffer.slice(0));
+  data.inputs[0].heads.forEach((h, k) => {
+    assert.deepEqual({ rows: header.inputs[0].heads[k].valueNorms!.rows, cols: header.inputs[0].heads[k].valueNorms!.cols }, { rows: n, cols: 1 });
+    assert.equal('norms' in header.inputs[0].heads[k], false, 'the n × n norms do not travel');
+    same(back.inputs[0].heads[k].valueNorms!, h.valueNorms!, `head ${k} valueNorms`);
+    same(back.inputs[0].heads[k].norms!, h.norms!, `head ${k} norms`);
+  });
+  // A spec without W_O sends none and decodes none.
+  const plain = roundTrip(analyze(exampleText('apple-watch-lens.attn.json')).data!);
+  assert.equal(plain.inputs[0].heads[0].valueNorms, undefined);
+  assert.equal(plain.inputs[0].heads[0].norms, undefined);
+});
+
+test('a norm that is negative, NaN or of the wrong shape is refused with its place named', () => {
+  const data = analyze(exampleText('multi-head-causal.attn.json')).data!;
+  const { header, buffer } = encodeAttention(data);
+  const ref = header.inputs[0].heads[1].valueNorms!;
+  for (const [bad, what] of [[-1, '-1'], [NaN, 'NaN'], [Infinity, 'Infinity']] as const) {
+    const copy = buffer.slice(0);
+    new Float64Array(copy, ref.at, ref.rows)[2] = bad;
+    assert.throws(() => decodeAttention(JSON.parse(JSON.stringify(header)), copy), new RegExp(`inputs\\[0\\]\\.heads\\[1\\]\\.valueNorms\\[2\\] is ${what}, not a finite norm ≥ 0`));
+  }
+  const wide = JSON.parse(JSON.stringify(header)) as Loose;
+  wide.inputs[0].heads[0].valueNorms.cols = 2;
+  assert.throws(() => decodeAttention(wide, buffer.slice(0)), /inputs\[0\]\.heads\[0\]\.valueNorms has 2 columns, expected 1/);
+});

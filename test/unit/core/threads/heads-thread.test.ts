@@ -60,6 +60,10 @@ function sameBits(actual: AttentionResult, expected: AttentionResult): void {
       assert.equal(h[key].rows, w[key].rows);
       assert.equal(h[key].cols, w[key].cols);
     }
+    // The value-weighted norms (the spec has W_O), made after the heads come back: the same bits.
+    assert.ok(h.valueNorms && h.norms && w.valueNorms && w.norms, `head ${h.name} has norms`);
+    assert.deepEqual(h.valueNorms.data, w.valueNorms.data, `head ${h.name} valueNorms`);
+    assert.deepEqual(h.norms.data, w.norms.data, `head ${h.name} norms`);
     assert.equal(h.masked, input.heads[0].masked, 'one mask object for every head');
   });
   assert.deepEqual(input.concat.data, want.concat.data);

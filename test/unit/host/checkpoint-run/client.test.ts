@@ -43,3 +43,41 @@ test('a newer run stops the older one between layers; the worker and its loaded 
     client.dispose();
   }
 });
+
+test('a step of the latest run is what the views open until the next run', async () => {
+  const client = new RunClient(new WorkerService({ run: { file: script, execArgv: ['--require', 'tsx/cjs'] } }));
+  try {
+    await assert.rejects(client.step(1), /no run yet/);
+    await client.run('/m', 'one');
+    const reader = client.reader();
+    assert.equal((await client.step(1)).tokens, 1);
+    assert.equal((await reader.open('', undefined)).tokens, 1);
+    // A step outside the run is refused in the worker, and the views are told so when they open it.
+    await assert.rejects(client.step(2), /outside the run's 1 … 1/);
+    await assert.rejects(reader.open('', undefined), /outside/);
+    // The next run is opened whole again.
+    await client.run('/m', 'two');
+    assert.equal((await reader.open('', undefined)).tokenTexts[0], 'two');
+  } finally {
+    client.dispose();
+  }
+});
+
+test('the logit lens is stopped by a newer run, as a run is; the worker goes on with the run', async () => {
+  const client = new RunClient(new WorkerService({ run: { file: script, execArgv: ['--require', 'tsx/cjs'] } }));
+  try {
+    await client.run('/m', 'one');
+    const lens = client.logitLens();
+    await new Promise((resolve) => setTimeout(resolve, 3 * LAYER_MS));
+    const t0 = performance.now();
+    const newer = client.run('/m', 'two');
+    await assert.rejects(lens, RunCancelled);
+    const report = await newer;
+    // The lens stopped in the worker after a layer: the newer run waited for no whole lens.
+    assert.equal(report.next[0].token, 'loads 1, stops 1');
+    assert.ok(performance.now() - t0 < 2 * LAYERS * LAYER_MS, 'the newer run did not wait for the whole lens (a generous guard)');
+    assert.deepEqual(await client.logitLens(), [[[{ id: 0, token: 'stops 1', p: 1 }]]]);
+  } finally {
+    client.dispose();
+  }
+});

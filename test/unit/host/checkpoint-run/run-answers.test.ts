@@ -197,3 +197,54 @@ test('a run request\'s precision reaches the engine (float32 when it names none)
   const plain = ok(answers.answer({ id: 2, op: 'run', folder: '/m', text: 'The cat sat on' }).response).run as { model: { precision: string } };
   assert.deepEqual([asked, f64.model.precision, plain.model.precision], [['f64', undefined], 'f64', 'f32']);
 });
+
+test('a run asked for more passes the request to the engine and reports its attribution, patching and generated tokens', () => {
+  const asked: unknown[] = [];
+  const attribution = { target: 7, contrast: 9, heads: [[0.5, -0.25, 0], [1, 0, 0]], attentionBias: [0, 0], mlps: [0.1, 0.2], embed: 0.3, normBias: 0, total: 1.85 };
+  const analysing: Engine = {
+    ...engine(),
+    run: (_folder, text, _max, _stopped, _precision, analysis) => {
+      asked.push(analysis);
+      return { ...fakeRun(text), analyses: { attribution, patching: [[1, 0, 0], [0, 0, 0]], generated: [{ id: 4, token: ' on' }] } };
+    },
+  };
+  const answers = new RunAnswers(analysing);
+  const request = { target: ' sat', contrast: '9', patchFrom: 'A dog sat on', generate: 1 };
+  const run = ok(answers.answer({ id: 1, op: 'run', folder: '/m', text: 'The cat sat on', analysis: request }).response).run as Record<string, unknown>;
+  assert.deepEqual(asked, [request]);
+  assert.deepEqual(run.attribution, attribution);
+  assert.deepEqual(run.patching, [[1, 0, 0], [0, 0, 0]]);
+  assert.deepEqual(run.generated, [{ id: 4, token: ' on' }]);
+  // A run asked for nothing more reports none of them.
+  const plain = ok(new RunAnswers(engine()).answer({ id: 2, op: 'run', folder: '/m', text: 'The cat sat on' }).response).run as Record<string, unknown>;
+  assert.deepEqual([plain.attribution, plain.patching, plain.generated], [undefined, undefined, undefined]);
+});
+
+test('the logit lens is the engine\'s, asked after a run; a runner without one says so', () => {
+  const lens = [[[{ id: 1, token: 'a', p: 1 }]]];
+  let asks = 0;
+  const answers = new RunAnswers({ ...engine(), logitLens: () => { asks++; return lens; } });
+  assert.match((answers.answer({ id: 1, op: 'logitLens' }).response as { error: string }).error, /no run yet/);
+  answers.answer({ id: 2, op: 'run', folder: '/m', text: 'The cat sat on' });
+  assert.deepEqual(ok(answers.answer({ id: 3, op: 'logitLens' }).response).logitLens, lens);
+  assert.equal(asks, 1);
+  const bare = new RunAnswers(engine());
+  bare.answer({ id: 1, op: 'run', folder: '/m', text: 'The cat sat on' });
+  assert.match((bare.answer({ id: 2, op: 'logitLens' }).response as { error: string }).error, /no logit lens/);
+});
+
+test('a step narrows what the views read to the run\'s first tokens; the next run shows all of its own', () => {
+  const answers = new RunAnswers(engine());
+  answers.answer({ id: 1, op: 'run', folder: '/m', text: 'The cat sat on' });
+  const shape = ok(answers.answer({ id: 2, op: 'step', tokens: 2 }).response).shape as { tokens: number; tokenTexts: string[] };
+  assert.equal(shape.tokens, 2);
+  assert.deepEqual(shape.tokenTexts, ['The', ' cat']);
+  const head = ok(answers.answer({ id: 3, op: 'head', layer: 0, head: 0, options: {} }).response).weights as Float32Array;
+  assert.deepEqual([...head], [1, 0, 0.5, 0.5]);
+  // Back to the whole run, and a new run is read whole.
+  assert.equal((ok(answers.answer({ id: 4, op: 'step', tokens: N }).response).shape as { tokens: number }).tokens, N);
+  answers.answer({ id: 5, op: 'step', tokens: 1 });
+  const again = ok(answers.answer({ id: 6, op: 'run', folder: '/m', text: 'The cat sat on' }).response).run as { shape: { tokens: number } };
+  assert.equal(again.shape.tokens, N);
+  assert.match((answers.answer({ id: 7, op: 'step', tokens: 9 }).response as { error: string }).error, /outside/);
+});

@@ -19,6 +19,8 @@ const modelSpecs = [
   '{ "model": "gpt2", "text": "a", "colour": 3 }',
   '{ "model": 3, "text": "a" }',
   '{ "model": "gpt2", "text": "unterminated',
+  '{ "model": "gpt2", "text": "a b", "target": " b", "contrast": 7, "generate": 3 }',
+  '{ "model": "gpt2", "text": "a b", "target": [], "generate": 300 }',
 ];
 
 test('a model spec, running or not, reads here as the analysis reads it', () => {
@@ -30,6 +32,9 @@ test('a model spec, running or not, reads here as the analysis reads it', () => 
   }
   assert.equal(readModelSpecText(modelSpecs[0])?.model?.text, 'The cat sat on the mat. The cat');
   assert.equal(readModelSpecText(modelSpecs[1])?.model?.maxTokens, 8);
+  const asked = readModelSpecText(modelSpecs[9])?.model;
+  assert.deepEqual([asked?.target, asked?.contrast, asked?.patchFrom, asked?.generate], [' b', '7', undefined, 3]);
+  assert.deepEqual(readModelSpecText(modelSpecs[10])?.problems.map((p) => p.path), ['target', 'generate']);
 });
 
 test('every other spec, and a text too long to parse here, is left to the analysis', () => {

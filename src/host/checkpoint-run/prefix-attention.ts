@@ -1,0 +1,31 @@
+// The views' window on a run with generated tokens: its first m positions only. Attention is causal,
+// so the top-left m × m of every head is exactly what a run of those m tokens alone gives: stepping
+// through the generation needs no pass again. Each head's m × m is cut out of the run's [heads, n, n]
+// the first time the views read it (a scan reads each head once) and kept while the step is shown.
+import { arrayAttention, type AttentionSource } from '../../core/tensors/attention-source.js';
+import type { Floats } from '../../core/checkpoint/precision.js';
+
+/**
+ * The run's attention (per layer [heads, n, n], float32, or float64 as a float64 run's value-weighted
+ * norms are) as its first `m` positions; the whole run when m is n.
+ */
+export function prefixAttention(file: string, attention: readonly Floats[], heads: number, n: number, m: number, tokens?: string[]): AttentionSource {
+  if (!(Number.isInteger(m) && m >= 1 && m <= n)) throw new RangeError(`${file}: a step of ${m} tokens is outside the run's 1 … ${n}`);
+  if (attention.length === 0) throw new RangeError(`${file}: no layers`);
+  if (m === n) return arrayAttention({ file, layers: attention.length, heads, n, ...(tokens ? { tokens } : {}), weights: (layer, head) => attention[layer].subarray(head * n * n, (head + 1) * n * n) });
+  const cut = new Map<number, Floats>();
+  return arrayAttention({
+    file, layers: attention.length, heads, n: m, ...(tokens ? { tokens: tokens.slice(0, m) } : {}),
+    weights: (layer, head) => {
+      const key = layer * heads + head;
+      let w = cut.get(key);
+      if (!w) {
+        w = attention[layer] instanceof Float64Array ? new Float64Array(m * m) : new Float32Array(m * m);
+        const from = head * n * n;
+        for (let i = 0; i < m; i++) w.set(attention[layer].subarray(from + i * n, from + i * n + m), i * m);
+        cut.set(key, w);
+      }
+      return w;
+    },
+  });
+}
