@@ -23,25 +23,31 @@ function cases(layers: number, heads: number, corruptedFile: string): Case[] {
   ];
 }
 
-export function benchAnalyses(dir: string, text: string, scratch: string, n: number, layers: number, heads: number, cli: string, repeats = 2): string[] {
+export function benchAnalyses(dir: string, text: string, scratch: string, n: number, layers: number, heads: number, cli: string, repeats = 3): string[] {
   const textFile = join(scratch, 'analyses-text.txt');
   writeFileSync(textFile, text);
   // The corrupted text: the same words but the first (the same count of tokens once cut to n).
   const corrupted = text.replace(/^\S+/, 'A');
   const lines = [`analyses on ${dir} at ${n} tokens (forward includes the analysis; best of ${repeats}):`, '  case                          forward ms   × plain   whole ms   × plain   peak MB   goal'];
-  let plain = { forwardMs: 0, wallMs: 0 };
-  for (const c of cases(layers, heads, corrupted)) {
-    const flags = c.flags.map((f) => (f === corrupted ? corrupted : f));
-    let best: { forwardMs: number; wallMs: number; peakMB: number } | undefined, refused: string | undefined;
-    for (let r = 0; r < repeats; r++) {
-      const o = attnRun(dir, textFile, n, 'f32', undefined, cli, flags);
-      if ('refused' in o) { refused = String(o.refused); break; }
-      if (!best || o.forwardMs < best.forwardMs) best = { forwardMs: o.forwardMs, wallMs: o.wallMs, peakMB: o.peakMB };
+  // Round after round over every case (not each case's repeats together), so a busy spell of the
+  // machine falls on every case alike; each case's best.
+  const all = cases(layers, heads, corrupted);
+  const best = new Map<Case, { forwardMs: number; wallMs: number; peakMB: number }>(), refused = new Map<Case, string>();
+  for (let r = 0; r < repeats; r++) {
+    for (const c of all) {
+      if (refused.has(c)) continue;
+      const o = attnRun(dir, textFile, n, 'f32', undefined, cli, c.flags);
+      if ('refused' in o) { refused.set(c, String(o.refused)); continue; }
+      const was = best.get(c);
+      if (!was || o.forwardMs < was.forwardMs) best.set(c, { forwardMs: o.forwardMs, wallMs: o.wallMs, peakMB: o.peakMB });
     }
-    if (!best) { lines.push(`  ${c.label.padEnd(30)}refused: ${refused}`); continue; }
-    if (c.flags.length === 0) plain = best;
-    const goal = c.goal ? `${c.goalText} ${best.forwardMs <= c.goal(plain.forwardMs, layers * heads) ? '✓' : '✗'}` : '';
-    lines.push(`  ${c.label.padEnd(30)}${String(best.forwardMs).padStart(10)}   ${(best.forwardMs / plain.forwardMs).toFixed(2).padStart(7)}   ${best.wallMs.toFixed(0).padStart(8)}   ${(best.wallMs / plain.wallMs).toFixed(2).padStart(7)}   ${best.peakMB.toFixed(0).padStart(7)}   ${goal}`);
+  }
+  const plain = best.get(all[0]) ?? { forwardMs: NaN, wallMs: NaN, peakMB: NaN };
+  for (const c of all) {
+    const b = best.get(c);
+    if (!b) { lines.push(`  ${c.label.padEnd(30)}refused: ${refused.get(c)}`); continue; }
+    const goal = c.goal ? `${c.goalText} ${b.forwardMs <= c.goal(plain.forwardMs, layers * heads) ? '✓' : '✗'}` : '';
+    lines.push(`  ${c.label.padEnd(30)}${String(b.forwardMs).padStart(10)}   ${(b.forwardMs / plain.forwardMs).toFixed(2).padStart(7)}   ${b.wallMs.toFixed(0).padStart(8)}   ${(b.wallMs / plain.wallMs).toFixed(2).padStart(7)}   ${b.peakMB.toFixed(0).padStart(7)}   ${goal}`);
   }
   return lines;
 }
