@@ -12,9 +12,8 @@ import type { ModelConfig } from '../checkpoint/config.js';
 import type { ModelNames } from '../checkpoint/families/shared/family.js';
 import type { ForwardProbe } from '../checkpoint/probe.js';
 import type { Rows } from '../checkpoint/precision.js';
-import { widenInto } from '../kernels/stored.js';
+import { widenInto, type StoredMatrix } from '../kernels/stored.js';
 import type { Weights } from '../checkpoint/weights.js';
-import { headRowsOfWo } from './norms.js';
 import type { Attribution } from './types.js';
 
 export interface AttributionProbe {
@@ -26,7 +25,7 @@ export interface AttributionProbe {
 const rowOf = (x: Rows, row: number) => Float64Array.from(x.data.subarray(row * x.cols, (row + 1) * x.cols));
 
 export function attributionProbe(c: ModelConfig, names: ModelNames, w: Weights): AttributionProbe {
-  const L = c.layers, H = c.heads, D = c.headDim, E = c.dModel;
+  const L = c.layers, E = c.dModel;
   let embedded: Float64Array | undefined, final: Float64Array | undefined;
   const z: Float64Array[] = [], attention: Float64Array[] = [], mlps: Float64Array[] = [];
   return {
@@ -46,15 +45,7 @@ export function attributionProbe(c: ModelConfig, names: ModelNames, w: Weights):
       for (let layer = 0; layer < L; layer++) {
         const l = names.layers[layer];
         const post = (v: Float64Array) => (l.postAttnNorm ? sublayerNormFrozen(c, w, l.postAttnNorm, attention[layer], v) : v);
-        const wo = headRowsOfWo(c, w, l.o, 'f64') as Float64Array[];
-        heads.push(Array.from({ length: H }, (_, h) => {
-          const v = new Float64Array(E);
-          for (let d = 0; d < D; d++) {
-            const zd = z[layer][h * D + d];
-            if (zd !== 0) for (let e = 0; e < E; e++) v[e] += zd * wo[h][d * E + e];
-          }
-          return dot(post(v));
-        }));
+        heads.push(headWrites(c, w.matrix(l.o), z[layer]).map((v) => dot(post(v))));
         attentionBias.push(c.block.bias.o ? dot(post(Float64Array.from(w.f32(l.oBias!)))) : 0);
         mlpParts.push(dot(l.postMlpNorm ? sublayerNormFrozen(c, w, l.postMlpNorm, mlps[layer], mlps[layer]) : mlps[layer]));
       }
@@ -79,8 +70,47 @@ export function attributionProbe(c: ModelConfig, names: ModelNames, w: Weights):
   };
 }
 
+/**
+ * What each head writes into the residual stream at one position, z_h · W_O^h ([heads][dModel], float64),
+ * read from the stored W_O a row at a time (never widened whole: a 70B model's is 8,192²).
+ */
+function headWrites(c: ModelConfig, wo: StoredMatrix, z: Float64Array): Float64Array[] {
+  const H = c.heads, D = c.headDim, E = c.dModel, Z = H * D;
+  const out = Array.from({ length: H }, () => new Float64Array(E));
+  // A float64 weight is read as it is (widening it through float32 would round it).
+  const rowOf = (from: number, count: number, buffer: Float32Array): Float32Array | Float64Array => {
+    if (wo.dtype === 'F64') return (wo.data as Float64Array).subarray(from, from + count);
+    widenInto(wo, from, count, buffer, 0);
+    return buffer;
+  };
+  if (c.block.matrices === 'conv1d') {
+    // [Z, E]: row h·D + d is what z's element there writes.
+    const buffer = new Float32Array(E);
+    for (let r = 0; r < Z; r++) {
+      const zr = z[r];
+      if (zr === 0) continue;
+      const row = rowOf(r * E, E, buffer);
+      const v = out[Math.floor(r / D)];
+      for (let e = 0; e < E; e++) v[e] += zr * row[e];
+    }
+    return out;
+  }
+  // [E, Z] (an nn.Linear's): output e of head h is its z against row e's slice h·D … h·D + D − 1.
+  const buffer = new Float32Array(Z);
+  for (let e = 0; e < E; e++) {
+    const row = rowOf(e * Z, Z, buffer);
+    for (let h = 0; h < H; h++) {
+      let s = 0;
+      for (let d = h * D; d < (h + 1) * D; d++) s += z[d] * row[d];
+      out[h][e] = s;
+    }
+  }
+  return out;
+}
+
 /** W_U[target] − W_U[contrast] (W_U[target] alone without a contrast), as float64. */
 function unembedding(w: Weights, names: ModelNames, E: number, target: number, contrast: number | null): Float64Array {
+  // Each row as the run's head reads it (precision.ts's headLogits: widened through float32).
   const head = w.matrix(names.head!), row = new Float32Array(E), out = new Float64Array(E);
   widenInto(head, target * E, E, row, 0);
   for (let e = 0; e < E; e++) out[e] = row[e];

@@ -18,6 +18,9 @@ import { generated, loadFolder, referenceScript } from '../../../support/torch-r
 import type { ModelConfig } from '../../../../src/core/checkpoint/config.js';
 import { argmax } from '../../../../src/core/model-analysis/generation.js';
 import { idsTokenizer } from '../../../support/ids-tokenizer.js';
+import { seeded } from '../../../support/random.js';
+import { memorySource } from '../../../../src/core/tensors/source.js';
+import type { TensorRef } from '../../../../src/core/tensors/attention-file.js';
 import { GPT2_CONFIG, PHI3_MINI_4K_CONFIG, PYTHIA_70M_CONFIG, QWEN3_CONFIG, tinyCheckpoint } from '../../../support/tiny-checkpoint.js';
 
 const FAMILIES = { gpt2: GPT2_CONFIG, qwen3: QWEN3_CONFIG, pythia: PYTHIA_70M_CONFIG, phi3: PHI3_MINI_4K_CONFIG };
@@ -180,4 +183,23 @@ test('a kept model\'s toggles do not generate again; a plain run lets the kept b
   assert.ok(kept.analysisKept !== undefined);
   runText(kept, tokenizer, TEXT);
   assert.equal(kept.analysisKept, undefined);
+});
+
+test('weights stored in float64 are read as they are: the attribution adds up to the run\'s difference within 1e-9', () => {
+  const { configText, tensors } = tinyCheckpoint(GPT2_CONFIG, 8);
+  // Every weight a float64 of full precision (rounded through float32 it would be ~6e-8 off).
+  const rand = seeded(21);
+  const total = [...tensors.values()].reduce((a, t) => a + t.shape.reduce((x, y) => x * y, 1), 0);
+  const data = Float64Array.from({ length: total }, () => (rand() - 0.5) * 1.2 + rand() * 1e-9);
+  const source = memorySource('model.safetensors', new Uint8Array(data.buffer));
+  const wide = new Map<string, TensorRef>();
+  let at = 0;
+  for (const [name, t] of tensors) {
+    wide.set(name, { name, dtype: 'F64', shape: t.shape, source, offset: at * 8 });
+    at += t.shape.reduce((x, y) => x * y, 1);
+  }
+  const m = loadModel(configText, wide, { precision: 'f64' });
+  const a = analyzeText(m, idsTokenizer(40), TEXT, { target: '7', contrast: '11' }).analyses.attribution!;
+  const logits = forward(m.config, m.names, m.weights, IDS, { precision: 'f64' }).logits;
+  assert.ok(Math.abs(a.total - (logits[7] - logits[11])) < 1e-9, `total ${a.total}, the run's ${logits[7] - logits[11]}`);
 });
