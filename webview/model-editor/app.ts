@@ -349,7 +349,8 @@ export class ModelApp {
       const key = `${s.layer}:${s.head}`;
       if (this.pendingHead !== key) { this.pendingHead = key; this.transport.post({ type: 'head', layer: s.layer, head: s.head }); }
     }
-    if (s.view === 'logit-lens' && this.run && this.analyses && !this.analyses.logitLens && this.analyses.logitLensError === undefined && !this.lensAsked) {
+    // The next-token view at a step of a generation reads the lens's last layer (the run's own five are of its end).
+    if ((s.view === 'logit-lens' || (s.view === 'next' && this.analyses && this.analyses.shown < this.analyses.positions)) && this.run && this.analyses && !this.analyses.logitLens && this.analyses.logitLensError === undefined && !this.lensAsked) {
       this.lensAsked = true;
       this.transport.post({ type: 'logitLens' });
     }

@@ -23,6 +23,11 @@ test('logitChange: the target by its text, base → ablated and the change', () 
   assert.equal(logitChange(ablation, next), 'logit of " sat" 5.21 → 3.1 (base → ablated, −2.11)');
   assert.equal(logitChange({ ...ablation, contrast: 2, logitDiff: 6 }, next), 'logit difference " sat" − " cat" 5.21 → 6 (base → ablated, +0.79)');
   assert.equal(logitChange({ ...ablation, target: 99 }, next), 'logit of token 99 5.21 → 3.1 (base → ablated, −2.11)');
+  // A contrast outside both lists: named as the spec wrote it, not by its id.
+  assert.equal(logitChange({ ...ablation, contrast: 275 }, next, { target: ' sat', contrast: ' mat' }), 'logit difference " sat" − " mat" 5.21 → 3.1 (base → ablated, −2.11)');
+  assert.equal(logitChange({ ...ablation, target: 99 }, next, { target: '99' }), 'logit of token 99 5.21 → 3.1 (base → ablated, −2.11)');
+  // Without a target in the spec the ablation scores the run's own top token: the written contrast is not its.
+  assert.equal(logitChange({ ...ablation, contrast: 275 }, next, { contrast: ' mat' }), 'logit difference " sat" − token 275 5.21 → 3.1 (base → ablated, −2.11)');
 });
 
 test('the ablated run\'s tokens, then the run\'s own, and the change in the note', () => {
