@@ -46,3 +46,10 @@ test('heads that tie for the most are all named, not the first alone', () => {
   const { svg } = drawModel('patching', runData(2, 2, tokens, { ...asked, patching }));
   assert.match(svg.querySelector('text.footer')!.textContent!, /most: layer 1 head 1, layer 2 head 1 at 1/);
 });
+
+test('in a 430 px panel the note says all of what a score means, not cut with "…"', () => {
+  const { svg } = drawModel('patching', runData(2, 2, tokens, { ...asked, patching: table(2, 2) }), { width: 360 });
+  const note = svg.querySelector('text.note')!;
+  assert.equal(note.querySelector('title'), null, 'no hover: nothing was cut');
+  assert.match(note.textContent!, /0 changes nothing$/);
+});
