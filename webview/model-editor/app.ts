@@ -71,6 +71,8 @@ export class ModelApp {
   private focusNext: { view: ModelViewName; selector?: string } | undefined;
   /** The view and element a view was opened from by the keyboard, for Escape and Backspace. */
   private cameFrom: { view: ModelViewName; selector: string } | undefined;
+  /** Where the keyboard was before a drawing that could not put it back (its element not drawn yet). */
+  private focusToRestore: (() => void) | undefined;
   /** A model run's norms switch and head ablation (analysis-bar.ts). */
   private readonly analysis: AnalysisBar;
 
@@ -340,7 +342,11 @@ export class ModelApp {
     }
     const started = performance.now();
     // Keyboard users keep their place: the focused control, head or column is focused again after the redraw.
-    const refocus = this.shell.keepFocus();
+    // A place the last drawing did not have (a run's heads read again after an ablation: none drawn until
+    // they come) is tried again while the keyboard is nowhere else in the page.
+    const doc = this.root.ownerDocument;
+    const nowhere = () => !doc.activeElement || doc.activeElement === doc.body || doc.activeElement === this.root;
+    const refocus = this.shell.keepFocus() ?? (nowhere() ? this.focusToRestore : undefined);
     const { header } = data;
     this.drawBar(header);
     this.drawWarning(header);
@@ -377,6 +383,7 @@ export class ModelApp {
     this.root.dataset.state = 'ready';
     this.root.dataset.view = s.view;
     if (!this.placeFocus()) refocus?.();
+    this.focusToRestore = refocus && nowhere() ? refocus : undefined;
     if (announce) this.transport.post({ type: 'painted', view: s.view, items, drawMs: performance.now() - started });
   }
 

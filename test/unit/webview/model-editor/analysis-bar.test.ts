@@ -139,3 +139,21 @@ test('an encoder\'s run (no next token) offers the norms switch but no ablation'
   assert.deepEqual(p.ablations(), []);
   assert.ok(!p.doc.querySelector('g.grid')!.getAttribute('aria-label')!.includes('ablates'));
 });
+
+test('a on a focused head: the focus comes back to it when the ablated run\'s heads are read again', () => {
+  const p = page();
+  p.focusHead(1, 0);
+  p.key('a');
+  const ablation = { heads: [{ layer: 1, head: 0 }], mode: 'zero' as const, next: run.next, logitDiff: 1, baseLogitDiff: 2, target: 1, contrast: null };
+  p.app.receive({ ...run, forwardMs: 3, ablation });
+  // The host reads the ablated run's heads again: a header with none read yet, then the heads.
+  const { header, thumbnails } = scanned;
+  p.app.receive({ type: 'model', header: { ...header, stats: [] }, thumbnails: new Float32Array(thumbnails.length) });
+  assert.equal(p.doc.querySelectorAll('g.head-cell').length, 0, 'no head drawn while none is read');
+  p.app.receive({ type: 'scanned', from: 0, stats: header.stats, thumbnails, offRows: header.offRows, warnings: header.warnings });
+  const a = p.doc.activeElement!;
+  assert.equal(`${a.getAttribute('class')} ${a.getAttribute('data-layer')}.${a.getAttribute('data-head')}`, 'head-cell 1.0');
+  // And the keys go on working from there: Ctrl+Z asks for the run without the head.
+  p.key('z', { ctrlKey: true });
+  assert.deepEqual(p.ablations().at(-1), { type: 'ablate', heads: [], mode: 'zero' });
+});
