@@ -100,7 +100,8 @@ async function main(): Promise<void> {
         fs.writeFileSync(path.join(folder, 'induction-generate.attn.json'), JSON.stringify(GENERATE_SPEC, null, 2));
         await page.goto(workbenchUrl(server.base, { folder }));
         await waitForWorkbench(page);
-        await pickColorTheme(page, t.theme);
+        // The theme list is slow to fill on a busy machine: a second try rather than no pictures.
+        await pickColorTheme(page, t.theme).catch(async () => { await page.keyboard.press('Escape'); await pickColorTheme(page, t.theme); });
         let shownWidth = width;
         const shoot = async (what: string) => {
           const file = path.join(RESULTS, `analyses-${t.name}-${width}-${what}.png`);
