@@ -11,7 +11,7 @@ import type { ModelViewData } from '../../../src/core/model-attention/data.js';
 import type { NextToken } from '../../../src/core/checkpoint/types.js';
 import { createSvg, emptyView, type ViewHandle } from '../../kit/view.js';
 import { wireTips } from '../../kit/tooltip.js';
-import { clip, fmt } from '../../kit/format.js';
+import { clip, fmt, textWidth } from '../../kit/format.js';
 import type { RunAblation } from '../../../src/core/model-attention/data.js';
 import { writtenToken } from './attribution.js';
 import { NOTE_LINE, noteLines, tipOptions, tokenName, wrappedNote, type ModelViewOptions } from './common.js';
@@ -89,8 +89,9 @@ export function renderModelNext(container: HTMLElement, data: ModelViewData, opt
   const title = encoder ? `The guesses at ${masked.length} mask token${masked.length === 1 ? '' : 's'}` : `The ${groups[groups.length - 1].tokens.length} most likely next tokens`;
   const svg = createSvg(container, theme, width, height, title, 'next');
   const heading = encoder ? 'the masked tokens' : ablation ? 'what comes next, with heads ablated' : 'what comes next';
-  const model = clip(run.model, width - 140, 12);
-  svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`${model}: ${heading}`)
+  // The model's name gives way to the heading (at 430 px "with heads ablated" ran off the edge): bold, about 13.2 px a character's worth.
+  const model = clip(run.model, Math.max(48, width - 16 - textWidth(`: ${heading}`, 13.2)), 13.2);
+  svg.append('text').attr('class', 'title').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`${model}: ${heading}`)
     .call((t) => { if (model !== run.model) t.append('title').text(`${run.model}: ${heading}`); });
   wrappedNote(svg, theme, 8, 38, note, lines);
   let y = top;

@@ -7,6 +7,7 @@ import { scanModel } from '../../../../../src/core/model-attention/scan.js';
 import { logitChange } from '../../../../../webview/views/model/next.js';
 import { memoryAttention, randomAttention } from '../../../../support/model-fixture.js';
 import { drawModel } from '../../../../support/model-views.js';
+import { textWidth } from '../../../../../webview/kit/format.js';
 
 const tokens = ['The', ' cat', ' sat', ' on', ' the', ' mat', '.', ' The', ' cat'];
 const next = [{ id: 3, token: ' sat', p: 0.9632 }, { id: 2, token: ' cat', p: 0.0196 }];
@@ -39,4 +40,12 @@ test('the ablated run\'s tokens, then the run\'s own, and the change in the note
   const plain = drawModel('next', { ...data, run: { ...data.run, ablation: undefined } }, { width: 900 }).svg;
   assert.deepEqual([...plain.querySelectorAll('text.token')].map((t) => t.textContent), ['" sat"', '" cat"']);
   assert.equal(plain.querySelectorAll('text.mask-label').length, 0);
+});
+
+test('in a 430 px panel the heading keeps "with heads ablated"; the model\'s name gives way', () => {
+  const { svg } = drawModel('next', data, { width: 360 });
+  const title = svg.querySelector('text.title')!;
+  assert.match(title.firstChild!.textContent!, /…: what comes next, with heads ablated$/);
+  assert.ok(textWidth(title.firstChild!.textContent!, 13.2) <= Number(svg.getAttribute('width')) - 8, 'within the picture');
+  assert.equal(title.querySelector('title')!.textContent, 'models/induction-gpt2: what comes next, with heads ablated');
 });
