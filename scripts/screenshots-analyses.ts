@@ -171,6 +171,7 @@ async function main(): Promise<void> {
         await runCommand(page, 'Show Attention');
         const panel = await attentionFrame(page, 60_000);
         shownWidth = await fitWebview(page, width);
+        await waitForState(panel, 'ready', 60_000); // its tabs are drawn with the spec, not before
         await chooseView(panel, 'matrix');
         await waitForState(panel, 'ready');
         await panel.selectOption('select[data-control="mode"]', 'norms');
