@@ -25,6 +25,8 @@ interface Group {
 }
 
 const ROW_H = 28, LABEL_H = 24, GAP = 8, LEFT = 150;
+/** The heading's bold 13 px measured as plain text of this size (13.2 let VS Code's bold run 20 px past the edge at 430 px). */
+const BOLD_PX = 15;
 
 const headLabel = (h: { layer: number; head: number }) => `${h.layer + 1}.${h.head + 1}`;
 
@@ -89,8 +91,8 @@ export function renderModelNext(container: HTMLElement, data: ModelViewData, opt
   const title = encoder ? `The guesses at ${masked.length} mask token${masked.length === 1 ? '' : 's'}` : `The ${groups[groups.length - 1].tokens.length} most likely next tokens`;
   const svg = createSvg(container, theme, width, height, title, 'next');
   const heading = encoder ? 'the masked tokens' : ablation ? 'what comes next, with heads ablated' : 'what comes next';
-  // The model's name gives way to the heading (at 430 px "with heads ablated" ran off the edge): bold, about 13.2 px a character's worth.
-  const model = clip(run.model, Math.max(48, width - 16 - textWidth(`: ${heading}`, 13.2)), 13.2);
+  // The model's name gives way to the heading (at 430 px "with heads ablated" ran off the edge).
+  const model = clip(run.model, Math.max(48, width - 16 - textWidth(`: ${heading}`, BOLD_PX)), BOLD_PX);
   svg.append('text').attr('class', 'title').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`${model}: ${heading}`)
     .call((t) => { if (model !== run.model) t.append('title').text(`${run.model}: ${heading}`); });
   wrappedNote(svg, theme, 8, 38, note, lines);

@@ -46,6 +46,6 @@ test('in a 430 px panel the heading keeps "with heads ablated"; the model\'s nam
   const { svg } = drawModel('next', data, { width: 360 });
   const title = svg.querySelector('text.title')!;
   assert.match(title.firstChild!.textContent!, /…: what comes next, with heads ablated$/);
-  assert.ok(textWidth(title.firstChild!.textContent!, 13.2) <= Number(svg.getAttribute('width')) - 8, 'within the picture');
+  assert.ok(textWidth(title.firstChild!.textContent!, 15) <= Number(svg.getAttribute('width')) - 8, 'within the picture, measured as bold');
   assert.equal(title.querySelector('title')!.textContent, 'models/induction-gpt2: what comes next, with heads ablated');
 });
