@@ -91,10 +91,13 @@ export function renderModelNext(container: HTMLElement, data: ModelViewData, opt
   const title = encoder ? `The guesses at ${masked.length} mask token${masked.length === 1 ? '' : 's'}` : `The ${groups[groups.length - 1].tokens.length} most likely next tokens`;
   const svg = createSvg(container, theme, width, height, title, 'next');
   const heading = encoder ? 'the masked tokens' : ablation ? 'what comes next, with heads ablated' : 'what comes next';
-  // The model's name gives way to the heading (at 430 px "with heads ablated" ran off the edge).
-  const model = clip(run.model, Math.max(48, width - 16 - textWidth(`: ${heading}`, BOLD_PX)), BOLD_PX);
-  svg.append('text').attr('class', 'title').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`${model}: ${heading}`)
-    .call((t) => { if (model !== run.model) t.append('title').text(`${run.model}: ${heading}`); });
+  // The model's name gives way to the heading (at 430 px "with heads ablated" ran off the edge): cut,
+  // or left to the hover when not even a few letters of it fit.
+  const room = width - 16 - textWidth(`: ${heading}`, BOLD_PX);
+  const model = room >= 48 ? clip(run.model, room, BOLD_PX) : '';
+  const full = `${run.model}: ${heading}`;
+  svg.append('text').attr('class', 'title').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(model ? `${model}: ${heading}` : heading)
+    .call((t) => { if (model !== run.model) t.append('title').text(full); });
   wrappedNote(svg, theme, 8, 38, note, lines);
   let y = top;
   groups.forEach((group, gi) => {
