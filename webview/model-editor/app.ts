@@ -71,6 +71,8 @@ export class ModelApp {
   private focusNext: { view: ModelViewName; selector?: string } | undefined;
   /** The view and element a view was opened from by the keyboard, for Escape and Backspace. */
   private cameFrom: { view: ModelViewName; selector: string } | undefined;
+  /** Where in the view the keyboard was before a drawing that could not put it back (its element not drawn yet). */
+  private placeToRestore: string | true | undefined;
   /** A model run's norms switch and head ablation (analysis-bar.ts). */
   private readonly analysis: AnalysisBar;
 
@@ -305,17 +307,19 @@ export class ModelApp {
   private placeFocus(): boolean {
     const want = this.focusNext;
     if (!want || want.view !== this.state.view) return false;
-    const el = want.selector ? this.stage.querySelector<HTMLElement>(want.selector) : null;
-    if (el) {
-      // In a roving grid, the element becomes its grid's one tab stop.
-      el.parentElement?.querySelectorAll('[tabindex="0"]').forEach((o) => o.removeAttribute('tabindex'));
-      el.setAttribute('tabindex', '0');
-      el.focus();
-    } else if (!this.shell.focusView()) {
-      // Nothing to focus yet (a head still loading): the next drawing tries again.
-      return false;
-    }
+    // Nothing to focus yet (a head still loading): the next drawing tries again.
+    if (!(want.selector && this.focusAt(want.selector)) && !this.shell.focusView()) return false;
     this.focusNext = undefined;
+    return true;
+  }
+
+  /** Focuses the view's element `selector` finds (in a roving grid, it becomes its grid's one tab stop); false when there is none. */
+  private focusAt(selector: string): boolean {
+    const el = this.stage.querySelector<HTMLElement>(selector);
+    if (!el) return false;
+    el.parentElement?.querySelectorAll('[tabindex="0"]').forEach((o) => o.removeAttribute('tabindex'));
+    el.setAttribute('tabindex', '0');
+    el.focus();
     return true;
   }
 
@@ -340,6 +344,15 @@ export class ModelApp {
     }
     const started = performance.now();
     // Keyboard users keep their place: the focused control, head or column is focused again after the redraw.
+    // A place the last drawing did not have (a run's heads read again after an ablation: none drawn until
+    // they come) is tried again while the keyboard is nowhere else in the page.
+    // Found by its place alone (a thumbnail's data-stat changes when the norms switch or a run's
+    // statistics do, and the shell's selector carries it).
+    const doc = this.root.ownerDocument;
+    const nowhere = () => !doc.activeElement || doc.activeElement === doc.body || doc.activeElement === this.root;
+    const active = doc.activeElement;
+    // A view element without a place of its own (a head's cell) keeps the keyboard in the view: `true`.
+    const place = (active && this.stage.contains(active) ? placeSelector(active) ?? true : undefined) ?? (nowhere() ? this.placeToRestore : undefined);
     const refocus = this.shell.keepFocus();
     const { header } = data;
     this.drawBar(header);
@@ -349,7 +362,8 @@ export class ModelApp {
       const key = `${s.layer}:${s.head}`;
       if (this.pendingHead !== key) { this.pendingHead = key; this.transport.post({ type: 'head', layer: s.layer, head: s.head }); }
     }
-    if (s.view === 'logit-lens' && this.run && this.analyses && !this.analyses.logitLens && this.analyses.logitLensError === undefined && !this.lensAsked) {
+    // The next-token view at a step of a generation reads the lens's last layer (the run's own five are of its end).
+    if ((s.view === 'logit-lens' || (s.view === 'next' && this.analyses && this.analyses.shown < this.analyses.positions)) && this.run && this.analyses && !this.analyses.logitLens && this.analyses.logitLensError === undefined && !this.lensAsked) {
       this.lensAsked = true;
       this.transport.post({ type: 'logitLens' });
     }
@@ -376,6 +390,8 @@ export class ModelApp {
     this.root.dataset.state = 'ready';
     this.root.dataset.view = s.view;
     if (!this.placeFocus()) refocus?.();
+    if (place !== undefined && nowhere() && !(typeof place === 'string' && this.focusAt(place))) this.shell.focusView();
+    this.placeToRestore = place !== undefined && nowhere() ? place : undefined;
     if (announce) this.transport.post({ type: 'painted', view: s.view, items, drawMs: performance.now() - started });
   }
 

@@ -73,7 +73,8 @@ export function renderModelGrid(container: HTMLElement, data: ModelViewData, opt
     `${read < total ? `reading the file: ${read} of ${total} heads so far; ` : ''}${ablated.size ? `${ablated.size} head(s) ablated (hatched): ${header.norms ? 'the norms are the run\'s own, without the ablation' : 'the attention is the ablated run\'s'}; ` : ''}each thumbnail: one head's ${what} to ${thumb}×${thumb} and scaled to its own strongest ${header.norms ? 'norm' : 'weight'}; frame: ${!framed ? `no statistic (the ${stat} of norms is not the weights'; switch to the weights for it)` : same ? (Number.isFinite(lo) ? `${stat} is ${fmt(lo)} for every head read` : `no head has a ${stat}`) : `${stat} from ${fmt(finite(lo))} (blue) to ${fmt(finite(hi))} (red)`}${sorted ? `; each layer sorted by ${stat}, highest first` : ''}`,
   ];
   // The note wraps (a narrow editor cut it), and the grid starts below it.
-  const lines = noteLines(notes[0], width - 16, 4, theme.fontSize);
+  // Up to six lines: with heads ablated the note says so first, and four cut the frame's colours at 430 px.
+  const lines = noteLines(notes[0], width - 16, 6, theme.fontSize);
   const top = 58 + (lines.length - 1) * NOTE_LINE;
   // The SVG says the warnings only where no page shows them (the editor's warning line does).
   const warnings = options.interactive ? [] : header.warnings;

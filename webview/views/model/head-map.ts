@@ -76,7 +76,8 @@ export function renderHeadMap(container: HTMLElement, map: HeadMap, options: Mod
   const svgW = Math.max(width, LEFT + gridW + 12);
   const scale = symmetricScale(map);
   const colour = (v: number) => theme.div(finite(v) / scale);
-  const lines = noteLines(map.note, svgW - 16, 4, theme.fontSize);
+  // Up to six lines: the note says what a score means (in a 430 px panel four cut "0 changes nothing").
+  const lines = noteLines(map.note, svgW - 16, 6, theme.fontSize);
   const top = 62 + (lines.length - 1) * NOTE_LINE;
   const gridH = layers * pitch;
   // The single parts: a cell and its label each, side by side, onto more rows when narrow.

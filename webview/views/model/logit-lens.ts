@@ -48,7 +48,8 @@ export function renderModelLogitLens(container: HTMLElement, data: ModelViewData
   const cellW = Math.max(count > WRITTEN_UP_TO ? MIN_W_MANY : MIN_W, Math.min(MAX_W, Math.floor((options.width - left - RIGHT) / Math.max(1, count))));
   const width = Math.max(options.width, left + count * cellW + RIGHT);
   const note = `after each layer, the residual stream at each position through the final norm and the output head; colour: p of the top token; the last row is the model's own prediction${first > 0 ? `; the last ${count} of ${end} positions` : ''}`;
-  const lines = noteLines(note, options.width - 16, 3, theme.fontSize);
+  // Up to five lines: in a 430 px panel three cut "the last row is the model's own prediction".
+  const lines = noteLines(note, options.width - 16, 5, theme.fontSize);
   const labelH = Math.ceil(LABEL_PX * Math.sin((ANGLE * Math.PI) / 180)) + 10;
   const top = 50 + (lines.length - 1) * NOTE_LINE + labelH;
   const height = top + layers * CELL_H + 16;

@@ -11,8 +11,9 @@ import type { ModelViewData } from '../../../src/core/model-attention/data.js';
 import type { NextToken } from '../../../src/core/checkpoint/types.js';
 import { createSvg, emptyView, type ViewHandle } from '../../kit/view.js';
 import { wireTips } from '../../kit/tooltip.js';
-import { clip, fmt } from '../../kit/format.js';
+import { clip, fmt, textWidth } from '../../kit/format.js';
 import type { RunAblation } from '../../../src/core/model-attention/data.js';
+import { writtenToken } from './attribution.js';
 import { NOTE_LINE, noteLines, tipOptions, tokenName, wrappedNote, type ModelViewOptions } from './common.js';
 
 /** One list of bars: a label over it (a mask token's position) or none (the next token). */
@@ -24,16 +25,24 @@ interface Group {
 }
 
 const ROW_H = 28, LABEL_H = 24, GAP = 8, LEFT = 150;
+/** The heading's bold 13 px measured as plain text of this size (13.2 let VS Code's bold run 20 px past the edge at 430 px). */
+const BOLD_PX = 15;
 
 const headLabel = (h: { layer: number; head: number }) => `${h.layer + 1}.${h.head + 1}`;
 
-/** "logit difference of " sat" 5.21 → 3.1 (base → ablated, −2.11)": the target named by its text where the run's list has it. */
-export function logitChange(a: RunAblation, next: readonly NextToken[]): string {
-  const name = (id: number) => {
+/**
+ * "logit difference of " sat" 5.21 → 3.1 (base → ablated, −2.11)": a token named by its text where
+ * the run's lists have it, else as the spec wrote it (a contrast is rarely among the five: " mat" read
+ * "token 275"), else by its id.
+ */
+export function logitChange(a: RunAblation, next: readonly NextToken[], written: { target?: string; contrast?: string } = {}): string {
+  const name = (id: number, as?: string) => {
     const t = next.find((x) => x.id === id) ?? a.next.find((x) => x.id === id);
-    return t ? JSON.stringify(t.token) : `token ${id}`;
+    return t ? JSON.stringify(t.token) : as !== undefined ? writtenToken(as) : `token ${id}`;
   };
-  const what = a.contrast === null ? `logit of ${name(a.target)}` : `logit difference ${name(a.target)} − ${name(a.contrast)}`;
+  // The spec's target and contrast are the ablation's only when the spec gave a target (else the run's top token is).
+  const given = written.target !== undefined;
+  const what = a.contrast === null ? `logit of ${name(a.target, given ? written.target : undefined)}` : `logit difference ${name(a.target, given ? written.target : undefined)} − ${name(a.contrast, given ? written.contrast : undefined)}`;
   const change = a.logitDiff - a.baseLogitDiff;
   return `${what} ${fmt(a.baseLogitDiff, 3)} → ${fmt(a.logitDiff, 3)} (base → ablated, ${change >= 0 ? '+' : '−'}${fmt(Math.abs(change), 3)})`;
 }
@@ -49,10 +58,22 @@ export function renderModelNext(container: HTMLElement, data: ModelViewData, opt
   if (!run || (run.next.length === 0 && masked.length === 0)) return emptyView(container, theme, options.width, 'next', 'next token: only a model run (a spec with "model" and "text") predicts one; this attention was read from a file');
   const tokens = data.header.tokenTexts;
   const encoder = masked.length > 0;
-  const ablation = encoder ? undefined : run.ablation;
+  // A step back through the generation: the run's own five are of its last position, not the one
+  // shown; the model's prediction there is the logit lens's last layer at that position.
+  const a = data.analyses;
+  const stepped = !encoder && a !== undefined && a.shown < a.positions;
+  const stepNext = stepped ? a.logitLens?.[a.logitLens.length - 1]?.[data.header.tokens - 1] : undefined;
+  if (stepped && !stepNext) {
+    return emptyView(container, theme, options.width, 'next', a.logitLensError !== undefined
+      ? `next token at this step: ${a.logitLensError}`
+      : `next token at this step: computing what the model predicts after ${tokenName(tokens, data.header.tokens - 1)} (a pass of the model again)…`);
+  }
+  const ablation = encoder || stepped ? undefined : run.ablation;
   const groups: Group[] = encoder
     ? masked.map((g) => ({ label: `at ${tokenName(tokens, g.position)}`, tokens: g.guesses, what: 'guess' }))
-    : ablation
+    : stepNext
+      ? [{ tokens: stepNext, what: 'next token at this step' }]
+      : ablation
       ? [{ label: `with ${ablation.heads.map(headLabel).join(', ')} ablated (${ablation.mode})`, tokens: ablation.next, what: 'next token of the ablated run' },
         { label: 'the run itself', tokens: run.next, what: 'next token' }]
       : [{ tokens: run.next, what: 'next token' }];
@@ -60,17 +81,23 @@ export function renderModelNext(container: HTMLElement, data: ModelViewData, opt
   const width = LEFT + barMax + 90;
   const note = encoder
     ? `the masked-token head's softmax at each mask token, which sees the whole text on both sides (forward pass ${run.forwardMs.toFixed(0)} ms${run.precision ? ` in ${PRECISION_NAMES[run.precision]}` : ''})${run.note !== undefined ? `; ${run.note}` : ''}`
-    : `after ${tokenName(tokens, data.header.tokens - 1)}, the softmax of the last position's logits (forward pass ${run.forwardMs.toFixed(0)} ms${run.precision ? ` in ${PRECISION_NAMES[run.precision]}` : ''})${ablation ? `; ${logitChange(ablation, run.next)}` : ''}`;
+    : stepNext
+      ? `after ${tokenName(tokens, data.header.tokens - 1)}, the model's prediction at this step of the generation (the logit lens's last layer)`
+      : `after ${tokenName(tokens, data.header.tokens - 1)}, the softmax of the last position's logits (forward pass ${run.forwardMs.toFixed(0)} ms${run.precision ? ` in ${PRECISION_NAMES[run.precision]}` : ''})${ablation ? `; ${logitChange(ablation, run.next, data.analyses ?? {})}` : ''}`;
   const lines = noteLines(note, width - 16, ablation ? 4 : 3, theme.fontSize);
   const top = 64 + (lines.length - 1) * NOTE_LINE;
   const groupH = (g: Group) => (g.label ? LABEL_H : 0) + g.tokens.length * ROW_H + GAP;
   const height = top + groups.reduce((s, g) => s + groupH(g), 0) + 22;
-  const title = encoder ? `The guesses at ${masked.length} mask token${masked.length === 1 ? '' : 's'}` : `The ${run.next.length} most likely next tokens`;
+  const title = encoder ? `The guesses at ${masked.length} mask token${masked.length === 1 ? '' : 's'}` : `The ${groups[groups.length - 1].tokens.length} most likely next tokens`;
   const svg = createSvg(container, theme, width, height, title, 'next');
   const heading = encoder ? 'the masked tokens' : ablation ? 'what comes next, with heads ablated' : 'what comes next';
-  const model = clip(run.model, width - 140, 12);
-  svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`${model}: ${heading}`)
-    .call((t) => { if (model !== run.model) t.append('title').text(`${run.model}: ${heading}`); });
+  // The model's name gives way to the heading (at 430 px "with heads ablated" ran off the edge): cut,
+  // or left to the hover when not even a few letters of it fit.
+  const room = width - 16 - textWidth(`: ${heading}`, BOLD_PX);
+  const model = room >= 48 ? clip(run.model, room, BOLD_PX) : '';
+  const full = `${run.model}: ${heading}`;
+  svg.append('text').attr('class', 'title').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(model ? `${model}: ${heading}` : heading)
+    .call((t) => { if (model !== run.model) t.append('title').text(full); });
   wrappedNote(svg, theme, 8, 38, note, lines);
   let y = top;
   groups.forEach((group, gi) => {

@@ -21,13 +21,26 @@ export function patchingMissing(data: ModelViewData): string | undefined {
   return undefined;
 }
 
+/**
+ * The heads that bring back the most, every one of them when several tie (the induction example's
+ * previous-token and induction heads both score 1: naming only the first read as if it alone did):
+ * within a thousandth of the largest score's size, as the footer's three digits cannot tell apart.
+ */
+export function mostRestoring(patching: readonly (readonly number[])[]): { heads: { layer: number; head: number }[]; v: number } {
+  let v = -Infinity;
+  for (const row of patching) for (const x of row) if (Number.isFinite(x) && x > v) v = x;
+  const near = 1e-3 * Math.max(Math.abs(v), 1e-12);
+  const heads: { layer: number; head: number }[] = [];
+  patching.forEach((row, layer) => row.forEach((x, head) => { if (Number.isFinite(x) && v - x <= near) heads.push({ layer, head }); }));
+  return { heads, v };
+}
+
 export function renderModelPatching(container: HTMLElement, data: ModelViewData, options: ModelViewOptions): ViewHandle {
   const missing = patchingMissing(data);
   if (missing) return emptyView(container, options.theme, options.width, 'patching', missing);
   const a = data.analyses!;
   const diff = differenceName(a);
-  let best = { layer: 0, head: 0, v: -Infinity };
-  a.patching!.forEach((row, layer) => row.forEach((v, head) => { if (v > best.v) best = { layer, head, v }; }));
+  const most = mostRestoring(a.patching!);
   return renderHeadMap(container, {
     view: 'patching',
     title: `Activation patching of ${diff}`,
@@ -35,7 +48,7 @@ export function renderModelPatching(container: HTMLElement, data: ModelViewData,
     heads: a.patching!,
     negative: 'moves it further from the clean run',
     positive: 'brings the clean run back',
-    footer: `most: layer ${best.layer + 1} head ${best.head + 1} at ${fmt(best.v)}`,
+    footer: `most: ${most.heads.map((h) => `layer ${h.layer + 1} head ${h.head + 1}`).join(', ')} at ${fmt(most.v)}`,
     describe: (v) => `patched score ${fmt(v)} (${(100 * v).toFixed(1)}% of the clean − corrupted difference)`,
   }, options);
 }

@@ -139,3 +139,54 @@ test('an encoder\'s run (no next token) offers the norms switch but no ablation'
   assert.deepEqual(p.ablations(), []);
   assert.ok(!p.doc.querySelector('g.grid')!.getAttribute('aria-label')!.includes('ablates'));
 });
+
+test('a on a focused head: the focus comes back to it when the ablated run\'s heads are read again', () => {
+  const p = page();
+  p.focusHead(1, 0);
+  p.key('a');
+  const ablation = { heads: [{ layer: 1, head: 0 }], mode: 'zero' as const, next: run.next, logitDiff: 1, baseLogitDiff: 2, target: 1, contrast: null };
+  p.app.receive({ ...run, forwardMs: 3, ablation });
+  // The host reads the ablated run's heads again: a header with none read yet, then the heads.
+  const { header, thumbnails } = scanned;
+  p.app.receive({ type: 'model', header: { ...header, stats: [] }, thumbnails: new Float32Array(thumbnails.length) });
+  assert.equal(p.doc.querySelectorAll('g.head-cell').length, 0, 'no head drawn while none is read');
+  p.app.receive({ type: 'scanned', from: 0, stats: header.stats, thumbnails, offRows: header.offRows, warnings: header.warnings });
+  const a = p.doc.activeElement!;
+  assert.equal(`${a.getAttribute('class')} ${a.getAttribute('data-layer')}.${a.getAttribute('data-head')}`, 'head-cell 1.0');
+  // And the keys go on working from there: Ctrl+Z asks for the run without the head.
+  p.key('z', { ctrlKey: true });
+  assert.deepEqual(p.ablations().at(-1), { type: 'ablate', heads: [], mode: 'zero' });
+});
+
+test('n on a focused head: the focus stays on that head in the norms\' grid, whose thumbnails carry no statistic', () => {
+  const p = page();
+  p.focusHead(0, 2);
+  p.key('n');
+  assert.deepEqual(p.posted.at(-1), { type: 'norms', on: true });
+  const { header, thumbnails } = scanned;
+  p.app.receive({ type: 'model', header: { ...header, stats: [], norms: true }, thumbnails: new Float32Array(thumbnails.length) });
+  p.app.receive({ type: 'scanned', from: 0, stats: header.stats, thumbnails, offRows: header.offRows, warnings: header.warnings });
+  const a = p.doc.activeElement!;
+  assert.equal(`${a.getAttribute('class')} ${a.getAttribute('data-layer')}.${a.getAttribute('data-head')}`, 'head-cell 0.2');
+  p.key('n');
+  assert.deepEqual(p.posted.at(-1), { type: 'norms', on: false }, 'and n switches back from there');
+});
+
+test('a in the head view: the keyboard stays in the view when the ablated run\'s head comes again', () => {
+  const p = page();
+  p.app.receive({ type: 'show', view: 'head', layer: 1, head: 0 });
+  p.app.receive({ type: 'head', layer: 1, head: 0, weights: new Float32Array(36).fill(1 / 6) });
+  const cell = p.doc.querySelector('.model-stage [tabindex="0"]') as unknown as HTMLElement;
+  cell.focus();
+  p.key('a');
+  assert.deepEqual(p.ablations().at(-1), { type: 'ablate', heads: [{ layer: 1, head: 0 }], mode: 'zero' });
+  // The host reads the ablated run again: its header, then the head asked for anew.
+  const { header, thumbnails } = scanned;
+  p.app.receive({ ...run, forwardMs: 3, ablation: { heads: [{ layer: 1, head: 0 }], mode: 'zero' as const, next: run.next, logitDiff: 1, baseLogitDiff: 2, target: 1, contrast: null } });
+  p.app.receive({ type: 'model', header, thumbnails });
+  p.app.receive({ type: 'head', layer: 1, head: 0, weights: new Float32Array(36).fill(1 / 6) });
+  const stage = p.doc.querySelector('.model-stage')!;
+  assert.ok(stage.contains(p.doc.activeElement), `the focus is in the view, not on ${p.doc.activeElement!.tagName}`);
+  p.key('Escape');
+  assert.equal((p.doc.getElementById('root') as unknown as HTMLElement).dataset.view, 'model', 'Escape still goes back to the grid');
+});

@@ -138,3 +138,26 @@ test('generated tokens and the ablation bar share the toolbar: a ablates, n swit
   assert.equal(doc.querySelector<HTMLInputElement>('input[data-control="step"]')!.value, String(tokens.length));
   assert.match(doc.querySelector('[data-control="ablate"]')!.textContent!, /^Restore head 1\.1/);
 });
+
+test('the next-token view at a step of the generation asks for the lens and lists its last layer at that position', () => {
+  const { doc, app, posted, model, show } = page();
+  const generated = [{ id: 1, token: ' The' }, { id: 2, token: ' cat' }];
+  app.receive({ type: 'run', ...RUN });
+  app.receive({ type: 'analyses', positions: tokens.length, shown: tokens.length, generated });
+  app.receive(model());
+  show('next');
+  assert.equal(posted.filter((m) => m.type === 'logitLens').length, 0, 'the whole run: its own five, no lens asked');
+  assert.deepEqual([...doc.querySelectorAll('text.token')].map((t) => t.textContent), [JSON.stringify(RUN.next[0].token)]);
+  // A step back: the run's own five are of its end, not of position 8.
+  app.receive({ type: 'analyses', positions: tokens.length, shown: 8, generated });
+  app.receive(model(8));
+  assert.equal(posted.filter((m) => m.type === 'logitLens').length, 1);
+  assert.match(doc.querySelector('svg')!.textContent!, /next token at this step: computing what the model predicts after/);
+  assert.equal(doc.querySelectorAll('text.token').length, 0, 'no list of another position meanwhile');
+  const lens = lensOf(2, tokens);
+  app.receive({ type: 'logitLens', lens });
+  const listed = [...doc.querySelectorAll('text.token')].map((t) => t.textContent);
+  assert.deepEqual(listed, lens[1][7].map((t) => JSON.stringify(t.token)));
+  assert.equal(listed[0], JSON.stringify(tokens[8]), 'after position 8 the lens predicts the ninth token');
+  assert.match(doc.querySelector('text.note')!.textContent!, /prediction at this step of the generation/);
+});

@@ -50,3 +50,10 @@ test('the norms\' grid says its thumbnails are value-weighted norms, each on its
   const ablated = drawModel('model', { ...data, header: { ...data.header, norms: true } }, { ablated: [{ layer: 0, head: 0 }] }).svg;
   assert.match(ablated.querySelector('text.note')!.textContent!, /1 head\(s\) ablated \(hatched\): the norms are the run's own, without the ablation/);
 });
+
+test('in a 430 px panel the ablated grid\'s note still says what the frame\'s colours are', () => {
+  const { svg } = drawModel('model', data, { width: 320, ablated: [{ layer: 1, head: 0 }] });
+  const note = svg.querySelector('text.note')!;
+  assert.equal(note.querySelector('title'), null, 'no hover: nothing was cut');
+  assert.match(note.textContent!, /frame: entropy from .* \(blue\) to .* \(red\)$/);
+});

@@ -75,3 +75,10 @@ test('at 430 px the slanted column labels never touch and the row labels stay le
   assert.equal(wide.querySelectorAll('rect.cell').length, 300);
   assert.equal(wide.querySelectorAll('text.top-token').length, 0);
 });
+
+test('in a 430 px panel the note keeps its last words: the last row is the model\'s own prediction', () => {
+  const tokens = ['The', ' cat', ' sat'];
+  const note = drawModel('logit-lens', runData(2, 2, tokens, { logitLens: lensOf(2, tokens) }), { width: 360 }).svg.querySelector('text.note')!;
+  assert.equal(note.querySelector('title'), null, 'no hover: nothing was cut');
+  assert.match(note.textContent!, /the last row is the model's own prediction$/);
+});
