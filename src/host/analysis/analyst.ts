@@ -11,7 +11,7 @@
 // Analyst, and so does the runner when there is no worker, so both behave alike.
 import { analyze, type Analysis } from '../../core/index.js';
 import type { HeadsHelper, Progress } from '../../core/attention/attention.js';
-import { folderFiles } from '../../core/files/spec-files.js';
+import type { TensorFiles } from '../../core/files/spec-files.js';
 import { wireAnalysis, type WireAnalysis } from '../../core/result/analyze-wire.js';
 import type { AttentionData } from '../../core/result/attention-data.js';
 import { leanData } from '../../core/result/derived.js';
@@ -64,8 +64,16 @@ export class Analyst {
   /** Specs read and computed so far; a request answered from a kept result adds none. Counted by the tests. */
   reads = 0;
 
-  /** `helper`: a second thread for half of a big spec's heads (the worker's; none on the host's thread). */
-  constructor(private readonly keptBytes = KEPT_BYTES, private readonly helper?: HeadsHelper) {}
+  /**
+   * `helper`: a second thread for half of a big spec's heads (the worker's; none on the host's thread).
+   * `filesIn`: where a spec's tensor files are opened, given its folder (folderFiles on a disk); without
+   * it a spec that names one is told its folder cannot be read.
+   */
+  constructor(
+    private readonly keptBytes = KEPT_BYTES,
+    private readonly helper?: HeadsHelper,
+    private readonly filesIn?: (folder: string) => TensorFiles,
+  ) {}
 
   /** Bytes of arrays the kept results hold now. */
   get bytesKept(): number {
@@ -100,7 +108,7 @@ export class Analyst {
   /** Reads and computes the spec, and keeps its result (in front of the others). */
   private read(text: string, folder: string | undefined, onProgress?: Progress): Analysis {
     this.reads++;
-    const a = analyze(text, { onProgress, helper: this.helper, files: folder !== undefined ? folderFiles(folder) : undefined });
+    const a = analyze(text, { onProgress, helper: this.helper, files: folder !== undefined ? this.filesIn?.(folder) : undefined });
     const lean = a.spec && a.data ? { spec: a.spec, data: leanData(a.data) } : {};
     const kept: Kept = { text, folder, ...lean, bytes: typedArrayBytes(lean) };
     const others = this.kept.filter((k) => k.text !== text || k.folder !== folder);

@@ -6,7 +6,6 @@
 // (hovers, the panel's tokens), and the envelope's header and buffer are what the panel posts, as
 // they are. The last good model of each document is kept too, so hovers keep working while the
 // user is mid-edit.
-import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import type { Progress } from '../../core/attention/attention.js';
 import { failedAnalysis, type WireAnalysis } from '../../core/result/analyze-wire.js';
@@ -101,7 +100,17 @@ export class AnalysisCache {
 
 /** Tensor files named by the spec are read from its folder, when it is a file on disk. */
 function folderOf(document: AnalysedDocument): string | undefined {
-  return document.uri.scheme === 'file' ? path.dirname(document.uri.fsPath) : undefined;
+  return document.uri.scheme === 'file' ? parentFolder(document.uri.fsPath) : undefined;
+}
+
+/** path.dirname of an absolute file path, slash or backslash separated, without node:path (the web build has none). */
+export function parentFolder(fsPath: string): string {
+  // Trailing separators are not a name: "/a/b/" is in "/a", as path.dirname has it.
+  const trimmed = fsPath.replace(/(?<=.)[\\/]+$/, '');
+  const cut = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));
+  if (cut < 0) return '.';
+  // The root keeps its separator: "/a.json" is in "/", "C:\a.json" in "C:\".
+  return trimmed.slice(0, cut === 0 || trimmed[cut - 1] === ':' ? cut + 1 : cut);
 }
 
 /** The envelope with its model read back; a result that does not read back (a bug) is a problem, not a crash. */

@@ -9,7 +9,8 @@ import { failedAnalysis, type WireAnalysis } from '../../core/result/analyze-wir
 import type { Progress } from '../../core/attention/attention.js';
 import type { WorkerReply, WorkerRequest } from '../../protocol/analysis-worker.js';
 import type { Requests } from '../../protocol/requests.js';
-import { WorkerStartError, type Lane, type WorkerService } from '../workers/service.js';
+import type { Lane, WorkerService } from '../workers/service.js';
+import { WorkerStartError } from '../workers/start-error.js';
 import { Analyst } from './analyst.js';
 
 /** The promise of a request that a newer request for the same document replaced. */
@@ -102,7 +103,7 @@ export class AnalysisRunner {
 
   /** No worker: compute here, after the current event so the caller's own work goes first. */
   private inPlaceLater(job: Job): void {
-    setImmediate(() => this.finish(job, () => this.inPlace.answer(job.request, job.onProgress)));
+    afterThisEvent(() => this.finish(job, () => this.inPlace.answer(job.request, job.onProgress)));
   }
 
   /** The job's answer, unless it was cancelled meanwhile; then the next job. */
@@ -149,4 +150,10 @@ export class AnalysisRunner {
     this.stopCurrent();
     this.lane?.dispose(new Cancelled());
   }
+}
+
+/** Runs `f` after the current event: setImmediate on Node, a zero timeout where there is none (a web worker). */
+function afterThisEvent(f: () => void): void {
+  if (typeof setImmediate === 'function') setImmediate(f);
+  else setTimeout(f, 0);
 }

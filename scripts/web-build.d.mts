@@ -1,0 +1,8 @@
+// Types for web-build.mjs, so the TypeScript unit test can use it.
+import type { BuildOptions, Plugin } from 'esbuild';
+
+export const WEB_ENTRY: string;
+export const WEB_OUTFILE: string;
+export function isNodeBuiltin(path: string): boolean;
+export const noNodeBuiltins: Plugin;
+export function webBuildOptions(extra?: BuildOptions): BuildOptions & { entryPoints: string[]; outfile: string };

@@ -1,0 +1,45 @@
+// The web extension's bundle (package.json "browser"): VS Code for the Web (vscode.dev, github.dev,
+// code-server in a browser) loads it in its web worker extension host, as CommonJS with `vscode`
+// external. No Node there: the guard below fails the build, naming the importer, when a Node
+// built-in (node:fs, path, worker_threads, …) is imported, even one a package in node_modules could
+// otherwise stand in for. scripts/build.mjs builds it; a unit test builds it again with a metafile.
+import { builtinModules } from 'node:module';
+
+export const WEB_ENTRY = 'src/host/web/extension.ts';
+export const WEB_OUTFILE = 'dist/web/extension.js';
+
+const BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+
+/** Whether an import path names a Node built-in module (fs, node:fs, fs/promises, …). */
+export function isNodeBuiltin(path) {
+  return BUILTINS.has(path) || path.startsWith('node:');
+}
+
+/** Fails any import of a Node built-in, with the file that imports it. */
+export const noNodeBuiltins = {
+  name: 'no-node-builtins',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, (args) => {
+      if (!isNodeBuiltin(args.path)) return undefined;
+      return { errors: [{ text: `the web extension cannot import the Node module "${args.path}" (imported by ${args.importer}): the web worker extension host has no Node` }] };
+    });
+  },
+};
+
+/** esbuild's options for the web bundle; `extra` overrides (a test asks for a metafile and no write). */
+export function webBuildOptions(extra = {}) {
+  return {
+    entryPoints: [WEB_ENTRY],
+    outfile: WEB_OUTFILE,
+    bundle: true,
+    platform: 'browser',
+    format: 'cjs',
+    target: 'es2022',
+    external: ['vscode'],
+    // jsonc-parser's "main" is a UMD build whose inner requires esbuild cannot follow; its ESM build bundles cleanly.
+    mainFields: ['browser', 'module', 'main'],
+    plugins: [noNodeBuiltins],
+    logLevel: 'warning',
+    ...extra,
+  };
+}

@@ -1,0 +1,54 @@
+// The web extension's bundle (scripts/web-build.mjs) holds no Node: the web worker extension host
+// has no fs, path, worker_threads, child_process, os, crypto, zlib or process. Its metafile is read
+// with the guard off and every Node built-in left external, so one that enters shows as an import
+// here whoever brings it; the free globals Node alone has (Buffer, process, __dirname) are caught by
+// defining each to a marker that must not appear in the output. And the guard itself fails a build.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { builtinModules } from 'node:module';
+import * as esbuild from 'esbuild';
+import { isNodeBuiltin, noNodeBuiltins, webBuildOptions } from '../../../scripts/web-build.mjs';
+
+const NODE_ONLY = ['fs', 'path', 'worker_threads', 'child_process', 'os', 'crypto', 'zlib', 'process', 'perf_hooks', 'v8', 'vm'];
+const NODE_GLOBALS = ['Buffer', 'process', '__dirname', '__filename', 'global'];
+const marker = (name: string) => `__node_global_${name}__`;
+
+async function webBundle() {
+  const everyBuiltin = builtinModules.flatMap((m) => [m, `node:${m}`]);
+  return esbuild.build(webBuildOptions({
+    write: false, metafile: true, minify: false, sourcemap: false, logLevel: 'silent', plugins: [],
+    external: ['vscode', ...everyBuiltin],
+    define: Object.fromEntries(NODE_GLOBALS.map((g) => [g, marker(g)])),
+  }));
+}
+
+test('the web bundle imports vscode and no Node module, whatever file would bring one', async () => {
+  const { metafile } = await webBundle();
+  assert.ok(metafile);
+  const imports = Object.entries(metafile.inputs).flatMap(([file, input]) =>
+    input.imports.filter((i) => i.external).map((i) => ({ file, path: i.path })));
+  const node = imports.filter((i) => isNodeBuiltin(i.path));
+  assert.deepEqual(node, [], `Node modules in the web bundle: ${node.map((i) => `${i.path} (from ${i.file})`).join(', ')}`);
+  assert.deepEqual([...new Set(imports.map((i) => i.path))], ['vscode']);
+  for (const m of NODE_ONLY) assert.ok(isNodeBuiltin(m) && isNodeBuiltin(`node:${m}`), `${m} is known as Node's`);
+  assert.ok(Object.keys(metafile.inputs).some((f) => f.endsWith('src/host/panel/panels.ts')), 'the panel is in the bundle');
+});
+
+test('the web bundle uses none of the globals only Node has (Buffer, process, __dirname)', async () => {
+  const text = (await webBundle()).outputFiles!.find((f) => f.path.endsWith('.js'))!.text;
+  const used = NODE_GLOBALS.filter((g) => text.includes(marker(g)));
+  assert.deepEqual(used, [], `Node globals in the web bundle: ${used.join(', ')}`);
+});
+
+test('the guard fails a web build that imports a Node module, naming the module and its importer', async () => {
+  for (const spelling of ['node:fs', 'path', 'worker_threads', 'fs/promises']) {
+    await assert.rejects(
+      esbuild.build({
+        stdin: { contents: `import * as m from '${spelling}'; console.log(m);`, sourcefile: 'uses-node.ts', loader: 'ts' },
+        bundle: true, write: false, platform: 'browser', format: 'cjs', logLevel: 'silent', plugins: [noNodeBuiltins],
+      }),
+      (e: { errors?: { text: string }[] }) => e.errors?.some((x) => x.text.includes(`"${spelling}"`) && x.text.includes('uses-node.ts')) ?? false,
+      spelling,
+    );
+  }
+});
