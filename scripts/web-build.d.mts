@@ -3,6 +3,9 @@ import type { BuildOptions, Plugin } from 'esbuild';
 
 export const WEB_ENTRY: string;
 export const WEB_OUTFILE: string;
+export const WEB_WORKER_ENTRY: string;
+export const WEB_WORKER_OUTFILE: string;
+export function webWorkerBuildOptions(extra?: BuildOptions): BuildOptions & { entryPoints: string[]; outfile: string };
 export function isNodeBuiltin(path: string): boolean;
 export const noNodeBuiltins: Plugin;
 export function webBuildOptions(extra?: BuildOptions): BuildOptions & { entryPoints: string[]; outfile: string };

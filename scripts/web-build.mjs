@@ -7,6 +7,9 @@ import { builtinModules } from 'node:module';
 
 export const WEB_ENTRY = 'src/host/web/extension.ts';
 export const WEB_OUTFILE = 'dist/web/extension.js';
+/** The analysis worker the web extension starts as a Web Worker (src/host/web/analysis-lanes.ts). */
+export const WEB_WORKER_ENTRY = 'src/host/web/analysis-worker.ts';
+export const WEB_WORKER_OUTFILE = 'dist/web/analysis-worker.js';
 
 const BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 
@@ -42,4 +45,9 @@ export function webBuildOptions(extra = {}) {
     logLevel: 'warning',
     ...extra,
   };
+}
+
+/** esbuild's options for the web analysis worker: a classic worker script (an IIFE), no Node either. */
+export function webWorkerBuildOptions(extra = {}) {
+  return webBuildOptions({ entryPoints: [WEB_WORKER_ENTRY], outfile: WEB_WORKER_OUTFILE, format: 'iife', external: [], ...extra });
 }

@@ -9,7 +9,7 @@ import { failedAnalysis, type WireAnalysis } from '../../core/result/analyze-wir
 import type { Progress } from '../../core/attention/attention.js';
 import type { WorkerReply, WorkerRequest } from '../../protocol/analysis-worker.js';
 import type { Requests } from '../../protocol/requests.js';
-import type { Lane, WorkerService } from '../workers/service.js';
+import type { Lane, LaneOptions } from '../workers/service.js';
 import { WorkerStartError } from '../workers/start-error.js';
 import { Analyst } from './analyst.js';
 
@@ -21,6 +21,14 @@ export class Cancelled extends Error {
 }
 
 type Want = NonNullable<WorkerRequest['want']>;
+
+/** What the runner asks of its lane: the desktop's worker thread (workers/service.ts), or the web's Web Worker. */
+export type AnalysisLane<Reply> = Pick<Lane<Reply>, 'started' | 'notReady' | 'ready' | 'ask' | 'restart' | 'dispose'>;
+
+/** Where the runner gets its lane: the host's WorkerService, or the web build's own. */
+export interface AnalysisLanes {
+  lane<Reply>(job: 'analysis', options: LaneOptions<Reply>): AnalysisLane<Reply>;
+}
 
 interface Job {
   key: string;
@@ -37,7 +45,7 @@ type Answer = Exclude<WorkerReply, { kind: 'progress' }>;
 
 export class AnalysisRunner {
   /** The worker's lane; undefined once it could not start (everything then runs here). */
-  private lane: Lane<Answer> | undefined;
+  private lane: AnalysisLane<Answer> | undefined;
   private current?: Job;
   private readonly queue: Job[] = [];
   private disposed = false;
@@ -49,7 +57,7 @@ export class AnalysisRunner {
    * thread, with `inPlace` (a test may pass its own, to count what it reads).
    */
   constructor(
-    workers: WorkerService | undefined,
+    workers: AnalysisLanes | undefined,
     private readonly log: (line: string) => void = () => {},
     private readonly inPlace: Analyst = new Analyst(),
   ) {

@@ -17,13 +17,15 @@ import type { Timings } from '../panel/info.js';
 import { openExample } from '../examples/open-example.js';
 import { InstalledDialogs } from '../dialogs.js';
 import { NOT_ON_THE_WEB, notOnTheWeb } from './not-on-web.js';
+import { webAnalysisLanes } from './analysis-lanes.js';
 
 const loadedAt = performance.now();
 
 export function activate(context: vscode.ExtensionContext): { panels: () => unknown; timings: () => Timings } {
   const timings: Timings = { activateMs: 0 };
   const dialogs = new InstalledDialogs();
-  const runner = new AnalysisRunner(undefined, (line) => log().warn(line));
+  // Specs are computed in a Web Worker where the runtime gives one, else here between events.
+  const runner = new AnalysisRunner(webAnalysisLanes(context.extensionUri), (line) => log().warn(line));
   const cache = new AnalysisCache(runner);
   const panels: PanelManager = new PanelManager({
     extensionUri: context.extensionUri, cache, timings, dialogs,
