@@ -38,7 +38,14 @@ export class AnalysisCache {
   private readonly latest = new Map<string, Entry>();
   private readonly lastGood = new Map<string, AttentionData>();
 
-  constructor(private readonly runner: AnalysisRunner) {}
+  /**
+   * `folderOf`: the folder a document's tensor files are read from, given to the runner (by default a
+   * file's folder on disk; the web build gives the spec's URI, where its analyst says it reads none).
+   */
+  constructor(
+    private readonly runner: AnalysisRunner,
+    private readonly folderOf: (document: AnalysedDocument) => string | undefined = diskFolderOf,
+  ) {}
 
   /**
    * The analysis of the document as it is now; requested once per version. Rejects with
@@ -57,7 +64,7 @@ export class AnalysisCache {
    */
   linalg(document: AnalysedDocument): Promise<LinalgJson | undefined> {
     const entry = this.entry(document);
-    entry.linalg ??= this.runner.run(`${document.uri.toString()}#linalg`, entry.text, undefined, folderOf(document), 'linalg')
+    entry.linalg ??= this.runner.run(`${document.uri.toString()}#linalg`, entry.text, undefined, this.folderOf(document), 'linalg')
       .then((a) => a.linalg);
     return entry.linalg;
   }
@@ -86,7 +93,7 @@ export class AnalysisCache {
     if (cached && cached.version === document.version && cached.text === text) return cached;
     const listeners = new Set<Progress>();
     const started = performance.now();
-    const analysis = this.runner.run(key, text, (done, total) => listeners.forEach((l) => l(done, total)), folderOf(document))
+    const analysis = this.runner.run(key, text, (done, total) => listeners.forEach((l) => l(done, total)), this.folderOf(document))
       .then((a): HostAnalysis => {
         const read = withModel(a);
         if (read.data && this.latest.get(key)?.analysis === analysis) this.lastGood.set(key, read.data);
@@ -99,7 +106,7 @@ export class AnalysisCache {
 }
 
 /** Tensor files named by the spec are read from its folder, when it is a file on disk. */
-function folderOf(document: AnalysedDocument): string | undefined {
+function diskFolderOf(document: AnalysedDocument): string | undefined {
   return document.uri.scheme === 'file' ? parentFolder(document.uri.fsPath) : undefined;
 }
 

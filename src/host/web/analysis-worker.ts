@@ -2,9 +2,10 @@
 // (web-worker-lane.ts) so a spec is read and computed off the host's thread, as the desktop's
 // worker thread does (host/analysis/worker.ts): one request at a time in, progress lines, then one
 // envelope out, its buffer transferred. What it does and keeps between requests is the Analyst's.
-// A spec's tensor files are not read here (no disk): the spec is told so in one line.
+// A spec's tensor files are not read here (no disk): each says so at its "file" (no-disk-files.ts).
 import type { WorkerReply, WorkerRequest } from '../../protocol/analysis-worker.js';
 import { Analyst } from '../analysis/analyst.js';
+import { filesNotRead } from './no-disk-files.js';
 
 /** Progress is posted at most this often: enough for a moving line, not a flood of messages. */
 const PROGRESS_EVERY_MS = 100;
@@ -15,7 +16,7 @@ interface WorkerScope {
 }
 
 const scope = globalThis as unknown as WorkerScope;
-const analyst = new Analyst();
+const analyst = new Analyst(undefined, undefined, filesNotRead);
 scope.onmessage = ({ data: request }) => {
   let last = performance.now();
   const post = (reply: WorkerReply, transfer: ArrayBuffer[] = []) => scope.postMessage(reply, transfer);

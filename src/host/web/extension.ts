@@ -18,6 +18,8 @@ import { openExample } from '../examples/open-example.js';
 import { InstalledDialogs } from '../dialogs.js';
 import { NOT_ON_THE_WEB, notOnTheWeb } from './not-on-web.js';
 import { webAnalysisLanes } from './analysis-lanes.js';
+import { Analyst } from '../analysis/analyst.js';
+import { filesNotRead } from './no-disk-files.js';
 
 const loadedAt = performance.now();
 
@@ -25,12 +27,14 @@ export function activate(context: vscode.ExtensionContext): { panels: () => unkn
   const timings: Timings = { activateMs: 0 };
   const dialogs = new InstalledDialogs();
   // Specs are computed in a Web Worker where the runtime gives one, else here between events.
-  const runner = new AnalysisRunner(webAnalysisLanes(context.extensionUri), (line) => log().warn(line));
-  const cache = new AnalysisCache(runner);
+  const runner = new AnalysisRunner(webAnalysisLanes(context.extensionUri), (line) => log().warn(line), new Analyst(undefined, undefined, filesNotRead));
+  // Every spec has a folder here (its URI), so a tensor file it names is refused in the words of the web.
+  const cache = new AnalysisCache(runner, (document) => document.uri.toString());
   const panels: PanelManager = new PanelManager({
     extensionUri: context.extensionUri, cache, timings, dialogs,
     referencedFile: () => `a model's attention file is read by the model editor, which ${NOT_ON_THE_WEB}`,
-    runModel: () => notOnTheWeb('a model spec runs a checkpoint'),
+    // Asked on each update of a model spec (focus false) and by the panel's button (focus true): said when asked.
+    runModel: (_spec, show) => { if (show.focus) notOnTheWeb('a model spec runs a checkpoint'); },
   });
   context.subscriptions.push(
     new SpecDiagnostics(cache),

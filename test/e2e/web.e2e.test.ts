@@ -1,0 +1,124 @@
+// The web extension (package.json "browser", dist/web/extension.js) in VS Code's web worker extension
+// host, in a real browser: code-server's workbench loads this folder as the extension under
+// development with `extensionDevelopmentKind: web` in its payload (what @vscode/test-web does, with
+// no download), so VS Code runs the browser entry in its web worker host, where there is no Node.
+// The same workbench then loads it as the desktop does (kind `workspace`: the `main` entry in
+// code-server's Node extension host), and the apple-watch lens panel must draw the same arcs and
+// matrix, text for text, in both, with 136 for watch → apple as the desktop test has it. The time
+// from Show Attention to the panel's first paint is printed for both, measured in the same run.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Frame, Page } from 'playwright-core';
+import {
+  launchChromium, makeExampleWorkspace, makeUserDataDir, removeTempDirs, ROOT, startCodeServer, tail, type CodeServer,
+} from '../../scripts/vscode/code-server.mjs';
+import {
+  attentionFrame, chooseView, drawnTexts, hoverMatrixCell, poll, quickOpen, runCommand, waitForState, waitForWorkbench, RESULTS,
+} from './workbench.js';
+
+const SPEC = 'apple-watch-lens.attn.json';
+type Kind = 'web' | 'workspace';
+
+/** The workbench URL loading this folder as the extension under development, run in the `kind` host. */
+function devUrl(base: string, folder: string, kind: Kind): string {
+  const host = new URL(base).host;
+  const payload = [['extensionDevelopmentPath', `vscode-remote://${host}${ROOT}`], ['extensionDevelopmentKind', kind]];
+  return `${base}/?${new URLSearchParams({ folder, payload: JSON.stringify(payload) }).toString()}`;
+}
+
+interface Drawn { arcs: string[]; matrix: string[]; tip: string; paintMs: number }
+
+let server: CodeServer | undefined;
+let browser: Browser | undefined;
+const drawn: Partial<Record<Kind, Drawn>> = {};
+
+async function openIn(kind: Kind, workspace: string): Promise<Page> {
+  const page = await browser!.newPage({ viewport: { width: 1500, height: 950 } });
+  await page.goto(devUrl(server!.base, workspace, kind));
+  await waitForWorkbench(page);
+  return page;
+}
+
+/** The notification toasts' text now. */
+async function toasts(page: Page): Promise<string> {
+  return (await page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts()).join('\n');
+}
+
+/** Show Attention on the apple-watch lens: the time to its first paint, its arcs' and matrix's texts, the watch → apple tooltip. */
+async function drawApple(page: Page, kind: Kind): Promise<Drawn> {
+  await quickOpen(page, SPEC);
+  const t0 = Date.now();
+  await runCommand(page, 'Show Attention');
+  const frame: Frame = await attentionFrame(page, 60_000);
+  await waitForState(frame, 'ready', 60_000);
+  await poll('a drawn view (svg) in the panel', () => frame.$('#attention-root svg'), 30_000);
+  const paintMs = Date.now() - t0;
+  await chooseView(frame, 'arcs');
+  const arcs = await poll('the arcs view', async () => (await frame.$('#attention-root [data-view="arcs"], #attention-root svg path')) && drawnTexts(frame));
+  await page.screenshot({ path: path.join(RESULTS, `web-${kind}-arcs.png`) });
+  await chooseView(frame, 'matrix');
+  await poll('the matrix view', () => frame.$('#attention-root svg[data-view="matrix"], #attention-root .cell[data-query]'));
+  const matrix = await drawnTexts(frame);
+  const tip = await hoverMatrixCell(frame, 'tech lens', 3, 2); // input 0: i love apple watch; watch=3, apple=2
+  return { arcs, matrix, tip, paintMs };
+}
+
+describe('the web extension in VS Code\'s web worker extension host', { timeout: 600_000 }, () => {
+  let workspace: string;
+  before(async () => {
+    for (const f of ['dist/web/extension.js', 'dist/web/analysis-worker.js']) assert.ok(fs.existsSync(path.join(ROOT, f)), `${f} is built (node scripts/build.mjs)`);
+    fs.mkdirSync(RESULTS, { recursive: true });
+    workspace = makeExampleWorkspace();
+    server = await startCodeServer({ userDataDir: makeUserDataDir({ 'files.autoSave': 'off' }), logFile: path.join(RESULTS, 'web-server.log') });
+    if (process.env.ATTN_E2E_PIDS) fs.appendFileSync(process.env.ATTN_E2E_PIDS, `${server.pid}\n`);
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => {});
+    await server?.stop();
+    if (!process.env.ATTN_KEEP_TEMP) removeTempDirs();
+    if (server) console.log(`code-server log (tail):\n${tail(server.logFile, 5)}`);
+  });
+
+  it('runs the browser entry: a model run says in one line that it needs the desktop', async () => {
+    const page = await openIn('web', workspace);
+    try {
+      await runCommand(page, 'Run a Model…');
+      const text = await poll('the one-line notice', async () => {
+        const t = await toasts(page);
+        return /not available in VS Code for the Web/.test(t) ? t : undefined;
+      }, 30_000);
+      assert.match(text, /Attention Lens: a model run loads a checkpoint, which is not available in VS Code for the Web yet/);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('draws the apple-watch lens: arcs, matrix and 136 for watch → apple', async () => {
+    const page = await openIn('web', workspace);
+    try {
+      drawn.web = await drawApple(page, 'web');
+      for (const token of ['i', 'love', 'apple', 'watch']) assert.ok(drawn.web.arcs.some((t) => t.toLowerCase() === token), `"${token}" is drawn`);
+      assert.match(drawn.web.tip, /\b136\b/, `tooltip: ${drawn.web.tip}`);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('draws the same texts, number for number, as the desktop entry in the Node extension host', async () => {
+    assert.ok(drawn.web, 'the web host drew first');
+    const page = await openIn('workspace', workspace);
+    try {
+      drawn.workspace = await drawApple(page, 'workspace');
+      assert.deepEqual(drawn.web.arcs, drawn.workspace.arcs);
+      assert.deepEqual(drawn.web.matrix, drawn.workspace.matrix);
+      assert.equal(drawn.web.tip, drawn.workspace.tip);
+      console.log(`timing: Show Attention -> painted apple-watch panel: web worker host ${drawn.web.paintMs} ms, Node host ${drawn.workspace.paintMs} ms`);
+    } finally {
+      await page.close();
+    }
+  });
+});
