@@ -108,6 +108,28 @@ describe('the web extension in VS Code\'s web worker extension host', { timeout:
     }
   });
 
+  it('the walkthrough\'s first step opens its example through Open Example, copied by workspace.fs, with its panel', async () => {
+    const page = await openIn('web', workspace);
+    try {
+      await runCommand(page, 'Welcome: Open Walkthrough...');
+      const input = page.locator('.quick-input-widget input[type="text"], .quick-input-widget .quick-input-box input').first();
+      await input.fill('Attention Lens');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Attention Lens' }).first().waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      const button = page.locator('.gettingStartedContainer a, .gettingStartedContainer button', { hasText: 'Open the example' }).first();
+      await button.waitFor({ timeout: 20_000 });
+      await button.click();
+      const frame = await attentionFrame(page, 60_000, async (f) =>
+        (await f.$eval('#attention-root', (r) => r.getAttribute('data-file-name'))) === 'apple-watch-raw.attn.json');
+      await waitForState(frame, 'ready', 60_000);
+      await poll('watch giving 0.999 of its attention to itself', async () => (await drawnTexts(frame)).some((t) => /0\.999/.test(t)), 30_000);
+      await page.screenshot({ path: path.join(RESULTS, 'web-walkthrough-raw.png') });
+      assert.ok(fs.existsSync(path.join(workspace, 'attention-lens-examples', 'apple-watch-raw.attn.json')), 'the examples were copied into the workspace');
+    } finally {
+      await page.close();
+    }
+  });
+
   it('draws the same texts, number for number, as the desktop entry in the Node extension host', async () => {
     assert.ok(drawn.web, 'the web host drew first');
     const page = await openIn('workspace', workspace);

@@ -19,6 +19,7 @@ import { linalgData } from '../../core/result/linalg-data.js';
 import type { LinalgJson } from '../../core/result/linalg-json.js';
 import type { Spec } from '../../core/spec/spec.js';
 import type { WorkerRequest } from '../../protocol/analysis-worker.js';
+import { memoryFiles } from './memory-files.js';
 
 /** Results kept: one per spec open side by side, few enough that the worker's memory stays small. */
 export const KEPT_RESULTS = 4;
@@ -83,14 +84,14 @@ export class Analyst {
   /** The answer to one request of the host. */
   answer(request: Omit<WorkerRequest, 'id'>, onProgress?: Progress): WireAnalysis {
     if (request.want === 'linalg') {
-      const linalg = this.linalg(request.text, request.folder);
+      const linalg = this.linalg(request.text, request.folder, request.files);
       return { problems: [], ...(linalg ? { linalg } : {}) };
     }
-    return wireAnalysis(this.read(request.text, request.folder, onProgress));
+    return wireAnalysis(this.read(request.text, request.folder, onProgress, request.files));
   }
 
   /** The linear-algebra views' numbers of a spec: from its kept result if there is one, made once per result. */
-  private linalg(text: string, folder: string | undefined): LinalgJson | undefined {
+  private linalg(text: string, folder: string | undefined, files?: WorkerRequest['files']): LinalgJson | undefined {
     const kept = this.kept.find((k) => k.text === text && k.folder === folder);
     if (kept) {
       if (!kept.spec || !kept.data) return undefined;
@@ -98,7 +99,7 @@ export class Analyst {
       return kept.linalg;
     }
     // Not kept (too big, or let go): read again; kept now if it fits.
-    const a = this.read(text, folder);
+    const a = this.read(text, folder, undefined, files);
     if (!a.spec || !a.data) return undefined;
     const linalg = linalgData(a.spec, a.data);
     if (this.kept[0]?.text === text && this.kept[0].folder === folder) this.kept[0].linalg = linalg;
@@ -106,9 +107,10 @@ export class Analyst {
   }
 
   /** Reads and computes the spec, and keeps its result (in front of the others). */
-  private read(text: string, folder: string | undefined, onProgress?: Progress): Analysis {
+  /** `files`: the spec's tensor files as the host read them (the web), read from there rather than `folder`. */
+  private read(text: string, folder: string | undefined, onProgress?: Progress, files?: WorkerRequest['files']): Analysis {
     this.reads++;
-    const a = analyze(text, { onProgress, helper: this.helper, files: folder !== undefined ? this.filesIn?.(folder) : undefined });
+    const a = analyze(text, { onProgress, helper: this.helper, files: files ? memoryFiles(files) : folder !== undefined ? this.filesIn?.(folder) : undefined });
     const lean = a.spec && a.data ? { spec: a.spec, data: leanData(a.data) } : {};
     const kept: Kept = { text, folder, ...lean, bytes: typedArrayBytes(lean) };
     const others = this.kept.filter((k) => k.text !== text || k.folder !== folder);

@@ -54,12 +54,15 @@ export class AnalysisRunner {
 
   /**
    * workers: the host's worker service (its 'analysis' job); undefined runs everything on this
-   * thread, with `inPlace` (a test may pass its own, to count what it reads).
+   * thread, with `inPlace` (a test may pass its own, to count what it reads). `prepare`: what is done
+   * to each request before it is computed, in its turn (the web build reads the spec's tensor files
+   * through workspace.fs, which the analysis cannot call); a job replaced meanwhile is not computed.
    */
   constructor(
     workers: AnalysisLanes | undefined,
     private readonly log: (line: string) => void = () => {},
     private readonly inPlace: Analyst = new Analyst(),
+    private readonly prepare?: (request: Omit<WorkerRequest, 'id'>) => Promise<Omit<WorkerRequest, 'id'>>,
   ) {
     this.lane = workers?.lane<Answer>('analysis', {
       receive: (reply, answers) => this.receive(reply as WorkerReply, answers),
@@ -95,6 +98,15 @@ export class AnalysisRunner {
     if (!job) return;
     this.current = job;
     this.jobs++;
+    if (!this.prepare) { this.compute(job); return; }
+    this.prepare(job.request).then(
+      (request) => { if (this.current === job) { job.request = request; this.compute(job); } },
+      (err: unknown) => this.finish(job, () => failedAnalysis(err instanceof Error ? err.message : String(err))),
+    );
+  }
+
+  /** The job computed: in the worker when its lane has one, else here. */
+  private compute(job: Job): void {
     if (this.laneReady()) {
       this.lane!.ask(job.request satisfies Omit<WorkerRequest, 'id'>, { sent: (id) => { job.id = id; } }).then(
         (answer) => this.finish(job, () => (answer.kind === 'done' ? answer.analysis : failedAnalysis(answer.message))),

@@ -20,6 +20,7 @@ import { NOT_ON_THE_WEB, notOnTheWeb } from './not-on-web.js';
 import { webAnalysisLanes } from './analysis-lanes.js';
 import { Analyst } from '../analysis/analyst.js';
 import { filesNotRead } from './no-disk-files.js';
+import { withSpecFiles } from './spec-files.js';
 
 const loadedAt = performance.now();
 
@@ -27,8 +28,9 @@ export function activate(context: vscode.ExtensionContext): { panels: () => unkn
   const timings: Timings = { activateMs: 0 };
   const dialogs = new InstalledDialogs();
   // Specs are computed in a Web Worker where the runtime gives one, else here between events.
-  const runner = new AnalysisRunner(webAnalysisLanes(context.extensionUri), (line) => log().warn(line), new Analyst(undefined, undefined, filesNotRead));
-  // Every spec has a folder here (its URI), so a tensor file it names is refused in the words of the web.
+  // The tensor files a spec names are read through workspace.fs first (spec-files.ts), then opened from memory.
+  const runner = new AnalysisRunner(webAnalysisLanes(context.extensionUri), (line) => log().warn(line), new Analyst(undefined, undefined, filesNotRead), withSpecFiles);
+  // Every spec's "folder" here is its URI, where spec-files.ts reads beside it.
   const cache = new AnalysisCache(runner, (document) => document.uri.toString());
   const panels: PanelManager = new PanelManager({
     extensionUri: context.extensionUri, cache, timings, dialogs,
