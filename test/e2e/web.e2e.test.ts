@@ -1,11 +1,13 @@
 // The web extension (package.json "browser", dist/web/extension.js) in VS Code's web worker extension
 // host, in a real browser: code-server's workbench loads this folder as the extension under
-// development with `extensionDevelopmentKind: web` in its payload (what @vscode/test-web does, with
-// no download), so VS Code runs the browser entry in its web worker host, where there is no Node.
-// The same workbench then loads it as the desktop does (kind `workspace`: the `main` entry in
-// code-server's Node extension host), and the apple-watch lens panel must draw the same arcs and
-// matrix, text for text, in both, with 136 for watch → apple as the desktop test has it. The time
-// from Show Attention to the panel's first paint is printed for both, measured in the same run.
+// development, and the user setting `remote.extensionKind` gives it the kind `web`, so VS Code runs the
+// browser entry in its web worker extension host (no Node there), as vscode.dev would; Running
+// Extensions must say "web worker". (The payload's `extensionDevelopmentKind`, which @vscode/test-web
+// uses, is not read by this VS Code's web workbench; test-web itself downloads VS Code, which cannot
+// happen here.) Then, with the setting gone, the same workbench runs the desktop's `main` entry in
+// code-server's Node extension host, and the apple-watch lens panel must draw the same arcs and matrix,
+// text for text, in both, with 136 for watch → apple as the desktop test has it. The time from Show
+// Attention to the panel's first paint is printed for both, measured in the same run.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -21,11 +23,35 @@ import {
 const SPEC = 'apple-watch-lens.attn.json';
 type Kind = 'web' | 'workspace';
 
-/** The workbench URL loading this folder as the extension under development, run in the `kind` host. */
-function devUrl(base: string, folder: string, kind: Kind): string {
+const EXTENSION_ID = 'attention-lens.attention-lens';
+
+/** The workbench URL loading this folder as the extension under development. */
+function devUrl(base: string, folder: string): string {
   const host = new URL(base).host;
-  const payload = [['extensionDevelopmentPath', `vscode-remote://${host}${ROOT}`], ['extensionDevelopmentKind', kind]];
+  const payload = [['extensionDevelopmentPath', `vscode-remote://${host}${ROOT}`]];
   return `${base}/?${new URLSearchParams({ folder, payload: JSON.stringify(payload) }).toString()}`;
+}
+
+/** The user settings: with `web`, this extension's kind is web, so it runs in the web worker extension host. */
+function writeSettings(userDataDir: string, kind: Kind): void {
+  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({
+    'security.workspace.trust.enabled': false, 'workbench.startupEditor': 'none', 'files.autoSave': 'off',
+    'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false, 'telemetry.telemetryLevel': 'off',
+    ...(kind === 'web' ? { 'remote.extensionKind': { [EXTENSION_ID]: ['web'] } } : {}),
+  }, null, 2));
+}
+
+/** Where Developer: Show Running Extensions says this extension runs ("web worker", or the server's address). */
+async function runningWhere(page: Page): Promise<string> {
+  await runCommand(page, 'Developer: Show Running Extensions');
+  const row = page.locator('.monaco-list-row', { hasText: EXTENSION_ID }).first();
+  await row.waitFor({ timeout: 30_000 });
+  const text = await poll('the extension activated', async () => {
+    const t = await row.innerText();
+    return /Activating/.test(t) ? undefined : t;
+  }, 30_000);
+  await page.keyboard.press('Control+W');
+  return text;
 }
 
 interface Drawn { arcs: string[]; matrix: string[]; tip: string; paintMs: number }
@@ -35,9 +61,13 @@ let browser: Browser | undefined;
 const drawn: Partial<Record<Kind, Drawn>> = {};
 
 async function openIn(kind: Kind, workspace: string): Promise<Page> {
+  writeSettings(server!.userDataDir, kind);
   const page = await browser!.newPage({ viewport: { width: 1500, height: 950 } });
-  await page.goto(devUrl(server!.base, workspace, kind));
+  await page.goto(devUrl(server!.base, workspace));
   await waitForWorkbench(page);
+  const where = await runningWhere(page);
+  if (kind === 'web') assert.match(where, /web worker/, `the extension runs in the web worker extension host: ${where}`);
+  else assert.doesNotMatch(where, /web worker/, `the extension runs in the Node extension host: ${where}`);
   return page;
 }
 
@@ -71,7 +101,7 @@ describe('the web extension in VS Code\'s web worker extension host', { timeout:
     for (const f of ['dist/web/extension.js', 'dist/web/analysis-worker.js']) assert.ok(fs.existsSync(path.join(ROOT, f)), `${f} is built (node scripts/build.mjs)`);
     fs.mkdirSync(RESULTS, { recursive: true });
     workspace = makeExampleWorkspace();
-    server = await startCodeServer({ userDataDir: makeUserDataDir({ 'files.autoSave': 'off' }), logFile: path.join(RESULTS, 'web-server.log') });
+    server = await startCodeServer({ userDataDir: makeUserDataDir(), logFile: path.join(RESULTS, 'web-server.log') });
     if (process.env.ATTN_E2E_PIDS) fs.appendFileSync(process.env.ATTN_E2E_PIDS, `${server.pid}\n`);
     browser = await launchChromium();
   });
@@ -83,7 +113,7 @@ describe('the web extension in VS Code\'s web worker extension host', { timeout:
     if (server) console.log(`code-server log (tail):\n${tail(server.logFile, 5)}`);
   });
 
-  it('runs the browser entry: a model run says in one line that it needs the desktop', async () => {
+  it('runs the browser entry in the web worker host: a model run says in one line that it needs the desktop', async () => {
     const page = await openIn('web', workspace);
     try {
       await runCommand(page, 'Run a Model…');
