@@ -71,6 +71,24 @@ async function openIn(kind: Kind, workspace: string): Promise<Page> {
   return page;
 }
 
+/** The text of an output channel, shown by Output: Show Output Channels…. */
+async function outputChannel(page: Page, name: string): Promise<string> {
+  // The keyboard back to the workbench from the panel's webview (its tooltip was last hovered).
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+1');
+  await runCommand(page, 'Output: Show Output Channels...');
+  const input = page.locator('.quick-input-widget input[type="text"], .quick-input-widget .quick-input-box input').first();
+  await input.fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+  // The channel's editor fills after it opens: wait for a line with a date, as every log line starts
+  // (the editor draws spaces as no-break spaces).
+  return poll(`the ${name} output`, async () => {
+    const text = (await page.locator('.output-view .view-lines, .part.panel .monaco-editor .view-lines').allInnerTexts()).join('\n');
+    return /\d{4}-\d\d-\d\d\s.*\[info\]/.test(text) ? text.replace(/\u00a0/g, ' ') : undefined;
+  }, 15_000);
+}
+
 /** The notification toasts' text now. */
 async function toasts(page: Page): Promise<string> {
   return (await page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts()).join('\n');
@@ -133,6 +151,13 @@ describe('the web extension in VS Code\'s web worker extension host', { timeout:
       drawn.web = await drawApple(page, 'web');
       for (const token of ['i', 'love', 'apple', 'watch']) assert.ok(drawn.web.arcs.some((t) => t.toLowerCase() === token), `"${token}" is drawn`);
       assert.match(drawn.web.tip, /\b136\b/, `tooltip: ${drawn.web.tip}`);
+      // Computed in the nested Web Worker: the log would say "computing on the host" had it not started.
+      const log = await outputChannel(page, 'Attention Lens').catch(async (e: unknown) => {
+        await page.screenshot({ path: path.join(RESULTS, 'web-output-failed.png') });
+        throw e;
+      });
+      assert.match(log, /activated \(web\)/);
+      assert.doesNotMatch(log, /could not start|computing on the host/, log);
     } finally {
       await page.close();
     }
@@ -146,7 +171,8 @@ describe('the web extension in VS Code\'s web worker extension host', { timeout:
       await input.fill('Attention Lens');
       await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Attention Lens' }).first().waitFor({ timeout: 15_000 });
       await page.keyboard.press('Enter');
-      const button = page.locator('.gettingStartedContainer a, .gettingStartedContainer button', { hasText: 'Open the example' }).first();
+      // The step's own button (the step is a button too, and the step's media says the words in bold).
+      const button = page.locator('.getting-started-step.expanded').getByText('Open the example', { exact: true }).first();
       await button.waitFor({ timeout: 20_000 });
       await button.click();
       const frame = await attentionFrame(page, 60_000, async (f) =>
@@ -155,6 +181,9 @@ describe('the web extension in VS Code\'s web worker extension host', { timeout:
       await poll('watch giving 0.999 of its attention to itself', async () => (await drawnTexts(frame)).some((t) => /0\.999/.test(t)), 30_000);
       await page.screenshot({ path: path.join(RESULTS, 'web-walkthrough-raw.png') });
       assert.ok(fs.existsSync(path.join(workspace, 'attention-lens-examples', 'apple-watch-raw.attn.json')), 'the examples were copied into the workspace');
+    } catch (e) {
+      await page.screenshot({ path: path.join(RESULTS, 'web-walkthrough-failed.png') }).catch(() => {});
+      throw e;
     } finally {
       await page.close();
     }
