@@ -3,7 +3,7 @@
 // Types are checked separately by `tsc --noEmit`, since esbuild does not check them.
 import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { webBuildOptions, webWorkerBuildOptions } from './web-build.mjs';
+import { webBuildOptions, webWorkerBuildOptions, writeExamplesIndex } from './web-build.mjs';
 
 const production = process.argv.includes('--production');
 const common = { bundle: true, minify: production, sourcemap: !production, logLevel: 'warning' };
@@ -55,6 +55,9 @@ await Promise.all([
     platform: 'browser', format: 'esm', target: 'es2022',
   }),
 ]);
+
+// The examples' list, for Open Example where the extension's folder cannot be listed (the web).
+writeExamplesIndex();
 
 // The Python package's offline page (python/attention_lens/assets/model-page.html, committed): the
 // model webview's bundle inlined with slots for the package to fill (scripts/python-page.ts).

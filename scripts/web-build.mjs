@@ -3,6 +3,8 @@
 // external. No Node there: the guard below fails the build, naming the importer, when a Node
 // built-in (node:fs, path, worker_threads, …) is imported, even one a package in node_modules could
 // otherwise stand in for. scripts/build.mjs builds it; a unit test builds it again with a metafile.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { builtinModules } from 'node:module';
 
 export const WEB_ENTRY = 'src/host/web/extension.ts';
@@ -50,4 +52,26 @@ export function webBuildOptions(extra = {}) {
 /** esbuild's options for the web analysis worker: a classic worker script (an IIFE), no Node either. */
 export function webWorkerBuildOptions(extra = {}) {
   return webBuildOptions({ entryPoints: [WEB_WORKER_ENTRY], outfile: WEB_WORKER_OUTFILE, format: 'iife', external: [], ...extra });
+}
+
+/** Where Open Example finds the examples' list when the extension's folder cannot be listed (its index). */
+export const EXAMPLES_INDEX = 'dist/examples.json';
+
+/**
+ * Writes the list of the files Open Example copies (examples/*.attn.json and examples/models/**), as
+ * paths below examples/: VS Code for the Web reads an extension's files over HTTP, which lists no folder.
+ */
+export function writeExamplesIndex(root = '.') {
+  const examples = path.join(root, 'examples');
+  const files = [];
+  const walk = (rel) => {
+    for (const e of fs.readdirSync(path.join(examples, rel), { withFileTypes: true })) {
+      const p = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory() && (rel || e.name === 'models')) walk(p);
+      else if (e.isFile() && (rel.startsWith('models') || e.name.endsWith('.attn.json'))) files.push(p);
+    }
+  };
+  walk('');
+  fs.mkdirSync(path.join(root, 'dist'), { recursive: true });
+  fs.writeFileSync(path.join(root, EXAMPLES_INDEX), `${JSON.stringify({ files: files.sort() }, null, 1)}\n`);
 }
