@@ -3,6 +3,7 @@
 // Types are checked separately by `tsc --noEmit`, since esbuild does not check them.
 import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
+import { webBuildOptions, webWorkerBuildOptions, writeExamplesIndex } from './web-build.mjs';
 
 const production = process.argv.includes('--production');
 const common = { bundle: true, minify: production, sourcemap: !production, logLevel: 'warning' };
@@ -36,6 +37,9 @@ await Promise.all([
   esbuild.build({
     ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/attn.js', external: ['jsdom'],
   }),
+  // The web extension (package.json "browser"): the web worker extension host, no Node (scripts/web-build.mjs).
+  esbuild.build(webBuildOptions({ minify: production, sourcemap: !production })),
+  esbuild.build(webWorkerBuildOptions({ minify: production, sourcemap: !production })),
   esbuild.build({
     ...common, entryPoints: ['webview/panel/main.ts'], outfile: 'dist/webview.js',
     platform: 'browser', format: 'iife', target: 'es2022',
@@ -51,6 +55,9 @@ await Promise.all([
     platform: 'browser', format: 'esm', target: 'es2022',
   }),
 ]);
+
+// The examples' list, for Open Example where the extension's folder cannot be listed (the web).
+writeExamplesIndex();
 
 // The Python package's offline page (python/attention_lens/assets/model-page.html, committed): the
 // model webview's bundle inlined with slots for the package to fill (scripts/python-page.ts).

@@ -13,7 +13,7 @@ import { printable } from './terminal.js';
 export function filesBeside(file: string, read?: string[]): TensorFiles | undefined {
   if (file === '-') return undefined;
   const files = folderFiles(dirname(resolve(file)));
-  return read ? { open: (name) => { read.push(resolve(dirname(resolve(file)), name)); return files.open(name); } } : files;
+  return read ? { ...files, open: (name) => { read.push(resolve(dirname(resolve(file)), name)); return files.open(name); } } : files;
 }
 
 /**

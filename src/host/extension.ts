@@ -21,6 +21,9 @@ import { distScripts, WorkerService } from './workers/service.js';
 import { RunSessions } from './checkpoint-run/sessions.js';
 import { runModelCommand } from './checkpoint-run/run-model-command.js';
 import { NotebookOutputs } from './notebook/open-output.js';
+import { referencedFile } from './panel/reference.js';
+import { Analyst } from './analysis/analyst.js';
+import { folderFiles } from '../core/files/spec-files.js';
 
 const loadedAt = performance.now();
 
@@ -31,7 +34,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   const workers = new WorkerService(distScripts(__dirname));
   const dialogs = new InstalledDialogs();
   // Specs are read and computed in a worker thread: the host's own thread only posts the result.
-  const runner = new AnalysisRunner(workers, (line) => log().warn(line));
+  const runner = new AnalysisRunner(workers, (line) => log().warn(line), new Analyst(undefined, undefined, folderFiles));
   const cache = new AnalysisCache(runner);
   const models = ModelEditorProvider.register(context, workers);
   // Notebook outputs drawn by our renderer: "Open in Attention Lens" shows their weights in the model views.
@@ -44,7 +47,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     showSpec: (uri) => panels.show(uri),
   });
   const panels: PanelManager = new PanelManager({
-    extensionUri: context.extensionUri, cache, timings, dialogs,
+    extensionUri: context.extensionUri, cache, timings, dialogs, referencedFile,
     openModel: (file, open, show) => models.openReference(file, open, show),
     runModel: (spec, show) => runs.open(spec, show),
   });

@@ -2,11 +2,11 @@
 // editor's, the offline page of attn render --html): a random nonce for its one script, text escaped
 // for HTML, the webviews' strict Content-Security-Policy, and the <head> they all start with. The
 // pages themselves are panel-html.ts, model-editor-html.ts and model-page-html.ts.
-import { randomBytes } from 'node:crypto';
-
 /** 32 hex digits from 16 random bytes: always [0-9a-f], so always a valid nonce. */
 export function makeNonce(): string {
-  return randomBytes(16).toString('hex');
+  // Web Crypto: the same on Node 20, in a browser and in VS Code's web worker extension host.
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /** Throws unless `nonce` is at least 16 letters and digits (what makeNonce makes): it is written into the page unescaped. */

@@ -9,6 +9,11 @@ export interface WorkerRequest {
   /** The spec's folder on disk, where the tensor files it names are read; absent for an unsaved spec. */
   folder?: string;
   /**
+   * The tensor files the spec names, already read by the host (the web build, through workspace.fs), by
+   * the name the spec gives: their bytes, or the sentence saying why one was not read. Read from here, not `folder`.
+   */
+  files?: Record<string, Uint8Array | string>;
+  /**
    * 'linalg': the linear-algebra views' numbers only, made from the result the worker kept of this
    * very text when it has one (the spec is then neither read nor computed again).
    */

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { AnalysisCache } from '../../src/host/analysis/cache.js';
 import { AnalysisRunner } from '../../src/host/analysis/runner.js';
 import { Analyst } from '../../src/host/analysis/analyst.js';
+import { folderFiles } from '../../src/core/files/spec-files.js';
 import { EXAMPLES } from './specs.js';
 import { Uri } from './vscode/index.js';
 import { tempDir } from './temp-dir.js';
@@ -23,7 +24,7 @@ export function examplesInTemp(...names: string[]): { folder: string; uris: Uri[
 
 /** The host's analysis cache over an in-place runner; `analyst.reads` counts the specs read and computed. */
 export function countingCache(): { cache: AnalysisCache; analyst: Analyst; runner: AnalysisRunner } {
-  const analyst = new Analyst();
+  const analyst = new Analyst(undefined, undefined, folderFiles);
   const runner = new AnalysisRunner(undefined, () => {}, analyst);
   return { cache: new AnalysisCache(runner), analyst, runner };
 }

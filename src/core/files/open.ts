@@ -1,14 +1,13 @@
 // Opening an attention file: which format (by its first bytes, so a renamed file still opens),
 // which tensors, and the tokens (safetensors' __metadata__.tokens, else a sidecar X.tokens.json
 // beside X.npy / X.npz / X.safetensors, else the caller's, as a spec's "tokens").
-import { attentionFromTensors, type TensorRef } from '../tensors/attention-file.js';
+import { attentionFromTensors } from '../tensors/attention-file.js';
 import type { AttentionSource } from '../tensors/attention-source.js';
-import { isNpy, readNpy } from '../tensors/npy.js';
-import { metadataTokens, readSafetensors } from '../tensors/safetensors.js';
+import { findTensorsIn, type FoundTensors, type NpzReader } from '../tensors/find-tensors.js';
 import { TensorFileError, type ByteSource } from '../tensors/source.js';
 import { fileSource } from './file-source.js';
 import { readBounded } from './read-bounded.js';
-import { checkInflatedTotal, entrySource, isZip, zipEntries } from './zip.js';
+import { checkInflatedTotal, entrySource, zipEntries, type ZipEntry } from './zip.js';
 
 export interface OpenOptions {
   /** Use only this tensor (a safetensors name, or an .npz member without .npy). */
@@ -49,40 +48,15 @@ export function attentionOf(source: ByteSource, options: OpenOptions = {}, path?
 }
 
 /**
- * The tensors of a file, by its first bytes: .npy (one), .npz (its .npy members), else safetensors;
- * `wanted` keeps one by name. `inflated`: the bytes of the chosen deflated members, inflated into memory.
+ * The tensors of a file, by its first bytes: .npy (one), .npz (its .npy members, inflated with node:zlib
+ * under a cap), else safetensors; `wanted` keeps one by name (core/tensors/find-tensors.ts).
  */
-export function findTensors(source: ByteSource, wanted: string | undefined): { tensors: TensorRef[]; tokens?: string[]; inflated?: number } {
-  const head = source.read(0, Math.min(8, source.size));
-  if (isNpy(head)) {
-    // An .npy holds one unnamed array: a name asked of it would otherwise be ignored without a word.
-    if (wanted !== undefined) throw new TensorFileError(`${source.name}: an .npy file holds one unnamed array, so there is no tensor ${JSON.stringify(wanted)} in it; leave out "tensor"`);
-    const t = readNpy(source, 'array');
-    return { tensors: [t] };
-  }
-  if (isZip(head)) {
-    const entries = zipEntries(source).filter((e) => e.name.endsWith('.npy'));
-    const chosen = entries.filter((e) => wanted === undefined || e.name === `${wanted}.npy`);
-    checkInflatedTotal(source.name, chosen);
-    const tensors = chosen
-      .map((e) => {
-        const { source: entry, start } = entrySource(source, e);
-        return readNpy(entry, e.name.slice(0, -4), start);
-      });
-    if (wanted !== undefined && tensors.length === 0) throw notFound(source.name, wanted, entries.map((e) => e.name.slice(0, -4)));
-    const inflated = chosen.reduce((sum, e) => sum + (e.method === 0 ? 0 : e.size), 0);
-    return { tensors, ...(inflated > 0 ? { inflated } : {}) };
-  }
-  const { tensors, metadata } = readSafetensors(source);
-  const chosen = wanted === undefined ? tensors : tensors.filter((t) => t.name === wanted);
-  if (wanted !== undefined && chosen.length === 0) throw notFound(source.name, wanted, tensors.map((t) => t.name));
-  return { tensors: chosen, tokens: metadataTokens(source.name, metadata) };
+export function findTensors(source: ByteSource, wanted: string | undefined): FoundTensors {
+  return findTensorsIn(source, wanted, NPZ);
 }
 
-function notFound(file: string, wanted: string, names: string[]): TensorFileError {
-  const list = names.slice(0, 10).map((n) => JSON.stringify(n)).join(', ');
-  return new TensorFileError(`${file}: no tensor ${JSON.stringify(wanted)}; the file has ${list || 'none'}${names.length > 10 ? `, … (${names.length})` : ''}`);
-}
+/** The .npz reader of a disk: zip members inflated with node:zlib. */
+const NPZ: NpzReader<ZipEntry> = { zipEntries, entrySource, checkInflatedTotal };
 
 /** Where the tokens of the attention file at `path` may be kept beside it: X.tokens.json for X.npy. */
 export function sidecarPath(path: string): string {

@@ -5,21 +5,20 @@ import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { TensorFileError, type ByteSource } from '../tensors/source.js';
 import { fileSource } from './file-source.js';
+import { findTensors } from './open.js';
+import { badFileName } from '../spec/read/file-name.js';
 
 /** Opens a file a spec names; throws TensorFileError with a sentence when it cannot. */
 export interface TensorFiles {
   open(name: string): ByteSource;
+  /**
+   * The tensors of an opened file (findTensors of open.ts): given here rather than imported by the
+   * spec's reader, which stays free of Node (an .npz is inflated with node:zlib) for the web build.
+   */
+  find: typeof findTensors;
 }
 
-/** Why a name a spec gives cannot be a file beside it, or undefined when it can. */
-export function badFileName(name: string): string | undefined {
-  if (name.length === 0) return 'the file name is empty';
-  if (name.length > 1000) return 'the file name is over 1,000 characters';
-  if (name.includes('\0')) return 'the file name holds a NUL character';
-  if (isAbsolute(name) || /^[a-zA-Z]:/.test(name) || name.startsWith('\\') || name.startsWith('/')) return 'give a path relative to the spec\'s folder, not an absolute one';
-  if (name.split(/[\\/]/).includes('..')) return 'the file must be in the spec\'s folder or below it ("..", going up, is not allowed)';
-  return undefined;
-}
+export { badFileName };
 
 /** The real path of `name` in `folder` or below it; throws TensorFileError when it is not there or leads out. */
 export function resolveBeside(folder: string, name: string): string {
@@ -62,5 +61,5 @@ export function checkSidecarBeside(folder: string, real: string): void {
 
 /** Files in `folder` and below it. */
 export function folderFiles(folder: string): TensorFiles {
-  return { open: (name) => fileSource(resolveBeside(folder, name)) };
+  return { open: (name) => fileSource(resolveBeside(folder, name)), find: findTensors };
 }

@@ -4,7 +4,11 @@
 // inflated with node:zlib under a cap on their size, so a zip bomb stops at the cap.
 import { inflateRawSync } from 'node:zlib';
 import { crc32 } from './crc32.js';
+import { isZip } from '../tensors/find-tensors.js';
 import { TensorFileError, memorySource, type ByteSource } from '../tensors/source.js';
+
+/** Zip's signature (an .npz), kept with the bytes-only reading of a file's tensors. */
+export { isZip };
 
 export interface ZipEntry {
   name: string;
@@ -19,10 +23,6 @@ export interface ZipEntry {
 /** Most bytes we inflate into memory, for one entry and for all the entries of one archive read together. */
 export const MAX_INFLATED_BYTES = 512 * 1024 * 1024;
 const MAX_ENTRIES = 65536;
-
-export function isZip(head: Uint8Array): boolean {
-  return head[0] === 0x50 && head[1] === 0x4b && (head[2] === 3 || head[2] === 5);
-}
 
 function dataView(b: Uint8Array): DataView {
   return new DataView(b.buffer, b.byteOffset, b.byteLength);

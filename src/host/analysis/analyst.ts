@@ -11,7 +11,7 @@
 // Analyst, and so does the runner when there is no worker, so both behave alike.
 import { analyze, type Analysis } from '../../core/index.js';
 import type { HeadsHelper, Progress } from '../../core/attention/attention.js';
-import { folderFiles } from '../../core/files/spec-files.js';
+import type { TensorFiles } from '../../core/files/spec-files.js';
 import { wireAnalysis, type WireAnalysis } from '../../core/result/analyze-wire.js';
 import type { AttentionData } from '../../core/result/attention-data.js';
 import { leanData } from '../../core/result/derived.js';
@@ -19,6 +19,7 @@ import { linalgData } from '../../core/result/linalg-data.js';
 import type { LinalgJson } from '../../core/result/linalg-json.js';
 import type { Spec } from '../../core/spec/spec.js';
 import type { WorkerRequest } from '../../protocol/analysis-worker.js';
+import { memoryFiles } from './memory-files.js';
 
 /** Results kept: one per spec open side by side, few enough that the worker's memory stays small. */
 export const KEPT_RESULTS = 4;
@@ -64,8 +65,16 @@ export class Analyst {
   /** Specs read and computed so far; a request answered from a kept result adds none. Counted by the tests. */
   reads = 0;
 
-  /** `helper`: a second thread for half of a big spec's heads (the worker's; none on the host's thread). */
-  constructor(private readonly keptBytes = KEPT_BYTES, private readonly helper?: HeadsHelper) {}
+  /**
+   * `helper`: a second thread for half of a big spec's heads (the worker's; none on the host's thread).
+   * `filesIn`: where a spec's tensor files are opened, given its folder (folderFiles on a disk); without
+   * it a spec that names one is told its folder cannot be read.
+   */
+  constructor(
+    private readonly keptBytes = KEPT_BYTES,
+    private readonly helper?: HeadsHelper,
+    private readonly filesIn?: (folder: string) => TensorFiles,
+  ) {}
 
   /** Bytes of arrays the kept results hold now. */
   get bytesKept(): number {
@@ -75,14 +84,14 @@ export class Analyst {
   /** The answer to one request of the host. */
   answer(request: Omit<WorkerRequest, 'id'>, onProgress?: Progress): WireAnalysis {
     if (request.want === 'linalg') {
-      const linalg = this.linalg(request.text, request.folder);
+      const linalg = this.linalg(request.text, request.folder, request.files);
       return { problems: [], ...(linalg ? { linalg } : {}) };
     }
-    return wireAnalysis(this.read(request.text, request.folder, onProgress));
+    return wireAnalysis(this.read(request.text, request.folder, onProgress, request.files));
   }
 
   /** The linear-algebra views' numbers of a spec: from its kept result if there is one, made once per result. */
-  private linalg(text: string, folder: string | undefined): LinalgJson | undefined {
+  private linalg(text: string, folder: string | undefined, files?: WorkerRequest['files']): LinalgJson | undefined {
     const kept = this.kept.find((k) => k.text === text && k.folder === folder);
     if (kept) {
       if (!kept.spec || !kept.data) return undefined;
@@ -90,7 +99,7 @@ export class Analyst {
       return kept.linalg;
     }
     // Not kept (too big, or let go): read again; kept now if it fits.
-    const a = this.read(text, folder);
+    const a = this.read(text, folder, undefined, files);
     if (!a.spec || !a.data) return undefined;
     const linalg = linalgData(a.spec, a.data);
     if (this.kept[0]?.text === text && this.kept[0].folder === folder) this.kept[0].linalg = linalg;
@@ -98,9 +107,10 @@ export class Analyst {
   }
 
   /** Reads and computes the spec, and keeps its result (in front of the others). */
-  private read(text: string, folder: string | undefined, onProgress?: Progress): Analysis {
+  /** `files`: the spec's tensor files as the host read them (the web), read from there rather than `folder`. */
+  private read(text: string, folder: string | undefined, onProgress?: Progress, files?: WorkerRequest['files']): Analysis {
     this.reads++;
-    const a = analyze(text, { onProgress, helper: this.helper, files: folder !== undefined ? folderFiles(folder) : undefined });
+    const a = analyze(text, { onProgress, helper: this.helper, files: files ? memoryFiles(files) : folder !== undefined ? this.filesIn?.(folder) : undefined });
     const lean = a.spec && a.data ? { spec: a.spec, data: leanData(a.data) } : {};
     const kept: Kept = { text, folder, ...lean, bytes: typedArrayBytes(lean) };
     const others = this.kept.filter((k) => k.text !== text || k.folder !== folder);

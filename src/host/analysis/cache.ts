@@ -6,7 +6,6 @@
 // (hovers, the panel's tokens), and the envelope's header and buffer are what the panel posts, as
 // they are. The last good model of each document is kept too, so hovers keep working while the
 // user is mid-edit.
-import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import type { Progress } from '../../core/attention/attention.js';
 import { failedAnalysis, type WireAnalysis } from '../../core/result/analyze-wire.js';
@@ -39,7 +38,14 @@ export class AnalysisCache {
   private readonly latest = new Map<string, Entry>();
   private readonly lastGood = new Map<string, AttentionData>();
 
-  constructor(private readonly runner: AnalysisRunner) {}
+  /**
+   * `folderOf`: the folder a document's tensor files are read from, given to the runner (by default a
+   * file's folder on disk; the web build gives the spec's URI, where its analyst says it reads none).
+   */
+  constructor(
+    private readonly runner: AnalysisRunner,
+    private readonly folderOf: (document: AnalysedDocument) => string | undefined = diskFolderOf,
+  ) {}
 
   /**
    * The analysis of the document as it is now; requested once per version. Rejects with
@@ -58,7 +64,7 @@ export class AnalysisCache {
    */
   linalg(document: AnalysedDocument): Promise<LinalgJson | undefined> {
     const entry = this.entry(document);
-    entry.linalg ??= this.runner.run(`${document.uri.toString()}#linalg`, entry.text, undefined, folderOf(document), 'linalg')
+    entry.linalg ??= this.runner.run(`${document.uri.toString()}#linalg`, entry.text, undefined, this.folderOf(document), 'linalg')
       .then((a) => a.linalg);
     return entry.linalg;
   }
@@ -87,7 +93,7 @@ export class AnalysisCache {
     if (cached && cached.version === document.version && cached.text === text) return cached;
     const listeners = new Set<Progress>();
     const started = performance.now();
-    const analysis = this.runner.run(key, text, (done, total) => listeners.forEach((l) => l(done, total)), folderOf(document))
+    const analysis = this.runner.run(key, text, (done, total) => listeners.forEach((l) => l(done, total)), this.folderOf(document))
       .then((a): HostAnalysis => {
         const read = withModel(a);
         if (read.data && this.latest.get(key)?.analysis === analysis) this.lastGood.set(key, read.data);
@@ -100,8 +106,18 @@ export class AnalysisCache {
 }
 
 /** Tensor files named by the spec are read from its folder, when it is a file on disk. */
-function folderOf(document: AnalysedDocument): string | undefined {
-  return document.uri.scheme === 'file' ? path.dirname(document.uri.fsPath) : undefined;
+function diskFolderOf(document: AnalysedDocument): string | undefined {
+  return document.uri.scheme === 'file' ? parentFolder(document.uri.fsPath) : undefined;
+}
+
+/** path.dirname of an absolute file path, slash or backslash separated, without node:path (the web build has none). */
+export function parentFolder(fsPath: string): string {
+  // Trailing separators are not a name: "/a/b/" is in "/a", as path.dirname has it.
+  const trimmed = fsPath.replace(/(?<=.)[\\/]+$/, '');
+  const cut = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));
+  if (cut < 0) return '.';
+  // The root keeps its separator: "/a.json" is in "/", "C:\a.json" in "C:\".
+  return trimmed.slice(0, cut === 0 || trimmed[cut - 1] === ':' ? cut + 1 : cut);
 }
 
 /** The envelope with its model read back; a result that does not read back (a bug) is a problem, not a crash. */

@@ -9,7 +9,8 @@ import { failedAnalysis, type WireAnalysis } from '../../core/result/analyze-wir
 import type { Progress } from '../../core/attention/attention.js';
 import type { WorkerReply, WorkerRequest } from '../../protocol/analysis-worker.js';
 import type { Requests } from '../../protocol/requests.js';
-import { WorkerStartError, type Lane, type WorkerService } from '../workers/service.js';
+import type { Lane, LaneOptions } from '../workers/service.js';
+import { WorkerStartError } from '../workers/start-error.js';
 import { Analyst } from './analyst.js';
 
 /** The promise of a request that a newer request for the same document replaced. */
@@ -20,6 +21,14 @@ export class Cancelled extends Error {
 }
 
 type Want = NonNullable<WorkerRequest['want']>;
+
+/** What the runner asks of its lane: the desktop's worker thread (workers/service.ts), or the web's Web Worker. */
+export type AnalysisLane<Reply> = Pick<Lane<Reply>, 'started' | 'notReady' | 'ready' | 'ask' | 'restart' | 'dispose'>;
+
+/** Where the runner gets its lane: the host's WorkerService, or the web build's own. */
+export interface AnalysisLanes {
+  lane<Reply>(job: 'analysis', options: LaneOptions<Reply>): AnalysisLane<Reply>;
+}
 
 interface Job {
   key: string;
@@ -36,7 +45,7 @@ type Answer = Exclude<WorkerReply, { kind: 'progress' }>;
 
 export class AnalysisRunner {
   /** The worker's lane; undefined once it could not start (everything then runs here). */
-  private lane: Lane<Answer> | undefined;
+  private lane: AnalysisLane<Answer> | undefined;
   private current?: Job;
   private readonly queue: Job[] = [];
   private disposed = false;
@@ -45,12 +54,15 @@ export class AnalysisRunner {
 
   /**
    * workers: the host's worker service (its 'analysis' job); undefined runs everything on this
-   * thread, with `inPlace` (a test may pass its own, to count what it reads).
+   * thread, with `inPlace` (a test may pass its own, to count what it reads). `prepare`: what is done
+   * to each request before it is computed, in its turn (the web build reads the spec's tensor files
+   * through workspace.fs, which the analysis cannot call); a job replaced meanwhile is not computed.
    */
   constructor(
-    workers: WorkerService | undefined,
+    workers: AnalysisLanes | undefined,
     private readonly log: (line: string) => void = () => {},
     private readonly inPlace: Analyst = new Analyst(),
+    private readonly prepare?: (request: Omit<WorkerRequest, 'id'>) => Promise<Omit<WorkerRequest, 'id'>>,
   ) {
     this.lane = workers?.lane<Answer>('analysis', {
       receive: (reply, answers) => this.receive(reply as WorkerReply, answers),
@@ -86,6 +98,15 @@ export class AnalysisRunner {
     if (!job) return;
     this.current = job;
     this.jobs++;
+    if (!this.prepare) { this.compute(job); return; }
+    this.prepare(job.request).then(
+      (request) => { if (this.current === job) { job.request = request; this.compute(job); } },
+      (err: unknown) => this.finish(job, () => failedAnalysis(err instanceof Error ? err.message : String(err))),
+    );
+  }
+
+  /** The job computed: in the worker when its lane has one, else here. */
+  private compute(job: Job): void {
     if (this.laneReady()) {
       this.lane!.ask(job.request satisfies Omit<WorkerRequest, 'id'>, { sent: (id) => { job.id = id; } }).then(
         (answer) => this.finish(job, () => (answer.kind === 'done' ? answer.analysis : failedAnalysis(answer.message))),
@@ -102,7 +123,7 @@ export class AnalysisRunner {
 
   /** No worker: compute here, after the current event so the caller's own work goes first. */
   private inPlaceLater(job: Job): void {
-    setImmediate(() => this.finish(job, () => this.inPlace.answer(job.request, job.onProgress)));
+    afterThisEvent(() => this.finish(job, () => this.inPlace.answer(job.request, job.onProgress)));
   }
 
   /** The job's answer, unless it was cancelled meanwhile; then the next job. */
@@ -149,4 +170,10 @@ export class AnalysisRunner {
     this.stopCurrent();
     this.lane?.dispose(new Cancelled());
   }
+}
+
+/** Runs `f` after the current event: setImmediate on Node, a zero timeout where there is none (a web worker). */
+function afterThisEvent(f: () => void): void {
+  if (typeof setImmediate === 'function') setImmediate(f);
+  else setTimeout(f, 0);
 }

@@ -7,6 +7,7 @@ import { parentPort } from 'node:worker_threads';
 import type { WorkerReply, WorkerRequest } from '../../protocol/analysis-worker.js';
 import { Analyst } from './analyst.js';
 import { headsThread } from '../../core/threads/heads-thread.js';
+import { folderFiles } from '../../core/files/spec-files.js';
 
 /** Progress is posted at most this often: enough for a moving line, not a flood of messages. */
 const PROGRESS_EVERY_MS = 100;
@@ -14,7 +15,7 @@ const PROGRESS_EVERY_MS = 100;
 const port = parentPort;
 if (port) {
   // A big spec's heads on both cores: the second thread's bundle is built beside this one (dist/).
-  const analyst = new Analyst(undefined, headsThread(join(__dirname, 'heads-worker.js')));
+  const analyst = new Analyst(undefined, headsThread(join(__dirname, 'heads-worker.js')), folderFiles);
   port.on('message', (request: WorkerRequest) => {
     let last = performance.now();
     const post = (reply: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(reply, transfer);

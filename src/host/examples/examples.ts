@@ -2,7 +2,6 @@
 // writing: in code-server every edit is saved at once, so an edit to an example would be for good.
 // isExampleSpec says whether a spec is one of them (then Apply Learned Weights writes a copy and
 // Export proposes the workspace); examplesCopyFolder says where Open Example puts its copies.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 
 export const EXAMPLES_FOLDER = 'examples';
@@ -16,9 +15,12 @@ export function examplesFolder(extensionUri: vscode.Uri): vscode.Uri {
 
 /** Whether `uri` is a file in the extension's own examples folder (or below it). */
 export function isExampleSpec(uri: vscode.Uri, extensionUri: vscode.Uri): boolean {
-  if (uri.scheme !== 'file' || extensionUri.scheme !== 'file') return false;
-  const rel = path.relative(examplesFolder(extensionUri).fsPath, uri.fsPath);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  if (uri.scheme !== extensionUri.scheme || uri.authority !== extensionUri.authority) return false;
+  // Windows paths compare without case, as path.relative compares them there.
+  const fold = (p: string) => (/^\/[a-zA-Z]:/.test(p) ? p.toLowerCase() : p);
+  const root = fold(examplesFolder(extensionUri).path.replace(/\/+$/, '')) + '/';
+  const path = fold(uri.path);
+  return path.length > root.length && path.startsWith(root) && !path.slice(root.length).split('/').includes('..');
 }
 
 /** The first workspace folder, if one is open. */

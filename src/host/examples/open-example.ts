@@ -22,11 +22,21 @@ export interface ExampleContext {
 /** The examples' folder of model checkpoints (a model example's "model" names a folder below it). */
 export const MODELS_FOLDER = 'models';
 
+/** The list of the examples' files the build writes (scripts/web-build.mjs), beside examples/ in dist/. */
+export const EXAMPLES_INDEX = ['..', 'dist', 'examples.json'] as const;
+
 /** Copies every example spec into `to` that is not there yet, and the models/ folder the model examples run; the names copied. */
 export async function copyExamples(from: vscode.Uri, to: vscode.Uri): Promise<string[]> {
   await vscode.workspace.fs.createDirectory(to);
+  let listing: [string, vscode.FileType][];
+  try {
+    listing = await vscode.workspace.fs.readDirectory(from);
+  } catch {
+    // VS Code for the Web reads an extension's files over HTTP, which lists no folder: the build's list says what is there.
+    return copyListed(from, to);
+  }
   const copied: string[] = [];
-  for (const [name, type] of await vscode.workspace.fs.readDirectory(from)) {
+  for (const [name, type] of listing) {
     if (type === vscode.FileType.Directory && name === MODELS_FOLDER) {
       copied.push(...await copyMissing(vscode.Uri.joinPath(from, name), vscode.Uri.joinPath(to, name), name));
       continue;
@@ -43,6 +53,21 @@ async function copyFile(from: vscode.Uri, to: vscode.Uri): Promise<boolean> {
   if (there) return false;
   await vscode.workspace.fs.writeFile(to, await vscode.workspace.fs.readFile(from));
   return true;
+}
+
+/** Copies the files the examples' index lists (paths below examples/) that `to` lacks; the paths copied. */
+async function copyListed(from: vscode.Uri, to: vscode.Uri): Promise<string[]> {
+  const index: unknown = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(from, ...EXAMPLES_INDEX))));
+  const files = (index as { files?: unknown }).files;
+  if (!Array.isArray(files)) throw new Error('the examples\' list (dist/examples.json) holds no "files"');
+  const copied: string[] = [];
+  for (const path of files) {
+    if (typeof path !== 'string' || path.split('/').some((part) => part === '..' || part === '')) continue;
+    const parts = path.split('/');
+    if (parts.length > 1) await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(to, ...parts.slice(0, -1)));
+    if (await copyFile(vscode.Uri.joinPath(from, ...parts), vscode.Uri.joinPath(to, ...parts))) copied.push(path);
+  }
+  return copied;
 }
 
 /** Copies the files of folder `from` (and its folders) that `to` lacks; their paths below `prefix`. */

@@ -39,11 +39,24 @@ export function exportBytes(format: ExportFormat, data: string): Uint8Array | st
   if (format === 'svg') {
     const body = data.slice(SVG_PROLOG.exec(data)?.[0].length ?? 0);
     if (!/^<svg[\s>]/.test(body) || !/<\/svg>\s*$/.test(body)) return 'the panel did not send an SVG';
-    return Buffer.from(data, 'utf8');
+    return new TextEncoder().encode(data);
   }
   if (!data.startsWith(PNG_PREFIX)) return 'the panel did not send a PNG data URL';
-  const bytes = Buffer.from(data.slice(PNG_PREFIX.length), 'base64');
-  return PNG_SIGNATURE.every((b, i) => bytes[i] === b) ? bytes : 'the panel sent data that is not a PNG';
+  const bytes = base64Bytes(data.slice(PNG_PREFIX.length));
+  return bytes && PNG_SIGNATURE.every((b, i) => bytes[i] === b) ? bytes : 'the panel sent data that is not a PNG';
+}
+
+/** The bytes of base64 text, or undefined when it is not base64 (atob: no Buffer in the web extension host). */
+function base64Bytes(text: string): Uint8Array | undefined {
+  let binary: string;
+  try {
+    binary = atob(text);
+  } catch {
+    return undefined;
+  }
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
 }
 
 /** The message after a successful export; says so when an existing file was replaced. */

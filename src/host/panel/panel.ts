@@ -25,7 +25,7 @@ import { baseName } from '../spec-documents.js';
 import type { PanelInfo, Timings } from './info.js';
 import { FIRST_UPDATE_DELAY_MS } from '../update-delay.js';
 import { panelStory, siblingSpec } from './story.js';
-import { referencedFile, referenceOpenOptions } from './reference.js';
+import { referenceOpenOptions } from './reference-options.js';
 
 export const PANEL_VIEW_TYPE = 'attentionLens.panel';
 
@@ -42,6 +42,11 @@ export interface PanelContext {
   dialogs?: Dialogs;
   /** Opens the model editor on a file a spec references ({ "attention": { "file" } }), beside the spec's editor. */
   openModel?: (file: vscode.Uri, open: OpenOptions, show: { focus: boolean; beside?: vscode.Uri }) => Thenable<unknown>;
+  /**
+   * Where the file a spec references lies (reference.ts on a disk), or a sentence saying why it cannot
+   * be opened: the web build, with no disk, gives its own sentence.
+   */
+  referencedFile: (spec: vscode.Uri, ref: AttentionReference) => vscode.Uri | string;
   /** Opens the model views on the run of a model spec ({ "model", "text" }). */
   runModel?: (spec: vscode.Uri, show: { focus: boolean }) => void;
   /** Opens the spec the story names next (the webview's "Next"), in its editor and in `panel`. */
@@ -248,7 +253,7 @@ export class AttentionPanel implements vscode.Disposable {
    */
   private showReference(document: vscode.TextDocument, version: number, text: string, ref: AttentionReference, problems: PanelProblem[]): void {
     const { line, column } = positionAt(text, ref.span.offset);
-    const file = referencedFile(document.uri, ref);
+    const file = this.context.referencedFile(document.uri, ref);
     if (typeof file === 'string') {
       this.showProblems(version, [{ severity: 'error', path: 'attention.file', line, column, message: file }, ...problems]);
       return;

@@ -9,7 +9,7 @@ import { AttentionPanel, PANEL_VIEW_TYPE, type PanelContext } from './panel.js';
 import { panelOptions } from './webview.js';
 import { isSpecDocument, isSpecUri, SPEC_GLOB } from '../spec-documents.js';
 import type { PanelInfo } from './info.js';
-import { referencedFile, referenceOpenOptions } from './reference.js';
+import { referenceOpenOptions } from './reference-options.js';
 import { readModelSpecText } from '../checkpoint-run/spec-text.js';
 
 const LOCKED_CONTEXT = 'attentionLens.panelLocked';
@@ -94,7 +94,7 @@ export class PanelManager implements vscode.Disposable {
     // A model spec runs in the model views (focused, no panel), as a referenced file opens in them.
     if (model && this.context.runModel) { this.context.runModel(uri, { focus: true }); return true; }
     if (!reference) return false;
-    const file = referencedFile(uri, reference);
+    const file = this.context.referencedFile(uri, reference);
     if (typeof file === 'string') return false; // the panel lists why the file cannot be opened
     await openModel(file, referenceOpenOptions(reference), { focus: true });
     return true;

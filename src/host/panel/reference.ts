@@ -7,7 +7,6 @@ import * as vscode from 'vscode';
 import { checkSidecarBeside, resolveBeside } from '../../core/files/spec-files.js';
 import { TensorFileError } from '../../core/tensors/source.js';
 import type { AttentionReference } from '../../core/spec/read/reference.js';
-import type { OpenOptions } from '../../core/files/open.js';
 
 /** The referenced file's URI, or a sentence saying why it cannot be opened. */
 export function referencedFile(specUri: vscode.Uri, ref: AttentionReference): vscode.Uri | string {
@@ -22,7 +21,4 @@ export function referencedFile(specUri: vscode.Uri, ref: AttentionReference): vs
   }
 }
 
-/** The tensor and tokens the spec names, as the model editor opens the file with them. */
-export function referenceOpenOptions(ref: AttentionReference): OpenOptions {
-  return { ...(ref.tensor !== undefined ? { tensor: ref.tensor } : {}), ...(ref.tokens ? { tokens: [...ref.tokens] } : {}) };
-}
+export { referenceOpenOptions } from './reference-options.js';

@@ -16,6 +16,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { RequestError, Requests } from '../../protocol/requests.js';
+import { WorkerStartError } from './start-error.js';
+
+export { WorkerStartError };
 
 /** The jobs the host runs in worker threads. */
 export const JOB_NAMES = ['analysis', 'scan', 'run'] as const;
@@ -38,10 +41,6 @@ export function distScripts(dist: string): Required<JobScripts> {
   };
 }
 
-/** A worker that could not start (its script missing or broken), or a lane of a disposed service. */
-export class WorkerStartError extends RequestError {
-  override name = 'WorkerStartError';
-}
 
 export interface LaneOptions<Reply> {
   /** Given to every worker the lane starts (a run's shared cancel flag: the same for each). */

@@ -7,7 +7,6 @@ import type { JsonPath } from '../../json/path.js';
 import type { Matrix } from '../../linalg/matrix.js';
 import type { Reader } from './values.js';
 import { decode, ITEM_SIZE, type DType } from '../../tensors/dtype.js';
-import { findTensors } from '../../files/open.js';
 import { TensorFileError } from '../../tensors/source.js';
 import type { TensorFiles } from '../../files/spec-files.js';
 
@@ -78,7 +77,7 @@ function sameFile(name: string): string {
 function load(files: TensorFiles, file: string, tensor: string | undefined, budget: number): Matrix {
   const source = files.open(file);
   try {
-    const { tensors } = findTensors(source, tensor);
+    const { tensors } = files.find(source, tensor);
     if (tensors.length === 0) throw new TensorFileError(`${file}: holds no tensor`);
     if (tensors.length > 1) {
       const names = tensors.slice(0, 8).map((t) => JSON.stringify(t.name)).join(', ');

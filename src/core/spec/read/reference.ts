@@ -6,7 +6,7 @@
 import { childAt, type Node } from '../../json/json-tree.js';
 import { describe, spanOf, type Reader } from './values.js';
 import type { Span } from '../spec.js';
-import { badFileName } from '../../files/spec-files.js';
+import { badFileName } from './file-name.js';
 import { ATTENTION_FILE_NAME } from '../../tensors/attention-file.js';
 
 export interface AttentionReference {

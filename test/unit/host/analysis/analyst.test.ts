@@ -121,7 +121,7 @@ test(`the kept results hold at most KEPT_BYTES of arrays together: four specs ea
     // Once outside the analyst: the matrix kernel's memory grows to this size once and stays, whoever computes.
     assert.ok(analyze(fileSpec('warm', dModel), { files: folderFiles(folder) }).data);
     const before = await held();
-    const analyst = new Analyst();
+    const analyst = new Analyst(undefined, undefined, folderFiles);
     answerAll(analyst, texts, folder);
     const grown = (await held()) - before;
     assert.ok(analyst.bytesKept <= KEPT_BYTES, `the kept results count ${analyst.bytesKept} bytes`);

@@ -5,8 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { AnalysisCache, type AnalysedDocument } from '../../../../src/host/analysis/cache.js';
+import { join, posix, win32 } from 'node:path';
+import { AnalysisCache, parentFolder, type AnalysedDocument } from '../../../../src/host/analysis/cache.js';
 import { AnalysisRunner, Cancelled } from '../../../../src/host/analysis/runner.js';
 import { WorkerService } from '../../../../src/host/workers/service.js';
 import { Analyst } from '../../../../src/host/analysis/analyst.js';
@@ -104,4 +104,9 @@ test('with the worker: one job per version for the result, one for the linear-al
   } finally {
     runner.dispose();
   }
+});
+
+test('a spec\'s folder is found as node:path finds it, on either platform, without node:path', () => {
+  for (const p of ['/a/b/spec.attn.json', '/spec.attn.json', '/a/b/', 'spec.attn.json']) assert.equal(parentFolder(p), posix.dirname(p), p);
+  for (const p of ['C:\\a\\b\\spec.attn.json', 'C:\\spec.attn.json', '\\\\server\\share\\d\\spec.attn.json']) assert.equal(parentFolder(p), win32.dirname(p), p);
 });

@@ -21,6 +21,21 @@ test('an example is a file in <extension>/examples/, nothing else', () => {
   }
 });
 
+test('on the web the extension is no file: an example is still one below its examples folder, by URI', () => {
+  const web = u('https://ext.example.net/attention-lens/0.1.0');
+  assert.equal(isExampleSpec(u('https://ext.example.net/attention-lens/0.1.0/examples/a.attn.json'), web), true);
+  for (const not of ['https://ext.example.net/attention-lens/0.1.0/examplesx/a.attn.json', 'https://other.example.net/attention-lens/0.1.0/examples/a.attn.json',
+    'vscode-vfs://github/attention-lens/0.1.0/examples/a.attn.json', 'https://ext.example.net/attention-lens/0.1.0/examples/']) {
+    assert.equal(isExampleSpec(u(not), web), false, not);
+  }
+});
+
+test('a Windows path is an example whatever the case of its letters, as path.relative has it there', () => {
+  const win = u('file:///c%3A/Users/me/ext');
+  assert.equal(isExampleSpec(u('file:///C%3A/users/ME/ext/Examples/a.attn.json'), win), true);
+  assert.equal(isExampleSpec(u('file:///C%3A/users/ME/ext/Examples2/a.attn.json'), win), false);
+});
+
 test('copies go to the workspace folder, else the extension storage', async () => {
   standIn.documents.setFolders(Uri.file('/ws'));
   assert.equal(examplesCopyFolder(undefined)?.fsPath, '/ws/attention-lens-examples');

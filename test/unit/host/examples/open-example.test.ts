@@ -8,7 +8,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as vscode from 'vscode';
 import { openExample } from '../../../../src/host/examples/open-example.js';
-import { asVscode, standIn, Uri, ViewColumn, window } from '../../../support/vscode/index.js';
+import { asVscode, standIn, Uri, ViewColumn, window, workspace } from '../../../support/vscode/index.js';
 import { examplesInTemp } from '../../../support/host-fixture.js';
 import { EXAMPLES } from '../../../support/specs.js';
 import { ROOT } from '../../../support/paths.js';
@@ -66,4 +66,26 @@ test('with no folder open the copies go into the extension\'s storage', async ()
   const { ctx } = context();
   const copy = await openExample({ ...ctx, globalStorageUri: asVscode(Uri.file(storage)) }, 'mouse-two-contexts.attn.json');
   assert.equal(copy?.fsPath, join(storage, 'examples', 'mouse-two-contexts.attn.json'));
+});
+
+test('where the extension\'s folder cannot be listed (the web reads it over HTTP), the build\'s list says what to copy', async () => {
+  const { folder: ws } = examplesInTemp();
+  standIn.documents.setFolders(Uri.file(ws));
+  const fs = workspace.fs as { readDirectory: (uri: Uri) => Promise<unknown> };
+  const listed = fs.readDirectory;
+  fs.readDirectory = async (uri) => {
+    if (uri.fsPath.startsWith(EXAMPLES)) throw new Error('Unable to read directory (NotSupported)');
+    return listed(uri);
+  };
+  try {
+    const { ctx } = context();
+    const copy = await openExample(ctx, 'mouse-two-contexts.attn.json');
+    const copies = join(ws, 'attention-lens-examples');
+    assert.equal(copy?.fsPath, join(copies, 'mouse-two-contexts.attn.json'));
+    assert.deepEqual(readdirSync(copies).filter((f) => f !== 'models').sort(), readdirSync(EXAMPLES).filter((f) => f.endsWith('.attn.json')).sort());
+    const model = join('models', 'induction-gpt2');
+    for (const f of readdirSync(join(EXAMPLES, model))) assert.ok(readFileSync(join(copies, model, f)).equals(readFileSync(join(EXAMPLES, model, f))), f);
+  } finally {
+    fs.readDirectory = listed;
+  }
 });

@@ -66,6 +66,13 @@ test('png: only a data URL holding real PNG bytes is written', () => {
   assert.match(exportBytes('png', `data:image/png;base64,${Buffer.from('GIF89a not a png').toString('base64')}`) as string, /not a PNG/);
   assert.match(exportBytes('png', 'data:image/png;base64,') as string, /not a PNG/);
   assert.match(exportBytes('png', `data:image/png;base64,${Buffer.from(SVG).toString('base64')}`) as string, /not a PNG/);
+  assert.match(exportBytes('png', 'data:image/png;base64,iVBO$$not base64') as string, /not a PNG/, 'text that is not base64 is a message, not a throw');
+});
+
+test('the bytes written are the same as Node\'s Buffer makes (the web host has no Buffer)', () => {
+  assert.deepEqual([...exportBytes('png', PNG) as Uint8Array], [...Buffer.from(PNG.slice(PNG.indexOf(',') + 1), 'base64')]);
+  const svg = '<svg><text>é → 136</text></svg>';
+  assert.deepEqual([...exportBytes('svg', svg) as Uint8Array], [...Buffer.from(svg, 'utf8')]);
 });
 
 test('the message says when an existing file was replaced', () => {

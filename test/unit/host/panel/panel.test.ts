@@ -18,6 +18,7 @@ import { asVscode, standIn, Uri, ViewColumn, window, workspace, type WebviewPane
 import { countingCache, examplesInTemp, settle, until } from '../../../support/host-fixture.js';
 import { ROOT } from '../../../support/paths.js';
 import { npyFloat32 } from '../../../support/tensor-files.js';
+import { referencedFile } from '../../../../src/host/panel/reference.js';
 
 const EXTENSION = Uri.file(ROOT);
 
@@ -27,7 +28,7 @@ beforeEach(() => standIn.reset());
 function open(name = 'apple-watch-lens.attn.json', ...beside: string[]) {
   const { folder, uris: [uri] } = examplesInTemp(name, ...beside);
   const { cache, analyst } = countingCache();
-  const context: PanelContext = { extensionUri: asVscode(EXTENSION), cache, timings: { activateMs: 0 } };
+  const context: PanelContext = { extensionUri: asVscode(EXTENSION), cache, timings: { activateMs: 0 }, referencedFile };
   const webviewPanel = window.createWebviewPanel(PANEL_VIEW_TYPE, 'Attention', ViewColumn.Two, panelOptions(asVscode(EXTENSION)));
   const panel = new AttentionPanel(asVscode<vscode.WebviewPanel>(webviewPanel), asVscode(uri), context);
   return { folder, uri, panel, page: webviewPanel.webview, webviewPanel, analyst, context };
@@ -297,7 +298,7 @@ test("a spec showing a file's attention: the model editor opens beside the spec;
   const { cache } = countingCache();
   const asked: { file: string; show: unknown }[] = [];
   const context: PanelContext = {
-    extensionUri: asVscode(EXTENSION), cache, timings: { activateMs: 0 },
+    extensionUri: asVscode(EXTENSION), cache, timings: { activateMs: 0 }, referencedFile,
     // VS Code's 'vscode.openWith' rejects when the editor cannot be opened.
     openModel: (file, _open, show) => { asked.push({ file: file.fsPath, show }); return Promise.reject(new Error('the editor could not be opened')); },
   };

@@ -14,11 +14,12 @@ import { asVscode, standIn, Uri, ViewColumn, window, workspace, type WebviewPane
 import { countingCache, examplesInTemp, settle, until } from '../../../support/host-fixture.js';
 import { ROOT } from '../../../support/paths.js';
 import { withGroups } from '../../../support/editor-groups.js';
+import { referencedFile } from '../../../../src/host/panel/reference.js';
 
 beforeEach(() => standIn.reset());
 
 function manager(cache: AnalysisCache): PanelManager {
-  const context: PanelContext = { extensionUri: asVscode(Uri.file(ROOT)), cache, timings: { activateMs: 0 } };
+  const context: PanelContext = { extensionUri: asVscode(Uri.file(ROOT)), cache, timings: { activateMs: 0 }, referencedFile };
   return new PanelManager(context);
 }
 
@@ -191,7 +192,7 @@ test('Show Attention on a spec that references a model file opens the model edit
   const { cache } = countingCache();
   const opened: { file: string; open: unknown; show: unknown }[] = [];
   const context: PanelContext = {
-    extensionUri: asVscode(Uri.file(ROOT)), cache, timings: { activateMs: 0 },
+    extensionUri: asVscode(Uri.file(ROOT)), cache, timings: { activateMs: 0 }, referencedFile,
     openModel: async (file, open, show) => { opened.push({ file: file.fsPath, open, show }); },
   };
   const panels = new PanelManager(context);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { analyze } from '../../../../../src/core/index.js';
 import { folderFiles } from '../../../../../src/core/files/spec-files.js';
 import { memorySource } from '../../../../../src/core/tensors/source.js';
+import { findTensors } from '../../../../../src/core/files/open.js';
 import { MAX_FILE_NUMBERS_TOTAL } from '../../../../../src/core/spec/read/file-ref.js';
 import { npyBytes, npyDict } from '../../../../support/tensor-files.js';
 import { runInChild } from '../../../../support/child.js';
@@ -147,7 +148,7 @@ test('the tensor files of one spec are capped together, from their headers: thre
   const cols = Math.floor(MAX_FILE_NUMBERS_TOTAL / 3 / 3) + 1;
   const bytes = npyBytes(npyDict('<f2', [3, cols]), Buffer.alloc(3 * cols * 2));
   const opened: string[] = [];
-  const files = { open: (name: string) => { opened.push(name); return memorySource(name, bytes); } };
+  const files = { open: (name: string) => { opened.push(name); return memorySource(name, bytes); }, find: findTensors };
   const spec = (heads: unknown[]) => JSON.stringify({ embeddings: { a: [1, 2, 3] }, inputs: [{ tokens: ['a'] }], heads }, null, 2);
   const text = spec([{ wq: { file: 'a.npy' }, wk: { file: 'b.npy' } }, { wq: { file: 'c.npy' }, wk: { file: 'a.npy' } }]);
   const a = analyze(text, { files });

@@ -1,0 +1,64 @@
+// The web extension host's entry (package.json "browser": vscode.dev, github.dev, code-server in a
+// browser): the learner's side of the extension, the spec panel with its views, live diagnostics,
+// hovers, completions, the walkthrough and Open Example, Apply Learned Weights and export. There is no
+// Node here: specs are computed in a Web Worker when the runtime gives one, else on the host's thread
+// between yields (analysis-web.ts); files are read through vscode.workspace.fs. What needs a disk or
+// Node (a model's checkpoint, a Hugging Face cache, the model editor's file reader) says so in one line.
+import * as vscode from 'vscode';
+import { AnalysisCache } from '../analysis/cache.js';
+import { AnalysisRunner } from '../analysis/runner.js';
+import { SpecDiagnostics } from '../spec-editor/diagnostics.js';
+import { registerSpecHovers } from '../spec-editor/hover.js';
+import { registerWeightCompletions } from '../spec-editor/completion.js';
+import { applyLearnedWeights } from '../spec-editor/apply-weights.js';
+import { disposeLog, log } from '../log.js';
+import { PanelManager } from '../panel/panels.js';
+import type { Timings } from '../panel/info.js';
+import { openExample } from '../examples/open-example.js';
+import { InstalledDialogs } from '../dialogs.js';
+import { NOT_ON_THE_WEB, notOnTheWeb } from './not-on-web.js';
+import { webAnalysisLanes } from './analysis-lanes.js';
+import { Analyst } from '../analysis/analyst.js';
+import { filesNotRead } from './no-disk-files.js';
+import { withSpecFiles } from './spec-files.js';
+
+const loadedAt = performance.now();
+
+export function activate(context: vscode.ExtensionContext): { panels: () => unknown; timings: () => Timings } {
+  const timings: Timings = { activateMs: 0 };
+  const dialogs = new InstalledDialogs();
+  // Specs are computed in a Web Worker where the runtime gives one, else here between events.
+  // The tensor files a spec names are read through workspace.fs first (spec-files.ts), then opened from memory.
+  const runner = new AnalysisRunner(webAnalysisLanes(context.extensionUri), (line) => log().warn(line), new Analyst(undefined, undefined, filesNotRead), withSpecFiles);
+  // Every spec's "folder" here is its URI, where spec-files.ts reads beside it.
+  const cache = new AnalysisCache(runner, (document) => document.uri.toString());
+  const panels: PanelManager = new PanelManager({
+    extensionUri: context.extensionUri, cache, timings, dialogs,
+    referencedFile: () => `a model's attention file is read by the model editor, which ${NOT_ON_THE_WEB}`,
+    // Asked on each update of a model spec (focus false) and by the panel's button (focus true): said when asked.
+    runModel: (_spec, show) => { if (show.focus) notOnTheWeb('a model spec runs a checkpoint'); },
+  });
+  context.subscriptions.push(
+    new SpecDiagnostics(cache),
+    registerSpecHovers(cache),
+    registerWeightCompletions(),
+    panels,
+    vscode.commands.registerCommand('attentionLens.show', (uri?: unknown) => panels.show(uri)),
+    vscode.commands.registerCommand('attentionLens.toggleLock', () => panels.toggleLock()),
+    vscode.commands.registerCommand('attentionLens.exportSvg', () => panels.exportPicture('svg')),
+    vscode.commands.registerCommand('attentionLens.exportPng', () => panels.exportPicture('png')),
+    vscode.commands.registerCommand('attentionLens.openExample', (name?: unknown) =>
+      openExample({ extensionUri: context.extensionUri, globalStorageUri: context.globalStorageUri, show: (uri) => panels.show(uri) }, name)),
+    vscode.commands.registerCommand('attentionLens.applyLearnedWeights', (uri?: unknown) => applyLearnedWeights(uri instanceof vscode.Uri ? uri : panels.currentSpec(), context.extensionUri)),
+    vscode.commands.registerCommand('attentionLens.openModel', () => notOnTheWeb('the model editor reads checkpoint files from a disk')),
+    vscode.commands.registerCommand('attentionLens.runModel', () => notOnTheWeb('a model run loads a checkpoint')),
+    vscode.commands.registerCommand('attentionLens.saveHeadAsSpec', () => notOnTheWeb('a head is saved from a model run')),
+    { dispose: () => runner.dispose() },
+    { dispose: disposeLog },
+  );
+  timings.activateMs = performance.now() - loadedAt;
+  log().info(`activated (web) in ${timings.activateMs.toFixed(1)} ms`);
+  return { panels: () => panels.infos(), timings: () => ({ ...timings }) };
+}
+
+export function deactivate(): void {}

@@ -1,0 +1,205 @@
+// The web extension (package.json "browser", dist/web/extension.js) in VS Code's web worker extension
+// host, in a real browser: code-server's workbench loads this folder as the extension under
+// development, and the user setting `remote.extensionKind` gives it the kind `web`, so VS Code runs the
+// browser entry in its web worker extension host (no Node there), as vscode.dev would; Running
+// Extensions must say "web worker". (The payload's `extensionDevelopmentKind`, which @vscode/test-web
+// uses, is not read by this VS Code's web workbench; test-web itself downloads VS Code, which cannot
+// happen here.) Then, with the setting gone, the same workbench runs the desktop's `main` entry in
+// code-server's Node extension host, and the apple-watch lens panel must draw the same arcs and matrix,
+// text for text, in both, with 136 for watch → apple as the desktop test has it. The time from Show
+// Attention to the panel's first paint is printed for both, measured in the same run.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Frame, Page } from 'playwright-core';
+import {
+  launchChromium, makeExampleWorkspace, makeUserDataDir, removeTempDirs, ROOT, startCodeServer, tail, type CodeServer,
+} from '../../scripts/vscode/code-server.mjs';
+import {
+  attentionFrame, chooseView, drawnTexts, hoverMatrixCell, poll, quickOpen, runCommand, waitForState, waitForWorkbench, RESULTS,
+} from './workbench.js';
+
+const SPEC = 'apple-watch-lens.attn.json';
+type Kind = 'web' | 'workspace';
+
+const EXTENSION_ID = 'attention-lens.attention-lens';
+
+/** The workbench URL loading this folder as the extension under development. */
+function devUrl(base: string, folder: string): string {
+  const host = new URL(base).host;
+  const payload = [['extensionDevelopmentPath', `vscode-remote://${host}${ROOT}`]];
+  return `${base}/?${new URLSearchParams({ folder, payload: JSON.stringify(payload) }).toString()}`;
+}
+
+/** The user settings: with `web`, this extension's kind is web, so it runs in the web worker extension host. */
+function writeSettings(userDataDir: string, kind: Kind): void {
+  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({
+    'security.workspace.trust.enabled': false, 'workbench.startupEditor': 'none', 'files.autoSave': 'off',
+    'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false, 'telemetry.telemetryLevel': 'off',
+    ...(kind === 'web' ? { 'remote.extensionKind': { [EXTENSION_ID]: ['web'] } } : {}),
+  }, null, 2));
+}
+
+/** Where Developer: Show Running Extensions says this extension runs ("web worker", or the server's address). */
+async function runningWhere(page: Page): Promise<string> {
+  await runCommand(page, 'Developer: Show Running Extensions');
+  const row = page.locator('.monaco-list-row', { hasText: EXTENSION_ID }).first();
+  await row.waitFor({ timeout: 30_000 });
+  const text = await poll('the extension activated', async () => {
+    const t = await row.innerText();
+    return /Activating/.test(t) ? undefined : t;
+  }, 30_000);
+  await page.keyboard.press('Control+W');
+  return text;
+}
+
+interface Drawn { arcs: string[]; matrix: string[]; tip: string; paintMs: number }
+
+let server: CodeServer | undefined;
+let browser: Browser | undefined;
+const drawn: Partial<Record<Kind, Drawn>> = {};
+
+async function openIn(kind: Kind, workspace: string): Promise<Page> {
+  writeSettings(server!.userDataDir, kind);
+  const page = await browser!.newPage({ viewport: { width: 1500, height: 950 } });
+  await page.goto(devUrl(server!.base, workspace));
+  await waitForWorkbench(page);
+  const where = await runningWhere(page);
+  if (kind === 'web') assert.match(where, /web worker/, `the extension runs in the web worker extension host: ${where}`);
+  else assert.doesNotMatch(where, /web worker/, `the extension runs in the Node extension host: ${where}`);
+  return page;
+}
+
+/** The text of an output channel, shown by Output: Show Output Channels…. */
+async function outputChannel(page: Page, name: string): Promise<string> {
+  // The keyboard back to the workbench from the panel's webview (its tooltip was last hovered).
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+1');
+  await runCommand(page, 'Output: Show Output Channels...');
+  const input = page.locator('.quick-input-widget input[type="text"], .quick-input-widget .quick-input-box input').first();
+  await input.fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+  // The channel's editor fills after it opens: wait for a line with a date, as every log line starts
+  // (the editor draws spaces as no-break spaces).
+  return poll(`the ${name} output`, async () => {
+    const text = (await page.locator('.output-view .view-lines, .part.panel .monaco-editor .view-lines').allInnerTexts()).join('\n');
+    return /\d{4}-\d\d-\d\d\s.*\[info\]/.test(text) ? text.replace(/\u00a0/g, ' ') : undefined;
+  }, 15_000);
+}
+
+/** The notification toasts' text now. */
+async function toasts(page: Page): Promise<string> {
+  return (await page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts()).join('\n');
+}
+
+/** Show Attention on the apple-watch lens: the time to its first paint, its arcs' and matrix's texts, the watch → apple tooltip. */
+async function drawApple(page: Page, kind: Kind): Promise<Drawn> {
+  await quickOpen(page, SPEC);
+  const t0 = Date.now();
+  await runCommand(page, 'Show Attention');
+  const frame: Frame = await attentionFrame(page, 60_000);
+  await waitForState(frame, 'ready', 60_000);
+  await poll('a drawn view (svg) in the panel', () => frame.$('#attention-root svg'), 30_000);
+  const paintMs = Date.now() - t0;
+  await chooseView(frame, 'arcs');
+  const arcs = await poll('the arcs view', async () => (await frame.$('#attention-root [data-view="arcs"], #attention-root svg path')) && drawnTexts(frame));
+  await page.screenshot({ path: path.join(RESULTS, `web-${kind}-arcs.png`) });
+  await chooseView(frame, 'matrix');
+  await poll('the matrix view', () => frame.$('#attention-root svg[data-view="matrix"], #attention-root .cell[data-query]'));
+  const matrix = await drawnTexts(frame);
+  const tip = await hoverMatrixCell(frame, 'tech lens', 3, 2); // input 0: i love apple watch; watch=3, apple=2
+  return { arcs, matrix, tip, paintMs };
+}
+
+describe('the web extension in VS Code\'s web worker extension host', { timeout: 600_000 }, () => {
+  let workspace: string;
+  before(async () => {
+    for (const f of ['dist/web/extension.js', 'dist/web/analysis-worker.js']) assert.ok(fs.existsSync(path.join(ROOT, f)), `${f} is built (node scripts/build.mjs)`);
+    fs.mkdirSync(RESULTS, { recursive: true });
+    workspace = makeExampleWorkspace();
+    server = await startCodeServer({ userDataDir: makeUserDataDir(), logFile: path.join(RESULTS, 'web-server.log') });
+    if (process.env.ATTN_E2E_PIDS) fs.appendFileSync(process.env.ATTN_E2E_PIDS, `${server.pid}\n`);
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => {});
+    await server?.stop();
+    if (!process.env.ATTN_KEEP_TEMP) removeTempDirs();
+    if (server) console.log(`code-server log (tail):\n${tail(server.logFile, 5)}`);
+  });
+
+  it('runs the browser entry in the web worker host: a model run says in one line that it needs the desktop', async () => {
+    const page = await openIn('web', workspace);
+    try {
+      await runCommand(page, 'Run a Model…');
+      const text = await poll('the one-line notice', async () => {
+        const t = await toasts(page);
+        return /not available in VS Code for the Web/.test(t) ? t : undefined;
+      }, 30_000);
+      assert.match(text, /Attention Lens: a model run loads a checkpoint, which is not available in VS Code for the Web yet/);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('draws the apple-watch lens: arcs, matrix and 136 for watch → apple', async () => {
+    const page = await openIn('web', workspace);
+    try {
+      drawn.web = await drawApple(page, 'web');
+      for (const token of ['i', 'love', 'apple', 'watch']) assert.ok(drawn.web.arcs.some((t) => t.toLowerCase() === token), `"${token}" is drawn`);
+      assert.match(drawn.web.tip, /\b136\b/, `tooltip: ${drawn.web.tip}`);
+      // Computed in the nested Web Worker: the log would say "computing on the host" had it not started.
+      const log = await outputChannel(page, 'Attention Lens').catch(async (e: unknown) => {
+        await page.screenshot({ path: path.join(RESULTS, 'web-output-failed.png') });
+        throw e;
+      });
+      assert.match(log, /activated \(web\)/);
+      assert.doesNotMatch(log, /could not start|computing on the host/, log);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('the walkthrough\'s first step opens its example through Open Example, copied by workspace.fs, with its panel', async () => {
+    const page = await openIn('web', workspace);
+    try {
+      await runCommand(page, 'Welcome: Open Walkthrough...');
+      const input = page.locator('.quick-input-widget input[type="text"], .quick-input-widget .quick-input-box input').first();
+      await input.fill('Attention Lens');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Attention Lens' }).first().waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      // The step's own button (the step is a button too, and the step's media says the words in bold).
+      const button = page.locator('.getting-started-step.expanded').getByText('Open the example', { exact: true }).first();
+      await button.waitFor({ timeout: 20_000 });
+      await button.click();
+      const frame = await attentionFrame(page, 60_000, async (f) =>
+        (await f.$eval('#attention-root', (r) => r.getAttribute('data-file-name'))) === 'apple-watch-raw.attn.json');
+      await waitForState(frame, 'ready', 60_000);
+      await poll('watch giving 0.999 of its attention to itself', async () => (await drawnTexts(frame)).some((t) => /0\.999/.test(t)), 30_000);
+      await page.screenshot({ path: path.join(RESULTS, 'web-walkthrough-raw.png') });
+      assert.ok(fs.existsSync(path.join(workspace, 'attention-lens-examples', 'apple-watch-raw.attn.json')), 'the examples were copied into the workspace');
+    } catch (e) {
+      await page.screenshot({ path: path.join(RESULTS, 'web-walkthrough-failed.png') }).catch(() => {});
+      throw e;
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('draws the same texts, number for number, as the desktop entry in the Node extension host', async () => {
+    assert.ok(drawn.web, 'the web host drew first');
+    const page = await openIn('workspace', workspace);
+    try {
+      drawn.workspace = await drawApple(page, 'workspace');
+      assert.deepEqual(drawn.web.arcs, drawn.workspace.arcs);
+      assert.deepEqual(drawn.web.matrix, drawn.workspace.matrix);
+      assert.equal(drawn.web.tip, drawn.workspace.tip);
+      console.log(`timing: Show Attention -> painted apple-watch panel: web worker host ${drawn.web.paintMs} ms, Node host ${drawn.workspace.paintMs} ms`);
+    } finally {
+      await page.close();
+    }
+  });
+});

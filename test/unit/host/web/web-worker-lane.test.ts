@@ -1,0 +1,121 @@
+// The web build's analysis lane (src/host/web/web-worker-lane.ts) under the analysis runner, with the
+// built Web Worker script (dist/web/analysis-worker.js) run as a browser would run it: a classic
+// script in a global scope of its own (a vm context here) with onmessage and postMessage, messages
+// structured-cloned. The numbers are the core's; a script that does not start leaves the runner
+// computing on the host's thread; a cancelled computation ends its worker and a fresh one answers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
+import { AnalysisRunner, Cancelled, type AnalysisLanes } from '../../../../src/host/analysis/runner.js';
+import { WebWorkerLane } from '../../../../src/host/web/web-worker-lane.js';
+import { decodeAttention } from '../../../../src/core/result/wire.js';
+import { analyze } from '../../../../src/core/index.js';
+import { exampleText } from '../../../support/specs.js';
+import { ROOT } from '../../../support/paths.js';
+
+const SCRIPT = join(ROOT, 'dist', 'web', 'analysis-worker.js');
+
+/** Scripts by URL, as blob: URLs would hold them. */
+const scripts = new Map<string, string>();
+const workers: FakeWorker[] = [];
+
+/** A dedicated worker as a browser gives one: its own global scope, messages cloned, events later. */
+class FakeWorker {
+  onmessage: ((e: { data: unknown }) => void) | null = null;
+  onerror: ((e: { message: string; preventDefault(): void }) => void) | null = null;
+  terminated = false;
+  private readonly scope: { onmessage: ((e: { data: unknown }) => void) | null };
+
+  constructor(url: string) {
+    workers.push(this);
+    const post = (data: unknown) => setTimeout(() => { if (!this.terminated) this.onmessage?.({ data: structuredClone(data) }); });
+    this.scope = { onmessage: null };
+    const globals = { postMessage: post, performance, TextEncoder, TextDecoder, console, setTimeout, clearTimeout };
+    setTimeout(() => {
+      try {
+        runInNewContext(scripts.get(url) ?? 'throw new Error("no such script")', Object.assign(this.scope, globals));
+      } catch (e) {
+        this.onerror?.({ message: (e as Error).message, preventDefault() {} });
+      }
+    });
+  }
+
+  postMessage(data: unknown): void {
+    setTimeout(() => { if (!this.terminated) this.scope.onmessage?.({ data: structuredClone(data) }); });
+  }
+
+  terminate(): void { this.terminated = true; }
+}
+
+function withWorkers<T>(f: () => Promise<T>): Promise<T> {
+  const saved = (globalThis as { Worker?: unknown }).Worker;
+  (globalThis as { Worker?: unknown }).Worker = FakeWorker;
+  workers.length = 0;
+  return f().finally(() => { (globalThis as { Worker?: unknown }).Worker = saved; });
+}
+
+const lanesOf = (url: Promise<string>): AnalysisLanes => ({ lane: (_job, options) => new WebWorkerLane(url, options) });
+
+test('the web worker computes what the core computes, off the calling thread', () => withWorkers(async () => {
+  assert.ok(existsSync(SCRIPT), 'npm run test:unit builds dist/ first');
+  scripts.set('blob:analysis', readFileSync(SCRIPT, 'utf8'));
+  const lines: string[] = [];
+  const runner = new AnalysisRunner(lanesOf(Promise.resolve('blob:analysis')), (line) => lines.push(line));
+  try {
+    const text = exampleText('apple-watch-lens.attn.json');
+    const a = await runner.run('doc', text);
+    assert.equal(runner.started, 1, 'in a worker');
+    assert.deepEqual(lines, []);
+    assert.ok(a.wire);
+    const data = decodeAttention(a.wire.header, a.wire.buffer);
+    const core = analyze(text).data!;
+    assert.deepEqual(Array.from(data.inputs[0].heads[0].weights.data), Array.from(core.inputs[0].heads[0].weights.data));
+    assert.deepEqual(Array.from(data.inputs[0].heads[0].scores.data), Array.from(core.inputs[0].heads[0].scores.data));
+    const linalg = await runner.run('doc#linalg', text, undefined, undefined, 'linalg');
+    assert.ok(linalg.linalg, 'the linear-algebra numbers come from the same worker');
+    const broken = await runner.run('doc', '{ "inputs": 3 }');
+    assert.equal(broken.wire, undefined);
+    assert.ok(broken.problems.some((p) => p.severity === 'error'));
+    assert.equal(workers.length, 1);
+  } finally {
+    runner.dispose();
+  }
+}));
+
+test('a worker script that cannot be read, or does not run, leaves the runner computing here', () => withWorkers(async () => {
+  for (const url of [Promise.reject(new Error('no dist/web/analysis-worker.js')), Promise.resolve('blob:missing')]) {
+    const lines: string[] = [];
+    const runner = new AnalysisRunner(lanesOf(url), (line) => lines.push(line));
+    try {
+      const text = exampleText('apple-watch-raw.attn.json');
+      const a = await runner.run('doc', text);
+      assert.ok(a.wire, 'computed in place');
+      assert.deepEqual(Array.from(decodeAttention(a.wire.header, a.wire.buffer).inputs[0].heads[0].weights.data), Array.from(analyze(text).data!.inputs[0].heads[0].weights.data));
+      assert.equal(lines.length, 1);
+      assert.match(lines[0], /analysis worker could not start .*computing on the host/);
+      assert.ok((await runner.run('doc', `${text} `)).wire, 'and later ones too');
+    } finally {
+      runner.dispose();
+    }
+  }
+}));
+
+test('a newer version cancels the computation under way: its worker ends and a fresh one answers', () => withWorkers(async () => {
+  scripts.set('blob:analysis', readFileSync(SCRIPT, 'utf8'));
+  const runner = new AnalysisRunner(lanesOf(Promise.resolve('blob:analysis')));
+  try {
+    const first = runner.run('doc', exampleText('apple-watch-lens.attn.json'));
+    // Once the first request is posted (the worker exists), a newer version of the same document.
+    await new Promise<void>((resolve) => { const wait = () => (workers.length > 0 ? resolve() : setTimeout(wait)); wait(); });
+    const second = runner.run('doc', exampleText('apple-watch-raw.attn.json'));
+    await assert.rejects(first, Cancelled);
+    const a = await second;
+    assert.ok(a.wire);
+    assert.equal(runner.started, 2, 'a fresh worker');
+    assert.equal(workers[0].terminated, true, 'the first one was ended');
+  } finally {
+    runner.dispose();
+  }
+}));
