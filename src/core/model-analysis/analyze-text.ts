@@ -135,7 +135,9 @@ export function analyzeText(m: LoadedModel, tokenizer: Tokenizer, text: string, 
   } else {
     const probes = [norms?.probe, lens?.probe, attribution?.probe, inputs?.probe, clean?.probe].filter((p): p is ForwardProbe => p !== undefined);
     out = forward(c, names, w, ids, { precision: m.precision, onLayer, ...(probes.length ? { probe: together(probes) } : {}) });
-    m.analysisKept = remember ? { prompt: prompt.ids, generated, ids, precision: m.precision, logits: out.logits, attention: out.attention, inputs: inputs!.kept, attribution: attribution! } satisfies BaseRun : undefined;
+    if (remember) m.analysisKept = { prompt: prompt.ids, generated, ids, precision: m.precision, logits: out.logits, attention: out.attention, inputs: inputs!.kept, attribution: attribution! } satisfies BaseRun;
+    // A run of another text lets the kept base go; one of the same text (the norms, the lens) keeps it.
+    else if (m.analysisKept && !sameIds((m.analysisKept as BaseRun).ids, ids)) m.analysisKept = undefined;
   }
   const layerInputs = reusable?.inputs ?? inputs?.kept;
   const next = out.logits.length > 0 ? topNext(out.logits, 5, decode) : [];
@@ -236,7 +238,10 @@ function patching(m: LoadedModel, ids: readonly number[], cleanOutputs: readonly
         precision: m.precision, keepAttention: false, probe: patchProbe(layer, head, c.headDim, cleanOutputs[layer]),
         start: { layer, residual: inputs.kept[layer] }, onLayer,
       });
-      row.push((metric(patched.logits) - mCorrupted) / span);
+      const score = (metric(patched.logits) - mCorrupted) / span;
+      // A span that is a rounding error's size (not 0) would make a score of ±Infinity.
+      if (!Number.isFinite(score)) throw new ModelError(`the text and the text to patch from give logit differences ${mClean} and ${mCorrupted}, too close for patching to measure: choose texts, or target and contrast tokens, that differ more`);
+      row.push(score);
     }
     scores.push(row);
   }

@@ -37,11 +37,7 @@ export function normsProbe(c: ModelConfig, names: ModelNames, w: Weights, n: num
           const written = precision === 'f64'
             ? matmul({ rows: n, cols: D, data: vh as Float64Array }, { rows: D, cols: E, data: wo[h] as Float64Array }).data
             : gemm32(vh as Float32Array, n, D, wo[h] as Float32Array, E, false);
-          for (let j = 0; j < n; j++) {
-            let s = 0;
-            for (let e = j * E; e < (j + 1) * E; e++) s += written[e] * written[e];
-            out[h * n + j] = Math.sqrt(s);
-          }
+          for (let j = 0; j < n; j++) out[h * n + j] = norm2(written, j * E, E);
         }
         // Each number of v W_O finite, their norm can still pass float32's range (and α = 0 times
         // Infinity is NaN): refused, as the run refuses its own overflow.
@@ -55,6 +51,19 @@ export function normsProbe(c: ModelConfig, names: ModelNames, w: Weights, n: num
       },
     },
   };
+}
+
+/** ‖data[at … at + length)‖₂, scaled by the largest entry where the squares would overflow or vanish. */
+function norm2(data: Floats, at: number, length: number): number {
+  let sum = 0;
+  for (let e = at; e < at + length; e++) sum += data[e] * data[e];
+  if (Number.isFinite(sum) && sum > 1e-290) return Math.sqrt(sum);
+  let largest = 0;
+  for (let e = at; e < at + length; e++) largest = Math.max(largest, Math.abs(data[e]));
+  if (largest === 0 || !Number.isFinite(largest)) return largest;
+  let scaled = 0;
+  for (let e = at; e < at + length; e++) scaled += (data[e] / largest) ** 2;
+  return largest * Math.sqrt(scaled);
 }
 
 /** Each head's rows of the output projection, [headDim, dModel] in y = z · W form, in the run's width. */

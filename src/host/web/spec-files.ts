@@ -11,6 +11,9 @@ import type { WorkerRequest } from '../../protocol/analysis-worker.js';
 
 /** The largest tensor file read on the web: it is held in the browser's memory, twice while it is posted. */
 export const MAX_WEB_TENSOR_FILE_BYTES = 64 * 2 ** 20;
+
+/** The most bytes of tensor files read for one spec on the web (a spec may name up to 64 files). */
+export const MAX_WEB_SPEC_FILES_BYTES = 256 * 2 ** 20;
 /** The most files one spec may name (more are problems of their own, not read). */
 export const MAX_NAMED_FILES = 64;
 
@@ -47,7 +50,19 @@ export async function withSpecFiles(request: Request): Promise<Request> {
   if (names.length === 0) return request;
   const folder = vscode.Uri.joinPath(vscode.Uri.parse(request.folder), '..');
   const files: Record<string, Uint8Array | string> = {};
-  for (const name of names) files[name] = await readBeside(folder, name);
+  // Each file within its own limit, and all of a spec's together within MAX_WEB_SPEC_FILES_BYTES.
+  let total = 0;
+  for (const name of names) {
+    const read = total >= MAX_WEB_SPEC_FILES_BYTES ? `${name}: not read, the spec's other files already hold ${mib(total)} of the ${mib(MAX_WEB_SPEC_FILES_BYTES)} VS Code for the Web reads for one spec` : await readBeside(folder, name);
+    if (typeof read !== 'string') {
+      total += read.byteLength;
+      if (total > MAX_WEB_SPEC_FILES_BYTES) {
+        files[name] = `${name}: not read, the spec's files together pass the ${mib(MAX_WEB_SPEC_FILES_BYTES)} VS Code for the Web reads for one spec`;
+        continue;
+      }
+    }
+    files[name] = read;
+  }
   return { ...request, files };
 }
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { parseHeads } from '../../../../src/core/model-analysis/head-list.js';
 
 test('heads are read as L.H counting from 1, and echoed as written', () => {
-  assert.deepEqual(parseHeads('2.1, 1.3', 2, 4), { heads: [{ layer: 1, head: 0 }, { layer: 0, head: 2 }], labels: ['2.1', '1.3'] });
+  assert.deepEqual(parseHeads('2.1, 1.3', 2, 4), { heads: [{ layer: 1, head: 0 }, { layer: 0, head: 2 }], labels: ['2.1', ' 1.3'] });
 });
 
 test('a head outside the model, or not written L.H, is named in the sentence that refuses it', () => {

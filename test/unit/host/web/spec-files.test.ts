@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MAX_WEB_TENSOR_FILE_BYTES, namedFiles, withSpecFiles } from '../../../../src/host/web/spec-files.js';
+import { MAX_WEB_SPEC_FILES_BYTES, MAX_WEB_TENSOR_FILE_BYTES, namedFiles, withSpecFiles } from '../../../../src/host/web/spec-files.js';
 import { filesNotRead } from '../../../../src/host/web/no-disk-files.js';
 import { Analyst } from '../../../../src/host/analysis/analyst.js';
 import { AnalysisRunner } from '../../../../src/host/analysis/runner.js';
@@ -73,4 +73,16 @@ test('a file missing, leading out, a folder, over the limit or an .npz: one sent
     assert.equal(errors[0].path, 'heads[0].wq.file', name);
     assert.match(errors[0].message, message, name);
   }
+});
+
+test('a spec\'s files together are read up to MAX_WEB_SPEC_FILES_BYTES; the one that passes it is a sentence at its "file"', async () => {
+  const folder = tempDir('web-spec-files-total-');
+  const names = ['a', 'b', 'c', 'd', 'e'].map((n) => `${n}.npy`);
+  const each = 60 * 2 ** 20; // within the one-file limit, five of them past the spec's
+  for (const name of names) { writeFileSync(join(folder, name), ''); truncateSync(join(folder, name), each); }
+  const text = JSON.stringify({ heads: names.map((file, i) => ({ name: `h${i}`, wq: { file } })) });
+  const files = (await withSpecFiles({ text, folder: Uri.file(join(folder, 'spec.attn.json')).toString() })).files!;
+  assert.equal(Math.floor(MAX_WEB_SPEC_FILES_BYTES / each), 4);
+  for (const name of names.slice(0, 4)) assert.equal((files[name] as Uint8Array).byteLength, each, name);
+  assert.match(files['e.npy'] as string, /^e\.npy: not read, the spec's files together pass the 256\.0 MiB VS Code for the Web reads for one spec$/);
 });
