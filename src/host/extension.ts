@@ -8,14 +8,13 @@ import { StallMonitor } from './stall-monitor.js';
 import { SpecDiagnostics } from './spec-editor/diagnostics.js';
 import { registerSpecHovers } from './spec-editor/hover.js';
 import { registerWeightCompletions } from './spec-editor/completion.js';
-import { applyLearnedWeights } from './spec-editor/apply-weights.js';
+import { specCommands } from './spec-commands.js';
 import { disposeLog, log } from './log.js';
 import { PanelManager } from './panel/panels.js';
 import { showOnStart } from './panel/start.js';
 import type { AttentionLensApi } from './test-api.js';
 import type { Timings } from './panel/info.js';
 import { ModelEditorProvider } from './model-editor/editor.js';
-import { openExample } from './examples/open-example.js';
 import { InstalledDialogs, proposedDialogs, userDialogs } from './dialogs.js';
 import { distScripts, WorkerService } from './workers/service.js';
 import { RunSessions } from './checkpoint-run/sessions.js';
@@ -60,13 +59,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
     vscode.commands.registerCommand('attentionLens.runModel', () => runModelCommand((uri) => runs.open(uri))),
     vscode.commands.registerCommand('attentionLens.saveHeadAsSpec', () => runs.saveHead()),
     notebooks,
-    vscode.commands.registerCommand('attentionLens.show', (uri?: unknown) => panels.show(uri)),
-    vscode.commands.registerCommand('attentionLens.toggleLock', () => panels.toggleLock()),
-    vscode.commands.registerCommand('attentionLens.exportSvg', () => panels.exportPicture('svg')),
-    vscode.commands.registerCommand('attentionLens.exportPng', () => panels.exportPicture('png')),
-    vscode.commands.registerCommand('attentionLens.openExample', (name?: unknown) =>
-      openExample({ extensionUri: context.extensionUri, globalStorageUri: context.globalStorageUri, show: (uri) => panels.show(uri) }, name)),
-    vscode.commands.registerCommand('attentionLens.applyLearnedWeights', (uri?: unknown) => applyLearnedWeights(uri instanceof vscode.Uri ? uri : panels.currentSpec(), context.extensionUri)),
+    ...specCommands(context, panels),
     { dispose: () => { runner.dispose(); workers.dispose(); stalls.dispose(); } },
     { dispose: disposeLog },
   );

@@ -5,10 +5,8 @@
 // A spec's tensor files are not read here (no disk): each says so at its "file" (no-disk-files.ts).
 import type { WorkerReply, WorkerRequest } from '../../protocol/analysis-worker.js';
 import { Analyst } from '../analysis/analyst.js';
+import { answerRequest } from '../analysis/answer.js';
 import { filesNotRead } from './no-disk-files.js';
-
-/** Progress is posted at most this often: enough for a moving line, not a flood of messages. */
-const PROGRESS_EVERY_MS = 100;
 
 interface WorkerScope {
   onmessage: ((event: { data: WorkerRequest }) => void) | null;
@@ -17,20 +15,4 @@ interface WorkerScope {
 
 const scope = globalThis as unknown as WorkerScope;
 const analyst = new Analyst(undefined, undefined, filesNotRead);
-scope.onmessage = ({ data: request }) => {
-  let last = performance.now();
-  const post = (reply: WorkerReply, transfer: ArrayBuffer[] = []) => scope.postMessage(reply, transfer);
-  try {
-    const analysis = analyst.answer(request, (done, total) => {
-      const now = performance.now();
-      if (now - last < PROGRESS_EVERY_MS || done === total) return;
-      last = now;
-      post({ id: request.id, kind: 'progress', done, total });
-    });
-    post({ id: request.id, kind: 'done', analysis }, analysis.wire ? [analysis.wire.buffer as ArrayBuffer] : []);
-  } catch (err) {
-    post({ id: request.id, kind: 'failed', message: err instanceof Error ? err.message : String(err) });
-  }
-};
-// The first word: the script loaded. The lane counts a worker that errs before it as one that cannot start.
-scope.postMessage({ id: 0, kind: 'progress', done: 0, total: 0 }, []);
+scope.onmessage = ({ data: request }) => answerRequest(analyst, request, (reply, transfer = []) => scope.postMessage(reply, transfer));

@@ -10,11 +10,10 @@ import { AnalysisRunner } from '../analysis/runner.js';
 import { SpecDiagnostics } from '../spec-editor/diagnostics.js';
 import { registerSpecHovers } from '../spec-editor/hover.js';
 import { registerWeightCompletions } from '../spec-editor/completion.js';
-import { applyLearnedWeights } from '../spec-editor/apply-weights.js';
+import { specCommands } from '../spec-commands.js';
 import { disposeLog, log } from '../log.js';
 import { PanelManager } from '../panel/panels.js';
 import type { Timings } from '../panel/info.js';
-import { openExample } from '../examples/open-example.js';
 import { InstalledDialogs } from '../dialogs.js';
 import { NOT_ON_THE_WEB, notOnTheWeb } from './not-on-web.js';
 import { webAnalysisLanes } from './analysis-lanes.js';
@@ -43,13 +42,7 @@ export function activate(context: vscode.ExtensionContext): { panels: () => unkn
     registerSpecHovers(cache),
     registerWeightCompletions(),
     panels,
-    vscode.commands.registerCommand('attentionLens.show', (uri?: unknown) => panels.show(uri)),
-    vscode.commands.registerCommand('attentionLens.toggleLock', () => panels.toggleLock()),
-    vscode.commands.registerCommand('attentionLens.exportSvg', () => panels.exportPicture('svg')),
-    vscode.commands.registerCommand('attentionLens.exportPng', () => panels.exportPicture('png')),
-    vscode.commands.registerCommand('attentionLens.openExample', (name?: unknown) =>
-      openExample({ extensionUri: context.extensionUri, globalStorageUri: context.globalStorageUri, show: (uri) => panels.show(uri) }, name)),
-    vscode.commands.registerCommand('attentionLens.applyLearnedWeights', (uri?: unknown) => applyLearnedWeights(uri instanceof vscode.Uri ? uri : panels.currentSpec(), context.extensionUri)),
+    ...specCommands(context, panels),
     vscode.commands.registerCommand('attentionLens.openModel', () => notOnTheWeb('the model editor reads checkpoint files from a disk')),
     vscode.commands.registerCommand('attentionLens.runModel', () => notOnTheWeb('a model run loads a checkpoint')),
     vscode.commands.registerCommand('attentionLens.saveHeadAsSpec', () => notOnTheWeb('a head is saved from a model run')),
