@@ -71,7 +71,7 @@ export function roundedSum(sum: number): string {
   return String(sum);
 }
 
-function notFinite(a: AttentionSource, layer: number, head: number, i: number, j: number, w: number): TensorFileError {
+function notFinite(a: Pick<AttentionSource, 'file'>, layer: number, head: number, i: number, j: number, w: number): TensorFileError {
   return new TensorFileError(`${a.file}: layer ${layer} head ${head}: the weight of query ${i} on key ${j} is ${w}`);
 }
 
@@ -97,70 +97,89 @@ function allZero(row: Float64Array, n: number): boolean {
   return true;
 }
 
-export function passOverHeads(a: AttentionSource, options: PassOptions = {}): PassResult {
-  const { n } = a;
-  const total = a.layers * a.heads;
-  const from = options.from ?? 0, to = options.to ?? total;
-  if (!(Number.isInteger(from) && Number.isInteger(to) && 0 <= from && from <= to && to <= total)) throw new RangeError(`heads ${from} … ${to} are outside the file's ${total}`);
-  if (options.onLayerMean && (from !== 0 || to !== total)) throw new RangeError('a layer mean needs every head');
-  const side = options.thumb ?? 0;
-  const thumbnails = new Float32Array((to - from) * side * side);
-  const starts = binStarts(n, side);
-  const res = options.picture ?? 0;
-  const pictureStarts = binStarts(n, res);
-  const pooled = new Float32Array(res * res);
-  // A thumbnail pixel's keys (and queries) are whole picture pixels when the picture is the head
-  // itself or a multiple of the thumbnail's side (floor(⌊res·j/n⌋ · side/res) = ⌊side·j/n⌋): then the
-  // thumbnail is pooled from the picture, once per head, not from every weight a second time.
-  // (Only when the picture is smaller than the head: else it is the head, and pooling it costs as much.)
-  const thumbFromPicture = res > 0 && side > 0 && res < n && res % side === 0;
-  const thumbColumn = new Int32Array(thumbFromPicture ? res : 0);
-  for (let x = 0; x < thumbColumn.length; x++) thumbColumn[x] = Math.floor((x * side) / res);
-  const copies = earlierCopies(a.tokens, n);
-  const mean = options.onLayerMean ? new Float64Array(n * n) : undefined;
-  const tolerance = rowTolerance(a.dtype);
-  const scratch = rowScratch(n);
-  const result: PassResult = { stats: [], thumbnails, offRows: 0, firstOff: '', zeroRows: 0, firstZero: '', negatives: 0, firstNegative: '', ...(res > 0 ? { pictures: [] } : {}) };
-  for (let flat = from; flat < to; flat++) {
-    const layer = Math.floor(flat / a.heads), head = flat % a.heads;
-    if (head === 0) mean?.fill(0);
-    const sums = new HeadStatsSum(n, copies);
-    const offset = (flat - from) * side * side;
-    pooled.fill(0);
-    const softmax = options.softmax
-      ? (i: number, row: Float64Array) => {
-        for (let j = 0; j < n; j++) if (!Number.isFinite(row[j]) && row[j] !== -Infinity) throw notFinite(a, layer, head, i, j, row[j]);
-        softmaxInto(row, 0, n, row, 0);
-      }
-      : undefined;
-    forEachRow(a, layer, head, (i, row, terms) => {
-      const sum = sums.addRow(i, row, terms);
-      if (sums.notFinite) throw notFinite(a, layer, head, sums.notFinite.i, sums.notFinite.j, sums.notFinite.w);
-      if (sum === 0 && allZero(row, n)) {
-        if (result.zeroRows++ === 0) result.firstZero = `layer ${layer} head ${head} query ${i}`;
-      } else if (Math.abs(sum - 1) > tolerance && result.offRows++ === 0) result.firstOff = `layer ${layer} head ${head} query ${i} sums to ${roundedSum(sum)}`;
-      // Max-pooling one run of keys at a time: a compare per weight, one store per pixel.
-      if (side > 0 && !thumbFromPicture) poolRow(row, thumbnails, offset + Math.floor((i * side) / n) * side, side, starts);
-      // A picture as big as the head is the head: its row as it is.
-      if (res === n) rowToFloat32(row, 0, n, pooled, i * n);
-      else if (res > 0) poolRow(row, pooled, Math.floor((i * res) / n) * res, res, pictureStarts);
-      if (mean) {
-        const at = i * n;
-        for (let j = 0; j < n; j++) mean[at + j] += row[j];
-      }
-    }, { scratch, ...(softmax ? { transform: softmax } : {}) });
+/** What every head of one pass shares: the shape, the options, and the scratch each head reuses. */
+interface PassShape {
+  file: string; dtype: AttentionSource['dtype']; n: number; tokens?: string[];
+  side: number; res: number; softmax: boolean;
+}
+
+/**
+ * One head of a pass, fed its rows in order (from a file's blocks, or from a forward pass as it
+ * computes them): the statistics, the row checks, the thumbnail and the picture. `addRow` takes
+ * query i's weights (float64) and their entropy terms (rows.ts); `finish` adds the head to `result`.
+ * A pass over a file (passOverHeads) and a run that keeps no n × n make the same numbers from the
+ * same rows.
+ */
+export class HeadPass {
+  private readonly sums: HeadStatsSum;
+  private readonly starts: Int32Array;
+  private readonly pictureStarts: Int32Array;
+  private readonly pooled: Float32Array;
+  private readonly thumbFromPicture: boolean;
+  private readonly thumbColumn: Int32Array;
+  private readonly tolerance: number;
+  private rows = 0;
+
+  /**
+   * `thumbnails` and `offset`: where this head's thumb × thumb thumbnail goes (zeroed here).
+   * `copies`: earlierCopies of the tokens (shared by the heads of a pass).
+   */
+  constructor(private readonly shape: PassShape, readonly layer: number, readonly head: number, private readonly result: PassResult, private readonly offset: number, copies: Int32Array) {
+    const { n, side, res } = shape;
+    this.sums = new HeadStatsSum(n, copies);
+    this.starts = binStarts(n, side);
+    this.pictureStarts = binStarts(n, res);
+    this.pooled = new Float32Array(res * res);
+    // A thumbnail pixel's keys (and queries) are whole picture pixels when the picture is the head
+    // itself or a multiple of the thumbnail's side (floor(⌊res·j/n⌋ · side/res) = ⌊side·j/n⌋): then the
+    // thumbnail is pooled from the picture, once per head, not from every weight a second time.
+    // (Only when the picture is smaller than the head: else it is the head, and pooling it costs as much.)
+    this.thumbFromPicture = res > 0 && side > 0 && res < n && res % side === 0;
+    this.thumbColumn = new Int32Array(this.thumbFromPicture ? res : 0);
+    for (let x = 0; x < this.thumbColumn.length; x++) this.thumbColumn[x] = Math.floor((x * side) / res);
+    this.tolerance = rowTolerance(shape.dtype);
+    result.thumbnails.fill(0, offset, offset + side * side);
+  }
+
+  /** The softmax a file of scores asks for, applied to a row in place (−Infinity allowed, NaN and +Infinity named). */
+  softmaxRow(i: number, row: Float64Array): void {
+    const { n } = this.shape;
+    for (let j = 0; j < n; j++) if (!Number.isFinite(row[j]) && row[j] !== -Infinity) throw notFinite(this.shape, this.layer, this.head, i, j, row[j]);
+    softmaxInto(row, 0, n, row, 0);
+  }
+
+  /** Query i's row (rows come in order, each once). */
+  addRow(i: number, row: Float64Array, terms: Float64Array): void {
+    const { n, side, res } = this.shape, { sums, result, layer, head } = this;
+    const sum = sums.addRow(i, row, terms);
+    if (sums.notFinite) throw notFinite(this.shape, layer, head, sums.notFinite.i, sums.notFinite.j, sums.notFinite.w);
+    if (sum === 0 && allZero(row, n)) {
+      if (result.zeroRows++ === 0) result.firstZero = `layer ${layer} head ${head} query ${i}`;
+    } else if (Math.abs(sum - 1) > this.tolerance && result.offRows++ === 0) result.firstOff = `layer ${layer} head ${head} query ${i} sums to ${roundedSum(sum)}`;
+    // Max-pooling one run of keys at a time: a compare per weight, one store per pixel.
+    if (side > 0 && !this.thumbFromPicture) poolRow(row, result.thumbnails, this.offset + Math.floor((i * side) / n) * side, side, this.starts);
+    // A picture as big as the head is the head: its row as it is.
+    if (res === n) rowToFloat32(row, 0, n, this.pooled, i * n);
+    else if (res > 0) poolRow(row, this.pooled, Math.floor((i * res) / n) * res, res, this.pictureStarts);
+    this.rows++;
+  }
+
+  /** Every row is in: the head's statistics, thumbnail and picture join the result. */
+  finish(): void {
+    const { n, side, res } = this.shape, { sums, result, layer, head, pooled } = this;
+    if (this.rows !== n) throw new RangeError(`layer ${layer} head ${head}: ${this.rows} of ${n} rows were passed`);
     const stats = sums.result(layer, head);
     // One rule with the head and rollout views: no number that is not finite is shown. Finite
     // weights near the largest float (1e308) overflow a sum or a statistic: refused, with where.
     const overflow = STAT_NAMES.find((k) => { const v = stats[k]; return v !== null && !Number.isFinite(v); });
-    if (overflow) throw new TensorFileError(`${a.file}: layer ${layer} head ${head}: its ${overflow} is beyond the largest number (the weights are too large to add up; attention weights are between 0 and 1${options.softmax ? '' : ': were scores saved? apply the softmax'})`);
+    if (overflow) throw new TensorFileError(`${this.shape.file}: layer ${layer} head ${head}: its ${overflow} is beyond the largest number (the weights are too large to add up; attention weights are between 0 and 1${this.shape.softmax ? '' : ': were scores saved? apply the softmax'})`);
     result.stats.push(stats);
-    if (thumbFromPicture) {
+    if (this.thumbFromPicture) {
       for (let y = 0; y < res; y++) {
-        const at = offset + Math.floor((y * side) / res) * side;
+        const at = this.offset + Math.floor((y * side) / res) * side;
         for (let x = 0; x < res; x++) {
-          const k = at + thumbColumn[x], v = pooled[y * res + x];
-          if (v > thumbnails[k]) thumbnails[k] = v;
+          const k = at + this.thumbColumn[x], v = pooled[y * res + x];
+          if (v > result.thumbnails[k]) result.thumbnails[k] = v;
         }
       }
     }
@@ -174,6 +193,42 @@ export function passOverHeads(a: AttentionSource, options: PassOptions = {}): Pa
       if (result.negatives === 0) result.firstNegative = `layer ${layer} head ${head} query ${first.i} key ${first.j} (${first.w})`;
       result.negatives += sums.negatives;
     }
+  }
+}
+
+/** An empty result for `heads` heads of thumb × thumb thumbnails (and pictures when `picture`). */
+export function emptyPass(heads: number, thumb: number, picture = 0): PassResult {
+  return { stats: [], thumbnails: new Float32Array(heads * thumb * thumb), offRows: 0, firstOff: '', zeroRows: 0, firstZero: '', negatives: 0, firstNegative: '', ...(picture > 0 ? { pictures: [] } : {}) };
+}
+
+/** What the HeadPasses of one pass over `a` share (a forward pass that computes rows itself makes one too). */
+export function passShape(a: Pick<AttentionSource, 'file' | 'dtype' | 'n' | 'tokens'>, options: Pick<PassOptions, 'thumb' | 'picture' | 'softmax'>): PassShape {
+  return { file: a.file, dtype: a.dtype, n: a.n, ...(a.tokens ? { tokens: a.tokens } : {}), side: options.thumb ?? 0, res: options.picture ?? 0, softmax: !!options.softmax };
+}
+
+export function passOverHeads(a: AttentionSource, options: PassOptions = {}): PassResult {
+  const { n } = a;
+  const total = a.layers * a.heads;
+  const from = options.from ?? 0, to = options.to ?? total;
+  if (!(Number.isInteger(from) && Number.isInteger(to) && 0 <= from && from <= to && to <= total)) throw new RangeError(`heads ${from} … ${to} are outside the file's ${total}`);
+  if (options.onLayerMean && (from !== 0 || to !== total)) throw new RangeError('a layer mean needs every head');
+  const shape = passShape(a, options);
+  const copies = earlierCopies(a.tokens, n);
+  const mean = options.onLayerMean ? new Float64Array(n * n) : undefined;
+  const scratch = rowScratch(n);
+  const result = emptyPass(to - from, shape.side, shape.res);
+  for (let flat = from; flat < to; flat++) {
+    const layer = Math.floor(flat / a.heads), head = flat % a.heads;
+    if (head === 0) mean?.fill(0);
+    const pass = new HeadPass(shape, layer, head, result, (flat - from) * shape.side * shape.side, copies);
+    forEachRow(a, layer, head, (i, row, terms) => {
+      pass.addRow(i, row, terms);
+      if (mean) {
+        const at = i * n;
+        for (let j = 0; j < n; j++) mean[at + j] += row[j];
+      }
+    }, { scratch, ...(options.softmax ? { transform: (i: number, row: Float64Array) => pass.softmaxRow(i, row) } : {}) });
+    pass.finish();
     options.onHead?.(layer, head, result);
     if (mean && head === a.heads - 1) {
       for (let k = 0; k < mean.length; k++) mean[k] /= a.heads;

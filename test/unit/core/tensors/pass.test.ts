@@ -237,3 +237,26 @@ test('rows of zeros are masked queries, counted apart from rows that look like s
     assert.deepEqual(passWarnings(acc.result()), warnings, `file ${k}: ranges`);
   }
 });
+
+test('a head fed row by row to a HeadPass makes what the pass over the source makes', async () => {
+  const { HeadPass, emptyPass, passShape } = await import('../../../../src/core/tensors/pass.js');
+  const rand = seeded(11);
+  const n = 40, layers = 1, heads = 2;
+  const tokens = Array.from({ length: n }, (_, i) => ['a', 'b', 'c'][i % 3]);
+  const a = memoryAttention(Float32Array.from({ length: layers * heads * n * n }, () => between(rand, 0, 1)), layers, heads, n, tokens);
+  const whole = passOverHeads(a, { thumb: 8, picture: 20 });
+  const shape = passShape(a, { thumb: 8, picture: 20 });
+  const fed = emptyPass(heads, 8, 20);
+  const copies = earlierCopies(a.tokens, n);
+  for (let head = 0; head < heads; head++) {
+    const pass = new HeadPass(shape, 0, head, fed, head * 64, copies);
+    forEachRow(a, 0, head, (i, row, terms) => pass.addRow(i, row, terms));
+    pass.finish();
+  }
+  assert.deepEqual(fed.stats, whole.stats);
+  assert.deepEqual(fed.thumbnails, whole.thumbnails);
+  assert.deepEqual(fed.pictures, whole.pictures);
+  assert.equal(fed.offRows, whole.offRows);
+  const short = new HeadPass(shape, 0, 0, emptyPass(1, 8), 0, copies);
+  assert.throws(() => short.finish(), /0 of 40 rows/);
+});
