@@ -1,0 +1,79 @@
+// A run's attention recomputed from what it kept (qk-store.ts): any rows of any head, on request,
+// from the layer's queries and keys by the very calls the forward pass made (attention/attend32.ts's
+// weightsBlock: the scores on the float32 kernel at depth headDim, the same row softmax, the same
+// mask, softcap and grouped-query head), so a weight is the same float32 bits the dense run holds.
+// Memory is one block of rows (≤ BLOCK_CELLS weights) and the rows asked for.
+import { blockRows, keyRange, weightsBlock, type RowsShape } from '../attention/attend32.js';
+import type { KeyMask } from '../attention/attend.js';
+import { checkRows, type AttentionSource } from '../tensors/attention-source.js';
+import type { QkStore } from './qk-store.js';
+import { SENT_PICTURE_MAX, WHOLE_HEAD_MAX } from './data.js';
+import { MAX_KEPT_PICTURE_BYTES } from './scan.js';
+
+/** What a run's attention is made of, beside its kept q and k: each layer's mask, the divisor, the softcap. */
+export interface QkRun {
+  readonly store: QkStore;
+  /** Per layer: 'causal', a sliding { window }, or 'none' (bidirectional). */
+  readonly masks: readonly KeyMask[];
+  /** The scores' divisor (√headDim unless the config says otherwise). */
+  readonly divisor: number;
+  /** The attention's softcap, when the model has one. */
+  readonly softcap?: number;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * The side of the pictures a run that keeps no n × n makes for every head as it goes: a power of two
+ * ≤ min(n, SENT_PICTURE_MAX), halved until all heads' fit MAX_KEPT_PICTURE_BYTES (512 heads: 256²);
+ * 0 when heads are sent whole (n ≤ WHOLE_HEAD_MAX).
+ */
+export function runPictureSide(layers: number, heads: number, n: number): number {
+  if (n <= WHOLE_HEAD_MAX) return 0;
+  let res = 2 ** Math.floor(Math.log2(Math.min(n, SENT_PICTURE_MAX)));
+  while (res > 1 && layers * heads * res * res > MAX_KEPT_PICTURE_BYTES) res /= 2;
+  return res;
+}
+
+/** Rows first … first + rows − 1 of a head's weights, [rows, n] float32 (zeros on the keys a row does not see). */
+export function qkRows(run: QkRun, layer: number, head: number, first: number, rows: number): Float32Array {
+  const { store, masks } = run, { n, heads, kvHeads, headDim: D, layers } = store.shape;
+  checkRows(layers, heads, n, layer, head, first, rows);
+  const shape: RowsShape = { n, headDim: D, divisor: run.divisor, mask: masks[layer], ...(run.softcap !== undefined ? { softcap: run.softcap } : {}) };
+  const kvHead = Math.floor(head / (heads / kvHeads));
+  const out = new Float32Array(rows * n);
+  const step = blockRows(n);
+  for (let r0 = 0; r0 < rows; r0 += step) {
+    const count = Math.min(step, rows - r0), a0 = first + r0;
+    const { from, to } = keyRange(a0, a0 + count, n, shape.mask);
+    const width = to - from;
+    const q = store.read(layer, 'q', head, a0, count);
+    const keys = store.read(layer, 'k', kvHead, from, width);
+    const weights = weightsBlock(shape, q, count, a0, keys, from, to);
+    for (let r = 0; r < count; r++) out.set(weights.subarray(r * width, (r + 1) * width), (r0 + r) * n + from);
+  }
+  return out;
+}
+
+/** The run's attention as a source (dtype F32): rows computed from q and k when read. `close` lets the store go. */
+export function qkAttention(run: QkRun, options: { file: string; tokens?: string[] }): AttentionSource {
+  const { layers, heads, n } = run.store.shape;
+  if (run.masks.length !== layers) throw new RangeError(`${options.file}: ${run.masks.length} masks for ${layers} layers`);
+  return {
+    file: options.file, dtype: 'F32', layers, heads, n,
+    ...(options.tokens ? { tokens: options.tokens } : {}),
+    head(layer, head, out = new Float64Array(n * n)) {
+      const w = qkRows(run, layer, head, 0, n);
+      for (let k = 0; k < w.length; k++) out[k] = w[k];
+      return out;
+    },
+    rowBytes(layer, head, first, rows) {
+      const w = qkRows(run, layer, head, first, rows);
+      if (LITTLE_ENDIAN) return new Uint8Array(w.buffer, w.byteOffset, w.byteLength);
+      const bytes = new Uint8Array(w.byteLength), view = new DataView(bytes.buffer);
+      for (let k = 0; k < w.length; k++) view.setFloat32(k * 4, w[k], true);
+      return bytes;
+    },
+    close() { run.store.close(); },
+  };
+}
