@@ -640,7 +640,7 @@ function mlp(c: ModelConfig, num: Numeric, w: Weights, l: LayerNames, h: Rows): 
   // A block of rows at a time where the intermediate is large (8,192 tokens of a Llama-1B's 8,192
   // wide gate and up are 256 MB each in float32): every product's cells and every activation are
   // row by row, so the blocks give the same bits as the whole.
-  const step = Math.max(1, Math.floor(MLP_CELLS / Math.max(1, c.ffn)));
+  const step = mlpBlockRows(c);
   if (h.rows <= step) return mlpRows(c, num, w, l, h);
   const out = num.zeros(h.rows * c.dModel);
   for (let r0 = 0; r0 < h.rows; r0 += step) {
@@ -653,6 +653,11 @@ function mlp(c: ModelConfig, num: Numeric, w: Weights, l: LayerNames, h: Rows): 
 
 /** Most intermediate numbers of the MLP at once (per array: 32 MiB in float32). */
 const MLP_CELLS = 2 ** 23;
+
+/** Rows of the MLP computed at once: 1,024 at an intermediate of 8,192. */
+export function mlpBlockRows(c: Pick<ModelConfig, 'ffn'>): number {
+  return Math.max(1, Math.floor(MLP_CELLS / Math.max(1, c.ffn)));
+}
 
 function mlpRows(c: ModelConfig, num: Numeric, w: Weights, l: LayerNames, h: Rows): Rows {
   if (c.block.mlp === 'gelu-new' || c.block.mlp === 'gelu') {
