@@ -4,10 +4,16 @@
 // text costs a forward pass, not a load (and only the positions after the text's unchanged beginning:
 // the kept model reuses its last run's keys and values). A run can be stopped between layers. Kept behind this small interface so the worker's service is
 // tested with a fake engine, and the runner's own API can change without touching the host.
+// A long text's run keeps each layer's q and k instead of every head's n × n (model.ts runPlan:
+// 'auto' unless the engine is told), in a private temporary file past the share it may hold in memory;
+// what needs whole heads (the spec's analyses, heads to ablate, the norms) is refused in a sentence
+// past the dense size, before any pass.
 import type { HeadLens, NextToken, RunResult } from '../../core/checkpoint/types.js';
 import type { AnalysisRequest, Analyses } from '../../core/model-analysis/types.js';
 import { readModelFolder, type ModelFolder } from '../../core/checkpoint-files/model-folder.js';
-import { loadModel, runText, type LoadedModel } from '../../core/checkpoint/model.js';
+import { DEFAULT_RUN_BYTES, denseAttentionBytes, DENSE_ATTENTION_MAX, loadModel, runText, tokenizeFor, type AttentionChoice, type LoadedModel, type RunOptions } from '../../core/checkpoint/model.js';
+import type { QkStoreFactory } from '../../core/model-attention/qk-store.js';
+import { fileQkStore } from '../../core/checkpoint-files/qk-file-store.js';
 import { analyzeText } from '../../core/model-analysis/analyze-text.js';
 import type { Precision } from '../../core/checkpoint/precision.js';
 import { headLens } from '../../core/checkpoint/lens.js';
@@ -45,8 +51,19 @@ function asksMore(a: AnalysisRequest | undefined): a is AnalysisRequest {
     || a.norms === true || a.ablate !== undefined);
 }
 
+/** How the real engine runs: what its runs keep, their budget, where a long run's q and k go. */
+export interface EngineOptions {
+  /** 'dense' or 'qk' for every run; 'auto' (the default): dense up to DENSE_ATTENTION_MAX of n × n, q and k past it. */
+  attention?: AttentionChoice;
+  /** Bytes a run may take (DEFAULT_RUN_BYTES). */
+  budget?: number;
+  /** Where q and k past the memory share go (default: a private temporary file). */
+  qkStore?: QkStoreFactory;
+}
+
 /** The runner of real checkpoints: the folder read (config, weights at their offsets, tokenizer), loaded once and kept. */
-export function realEngine(tokenizerStore?: TokenizerStore): Engine {
+export function realEngine(tokenizerStore?: TokenizerStore, engineOptions: EngineOptions = {}): Engine {
+  const { attention = 'auto', budget = DEFAULT_RUN_BYTES, qkStore = (shape) => fileQkStore(shape) } = engineOptions;
   let loaded: { folderPath: string; folder: ModelFolder; model: LoadedModel; tokenizer: Tokenizer } | undefined;
   let last: { ids: number[]; tokens: string[]; text: string; maxTokens: number | undefined; generate: number | undefined; precision: Precision; logitLens?: NextToken[][][] } | undefined;
   let loadMs = 0;
@@ -76,11 +93,13 @@ export function realEngine(tokenizerStore?: TokenizerStore): Engine {
       // The same tokens run again (the norms switch's run): the logit lens already computed stays theirs.
       const kept = last && last.text === text && last.maxTokens === maxTokens && last.generate === request?.generate && last.precision === precision ? last.logitLens : undefined;
       last = undefined;
-      const options = { ...(maxTokens !== undefined ? { maxTokens } : {}), ...(stopped ? { stopped } : {}) };
+      const options = { budget, ...(maxTokens !== undefined ? { maxTokens } : {}), ...(stopped ? { stopped } : {}) };
       const outside = request?.ablate?.heads.find((h) => !(h.layer >= 0 && h.layer < loaded!.model.config.layers && h.head >= 0 && h.head < loaded!.model.config.heads));
       if (outside) throw new ModelError(`there is no head ${outside.layer + 1}.${outside.head + 1} to ablate in this model of ${loaded.model.config.layers} layers × ${loaded.model.config.heads} heads`);
-      // Asked for more than the pattern: the analyses' run (which reuses no kept keys), all asks in one.
-      const result: EngineRun = asksMore(request) ? analyzeText(loaded.model, loaded.tokenizer, text, request, options) : runText(loaded.model, loaded.tokenizer, text, options);
+      // Asked for more than the pattern: the analyses' run (which reuses no kept keys), all asks in one,
+      // on every head's n × n (refused past the dense size); else the plain run, dense or keeping q and k.
+      if (asksMore(request)) wholeHeadsRefusal(loaded.model, loaded.tokenizer, text, request, { ...options, attention, qkStore });
+      const result: EngineRun = asksMore(request) ? analyzeText(loaded.model, loaded.tokenizer, text, request, options) : runText(loaded.model, loaded.tokenizer, text, { ...options, attention, qkStore });
       result.timings.loadMs = ms;
       last = { ids: result.ids, tokens: result.tokens, text, maxTokens, generate: request?.generate, precision, ...(kept ? { logitLens: kept } : {}) };
       return result;
@@ -102,4 +121,22 @@ export function realEngine(tokenizerStore?: TokenizerStore): Engine {
     },
     close,
   };
+}
+
+/**
+ * Throws the sentence refusing what needs every head's n × n (the spec's analyses, heads to ablate,
+ * the norms) on a text whose plain run would keep q and k instead: past DENSE_ATTENTION_MAX, or when
+ * the engine keeps q and k for every run.
+ */
+function wholeHeadsRefusal(m: LoadedModel, tokenizer: Tokenizer, text: string, request: AnalysisRequest, o: RunOptions & { attention: AttentionChoice }): void {
+  if (o.attention === 'dense') return;
+  // The tokens the plain run of the text would take (the budget's limit is a qk run's past the dense size).
+  const n = tokenizeFor(m, tokenizer, text, o).ids.length + (request.generate ?? 0);
+  if (o.attention === 'auto' && denseAttentionBytes(m.config, n) <= DENSE_ATTENTION_MAX) return;
+  const what = request.ablate ? 'heads to ablate need' : request.norms ? 'the value-weighted norms need' : 'the spec\'s analyses need';
+  let most = Math.floor(Math.sqrt(DENSE_ATTENTION_MAX / denseAttentionBytes(m.config, 1)));
+  while (most > 0 && denseAttentionBytes(m.config, most) > DENSE_ATTENTION_MAX) most--;
+  throw new ModelError(o.attention === 'qk'
+    ? `${what} every head's n × n, and this runner keeps only each layer's queries and keys`
+    : `${what} every head's n × n, which a run of ${n} tokens on this model does not keep (it keeps each layer's queries and keys past ${most} tokens): keep at most ${most} tokens ("maxTokens") to have them`);
 }
