@@ -11,7 +11,7 @@
 import type { HeadLens, NextToken, RunResult } from '../../core/checkpoint/types.js';
 import type { AnalysisRequest, Analyses } from '../../core/model-analysis/types.js';
 import { readModelFolder, type ModelFolder } from '../../core/checkpoint-files/model-folder.js';
-import { DEFAULT_RUN_BYTES, denseAttentionBytes, DENSE_ATTENTION_MAX, loadModel, runText, tokenizeFor, type AttentionChoice, type LoadedModel, type RunOptions } from '../../core/checkpoint/model.js';
+import { DEFAULT_RUN_BYTES, denseAttentionBytes, DENSE_ATTENTION_MAX, loadModel, runBytes, runText, tokenizeFor, type AttentionChoice, type LoadedModel, type RunOptions } from '../../core/checkpoint/model.js';
 import type { QkStoreFactory } from '../../core/model-attention/qk-store.js';
 import { fileQkStore } from '../../core/checkpoint-files/qk-file-store.js';
 import { analyzeText } from '../../core/model-analysis/analyze-text.js';
@@ -98,8 +98,9 @@ export function realEngine(tokenizerStore?: TokenizerStore, engineOptions: Engin
       if (outside) throw new ModelError(`there is no head ${outside.layer + 1}.${outside.head + 1} to ablate in this model of ${loaded.model.config.layers} layers × ${loaded.model.config.heads} heads`);
       // Asked for more than the pattern: the analyses' run (which reuses no kept keys), all asks in one,
       // on every head's n × n (refused past the dense size); else the plain run, dense or keeping q and k.
-      if (asksMore(request)) wholeHeadsRefusal(loaded.model, loaded.tokenizer, text, request, { ...options, attention, qkStore });
-      const result: EngineRun = asksMore(request) ? analyzeText(loaded.model, loaded.tokenizer, text, request, options) : runText(loaded.model, loaded.tokenizer, text, { ...options, attention, qkStore });
+      const choose = chooser(loaded.model, attention, budget);
+      if (asksMore(request)) wholeHeadsRefusal(loaded.model, loaded.tokenizer, text, request, { ...options, attention: choose, qkStore });
+      const result: EngineRun = asksMore(request) ? analyzeText(loaded.model, loaded.tokenizer, text, request, options) : runText(loaded.model, loaded.tokenizer, text, { ...options, attention: choose, qkStore });
       result.timings.loadMs = ms;
       last = { ids: result.ids, tokens: result.tokens, text, maxTokens, generate: request?.generate, precision, ...(kept ? { logitLens: kept } : {}) };
       return result;
@@ -124,19 +125,31 @@ export function realEngine(tokenizerStore?: TokenizerStore, engineOptions: Engin
 }
 
 /**
+ * How a run of n tokens keeps its attention: as the engine was told, or ('auto') every head where the
+ * dense run fits both DENSE_ATTENTION_MAX and the budget (the editor's edits then reuse a kept
+ * prefix, and the analyses have whole heads), else q and k: a dense run refused by the budget is
+ * never the choice when a qk run would fit.
+ */
+function chooser(m: LoadedModel, attention: AttentionChoice, budget: number): (n: number) => 'dense' | 'qk' {
+  if (attention !== 'auto') return () => attention;
+  return (n) => (m.precision === 'f32' && (denseAttentionBytes(m.config, n) > DENSE_ATTENTION_MAX || runBytes(m, n) > budget) ? 'qk' : 'dense');
+}
+
+/**
  * Throws the sentence refusing what needs every head's n × n (the spec's analyses, heads to ablate,
  * the norms) on a text whose plain run would keep q and k instead: past DENSE_ATTENTION_MAX, or when
  * the engine keeps q and k for every run.
  */
-function wholeHeadsRefusal(m: LoadedModel, tokenizer: Tokenizer, text: string, request: AnalysisRequest, o: RunOptions & { attention: AttentionChoice }): void {
-  if (o.attention === 'dense') return;
+function wholeHeadsRefusal(m: LoadedModel, tokenizer: Tokenizer, text: string, request: AnalysisRequest, o: RunOptions & { attention: (n: number) => 'dense' | 'qk' }): void {
   // The tokens the plain run of the text would take (the budget's limit is a qk run's past the dense size).
   const n = tokenizeFor(m, tokenizer, text, o).ids.length + (request.generate ?? 0);
-  if (o.attention === 'auto' && denseAttentionBytes(m.config, n) <= DENSE_ATTENTION_MAX) return;
+  if (o.attention(n) === 'dense') return;
+  const always = o.attention(1) === 'qk';
   const what = request.ablate ? 'heads to ablate need' : request.norms ? 'the value-weighted norms need' : 'the spec\'s analyses need';
-  let most = Math.floor(Math.sqrt(DENSE_ATTENTION_MAX / denseAttentionBytes(m.config, 1)));
-  while (most > 0 && denseAttentionBytes(m.config, most) > DENSE_ATTENTION_MAX) most--;
-  throw new ModelError(o.attention === 'qk'
+  // The most tokens a run keeps whole (the plan is dense up to a length, then q and k).
+  let most = 0;
+  for (let step = 2 ** 20; step >= 1; step /= 2) if (most + step < n && o.attention(most + step) === 'dense') most += step;
+  throw new ModelError(always
     ? `${what} every head's n × n, and this runner keeps only each layer's queries and keys`
     : `${what} every head's n × n, which a run of ${n} tokens on this model does not keep (it keeps each layer's queries and keys past ${most} tokens): keep at most ${most} tokens ("maxTokens") to have them`);
 }

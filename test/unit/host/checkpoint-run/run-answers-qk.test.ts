@@ -176,7 +176,7 @@ test('the norms of a run that keeps q and k are refused in one sentence saying w
   answers.close();
 });
 
-test('a short run stays dense; past the dense size heads to ablate and the norms are refused in a sentence, before any pass', () => {
+test('a short run stays dense, a longer one over the budget keeps q and k; past the dense size heads to ablate and the norms are refused in a sentence, before any pass', () => {
   const engine = realEngine();
   const short = engine.run(folder, TEXT.slice(0, 100));
   assert.equal(short.qk, undefined);
@@ -184,12 +184,21 @@ test('a short run stays dense; past the dense size heads to ablate and the norms
   // 6,000 tokens: 2 layers × 4 heads × 6,000² float32 is over the 1 GiB a run keeps whole.
   const long = TEXT.repeat(20);
   const ablate = { heads: [{ layer: 0, head: 1 }], labels: ['1.2'], mode: 'zero' as const };
-  assert.throws(() => engine.run(folder, long, undefined, undefined, undefined, { ablate }),
-    /^ModelError: heads to ablate need every head's n × n, which a run of 6000 tokens on this model does not keep \(it keeps each layer's queries and keys past 5792 tokens\): keep at most 5792 tokens \("maxTokens"\) to have them$/);
+  let said = '';
+  assert.throws(() => engine.run(folder, long, undefined, undefined, undefined, { ablate }), (e: Error) => { said = e.message; return e.name === 'ModelError'; });
+  const m = /^heads to ablate need every head's n × n, which a run of 6000 tokens on this model does not keep \(it keeps each layer's queries and keys past (\d+) tokens\): keep at most (\d+) tokens \("maxTokens"\) to have them$/.exec(said);
+  assert.ok(m && m[1] === m[2], said);
+  // The dense size: within the budget's 3 GiB (under the 1 GiB of whole heads, which 5,792 tokens reach).
+  assert.ok(Number(m[1]) > 1000 && Number(m[1]) <= 5792, said);
   assert.throws(() => engine.run(folder, long, undefined, undefined, undefined, { norms: true }), /^ModelError: the value-weighted norms need every head's n × n/);
   // The same text cut to the dense size runs with them.
   assert.equal(engine.run(folder, long, 200, undefined, undefined, { ablate }).analyses?.ablation !== undefined, true);
   engine.close();
+  // A dense run over the budget is never the choice where q and k fit: 100 tokens run whole in 4 MiB, 300 keep q and k.
+  const tight = realEngine(undefined, { budget: 4 * 2 ** 20 });
+  assert.equal(tight.run(folder, TEXT.slice(0, 100)).qk, undefined);
+  assert.equal(tight.run(folder, TEXT).qk?.pass.stats.length, 8);
+  tight.close();
   const qkOnly = realEngine(undefined, { attention: 'qk' });
   assert.throws(() => qkOnly.run(folder, TEXT.slice(0, 50), undefined, undefined, undefined, { ablate }), /this runner keeps only each layer's queries and keys$/);
   qkOnly.close();
