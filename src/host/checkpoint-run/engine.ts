@@ -55,7 +55,7 @@ function asksMore(a: AnalysisRequest | undefined): a is AnalysisRequest {
 export interface EngineOptions {
   /** 'dense' or 'qk' for every run; 'auto' (the default): dense up to DENSE_ATTENTION_MAX of n × n, q and k past it. */
   attention?: AttentionChoice;
-  /** Bytes a run may take (DEFAULT_RUN_BYTES). */
+  /** Bytes a run may take (default: keptRunBudget of the model). */
   budget?: number;
   /** Where q and k past the memory share go (default: a private temporary file). */
   qkStore?: QkStoreFactory;
@@ -63,7 +63,7 @@ export interface EngineOptions {
 
 /** The runner of real checkpoints: the folder read (config, weights at their offsets, tokenizer), loaded once and kept. */
 export function realEngine(tokenizerStore?: TokenizerStore, engineOptions: EngineOptions = {}): Engine {
-  const { attention = 'auto', budget = DEFAULT_RUN_BYTES, qkStore = (shape) => fileQkStore(shape) } = engineOptions;
+  const { attention = 'auto', qkStore = (shape) => fileQkStore(shape) } = engineOptions;
   let loaded: { folderPath: string; folder: ModelFolder; model: LoadedModel; tokenizer: Tokenizer } | undefined;
   let last: { ids: number[]; tokens: string[]; text: string; maxTokens: number | undefined; generate: number | undefined; precision: Precision; logitLens?: NextToken[][][] } | undefined;
   let loadMs = 0;
@@ -93,6 +93,7 @@ export function realEngine(tokenizerStore?: TokenizerStore, engineOptions: Engin
       // The same tokens run again (the norms switch's run): the logit lens already computed stays theirs.
       const kept = last && last.text === text && last.maxTokens === maxTokens && last.generate === request?.generate && last.precision === precision ? last.logitLens : undefined;
       last = undefined;
+      const budget = engineOptions.budget ?? keptRunBudget(loaded.model);
       const options = { budget, ...(maxTokens !== undefined ? { maxTokens } : {}), ...(stopped ? { stopped } : {}) };
       const outside = request?.ablate?.heads.find((h) => !(h.layer >= 0 && h.layer < loaded!.model.config.layers && h.head >= 0 && h.head < loaded!.model.config.heads));
       if (outside) throw new ModelError(`there is no head ${outside.layer + 1}.${outside.head + 1} to ablate in this model of ${loaded.model.config.layers} layers × ${loaded.model.config.heads} heads`);
@@ -122,6 +123,20 @@ export function realEngine(tokenizerStore?: TokenizerStore, engineOptions: Engin
     },
     close,
   };
+}
+
+/** What a run of the editor's may take beside the weights it keeps loaded. */
+export const RUN_SHARE = 1.5 * 2 ** 30;
+
+/**
+ * The budget of a run of a kept model: DEFAULT_RUN_BYTES, or its weights as stored and RUN_SHARE when
+ * that is more. The editor holds the weights between runs (they are resident whatever the run), so
+ * a model of more than 1.5 GB of weights (a Llama-3.2-1B: 2.47 GB in BF16) keeps 1.5 GiB for the run's
+ * own memory instead of the little the default leaves it (8,192 tokens keeping q and k in a file
+ * were estimated at 3.1 GB, over the 3 GiB default); smaller models keep the default.
+ */
+export function keptRunBudget(m: Pick<LoadedModel, 'elements'>): number {
+  return Math.max(DEFAULT_RUN_BYTES, m.elements.bytes.total + RUN_SHARE);
 }
 
 /**

@@ -13,7 +13,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunAnswers } from '../../../../src/host/checkpoint-run/run-answers.js';
-import { realEngine, type Engine } from '../../../../src/host/checkpoint-run/engine.js';
+import { keptRunBudget, realEngine, RUN_SHARE, type Engine } from '../../../../src/host/checkpoint-run/engine.js';
+import { DEFAULT_RUN_BYTES, type LoadedModel } from '../../../../src/core/checkpoint/model.js';
 import { layersAttention } from '../../../../src/core/tensors/attention-source.js';
 import { passOverHeads, type PassResult } from '../../../../src/core/tensors/pass.js';
 import type { RunReport, RunRequest, RunResponse } from '../../../../src/protocol/checkpoint-run.js';
@@ -202,4 +203,11 @@ test('a short run stays dense, a longer one over the budget keeps q and k; past 
   const qkOnly = realEngine(undefined, { attention: 'qk' });
   assert.throws(() => qkOnly.run(folder, TEXT.slice(0, 50), undefined, undefined, undefined, { ablate }), /this runner keeps only each layer's queries and keys$/);
   qkOnly.close();
+});
+
+test('a run of a kept model may take its weights and 1.5 GiB, or the default budget when that is more', () => {
+  const budgetOf = (total: number) => keptRunBudget({ elements: { bytes: { total } } } as Pick<LoadedModel, 'elements'>);
+  assert.equal(budgetOf(500e6), DEFAULT_RUN_BYTES);
+  assert.equal(budgetOf(2.47e9), 2.47e9 + RUN_SHARE);
+  assert.equal(RUN_SHARE, 1.5 * 2 ** 30);
 });
