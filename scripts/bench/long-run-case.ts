@@ -6,11 +6,11 @@
 // waits for its stdin to close (the parent reads its high-water mark meanwhile).
 import { join } from 'node:path';
 import { readModelFolder } from '../../src/core/checkpoint-files/model-folder.js';
-import { DEFAULT_RUN_BYTES, loadModel, mostTokens } from '../../src/core/checkpoint/model.js';
+import { loadModel, mostTokens } from '../../src/core/checkpoint/model.js';
 import { installProductHelper } from '../../src/core/kernels/product-helper.js';
 import { MAX_WINDOW_CELLS } from '../../src/core/model-attention/data.js';
 import { kernelThreads } from '../../src/core/threads/kernel-thread.js';
-import { realEngine } from '../../src/host/checkpoint-run/engine.js';
+import { keptRunBudget, realEngine } from '../../src/host/checkpoint-run/engine.js';
 import { headRanges } from '../../src/host/model-editor/scan.js';
 import { RunAnswers } from '../../src/host/checkpoint-run/run-answers.js';
 import type { RunReport, RunRequest, RunResponse } from '../../src/protocol/checkpoint-run.js';
@@ -19,12 +19,12 @@ import { longText, type CaseRequest, type CaseResult } from './long-run.js';
 
 type Without<T> = T extends unknown ? Omit<T, 'id'> : never;
 
-/** The most tokens today's budget lets a dense run of the kept model in `dir` take. */
+/** The most tokens the editor's budget lets a dense run of the kept model in `dir` take. */
 function mostDense(dir: string): number {
   const folder = readModelFolder(dir);
   try {
     const model = loadModel(folder.configText, folder.tensors, { keep: true, where: folder.where });
-    return mostTokens(model, DEFAULT_RUN_BYTES);
+    return mostTokens(model, keptRunBudget(model));
   } finally {
     folder.close();
   }

@@ -9,7 +9,7 @@
 // asks, in its ranges) after the forward ends, then opening a head (its 'picture', the first exact
 // 'window', and a 'tile' where the build has tiles). The cases: 8,192 tokens with the run keeping
 // q and k ('qk'), beside today's dense path (every head's n × n kept) at 4,096 tokens — refused on
-// this shape by today's budget, said so — and at the most tokens today's budget lets a dense run
+// this shape by the budget, said so — and at the most tokens the editor's budget lets a dense run
 // take. Goals: peak ≤ the weights as stored + 1.5 GB, grid ≤ 2 s, head ≤ 300 ms. --quick: 2 layers
 // (a folder of its own), to try it out. Figures, not assertions: the machine is shared and noisy.
 import { spawn } from 'node:child_process';
