@@ -64,6 +64,7 @@ export class RunAnswers {
           if (ablate && (!ablated || !run.analyses?.ablation)) throw new Error('the model run did not ablate the heads asked for');
           const file = ablated ? 'the ablated run' : 'the run';
           const qk = ablated ? undefined : run.qk;
+          if (ablated) run.qk?.source.close(); // the views read the ablated run's heads; the run's q and k are not read
           this.last = { file, attention: ablated ?? run.attention, heads: run.model.heads, n: run.ids.length, tokens: run.tokens, note, ...(qk ? { qk: qk.source } : {}) };
           let shape: ModelShape;
           if (qk) {
