@@ -86,7 +86,8 @@ export class RunAnswers {
             ...(attribution ? { attribution } : {}), ...(patching ? { patching } : {}), ...(generated ? { generated } : {}),
             ...(ablate && ablation ? { ablation } : {}),
           };
-          return { response: { id: r.id, ok: true, run: { model, ids, pieces, tokens, next, ...guesses, timings, reused: run.reused ?? 0, shape, ...analyses } }, transfer: [] };
+          const whole = qk ? { wholeHeads: wholeHeadsNote(ids.length) } : {};
+          return { response: { id: r.id, ok: true, run: { model, ids, pieces, tokens, next, ...guesses, timings, reused: run.reused ?? 0, shape, ...analyses, ...whole } }, transfer: [] };
         }
         case 'logitLens': {
           if (!this.last) throw new Error('no run yet');
@@ -178,6 +179,11 @@ interface Kept { pass: PassResult; thumb: number }
 /** Why a run that kept q and k has no value-weighted norms, in one sentence. */
 function normsRefusal(n: number): string {
   return `the value-weighted norms are every head's n × n, which this run of ${n} tokens does not keep (it keeps each layer's queries and keys): switch the norms off, or run fewer tokens ("maxTokens") to see them`;
+}
+
+/** What a run that kept q and k cannot do, in one sentence (the session says it when heads are switched off). */
+function wholeHeadsNote(n: number): string {
+  return `this run of ${n} tokens keeps each layer's queries and keys, not every head's n × n, so heads cannot be ablated nor their norms shown: run fewer tokens ("maxTokens") for them`;
 }
 
 /** The source with `note` among its notes (the warnings the views show). */

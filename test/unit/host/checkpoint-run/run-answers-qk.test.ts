@@ -63,6 +63,9 @@ test('a run that keeps q and k answers every read of the views as the dense run 
   const askDense = asker(dense), askQk = asker(qk);
   const d = runOf(askDense), q = runOf(askQk);
   assert.equal(q.ids.length, 300);
+  // The session is told why heads cannot be ablated on it (and it ignores the toggle, saying so).
+  assert.match(q.wholeHeads ?? '', /^this run of 300 tokens keeps each layer's queries and keys, not every head's n × n, so heads cannot be ablated nor their norms shown/);
+  assert.equal(d.wholeHeads, undefined);
   assert.deepEqual(q.ids, d.ids);
   assert.deepEqual(q.next, d.next);
   const shape: ModelShape = q.shape;
