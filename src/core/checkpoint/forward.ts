@@ -227,15 +227,16 @@ function qkPass(c: ModelConfig, n: number, o: QkOptions): QkPassing {
         },
         onBlock(head, r0, rows, from, to, weights) {
           const width = to - from;
+          // row and terms are all zeros outside the block's keys: each row sets them and clears them.
           for (let r = 0; r < rows; r++) {
-            row.fill(0);
-            terms.fill(0);
             for (let j = 0, at = r * width; j < width; j++) {
               const v = weights[at + j];
               row[from + j] = v;
               terms[from + j] = entropyTerm(v);
             }
             pass!.addRow(r0 + r, row, terms);
+            row.fill(0, from, to);
+            terms.fill(0, from, to);
           }
           if (r0 + rows === n) pass!.finish();
         },
