@@ -35,6 +35,12 @@
 // dynamic RoPE's frequencies depend on the run's length: a kept run rotated by others is not reused,
 // nor one computed in the other precision. A bidirectional model neither reuses nor keeps: there
 // every position reads every other, so an edit at the end changes every row.
+//
+// With attention 'qk' (a long text: model.ts runPlan), no head's n × n is kept: each layer's q (after
+// any q norm and RoPE) and k go to a store (memory, or a file the caller injects), each head is
+// computed a block of rows at a time (attend32.ts) and every row is fed to the head's HeadPass
+// (stats, thumbnail, picture) and dropped, so the run returns the pass and what qk-source.ts needs to
+// recompute any row, the same bits. The MLP's intermediate is a block of rows at a time in any mode.
 import { attendEach, type KeyMask } from '../attention/attend.js';
 import { attendEach32 } from '../attention/attend32.js';
 import { gemmStored } from '../kernels/gemm32.js';
