@@ -39,7 +39,9 @@ export interface Attend32Input {
    * Each block of a head's rows as it is done: queries first + r0 … first + r0 + rows − 1 over keys
    * from … to − 1 ([rows, to − from]; every other key's weight is 0); valid only during the call.
    */
-  readonly onBlock?: (head: number, r0: number, rows: number, from: number, to: number, weights: Float32Array) => void;
+  readonly onBlock?: (head: number, r0: number, rows: number, from: number, to: number, weights: Float32Array, scales?: Float64Array) => void;
+  /** Hand onBlock each row's softmax max and sum too ([rows × 2] float64, softmaxRow's): a window of keys is then exact alone (rowWeight). */
+  readonly scales?: boolean;
   /** Each head's own queries [n − first, headDim] and its key/value head's keys [n, headDim], as the scores use them. */
   readonly onHeadInputs?: (head: number, q: Float32Array, keys: Float32Array | undefined) => void;
 }
@@ -65,11 +67,25 @@ export interface RowsShape {
  * at depth headDim, each row's softmax (softmaxRow). The forward pass and a source that recomputes
  * rows from kept q and k both call this, so a weight is the same bits whichever asks.
  */
-export function weightsBlock(s: RowsShape, q: Float32Array, rows: number, a0: number, keys: Float32Array, from: number, to: number): Float32Array {
+export function weightsBlock(s: RowsShape, q: Float32Array, rows: number, a0: number, keys: Float32Array, from: number, to: number, scales?: Float64Array): Float32Array {
   const width = to - from;
   const weights = gemm32(q, rows, s.headDim, keys, width, true);
-  for (let r = 0; r < rows; r++) softmaxRow(weights, r * width, a0 + r, s.n, s.divisor, s.mask, s.softcap, from, width);
+  for (let r = 0; r < rows; r++) softmaxRow(weights, r * width, a0 + r, s.n, s.divisor, s.mask, s.softcap, from, width, scales, 2 * r);
   return weights;
+}
+
+/** The scaled (and capped) score of a raw q · k, as softmaxRow computes it. */
+export function scaledScore(score: number, divisor: number, cap: number | undefined): number {
+  return cap === undefined ? score / divisor : cap * Math.tanh(score / divisor / cap);
+}
+
+/**
+ * One weight from its raw score and its row's max and sum (softmaxRow's `scales`): exp(s − max) / sum,
+ * the very float64 expression softmaxRow rounds, so a window of keys needs no other key's exp. A row
+ * that sees no key (max −∞) is 0; the caller leaves hidden keys 0.
+ */
+export function rowWeight(score: number, divisor: number, cap: number | undefined, max: number, sum: number): number {
+  return max === -Infinity ? 0 : Math.exp(scaledScore(score, divisor, cap) - max) / sum;
 }
 
 /** Rows of a head per block at n keys: ≥ 1, ≤ BLOCK_CELLS weights. */
@@ -103,11 +119,12 @@ export function attendEach32(input: Attend32Input): Float32Array {
       const count = Math.min(step, rows - r0);
       const { from, to } = keyRange(first + r0, first + r0 + count, n, mask);
       const width = to - from;
-      const weights = weightsBlock(shape, q.subarray(r0 * D, (r0 + count) * D), count, first + r0, keys.subarray(from * D, to * D), from, to);
+      const scales = input.scales ? new Float64Array(2 * count) : undefined;
+      const weights = weightsBlock(shape, q.subarray(r0 * D, (r0 + count) * D), count, first + r0, keys.subarray(from * D, to * D), from, to, scales);
       const mixed = gemm32(weights, count, width, values.subarray(from * D, to * D), D, false);
       for (let r = 0; r < count; r++) out.set(mixed.subarray(r * D, (r + 1) * D), (r0 + r) * H * D + h * D);
       if (whole) for (let r = 0; r < count; r++) whole.set(weights.subarray(r * width, (r + 1) * width), (r0 + r) * n + from);
-      input.onBlock?.(h, r0, count, from, to, weights);
+      input.onBlock?.(h, r0, count, from, to, weights, scales);
     }
     if (whole) input.onHead!(h, whole);
   }
@@ -126,9 +143,10 @@ function columns(m: Float32Array, rows: number, stride: number, from: number, wi
  * width − 1 of n (all n by default); the keys lo…hi it sees scaled (and capped), their max subtracted
  * before exp, each divided by the sum; hidden keys 0. A row whose every visible score is −∞ is all
  * zeros; a NaN or +∞ score makes the row NaN, which the forward pass's check of its results then
- * reports. The keys i sees must lie within the row's.
+ * reports. The keys i sees must lie within the row's. With `scales`, the row's max and sum (float64)
+ * go to scales[at2], scales[at2 + 1] (−∞ and 0 for a row that sees no key).
  */
-export function softmaxRow(w: Float32Array, at: number, i: number, n: number, divisor: number, mask: KeyMask, cap: number | undefined, offset = 0, width = n - offset): void {
+export function softmaxRow(w: Float32Array, at: number, i: number, n: number, divisor: number, mask: KeyMask, cap: number | undefined, offset = 0, width = n - offset, scales?: Float64Array, at2 = 0): void {
   const lo = typeof mask === 'object' ? Math.max(0, i - mask.window + 1) : 0;
   const hi = mask === 'none' ? n - 1 : Math.min(i, n - 1);
   if (lo < offset || hi >= offset + width) throw new RangeError(`softmax: query ${i} sees keys ${lo} … ${hi}, outside the row's ${offset} … ${offset + width - 1}`);
@@ -138,16 +156,18 @@ export function softmaxRow(w: Float32Array, at: number, i: number, n: number, di
   const e = scratch(hi - lo + 1);
   let max = -Infinity;
   for (let j = lo; j <= hi; j++) {
-    const s = cap === undefined ? w[base + j] / divisor : cap * Math.tanh(w[base + j] / divisor / cap);
+    const s = scaledScore(w[base + j], divisor, cap);
     e[j - lo] = s;
     if (s > max || s !== s) max = s;
   }
   if (max === -Infinity) {
     w.fill(0, at, end);
+    if (scales) { scales[at2] = -Infinity; scales[at2 + 1] = 0; }
     return;
   }
   let sum = 0;
   for (let j = 0; j <= hi - lo; j++) sum += e[j] = Math.exp(e[j] - max);
+  if (scales) { scales[at2] = max; scales[at2 + 1] = sum; }
   w.fill(0, at, base + lo);
   for (let j = lo; j <= hi; j++) w[base + j] = e[j - lo] / sum;
   w.fill(0, base + hi + 1, end);

@@ -35,6 +35,12 @@
 // dynamic RoPE's frequencies depend on the run's length: a kept run rotated by others is not reused,
 // nor one computed in the other precision. A bidirectional model neither reuses nor keeps: there
 // every position reads every other, so an edit at the end changes every row.
+//
+// With attention 'qk' (a long text: model.ts runPlan), no head's n × n is kept: each layer's q (after
+// any q norm and RoPE) and k go to a store (memory, or a file the caller injects), each head is
+// computed a block of rows at a time (attend32.ts) and every row is fed to the head's HeadPass
+// (stats, thumbnail, picture) and dropped, so the run returns the pass and what qk-source.ts needs to
+// recompute any row, the same bits. The MLP's intermediate is a block of rows at a time in any mode.
 import { attendEach, type KeyMask } from '../attention/attend.js';
 import { attendEach32 } from '../attention/attend32.js';
 import { gemmStored } from '../kernels/gemm32.js';
@@ -199,7 +205,7 @@ interface QkPassing {
 /** What attend hands a 'qk' run: each head's inputs to keep and each row block to pass. */
 interface QkHooks {
   onHeadInputs(head: number, q: Float32Array, keys: Float32Array | undefined): void;
-  onBlock(head: number, r0: number, rows: number, from: number, to: number, weights: Float32Array): void;
+  onBlock(head: number, r0: number, rows: number, from: number, to: number, weights: Float32Array, scales?: Float64Array): void;
 }
 
 function qkPass(c: ModelConfig, n: number, o: QkOptions): QkPassing {
@@ -214,7 +220,9 @@ function qkPass(c: ModelConfig, n: number, o: QkOptions): QkPassing {
   const result = emptyPass(c.layers * H, thumb, picture);
   const row = new Float64Array(n), terms = new Float64Array(n);
   const masks = Array.from({ length: c.layers }, (_, layer) => maskOf(c, layer));
-  const run: QkRun = { store, masks, divisor: c.scoreDivisor ?? Math.sqrt(c.headDim), ...(c.softcap?.attention !== undefined ? { softcap: c.softcap.attention } : {}) };
+  // Each row's softmax max and sum (16 bytes a row: 67 MB at 8,192 tokens of 512 heads), so a window of keys is exact alone.
+  const scales = Array.from({ length: c.layers * H }, () => new Float64Array(2 * n));
+  const run: QkRun = { store, masks, scales, divisor: c.scoreDivisor ?? Math.sqrt(c.headDim), ...(c.softcap?.attention !== undefined ? { softcap: c.softcap.attention } : {}) };
   return {
     store,
     layer(layer) {
@@ -225,8 +233,9 @@ function qkPass(c: ModelConfig, n: number, o: QkOptions): QkPassing {
           if (keys) store.write(layer, 'k', Math.floor(head / group), keys);
           pass = new HeadPass(passing, layer, head, result, (layer * H + head) * thumb * thumb, copies);
         },
-        onBlock(head, r0, rows, from, to, weights) {
+        onBlock(head, r0, rows, from, to, weights, rowScales) {
           const width = to - from;
+          scales[layer * H + head].set(rowScales!, 2 * r0);
           // row and terms are all zeros outside the block's keys: each row sets them and clears them.
           for (let r = 0; r < rows; r++) {
             for (let j = 0, at = r * width; j < width; j++) {
@@ -602,7 +611,7 @@ function attend(c: ModelConfig, index: number, q: Rows, k: Rows, v: Rows, first:
           onHead?.(head, weights);
         },
       } : {}),
-      ...(qk ? { onHeadInputs: qk.onHeadInputs, onBlock: qk.onBlock } : {}),
+      ...(qk ? { onHeadInputs: qk.onHeadInputs, onBlock: qk.onBlock, scales: true } : {}),
     });
     return { rows: q.rows, cols: c.heads * c.headDim, data };
   }

@@ -3,7 +3,8 @@
 // weightsBlock: the scores on the float32 kernel at depth headDim, the same row softmax, the same
 // mask, softcap and grouped-query head), so a weight is the same float32 bits the dense run holds.
 // Memory is one block of rows (≤ BLOCK_CELLS weights) and the rows asked for.
-import { blockRows, keyRange, weightsBlock, type RowsShape } from '../attention/attend32.js';
+import { blockRows, keyRange, rowWeight, weightsBlock, type RowsShape } from '../attention/attend32.js';
+import { gemm32 } from '../kernels/gemm32.js';
 import type { KeyMask } from '../attention/attend.js';
 import { checkRows, type AttentionSource } from '../tensors/attention-source.js';
 import type { QkStore } from './qk-store.js';
@@ -19,6 +20,8 @@ export interface QkRun {
   readonly divisor: number;
   /** The attention's softcap, when the model has one. */
   readonly softcap?: number;
+  /** Per head (layer-major), each row's softmax max and sum, [n × 2] float64: what makes qkWindow exact without the row's other keys. */
+  readonly scales?: readonly Float64Array[];
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -51,6 +54,40 @@ export function qkRows(run: QkRun, layer: number, head: number, first: number, r
     const keys = store.read(layer, 'k', kvHead, from, width);
     const weights = weightsBlock(shape, q, count, a0, keys, from, to);
     for (let r = 0; r < count; r++) out.set(weights.subarray(r * width, (r + 1) * width), (r0 + r) * n + from);
+  }
+  return out;
+}
+
+/**
+ * The weights of queries i0 … i0 + rows − 1 on keys j0 … j0 + cols − 1 of a head, [rows, cols]
+ * float32 (a window, or a tile's cells): with the run's row scales, only those keys' scores are
+ * computed (the kernel at depth headDim, each cell the same bits whatever the columns) and each
+ * weight is rowWeight's exp(s − max) / sum, softmaxRow's own expression; without them, the rows whole.
+ */
+export function qkWindow(run: QkRun, layer: number, head: number, i0: number, rows: number, j0: number, cols: number): Float32Array {
+  const { store, masks } = run, { n, heads, kvHeads, headDim: D, layers } = store.shape;
+  checkRows(layers, heads, n, layer, head, i0, rows);
+  if (!(Number.isInteger(j0) && Number.isInteger(cols) && j0 >= 0 && cols >= 0 && j0 + cols <= n)) throw new RangeError(`keys ${j0} … ${j0 + cols - 1} are outside the ${n} keys`);
+  const out = new Float32Array(rows * cols);
+  const scales = run.scales?.[layer * heads + head];
+  if (!scales) {
+    const whole = qkRows(run, layer, head, i0, rows);
+    for (let r = 0; r < rows; r++) out.set(whole.subarray(r * n + j0, r * n + j0 + cols), r * cols);
+    return out;
+  }
+  if (rows === 0 || cols === 0) return out;
+  const mask = masks[layer], kvHead = Math.floor(head / (heads / kvHeads));
+  const step = Math.max(1, Math.floor(2 ** 22 / cols));
+  const keys = store.read(layer, 'k', kvHead, j0, cols);
+  for (let r0 = 0; r0 < rows; r0 += step) {
+    const count = Math.min(step, rows - r0);
+    const scores = gemm32(store.read(layer, 'q', head, i0 + r0, count), count, D, keys, cols, true);
+    for (let r = 0; r < count; r++) {
+      const i = i0 + r0 + r, max = scales[2 * i], sum = scales[2 * i + 1];
+      const { from, to } = keyRange(i, i + 1, n, mask);
+      const lo = Math.max(from, j0), hi = Math.min(to, j0 + cols);
+      for (let j = lo; j < hi; j++) out[(r0 + r) * cols + j - j0] = rowWeight(scores[r * cols + j - j0], run.divisor, run.softcap, max, sum);
+    }
   }
   return out;
 }

@@ -3,14 +3,15 @@
 // encoder): the same logits; every row range of every head read from the kept q and k (qkAttention's
 // rowBytes, ranges that start and end anywhere) the same bytes as the dense run's; and the pass the
 // forward made as it went the same statistics, thumbnails and pictures as passOverHeads gives over
-// the dense attention and over the qk source. The store is let go when the pass fails.
+// the dense attention and over the qk source; a window of keys computed from the rows' softmax max
+// and sum alone (qkWindow) the same bits as the rows cut. The store is let go when the pass fails.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forward } from '../../../../src/core/checkpoint/forward.js';
 import { ModelError } from '../../../../src/core/checkpoint/error.js';
 import { layersAttention } from '../../../../src/core/tensors/attention-source.js';
 import { passOverHeads } from '../../../../src/core/tensors/pass.js';
-import { qkAttention, runPictureSide } from '../../../../src/core/model-attention/qk-source.js';
+import { qkAttention, qkWindow, runPictureSide } from '../../../../src/core/model-attention/qk-source.js';
 import { memoryQkStore, qkBytes, type QkShape } from '../../../../src/core/model-attention/qk-store.js';
 import { thumbOf } from '../../../../src/core/model-attention/scan.js';
 import { QK_SHAPES, qkIds, qkModel } from '../../../support/qk-models.js';
@@ -39,6 +40,16 @@ for (const [name, config] of Object.entries(QK_SHAPES)) {
       }
     }
     assert.deepEqual(source.head(1, 1), want.head(1, 1));
+    // A window of keys from the rows' scales alone: the same bits as the rows cut.
+    for (const [i0, rows, j0, cols] of [[0, N, 0, N], [500, 64, 0, 64], [700, 300, 650, 100], [1000, 24, 1000, 24], [3, 2, 900, 124], [100, 0, 5, 5]]) {
+      for (const [layer, head] of [[0, 0], [c.layers - 1, c.heads - 1]]) {
+        const rowsCut = new Float32Array(new Uint8Array(want.rowBytes(layer, head, i0, rows)).buffer);
+        const cut = new Float32Array(rows * cols);
+        for (let r = 0; r < rows; r++) cut.set(rowsCut.subarray(r * N + j0, r * N + j0 + cols), r * cols);
+        assert.deepEqual(qkWindow(run.qk.run, layer, head, i0, rows, j0, cols), cut, `layer ${layer} head ${head} window ${i0} + ${rows} × ${j0} + ${cols}`);
+      }
+    }
+    assert.throws(() => qkWindow(run.qk!.run, 0, 0, 0, 1, N - 2, 3), /outside the 1024 keys/);
     const { thumb, picture } = run.qk;
     assert.equal(thumb, thumbOf({ layers: c.layers, heads: c.heads, n: N }).thumb);
     assert.equal(picture, 512);
