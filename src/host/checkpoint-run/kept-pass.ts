@@ -37,11 +37,16 @@ export function keptRange(pass: PassResult, total: number, thumb: number, from: 
   const counts = from === 0
     ? { offRows: pass.offRows, firstOff: pass.firstOff, zeroRows: pass.zeroRows, firstZero: pass.firstZero, negatives: pass.negatives, firstNegative: pass.firstNegative }
     : { offRows: 0, firstOff: '', zeroRows: 0, firstZero: '', negatives: 0, firstNegative: '' };
+  // Any other list the pass keeps a head at a time (one entry per head, in the order of stats) is cut to the range too.
+  const perHead = Object.fromEntries(Object.entries(pass).filter(([k, v]) => !CUT.has(k) && Array.isArray(v) && v.length === total).map(([k, v]) => [k, (v as unknown[]).slice(from, to)]));
   return {
-    stats: pass.stats.slice(from, to), thumbnails: pass.thumbnails.slice(from * thumb * thumb, to * thumb * thumb), ...counts,
+    ...perHead, stats: pass.stats.slice(from, to), thumbnails: pass.thumbnails.slice(from * thumb * thumb, to * thumb * thumb), ...counts,
     ...(pass.pictures ? { pictures: pass.pictures.slice(from, to).map(copyPicture) } : {}),
   };
 }
+
+/** The pass's fields keptRange cuts by name. */
+const CUT = new Set(['stats', 'thumbnails', 'pictures']);
 
 /** The kept picture of a head (a copy), or undefined when the run kept none (heads small enough to send whole). */
 export function keptPicture(pass: PassResult, heads: number, layer: number, head: number): HeadPicture | undefined {
