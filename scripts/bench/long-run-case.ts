@@ -44,7 +44,7 @@ function runCase(request: CaseRequest): CaseResult {
     if (!r.ok) throw new Error((r as { error: string }).error);
     return r as RunResponse & { ok: true };
   };
-  const label = request.attention === 'most-dense' ? 'dense (most today)' : request.attention;
+  const label = request.attention === 'most-dense' ? 'dense (most the budget allows)' : request.attention;
   const t0 = performance.now();
   const first = ask({ op: 'run', folder: request.dir, text: longText(tokens), maxTokens: tokens });
   const runMs = performance.now() - t0;
