@@ -1,6 +1,7 @@
 // Heads shaped like a long context's, for the map's tests: causal, a sink on the first token (and
 // optionally a second one), weight on the last few tokens, and a few far "needle" links; stored as
 // F16 (codes) or F32 in memory, read through the same reader a file on disk has.
+import { writeFileSync } from 'node:fs';
 import { attentionFromTensors } from '../../src/core/tensors/attention-file.js';
 import type { AttentionSource } from '../../src/core/tensors/attention-source.js';
 import { memorySource } from '../../src/core/tensors/source.js';
@@ -30,8 +31,8 @@ export function longRow(i: number, n: number, seed: number, out: Float64Array, s
   return out;
 }
 
-/** layers × heads heads of n tokens (each its own seed) as a source of F16 codes or F32 values. */
-export function longAttention(layers: number, heads: number, n: number, dtype: 'F16' | 'F32', sink2?: number, tokens?: string[]): AttentionSource {
+/** layers × heads heads of n tokens (each its own seed): their F16 codes or F32 values, as bytes. */
+export function longBytes(layers: number, heads: number, n: number, dtype: 'F16' | 'F32', sink2?: number): Uint8Array {
   const count = layers * heads * n * n;
   const values = dtype === 'F16' ? new Uint16Array(count) : new Float32Array(count);
   const row = new Float64Array(n);
@@ -42,6 +43,20 @@ export function longAttention(layers: number, heads: number, n: number, dtype: '
       for (let j = 0; j < n; j++) values[at + j] = dtype === 'F16' ? f16bits(row[j]) : row[j];
     }
   }
-  const bytes = new Uint8Array(values.buffer);
+  return new Uint8Array(values.buffer);
+}
+
+/** The heads of longBytes as a source read as a file is. */
+export function longAttention(layers: number, heads: number, n: number, dtype: 'F16' | 'F32', sink2?: number, tokens?: string[]): AttentionSource {
+  const bytes = longBytes(layers, heads, n, dtype, sink2);
   return attentionFromTensors('long.safetensors', [{ name: 'attention', dtype, shape: [layers, heads, n, n], source: memorySource('long.safetensors', bytes), offset: 0 }], tokens, () => {});
+}
+
+/** Writes the heads of longBytes as a one-tensor .safetensors file. */
+export function writeLongFile(path: string, layers: number, heads: number, n: number, dtype: 'F16' | 'F32', sink2?: number): void {
+  const bytes = longBytes(layers, heads, n, dtype, sink2);
+  const header = Buffer.from(JSON.stringify({ attention: { dtype, shape: [layers, heads, n, n], data_offsets: [0, bytes.length] } }));
+  const size = Buffer.alloc(8);
+  size.writeBigUInt64LE(BigInt(header.length));
+  writeFileSync(path, Buffer.concat([size, header, bytes]));
 }
