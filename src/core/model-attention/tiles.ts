@@ -7,8 +7,8 @@
 // of their own, pooled over the same row blocks, so the colour scale of the rest is its own.
 // A block's max starts at 0 (weights are ≥ 0; a negative weight, already warned of, is drawn as 0).
 import type { AttentionSource } from '../tensors/attention-source.js';
-import { decode, ITEM_SIZE } from '../tensors/dtype.js';
-import { forEachRow } from '../tensors/rows.js';
+import { ITEM_SIZE } from '../tensors/dtype.js';
+import { decodeWeights, forEachRow } from '../tensors/rows.js';
 import { levelSide, mapLevels, type MapPart } from '../tensors/pyramid.js';
 import { findSinks, MAX_SINKS } from '../tensors/sinks.js';
 import { TensorFileError } from '../tensors/source.js';
@@ -74,6 +74,13 @@ export function headMapProblem(m: unknown, n: number): string | undefined {
   if (!Array.isArray(sinks) || sinks.length > MAX_SINKS || sinks.some((k, s) => !isWhole(k) || k >= n || (s > 0 && k <= sinks[s - 1]))) return `a map whose sinks are not at most ${MAX_SINKS} sorted keys`;
   const scale = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && x >= 0;
   return scale(map.max) && scale(map.sinkMax) ? undefined : 'a map whose maxima are not finite numbers ≥ 0';
+}
+
+/** A tile of zeros (clipped, no sink columns): a head whose scan has not reached it yet. */
+export function blankTile(n: number, level: number, i0: number, j0: number, rows: number, cols: number): HeadTile {
+  refuse(n, level, i0, j0, rows, cols);
+  ({ rows, cols } = clipTile(n, level, i0, j0, rows, cols));
+  return { level, i0, j0, rows, cols, max: new Float32Array(rows * cols), sum: new Float32Array(rows * cols) };
 }
 
 /** The tile from a kept pyramid, or undefined when its level is deeper than the pyramid keeps. */
@@ -173,10 +180,10 @@ export function tileFromSource(a: AttentionSource, layer: number, head: number, 
       const sinkBlocks = sinks.map((k) => a.columnBytes!(layer, head, first, count, k, 1));
       for (let r = 0; r < count; r++) {
         const i = first + r;
-        decode(a.dtype, block.subarray(r * keys * item, (r + 1) * keys * item), keys, values);
+        decodeWeights(a.dtype, block, r * keys, keys, values);
         checkFinite(a, layer, head, i, k0, values, keys, false);
         for (let s = 0; s < sinks.length; s++) {
-          decode(a.dtype, sinkBlocks[s].subarray(r * item, (r + 1) * item), 1, sinkValues.subarray(s, s + 1));
+          decodeWeights(a.dtype, sinkBlocks[s], r, 1, sinkValues.subarray(s, s + 1));
           checkFinite(a, layer, head, i, sinks[s], sinkValues.subarray(s, s + 1), 1, false);
         }
         visit(i, values, sinkValues);

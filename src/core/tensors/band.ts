@@ -106,7 +106,9 @@ export class HeadBands {
 
   add(band: BandResult): boolean {
     if (band.layer !== this.layer || band.head !== this.head || this.bands.some((b) => b.first === band.first) || this.rowsIn + band.rows > this.shape.n) throw new RangeError(`a band from row ${band.first} of layer ${band.layer} head ${band.head} does not fit`);
-    this.bands.push(band);
+    // Only what finish() adds up is kept: the pooled rows and the pyramid are merged now.
+    const { layer, head, first, rows, terms, offRows, firstOff, zeroRows, firstZero, negatives, firstNegative } = band;
+    this.bands.push({ layer, head, first, rows, terms, offRows, firstOff, zeroRows, firstZero, negatives, firstNegative, thumb: { r0: 0, rows: 0, max: new Float32Array(0) } });
     this.rowsIn += band.rows;
     poolInto(this.thumbnail, band.thumb, this.shape.side);
     if (band.picture) poolInto(this.pooled, band.picture, this.shape.res);

@@ -9,14 +9,16 @@
 //
 // Memory: a level of side s is 8·s² bytes (max and sum, float32). A 32,768-token head from 16 × 16
 // blocks up (levels 4 … 7: sides 2,048, 1,024, 512, 256) is 8 · (2,048² + 1,024² + 512² + 256²) =
-// 44.6 MB (42.5 MiB); pyramidBase picks the deepest level at which every big head of a file fits
-// MAX_KEPT_PYRAMID_BYTES.
+// 44.6 MB; from 8 × 8 blocks up (level 3, side 4,096, too) 179 MB. pyramidBase picks the deepest
+// level at which every big head of a file fits MAX_KEPT_PYRAMID_BYTES: a one-head 32,768 file keeps
+// levels 3 up, so the deepest tile read from the file is level 2's (1,024 rows × 1,024 keys: tens of
+// ms; a level-3 tile read 2,048 × 2,048 weights, 120–200 ms measured), and 4 × 8 × 4,096 keeps 3 up.
 
 /** Blocks a side of one tile request; the coarsest level fits it. */
 export const MAX_TILE_SIDE = 256;
 
 /** Most bytes of pyramids the editor keeps for a file (all its big heads together). */
-export const MAX_KEPT_PYRAMID_BYTES = 64 * 1024 * 1024;
+export const MAX_KEPT_PYRAMID_BYTES = 192 * 1024 * 1024;
 
 /** The number of levels of an n-token head's map: 0 … levels − 1, the last the first whose side is ≤ MAX_TILE_SIDE. */
 export function mapLevels(n: number): number {

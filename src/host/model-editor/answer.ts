@@ -7,7 +7,8 @@
 // it here (nothing read), a deeper one is read from the file by the reader.
 // Pure (no VS Code): webview.ts passes each message here; tests call it as a webview would.
 import { WHOLE_HEAD_MAX } from '../../core/model-attention/data.js';
-import { headMapOf, tileFromPyramid } from '../../core/model-attention/tiles.js';
+import { blankTile, headMapOf, tileFromPyramid } from '../../core/model-attention/tiles.js';
+import { pyramidBase } from '../../core/tensors/pyramid.js';
 import { ReaderError } from './reader.js';
 import { webviewMessageProblem, type ModelWebviewMessage } from '../../protocol/model-editor.js';
 import type { ModelView } from './view.js';
@@ -54,9 +55,14 @@ export async function receive(view: ModelView, m: unknown): Promise<void> {
     case 'tile': {
       const { layer, head, level, i0, j0, rows, cols } = message;
       return view.answer(async (reader, scan) => {
-        const part = scan.mapOf(layer * shape!.heads + head);
+        const flat = layer * shape!.heads + head;
+        const part = scan.mapOf(flat);
         const cut = part ? tileFromPyramid(part, shape!.tokens, level, i0, j0, rows, cols) : undefined;
         if (cut) return { type: 'tile', layer, head, ...cut };
+        // A level the scan's pyramid will hold, of a head it has not reached yet: blank until its
+        // first band is in (reading the head for it would take as long as its scan).
+        const base = shape!.tokens > WHOLE_HEAD_MAX ? pyramidBase(shape!.layers * shape!.heads, shape!.tokens) : undefined;
+        if (!part && !scan.finished && !scan.error && base !== undefined && level >= base) return { type: 'tile', layer, head, ...blankTile(shape!.tokens, level, i0, j0, rows, cols) };
         if (!reader.tile) throw new ReaderError('this attention is not read in tiles', false);
         return { type: 'tile', layer, head, ...await reader.tile(layer, head, level, i0, j0, rows, cols, options) };
       });

@@ -63,9 +63,11 @@ test('levels: the coarsest is the first whose side fits one tile; the pyramid\'s
   // 16 × 16 blocks up for a 32,768 head: 8 · (2,048² + 1,024² + 512² + 256²) bytes, and each level's sink columns.
   assert.equal(pyramidBytes(32768, 4, 0), 8 * (2048 ** 2 + 1024 ** 2 + 512 ** 2 + 256 ** 2));
   assert.ok(pyramidBytes(32768, 4) < 45e6);
-  assert.equal(pyramidBase(1, 32768), 4);
-  assert.equal(pyramidBase(32, 4096), 4);
-  assert.ok(32 * pyramidBytes(4096, 3) > MAX_KEPT_PYRAMID_BYTES);
+  assert.equal(pyramidBase(1, 32768), 3);
+  assert.ok(pyramidBytes(32768, 3) < 180e6);
+  assert.ok(pyramidBytes(32768, 2) > MAX_KEPT_PYRAMID_BYTES);
+  assert.equal(pyramidBase(32, 4096), 3);
+  assert.ok(32 * pyramidBytes(4096, 2) > MAX_KEPT_PYRAMID_BYTES);
   assert.equal(pyramidBase(16384, 4096), undefined, 'not even the coarsest level of 16,384 heads fits');
 });
 

@@ -15,6 +15,8 @@ import { openAttention } from '../../../../src/core/files/open.js';
 import { inspectAttention } from '../../../../src/core/tensors/inspect.js';
 import { passOverHeads } from '../../../../src/core/tensors/pass.js';
 import { headMapOf, sinksOf, tileFromSource } from '../../../../src/core/model-attention/tiles.js';
+import { pyramidBase } from '../../../../src/core/tensors/pyramid.js';
+import { headBands } from '../../../../src/core/tensors/band.js';
 import { ROOT } from '../../../support/paths.js';
 import { tempDir } from '../../../support/temp-dir.js';
 import { writeLongFile } from '../../../support/long-head.js';
@@ -25,8 +27,9 @@ const workers = new WorkerService({ scan: { file: join(ROOT, 'dist', 'scan-worke
 test('a file of big heads: bands shared by two workers, inspect\'s statistics, each head\'s map, tiles cut from the pyramid or read by the worker', async () => {
   const dir = tempDir('attn-tiles-');
   const path = join(dir, 'long.safetensors');
-  // Four heads of 2,100 tokens: their pyramids fit the budget from level 1 (level 0 is read from the file).
-  const n = 2100;
+  // Four heads of 2,600 tokens: their pyramids fit the budget from level 1 (level 0 is read from the file).
+  const n = 2600;
+  assert.equal(pyramidBase(4, n), 1);
   writeLongFile(path, 1, 4, n, 'F16', 37);
   const local = openAttention(path);
   const readers: CountingReader[] = [];
@@ -44,7 +47,8 @@ test('a file of big heads: bands shared by two workers, inspect\'s statistics, e
     const asked = readers.flatMap((r) => r.asked);
     assert.equal(asked.filter((q) => q.op === 'pass').length, 0, 'no head read whole');
     const bands = asked.filter((q) => q.op === 'band');
-    assert.equal(bands.length, 4 * Math.ceil(n / 496), 'every band of every head once (496 rows: whole block rows of 16)');
+    assert.deepEqual(headBands(n, 2 ** 20)[0], [0, 400], 'whole block rows of the coarsest level (16 queries)');
+    assert.equal(bands.length, 4 * headBands(n, 2 ** 20).length, 'every band of every head once');
     assert.ok(readers.length === 2 && readers.every((r) => r.asked.some((q) => q.op === 'band')), 'both workers read bands');
     assert.deepEqual(webview.header!.stats, inspectAttention(local).json.stats, 'the statistics, to the bit');
 
@@ -58,14 +62,14 @@ test('a file of big heads: bands shared by two workers, inspect\'s statistics, e
     const sinks = sinksOf(local, 0, 2);
     const tileAsked = () => readers[0].asked.filter((q) => q.op === 'tile').length;
     const plain = (t: { max: Float32Array; sum: Float32Array; sinkColumns?: { key: number; max: Float32Array; sum: Float32Array }[] }) => [Array.from(t.max), Array.from(t.sum), t.sinkColumns?.map((c) => [c.key, Array.from(c.max), Array.from(c.sum)])];
-    await receive(view, { type: 'tile', layer: 0, head: 2, level: 2, i0: 300, j0: 10, rows: 256, cols: 200 });
+    await receive(view, { type: 'tile', layer: 0, head: 2, level: 2, i0: 500, j0: 10, rows: 256, cols: 200 });
     const [cut] = webview.of('tile');
-    assert.deepEqual({ level: cut.level, i0: cut.i0, j0: cut.j0, rows: cut.rows, cols: cut.cols }, { level: 2, i0: 300, j0: 10, rows: 225, cols: 200 });
-    assert.deepEqual(plain(cut), plain(tileFromSource(local, 0, 2, 2, 300, 10, 256, 200, sinks)));
+    assert.deepEqual({ level: cut.level, i0: cut.i0, j0: cut.j0, rows: cut.rows, cols: cut.cols }, { level: 2, i0: 500, j0: 10, rows: 150, cols: 200 });
+    assert.deepEqual(plain(cut), plain(tileFromSource(local, 0, 2, 2, 500, 10, 256, 200, sinks)));
     assert.equal(tileAsked(), 0, 'level 2 is in the pyramid: nothing read');
-    await receive(view, { type: 'tile', layer: 0, head: 2, level: 0, i0: 2000, j0: 30, rows: 256, cols: 256 });
+    await receive(view, { type: 'tile', layer: 0, head: 2, level: 0, i0: 2500, j0: 30, rows: 256, cols: 256 });
     const deep = webview.of('tile')[1];
-    assert.deepEqual(plain(deep), plain(tileFromSource(local, 0, 2, 0, 2000, 30, 256, 256, sinks)));
+    assert.deepEqual(plain(deep), plain(tileFromSource(local, 0, 2, 0, 2500, 30, 256, 256, sinks)));
     assert.equal(deep.rows, 100);
     assert.equal(tileAsked(), 1, 'level 0 is read by the worker');
 
@@ -73,7 +77,7 @@ test('a file of big heads: bands shared by two workers, inspect\'s statistics, e
     for (const bad of [
       { level: 5, i0: 0, j0: 0, rows: 1, cols: 1 }, { level: -1, i0: 0, j0: 0, rows: 1, cols: 1 }, { level: 0.5, i0: 0, j0: 0, rows: 1, cols: 1 },
       { level: 0, i0: -1, j0: 0, rows: 1, cols: 1 }, { level: 0, i0: 0, j0: 1.5, rows: 1, cols: 1 }, { level: 0, i0: 0, j0: 0, rows: 257, cols: 256 },
-      { level: 4, i0: 132, j0: 0, rows: 1, cols: 1 }, { level: 0, i0: 0, j0: 0, rows: 0, cols: 4 },
+      { level: 4, i0: 163, j0: 0, rows: 1, cols: 1 }, { level: 0, i0: 0, j0: 0, rows: 0, cols: 4 },
     ]) await receive(view, { type: 'tile', layer: 0, head: 2, ...bad });
     await receive(view, { type: 'tile', layer: 0, head: 4, level: 0, i0: 0, j0: 0, rows: 1, cols: 1 });
     assert.equal(webview.messages.length, before, 'nothing answered');
