@@ -28,14 +28,28 @@ function checkedRow(a: AttentionSource, layer: number, head: number, options: Sc
   };
 }
 
+/**
+ * Most weights of a head read whole (4,096²: 128 MiB as float64, the largest head files held before
+ * they went to 32,768 tokens). Past it a head is drawn as a map (tiles.ts) or a picture, and a whole
+ * read is refused in one sentence before anything is allocated (a 32,768² head is 4 GiB of float32).
+ */
+export const MAX_WHOLE_HEAD_CELLS = 4096 * 4096;
+
+function refuseWhole(a: AttentionSource): void {
+  if (a.n * a.n > MAX_WHOLE_HEAD_CELLS) throw new TensorFileError(`${a.file}: a head of ${a.n.toLocaleString('en-US')} tokens is not read whole (${(a.n * a.n).toLocaleString('en-US')} weights, over the ${MAX_WHOLE_HEAD_CELLS.toLocaleString('en-US')} a whole head may have): the model editor draws it as a map of tiles`);
+}
+
 /** One head's n × n, checked (an error naming the place of a NaN or ±Infinity), softmaxed if asked. */
-export function readHead(a: AttentionSource, layer: number, head: number, options: ScanOptions = {}, out = new Float64Array(a.n * a.n)): Float64Array {
-  forEachRow(a, layer, head, (i, row) => out.set(row, i * a.n), { transform: checkedRow(a, layer, head, options), terms: false });
+export function readHead(a: AttentionSource, layer: number, head: number, options: ScanOptions = {}, out?: Float64Array): Float64Array {
+  refuseWhole(a);
+  out ??= new Float64Array(a.n * a.n);
+  forEachRow(a, layer, head, (i, row) => out!.set(row, i * a.n), { transform: checkedRow(a, layer, head, options), terms: false });
   return out;
 }
 
 /** One head as float32, for posting to the webview: decoded a row at a time, never a float64 copy of the head. */
 export function headFloat32(a: AttentionSource, layer: number, head: number, options: ScanOptions = {}): Float32Array {
+  refuseWhole(a);
   const weights = new Float32Array(a.n * a.n);
   forEachRow(a, layer, head, (i, row) => rowToFloat32(row, 0, a.n, weights, i * a.n), { transform: checkedRow(a, layer, head, options), terms: false });
   return weights;
