@@ -35,7 +35,8 @@ export type ReaderRequest =
   | { id: number; op: 'picture'; layer: number; head: number; options: ScanOptions }
   | { id: number; op: 'window'; layer: number; head: number; i0: number; rows: number; j0: number; cols: number; options: ScanOptions }
   | { id: number; op: 'band'; layer: number; head: number; first: number; rows: number; options: ScanOptions }
-  | { id: number; op: 'tile'; layer: number; head: number; level: number; i0: number; j0: number; rows: number; cols: number; options: ScanOptions }
+  /** `sinks` false: the sink columns are left out (the editor pools them from what its scan kept). */
+  | { id: number; op: 'tile'; layer: number; head: number; level: number; i0: number; j0: number; rows: number; cols: number; options: ScanOptions; sinks?: boolean }
   | { id: number; op: 'rollout'; options: ScanOptions }
   | { id: number; op: 'close' };
 

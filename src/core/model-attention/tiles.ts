@@ -138,7 +138,7 @@ const TILE_READ_BYTES = 4 * 1024 * 1024;
  * as columns. Only the tile's keys and the sinks are read where the source can read columns (not
  * with the softmax, which needs whole rows). Checked as the head view's reads are.
  */
-export function tileFromSource(a: AttentionSource, layer: number, head: number, level: number, i0: number, j0: number, rows: number, cols: number, sinks: readonly number[], options: ScanOptions = {}): HeadTile {
+export function tileFromSource(a: AttentionSource, layer: number, head: number, level: number, i0: number, j0: number, rows: number, cols: number, sinks: readonly number[], options: ScanOptions = {}, withSinks = true): HeadTile {
   const { n } = a;
   refuse(n, level, i0, j0, rows, cols);
   ({ rows, cols } = clipTile(n, level, i0, j0, rows, cols));
@@ -177,12 +177,12 @@ export function tileFromSource(a: AttentionSource, layer: number, head: number, 
     for (let first = q0; first < q1; first += per) {
       const count = Math.min(per, q1 - first);
       const block = a.columnBytes(layer, head, first, count, k0, keys);
-      const sinkBlocks = sinks.map((k) => a.columnBytes!(layer, head, first, count, k, 1));
+      const sinkBlocks = withSinks ? sinks.map((k) => a.columnBytes!(layer, head, first, count, k, 1)) : [];
       for (let r = 0; r < count; r++) {
         const i = first + r;
         decodeWeights(a.dtype, block, r * keys, keys, values);
         checkFinite(a, layer, head, i, k0, values, keys, false);
-        for (let s = 0; s < sinks.length; s++) {
+        for (let s = 0; s < sinkBlocks.length; s++) {
           decodeWeights(a.dtype, sinkBlocks[s], r, 1, sinkValues.subarray(s, s + 1));
           checkFinite(a, layer, head, i, sinks[s], sinkValues.subarray(s, s + 1), 1, false);
         }
@@ -197,8 +197,26 @@ export function tileFromSource(a: AttentionSource, layer: number, head: number, 
       visit(i, values, sinkValues);
     }, { from: q0, to: q1, terms: false, ...(options.softmax ? { transform: (i: number, row: Float64Array) => softmaxChecked(a, layer, head, i, row) } : {}) });
   }
-  const sinkColumns = sinks.map((key, s) => ({ key, max: sinkMax[s], sum: sinkSum[s] }));
+  const sinkColumns = withSinks ? sinks.map((key, s) => ({ key, max: sinkMax[s], sum: sinkSum[s] })) : [];
   return { level, i0, j0, rows, cols, max, sum, ...(sinkColumns.length ? { sinkColumns } : {}) };
+}
+
+/**
+ * A tile's sink columns from the sinks' weights the scan kept (MapPart.columns, whole once the head
+ * is read): pooled over the tile's row blocks as tileFromSource pools them (the same sums, in the
+ * same order), so the worker reads only the tile's keys.
+ */
+export function sinkColumnsOf(part: Pick<MapPart, 'sinks' | 'columns' | 'first'>, n: number, level: number, i0: number, rows: number): NonNullable<HeadTile['sinkColumns']> {
+  const width = 2 ** level;
+  return part.sinks.map((key, s) => {
+    const column = part.columns[s], max = new Float32Array(rows), sum = new Float32Array(rows);
+    for (let r = 0; r < rows; r++) {
+      let m = 0, t = 0;
+      for (let i = (i0 + r) * width, end = Math.min(n, (i0 + r + 1) * width); i < end; i++) { const w = column[i - part.first]; t += w; m = w > m ? w : m; }
+      max[r] = m; sum[r] = t;
+    }
+    return { key, max, sum };
+  });
 }
 
 /**

@@ -7,7 +7,7 @@
 // it here (nothing read), a deeper one is read from the file by the reader.
 // Pure (no VS Code): webview.ts passes each message here; tests call it as a webview would.
 import { WHOLE_HEAD_MAX } from '../../core/model-attention/data.js';
-import { blankTile, headMapOf, tileFromPyramid } from '../../core/model-attention/tiles.js';
+import { blankTile, headMapOf, sinkColumnsOf, tileFromPyramid } from '../../core/model-attention/tiles.js';
 import { pyramidBase } from '../../core/tensors/pyramid.js';
 import { ReaderError } from './reader.js';
 import { webviewMessageProblem, type ModelWebviewMessage } from '../../protocol/model-editor.js';
@@ -64,6 +64,12 @@ export async function receive(view: ModelView, m: unknown): Promise<void> {
         const base = shape!.tokens > WHOLE_HEAD_MAX ? pyramidBase(shape!.layers * shape!.heads, shape!.tokens) : undefined;
         if (!part && !scan.finished && !scan.error && base !== undefined && level >= base) return { type: 'tile', layer, head, ...blankTile(shape!.tokens, level, i0, j0, rows, cols) };
         if (!reader.tile) throw new ReaderError('this attention is not read in tiles', false);
+        // A head read whole: its sinks' columns are here, and the worker reads only the tile's keys.
+        if (part && scan.headRead(flat)) {
+          const tile = await reader.tile(layer, head, level, i0, j0, rows, cols, options, false);
+          const sinkColumns = sinkColumnsOf(part, shape!.tokens, level, tile.i0, tile.rows);
+          return { type: 'tile', layer, head, ...tile, ...(sinkColumns.length ? { sinkColumns } : {}) };
+        }
         return { type: 'tile', layer, head, ...await reader.tile(layer, head, level, i0, j0, rows, cols, options) };
       });
     }

@@ -29,8 +29,8 @@ export interface ModelReading {
   rollout(options: ScanOptions): Promise<Float32Array | null>;
   /** Rows first … first + rows − 1 of a big head, for a scan that shares the head out (optional: a reader without it is given whole heads). */
   band?(layer: number, head: number, first: number, rows: number, options: ScanOptions): Promise<BandResult>;
-  /** A tile of a big head's map, read from the source (model-attention/tiles.ts). */
-  tile?(layer: number, head: number, level: number, i0: number, j0: number, rows: number, cols: number, options: ScanOptions): Promise<HeadTile>;
+  /** A tile of a big head's map, read from the source (model-attention/tiles.ts); `sinks` false: without its sink columns. */
+  tile?(layer: number, head: number, level: number, i0: number, j0: number, rows: number, cols: number, options: ScanOptions, sinks?: boolean): Promise<HeadTile>;
   /** A model run's reader only: ‖v_j W_O^h‖ of every key of one head (the norms divided by it are the weights). */
   valueNorms?(layer: number, head: number): Promise<Float32Array>;
   dispose(): void;
@@ -109,8 +109,8 @@ export class ModelReader implements ModelReading {
   }
 
   /** A tile of a big head's map, read from the file. */
-  async tile(layer: number, head: number, level: number, i0: number, j0: number, rows: number, cols: number, options: ScanOptions): Promise<HeadTile> {
-    return (await this.ask({ op: 'tile', layer, head, level, i0, j0, rows, cols, options })).tile!;
+  async tile(layer: number, head: number, level: number, i0: number, j0: number, rows: number, cols: number, options: ScanOptions, sinks = true): Promise<HeadTile> {
+    return (await this.ask({ op: 'tile', layer, head, level, i0, j0, rows, cols, options, ...(sinks ? {} : { sinks: false }) })).tile!;
   }
 
   async rollout(options: ScanOptions): Promise<Float32Array | null> {

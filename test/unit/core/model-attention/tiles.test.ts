@@ -4,7 +4,7 @@
 // given as columns; the pyramid the pass keeps gives the same tiles without reading.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clipTile, headMapOf, headMapProblem, headTileProblem, levelSide, mapLevels, MAX_TILE_CELLS, sinksOf, tileFromPyramid, tileFromSource, tileProblem, type HeadTile } from '../../../../src/core/model-attention/tiles.js';
+import { clipTile, sinkColumnsOf, headMapOf, headMapProblem, headTileProblem, levelSide, mapLevels, MAX_TILE_CELLS, sinksOf, tileFromPyramid, tileFromSource, tileProblem, type HeadTile } from '../../../../src/core/model-attention/tiles.js';
 import { MAX_KEPT_PYRAMID_BYTES, pyramidBase, pyramidBytes } from '../../../../src/core/tensors/pyramid.js';
 import { passOverHeads } from '../../../../src/core/tensors/pass.js';
 import { forEachRow } from '../../../../src/core/tensors/rows.js';
@@ -118,6 +118,13 @@ test('the pass keeps the pyramid: its tiles are the ones read from the file (F16
       assert.deepEqual(plain(tileFromPyramid(part, n, level, i0, j0, rows, cols)!), plain(tileFromSource(a, 0, head, level, i0, j0, rows, cols, sinks)));
     }
     assert.equal(tileFromPyramid(part, n, 0, 0, 0, 4, 4), undefined, 'level 0 is read from the file');
+    // A deep tile read without its sink columns, which come from the sinks' weights the pass kept.
+    for (const [level, i0, j0] of [[0, 590, 7], [0, 0, 0], [1, 100, 250]] as const) {
+      const read = tileFromSource(a, 0, head, level, i0, j0, 256, 256, sinks);
+      const bare = tileFromSource(a, 0, head, level, i0, j0, 256, 256, sinks, {}, false);
+      assert.equal(bare.sinkColumns, undefined);
+      assert.deepEqual(plain({ ...bare, sinkColumns: sinkColumnsOf(part, n, level, i0, bare.rows) }), plain(read));
+    }
     const w = dense(a, 0, head);
     let outside = 0, atSinks = 0;
     for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) { const v = w[i * n + j]; if (sinks.includes(j)) atSinks = Math.max(atSinks, v); else outside = Math.max(outside, v); }

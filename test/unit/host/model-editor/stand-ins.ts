@@ -71,7 +71,7 @@ export class CountingReader implements ModelReading {
   constructor(private readonly inner: ModelReading) {
     const { band, tile } = inner;
     if (band) this.band = (layer, head, first, rows, options) => { this.asked.push({ op: 'band', from: first, to: first + rows, options }); return band.call(inner, layer, head, first, rows, options); };
-    if (tile) this.tile = (layer, head, level, i0, j0, rows, cols, options) => { this.asked.push({ op: 'tile', options }); return tile.call(inner, layer, head, level, i0, j0, rows, cols, options); };
+    if (tile) this.tile = (layer, head, level, i0, j0, rows, cols, options, sinks) => { this.asked.push({ op: 'tile', options }); return tile.call(inner, layer, head, level, i0, j0, rows, cols, options, sinks); };
   }
   open(path: string, open?: OpenOptions): Promise<ModelShape> { this.asked.push({ op: 'open' }); return this.inner.open(path, open); }
   pass(from: number, to: number, options: ScanOptions): Promise<PassResult> { this.asked.push({ op: 'pass', from, to, options }); return this.inner.pass(from, to, options); }
