@@ -57,6 +57,9 @@ export function passOverBand(a: AttentionSource, shape: PassShape, layer: number
   const terms = new Float64Array(rows * ROW_TERMS);
   const thumb = pooledRows(n, side, first, rows), picture = res > 0 ? pooledRows(n, res, first, rows) : undefined;
   const thumbStarts = binStarts(n, side), pictureStarts = binStarts(n, res);
+  // As HeadPass does: when the picture's pixels tile the thumbnail's, the thumbnail is pooled from
+  // the band's picture rows (max of maxima: the same numbers), not from every weight again.
+  const thumbFromPicture = !!picture && side > 0 && res < n && res % side === 0;
   const map = shape.map ? new MapBuilder(n, sinks, shape.map.base, first, rows) : undefined;
   const counts = { offRows: 0, firstOff: '', zeroRows: 0, firstZero: '' };
   const transform = shape.softmax ? (i: number, row: Float64Array) => {
@@ -67,10 +70,19 @@ export function passOverBand(a: AttentionSource, shape: PassShape, layer: number
     const sum = sums.rowTerms(i, row, rowTerms, terms, (i - first) * ROW_TERMS);
     if (sums.notFinite) throw new TensorFileError(`${a.file}: layer ${layer} head ${head}: the weight of query ${sums.notFinite.i} on key ${sums.notFinite.j} is ${sums.notFinite.w}`);
     checkRowSum(shape, counts, layer, head, i, row, sum);
-    if (side > 0) poolRow(row, thumb.max, (Math.floor((i * side) / n) - thumb.r0) * side, side, thumbStarts);
+    if (side > 0 && !thumbFromPicture) poolRow(row, thumb.max, (Math.floor((i * side) / n) - thumb.r0) * side, side, thumbStarts);
     if (picture) poolRow(row, picture.max, (Math.floor((i * res) / n) - picture.r0) * res, res, pictureStarts);
     map?.addRow(i, row);
   }, { scratch: rowScratch(n), from: first, to: first + rows, ...(transform ? { transform } : {}) });
+  if (thumbFromPicture) {
+    for (let y = picture!.r0; y < picture!.r0 + picture!.rows; y++) {
+      const at = (Math.floor((y * side) / res) - thumb.r0) * side;
+      for (let x = 0; x < res; x++) {
+        const k = at + Math.floor((x * side) / res), v = picture!.max[(y - picture!.r0) * res + x];
+        if (v > thumb.max[k]) thumb.max[k] = v;
+      }
+    }
+  }
   const neg = sums.firstNegative;
   return {
     layer, head, first, rows, terms, thumb, ...(picture ? { picture } : {}), ...(map ? { map: map.result() } : {}),

@@ -24,27 +24,31 @@ for (const dtype of ['F16', 'F32'] as const) {
     const n = 600;
     const tokens = Array.from({ length: n }, (_, i) => `t${i % 37}`);
     const a = longAttention(1, 2, n, dtype, 37, tokens);
-    const options = { thumb: 64, picture: 300, map: { base: 1 } };
-    const whole = passOverHeads(a, options);
-    const shape = passShape(a, options);
-    const inspected = inspectAttention(a).json.stats;
-    for (let head = 0; head < 2; head++) {
-      const bands = headBands(n, 90 * n).map(([first, rows]) => passOverBand(a, shape, 0, head, first, rows, sinksOf(a, 0, head)));
-      const merged = new HeadBands(shape, 0, head);
-      const order = [3, 0, 6, 1, 5, 2, 4];
-      order.forEach((k, at) => assert.equal(merged.add(bands[k]), at === order.length - 1));
-      const one = merged.finish();
-      assert.deepEqual(one.stats[0], whole.stats[head]);
-      assert.deepEqual(one.stats[0], inspected[head]);
-      assert.deepEqual(Array.from(one.thumbnails), Array.from(whole.thumbnails.subarray(head * 4096, (head + 1) * 4096)));
-      assert.deepEqual(one.pictures![0].max, whole.pictures![head].max);
-      assert.ok(Buffer.from(one.pictures![0].indices).equals(Buffer.from(whole.pictures![head].indices)));
-      const [m, w] = [one.maps![0], whole.maps![head]];
-      assert.deepEqual([m.sinks, m.max, m.sinkMax], [w.sinks, w.max, w.sinkMax]);
-      for (let k = 0; k < w.levels.length; k++) {
-        assert.deepEqual(Array.from(m.levels[k].max), Array.from(w.levels[k].max));
-        assert.deepEqual(Array.from(m.levels[k].sum), Array.from(w.levels[k].sum), `level ${w.levels[k].level} sums`);
-        assert.deepEqual(Array.from(m.levels[k].sinkSum), Array.from(w.levels[k].sinkSum));
+    // A picture of 256 a side tiles the 64² thumbnail (the band pools its thumbnail from it), one of 300 does not.
+    for (const picture of [300, 256]) {
+      const options = { thumb: 64, picture, map: { base: 1 } };
+      const whole = passOverHeads(a, options);
+      const shape = passShape(a, options);
+      const inspected = inspectAttention(a).json.stats;
+      for (let head = 0; head < 2; head++) {
+        const bands = headBands(n, 90 * n).map(([first, rows]) => passOverBand(a, shape, 0, head, first, rows, sinksOf(a, 0, head)));
+        const merged = new HeadBands(shape, 0, head);
+        const order = [3, 0, 6, 1, 5, 2, 4];
+        order.forEach((k, at) => assert.equal(merged.add(bands[k]), at === order.length - 1));
+        const one = merged.finish();
+        assert.deepEqual(one.stats[0], whole.stats[head]);
+        assert.deepEqual(one.stats[0], inspected[head]);
+        assert.deepEqual(Array.from(one.thumbnails), Array.from(whole.thumbnails.subarray(head * 4096, (head + 1) * 4096)));
+        assert.deepEqual(one.pictures![0].max, whole.pictures![head].max);
+        assert.ok(Buffer.from(one.pictures![0].indices).equals(Buffer.from(whole.pictures![head].indices)));
+        const [m, w] = [one.maps![0], whole.maps![head]];
+        assert.deepEqual([m.sinks, m.max, m.sinkMax], [w.sinks, w.max, w.sinkMax]);
+        for (let k = 0; k < w.levels.length; k++) {
+          assert.deepEqual(Array.from(m.levels[k].max), Array.from(w.levels[k].max));
+          assert.deepEqual(Array.from(m.levels[k].sum), Array.from(w.levels[k].sum), `level ${w.levels[k].level} sums`);
+          assert.deepEqual(Array.from(m.levels[k].sinkSum), Array.from(w.levels[k].sinkSum));
+        }
+        assert.deepEqual(m.columns.map((c) => Array.from(c)), w.columns.map((c) => Array.from(c)));
       }
     }
   });
