@@ -82,8 +82,10 @@ export interface MapPart {
 /**
  * Builds one head's map part from its rows first … first + rows − 1, fed in order. `first` is a
  * multiple of the coarsest block's height (or 0), so every block row but the head's last is whole.
- * Sums are made in float64 (a row's part of a base block, then across rows and blocks) and kept as
- * float32: for F16 and BF16 weights every such sum is exact in float64, whatever its order.
+ * Sums are made in float64 (a row's part of a base block, then across its rows; a coarser block from
+ * its four finer ones) and kept as float32: for F16 and BF16 weights every such sum is exact in
+ * float64, whatever its order (F32 and F64 ones may differ from a tile read from the file in the last
+ * bit of the float32).
  */
 export class MapBuilder {
   private readonly levels: PyramidLevel[] = [];
@@ -91,8 +93,6 @@ export class MapBuilder {
   private readonly accSum: Float64Array[] = [];
   private readonly accSinkMax: Float64Array[] = [];
   private readonly accSinkSum: Float64Array[] = [];
-  private readonly rowMax: Float64Array;
-  private readonly rowSum: Float64Array;
   private readonly saved: Float64Array;
   private max = 0;
   private sinkMax = 0;
@@ -102,9 +102,6 @@ export class MapBuilder {
     const top = mapLevels(n) - 1;
     this.saved = new Float64Array(sinks.length);
     this.columns = sinks.map(() => new Float64Array(rows));
-    const baseSide = base === undefined ? 0 : levelSide(n, base);
-    this.rowMax = new Float64Array(baseSide);
-    this.rowSum = new Float64Array(baseSide);
     if (base === undefined) return;
     if (first % 2 ** top !== 0 && first + rows !== n) throw new RangeError(`rows from ${first} do not start a block row of level ${top}`);
     for (let level = base; level <= top; level++) {
@@ -140,35 +137,45 @@ export class MapBuilder {
   }
 
   private blocks(i: number, row: Float64Array): void {
-    const { n, rowMax, rowSum, saved } = this, base = this.base!, width = 2 ** base;
+    const { n, saved } = this, base = this.base!, width = 2 ** base;
+    // The row into the base level's block row; a coarser level is fed only when a finer block row
+    // is whole (a row's work is its weights, not a pass over every level per row).
+    const aMax = this.accMax[0], aSum = this.accSum[0], sMax = this.accSinkMax[0], sSum = this.accSinkSum[0];
     let m = this.max;
     for (let b = 0, j0 = 0; j0 < n; b++, j0 += width) {
       const j1 = Math.min(n, j0 + width);
       let bm = 0, bs = 0;
       for (let j = j0; j < j1; j++) { const w = row[j]; bs += w; bm = w > bm ? w : bm; }
-      rowMax[b] = bm; rowSum[b] = bs;
+      aSum[b] += bs;
+      if (bm > aMax[b]) aMax[b] = bm;
       m = bm > m ? bm : m;
     }
     this.max = m;
+    for (let s = 0; s < saved.length; s++) {
+      sSum[s] += saved[s];
+      if (saved[s] > sMax[s]) sMax[s] = saved[s];
+    }
+    // Each block row whole at this query (or the head's last) is written, added into the next
+    // level's, and begun anew. Sums stay float64 until written: exact for F16 and BF16 weights.
     for (let k = 0; k < this.levels.length; k++) {
-      const lv = this.levels[k], shift = lv.level - base;
-      const aMax = this.accMax[k], aSum = this.accSum[k], sMax = this.accSinkMax[k], sSum = this.accSinkSum[k];
-      for (let b = 0; b < rowMax.length; b++) {
-        const c = b >> shift;
-        aSum[c] += rowSum[b];
-        if (rowMax[b] > aMax[c]) aMax[c] = rowMax[b];
+      const lv = this.levels[k];
+      if (!((i + 1) % 2 ** lv.level === 0 || i === n - 1)) break;
+      const r = Math.floor(i / 2 ** lv.level) - lv.r0, at = r * lv.side;
+      const kMax = this.accMax[k], kSum = this.accSum[k], kSinkMax = this.accSinkMax[k], kSinkSum = this.accSinkSum[k];
+      for (let c = 0; c < lv.side; c++) { lv.max[at + c] = kMax[c]; lv.sum[at + c] = kSum[c]; }
+      for (let s = 0; s < saved.length; s++) { lv.sinkMax[s * lv.rows + r] = kSinkMax[s]; lv.sinkSum[s * lv.rows + r] = kSinkSum[s]; }
+      if (k + 1 < this.levels.length) {
+        const nMax = this.accMax[k + 1], nSum = this.accSum[k + 1], nSinkMax = this.accSinkMax[k + 1], nSinkSum = this.accSinkSum[k + 1];
+        for (let c = 0; c < lv.side; c++) {
+          nSum[c >> 1] += kSum[c];
+          if (kMax[c] > nMax[c >> 1]) nMax[c >> 1] = kMax[c];
+        }
+        for (let s = 0; s < saved.length; s++) {
+          nSinkSum[s] += kSinkSum[s];
+          if (kSinkMax[s] > nSinkMax[s]) nSinkMax[s] = kSinkMax[s];
+        }
       }
-      for (let s = 0; s < saved.length; s++) {
-        sSum[s] += saved[s];
-        if (saved[s] > sMax[s]) sMax[s] = saved[s];
-      }
-      // The block row is whole at its last query (or the head's last): it is written and begun anew.
-      if ((i + 1) % 2 ** lv.level === 0 || i === n - 1) {
-        const r = Math.floor(i / 2 ** lv.level) - lv.r0, at = r * lv.side;
-        for (let c = 0; c < lv.side; c++) { lv.max[at + c] = aMax[c]; lv.sum[at + c] = aSum[c]; }
-        for (let s = 0; s < saved.length; s++) { lv.sinkMax[s * lv.rows + r] = sMax[s]; lv.sinkSum[s * lv.rows + r] = sSum[s]; }
-        aMax.fill(0); aSum.fill(0); sMax.fill(0); sSum.fill(0);
-      }
+      kMax.fill(0); kSum.fill(0); kSinkMax.fill(0); kSinkSum.fill(0);
     }
   }
 
