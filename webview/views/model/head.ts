@@ -8,12 +8,17 @@
 // norm), the hover writing the product out: α × ‖v W_O‖ = the norm. A head switched off says so.
 import { pointer, select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
 import type { ModelViewData } from '../../../src/core/model-attention/data.js';
-import { MAX_WINDOW_CELLS, maxOf, PICTURE_MAX, poolMax, SENT_PICTURE_MAX, windowWeight } from '../../../src/core/model-attention/data.js';
+import { MAX_WINDOW_CELLS, maxOf, PICTURE_MAX, poolMax, SENT_PICTURE_MAX, WHOLE_HEAD_MAX, windowWeight } from '../../../src/core/model-attention/data.js';
 import { createSvg, emptyView, note, type ViewHandle } from '../../kit/view.js';
 import { wireTips } from '../../kit/tooltip.js';
 import { clip, fmt, textWidth } from '../../kit/format.js';
 import { rovingGrid, type GridItem } from '../../kit/keyboard.js';
 import { clampTo, crosshair, finite, headName, heatmapHref, indicesHref, NOTE_LINE, noteLines, shown, tipOptions, wrappedNote, tokenLabel, tokenName, type ModelViewOptions } from './common.js';
+import { exactWeight } from './map/hover.js';
+import { labelIndices, labelStride } from './map/axis.js';
+import { renderHeadMapView, type MapHead, type MapViewOptions } from './map/map-view.js';
+
+export { exactWeight, labelIndices, labelStride };
 
 /** Up to this many tokens, one SVG rect per cell (64² = 4,096 elements). */
 export const SVG_CELLS_MAX = 64;
@@ -22,22 +27,6 @@ export { PICTURE_MAX };
 export const HOVER_BLOCK = 128;
 /** Arcs are drawn up to this many tokens (beyond, they are a solid band). */
 export const ARCS_MAX = 96;
-
-/**
- * A float32 weight written so that it reads back as the same float32, in the fewest digits that do
- * (a notebook's 0.85, stored as float32, hovered as "weight 0.850000024"; 9 significant digits always
- * suffice). A number that is no float32 keeps its 9 digits.
- */
-export function exactWeight(w: number): string {
-  if (!Number.isFinite(w)) return String(w);
-  if (Math.fround(w) === w) {
-    for (let p = 1; p < 9; p++) {
-      const v = Number(w.toPrecision(p));
-      if (Math.fround(v) === w) return String(v);
-    }
-  }
-  return String(Number(w.toPrecision(9)));
-}
 
 /**
  * The hover's product for a value-weighted norm: "α 0.911 × ‖v W_O‖ 3.2 = 2.915". α is the norm over
@@ -80,20 +69,6 @@ export function visibleRange(n: number, side: number, t: { k: number; x: number;
   return { i0: from(t.y), i1: to(t.y), j0: from(t.x), j1: to(t.x), cell };
 }
 
-/** Labels this many tokens apart keep 12 px between them: 1, 2, 5, 10, 20, 25, 50, 100, … */
-export function labelStride(cellPx: number): number {
-  const need = 12 / Math.max(cellPx, 1e-9);
-  if (need <= 1) return 1;
-  for (let p = 1; ; p *= 10) for (const m of [1, 2, 2.5, 5]) if (m * p >= need && Number.isInteger(m * p)) return m * p;
-}
-
-/** The tokens labelled from i0 to i1: every one, or every `stride`-th counted from 1 (10, 20, 30 for 10). */
-export function labelIndices(i0: number, i1: number, stride: number): number[] {
-  const out: number[] = [];
-  for (let i = Math.ceil((i0 + 1) / stride) * stride - 1; i <= i1; i += stride) out.push(i);
-  return out;
-}
-
 export function renderModelHead(container: HTMLElement, data: ModelViewData, options: ModelViewOptions): ViewHandle {
   const { header } = data;
   const { theme } = options;
@@ -105,6 +80,9 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
     return emptyView(container, theme, options.width, 'head', `${headName(clampTo(options.layer, header.layers), clampTo(options.head, header.heads))}: loading…`);
   }
   const { layer, head } = loaded;
+  // A big head the editor sent with its map: zoomed through tiles (map/map-view.ts).
+  const map = (loaded as MapHead).map, store = (options as MapViewOptions).tiles;
+  if (map && store && picture && n > WHOLE_HEAD_MAX && map.n === n) return renderHeadMapView(container, data, options, { ...loaded, map }, store);
   // A whole head answers every weight here; a picture's weights come from windows read on request.
   const weightAt = (i: number, j: number) => windowWeight(loaded, n, i, j);
   const tokens = header.tokenTexts;
