@@ -45,13 +45,15 @@ export class TileStore {
     this.queue = [];
   }
 
-  /** Everything forgotten (a new file or run): answers to earlier asks are dropped. */
+  /**
+   * The tiles forgotten (a file read again, a new run): answers to earlier asks are dropped. The zooms
+   * stay (they are in tokens, and clamped to the head they are shown on).
+   */
   reset(): void {
     this.shown = undefined;
     this.cache.clear();
     this.inFlight.clear();
     this.queue = [];
-    this.zooms.clear();
   }
 
   /** A kept tile (now the most recently used), or undefined. */
