@@ -17,16 +17,15 @@ import { clampTo, crosshair, finite, headName, heatmapHref, indicesHref, NOTE_LI
 import { exactWeight } from './map/hover.js';
 import { labelIndices, labelStride } from './map/axis.js';
 import { renderHeadMapView, type MapHead, type MapViewOptions } from './map/map-view.js';
+import { ARCS_MAX, arcWindowNote, drawArcLinks, linksInView } from './map/arcs.js';
 
-export { exactWeight, labelIndices, labelStride };
+export { ARCS_MAX, exactWeight, labelIndices, labelStride };
 
 /** Up to this many tokens, one SVG rect per cell (64² = 4,096 elements). */
 export const SVG_CELLS_MAX = 64;
 export { PICTURE_MAX };
 /** The side of the blocks of exact weights a hover asks for, for a head that came as a picture (64 KiB each). */
 export const HOVER_BLOCK = 128;
-/** Arcs are drawn up to this many tokens (beyond, they are a solid band). */
-export const ARCS_MAX = 96;
 
 /**
  * The hover's product for a value-weighted norm: "α 0.911 × ‖v W_O‖ 3.2 = 2.915". α is the norm over
@@ -106,7 +105,9 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
   // The slanted key labels rise from the matrix's top to just under the notes' last line (a label of
   // the 110 px the row labels get reached 24 px into it: a long token's label crossed the note).
   const keyLabelPx = top - 4 - (36 + (topLines.length - 1) * NOTE_LINE + 6);
-  const drawArcs = n <= ARCS_MAX && !!whole;
+  // A whole head draws its arcs: every token's up to ARCS_MAX tokens, beyond those of a window of the
+  // queries in view, following the zoom. A head that came as a picture says where its weights are read.
+  const drawArcs = !!whole;
   // Below the matrix: the range it shows ("queries 40–79 × keys 12–51"), then the arcs.
   const arcsHeight = (drawArcs ? Math.min(240, side / 2) + 40 : 30) + 14;
   const width = left + side + 20, height = top + side + arcsHeight + 40;
@@ -179,23 +180,39 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
   const highlight = matrix.append('g').attr('class', 'highlight').attr('pointer-events', 'none');
   // Arcs: each query's k strongest keys, from the query's position to the key's, above a token line.
   const arcTop = top + side + 30;
-  if (drawArcs) {
+  let arcsFor: (t: { k: number; x: number; y: number }) => void = () => {};
+  if (drawArcs && n <= ARCS_MAX) {
     const links = strongestLinks(whole!, n, options.k);
     const step = side / n, base = arcTop + Math.min(240, side / 2);
-    const arcs = svg.append('g').attr('class', 'arcs').attr('fill', 'none');
-    for (const [i, j, w] of links) {
-      const x1 = left + (i + 0.5) * step, x2 = left + (j + 0.5) * step;
-      const lift = Math.min(base - arcTop, Math.abs(x2 - x1) / 2 + 6);
-      arcs.append('path').attr('class', 'arc').attr('data-i', i).attr('data-j', j)
-        .attr('d', `M${x1},${base} Q${(x1 + x2) / 2},${base - 2 * lift} ${x2},${base}`)
-        .attr('stroke', theme.focus).attr('stroke-opacity', finite(max > 0 ? 0.15 + 0.85 * w / max : 0)).attr('stroke-width', 1.5);
-    }
+    drawArcLinks(svg, links, (i) => left + (i + 0.5) * step, arcTop, base, theme, max);
     svg.append('line').attr('x1', left).attr('x2', left + side).attr('y1', base).attr('y2', base).attr('stroke', theme.grid);
     const arcNote = `arcs: the ${Math.min(n, options.k)} strongest links of each token's ${n} (${links.length} drawn, ${n * n - links.length} weaker ones left out)`;
     notes.push(arcNote);
     wrappedNote(svg, theme, 8, base + 20, arcNote, noteLines(arcNote, width - 16, 2, theme.fontSize));
+  } else if (drawArcs) {
+    // Past ARCS_MAX tokens: the k strongest links of the queries in view (their last ARCS_MAX) among
+    // the keys in view, drawn again as the view moves, and the line under them says which.
+    const base = arcTop + Math.min(240, side / 2);
+    const arcClip = `${clipId}-arcs`;
+    svg.select('defs').append('clipPath').attr('id', arcClip).append('rect').attr('x', left).attr('y', arcTop - 10).attr('width', side).attr('height', base - arcTop + 12);
+    const layer_ = svg.append('g').attr('class', 'arc-window').attr('clip-path', `url(#${arcClip})`);
+    svg.append('line').attr('x1', left).attr('x2', left + side).attr('y1', base).attr('y2', base).attr('stroke', theme.grid);
+    const noteAt = svg.append('g').attr('class', 'arc-note');
+    arcsFor = (t) => {
+      const view = visibleRange(n, side, t);
+      const win = linksInView((i, j) => whole![i * n + j], view.i0, view.i1, view.j0, view.j1, options.k);
+      layer_.selectAll('*').remove();
+      drawArcLinks(layer_, win.links, (i) => left + t.x + (i + 0.5) * view.cell, arcTop, base, theme, max);
+      const arcNote = arcWindowNote(win, Math.max(1, Math.floor(options.k)), view.i1 - view.i0 + 1);
+      noteAt.selectAll('*').remove();
+      wrappedNote(noteAt, theme, 8, base + 20, arcNote, noteLines(arcNote, width - 16, 2, theme.fontSize));
+      notes[arcNoteAt] = arcNote;
+    };
+    const arcNoteAt = notes.length;
+    notes.push('');
+    arcsFor({ k: 1, x: 0, y: 0 });
   } else {
-    const arcNote = `arcs are drawn up to ${ARCS_MAX} tokens; this head has ${n}`;
+    const arcNote = `arcs: not drawn for a head of ${n} tokens that came as a picture; the hover reads each weight from the file`;
     notes.push(arcNote);
     note(svg, theme, 8, arcTop, arcNote);
   }
@@ -280,7 +297,7 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
     const detail = () => matrix.select<SVGImageElement>('image.detail');
     const zoomer = zoom<SVGGElement, unknown>().scaleExtent([1, Math.max(1, n / 4)])
       .translateExtent([[0, 0], [side, side]]).extent([[0, 0], [side, side]])
-      .on('zoom', (e: { transform: ZoomTransform }) => { matrix.attr('transform', e.transform.toString()); drawLabels(e.transform); })
+      .on('zoom', (e: { transform: ZoomTransform }) => { matrix.attr('transform', e.transform.toString()); drawLabels(e.transform); arcsFor(e.transform); })
       .on('end', (e: { transform: ZoomTransform }) => {
         detail().remove();
         const t = e.transform;

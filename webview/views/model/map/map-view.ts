@@ -14,7 +14,8 @@ import { inView, keptZoom, levelFor, meets, tileKey, tilesFor, zoomOf, type Zoom
 import { TileStore } from './tile-store.js';
 import { LOG_DECADES, massTop, sinkShades, tileShades } from './shades.js';
 import { axisLabels, labelStride } from './axis.js';
-import { describeCell, describeSink } from './hover.js';
+import { describeCell, describeSink, tileAt } from './hover.js';
+import { arcWindowNote, drawArcLinks, linksInView } from './arcs.js';
 
 /** A sink key's column on screen. */
 export const SINK_W = 12;
@@ -52,7 +53,9 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
   const switchesY = 36 + topLines.length * NOTE_LINE + 4;
   const top = switchesY + 110;
   const keyLabelPx = top - 4 - (switchesY + 14);
-  const legendTop = top + side + 30;
+  // Under the map: the range in view, the arcs of the queries in view (at level 0) and their line, the legend.
+  const arcTop = top + side + 30, arcBase = arcTop + Math.min(160, side / 3);
+  const legendTop = arcBase + 20 + 2 * NOTE_LINE + 6;
   const height = legendTop + 64;
   const svg = createSvg(container, theme, width, height, `${headName(layer, head)}: ${n} × ${n}, a map`, 'head');
   svg.attr('data-map', 'true');
@@ -114,6 +117,40 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
   };
   const w1 = toggle(0, 'map-colour', 'colour', ['max', 'mass'], settings.colour, () => { settings.colour = settings.colour === 'max' ? 'mass' : 'max'; recolour(); });
   toggle(w1 + 16, 'map-scale', 'scale', ['linear', 'log'], settings.scale, () => { settings.scale = settings.scale === 'linear' ? 'log' : 'linear'; recolour(); });
+
+  // Arcs: at level 0 (every cell kept exact), each query's k strongest links among the keys in view,
+  // the sink keys' included, for the queries in view (their last ARCS_MAX); above it, a line says how to get them.
+  defs.append('clipPath').attr('id', `al-map-arcs-${uid}`).append('rect').attr('x', LEFT + sinkArea).attr('y', arcTop - 10).attr('width', side).attr('height', arcBase - arcTop + 12);
+  const arcLayer = svg.append('g').attr('class', 'arc-window').attr('clip-path', `url(#al-map-arcs-${uid})`);
+  svg.append('line').attr('x1', LEFT + sinkArea).attr('x2', LEFT + sinkArea + side).attr('y1', arcBase).attr('y2', arcBase).attr('stroke', theme.grid);
+  const arcNoteG = svg.append('g').attr('class', 'arc-note');
+  const arcNoteAt = notes.length;
+  notes.push('');
+  const drawArcs = (level: number) => {
+    const view = inView(n, side, t);
+    arcLayer.selectAll('*').remove();
+    arcNoteG.selectAll('*').remove();
+    let said: string;
+    if (level > 0) {
+      said = `arcs: zoom in until every cell is exact (a token a pixel) to draw each query's ${Math.max(1, Math.floor(options.k))} strongest links among the keys in view`;
+    } else {
+      const kept = store.kept().filter((tile) => tile.level === 0);
+      let last: HeadTile | undefined;
+      const weightAt = (i: number, j: number) => {
+        const sink = map.sinks.indexOf(j);
+        if (!last || !(i >= last.i0 && i < last.i0 + last.rows && j >= last.j0 && j < last.j0 + last.cols)) last = tileAt(kept, 0, i, j)?.tile;
+        if (!last) return undefined;
+        if (sink >= 0) return last.sinkColumns?.find((c) => c.key === j)?.max[i - last.i0];
+        return last.max[(i - last.i0) * last.cols + (j - last.j0)];
+      };
+      const win = linksInView(weightAt, view.i0, view.i1, view.j0, view.j1, options.k);
+      drawArcLinks(arcLayer, win.links, (i) => LEFT + sinkArea + t.x + (i + 0.5) * view.px, arcTop, arcBase, theme, Math.max(map.max, map.sinkMax));
+      const reading = kept.some((tile) => meets(tile, view)) ? '' : '; reading the cells in view…';
+      said = `${arcWindowNote(win, Math.max(1, Math.floor(options.k)), view.i1 - view.i0 + 1)}${reading}`;
+    }
+    notes[arcNoteAt] = said;
+    wrappedNote(arcNoteG, theme, 8, arcBase + 20, said, noteLines(said, width - 16, 2, theme.fontSize));
+  };
 
   // The legend: the keys' scale, and the sinks' beside it.
   const legend = svg.append('g').attr('class', 'legend').attr('transform', `translate(8,${legendTop})`);
@@ -211,6 +248,7 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
       for (const el2 of sinkDrawn.get(key) ?? []) sinkG.node()!.append(el2);
     }
     drawLegend(level);
+    drawArcs(level);
     return { level, view };
   };
   /** The view's tiles asked for (those not kept), after a zoom settles. */

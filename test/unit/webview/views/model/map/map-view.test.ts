@@ -203,3 +203,28 @@ test('at 430 px the map, its sink column and its labels stay inside the view', (
   assert.ok(Number(svg.getAttribute('width')) <= 430, `${svg.getAttribute('width')} px`);
   assertApart(svg);
 });
+
+test('the map\'s arcs: at level 0 each query\'s strongest links among the keys in view, the sink\'s included; above, a line says to zoom', () => {
+  const { data, w, map } = mapData(2048);
+  const { svg, store, asks, key, handle } = draw(data, { interactive: true });
+  assert.match(handle.notes.at(-1)!, /^arcs: zoom in until every cell is exact/);
+  key('+'); key('+'); key('+');
+  assert.match(handle.notes.at(-1)!, /reading the cells in view…$/);
+  assert.match(svg.querySelector('text.zoom-range')!.textContent!, /every cell exact/);
+  for (let k = 0; k < asks.length; k++) store.receive(answerOf(w, map, asks[k]));
+  const m = /queries (\d+)–(\d+) × keys (\d+)–(\d+)/.exec(svg.querySelector('text.zoom-range')!.textContent!)!;
+  const [i0, i1, j0, j1] = m.slice(1).map((x) => Number(x) - 1);
+  const arcs = [...svg.querySelectorAll('g.arc-window path.arc')];
+  assert.ok(arcs.length > 0);
+  const byQuery = new Map<number, number[]>();
+  for (const p of arcs) {
+    const i = Number(p.getAttribute('data-i')), j = Number(p.getAttribute('data-j'));
+    assert.ok(i >= i0 && i <= i1 && j >= j0 && j <= j1, `link ${i} → ${j} in view`);
+    byQuery.set(i, [...(byQuery.get(i) ?? []), w[i * 2048 + j]]);
+  }
+  for (const [i, drawn] of byQuery) {
+    const row = Array.from(w.subarray(i * 2048 + j0, i * 2048 + j1 + 1)).sort((x, y) => y - x).slice(0, 2);
+    assert.deepEqual(drawn.sort((x, y) => y - x), row, `query ${i}'s two strongest keys in view`);
+  }
+  assert.match(handle.notes.at(-1)!, new RegExp(`^arcs: the 2 strongest links of queries ${Math.max(i0, i1 - 95) + 1}–${i1 + 1}`));
+});
