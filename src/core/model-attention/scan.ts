@@ -2,7 +2,10 @@
 // row checks; pass.ts) a block of rows at a time, and a head or the rollout on request.
 import type { AttentionSource } from '../tensors/attention-source.js';
 import { inspectOverLimit } from '../tensors/inspect.js';
-import { binStarts, passOverHeads, passWarnings, poolRow, type PassResult } from '../tensors/pass.js';
+import { binStarts, passOverHeads, passShape, passWarnings, poolRow, type PassResult, type PassShape } from '../tensors/pass.js';
+import { passOverBand, type BandResult } from '../tensors/band.js';
+import { pyramidBase } from '../tensors/pyramid.js';
+import { sinksOf } from './tiles.js';
 import { forEachBlock, forEachRow, rowToFloat32 } from '../tensors/rows.js';
 import { softmaxInto } from '../attention/softmax.js';
 import { float16 } from '../tensors/dtype.js';
@@ -174,10 +177,34 @@ export function keptPictureSide(shape: Pick<ModelShape, 'layers' | 'heads' | 'to
   return shape.layers * shape.heads * res * res <= MAX_KEPT_PICTURE_BYTES ? res : 0;
 }
 
-/** The pass over heads from … to − 1 with this file's thumbnails and, when kept, pictures (a worker's share of the scan). */
+/**
+ * What a scan of a file of this shape makes of each head: its thumbnail, its picture when kept, and
+ * for a big head (more than WHOLE_HEAD_MAX tokens) its map, with the pyramid from the deepest level
+ * whose pyramids of every head fit their budget (tensors/pyramid.ts). The same for a worker's pass
+ * and for the host putting a head's bands together.
+ */
+export function scanPassShape(shape: Pick<ModelShape, 'file' | 'dtype' | 'layers' | 'heads' | 'tokens' | 'tokenTexts' | 'thumb'>, options: ScanOptions = {}): PassShape {
+  const picture = keptPictureSide(shape);
+  const n = shape.tokens;
+  const map = n > WHOLE_HEAD_MAX ? { map: { ...withBase(pyramidBase(shape.layers * shape.heads, n)) } } : {};
+  const source = { file: shape.file, dtype: shape.dtype as PassShape['dtype'], n, ...(shape.tokenTexts.length ? { tokens: shape.tokenTexts } : {}) };
+  return passShape(source, { softmax: !!options.softmax, thumb: shape.thumb, ...(picture ? { picture } : {}), ...map });
+}
+
+const withBase = (base: number | undefined) => (base === undefined ? {} : { base });
+
+const shapeOfSource = (a: AttentionSource) => ({ file: a.file, dtype: a.dtype, layers: a.layers, heads: a.heads, tokens: a.n, tokenTexts: a.tokens ?? [], thumb: thumbOf(a).thumb });
+
+/** The pass over heads from … to − 1 with this file's thumbnails and, when kept, pictures and maps (a worker's share of the scan). */
 export function passOverRange(a: AttentionSource, from: number, to: number, options: ScanOptions = {}): PassResult {
-  const picture = keptPictureSide({ layers: a.layers, heads: a.heads, tokens: a.n });
-  return passOverHeads(a, { softmax: options.softmax, thumb: thumbOf(a).thumb, from, to, ...(picture ? { picture } : {}) });
+  const shape = scanPassShape(shapeOfSource(a), options);
+  return passOverHeads(a, { softmax: options.softmax, thumb: shape.side, from, to, ...(shape.res ? { picture: shape.res } : {}), ...(shape.map ? { map: shape.map } : {}) });
+}
+
+/** Rows first … first + rows − 1 of one big head (a worker's share of its scan; tensors/band.ts). */
+export function bandOverRows(a: AttentionSource, layer: number, head: number, first: number, rows: number, options: ScanOptions = {}): BandResult {
+  const shape = scanPassShape(shapeOfSource(a), options);
+  return passOverBand(a, shape, layer, head, first, rows, shape.map ? sinksOf(a, layer, head, options) : []);
 }
 
 /** The one pass in one thread: statistics, thumbnails and the row checks of every head (pass.ts). Refused over inspect's budget. */

@@ -81,7 +81,10 @@ function byDefinition(layer: number, head: number, a: Float64Array, n: number, t
     for (let j = i - 1; j >= 0; j--) if (tokens[j] === tokens[i]) earlier.push(j);
     if (earlier.length) {
       withCopies++;
-      for (const j of earlier) { dup += a[i * n + j]; ind += a[i * n + j + 1]; }
+      // Each row's own sums first, as entropy and distance are: a row is one term of each mean.
+      let rowDup = 0, rowInd = 0;
+      for (const j of earlier) { rowDup += a[i * n + j]; rowInd += a[i * n + j + 1]; }
+      dup += rowDup; ind += rowInd;
     }
   }
   return {
