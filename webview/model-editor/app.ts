@@ -20,9 +20,8 @@ import type { RunAnalyses } from '../../src/core/model-attention/run-analyses.js
 import { generationStep, sameRun, viewData } from './run-analyses.js';
 import { AnalysisBar, canAblate } from './analysis-bar.js';
 import { TileStore } from '../views/model/map/tile-store.js';
-import { headMapProblem, tileProblem, type HeadMap, type TileAnswer } from '../views/model/map/tile-types.js';
+import { tileProblem, type TileAnswer } from '../views/model/map/tile-types.js';
 import type { MapHead, MapViewOptions } from '../views/model/map/map-view.js';
-import { isObject } from '../../src/core/json/object.js';
 import type { KeptMap } from './kept-state.js';
 
 export interface ModelTransport extends Transport<ModelWebviewMessage> {
@@ -112,7 +111,7 @@ export class ModelApp {
     root.addEventListener('keydown', (e) => this.onAnalysisKey(e));
     root.addEventListener('contextmenu', (e) => this.onHeadMenu(e));
     // The tile asks go to the host as they are (the 'tile' message of the protocol).
-    this.tiles = new TileStore((ask) => this.transport.post(ask as unknown as ModelWebviewMessage));
+    this.tiles = new TileStore((ask) => this.transport.post(ask));
     const kept = this.state.map;
     if (kept) {
       this.tiles.settings = { colour: kept.colour, scale: kept.scale };
@@ -142,7 +141,6 @@ export class ModelApp {
 
   /** One message from the host (or the page's data), checked before anything is drawn. */
   receive(message: unknown): void {
-    if (isObject(message) && message.type === 'tile') { this.receiveTile(message); return; }
     const problem = hostMessageProblem(message, this.data?.header);
     if (problem) { this.fail(`Attention Lens could not use a message: ${problem}`); return; }
     const m = message as ModelHostMessage;
@@ -201,13 +199,10 @@ export class ModelApp {
         break;
       }
       case 'head': {
-        const { layer, head, weights, picture, max, valueNorms } = m;
-        // A big head's map (its levels, sinks and two scales), checked against the head's tokens.
-        const map = (m as { map?: unknown }).map;
-        const mapProblem = map === undefined || !this.data ? undefined : headMapProblem(map, this.data.header.tokens);
-        if (mapProblem) { this.fail(`Attention Lens could not use a message: ${mapProblem}`); return; }
+        // A big head comes with its map (levels, sinks, the two scales) once the scan has reached it.
+        const { layer, head, weights, picture, max, valueNorms, map } = m;
         this.failure = undefined; // the file is read again
-        const shown: MapHead = { layer, head, ...(weights ? { weights } : {}), ...(picture ? { picture } : {}), ...(max !== undefined ? { max } : {}), ...(valueNorms ? { valueNorms } : {}), ...(map ? { map: map as HeadMap } : {}), windows: [] };
+        const shown: MapHead = { layer, head, ...(weights ? { weights } : {}), ...(picture ? { picture } : {}), ...(max !== undefined ? { max } : {}), ...(valueNorms ? { valueNorms } : {}), ...(map ? { map } : {}), windows: [] };
         if (this.data) this.data = { ...this.data, head: shown };
         this.pendingHead = undefined;
         break;
@@ -221,6 +216,9 @@ export class ModelApp {
         this.handle?.refresh?.();
         return;
       }
+      case 'tile':
+        this.receiveTile(m);
+        return;
       case 'show':
         this.pick({ view: m.view, layer: m.layer, head: m.head });
         return;
@@ -237,12 +235,12 @@ export class ModelApp {
    * A tile of the shown big head, for the head view to draw (no redraw: the view paints it in place).
    * One of a head no longer shown, or not asked for, is dropped; a malformed one is a message the page cannot use.
    */
-  private receiveTile(m: Record<string, unknown>): void {
+  private receiveTile(m: TileAnswer): void {
     const shown = this.data?.head as MapHead | undefined;
     if (!shown?.map || m.layer !== shown.layer || m.head !== shown.head) { this.tiles.dropped++; return; }
-    const problem = tileProblem(m, shown.map);
+    const problem = tileProblem(m as unknown as Record<string, unknown>, shown.map);
     if (problem) { this.fail(`Attention Lens could not use a message: ${problem}`); return; }
-    this.tiles.receive(m as unknown as TileAnswer);
+    this.tiles.receive(m);
   }
 
   /** A sentence on the warning line (the page cannot answer some requests). */
