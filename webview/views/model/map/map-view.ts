@@ -54,9 +54,13 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
   const top = switchesY + 110;
   const keyLabelPx = top - 4 - (switchesY + 14);
   // Under the map: the range in view, the arcs of the queries in view (at level 0) and their line, the legend.
-  const arcTop = top + side + 30, arcBase = arcTop + Math.min(160, side / 3);
-  const legendTop = arcBase + 20 + 2 * NOTE_LINE + 6;
-  const height = legendTop + 64;
+  const arcTop = top + side + 30 + NOTE_LINE, arcBase = arcTop + Math.min(160, side / 3);
+  const legendTop = arcBase + 20 + 3 * NOTE_LINE + 6;
+  // The two scales side by side when their words fit, else one under the other.
+  const keysLabel = `${map.sinks.length ? 'other keys' : 'keys'}: ${settings.colour === 'max' ? `strongest ${what}` : 'mass per query'} (${settings.scale})`;
+  const sinksLabel = `sink${map.sinks.length > 1 ? 's' : ''}: ${settings.colour === 'max' ? `strongest ${what}` : `mean ${what}`} (${settings.scale})`;
+  const stacked = map.sinks.length > 0 && Math.max(textWidth(keysLabel, 11), textWidth(sinksLabel, 11)) > width / 2 - 24;
+  const height = legendTop + (stacked ? 110 : 64);
   const svg = createSvg(container, theme, width, height, `${headName(layer, head)}: ${n} × ${n}, a map`, 'head');
   svg.attr('data-map', 'true');
   svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`${headName(layer, head)}: ${n} × ${n} ${norms ? 'norms' : 'weights'}`);
@@ -132,7 +136,7 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
     arcNoteG.selectAll('*').remove();
     let said: string;
     if (level > 0) {
-      said = `arcs: zoom in until every cell is exact (a token a pixel) to draw each query's ${Math.max(1, Math.floor(options.k))} strongest links among the keys in view`;
+      said = `arcs: zoom in to single cells for each query's ${Math.max(1, Math.floor(options.k))} strongest links among the keys in view`;
     } else {
       const kept = store.kept().filter((tile) => tile.level === 0);
       let last: HeadTile | undefined;
@@ -149,17 +153,17 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
       said = `${arcWindowNote(win, Math.max(1, Math.floor(options.k)), view.i1 - view.i0 + 1)}${reading}`;
     }
     notes[arcNoteAt] = said;
-    wrappedNote(arcNoteG, theme, 8, arcBase + 20, said, noteLines(said, width - 16, 2, theme.fontSize));
+    wrappedNote(arcNoteG, theme, 8, arcBase + 20, said, noteLines(said, width - 16, 3, theme.fontSize));
   };
 
   // The legend: the keys' scale, and the sinks' beside it.
   const legend = svg.append('g').attr('class', 'legend').attr('transform', `translate(8,${legendTop})`);
-  const bar = (x: number, label: string, lo: string, hi: string, cls: string) => {
-    const g = legend.append('g').attr('class', cls).attr('transform', `translate(${x},0)`);
+  const bar = (x: number, y: number, label: string, lo: string, hi: string, cls: string) => {
+    const g = legend.append('g').attr('class', cls).attr('transform', `translate(${x},${y})`);
     const steps = 24;
     for (let k = 0; k < steps; k++) g.append('rect').attr('x', (k * LEGEND_W) / steps).attr('y', 14).attr('width', LEGEND_W / steps + 0.5).attr('height', 10).attr('fill', theme.seq((k + 0.5) / steps));
     g.append('rect').attr('y', 14).attr('width', LEGEND_W).attr('height', 10).attr('fill', 'none').attr('stroke', theme.grid);
-    g.append('text').attr('class', 'legend-label').attr('y', 8).attr('font-size', 11).attr('fill', theme.muted).text(clip(label, Math.max(LEGEND_W, width / 2 - 24), 11));
+    g.append('text').attr('class', 'legend-label').attr('y', 8).attr('font-size', 11).attr('fill', theme.muted).text(clip(label, stacked ? width - 16 : Math.max(LEGEND_W, width / 2 - 24), 11));
     g.append('text').attr('class', 'legend-lo').attr('y', 38).attr('font-size', 10).attr('fill', theme.muted).text(lo);
     g.append('text').attr('class', 'legend-hi').attr('x', LEGEND_W).attr('y', 38).attr('font-size', 10).attr('text-anchor', 'end').attr('fill', theme.muted).text(hi);
   };
@@ -170,8 +174,8 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
     legendLevel = level;
     legend.selectAll('*').remove();
     const keyTop = settings.colour === 'max' ? map.max : massTop(map, level, norms);
-    bar(0, `${map.sinks.length ? 'other keys' : 'keys'}: ${settings.colour === 'max' ? `strongest ${what}` : 'mass per query'} (${settings.scale})`, lowEnd(keyTop), fmt(keyTop, 3), 'legend-keys');
-    if (map.sinks.length) bar(Math.max(LEGEND_W + 24, width / 2), `sink${map.sinks.length > 1 ? 's' : ''}: ${settings.colour === 'max' ? `strongest ${what}` : `mean ${what}`} (${settings.scale})`, lowEnd(map.sinkMax), fmt(map.sinkMax, 3), 'legend-sinks');
+    bar(0, 0, keysLabel, lowEnd(keyTop), fmt(keyTop, 3), 'legend-keys');
+    if (map.sinks.length) bar(stacked ? 0 : width / 2, stacked ? 48 : 0, sinksLabel, lowEnd(map.sinkMax), fmt(map.sinkMax, 3), 'legend-sinks');
   };
 
   // Sink keys' labels over their columns, at fixed places; the other keys' labels keep clear of them.
@@ -199,11 +203,15 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
     const level = levelFor(n, side, t.k, map.levels);
     const ranges = `${t.k > 1 ? 'shown: ' : ''}queries ${shown(view.i0)}–${shown(view.i1)} × keys ${shown(view.j0)}–${shown(view.j1)}`;
     const said = `${ranges}; ${level === 0 ? 'every cell exact' : `blocks of ${2 ** level} × ${2 ** level}`}${stride > 1 ? `; labels every ${stride}` : ''}`;
-    const room = width - LEFT - 8;
-    const fits = textWidth(said, theme.fontSize) <= room;
+    // Under the map from its left edge; in a narrow editor on two lines from the view's (the whole
+    // line in its hover if even they cut it).
+    const oneLine = textWidth(said, theme.fontSize) <= width - LEFT - 8;
+    const x = oneLine ? LEFT : 8;
+    const lines = oneLine ? [said] : noteLines(said, width - 16, 2, theme.fontSize);
     range.selectAll('*').remove();
-    range.text(fits ? said : clip(said, room, theme.fontSize));
-    if (!fits) range.append('title').text(said);
+    range.text('');
+    lines.forEach((line, k) => range.append('tspan').attr('x', x).attr('dy', k === 0 ? 0 : NOTE_LINE).text(k < lines.length - 1 ? `${line} ` : line));
+    if (lines.join(' ') !== said) range.append('title').text(said);
     return said;
   };
 
@@ -231,7 +239,8 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
       let el = drawn.get(key);
       if (!el) {
         el = tilesG.append('image').attr('class', 'tile').attr('data-level', tile.level).attr('data-i0', tile.i0).attr('data-j0', tile.j0)
-          .attr('x', tile.j0 * b).attr('y', tile.i0 * b).attr('width', tile.cols * b).attr('height', tile.rows * b)
+          // A quarter block over its neighbours' edge (drawn after it): adjacent images leave no seam when scaled.
+          .attr('x', tile.j0 * b).attr('y', tile.i0 * b).attr('width', (tile.cols + 0.25) * b).attr('height', (tile.rows + 0.25) * b)
           .attr('preserveAspectRatio', 'none').attr('image-rendering', 'pixelated').attr('href', hrefOf(tile)).node()!;
         drawn.set(key, el);
       }

@@ -68,7 +68,7 @@ test('a tile is drawn when it comes, its blocks in the colours of their stronges
   assert.equal(img.getAttribute('href'), indicesHref(tileShades(tile, map, 'max', 'linear', false), first.cols, first.rows, theme));
   const b = 2 * SIDE / 2048;
   assert.equal(Number(img.getAttribute('x')), first.j0 * b);
-  assert.equal(Number(img.getAttribute('width')), first.cols * b);
+  assert.equal(Number(img.getAttribute('width')), (first.cols + 0.25) * b, 'a quarter block over the next tile: no seam');
   // The fifth ask goes out once one is answered.
   assert.equal(asks.length, TILES_IN_FLIGHT + 1);
   // The sink column: key 0's weights over the same rows, on the sinks' scale (1), not the rest's (0.4).
@@ -197,17 +197,23 @@ test('labels never overlap: 32,768 tokens of one repeated word, at the whole hea
   assert.ok(svg.querySelector('text.sink-label'), 'the sink key keeps its label over its column');
 });
 
-test('at 430 px the map, its sink column and its labels stay inside the view', () => {
+test('at 430 px the map, its sink column, its labels, range and legend stay inside the view, whole', () => {
   const { data } = mapData(2048);
   const { svg } = draw(data, { width: 430 });
   assert.ok(Number(svg.getAttribute('width')) <= 430, `${svg.getAttribute('width')} px`);
   assertApart(svg);
+  // The range in view on two lines, whole; the two scales one under the other, their words whole.
+  assert.equal(svg.querySelectorAll('text.zoom-range tspan').length, 2);
+  assert.equal(svg.querySelector('text.zoom-range title'), null);
+  assert.equal(svg.querySelector('g.legend-keys text.legend-label')!.textContent, 'other keys: strongest weight (linear)');
+  assert.equal(svg.querySelector('g.legend-sinks text.legend-label')!.textContent, 'sink: strongest weight (linear)');
+  assert.equal(svg.querySelector('g.legend-sinks')!.getAttribute('transform'), 'translate(0,48)');
 });
 
 test('the map\'s arcs: at level 0 each query\'s strongest links among the keys in view, the sink\'s included; above, a line says to zoom', () => {
   const { data, w, map } = mapData(2048);
   const { svg, store, asks, key, handle } = draw(data, { interactive: true });
-  assert.match(handle.notes.at(-1)!, /^arcs: zoom in until every cell is exact/);
+  assert.match(handle.notes.at(-1)!, /^arcs: zoom in to single cells for each query's 2 strongest links/);
   key('+'); key('+'); key('+');
   assert.match(handle.notes.at(-1)!, /reading the cells in view…$/);
   assert.match(svg.querySelector('text.zoom-range')!.textContent!, /every cell exact/);
