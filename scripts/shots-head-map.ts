@@ -59,7 +59,8 @@ async function main(): Promise<void> {
   // The picture: 512² of the head's block max (sink included), as colour indices of the head's strongest weight.
   const res = Math.min(512, n), L = Math.log2(n / res);
   const indices = new Array<number>(res * res).fill(0);
-  let headMax = 1, max = 0;
+  const headMax = 1;
+  let max = 0;
   for (let ti = 0; ti < res; ti += 256) for (let tj = 0; tj < res; tj += 256) {
     const t = tile(L, ti, tj, Math.min(256, res - ti), Math.min(256, res - tj));
     for (let r = 0; r < t.rows; r++) for (let c = 0; c < t.cols; c++) {
@@ -107,7 +108,20 @@ window.acquireVsCodeApi = () => ({ getState: () => ({ view: 'head' }), setState:
         await settle();
         await tab.screenshot({ path: join(out, `map-${theme}-${width}-deep.png`), fullPage: true });
         const said = await tab.evaluate(() => document.querySelector('text.zoom-range')?.textContent);
-        console.log(`${theme} ${width}px: whole head painted with tiles in ${whole} ms; after 9 × '+': ${said}`);
+        // The hover at the map's centre: the cell's tokens and exact weight.
+        const box = (await tab.locator('g.head-map rect.hit').boundingBox())!;
+        await tab.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+        const tip = await tab.evaluate(() => document.getElementById('attention-tooltip')?.textContent);
+        await tab.screenshot({ path: join(out, `map-${theme}-${width}-hover.png`), fullPage: true });
+        // Back to the whole head, coloured by mass on a log scale.
+        await tab.focus('g.head-map');
+        await tab.keyboard.press('0');
+        await tab.keyboard.press('m');
+        await tab.focus('g.head-map');
+        await tab.keyboard.press('l');
+        await settle();
+        await tab.screenshot({ path: join(out, `map-${theme}-${width}-mass-log.png`), fullPage: true });
+        console.log(`${theme} ${width}px: whole head painted with tiles in ${whole} ms; after 9 × '+': ${said}; hover: ${tip}`);
         await tab.close();
       }
     }

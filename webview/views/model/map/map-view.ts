@@ -12,7 +12,7 @@ import { crosshair, headName, indicesHref, NOTE_LINE, noteLines, shown, tokenLab
 import type { HeadMap, HeadTile } from './tile-types.js';
 import { inView, keptZoom, levelFor, meets, tileKey, tilesFor, zoomOf, type Zoom } from './plan.js';
 import { TileStore } from './tile-store.js';
-import { LOG_DECADES, massTop, sinkShades, tileShades } from './shades.js';
+import { LOG_DECADES, massTop, padded, sinkShades, tileShades } from './shades.js';
 import { axisLabels, labelStride } from './axis.js';
 import { describeCell, describeSink, tileAt } from './hover.js';
 import { arcWindowNote, drawArcLinks, linksInView } from './arcs.js';
@@ -22,6 +22,8 @@ export const SINK_W = 12;
 const SINK_GAP = 8, LEFT = 110, LEGEND_W = 120;
 /** At the deepest zoom a token is this many px. */
 const DEEPEST_PX = 24;
+/** Blocks a tile's image reaches under the next tile's (its last column and row repeated). */
+const PAD = 2;
 /** Images of tiles drawn at once at most (coarser ones under the level in view). */
 const DRAWN_MAX = 48;
 
@@ -223,7 +225,7 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
   const hrefOf = (tile: HeadTile) => {
     const key = tileKey(tile);
     let href = hrefs.get(key);
-    if (!href) { href = indicesHref(tileShades(tile, map, settings.colour, settings.scale, norms), tile.cols, tile.rows, theme, options.deflate); hrefs.set(key, href); }
+    if (!href) { href = indicesHref(padded(tileShades(tile, map, settings.colour, settings.scale, norms), tile.cols, tile.rows, PAD), tile.cols + PAD, tile.rows + PAD, theme, options.deflate); hrefs.set(key, href); }
     return href;
   };
   const paint = () => {
@@ -239,8 +241,8 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
       let el = drawn.get(key);
       if (!el) {
         el = tilesG.append('image').attr('class', 'tile').attr('data-level', tile.level).attr('data-i0', tile.i0).attr('data-j0', tile.j0)
-          // A quarter block over its neighbours' edge (drawn after it): adjacent images leave no seam when scaled.
-          .attr('x', tile.j0 * b).attr('y', tile.i0 * b).attr('width', (tile.cols + 0.25) * b).attr('height', (tile.rows + 0.25) * b)
+          // PAD blocks more (its edge repeated) under the neighbours drawn after it: no seam between scaled images.
+          .attr('x', tile.j0 * b).attr('y', tile.i0 * b).attr('width', (tile.cols + PAD) * b).attr('height', (tile.rows + PAD) * b)
           .attr('preserveAspectRatio', 'none').attr('image-rendering', 'pixelated').attr('href', hrefOf(tile)).node()!;
         drawn.set(key, el);
       }
@@ -249,9 +251,9 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
         sinkDrawn.set(key, tile.sinkColumns.map((col) => {
           const q = map.sinks.indexOf(col.key);
           return sinkG.append('image').attr('class', 'sink-tile').attr('data-key', col.key).attr('data-level', tile.level).attr('data-i0', tile.i0)
-            .attr('x', q * SINK_W).attr('y', tile.i0 * b).attr('width', SINK_W).attr('height', tile.rows * b)
+            .attr('x', q * SINK_W).attr('y', tile.i0 * b).attr('width', SINK_W).attr('height', (tile.rows + PAD) * b)
             .attr('preserveAspectRatio', 'none').attr('image-rendering', 'pixelated')
-            .attr('href', indicesHref(sinkShades(tile, col, map, settings.colour, settings.scale), 1, tile.rows, theme, options.deflate)).node()!;
+            .attr('href', indicesHref(padded(sinkShades(tile, col, map, settings.colour, settings.scale), 1, tile.rows, 0, PAD), 1, tile.rows + PAD, theme, options.deflate)).node()!;
         }));
       }
       for (const el2 of sinkDrawn.get(key) ?? []) sinkG.node()!.append(el2);
@@ -271,13 +273,23 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
     sinkG.attr('transform', `translate(0,${z.y}) scale(1,${z.k})`);
     drawLabels(z);
     paint();
+    hover();
   };
   const kept = store.zooms.get(`${layer}:${head}`);
   const start = kept ? zoomOf(n, side, kept, maxK) : { k: 1, x: 0, y: 0 };
 
   // Hover and the keyboard's place: the cell (level 0) or the block under the pointer, or at the view's centre.
   const describeAt = (i: number, j: number) => describeCell(store.kept(), map, levelFor(n, side, t.k, map.levels), i, j, tokens, norms);
-  let hovered: { i: number; j: number; at: { x: number; y: number } } | undefined;
+  // The pointer's place in the frame (not in the head: a wheel zoom under a still pointer moves the cell under it).
+  let hovered: { fx: number; fy: number; at: { x: number; y: number } } | undefined;
+  const hover = () => {
+    if (!hovered) return;
+    const px = cell * t.k;
+    const i = Math.floor((hovered.fy - t.y) / px), j = Math.floor((hovered.fx - t.x) / px);
+    if (i < 0 || j < 0 || i >= n || j >= n) return;
+    light(i, j);
+    options.tooltip?.show(describeAt(i, j), hovered.at);
+  };
   const light = (i: number, j: number) => {
     highlight.selectAll('*').remove();
     const level = levelFor(n, side, t.k, map.levels), b = 2 ** level;
@@ -322,12 +334,9 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
         announce(drawLabels(t));
       })
       .on('pointermove', (e: PointerEvent) => {
-        const [x, y] = pointer(e, matrix.node()!);
-        const i = Math.floor(y / cell), j = Math.floor(x / cell);
-        if (i < 0 || j < 0 || i >= n || j >= n) return;
-        light(i, j);
-        hovered = { i, j, at: { x: e.clientX, y: e.clientY } };
-        options.tooltip?.show(describeAt(i, j), hovered.at);
+        const [fx, fy] = pointer(e, node);
+        hovered = { fx, fy, at: { x: e.clientX, y: e.clientY } };
+        hover();
       })
       .on('pointerleave', () => { hovered = undefined; highlight.selectAll('*').remove(); options.tooltip?.hide(); });
     sinkFrame.on('pointermove', (e: PointerEvent) => {
@@ -344,11 +353,11 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
   store.listener = (tile) => {
     const level = levelFor(n, side, t.k, map.levels);
     if (tile.level >= level && meets(tile, inView(n, side, t))) paint();
-    if (hovered) options.tooltip?.show(describeAt(hovered.i, hovered.j), hovered.at);
+    hover();
   };
   return {
     svg: svg.node()!, notes,
-    refresh: () => { if (hovered) options.tooltip?.show(describeAt(hovered.i, hovered.j), hovered.at); },
-    destroy: () => { if (store.listener) store.listener = undefined; unzoom(); status.remove(); svg.remove(); },
+    refresh: hover,
+    destroy: () => { if (hovered) options.tooltip?.hide(); store.listener = undefined; unzoom(); status.remove(); svg.remove(); },
   };
 }

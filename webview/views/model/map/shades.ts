@@ -51,3 +51,19 @@ export function sinkShades(tile: HeadTile, column: { max: Float32Array; sum: Flo
   }
   return out;
 }
+
+/**
+ * Indices of `w` × `h` with their last column repeated `padW` more times and their last row `padH`:
+ * a tile drawn that many blocks wider and taller (every block in its place) reaches under its
+ * neighbours, drawn after it, so scaled images leave no seam of the background between them.
+ */
+export function padded(indices: Uint8Array, w: number, h: number, padW: number, padH = padW): Uint8Array {
+  const W = w + padW, H = h + padH;
+  const out = new Uint8Array(W * H);
+  for (let r = 0; r < H; r++) {
+    const from = Math.min(r, h - 1) * w;
+    out.set(indices.subarray(from, from + w), r * W);
+    out.fill(indices[from + w - 1], r * W + w, r * W + W);
+  }
+  return out;
+}

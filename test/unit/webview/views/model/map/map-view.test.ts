@@ -10,7 +10,7 @@ import { renderModelHead } from '../../../../../../webview/views/model/head.js';
 import { indicesHref } from '../../../../../../webview/views/model/common.js';
 import { TileStore, TILES_IN_FLIGHT } from '../../../../../../webview/views/model/map/tile-store.js';
 import { inView, levelFor, tilesFor, tileKey, TILE_SIDE } from '../../../../../../webview/views/model/map/plan.js';
-import { sinkShades, tileShades } from '../../../../../../webview/views/model/map/shades.js';
+import { padded, sinkShades, tileShades } from '../../../../../../webview/views/model/map/shades.js';
 import { MAX_TILE_CELLS, type TileAsk } from '../../../../../../webview/views/model/map/tile-types.js';
 import type { ModelViewData } from '../../../../../../src/core/model-attention/data.js';
 import { answerOf, mapData, tileOf } from '../../../../../support/head-map.js';
@@ -65,15 +65,16 @@ test('a tile is drawn when it comes, its blocks in the colours of their stronges
   const img = svg.querySelector(`image.tile[data-i0="${first.i0}"][data-j0="${first.j0}"]`)!;
   assert.ok(img, 'the tile is drawn');
   const tile = tileOf(w, map, first);
-  assert.equal(img.getAttribute('href'), indicesHref(tileShades(tile, map, 'max', 'linear', false), first.cols, first.rows, theme));
+  // Two blocks more each way, the last column and row repeated (under the next tiles: no seam).
+  assert.equal(img.getAttribute('href'), indicesHref(padded(tileShades(tile, map, 'max', 'linear', false), first.cols, first.rows, 2), first.cols + 2, first.rows + 2, theme));
   const b = 2 * SIDE / 2048;
   assert.equal(Number(img.getAttribute('x')), first.j0 * b);
-  assert.equal(Number(img.getAttribute('width')), (first.cols + 0.25) * b, 'a quarter block over the next tile: no seam');
+  assert.equal(Number(img.getAttribute('width')), (first.cols + 2) * b, 'every block in its place, two more under the next tile');
   // The fifth ask goes out once one is answered.
   assert.equal(asks.length, TILES_IN_FLIGHT + 1);
   // The sink column: key 0's weights over the same rows, on the sinks' scale (1), not the rest's (0.4).
   const sink = svg.querySelector(`image.sink-tile[data-i0="${first.i0}"]`)!;
-  assert.equal(sink.getAttribute('href'), indicesHref(sinkShades(tile, tile.sinkColumns![0], map, 'max', 'linear'), 1, first.rows, theme));
+  assert.equal(sink.getAttribute('href'), indicesHref(padded(sinkShades(tile, tile.sinkColumns![0], map, 'max', 'linear'), 1, first.rows, 0, 2), 1, first.rows + 2, theme));
   assert.equal(Number(sink.getAttribute('width')), 12);
   assert.deepEqual([...sinkShades(tile, tile.sinkColumns![0], map, 'max', 'linear')].slice(0, 3), [128, 128, 128], 'key 0 takes 0.5 of every row: half its scale');
   // Both scales in the legend.
@@ -92,6 +93,12 @@ test('block colours: max by the head\'s strongest weight, mass per query, linear
   // Mass at level 2 (blocks of 4 queries): the sum over a block's queries, per query; its scale min(1, 4 × 0.4).
   const mass = { level: 2, i0: 255, j0: 0, rows: 1, cols: 2, max: new Float32Array(2), sum: new Float32Array([2, 3.2]) };
   assert.deepEqual([...tileShades(mass, map, 'mass', 'linear', false)], [128, 204], 'the last block has 4 queries: 0.5 and 0.8 of 1');
+});
+
+test('a tile\'s picture repeats its last column and row so that it reaches under the next one', () => {
+  const ix = Uint8Array.from([1, 2, 3, 4, 5, 6]);
+  assert.deepEqual([...padded(ix, 3, 2, 2)], [1, 2, 3, 3, 3, 4, 5, 6, 6, 6, 4, 5, 6, 6, 6, 4, 5, 6, 6, 6]);
+  assert.deepEqual([...padded(Uint8Array.from([7, 8]), 1, 2, 0, 2)], [7, 8, 8, 8]);
 });
 
 test('a zoom step redraws at once from the coarser tiles kept, and asks the finer level', () => {
@@ -233,4 +240,23 @@ test('the map\'s arcs: at level 0 each query\'s strongest links among the keys i
     assert.deepEqual(drawn.sort((x, y) => y - x), row, `query ${i}'s two strongest keys in view`);
   }
   assert.match(handle.notes.at(-1)!, new RegExp(`^arcs: the 2 strongest links of queries ${Math.max(i0, i1 - 95) + 1}–${i1 + 1}`));
+});
+
+test('the hover names the block under the pointer and its max and sum, and at level 0 the cell\'s exact weight, after a zoom under a still pointer too', () => {
+  const { data, w, map } = mapData(2048);
+  const { svg, store, asks, key, tips, dom } = draw(data, { interactive: true });
+  for (let k = 0; k < asks.length; k++) store.receive(answerOf(w, map, asks[k]));
+  const frame = svg.querySelector('g.head-map')!;
+  // jsdom lays nothing out: the pointer's place in the frame is its client place.
+  frame.dispatchEvent(new dom.window.MouseEvent('pointermove', { clientX: 370.5, clientY: 370.5, bubbles: true }));
+  const at = Math.floor(370.5 / (SIDE / 2048));
+  const block = Math.floor(at / 2) * 2;
+  assert.equal(tips.at(-1)![0], `queries ${block + 1}–${block + 2} × keys ${block + 1}–${block + 2} (a block of 2 × 2, level 1 of 1024 blocks a side)`);
+  assert.match(tips.at(-1)![1], /^strongest weight 0\.3\d*, sum 0\.\d+ \(the sink keys left out\)$/);
+  key('+');
+  for (let k = 0; k < asks.length; k++) store.receive(answerOf(w, map, asks[k]));
+  // Zoomed ×2 about the centre (370 px): the pointer at 370.5 is over the same token, now a cell.
+  const i = Math.floor((370.5 + 370) / (2 * SIDE / 2048));
+  assert.equal(tips.at(-1)![0], `query #${i + 1} "${['the', 'cat', 'sat'][i % 3]}" → key #${i + 1} "${['the', 'cat', 'sat'][i % 3]}"`);
+  assert.equal(Math.fround(Number(tips.at(-1)![1].replace('weight ', ''))), w[i * 2048 + i]);
 });
