@@ -102,6 +102,20 @@ window.acquireVsCodeApi = () => ({ getState: () => ({ view: 'head' }), setState:
         await settle();
         const whole = Date.now() - t0;
         await tab.screenshot({ path: join(out, `map-${theme}-${width}-whole.png`), fullPage: true });
+        // A zoom step by key, in the page: the keydown's handling (labels, the kept tiles drawn scaled,
+        // the asks), best of 5 in and out; beside it the head view's own first drawing ('painted' drawMs).
+        const step = await tab.evaluate(() => {
+          const frame = document.querySelector('g.head-map')!;
+          let best = Infinity;
+          for (let r = 0; r < 5; r++) for (const key of ['+', '-']) {
+            const t = performance.now();
+            frame.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+            best = Math.min(best, performance.now() - t);
+          }
+          const painted = (window as unknown as { posted: { type: string; view?: string; drawMs?: number }[] }).posted.filter((m) => m.type === 'painted' && m.view === 'head');
+          return { best, drawMs: painted[painted.length - 1]?.drawMs ?? NaN };
+        });
+        await settle();
         // Zoom to single cells around the needle by keyboard: focus the map, zoom in, pan.
         await tab.focus('g.head-map');
         for (let k = 0; k < 9; k++) await tab.keyboard.press('+');
@@ -121,7 +135,7 @@ window.acquireVsCodeApi = () => ({ getState: () => ({ view: 'head' }), setState:
         await tab.keyboard.press('l');
         await settle();
         await tab.screenshot({ path: join(out, `map-${theme}-${width}-mass-log.png`), fullPage: true });
-        console.log(`${theme} ${width}px: whole head painted with tiles in ${whole} ms; after 9 × '+': ${said}; hover: ${tip}`);
+        console.log(`${theme} ${width}px: whole head with tiles in ${whole} ms (the tiles computed by this script's stand-in host); a zoom step by key ${step.best.toFixed(1)} ms (reference: the head view's drawing ${step.drawMs.toFixed(1)} ms); after 9 × '+': ${said}; hover: ${tip}`);
         await tab.close();
       }
     }
