@@ -4,7 +4,7 @@
 // Code host, or the data embedded in the --html page. Every control is built with textContent,
 // never markup. Theme and its changes, resize, focus, tooltip and the message channel are the
 // shell base's (webview/shell), as in the panel: a theme switch or a new width redraws the view.
-import { thumbnailValues, type ModelHeader, type ModelRunInfo, type ModelViewData } from '../../src/core/model-attention/data.js';
+import { thumbnailValues, WHOLE_HEAD_MAX, type ModelHeader, type ModelRunInfo, type ModelViewData } from '../../src/core/model-attention/data.js';
 import { hostMessageProblem, type ModelHostMessage, type ModelWebviewMessage } from '../../src/protocol/model-editor.js';
 import { STAT_NAMES, type StatName } from '../../src/core/tensors/head-stats.js';
 import { rolloutRefusal } from '../../src/core/tensors/rollout.js';
@@ -81,6 +81,8 @@ export class ModelApp {
   private readonly analysis: AnalysisBar;
   /** A big head's tiles, its colour switches and zoom, kept across the head view's redraws. */
   private readonly tiles: TileStore;
+  /** Big heads asked again for their map once the scan read them (once each, for this header). */
+  private readonly mapAsked = new Set<string>();
 
   /**
    * `surface.focusOnArrival`: whether the window's focus (VS Code's Ctrl+2) lands in this app's view
@@ -180,6 +182,7 @@ export class ModelApp {
         this.rolloutAsked = false;
         this.failure = undefined;
         this.tiles.reset();
+        this.mapAsked.clear();
         this.state.layer = clampTo(this.state.layer, header.layers);
         this.state.head = clampTo(this.state.head, header.heads);
         this.state.token = Number.isInteger(this.state.token) && this.state.token > 0 && this.state.token < header.tokens ? this.state.token : header.tokens - 1;
@@ -196,6 +199,7 @@ export class ModelApp {
         if (thumbIndices && m.thumbnails instanceof Uint8Array) thumbIndices.set(m.thumbnails, at);
         else delete this.data.thumbIndices;
         this.data = { ...this.data, header: { ...header, stats: [...header.stats, ...m.stats], offRows: m.offRows, warnings: m.warnings } };
+        this.askMapOnce();
         break;
       }
       case 'head': {
@@ -229,6 +233,21 @@ export class ModelApp {
       }
     }
     this.draw();
+  }
+
+  /**
+   * A big head shown before the scan reached it came as its picture alone: once the scan has read it,
+   * it is asked again (once) for its map, so the view becomes the map without the user asking.
+   */
+  private askMapOnce(): void {
+    const data = this.data, shown = data?.head as MapHead | undefined;
+    if (!data || !shown?.picture || shown.map || data.header.tokens <= WHOLE_HEAD_MAX) return;
+    if (shown.layer * data.header.heads + shown.head >= data.header.stats.length) return;
+    const key = `${shown.layer}:${shown.head}`;
+    if (this.mapAsked.has(key)) return;
+    this.mapAsked.add(key);
+    this.pendingHead = key;
+    this.transport.post({ type: 'head', layer: shown.layer, head: shown.head });
   }
 
   /**

@@ -58,7 +58,7 @@ test('a 2,100-token file\'s head as a map: tiles asked by the view, answered by 
     assert.ok(head && head.type === 'head');
     assert.deepEqual(head.map!.sinks, [0, 37]);
     await until('every tile in view drawn', () => pending === 0 && doc.querySelectorAll('image.tile').length > 0 && sent.filter((m) => m.type === 'tile').length === received.filter((m) => m.type === 'tile').length);
-    const asked = sent.filter((m) => m.type === 'tile') as { level: number }[];
+    const asked = sent.filter((m) => m.type === 'tile') as unknown as { level: number }[];
     assert.ok(asked.length > 0 && asked.every((a) => a.level === asked[0].level), 'one level asked at the whole head');
     assert.equal(doc.querySelectorAll('image.tile').length, asked.length, 'each answer drawn');
     assert.deepEqual([...new Set([...doc.querySelectorAll('image.sink-tile')].map((el) => el.getAttribute('data-key')))], ['0', '37'], 'both sinks as columns');

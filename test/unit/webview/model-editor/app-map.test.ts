@@ -86,3 +86,21 @@ test('the colour switch redraws with the map focused; the switches and the zoom 
   assert.deepEqual(readKept({ map: { colour: 'max', scale: 'log', zoom: { layer: 0, head: 0, ci: -1, cj: 2, span: 9 } } }).map, { colour: 'max', scale: 'log' });
   assert.equal(readKept({ map: { colour: 'red', scale: 'log' } }).map, undefined);
 });
+
+test('a big head shown before the scan reached it is asked again for its map once the scan has read it, once', () => {
+  const { app, posted, doc } = page();
+  app.start();
+  const zeros = new Float32Array(data.thumbnails.length);
+  app.receive({ type: 'model', header: { ...data.header, stats: [] }, thumbnails: zeros });
+  const heads = () => posted.filter((m) => m.type === 'head').length;
+  assert.equal(heads(), 1);
+  app.receive({ ...headMessage, map: undefined });
+  assert.equal(doc.querySelector('svg')!.getAttribute('data-map'), null, 'the picture alone');
+  app.receive({ type: 'scanned', from: 0, stats: data.header.stats, thumbnails: data.thumbnails, offRows: 0, warnings: [] });
+  assert.equal(heads(), 2, 'asked again');
+  app.receive(headMessage);
+  assert.equal(doc.querySelector('svg')!.getAttribute('data-map'), 'true');
+  app.receive({ ...headMessage, map: undefined });
+  app.receive({ type: 'scanned', from: 1, stats: [], thumbnails: new Float32Array(0), offRows: 0, warnings: [] });
+  assert.equal(heads(), 2, 'not again');
+});
