@@ -3,7 +3,10 @@
 // the webview zoom and pan with a level of detail: after a zoom the visible window is redrawn at full
 // resolution. Hover names the query and key tokens and the exact weight, and lights the row and
 // column. Token labels on both axes at any length (as many as fit, the visible range's after a zoom, and
-// the range said under the matrix). Below, arcs keep each token's k strongest links (up to 96 tokens), and say so.
+// the range said under the matrix). Below, arcs keep each token's k strongest links (up to 96 tokens;
+// beyond, those of the last 96 queries in view among the keys in view, following the zoom), and say so.
+// A head above WHOLE_HEAD_MAX that the editor sent with its map is drawn as the map instead
+// (map/map-view.ts: tiles of the level whose blocks are about a pixel, the sink keys apart).
 // A model run's value-weighted norms are drawn the same way, on their own scale (this head's largest
 // norm), the hover writing the product out: α × ‖v W_O‖ = the norm. A head switched off says so.
 import { pointer, select, zoom, zoomIdentity, type ZoomTransform } from 'd3';

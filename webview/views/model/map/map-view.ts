@@ -111,15 +111,10 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
     }
     return at;
   };
-  // New colours: the editor draws the view anew (its note and legend say them); alone, the tiles are made again here.
+  // New colours: the editor draws the view anew (its note, legend and every tile say them), the zoom kept.
   const recolour = () => {
     store.zooms.set(`${layer}:${head}`, keptZoom(n, side, t));
-    if (store.onSettings) { store.onSettings(); return; }
-    for (const el of drawn.values()) el.remove();
-    for (const els of sinkDrawn.values()) els.forEach((el) => el.remove());
-    drawn.clear(); sinkDrawn.clear(); hrefs.clear();
-    legendLevel = -1;
-    paint();
+    store.onSettings?.();
   };
   const w1 = toggle(0, 'map-colour', 'colour', ['max', 'mass'], settings.colour, () => { settings.colour = settings.colour === 'max' ? 'mass' : 'max'; recolour(); });
   toggle(w1 + 16, 'map-scale', 'scale', ['linear', 'log'], settings.scale, () => { settings.scale = settings.scale === 'linear' ? 'log' : 'linear'; recolour(); });
