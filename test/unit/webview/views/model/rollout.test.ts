@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rolloutOf, scanModel } from '../../../../../src/core/model-attention/scan.js';
+import type { ModelRunInfo } from '../../../../../src/core/model-attention/data.js';
 import { textWidth } from '../../../../../webview/kit/format.js';
 import { rolloutToken } from '../../../../../webview/views/model/rollout.js';
 import { repeatedWords } from '../../../../../webview/kit/token-names.js';
@@ -68,7 +69,8 @@ test('the labels never run into each other, whatever the input\'s length and the
 });
 
 test('past its limit the rollout says so in one sentence, with the limit and what gives one, never a blank', () => {
-  for (const [run, remedy] of [[undefined, /a file of at most 1,024 tokens has one/], [{ model: 'm', next: [], forwardMs: 1 }, /run a text of at most 1,024 tokens/]] as const) {
+  const cases: [ModelRunInfo | undefined, RegExp][] = [[undefined, /a file of at most 1,024 tokens has one/], [{ model: 'm', next: [], forwardMs: 1 }, /run a text of at most 1,024 tokens/]];
+  for (const [run, remedy] of cases) {
     const big = { ...data, header: { ...data.header, tokens: 8192 }, rollout: undefined, ...(run ? { run } : {}) };
     const { svg, handle } = drawModel('rollout', big);
     assert.equal(handle.notes.length, 1);
