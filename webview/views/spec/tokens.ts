@@ -56,7 +56,7 @@ export const renderTokens: ViewFn = (container, data, options) => {
   // Written on the picture under the legend, a line each (cut to the width, whole in its hover).
   const notes = [
     ...(m < n ? [windowNote({ first, count: m, n }, 'a token\'s hover names its strongest over all of them; click a token to move the window')] : []),
-    ...(resting ? [] : [`${m} tokens: the lines are drawn for the token hovered or focused`]),
+    ...(resting ? [] : [`${m} tokens: the lines are drawn for one token at a time: the selected one, or the one hovered or focused`]),
   ];
   const notesY = 30 + title.extra + legendH + 8;
   const top = notesY + notes.length * 16;
@@ -120,7 +120,14 @@ export const renderTokens: ViewFn = (container, data, options) => {
         .attr('fill', theme.accent).attr('fill-opacity', Math.min(1, w) * 0.45).attr('pointer-events', 'none');
     }
   };
-  const rest = () => { shades.selectAll('*').remove(); drawLines(); };
+  // Too many lines to draw at rest: the selected token's stand in for them (never an empty picture).
+  const selected = options.token >= first && options.token < first + m ? options.token : first + m - 1;
+  const rest = () => {
+    if (!resting) { light('query', selected); return; }
+    shades.selectAll('*').remove();
+    drawLines();
+  };
+  if (!resting) rest();
   const tipLines = (side: 'query' | 'key', k: number) => {
     const out = [side === 'query' ? `"${labels[k]}" as a query: its weights on every key` : `"${labels[k]}" as a key: the weight every query gives it`];
     for (const h of shownHeads) {
