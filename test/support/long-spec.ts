@@ -1,6 +1,6 @@
 // A spec of the largest input a spec may hold (MAX_TOKENS = 2,048 tokens, as a lens on a long run
 // writes), computed once: one causal head over 4 features, 100 words each repeated every 100 tokens.
-import { JSDOM } from 'jsdom';
+import { JSDOM, VirtualConsole } from 'jsdom';
 import { analyze } from '../../src/core/index.js';
 import { makeTheme } from '../../webview/kit/colour.js';
 import type { ViewFn, ViewOptions } from '../../webview/kit/view.js';
@@ -24,7 +24,8 @@ export function longSpecData(): AttentionData {
 
 /** Draws a spec view in a fresh page (interactive: a tooltip that records its lines, and the picks it makes). */
 export function drawSpecView(render: ViewFn, data: AttentionData, extra: Partial<ViewOptions> = {}) {
-  const dom = new JSDOM('<!doctype html><body><div id="root"></div></body>', { pretendToBeVisual: true });
+  // A silent console: jsdom says on its own that it paints no canvas (the matrix's pixels are a browser's).
+  const dom = new JSDOM('<!doctype html><body><div id="root"></div></body>', { pretendToBeVisual: true, virtualConsole: new VirtualConsole() });
   const root = dom.window.document.getElementById('root') as unknown as HTMLElement;
   const picks: Record<string, unknown>[] = [];
   const tips: string[][] = [];

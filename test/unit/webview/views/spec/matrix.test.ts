@@ -88,7 +88,7 @@ test('2,048 tokens: the panel paints one canvas of one pixel a cell and says it 
   const { MAX_STATIC_CELLS, renderMatrix } = await import('../../../../../webview/views/spec/matrix.js');
   const data = longSpecData();
   const panel = drawSpecView(renderMatrix, data, { interactive: true, head: 0 });
-  // jsdom has no 2-D context (it says so on its console): the canvas is laid out, its pixels are painted only in a browser.
+  // jsdom has no 2-D context: the canvas is laid out, its pixels are painted only in a browser.
   assert.equal(panel.handle.canvases?.length, 1);
   const said = '2,048 tokens: each cell is 1 px, so a head is 2,048 px a side, wider than the panel: scroll sideways; hover a cell or use the arrows for its numbers';
   assert.ok(panel.handle.notes.includes(said), panel.handle.notes.join(' | '));
