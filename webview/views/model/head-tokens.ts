@@ -5,7 +5,7 @@
 // moved by the wheel, the "earlier"/"later" buttons or the keyboard, and says which range it shows
 // and how much of the weight falls outside it: hundreds of tokens stay readable and cheap to draw.
 // Past the window (its limit), a lit query also names its strongest keys outside it in one line, from
-// its whole row (asked for once: 1 × n exact weights, 128 KiB at 32,768 tokens), so a far sink or a
+// its whole row (asked for: 1 × n exact weights, 128 KiB at 32,768 tokens), so a far sink or a
 // copied token is never hidden by the window; the drawing stays 2 × WINDOW tokens and ≤ WINDOW² lines.
 import type { HeadData, ModelViewData } from '../../../src/core/model-attention/data.js';
 import { SENT_PICTURE_MAX, windowWeight } from '../../../src/core/model-attention/data.js';
@@ -82,14 +82,16 @@ export function renderModelHeadTokens(container: HTMLElement, data: ModelViewDat
   const notes = [intro];
   if (long) notes.push(`${n.toLocaleString('en-US')} tokens, more than the ${size} drawn at once: a window of ${size} around the chosen token, and a lit query's ${OUTSIDE_KEYS} strongest keys outside it named under it`);
 
+  // What was asked and has not come yet: asked once while it is on its way, and again should it come
+  // and then be dropped (the editor keeps a few windows; a hover over many queries asks many rows).
   const asked = new Set<string>();
-  /** The weight of query i on key j, or undefined while its window is read (asked for once). */
+  /** The weight of query i on key j, or undefined while its window is read. */
   const weight = (i: number, j: number): number | undefined => {
     const w = windowWeight(loaded, n, i, j);
-    if (w === undefined) {
-      const key = `${start}`;
-      if (!asked.has(key)) { asked.add(key); options.askWindow?.(layer, head, start, size, start, size); }
-    }
+    const key = `${start}`;
+    // Came (a row window may hold the cell while the window's own block is still on its way): askable again.
+    if (loaded.windows?.some((x) => x.i0 === start && x.j0 === start && x.rows === size && x.cols === size)) asked.delete(key);
+    else if (w === undefined && !asked.has(key)) { asked.add(key); options.askWindow?.(layer, head, start, size, start, size); }
     return w;
   };
   const rowY = (i: number) => top + (i - start) * ROW_H;
@@ -176,13 +178,14 @@ export function renderModelHeadTokens(container: HTMLElement, data: ModelViewDat
     }
   }
 
-  /** One line past the window: a lit query's strongest keys outside it (its row asked for once), or what to do to see them. */
+  /** One line past the window: a lit query's strongest keys outside it (its row asked for), or what to do to see them. */
   function beyondText(lit: { side: Side; i: number } | undefined): string {
     const end = start + size;
     if (!lit || lit.side !== 'query') return `outside tokens ${shown(start)}–${shown(end - 1)}: light a query to name its ${OUTSIDE_KEYS} strongest keys there`;
     const row = queryRow(loaded!, n, lit.i);
-    if (!row) {
-      const key = `row ${lit.i}`;
+    const key = `row ${lit.i}`;
+    if (row) asked.delete(key);
+    else {
       if (!asked.has(key)) { asked.add(key); options.askWindow?.(layer, head, lit.i, 1, 0, n); }
       return `reading the strongest keys of query ${tokenName(tokens, lit.i)} outside the window…`;
     }

@@ -198,3 +198,26 @@ test('at 8,192 tokens a picture-sent head asks one window and one row, names a f
   assert.equal(asked.length, 2, 'nothing asked twice');
   assert.ok(performance.now() - began < 5000, 'a hang guard, not a benchmark');
 });
+
+test('a window or row the editor dropped after it came is asked again; one on its way is not asked twice', () => {
+  const n = 300;
+  const a = file(n);
+  const { res, indices, max } = headPicture(a, 0, 0);
+  const windows: CellWindow[] = [];
+  const loaded = { layer: 0, head: 0, picture: { res, indices }, max, windows };
+  const { handle, asked } = drawModel('head-tokens', { ...scanModel(a), head: loaded }, { interactive: true, token: 299 });
+  const block = [0, 0, 260, WINDOW, 260, WINDOW], row = [0, 0, 299, 1, 0, n];
+  assert.deepEqual(asked, [block, row]);
+  handle.refresh!();
+  assert.equal(asked.length, 2, 'on their way: not asked again');
+  windows.push({ i0: 260, j0: 260, rows: WINDOW, cols: WINDOW, weights: headWindow(a, 0, 0, 260, WINDOW, 260, WINDOW) });
+  windows.push({ i0: 299, j0: 0, rows: 1, cols: n, weights: headWindow(a, 0, 0, 299, 1, 0, n) });
+  handle.refresh!();
+  assert.equal(asked.length, 2);
+  // The editor keeps a few windows: both were dropped for newer ones.
+  windows.length = 0;
+  handle.refresh!();
+  assert.deepEqual(asked.slice(2), [block, row], 'dropped: asked again, once each');
+  handle.refresh!();
+  assert.equal(asked.length, 4);
+});
