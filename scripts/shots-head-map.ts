@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { scanModel } from '../src/core/model-attention/scan.js';
-import { mapLevels } from '../src/core/tensors/pyramid.js';
+import { mapLevels } from '../src/core/tensors/map/pyramid.js';
 import { memoryAttention } from '../test/support/model-fixture.js';
 
 const arg = (name: string, dflt: string) => { const i = process.argv.indexOf(name); return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : dflt; };

@@ -27,7 +27,7 @@ import { receive } from '../../src/host/model-editor/answer.js';
 import { WorkerService } from '../../src/host/workers/service.js';
 import type { ModelHostMessage } from '../../src/protocol/model-editor.js';
 import { levelSide, mapLevels } from '../../src/core/model-attention/tiles.js';
-import { pyramidBase } from '../../src/core/tensors/pyramid.js';
+import { pyramidBase } from '../../src/core/tensors/map/pyramid.js';
 import { openAttention } from '../../src/core/files/open.js';
 import { bandOverRows, keptPictureSide, passOverRange, thumbOf } from '../../src/core/model-attention/scan.js';
 import { passOverHeads } from '../../src/core/tensors/pass.js';

@@ -4,7 +4,7 @@ import type { AttentionSource } from '../tensors/attention-source.js';
 import { inspectOverLimit } from '../tensors/inspect.js';
 import { binStarts, passOverHeads, passShape, passWarnings, poolRow, type PassResult, type PassShape } from '../tensors/pass.js';
 import { passOverBand, type BandResult } from '../tensors/band.js';
-import { pyramidBase } from '../tensors/pyramid.js';
+import { pyramidBase } from '../tensors/map/pyramid.js';
 import { sinksOf } from './tiles.js';
 import { forEachBlock, forEachRow, rowToFloat32 } from '../tensors/rows.js';
 import { softmaxInto } from '../attention/softmax.js';

@@ -9,8 +9,8 @@
 import type { AttentionSource } from '../tensors/attention-source.js';
 import { ITEM_SIZE } from '../tensors/dtype.js';
 import { decodeWeights, forEachRow } from '../tensors/rows.js';
-import { levelSide, mapLevels, type MapPart } from '../tensors/pyramid.js';
-import { findSinks, MAX_SINKS } from '../tensors/sinks.js';
+import { levelSide, mapLevels, type MapPart } from '../tensors/map/pyramid.js';
+import { findSinks, MAX_SINKS } from '../tensors/map/sinks.js';
 import { TensorFileError } from '../tensors/source.js';
 import { softmaxInto } from '../attention/softmax.js';
 import type { ScanOptions } from './data.js';

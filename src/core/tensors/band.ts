@@ -9,7 +9,7 @@ import { earlierCopies, HeadStatsSum, ROW_TERMS, type HeadStats } from './head-s
 import { binStarts, checkedStats, checkRowSum, pictureOf, poolRow, type PassResult, type PassShape } from './pass.js';
 import { forEachRow, rowScratch } from './rows.js';
 import { softmaxInto } from '../attention/softmax.js';
-import { MapAssembly, MapBuilder, mapLevels, type MapPart } from './pyramid.js';
+import { MapAssembly, MapBuilder, mapLevels, type MapPart } from './map/pyramid.js';
 import { TensorFileError } from './source.js';
 
 /** Rows of a max-pooled picture (thumbnail or head picture) that a band touched: r0 … r0 + rows − 1, side wide. */

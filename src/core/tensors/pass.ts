@@ -10,8 +10,8 @@ import { rowToFloat32, forEachRow, rowScratch } from './rows.js';
 import { softmaxInto } from '../attention/softmax.js';
 import { TensorFileError } from './source.js';
 import { heatmapIndices } from './heatmap.js';
-import { MapBuilder, type MapPart } from './pyramid.js';
-import { findSinks } from './sinks.js';
+import { MapBuilder, type MapPart } from './map/pyramid.js';
+import { findSinks } from './map/sinks.js';
 
 export interface PassOptions {
   /** Apply the softmax to each row as it is read (a file of scores); −Infinity is then allowed. */

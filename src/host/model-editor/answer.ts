@@ -8,7 +8,7 @@
 // Pure (no VS Code): webview.ts passes each message here; tests call it as a webview would.
 import { WHOLE_HEAD_MAX } from '../../core/model-attention/data.js';
 import { blankTile, headMapOf, sinkColumnsOf, tileFromPyramid } from '../../core/model-attention/tiles.js';
-import { pyramidBase } from '../../core/tensors/pyramid.js';
+import { pyramidBase } from '../../core/tensors/map/pyramid.js';
 import { ReaderError } from './reader.js';
 import { webviewMessageProblem, type ModelWebviewMessage } from '../../protocol/model-editor.js';
 import type { ModelView } from './view.js';

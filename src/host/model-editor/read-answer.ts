@@ -5,7 +5,7 @@
 import type { AttentionSource } from '../../core/tensors/attention-source.js';
 import { bandOverRows, headFloat32, headPicture, headWindow, passOverRange, rolloutOf } from '../../core/model-attention/scan.js';
 import { sinksOf, tileFromSource } from '../../core/model-attention/tiles.js';
-import type { MapPart } from '../../core/tensors/pyramid.js';
+import type { MapPart } from '../../core/tensors/map/pyramid.js';
 import type { ReaderRequest, ReaderResponse } from '../../protocol/model-reader.js';
 
 type ReadRequest = Exclude<ReaderRequest, { op: 'open' } | { op: 'openHeld' } | { op: 'close' }>;

@@ -8,7 +8,7 @@ import type { ModelHeader, ScanOptions } from '../../core/model-attention/data.j
 import { headerOf, type ModelShape } from '../../core/model-attention/scan.js';
 import { PassAccumulator, type HeadPicture } from '../../core/tensors/pass.js';
 import type { HeadBands } from '../../core/tensors/band.js';
-import type { MapPart } from '../../core/tensors/pyramid.js';
+import type { MapPart } from '../../core/tensors/map/pyramid.js';
 import { ReaderError, type ModelReading } from './reader.js';
 import { scanWithReaders, WEIGHTS_PER_RANGE } from './scan.js';
 import { scanHelpersWithin } from '../../core/budget.js';

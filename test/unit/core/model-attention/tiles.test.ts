@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { clipTile, sinkColumnsOf, headMapOf, headMapProblem, headTileProblem, levelSide, mapLevels, MAX_TILE_CELLS, sinksOf, tileFromPyramid, tileFromSource, tileProblem, type HeadTile } from '../../../../src/core/model-attention/tiles.js';
-import { MAX_KEPT_PYRAMID_BYTES, pyramidBase, pyramidBytes } from '../../../../src/core/tensors/pyramid.js';
+import { MAX_KEPT_PYRAMID_BYTES, pyramidBase, pyramidBytes } from '../../../../src/core/tensors/map/pyramid.js';
 import { passOverHeads } from '../../../../src/core/tensors/pass.js';
 import { forEachRow } from '../../../../src/core/tensors/rows.js';
 import type { AttentionSource } from '../../../../src/core/tensors/attention-source.js';

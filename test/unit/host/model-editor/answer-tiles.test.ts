@@ -15,7 +15,7 @@ import { openAttention } from '../../../../src/core/files/open.js';
 import { inspectAttention } from '../../../../src/core/tensors/inspect.js';
 import { passOverHeads } from '../../../../src/core/tensors/pass.js';
 import { headMapOf, sinksOf, tileFromSource } from '../../../../src/core/model-attention/tiles.js';
-import { pyramidBase } from '../../../../src/core/tensors/pyramid.js';
+import { pyramidBase } from '../../../../src/core/tensors/map/pyramid.js';
 import { headBands } from '../../../../src/core/tensors/band.js';
 import { ROOT } from '../../../support/paths.js';
 import { tempDir } from '../../../support/temp-dir.js';

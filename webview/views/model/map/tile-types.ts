@@ -2,7 +2,7 @@
 // tiles.ts, the protocol's 'tile' messages) as the map uses them, and the check a tile passes before
 // it is drawn: the protocol's (shape, sizes, inside the head) and that its sink columns are the map's.
 import { headTileProblem, MAX_TILE_CELLS, type HeadMap, type HeadTile } from '../../../../src/core/model-attention/tiles.js';
-import { levelSide } from '../../../../src/core/tensors/pyramid.js';
+import { levelSide } from '../../../../src/core/tensors/map/pyramid.js';
 import type { ModelHostMessage, ModelWebviewMessage } from '../../../../src/protocol/model-editor.js';
 
 export { MAX_TILE_CELLS, type HeadMap, type HeadTile };

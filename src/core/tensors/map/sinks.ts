@@ -5,8 +5,8 @@
 // sampled rows that see it (weight above 0); at most MAX_SINKS keys. The sample is the same rows
 // for every reader of the head, so the bands of a scan, the tiles read later and `attn inspect`'s
 // pass agree on them without talking to each other.
-import type { AttentionSource } from './attention-source.js';
-import { forEachRow } from './rows.js';
+import type { AttentionSource } from '../attention-source.js';
+import { forEachRow } from '../rows.js';
 
 export const SINK_SHARE = 0.3;
 export const MAX_SINKS = 8;
