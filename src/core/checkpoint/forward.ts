@@ -113,7 +113,7 @@ export interface LayerRecording {
   /** [n, kvHeads · headDim]: the keys (as q) and the values. */
   k: Float64Array;
   v: Float64Array;
-  /** [heads, n, n]: the attention weights. */
+  /** [heads, n, n]: the attention weights ([n, n] of one head when the capture named it). */
   weights: Float64Array;
 }
 
@@ -133,7 +133,8 @@ export interface KeptRun {
 
 export interface ForwardOptions {
   /** Keep this layer's inputs; with `stop`, end the pass there (no logits: an empty array). Computes every position. */
-  capture?: { layer: number; stop?: boolean };
+  /** Record a layer (the lens's form, float64); `head`: only that query head's weights (one n × n, not the layer's H). */
+  capture?: { layer: number; stop?: boolean; head?: number };
   /** Called after each layer (progress, and a chance for a caller to stop by throwing). */
   onLayer?: (layer: number) => void;
   /** The last run's keys and values: positions its ids share with these are not computed again. */
@@ -243,7 +244,7 @@ function qkPass(c: ModelConfig, n: number, o: QkOptions): QkPassing {
               row[from + j] = v;
               terms[from + j] = entropyTerm(v);
             }
-            pass!.addRow(r0 + r, row, terms);
+            pass!.addRow(r0 + r, row, terms, from, to);
             row.fill(0, from, to);
             terms.fill(0, from, to);
           }
@@ -344,11 +345,16 @@ function run(c: ModelConfig, names: ModelNames, w: Weights, ids: readonly number
     const v = reuse && p > 0 ? joined(reuse.values[layer], newValues, p, KV) : newValues;
     if (keep) { keys.push(k.data); values.push(v.data); }
     const capturing = options.capture?.layer === layer;
-    const weights = new Float32Array(!qk && (keepAttention || capturing) ? H * rows * n : 0);
-    const recorded = capturing ? new Float64Array(H * rows * n) : undefined;
+    const weights = new Float32Array(!qk && keepAttention ? H * rows * n : 0);
+    const only = options.capture?.head;
+    const recorded = capturing ? new Float64Array((only === undefined ? H : 1) * rows * n) : undefined;
+    const record = recorded ? (head: number, data: Floats) => {
+      if (only === undefined) recorded.set(data, head * rows * n);
+      else if (head === only) recorded.set(data);
+    } : undefined;
     probe?.values?.(layer, v);
     const onHead = probe?.headWeights ? (head: number, data: Floats) => probe.headWeights!(layer, head, data) : undefined;
-    const mixed = attend(c, layer, q, k, v, p, weights, recorded, onHead, qk?.layer(layer));
+    const mixed = attend(c, layer, q, k, v, p, weights, record, onHead, qk?.layer(layer));
     // Without attention kept, the shared rows are not joined (H · n² copied a layer, each step of a generation).
     attention.push(reuse && p > 0 && keepAttention ? joinedAttention(reuse.attention[layer], reuse.ids.length, weights, H, n, p) : weights);
     probe?.headOutputs?.(layer, mixed);
@@ -590,11 +596,11 @@ function projections(c: ModelConfig, num: Numeric, w: Weights, l: LayerNames, h:
  * k and v [n, kvHeads · D] hold all n positions), by the core's one attention op (attention/attend.ts)
  * under the layer's attention kind (causal, or a sliding window), grouped-query heads reading their
  * key/value head: each head's weights go into `layer` ([heads, n − first, n], float32, what the run
- * keeps) and, when recorded, into `recorded` (float64) as the op hands the head over, so a layer holds
- * one head's float64 weights at once, not every head's (100 MB at 1,024 tokens and 12 heads); the
+ * keeps) and, when recorded, to `record` (which widens it to float64) as the op hands the head over, so
+ * a layer holds one head's float64 weights at once, not every head's (100 MB at 1,024 tokens and 12 heads); the
  * heads' outputs come back side by side [n − first, heads · D].
  */
-function attend(c: ModelConfig, index: number, q: Rows, k: Rows, v: Rows, first: number, layer: Float32Array, recorded?: Float64Array, onHead?: (head: number, weights: Floats) => void, qk?: QkHooks): Rows {
+function attend(c: ModelConfig, index: number, q: Rows, k: Rows, v: Rows, first: number, layer: Float32Array, record?: (head: number, weights: Floats) => void, onHead?: (head: number, weights: Floats) => void, qk?: QkHooks): Rows {
   const mask = maskOf(c, index);
   const size = q.rows * k.rows;
   const divisor = c.scoreDivisor ?? Math.sqrt(c.headDim);
@@ -604,10 +610,10 @@ function attend(c: ModelConfig, index: number, q: Rows, k: Rows, v: Rows, first:
       q: q.data, k: k.data as Float32Array, v: v.data as Float32Array, n: k.rows, first, heads: c.heads, kvHeads: c.kvHeads, headDim: c.headDim,
       divisor, mask, ...(c.softcap?.attention !== undefined ? { softcap: c.softcap.attention } : {}),
       // Whole heads only for a caller that keeps or reads them; else each head's rows in blocks alone.
-      ...(layer.length > 0 || recorded || onHead ? {
+      ...(layer.length > 0 || record || onHead ? {
         onHead: (head: number, weights: Float32Array) => {
           if (layer.length > 0) layer.set(weights, head * size);
-          recorded?.set(weights, head * size);
+          record?.(head, weights);
           onHead?.(head, weights);
         },
       } : {}),
@@ -621,7 +627,7 @@ function attend(c: ModelConfig, index: number, q: Rows, k: Rows, v: Rows, first:
     ...(c.softcap?.attention !== undefined ? { softcap: c.softcap.attention } : {}),
     onHead: (head, { weights }) => {
       if (layer.length > 0) layer.set(weights.data, head * size);
-      recorded?.set(weights.data, head * size);
+      record?.(head, weights.data);
       onHead?.(head, weights.data);
     },
   });

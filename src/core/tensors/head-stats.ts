@@ -66,8 +66,8 @@ export class HeadStatsSum {
    * Adds query i's row; returns the row's sum. The same loop notes negative and non-finite weights
    * (the pass's checks), so a row is read once for all of it.
    */
-  addRow(i: number, row: Float64Array, terms: Float64Array): number {
-    const sum = this.rowTerms(i, row, terms, this.scratch, 0);
+  addRow(i: number, row: Float64Array, terms: Float64Array, lo = 0, hi = this.n): number {
+    const sum = this.rowTerms(i, row, terms, this.scratch, 0, lo, hi);
     this.addTerms(i, this.scratch, 0);
     return sum;
   }
@@ -78,12 +78,15 @@ export class HeadStatsSum {
    * another worker hands these over, and adding them in row order (addTerms) gives the very bits a
    * pass over every row gives. Notes negative and non-finite weights as addRow does.
    */
-  rowTerms(i: number, row: Float64Array, terms: Float64Array, out: Float64Array, at: number): number {
+  rowTerms(i: number, row: Float64Array, terms: Float64Array, out: Float64Array, at: number, lo = 0, hi = this.n): number {
     const { n, copies } = this;
-    let h = 0, max = -Infinity, d = 0, sum = 0, bad = 0;
+    // Keys outside lo … hi − 1 hold +0 (a causal or windowed run's row, as its caller knows): each
+    // would add exactly 0 to every sum and leave a maximum ≥ 0 as it is, so the loop skips them and
+    // starts the maximum at 0 instead; the bits are the whole row's.
+    let h = 0, max = lo > 0 || hi < n ? 0 : -Infinity, d = 0, sum = 0, bad = 0;
     // The maximum and the check as conditional moves: a branch per weight here cost about as much
     // as the rest of the loop (measured).
-    for (let j = 0; j < n; j++) {
+    for (let j = lo; j < hi; j++) {
       const w = row[j];
       // NaN, −Infinity and negatives fail w >= 0; +Infinity passes it, so it is named too.
       bad |= w >= 0 && w !== Infinity ? 0 : 1;
@@ -92,7 +95,7 @@ export class HeadStatsSum {
       max = w > max ? w : max;
       d += w * (i > j ? i - j : j - i);
     }
-    if (bad) for (let j = 0; j < n; j++) if (!(row[j] >= 0) || row[j] === Infinity) this.unusual(i, j, row[j]);
+    if (bad) for (let j = lo; j < hi; j++) if (!(row[j] >= 0) || row[j] === Infinity) this.unusual(i, j, row[j]);
     let duplicate = 0, induction = 0;
     // j + 1 ≤ i: the token after an earlier copy is in the row.
     for (let j = copies[i]; j >= 0; j = copies[j]) {

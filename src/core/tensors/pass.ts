@@ -85,10 +85,14 @@ function notFinite(a: Pick<AttentionSource, 'file'>, layer: number, head: number
 }
 
 /** Max-pools one row into its line of a side × side picture (`starts` from binStarts). */
-export function poolRow(row: Float64Array, into: Float32Array, at: number, side: number, starts: Int32Array): void {
-  for (let b = 0; b < side; b++) {
+export function poolRow(row: Float64Array, into: Float32Array, at: number, side: number, starts: Int32Array, lo = 0, hi = starts[side]): void {
+  // Keys outside lo … hi − 1 hold +0, which never raises a pixel (pixels start at 0): skipped.
+  if (hi <= lo) return;
+  const n = starts[side], last = Math.floor(((hi - 1) * side) / n);
+  for (let b = Math.floor((lo * side) / n); b <= last; b++) {
     let m = into[at + b];
-    for (let j = starts[b]; j < starts[b + 1]; j++) if (row[j] > m) m = row[j];
+    const to = Math.min(starts[b + 1], hi);
+    for (let j = Math.max(starts[b], lo); j < to; j++) if (row[j] > m) m = row[j];
     into[at + b] = m;
   }
 }
@@ -194,18 +198,21 @@ export class HeadPass {
     softmaxInto(row, 0, n, row, 0);
   }
 
-  /** Query i's row (rows come in order, each once). */
-  addRow(i: number, row: Float64Array, terms: Float64Array): void {
+  /**
+   * Query i's row (rows come in order, each once). `lo` … `hi` − 1: the keys the row may hold weight on, when the caller knows the
+   * rest are +0 (a causal run's row i: 0 … i); the loops skip the zeros, the result is the same bits.
+   */
+  addRow(i: number, row: Float64Array, terms: Float64Array, lo = 0, hi = this.shape.n): void {
     const { n, side, res } = this.shape, { sums, result, layer, head } = this;
-    const sum = sums.addRow(i, row, terms);
+    const sum = sums.addRow(i, row, terms, lo, hi);
     if (sums.notFinite) throw notFinite(this.shape, layer, head, sums.notFinite.i, sums.notFinite.j, sums.notFinite.w);
     checkRowSum(this.shape, result, layer, head, i, row, sum);
     this.map?.addRow(i, row);
     // Max-pooling one run of keys at a time: a compare per weight, one store per pixel.
-    if (side > 0 && !this.thumbFromPicture) poolRow(row, result.thumbnails, this.offset + Math.floor((i * side) / n) * side, side, this.starts);
+    if (side > 0 && !this.thumbFromPicture) poolRow(row, result.thumbnails, this.offset + Math.floor((i * side) / n) * side, side, this.starts, lo, hi);
     // A picture as big as the head is the head: its row as it is.
     if (res === n) rowToFloat32(row, 0, n, this.pooled, i * n);
-    else if (res > 0) poolRow(row, this.pooled, Math.floor((i * res) / n) * res, res, this.pictureStarts);
+    else if (res > 0) poolRow(row, this.pooled, Math.floor((i * res) / n) * res, res, this.pictureStarts, lo, hi);
     this.rows++;
   }
 

@@ -263,3 +263,28 @@ test('a head fed row by row to a HeadPass makes what the pass over the source ma
   const short = new HeadPass(shape, 0, 0, emptyPass(1, 8), 0, copies);
   assert.throws(() => short.finish(), /0 of 40 rows/);
 });
+
+test('a row fed with the keys it may weigh gives the bits of the whole row', async () => {
+  const { HeadPass, emptyPass, passShape } = await import('../../../../src/core/tensors/pass.js');
+  const rand = seeded(5);
+  const n = 37;
+  const tokens = Array.from({ length: n }, (_, i) => ['x', 'y'][i % 2]);
+  const shape = passShape({ file: 'rows', dtype: 'F32', n, tokens }, { thumb: 8, picture: 16 });
+  const copies = earlierCopies(tokens, n);
+  const whole = emptyPass(1, 8, 16), bounded = emptyPass(1, 8, 16);
+  const a = new HeadPass(shape, 0, 0, whole, 0, copies), b = new HeadPass(shape, 0, 0, bounded, 0, copies);
+  for (let i = 0; i < n; i++) {
+    // A sliding window of 9 keys ending at the query, the rest +0.
+    const lo = Math.max(0, i - 8), hi = i + 1;
+    const row = new Float64Array(n), terms = new Float64Array(n);
+    let sum = 0;
+    for (let j = lo; j < hi; j++) sum += row[j] = Math.fround(between(rand, 0.01, 1));
+    for (let j = lo; j < hi; j++) { row[j] /= sum; terms[j] = entropyTerm(row[j]); }
+    a.addRow(i, row, terms);
+    b.addRow(i, row, terms, lo, hi);
+  }
+  a.finish(); b.finish();
+  assert.deepEqual(bounded.stats, whole.stats);
+  assert.deepEqual(bounded.thumbnails, whole.thumbnails);
+  assert.deepEqual(bounded.pictures, whole.pictures);
+});
