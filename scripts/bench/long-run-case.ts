@@ -50,6 +50,8 @@ function runCase(request: CaseRequest): CaseResult {
   const runMs = performance.now() - t0;
   if (!first.ok) return { tokens, attention: label, refused: (first as { error: string }).error };
   const run = (first as { run: RunReport }).run;
+  // The engine's own choice said: a run that kept q and k says why it has no whole heads.
+  const kept = request.attention === 'qk' && run.wholeHeads === undefined ? 'dense (the engine\'s choice)' : label;
   const { layers, tokens: n } = run.shape;
   // The grid: the editor's scan asks these ranges of heads (one reader: a run's document has no helpers).
   const g0 = performance.now();
@@ -69,7 +71,7 @@ function runCase(request: CaseRequest): CaseResult {
   const tile = tryTile(ask, layer, head, n);
   answers.close();
   return {
-    tokens: n, attention: label, loadMs: run.timings.loadMs, forwardMs: run.timings.forwardMs, runMs,
+    tokens: n, attention: kept, loadMs: run.timings.loadMs, forwardMs: run.timings.forwardMs, runMs,
     gridMs, passes: ranges.length, pictureMs, pictureRes: picture.res, windowMs, ...tile,
   };
 }
