@@ -15,6 +15,11 @@ import type { NextToken } from '../core/checkpoint/types.js';
 import type { AblationMode, HeadRef } from '../core/model-analysis/types.js';
 import { headListProblem, isAblationMode, runAblationProblem } from './ablation-check.js';
 
+/** Whether `res` may be the side of an n-token head's picture: a whole number from 1 to min(n, SENT_PICTURE_MAX). */
+export function pictureSide(res: unknown, n: number): boolean {
+  return typeof res === 'number' && Number.isInteger(res) && res >= 1 && res <= Math.min(n, SENT_PICTURE_MAX);
+}
+
 export type ModelHostMessage =
   /** The file: its header with the heads read so far (stats), thumbnails for every head (zero where not read). */
   | { type: 'model'; header: ModelHeader; thumbnails: Float32Array | Uint8Array }
@@ -225,7 +230,8 @@ const HOST_CHECKS = {
     if (m.weights !== undefined) return m.weights instanceof Float32Array && m.weights.length === header.tokens ** 2 && m.map === undefined ? undefined : 'a head that is not n × n float32';
     if (m.map !== undefined) { const bad = headMapProblem(m.map, header.tokens); if (bad) return bad; }
     const p = m.picture;
-    if (!isObject(p) || p.res !== Math.min(header.tokens, SENT_PICTURE_MAX) || !(p.indices instanceof Uint8Array) || p.indices.length !== (p.res as number) ** 2) return 'a head that is neither n × n float32 nor a res × res picture';
+    // A file's head comes at min(n, 512) a side; a long run's kept pictures are smaller (all of them fit a budget).
+    if (!isObject(p) || !pictureSide(p.res, header.tokens) || !(p.indices instanceof Uint8Array) || p.indices.length !== (p.res as number) ** 2) return 'a head that is neither n × n float32 nor a res × res picture';
     return typeof m.max === 'number' && Number.isFinite(m.max) && m.max >= 0 ? undefined : 'a head picture without its strongest weight';
   },
   window: (m, header) => {

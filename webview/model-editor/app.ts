@@ -83,6 +83,8 @@ export class ModelApp {
   private readonly tiles: TileStore;
   /** Big heads asked again for their map once the scan read them (once each, for this header). */
   private readonly mapAsked = new Set<string>();
+  /** Heads shown with a map made before the scan had read them (layer:head). */
+  private readonly partialMaps = new Set<string>();
 
   /**
    * `surface.focusOnArrival`: whether the window's focus (VS Code's Ctrl+2) lands in this app's view
@@ -183,6 +185,7 @@ export class ModelApp {
         this.failure = undefined;
         this.tiles.reset();
         this.mapAsked.clear();
+        this.partialMaps.clear();
         this.state.layer = clampTo(this.state.layer, header.layers);
         this.state.head = clampTo(this.state.head, header.heads);
         this.state.token = Number.isInteger(this.state.token) && this.state.token > 0 && this.state.token < header.tokens ? this.state.token : header.tokens - 1;
@@ -207,6 +210,11 @@ export class ModelApp {
         const { layer, head, weights, picture, max, valueNorms, map } = m;
         this.failure = undefined; // the file is read again
         const shown: MapHead = { layer, head, ...(weights ? { weights } : {}), ...(picture ? { picture } : {}), ...(max !== undefined ? { max } : {}), ...(valueNorms ? { valueNorms } : {}), ...(map ? { map } : {}), windows: [] };
+        // A map sent while the scan was still reading this head holds only the bands read so far
+        // (blank below, its scales too low): asked again once the scan has read the head.
+        const key = `${layer}:${head}`;
+        if (map && this.data && layer * this.data.header.heads + head >= this.data.header.stats.length) this.partialMaps.add(key);
+        else this.partialMaps.delete(key);
         if (this.data) this.data = { ...this.data, head: shown };
         this.pendingHead = undefined;
         break;
@@ -241,11 +249,14 @@ export class ModelApp {
    */
   private askMapOnce(): void {
     const data = this.data, shown = data?.head as MapHead | undefined;
-    if (!data || !shown?.picture || shown.map || data.header.tokens <= WHOLE_HEAD_MAX) return;
+    if (!data || !shown?.picture || data.header.tokens <= WHOLE_HEAD_MAX) return;
+    const key = `${shown.layer}:${shown.head}`, partial = this.partialMaps.has(key);
+    if (shown.map && !partial) return;
     if (shown.layer * data.header.heads + shown.head >= data.header.stats.length) return;
-    const key = `${shown.layer}:${shown.head}`;
     if (this.mapAsked.has(key)) return;
     this.mapAsked.add(key);
+    // The tiles drawn from the part read are forgotten: the whole head's are asked anew.
+    if (partial) this.tiles.reset();
     this.pendingHead = key;
     this.transport.post({ type: 'head', layer: shown.layer, head: shown.head });
   }

@@ -111,6 +111,15 @@ export function qkAttention(run: QkRun, options: { file: string; tokens?: string
       for (let k = 0; k < w.length; k++) view.setFloat32(k * 4, w[k], true);
       return bytes;
     },
+    columnBytes(layer, head, first, rows, j0, cols) {
+      // With the run's row scales only the window's keys are scored (qkWindow): a 512² window of an
+      // 8,192-token head in milliseconds, not its 512 whole rows.
+      const w = qkWindow(run, layer, head, first, rows, j0, cols);
+      if (LITTLE_ENDIAN) return new Uint8Array(w.buffer, w.byteOffset, w.byteLength);
+      const bytes = new Uint8Array(w.byteLength), view = new DataView(bytes.buffer);
+      for (let k = 0; k < w.length; k++) view.setFloat32(k * 4, w[k], true);
+      return bytes;
+    },
     close() { run.store.close(); },
   };
 }

@@ -8,7 +8,7 @@ import { pyramidBase } from '../tensors/map/pyramid.js';
 import { sinksOf } from './tiles.js';
 import { forEachBlock, forEachRow, rowToFloat32 } from '../tensors/rows.js';
 import { softmaxInto } from '../attention/softmax.js';
-import { float16 } from '../tensors/dtype.js';
+import { decode, float16 } from '../tensors/dtype.js';
 import { Rollout, rolloutRefusal } from '../tensors/rollout.js';
 import { TensorFileError } from '../tensors/source.js';
 import { heatmapIndices } from '../tensors/heatmap.js';
@@ -132,6 +132,17 @@ export function headWindow(a: AttentionSource, layer: number, head: number, i0: 
     throw new RangeError(`a window of ${rows} × ${cols} at ${i0}, ${j0} is not within ${n} × ${n} and ${MAX_WINDOW_CELLS} cells`);
   }
   const out = new Float32Array(rows * cols);
+  // A source that reads a range of keys alone (a file at its offsets, a run from its q and k) reads
+  // just the window; a file of scores needs each whole row for its softmax.
+  if (a.columnBytes && !options.softmax && rows > 0 && cols > 0) {
+    const values = new Float64Array(rows * cols);
+    decode(a.dtype, a.columnBytes(layer, head, i0, rows, j0, cols), rows * cols, values);
+    for (let k = 0; k < values.length; k++) {
+      if (!Number.isFinite(values[k])) throw new TensorFileError(`${a.file}: layer ${layer} head ${head}: the weight of query ${i0 + Math.floor(k / cols)} on key ${j0 + (k % cols)} is ${values[k]}`);
+      out[k] = values[k];
+    }
+    return out;
+  }
   forEachRow(a, layer, head, (i, row) => rowToFloat32(row, j0, cols, out, (i - i0) * cols), { transform: checkedRow(a, layer, head, options), terms: false, from: i0, to: i0 + rows });
   return out;
 }

@@ -60,6 +60,14 @@ export function prefixRows(source: AttentionSource, m: number): AttentionSource 
       for (let r = 0; r < rows; r++) out.set(bytes.subarray(r * n * item, (r * n + m) * item), r * m * item);
       return out;
     },
+    ...(source.columnBytes ? {
+      columnBytes(layer: number, head: number, first: number, rows: number, j0: number, cols: number) {
+        checkRows(layers, heads, m, layer, head, first, rows);
+        if (!(Number.isInteger(j0) && Number.isInteger(cols) && j0 >= 0 && cols >= 0 && j0 + cols <= m)) throw new RangeError(`keys ${j0} … ${j0 + cols - 1} are outside the ${m} keys`);
+        // A decoder's row i < m weighs keys ≤ i only: its first m keys are the same numbers in the whole run.
+        return source.columnBytes!(layer, head, first, rows, j0, cols);
+      },
+    } : {}),
     close() { /* the source is its owner's */ },
   };
   return cut;

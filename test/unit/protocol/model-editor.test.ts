@@ -77,6 +77,10 @@ test('a big head as a picture, windows of it, and show: checked against the head
   assert.equal(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture, max: 0.5 }, big), undefined);
   assert.match(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture: { res: 1024, indices: new Uint8Array(1024 * 1024) }, max: 0.5 }, big)!, /neither/);
   assert.match(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture, max: NaN }, big)!, /strongest weight/);
+  // A long run keeps every head's picture smaller (256² for 512 heads): any whole side up to min(n, 512).
+  assert.equal(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture: { res: 256, indices: new Uint8Array(256 * 256) }, max: 0.5 }, big), undefined);
+  for (const res of [0, 2.5, -1, 513]) assert.match(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture: { res, indices: new Uint8Array(Math.max(0, Math.floor(res)) ** 2) }, max: 0.5 }, big)!, /neither/);
+  assert.match(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture: { res: 256, indices: new Uint8Array(255 * 255) }, max: 0.5 }, big)!, /neither/);
   assert.equal(hostMessageProblem({ type: 'window', layer: 0, head: 1, i0: 0, rows: 2, j0: 4, cols: 3, weights: new Float32Array(6) }, big), undefined);
   assert.match(hostMessageProblem({ type: 'window', layer: 0, head: 1, i0: 0, rows: 2, j0: 4, cols: 3, weights: new Float32Array(5) }, big)!, /rows × cols float32/);
   assert.equal(hostMessageProblem({ type: 'show', view: 'head', layer: 1, head: 0 }, header), undefined);

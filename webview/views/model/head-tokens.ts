@@ -48,7 +48,7 @@ export function renderModelHeadTokens(container: HTMLElement, data: ModelViewDat
   const { theme } = options;
   const n = header.tokens;
   const loaded = data.head;
-  const usable = loaded && ((loaded.weights && loaded.weights.length === n * n) || (loaded.picture && loaded.picture.res === Math.min(n, SENT_PICTURE_MAX)));
+  const usable = loaded && ((loaded.weights && loaded.weights.length === n * n) || (loaded.picture && loaded.picture.res <= Math.min(n, SENT_PICTURE_MAX)));
   if (!loaded || !usable) {
     return emptyView(container, theme, options.width, 'head-tokens', `${headName(clampTo(options.layer, header.layers), clampTo(options.head, header.heads))}: loading…`);
   }

@@ -77,7 +77,7 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
   const n = header.tokens;
   const loaded = data.head;
   const whole = loaded?.weights && loaded.weights.length === n * n ? loaded.weights : undefined;
-  const picture = !whole && loaded?.picture && loaded.picture.res === Math.min(n, SENT_PICTURE_MAX) ? loaded.picture : undefined;
+  const picture = !whole && loaded?.picture && loaded.picture.res <= Math.min(n, SENT_PICTURE_MAX) ? loaded.picture : undefined;
   if (!loaded || (!whole && !picture)) {
     return emptyView(container, theme, options.width, 'head', `${headName(clampTo(options.layer, header.layers), clampTo(options.head, header.heads))}: loading…`);
   }

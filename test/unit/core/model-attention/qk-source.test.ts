@@ -12,8 +12,9 @@ import { ModelError } from '../../../../src/core/checkpoint/error.js';
 import { layersAttention } from '../../../../src/core/tensors/attention-source.js';
 import { passOverHeads } from '../../../../src/core/tensors/pass.js';
 import { qkAttention, qkWindow, runPictureSide } from '../../../../src/core/model-attention/qk-source.js';
+import { MAX_WINDOW_CELLS } from '../../../../src/core/model-attention/data.js';
 import { memoryQkStore, qkBytes, type QkShape } from '../../../../src/core/model-attention/qk-store.js';
-import { thumbOf } from '../../../../src/core/model-attention/scan.js';
+import { headWindow, thumbOf } from '../../../../src/core/model-attention/scan.js';
 import { QK_SHAPES, qkIds, qkModel } from '../../../support/qk-models.js';
 
 const N = 1024;
@@ -47,6 +48,8 @@ for (const [name, config] of Object.entries(QK_SHAPES)) {
         const cut = new Float32Array(rows * cols);
         for (let r = 0; r < rows; r++) cut.set(rowsCut.subarray(r * N + j0, r * N + j0 + cols), r * cols);
         assert.deepEqual(qkWindow(run.qk.run, layer, head, i0, rows, j0, cols), cut, `layer ${layer} head ${head} window ${i0} + ${rows} × ${j0} + ${cols}`);
+        // The editor's window read goes through the source's key range (columnBytes), the same bits.
+        if (rows * cols > 0 && rows * cols <= MAX_WINDOW_CELLS) assert.deepEqual(headWindow(source, layer, head, i0, rows, j0, cols), cut, `headWindow ${i0} + ${rows} × ${j0} + ${cols}`);
       }
     }
     assert.throws(() => qkWindow(run.qk!.run, 0, 0, 0, 1, N - 2, 3), /outside the 1024 keys/);

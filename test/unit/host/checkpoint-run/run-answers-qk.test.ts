@@ -107,6 +107,7 @@ function watchedEngine(): { engine: Engine; reads: () => number; closed: boolean
         ...source,
         head: (layer: number, head: number, out?: Float64Array) => { reads++; return source.head(layer, head, out); },
         rowBytes: (layer: number, head: number, first: number, rows: number) => { reads++; return source.rowBytes(layer, head, first, rows); },
+        columnBytes: (layer: number, head: number, first: number, rows: number, j0: number, cols: number) => { reads++; return source.columnBytes!(layer, head, first, rows, j0, cols); },
         close: () => { closed[at] = true; source.close(); },
       };
       return run;

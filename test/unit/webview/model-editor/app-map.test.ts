@@ -104,3 +104,20 @@ test('a big head shown before the scan reached it is asked again for its map onc
   app.receive({ type: 'scanned', from: 1, stats: [], thumbnails: new Float32Array(0), offRows: 0, warnings: [] });
   assert.equal(heads(), 2, 'not again');
 });
+
+test('a map sent while the scan was reading its head (the bands so far) is asked again once the head is read, its tiles asked anew', () => {
+  const { app, posted, tiles } = page();
+  app.start();
+  const zeros = new Float32Array(data.thumbnails.length);
+  app.receive({ type: 'model', header: { ...data.header, stats: [] }, thumbnails: zeros });
+  const heads = () => posted.filter((m) => m.type === 'head').length;
+  app.receive(headMessage);
+  const before = tiles().length;
+  assert.ok(before > 0, 'the partial map asks its tiles');
+  app.receive({ type: 'scanned', from: 0, stats: data.header.stats, thumbnails: data.thumbnails, offRows: 0, warnings: [] });
+  assert.equal(heads(), 2, 'asked again once read');
+  app.receive(headMessage);
+  assert.ok(tiles().length > before, 'the whole head\'s tiles are asked anew');
+  app.receive({ type: 'scanned', from: 1, stats: [], thumbnails: new Float32Array(0), offRows: 0, warnings: [] });
+  assert.equal(heads(), 2, 'not again');
+});
