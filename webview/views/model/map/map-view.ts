@@ -86,7 +86,7 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
   if (loaded.picture) {
     // The host's picture (max-pooled, its own colours) under everything until tiles cover it.
     matrix.append('image').attr('class', 'heatmap').attr('width', side).attr('height', side).attr('preserveAspectRatio', 'none')
-      .attr('image-rendering', 'pixelated').attr('href', indicesHref(loaded.picture.indices, loaded.picture.res, loaded.picture.res, theme, options.deflate));
+      .attr('image-rendering', 'pixelated').attr('href', indicesHref(onKeysScale(loaded.picture.indices, loaded.max, map.max, settings), loaded.picture.res, loaded.picture.res, theme, options.deflate));
   }
   const tilesG = matrix.append('g').attr('class', 'tiles');
   const highlight = matrix.append('g').attr('class', 'highlight').attr('pointer-events', 'none');
@@ -293,7 +293,10 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
       .attr('fill', 'none').attr('stroke', crosshair(theme)).attr('stroke-width', 2 / t.k);
   };
   const status = select(container).append('div').attr('class', 'map-status').attr('role', 'status').attr('aria-live', 'polite')
-    .attr('style', 'position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap');
+    // Hidden from sight through the CSSOM: the webview's CSP refuses a style attribute, which left the
+    // text drawn under the map in VS Code.
+    .style('position', 'absolute').style('width', '1px').style('height', '1px').style('overflow', 'hidden')
+    .style('clip', 'rect(0 0 0 0)').style('white-space', 'nowrap');
   const announce = (said: string) => {
     const view = inView(n, side, t);
     const ci = Math.floor((view.i0 + view.i1) / 2), cj = Math.floor((view.j0 + view.j1) / 2);
@@ -355,4 +358,18 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
     refresh: hover,
     destroy: () => { if (hovered) options.tooltip?.hide(); store.listener = undefined; unzoom(); status.remove(); svg.remove(); },
   };
+}
+
+/**
+ * The host's picture on the tiles' scale: its indices are of the head's strongest weight, a sink's
+ * included, while the tiles' linear max scale is of the strongest outside the sinks (often several
+ * times smaller), so the first paint brightened when the tiles came. Other scales are left as sent:
+ * the tiles cover the picture within a step.
+ */
+export function onKeysScale(indices: Uint8Array, pictureMax: number | undefined, keysMax: number, settings: { colour: string; scale: string }): Uint8Array {
+  const ratio = pictureMax !== undefined && keysMax > 0 ? pictureMax / keysMax : 1;
+  if (!(ratio > 1 && Number.isFinite(ratio)) || settings.colour !== 'max' || settings.scale !== 'linear') return indices;
+  const out = new Uint8Array(indices.length);
+  for (let k = 0; k < indices.length; k++) out[k] = Math.min(255, Math.round(indices[k] * ratio));
+  return out;
 }

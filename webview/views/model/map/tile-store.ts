@@ -71,6 +71,9 @@ export class TileStore {
 
   /** The tiles the view needs, most needed first: those not kept nor asked are asked, a few at a time. */
   want(specs: readonly TileSpec[]): void {
+    // The tiles in view become the most recently used, so that answers arriving for the rest of the
+    // view push out tiles no longer shown, never one on screen (which nothing would ask for again).
+    for (const s of specs) this.get(s);
     this.queue = specs.filter((s) => !this.cache.has(tileKey(s)) && !this.inFlight.has(tileKey(s)));
     this.pump();
   }

@@ -3,6 +3,8 @@
 // coarser ones shown while the finer come, the sink key as its own column on its own scale, labels
 // that never overlap (a repeated word, 32,768 tokens), the keyboard's zoom and pan, a stale answer dropped.
 import { test } from 'node:test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { makeTheme } from '../../../../../../webview/kit/colour.js';
@@ -259,4 +261,43 @@ test('the hover names the block under the pointer and its max and sum, and at le
   const i = Math.floor((370.5 + 370) / (2 * SIDE / 2048));
   assert.equal(tips.at(-1)![0], `query #${i + 1} "${['the', 'cat', 'sat'][i % 3]}" → key #${i + 1} "${['the', 'cat', 'sat'][i % 3]}"`);
   assert.equal(Math.fround(Number(tips.at(-1)![1].replace('weight ', ''))), w[i * 2048 + i]);
+});
+
+test('a tile in view is never the one pushed out by the answers for the rest of the view', () => {
+  const store = new TileStore(() => {}, 2, 8);
+  store.showing(0, 0);
+  const spec = (i0: number) => ({ level: 0, i0, j0: 0, rows: 1, cols: 1 });
+  const answer = (i0: number) => ({ type: 'tile' as const, layer: 0, head: 0, ...spec(i0), max: new Float32Array(1), sum: new Float32Array(1) });
+  store.want([spec(0), spec(1)]);
+  store.receive(answer(0)); store.receive(answer(1));
+  // The view moves to tiles 1 and 2: tile 0 has left it, tile 1 stays in it.
+  store.want([spec(1), spec(2)]);
+  store.receive(answer(2));
+  assert.ok(store.get(spec(1)), 'the tile still in view is kept');
+  assert.equal(store.get(spec(0)), undefined, 'the one that left the view went');
+});
+
+test('the spoken status is hidden by the CSSOM: no webview code sets a style attribute, which a webview\'s CSP refuses', () => {
+  const { root } = draw(mapData(1024).data, { interactive: true });
+  const status = root.querySelector('.map-status') as HTMLElement;
+  assert.ok(status, 'a status line');
+  assert.equal(status.getAttribute('role'), 'status');
+  assert.equal(status.style.position, 'absolute');
+  // In VS Code the CSP (style-src without 'unsafe-inline') drops a style attribute set as one, and the
+  // hidden text showed under the map; style properties set through the CSSOM are allowed.
+  const files = readdirSync('webview', { recursive: true, withFileTypes: true }).filter((f) => f.isFile() && f.name.endsWith('.ts'));
+  for (const f of files) {
+    const text = readFileSync(join(f.parentPath ?? f.path, f.name), 'utf8');
+    assert.ok(!/\.attr\(\s*'style'|setAttribute\(\s*'style'/.test(text), `${f.name} sets a style attribute`);
+  }
+});
+
+test('the host\'s picture is put on the tiles\' scale (the strongest weight outside the sinks) for the linear max view', async () => {
+  const { onKeysScale } = await import('../../../../../../webview/views/model/map/map-view.js');
+  const indices = Uint8Array.from([0, 10, 51, 200, 255]);
+  assert.deepEqual([...onKeysScale(indices, 1, 0.2, { colour: 'max', scale: 'linear' })], [0, 50, 255, 255, 255]);
+  assert.equal(onKeysScale(indices, 1, 0.2, { colour: 'mass', scale: 'linear' }), indices);
+  assert.equal(onKeysScale(indices, 1, 0.2, { colour: 'max', scale: 'log' }), indices);
+  assert.equal(onKeysScale(indices, 0.1, 0.2, { colour: 'max', scale: 'linear' }), indices);
+  assert.equal(onKeysScale(indices, undefined, 0.2, { colour: 'max', scale: 'linear' }), indices);
 });
