@@ -21,7 +21,7 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 import numpy as np
 
-from . import forms, payload as _payload, page as _page, safetensors as _safetensors, text as _text
+from . import forms, payload as _payload, page as _page, safetensors as _safetensors, stream as _stream, text as _text
 from .payload import MAX_PAYLOAD_BYTES, MIME
 
 __all__ = ['show', 'save', 'AttentionView', 'MIME', 'MAX_PAYLOAD_BYTES', '__version__']
@@ -68,8 +68,13 @@ def show(attention: Any, tokens: Any, title: Optional[object] = None,
     return AttentionView(attention, tokens, title, layer, head)
 
 
-def save(path: str, attention: Any, tokens: Any = None, dtype: Any = None) -> None:
-    """Writes `attention` (any form show() takes) to `path` as the .safetensors the model editor opens.
+def save(path: str, attention: Any, tokens: Any = None, dtype: Any = None,
+         shape: Optional[Tuple[int, int, int]] = None) -> None:
+    """Writes `attention` (any form show() takes) to `path` as the .safetensors the model editor opens,
+    up to 32,768 tokens (the editor draws such a head as a map).
+    Too big to hold? Give the heads one at a time: `attention` a callable `heads(layer, head)` returning
+    that head's [n, n], or an iterator of heads (layer-major), with `shape=(layers, heads, n)`: only one
+    head is held at a time (stream.py), each checked as it is written (a failure leaves no file).
     dtype: None keeps float16 as it is and writes anything else as float32; 'float16' refuses a weight
     past float16's range (65504) rather than writing infinity.
     The attention is checked as show() checks it (finite, every layer alike, not empty, within what the
@@ -83,7 +88,13 @@ def save(path: str, attention: Any, tokens: Any = None, dtype: Any = None) -> No
         dtype_ok = kind is None or kind in (np.float16, np.float32, np.float64)
     if not dtype_ok:
         raise ValueError(f'dtype={dtype!r}: save writes float16, float32 or float64')
+    if _stream.is_streamed(attention):
+        _, _, n = _stream.checked_shape(shape)
+        _stream.write_heads(path, attention, shape, None if tokens is None else _text.token_list(tokens, n), dtype)
+        return
+    if shape is not None:
+        raise ValueError('shape= is for heads given one at a time (a callable or an iterator); an array has its own')
     layers = forms.layers_of(attention)
-    _, _, n = forms.dims(layers)
+    _, _, n = forms.dims(layers, forms.MAX_FILE_TOKENS)
     names = None if tokens is None else _text.token_list(tokens, n)
     _safetensors.write(path, layers, names, dtype)

@@ -13,6 +13,9 @@ import numpy as np
 
 #: The most tokens and heads the Attention Lens readers open (src/core/tensors/attention-file.ts).
 MAX_TOKENS = 4096
+# A file the model editor opens may hold heads of up to 32,768 tokens (it draws them as a map of tiles);
+# a notebook output carries its values inline, so show() stays at MAX_TOKENS.
+MAX_FILE_TOKENS = 32768
 MAX_HEADS = 16384
 
 #: One layer, [heads, n, n]: a numpy array or a torch tensor, not yet read.
@@ -102,9 +105,9 @@ def layers_of(attention: Any) -> List[Layer]:
     return out
 
 
-def dims(layers: List[Layer]) -> Tuple[int, int, int]:
+def dims(layers: List[Layer], max_tokens: int = MAX_TOKENS) -> Tuple[int, int, int]:
     """(layers, heads, n) of layers_of's list, checked from the shapes alone: not empty, every layer
-    alike, within what the readers open."""
+    alike, within what the readers open (`max_tokens`: MAX_FILE_TOKENS for a file)."""
     if not layers:
         raise ValueError('the attention is empty: 0 layers')
     first = shape(layers[0])
@@ -114,8 +117,8 @@ def dims(layers: List[Layer]) -> Tuple[int, int, int]:
     heads, n = first[0], first[1]
     if n == 0 or heads == 0:
         raise ValueError(f'the attention is empty: {len(layers)} layers × {heads} heads × {n} tokens')
-    if n > MAX_TOKENS:
-        raise ValueError(f'{n} tokens, more than the {MAX_TOKENS} Attention Lens opens')
+    if n > max_tokens:
+        raise ValueError(f'{n} tokens, more than the {max_tokens} Attention Lens opens')
     if len(layers) * heads > MAX_HEADS:
         raise ValueError(f'{len(layers)} layers × {heads} heads, more than the {MAX_HEADS} heads Attention Lens opens')
     return len(layers), heads, n

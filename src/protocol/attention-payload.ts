@@ -5,7 +5,7 @@
 // its length against the shape, then every value finite. The answer is the decoded attention, or
 // one sentence saying what is wrong (shown in the cell as it is).
 import { isObject } from '../core/json/object.js';
-import { MAX_HEADS, MAX_TOKENS } from '../core/tensors/attention-file.js';
+import { MAX_HEADS } from '../core/tensors/attention-file.js';
 import type { AttentionSource } from '../core/tensors/attention-source.js';
 import { base64Bytes, firstNonFinite, PAYLOAD_ITEM_SIZE, payloadAttention, payloadBytes, type AttentionPayload } from '../core/model-attention/payload.js';
 import { TensorFileError } from '../core/tensors/source.js';
@@ -14,6 +14,9 @@ import { TensorFileError } from '../core/tensors/source.js';
 export const MAX_PAYLOAD_BYTES = 128 * 1024 * 1024;
 /** The longest title kept (a longer one is refused, not cut). */
 export const MAX_TITLE_CHARS = 1000;
+
+/** Most tokens of a payload: its values travel in the notebook's JSON (files open to 32,768 tokens; a payload to one 4,096-token head). */
+export const MAX_TOKENS = 4096;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const isCount = (x: unknown): x is number => Number.isSafeInteger(x) && (x as number) >= 1;

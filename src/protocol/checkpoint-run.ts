@@ -42,6 +42,8 @@ export interface RunReport {
   generated?: { id: number; token: string }[];
   /** When heads were ablated: the ablated run's next tokens and logit differences (the attention read is the ablated run's). */
   ablation?: Ablation;
+  /** Why what needs every head's n × n (heads to ablate, the norms) is not offered: a run that kept q and k instead. */
+  wholeHeads?: string;
 }
 
 /** The worker's workerData: `cancel` holds one Int32 (every run with an id up to it is cancelled). */

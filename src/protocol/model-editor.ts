@@ -4,6 +4,8 @@
 import { STAT_NAMES, type HeadStats } from '../core/tensors/head-stats.js';
 import { MAX_WINDOW_CELLS, SENT_PICTURE_MAX, type CellWindow, type ModelHeader, type ModelRunInfo } from '../core/model-attention/data.js';
 import { isObject } from '../core/json/object.js';
+import { headMapProblem, headTileProblem, tileProblem, type HeadMap, type HeadTile } from '../core/model-attention/tiles.js';
+import { MAX_TOKENS } from '../core/tensors/attention-file.js';
 // Quotes what a message holds: String() throws on an object whose toString is not a function, as JSON.parse makes { "toString": 1 }.
 import { shown } from '../core/json/shown.js';
 import { EXPORT_FORMATS, MODEL_VIEW_NAMES, type ExportFormat, type ModelViewName } from '../core/vocabulary.js';
@@ -13,13 +15,23 @@ import type { NextToken } from '../core/checkpoint/types.js';
 import type { AblationMode, HeadRef } from '../core/model-analysis/types.js';
 import { headListProblem, isAblationMode, runAblationProblem } from './ablation-check.js';
 
+/** Whether `res` may be the side of an n-token head's picture: a whole number from 1 to min(n, SENT_PICTURE_MAX). */
+export function pictureSide(res: unknown, n: number): boolean {
+  return typeof res === 'number' && Number.isInteger(res) && res >= 1 && res <= Math.min(n, SENT_PICTURE_MAX);
+}
+
 export type ModelHostMessage =
   /** The file: its header with the heads read so far (stats), thumbnails for every head (zero where not read). */
   | { type: 'model'; header: ModelHeader; thumbnails: Float32Array | Uint8Array }
   /** More heads read, in order from `from` (the count read before): their statistics and thumbnails. */
   | { type: 'scanned'; from: number; stats: HeadStats[]; thumbnails: Float32Array | Uint8Array; offRows: number; warnings: string[] }
-  /** A head, whole (weights) or, above WHOLE_HEAD_MAX tokens, as its picture and strongest weight. */
-  | { type: 'head'; layer: number; head: number; weights?: Float32Array; picture?: { res: number; indices: Uint8Array }; max?: number; valueNorms?: Float32Array }
+  /**
+   * A head, whole (weights) or, above WHOLE_HEAD_MAX tokens, as its picture and strongest weight, and
+   * its map (levels, sinks, the two colour scales) once the scan has reached it: tiles are asked then.
+   */
+  | { type: 'head'; layer: number; head: number; weights?: Float32Array; picture?: { res: number; indices: Uint8Array }; max?: number; map?: HeadMap; valueNorms?: Float32Array }
+  /** A tile of a big head's map, asked for by the webview (clipped to the head). */
+  | ({ type: 'tile'; layer: number; head: number } & HeadTile)
   /** Exact weights of a window of a head, asked for by the webview. */
   | ({ type: 'window'; layer: number; head: number } & CellWindow)
   | { type: 'rollout'; rollout: Float32Array | null }
@@ -38,6 +50,8 @@ export type ModelWebviewMessage =
   | { type: 'head'; layer: number; head: number }
   /** Exact weights of rows i0 … i0 + rows − 1 by keys j0 … j0 + cols − 1 of a head (at most MAX_WINDOW_CELLS). */
   | { type: 'window'; layer: number; head: number; i0: number; rows: number; j0: number; cols: number }
+  /** A tile of a big head's map: rows × cols blocks of 2^level × 2^level from block i0, j0 (at most MAX_TILE_CELLS). */
+  | { type: 'tile'; layer: number; head: number; level: number; i0: number; j0: number; rows: number; cols: number }
   | { type: 'rollout' }
   | { type: 'softmax' }
   /** Export the shown view: an SVG text or a PNG data: URL (the host checks the bytes again). */
@@ -90,6 +104,11 @@ const WEBVIEW_CHECKS = {
     if (!header) return 'a window asked for before the model was read';
     if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return `no head ${shown(m.layer)}, ${shown(m.head)} in ${header.layers} × ${header.heads}`;
     return windowProblem(m, header.tokens);
+  },
+  tile: (m, header) => {
+    if (!header) return 'a tile asked for before the model was read';
+    if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return `no head ${shown(m.layer)}, ${shown(m.head)} in ${header.layers} × ${header.heads}`;
+    return tileProblem(header.tokens, m.level, m.i0, m.j0, m.rows, m.cols);
   },
   export: (m) => {
     if (!EXPORT_FORMATS.includes(m.format as ExportFormat)) return `an export that is neither ${EXPORT_FORMATS.join(' nor ')}`;
@@ -165,7 +184,7 @@ function statsProblem(stats: unknown, layers: number, heads: number, from = 0): 
   return undefined;
 }
 
-const MAX_SIDE = 4096, MAX_HEADS = 16384, MAX_GENERATED = 256;
+const MAX_SIDE = MAX_TOKENS, MAX_HEADS = 16384, MAX_GENERATED = 256;
 
 /** Why a message of its type (already matched) is malformed, or undefined; `header` is the model's once read. */
 type HostCheck = (m: Record<string, unknown>, header: ModelHeader | undefined) => string | undefined;
@@ -208,9 +227,11 @@ const HOST_CHECKS = {
     if (!header) return 'a head before the model';
     if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return 'a head outside the model';
     if (m.valueNorms !== undefined && !(m.valueNorms instanceof Float32Array && m.valueNorms.length === header.tokens)) return 'value norms that are not n float32';
-    if (m.weights !== undefined) return m.weights instanceof Float32Array && m.weights.length === header.tokens ** 2 ? undefined : 'a head that is not n × n float32';
+    if (m.weights !== undefined) return m.weights instanceof Float32Array && m.weights.length === header.tokens ** 2 && m.map === undefined ? undefined : 'a head that is not n × n float32';
+    if (m.map !== undefined) { const bad = headMapProblem(m.map, header.tokens); if (bad) return bad; }
     const p = m.picture;
-    if (!isObject(p) || p.res !== Math.min(header.tokens, SENT_PICTURE_MAX) || !(p.indices instanceof Uint8Array) || p.indices.length !== (p.res as number) ** 2) return 'a head that is neither n × n float32 nor a res × res picture';
+    // A file's head comes at min(n, 512) a side; a long run's kept pictures are smaller (all of them fit a budget).
+    if (!isObject(p) || !pictureSide(p.res, header.tokens) || !(p.indices instanceof Uint8Array) || p.indices.length !== (p.res as number) ** 2) return 'a head that is neither n × n float32 nor a res × res picture';
     return typeof m.max === 'number' && Number.isFinite(m.max) && m.max >= 0 ? undefined : 'a head picture without its strongest weight';
   },
   window: (m, header) => {
@@ -219,6 +240,11 @@ const HOST_CHECKS = {
     const bad = windowProblem(m, header.tokens);
     if (bad) return bad;
     return m.weights instanceof Float32Array && m.weights.length === (m.rows as number) * (m.cols as number) ? undefined : 'a window whose weights are not rows × cols float32';
+  },
+  tile: (m, header) => {
+    if (!header) return 'a tile before the model';
+    if (!isIndex(m.layer, header.layers) || !isIndex(m.head, header.heads)) return 'a tile outside the model';
+    return headTileProblem(m, header.tokens);
   },
   show: (m, header) => {
     if (!header) return 'a view to show before the model';

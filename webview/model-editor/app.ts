@@ -4,7 +4,7 @@
 // Code host, or the data embedded in the --html page. Every control is built with textContent,
 // never markup. Theme and its changes, resize, focus, tooltip and the message channel are the
 // shell base's (webview/shell), as in the panel: a theme switch or a new width redraws the view.
-import { thumbnailValues, type ModelHeader, type ModelRunInfo, type ModelViewData } from '../../src/core/model-attention/data.js';
+import { thumbnailValues, WHOLE_HEAD_MAX, type ModelHeader, type ModelRunInfo, type ModelViewData } from '../../src/core/model-attention/data.js';
 import { hostMessageProblem, type ModelHostMessage, type ModelWebviewMessage } from '../../src/protocol/model-editor.js';
 import { STAT_NAMES, type StatName } from '../../src/core/tensors/head-stats.js';
 import { rolloutRefusal } from '../../src/core/tensors/rollout.js';
@@ -19,6 +19,10 @@ import type { Transport } from '../shell/transport.js';
 import type { RunAnalyses } from '../../src/core/model-attention/run-analyses.js';
 import { generationStep, sameRun, viewData } from './run-analyses.js';
 import { AnalysisBar, canAblate } from './analysis-bar.js';
+import { TileStore } from '../views/model/map/tile-store.js';
+import { tileProblem, type TileAnswer } from '../views/model/map/tile-types.js';
+import type { MapHead, MapViewOptions } from '../views/model/map/map-view.js';
+import type { KeptMap } from './kept-state.js';
 
 export interface ModelTransport extends Transport<ModelWebviewMessage> {
   /** Whether "Apply softmax" can be offered (the host re-reads the file; the page cannot). */
@@ -43,7 +47,7 @@ function placeSelector(el: Element): string | undefined {
   return cls && attrs ? `${el.localName}.${cls}${attrs}` : undefined;
 }
 
-export interface State { view: ModelViewName; layer: number; head: number; token: number; stat: StatName; sort: boolean; k: number }
+export interface State { view: ModelViewName; layer: number; head: number; token: number; stat: StatName; sort: boolean; k: number; map?: KeptMap }
 
 export class ModelApp {
   private data: ModelViewData | undefined;
@@ -75,6 +79,12 @@ export class ModelApp {
   private placeToRestore: string | true | undefined;
   /** A model run's norms switch and head ablation (analysis-bar.ts). */
   private readonly analysis: AnalysisBar;
+  /** A big head's tiles, its colour switches and zoom, kept across the head view's redraws. */
+  private readonly tiles: TileStore;
+  /** Big heads asked again for their map once the scan read them (once each, for this header). */
+  private readonly mapAsked = new Set<string>();
+  /** Heads shown with a map made before the scan had read them (layer:head). */
+  private readonly partialMaps = new Set<string>();
 
   /**
    * `surface.focusOnArrival`: whether the window's focus (VS Code's Ctrl+2) lands in this app's view
@@ -104,6 +114,22 @@ export class ModelApp {
     this.analysis = new AnalysisBar(doc, (m) => this.transport.post(m));
     root.addEventListener('keydown', (e) => this.onAnalysisKey(e));
     root.addEventListener('contextmenu', (e) => this.onHeadMenu(e));
+    // The tile asks go to the host as they are (the 'tile' message of the protocol).
+    this.tiles = new TileStore((ask) => this.transport.post(ask));
+    const kept = this.state.map;
+    if (kept) {
+      this.tiles.settings = { colour: kept.colour, scale: kept.scale };
+      if (kept.zoom) this.tiles.zooms.set(`${kept.zoom.layer}:${kept.zoom.head}`, kept.zoom);
+    }
+    this.tiles.onSettings = () => this.draw(false);
+    this.tiles.onZoom = () => this.transport.keep?.(this.kept());
+  }
+
+  /** The state VS Code keeps: the toolbar's, and the map's switches and the shown head's zoom. */
+  private kept(): State {
+    const s = this.state;
+    const zoom = this.tiles.zooms.get(`${s.layer}:${s.head}`);
+    return { ...s, map: { ...this.tiles.settings, ...(zoom ? { zoom: { layer: s.layer, head: s.head, ...zoom } } : {}) } };
   }
 
   /** Listens to the transport (when it can be listened to), the theme and the width, then says 'ready'. */
@@ -157,6 +183,9 @@ export class ModelApp {
         this.pendingHead = undefined;
         this.rolloutAsked = false;
         this.failure = undefined;
+        this.tiles.reset();
+        this.mapAsked.clear();
+        this.partialMaps.clear();
         this.state.layer = clampTo(this.state.layer, header.layers);
         this.state.head = clampTo(this.state.head, header.heads);
         this.state.token = Number.isInteger(this.state.token) && this.state.token > 0 && this.state.token < header.tokens ? this.state.token : header.tokens - 1;
@@ -173,12 +202,20 @@ export class ModelApp {
         if (thumbIndices && m.thumbnails instanceof Uint8Array) thumbIndices.set(m.thumbnails, at);
         else delete this.data.thumbIndices;
         this.data = { ...this.data, header: { ...header, stats: [...header.stats, ...m.stats], offRows: m.offRows, warnings: m.warnings } };
+        this.askMapOnce();
         break;
       }
       case 'head': {
-        const { layer, head, weights, picture, max, valueNorms } = m;
+        // A big head comes with its map (levels, sinks, the two scales) once the scan has reached it.
+        const { layer, head, weights, picture, max, valueNorms, map } = m;
         this.failure = undefined; // the file is read again
-        if (this.data) this.data = { ...this.data, head: { layer, head, ...(weights ? { weights } : {}), ...(picture ? { picture } : {}), ...(max !== undefined ? { max } : {}), ...(valueNorms ? { valueNorms } : {}), windows: [] } };
+        const shown: MapHead = { layer, head, ...(weights ? { weights } : {}), ...(picture ? { picture } : {}), ...(max !== undefined ? { max } : {}), ...(valueNorms ? { valueNorms } : {}), ...(map ? { map } : {}), windows: [] };
+        // A map sent while the scan was still reading this head holds only the bands read so far
+        // (blank below, its scales too low): asked again once the scan has read the head.
+        const key = `${layer}:${head}`;
+        if (map && this.data && layer * this.data.header.heads + head >= this.data.header.stats.length) this.partialMaps.add(key);
+        else this.partialMaps.delete(key);
+        if (this.data) this.data = { ...this.data, head: shown };
         this.pendingHead = undefined;
         break;
       }
@@ -191,6 +228,9 @@ export class ModelApp {
         this.handle?.refresh?.();
         return;
       }
+      case 'tile':
+        this.receiveTile(m);
+        return;
       case 'show':
         this.pick({ view: m.view, layer: m.layer, head: m.head });
         return;
@@ -201,6 +241,36 @@ export class ModelApp {
       }
     }
     this.draw();
+  }
+
+  /**
+   * A big head shown before the scan reached it came as its picture alone: once the scan has read it,
+   * it is asked again (once) for its map, so the view becomes the map without the user asking.
+   */
+  private askMapOnce(): void {
+    const data = this.data, shown = data?.head as MapHead | undefined;
+    if (!data || !shown?.picture || data.header.tokens <= WHOLE_HEAD_MAX) return;
+    const key = `${shown.layer}:${shown.head}`, partial = this.partialMaps.has(key);
+    if (shown.map && !partial) return;
+    if (shown.layer * data.header.heads + shown.head >= data.header.stats.length) return;
+    if (this.mapAsked.has(key)) return;
+    this.mapAsked.add(key);
+    // The tiles drawn from the part read are forgotten: the whole head's are asked anew.
+    if (partial) this.tiles.reset();
+    this.pendingHead = key;
+    this.transport.post({ type: 'head', layer: shown.layer, head: shown.head });
+  }
+
+  /**
+   * A tile of the shown big head, for the head view to draw (no redraw: the view paints it in place).
+   * One of a head no longer shown, or not asked for, is dropped; a malformed one is a message the page cannot use.
+   */
+  private receiveTile(m: TileAnswer): void {
+    const shown = this.data?.head as MapHead | undefined;
+    if (!shown?.map || m.layer !== shown.layer || m.head !== shown.head) { this.tiles.dropped++; return; }
+    const problem = tileProblem(m as unknown as Record<string, unknown>, shown.map);
+    if (problem) { this.fail(`Attention Lens could not use a message: ${problem}`); return; }
+    this.tiles.receive(m);
   }
 
   /** A sentence on the warning line (the page cannot answer some requests). */
@@ -332,7 +402,7 @@ export class ModelApp {
   private draw(announce = true): void {
     const data = this.data;
     if (!data) return;
-    this.transport.keep?.({ ...this.state });
+    this.transport.keep?.(this.kept());
     // A view chosen while the file cannot be shown (a model spec broken since its last run) says so at
     // once, rather than drawing the old run or asking the host for a head it cannot read.
     if (this.failure !== undefined) {
@@ -375,7 +445,8 @@ export class ModelApp {
     const showHead = viewData(this.run ? { ...own, run: this.run } : own, this.analyses);
     this.handle?.destroy();
     this.stage.replaceChildren();
-    const options: ModelViewOptions = {
+    const options: ModelViewOptions & MapViewOptions = {
+      tiles: this.tiles,
       theme: this.shell.theme(), interactive: true, tooltip: this.shell.tooltip,
       layer: s.layer, head: s.head, token: s.token, stat: s.stat, sort: s.sort, k: s.k,
       onPick: (p) => this.pick(p),

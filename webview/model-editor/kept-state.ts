@@ -1,5 +1,6 @@
 // What the model editor keeps of itself through VS Code's webview state (vscode.getState/setState):
-// the view, layer, head, token, statistic, sort and k. VS Code drops a hidden editor's page
+// the view, layer, head, token, statistic, sort and k, and a big head's map: its colour switches and
+// the shown head's zoom (the token at its centre and the tokens it spans, whatever the width). VS Code drops a hidden editor's page
 // (retainContextWhenHidden is off, to keep memory low) and makes it anew when the tab is shown
 // again or moved to another group; the page reads this back, so the user finds the view and the
 // head they left. The state is read as untrusted: only well-formed fields are taken.
@@ -15,6 +16,14 @@ export interface KeptState {
   stat: StatName;
   sort: boolean;
   k: number;
+  map?: KeptMap;
+}
+
+/** The map's switches, and the zoom of the head it showed. */
+export interface KeptMap {
+  colour: 'max' | 'mass';
+  scale: 'linear' | 'log';
+  zoom?: { layer: number; head: number; ci: number; cj: number; span: number };
 }
 
 /** Largest index taken back (a model has far fewer layers, heads or tokens; the app clamps to its own). */
@@ -33,7 +42,22 @@ export function readKept(saved: unknown): Partial<KeptState> {
   if (isIndex(s.token)) out.token = s.token;
   if (typeof s.sort === 'boolean') out.sort = s.sort;
   if (Number.isInteger(s.k) && (s.k as number) >= 1 && (s.k as number) <= 16) out.k = s.k as number;
+  const map = readMap(s.map);
+  if (map) out.map = map;
   return out;
+}
+
+const isPlace = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x >= 0 && x < MAX_INDEX;
+
+/** The map's kept switches and zoom, or undefined; a zoom that is not one is left out. */
+function readMap(saved: unknown): KeptMap | undefined {
+  if (typeof saved !== 'object' || saved === null || Array.isArray(saved)) return undefined;
+  const m = saved as Record<string, unknown>;
+  if ((m.colour !== 'max' && m.colour !== 'mass') || (m.scale !== 'linear' && m.scale !== 'log')) return undefined;
+  const z = m.zoom as Record<string, unknown> | undefined;
+  const zoom = typeof z === 'object' && z !== null && isIndex(z.layer) && isIndex(z.head) && isPlace(z.ci) && isPlace(z.cj) && isPlace(z.span) && (z.span as number) >= 1
+    ? { layer: z.layer, head: z.head, ci: z.ci as number, cj: z.cj as number, span: z.span as number } : undefined;
+  return { colour: m.colour, scale: m.scale, ...(zoom ? { zoom } : {}) };
 }
 
 /** The state to start from and how to keep it, through VS Code's webview API. */

@@ -8,9 +8,15 @@
 // cannot run gets exit 1 and one line naming the file or tensor at fault; a command line it cannot
 // read, 2. --precision says the forward's numeric form: f32 (the default: float32 activations and
 // products on the weights as stored) or f64 (the exact mode, checked against PyTorch's float64).
+// A float32 run whose every head would pass DENSE_ATTENTION_MAX keeps each layer's q and k instead
+// (model.ts runPlan; in a private temporary file past QK_MEMORY_MAX, deleted at the end): --json
+// then prints each head's statistics from the run's own pass ("heads") in place of "attention" (as it
+// does whenever "attention" would pass the printed budget). --out writes every head's n × n and the
+// analyses read whole heads: those run dense, within the memory budget.
 import { readModelFolder, type ModelFolder } from '../../core/checkpoint-files/model-folder.js';
 import { ModelError } from '../../core/checkpoint/error.js';
-import { loadModel, runText } from '../../core/checkpoint/model.js';
+import { loadModel, plannerFor, runText, type AttentionChoice } from '../../core/checkpoint/model.js';
+import { fileQkStore } from '../../core/checkpoint-files/qk-file-store.js';
 import type { RunResult } from '../../core/checkpoint/types.js';
 import { tokenizerFrom } from '../../core/tokenizer/index.js';
 import { cacheFolder, folderStore, tokenizerCache } from '../../core/files/tokenizer-store.js';
@@ -55,6 +61,7 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
   }
   const started = performance.now();
   let folder: ModelFolder | undefined;
+  let kept: { close(): void } | undefined;
   try {
     folder = readModelFolder(args.files[0]);
     const inputs = [...folder.files, ...(typeof textFile === 'string' ? [textFile] : [])];
@@ -73,11 +80,17 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
       if ('error' in heads) return usage(`--ablate: ${heads.error}`);
       analysis.request.ablate = { ...analysis.request.ablate!, ...heads };
     }
+    // The analyses and --out read every head whole: dense, within the budget. --json prints the
+    // heads' statistics from the run's pass where it cannot print the heads themselves.
+    const jsonFits = (n: number) => jsonRefusal(c.layers, c.heads, n, analysis?.request.norms ? 2 : 1) === undefined;
+    const attention = (n: number): AttentionChoice => (analysis || typeof out === 'string' ? 'dense' : json && !jsonFits(n) ? 'qk' : 'auto');
+    const qkStore = fileQkStore, planOf = plannerFor(model, { attention, qkStore });
     const options = {
-      ...(maxTokens > 0 ? { maxTokens } : {}),
-      refuse: (n: number) => (json ? jsonRefusal(c.layers, c.heads, n, analysis?.request.norms ? 2 : 1) : undefined),
+      ...(maxTokens > 0 ? { maxTokens } : {}), attention, qkStore,
+      refuse: (n: number) => (json && planOf(n).attention === 'dense' ? jsonRefusal(c.layers, c.heads, n, analysis?.request.norms ? 2 : 1) : undefined),
     };
     const result: RunResult | AnalyzedRun = analysis ? analyzeText(model, tokenizer, input, analysis.request, options) : runText(model, tokenizer, input, options);
+    kept = result.qk?.source;
     result.timings.loadMs += loadMs;
     if (typeof out === 'string') {
       const failed = writeAttention(out, result);
@@ -92,6 +105,7 @@ export async function runModelCommand(args: Args, maxBytes: number, io: Io): Pro
     }
     throw e;
   } finally {
+    kept?.close();
     folder?.close();
   }
 }
@@ -123,10 +137,13 @@ function cliTokenizerStore() {
 function runJson(r: RunResult | AnalyzedRun): string {
   const { type, layers, heads, kvHeads, dModel, headDim, vocab, precision } = r.model;
   const n = r.ids.length;
-  const attention = r.attention.map((layer) => Array.from({ length: heads }, (_, h) => Array.from({ length: n }, (_, i) => Array.from(layer.subarray((h * n + i) * n, (h * n + i + 1) * n)))));
+  // A run that kept q and k: each head's statistics from its own pass, not its n × n.
+  const attention = r.qk
+    ? { heads: r.qk.pass.stats, kept: { attention: 'qk', where: r.qk.where, bytes: r.qk.bytes } }
+    : { attention: r.attention.map((layer) => Array.from({ length: heads }, (_, h) => Array.from({ length: n }, (_, i) => Array.from(layer.subarray((h * n + i) * n, (h * n + i + 1) * n))))) };
   return JSON.stringify({
     model: { type, layers, heads, kvHeads, dModel, headDim, vocab, precision },
-    ids: r.ids, pieces: r.pieces, tokens: r.tokens, attention, next: r.next,
+    ids: r.ids, pieces: r.pieces, tokens: r.tokens, ...attention, next: r.next,
     ...(r.masked ? { masked: r.masked } : {}), ...(r.note !== undefined ? { note: r.note } : {}),
     ...('analyses' in r ? analysisJson(r.analyses, heads, n) : {}), timings: r.timings,
   });
@@ -140,6 +157,7 @@ function summary(r: RunResult | AnalyzedRun, dir: string, decode: (id: number) =
     `${r.ids.length} tokens: ${r.tokens.slice(0, 16).map((t) => JSON.stringify(t)).join(' ')}${r.ids.length > 16 ? ' …' : ''}`,
     ...guessLines(r),
     ...('analyses' in r ? analysisLines(r.analyses, decode) : []),
+    ...(r.qk ? [`attention: each layer's queries and keys kept (${(r.qk.bytes / 2 ** 30).toFixed(2)} GB, ${r.qk.where === 'file' ? 'in a temporary file' : 'in memory'}), not every head's ${r.ids.length} × ${r.ids.length}`] : []),
     `load ${ms(r.timings.loadMs)}, tokenize ${ms(r.timings.tokenizeMs)}, forward ${ms(r.timings.forwardMs)}`,
   ].map(printable).join('\n');
 }

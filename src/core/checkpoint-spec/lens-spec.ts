@@ -23,6 +23,8 @@ export interface LensSpecOptions {
   model?: string;
   /** The query token the panel opens on (default: the last). */
   query?: number;
+  /** Where the lens's first token sits in the run (a window of a longer run): words are numbered by the run's places. */
+  first?: number;
 }
 
 export interface LensSpec {
@@ -39,7 +41,7 @@ export interface LensSpec {
  * word can still meet a token written that way ("a#2" beside two "a"), so a numbered one that is
  * taken gets a further number; every word is then distinct, as the spec's reader requires.
  */
-export function lensWords(tokens: readonly string[]): string[] {
+export function lensWords(tokens: readonly string[], first = 0): string[] {
   const count = new Map<string, number>();
   for (const t of tokens) count.set(t, (count.get(t) ?? 0) + 1);
   const lowered = new Map<string, number>();
@@ -48,8 +50,8 @@ export function lensWords(tokens: readonly string[]): string[] {
   const taken = new Set(tokens.filter((_, i) => plain[i]));
   return tokens.map((t, i) => {
     if (plain[i]) return t;
-    let word = `${t}#${i + 1}`;
-    for (let k = 2; taken.has(word); k++) word = `${t}#${i + 1}#${k}`;
+    let word = `${t}#${first + i + 1}`;
+    for (let k = 2; taken.has(word); k++) word = `${t}#${first + i + 1}#${k}`;
     taken.add(word);
     return word;
   });
@@ -57,7 +59,7 @@ export function lensWords(tokens: readonly string[]): string[] {
 
 export function lensSpec(lens: HeadLens, options: LensSpecOptions): LensSpec {
   const n = lens.tokens.length, d = lens.dModel, hd = lens.headDim;
-  const words = lensWords(lens.tokens);
+  const words = lensWords(lens.tokens, options.first);
   const query = options.query !== undefined && options.query >= 0 && options.query < n ? options.query : n - 1;
   const ref = (tensor: string) => ({ file: options.tensorFile, tensor });
   const name = `layer ${lens.layer + 1} head ${lens.head + 1}`;

@@ -39,8 +39,11 @@ export const MODEL_SPEC_KEYS = new Set(['$schema', 'title', 'description', 'mode
 
 /** The longest text a spec may hold (the JSON's own 8 MB cap aside): a few pages, not a corpus. */
 export const MAX_MODEL_TEXT = 1_000_000;
-/** The most tokens a run may keep (the model views open up to 4,096). */
-export const MAX_MODEL_TOKENS = 4096;
+/**
+ * The most tokens a run may keep: 8,192 through a whole model (past the dense size a run keeps each
+ * layer's q and k, not every head's n × n; the run's own budget refuses what its model cannot hold).
+ */
+export const MAX_MODEL_TOKENS = 8192;
 /** The most new tokens a spec may ask to generate (each one a pass over one position). */
 export const MAX_GENERATE = 256;
 

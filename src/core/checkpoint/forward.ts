@@ -35,6 +35,12 @@
 // dynamic RoPE's frequencies depend on the run's length: a kept run rotated by others is not reused,
 // nor one computed in the other precision. A bidirectional model neither reuses nor keeps: there
 // every position reads every other, so an edit at the end changes every row.
+//
+// With attention 'qk' (a long text: model.ts runPlan), no head's n × n is kept: each layer's q (after
+// any q norm and RoPE) and k go to a store (memory, or a file the caller injects), each head is
+// computed a block of rows at a time (attend32.ts) and every row is fed to the head's HeadPass
+// (stats, thumbnail, picture) and dropped, so the run returns the pass and what qk-source.ts needs to
+// recompute any row, the same bits. The MLP's intermediate is a block of rows at a time in any mode.
 import { attendEach, type KeyMask } from '../attention/attend.js';
 import { attendEach32 } from '../attention/attend32.js';
 import { gemmStored } from '../kernels/gemm32.js';
@@ -46,6 +52,12 @@ import { allFinite } from './finite.js';
 import { frequencyProblem, ropeFrequencies, sameFrequencies } from './rope-frequencies.js';
 import type { ForwardProbe } from './probe.js';
 import type { Weights } from './weights.js';
+import { emptyPass, HeadPass, passShape, type PassResult } from '../tensors/pass.js';
+import { earlierCopies } from '../tensors/head-stats.js';
+import { entropyTerm } from '../tensors/rows.js';
+import { memoryQkStore, type QkStore, type QkStoreFactory } from '../model-attention/qk-store.js';
+import { runPictureSide, type QkRun } from '../model-attention/qk-source.js';
+import { thumbOf } from '../model-attention/scan.js';
 import { addBias, addInto, applyRope, gegluTanh, gelu, geluNew, layerNorm, rmsNorm, roundedTo, ropeTables, softcapInto, swiglu } from './ops.js';
 import { headLogits, numeric, wide, type Floats, type Numeric, type Precision, type Rows } from './precision.js';
 
@@ -66,6 +78,28 @@ export interface ForwardOutput {
   kept?: KeptRun;
   /** Positions taken from `reuse` rather than computed (0 without it). */
   reused: number;
+  /** With attention 'qk': what the attention is made of (qk-source.ts reads any rows from it) and the pass over every head. */
+  qk?: QkOutput;
+}
+
+/** A run that kept q and k instead of its heads: the source's makings and the pass the forward made as it went. */
+export interface QkOutput {
+  run: QkRun;
+  /** Every head's statistics, thumbnail (and picture), as passOverHeads over the dense attention gives them. */
+  pass: PassResult;
+  /** The thumbnails' side and the pictures' (0: none). */
+  thumb: number;
+  picture: number;
+}
+
+/** What a 'qk' run's pass is told: the name and tokens a source of the run would have, and the sides (defaults: thumbOf, runPictureSide). */
+export interface QkOptions {
+  file?: string;
+  tokens?: string[];
+  thumb?: number;
+  picture?: number;
+  /** Where q and k go (default: memory). */
+  store?: QkStoreFactory;
 }
 
 /** One layer of one pass, as its attention computed it. */
@@ -79,7 +113,7 @@ export interface LayerRecording {
   /** [n, kvHeads · headDim]: the keys (as q) and the values. */
   k: Float64Array;
   v: Float64Array;
-  /** [heads, n, n]: the attention weights. */
+  /** [heads, n, n]: the attention weights ([n, n] of one head when the capture named it). */
   weights: Float64Array;
 }
 
@@ -99,7 +133,8 @@ export interface KeptRun {
 
 export interface ForwardOptions {
   /** Keep this layer's inputs; with `stop`, end the pass there (no logits: an empty array). Computes every position. */
-  capture?: { layer: number; stop?: boolean };
+  /** Record a layer (the lens's form, float64); `head`: only that query head's weights (one n × n, not the layer's H). */
+  capture?: { layer: number; stop?: boolean; head?: number };
   /** Called after each layer (progress, and a chance for a caller to stop by throwing). */
   onLayer?: (layer: number) => void;
   /** The last run's keys and values: positions its ids share with these are not computed again. */
@@ -121,6 +156,13 @@ export interface ForwardOptions {
    * `keep`) then holds none either and serves as `reuse` only to a run that keeps none.
    */
   keepAttention?: boolean;
+  /**
+   * 'dense' (the default): every head's n × n kept (`attention`). 'qk': none kept (empty arrays);
+   * each layer's q and k are kept instead (`qk`), every head's rows are computed in blocks and fed to
+   * its pass, then dropped. Float32 only; it neither reuses nor keeps a run.
+   */
+  attention?: 'dense' | 'qk';
+  qk?: QkOptions;
 }
 
 /** How many leading ids a and b share. */
@@ -136,8 +178,92 @@ export function keptBytes(c: ModelConfig, n: number, precision: Precision = 'f32
 }
 
 export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: readonly number[], options: ForwardOptions = {}): ForwardOutput {
+  if (ids.length === 0) throw new ModelError('the text has no tokens to run');
+  if (options.attention !== 'qk') return run(c, names, w, ids, options, undefined);
+  if ((options.precision ?? 'f32') !== 'f32') throw new ModelError('a run that keeps no n × n attention is computed in float32; the exact (float64) mode keeps every head whole');
+  if (options.start) throw new ModelError('a run that keeps no n × n attention computes every layer: it cannot start part way');
+  // The store is let go if the pass fails or stops part way (a file store deletes its file).
+  const qk = qkPass(c, ids.length, options.qk ?? {});
+  try {
+    return run(c, names, w, ids, options, qk);
+  } catch (e) {
+    qk.store.close();
+    throw e;
+  }
+}
+
+/**
+ * A 'qk' run's attention side: the store its q and k go to, each head's pass fed from the row
+ * blocks as attend32 makes them (float32 widened exactly to a float64 row with its entropy terms, as
+ * rows.ts decodes a file's F32 rows), and the QkRun a source recomputes rows from.
+ */
+interface QkPassing {
+  store: QkStore;
+  layer(layer: number): QkHooks;
+  output(): QkOutput;
+}
+
+/** What attend hands a 'qk' run: each head's inputs to keep and each row block to pass. */
+interface QkHooks {
+  onHeadInputs(head: number, q: Float32Array, keys: Float32Array | undefined): void;
+  onBlock(head: number, r0: number, rows: number, from: number, to: number, weights: Float32Array, scales?: Float64Array): void;
+}
+
+function qkPass(c: ModelConfig, n: number, o: QkOptions): QkPassing {
+  const H = c.heads, group = c.heads / c.kvHeads;
+  const shape = { layers: c.layers, heads: H, kvHeads: c.kvHeads, headDim: c.headDim, n };
+  const thumb = o.thumb ?? thumbOf({ layers: c.layers, heads: H, n }).thumb;
+  const picture = o.picture ?? runPictureSide(c.layers, H, n);
+  const store = (o.store ?? memoryQkStore)(shape);
+  const file = o.file ?? 'the run';
+  const passing = passShape({ file, dtype: 'F32', n, ...(o.tokens ? { tokens: o.tokens } : {}) }, { thumb, picture });
+  const copies = earlierCopies(o.tokens, n);
+  const result = emptyPass(c.layers * H, thumb, picture);
+  const row = new Float64Array(n), terms = new Float64Array(n);
+  const masks = Array.from({ length: c.layers }, (_, layer) => maskOf(c, layer));
+  // Each row's softmax max and sum (16 bytes a row: 67 MB at 8,192 tokens of 512 heads), so a window of keys is exact alone.
+  const scales = Array.from({ length: c.layers * H }, () => new Float64Array(2 * n));
+  const run: QkRun = { store, masks, scales, divisor: c.scoreDivisor ?? Math.sqrt(c.headDim), ...(c.softcap?.attention !== undefined ? { softcap: c.softcap.attention } : {}) };
+  return {
+    store,
+    layer(layer) {
+      let pass: HeadPass | undefined;
+      return {
+        onHeadInputs(head, q, keys) {
+          store.write(layer, 'q', head, q);
+          if (keys) store.write(layer, 'k', Math.floor(head / group), keys);
+          pass = new HeadPass(passing, layer, head, result, (layer * H + head) * thumb * thumb, copies);
+        },
+        onBlock(head, r0, rows, from, to, weights, rowScales) {
+          const width = to - from;
+          scales[layer * H + head].set(rowScales!, 2 * r0);
+          // row and terms are all zeros outside the block's keys: each row sets them and clears them.
+          for (let r = 0; r < rows; r++) {
+            for (let j = 0, at = r * width; j < width; j++) {
+              const v = weights[at + j];
+              row[from + j] = v;
+              terms[from + j] = entropyTerm(v);
+            }
+            pass!.addRow(r0 + r, row, terms, from, to);
+            row.fill(0, from, to);
+            terms.fill(0, from, to);
+          }
+          if (r0 + rows === n) pass!.finish();
+        },
+      };
+    },
+    output: () => ({ run, pass: result, thumb, picture }),
+  };
+}
+
+/** The layer's key mask: causal, a sliding window, or none (bidirectional). */
+function maskOf(c: ModelConfig, layer: number): KeyMask {
+  const kind = attentionOf(c, layer);
+  return kind.kind === 'sliding' ? { window: kind.window } : kind.kind === 'bidirectional' ? 'none' : 'causal';
+}
+
+function run(c: ModelConfig, names: ModelNames, w: Weights, ids: readonly number[], options: ForwardOptions, qk: QkPassing | undefined): ForwardOutput {
   const n = ids.length, E = c.dModel, D = c.headDim, KV = c.kvHeads * D, H = c.heads;
-  if (n === 0) throw new ModelError('the text has no tokens to run');
   // Learned positions have no row past the context; RoPE rotates any position (Hugging Face runs it).
   if (n > c.contextLength && c.block.position === 'learned') throw new ModelError(`${n} tokens are more than the model's context length of ${c.contextLength}`);
   // RoPE turns the first rotaryDims of each head (all of it unless the config says a share), its
@@ -153,16 +279,17 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
   const bidirectional = c.attention.kind === 'bidirectional';
   const num = numeric(options.precision ?? 'f32');
   const { probe, start } = options;
+  const qkMode = qk !== undefined;
   if (start && (!Number.isInteger(start.layer) || start.layer < 0 || start.layer > c.layers || start.residual.length !== n * c.dModel)) throw new ModelError(`a run cannot start at layer ${start.layer} from ${start.residual.length} numbers`);
   if (start && options.capture && options.capture.layer < start.layer) throw new ModelError(`a run started at layer ${start.layer + 1} cannot capture layer ${options.capture.layer + 1}`);
   const keepAttention = options.keepAttention ?? true;
   // A kept run without its attention (keepAttention false) serves only a run that keeps none either:
   // joined with it, the shared rows would be empty.
   const attentionKept = !keepAttention || (options.reuse?.attention.every((a) => a.length > 0) ?? false);
-  const reuse = options.capture || probe || start || bidirectional || !attentionKept || options.reuse?.precision !== num.precision || !sameLayerFrequencies(options.reuse?.frequencies, frequencies) ? undefined : options.reuse;
+  const reuse = qkMode || options.capture || probe || start || bidirectional || !attentionKept || options.reuse?.precision !== num.precision || !sameLayerFrequencies(options.reuse?.frequencies, frequencies) ? undefined : options.reuse;
   // Kept keys must be the plain run's of every layer: a started run has none before its layer, and a
   // probe may rewrite heads' outputs, which changes every later layer's keys and values.
-  const keep = options.keep && !bidirectional && !probe && !start;
+  const keep = options.keep && !qkMode && !bidirectional && !probe && !start;
   // The first position computed: after the shared prefix, and never past the last position.
   const p = reuse ? Math.min(sharedPrefix(reuse.ids, ids), n - 1) : 0;
   const rows = n - p;
@@ -218,11 +345,16 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     const v = reuse && p > 0 ? joined(reuse.values[layer], newValues, p, KV) : newValues;
     if (keep) { keys.push(k.data); values.push(v.data); }
     const capturing = options.capture?.layer === layer;
-    const weights = new Float32Array(keepAttention || capturing ? H * rows * n : 0);
-    const recorded = capturing ? new Float64Array(H * rows * n) : undefined;
+    const weights = new Float32Array(!qk && keepAttention ? H * rows * n : 0);
+    const only = options.capture?.head;
+    const recorded = capturing ? new Float64Array((only === undefined ? H : 1) * rows * n) : undefined;
+    const record = recorded ? (head: number, data: Floats) => {
+      if (only === undefined) recorded.set(data, head * rows * n);
+      else if (head === only) recorded.set(data);
+    } : undefined;
     probe?.values?.(layer, v);
     const onHead = probe?.headWeights ? (head: number, data: Floats) => probe.headWeights!(layer, head, data) : undefined;
-    const mixed = attend(c, layer, q, k, v, p, weights, recorded, onHead);
+    const mixed = attend(c, layer, q, k, v, p, weights, record, onHead, qk?.layer(layer));
     // Without attention kept, the shared rows are not joined (H · n² copied a layer, each step of a generation).
     attention.push(reuse && p > 0 && keepAttention ? joinedAttention(reuse.attention[layer], reuse.ids.length, weights, H, n, p) : weights);
     probe?.headOutputs?.(layer, mixed);
@@ -230,7 +362,10 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
       // The recording is float64 whatever the precision (the lens's form), widened exactly.
       captured = { residual: Float64Array.from(x.data), x: Float64Array.from(h.data), q: wide(q).data, k: wide(k).data, v: wide(v).data, weights: recorded! };
       for (const part of [captured.x, captured.q, captured.k, captured.v, captured.weights]) stage(part, layerTensors(l), `in layer ${layer + 1}`);
-      if (options.capture?.stop) return { attention, logits: new Float64Array(0), captured, reused: 0 };
+      if (options.capture?.stop) {
+        qk?.store.close();
+        return { attention, logits: new Float64Array(0), captured, reused: 0 };
+      }
     }
     let out = product(c, num, mixed, w.matrix(l.o));
     if (c.block.bias.o) addBias(out.data, w.f32(l.oBias!));
@@ -266,6 +401,7 @@ export function forward(c: ModelConfig, names: ModelNames, w: Weights, ids: read
     attention, logits: c.block.head === 'mlm' ? new Float64Array(0) : logitsOf(rows - 1), reused: p,
     logitsAt: (i: number) => logitsOf(positionIn(i, p, n)),
     ...(captured ? { captured } : {}),
+    ...(qk ? { qk: qk.output() } : {}),
     ...(keep ? { kept: { ids: [...ids], precision: num.precision, keys, values, attention, ...(frequencies ? { frequencies } : {}) } } : {}),
   };
 }
@@ -460,13 +596,12 @@ function projections(c: ModelConfig, num: Numeric, w: Weights, l: LayerNames, h:
  * k and v [n, kvHeads · D] hold all n positions), by the core's one attention op (attention/attend.ts)
  * under the layer's attention kind (causal, or a sliding window), grouped-query heads reading their
  * key/value head: each head's weights go into `layer` ([heads, n − first, n], float32, what the run
- * keeps) and, when recorded, into `recorded` (float64) as the op hands the head over, so a layer holds
- * one head's float64 weights at once, not every head's (100 MB at 1,024 tokens and 12 heads); the
+ * keeps) and, when recorded, to `record` (which widens it to float64) as the op hands the head over, so
+ * a layer holds one head's float64 weights at once, not every head's (100 MB at 1,024 tokens and 12 heads); the
  * heads' outputs come back side by side [n − first, heads · D].
  */
-function attend(c: ModelConfig, index: number, q: Rows, k: Rows, v: Rows, first: number, layer: Float32Array, recorded?: Float64Array, onHead?: (head: number, weights: Floats) => void): Rows {
-  const kind = attentionOf(c, index);
-  const mask: KeyMask = kind.kind === 'sliding' ? { window: kind.window } : kind.kind === 'bidirectional' ? 'none' : 'causal';
+function attend(c: ModelConfig, index: number, q: Rows, k: Rows, v: Rows, first: number, layer: Float32Array, record?: (head: number, weights: Floats) => void, onHead?: (head: number, weights: Floats) => void, qk?: QkHooks): Rows {
+  const mask = maskOf(c, index);
   const size = q.rows * k.rows;
   const divisor = c.scoreDivisor ?? Math.sqrt(c.headDim);
   if (q.data instanceof Float32Array) {
@@ -474,11 +609,15 @@ function attend(c: ModelConfig, index: number, q: Rows, k: Rows, v: Rows, first:
     const data = attendEach32({
       q: q.data, k: k.data as Float32Array, v: v.data as Float32Array, n: k.rows, first, heads: c.heads, kvHeads: c.kvHeads, headDim: c.headDim,
       divisor, mask, ...(c.softcap?.attention !== undefined ? { softcap: c.softcap.attention } : {}),
-      onHead: (head, weights) => {
-        if (layer.length > 0) layer.set(weights, head * size);
-        recorded?.set(weights, head * size);
-        onHead?.(head, weights);
-      },
+      // Whole heads only for a caller that keeps or reads them; else each head's rows in blocks alone.
+      ...(layer.length > 0 || record || onHead ? {
+        onHead: (head: number, weights: Float32Array) => {
+          if (layer.length > 0) layer.set(weights, head * size);
+          record?.(head, weights);
+          onHead?.(head, weights);
+        },
+      } : {}),
+      ...(qk ? { onHeadInputs: qk.onHeadInputs, onBlock: qk.onBlock, scales: true } : {}),
     });
     return { rows: q.rows, cols: c.heads * c.headDim, data };
   }
@@ -488,7 +627,7 @@ function attend(c: ModelConfig, index: number, q: Rows, k: Rows, v: Rows, first:
     ...(c.softcap?.attention !== undefined ? { softcap: c.softcap.attention } : {}),
     onHead: (head, { weights }) => {
       if (layer.length > 0) layer.set(weights.data, head * size);
-      recorded?.set(weights.data, head * size);
+      record?.(head, weights.data);
       onHead?.(head, weights.data);
     },
   });
@@ -514,6 +653,29 @@ function activate(c: ModelConfig, x: Floats): void {
  * down(silu(gate(x)) · up(x)) (SwiGLU), or down(gelu_tanh(gate(x)) · up(x)) (GeGLU).
  */
 function mlp(c: ModelConfig, num: Numeric, w: Weights, l: LayerNames, h: Rows): Rows {
+  // A block of rows at a time where the intermediate is large (8,192 tokens of a Llama-1B's 8,192
+  // wide gate and up are 256 MB each in float32): every product's cells and every activation are
+  // row by row, so the blocks give the same bits as the whole.
+  const step = mlpBlockRows(c);
+  if (h.rows <= step) return mlpRows(c, num, w, l, h);
+  const out = num.zeros(h.rows * c.dModel);
+  for (let r0 = 0; r0 < h.rows; r0 += step) {
+    const count = Math.min(step, h.rows - r0);
+    const part = mlpRows(c, num, w, l, { rows: count, cols: h.cols, data: h.data.subarray(r0 * h.cols, (r0 + count) * h.cols) });
+    out.set(part.data, r0 * c.dModel);
+  }
+  return { rows: h.rows, cols: c.dModel, data: out };
+}
+
+/** Most intermediate numbers of the MLP at once (per array: 32 MiB in float32). */
+const MLP_CELLS = 2 ** 23;
+
+/** Rows of the MLP computed at once: 1,024 at an intermediate of 8,192. */
+export function mlpBlockRows(c: Pick<ModelConfig, 'ffn'>): number {
+  return Math.max(1, Math.floor(MLP_CELLS / Math.max(1, c.ffn)));
+}
+
+function mlpRows(c: ModelConfig, num: Numeric, w: Weights, l: LayerNames, h: Rows): Rows {
   if (c.block.mlp === 'gelu-new' || c.block.mlp === 'gelu') {
     const hidden = product(c, num, h, w.matrix(l.fc!));
     if (c.block.bias.mlp) addBias(hidden.data, w.f32(l.fcBias!));

@@ -82,7 +82,8 @@ export function headLens(m: LoadedModel, ids: readonly number[], tokens: readonl
   if (!Number.isInteger(layer) || layer < 0 || layer >= c.layers) throw new ModelError(`layer ${layer} is not one of the model's ${c.layers} layers (0 to ${c.layers - 1})`);
   if (!Number.isInteger(head) || head < 0 || head >= c.heads) throw new ModelError(`head ${head} is not one of the model's ${c.heads} heads (0 to ${c.heads - 1})`);
   const kvHead = Math.floor(head / (c.heads / c.kvHeads));
-  const { captured } = forward(c, m.names, m.weights, ids, { precision: m.precision, capture: { layer, stop: true } });
+  // One head recorded, no attention kept: a long run's layer of H × n × n is never held for the lens.
+  const { captured } = forward(c, m.names, m.weights, ids, { precision: m.precision, keepAttention: false, capture: { layer, stop: true, head } });
   const { residual, x, q, k, v, weights } = captured!;
   const l = m.names.layers[layer], w = m.weights;
   const at = parts(c, l);
@@ -97,6 +98,6 @@ export function headLens(m: LoadedModel, ids: readonly number[], tokens: readonl
     rotary: c.block.position === 'rope', scale: c.scoreDivisor ?? Math.sqrt(D),
     ...(seen.kind === 'sliding' ? { window: seen.window } : {}), ...(seen.kind === 'bidirectional' ? { bidirectional: true as const } : {}),
     ...(c.softcap?.attention !== undefined ? { softcap: c.softcap.attention } : {}),
-    weights: weights.slice(head * n * n, (head + 1) * n * n), dModel: E, headDim: D,
+    weights, dModel: E, headDim: D,
   };
 }

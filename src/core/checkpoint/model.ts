@@ -9,7 +9,11 @@ import type { Tokenizer } from '../tokenizer/tokenizer.js';
 import { readModelConfig, summaryOf, type ModelConfig } from './config.js';
 import { ModelError } from './error.js';
 import { productHelper } from '../kernels/product-helper.js';
-import { forward, keptBytes, type KeptRun } from './forward.js';
+import { forward, keptBytes, mlpBlockRows, type KeptRun } from './forward.js';
+import { memoryQkStore, qkBytes, type QkStoreFactory } from '../model-attention/qk-store.js';
+import { qkAttention, runPictureSide } from '../model-attention/qk-source.js';
+import { thumbOf } from '../model-attention/scan.js';
+import { BLOCK_CELLS } from '../attention/attend32.js';
 import { numeric, type Precision } from './precision.js';
 import { checkTensors, weightElements, Weights, type ModelNames, type WeightSizes } from './weights.js';
 import type { NextToken, RunResult } from './types.js';
@@ -71,6 +75,44 @@ export function loadModel(configText: string, tensors: ReadonlyMap<string, Tenso
 export type RunShape = Pick<LoadedModel, 'config' | 'elements' | 'keep' | 'precision'>;
 
 /**
+ * Most bytes of every head's n × n a run keeps (float32): 1 GiB, GPT-2 small's 144 heads at 1,024
+ * tokens (604 MB) and every model's short texts stay dense, so the analyses that need whole heads
+ * (ablation's ablated attention, generation's prefixes, the norms) and the editor's reuse of a kept
+ * prefix work as before; past it the n² term is more than any short run's weights-free part of the
+ * budget (a Llama-3.2-1B at 2,048 tokens would keep 8.6 GB), so the run keeps q and k instead.
+ */
+export const DENSE_ATTENTION_MAX = 2 ** 30;
+
+/** Most bytes of kept q and k held in memory; more go to a temporary file when the caller gives a file store. */
+export const QK_MEMORY_MAX = 256 * 2 ** 20;
+
+/** How a run keeps its attention: every head (dense), or each layer's q and k (in memory or a file). */
+export interface RunPlan {
+  attention: 'dense' | 'qk';
+  /** With 'qk': where the q and k go. */
+  qkIn?: 'memory' | 'file';
+}
+
+/** Bytes of every head's n × n (float32) a dense run of n tokens keeps. */
+export function denseAttentionBytes(c: RunShape['config'], n: number): number {
+  return c.layers * c.heads * n * n * 4;
+}
+
+/**
+ * The plan of a run of n tokens: `attention` 'dense' or 'qk' as asked, or with 'auto' (the default)
+ * dense up to DENSE_ATTENTION_MAX and qk past it (float32 only: the exact mode keeps whole heads);
+ * q and k in a file when over QK_MEMORY_MAX and `fileStore` says the caller has one.
+ */
+export function runPlan(m: RunShape, n: number, options: { attention?: AttentionChoice; fileStore?: boolean } = {}): RunPlan {
+  const asked = options.attention ?? 'auto';
+  const qk = asked === 'qk' || (asked === 'auto' && m.precision === 'f32' && denseAttentionBytes(m.config, n) > DENSE_ATTENTION_MAX);
+  if (!qk) return { attention: 'dense' };
+  const c = m.config;
+  const bytes = qkBytes({ layers: c.layers, heads: c.heads, kvHeads: c.kvHeads, headDim: c.headDim, n });
+  return { attention: 'qk', qkIn: options.fileStore && bytes > QK_MEMORY_MAX ? 'file' : 'memory' };
+}
+
+/**
  * Bytes a run of n tokens holds at its peak, from the shapes: the weights as stored (all of them when
  * kept; else the largest tensor, a copy of a part of it, and the embedding, held for the tied head;
  * the float64 form also widens one matrix at a time); one layer's activations in the run's precision
@@ -78,35 +120,56 @@ export type RunShape = Pick<LoadedModel, 'config' | 'elements' | 'keep' | 'preci
  * op's float64 work for one head (scores, weights, mask) with q, k and v widened to it; when kept,
  * the last run's keys, values and attention (counted at n tokens) and this run's keys and values.
  */
-export function runBytes(m: RunShape, n: number): number {
+export function runBytes(m: RunShape, n: number, plan: RunPlan = { attention: 'dense' }): number {
   const c = m.config, E = c.dModel, F = c.ffn, Q = c.heads * c.headDim, KV = c.kvHeads * c.headDim;
   const num = numeric(m.precision), bytes = m.elements.bytes;
   // The float64 form widens one product's matrix at a time, and its kernel packs a copy of it (the
   // embedding and the head are read a row, or a block of rows, at a time: never widened whole).
   const widened = m.precision === 'f64' ? m.elements.product * 16 : 0;
   const weights = (m.keep ? bytes.total : bytes.largest * 2 + bytes.embed) + widened;
+  // The MLP's intermediate is a block of rows at a time (forward.ts).
+  const activations = (n * (6 * E + 3 * Q + 2 * KV) + Math.min(n, mlpBlockRows(c)) * 4 * F) * num.bytes;
+  if (plan.attention === 'qk') return weights + activations + qkRunBytes(m, n, plan);
   const keys = m.keep ? keptBytes(c, n, m.precision) + c.layers * n * KV * 2 * num.bytes : 0;
-  const activations = n * (6 * E + 3 * Q + 2 * KV + 4 * F) * num.bytes;
-  const attention = c.layers * c.heads * n * n * 4 + (c.heads + 2) * n * n * 8 + n * (Q + 2 * KV) * 8 * 2;
+  const attention = denseAttentionBytes(c, n) + (c.heads + 2) * n * n * 8 + n * (Q + 2 * KV) * 8 * 2;
   return weights + keys + activations + attention;
+}
+
+/**
+ * A qk run's own bytes: the kept q and k when in memory; one block of a head's weights (float32) and
+ * a row of it widened with its entropy terms; the head's q, keys and values cut out of the layer's;
+ * every head's thumbnail, picture and row scales, and the pass's pooling of one head.
+ */
+function qkRunBytes(m: RunShape, n: number, plan: RunPlan): number {
+  const c = m.config, D = c.headDim, heads = c.layers * c.heads;
+  const kept = plan.qkIn === 'file' ? 0 : qkBytes({ layers: c.layers, heads: c.heads, kvHeads: c.kvHeads, headDim: D, n });
+  const thumb = thumbOf({ layers: c.layers, heads: c.heads, n }).thumb, picture = runPictureSide(c.layers, c.heads, n);
+  const block = Math.min(BLOCK_CELLS, n * n) * 4 * 2 + n * 8 * 3 + n * D * 4 * 3;
+  // Per head: its thumbnail (float32), picture (a byte a pixel) and each row's softmax max and sum (float64).
+  return kept + block + heads * (thumb * thumb * 4 + picture * picture + n * 16) + picture * picture * 4;
 }
 
 const gb = (bytes: number) => `${(bytes / 2 ** 30).toFixed(bytes < 2 ** 30 ? 2 : 1)} GB`;
 
 /** The sentence refusing a run of n tokens over `budget` bytes, with the most tokens that fit; undefined when it fits. */
-export function runRefusal(m: RunShape, n: number, budget: number): string | undefined {
-  const need = runBytes(m, n);
+export function runRefusal(m: RunShape, n: number, budget: number, planOf?: (n: number) => RunPlan): string | undefined {
+  const plan = planOf?.(n) ?? { attention: 'dense' };
+  const need = runBytes(m, n, plan);
   if (need <= budget) return undefined;
-  const fits = mostTokens(m, budget, n);
+  const fits = mostTokens(m, budget, n, planOf);
   const advice = fits > 0 ? `use --max-tokens ${fits} or fewer` : 'the weights alone do not fit';
   const weights = m.keep ? m.elements.bytes.total : m.elements.bytes.largest * 2 + m.elements.bytes.embed;
-  return `a run of ${n} tokens on this ${m.config.type} model needs about ${gb(need)} (${gb(weights)} of weights as stored, one layer's activations in ${m.precision === 'f64' ? 'float64' : 'float32'}, the attention it keeps${m.keep ? ', the kept keys and values' : ''}), over the budget of ${gb(budget)}: ${advice}`;
+  const c = m.config;
+  const kept = plan.attention === 'qk'
+    ? `each layer's queries and keys (${gb(qkBytes({ layers: c.layers, heads: c.heads, kvHeads: c.kvHeads, headDim: c.headDim, n }))}${plan.qkIn === 'file' ? ', in a temporary file, not counted' : ', in memory'}) instead of every head's ${n} × ${n}`
+    : `the attention it keeps${m.keep ? ', the kept keys and values' : ''}`;
+  return `a run of ${n} tokens on this ${c.type} model needs about ${gb(need)} (${gb(weights)} of weights as stored, one layer's activations in ${m.precision === 'f64' ? 'float64' : 'float32'}, ${kept}), over the budget of ${gb(budget)}: ${advice}`;
 }
 
-/** The most tokens (at most `cap`) a run may take within `budget` bytes. */
-export function mostTokens(m: RunShape, budget: number, cap = 1 << 21): number {
+/** The most tokens (at most `cap`) a run may take within `budget` bytes (each n by its plan: dense without one). */
+export function mostTokens(m: RunShape, budget: number, cap = 1 << 21, planOf?: (n: number) => RunPlan): number {
   let fits = 0;
-  for (let step = 1 << 20; step >= 1; step >>= 1) if (fits + step <= cap && runBytes(m, fits + step) <= budget) fits += step;
+  for (let step = 1 << 20; step >= 1; step >>= 1) if (fits + step <= cap && runBytes(m, fits + step, planOf?.(fits + step)) <= budget) fits += step;
   return fits;
 }
 
@@ -141,19 +204,34 @@ export interface RunOptions {
   onLayer?: (layer: number) => void;
   /** Asked before the forward pass and after each layer: true stops the run with RunStopped. */
   stopped?: () => boolean;
+  /** How the run keeps its attention (runPlan), or that by the number of tokens: runText's default is 'auto'; elsewhere dense. */
+  attention?: AttentionChoice | ((n: number) => AttentionChoice);
+  /** Makes a store in a file (checkpoint-files/qk-file-store.ts) for q and k over QK_MEMORY_MAX; without it they stay in memory. */
+  qkStore?: QkStoreFactory;
+}
+
+export type AttentionChoice = 'dense' | 'qk' | 'auto';
+
+/** Each n's plan under `options` (dense where they ask nothing). */
+export function plannerFor(m: RunShape, options: Pick<RunOptions, 'attention' | 'qkStore'>): (n: number) => RunPlan {
+  const { attention = 'dense' } = options, fileStore = options.qkStore !== undefined;
+  return (n) => runPlan(m, n, { attention: typeof attention === 'function' ? attention(n) : attention, fileStore });
 }
 
 /**
  * Tokenizes `text` and runs the model over it. timings.loadMs is the time the weights took to read
  * before the pass (a preloading model's), 0 otherwise: the caller adds what it measured of the loading.
  */
-export function runText(m: LoadedModel, tokenizer: Tokenizer, text: string, options: RunOptions = {}): RunResult {
+export function runText(m: LoadedModel, tokenizer: Tokenizer, text: string, runOptions: RunOptions = {}): RunResult {
   const t0 = performance.now();
   m.analysisKept = undefined;
+  const options = { ...runOptions, attention: runOptions.attention ?? 'auto' };
+  const planOf = plannerFor(m, options);
   const { ids, pieces, tokens } = tokenizeFor(m, tokenizer, text, options);
   const t1 = performance.now();
-  const refusal = options.refuse?.(ids.length) ?? runRefusal(m, ids.length, options.budget ?? DEFAULT_RUN_BYTES);
+  const refusal = options.refuse?.(ids.length) ?? runRefusal(m, ids.length, options.budget ?? DEFAULT_RUN_BYTES, planOf);
   if (refusal) throw new ModelError(refusal);
+  const plan = planOf(ids.length);
   // A run stopped part way (onLayer threw) leaves the kept run as it was.
   const { stopped, onLayer } = options;
   const stop = () => { if (stopped?.()) throw new RunStopped('the run was stopped'); };
@@ -161,25 +239,34 @@ export function runText(m: LoadedModel, tokenizer: Tokenizer, text: string, opti
   const guess = guessing(m, pieces);
   // A kept run of the other precision cannot be reused (its keys are of the other width): let it go
   // now rather than hold it through this run, which the estimate counts in this run's precision.
-  if (m.kept && m.kept.precision !== m.precision) m.kept = undefined;
+  // A qk run neither reuses nor keeps a run (a kept one holds every head): the kept one goes now.
+  if (m.kept && (m.kept.precision !== m.precision || plan.attention === 'qk')) m.kept = undefined;
   const readMs = preloadFor(m, ids.length, options.budget);
   const t1read = performance.now();
+  const store = plan.qkIn === 'file' ? options.qkStore! : memoryQkStore;
   const out = forward(m.config, m.names, m.weights, ids, {
     precision: m.precision,
-    ...(m.keep ? { keep: true, ...(m.kept ? { reuse: m.kept } : {}) } : {}),
+    ...(plan.attention === 'qk' ? { attention: 'qk' as const, qk: { file: RUN_FILE, tokens, store } } : m.keep ? { keep: true, ...(m.kept ? { reuse: m.kept } : {}) } : {}),
     ...(onLayer || stopped ? { onLayer: (layer: number) => { onLayer?.(layer); stop(); } } : {}),
   });
   if (out.kept) m.kept = out.kept;
+  const qk = out.qk ? {
+    source: qkAttention(out.qk.run, { file: RUN_FILE, tokens }), pass: out.qk.pass, thumb: out.qk.thumb, picture: out.qk.picture,
+    where: out.qk.run.store.kind, bytes: qkBytes(out.qk.run.store.shape),
+  } : undefined;
   const decode = (id: number) => tokenizer.decodeOne(id);
   const next = out.logits.length > 0 ? topNext(out.logits, 5, decode) : [];
   const masked = guess.masked ? guess.at.map((position) => ({ position, guesses: topNext(out.logitsAt!(position), 5, decode) })) : undefined;
   const t2 = performance.now();
   return {
     model: { ...summaryOf(m.config), precision: m.precision }, ids, pieces, tokens, attention: out.attention, next, reused: out.reused,
-    ...(masked ? { masked } : {}), ...(guess.note ? { note: guess.note } : {}),
+    ...(masked ? { masked } : {}), ...(guess.note ? { note: guess.note } : {}), ...(qk ? { qk } : {}),
     timings: { loadMs: readMs, tokenizeMs: t1 - t0, forwardMs: t2 - t1read },
   };
 }
+
+/** What a run's attention source is called in messages (the host's name for the run's attention). */
+export const RUN_FILE = 'the run';
 
 /**
  * Reads every weight before a run of n tokens where the run fits the budget holding them all (a
@@ -196,13 +283,13 @@ export function preloadFor(m: LoadedModel, n: number, budget = DEFAULT_RUN_BYTES
 }
 
 /** The ids a run of `text` takes (the first maxTokens, or refused past a learned context), with their pieces and tokens. */
-export function tokenizeFor(m: LoadedModel, tokenizer: Tokenizer, text: string, options: Pick<RunOptions, 'maxTokens' | 'budget'> = {}): { ids: number[]; pieces: string[]; tokens: string[] } {
+export function tokenizeFor(m: LoadedModel, tokenizer: Tokenizer, text: string, options: Pick<RunOptions, 'maxTokens' | 'budget' | 'attention' | 'qkStore'> = {}): { ids: number[]; pieces: string[]; tokens: string[] } {
   // Only as much of the text is tokenized as the ids the run can use take: the first maxTokens, or one
   // past the limit to know the text is too long (an 8 MB text costs what its first ids cost). Learned
   // positions end at the context length; RoPE rotates any position (Hugging Face runs a Llama past
   // max_position_embeddings, and a dynamic RoPE exists for that), so there the budget is the limit.
   const { contextLength } = m.config;
-  const limit = m.config.block.position === 'learned' ? contextLength : mostTokens(m, options.budget ?? DEFAULT_RUN_BYTES);
+  const limit = m.config.block.position === 'learned' ? contextLength : mostTokens(m, options.budget ?? DEFAULT_RUN_BYTES, undefined, plannerFor(m, options));
   const encoding = tokenizer.encode(text, options.maxTokens ?? limit + 1);
   let ids = encoding.ids, pieces = encoding.pieces;
   if (options.maxTokens !== undefined) {

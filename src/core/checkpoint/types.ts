@@ -3,6 +3,8 @@
 // forward pass behind them can change (kernels, threads) without touching its callers.
 import type { ModelSizes } from './families/shared/family.js';
 import type { FamilyName } from './families/index.js';
+import type { AttentionSource } from '../tensors/attention-source.js';
+import type { PassResult } from '../tensors/pass.js';
 
 /** The model's shape, as `attn run --json` prints it under "model". */
 export interface ModelSummary extends ModelSizes {
@@ -48,6 +50,21 @@ export interface RunResult {
   timings: { loadMs: number; tokenizeMs: number; forwardMs: number };
   /** Leading positions taken from the previous run of a kept model (a text that begins the same) rather than computed. */
   reused?: number;
+  /** A run that kept q and k instead of every head (model.ts runPlan): `attention` then holds empty arrays. */
+  qk?: RunQk;
+}
+
+/** What a run that keeps no n × n gives instead: its attention as a source computed from q and k, and the pass it made. */
+export interface RunQk {
+  /** Any rows of any head, F32, the dense run's bits; close() lets q and k go (a file store deletes its file). */
+  source: AttentionSource;
+  /** Every head's statistics, thumbnails (side `thumb`) and pictures (side `picture`, 0: none), layer-major. */
+  pass: PassResult;
+  thumb: number;
+  picture: number;
+  /** Where q and k are kept, and their bytes. */
+  where: 'memory' | 'file';
+  bytes: number;
 }
 
 /**

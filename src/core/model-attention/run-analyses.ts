@@ -26,8 +26,8 @@ export interface RunAnalyses {
   logitLensError?: string;
 }
 
-/** The most layers, heads or positions a message's arrays may have (the model views' limits). */
-const MAX_ROWS = 16384, MAX_POSITIONS = 4096 + 256, MAX_TEXT = 1000;
+/** The most layers, heads or positions a message's arrays may have (the model views' limits: a run of 8,192 tokens and what it generates). */
+const MAX_ROWS = 16384, MAX_POSITIONS = 8192 + 256, MAX_TEXT = 1000;
 
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 const isCount = (x: unknown, max: number): x is number => Number.isInteger(x) && (x as number) >= 0 && (x as number) <= max;

@@ -2,10 +2,13 @@
 // row checks; pass.ts) a block of rows at a time, and a head or the rollout on request.
 import type { AttentionSource } from '../tensors/attention-source.js';
 import { inspectOverLimit } from '../tensors/inspect.js';
-import { binStarts, passOverHeads, passWarnings, poolRow, type PassResult } from '../tensors/pass.js';
+import { binStarts, passOverHeads, passShape, passWarnings, poolRow, type PassResult, type PassShape } from '../tensors/pass.js';
+import { passOverBand, type BandResult } from '../tensors/band.js';
+import { pyramidBase } from '../tensors/map/pyramid.js';
+import { sinksOf } from './tiles.js';
 import { forEachBlock, forEachRow, rowToFloat32 } from '../tensors/rows.js';
 import { softmaxInto } from '../attention/softmax.js';
-import { float16 } from '../tensors/dtype.js';
+import { decode, float16 } from '../tensors/dtype.js';
 import { Rollout, rolloutRefusal } from '../tensors/rollout.js';
 import { TensorFileError } from '../tensors/source.js';
 import { heatmapIndices } from '../tensors/heatmap.js';
@@ -25,14 +28,28 @@ function checkedRow(a: AttentionSource, layer: number, head: number, options: Sc
   };
 }
 
+/**
+ * Most weights of a head read whole (4,096²: 128 MiB as float64, the largest head files held before
+ * they went to 32,768 tokens). Past it a head is drawn as a map (tiles.ts) or a picture, and a whole
+ * read is refused in one sentence before anything is allocated (a 32,768² head is 4 GiB of float32).
+ */
+export const MAX_WHOLE_HEAD_CELLS = 4096 * 4096;
+
+function refuseWhole(a: AttentionSource): void {
+  if (a.n * a.n > MAX_WHOLE_HEAD_CELLS) throw new TensorFileError(`${a.file}: a head of ${a.n.toLocaleString('en-US')} tokens is not read whole (${(a.n * a.n).toLocaleString('en-US')} weights, over the ${MAX_WHOLE_HEAD_CELLS.toLocaleString('en-US')} a whole head may have): the model editor draws it as a map of tiles`);
+}
+
 /** One head's n × n, checked (an error naming the place of a NaN or ±Infinity), softmaxed if asked. */
-export function readHead(a: AttentionSource, layer: number, head: number, options: ScanOptions = {}, out = new Float64Array(a.n * a.n)): Float64Array {
-  forEachRow(a, layer, head, (i, row) => out.set(row, i * a.n), { transform: checkedRow(a, layer, head, options), terms: false });
+export function readHead(a: AttentionSource, layer: number, head: number, options: ScanOptions = {}, out?: Float64Array): Float64Array {
+  refuseWhole(a);
+  out ??= new Float64Array(a.n * a.n);
+  forEachRow(a, layer, head, (i, row) => out!.set(row, i * a.n), { transform: checkedRow(a, layer, head, options), terms: false });
   return out;
 }
 
 /** One head as float32, for posting to the webview: decoded a row at a time, never a float64 copy of the head. */
 export function headFloat32(a: AttentionSource, layer: number, head: number, options: ScanOptions = {}): Float32Array {
+  refuseWhole(a);
   const weights = new Float32Array(a.n * a.n);
   forEachRow(a, layer, head, (i, row) => rowToFloat32(row, 0, a.n, weights, i * a.n), { transform: checkedRow(a, layer, head, options), terms: false });
   return weights;
@@ -115,6 +132,17 @@ export function headWindow(a: AttentionSource, layer: number, head: number, i0: 
     throw new RangeError(`a window of ${rows} × ${cols} at ${i0}, ${j0} is not within ${n} × ${n} and ${MAX_WINDOW_CELLS} cells`);
   }
   const out = new Float32Array(rows * cols);
+  // A source that reads a range of keys alone (a file at its offsets, a run from its q and k) reads
+  // just the window; a file of scores needs each whole row for its softmax.
+  if (a.columnBytes && !options.softmax && rows > 0 && cols > 0) {
+    const values = new Float64Array(rows * cols);
+    decode(a.dtype, a.columnBytes(layer, head, i0, rows, j0, cols), rows * cols, values);
+    for (let k = 0; k < values.length; k++) {
+      if (!Number.isFinite(values[k])) throw new TensorFileError(`${a.file}: layer ${layer} head ${head}: the weight of query ${i0 + Math.floor(k / cols)} on key ${j0 + (k % cols)} is ${values[k]}`);
+      out[k] = values[k];
+    }
+    return out;
+  }
   forEachRow(a, layer, head, (i, row) => rowToFloat32(row, j0, cols, out, (i - i0) * cols), { transform: checkedRow(a, layer, head, options), terms: false, from: i0, to: i0 + rows });
   return out;
 }
@@ -174,16 +202,41 @@ export function keptPictureSide(shape: Pick<ModelShape, 'layers' | 'heads' | 'to
   return shape.layers * shape.heads * res * res <= MAX_KEPT_PICTURE_BYTES ? res : 0;
 }
 
-/** The pass over heads from … to − 1 with this file's thumbnails and, when kept, pictures (a worker's share of the scan). */
+/**
+ * What a scan of a file of this shape makes of each head: its thumbnail, its picture when kept, and
+ * for a big head (more than WHOLE_HEAD_MAX tokens) its map, with the pyramid from the deepest level
+ * whose pyramids of every head fit their budget (tensors/pyramid.ts). The same for a worker's pass
+ * and for the host putting a head's bands together.
+ */
+export function scanPassShape(shape: Pick<ModelShape, 'file' | 'dtype' | 'layers' | 'heads' | 'tokens' | 'tokenTexts' | 'thumb'>, options: ScanOptions = {}): PassShape {
+  const picture = keptPictureSide(shape);
+  const n = shape.tokens;
+  const map = n > WHOLE_HEAD_MAX ? { map: { ...withBase(pyramidBase(shape.layers * shape.heads, n)) } } : {};
+  const source = { file: shape.file, dtype: shape.dtype as PassShape['dtype'], n, ...(shape.tokenTexts.length ? { tokens: shape.tokenTexts } : {}) };
+  return passShape(source, { softmax: !!options.softmax, thumb: shape.thumb, ...(picture ? { picture } : {}), ...map });
+}
+
+const withBase = (base: number | undefined) => (base === undefined ? {} : { base });
+
+const shapeOfSource = (a: AttentionSource) => ({ file: a.file, dtype: a.dtype, layers: a.layers, heads: a.heads, tokens: a.n, tokenTexts: a.tokens ?? [], thumb: thumbOf(a).thumb });
+
+/** The pass over heads from … to − 1 with this file's thumbnails and, when kept, pictures and maps (a worker's share of the scan). */
 export function passOverRange(a: AttentionSource, from: number, to: number, options: ScanOptions = {}): PassResult {
-  const picture = keptPictureSide({ layers: a.layers, heads: a.heads, tokens: a.n });
-  return passOverHeads(a, { softmax: options.softmax, thumb: thumbOf(a).thumb, from, to, ...(picture ? { picture } : {}) });
+  const shape = scanPassShape(shapeOfSource(a), options);
+  return passOverHeads(a, { softmax: options.softmax, thumb: shape.side, from, to, ...(shape.res ? { picture: shape.res } : {}), ...(shape.map ? { map: shape.map } : {}) });
+}
+
+/** Rows first … first + rows − 1 of one big head (a worker's share of its scan; tensors/band.ts). */
+export function bandOverRows(a: AttentionSource, layer: number, head: number, first: number, rows: number, options: ScanOptions = {}): BandResult {
+  const shape = scanPassShape(shapeOfSource(a), options);
+  return passOverBand(a, shape, layer, head, first, rows, shape.map ? sinksOf(a, layer, head, options) : []);
 }
 
 /** The one pass in one thread: statistics, thumbnails and the row checks of every head (pass.ts). Refused over inspect's budget. */
 export function scanModel(a: AttentionSource, options: ScanOptions = {}): { header: ModelHeader; thumbnails: Float32Array } {
   const shape = shapeOf(a);
-  const pass = passOverRange(a, 0, a.layers * a.heads, options);
+  // Only the header and thumbnails are asked for: no pictures, no maps (a 32,768-token head's pyramid is 179 MB).
+  const pass = passOverHeads(a, { softmax: options.softmax, thumb: shape.thumb });
   return { header: headerOf(shape, pass, options), thumbnails: pass.thumbnails };
 }
 

@@ -4,8 +4,8 @@
 // mean: [n, n], [heads, n, n], [layers, heads, n, n], each with an optional leading batch of 1,
 // or one tensor per layer, sorted by the layer number at the end of its name.
 import { decode, ITEM_SIZE, type DType } from './dtype.js';
-import { TensorFileError, type ByteSource } from './source.js';
-import { checkRows, type AttentionSource } from './attention-source.js';
+import { MAX_READ_BYTES, TensorFileError, type ByteSource } from './source.js';
+import { checkColumns, checkRows, type AttentionSource } from './attention-source.js';
 
 /** The names of the files that hold a model's attention: .safetensors, .npy, .npz (any case). */
 export const ATTENTION_FILE_NAME = /\.(safetensors|npy|npz)$/i;
@@ -31,8 +31,12 @@ export interface TensorRef {
   offset: number;
 }
 
-/** Largest n we open: the head view goes to 4,096; one F64 head is then 128 MiB. */
-export const MAX_TOKENS = 4096;
+/**
+ * Largest n we open: 32,768. Nothing holds a head of that size: the passes read blocks of rows, the
+ * head view draws it as a map of tiles (model-attention/tiles.ts), and inspect's budget of 2^30
+ * weights (inspect.ts) allows one such head, refusing more before anything is read.
+ */
+export const MAX_TOKENS = 32768;
 /** Most heads in all layers together (a 64-layer × 64-head model is 4,096). */
 export const MAX_HEADS = 16384;
 
@@ -137,15 +141,31 @@ export function attentionFromTensors(file: string, tensors: readonly TensorRef[]
     ...(tokens ? { tokens } : {}),
     ...(notes.length > 0 ? { notes } : {}),
     ...(layerNumbers ? { layerNumbers } : {}),
-    head(layer, head, out = new Float64Array(n * n)) {
-      decode(dtype, this.rowBytes(layer, head, 0, n), n * n, out);
-      return out;
+    head(layer, head, out) {
+      // A whole head as float64 is 8 GiB at 32,768 tokens: the passes read rows, nothing asks for it.
+      if (n * n * 8 > MAX_READ_BYTES) throw new TensorFileError(`${file}: a whole head of ${n} tokens is ${n * n * 8} bytes as float64, over the ${MAX_READ_BYTES}-byte limit of one read (read its rows)`);
+      const into = out ?? new Float64Array(n * n);
+      decode(dtype, this.rowBytes(layer, head, 0, n), n * n, into);
+      return into;
     },
     rowBytes(layer, head, first, rows) {
       checkRows(layers, heads, n, layer, head, first, rows);
       const t = layerTensors.length === 1 ? layerTensors[0] : layerTensors[layer];
       const index = layerTensors.length === 1 ? layer * heads + head : head;
       return t.source.read(t.offset + index * headBytes + first * n * item, rows * n * item);
+    },
+    columnBytes(layer, head, first, rows, j0, cols) {
+      checkRows(layers, heads, n, layer, head, first, rows);
+      checkColumns(n, j0, cols);
+      const t = layerTensors.length === 1 ? layerTensors[0] : layerTensors[layer];
+      const index = layerTensors.length === 1 ? layer * heads + head : head;
+      const out = new Uint8Array(rows * cols * item), width = cols * item;
+      for (let r = 0; r < rows; r++) {
+        const at = t.offset + index * headBytes + ((first + r) * n + j0) * item;
+        if (t.source.readInto) t.source.readInto(at, out.subarray(r * width, (r + 1) * width));
+        else out.set(t.source.read(at, width), r * width);
+      }
+      return out;
     },
     close: release,
   };

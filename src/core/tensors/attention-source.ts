@@ -25,10 +25,21 @@ export interface AttentionSource {
   head(layer: number, head: number, out?: Float64Array): Float64Array;
   /** The little-endian bytes of rows first … first + rows − 1 of a head, as stored (see rows.ts). */
   rowBytes(layer: number, head: number, first: number, rows: number): Uint8Array;
+  /**
+   * Optional: keys j0 … j0 + cols − 1 of rows first … first + rows − 1, packed (rows × cols, as
+   * stored): a file reads each row's slice at its offset, so a deep tile of a 32,768-token head
+   * reads its own columns and not the rows' other 64 KiB each. Readers without it read whole rows.
+   */
+  columnBytes?(layer: number, head: number, first: number, rows: number, j0: number, cols: number): Uint8Array;
   close(): void;
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** Throws unless keys j0 … j0 + cols − 1 lie within the n keys. */
+export function checkColumns(n: number, j0: number, cols: number): void {
+  if (!(Number.isInteger(j0) && Number.isInteger(cols) && j0 >= 0 && cols >= 0 && j0 + cols <= n)) throw new RangeError(`keys ${j0} … ${j0 + cols - 1} are outside the ${n} keys`);
+}
 
 /** Throws unless (layer, head, rows first … first + rows − 1) lie within the shape. */
 export function checkRows(layers: number, heads: number, n: number, layer: number, head: number, first: number, rows: number): void {

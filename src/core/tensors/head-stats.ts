@@ -27,6 +27,9 @@ export interface HeadStats {
 export const STAT_NAMES = ['entropy', 'confidence', 'distance', 'previousToken', 'duplicateToken', 'induction', 'sink'] as const;
 export type StatName = typeof STAT_NAMES[number];
 
+/** Numbers a row adds to a head's sums (HeadStatsSum.rowTerms). */
+export const ROW_TERMS = 7;
+
 /**
  * For each position i, the previous position holding the same token, or −1: following the chain from
  * i lists J_i, in O(n) memory however often a token repeats. All −1 without tokens.
@@ -51,6 +54,7 @@ export function earlierCopies(tokens: readonly string[] | undefined, n: number):
 export class HeadStatsSum {
   private entropy = 0; private confidence = 0; private distance = 0; private previous = 0;
   private sink = 0; private duplicate = 0; private induction = 0; private withCopies = 0;
+  private readonly scratch = new Float64Array(ROW_TERMS);
   constructor(private readonly n: number, private readonly copies: Int32Array) {}
 
   /** Weights below 0 seen so far, and the first weight that is not finite (its row and key), if any. */
@@ -62,12 +66,27 @@ export class HeadStatsSum {
    * Adds query i's row; returns the row's sum. The same loop notes negative and non-finite weights
    * (the pass's checks), so a row is read once for all of it.
    */
-  addRow(i: number, row: Float64Array, terms: Float64Array): number {
+  addRow(i: number, row: Float64Array, terms: Float64Array, lo = 0, hi = this.n): number {
+    const sum = this.rowTerms(i, row, terms, this.scratch, 0, lo, hi);
+    this.addTerms(i, this.scratch, 0);
+    return sum;
+  }
+
+  /**
+   * Query i's part of each sum (ROW_TERMS numbers into `out` at `at`: entropy, confidence, distance,
+   * sink, previous token, duplicate token, induction), without adding it: a band of rows read by
+   * another worker hands these over, and adding them in row order (addTerms) gives the very bits a
+   * pass over every row gives. Notes negative and non-finite weights as addRow does.
+   */
+  rowTerms(i: number, row: Float64Array, terms: Float64Array, out: Float64Array, at: number, lo = 0, hi = this.n): number {
     const { n, copies } = this;
-    let h = 0, max = -Infinity, d = 0, sum = 0, bad = 0;
+    // Keys outside lo … hi − 1 hold +0 (a causal or windowed run's row, as its caller knows): each
+    // would add exactly 0 to every sum and leave a maximum ≥ 0 as it is, so the loop skips them and
+    // starts the maximum at 0 instead; the bits are the whole row's.
+    let h = 0, max = lo > 0 || hi < n ? 0 : -Infinity, d = 0, sum = 0, bad = 0;
     // The maximum and the check as conditional moves: a branch per weight here cost about as much
     // as the rest of the loop (measured).
-    for (let j = 0; j < n; j++) {
+    for (let j = lo; j < hi; j++) {
       const w = row[j];
       // NaN, −Infinity and negatives fail w >= 0; +Infinity passes it, so it is named too.
       bad |= w >= 0 && w !== Infinity ? 0 : 1;
@@ -76,21 +95,30 @@ export class HeadStatsSum {
       max = w > max ? w : max;
       d += w * (i > j ? i - j : j - i);
     }
-    if (bad) for (let j = 0; j < n; j++) if (!(row[j] >= 0) || row[j] === Infinity) this.unusual(i, j, row[j]);
-    this.entropy += h;
-    this.confidence += max;
-    this.distance += d;
-    this.sink += row[0];
-    if (i >= 1) this.previous += row[i - 1];
-    if (copies[i] >= 0) {
-      this.withCopies++;
-      // j + 1 ≤ i: the token after an earlier copy is in the row.
-      for (let j = copies[i]; j >= 0; j = copies[j]) {
-        this.duplicate += row[j];
-        this.induction += row[j + 1];
-      }
+    if (bad) for (let j = lo; j < hi; j++) if (!(row[j] >= 0) || row[j] === Infinity) this.unusual(i, j, row[j]);
+    let duplicate = 0, induction = 0;
+    // j + 1 ≤ i: the token after an earlier copy is in the row.
+    for (let j = copies[i]; j >= 0; j = copies[j]) {
+      duplicate += row[j];
+      induction += row[j + 1];
     }
+    out[at] = h; out[at + 1] = max; out[at + 2] = d; out[at + 3] = row[0];
+    out[at + 4] = i >= 1 ? row[i - 1] : 0; out[at + 5] = duplicate; out[at + 6] = induction;
     return sum;
+  }
+
+  /** Adds query i's terms (from rowTerms), rows in order. */
+  addTerms(i: number, t: Float64Array, at: number): void {
+    this.entropy += t[at];
+    this.confidence += t[at + 1];
+    this.distance += t[at + 2];
+    this.sink += t[at + 3];
+    if (i >= 1) this.previous += t[at + 4];
+    if (this.copies[i] >= 0) {
+      this.withCopies++;
+      this.duplicate += t[at + 5];
+      this.induction += t[at + 6];
+    }
   }
 
   private unusual(i: number, j: number, w: number): void {

@@ -10,6 +10,8 @@ import { rowToFloat32, forEachRow, rowScratch } from './rows.js';
 import { softmaxInto } from '../attention/softmax.js';
 import { TensorFileError } from './source.js';
 import { heatmapIndices } from './heatmap.js';
+import { MapBuilder, type MapPart } from './map/pyramid.js';
+import { findSinks } from './map/sinks.js';
 
 export interface PassOptions {
   /** Apply the softmax to each row as it is read (a file of scores); −Infinity is then allowed. */
@@ -25,6 +27,11 @@ export interface PassOptions {
    */
   from?: number;
   to?: number;
+  /**
+   * Each head's map (pyramid.ts): its sinks (found from sampled rows first), the strongest weights
+   * outside and at them, and from level `base` up its pyramid (none when base is undefined).
+   */
+  map?: { base?: number };
   /** Called with each layer's mean over heads (row-major n × n, the caller may consume it); every head only. */
   onLayerMean?: (layer: number, mean: Float64Array) => void;
   /** Called after each head, in order, with what is done so far (the editor posts it). */
@@ -41,6 +48,8 @@ export interface PassResult {
   thumbnails: Float32Array;
   /** With `picture`: each head's picture (max-pooled, colour indices of its strongest weight), in the order of `stats`. */
   pictures?: HeadPicture[];
+  /** With `map`: each head's map part (sinks, maxima, pyramid), in the order of `stats`. */
+  maps?: MapPart[];
   /** Rows whose sum is further from 1 than the dtype's rounding allows, and the first of them (all-zero rows apart). */
   offRows: number;
   firstOff: string;
@@ -76,10 +85,14 @@ function notFinite(a: Pick<AttentionSource, 'file'>, layer: number, head: number
 }
 
 /** Max-pools one row into its line of a side × side picture (`starts` from binStarts). */
-export function poolRow(row: Float64Array, into: Float32Array, at: number, side: number, starts: Int32Array): void {
-  for (let b = 0; b < side; b++) {
+export function poolRow(row: Float64Array, into: Float32Array, at: number, side: number, starts: Int32Array, lo = 0, hi = starts[side]): void {
+  // Keys outside lo … hi − 1 hold +0, which never raises a pixel (pixels start at 0): skipped.
+  if (hi <= lo) return;
+  const n = starts[side], last = Math.floor(((hi - 1) * side) / n);
+  for (let b = Math.floor((lo * side) / n); b <= last; b++) {
     let m = into[at + b];
-    for (let j = starts[b]; j < starts[b + 1]; j++) if (row[j] > m) m = row[j];
+    const to = Math.min(starts[b + 1], hi);
+    for (let j = Math.max(starts[b], lo); j < to; j++) if (row[j] > m) m = row[j];
     into[at + b] = m;
   }
 }
@@ -98,9 +111,37 @@ function allZero(row: Float64Array, n: number): boolean {
 }
 
 /** What every head of one pass shares: the shape, the options, and the scratch each head reuses. */
-interface PassShape {
+export interface PassShape {
   file: string; dtype: AttentionSource['dtype']; n: number; tokens?: string[];
   side: number; res: number; softmax: boolean;
+  /** Build each head's map (PassOptions.map). */
+  map?: { base?: number };
+}
+
+/**
+ * The row checks of one row whose sum is `sum` (the statistics' loop made it): a row of zeros or a
+ * row off 1 is counted, the first one named. Shared by a head's pass and a band's.
+ */
+export function checkRowSum(shape: PassShape, counts: Pick<PassResult, 'offRows' | 'firstOff' | 'zeroRows' | 'firstZero'>, layer: number, head: number, i: number, row: Float64Array, sum: number): void {
+  if (sum === 0 && allZero(row, shape.n)) {
+    if (counts.zeroRows++ === 0) counts.firstZero = `layer ${layer} head ${head} query ${i}`;
+  } else if (Math.abs(sum - 1) > rowTolerance(shape.dtype) && counts.offRows++ === 0) counts.firstOff = `layer ${layer} head ${head} query ${i} sums to ${roundedSum(sum)}`;
+}
+
+/** A head's statistics, refused when one is not finite (weights near the largest float overflow a sum). */
+export function checkedStats(shape: PassShape, stats: HeadStats): HeadStats {
+  // One rule with the head and rollout views: no number that is not finite is shown. Finite
+  // weights near the largest float (1e308) overflow a sum or a statistic: refused, with where.
+  const overflow = STAT_NAMES.find((k) => { const v = stats[k]; return v !== null && !Number.isFinite(v); });
+  if (overflow) throw new TensorFileError(`${shape.file}: layer ${stats.layer} head ${stats.head}: its ${overflow} is beyond the largest number (the weights are too large to add up; attention weights are between 0 and 1${shape.softmax ? '' : ': were scores saved? apply the softmax'})`);
+  return stats;
+}
+
+/** A picture's colour indices from its pooled weights (and the strongest of them). */
+export function pictureOf(pooled: Float32Array, res: number): HeadPicture {
+  let max = 0;
+  for (let k = 0; k < pooled.length; k++) { const v = pooled[k]; max = v > max ? v : max; }
+  return { res, indices: heatmapIndices(pooled, 0, res, res, res, max), max };
 }
 
 /**
@@ -117,7 +158,7 @@ export class HeadPass {
   private readonly pooled: Float32Array;
   private readonly thumbFromPicture: boolean;
   private readonly thumbColumn: Int32Array;
-  private readonly tolerance: number;
+  private map: MapBuilder | undefined;
   private rows = 0;
 
   /**
@@ -137,8 +178,17 @@ export class HeadPass {
     this.thumbFromPicture = res > 0 && side > 0 && res < n && res % side === 0;
     this.thumbColumn = new Int32Array(this.thumbFromPicture ? res : 0);
     for (let x = 0; x < this.thumbColumn.length; x++) this.thumbColumn[x] = Math.floor((x * side) / res);
-    this.tolerance = rowTolerance(shape.dtype);
+    if (shape.map) this.map = new MapBuilder(n, [0], shape.map.base);
     result.thumbnails.fill(0, offset, offset + side * side);
+  }
+
+  /**
+   * The head's sinks for its map (sinks.ts), before the first row: the first token alone unless
+   * told (a pass over a file finds them from sampled rows; a forward pass may do the same).
+   */
+  useSinks(sinks: readonly number[]): void {
+    if (this.rows > 0) throw new RangeError('the sinks are set before the first row');
+    if (this.shape.map) this.map = new MapBuilder(this.shape.n, sinks, this.shape.map.base);
   }
 
   /** The softmax a file of scores asks for, applied to a row in place (−Infinity allowed, NaN and +Infinity named). */
@@ -148,19 +198,21 @@ export class HeadPass {
     softmaxInto(row, 0, n, row, 0);
   }
 
-  /** Query i's row (rows come in order, each once). */
-  addRow(i: number, row: Float64Array, terms: Float64Array): void {
+  /**
+   * Query i's row (rows come in order, each once). `lo` … `hi` − 1: the keys the row may hold weight on, when the caller knows the
+   * rest are +0 (a causal run's row i: 0 … i); the loops skip the zeros, the result is the same bits.
+   */
+  addRow(i: number, row: Float64Array, terms: Float64Array, lo = 0, hi = this.shape.n): void {
     const { n, side, res } = this.shape, { sums, result, layer, head } = this;
-    const sum = sums.addRow(i, row, terms);
+    const sum = sums.addRow(i, row, terms, lo, hi);
     if (sums.notFinite) throw notFinite(this.shape, layer, head, sums.notFinite.i, sums.notFinite.j, sums.notFinite.w);
-    if (sum === 0 && allZero(row, n)) {
-      if (result.zeroRows++ === 0) result.firstZero = `layer ${layer} head ${head} query ${i}`;
-    } else if (Math.abs(sum - 1) > this.tolerance && result.offRows++ === 0) result.firstOff = `layer ${layer} head ${head} query ${i} sums to ${roundedSum(sum)}`;
+    checkRowSum(this.shape, result, layer, head, i, row, sum);
+    this.map?.addRow(i, row);
     // Max-pooling one run of keys at a time: a compare per weight, one store per pixel.
-    if (side > 0 && !this.thumbFromPicture) poolRow(row, result.thumbnails, this.offset + Math.floor((i * side) / n) * side, side, this.starts);
+    if (side > 0 && !this.thumbFromPicture) poolRow(row, result.thumbnails, this.offset + Math.floor((i * side) / n) * side, side, this.starts, lo, hi);
     // A picture as big as the head is the head: its row as it is.
     if (res === n) rowToFloat32(row, 0, n, this.pooled, i * n);
-    else if (res > 0) poolRow(row, this.pooled, Math.floor((i * res) / n) * res, res, this.pictureStarts);
+    else if (res > 0) poolRow(row, this.pooled, Math.floor((i * res) / n) * res, res, this.pictureStarts, lo, hi);
     this.rows++;
   }
 
@@ -168,12 +220,7 @@ export class HeadPass {
   finish(): void {
     const { n, side, res } = this.shape, { sums, result, layer, head, pooled } = this;
     if (this.rows !== n) throw new RangeError(`layer ${layer} head ${head}: ${this.rows} of ${n} rows were passed`);
-    const stats = sums.result(layer, head);
-    // One rule with the head and rollout views: no number that is not finite is shown. Finite
-    // weights near the largest float (1e308) overflow a sum or a statistic: refused, with where.
-    const overflow = STAT_NAMES.find((k) => { const v = stats[k]; return v !== null && !Number.isFinite(v); });
-    if (overflow) throw new TensorFileError(`${this.shape.file}: layer ${layer} head ${head}: its ${overflow} is beyond the largest number (the weights are too large to add up; attention weights are between 0 and 1${this.shape.softmax ? '' : ': were scores saved? apply the softmax'})`);
-    result.stats.push(stats);
+    result.stats.push(checkedStats(this.shape, sums.result(layer, head)));
     if (this.thumbFromPicture) {
       for (let y = 0; y < res; y++) {
         const at = this.offset + Math.floor((y * side) / res) * side;
@@ -183,11 +230,8 @@ export class HeadPass {
         }
       }
     }
-    if (res > 0) {
-      let max = 0;
-      for (let k = 0; k < pooled.length; k++) { const v = pooled[k]; max = v > max ? v : max; }
-      result.pictures!.push({ res, indices: heatmapIndices(pooled, 0, res, res, res, max), max });
-    }
+    if (res > 0) result.pictures!.push(pictureOf(pooled, res));
+    if (this.map) (result.maps ??= []).push(this.map.result());
     if (sums.negatives > 0) {
       const first = sums.firstNegative!;
       if (result.negatives === 0) result.firstNegative = `layer ${layer} head ${head} query ${first.i} key ${first.j} (${first.w})`;
@@ -202,8 +246,8 @@ export function emptyPass(heads: number, thumb: number, picture = 0): PassResult
 }
 
 /** What the HeadPasses of one pass over `a` share (a forward pass that computes rows itself makes one too). */
-export function passShape(a: Pick<AttentionSource, 'file' | 'dtype' | 'n' | 'tokens'>, options: Pick<PassOptions, 'thumb' | 'picture' | 'softmax'>): PassShape {
-  return { file: a.file, dtype: a.dtype, n: a.n, ...(a.tokens ? { tokens: a.tokens } : {}), side: options.thumb ?? 0, res: options.picture ?? 0, softmax: !!options.softmax };
+export function passShape(a: Pick<AttentionSource, 'file' | 'dtype' | 'n' | 'tokens'>, options: Pick<PassOptions, 'thumb' | 'picture' | 'softmax' | 'map'>): PassShape {
+  return { file: a.file, dtype: a.dtype, n: a.n, ...(a.tokens ? { tokens: a.tokens } : {}), side: options.thumb ?? 0, res: options.picture ?? 0, softmax: !!options.softmax, ...(options.map ? { map: options.map } : {}) };
 }
 
 export function passOverHeads(a: AttentionSource, options: PassOptions = {}): PassResult {
@@ -221,6 +265,7 @@ export function passOverHeads(a: AttentionSource, options: PassOptions = {}): Pa
     const layer = Math.floor(flat / a.heads), head = flat % a.heads;
     if (head === 0) mean?.fill(0);
     const pass = new HeadPass(shape, layer, head, result, (flat - from) * shape.side * shape.side, copies);
+    if (shape.map) pass.useSinks(findSinks(a, layer, head, options.softmax ? (i, row) => pass.softmaxRow(i, row) : undefined));
     forEachRow(a, layer, head, (i, row, terms) => {
       pass.addRow(i, row, terms);
       if (mean) {
@@ -258,6 +303,8 @@ export class PassAccumulator {
   readonly stats: HeadStats[] = [];
   /** The heads' pictures, when the passes made them (in head order, as stats). */
   readonly pictures: HeadPicture[] = [];
+  /** The heads' maps, when the passes made them (in head order, as stats). */
+  readonly maps: MapPart[] = [];
   private readonly parts = new Map<number, PassResult>();
   private offRows = 0; private firstOff = ''; private negatives = 0; private firstNegative = ''; private zeroRows = 0; private firstZero = '';
 
@@ -283,6 +330,7 @@ export class PassAccumulator {
       this.negatives += next.negatives;
       for (const s of next.stats) this.stats.push(s);
       for (const p of next.pictures ?? []) this.pictures.push(p);
+      for (const p of next.maps ?? []) this.maps.push(p);
       if (next.stats.length === 0) break;
     }
     return this.read - before;

@@ -49,6 +49,27 @@ function tablesOf(dtype: 'F16' | 'BF16'): Tables {
   return t;
 }
 
+/**
+ * Decodes `count` stored weights of `bytes` (from element `at`) into `out`: by table for F16 and
+ * BF16, a typed view for F32 and F64 (little-endian machines; decode() otherwise). A tile's columns
+ * are decoded this way: DataView reads cost several times more.
+ */
+export function decodeWeights(dtype: DType, bytes: Uint8Array, at: number, count: number, out: Float64Array): void {
+  const item = ITEM_SIZE[dtype];
+  if (!LITTLE_ENDIAN || (bytes.byteOffset + at * item) % item !== 0) {
+    decode(dtype, bytes.subarray(at * item, (at + count) * item), count, out);
+    return;
+  }
+  if (dtype === 'F16' || dtype === 'BF16') {
+    const { value } = tablesOf(dtype);
+    const codes = new Uint16Array(bytes.buffer, bytes.byteOffset + at * 2, count);
+    for (let k = 0; k < count; k++) out[k] = value[codes[k]];
+    return;
+  }
+  const row = dtype === 'F32' ? new Float32Array(bytes.buffer, bytes.byteOffset + at * 4, count) : new Float64Array(bytes.buffer, bytes.byteOffset + at * 8, count);
+  for (let k = 0; k < count; k++) out[k] = row[k];
+}
+
 /** Decodes row `r` of a block into `values` and, when given, `terms` (n each). */
 type RowDecoder = (block: Uint8Array, r: number, values: Float64Array, terms?: Float64Array) => void;
 

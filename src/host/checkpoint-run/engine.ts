@@ -4,10 +4,16 @@
 // text costs a forward pass, not a load (and only the positions after the text's unchanged beginning:
 // the kept model reuses its last run's keys and values). A run can be stopped between layers. Kept behind this small interface so the worker's service is
 // tested with a fake engine, and the runner's own API can change without touching the host.
+// A long text's run keeps each layer's q and k instead of every head's n × n (model.ts runPlan:
+// 'auto' unless the engine is told), in a private temporary file past the share it may hold in memory;
+// what needs whole heads (the spec's analyses, heads to ablate, the norms) is refused in a sentence
+// past the dense size, before any pass.
 import type { HeadLens, NextToken, RunResult } from '../../core/checkpoint/types.js';
 import type { AnalysisRequest, Analyses } from '../../core/model-analysis/types.js';
 import { readModelFolder, type ModelFolder } from '../../core/checkpoint-files/model-folder.js';
-import { loadModel, runText, type LoadedModel } from '../../core/checkpoint/model.js';
+import { DEFAULT_RUN_BYTES, denseAttentionBytes, DENSE_ATTENTION_MAX, loadModel, runBytes, runText, tokenizeFor, type AttentionChoice, type LoadedModel, type RunOptions } from '../../core/checkpoint/model.js';
+import type { QkStoreFactory } from '../../core/model-attention/qk-store.js';
+import { fileQkStore } from '../../core/checkpoint-files/qk-file-store.js';
 import { analyzeText } from '../../core/model-analysis/analyze-text.js';
 import type { Precision } from '../../core/checkpoint/precision.js';
 import { headLens } from '../../core/checkpoint/lens.js';
@@ -45,8 +51,19 @@ function asksMore(a: AnalysisRequest | undefined): a is AnalysisRequest {
     || a.norms === true || a.ablate !== undefined);
 }
 
+/** How the real engine runs: what its runs keep, their budget, where a long run's q and k go. */
+export interface EngineOptions {
+  /** 'dense' or 'qk' for every run; 'auto' (the default): dense up to DENSE_ATTENTION_MAX of n × n, q and k past it. */
+  attention?: AttentionChoice;
+  /** Bytes a run may take (default: keptRunBudget of the model). */
+  budget?: number;
+  /** Where q and k past the memory share go (default: a private temporary file). */
+  qkStore?: QkStoreFactory;
+}
+
 /** The runner of real checkpoints: the folder read (config, weights at their offsets, tokenizer), loaded once and kept. */
-export function realEngine(tokenizerStore?: TokenizerStore): Engine {
+export function realEngine(tokenizerStore?: TokenizerStore, engineOptions: EngineOptions = {}): Engine {
+  const { attention = 'auto', qkStore = (shape) => fileQkStore(shape) } = engineOptions;
   let loaded: { folderPath: string; folder: ModelFolder; model: LoadedModel; tokenizer: Tokenizer } | undefined;
   let last: { ids: number[]; tokens: string[]; text: string; maxTokens: number | undefined; generate: number | undefined; precision: Precision; logitLens?: NextToken[][][] } | undefined;
   let loadMs = 0;
@@ -76,11 +93,15 @@ export function realEngine(tokenizerStore?: TokenizerStore): Engine {
       // The same tokens run again (the norms switch's run): the logit lens already computed stays theirs.
       const kept = last && last.text === text && last.maxTokens === maxTokens && last.generate === request?.generate && last.precision === precision ? last.logitLens : undefined;
       last = undefined;
-      const options = { ...(maxTokens !== undefined ? { maxTokens } : {}), ...(stopped ? { stopped } : {}) };
+      const budget = engineOptions.budget ?? keptRunBudget(loaded.model);
+      const options = { budget, ...(maxTokens !== undefined ? { maxTokens } : {}), ...(stopped ? { stopped } : {}) };
       const outside = request?.ablate?.heads.find((h) => !(h.layer >= 0 && h.layer < loaded!.model.config.layers && h.head >= 0 && h.head < loaded!.model.config.heads));
       if (outside) throw new ModelError(`there is no head ${outside.layer + 1}.${outside.head + 1} to ablate in this model of ${loaded.model.config.layers} layers × ${loaded.model.config.heads} heads`);
-      // Asked for more than the pattern: the analyses' run (which reuses no kept keys), all asks in one.
-      const result: EngineRun = asksMore(request) ? analyzeText(loaded.model, loaded.tokenizer, text, request, options) : runText(loaded.model, loaded.tokenizer, text, options);
+      // Asked for more than the pattern: the analyses' run (which reuses no kept keys), all asks in one,
+      // on every head's n × n (refused past the dense size); else the plain run, dense or keeping q and k.
+      const choose = chooser(loaded.model, attention, budget);
+      if (asksMore(request)) wholeHeadsRefusal(loaded.model, loaded.tokenizer, text, request, { ...options, attention: choose, qkStore });
+      const result: EngineRun = asksMore(request) ? analyzeText(loaded.model, loaded.tokenizer, text, request, options) : runText(loaded.model, loaded.tokenizer, text, { ...options, attention: choose, qkStore });
       result.timings.loadMs = ms;
       last = { ids: result.ids, tokens: result.tokens, text, maxTokens, generate: request?.generate, precision, ...(kept ? { logitLens: kept } : {}) };
       return result;
@@ -102,4 +123,48 @@ export function realEngine(tokenizerStore?: TokenizerStore): Engine {
     },
     close,
   };
+}
+
+/** What a run of the editor's may take beside the weights it keeps loaded. */
+export const RUN_SHARE = 1.5 * 2 ** 30;
+
+/**
+ * The budget of a run of a kept model: DEFAULT_RUN_BYTES, or its weights as stored and RUN_SHARE when
+ * that is more. The editor holds the weights between runs (they are resident whatever the run), so
+ * a model of more than 1.5 GB of weights (a Llama-3.2-1B: 2.47 GB in BF16) keeps 1.5 GiB for the run's
+ * own memory instead of the little the default leaves it (8,192 tokens keeping q and k in a file
+ * were estimated at 3.1 GB, over the 3 GiB default); smaller models keep the default.
+ */
+export function keptRunBudget(m: Pick<LoadedModel, 'elements'>): number {
+  return Math.max(DEFAULT_RUN_BYTES, m.elements.bytes.total + RUN_SHARE);
+}
+
+/**
+ * How a run of n tokens keeps its attention: as the engine was told, or ('auto') every head where the
+ * dense run fits both DENSE_ATTENTION_MAX and the budget (the editor's edits then reuse a kept
+ * prefix, and the analyses have whole heads), else q and k: a dense run refused by the budget is
+ * never the choice when a qk run would fit.
+ */
+function chooser(m: LoadedModel, attention: AttentionChoice, budget: number): (n: number) => 'dense' | 'qk' {
+  if (attention !== 'auto') return () => attention;
+  return (n) => (m.precision === 'f32' && (denseAttentionBytes(m.config, n) > DENSE_ATTENTION_MAX || runBytes(m, n) > budget) ? 'qk' : 'dense');
+}
+
+/**
+ * Throws the sentence refusing what needs every head's n × n (the spec's analyses, heads to ablate,
+ * the norms) on a text whose plain run would keep q and k instead: past DENSE_ATTENTION_MAX, or when
+ * the engine keeps q and k for every run.
+ */
+function wholeHeadsRefusal(m: LoadedModel, tokenizer: Tokenizer, text: string, request: AnalysisRequest, o: RunOptions & { attention: (n: number) => 'dense' | 'qk' }): void {
+  // The tokens the plain run of the text would take (the budget's limit is a qk run's past the dense size).
+  const n = tokenizeFor(m, tokenizer, text, o).ids.length + (request.generate ?? 0);
+  if (o.attention(n) === 'dense') return;
+  const always = o.attention(1) === 'qk';
+  const what = request.ablate ? 'heads to ablate need' : request.norms ? 'the value-weighted norms need' : 'the spec\'s analyses need';
+  // The most tokens a run keeps whole (the plan is dense up to a length, then q and k).
+  let most = 0;
+  for (let step = 2 ** 20; step >= 1; step /= 2) if (most + step < n && o.attention(most + step) === 'dense') most += step;
+  throw new ModelError(always
+    ? `${what} every head's n × n, and this runner keeps only each layer's queries and keys`
+    : `${what} every head's n × n, which a run of ${n} tokens on this model does not keep (it keeps each layer's queries and keys past ${most} tokens): keep at most ${most} tokens ("maxTokens") to have them`);
 }

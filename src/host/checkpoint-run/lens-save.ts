@@ -2,7 +2,9 @@
 // cuts the head out (client.ts), and its spec and tensor file are written (lens-files.ts) where the
 // user says, beside the spec proposed (save), or in the extension's storage (open), then the spec
 // views open on it. A target the lens may not be written to, or a failure on the way, is one error
-// message naming the head.
+// message naming the head. A run longer than a spec holds is written as the window around the query
+// (lens-files.ts, said in the spec's title); a run too long for its worker to cut a head out of in
+// memory says so and what to do, not the allocator's words.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HeadLens } from '../../core/checkpoint/types.js';
@@ -58,6 +60,15 @@ export async function saveLens(saving: LensSaving, run: LensRun, m: LensMessage)
     if (m.save) await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(spec), { preview: false, viewColumn: vscode.ViewColumn.One });
     await saving.showSpec(spec);
   } catch (e) {
-    void vscode.window.showErrorMessage(`Attention Lens: the lens on layer ${m.layer + 1} head ${m.head + 1}: ${e instanceof Error ? e.message : String(e)}`);
+    void vscode.window.showErrorMessage(`Attention Lens: the lens on layer ${m.layer + 1} head ${m.head + 1}: ${lensFailure(e)}`);
   }
+}
+
+/** What a failed lens says: its own sentence, or for memory the run's length was too much for (an array the worker could not allocate), what to do. */
+export function lensFailure(e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  if (/allocation failed|invalid (typed )?array length|out of memory/i.test(message)) {
+    return 'the run is too long to cut this head out of it in memory (its layer is recorded whole); run a shorter text and open the head again';
+  }
+  return message;
 }

@@ -8,15 +8,21 @@
 // logit lens is asked apart; 'step' cuts what the views read (weights or norms) to a prefix of the
 // run's tokens (a step through its generation). 'lens' cuts out one head of that run. A run
 // whose id `cancelled` names (asked between layers) stops and answers { cancelled: true }, the model
-// still loaded for the next.
-import { shapeOf } from '../../core/model-attention/scan.js';
+// still loaded for the next. A run too long to keep every head's n × n keeps each layer's q and k
+// instead (the engine's 'qk' runs): the grid's passes and the heads' pictures are cut from the pass
+// its forward made (kept-pass.ts: nothing computed again), the exact weights (a head, a window, a
+// tile) are computed from q and k when asked; its q and k are let go when the next run begins and
+// when the worker closes. Its norms are not kept (they are every head's n × n): a read of them says so.
+import { shapeOf, type ModelShape } from '../../core/model-attention/scan.js';
 import { layersAttention, type AttentionSource } from '../../core/tensors/attention-source.js';
+import type { PassResult } from '../../core/tensors/pass.js';
 import type { RunRequest, RunResponse } from '../../protocol/checkpoint-run.js';
 import { splitWords, splitWordsNote } from '../../core/tokenizer/split-words.js';
 import { answerRead, errorReply } from '../model-editor/read-answer.js';
 import type { Engine } from './engine.js';
-import { prefixAttention } from './prefix-attention.js';
+import { prefixAttention, prefixRows } from './prefix-attention.js';
 import { RunNorms } from './run-norms.js';
+import { checkKeptPass, keptPicture, keptRange, keptShape } from './kept-pass.js';
 
 /** The worker's side of the cancel flag: a run of id `id` is cancelled once the flag reaches it. */
 export function cancelledBy(flag: Int32Array): (id: number) => boolean {
@@ -30,7 +36,9 @@ export class RunAnswers {
    * What the views' reads are cut from (a step through the generation): the latest run's own arrays,
    * or the ablated run's when it named heads to ablate (`file` says which).
    */
-  private last: { file: string; attention: Float32Array[]; heads: number; n: number; tokens: string[]; note: string | undefined } | undefined;
+  private last: { file: string; attention: Float32Array[]; heads: number; n: number; tokens: string[]; note: string | undefined; qk?: AttentionSource; kept?: Kept } | undefined;
+  /** A 'qk' run's pass over every head (its forward's), while the views read the whole run (no step). */
+  private kept: Kept | undefined;
   /** The latest run's value-weighted norms, computed when first read (options.norms). */
   private readonly norms: RunNorms;
 
@@ -42,9 +50,8 @@ export class RunAnswers {
     try {
       switch (r.op) {
         case 'run': {
-          this.attention?.close();
-          this.attention = undefined;
-          this.last = undefined;
+          // The last run's attention (and a 'qk' run's kept q and k) let go before this one takes its memory.
+          this.drop();
           this.norms.ran(undefined);
           // One run answers both: the spec's analyses and the views' heads to ablate (none named: no ablation).
           const ablate = r.ablate && r.ablate.heads.length > 0 ? r.ablate : undefined;
@@ -56,8 +63,19 @@ export class RunAnswers {
           const ablated = ablate ? run.analyses?.ablatedAttention : undefined;
           if (ablate && (!ablated || !run.analyses?.ablation)) throw new Error('the model run did not ablate the heads asked for');
           const file = ablated ? 'the ablated run' : 'the run';
-          this.last = { file, attention: ablated ?? run.attention, heads: run.model.heads, n: run.ids.length, tokens: run.tokens, note };
-          this.attention = noted(layersAttention(file, this.last.attention, run.model.heads, run.ids.length, run.tokens), note);
+          const qk = ablated ? undefined : run.qk;
+          if (ablated) run.qk?.source.close(); // the views read the ablated run's heads; the run's q and k are not read
+          this.last = { file, attention: ablated ?? run.attention, heads: run.model.heads, n: run.ids.length, tokens: run.tokens, note, ...(qk ? { qk: qk.source } : {}) };
+          let shape: ModelShape;
+          if (qk) {
+            this.attention = noted(prefixRows(qk.source, run.ids.length), note);
+            shape = keptShape(this.attention);
+            checkKeptPass(this.attention, qk.pass, shape.thumb);
+            this.kept = this.last.kept = { pass: qk.pass, thumb: shape.thumb };
+          } else {
+            this.attention = noted(layersAttention(file, this.last.attention, run.model.heads, run.ids.length, run.tokens), note);
+            shape = shapeOf(this.attention);
+          }
           // The norms are the run's own (never the ablated run's), of its generated tokens too.
           const generate = r.analysis?.generate;
           this.norms.ran({ folder: r.folder, text: r.text, maxTokens: r.maxTokens, precision: r.precision, ...(generate ? { generate } : {}), layers: run.attention.length, heads: run.model.heads, n: run.ids.length, tokens: run.tokens });
@@ -68,7 +86,8 @@ export class RunAnswers {
             ...(attribution ? { attribution } : {}), ...(patching ? { patching } : {}), ...(generated ? { generated } : {}),
             ...(ablate && ablation ? { ablation } : {}),
           };
-          return { response: { id: r.id, ok: true, run: { model, ids, pieces, tokens, next, ...guesses, timings, reused: run.reused ?? 0, shape: shapeOf(this.attention), ...analyses } }, transfer: [] };
+          const whole = qk ? { wholeHeads: wholeHeadsNote(ids.length) } : {};
+          return { response: { id: r.id, ok: true, run: { model, ids, pieces, tokens, next, ...guesses, timings, reused: run.reused ?? 0, shape, ...analyses, ...whole } }, transfer: [] };
         }
         case 'logitLens': {
           if (!this.last) throw new Error('no run yet');
@@ -78,14 +97,19 @@ export class RunAnswers {
         case 'step': {
           const last = this.last;
           if (!last) throw new Error('no run yet');
-          this.attention?.close();
           // An ablated run's prefix: the tokens stay the model's own greedy ones (generated before the
           // ablation); for a zero ablation the prefix is exactly an ablated run of those tokens, for a
-          // mean one the mean was taken over every position of the whole run.
-          this.attention = noted(prefixAttention(last.file, last.attention, last.heads, last.n, r.tokens, last.tokens), last.note);
-          // The norms switch reads the same step.
-          this.norms.step(r.tokens);
-          return { response: { id: r.id, ok: true, shape: shapeOf(this.attention) }, transfer: [] };
+          // mean one the mean was taken over every position of the whole run. A 'qk' run's prefix reads
+          // its first queries and keys; its kept pass is the whole run's, so it answers only the whole.
+          const step = last.qk
+            ? prefixRows(last.qk, r.tokens)
+            : prefixAttention(last.file, last.attention, last.heads, last.n, r.tokens, last.tokens);
+          this.attention?.close();
+          this.attention = noted(step, last.note);
+          this.kept = r.tokens === last.n ? last.kept : undefined;
+          // The norms switch reads the same step (a 'qk' run has none: a read of them says why).
+          if (!last.qk) this.norms.step(r.tokens);
+          return { response: { id: r.id, ok: true, shape: last.qk ? keptShape(this.attention) : shapeOf(this.attention) }, transfer: [] };
         }
         case 'lens': {
           if (!this.attention) throw new Error('no run yet');
@@ -95,13 +119,17 @@ export class RunAnswers {
         }
         case 'valueNorms': {
           if (!this.attention) throw new Error('no run yet');
+          if (this.last?.qk) throw new Error(normsRefusal(this.last.n));
           const valueNorms = this.norms.valueNorms(r.layer, r.head, () => this.cancelled(r.id));
           return { response: { id: r.id, ok: true, valueNorms }, transfer: [valueNorms.buffer as ArrayBuffer] };
         }
         default:
           // The norms switch: the same reads of the norms, computed at the first (the rollout is of weights only).
-          if (r.options.norms && r.op !== 'rollout' && this.attention) return answerRead(this.norms.source(() => this.cancelled(r.id)), r);
-          return answerRead(this.attention, r);
+          if (r.options.norms && r.op !== 'rollout' && this.attention) {
+            if (this.last?.qk) throw new Error(normsRefusal(this.last.n));
+            return answerRead(this.norms.source(() => this.cancelled(r.id)), r);
+          }
+          return this.keptAnswer(r) ?? answerRead(this.attention, r);
       }
     } catch (e) {
       if (e instanceof Error && e.name === 'RunStopped') return { response: { id: r.id, ok: false, cancelled: true, error: 'cancelled', tensorError: false }, transfer: [] };
@@ -110,9 +138,52 @@ export class RunAnswers {
   }
 
   close(): void {
-    this.attention?.close();
+    this.drop();
     this.engine.close();
   }
+
+  /** The latest run's attention let go: a 'qk' run's q and k (a file store deletes its file). */
+  private drop(): void {
+    this.attention?.close();
+    this.last?.qk?.close();
+    this.attention = undefined;
+    this.last = undefined;
+    this.kept = undefined;
+  }
+
+  /**
+   * A read a 'qk' run answers from its forward's pass: a range of heads, or a head's picture (the
+   * weights as they are: a softmax asked of them is computed anew). Undefined: read from the source.
+   */
+  private keptAnswer(r: RunRequest): { response: RunResponse; transfer: ArrayBuffer[] } | undefined {
+    const kept = this.kept, a = this.attention;
+    if (!kept || !a || !('options' in r) || r.options.softmax) return undefined;
+    if (r.op === 'pass') {
+      const t0 = performance.now();
+      const pass = keptRange(kept.pass, a.layers * a.heads, kept.thumb, r.from, r.to);
+      const pictures = (pass.pictures ?? []).map((p) => p.indices.buffer as ArrayBuffer);
+      return { response: { id: r.id, ok: true, pass, ms: performance.now() - t0 }, transfer: [pass.thumbnails.buffer as ArrayBuffer, ...pictures] };
+    }
+    if (r.op === 'picture') {
+      if (!(Number.isInteger(r.layer) && r.layer >= 0 && r.layer < a.layers)) return undefined;
+      const picture = keptPicture(kept.pass, a.heads, r.layer, r.head);
+      return picture ? { response: { id: r.id, ok: true, picture }, transfer: [picture.indices.buffer as ArrayBuffer] } : undefined;
+    }
+    return undefined;
+  }
+}
+
+/** A 'qk' run's pass over every head, as its forward made it, and its thumbnails' side. */
+interface Kept { pass: PassResult; thumb: number }
+
+/** Why a run that kept q and k has no value-weighted norms, in one sentence. */
+function normsRefusal(n: number): string {
+  return `the value-weighted norms are every head's n × n, which this run of ${n} tokens does not keep (it keeps each layer's queries and keys): switch the norms off, or run fewer tokens ("maxTokens") to see them`;
+}
+
+/** What a run that kept q and k cannot do, in one sentence (the session says it when heads are switched off). */
+function wholeHeadsNote(n: number): string {
+  return `this run of ${n} tokens keeps each layer's queries and keys, not every head's n × n, so heads cannot be ablated nor their norms shown: run fewer tokens ("maxTokens") for them`;
 }
 
 /** The source with `note` among its notes (the warnings the views show). */

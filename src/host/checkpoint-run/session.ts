@@ -279,6 +279,8 @@ export class RunSession {
     if (this.disposed) return;
     // An encoder predicts no next token: there is nothing for an ablation to change (the core refuses it).
     if (this.report && this.report.next.length === 0) { log().warn('model run: ignored heads to ablate: this model predicts no next token'); return; }
+    // A long run kept q and k, not whole heads: an ablation would be refused, and every later edit with it.
+    if (this.report?.wholeHeads !== undefined && m.heads.length > 0) { log().warn(`model run: ignored heads to ablate: ${this.report.wholeHeads}`); return; }
     this.ablation = { heads: m.heads.map(({ layer, head }) => ({ layer, head })), mode: m.mode };
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;

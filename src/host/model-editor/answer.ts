@@ -1,10 +1,15 @@
 // The model editor's answers to its webview: every message is checked first (webviewMessageProblem,
 // against the file's shape; a webview is untrusted), then 'ready' gets the snapshot, 'softmax' moves
-// the editor to the softmax's scan, and a head, a block of exact weights or the rollout is read by
-// the document's reader and posted back. A small head goes whole; a big one as its picture (the one
-// the scan kept, so a switch reads nothing, else read now), with exact weights in windows on request.
+// the editor to the softmax's scan, and a head, a block of exact weights, a tile or the rollout is
+// read by the document's reader and posted back. A small head goes whole; a big one as its picture
+// (the one the scan kept, so a switch reads nothing, else read now) and its map, with exact weights
+// in windows and tiles of the map on request: a tile at a level the scan's pyramid keeps is cut from
+// it here (nothing read), a deeper one is read from the file by the reader.
 // Pure (no VS Code): webview.ts passes each message here; tests call it as a webview would.
 import { WHOLE_HEAD_MAX } from '../../core/model-attention/data.js';
+import { blankTile, headMapOf, sinkColumnsOf, tileFromPyramid } from '../../core/model-attention/tiles.js';
+import { pyramidBase } from '../../core/tensors/map/pyramid.js';
+import { ReaderError } from './reader.js';
 import { webviewMessageProblem, type ModelWebviewMessage } from '../../protocol/model-editor.js';
 import type { ModelView } from './view.js';
 
@@ -35,15 +40,38 @@ export async function receive(view: ModelView, m: unknown): Promise<void> {
           view.headRead(asked);
           return { type: 'head', layer, head, weights, ...valueNorms };
         }
-        const kept = scan.pictures[layer * shape!.heads + head];
+        const flat = layer * shape!.heads + head;
+        const kept = scan.pictures[flat];
         const { res, indices, max } = kept ?? await reader.picture(layer, head, options);
+        const part = scan.mapOf(flat);
         view.headRead(asked);
-        return { type: 'head', layer, head, picture: { res, indices }, max, ...valueNorms };
+        return { type: 'head', layer, head, picture: { res, indices }, max, ...(part ? { map: headMapOf(shape!.tokens, part) } : {}), ...valueNorms };
       });
     }
     case 'window': {
       const { layer, head, i0, rows, j0, cols } = message;
       return view.answer(async (reader) => ({ type: 'window', layer, head, i0, rows, j0, cols, weights: await reader.window(layer, head, i0, rows, j0, cols, options) }));
+    }
+    case 'tile': {
+      const { layer, head, level, i0, j0, rows, cols } = message;
+      return view.answer(async (reader, scan) => {
+        const flat = layer * shape!.heads + head;
+        const part = scan.mapOf(flat);
+        const cut = part ? tileFromPyramid(part, shape!.tokens, level, i0, j0, rows, cols) : undefined;
+        if (cut) return { type: 'tile', layer, head, ...cut };
+        // A level the scan's pyramid will hold, of a head it has not reached yet: blank until its
+        // first band is in (reading the head for it would take as long as its scan).
+        const base = shape!.tokens > WHOLE_HEAD_MAX ? pyramidBase(shape!.layers * shape!.heads, shape!.tokens) : undefined;
+        if (!part && !scan.finished && !scan.error && base !== undefined && level >= base) return { type: 'tile', layer, head, ...blankTile(shape!.tokens, level, i0, j0, rows, cols) };
+        if (!reader.tile) throw new ReaderError('this attention is not read in tiles', false);
+        // A head read whole: its sinks' columns are here, and the worker reads only the tile's keys.
+        if (part && scan.headRead(flat)) {
+          const tile = await reader.tile(layer, head, level, i0, j0, rows, cols, options, false);
+          const sinkColumns = sinkColumnsOf(part, shape!.tokens, level, tile.i0, tile.rows);
+          return { type: 'tile', layer, head, ...tile, ...(sinkColumns.length ? { sinkColumns } : {}) };
+        }
+        return { type: 'tile', layer, head, ...await reader.tile(layer, head, level, i0, j0, rows, cols, options) };
+      });
     }
     case 'rollout': return view.answer(async (reader) => ({ type: 'rollout', rollout: await reader.rollout(options) }));
     case 'export': view.exportView(message); return;

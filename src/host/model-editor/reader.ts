@@ -8,6 +8,8 @@ import type { OpenOptions } from '../../core/files/open.js';
 import type { ScanOptions } from '../../core/model-attention/data.js';
 import type { ModelShape } from '../../core/model-attention/scan.js';
 import type { PassResult } from '../../core/tensors/pass.js';
+import type { BandResult } from '../../core/tensors/band.js';
+import type { HeadTile } from '../../core/model-attention/tiles.js';
 import type { HeldAttention, ReaderRequest, ReaderResponse } from '../../protocol/model-reader.js';
 import type { Requests } from '../../protocol/requests.js';
 import type { Lane, WorkerService } from '../workers/service.js';
@@ -25,6 +27,10 @@ export interface ModelReading {
   picture(layer: number, head: number, options: ScanOptions): Promise<{ res: number; indices: Uint8Array; max: number }>;
   window(layer: number, head: number, i0: number, rows: number, j0: number, cols: number, options: ScanOptions): Promise<Float32Array>;
   rollout(options: ScanOptions): Promise<Float32Array | null>;
+  /** Rows first … first + rows − 1 of a big head, for a scan that shares the head out (optional: a reader without it is given whole heads). */
+  band?(layer: number, head: number, first: number, rows: number, options: ScanOptions): Promise<BandResult>;
+  /** A tile of a big head's map, read from the source (model-attention/tiles.ts); `sinks` false: without its sink columns. */
+  tile?(layer: number, head: number, level: number, i0: number, j0: number, rows: number, cols: number, options: ScanOptions, sinks?: boolean): Promise<HeadTile>;
   /** A model run's reader only: ‖v_j W_O^h‖ of every key of one head (the norms divided by it are the weights). */
   valueNorms?(layer: number, head: number): Promise<Float32Array>;
   dispose(): void;
@@ -95,6 +101,16 @@ export class ModelReader implements ModelReading {
   /** Exact weights of a window of a head. */
   async window(layer: number, head: number, i0: number, rows: number, j0: number, cols: number, options: ScanOptions): Promise<Float32Array> {
     return (await this.ask({ op: 'window', layer, head, i0, rows, j0, cols, options })).weights!;
+  }
+
+  /** Rows of a big head (its share of the scan). */
+  async band(layer: number, head: number, first: number, rows: number, options: ScanOptions): Promise<BandResult> {
+    return (await this.ask({ op: 'band', layer, head, first, rows, options })).band!;
+  }
+
+  /** A tile of a big head's map, read from the file. */
+  async tile(layer: number, head: number, level: number, i0: number, j0: number, rows: number, cols: number, options: ScanOptions, sinks = true): Promise<HeadTile> {
+    return (await this.ask({ op: 'tile', layer, head, level, i0, j0, rows, cols, options, ...(sinks ? {} : { sinks: false }) })).tile!;
   }
 
   async rollout(options: ScanOptions): Promise<Float32Array | null> {

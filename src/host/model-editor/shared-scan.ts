@@ -7,6 +7,8 @@
 import type { ModelHeader, ScanOptions } from '../../core/model-attention/data.js';
 import { headerOf, type ModelShape } from '../../core/model-attention/scan.js';
 import { PassAccumulator, type HeadPicture } from '../../core/tensors/pass.js';
+import type { HeadBands } from '../../core/tensors/band.js';
+import type { MapPart } from '../../core/tensors/map/pyramid.js';
 import { ReaderError, type ModelReading } from './reader.js';
 import { scanWithReaders, WEIGHTS_PER_RANGE } from './scan.js';
 import { scanHelpersWithin } from '../../core/budget.js';
@@ -63,6 +65,8 @@ export class SharedScan {
   private stopped = false;
   private running = false;
   private readonly helpers: ModelReading[] = [];
+  /** Big heads whose bands are coming in: their maps fill in meanwhile. */
+  private readonly partial = new Map<number, HeadBands>();
 
   constructor(readonly options: ScanOptions, private readonly source: ScanSource) {}
 
@@ -73,6 +77,17 @@ export class SharedScan {
 
   /** The heads' pictures the scan kept (in head order, as far as it has read), for its options. */
   get pictures(): readonly HeadPicture[] { return this.done?.pictures ?? []; }
+
+  /**
+   * A big head's map as far as the scan has read it (flat: layer · heads + head): whole once the
+   * head is read, else the bands read so far (the rest of its pyramid zero), or undefined.
+   */
+  mapOf(flat: number): MapPart | undefined {
+    return this.done?.maps[flat] ?? this.partial.get(flat)?.map?.result();
+  }
+
+  /** Whether a head is read whole (its statistics, picture and map are final). */
+  headRead(flat: number): boolean { return flat < this.read; }
 
   /** The header with the heads read so far (undefined before the file is open). */
   header(): ModelHeader | undefined {
@@ -94,7 +109,7 @@ export class SharedScan {
       const done = await scanWithReaders([reader], shape, this.options, (d) => {
         this.done = d;
         this.tell((s) => s.scanned(false));
-      }, () => this.stopped, this.source.weightsPerRange ?? WEIGHTS_PER_RANGE, later);
+      }, () => this.stopped, this.source.weightsPerRange ?? WEIGHTS_PER_RANGE, later, this.partial);
       if (this.stopped) return;
       this.done = done;
       this.scanMs = performance.now() - t0;

@@ -77,6 +77,10 @@ test('a big head as a picture, windows of it, and show: checked against the head
   assert.equal(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture, max: 0.5 }, big), undefined);
   assert.match(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture: { res: 1024, indices: new Uint8Array(1024 * 1024) }, max: 0.5 }, big)!, /neither/);
   assert.match(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture, max: NaN }, big)!, /strongest weight/);
+  // A long run keeps every head's picture smaller (256² for 512 heads): any whole side up to min(n, 512).
+  assert.equal(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture: { res: 256, indices: new Uint8Array(256 * 256) }, max: 0.5 }, big), undefined);
+  for (const res of [0, 2.5, -1, 513]) assert.match(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture: { res, indices: new Uint8Array(Math.max(0, Math.floor(res)) ** 2) }, max: 0.5 }, big)!, /neither/);
+  assert.match(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture: { res: 256, indices: new Uint8Array(255 * 255) }, max: 0.5 }, big)!, /neither/);
   assert.equal(hostMessageProblem({ type: 'window', layer: 0, head: 1, i0: 0, rows: 2, j0: 4, cols: 3, weights: new Float32Array(6) }, big), undefined);
   assert.match(hostMessageProblem({ type: 'window', layer: 0, head: 1, i0: 0, rows: 2, j0: 4, cols: 3, weights: new Float32Array(5) }, big)!, /rows × cols float32/);
   assert.equal(hostMessageProblem({ type: 'show', view: 'head', layer: 1, head: 0 }, header), undefined);
@@ -96,4 +100,33 @@ test('an export names one of the model views, hyphenated ones included; nothing 
     assert.equal(webviewMessageProblem({ type: 'export', format: 'svg', view, data: '<svg></svg>' }, header), undefined, view);
   }
   for (const view of ['-', 'head-tokens/..', 'x', '']) assert.match(webviewMessageProblem({ type: 'export', format: 'svg', view, data: '' }, header)!, /unknown view/, view);
+});
+
+test('a big head\'s map and its tiles: checked against the header on both sides (level, offsets, cells, arrays, sinks)', () => {
+  const long = { ...header, tokens: 32768, thumb: 64, tokenTexts: [] };
+  assert.equal(hostMessageProblem({ type: 'model', header: long, thumbnails: new Uint8Array(4 * 64 * 64) }, undefined), undefined, 'a header of 32,768 tokens is a model\'s');
+  assert.match(hostMessageProblem({ type: 'model', header: { ...long, tokens: 32769 }, thumbnails: new Uint8Array(4 * 64 * 64) }, undefined)!, /tokens/);
+  assert.equal(webviewMessageProblem({ type: 'tile', layer: 1, head: 1, level: 7, i0: 0, j0: 0, rows: 256, cols: 256 }, long), undefined);
+  assert.equal(webviewMessageProblem({ type: 'tile', layer: 1, head: 1, level: 0, i0: 32700, j0: 32700, rows: 256, cols: 256 }, long), undefined, 'clipped by the host');
+  const bad: [Record<string, unknown>, RegExp][] = [
+    [{ level: 8 }, /level 8/], [{ level: -1 }, /level -1/], [{ level: 2.5 }, /level 2.5/], [{ level: '0' }, /level 0, not/],
+    [{ i0: -1 }, /within/], [{ j0: 0.5 }, /within/], [{ i0: 32768 }, /within/], [{ rows: 0 }, /not counts/], [{ cols: 1.5 }, /not counts/],
+    [{ rows: 512, cols: 256 }, /over the 65536/], [{ layer: 2 }, /no head 2, 1/],
+  ];
+  for (const [change, why] of bad) assert.match(webviewMessageProblem({ type: 'tile', layer: 1, head: 1, level: 0, i0: 0, j0: 0, rows: 4, cols: 4, ...change }, long)!, why);
+  assert.match(webviewMessageProblem({ type: 'tile', layer: 0, head: 0, level: 0, i0: 0, j0: 0, rows: 1, cols: 1 }, undefined)!, /before the model/);
+  const tile = { type: 'tile', layer: 0, head: 1, level: 7, i0: 250, j0: 0, rows: 6, cols: 256, max: new Float32Array(6 * 256), sum: new Float32Array(6 * 256), sinkColumns: [{ key: 0, max: new Float32Array(6), sum: new Float32Array(6) }] };
+  assert.equal(hostMessageProblem(tile, long), undefined);
+  assert.match(hostMessageProblem({ ...tile, rows: 7, max: new Float32Array(7 * 256), sum: new Float32Array(7 * 256) }, long)!, /past the head/);
+  assert.match(hostMessageProblem({ ...tile, sum: new Float32Array(5) }, long)!, /rows × cols float32/);
+  assert.match(hostMessageProblem({ ...tile, sinkColumns: [{ key: 0, max: new Float32Array(5), sum: new Float32Array(6) }] }, long)!, /sink column/);
+  assert.match(hostMessageProblem({ ...tile, sinkColumns: Array(9).fill(tile.sinkColumns[0]) }, long)!, /at most 8/);
+  assert.match(hostMessageProblem({ ...tile, head: 2 }, long)!, /outside the model/);
+  const picture = { res: 512, indices: new Uint8Array(512 * 512) };
+  const map = { n: 32768, levels: 8, sinks: [0, 1200], max: 0.2, sinkMax: 0.9 };
+  assert.equal(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture, max: 0.9, map }, long), undefined);
+  assert.match(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture, max: 0.9, map: { ...map, levels: 7 } }, long)!, /8 levels/);
+  assert.match(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture, max: 0.9, map: { ...map, sinks: [0, 32768] } }, long)!, /sinks/);
+  assert.match(hostMessageProblem({ type: 'head', layer: 0, head: 1, picture, max: 0.9, map: { ...map, sinkMax: -1 } }, long)!, /maxima/);
+  assert.match(hostMessageProblem({ type: 'head', layer: 0, head: 1, weights: new Float32Array(25), map }, header)!, /not n × n/);
 });

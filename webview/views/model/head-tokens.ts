@@ -4,16 +4,36 @@
 // read it. A long head shows a window of WINDOW tokens at a time (the same positions on both sides),
 // moved by the wheel, the "earlier"/"later" buttons or the keyboard, and says which range it shows
 // and how much of the weight falls outside it: hundreds of tokens stay readable and cheap to draw.
-import type { ModelViewData } from '../../../src/core/model-attention/data.js';
+// Past the window (its limit), a lit query also names its strongest keys outside it in one line, from
+// its whole row (asked for: 1 × n exact weights, 128 KiB at 32,768 tokens), so a far sink or a
+// copied token is never hidden by the window; the drawing stays 2 × WINDOW tokens and ≤ WINDOW² lines.
+import type { HeadData, ModelViewData } from '../../../src/core/model-attention/data.js';
 import { SENT_PICTURE_MAX, windowWeight } from '../../../src/core/model-attention/data.js';
 import { createSvg, emptyView, note, type ViewHandle } from '../../kit/view.js';
-import { fmt, wrapLines } from '../../kit/format.js';
+import { clip, fmt, wrapLines } from '../../kit/format.js';
 import { exactWeight } from './head.js';
+import { topEntries } from './rollout.js';
 import { clampTo, crosshair, finite, headName, noteLines, shown, tokenLabel, tokenName, wrappedNote, type ModelViewOptions } from './common.js';
 
 /** Most tokens shown on each side at once. */
 export const WINDOW = 40;
 const ROW_H = 18;
+/** How many of a lit query's keys outside the window are named. */
+export const OUTSIDE_KEYS = 5;
+
+/** Query i's whole row when the head came whole or a window holding it came (1 × n from key 0), else undefined. */
+export function queryRow(head: HeadData, n: number, i: number): ArrayLike<number> | undefined {
+  if (head.weights) return head.weights.subarray(i * n, (i + 1) * n);
+  const w = head.windows?.find((x) => x.j0 === 0 && x.cols === n && i >= x.i0 && i < x.i0 + x.rows);
+  return w ? w.weights.subarray((i - w.i0) * n, (i - w.i0 + 1) * n) : undefined;
+}
+
+/** The `count` strongest keys of a row outside keys start … end − 1 (the window shown): [key, weight], strongest first; zeros left out. */
+export function strongestOutside(row: ArrayLike<number>, start: number, end: number, count = OUTSIDE_KEYS): [number, number][] {
+  const outside = Float64Array.from(row);
+  outside.fill(NaN, start, end);
+  return topEntries(outside, count).filter(([, w]) => w > 0);
+}
 
 /** The first token of the window that shows `token` (WINDOW tokens ending a little after it, kept inside the head). */
 export function windowStart(token: number, n: number, size = WINDOW): number {
@@ -28,7 +48,7 @@ export function renderModelHeadTokens(container: HTMLElement, data: ModelViewDat
   const { theme } = options;
   const n = header.tokens;
   const loaded = data.head;
-  const usable = loaded && ((loaded.weights && loaded.weights.length === n * n) || (loaded.picture && loaded.picture.res === Math.min(n, SENT_PICTURE_MAX)));
+  const usable = loaded && ((loaded.weights && loaded.weights.length === n * n) || (loaded.picture && loaded.picture.res <= Math.min(n, SENT_PICTURE_MAX)));
   if (!loaded || !usable) {
     return emptyView(container, theme, options.width, 'head-tokens', `${headName(clampTo(options.layer, header.layers), clampTo(options.head, header.heads))}: loading…`);
   }
@@ -45,7 +65,10 @@ export function renderModelHeadTokens(container: HTMLElement, data: ModelViewDat
   const intro = `${headName(layer, head)} as tokens: queries on the left read the keys on the right; a line is as strong as its weight. Hover or focus a token to light the tokens it reads (a query) or that read it (a key).`;
   const introLines = noteLines(intro, width - 16, 4, theme.fontSize);
   const top = 44 + introLines.length * 15 + 44;
-  const height = top + size * ROW_H + 72;
+  // A long head has one line more under the footer: the lit query's strongest keys outside the window.
+  const long = n > size;
+  const below = top + size * ROW_H + (long ? 74 : 56);
+  const height = below + 16;
   const svg = createSvg(container, theme, width, height, `${headName(layer, head)}: ${n} tokens`, 'head-tokens');
   svg.append('text').attr('x', 8).attr('y', 18).attr('font-weight', 'bold').text(`${headName(layer, head)}: ${n} tokens`);
   wrappedNote(svg, theme, 8, 40, intro, introLines);
@@ -55,16 +78,20 @@ export function renderModelHeadTokens(container: HTMLElement, data: ModelViewDat
   const lines = svg.append('g').attr('class', 'links').attr('fill', 'none').attr('pointer-events', 'none');
   const body = svg.append('g').attr('class', 'tokens');
   const footer = svg.append('text').attr('class', 'outside').attr('x', 8).attr('y', top + size * ROW_H + 20).attr('fill', theme.muted).attr('font-style', 'italic');
+  const beyond = long ? svg.append('text').attr('class', 'beyond').attr('x', 8).attr('y', top + size * ROW_H + 54).attr('fill', theme.muted) : undefined;
   const notes = [intro];
+  if (long) notes.push(`${n.toLocaleString('en-US')} tokens, more than the ${size} drawn at once: a window of ${size} around the chosen token, and a lit query's ${OUTSIDE_KEYS} strongest keys outside it named under it`);
 
+  // What was asked and has not come yet: asked once while it is on its way, and again should it come
+  // and then be dropped (the editor keeps a few windows; a hover over many queries asks many rows).
   const asked = new Set<string>();
-  /** The weight of query i on key j, or undefined while its window is read (asked for once). */
+  /** The weight of query i on key j, or undefined while its window is read. */
   const weight = (i: number, j: number): number | undefined => {
     const w = windowWeight(loaded, n, i, j);
-    if (w === undefined) {
-      const key = `${start}`;
-      if (!asked.has(key)) { asked.add(key); options.askWindow?.(layer, head, start, size, start, size); }
-    }
+    const key = `${start}`;
+    // Came (a row window may hold the cell while the window's own block is still on its way): askable again.
+    if (loaded.windows?.some((x) => x.i0 === start && x.j0 === start && x.rows === size && x.cols === size)) asked.delete(key);
+    else if (w === undefined && !asked.has(key)) { asked.add(key); options.askWindow?.(layer, head, start, size, start, size); }
     return w;
   };
   const rowY = (i: number) => top + (i - start) * ROW_H;
@@ -143,6 +170,28 @@ export function renderModelHeadTokens(container: HTMLElement, data: ModelViewDat
     footer.selectAll('*').remove();
     const said = wrapLines(footerText(lit, litW, litMax, missing), width - 16, 12, 2);
     said.forEach((line, k) => footer.append('tspan').attr('x', 8).attr('dy', k === 0 ? 0 : 15).text(k < said.length - 1 ? `${line} ` : line));
+    if (beyond) {
+      const text = beyondText(lit);
+      const cut = clip(text, width - 16, theme.fontSize);
+      beyond.text(cut);
+      if (cut !== text) beyond.append('title').text(text);
+    }
+  }
+
+  /** One line past the window: a lit query's strongest keys outside it (its row asked for), or what to do to see them. */
+  function beyondText(lit: { side: Side; i: number } | undefined): string {
+    const end = start + size;
+    if (!lit || lit.side !== 'query') return `outside tokens ${shown(start)}–${shown(end - 1)}: light a query to name its ${OUTSIDE_KEYS} strongest keys there`;
+    const row = queryRow(loaded!, n, lit.i);
+    const key = `row ${lit.i}`;
+    if (row) asked.delete(key);
+    else {
+      if (!asked.has(key)) { asked.add(key); options.askWindow?.(layer, head, lit.i, 1, 0, n); }
+      return `reading the strongest keys of query ${tokenName(tokens, lit.i)} outside the window…`;
+    }
+    const top = strongestOutside(row, start, end);
+    if (top.length === 0) return `query ${tokenName(tokens, lit.i)} puts no weight on the ${n - size} keys outside the window`;
+    return `strongest keys outside the window: ${top.map(([j, w]) => `${tokenName(tokens, j)} ${fmt(w, 3)}`).join(', ')}`;
   }
 
   /** What the footer says: whose lines, relative to what, and (a query) how much weight lies outside the window. */
@@ -267,7 +316,7 @@ export function renderModelHeadTokens(container: HTMLElement, data: ModelViewDat
       // Buttons for the pointer and the keyboard: a window earlier or later. At either end the one that
       // cannot move is disabled (muted, aria-disabled, out of the tab order), not silently inert.
       const button = (label: string, x: number, anchor: string, by: number) => {
-        const b = svg.append('text').attr('class', 'scroll').attr('data-by', by).attr('x', x).attr('y', top + size * ROW_H + 56).attr('text-anchor', anchor)
+        const b = svg.append('text').attr('class', 'scroll').attr('data-by', by).attr('x', x).attr('y', below).attr('text-anchor', anchor)
           .attr('role', 'button').text(label);
         b.on('click', () => scroll(by));
         b.on('keydown', (e: KeyboardEvent) => {
@@ -294,7 +343,7 @@ export function renderModelHeadTokens(container: HTMLElement, data: ModelViewDat
     }
     stop();
   } else if (n > size) {
-    note(svg, theme, 8, top + size * ROW_H + 56, `the picture shows tokens ${shown(start)}–${shown(start + size - 1)}; --token N picks the window`);
+    note(svg, theme, 8, below, `the picture shows tokens ${shown(start)}–${shown(start + size - 1)}; --token N picks the window`);
   }
   return {
     svg: svg.node()!, notes,

@@ -3,41 +3,32 @@
 // the webview zoom and pan with a level of detail: after a zoom the visible window is redrawn at full
 // resolution. Hover names the query and key tokens and the exact weight, and lights the row and
 // column. Token labels on both axes at any length (as many as fit, the visible range's after a zoom, and
-// the range said under the matrix). Below, arcs keep each token's k strongest links (up to 96 tokens), and say so.
+// the range said under the matrix). Below, arcs keep each token's k strongest links (up to 96 tokens;
+// beyond, those of the last 96 queries in view among the keys in view, following the zoom), and say so.
+// A head above WHOLE_HEAD_MAX that the editor sent with its map is drawn as the map instead
+// (map/map-view.ts: tiles of the level whose blocks are about a pixel, the sink keys apart).
 // A model run's value-weighted norms are drawn the same way, on their own scale (this head's largest
 // norm), the hover writing the product out: α × ‖v W_O‖ = the norm. A head switched off says so.
 import { pointer, select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
 import type { ModelViewData } from '../../../src/core/model-attention/data.js';
-import { MAX_WINDOW_CELLS, maxOf, PICTURE_MAX, poolMax, SENT_PICTURE_MAX, windowWeight } from '../../../src/core/model-attention/data.js';
+import { MAX_WINDOW_CELLS, maxOf, PICTURE_MAX, poolMax, SENT_PICTURE_MAX, WHOLE_HEAD_MAX, windowWeight } from '../../../src/core/model-attention/data.js';
 import { createSvg, emptyView, note, type ViewHandle } from '../../kit/view.js';
 import { wireTips } from '../../kit/tooltip.js';
 import { clip, fmt, textWidth } from '../../kit/format.js';
 import { rovingGrid, type GridItem } from '../../kit/keyboard.js';
 import { clampTo, crosshair, finite, headName, heatmapHref, indicesHref, NOTE_LINE, noteLines, shown, tipOptions, wrappedNote, tokenLabel, tokenName, type ModelViewOptions } from './common.js';
+import { exactWeight } from './map/hover.js';
+import { labelIndices, labelStride } from './map/axis.js';
+import { renderHeadMapView, type MapHead, type MapViewOptions } from './map/map-view.js';
+import { ARCS_MAX, arcWindowNote, drawArcLinks, linksInView } from './map/arcs.js';
+
+export { ARCS_MAX, exactWeight, labelIndices, labelStride };
 
 /** Up to this many tokens, one SVG rect per cell (64² = 4,096 elements). */
 export const SVG_CELLS_MAX = 64;
 export { PICTURE_MAX };
 /** The side of the blocks of exact weights a hover asks for, for a head that came as a picture (64 KiB each). */
 export const HOVER_BLOCK = 128;
-/** Arcs are drawn up to this many tokens (beyond, they are a solid band). */
-export const ARCS_MAX = 96;
-
-/**
- * A float32 weight written so that it reads back as the same float32, in the fewest digits that do
- * (a notebook's 0.85, stored as float32, hovered as "weight 0.850000024"; 9 significant digits always
- * suffice). A number that is no float32 keeps its 9 digits.
- */
-export function exactWeight(w: number): string {
-  if (!Number.isFinite(w)) return String(w);
-  if (Math.fround(w) === w) {
-    for (let p = 1; p < 9; p++) {
-      const v = Number(w.toPrecision(p));
-      if (Math.fround(v) === w) return String(v);
-    }
-  }
-  return String(Number(w.toPrecision(9)));
-}
 
 /**
  * The hover's product for a value-weighted norm: "α 0.911 × ‖v W_O‖ 3.2 = 2.915". α is the norm over
@@ -80,31 +71,20 @@ export function visibleRange(n: number, side: number, t: { k: number; x: number;
   return { i0: from(t.y), i1: to(t.y), j0: from(t.x), j1: to(t.x), cell };
 }
 
-/** Labels this many tokens apart keep 12 px between them: 1, 2, 5, 10, 20, 25, 50, 100, … */
-export function labelStride(cellPx: number): number {
-  const need = 12 / Math.max(cellPx, 1e-9);
-  if (need <= 1) return 1;
-  for (let p = 1; ; p *= 10) for (const m of [1, 2, 2.5, 5]) if (m * p >= need && Number.isInteger(m * p)) return m * p;
-}
-
-/** The tokens labelled from i0 to i1: every one, or every `stride`-th counted from 1 (10, 20, 30 for 10). */
-export function labelIndices(i0: number, i1: number, stride: number): number[] {
-  const out: number[] = [];
-  for (let i = Math.ceil((i0 + 1) / stride) * stride - 1; i <= i1; i += stride) out.push(i);
-  return out;
-}
-
 export function renderModelHead(container: HTMLElement, data: ModelViewData, options: ModelViewOptions): ViewHandle {
   const { header } = data;
   const { theme } = options;
   const n = header.tokens;
   const loaded = data.head;
   const whole = loaded?.weights && loaded.weights.length === n * n ? loaded.weights : undefined;
-  const picture = !whole && loaded?.picture && loaded.picture.res === Math.min(n, SENT_PICTURE_MAX) ? loaded.picture : undefined;
+  const picture = !whole && loaded?.picture && loaded.picture.res <= Math.min(n, SENT_PICTURE_MAX) ? loaded.picture : undefined;
   if (!loaded || (!whole && !picture)) {
     return emptyView(container, theme, options.width, 'head', `${headName(clampTo(options.layer, header.layers), clampTo(options.head, header.heads))}: loading…`);
   }
   const { layer, head } = loaded;
+  // A big head the editor sent with its map: zoomed through tiles (map/map-view.ts).
+  const map = (loaded as MapHead).map, store = (options as MapViewOptions).tiles;
+  if (map && store && picture && n > WHOLE_HEAD_MAX && map.n === n) return renderHeadMapView(container, data, options, { ...loaded, map }, store);
   // A whole head answers every weight here; a picture's weights come from windows read on request.
   const weightAt = (i: number, j: number) => windowWeight(loaded, n, i, j);
   const tokens = header.tokenTexts;
@@ -128,7 +108,9 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
   // The slanted key labels rise from the matrix's top to just under the notes' last line (a label of
   // the 110 px the row labels get reached 24 px into it: a long token's label crossed the note).
   const keyLabelPx = top - 4 - (36 + (topLines.length - 1) * NOTE_LINE + 6);
-  const drawArcs = n <= ARCS_MAX && !!whole;
+  // A whole head draws its arcs: every token's up to ARCS_MAX tokens, beyond those of a window of the
+  // queries in view, following the zoom. A head that came as a picture says where its weights are read.
+  const drawArcs = !!whole;
   // Below the matrix: the range it shows ("queries 40–79 × keys 12–51"), then the arcs.
   const arcsHeight = (drawArcs ? Math.min(240, side / 2) + 40 : 30) + 14;
   const width = left + side + 20, height = top + side + arcsHeight + 40;
@@ -201,23 +183,39 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
   const highlight = matrix.append('g').attr('class', 'highlight').attr('pointer-events', 'none');
   // Arcs: each query's k strongest keys, from the query's position to the key's, above a token line.
   const arcTop = top + side + 30;
-  if (drawArcs) {
+  let arcsFor: (t: { k: number; x: number; y: number }) => void = () => {};
+  if (drawArcs && n <= ARCS_MAX) {
     const links = strongestLinks(whole!, n, options.k);
     const step = side / n, base = arcTop + Math.min(240, side / 2);
-    const arcs = svg.append('g').attr('class', 'arcs').attr('fill', 'none');
-    for (const [i, j, w] of links) {
-      const x1 = left + (i + 0.5) * step, x2 = left + (j + 0.5) * step;
-      const lift = Math.min(base - arcTop, Math.abs(x2 - x1) / 2 + 6);
-      arcs.append('path').attr('class', 'arc').attr('data-i', i).attr('data-j', j)
-        .attr('d', `M${x1},${base} Q${(x1 + x2) / 2},${base - 2 * lift} ${x2},${base}`)
-        .attr('stroke', theme.focus).attr('stroke-opacity', finite(max > 0 ? 0.15 + 0.85 * w / max : 0)).attr('stroke-width', 1.5);
-    }
+    drawArcLinks(svg, links, (i) => left + (i + 0.5) * step, arcTop, base, theme, max);
     svg.append('line').attr('x1', left).attr('x2', left + side).attr('y1', base).attr('y2', base).attr('stroke', theme.grid);
     const arcNote = `arcs: the ${Math.min(n, options.k)} strongest links of each token's ${n} (${links.length} drawn, ${n * n - links.length} weaker ones left out)`;
     notes.push(arcNote);
     wrappedNote(svg, theme, 8, base + 20, arcNote, noteLines(arcNote, width - 16, 2, theme.fontSize));
+  } else if (drawArcs) {
+    // Past ARCS_MAX tokens: the k strongest links of the queries in view (their last ARCS_MAX) among
+    // the keys in view, drawn again as the view moves, and the line under them says which.
+    const base = arcTop + Math.min(240, side / 2);
+    const arcClip = `${clipId}-arcs`;
+    svg.select('defs').append('clipPath').attr('id', arcClip).append('rect').attr('x', left).attr('y', arcTop - 10).attr('width', side).attr('height', base - arcTop + 12);
+    const layer_ = svg.append('g').attr('class', 'arc-window').attr('clip-path', `url(#${arcClip})`);
+    svg.append('line').attr('x1', left).attr('x2', left + side).attr('y1', base).attr('y2', base).attr('stroke', theme.grid);
+    const noteAt = svg.append('g').attr('class', 'arc-note');
+    arcsFor = (t) => {
+      const view = visibleRange(n, side, t);
+      const win = linksInView((i, j) => whole![i * n + j], view.i0, view.i1, view.j0, view.j1, options.k);
+      layer_.selectAll('*').remove();
+      drawArcLinks(layer_, win.links, (i) => left + t.x + (i + 0.5) * view.cell, arcTop, base, theme, max);
+      const arcNote = arcWindowNote(win, Math.max(1, Math.floor(options.k)), view.i1 - view.i0 + 1);
+      noteAt.selectAll('*').remove();
+      wrappedNote(noteAt, theme, 8, base + 20, arcNote, noteLines(arcNote, width - 16, 2, theme.fontSize));
+      notes[arcNoteAt] = arcNote;
+    };
+    const arcNoteAt = notes.length;
+    notes.push('');
+    arcsFor({ k: 1, x: 0, y: 0 });
   } else {
-    const arcNote = `arcs are drawn up to ${ARCS_MAX} tokens; this head has ${n}`;
+    const arcNote = `arcs: not drawn for a head of ${n} tokens that came as a picture; the hover reads each weight from the file`;
     notes.push(arcNote);
     note(svg, theme, 8, arcTop, arcNote);
   }
@@ -302,7 +300,7 @@ export function renderModelHead(container: HTMLElement, data: ModelViewData, opt
     const detail = () => matrix.select<SVGImageElement>('image.detail');
     const zoomer = zoom<SVGGElement, unknown>().scaleExtent([1, Math.max(1, n / 4)])
       .translateExtent([[0, 0], [side, side]]).extent([[0, 0], [side, side]])
-      .on('zoom', (e: { transform: ZoomTransform }) => { matrix.attr('transform', e.transform.toString()); drawLabels(e.transform); })
+      .on('zoom', (e: { transform: ZoomTransform }) => { matrix.attr('transform', e.transform.toString()); drawLabels(e.transform); arcsFor(e.transform); })
       .on('end', (e: { transform: ZoomTransform }) => {
         detail().remove();
         const t = e.transform;

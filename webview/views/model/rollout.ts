@@ -5,7 +5,7 @@
 import { pointer } from 'd3';
 import type { ModelViewData } from '../../../src/core/model-attention/data.js';
 import { maxOf } from '../../../src/core/model-attention/data.js';
-import { rolloutRefusal } from '../../../src/core/tensors/rollout.js';
+import { MAX_ROLLOUT_TOKENS, rolloutRefusal } from '../../../src/core/tensors/rollout.js';
 import { createSvg, emptyView, type ViewHandle } from '../../kit/view.js';
 import { exactWeight, labelIndices, labelStride } from './head.js';
 import { wireTips } from '../../kit/tooltip.js';
@@ -42,14 +42,29 @@ export function rolloutToken(tokens: readonly string[], i: number, repeated: Rea
   return repeated.has(t) ? `${tokenLabel(tokens, i, 90)} (token ${shown(i)})` : tokenLabel(tokens, i, 90);
 }
 
+/**
+ * Why the view has no rollout to draw, in one sentence: still computing, or refused (too many tokens
+ * or over its work budget), then with the limit and what gives one: a shorter text for a run, a file
+ * of fewer tokens for a file. Never a blank picture.
+ */
+export function rolloutAbsence(data: ModelViewData): string {
+  const { layers, tokens: n } = data.header;
+  const why = rolloutRefusal(layers, n);
+  if (!why) return 'rollout: computing…';
+  const count = (k: number) => k.toLocaleString('en-US');
+  if (n > MAX_ROLLOUT_TOKENS) {
+    const where = data.run ? 'this run' : 'this file';
+    const remedy = data.run ? `run a text of at most ${count(MAX_ROLLOUT_TOKENS)} tokens to see it` : `a file of at most ${count(MAX_ROLLOUT_TOKENS)} tokens has one`;
+    return `Rollout: not computed past ${count(MAX_ROLLOUT_TOKENS)} tokens (its n × n products over every layer), and ${where} has ${count(n)}; ${remedy}. Every head is still in the grid.`;
+  }
+  return `Rollout: ${why}.`;
+}
+
 export function renderModelRollout(container: HTMLElement, data: ModelViewData, options: ModelViewOptions): ViewHandle {
   const { header, rollout } = data;
   const { theme } = options;
   const n = header.tokens;
-  if (!rollout || rollout.length !== n * n) {
-    const why = rolloutRefusal(header.layers, n) ?? 'rollout: computing…';
-    return emptyView(container, theme, options.width, 'rollout', why);
-  }
+  if (!rollout || rollout.length !== n * n) return emptyView(container, theme, options.width, 'rollout', rolloutAbsence(data));
   const tokens = header.tokenTexts;
   const repeated = repeatedWords(tokens);
   const token = clampTo(options.token, n);

@@ -2,7 +2,9 @@
 // width and opacity by weight, one colour per head. Arcs to a later token bend above the line,
 // arcs to an earlier token below, attention to itself is a ring. Hover a token: only its arcs.
 // Hover an arc: "watch → apple: weight …, score 136, scaled …". With many tokens only the
-// strongest links of each token are kept, and the view says so.
+// strongest links of each token are kept, and the view says so. Past MAX_DRAWN_TOKENS (a lens's
+// 2,048) the line holds a window of that many around the selected token, said in one line; a click
+// on a token moves it, so the drawing stays a few thousand elements whatever the input's length.
 import { at, row } from '../../../src/core/result/attention-data.js';
 import type { InputData } from '../../../src/core/result/attention-data.js';
 import { clip, fmt, fmtWeight, textWidth } from '../../kit/format.js';
@@ -13,6 +15,7 @@ import { wireTips, type Tip } from '../../kit/tooltip.js';
 import { plainToken, quotedToken, repeatedWords } from '../../kit/token-names.js';
 import { clampIndex, createSvg, emptyView, note, type ViewFn } from '../../kit/view.js';
 import { maxOf } from '../../../src/core/linalg/extent.js';
+import { outsideWeight, tokenWindow, windowNote } from './long-input.js';
 
 /** Above this many tokens only the TOP_K strongest links of each token are drawn. */
 export const ALL_LINKS_UP_TO = 24;
@@ -37,14 +40,15 @@ export function arcLanes(links: readonly Link[]): Map<Link, number> {
   return lanes;
 }
 
-export function strongestLinks(input: InputData, heads: readonly number[], topK: number | undefined, minWeight = MIN_WEIGHT): Link[] {
+/** Each query's links of at least minWeight (its topK strongest), among tokens first … first + count − 1 (default: all). */
+export function strongestLinks(input: InputData, heads: readonly number[], topK: number | undefined, minWeight = MIN_WEIGHT, first = 0, count = input.tokens.length): Link[] {
   const links: Link[] = [];
   const n = input.tokens.length;
   for (const h of heads) {
     const W = input.heads[h].weights;
-    for (let i = 0; i < n; i++) {
+    for (let i = first; i < first + count; i++) {
       let kept: Link[] = [];
-      for (let j = 0; j < n; j++) {
+      for (let j = first; j < first + count; j++) {
         const w = W.data[i * n + j];
         if (w >= minWeight) kept.push({ h, i, j, w });
       }
@@ -66,21 +70,34 @@ export const renderArcs: ViewFn = (container, data, options) => {
   const allHeads = input.heads.map((_, h) => h);
   const heads = options.head === 'all' ? allHeads.filter((h) => !hidden.has(h)) : [clampIndex(options.head, H)];
   const notes: string[] = [];
+  // A long input: the tokens around the selected one (first … first + m − 1), the others left out.
+  const { first, count: m } = tokenWindow(n, options.token);
+  if (m < n) notes.push(windowNote({ first, count: m, n }, 'click a token near either end to move them'));
+  const last = first + m - 1;
+  // What the window leaves out of the selected token's row (the first head shown): a sink before it, say.
+  const chosen = options.token >= 0 && options.token < n ? options.token : n - 1;
+  const away = heads.length > 0 ? outsideWeight(row(input.heads[heads[0]].weights, chosen), { first, count: m, n }) : undefined;
+  if (away && away.share >= MIN_WEIGHT) {
+    const [j, w] = away.strongest;
+    const named = (k: number) => `${clip(JSON.stringify(input.tokens[k]), 120, theme.fontSize)} (token ${k + 1}`;
+    notes.push(`${named(chosen)}) puts ${fmt(away.share, 3)} of its weight${heads.length > 1 ? ` in head "${input.heads[heads[0]].name}"` : ''} on tokens outside them, most on ${named(j)}, ${fmt(w, 3)})`);
+  }
   // Many tokens: keep each token's strongest links (fewer when several heads share the picture).
-  const topK = n > ALL_LINKS_UP_TO ? (heads.length > 2 ? 1 : heads.length > 1 ? 2 : TOP_K) : undefined;
-  if (topK) notes.push(`${n} tokens: showing the ${topK === 1 ? 'strongest link' : `${topK} strongest links`} of each token per head (weights ≥ ${MIN_WEIGHT}); hover or focus a token for its own`);
+  const topK = m > ALL_LINKS_UP_TO ? (heads.length > 2 ? 1 : heads.length > 1 ? 2 : TOP_K) : undefined;
+  if (topK) notes.push(`${m} tokens: showing the ${topK === 1 ? 'strongest link' : `${topK} strongest links`} of each token per head (weights ≥ ${MIN_WEIGHT})${m < n ? ' among them' : ''}; hover or focus a token for its own`);
   const thick = topK ? 3.5 : 7;
-  const links = strongestLinks(input, heads, topK);
+  const links = strongestLinks(input, heads, topK, MIN_WEIGHT, first, m);
   if (heads.length === 0) notes.push('every head is hidden: click or press Enter on a head in the legend to show it');
 
   const fs = theme.fontSize;
   const pad = 12;
-  const widest = Math.max(maxOf(input.tokens, (t) => textWidth(t, fs)), 8);
+  const shownTokens = input.tokens.slice(first, first + m);
+  const widest = Math.max(maxOf(shownTokens, (t) => textWidth(t, fs)), 8);
   const avail = Math.max(260, options.width) - 2 * pad;
   // The tokens share the panel's width (a line wider than the panel ran its last labels off the
   // edge); labels that do not fit across stand upright, and every k-th of them is kept when even
   // upright ones would touch (the selected token always, every token's name in its hover).
-  const stepIn = (room: number) => Math.max(Math.min(room / n, Math.max(150, widest + 14)), 4);
+  const stepIn = (room: number) => Math.max(Math.min(room / m, Math.max(150, widest + 14)), 4);
   // Two heads linking the same pair each get their own lane: drawn on one path, their translucent
   // strokes blended into a colour the legend does not have.
   const lanes = arcLanes(links);
@@ -92,7 +109,7 @@ export const renderArcs: ViewFn = (container, data, options) => {
   const ringsOut = (at: number) => {
     let out = 0;
     for (const l of links) {
-      if (l.i === l.j && (l.i === 0 || l.i === n - 1)) out = Math.max(out, ringR(l, at) + (0.6 + thick * l.w) / 2 - at / 2 - pad);
+      if (l.i === l.j && (l.i === first || l.i === last)) out = Math.max(out, ringR(l, at) + (0.6 + thick * l.w) / 2 - at / 2 - pad);
     }
     return Math.ceil(out);
   };
@@ -102,9 +119,9 @@ export const renderArcs: ViewFn = (container, data, options) => {
     step = stepIn(avail - 2 * edge);
   }
   const slanted = step < widest + 8;
-  const labelled = new Set(slanted ? thinnedLabels(n, step, fs * 1.5, [options.token]) : input.tokens.map((_, i) => i));
-  if (labelled.size < n) notes.push(`one token in ${labelEvery(step, fs * 1.5)} is named under the line, and the selected one; hover or focus a token for its name`);
-  const lineW = step * n;
+  const labelled = new Set(slanted ? thinnedLabels(m, step, fs * 1.5, [options.token - first]).map((k) => k + first) : shownTokens.map((_, k) => k + first));
+  if (labelled.size < m) notes.push(`one token in ${labelEvery(step, fs * 1.5)} is named under the line, and the selected one; hover or focus a token for its name`);
+  const lineW = step * m;
   const width = Math.max(options.width, lineW + 2 * pad + 2 * edge);
   const maxReach = Math.min(lineW / 2, 160);
   const arcH = (d: number) => Math.min(maxReach, Math.max(14, d * step * 0.5));
@@ -182,7 +199,7 @@ export const renderArcs: ViewFn = (container, data, options) => {
   const reading = lg.append('g').attr('class', 'reading').attr('font-size', fs - 1).attr('fill', theme.muted);
   readingItems.forEach((item, k) => reading.append('text').attr('x', readingPos[k][0]).attr('y', readingPos[k][1] + 12).text(item));
 
-  const xOf = (i: number) => pad + edge + step * i + step / 2;
+  const xOf = (i: number) => pad + edge + step * (i - first) + step / 2;
   const arcsG = svg.append('g').attr('class', 'arcs').attr('fill', 'none');
   const sorted = [...links].sort((a, b) => a.w - b.w);
   // Plain DOM calls into a fragment in the loops below: at 1,024 tokens they make thousands of
@@ -232,7 +249,8 @@ export const renderArcs: ViewFn = (container, data, options) => {
   const tokG = svg.append('g').attr('class', 'tokens');
   const selected = options.token >= 0 && options.token < n ? options.token : -1;
   const tokenEls = doc.createDocumentFragment();
-  input.tokens.forEach((t, i) => {
+  shownTokens.forEach((t, k) => {
+    const i = first + k;
     const x = xOf(i);
     const g = make('g', [['class', 'token hot'], ['data-token', i], ['cursor', 'pointer']]);
     tokenEls.appendChild(g);
@@ -312,7 +330,7 @@ export const renderArcs: ViewFn = (container, data, options) => {
   const cleanups = [wireTips(svgNode, options, '.hot', describe)];
   if (options.interactive) {
     const toks = Array.from(svgNode.querySelectorAll('g.token'), (el, i) => ({ el, row: 0, col: i }));
-    cleanups.push(rovingGrid(tokG.node()!, toks, Math.max(0, selected)));
+    cleanups.push(rovingGrid(tokG.node()!, toks, Math.max(0, selected - first)));
     const toggles = Array.from(svgNode.querySelectorAll('g.head-toggle'), (el, i) => ({ el, row: 0, col: i }));
     cleanups.push(rovingGrid(lg.node()!, toggles));
   }

@@ -1,7 +1,8 @@
 // Compare: the same word in several inputs, side by side, on one scale. For each input that
 // contains the word: the sentence with the word highlighted, how much the word attends to each
 // token (the selected head), and the word's vector before and after attention, feature by
-// feature. The mouse next to "cat" leans animal; next to "keyboard", tech.
+// feature. The mouse next to "cat" leans animal; next to "keyboard", tech. An input of more than
+// MAX_KEY_ROWS tokens (a lens's 2,048) has bars for the ones the word attends to most, said in one line.
 import { at, row, scaledAt } from '../../../src/core/result/attention-data.js';
 import { clip, fmtFixed, fmtNear, fmtWeight, largestAbs, textWidth, wrapLines } from '../../kit/format.js';
 import { scoreText } from './matrix-text.js';
@@ -13,6 +14,7 @@ import { clampIndex, createSvg, emptyView, note, singleHead, type G, type ViewFn
 import { maxOf } from '../../../src/core/linalg/extent.js';
 import { listSome } from '../../../src/core/json/quote.js';
 import { compareOverBudget } from '../../../src/core/result/view-budget.js';
+import { listedKeys, MAX_KEY_ROWS } from './long-input.js';
 
 export const renderCompare: ViewFn = (container, data, options) => {
   const theme = options.theme;
@@ -38,13 +40,22 @@ export const renderCompare: ViewFn = (container, data, options) => {
   if (data.inputs.length < 2) notes.push('only one input in this spec: add another input to compare contexts');
   const outs = plottableOutputs(data, { head: options.head === 'all' ? 'all' : h });
   if (outs.why) notes.push(outs.why);
+  // Each panel's bars: every token, or past MAX_KEY_ROWS the ones the word attends to most and the word itself.
+  const barsOf = new Map(found.map((f) => {
+    const head = f.inp.heads[h];
+    return [f, head ? listedKeys(f.inp.tokens.length, (j) => at(head.weights, f.t, j), (j) => scaledAt(head, f.t, j) !== null, [f.t]) : []] as const;
+  }));
+  const longest = maxOf(found, (f) => f.inp.tokens.length);
+  if (longest > MAX_KEY_ROWS) {
+    notes.push(`${longest.toLocaleString('en-US')} tokens, more than the ${MAX_KEY_ROWS} bars drawn at once: each panel shows the tokens "${word}" attends to most (and itself), in reading order; hover a bar for its weight`);
+  }
 
   const fs = theme.fontSize;
   const pad = 12, gap = 20;
   const minPanel = Math.min(280, Math.max(230, options.width - 2 * pad));
   const perRow = Math.max(1, Math.min(found.length, Math.floor((Math.max(options.width, minPanel) - 2 * pad + gap) / (minPanel + gap))));
   const panelW = Math.max(minPanel, (Math.max(options.width, minPanel) - 2 * pad - (perRow - 1) * gap) / perRow);
-  const maxTokens = maxOf(found, (f) => f.inp.tokens.length);
+  const maxTokens = maxOf(found, (f) => barsOf.get(f)!.length);
   const barRowH = fs + 8;
   const d = data.dModel;
   const featRowH = fs + 10;
@@ -82,10 +93,12 @@ export const renderCompare: ViewFn = (container, data, options) => {
     const head = f.inp.heads[h];
     if (!head) return;
     g.append('text').attr('x', 12).attr('y', 34).attr('fill', theme.muted).attr('font-size', fs - 1).text(`how much "${word}" attends to each word`);
-    const labelW = Math.min(110, maxOf(f.inp.tokens, (t) => textWidth(t, fs)) + 10);
+    const bars = barsOf.get(f)!;
+    const labelW = Math.min(110, maxOf(bars, (j) => textWidth(f.inp.tokens[j], fs)) + 10);
     const barX = 12 + labelW, barW = panelW - barX - 60;
-    f.inp.tokens.forEach((tok, j) => {
-      const y = 42 + j * barRowH;
+    bars.forEach((j, r) => {
+      const tok = f.inp.tokens[j];
+      const y = 42 + r * barRowH;
       const w = at(head.weights, f.t, j);
       const masked = scaledAt(head, f.t, j) === null;
       const isWord = j === f.t;
@@ -97,11 +110,11 @@ export const renderCompare: ViewFn = (container, data, options) => {
           lines: [`${word} → ${tok} in "${f.inp.name}": weight ${fmtWeight(w, 4)}`, masked ? 'masked' : `score ${scoreText(head, f.t, j)}, scaled ${scoreText(head, f.t, j, true)}`],
           reveal: { kind: 'token', input: f.a, token: j },
         }));
-      focusables.push({ el: bar.node()!, row: k * 1000 + j, col: 0 });
+      focusables.push({ el: bar.node()!, row: k * 1000 + r, col: 0 });
       g.append('text').attr('x', barX + Math.max(1, w * barW) + 4).attr('y', y + fs - 1).attr('fill', theme.muted).attr('font-size', fs - 1).text(fmtWeight(w, 2));
     });
     // Before and after, feature by feature: a hollow bar for the input, a filled one for the output.
-    const keyY = 42 + f.inp.tokens.length * barRowH + 18;
+    const keyY = 42 + bars.length * barRowH + 18;
     const key = g.append('text').attr('class', 'feature-key').attr('x', 12).attr('y', keyY).attr('fill', theme.muted).attr('font-size', fs - 1);
     keyLines.forEach((line, k) => key.append('tspan').attr('x', 12).attr('dy', k === 0 ? 0 : keyLineH).text(line));
     if (keyLines.join(' ') !== keyText) key.append('title').text(keyText);

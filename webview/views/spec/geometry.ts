@@ -4,6 +4,8 @@
 // a dot product rewards length as well as direction. The key drawn is the strongest at first; the
 // learner picks another by clicking its row, with the ‹ › buttons, or with Enter on its row (the
 // seed's watch · watch = 64 beside watch · apple = 136). The arrows' click shows a token in the spec.
+// Past MAX_KEY_ROWS keys (a lens's 2,048) the table lists the strongest and the key drawn, said in
+// one line; ‹ › still step through every key.
 import { at, row, scaledAt } from '../../../src/core/result/attention-data.js';
 import { degreesText, pairGeometry } from '../../../src/core/linalg/geometry.js';
 import { maxOf } from '../../../src/core/linalg/extent.js';
@@ -12,6 +14,7 @@ import { TipTable } from '../../kit/tips.js';
 import { wireTips } from '../../kit/tooltip.js';
 import { rovingGrid } from '../../kit/keyboard.js';
 import { clampIndex, createSvg, drawHeading, emptyView, fitText, layoutHeading, note, singleHead, type ViewFn } from '../../kit/view.js';
+import { listedKeys, listedNote, MAX_KEY_ROWS } from './long-input.js';
 
 /** The key the query attends to most (ties: the first); -1 when every key is masked. */
 export function strongestKey(weights: ArrayLike<number>, visible: (k: number) => boolean): number {
@@ -80,11 +83,22 @@ export const renderGeometry: ViewFn = (container, data, options) => {
   const cols = ['|k|', 'cos θ', 'θ', 'q · k', 'weight'];
   const colW = cols.map((c, ci) => Math.max(textWidth(c, fs) * 1.1, maxOf(cells, (r) => monoWidth(r[ci], fs))) + 14);
 
+  const fixedNotes = notes.length;
+  const weightOf = (k: number) => at(head.weights, i, k);
   const paint = (focusRow?: { row: number; col: number }) => {
     for (const c of Array.from(svgNode.children)) if (!c.classList.contains('bg')) c.remove();
     tips = new TipTable();
     gridCleanup();
     const j = key;
+    // The table's keys: all of them, or past MAX_KEY_ROWS the strongest and the one drawn (said).
+    const listed = listedKeys(n, weightOf, visible, [j]);
+    notes.length = fixedNotes;
+    if (n > MAX_KEY_ROWS) {
+      const kept = new Set(listed);
+      let rest = 0, open = 0;
+      for (let k = 0; k < n; k++) if (visible(k)) { open++; if (!kept.has(k)) rest += weightOf(k); }
+      notes.push(`${listedNote(n, listed.length, open, rest, `"${tq}"`)}; ‹ key › steps through all of them`);
+    }
     const tk = input.tokens[j];
     const g = geo[j];
     const titleText = `q · k = |q| |k| cos θ: "${tq}" and "${tk}" in head "${head.name}"`;
@@ -99,12 +113,12 @@ export const renderGeometry: ViewFn = (container, data, options) => {
     // A table beside the plane long enough to reach the formula's line keeps the formula to the
     // plane's side (long-64's ran under "17. warm" at 1,200 px); a short table leaves it the width.
     const formulaY = titleH + 20 + plane + 24;
-    const besideTableReaches = side === 'beside' && titleH + 20 + n * rowH + 8 >= formulaY - fs;
+    const besideTableReaches = side === 'beside' && titleH + 20 + listed.length * rowH + 8 >= formulaY - fs;
     const formula = formulaLines(lhs, rhs, besideTableReaches ? plane + 22 : width - 2 * pad, fs);
     const formulaH = formula.length * (fs + 6);
     const tableX = side === 'beside' ? pad + plane + 30 : pad;
     const tableTop = side === 'beside' ? titleH + 20 : titleH + plane + 50 + formulaH;
-    const height = Math.max(titleH + plane + 50 + formulaH, tableTop + (n + 2) * rowH + 20);
+    const height = Math.max(titleH + plane + 50 + formulaH, tableTop + (listed.length + 2) * rowH + 20);
     svg.attr('height', Math.ceil(height)).attr('viewBox', `0 0 ${Math.ceil(width)} ${Math.ceil(height)}`);
     const focusables: { el: Element; row: number; col: number }[] = [];
 
@@ -189,8 +203,9 @@ export const renderGeometry: ViewFn = (container, data, options) => {
     const tg = svg.append('g').attr('class', 'keys').attr('transform', `translate(${tableX},${tableTop})`);
     const colX = colW.map((_, c) => labelW + colW.slice(0, c).reduce((s, w) => s + w, 0));
     cols.forEach((c, k) => tg.append('text').attr('x', colX[k]).attr('y', 0).attr('fill', theme.muted).attr('font-weight', 600).text(c));
-    input.tokens.forEach((t, k) => {
-      const y = (k + 1) * rowH + 4;
+    listed.forEach((k, r) => {
+      const t = input.tokens[k];
+      const y = (r + 1) * rowH + 4;
       const masked = !visible(k);
       const gk = geo[k];
       const drawn = k === j;
@@ -204,17 +219,17 @@ export const renderGeometry: ViewFn = (container, data, options) => {
           lines: [`${t} (token ${k + 1}): k_${t} = [${entries(row(head.k, k)).join(', ')}], |k| = ${fmt(gk.kNorm, 2)}`,
             masked ? `the mask hides it from "${tq}"` : `weight from "${tq}": ${fmt(at(head.weights, i, k), 3)}${k === strongest ? ', the largest' : ''}`,
             pickLine, 'to show a token in the spec: its arrow in the plane, click or press Enter on it'],
-          click: () => pick(k, { row: k + 2, col: 0 }),
+          click: () => pick(k, { row: r + 2, col: 0 }),
         }));
       if (drawn) keyEl.attr('aria-current', 'true');
-      focusables.push({ el: keyEl.node()!, row: k + 2, col: 0 });
+      focusables.push({ el: keyEl.node()!, row: r + 2, col: 0 });
       cells[k].forEach((v, c) => {
         const el = tg.append('text').attr('class', 'num hot').attr('x', colX[c]).attr('y', y).attr('font-family', theme.mono).attr('cursor', masked ? 'default' : 'pointer').text(v)
           .attr('data-tip', tips.add({
             lines: masked ? [`the mask hides "${t}" from "${tq}"`] : [`q_${tq} · k_${t} = |q||k| cos θ = ${fmt(gk.qNorm, 2)} · ${fmt(gk.kNorm, 2)} · ${fmtDecimals(gk.cos, 3)} = ${dotText(gk, head.dk)}`, `θ = ${degreesText(gk.degrees)}; ${pickLine}`],
-            click: () => pick(k, { row: k + 2, col: c + 1 }),
+            click: () => pick(k, { row: r + 2, col: c + 1 }),
           }));
-        focusables.push({ el: el.node()!, row: k + 2, col: c + 1 });
+        focusables.push({ el: el.node()!, row: r + 2, col: c + 1 });
       });
     });
     // The plane's arrows, the shadow and the formula are a row; each key is a row under it.

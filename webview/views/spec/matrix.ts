@@ -147,6 +147,8 @@ export const renderMatrix: ViewFn = (container, data, options): ViewHandle => {
     ({ perRow, cell } = best);
     notes.push(`${heads.length} heads as small multiples: each head coloured from its own lowest to its own highest value`);
   }
+  // Past what the panel's width holds at its smallest cell (a lens's 2,048 tokens: one pixel a cell), the picture scrolls: said.
+  if (useCanvas && m * cell > avail) notes.push(`${n.toLocaleString('en-US')} tokens: each cell is ${cell} px, so a head is ${(m * cell).toLocaleString('en-US')} px a side, wider than the panel: scroll sideways; hover a cell or use the arrows for its numbers`);
   const block = layoutBlock(labels, n, cell, stride, Math.min(fs, Math.max(8, cell - 2)));
   const rowsOfHeads = Math.ceil(heads.length / perRow);
   const legendH = 52;

@@ -3,13 +3,17 @@
 // head's colour. Hover a token (or focus it with Tab and the arrows) and only its lines stay: a
 // query's row of weights, or a key's column; the tokens on the other side light up by their weight.
 // A repeated word keeps its position beside it ("watch (2)", "watch (5)"), so the two stay apart.
+// Past MAX_DRAWN_TOKENS (a lens's 2,048) both sides hold a window of that many around the selected
+// token, said in one line; a token's hover still names its strongest over the whole input, and a
+// click on one moves the window.
 import { at, type HeadData } from '../../../src/core/result/attention-data.js';
 import { maxOf } from '../../../src/core/linalg/extent.js';
 import { clip, fmtWeight, textWidth } from '../../kit/format.js';
 import { TipTable } from '../../kit/tips.js';
 import { wireTips } from '../../kit/tooltip.js';
 import { rovingGrid } from '../../kit/keyboard.js';
-import { clampIndex, createSvg, drawHeading, emptyView, layoutHeading, type ViewFn } from '../../kit/view.js';
+import { clampIndex, createSvg, drawHeading, emptyView, layoutHeading, note, type ViewFn } from '../../kit/view.js';
+import { listedKeys, tokenWindow, windowNote } from './long-input.js';
 
 /** Past this many lines (pairs × heads) only the hovered token's lines are drawn, never all at once. */
 const MAX_RESTING_LINES = 20_000;
@@ -33,22 +37,33 @@ export const renderTokens: ViewFn = (container, data, options) => {
     ? input.heads.map((_, h) => h).filter((h) => !hidden.has(h))
     : [clampIndex(options.head, input.heads.length)];
   const labels = tokenLabels(input.tokens);
+  // The tokens drawn: first … first + m − 1 (all of them up to MAX_DRAWN_TOKENS).
+  const { first, count: m } = tokenWindow(n, options.token);
+  const drawn = Array.from({ length: m }, (_, k) => first + k);
   const width = Math.max(options.width, 320);
-  const labelW = Math.min(160, Math.max(40, maxOf(labels, (l) => textWidth(l, fs)) + 10), (width - 2 * pad - 80) / 2);
+  const labelW = Math.min(160, Math.max(40, maxOf(drawn, (k) => textWidth(labels[k], fs)) + 10), (width - 2 * pad - 80) / 2);
   const gap = Math.min(360, width - 2 * pad - 2 * labelW);
   const left = pad + (width - 2 * pad - 2 * labelW - gap) / 2 + labelW;
   const right = left + gap;
-  const rowH = Math.max(fs + 6, Math.min(28, 600 / n));
+  const rowH = Math.max(fs + 6, Math.min(28, 600 / m));
   const tokenFs = Math.min(fs, rowH - 3);
   const headName = (h: number) => input.heads[h].name;
   const titleText = `Who attends to whom in "${input.name}": hover or focus a token (left: queries, right: keys); a line's opacity is its weight`
     + (shownHeads.length === 1 ? `, head "${headName(shownHeads[0])}"` : `, ${shownHeads.length} heads`);
   const title = layoutHeading(titleText, width - 2 * pad, fs, true, 4);
   const legendH = shownHeads.length > 1 ? 20 : 0;
-  const top = 30 + title.extra + legendH + 8;
-  const height = top + n * rowH + 16;
+  const resting = m * m * shownHeads.length <= MAX_RESTING_LINES;
+  // Written on the picture under the legend, a line each (cut to the width, whole in its hover).
+  const notes = [
+    ...(m < n ? [windowNote({ first, count: m, n }, 'a token\'s hover names its strongest over all of them; click a token to move the window')] : []),
+    ...(resting ? [] : [`${m} tokens: the lines are drawn for one token at a time: the selected one, or the one hovered or focused`]),
+  ];
+  const notesY = 30 + title.extra + legendH + 8;
+  const top = notesY + notes.length * 16;
+  const height = top + m * rowH + 16;
   const svg = createSvg(container, theme, width, height, `Attention between the tokens of "${input.name}"`, 'tokens');
   drawHeading(svg, 'title', pad, 16, title, titleText);
+  notes.forEach((t, k) => note(svg, theme, pad, notesY + 4 + k * 16, t));
   const colour = (h: number) => theme.heads[h % theme.heads.length];
   if (legendH) {
     let x = pad;
@@ -61,20 +76,19 @@ export const renderTokens: ViewFn = (container, data, options) => {
       if (x > width - pad - 60) break;
     }
   }
-  const y = (i: number) => top + i * rowH + rowH / 2;
+  const y = (i: number) => top + (i - first) * rowH + rowH / 2;
   const visible = (head: HeadData, i: number, j: number) => !(head.masked[i * n + j]);
 
   // The lines: one per head and pair, kept by query and by key for the hover.
   const lines = svg.append('g').attr('class', 'lines');
-  const resting = n * n * shownHeads.length <= MAX_RESTING_LINES;
   const drawLines = (only?: { side: 'query' | 'key'; index: number }) => {
     lines.selectAll('*').remove();
     for (const h of shownHeads) {
       const head = input.heads[h];
       const pairs: [number, number][] = [];
-      if (only?.side === 'query') for (let j = 0; j < n; j++) pairs.push([only.index, j]);
-      else if (only?.side === 'key') for (let i = 0; i < n; i++) pairs.push([i, only.index]);
-      else if (resting) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) pairs.push([i, j]);
+      if (only?.side === 'query') for (const j of drawn) pairs.push([only.index, j]);
+      else if (only?.side === 'key') for (const i of drawn) pairs.push([i, only.index]);
+      else if (resting) for (const i of drawn) for (const j of drawn) pairs.push([i, j]);
       for (const [i, j] of pairs) {
         const w = at(head.weights, i, j);
         if (!visible(head, i, j) || !(w > 0.005)) continue;
@@ -94,7 +108,7 @@ export const renderTokens: ViewFn = (container, data, options) => {
     shades.selectAll('*').remove();
     drawLines({ side, index });
     const other = side === 'query' ? 'key' : 'query';
-    for (let k = 0; k < n; k++) {
+    for (const k of drawn) {
       // The strongest head's weight (the one line a reader follows), as the token's shade.
       const w = maxOf(shownHeads, (h) => {
         const head = input.heads[h];
@@ -106,33 +120,41 @@ export const renderTokens: ViewFn = (container, data, options) => {
         .attr('fill', theme.accent).attr('fill-opacity', Math.min(1, w) * 0.45).attr('pointer-events', 'none');
     }
   };
-  const rest = () => { shades.selectAll('*').remove(); drawLines(); };
+  // Too many lines to draw at rest: the selected token's stand in for them (never an empty picture).
+  const selected = options.token >= first && options.token < first + m ? options.token : first + m - 1;
+  const rest = () => {
+    if (!resting) { light('query', selected); return; }
+    shades.selectAll('*').remove();
+    drawLines();
+  };
+  if (!resting) rest();
   const tipLines = (side: 'query' | 'key', k: number) => {
     const out = [side === 'query' ? `"${labels[k]}" as a query: its weights on every key` : `"${labels[k]}" as a key: the weight every query gives it`];
     for (const h of shownHeads) {
       const head = input.heads[h];
-      const ranked = Array.from({ length: n }, (_, o) => o)
-        .filter((o) => (side === 'query' ? visible(head, k, o) : visible(head, o, k)))
-        .map((o) => ({ o, w: side === 'query' ? at(head.weights, k, o) : at(head.weights, o, k) }))
-        .sort((a, b) => b.w - a.w).slice(0, 4);
+      // The four strongest over the whole input (a window's hover names what lies outside it too), never a sort of all n.
+      const weight = (o: number) => (side === 'query' ? at(head.weights, k, o) : at(head.weights, o, k));
+      const open = (o: number) => (side === 'query' ? visible(head, k, o) : visible(head, o, k));
+      const ranked = listedKeys(n, weight, open, [], 4).filter(open)
+        .map((o) => ({ o, w: weight(o) }))
+        .sort((a, b) => b.w - a.w || a.o - b.o);
       out.push(`head "${headName(h)}": ${ranked.map((r) => `${labels[r.o]} ${fmtWeight(r.w)}`).join(', ') || 'every key masked'}`);
       if (out.length > 9) break;
     }
     return out;
   };
   const tokenGroup = svg.append('g').attr('class', 'tokens');
-  input.tokens.forEach((_, k) => {
+  drawn.forEach((k) => {
     for (const side of ['query', 'key'] as const) {
       const el = tokenGroup.append('text').attr('class', `token ${side} hot`).attr('data-token', k).attr('data-side', side)
         .attr('x', side === 'query' ? left : right).attr('y', y(k) + tokenFs * 0.35).attr('text-anchor', side === 'query' ? 'end' : 'start')
         .attr('font-size', tokenFs).attr('cursor', 'default').text(clip(labels[k], labelW - 8, tokenFs))
-        .attr('data-tip', tips.add({ lines: tipLines(side, k), enter: () => light(side, k), leave: rest }));
-      focusables.push({ el: el.node()!, row: k, col: side === 'query' ? 0 : 1 });
+        .attr('data-tip', tips.add({ lines: tipLines(side, k), enter: () => light(side, k), leave: rest, ...(m < n ? { click: () => options.onPick?.({ token: k }) } : {}) }));
+      focusables.push({ el: el.node()!, row: k - first, col: side === 'query' ? 0 : 1 });
     }
   });
   const svgNode = svg.node()!;
   const cleanups = [wireTips(svgNode, options, '.hot', (el) => tips.get(el))];
   if (options.interactive) cleanups.push(rovingGrid(svgNode, focusables));
-  const notes = resting ? [] : [`${n} tokens: the lines are drawn for the token hovered or focused`];
   return { svg: svgNode, notes, destroy: () => { cleanups.forEach((f) => f()); svg.remove(); } };
 };

@@ -43,3 +43,8 @@ test('every token list gives distinct words, and the lens\'s spec reads back wit
     assert.deepEqual(a.spec?.inputs[0].tokens.map((t) => t.text), words);
   }), { seed: 20261130, numRuns: 300 });
 });
+
+test('a window of a longer run numbers its repeated words by their place in the run', () => {
+  assert.deepEqual(lensWords(['a', 'b', 'a'], 6000), ['a#6001', 'b', 'a#6003']);
+  assert.deepEqual(lensWords(['a', 'a']), ['a#1', 'a#2'], 'the whole run counts from 1');
+});

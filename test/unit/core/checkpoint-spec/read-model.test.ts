@@ -31,7 +31,7 @@ test('problems of a model spec are placed on the value at fault, in FILE:LINE:CO
   const lines = problems.map((p) => formatProblem('m.attn.json', text, p));
   assert.ok(lines.some((l) => l.startsWith('m.attn.json:2:12: model: expected a model')), lines.join('\n'));
   assert.ok(lines.some((l) => l.startsWith('m.attn.json:3:11: text: the text is empty')), lines.join('\n'));
-  assert.ok(lines.some((l) => l.startsWith('m.attn.json:4:16: maxTokens: expected a whole number from 1 to 4096, got 0')), lines.join('\n'));
+  assert.ok(lines.some((l) => l.startsWith('m.attn.json:4:16: maxTokens: expected a whole number from 1 to 8192, got 0')), lines.join('\n'));
   assert.ok(lines.some((l) => l.startsWith('m.attn.json:5:3: warning: embeddings: unknown property "embeddings"')), lines.join('\n'));
 });
 
@@ -43,6 +43,9 @@ test('a model spec without "text" says so; a non-integer maxTokens is refused', 
   const half = readSpec('{ "model": "gpt2", "text": "a", "maxTokens": 2.5 }');
   assert.equal(half.model, undefined);
   assert.match(half.problems[0].message, /whole number/);
+  // 8,192 tokens through a whole model are a spec's to ask (the run's budget says what its model holds); one more is not.
+  assert.equal(readSpec('{ "model": "gpt2", "text": "a", "maxTokens": 8192 }').model?.maxTokens, 8192);
+  assert.match(readSpec('{ "model": "gpt2", "text": "a", "maxTokens": 8193 }').problems[0].message, /from 1 to 8192, got 8193/);
 });
 
 test('a model spec broken mid-typing is told its error, not to give "model" and "text" it has', () => {

@@ -36,6 +36,9 @@ test('the analyses message: counts within the run, generated fewer than its toke
   assert.match(runAnalysesProblem({ ...ok, target: 5 }) ?? '', /target/);
   assert.match(runAnalysesProblem({ ...ok, patching: [] }) ?? '', /patching/);
   assert.match(runAnalysesProblem({ ...ok, positions: 0 }) ?? '', /positions/);
+  // A run of 8,192 tokens (the most a model spec keeps) and 256 generated after it; not one more.
+  assert.equal(runAnalysesProblem({ ...ok, positions: 8192 + 256, shown: 8192 + 256 }), undefined);
+  assert.match(runAnalysesProblem({ ...ok, positions: 8192 + 257, shown: 8192 + 257 }) ?? '', /positions/);
   // The logit lens message: the lens, or an error alone.
   assert.equal(hostMessageProblem({ type: 'logitLens', lens: lensOf(1, ['a']) }, undefined), undefined);
   assert.equal(hostMessageProblem({ type: 'logitLens', error: 'no' }, undefined), undefined);

@@ -19,3 +19,13 @@ test('layers numbered 0 and 5 in the file: the header carries [0, 5] and the not
   const plain = shapeOf(attentionFromTensors('m.safetensors', [layer('layers.1.attn'), layer('layers.0.attn')], undefined, () => {}));
   assert.equal(plain.layerNumbers, undefined);
 });
+
+test('a head past 4,096² weights is never read whole: one sentence before anything is allocated', async () => {
+  const { headFloat32, readHead, MAX_WHOLE_HEAD_CELLS } = await import('../../../../src/core/model-attention/scan.js');
+  const n = 32768;
+  const huge = { file: 'long.safetensors', dtype: 'F16' as const, layers: 1, heads: 1, n, head: () => { throw new Error('read'); }, rowBytes: () => { throw new Error('read'); }, close: () => {} };
+  assert.equal(MAX_WHOLE_HEAD_CELLS, 4096 ** 2);
+  for (const read of [() => headFloat32(huge, 0, 0), () => readHead(huge, 0, 0)]) {
+    assert.throws(read, /long\.safetensors: a head of 32,768 tokens is not read whole \(1,073,741,824 weights, over the 16,777,216/);
+  }
+});

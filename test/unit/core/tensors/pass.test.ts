@@ -81,7 +81,10 @@ function byDefinition(layer: number, head: number, a: Float64Array, n: number, t
     for (let j = i - 1; j >= 0; j--) if (tokens[j] === tokens[i]) earlier.push(j);
     if (earlier.length) {
       withCopies++;
-      for (const j of earlier) { dup += a[i * n + j]; ind += a[i * n + j + 1]; }
+      // Each row's own sums first, as entropy and distance are: a row is one term of each mean.
+      let rowDup = 0, rowInd = 0;
+      for (const j of earlier) { rowDup += a[i * n + j]; rowInd += a[i * n + j + 1]; }
+      dup += rowDup; ind += rowInd;
     }
   }
   return {
@@ -259,4 +262,29 @@ test('a head fed row by row to a HeadPass makes what the pass over the source ma
   assert.equal(fed.offRows, whole.offRows);
   const short = new HeadPass(shape, 0, 0, emptyPass(1, 8), 0, copies);
   assert.throws(() => short.finish(), /0 of 40 rows/);
+});
+
+test('a row fed with the keys it may weigh gives the bits of the whole row', async () => {
+  const { HeadPass, emptyPass, passShape } = await import('../../../../src/core/tensors/pass.js');
+  const rand = seeded(5);
+  const n = 37;
+  const tokens = Array.from({ length: n }, (_, i) => ['x', 'y'][i % 2]);
+  const shape = passShape({ file: 'rows', dtype: 'F32', n, tokens }, { thumb: 8, picture: 16 });
+  const copies = earlierCopies(tokens, n);
+  const whole = emptyPass(1, 8, 16), bounded = emptyPass(1, 8, 16);
+  const a = new HeadPass(shape, 0, 0, whole, 0, copies), b = new HeadPass(shape, 0, 0, bounded, 0, copies);
+  for (let i = 0; i < n; i++) {
+    // A sliding window of 9 keys ending at the query, the rest +0.
+    const lo = Math.max(0, i - 8), hi = i + 1;
+    const row = new Float64Array(n), terms = new Float64Array(n);
+    let sum = 0;
+    for (let j = lo; j < hi; j++) sum += row[j] = Math.fround(between(rand, 0.01, 1));
+    for (let j = lo; j < hi; j++) { row[j] /= sum; terms[j] = entropyTerm(row[j]); }
+    a.addRow(i, row, terms);
+    b.addRow(i, row, terms, lo, hi);
+  }
+  a.finish(); b.finish();
+  assert.deepEqual(bounded.stats, whole.stats);
+  assert.deepEqual(bounded.thumbnails, whole.thumbnails);
+  assert.deepEqual(bounded.pictures, whole.pictures);
 });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
-import { freshLensPath, LENS_SAVE_FILTERS, lensSpecPath, lensStem, lensTargetProblem, lensTensorPath, writeLensFiles } from '../../../../src/host/checkpoint-run/lens-files.js';
+import { freshLensPath, LENS_SAVE_FILTERS, lensSpecPath, lensSpecText, lensStem, lensTargetProblem, lensTensorPath, writeLensFiles } from '../../../../src/host/checkpoint-run/lens-files.js';
 import { analyze } from '../../../../src/core/index.js';
 import { folderFiles } from '../../../../src/core/files/spec-files.js';
 import { writeSafetensors } from '../../../../src/core/tensors/safetensors-write.js';
@@ -145,4 +145,52 @@ test('a spec name hard-linked to the model\'s config.json is never written into'
   linkSync(join(model, 'config.json'), join(dir, 'head.attn.json'));
   assert.throws(() => writeLensFiles(join(dir, 'head.attn.json'), lens, { model: 'tiny', modelFolder: model, query: 0 }), /never replaced/);
   assert.equal(readFileSync(join(model, 'config.json'), 'utf8'), '{"model_type":"gpt2"}');
+});
+
+test('a head of a run longer than a spec holds is written as the window ending at the query, said in its title and description', () => {
+  const n = 2100;
+  const lens = fakeHeadLens({ n, dModel: 5, headDim: 2, rotary: false, biases: true, tokens: Array.from({ length: n }, (_, i) => (i % 2 ? ' the' : ` w${i}`)) });
+  const dir = mkdtempSync(join(root, 'long-'));
+  const spec = join(dir, 'long.attn.json');
+  writeLensFiles(spec, lens, { model: 'tiny', modelFolder, query: n - 1 });
+  const text = readFileSync(spec, 'utf8');
+  const json = JSON.parse(text) as { title: string; description: string; inputs: { tokens: string[] }[]; open: { token: string } };
+  assert.equal(json.title, 'tiny, layer 2 head 3, tokens 53–2,100 of 2,100');
+  assert.match(json.description, /^The run has 2,100 tokens and a spec holds at most 2,048 tokens, so this lens holds tokens 53–2,100 of 2,100, the 2,048 ending at the query \(token 2,100\): [^.]*\(the run's query put 0\.\d{3} of its weight there\)\. tiny, layer 2 head 3: /);
+  assert.equal(json.inputs[0].tokens.length, 2048);
+  assert.deepEqual(json.inputs[0].tokens.slice(0, 2), [' w52', ' the#54'], 'a repeated word is numbered by its place in the run');
+  assert.equal(json.open.token, ' the#2100');
+  const a = analyze(text, { files: folderFiles(dir) });
+  assert.deepEqual(a.problems.filter((p) => p.severity === 'error'), []);
+  const w = a.result!.inputs[0].heads[0].weights.data;
+  // Each query's weights: the run's over the window's keys, renormalised (the softmax of its scores over them).
+  for (const i of [0, 1, 700, 2047]) {
+    const row = (52 + i) * n + 52;
+    let sum = 0;
+    for (let j = 0; j < 2048; j++) sum += lens.weights[row + j];
+    for (let j = 0; j < 2048; j++) assert.ok(Math.abs(w[i * 2048 + j] - lens.weights[row + j] / sum) < 1e-5, `${i}, ${j}`);
+  }
+});
+
+test('a sliding window\'s band is written a row a line, and a long run\'s band is cut to what a spec reads quickly', () => {
+  const n = 1300;
+  const lens = { ...fakeHeadLens({ n, dModel: 4, headDim: 2, rotary: true, biases: false }), window: 100 };
+  const dir = mkdtempSync(join(root, 'band-'));
+  const spec = join(dir, 'band.attn.json');
+  writeLensFiles(spec, lens, { model: 'tiny', modelFolder, query: 600 });
+  const text = readFileSync(spec, 'utf8');
+  const json = JSON.parse(text) as { title: string; description: string; inputs: { mask: number[][] }[] };
+  assert.equal(json.title, 'tiny, layer 2 head 3, tokens 1–1,024 of 1,300', 'the first 1,024 tokens hold query 601');
+  assert.match(json.description, /band of 100 tokens\) is kept within 1,048,576 numbers/);
+  assert.equal(json.inputs[0].mask.length, 1024);
+  const rowLines = text.split('\n').filter((l) => /^\s*\[[01](,[01])*\],?$/.test(l));
+  assert.equal(rowLines.length, 1024, 'one line a row of the band');
+  assert.ok(text.length < 2.2e6, `${text.length} characters`);
+});
+
+test('the spec text keeps a token that looks like the writer\'s row mark as it is', () => {
+  const spec = { words: ['\u0000row-0', '"\\u0000', 'x'], mask: [[1, 0], [0, 1]], empty: [] };
+  const text = lensSpecText(spec);
+  assert.deepEqual(JSON.parse(text), spec);
+  assert.match(text, /\n {4}\[1,0\],\n {4}\[0,1\]\n/);
 });

@@ -6,7 +6,7 @@
 import '../../../support/vscode/register.js';
 import { test, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as vscode from 'vscode';
 import { saveLens, type LensMessage, type LensSaving } from '../../../../src/host/checkpoint-run/lens-save.js';
@@ -84,4 +84,26 @@ test('a cancelled dialog writes nothing; a target in the model\'s folder or a he
   await saveLens(failing.saving, failing.run, head(true));
   assert.deepEqual(errors(), ['Attention Lens: the lens on layer 2 head 3: the model run stopped (exit code 1)']);
   assert.deepEqual(readdirSync(failing.dir).sort(), ['models']);
+});
+
+test('a head of a run longer than a spec holds opens as the window ending at the query, its title saying which', async () => {
+  const { dir, shown, saving, run } = setup((proposed) => proposed);
+  saving.lens = (layer, head) => Promise.resolve({ ...fakeHeadLens({ n: 2100, dModel: 4, headDim: 2, rotary: true, biases: false }), layer, head });
+  await saveLens(saving, run, { type: 'lens', layer: 1, head: 2, token: 2099, save: false });
+  assert.deepEqual(errors(), []);
+  assert.equal(shown.length, 1);
+  assert.ok(shown[0].startsWith(join(dir, 'storage', 'lens')));
+  const spec = JSON.parse(readFileSync(shown[0], 'utf8')) as { title: string; inputs: { tokens: string[] }[] };
+  assert.equal(spec.title, 'models/tiny, layer 2 head 3, tokens 53–2,100 of 2,100');
+  assert.equal(spec.inputs[0].tokens.length, 2048);
+});
+
+test('a run too long for the worker to cut a head out of in memory says so and what to do, not the allocator\'s words', async () => {
+  for (const message of ['Array buffer allocation failed', 'Invalid typed array length: 2147483648']) {
+    standIn.reset();
+    const failing = setup((proposed) => proposed, new RangeError(message));
+    await saveLens(failing.saving, failing.run, head(false));
+    assert.deepEqual(errors(), ['Attention Lens: the lens on layer 2 head 3: the run is too long to cut this head out of it in memory (its layer is recorded whole); run a shorter text and open the head again']);
+    assert.deepEqual(failing.shown, []);
+  }
 });

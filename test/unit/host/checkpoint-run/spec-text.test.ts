@@ -32,6 +32,9 @@ test('a model spec, running or not, reads here as the analysis reads it', () => 
   }
   assert.equal(readModelSpecText(modelSpecs[0])?.model?.text, 'The cat sat on the mat. The cat');
   assert.equal(readModelSpecText(modelSpecs[1])?.model?.maxTokens, 8);
+  // A long run through a whole model: 8,192 tokens are the session's to run (the run's budget says what the model holds).
+  assert.equal(readModelSpecText('{ "model": "m", "text": "a", "maxTokens": 8192 }')?.model?.maxTokens, 8192);
+  assert.deepEqual(readModelSpecText('{ "model": "m", "text": "a", "maxTokens": 8193 }')?.problems.map((p) => p.path), ['maxTokens']);
   const asked = readModelSpecText(modelSpecs[9])?.model;
   assert.deepEqual([asked?.target, asked?.contrast, asked?.patchFrom, asked?.generate], [' b', '7', undefined, 3]);
   assert.deepEqual(readModelSpecText(modelSpecs[10])?.problems.map((p) => p.path), ['target', 'generate']);

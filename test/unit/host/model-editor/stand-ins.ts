@@ -68,13 +68,20 @@ export interface Asked { op: string; from?: number; to?: number; options?: ScanO
 export class CountingReader implements ModelReading {
   readonly asked: Asked[] = [];
   disposed = false;
-  constructor(private readonly inner: ModelReading) {}
+  constructor(private readonly inner: ModelReading) {
+    const { band, tile } = inner;
+    if (band) this.band = (layer, head, first, rows, options) => { this.asked.push({ op: 'band', from: first, to: first + rows, options }); return band.call(inner, layer, head, first, rows, options); };
+    if (tile) this.tile = (layer, head, level, i0, j0, rows, cols, options, sinks) => { this.asked.push({ op: 'tile', options }); return tile.call(inner, layer, head, level, i0, j0, rows, cols, options, sinks); };
+  }
   open(path: string, open?: OpenOptions): Promise<ModelShape> { this.asked.push({ op: 'open' }); return this.inner.open(path, open); }
   pass(from: number, to: number, options: ScanOptions): Promise<PassResult> { this.asked.push({ op: 'pass', from, to, options }); return this.inner.pass(from, to, options); }
   head(layer: number, head: number, options: ScanOptions): Promise<Float32Array> { this.asked.push({ op: 'head', options }); return this.inner.head(layer, head, options); }
   picture(layer: number, head: number, options: ScanOptions) { this.asked.push({ op: 'picture', options }); return this.inner.picture(layer, head, options); }
   window(layer: number, head: number, i0: number, rows: number, j0: number, cols: number, options: ScanOptions) { this.asked.push({ op: 'window', options }); return this.inner.window(layer, head, i0, rows, j0, cols, options); }
   rollout(options: ScanOptions): Promise<Float32Array | null> { this.asked.push({ op: 'rollout', options }); return this.inner.rollout(options); }
+  /** Present when the reader wrapped has it (a scan gives bands of a big head only to readers that read them). */
+  readonly band?: ModelReading['band'];
+  readonly tile?: ModelReading['tile'];
   dispose(): void { this.disposed = true; this.inner.dispose(); }
 }
 

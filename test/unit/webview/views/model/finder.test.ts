@@ -103,3 +103,23 @@ test('what each statistic measures is on screen, and a column\'s hover or focus 
   const still = drawModel('finder', data, { width: 430 }).svg;
   assert.equal(still.querySelector('text.column[data-stat="induction"] title')!.textContent, `induction: ${STAT_DEFINITIONS.induction}`);
 });
+
+test('16 × 32 heads of 8,192 tokens: one row a head, every statistic a column (entropy, distance, sink among them), sorted, bounded', async () => {
+  const { longRunData } = await import('../../../../support/long-run-data.js');
+  const long = longRunData();
+  for (const stat of ['entropy', 'distance', 'sink', 'previousToken'] as const) {
+    const began = performance.now();
+    const { svg } = drawModel('finder', long, { interactive: true, width: 900, stat });
+    assert.ok(performance.now() - began < 20_000, 'a hang guard, not a benchmark');
+    const rows = [...svg.querySelectorAll('g.head-row')];
+    assert.equal(rows.length, 512);
+    assert.deepEqual(Array.from(svg.querySelectorAll('text.column'), (t) => t.getAttribute('data-stat')), [...STAT_NAMES]);
+    const values = rows.map((r) => long.header.stats.find((s) => s.layer === Number(r.getAttribute('data-layer')) && s.head === Number(r.getAttribute('data-head')))![stat]!);
+    assert.ok(values.every((v, k) => k === 0 || v <= values[k - 1]), `sorted by ${stat}, highest first`);
+    assert.ok(svg.querySelectorAll('*').length < 10_000, `${svg.querySelectorAll('*').length} elements`);
+    assert.equal(svg.querySelectorAll('g.head-row[tabindex="0"]').length, 1, 'the rows are one tab stop');
+  }
+  // A distance in the thousands fits its column, never cut.
+  const { svg } = drawModel('finder', long, { width: 430, stat: 'distance' });
+  for (const t of svg.querySelectorAll('text.value[data-stat="distance"]')) assert.doesNotMatch(t.textContent!, /…/);
+});

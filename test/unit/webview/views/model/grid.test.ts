@@ -87,3 +87,24 @@ test('the note wraps at the font size it is drawn in: VS Code\'s 13 px (code-ser
     }
   }
 });
+
+test('16 layers × 32 heads of 8,192 tokens: every head is a thumbnail in one picture a layer, the drawing bounded, the arrows walk it', async () => {
+  const { longRunData } = await import('../../../../support/long-run-data.js');
+  const data = longRunData();
+  for (const width of [430, 900]) {
+    const began = performance.now();
+    const { svg, key } = drawModel('model', data, { interactive: true, width, layer: 15, head: 31 });
+    assert.ok(performance.now() - began < 20_000, 'a hang guard, not a benchmark');
+    assert.equal(svg.querySelectorAll('g.head-cell').length, 512);
+    assert.equal(svg.querySelectorAll('defs image').length, 16, 'one picture a layer, not one a head');
+    assert.ok(svg.querySelectorAll('*').length < 3000, `${svg.querySelectorAll('*').length} elements`);
+    assert.ok(Number(svg.getAttribute('width')) <= Math.max(width, 760));
+    assert.match(svg.querySelector('text')!.textContent!, /16 layer\(s\) × 32 head\(s\) × 8192 tokens/);
+    const stop = svg.querySelectorAll('g.head-cell[tabindex="0"]');
+    assert.equal(stop.length, 1);
+    assert.deepEqual([stop[0].getAttribute('data-layer'), stop[0].getAttribute('data-head')], ['15', '31']);
+    (stop[0] as unknown as HTMLElement).focus();
+    key(stop[0], 'PageUp');
+    assert.equal(svg.querySelector('g.head-cell[tabindex="0"]')!.getAttribute('data-layer'), '0');
+  }
+});

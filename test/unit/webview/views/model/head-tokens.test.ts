@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { headFloat32, headPicture, headWindow, scanModel } from '../../../../../src/core/model-attention/scan.js';
-import { WINDOW, windowStart } from '../../../../../webview/views/model/head-tokens.js';
+import { OUTSIDE_KEYS, strongestOutside, WINDOW, windowStart } from '../../../../../webview/views/model/head-tokens.js';
+import { SENT_PICTURE_MAX, type CellWindow } from '../../../../../src/core/model-attention/data.js';
 import { memoryAttention, randomAttention } from '../../../../support/model-fixture.js';
 import { drawModel } from '../../../../support/model-views.js';
 import { makeTheme } from '../../../../../webview/kit/colour.js';
@@ -130,7 +131,7 @@ test('a head that came as a picture asks for the window\'s weights, says it is r
   const { res, indices, max } = headPicture(a, 0, 0);
   const loaded = { layer: 0, head: 0, picture: { res, indices }, max, windows: [] as { i0: number; j0: number; rows: number; cols: number; weights: Float32Array }[] };
   const { svg, handle, asked } = drawModel('head-tokens', { ...scanModel(a), head: loaded }, { interactive: true, token: 299 });
-  assert.deepEqual(asked, [[0, 0, 260, WINDOW, 260, WINDOW]]);
+  assert.deepEqual(asked, [[0, 0, 260, WINDOW, 260, WINDOW], [0, 0, 299, 1, 0, n]], 'the window, then the lit query\'s whole row');
   assert.equal(svg.querySelector('text.outside')!.textContent, 'reading these weights from the file…');
   assert.equal(svg.querySelectorAll('line.link').length, 0);
   loaded.windows.push({ i0: 260, j0: 260, rows: WINDOW, cols: WINDOW, weights: headWindow(a, 0, 0, 260, WINDOW, 260, WINDOW) });
@@ -142,4 +143,81 @@ test('a head that came as a picture asks for the window\'s weights, says it is r
 test('a head not loaded yet says so', () => {
   const { text } = { text: drawModel('head-tokens', scanModel(file(6)), { layer: 0, head: 0 }).svg.textContent };
   assert.match(text!, /layer 1 head 1: loading/);
+});
+
+test('strongestOutside: the strongest keys outside the window, strongest first, zeros left out', () => {
+  const row = [0.3, 0, 0.05, 0.2, 0.25, 0.1, 0.1];
+  assert.deepEqual(strongestOutside(row, 3, 5), [[0, 0.3], [5, 0.1], [6, 0.1], [2, 0.05]]);
+  assert.deepEqual(strongestOutside(row, 0, 7), []);
+  assert.deepEqual(strongestOutside(row, 3, 5, 1), [[0, 0.3]]);
+});
+
+test('a long head names the lit query\'s strongest keys outside the window in one line; the drawing stays a window', () => {
+  const n = 200;
+  const { a, data } = whole(n);
+  const { svg, handle } = drawModel('head-tokens', data, { token: 199 });
+  const row = headFloat32(a, 0, 0).subarray(199 * n, 200 * n);
+  const top = strongestOutside(row, 160, 200);
+  assert.equal(top.length, OUTSIDE_KEYS);
+  const line = svg.querySelector('text.beyond')!;
+  const said = line.querySelector('title')?.textContent ?? line.textContent!;
+  assert.match(said, /^strongest keys outside the window: #\d+ "\w+" [\d.]+(, #\d+ "\w+" [\d.]+){4}$/);
+  assert.ok(said.startsWith(`strongest keys outside the window: #${top[0][0] + 1} `), said);
+  assert.ok(handle.notes.some((t) => /^200 tokens, more than the 40 drawn at once: a window of 40 around the chosen token/.test(t)), handle.notes.join(' | '));
+  assert.equal(svg.querySelectorAll('g.token').length, 2 * WINDOW);
+  assert.ok(svg.querySelectorAll('line.link').length <= WINDOW);
+});
+
+test('a short head has no line for keys outside: there are none', () => {
+  const { svg } = drawModel('head-tokens', whole(12).data, { token: 3 });
+  assert.equal(svg.querySelector('text.beyond'), null);
+});
+
+test('at 8,192 tokens a picture-sent head asks one window and one row, names a far sink, and draws a bounded window', () => {
+  const n = 8192;
+  const small = scanModel(file(6));
+  const tokens = Array.from({ length: n }, (_, i) => (i === 0 ? '<s>' : WORDS[i % WORDS.length]));
+  const header = { ...small.header, tokens: n, tokenTexts: tokens };
+  const res = SENT_PICTURE_MAX;
+  const windows: CellWindow[] = [];
+  const loaded = { layer: 0, head: 0, picture: { res, indices: new Uint8Array(res * res) }, max: 0.7, windows };
+  const began = performance.now();
+  const { svg, handle, asked } = drawModel('head-tokens', { ...small, header, head: loaded }, { interactive: true, token: n - 1 });
+  assert.deepEqual(asked, [[0, 0, n - WINDOW, WINDOW, n - WINDOW, WINDOW], [0, 0, n - 1, 1, 0, n]]);
+  assert.match(svg.querySelector('text.beyond')!.textContent!, /^reading the strongest keys of query #8192 /);
+  // The row comes: 0.7 on the first token, the rest spread evenly over the others it sees.
+  const weights = new Float32Array(n).fill(0.3 / (n - 1));
+  weights[0] = 0.7;
+  windows.unshift({ i0: n - 1, j0: 0, rows: 1, cols: n, weights });
+  handle.refresh!();
+  const said = svg.querySelector('text.beyond')!.querySelector('title')?.textContent ?? svg.querySelector('text.beyond')!.textContent!;
+  assert.match(said, /^strongest keys outside the window: #1 "<s>" 0\.7, /);
+  assert.match(svg.querySelector('text.outside')!.textContent!, /^query #8192 "\w+": 0\.00\d+ of its weight on the keys shown, 0\.99\d outside them/);
+  assert.equal(svg.querySelectorAll('g.token').length, 2 * WINDOW, 'two columns of the window, not 8,192 tokens');
+  assert.ok(svg.querySelectorAll('line.link').length <= WINDOW);
+  assert.equal(asked.length, 2, 'nothing asked twice');
+  assert.ok(performance.now() - began < 5000, 'a hang guard, not a benchmark');
+});
+
+test('a window or row the editor dropped after it came is asked again; one on its way is not asked twice', () => {
+  const n = 300;
+  const a = file(n);
+  const { res, indices, max } = headPicture(a, 0, 0);
+  const windows: CellWindow[] = [];
+  const loaded = { layer: 0, head: 0, picture: { res, indices }, max, windows };
+  const { handle, asked } = drawModel('head-tokens', { ...scanModel(a), head: loaded }, { interactive: true, token: 299 });
+  const block = [0, 0, 260, WINDOW, 260, WINDOW], row = [0, 0, 299, 1, 0, n];
+  assert.deepEqual(asked, [block, row]);
+  handle.refresh!();
+  assert.equal(asked.length, 2, 'on their way: not asked again');
+  windows.push({ i0: 260, j0: 260, rows: WINDOW, cols: WINDOW, weights: headWindow(a, 0, 0, 260, WINDOW, 260, WINDOW) });
+  windows.push({ i0: 299, j0: 0, rows: 1, cols: n, weights: headWindow(a, 0, 0, 299, 1, 0, n) });
+  handle.refresh!();
+  assert.equal(asked.length, 2);
+  // The editor keeps a few windows: both were dropped for newer ones.
+  windows.length = 0;
+  handle.refresh!();
+  assert.deepEqual(asked.slice(2), [block, row], 'dropped: asked again, once each');
+  handle.refresh!();
+  assert.equal(asked.length, 4);
 });

@@ -169,3 +169,12 @@ test('the head view is no wider than the width it is given, down to the editor\'
   // From 340 px on, the matrix is as large as it was (at least 200 px a side).
   assert.equal(drawModel('head', head(16), { width: 340 }).svg.getAttribute('width'), '330');
 });
+
+test('a long run\'s head kept as a picture smaller than 512² (every head\'s fits a budget) is drawn, not left loading', () => {
+  const n = 600;
+  const { header, thumbnails } = scanModel(memoryAttention(randomAttention(1, 1, n, 4), 1, 1, n));
+  const indices = Uint8Array.from({ length: 256 * 256 }, (_, k) => k % 251);
+  const { svg } = drawModel('head', { header, thumbnails, head: { layer: 0, head: 0, picture: { res: 256, indices }, max: 0.5 } }, { width: 700 });
+  assert.ok(svg.querySelector('image.heatmap'), 'the picture is drawn');
+  assert.ok(!svg.textContent!.includes('loading'), svg.textContent!.slice(0, 200));
+});

@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rolloutOf, scanModel } from '../../../../../src/core/model-attention/scan.js';
+import type { ModelRunInfo } from '../../../../../src/core/model-attention/data.js';
 import { textWidth } from '../../../../../webview/kit/format.js';
 import { rolloutToken } from '../../../../../webview/views/model/rollout.js';
 import { repeatedWords } from '../../../../../webview/kit/token-names.js';
@@ -65,4 +66,24 @@ test('the labels never run into each other, whatever the input\'s length and the
     const repeated = repeatedWords(tokens);
     for (let i = 0; i < n; i++) if (repeated.has(tokens[i])) assert.match(rolloutToken(tokens, i, repeated), /\(token \d+\)$/);
   }
+});
+
+test('past its limit the rollout says so in one sentence, with the limit and what gives one, never a blank', () => {
+  const cases: [ModelRunInfo | undefined, RegExp][] = [[undefined, /a file of at most 1,024 tokens has one/], [{ model: 'm', next: [], forwardMs: 1 }, /run a text of at most 1,024 tokens/]];
+  for (const [run, remedy] of cases) {
+    const big = { ...data, header: { ...data.header, tokens: 8192 }, rollout: undefined, ...(run ? { run } : {}) };
+    const { svg, handle } = drawModel('rollout', big);
+    assert.equal(handle.notes.length, 1);
+    const said = handle.notes[0];
+    assert.match(said, /^Rollout: not computed past 1,024 tokens/);
+    assert.match(said, new RegExp(`this ${run ? 'run' : 'file'} has 8,192`));
+    assert.match(said, remedy);
+    assert.equal(svg.querySelector('text.message')?.textContent?.replace(/\s+/g, ' '), said, 'the sentence is drawn, not only noted');
+    assert.equal(svg.querySelectorAll('image, rect.bar').length, 0, 'no picture of a rollout it does not have');
+  }
+});
+
+test('within its limit, a rollout not yet there says it is computing', () => {
+  const { handle } = drawModel('rollout', { ...data, rollout: undefined });
+  assert.deepEqual(handle.notes, ['rollout: computing…']);
 });

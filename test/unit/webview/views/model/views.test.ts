@@ -141,14 +141,14 @@ test('head view: every cell\'s hover gives the exact weight and both tokens; arc
   }
 });
 
-test('head view above 64 tokens: one bitmap, pooled above 1,024; no arcs above 96 tokens, said', () => {
+test('head view above 64 tokens: one bitmap, pooled above 1,024; above 96 tokens the arcs of the last 96 queries, said', () => {
   const n = 100;
   const big = memoryAttention(randomAttention(1, 1, n, 7), 1, 1, n);
   const s = scanModel(big);
   const { svg, handle, text } = draw('head', { ...s, head: { layer: 0, head: 0, weights: headFloat32(big, 0, 0) } });
   assert.equal(svg.querySelectorAll('rect.cell').length, 0);
   assert.equal(svg.querySelectorAll('image.heatmap').length, 1);
-  assert.ok(handle.notes.some((x) => x.includes('arcs are drawn up to 96 tokens; this head has 100')));
+  assert.ok(handle.notes.some((x) => x.includes('arcs: the 2 strongest links of queries 5–100 (the last 96 of the 100 in view)')), handle.notes.join(' | '));
   assert.equal(s.header.thumb, 64);
   assertClean(text);
 });

@@ -109,3 +109,42 @@ test('arcs: a token\'s rings over itself stay within the picture, the first and 
     }
   }
 });
+
+test('2,048 tokens: the arcs draw 256 around the selected token, say so in one line, and a click on a token moves them', async () => {
+  const { longSpecData, drawSpecView } = await import('../../../../support/long-spec.js');
+  const { renderArcs } = await import('../../../../../webview/views/spec/arcs.js');
+  const data = longSpecData();
+  for (const interactive of [false, true]) {
+    for (const [token, first] of [[2047, 1792], [1000, 872], [0, 0]]) {
+      const { svg, handle, elements, ms, picks, dom } = drawSpecView(renderArcs, data, { token, interactive });
+      const said = `2,048 tokens, more than the 256 drawn at once: showing tokens ${(first + 1).toLocaleString('en-US')}–${(first + 256).toLocaleString('en-US')} of 2,048 around the selected token; click a token near either end to move them`;
+      assert.equal(handle.notes[0], said);
+      const drawn = Array.from(svg.querySelectorAll('text.note'), (t) => t.querySelector('title')?.textContent ?? t.textContent);
+      assert.ok(drawn.includes(said), 'written on the picture');
+      const tokens = Array.from(svg.querySelectorAll('g.token'), (g) => Number(g.getAttribute('data-token')));
+      assert.deepEqual([tokens.length, tokens[0], tokens.at(-1)], [256, first, first + 255]);
+      const arcs = Array.from(svg.querySelectorAll('path.arc'));
+      assert.ok(arcs.length > 0 && arcs.length <= 3 * 256, `${arcs.length} arcs`);
+      assert.ok(arcs.every((a) => ['data-query', 'data-key'].every((k) => Number(a.getAttribute(k)) >= first && Number(a.getAttribute(k)) < first + 256)));
+      assert.ok(elements < 3000, `${elements} elements`);
+      // The weight the window leaves out of the selected token's row is said, with where most of it went.
+      const away = handle.notes.find((t) => / on tokens outside them, /.test(t));
+      if (token === 1000) assert.match(away ?? '', /^"w0" \(token 1001\) puts 0\.\d{3} of its weight on tokens outside them, most on "w0" \(token 1, 0\.\d+\)$/);
+      if (token === 0) assert.equal(away, undefined, 'token 1 sees no key outside 1–256');
+      assert.ok(ms < 20_000, 'a hang guard, not a benchmark');
+      if (interactive) {
+        const edge = svg.querySelector(`g.token[data-token="${first}"]`)!;
+        edge.dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true }));
+        assert.deepEqual(picks, [{ token: first }]);
+      }
+      dom.window.close();
+    }
+  }
+});
+
+test('within 256 tokens the arcs draw every token and say nothing of a window', () => {
+  const data = analyze(exampleText('long-64-tokens-8-heads.attn.json')).data!;
+  const doc = new JSDOM(renderSvg(data, 'arcs', { width: 900, head: 0 }), { contentType: 'image/svg+xml' }).window.document;
+  assert.equal(doc.querySelectorAll('g.token').length, 64);
+  assert.doesNotMatch(doc.documentElement.textContent!, /drawn at once/);
+});

@@ -116,3 +116,24 @@ test('a spec too wide for compare is said in the panel from its shapes, before a
   assert.equal(new JSDOM(refused, { contentType: 'image/svg+xml' }).window.document.querySelectorAll('rect.bar').length, 0);
   assert.ok(new JSDOM(renderSvg(wide(30), 'compare', { input: 0, token: 0 }), { contentType: 'image/svg+xml' }).window.document.querySelectorAll('rect.bar').length > 0);
 });
+
+test('2,048 tokens: each panel\'s bars are the 64 keys the word attends to most and itself, in reading order, said in one line', async () => {
+  const { longSpecData, drawSpecView } = await import('../../../../support/long-spec.js');
+  const { listedKeys } = await import('../../../../../webview/views/spec/long-input.js');
+  const { renderCompare } = await import('../../../../../webview/views/spec/compare.js');
+  const data = longSpecData();
+  const head = data.inputs[0].heads[0];
+  for (const interactive of [false, true]) {
+    const { svg, handle, elements, ms, dom } = drawSpecView(renderCompare, data, { token: 1000, interactive });
+    const bars = Array.from(svg.querySelectorAll('rect.bar'), (b) => Number(b.getAttribute('data-token')));
+    assert.deepEqual(bars, listedKeys(2048, (j) => head.weights.data[1000 * 2048 + j], (j) => j <= 1000, [1000]));
+    assert.equal(bars.length, 64);
+    assert.ok(bars.includes(1000), 'the word itself');
+    const said = '2,048 tokens, more than the 64 bars drawn at once: each panel shows the tokens "w0" attends to most (and itself), in reading order; hover a bar for its weight';
+    assert.ok(handle.notes.includes(said), handle.notes.join(' | '));
+    assert.ok(Array.from(svg.querySelectorAll('text.note'), (t) => t.querySelector('title')?.textContent ?? t.textContent).includes(said), 'written on the picture');
+    assert.ok(elements < 1000, `${elements} elements`);
+    assert.ok(ms < 20_000, 'a hang guard, not a benchmark');
+    dom.window.close();
+  }
+});

@@ -203,3 +203,33 @@ test('q and k apart (θ = 14°): both the same width, as before', () => {
   const a = arrows(svg);
   assert.equal(a.qw, a.kw);
 });
+
+test('2,048 keys: the table lists the 64 strongest and the key drawn, said in one line; ‹ › still reach every key', async () => {
+  const { longSpecData, drawSpecView } = await import('../../../../support/long-spec.js');
+  const { listedKeys } = await import('../../../../../webview/views/spec/long-input.js');
+  const data = longSpecData();
+  const head = data.inputs[0].heads[0];
+  for (const interactive of [false, true]) {
+    const { svg, handle, elements, ms, dom } = drawSpecView(renderGeometry, data, { token: 2047, interactive });
+    const rows = Array.from(svg.querySelectorAll('g.keys text.key'), (t) => Number(t.getAttribute('data-token')));
+    const w = (k: number) => head.weights.data[2047 * 2048 + k];
+    assert.equal(rows.length, 64);
+    assert.deepEqual(rows, listedKeys(2048, w, () => true, [rows.find((k) => svg.querySelector(`g.keys text.key[data-token="${k}"][aria-current]`))!]));
+    const said = handle.notes.find((t) => t.startsWith('2,048 keys'))!;
+    assert.match(said, /^2,048 keys, more than the 64 listed at once: showing the 64 with the largest weights of the 2,048 keys "w39" may look at \(0\.\d{3} of its weight on the others\); ‹ key › steps through all of them$/);
+    assert.ok(Array.from(svg.querySelectorAll('text.note'), (t) => t.querySelector('title')?.textContent ?? t.textContent).includes(said), 'written on the picture');
+    assert.ok(elements < 1500, `${elements} elements`);
+    assert.ok(ms < 20_000, 'a hang guard, not a benchmark');
+    if (interactive) {
+      // Stepping from the strongest to a key the table did not list: it is listed now, still 64 rows.
+      const drawnKey = () => Number(svg.querySelector('g.keys text.key[aria-current]')!.getAttribute('data-token'));
+      const strongest = drawnKey();
+      for (let k = 0; k < 3; k++) svg.querySelector('g.control[data-control="next-key"]')!.dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true }));
+      assert.equal(drawnKey(), strongest + 3);
+      const now = Array.from(svg.querySelectorAll('g.keys text.key'), (t) => Number(t.getAttribute('data-token')));
+      assert.equal(now.length, 64);
+      assert.ok(now.includes(strongest + 3));
+    }
+    dom.window.close();
+  }
+});

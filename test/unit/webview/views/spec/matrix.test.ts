@@ -82,3 +82,20 @@ for (const width of [626]) {
     assert.ok(shortened > 0, 'some header is shortened at this width');
   });
 }
+
+test('2,048 tokens: the panel paints one canvas of one pixel a cell and says it scrolls; attn render draws blocks and says their size', async () => {
+  const { longSpecData, drawSpecView } = await import('../../../../support/long-spec.js');
+  const { MAX_STATIC_CELLS, renderMatrix } = await import('../../../../../webview/views/spec/matrix.js');
+  const data = longSpecData();
+  const panel = drawSpecView(renderMatrix, data, { interactive: true, head: 0 });
+  // jsdom has no 2-D context: the canvas is laid out, its pixels are painted only in a browser.
+  assert.equal(panel.handle.canvases?.length, 1);
+  const said = '2,048 tokens: each cell is 1 px, so a head is 2,048 px a side, wider than the panel: scroll sideways; hover a cell or use the arrows for its numbers';
+  assert.ok(panel.handle.notes.includes(said), panel.handle.notes.join(' | '));
+  assert.ok(panel.elements < 500, `${panel.elements} elements beside the canvas`);
+  const render = drawSpecView(renderMatrix, data, { head: 0 });
+  assert.ok(render.handle.notes.includes('2048 tokens: each cell is a block of 23×23 token pairs (its mean)'), render.handle.notes.join(' | '));
+  assert.ok(render.svg.querySelectorAll('rect').length <= MAX_STATIC_CELLS + 64, `${render.svg.querySelectorAll('rect').length} rects`);
+  panel.dom.window.close();
+  render.dom.window.close();
+});

@@ -76,3 +76,39 @@ test('attn render draws it too: every token with its weights in the hover, nothi
   assert.doesNotMatch(svg.textContent!, /NaN|undefined/);
   dom.window.close();
 });
+
+test('2,048 tokens: both sides hold 256 around the selected token, said on the picture; a hover names the strongest over all, a click moves them', async () => {
+  const { longSpecData, drawSpecView } = await import('../../../../support/long-spec.js');
+  const { renderTokens } = await import('../../../../../webview/views/spec/tokens.js');
+  const data = longSpecData();
+  for (const interactive of [false, true]) {
+    const { svg, handle, elements, ms, picks, tips, dom } = drawSpecView(renderTokens, data, { token: 1000, interactive });
+    const said = '2,048 tokens, more than the 256 drawn at once: showing tokens 873–1,128 of 2,048 around the selected token; a token\'s hover names its strongest over all of them; click a token to move the window';
+    assert.equal(handle.notes[0], said);
+    assert.ok(Array.from(svg.querySelectorAll('text.note'), (t) => t.querySelector('title')?.textContent ?? t.textContent).includes(said), 'written on the picture');
+    const queries = Array.from(svg.querySelectorAll('text.token.query'), (t) => Number(t.getAttribute('data-token')));
+    assert.deepEqual([queries.length, queries[0], queries.at(-1)], [256, 872, 1127]);
+    assert.equal(svg.querySelectorAll('text.token.key').length, 256);
+    // Too many lines for all at rest: the selected token's are drawn, never an empty picture.
+    const resting = Array.from(svg.querySelectorAll('line.link'));
+    assert.ok(resting.length > 0 && resting.every((l) => l.getAttribute('data-query') === '1000'), `${resting.length} lines at rest`);
+    assert.ok(handle.notes.includes('256 tokens: the lines are drawn for one token at a time: the selected one, or the one hovered or focused'));
+    assert.ok(elements < 1500, `${elements} elements`);
+    assert.ok(ms < 20_000, 'a hang guard, not a benchmark');
+    if (interactive) {
+      const q = svg.querySelector('text.token.query[data-token="1000"]')!;
+      q.dispatchEvent(new dom.window.FocusEvent('focusin', { bubbles: true }));
+      // Its strongest key is "w0" at token 1, far before the window: the hover names it.
+      assert.match(tips.at(-1)!.join('\n'), /head "[^"]+": w0 \(1\) [\d.]+/);
+      assert.ok(svg.querySelectorAll('line.link').length <= 256, 'its lines: to the keys shown');
+      const k = svg.querySelector('text.token.key[data-token="900"]')!;
+      k.dispatchEvent(new dom.window.FocusEvent('focusin', { bubbles: true }));
+      assert.ok(Array.from(svg.querySelectorAll('line.link')).every((l) => l.getAttribute('data-key') === '900'), 'a key lit: the queries reading it');
+      k.dispatchEvent(new dom.window.FocusEvent('focusout', { bubbles: true }));
+      assert.ok(Array.from(svg.querySelectorAll('line.link')).every((l) => l.getAttribute('data-query') === '1000'), 'left: back to the selected token\'s lines');
+      q.dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true }));
+      assert.deepEqual(picks, [{ token: 1000 }]);
+    }
+    dom.window.close();
+  }
+});

@@ -1,0 +1,303 @@
+// A big head as a map: the level whose blocks are about a pixel, the tiles asked at a zoom (nearest
+// the centre first, a few at a time), drawn when they come with the colours their blocks give, the
+// coarser ones shown while the finer come, the sink key as its own column on its own scale, labels
+// that never overlap (a repeated word, 32,768 tokens), the keyboard's zoom and pan, a stale answer dropped.
+import { test } from 'node:test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import assert from 'node:assert/strict';
+import { JSDOM } from 'jsdom';
+import { makeTheme } from '../../../../../../webview/kit/colour.js';
+import { renderModelHead } from '../../../../../../webview/views/model/head.js';
+import { indicesHref } from '../../../../../../webview/views/model/common.js';
+import { TileStore, TILES_IN_FLIGHT } from '../../../../../../webview/views/model/map/tile-store.js';
+import { inView, levelFor, tilesFor, tileKey, TILE_SIDE } from '../../../../../../webview/views/model/map/plan.js';
+import { padded, sinkShades, tileShades } from '../../../../../../webview/views/model/map/shades.js';
+import { MAX_TILE_CELLS, type TileAsk } from '../../../../../../webview/views/model/map/tile-types.js';
+import type { ModelViewData } from '../../../../../../src/core/model-attention/data.js';
+import { answerOf, mapData, tileOf } from '../../../../../support/head-map.js';
+import { modelOptions } from '../../../../../support/model-views.js';
+
+function draw(data: ModelViewData, opts: { width?: number; interactive?: boolean; store?: TileStore } = {}) {
+  const dom = new JSDOM('<!doctype html><body><div id="root"></div></body>', { pretendToBeVisual: true });
+  if (!('navigator' in globalThis)) Object.defineProperty(globalThis, 'navigator', { value: dom.window.navigator, configurable: true });
+  const root = dom.window.document.getElementById('root') as unknown as HTMLElement;
+  const asks: TileAsk[] = [];
+  const store = opts.store ?? new TileStore((a) => asks.push(a));
+  const tips: string[][] = [];
+  const options = { ...modelOptions({ width: opts.width ?? 900, interactive: opts.interactive ?? false, tooltip: { show: (l: readonly string[]) => { tips.push([...l]); }, hide: () => {} } }), tiles: store };
+  const handle = renderModelHead(root, data, options);
+  const svg = handle.svg;
+  const key = (k: string) => svg.querySelector('g.head-map')!.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true }));
+  const range = () => svg.querySelector('text.zoom-range')!.textContent!;
+  return { dom, root, svg, handle, store, asks, key, range, tips };
+}
+
+/** The side the map gets at 900 px with one sink column (12 px and an 8 px gap). */
+const SIDE = 740;
+
+test('at the whole head the level is the one whose blocks are about a pixel, and its tiles are asked nearest the centre first, four at a time', () => {
+  assert.equal(levelFor(32768, 760, 1, 8), 5, '32,768 tokens in 760 px: blocks of 32 tokens (0.74 px)');
+  assert.equal(levelFor(32768, 760, 43.2, 8), 0, 'a token a pixel: level 0');
+  assert.equal(levelFor(32768, 760, 2, 3), 2, 'never past the coarsest level');
+  assert.equal(levelFor(2048, SIDE, 1, 4), 1);
+  const { data } = mapData(2048);
+  const { asks, svg } = draw(data);
+  assert.equal(svg.getAttribute('data-map'), 'true');
+  const want = tilesFor(2048, 1, inView(2048, SIDE, { k: 1, x: 0, y: 0 }));
+  assert.equal(want.length, 16, '1,024 blocks a side at level 1: 4 × 4 tiles of 256');
+  assert.equal(asks.length, TILES_IN_FLIGHT);
+  assert.deepEqual(asks.map((a) => tileKey(a)), want.slice(0, TILES_IN_FLIGHT).map(tileKey));
+  for (const a of asks) {
+    assert.equal(a.type, 'tile');
+    assert.equal(a.level, 1);
+    assert.ok(a.rows * a.cols <= MAX_TILE_CELLS);
+  }
+  // The four nearest the centre of a 4 × 4 grid are its middle ones.
+  assert.deepEqual(asks.map((a) => `${a.i0 / TILE_SIDE},${a.j0 / TILE_SIDE}`).sort(), ['1,1', '1,2', '2,1', '2,2']);
+});
+
+test('a tile is drawn when it comes, its blocks in the colours of their strongest weight, the sink key in its own column and scale', () => {
+  const { data, w, map } = mapData(2048);
+  const { asks, svg, store } = draw(data);
+  const theme = makeTheme('light');
+  const first = asks[0];
+  assert.equal(svg.querySelectorAll('image.tile').length, 0, 'nothing before an answer');
+  assert.ok(store.receive(answerOf(w, map, first)));
+  const img = svg.querySelector(`image.tile[data-i0="${first.i0}"][data-j0="${first.j0}"]`)!;
+  assert.ok(img, 'the tile is drawn');
+  const tile = tileOf(w, map, first);
+  // Two blocks more each way, the last column and row repeated (under the next tiles: no seam).
+  assert.equal(img.getAttribute('href'), indicesHref(padded(tileShades(tile, map, 'max', 'linear', false), first.cols, first.rows, 2), first.cols + 2, first.rows + 2, theme));
+  const b = 2 * SIDE / 2048;
+  assert.equal(Number(img.getAttribute('x')), first.j0 * b);
+  assert.equal(Number(img.getAttribute('width')), (first.cols + 2) * b, 'every block in its place, two more under the next tile');
+  // The fifth ask goes out once one is answered.
+  assert.equal(asks.length, TILES_IN_FLIGHT + 1);
+  // The sink column: key 0's weights over the same rows, on the sinks' scale (1), not the rest's (0.4).
+  const sink = svg.querySelector(`image.sink-tile[data-i0="${first.i0}"]`)!;
+  assert.equal(sink.getAttribute('href'), indicesHref(padded(sinkShades(tile, tile.sinkColumns![0], map, 'max', 'linear'), 1, first.rows, 0, 2), 1, first.rows + 2, theme));
+  assert.equal(Number(sink.getAttribute('width')), 12);
+  assert.deepEqual([...sinkShades(tile, tile.sinkColumns![0], map, 'max', 'linear')].slice(0, 3), [128, 128, 128], 'key 0 takes 0.5 of every row: half its scale');
+  // Both scales in the legend.
+  assert.equal(svg.querySelector('g.legend-keys text.legend-hi')!.textContent, '0.4');
+  assert.equal(svg.querySelector('g.legend-sinks text.legend-hi')!.textContent, '1');
+  assert.match(svg.querySelector('g.legend-sinks text.legend-label')!.textContent!, /sink/);
+});
+
+test('block colours: max by the head\'s strongest weight, mass per query, linear and log', () => {
+  const map = { n: 1024, levels: 3, sinks: [0], max: 0.4, sinkMax: 1 };
+  const tile = { level: 0, i0: 0, j0: 0, rows: 1, cols: 6, max: new Float32Array([0, 0.1, 0.2, 0.4, 0.8, NaN]), sum: new Float32Array(6) };
+  assert.deepEqual([...tileShades(tile, map, 'max', 'linear', false)], [0, 64, 128, 255, 255, 0]);
+  // Log: 0.4 × 10^-2 is halfway down the four decades; 0.4 × 10^-6 is still above nothing (index 1).
+  const log = { ...tile, max: new Float32Array([0, 0.004, 0.04, 0.4, 4e-7, -1]) };
+  assert.deepEqual([...tileShades(log, map, 'max', 'log', false)], [0, 128, 191, 255, 1, 0]);
+  // Mass at level 2 (blocks of 4 queries): the sum over a block's queries, per query; its scale min(1, 4 × 0.4).
+  const mass = { level: 2, i0: 255, j0: 0, rows: 1, cols: 2, max: new Float32Array(2), sum: new Float32Array([2, 3.2]) };
+  assert.deepEqual([...tileShades(mass, map, 'mass', 'linear', false)], [128, 204], 'the last block has 4 queries: 0.5 and 0.8 of 1');
+});
+
+test('a tile\'s picture repeats its last column and row so that it reaches under the next one', () => {
+  const ix = Uint8Array.from([1, 2, 3, 4, 5, 6]);
+  assert.deepEqual([...padded(ix, 3, 2, 2)], [1, 2, 3, 3, 3, 4, 5, 6, 6, 6, 4, 5, 6, 6, 6, 4, 5, 6, 6, 6]);
+  assert.deepEqual([...padded(Uint8Array.from([7, 8]), 1, 2, 0, 2)], [7, 8, 8, 8]);
+});
+
+test('a zoom step redraws at once from the coarser tiles kept, and asks the finer level', () => {
+  const { data, w, map } = mapData(2048);
+  const { asks, svg, store, key, range } = draw(data, { interactive: true });
+  // Answer every ask at level 1 (each answer sends the next).
+  for (let k = 0; k < asks.length; k++) store.receive(answerOf(w, map, asks[k]));
+  assert.equal(svg.querySelectorAll('image.tile[data-level="1"]').length, 16);
+  assert.match(range(), /queries 1–2048 × keys 1–2048; blocks of 2 × 2/);
+  const before = asks.length;
+  key('+'); key('+');
+  assert.match(range(), /^shown: queries 769–1280 × keys 769–1280; every cell exact/);
+  // At once: the level-1 tiles meeting the view, scaled; level 0's asked, nearest the centre first.
+  const shown = [...svg.querySelectorAll('image.tile')];
+  assert.ok(shown.length >= 1 && shown.every((el) => el.getAttribute('data-level') === '1'), 'the coarser tiles stand in');
+  const fresh = asks.slice(before);
+  assert.equal(fresh.length, TILES_IN_FLIGHT);
+  assert.ok(fresh.every((a) => a.level === 0));
+  const view = inView(2048, SIDE, { k: 4, x: -SIDE * 1.5, y: -SIDE * 1.5 });
+  assert.deepEqual(fresh.map(tileKey), tilesFor(2048, 0, view).slice(0, TILES_IN_FLIGHT).map(tileKey));
+  store.receive(answerOf(w, map, fresh[0]));
+  const fine = svg.querySelector('image.tile[data-level="0"]')!;
+  assert.ok(fine, 'the level-0 tile is drawn');
+  assert.equal(fine.parentElement!.lastElementChild, fine, 'over the coarser ones');
+});
+
+test('the keyboard zooms (+, =, −), pans (arrows) and resets (0, Home), and says where the view is', () => {
+  const { data } = mapData(2048);
+  const { svg, key, range, root } = draw(data, { interactive: true });
+  const frame = svg.querySelector('g.head-map')!;
+  assert.equal(frame.getAttribute('tabindex'), '0');
+  assert.match(frame.getAttribute('aria-label')!, /plus and minus zoom, the arrows pan, 0 or Home/);
+  key('=');
+  assert.match(range(), /^shown: queries 513–1536 × keys 513–1536/);
+  key('ArrowRight');
+  const right = /keys (\d+)–/.exec(range())!;
+  assert.ok(Number(right[1]) > 513, `the keys in view move right: ${range()}`);
+  key('ArrowDown');
+  assert.ok(Number(/queries (\d+)–/.exec(range())![1]) > 513, 'the queries in view move down');
+  const status = root.querySelector('[role=status]')!;
+  assert.match(status.textContent!, /^shown: queries \d+–\d+ × keys \d+–\d+; .*\. At the centre: query #\d+ "\w+" → key #\d+/);
+  key('-');
+  key('Home');
+  assert.match(range(), /^queries 1–2048 × keys 1–2048/);
+  key('+'); key('0');
+  assert.match(range(), /^queries 1–2048 × keys 1–2048/);
+});
+
+test('an answer not asked for this head is dropped: another head\'s, a repeat, one from before the head changed', () => {
+  const { data, w, map } = mapData(2048);
+  const { asks, svg, store } = draw(data);
+  const a = asks[0];
+  assert.equal(store.receive({ ...answerOf(w, map, a), head: 1 }), false, 'another head');
+  const notAsked = tilesFor(2048, 1, inView(2048, SIDE, { k: 1, x: 0, y: 0 })).at(-1)!;
+  assert.equal(store.receive(answerOf(w, map, { ...notAsked, layer: 0, head: 0 })), false, 'not asked');
+  assert.equal(svg.querySelectorAll('image.tile').length, 0);
+  assert.ok(store.receive(answerOf(w, map, a)));
+  assert.equal(store.receive(answerOf(w, map, a)), false, 'a repeat');
+  store.showing(0, 1);
+  assert.equal(store.receive(answerOf(w, map, asks[1])), false, 'asked before the head changed');
+  assert.equal(store.dropped, 4);
+  assert.equal(svg.querySelectorAll('image.tile').length, 1);
+});
+
+test('the tile cache keeps the most recently used tiles', () => {
+  const posted: TileAsk[] = [];
+  const store = new TileStore((x) => posted.push(x), 2, 8);
+  store.showing(0, 0);
+  const spec = (i0: number) => ({ level: 0, i0, j0: 0, rows: 1, cols: 1 });
+  store.want([spec(0), spec(1), spec(2)]);
+  const answer = (i0: number) => ({ type: 'tile' as const, layer: 0, head: 0, ...spec(i0), max: new Float32Array(1), sum: new Float32Array(1) });
+  store.receive(answer(0)); store.receive(answer(1));
+  assert.ok(store.get(spec(0)), 'tile 0 used again');
+  store.receive(answer(2));
+  assert.ok(store.get(spec(0)) && store.get(spec(2)));
+  assert.equal(store.get(spec(1)), undefined, 'the least recently used went');
+  // Asked again only what is not kept.
+  posted.length = 0;
+  store.want([spec(0), spec(1)]);
+  assert.deepEqual(posted.map((p) => p.i0), [1]);
+});
+
+/** Every pair of labels on an axis at least 12 px apart (the font is 11 px). */
+function assertApart(svg: SVGSVGElement) {
+  const ys = [...svg.querySelectorAll('text.row-label')].map((t) => Number(t.getAttribute('y'))).sort((a, b) => a - b);
+  const xs = [...svg.querySelectorAll('text.col-label')].map((t) => Number(/translate\(([-\d.]+),/.exec(t.getAttribute('transform')!)![1])).sort((a, b) => a - b);
+  for (let k = 1; k < ys.length; k++) assert.ok(ys[k] - ys[k - 1] >= 12 - 1e-9, `row labels at ${ys[k - 1]} and ${ys[k]} overlap`);
+  for (let k = 1; k < xs.length; k++) assert.ok(xs[k] - xs[k - 1] >= 12 - 1e-9, `column labels at ${xs[k - 1]} and ${xs[k]} overlap`);
+  return { rows: ys.length, cols: xs.length };
+}
+
+test('labels never overlap: 32,768 tokens of one repeated word, at the whole head and zoomed to single tokens', () => {
+  const { data } = mapData(32768, ['the']);
+  const { svg, key, range } = draw(data, { interactive: true, width: 1200 });
+  const whole = assertApart(svg);
+  assert.ok(whole.rows >= 20 && whole.cols >= 20, `${whole.rows} row and ${whole.cols} column labels`);
+  assert.match(svg.querySelector('text.row-label')!.textContent!, /^1000 "the"$/, 'thinned labels carry their place');
+  assert.match(range(), /labels every 1000/);
+  for (let k = 0; k < 11; k++) key('+');
+  const deep = assertApart(svg);
+  assert.ok(deep.rows >= 20, `${deep.rows} row labels at the deepest zoom`);
+  assert.match(range(), /every cell exact/);
+  assert.ok(svg.querySelector('text.sink-label'), 'the sink key keeps its label over its column');
+});
+
+test('at 430 px the map, its sink column, its labels, range and legend stay inside the view, whole', () => {
+  const { data } = mapData(2048);
+  const { svg } = draw(data, { width: 430 });
+  assert.ok(Number(svg.getAttribute('width')) <= 430, `${svg.getAttribute('width')} px`);
+  assertApart(svg);
+  // The range in view on two lines, whole; the two scales one under the other, their words whole.
+  assert.equal(svg.querySelectorAll('text.zoom-range tspan').length, 2);
+  assert.equal(svg.querySelector('text.zoom-range title'), null);
+  assert.equal(svg.querySelector('g.legend-keys text.legend-label')!.textContent, 'other keys: strongest weight (linear)');
+  assert.equal(svg.querySelector('g.legend-sinks text.legend-label')!.textContent, 'sink: strongest weight (linear)');
+  assert.equal(svg.querySelector('g.legend-sinks')!.getAttribute('transform'), 'translate(0,48)');
+});
+
+test('the map\'s arcs: at level 0 each query\'s strongest links among the keys in view, the sink\'s included; above, a line says to zoom', () => {
+  const { data, w, map } = mapData(2048);
+  const { svg, store, asks, key, handle } = draw(data, { interactive: true });
+  assert.match(handle.notes.at(-1)!, /^arcs: zoom in to single cells for each query's 2 strongest links/);
+  key('+'); key('+'); key('+');
+  assert.match(handle.notes.at(-1)!, /reading the cells in view…$/);
+  assert.match(svg.querySelector('text.zoom-range')!.textContent!, /every cell exact/);
+  for (let k = 0; k < asks.length; k++) store.receive(answerOf(w, map, asks[k]));
+  const m = /queries (\d+)–(\d+) × keys (\d+)–(\d+)/.exec(svg.querySelector('text.zoom-range')!.textContent!)!;
+  const [i0, i1, j0, j1] = m.slice(1).map((x) => Number(x) - 1);
+  const arcs = [...svg.querySelectorAll('g.arc-window path.arc')];
+  assert.ok(arcs.length > 0);
+  const byQuery = new Map<number, number[]>();
+  for (const p of arcs) {
+    const i = Number(p.getAttribute('data-i')), j = Number(p.getAttribute('data-j'));
+    assert.ok(i >= i0 && i <= i1 && j >= j0 && j <= j1, `link ${i} → ${j} in view`);
+    byQuery.set(i, [...(byQuery.get(i) ?? []), w[i * 2048 + j]]);
+  }
+  for (const [i, drawn] of byQuery) {
+    const row = Array.from(w.subarray(i * 2048 + j0, i * 2048 + j1 + 1)).sort((x, y) => y - x).slice(0, 2);
+    assert.deepEqual(drawn.sort((x, y) => y - x), row, `query ${i}'s two strongest keys in view`);
+  }
+  assert.match(handle.notes.at(-1)!, new RegExp(`^arcs: the 2 strongest links of queries ${Math.max(i0, i1 - 95) + 1}–${i1 + 1}`));
+});
+
+test('the hover names the block under the pointer and its max and sum, and at level 0 the cell\'s exact weight, after a zoom under a still pointer too', () => {
+  const { data, w, map } = mapData(2048);
+  const { svg, store, asks, key, tips, dom } = draw(data, { interactive: true });
+  for (let k = 0; k < asks.length; k++) store.receive(answerOf(w, map, asks[k]));
+  const frame = svg.querySelector('g.head-map')!;
+  // jsdom lays nothing out: the pointer's place in the frame is its client place.
+  frame.dispatchEvent(new dom.window.MouseEvent('pointermove', { clientX: 370.5, clientY: 370.5, bubbles: true }));
+  const at = Math.floor(370.5 / (SIDE / 2048));
+  const block = Math.floor(at / 2) * 2;
+  assert.equal(tips.at(-1)![0], `queries ${block + 1}–${block + 2} × keys ${block + 1}–${block + 2} (a block of 2 × 2, level 1 of 1024 blocks a side)`);
+  assert.match(tips.at(-1)![1], /^strongest weight 0\.3\d*, sum 0\.\d+ \(the sink keys left out\)$/);
+  key('+');
+  for (let k = 0; k < asks.length; k++) store.receive(answerOf(w, map, asks[k]));
+  // Zoomed ×2 about the centre (370 px): the pointer at 370.5 is over the same token, now a cell.
+  const i = Math.floor((370.5 + 370) / (2 * SIDE / 2048));
+  assert.equal(tips.at(-1)![0], `query #${i + 1} "${['the', 'cat', 'sat'][i % 3]}" → key #${i + 1} "${['the', 'cat', 'sat'][i % 3]}"`);
+  assert.equal(Math.fround(Number(tips.at(-1)![1].replace('weight ', ''))), w[i * 2048 + i]);
+});
+
+test('a tile in view is never the one pushed out by the answers for the rest of the view', () => {
+  const store = new TileStore(() => {}, 2, 8);
+  store.showing(0, 0);
+  const spec = (i0: number) => ({ level: 0, i0, j0: 0, rows: 1, cols: 1 });
+  const answer = (i0: number) => ({ type: 'tile' as const, layer: 0, head: 0, ...spec(i0), max: new Float32Array(1), sum: new Float32Array(1) });
+  store.want([spec(0), spec(1)]);
+  store.receive(answer(0)); store.receive(answer(1));
+  // The view moves to tiles 1 and 2: tile 0 has left it, tile 1 stays in it.
+  store.want([spec(1), spec(2)]);
+  store.receive(answer(2));
+  assert.ok(store.get(spec(1)), 'the tile still in view is kept');
+  assert.equal(store.get(spec(0)), undefined, 'the one that left the view went');
+});
+
+test('the spoken status is hidden by the CSSOM: no webview code sets a style attribute, which a webview\'s CSP refuses', () => {
+  const { root } = draw(mapData(1024).data, { interactive: true });
+  const status = root.querySelector('.map-status') as HTMLElement;
+  assert.ok(status, 'a status line');
+  assert.equal(status.getAttribute('role'), 'status');
+  assert.equal(status.style.position, 'absolute');
+  // In VS Code the CSP (style-src without 'unsafe-inline') drops a style attribute set as one, and the
+  // hidden text showed under the map; style properties set through the CSSOM are allowed.
+  const files = readdirSync('webview', { recursive: true, withFileTypes: true }).filter((f) => f.isFile() && f.name.endsWith('.ts'));
+  for (const f of files) {
+    const text = readFileSync(join(f.parentPath ?? f.path, f.name), 'utf8');
+    assert.ok(!/\.attr\(\s*'style'|setAttribute\(\s*'style'/.test(text), `${f.name} sets a style attribute`);
+  }
+});
+
+test('the host\'s picture is put on the tiles\' scale (the strongest weight outside the sinks) for the linear max view', async () => {
+  const { onKeysScale } = await import('../../../../../../webview/views/model/map/map-view.js');
+  const indices = Uint8Array.from([0, 10, 51, 200, 255]);
+  assert.deepEqual([...onKeysScale(indices, 1, 0.2, { colour: 'max', scale: 'linear' })], [0, 50, 255, 255, 255]);
+  assert.equal(onKeysScale(indices, 1, 0.2, { colour: 'mass', scale: 'linear' }), indices);
+  assert.equal(onKeysScale(indices, 1, 0.2, { colour: 'max', scale: 'log' }), indices);
+  assert.equal(onKeysScale(indices, 0.1, 0.2, { colour: 'max', scale: 'linear' }), indices);
+  assert.equal(onKeysScale(indices, undefined, 0.2, { colour: 'max', scale: 'linear' }), indices);
+});

@@ -1,0 +1,106 @@
+// The tiles of the shown big head, kept by the editor across the head view's redraws (a resize, a
+// theme switch): a small least-recently-used cache, the asks sent and not yet answered (a few at a
+// time, so the host works on what is in view now), the asks waiting (replaced by each new view, so a
+// quick zoom through levels leaves no backlog), and the map's colour switches and zoom. An answer
+// that was not asked for this head (a head shown before, a view made anew) is dropped.
+import type { HeadTile, TileAnswer, TileAsk } from './tile-types.js';
+import { tileKey, type KeptZoom, type TileSpec } from './plan.js';
+
+/** Tiles kept: 32 × 256² blocks × (max + sum) float32 is 16 MiB. */
+export const TILES_KEPT = 32;
+/** Asks sent and not yet answered. */
+export const TILES_IN_FLIGHT = 4;
+
+/** What colours a block: its strongest weight (a needle stays visible) or its mass (the weights' sum). */
+export type MapColour = 'max' | 'mass';
+export type MapScale = 'linear' | 'log';
+
+export interface MapSettings { colour: MapColour; scale: MapScale }
+
+export class TileStore {
+  private shown: { layer: number; head: number } | undefined;
+  private readonly cache = new Map<string, HeadTile>();
+  private readonly inFlight = new Set<string>();
+  private queue: TileSpec[] = [];
+  /** The view's redraw when a tile arrives (one view at a time). */
+  listener: ((tile: HeadTile) => void) | undefined;
+  settings: MapSettings = { colour: 'max', scale: 'linear' };
+  /** The zoom of each head shown (layer:head), so going back to a head finds it as it was left. */
+  readonly zooms = new Map<string, KeptZoom>();
+  /** The editor keeps the zoom (VS Code's webview state) when it settles. */
+  onZoom: (() => void) | undefined;
+  /** The editor draws the view anew when a colour switch changes (its note and legend say it). */
+  onSettings: (() => void) | undefined;
+  /** Answers dropped (for tests and the bench). */
+  dropped = 0;
+
+  constructor(private readonly post: (ask: TileAsk) => void, private readonly capacity = TILES_KEPT, private readonly parallel = TILES_IN_FLIGHT) {}
+
+  /** The head the tiles are of: another one forgets the tiles and the asks. */
+  showing(layer: number, head: number): void {
+    if (this.shown?.layer === layer && this.shown.head === head) return;
+    this.shown = { layer, head };
+    this.cache.clear();
+    this.inFlight.clear();
+    this.queue = [];
+  }
+
+  /**
+   * The tiles forgotten (a file read again, a new run): answers to earlier asks are dropped. The zooms
+   * stay (they are in tokens, and clamped to the head they are shown on).
+   */
+  reset(): void {
+    this.shown = undefined;
+    this.cache.clear();
+    this.inFlight.clear();
+    this.queue = [];
+  }
+
+  /** A kept tile (now the most recently used), or undefined. */
+  get(spec: TileSpec): HeadTile | undefined {
+    const key = tileKey(spec);
+    const tile = this.cache.get(key);
+    if (tile) { this.cache.delete(key); this.cache.set(key, tile); }
+    return tile;
+  }
+
+  /** The kept tiles, without touching their order. */
+  kept(): HeadTile[] {
+    return [...this.cache.values()];
+  }
+
+  /** The tiles the view needs, most needed first: those not kept nor asked are asked, a few at a time. */
+  want(specs: readonly TileSpec[]): void {
+    // The tiles in view become the most recently used, so that answers arriving for the rest of the
+    // view push out tiles no longer shown, never one on screen (which nothing would ask for again).
+    for (const s of specs) this.get(s);
+    this.queue = specs.filter((s) => !this.cache.has(tileKey(s)) && !this.inFlight.has(tileKey(s)));
+    this.pump();
+  }
+
+  /** An answer from the host: kept and drawn if this head asked for it, else dropped (false). */
+  receive(answer: TileAnswer): boolean {
+    const key = tileKey(answer);
+    if (!this.shown || answer.layer !== this.shown.layer || answer.head !== this.shown.head || !this.inFlight.has(key)) {
+      this.dropped++;
+      return false;
+    }
+    this.inFlight.delete(key);
+    const { type: _t, layer: _l, head: _h, ...tile } = answer;
+    this.cache.set(key, tile);
+    while (this.cache.size > this.capacity) this.cache.delete(this.cache.keys().next().value as string);
+    this.pump();
+    this.listener?.(tile);
+    return true;
+  }
+
+  private pump(): void {
+    const shown = this.shown;
+    if (!shown) return;
+    while (this.inFlight.size < this.parallel && this.queue.length) {
+      const s = this.queue.shift()!;
+      this.inFlight.add(tileKey(s));
+      this.post({ type: 'tile', layer: shown.layer, head: shown.head, ...s });
+    }
+  }
+}
