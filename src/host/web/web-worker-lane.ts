@@ -1,6 +1,6 @@
-// The analysis runner's lane on the web: a Web Worker where the runtime gives one (VS Code's web
-// worker extension host lets an extension start nested workers), doing what the desktop's worker
-// thread lane does (host/workers/service.ts) for the one job the web build runs off its thread.
+// A lane on the web: a Web Worker where the runtime gives one (VS Code's web worker extension host
+// lets an extension start nested workers), doing what the desktop's worker thread lane does
+// (host/workers/service.ts) for a job the web build runs off its thread (named by `job`).
 // The worker's script is read through vscode.workspace.fs from the extension's folder and started
 // from a blob: URL, since the host can start a worker from neither a vscode-remote: URI (code-server)
 // nor another origin. A script that does not load closes the lane with a WorkerStartError: the
@@ -23,7 +23,7 @@ export class WebWorkerLane<Reply> {
   notReady: Error | undefined;
 
   /** `script`: the worker's script as a URL a worker may start from (a blob: URL). */
-  constructor(script: Promise<string>, private readonly options: LaneOptions<Reply> = {}) {
+  constructor(script: Promise<string>, private readonly options: LaneOptions<Reply> = {}, readonly job = 'analysis') {
     this.loaded = script.then(
       (url) => { this.script = url; },
       (e: unknown) => { this.close(this.cannotStart(e instanceof Error ? e.message : String(e))); },
@@ -54,7 +54,7 @@ export class WebWorkerLane<Reply> {
     worker?.terminate();
   }
 
-  dispose(why: Error = new RequestError('the analysis worker was ended')): void {
+  dispose(why: Error = new RequestError(`the ${this.job} worker was ended`)): void {
     this.close(why);
     if (this.script) URL.revokeObjectURL(this.script);
   }
@@ -64,7 +64,7 @@ export class WebWorkerLane<Reply> {
     if (this.closed) throw this.closed;
     let worker: Worker;
     try {
-      worker = new Worker(this.script!, { name: 'attention-lens-analysis' });
+      worker = new Worker(this.script!, { name: `attention-lens-${this.job}` });
     } catch (e) {
       throw this.close(this.cannotStart(e instanceof Error ? e.message : String(e)));
     }
@@ -89,13 +89,13 @@ export class WebWorkerLane<Reply> {
       if (!heard) { this.close(this.cannotStart(why)); return; }
       this.worker = undefined;
       worker.terminate();
-      this.requests.failAll(this.options.died?.(why) ?? new RequestError(`the analysis worker stopped (${why})`));
+      this.requests.failAll(this.options.died?.(why) ?? new RequestError(`the ${this.job} worker stopped (${why})`));
     };
     return worker;
   }
 
   private cannotStart(why: string): WorkerStartError {
-    return new WorkerStartError(`the analysis worker could not start: ${why}`);
+    return new WorkerStartError(`the ${this.job} worker could not start: ${why}`);
   }
 
   /** No worker from now on: the requests waiting, and every later one, fail with `why`. */
