@@ -54,7 +54,8 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
   const what = norms ? 'norm' : 'weight';
   const topNote = `rows: queries, columns: keys; a pixel is a block of queries × keys coloured by its ${settings.colour === 'max' ? `strongest ${what}` : `mass (the ${what}s' sum per query)`}, on a ${settings.scale} scale; zoom in for every cell`
     + (map.sinks.length ? `; the sink key${map.sinks.length > 1 ? 's' : ''} ${sinkWords} drawn apart at the left on ${map.sinks.length > 1 ? 'their' : 'its'} own scale` : '');
-  const topLines = noteLines(topNote, width - 16, 4, theme.fontSize);
+  // Up to five lines: in a 430 px editor four cut the sink's part.
+  const topLines = noteLines(topNote, width - 16, 5, theme.fontSize);
   const switchesY = 36 + topLines.length * NOTE_LINE + 4;
   const top = switchesY + 110;
   const keyLabelPx = top - 4 - (switchesY + 14);
@@ -144,7 +145,7 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
       const g = arcs.group;
       drawArcLinks(arcLayer, arcs.links, (i) => LEFT + sinkArea + t.x + (Math.min(n, i + g / 2)) * view.px, arcTop, arcBase, theme, map.max);
       const reading = arcs.read < arcs.groups ? '; reading the blocks in view…' : '';
-      said = `arcs: the ${k} strongest links of each group of ${g} queries to groups of ${g} keys in view, by their strongest ${norms ? 'norm' : 'weight'} (the sink keys left out; ${arcs.links.length} drawn); zoom in to single cells for each query's own${reading}`;
+      said = `arcs: each ${g} queries' ${k} strongest blocks of ${g} × ${g} in view, by strongest ${what} (sinks left out; ${arcs.links.length} drawn); zoom in for single tokens${reading}`;
     } else {
       const kept = store.kept().filter((tile) => tile.level === 0);
       let last: HeadTile | undefined;

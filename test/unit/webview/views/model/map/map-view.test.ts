@@ -220,6 +220,8 @@ test('at 430 px the map, its sink column, its labels, range and legend stay insi
   assert.equal(svg.querySelector('g.legend-keys text.legend-label')!.textContent, 'other keys: strongest weight (linear)');
   assert.equal(svg.querySelector('g.legend-sinks text.legend-label')!.textContent, 'sink: strongest weight (linear)');
   assert.equal(svg.querySelector('g.legend-sinks')!.getAttribute('transform'), 'translate(0,48)');
+  // The notes whole (a cut one carries a <title>): what the map shows, and what its arcs are.
+  assert.equal(svg.querySelectorAll('text.note title').length, 0, [...svg.querySelectorAll('text.note')].map((t) => t.textContent).join(' | '));
 });
 
 test('the map\'s arcs: at level 0 each query\'s strongest links among the keys in view, the sink\'s included', () => {
@@ -417,7 +419,7 @@ test('above single cells the arcs band draws each query group\'s strongest links
   answerAll(store, asks, w, map);
   const arcs = [...svg.querySelectorAll('g.arc-window path.arc')];
   assert.equal(arcs.length, 64 * 2 - 1, 'two links for each of the 64 groups of 32 queries (the first has only its own keys before it)');
-  assert.match(handle.notes.at(-1)!, /^arcs: the 2 strongest links of each group of 32 queries to groups of 32 keys in view, by their strongest weight \(the sink keys left out; 127 drawn\); zoom in to single cells for each query's own$/);
+  assert.equal(handle.notes.at(-1)!, 'arcs: each 32 queries\' 2 strongest blocks of 32 × 32 in view, by strongest weight (sinks left out; 127 drawn); zoom in for single tokens');
   for (const p of arcs) {
     const i = Number(p.getAttribute('data-i')), j = Number(p.getAttribute('data-j'));
     assert.ok(i % 32 === 0 && j % 32 === 0 && j <= i, `groups ${i} → ${j}: causal`);
