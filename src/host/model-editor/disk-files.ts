@@ -3,8 +3,7 @@
 // Desktop only (node:os): the web build has web/model-editor/web-files.ts instead.
 import { availableParallelism } from 'node:os';
 import type { WorkerService } from '../workers/service.js';
-import { sayHostCores } from './cores.js';
-import type { ModelFiles } from './model-files.js';
+import { sayHostCores, type ModelFiles } from './model-files.js';
 import { ModelReader } from './reader.js';
 
 export function diskModelFiles(workers: WorkerService): ModelFiles {

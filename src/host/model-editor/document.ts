@@ -11,7 +11,7 @@ import type { ModelShape } from '../../core/model-attention/scan.js';
 import { ReaderError, type ModelReading } from './reader.js';
 import { scanHelperCount, WEIGHTS_PER_RANGE } from './scan.js';
 import { SharedScan, type ModelLog, type OpenFile, type ScanSubscriber } from './shared-scan.js';
-import { hostCores } from './cores.js';
+import { hostCores } from './model-files.js';
 
 /** An editor of the document: it watches one scan, and starts again when the file is opened anew. */
 export interface DocumentView extends ScanSubscriber {

@@ -2,7 +2,9 @@
 // the web: on the desktop, a file on disk by its path, in worker threads (disk-files.ts); on the web,
 // any file vscode.workspace.fs reads, its bytes read first and scanned in a Web Worker or on the
 // host's thread (web/model-editor/web-files.ts). The editor itself (editor.ts, document.ts, view.ts)
-// is the same code on both.
+// is the same code on both. And the host's cores, for how many readers share a scan (document.ts):
+// no node:os here (the web build takes this folder), so the desktop says its count once its model
+// files are set up (disk-files.ts); a browser's runtime tells it through navigator; else one core.
 import type * as vscode from 'vscode';
 import type { ModelShape } from '../../core/model-attention/scan.js';
 import type { ModelReading } from './reader.js';
@@ -14,4 +16,14 @@ export interface ModelFiles {
   newReader(): ModelReading;
   /** Helpers that may join a scan of this shape (default: one per spare core). */
   helperCount?(shape: ModelShape): number;
+}
+
+let saidCores: number | undefined;
+
+/** The desktop's count (os.availableParallelism()). */
+export function sayHostCores(cores: number): void { saidCores = cores; }
+
+export function hostCores(): number {
+  const nav = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator;
+  return saidCores ?? (nav?.hardwareConcurrency || 1);
 }
