@@ -7,7 +7,9 @@ import { TensorFileError, type ByteSource } from '../tensors/source.js';
 import { attentionFrom, MAX_TOKENS_FILE_BYTES, sidecarPath, sidecarTooLarge, tokensOfSidecar, type OpenOptions } from './attention-bytes.js';
 import { fileSource } from './file-source.js';
 import { readBounded } from './read-bounded.js';
-import { checkInflatedTotal, entrySource, zipEntries, type ZipEntry } from './zip.js';
+import { inflateRawSync } from 'node:zlib';
+import { checkInflatedTotal, entrySource, zipEntries, type MemberReading, type ZipEntry } from './zip.js';
+import { crc32 } from './crc32.js';
 
 // The bytes' half (no Node) is attention-bytes.ts, which the web build opens files with.
 export { MAX_TOKENS_FILE_BYTES, sidecarPath, type OpenOptions };
@@ -32,8 +34,18 @@ export function findTensors(source: ByteSource, wanted: string | undefined): Fou
   return findTensorsIn(source, wanted, NPZ);
 }
 
-/** The .npz reader of a disk: zip members inflated with node:zlib. */
-const NPZ: NpzReader<ZipEntry> = { zipEntries, entrySource, checkInflatedTotal };
+/**
+ * A member inflated with node:zlib, in one output chunk of the declared size (and one byte to tell a
+ * longer stream): zlib otherwise gathers chunks and joins them, holding the member twice (1 GB for a
+ * 503 MB member) until a collection.
+ */
+const DISK: MemberReading = {
+  inflate: (deflated, entry) => inflateRawSync(deflated, { maxOutputLength: Math.max(1, entry.size), chunkSize: Math.max(64, entry.size + 1) }),
+  crc32,
+};
+
+/** The .npz reader of a disk: zip members inflated with node:zlib, checked with its native CRC-32. */
+const NPZ: NpzReader<ZipEntry> = { zipEntries, entrySource: (source, entry) => entrySource(source, entry, DISK), checkInflatedTotal };
 
 /** X.tokens.json beside X.npy (or .npz, .safetensors): a JSON array of strings; undefined when there is none. */
 export function sidecarTokens(path: string): string[] | undefined {

@@ -7,6 +7,9 @@
 import { attentionFrom, sidecarPath, sidecarTooLarge, tokensOfSidecar, MAX_TOKENS_FILE_BYTES, type OpenOptions } from '../../core/files/attention-bytes.js';
 import type { AttentionSource } from '../../core/tensors/attention-source.js';
 import { memorySource, TensorFileError } from '../../core/tensors/source.js';
+import { checkInflatedTotal, entrySource, zipEntries, type ZipEntry } from '../../core/files/zip.js';
+import type { NpzReader } from '../../core/tensors/find-tensors.js';
+import { crc32Table } from '../../core/crc32.js';
 import { shapeOf } from '../../core/model-attention/scan.js';
 import { payloadAttention } from '../../core/model-attention/payload.js';
 import { answerRead, errorReply } from './read-answer.js';
@@ -14,9 +17,13 @@ import type { ReaderRequest, ReaderResponse } from '../../protocol/model-reader.
 
 /**
  * A file's bytes, read by the host, to be opened from memory. `sidecar`: the bytes of its tokens
- * file (X.tokens.json), or why that could not be read; absent when there is none.
+ * file (X.tokens.json), or why that could not be read; absent when there is none. `inflated`: an
+ * .npz's deflated members the host inflated (the web has no synchronous zlib), by name, or why not.
  */
-export interface BytesRequest { id: number; op: 'openBytes'; name: string; bytes: ArrayBuffer; open?: OpenOptions; sidecar?: Uint8Array | string }
+export interface BytesRequest {
+  id: number; op: 'openBytes'; name: string; bytes: ArrayBuffer; open?: OpenOptions; sidecar?: Uint8Array | string;
+  inflated?: Record<string, ArrayBuffer | string>;
+}
 
 /** Every request a reader answers. */
 export type FileRequest = ReaderRequest | BytesRequest;
@@ -26,11 +33,26 @@ export interface FileAnswer { response: ReaderResponse; transfer: ArrayBuffer[] 
 /** Opens a file by its path (the desktop's node:fs); absent where there is no disk. */
 export type PathOpener = (path: string, open: OpenOptions) => AttentionSource;
 
+/**
+ * An .npz's members: stored ones read in place, deflated ones taken from what the host inflated,
+ * checked as a disk's are (with the pure CRC-32 table: node:zlib's native one is not here; the same numbers).
+ */
+function npzOf(inflated: BytesRequest['inflated']): NpzReader<ZipEntry> {
+  const inflate = (_deflated: Uint8Array, e: ZipEntry): Uint8Array => {
+    const held = inflated && Object.hasOwn(inflated, e.name) ? inflated[e.name] : undefined;
+    if (held === undefined) throw new Error('it was not inflated before it was read');
+    if (typeof held === 'string') throw new Error(held);
+    return new Uint8Array(held);
+  };
+  return { zipEntries, checkInflatedTotal, entrySource: (source, entry) => entrySource(source, entry, { inflate, crc32: crc32Table }) };
+}
+
 /** The attention in bytes a host read (`name`: the file's, as messages say it). */
 export function attentionOfBytes(r: Omit<BytesRequest, 'id' | 'op'>): AttentionSource {
   const { name, sidecar } = r;
   const tokensFile = sidecarPath(name);
   return attentionFrom(memorySource(name, new Uint8Array(r.bytes)), r.open ?? {}, {
+    npz: npzOf(r.inflated),
     ...(sidecar === undefined || tokensFile === name ? {} : {
       sidecar: () => {
         // Said only when the attention has no tokens of its own, as a disk's tokens file is read only then.

@@ -33,9 +33,9 @@ function externalImports(metafile: esbuild.Metafile): { file: string; path: stri
 }
 
 const BUNDLES = [
-  ['web extension', 'extension', ['vscode'], ['src/host/analysis/analyst.ts', 'src/host/model-editor/editor.ts', 'src/host/web/model-editor/web-files.ts']],
+  ['web extension', 'extension', ['vscode'], ['src/host/analysis/analyst.ts', 'src/host/model-editor/editor.ts', 'src/host/web/model-editor/web-files.ts', 'src/host/web/model-editor/npz-members.ts']],
   ['web analysis worker', 'analysis', [], ['src/host/analysis/analyst.ts']],
-  ['web model reader', 'scan', [], ['src/host/model-editor/file-answers.ts', 'src/core/files/attention-bytes.ts']],
+  ['web model reader', 'scan', [], ['src/host/model-editor/file-answers.ts', 'src/core/files/attention-bytes.ts', 'src/core/files/zip.ts']],
 ] as const;
 
 for (const [name, bundle, externals, sources] of BUNDLES) {

@@ -14,6 +14,8 @@ import { webWorkersHere } from '../analysis-lanes.js';
 import { WebWorkerLane } from '../web-worker-lane.js';
 import { workerScriptUrl } from '../worker-script.js';
 import { mib } from '../spec-files.js';
+import { inflateMembers } from './npz-members.js';
+import { log } from '../../log.js';
 
 export const SCAN_WORKER_SCRIPT = ['dist', 'web', 'scan-worker.js'] as const;
 
@@ -36,6 +38,7 @@ export function webModelFiles(extensionUri: vscode.Uri, workers = webWorkersHere
   const lanes: ReaderLanes = workers
     ? { lane: (_job, options) => new WebWorkerLane(workerScriptUrl(extensionUri, ...SCAN_WORKER_SCRIPT), options, 'scan') }
     : { lane: (_job, options) => new InThreadLane(new FileAnswers(), options) };
+  log().info(`model editor: attention files are read through workspace.fs and scanned ${workers ? 'in a Web Worker' : 'on the host\'s thread, between events (no Web Worker here)'}`);
   return {
     // Whatever workspace.fs reads: the document's "path" is the file's URI.
     pathOf: (uri) => ({ path: uri.toString() }),
@@ -65,13 +68,20 @@ export const readModelFile: FileOpening = async (path, open) => {
   }
   // It may have grown since its stat.
   if (bytes.byteLength > MAX_WEB_MODEL_FILE_BYTES) throw new ReaderError(tooLargeOnTheWeb(name, bytes.byteLength), true);
+  // An .npz's deflated members, inflated here (the reader has no synchronous zlib): held with the file, within the same limit.
+  const inflated = await inflateMembers(name, bytes, open);
+  const members = Object.values(inflated ?? {}).filter((m): m is ArrayBuffer => typeof m !== 'string');
+  const held = members.reduce((sum, m) => sum + m.byteLength, bytes.byteLength);
+  if (held > MAX_WEB_MODEL_FILE_BYTES) {
+    throw new ReaderError(`${name}: ${mib(bytes.byteLength)} with ${mib(held - bytes.byteLength)} of deflated members inflated, over the ${mib(MAX_WEB_MODEL_FILE_BYTES)} the model editor holds in memory in VS Code for the Web; save it with np.savez (not compressed), or open it in VS Code on the desktop`, true);
+  }
   const sidecar = await readSidecar(uri);
   // A buffer of its own, to transfer: readFile's array may be a view on a larger one.
   const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
   const buffer = whole ? bytes.buffer as ArrayBuffer : bytes.slice().buffer;
   return {
-    request: { op: 'openBytes', name, bytes: buffer, ...(open ? { open } : {}), ...(sidecar !== undefined ? { sidecar } : {}) },
-    transfer: [buffer],
+    request: { op: 'openBytes', name, bytes: buffer, ...(open ? { open } : {}), ...(sidecar !== undefined ? { sidecar } : {}), ...(inflated ? { inflated } : {}) },
+    transfer: [buffer, ...members],
   };
 };
 

@@ -18,7 +18,7 @@ import { headerOf } from '../../../../../src/core/model-attention/scan.js';
 import { distScripts, WorkerService } from '../../../../../src/host/workers/service.js';
 import { asVscode, Uri } from '../../../../support/vscode/index.js';
 import { randomAttention, writeSafetensors } from '../../../../support/model-fixture.js';
-import { npyFloat32 } from '../../../../support/tensor-files.js';
+import { npyFloat32, zipOf } from '../../../../support/tensor-files.js';
 import { ROOT } from '../../../../support/paths.js';
 import { tempDir } from '../../../../support/temp-dir.js';
 
@@ -114,6 +114,50 @@ test('an .npy with its tokens file beside it: the tokens and numbers are the des
   } finally {
     reader.dispose();
   }
+});
+
+test('an .npz, its members stored or deflated (inflated by the host), is the desktop\'s, bit for bit; a damaged member is refused in the desktop\'s words', async () => {
+  const dir = tempDir('attn-web-files-');
+  const attn = npyFloat32([2, 2, 5, 5], Array.from(randomAttention(2, 2, 5, 6)));
+  const other = npyFloat32([1, 1, 5, 5], Array.from(randomAttention(1, 1, 5, 2)));
+  for (const deflate of [false, true]) {
+    const file = join(dir, `run-${deflate ? 'compressed' : 'stored'}.npz`);
+    writeFileSync(file, zipOf([{ name: 'attn.npy', data: attn, deflate }, { name: 'other.npy', data: other, deflate }]));
+    writeFileSync(file.replace(/\.npz$/, '.tokens.json'), JSON.stringify(['a', 'b', 'c', 'd', 'e']));
+    const web = webModelFiles(extensionUri, false).newReader(), disk = desktop.newReader();
+    try {
+      const [onWeb, onDisk] = [await web.open(uriOf(file), { tensor: 'attn' }), await disk.open(file, { tensor: 'attn' })];
+      assert.deepEqual({ ...onWeb, file: '' }, { ...onDisk, file: '' });
+      assert.deepEqual(onWeb.tokenTexts, ['a', 'b', 'c', 'd', 'e']);
+      assert.equal(onWeb.inflated, deflate ? attn.length : undefined, 'what was inflated is said');
+      assert.deepEqual(Array.from(await web.head(1, 1, {})), Array.from(await disk.head(1, 1, {})));
+      assert.deepEqual(Array.from((await web.rollout({}))!), Array.from((await disk.rollout({}))!));
+    } finally {
+      web.dispose();
+      disk.dispose();
+    }
+  }
+  const refusal = async (reader: ModelReading, path: string) => {
+    try {
+      await reader.open(path);
+      return 'opened';
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    } finally {
+      reader.dispose();
+    }
+  };
+  const damaged = join(dir, 'damaged.npz');
+  writeFileSync(damaged, zipOf([{ name: 'attn.npy', data: attn, deflate: true, crc: 0x1234 }]));
+  const said = await refusal(webModelFiles(extensionUri, false).newReader(), uriOf(damaged));
+  assert.match(said, /attn\.npy: its bytes do not match the zip's CRC-32/);
+  assert.equal(said, await refusal(desktop.newReader(), damaged));
+  // A member that inflates past its declared size (a bomb) stops there, on both.
+  const bomb = join(dir, 'bomb.npz');
+  writeFileSync(bomb, zipOf([{ name: 'attn.npy', data: attn, deflate: true, declaredSize: 100 }]));
+  const bombSaid = await refusal(webModelFiles(extensionUri, false).newReader(), uriOf(bomb));
+  assert.match(bombSaid, /attn\.npy: the deflated data is damaged or larger than its declared 100 bytes \(it inflates past its declared 100 bytes\)/);
+  assert.match(await refusal(desktop.newReader(), bomb), /attn\.npy: the deflated data is damaged or larger than its declared 100 bytes/);
 });
 
 test('a file over the limit is refused before it is read: one line with its name, its size and the limit', async () => {
