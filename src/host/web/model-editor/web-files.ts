@@ -2,8 +2,8 @@
 // code-server's), its bytes read whole into memory first (stat, then readFile; the core reads at
 // offsets synchronously, which workspace.fs cannot), then opened from memory by the same code as a
 // disk's file, and scanned in a Web Worker (dist/web/scan-worker.js, the bytes transferred to it, not
-// copied) where the runtime gives one, else on the host's thread in slices between events
-// (in-thread-lane.ts). The editor is the desktop's (model-editor/editor.ts): only this differs.
+// copied) where the runtime gives one, else (or when it does not start) on the host's thread in
+// slices between events (in-thread-lane.ts). The editor is the desktop's (model-editor/editor.ts): only this differs.
 import * as vscode from 'vscode';
 import { MAX_TOKENS_FILE_BYTES, sidecarPath, sidecarTooLarge } from '../../../core/files/attention-bytes.js';
 import { ModelReader, ReaderError, type FileOpening, type ReaderLanes } from '../../model-editor/reader.js';
@@ -12,6 +12,7 @@ import { InThreadLane } from '../../model-editor/in-thread-lane.js';
 import type { ModelFiles } from '../../model-editor/model-files.js';
 import { webWorkersHere } from '../analysis-lanes.js';
 import { WebWorkerLane } from '../web-worker-lane.js';
+import { WorkerOrThread } from './worker-or-thread.js';
 import { workerScriptUrl } from '../worker-script.js';
 import { mib } from '../spec-files.js';
 import { inflateMembers } from './npz-members.js';
@@ -36,7 +37,13 @@ export function tooLargeOnTheWeb(name: string, size: number): string {
 /** `workers`: whether readers run in Web Workers (default: where the runtime gives them). */
 export function webModelFiles(extensionUri: vscode.Uri, workers = webWorkersHere()): ModelFiles {
   const lanes: ReaderLanes = workers
-    ? { lane: (_job, options) => new WebWorkerLane(workerScriptUrl(extensionUri, ...SCAN_WORKER_SCRIPT), options, 'scan') }
+    ? {
+      lane: (_job, options) => new WorkerOrThread(
+        () => new WebWorkerLane(workerScriptUrl(extensionUri, ...SCAN_WORKER_SCRIPT), options, 'scan'),
+        () => new InThreadLane(new FileAnswers(), options),
+        (why) => log().warn(`model editor: ${why}; reading the file on the host's thread, between events`),
+      ),
+    }
     : { lane: (_job, options) => new InThreadLane(new FileAnswers(), options) };
   log().info(`model editor: attention files are read through workspace.fs and scanned ${workers ? 'in a Web Worker' : 'on the host\'s thread, between events (no Web Worker here)'}`);
   return {
