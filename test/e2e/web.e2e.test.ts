@@ -20,6 +20,7 @@ import {
   launchChromium, makeExampleWorkspace, makeUserDataDir, removeTempDirs, ROOT, startCodeServer, tail, type CodeServer,
 } from '../../scripts/vscode/code-server.mjs';
 import { randomAttention, writeSafetensors } from '../support/model-fixture.js';
+import { exactWeight } from '../../webview/views/model/head.js';
 import {
   attentionFrame, chooseView, drawnTexts, hoverMatrixCell, poll, quickOpen, runCommand, waitForState, waitForWorkbench, RESULTS,
 } from './workbench.js';
@@ -66,11 +67,14 @@ interface ModelShown { grid: string[]; gridTip: string; cells: string[]; weightT
 /** The small attention file (2 layers × 3 heads × 6 tokens) and the spec that names it, in the workspace. */
 const MODEL_SPEC = 'small-model-ref.attn.json';
 const MODEL_TOKENS = ['the', 'cat', 'sat', 'on', 'the', 'mat'];
+const MODEL_VALUES = randomAttention(2, 3, 6, 11);
+/** The weight of query 4 on key 2 in layer 1 head 2 (0-based), as the file holds it. */
+const SHOWN_WEIGHT = MODEL_VALUES[((1 * 3 + 2) * 6 + 4) * 6 + 2];
 
 function writeModelFiles(workspace: string): void {
   const folder = path.join(workspace, 'web-model');
   fs.mkdirSync(folder, { recursive: true });
-  writeSafetensors(path.join(folder, 'small.safetensors'), randomAttention(2, 3, 6, 11), 2, 3, 6, MODEL_TOKENS);
+  writeSafetensors(path.join(folder, 'small.safetensors'), MODEL_VALUES, 2, 3, 6, MODEL_TOKENS);
   fs.writeFileSync(path.join(folder, MODEL_SPEC), `${JSON.stringify({ attention: { file: 'small.safetensors' } }, null, 2)}\n`);
 }
 
@@ -260,6 +264,7 @@ describe('the web extension in VS Code\'s web worker extension host', { timeout:
       assert.equal(shown.grid.length, 6);
       assert.match(shown.gridTip, /^layer 2 head 3entropy \d/);
       assert.equal(shown.cells.length, 36);
+      assert.ok(shown.weightTip.includes(`weight ${exactWeight(SHOWN_WEIGHT)}`), `the file's weight ${SHOWN_WEIGHT}: ${shown.weightTip}`);
       const log = await outputChannel(page, 'Attention Lens');
       assert.match(log, /model editor: attention files are read through workspace\.fs and scanned in a Web Worker/, log);
       assert.doesNotMatch(log, /could not start/, log);
