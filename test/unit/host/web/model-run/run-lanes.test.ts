@@ -6,6 +6,7 @@
 // every head; layer 2 head 1's last " cat" puts at least 0.9999 on " sat". Relaxed SIMD is on, as in
 // current browsers and VS Code (Node 20 needs its flag, which the desktop's workers set): both sides'
 // float32 products then take the fused multiply-add kernel.
+import '../../../../support/vscode/register.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { RunClient, type RunFiles } from '../../../../../src/host/checkpoint-run
 import { distScripts, WorkerService } from '../../../../../src/host/workers/service.js';
 import { WebWorkerLane } from '../../../../../src/host/web/web-worker-lane.js';
 import { ThreadRunLane } from '../../../../../src/host/web/model-run/thread-lane.js';
+import { FallbackRunLane } from '../../../../../src/host/web/model-run/run-lanes.js';
 import type { MemoryEntry } from '../../../../../src/core/checkpoint-files/folder-files.js';
 import { startedWorkers, withFakeWorkers, workerScripts } from '../../../../support/fake-web-worker.js';
 import { ROOT } from '../../../../support/paths.js';
@@ -126,5 +128,21 @@ test('the folder\'s files are posted once per worker: an edit of the text runs w
     assert.equal((posted[0] as { files?: unknown }).files, undefined, 'no files posted again');
   } finally {
     client.dispose();
+  }
+}));
+
+test('a run worker that cannot start leaves the run on the calling thread, said once, with the same numbers', () => withFakeWorkers(async () => {
+  for (const url of [Promise.reject(new Error('no dist/web/run-worker.js')), Promise.resolve('blob:missing')]) {
+    const lines: string[] = [];
+    const client = new RunClient({ lane: (_job, options) => new FallbackRunLane(new WebWorkerLane(url, options, 'run'), options, (line) => lines.push(line)) });
+    try {
+      assertSame(await numbers(client, WEB_FOLDER, induction()), await desktopNumbers('f32'));
+      const again = await client.run(WEB_FOLDER, 'A dog ran. A dog', undefined, 'f32', undefined, undefined, induction());
+      assert.equal(again.next[0].token, ' ran');
+      assert.equal(lines.length, 1);
+      assert.match(lines[0], /run worker could not start: .*running the model on the extension host's thread instead/);
+    } finally {
+      client.dispose();
+    }
   }
 }));
