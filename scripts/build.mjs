@@ -1,10 +1,10 @@
 // Builds the bundles with esbuild: the extension host (CommonJS, vscode external), its analysis worker,
 // the webview (browser IIFE with d3 inside: nothing comes from a CDN), and the attn CLI.
 // Types are checked separately by `tsc --noEmit`, since esbuild does not check them.
+import { webRunWorkerBuildOptions } from './web-build.mjs';
 import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { webBuildOptions, webWorkerBuildOptions, writeExamplesIndex } from './web-build.mjs';
-import { webRunWorkerBuildOptions } from './web-build.mjs';
 
 const production = process.argv.includes('--production');
 const common = { bundle: true, minify: production, sourcemap: !production, logLevel: 'warning' };
