@@ -16,6 +16,14 @@ export function lensTensorPath(specPath: string): string {
   return specPath.replace(/(\.attn)?\.json$/i, '') + '.safetensors';
 }
 
+/**
+ * The save dialog's filter. VS Code's own dialog (code-server's, and the desktop's when native dialogs
+ * are off) compares a typed name's last extension with the filter's and appends the first when none
+ * matches; "json" beside "attn.json" keeps x.attn.json as it is, where "attn.json" alone made it
+ * x.attn.json.attn.json. A name typed without extension still gets .attn.json.
+ */
+export const LENS_SAVE_FILTERS: Record<string, string[]> = { 'Attention Lens spec': ['attn.json', 'json'] };
+
 /** The spec path for a name the save dialog gave: a doubled ".attn.json.attn.json" written once. */
 export function lensSpecPath(chosen: string): string {
   return chosen.replace(/(\.attn\.json)(?:\.attn\.json)+$/i, '$1');

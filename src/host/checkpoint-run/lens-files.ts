@@ -26,7 +26,7 @@ export function lensStem(model: string, layer: number, head: number): string {
   return `${name.slice(0, 60)}-layer${layer + 1}-head${head + 1}`;
 }
 
-export { lensSpecFor, lensSpecPath, lensSpecText, lensTensorPath } from '../../core/checkpoint-spec/lens-file.js';
+export { LENS_SAVE_FILTERS, lensSpecFor, lensSpecPath, lensSpecText, lensTensorPath } from '../../core/checkpoint-spec/lens-file.js';
 
 /** Why `specPath` cannot be written for a head of the model in `modelFolder`, or undefined. */
 export function lensTargetProblem(specPath: string, modelFolder: string): string | undefined {
@@ -164,13 +164,6 @@ export function writeLensFiles(specPath: string, lens: HeadLens, options: { mode
   return specPath;
 }
 
-/**
- * The save dialog's filter. VS Code's own dialog (code-server's, and the desktop's when native dialogs
- * are off) compares a typed name's last extension with the filter's and appends the first when none
- * matches; "json" beside "attn.json" keeps x.attn.json as it is, where "attn.json" alone made it
- * x.attn.json.attn.json. A name typed without extension still gets .attn.json.
- */
-export const LENS_SAVE_FILTERS: Record<string, string[]> = { 'Attention Lens spec': ['attn.json', 'json'] };
 
 
 /** A fresh spec path in `folder` for the stem (stem.attn.json, else stem-2.attn.json, …). */
