@@ -4,7 +4,8 @@
 // runs the model from files read through workspace.fs, in a nested Web Worker, and the model views
 // show the run. Then the same workbench runs the desktop entry in the Node extension host, and the
 // views must show the same numbers: the next-token list text for text (" sat" first), and layer 2
-// head 1's last " cat" → " sat" tooltip (≥ 0.9999). The time from Show Attention to the run's first
+// head 1's last " cat" → " sat" tooltip (≥ 0.9999), and the same head opened in the lens (written as
+// a spec with its tensor file through workspace.fs on the web) draws the same texts. The time from Show Attention to the run's first
 // paint is printed for both, measured in the same run.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -82,7 +83,7 @@ async function outputChannel(page: Page, name: string): Promise<string> {
   }, 15_000);
 }
 
-interface Shown { next: string[]; tip: string; paintMs: number }
+interface Shown { next: string[]; tip: string; paintMs: number; lens: string[] }
 
 let server: CodeServer | undefined;
 let browser: Browser | undefined;
@@ -133,7 +134,21 @@ async function showRun(page: Page, kind: Kind): Promise<Shown> {
     return text || undefined;
   }, 10_000);
   await page.screenshot({ path: path.join(RESULTS, `web-run-${kind}-head.png`) });
-  return { next, tip, paintMs };
+  // "Open in the lens": the head written as a spec with its tensor file (workspace.fs on the web) and shown in the spec panel.
+  await frame.getByRole('button', { name: 'Open in the lens' }).click();
+  const lensFrame = await poll('the lens spec\'s panel, drawn', async () => {
+    for (const f of page.frames()) {
+      const root = await f.$('#attention-root').catch(() => null);
+      if (!root) continue;
+      const state = await f.$eval('#attention-root', (el) => `${el.getAttribute('data-state')} ${el.getAttribute('data-file-name')}`).catch(() => '');
+      if (/^ready .*layer2-head1/.test(state)) return f;
+      if (/^error/.test(state)) throw new Error(`the lens panel failed: ${await f.$eval('#attention-root', (el) => el.textContent)}`);
+    }
+    return undefined;
+  }, 60_000);
+  const lens = await lensFrame.$$eval('#attention-root svg *', (els) => els.filter((e) => e.children.length === 0).map((e) => (e.textContent ?? '').trim()).filter((t) => t.length > 0));
+  await page.screenshot({ path: path.join(RESULTS, `web-run-${kind}-lens.png`) });
+  return { next, tip, paintMs, lens };
 }
 
 describe('a model spec\'s run in VS Code\'s web worker extension host', { timeout: 900_000 }, () => {
@@ -184,6 +199,8 @@ describe('a model spec\'s run in VS Code\'s web worker extension host', { timeou
       const numbers = (t: string[]) => t.map((s) => s.replace(/\b\d+ ms\b/, '… ms'));
       assert.deepEqual(numbers(shown.web.next), numbers(shown.workspace.next));
       assert.equal(shown.web.tip, shown.workspace.tip);
+      assert.ok(shown.web.lens.length > 0, 'the lens drew');
+      assert.deepEqual(shown.web.lens, shown.workspace.lens, 'the lens spec written on the web draws as the desktop\'s');
       console.log(`timing: Show Attention -> painted induction run: web worker host ${shown.web.paintMs} ms, Node host ${shown.workspace.paintMs} ms`);
     } finally {
       await page.close();
