@@ -19,6 +19,7 @@ import { InstalledDialogs } from '../dialogs.js';
 import { notOnTheWeb } from './not-on-web.js';
 import { webAnalysisLanes } from './analysis-lanes.js';
 import { Analyst } from '../analysis/analyst.js';
+import { webRunSessions } from './model-run/web-runs.js';
 import { filesNotRead } from './no-disk-files.js';
 import { withSpecFiles } from './spec-files.js';
 import { ModelEditorProvider } from '../model-editor/editor.js';
@@ -41,13 +42,16 @@ export function activate(context: vscode.ExtensionContext): { panels: () => unkn
     referencedFile: webReferencedFile,
     openModel: (file, open, show) => models.openReference(file, open, show),
     // Asked on each update of a model spec (focus false) and by the panel's button (focus true): said when asked.
-    runModel: (_spec, show) => { if (show.focus) notOnTheWeb('a model spec runs a checkpoint'); },
+    runModel: (spec, show) => runs.open(spec, show),
   });
+  // A model spec runs its model from a folder beside it, read through workspace.fs (model-run/).
+  const runs = webRunSessions(context, cache, dialogs, (uri) => panels.show(uri));
   context.subscriptions.push(
     new SpecDiagnostics(cache),
     registerSpecHovers(cache),
     registerWeightCompletions(),
     panels,
+    runs,
     ...specCommands(context, panels),
     vscode.commands.registerCommand('attentionLens.runModel', () => notOnTheWeb('a model run loads a checkpoint')),
     vscode.commands.registerCommand('attentionLens.saveHeadAsSpec', () => notOnTheWeb('a head is saved from a model run')),
