@@ -199,7 +199,7 @@ describe('the web extension in VS Code\'s web worker extension host', { timeout:
     if (server) console.log(`code-server log (tail):\n${tail(server.logFile, 5)}`);
   });
 
-  it('runs the browser entry in the web worker host: a model run says in one line that it needs the desktop', async () => {
+  it('runs the browser entry in the web worker host: Run a Model… says in one line that the cache needs the desktop', async () => {
     const page = await openIn('web', workspace);
     try {
       await runCommand(page, 'Run a Model…');
@@ -207,7 +207,7 @@ describe('the web extension in VS Code\'s web worker extension host', { timeout:
         const t = await toasts(page);
         return /not available in VS Code for the Web/.test(t) ? t : undefined;
       }, 30_000);
-      assert.match(text, /Attention Lens: a model run loads a checkpoint, which is not available in VS Code for the Web yet/);
+      assert.match(text, /Attention Lens: Run a Model… lists the models of a Hugging Face cache on a disk .*, which is not available in VS Code for the Web yet/);
     } finally {
       await page.close();
     }

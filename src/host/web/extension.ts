@@ -2,9 +2,9 @@
 // browser): the learner's side of the extension, the spec panel with its views, live diagnostics,
 // hovers, completions, the walkthrough and Open Example, Apply Learned Weights and export. There is no
 // Node here: specs are computed in a Web Worker when the runtime gives one, else on the host's thread
-// between yields (analysis-web.ts); files are read through vscode.workspace.fs, attention files in the
-// model editor too (model-editor/web-files.ts). What needs a disk or Node (a model's checkpoint, a
-// Hugging Face cache) says so in one line.
+// between yields (analysis-lanes.ts); files are read through vscode.workspace.fs: attention files in the
+// model editor (model-editor/web-files.ts) and the model folder a model spec names (model-run/). What
+// needs a disk (a Hugging Face cache, an absolute path) says so in one line.
 import * as vscode from 'vscode';
 import { AnalysisCache } from '../analysis/cache.js';
 import { AnalysisRunner } from '../analysis/runner.js';
@@ -41,7 +41,6 @@ export function activate(context: vscode.ExtensionContext): { panels: () => unkn
     extensionUri: context.extensionUri, cache, timings, dialogs,
     referencedFile: webReferencedFile,
     openModel: (file, open, show) => models.openReference(file, open, show),
-    // Asked on each update of a model spec (focus false) and by the panel's button (focus true): said when asked.
     runModel: (spec, show) => runs.open(spec, show),
   });
   // A model spec runs its model from a folder beside it, read through workspace.fs (model-run/).
@@ -53,8 +52,9 @@ export function activate(context: vscode.ExtensionContext): { panels: () => unkn
     panels,
     runs,
     ...specCommands(context, panels),
-    vscode.commands.registerCommand('attentionLens.runModel', () => notOnTheWeb('a model run loads a checkpoint')),
-    vscode.commands.registerCommand('attentionLens.saveHeadAsSpec', () => notOnTheWeb('a head is saved from a model run')),
+    // Run a Model… picks from the Hugging Face cache on a disk; a model spec beside its model folder runs here.
+    vscode.commands.registerCommand('attentionLens.runModel', () => notOnTheWeb('Run a Model… lists the models of a Hugging Face cache on a disk (a model spec naming a model folder in this workspace runs here)')),
+    vscode.commands.registerCommand('attentionLens.saveHeadAsSpec', () => runs.saveHead()),
     { dispose: () => runner.dispose() },
     { dispose: disposeLog },
   );
