@@ -31,8 +31,12 @@ export const STORY: readonly StoryStep[] = [
   { file: 'init-four-rules.attn.json', view: 'init', shows: [/LeCun|Xavier|He/] },
 ];
 
-/** The step after the last spec: a model spec, whose run the model editor draws (the induction head). */
-export const MODEL_STEP = { file: 'induction-gpt2.attn.json' } as const;
+/**
+ * The step after the last spec: a model spec, whose run the model editor draws. Its numbers: the
+ * model predicts " sat" after the last " cat", and the induction head (layer 2, head 1) puts at least
+ * `minWeight` of the last " cat"'s attention on the " sat" that followed the first one.
+ */
+export const MODEL_STEP = { file: 'induction-gpt2.attn.json', next: ' sat', layer: 2, head: 1, key: 3, minWeight: 0.999 } as const;
 
 /** The spec the panel shows and its selected view, as its root and tab say. */
 export async function panelShows(f: Frame): Promise<{ file: string | null; view: string | null }> {
@@ -116,4 +120,42 @@ export function stepShot(prefix: string, n: number, file: string): string {
 export async function panelsShown(page: Page): Promise<string> {
   const shown = await Promise.all(page.frames().map((f) => f.$eval('#attention-root', (r) => `${r.getAttribute('data-file-name')} (${r.getAttribute('data-state')})`).catch(() => undefined)));
   return shown.filter(Boolean).join(', ') || 'none';
+}
+
+/** The model editor's frame showing a finished run (#model-root ready). */
+export async function modelRunFrame(page: Page, timeoutMs = 120_000): Promise<Frame> {
+  return poll('the model editor with the run drawn', async () => {
+    for (const f of page.frames()) {
+      if ((await f.$eval('#model-root', (r) => r.getAttribute('data-state')).catch(() => null)) === 'ready') return f;
+    }
+    return undefined;
+  }, timeoutMs);
+}
+
+/**
+ * The run's numbers as its views draw them: the next-token view's first token, and in the head-tokens
+ * view of the induction head, the weight of the last query on MODEL_STEP.key. Asserts both.
+ */
+export async function assertModelRun(frame: Frame, shot: string): Promise<{ next: string; weight: number }> {
+  const texts = async () => (await drawnModelTexts(frame)).join('\n');
+  await frame.selectOption('#model-root select[data-control="view"]', 'next');
+  const next = await poll('the next-token view', async () => /p = [\d.]+/.exec(await texts()) && (await texts()).match(/^"(.*)"$/m)?.[1], 30_000);
+  assert.equal(next, MODEL_STEP.next, `the next token after the last " cat" (${await texts()})`);
+  await frame.selectOption('#model-root select[data-control="view"]', 'head-tokens');
+  for (const [control, value] of [['layer', MODEL_STEP.layer], ['head', MODEL_STEP.head]] as const) {
+    await frame.fill(`#model-root input[data-control="${control}"]`, String(value));
+    await frame.press(`#model-root input[data-control="${control}"]`, 'Enter');
+  }
+  const keyLine = new RegExp(`^key #${MODEL_STEP.key} "${MODEL_STEP.next}"; weight ([\\d.e-]+)$`, 'm');
+  const weight = Number(await poll(`layer ${MODEL_STEP.layer} head ${MODEL_STEP.head}'s weight on key #${MODEL_STEP.key}`, async () => {
+    const t = await texts();
+    return t.includes(`layer ${MODEL_STEP.layer} head ${MODEL_STEP.head}`) ? keyLine.exec(t)?.[1] : undefined;
+  }, 30_000));
+  assert.ok(weight >= MODEL_STEP.minWeight, `the last " cat" puts ${weight} on "${MODEL_STEP.next}" (at least ${MODEL_STEP.minWeight})`);
+  await frame.page().screenshot({ path: shot });
+  return { next, weight };
+}
+
+async function drawnModelTexts(frame: Frame): Promise<string[]> {
+  return frame.$$eval('#model-root *', (els) => els.filter((e) => e.children.length === 0).map((e) => (e.textContent ?? '').trim()).filter(Boolean));
 }

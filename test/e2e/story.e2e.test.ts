@@ -3,8 +3,10 @@
 // "Next: …" link, reached by Tab and taken with Enter, leads through every example of the story in
 // order, each opening on the view its "open" names. At each step the panel is about 626 px wide
 // (the default beside the editor); a screenshot is written to test-results/story-NN-<example>.png
-// and the step's own numbers (136 and 64, 3,145,728, step 0, …) are asserted on the picture. The
-// steps and the walk are story-steps.ts, which the web walk (web-story.e2e.test.ts) shares.
+// and the step's own numbers (136 and 64, 3,145,728, step 0, …) are asserted on the picture; the last
+// Next opens the induction head's model spec, whose run (" sat" next, the last " cat" → " sat" ≥ 0.999)
+// the model editor draws. The steps and the walk are story-steps.ts, shared with the web walk
+// (web-story.e2e.test.ts).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -14,7 +16,7 @@ import {
   installVsix, launchChromium, makeUserDataDir, removeTempDirs, startCodeServer, tempDir, workbenchUrl, type CodeServer,
 } from '../../scripts/vscode/code-server.mjs';
 import { waitForWorkbench, RESULTS, VSIX } from './workbench.js';
-import { panelsShown, walkSpecSteps } from './story-steps.js';
+import { assertModelRun, modelRunFrame, MODEL_STEP, panelsShown, STORY, stepShot, takeNext, walkSpecSteps } from './story-steps.js';
 
 let server: CodeServer | undefined;
 let browser: Browser | undefined;
@@ -47,7 +49,12 @@ describe('the story, walked with the keyboard alone', { timeout: 600_000 }, () =
     fs.mkdirSync(RESULTS, { recursive: true });
     let widths: number[];
     try {
-      ({ widths } = await walkSpecSteps(page, 'story'));
+      let last;
+      ({ widths, last } = await walkSpecSteps(page, 'story'));
+      // The induction head: Next opens its model spec, which runs beside the panel in the model editor.
+      await takeNext(page, last, STORY[STORY.length - 1].file);
+      const run = await assertModelRun(await modelRunFrame(page), stepShot('story', STORY.length + 1, MODEL_STEP.file));
+      console.log(`the induction head: next token "${run.next}", the last " cat" → "${MODEL_STEP.next}" ${run.weight}`);
     } catch (e) {
       // What was on screen, and what each panel showed, beside the failure.
       await page.screenshot({ path: path.join(RESULTS, 'story-failed.png') }).catch(() => {});
