@@ -11,3 +11,6 @@ export function writeExamplesIndex(root?: string): void;
 export function isNodeBuiltin(path: string): boolean;
 export const noNodeBuiltins: Plugin;
 export function webBuildOptions(extra?: BuildOptions): BuildOptions & { entryPoints: string[]; outfile: string };
+export const WEB_RUN_WORKER_ENTRY: string;
+export const WEB_RUN_WORKER_OUTFILE: string;
+export function webRunWorkerBuildOptions(extra?: BuildOptions): BuildOptions & { entryPoints: string[]; outfile: string };

@@ -75,3 +75,12 @@ export function writeExamplesIndex(root = '.') {
   fs.mkdirSync(path.join(root, 'dist'), { recursive: true });
   fs.writeFileSync(path.join(root, EXAMPLES_INDEX), `${JSON.stringify({ files: files.sort() }, null, 1)}\n`);
 }
+
+/** The model run the web extension starts as a Web Worker (src/host/web/model-run/run-lanes.ts). */
+export const WEB_RUN_WORKER_ENTRY = 'src/host/web/model-run/run-worker.ts';
+export const WEB_RUN_WORKER_OUTFILE = 'dist/web/run-worker.js';
+
+/** esbuild's options for the web model run worker: a classic worker script, no Node, no kernel threads. */
+export function webRunWorkerBuildOptions(extra = {}) {
+  return webWorkerBuildOptions({ entryPoints: [WEB_RUN_WORKER_ENTRY], outfile: WEB_RUN_WORKER_OUTFILE, ...extra });
+}

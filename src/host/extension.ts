@@ -19,6 +19,7 @@ import { InstalledDialogs, proposedDialogs, userDialogs } from './dialogs.js';
 import { distScripts, WorkerService } from './workers/service.js';
 import { RunSessions } from './checkpoint-run/sessions.js';
 import { runModelCommand } from './checkpoint-run/run-model-command.js';
+import { desktopRunPlaces } from './checkpoint-run/places/desktop.js';
 import { NotebookOutputs } from './notebook/open-output.js';
 import { referencedFile } from './panel/reference.js';
 import { Analyst } from './analysis/analyst.js';
@@ -41,7 +42,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   // A spec that names a model's attention file opens the model editor on it, with the spec's tokens.
   // A model spec ({ "model", "text" }) runs the model in a worker and shows its run in the model views.
   const runs = new RunSessions({
-    extensionUri: context.extensionUri, globalStorageUri: context.globalStorageUri, cache, workers, dialogs,
+    extensionUri: context.extensionUri, globalStorageUri: context.globalStorageUri, cache, workers, dialogs, places: desktopRunPlaces,
     diagnostics: vscode.languages.createDiagnosticCollection('attention-lens-run'),
     showSpec: (uri) => panels.show(uri),
   });

@@ -48,15 +48,20 @@ export interface RunReport {
 
 /** The worker's workerData: `cancel` holds one Int32 (every run with an id up to it is cancelled). */
 export interface RunWorkerData {
-  cancel: SharedArrayBuffer;
+  /** A SharedArrayBuffer; on a web page that is not cross-origin isolated, an ArrayBuffer (cancels are then not heard). */
+  cancel: SharedArrayBuffer | ArrayBuffer;
   /** The folder of the tokenizer cache on disk (the extension's global storage), when there is one. */
   cacheFolder?: string;
 }
 
 export type RunRequest =
   | Exclude<ReaderRequest, { op: 'open' } | { op: 'openHeld' } | { op: 'close' }>
-  /** `analysis`: the spec's own asks; `ablate`: the heads the views switched off (the editor's, kept across edits). */
-  | { id: number; op: 'run'; folder: string; text: string; maxTokens?: number; precision?: 'f32' | 'f64'; analysis?: RunAnalysisRequest; ablate?: NonNullable<AnalysisRequest['ablate']> }
+  /**
+   * `analysis`: the spec's own asks; `ablate`: the heads the views switched off (the editor's, kept across edits);
+   * `files`: the web's model folder in memory, by file name ('folder' for an entry that is one), kept by the
+   * worker for later runs of the same folder.
+   */
+  | { id: number; op: 'run'; folder: string; text: string; maxTokens?: number; precision?: 'f32' | 'f64'; analysis?: RunAnalysisRequest; ablate?: NonNullable<AnalysisRequest['ablate']>; files?: Record<string, Uint8Array | 'folder'> }
   | { id: number; op: 'lens'; layer: number; head: number }
   /** The last run's logit lens: computed at the first ask (a pass again), kept until the next run. */
   | { id: number; op: 'logitLens' }

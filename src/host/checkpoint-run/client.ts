@@ -7,7 +7,10 @@
 // flag: the lane's ids only grow, so a flag left at an old run's id stops no newer run), and it is
 // ended only when the session closes. The model views read the latest run's attention through
 // reader(), a ModelReading whose 'open' waits for the latest run, so a model document opened anew
-// when a run begins shows that run once it is done, or its error.
+// when a run begins shows that run once it is done, or its error. The lane is whatever the host gives
+// (RunLanes): the desktop's worker service (node worker threads), the web's Web Worker, or the web's
+// host thread where there is no Worker. On the web the model's files come with the run (read through
+// workspace.fs first): sent once per folder and worker, since the worker keeps them.
 import type { ScanOptions } from '../../core/model-attention/data.js';
 import type { ModelShape } from '../../core/model-attention/scan.js';
 import type { PassResult } from '../../core/tensors/pass.js';
@@ -15,7 +18,8 @@ import type { HeadLens, NextToken } from '../../core/checkpoint/types.js';
 import type { RunAnalysisRequest, RunReport, RunRequest, RunResponse, RunWorkerData } from '../../protocol/checkpoint-run.js';
 import { RequestError, type Requests } from '../../protocol/requests.js';
 import { ReaderError, type ModelReading } from '../model-editor/reader.js';
-import type { Lane, WorkerService } from '../workers/service.js';
+import type { AskOptions, LaneOptions } from '../workers/service.js';
+import type { MemoryEntry } from '../../core/checkpoint-files/folder-files.js';
 
 /** A run replaced by a newer one (or its session closed) before it finished. */
 export class RunCancelled extends RequestError {
@@ -23,12 +27,40 @@ export class RunCancelled extends RequestError {
 }
 
 type Ok = Extract<RunResponse, { ok: true }>;
+
+/** What the client asks of its worker: one lane of the 'run' job (host/workers/service.ts Lane, or the web's). */
+export interface RunLane<Reply> {
+  /** Workers the lane started (1, and one more per restart). */
+  readonly started: number;
+  /** Whether a worker of the lane is alive now (the next request starts one otherwise). */
+  readonly alive: boolean;
+  ask(message: object, options?: AskOptions<Reply>): Promise<Reply>;
+  fail(id: number, error: Error): boolean;
+  dispose(why?: Error): void;
+}
+
+/** Where the client's lane comes from: the desktop's WorkerService, or the web's run lanes. */
+export interface RunLanes {
+  lane<Reply>(job: 'run', options: LaneOptions<Reply>): RunLane<Reply>;
+}
+
+/** A model folder's files in memory (the web's), keyed by what they were read as (their names, sizes and times). */
+export interface RunFiles {
+  key: string;
+  entries: ReadonlyMap<string, MemoryEntry>;
+}
 type Without<T> = T extends unknown ? Omit<T, 'id'> : never;
 
 export class RunClient {
-  private readonly lane: Lane<Ok>;
-  /** The cancel flag shared with the worker: every run with an id up to it stops. */
-  private readonly cancelFlag = new Int32Array(new SharedArrayBuffer(4));
+  private readonly lane: RunLane<Ok>;
+  /**
+   * The cancel flag shared with the worker: every run with an id up to it stops. A browser page that is
+   * not cross-origin isolated has no SharedArrayBuffer: the worker's copy is never told, so a replaced
+   * run there finishes in the worker (its promise still rejects here at once).
+   */
+  private readonly cancelFlag = new Int32Array(typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(4) : new ArrayBuffer(4));
+  /** The files last sent with a run, and to which worker (the lane's count of workers started then). */
+  private sentFiles: { key: string; worker: number } | undefined;
   /** The id of the run under way (its request's), 0 when none. */
   private runId = 0;
   private latest: Promise<RunReport> | undefined;
@@ -41,7 +73,7 @@ export class RunClient {
   private readonly first = new Promise<void>((resolve) => { this.firstAsked = resolve; });
 
   /** `workers`: the host's worker service, whose 'run' job runs the model (dist/run-worker.js); `cacheFolder` holds the tokenizer cache. */
-  constructor(workers: WorkerService, cacheFolder?: string) {
+  constructor(workers: RunLanes, cacheFolder?: string) {
     const workerData: RunWorkerData = { cancel: this.cancelFlag.buffer as SharedArrayBuffer, ...(cacheFolder !== undefined ? { cacheFolder } : {}) };
     this.lane = workers.lane<Ok>('run', {
       workerData,
@@ -56,12 +88,16 @@ export class RunClient {
   /** Workers started (1, and another only if one died): for tests. */
   get workersStarted(): number { return this.lane.started; }
 
-  /** Runs `text` through the model in `folder` (in `precision`, float32 unless said); an older run still under way is cancelled. */
-  run(folder: string, text: string, maxTokens?: number, precision?: 'f32' | 'f64', analysis?: RunAnalysisRequest, ablate?: Extract<RunRequest, { op: 'run' }>['ablate']): Promise<RunReport> {
+  /**
+   * Runs `text` through the model in `folder` (in `precision`, float32 unless said); an older run still
+   * under way is cancelled. `files`: the folder's files in memory (the web's), sent when the worker may
+   * not hold them yet.
+   */
+  run(folder: string, text: string, maxTokens?: number, precision?: 'f32' | 'f64', analysis?: RunAnalysisRequest, ablate?: Extract<RunRequest, { op: 'run' }>['ablate'], files?: RunFiles): Promise<RunReport> {
     this.stopRun(new RunCancelled('a newer edit replaced this run'));
     this.inFlight++;
     this.shown = undefined;
-    const asks = { ...(analysis ? { analysis } : {}), ...(ablate?.heads.length ? { ablate } : {}) };
+    const asks = { ...(analysis ? { analysis } : {}), ...(ablate?.heads.length ? { ablate } : {}), ...this.filesToSend(files) };
     const run = this.ask({ op: 'run', folder, text, ...(maxTokens !== undefined ? { maxTokens } : {}), ...(precision ? { precision } : {}), ...asks }, true)
       .then((r) => (r as Extract<Ok, { run: RunReport }>).run)
       .finally(() => { this.inFlight--; });
@@ -69,6 +105,19 @@ export class RunClient {
     this.firstAsked();
     run.catch(() => {}); // the views and the session hear of it; this only keeps Node from calling it unhandled
     return run;
+  }
+
+  /**
+   * The files to post with a run: none on the desktop (the worker reads the disk), and on the web only
+   * when the worker that will answer may lack them (another folder, or a fresh worker: one not alive
+   * now is started by the request, with nothing kept).
+   */
+  private filesToSend(files: RunFiles | undefined): { files?: Record<string, MemoryEntry> } {
+    if (!files) return {};
+    const worker = this.lane.alive ? this.lane.started : this.lane.started + 1;
+    if (this.sentFiles?.key === files.key && this.sentFiles.worker === worker) return {};
+    this.sentFiles = { key: files.key, worker };
+    return { files: Object.fromEntries(files.entries) };
   }
 
   /** The latest run could not even begin (its model cannot be found): the views show `message`. */

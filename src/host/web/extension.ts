@@ -18,6 +18,7 @@ import { InstalledDialogs } from '../dialogs.js';
 import { NOT_ON_THE_WEB, notOnTheWeb } from './not-on-web.js';
 import { webAnalysisLanes } from './analysis-lanes.js';
 import { Analyst } from '../analysis/analyst.js';
+import { webRunSessions } from './model-run/web-runs.js';
 import { filesNotRead } from './no-disk-files.js';
 import { withSpecFiles } from './spec-files.js';
 
@@ -35,13 +36,16 @@ export function activate(context: vscode.ExtensionContext): { panels: () => unkn
     extensionUri: context.extensionUri, cache, timings, dialogs,
     referencedFile: () => `a model's attention file is read by the model editor, which ${NOT_ON_THE_WEB}`,
     // Asked on each update of a model spec (focus false) and by the panel's button (focus true): said when asked.
-    runModel: (_spec, show) => { if (show.focus) notOnTheWeb('a model spec runs a checkpoint'); },
+    runModel: (spec, show) => runs.open(spec, show),
   });
+  // A model spec runs its model from a folder beside it, read through workspace.fs (model-run/).
+  const runs = webRunSessions(context, cache, dialogs, (uri) => panels.show(uri));
   context.subscriptions.push(
     new SpecDiagnostics(cache),
     registerSpecHovers(cache),
     registerWeightCompletions(),
     panels,
+    runs,
     ...specCommands(context, panels),
     vscode.commands.registerCommand('attentionLens.openModel', () => notOnTheWeb('the model editor reads checkpoint files from a disk')),
     vscode.commands.registerCommand('attentionLens.runModel', () => notOnTheWeb('a model run loads a checkpoint')),

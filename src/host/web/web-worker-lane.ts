@@ -30,6 +30,9 @@ export class WebWorkerLane<Reply> {
     );
   }
 
+  /** Whether a worker of this lane is alive now. */
+  get alive(): boolean { return this.worker !== undefined; }
+
   /** Whether the lane may still start a worker (false once its script failed to load or start). */
   ready(): boolean {
     this.notReady = this.closed;
@@ -44,6 +47,11 @@ export class WebWorkerLane<Reply> {
       options.sent?.(id);
       worker.postMessage({ ...message, id }, options.transfer ? [...options.transfer] : []);
     }, options.answers);
+  }
+
+  /** Request `id` fails now with `error` (its answer, if it comes, is dropped). */
+  fail(id: number, error: Error): boolean {
+    return this.requests.fail(id, error);
   }
 
   /** Ends the worker under way (a computation cannot be interrupted otherwise); the next request starts a fresh one. */
@@ -70,6 +78,8 @@ export class WebWorkerLane<Reply> {
     }
     this.started++;
     this.worker = worker;
+    // A Web Worker has no workerData: the lane's (a run's cancel flag) is its first message.
+    if (this.options.workerData !== undefined) worker.postMessage({ workerData: this.options.workerData });
     let heard = false;
     worker.onmessage = (event: MessageEvent) => {
       if (worker !== this.worker) return; // ended or replaced: its late answers are stale

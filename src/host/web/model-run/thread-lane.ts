@@ -1,0 +1,57 @@
+// The web's run lane where the runtime gives no Worker: the run's requests answered on the host's own
+// thread (WebRunAnswers, as the run worker answers them), each after a yield to the event loop, so the
+// host draws and answers VS Code between a run and the views' reads. A forward pass itself is not
+// split: the core's layers run without a pause, which for the models a browser holds (the induction
+// example runs in milliseconds) is short. A request already cancelled when its turn comes does not run.
+import type { RunRequest, RunResponse, RunWorkerData } from '../../../protocol/checkpoint-run.js';
+import { RequestError, Requests } from '../../../protocol/requests.js';
+import type { AskOptions, LaneOptions } from '../../workers/service.js';
+import type { RunLane } from '../../checkpoint-run/client.js';
+import { WebRunAnswers } from './web-run-answers.js';
+
+export class ThreadRunLane<Reply> implements RunLane<Reply> {
+  private answers: WebRunAnswers | undefined;
+  private readonly requests = new Requests<Reply>();
+  private closed: Error | undefined;
+  /** Runners made (one: this thread's, which never dies). */
+  started = 0;
+
+  constructor(private readonly options: LaneOptions<Reply> = {}) {}
+
+  get alive(): boolean { return this.answers !== undefined; }
+
+  ask(message: object, options: AskOptions<Reply> = {}): Promise<Reply> {
+    if (this.closed) return Promise.reject(this.closed);
+    if (!this.answers) {
+      const data = this.options.workerData as RunWorkerData | undefined;
+      this.answers = new WebRunAnswers(data ? new Int32Array(data.cancel) : new Int32Array(1));
+      this.started++;
+    }
+    const answers = this.answers;
+    return this.requests.ask((id) => {
+      options.sent?.(id);
+      const request = { ...message, id } as RunRequest;
+      setTimeout(() => {
+        if (this.answers !== answers) return; // the lane closed
+        // Failed meanwhile (a newer run replaced it): not run, but the files it brought are kept.
+        if (!this.requests.isPending(id)) { answers.keepFiles(request); return; }
+        this.receive(answers.answer(request).response);
+      }, 0);
+    }, options.answers);
+  }
+
+  fail(id: number, error: Error): boolean {
+    return this.requests.fail(id, error);
+  }
+
+  dispose(why: Error = new RequestError('the run was ended')): void {
+    this.closed ??= why;
+    this.answers = undefined;
+    this.requests.close(why);
+  }
+
+  private receive(response: RunResponse): void {
+    if (this.options.receive) this.options.receive(response, this.requests);
+    else this.requests.settle(response.id, response as Reply);
+  }
+}

@@ -1,0 +1,192 @@
+// A model spec's run on the web: examples/induction-gpt2.attn.json (a 2-layer GPT-2 built by hand,
+// its folder beside the spec) opened in code-server's workbench with this extension in VS Code's web
+// worker extension host (as web.e2e.test.ts sets it up: `remote.extensionKind` web), Show Attention
+// runs the model from files read through workspace.fs, in a nested Web Worker, and the model views
+// show the run. Then the same workbench runs the desktop entry in the Node extension host, and the
+// views must show the same numbers: the next-token list text for text (" sat" first), and layer 2
+// head 1's last " cat" → " sat" tooltip (≥ 0.9999). The time from Show Attention to the run's first
+// paint is printed for both, measured in the same run.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Frame, Page } from 'playwright-core';
+import {
+  launchChromium, makeExampleWorkspace, makeUserDataDir, removeTempDirs, ROOT, startCodeServer, tail, type CodeServer,
+} from '../../scripts/vscode/code-server.mjs';
+import { poll, quickOpen, runCommand, waitForWorkbench, RESULTS } from './workbench.js';
+
+const SPEC = 'induction-gpt2.attn.json';
+type Kind = 'web' | 'workspace';
+
+const EXTENSION_ID = 'attention-lens.attention-lens';
+
+/** The workbench URL loading this folder as the extension under development. */
+function devUrl(base: string, folder: string): string {
+  const host = new URL(base).host;
+  const payload = [['extensionDevelopmentPath', `vscode-remote://${host}${ROOT}`]];
+  return `${base}/?${new URLSearchParams({ folder, payload: JSON.stringify(payload) }).toString()}`;
+}
+
+/** The user settings: with `web`, this extension's kind is web, so it runs in the web worker extension host. */
+function writeSettings(userDataDir: string, kind: Kind): void {
+  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({
+    'security.workspace.trust.enabled': false, 'workbench.startupEditor': 'none', 'files.autoSave': 'off',
+    'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false, 'telemetry.telemetryLevel': 'off',
+    ...(kind === 'web' ? { 'remote.extensionKind': { [EXTENSION_ID]: ['web'] } } : {}),
+  }, null, 2));
+}
+
+/** Where Developer: Show Running Extensions says this extension runs ("web worker", or the server's address). */
+async function runningWhere(page: Page): Promise<string> {
+  await runCommand(page, 'Developer: Show Running Extensions');
+  const row = page.locator('.monaco-list-row', { hasText: EXTENSION_ID }).first();
+  await row.waitFor({ timeout: 30_000 });
+  const text = await poll('the extension activated', async () => {
+    const t = await row.innerText();
+    return /Activating/.test(t) ? undefined : t;
+  }, 30_000);
+  await page.keyboard.press('Control+W');
+  return text;
+}
+
+/** The model views' frame (the one holding #model-root), once it shows a run (data-state ready or error). */
+async function modelFrame(page: Page): Promise<Frame> {
+  return poll('the model views (a frame with #model-root, drawn)', async () => {
+    for (const f of page.frames()) {
+      const state = await f.$eval('#model-root', (el) => el.getAttribute('data-state')).catch(() => null);
+      if (state === 'ready' || state === 'error') return f;
+    }
+    return undefined;
+  }, 120_000);
+}
+
+/** Every text drawn in the model views' stage now (leaves only, trimmed). */
+async function texts(frame: Frame): Promise<string[]> {
+  return frame.$$eval('#model-root svg *', (els) => els.filter((e) => e.children.length === 0).map((e) => (e.textContent ?? '').trim()).filter((t) => t.length > 0));
+}
+
+/** The text of an output channel, shown by Output: Show Output Channels…. */
+async function outputChannel(page: Page, name: string): Promise<string> {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+1');
+  await runCommand(page, 'Output: Show Output Channels...');
+  const input = page.locator('.quick-input-widget input[type="text"], .quick-input-widget .quick-input-box input').first();
+  await input.fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+  // Every log line starts with a date (the editor draws spaces as no-break spaces).
+  return poll(`the ${name} output`, async () => {
+    const text = (await page.locator('.output-view .view-lines, .part.panel .monaco-editor .view-lines').allInnerTexts()).join('\n');
+    return /\d{4}-\d\d-\d\d\s.*model run:/.test(text.replace(/\u00a0/g, ' ')) ? text.replace(/\u00a0/g, ' ') : undefined;
+  }, 15_000);
+}
+
+interface Shown { next: string[]; tip: string; paintMs: number }
+
+let server: CodeServer | undefined;
+let browser: Browser | undefined;
+const shown: Partial<Record<Kind, Shown>> = {};
+
+async function openIn(kind: Kind, workspace: string): Promise<Page> {
+  writeSettings(server!.userDataDir, kind);
+  const page = await browser!.newPage({ viewport: { width: 1500, height: 950 } });
+  await page.goto(devUrl(server!.base, workspace));
+  await waitForWorkbench(page);
+  const where = await runningWhere(page);
+  if (kind === 'web') assert.match(where, /web worker/, `the extension runs in the web worker extension host: ${where}`);
+  else assert.doesNotMatch(where, /web worker/, `the extension runs in the Node extension host: ${where}`);
+  return page;
+}
+
+/** Show Attention on the induction spec: its run's next-token list and the induction head's last " cat" → " sat" tooltip. */
+async function showRun(page: Page, kind: Kind): Promise<Shown> {
+  await quickOpen(page, SPEC);
+  const t0 = Date.now();
+  await runCommand(page, 'Show Attention');
+  const frame = await modelFrame(page);
+  const paintMs = Date.now() - t0;
+  const error = await frame.$eval('#model-root', (el) => (el.getAttribute('data-state') === 'error' ? el.textContent : null));
+  assert.equal(error, null, `the run failed: ${error}`);
+  await frame.locator('select[data-control="view"]').selectOption('next');
+  await poll('the next-token view', () => frame.$('#model-root svg[data-view="next"]'), 30_000);
+  const next = await poll('the next tokens drawn', async () => { const t = await texts(frame); return t.some((s) => s.includes('sat')) ? t : undefined; }, 30_000);
+  await page.screenshot({ path: path.join(RESULTS, `web-run-${kind}-next.png`) });
+  // The toolbar is drawn anew with each view: each control is set until the view shows what it says.
+  const cell = '#model-root svg[data-view="head"] rect.cell[data-i="8"][data-j="2"]';
+  await poll('layer 2 head 1 drawn', async () => {
+    const value = (control: string) => frame.$eval(`[data-control="${control}"]`, (el) => (el as HTMLInputElement).value).catch(() => '');
+    if (await value('view') !== 'head') { await frame.locator('select[data-control="view"]').selectOption('head'); return undefined; }
+    for (const [control, want] of [['layer', '2'], ['head', '1']] as const) {
+      if (await value(control) === want) continue;
+      const input = frame.locator(`input[data-control="${control}"]`);
+      await input.fill(want);
+      await input.dispatchEvent('change');
+      return undefined;
+    }
+    // The text has 9 tokens: the last " cat" is query 8 (from 0), " sat" is key 2.
+    return frame.$(cell);
+  }, 30_000);
+  await frame.hover(cell, { force: true });
+  const tip = await poll('the cell\'s tooltip', async () => {
+    const text = await frame.$eval('#attention-tooltip', (el) => (el.hasAttribute('hidden') ? '' : (el.textContent ?? '').trim()));
+    return text || undefined;
+  }, 10_000);
+  await page.screenshot({ path: path.join(RESULTS, `web-run-${kind}-head.png`) });
+  return { next, tip, paintMs };
+}
+
+describe('a model spec\'s run in VS Code\'s web worker extension host', { timeout: 900_000 }, () => {
+  let workspace: string;
+  before(async () => {
+    for (const f of ['dist/web/extension.js', 'dist/web/run-worker.js', 'dist/extension.js', 'dist/run-worker.js']) assert.ok(fs.existsSync(path.join(ROOT, f)), `${f} is built (node scripts/build.mjs)`);
+    fs.mkdirSync(RESULTS, { recursive: true });
+    workspace = makeExampleWorkspace();
+    server = await startCodeServer({ userDataDir: makeUserDataDir(), logFile: path.join(RESULTS, 'web-run-server.log') });
+    if (process.env.ATTN_E2E_PIDS) fs.appendFileSync(process.env.ATTN_E2E_PIDS, `${server.pid}\n`);
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => {});
+    await server?.stop();
+    if (!process.env.ATTN_KEEP_TEMP) removeTempDirs();
+    if (server) console.log(`code-server log (tail):\n${tail(server.logFile, 5)}`);
+  });
+
+  it('runs the induction example from its folder beside the spec: " sat" first, the induction head on " sat"', async () => {
+    const page = await openIn('web', workspace);
+    try {
+      shown.web = await showRun(page, 'web');
+      assert.ok(shown.web.next.some((t) => /^\s*sat\b|" sat"|·sat| sat/.test(t)), `next tokens: ${shown.web.next.join(' | ')}`);
+      const weight = Number(/weight ([\d.]+)/.exec(shown.web.tip)?.[1]);
+      assert.ok(weight >= 0.9999, `the last " cat" on " sat": ${shown.web.tip}`);
+      assert.match(shown.web.tip, /" cat".*" sat"/);
+      // Run in the nested Web Worker: the log would say so had it run on the host's thread instead.
+      const log = await outputChannel(page, 'Attention Lens');
+      assert.match(log, /activated \(web\)/);
+      assert.match(log, /model run: models\/induction-gpt2, 9 tokens/);
+      assert.doesNotMatch(log, /could not start|host's thread instead/, log);
+    } catch (e) {
+      await page.screenshot({ path: path.join(RESULTS, 'web-run-failed.png') }).catch(() => {});
+      throw e;
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('shows the same numbers, text for text, as the desktop entry in the Node extension host', async () => {
+    assert.ok(shown.web, 'the web host ran first');
+    const page = await openIn('workspace', workspace);
+    try {
+      shown.workspace = await showRun(page, 'workspace');
+      // The forward pass's time is said in the view: the host's own, not a number of the model.
+      const numbers = (t: string[]) => t.map((s) => s.replace(/\b\d+ ms\b/, '… ms'));
+      assert.deepEqual(numbers(shown.web.next), numbers(shown.workspace.next));
+      assert.equal(shown.web.tip, shown.workspace.tip);
+      console.log(`timing: Show Attention -> painted induction run: web worker host ${shown.web.paintMs} ms, Node host ${shown.workspace.paintMs} ms`);
+    } finally {
+      await page.close();
+    }
+  });
+});
