@@ -4,7 +4,7 @@
 import { webRunWorkerBuildOptions } from './web-build.mjs';
 import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { webBuildOptions, webWorkerBuildOptions, writeExamplesIndex } from './web-build.mjs';
+import { webBuildOptions, webScanWorkerBuildOptions, webWorkerBuildOptions, writeExamplesIndex } from './web-build.mjs';
 
 const production = process.argv.includes('--production');
 const common = { bundle: true, minify: production, sourcemap: !production, logLevel: 'warning' };
@@ -43,6 +43,7 @@ await Promise.all([
   // The web extension (package.json "browser"): the web worker extension host, no Node (scripts/web-build.mjs).
   esbuild.build(webBuildOptions({ minify: production, sourcemap: !production })),
   esbuild.build(webWorkerBuildOptions({ minify: production, sourcemap: !production })),
+  esbuild.build(webScanWorkerBuildOptions({ minify: production, sourcemap: !production })),
   esbuild.build({
     ...common, entryPoints: ['webview/panel/main.ts'], outfile: 'dist/webview.js',
     platform: 'browser', format: 'iife', target: 'es2022',

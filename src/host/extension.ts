@@ -15,6 +15,7 @@ import { showOnStart } from './panel/start.js';
 import type { AttentionLensApi } from './test-api.js';
 import type { Timings } from './panel/info.js';
 import { ModelEditorProvider } from './model-editor/editor.js';
+import { diskModelFiles } from './model-editor/disk-files.js';
 import { InstalledDialogs, proposedDialogs, userDialogs } from './dialogs.js';
 import { distScripts, WorkerService } from './workers/service.js';
 import { RunSessions } from './checkpoint-run/sessions.js';
@@ -36,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   // Specs are read and computed in a worker thread: the host's own thread only posts the result.
   const runner = new AnalysisRunner(workers, (line) => log().warn(line), new Analyst(undefined, undefined, folderFiles));
   const cache = new AnalysisCache(runner);
-  const models = ModelEditorProvider.register(context, workers);
+  const models = ModelEditorProvider.register(context, diskModelFiles(workers));
   // Notebook outputs drawn by our renderer: "Open in Attention Lens" shows their weights in the model views.
   const notebooks = new NotebookOutputs(context.globalStorageUri, context.extensionUri, workers);
   // A spec that names a model's attention file opens the model editor on it, with the spec's tokens.

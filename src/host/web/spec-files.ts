@@ -88,6 +88,6 @@ async function readBeside(folder: vscode.Uri, name: string): Promise<Uint8Array 
 }
 
 /** Bytes in MiB to a tenth, rounded up (so a file just over the limit never reads as the limit). */
-function mib(bytes: number): string {
+export function mib(bytes: number): string {
   return `${(Math.ceil(bytes / 2 ** 20 * 10) / 10).toFixed(1)} MiB`;
 }

@@ -92,6 +92,12 @@ export const workspace = {
     };
   },
 
+  /** The folder of the workspace that holds `uri` (the longest that does), as VS Code answers. */
+  getWorkspaceFolder(uri: Uri) {
+    const inside = state.folders.filter((f) => f.uri.scheme === uri.scheme && (uri.path === f.uri.path || uri.path.startsWith(`${f.uri.path.replace(/\/$/, '')}/`)));
+    return inside.sort((a, b) => b.uri.path.length - a.uri.path.length)[0];
+  },
+
   asRelativePath(pathOrUri: string | Uri, includeWorkspaceFolder = false): string {
     const fsPath = typeof pathOrUri === 'string' ? pathOrUri : pathOrUri.fsPath;
     const folder = state.folders.find((f) => !relative(f.uri.fsPath, fsPath).startsWith('..'));
