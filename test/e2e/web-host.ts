@@ -6,6 +6,7 @@
 import type { Frame, Page, Worker } from 'playwright-core';
 import { makeUserDataDir } from '../../scripts/vscode/code-server.mjs';
 import { gemmWasmBase64 } from '../../src/core/kernels/gemm-wasm.js';
+import { gemm32WasmBase64 } from '../../src/core/kernels/gemm32-wasm.js';
 import { poll, runCommand } from './workbench.js';
 
 export const EXTENSION_ID = 'attention-lens.attention-lens';
@@ -30,26 +31,25 @@ export async function runningWhere(page: Page): Promise<string> {
   return text;
 }
 
-/** The notification toasts' text now. */
-export async function toasts(page: Page): Promise<string> {
-  return (await page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts()).join('\n');
-}
-
 /**
- * Whether the matrix kernel the core ships (gemm.wat, SIMD128) compiles where `where` runs: "compiles",
- * or the error the runtime gives (a CSP without 'wasm-unsafe-eval' or 'unsafe-eval' refuses it).
+ * Whether the matrix kernels the core ships (gemm.wat for the specs' float64, gemm32.wat for the model
+ * runs' float32; SIMD128) compile where `where` runs: "compiles", or the first error the runtime gives
+ * (a CSP without 'wasm-unsafe-eval' or 'unsafe-eval' refuses them).
  */
 export async function kernelCompiles(where: Worker | Frame): Promise<string> {
-  const probe = (base64: string): string => {
-    try {
-      const binary = atob(base64);
-      const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
-      if (!WebAssembly.validate(bytes)) return 'does not validate (no SIMD128)';
-      new WebAssembly.Instance(new WebAssembly.Module(bytes), {});
-      return 'compiles';
-    } catch (e) {
-      return String(e);
+  const probe = (kernels: string[]): string => {
+    for (const base64 of kernels) {
+      try {
+        const binary = atob(base64);
+        const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+        if (!WebAssembly.validate(bytes)) return 'does not validate (no SIMD128)';
+        new WebAssembly.Module(bytes);
+      } catch (e) {
+        return String(e);
+      }
     }
+    return 'compiles';
   };
-  return 'childFrames' in where ? where.evaluate(probe, gemmWasmBase64) : where.evaluate(probe, gemmWasmBase64);
+  const kernels = [gemmWasmBase64, gemm32WasmBase64];
+  return 'childFrames' in where ? where.evaluate(probe, kernels) : where.evaluate(probe, kernels);
 }
