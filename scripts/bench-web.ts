@@ -1,8 +1,8 @@
 // npm run bench:web: the web extension's size and first paint, beside the desktop's, in one session.
 //
-// 1. Size: each file of dist/web/ as `npm run package` ships it (minified, no source map), raw and
+// 1. Size: each bundle of dist/web/ as `npm run package` ships it (minified, no source map), raw and
 //    gzipped (what a browser fetches from vscode.dev's CDN), built here into a temp folder, beside
-//    the desktop's dist/extension.js and dist/analysis-worker.js built the same way.
+//    the desktop's bundles for the same jobs (extension, analysis, model run, model editor's scan).
 // 2. First paint: code-server (VS Code's web build; nothing downloaded), this folder as the extension
 //    under development, in headless Chromium. For each run, a fresh page on the example workspace,
 //    alternately with the extension in the web worker extension host (`remote.extensionKind` web) and
@@ -20,7 +20,7 @@ import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
-import { webBuildOptions, webWorkerBuildOptions } from './web-build.mjs';
+import { webBuildOptions, webRunWorkerBuildOptions, webScanWorkerBuildOptions, webWorkerBuildOptions } from './web-build.mjs';
 import {
   launchChromium, makeExampleWorkspace, makeUserDataDir, removeTempDirs, ROOT, startCodeServer, workbenchUrl, type CodeServer,
 } from './vscode/code-server.mjs';
@@ -42,11 +42,20 @@ async function productionSizes(): Promise<{ name: string; bytes: number; gzip: n
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'attn-bench-web-'));
   const prod = { minify: true, sourcemap: false, logLevel: 'error' as const };
   const node = { bundle: true, platform: 'node' as const, format: 'cjs' as const, target: 'node20', mainFields: ['module', 'main'], ...prod };
+  const web = (name: string, options: (extra: object) => esbuild.BuildOptions): [string, esbuild.BuildOptions] =>
+    [`dist/web/${name}`, options({ ...prod, outfile: path.join(out, `web-${name}`) })];
+  const desktop = (name: string, entry: string, extra: esbuild.BuildOptions = {}): [string, esbuild.BuildOptions] =>
+    [`desktop: dist/${name}`, { ...node, entryPoints: [entry], outfile: path.join(out, name), ...extra }];
+  // Each web bundle, then the desktop's bundle that does the same job.
   const builds: [string, esbuild.BuildOptions][] = [
-    ['dist/web/extension.js', webBuildOptions({ ...prod, outfile: path.join(out, 'web-extension.js') })],
-    ['dist/web/analysis-worker.js', webWorkerBuildOptions({ ...prod, outfile: path.join(out, 'web-analysis-worker.js') })],
-    ['desktop: dist/extension.js', { ...node, entryPoints: ['src/host/extension.ts'], outfile: path.join(out, 'extension.js'), external: ['vscode'] }],
-    ['desktop: dist/analysis-worker.js', { ...node, entryPoints: ['src/host/analysis/worker.ts'], outfile: path.join(out, 'analysis-worker.js') }],
+    web('extension.js', webBuildOptions),
+    web('analysis-worker.js', webWorkerBuildOptions),
+    web('run-worker.js', webRunWorkerBuildOptions),
+    web('scan-worker.js', webScanWorkerBuildOptions),
+    desktop('extension.js', 'src/host/extension.ts', { external: ['vscode'] }),
+    desktop('analysis-worker.js', 'src/host/analysis/worker.ts'),
+    desktop('run-worker.js', 'src/host/checkpoint-run/worker.ts'),
+    desktop('scan-worker.js', 'src/host/model-editor/worker.ts'),
   ];
   try {
     const sizes = [];

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { ROOT } from '../../support/paths.js';
 
-test('bench:web --no-paint prints the size of each web bundle and of the desktop\'s beside them', () => {
+test('bench:web --no-paint prints the size of each web bundle and of the desktop\'s for the same job', () => {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench-web.ts', '--no-paint'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
   assert.equal(r.status, 0, r.stderr);
-  for (const name of ['dist/web/extension.js', 'dist/web/analysis-worker.js', 'desktop: dist/extension.js', 'desktop: dist/analysis-worker.js']) {
+  for (const name of ['extension.js', 'analysis-worker.js', 'run-worker.js', 'scan-worker.js'].flatMap((f) => [`dist/web/${f}`, `desktop: dist/${f}`])) {
     const line = r.stdout.split('\n').find((l) => l.trim().startsWith(name));
     assert.ok(line, `${name} in:\n${r.stdout}`);
     const [raw, gzip] = [...line.matchAll(/(\d+\.\d) KB/g)].map((m) => Number(m[1]));
