@@ -7,12 +7,13 @@
 //    under development, in headless Chromium. For each run, a fresh page on the example workspace,
 //    alternately with the extension in the web worker extension host (`remote.extensionKind` web) and
 //    in the Node extension host (the desktop's `main`, as code-server runs it): Quick Open the
-//    apple-watch lens, Show Attention, and the time until the panel's picture (an <svg>) is drawn.
+//    apple-watch lens, Show Attention, and the time until the panel's picture (an <svg>) is drawn;
+//    the bundles are built as the package ships them (node scripts/build.mjs --production).
 //    Printed: the median, min and max of each over --runs (default 5) runs, alternated so that a
 //    stray slow moment of the machine falls on both.
 //
 //   node --import tsx scripts/bench-web.ts [--runs 5] [--no-paint]
-// Env: ATTN_SKIP_BUILD=1 reuses dist/ for the paint.
+// Env: ATTN_SKIP_BUILD=1 reuses dist/ as it is for the paint.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -110,8 +111,8 @@ async function main(): Promise<void> {
   for (const { name, bytes, gzip } of await productionSizes()) console.log(`  ${name.padEnd(34)} ${kb(bytes).padStart(10)}  gzip ${kb(gzip).padStart(9)}`);
   if (process.argv.includes('--no-paint')) return;
   if (!process.env.ATTN_SKIP_BUILD) {
-    const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
-    if (build.status !== 0) throw new Error('node scripts/build.mjs failed');
+    const build = spawnSync(process.execPath, ['scripts/build.mjs', '--production'], { cwd: ROOT, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('node scripts/build.mjs --production failed');
   }
   const workspace = makeExampleWorkspace();
   const server = await startCodeServer({ userDataDir: makeUserDataDir() });
