@@ -29,10 +29,16 @@ function afterThisEvent(f: () => void): void {
   else setTimeout(f, 0);
 }
 
+/** Starts a test's record with the host events an earlier test left queued run. */
+async function freshEvents(): Promise<void> {
+  await new Promise<void>((r) => afterThisEvent(r));
+  events.length = 0;
+}
+
 const SPECS = ['long-64-tokens-8-heads.attn.json', 'learn-value.attn.json', 'learn-apple-watch.attn.json'];
 
 test('without a worker, long analyses run one per event: the host\'s events come between them', async () => {
-  events.length = 0;
+  await freshEvents();
   const runner = new AnalysisRunner(undefined, () => {}, new NotingAnalyst());
   const texts = SPECS.map(exampleText);
   const titles = texts.map((t) => JSON.parse(t).title as string);
@@ -46,7 +52,7 @@ test('without a worker, long analyses run one per event: the host\'s events come
 });
 
 test('without a worker, a newer version queued behind a long analysis replaces the older one before it is computed', async () => {
-  events.length = 0;
+  await freshEvents();
   const runner = new AnalysisRunner(undefined, () => {}, new NotingAnalyst());
   const long = runner.run('long', exampleText(SPECS[0]));
   const older = runner.run('training', exampleText(SPECS[1]));
@@ -56,5 +62,21 @@ test('without a worker, a newer version queued behind a long analysis replaces t
   const computed = events.filter((e) => e.startsWith('computed'));
   assert.equal(computed.length, 2, computed.join(', '));
   assert.equal(runner.jobs, 2, 'the replaced version was never computed');
+  runner.dispose();
+});
+
+test('without a worker and with the web\'s prepare step (its tensor files read first), still one analysis per event', async () => {
+  await freshEvents();
+  let prepared = 0;
+  const prepare = async (request: Omit<WorkerRequest, 'id'>) => { prepared++; return request; };
+  const runner = new AnalysisRunner(undefined, () => {}, new NotingAnalyst(), prepare);
+  const texts = SPECS.map(exampleText);
+  const titles = texts.map((t) => JSON.parse(t).title as string);
+  const done = texts.map((text, i) => runner.run(`doc${i}`, text));
+  assert.deepEqual(events, [], 'run() computes nothing before the caller\'s event ends');
+  await Promise.all(done);
+  await new Promise<void>((r) => afterThisEvent(r));
+  assert.equal(prepared, SPECS.length);
+  assert.deepEqual(events, titles.flatMap((t) => [`computed ${t}`, `host event during ${t}`]));
   runner.dispose();
 });
