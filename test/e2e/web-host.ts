@@ -3,11 +3,13 @@
 // the kind `web`, so the workbench runs its package.json "browser" entry (dist/web/extension.js) in
 // the web worker extension host, with no Node; the folder is loaded as the extension under
 // development (code-server carries VS Code's web build: nothing is downloaded).
-import type { Frame, Page, Worker } from 'playwright-core';
-import { makeUserDataDir } from '../../scripts/vscode/code-server.mjs';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Browser, Frame, Page, Worker } from 'playwright-core';
+import { makeUserDataDir, ROOT, type CodeServer } from '../../scripts/vscode/code-server.mjs';
 import { gemmWasmBase64 } from '../../src/core/kernels/gemm-wasm.js';
 import { gemm32WasmBase64 } from '../../src/core/kernels/gemm32-wasm.js';
-import { poll, runCommand } from './workbench.js';
+import { poll, runCommand, waitForWorkbench } from './workbench.js';
 
 export const EXTENSION_ID = 'attention-lens.attention-lens';
 
@@ -16,6 +18,56 @@ export function webHostUserDataDir(extra: Record<string, unknown> = {}): string 
   return makeUserDataDir({
     'remote.extensionKind': { [EXTENSION_ID]: ['web'] }, 'files.autoSave': 'off', 'telemetry.telemetryLevel': 'off', ...extra,
   });
+}
+
+/** Which extension host runs this extension: VS Code for the Web's web worker one, or code-server's Node one. */
+export type HostKind = 'web' | 'workspace';
+
+/** The workbench URL loading this folder as the extension under development. */
+export function devUrl(base: string, folder: string): string {
+  const host = new URL(base).host;
+  const payload = [['extensionDevelopmentPath', `vscode-remote://${host}${ROOT}`]];
+  return `${base}/?${new URLSearchParams({ folder, payload: JSON.stringify(payload) }).toString()}`;
+}
+
+/** The user settings: with `web`, this extension's kind is web, so it runs in the web worker extension host. */
+export function writeHostSettings(userDataDir: string, kind: HostKind): void {
+  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({
+    'security.workspace.trust.enabled': false, 'workbench.startupEditor': 'none', 'files.autoSave': 'off',
+    'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false, 'telemetry.telemetryLevel': 'off',
+    ...(kind === 'web' ? { 'remote.extensionKind': { [EXTENSION_ID]: ['web'] } } : {}),
+  }, null, 2));
+}
+
+/** A page of the workbench on `workspace` with this extension in the host `kind` asks for, checked by Running Extensions. */
+export async function openInHost(server: CodeServer, browser: Browser, kind: HostKind, workspace: string): Promise<Page> {
+  writeHostSettings(server.userDataDir, kind);
+  const page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
+  await page.goto(devUrl(server.base, workspace));
+  await waitForWorkbench(page);
+  const where = await runningWhere(page);
+  if (kind === 'web' && !/web worker/.test(where)) throw new Error(`the extension should run in the web worker extension host: ${where}`);
+  if (kind !== 'web' && /web worker/.test(where)) throw new Error(`the extension should run in the Node extension host: ${where}`);
+  return page;
+}
+
+/**
+ * The text of an output channel, shown by Output: Show Output Channels…, once a line of it matches
+ * `ready` (the channel's editor fills after it opens; it draws spaces as no-break spaces).
+ */
+export async function outputChannel(page: Page, name: string, ready: RegExp): Promise<string> {
+  // The keyboard back to the workbench from a webview (a tooltip may have been hovered last).
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+1');
+  await runCommand(page, 'Output: Show Output Channels...');
+  const input = page.locator('.quick-input-widget input[type="text"], .quick-input-widget .quick-input-box input').first();
+  await input.fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+  return poll(`the ${name} output`, async () => {
+    const text = (await page.locator('.output-view .view-lines, .part.panel .monaco-editor .view-lines').allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
+    return ready.test(text) ? text : undefined;
+  }, 15_000);
 }
 
 /** Where Developer: Show Running Extensions says this extension runs ("web worker", or the server's address). */

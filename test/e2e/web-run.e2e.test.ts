@@ -15,41 +15,11 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import {
   launchChromium, makeExampleWorkspace, makeUserDataDir, removeTempDirs, ROOT, startCodeServer, tail, type CodeServer,
 } from '../../scripts/vscode/code-server.mjs';
-import { poll, quickOpen, runCommand, waitForWorkbench, RESULTS } from './workbench.js';
+import { poll, quickOpen, runCommand, RESULTS } from './workbench.js';
+import { openInHost, outputChannel as channelText, type HostKind } from './web-host.js';
 
 const SPEC = 'induction-gpt2.attn.json';
-type Kind = 'web' | 'workspace';
-
-const EXTENSION_ID = 'attention-lens.attention-lens';
-
-/** The workbench URL loading this folder as the extension under development. */
-function devUrl(base: string, folder: string): string {
-  const host = new URL(base).host;
-  const payload = [['extensionDevelopmentPath', `vscode-remote://${host}${ROOT}`]];
-  return `${base}/?${new URLSearchParams({ folder, payload: JSON.stringify(payload) }).toString()}`;
-}
-
-/** The user settings: with `web`, this extension's kind is web, so it runs in the web worker extension host. */
-function writeSettings(userDataDir: string, kind: Kind): void {
-  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({
-    'security.workspace.trust.enabled': false, 'workbench.startupEditor': 'none', 'files.autoSave': 'off',
-    'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false, 'telemetry.telemetryLevel': 'off',
-    ...(kind === 'web' ? { 'remote.extensionKind': { [EXTENSION_ID]: ['web'] } } : {}),
-  }, null, 2));
-}
-
-/** Where Developer: Show Running Extensions says this extension runs ("web worker", or the server's address). */
-async function runningWhere(page: Page): Promise<string> {
-  await runCommand(page, 'Developer: Show Running Extensions');
-  const row = page.locator('.monaco-list-row', { hasText: EXTENSION_ID }).first();
-  await row.waitFor({ timeout: 30_000 });
-  const text = await poll('the extension activated', async () => {
-    const t = await row.innerText();
-    return /Activating/.test(t) ? undefined : t;
-  }, 30_000);
-  await page.keyboard.press('Control+W');
-  return text;
-}
+type Kind = HostKind;
 
 /** The model views' frame (the one holding #model-root), once it shows a run (data-state ready or error). */
 async function modelFrame(page: Page): Promise<Frame> {
@@ -67,38 +37,15 @@ async function texts(frame: Frame): Promise<string[]> {
   return frame.$$eval('#model-root svg *', (els) => els.filter((e) => e.children.length === 0).map((e) => (e.textContent ?? '').trim()).filter((t) => t.length > 0));
 }
 
-/** The text of an output channel, shown by Output: Show Output Channels…. */
-async function outputChannel(page: Page, name: string): Promise<string> {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+1');
-  await runCommand(page, 'Output: Show Output Channels...');
-  const input = page.locator('.quick-input-widget input[type="text"], .quick-input-widget .quick-input-box input').first();
-  await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 10_000 });
-  await page.keyboard.press('Enter');
-  // Every log line starts with a date (the editor draws spaces as no-break spaces).
-  return poll(`the ${name} output`, async () => {
-    const text = (await page.locator('.output-view .view-lines, .part.panel .monaco-editor .view-lines').allInnerTexts()).join('\n');
-    return /\d{4}-\d\d-\d\d\s.*model run:/.test(text.replace(/\u00a0/g, ' ')) ? text.replace(/\u00a0/g, ' ') : undefined;
-  }, 15_000);
-}
-
 interface Shown { next: string[]; tip: string; paintMs: number; lens: string[] }
 
 let server: CodeServer | undefined;
 let browser: Browser | undefined;
-const shown: Partial<Record<Kind, Shown>> = {};
 
-async function openIn(kind: Kind, workspace: string): Promise<Page> {
-  writeSettings(server!.userDataDir, kind);
-  const page = await browser!.newPage({ viewport: { width: 1500, height: 950 } });
-  await page.goto(devUrl(server!.base, workspace));
-  await waitForWorkbench(page);
-  const where = await runningWhere(page);
-  if (kind === 'web') assert.match(where, /web worker/, `the extension runs in the web worker extension host: ${where}`);
-  else assert.doesNotMatch(where, /web worker/, `the extension runs in the Node extension host: ${where}`);
-  return page;
-}
+const openIn = (kind: Kind, workspace: string): Promise<Page> => openInHost(server!, browser!, kind, workspace);
+/** The extension's log, once it has a line of its own. */
+const outputChannel = (page: Page, name: string): Promise<string> => channelText(page, name, /\d{4}-\d\d-\d\d\s.*model run:/);
+const shown: Partial<Record<Kind, Shown>> = {};
 
 /** Show Attention on the induction spec: its run's next-token list and the induction head's last " cat" → " sat" tooltip. */
 async function showRun(page: Page, kind: Kind): Promise<Shown> {

@@ -22,42 +22,12 @@ import {
 import { randomAttention, writeSafetensors } from '../support/model-fixture.js';
 import { exactWeight } from '../../webview/views/model/head.js';
 import {
-  attentionFrame, chooseView, drawnTexts, hoverMatrixCell, poll, quickOpen, runCommand, waitForState, waitForWorkbench, RESULTS,
+  attentionFrame, chooseView, drawnTexts, hoverMatrixCell, poll, quickOpen, runCommand, waitForState, RESULTS,
 } from './workbench.js';
+import { openInHost, outputChannel as channelText, type HostKind } from './web-host.js';
 
 const SPEC = 'apple-watch-lens.attn.json';
-type Kind = 'web' | 'workspace';
-
-const EXTENSION_ID = 'attention-lens.attention-lens';
-
-/** The workbench URL loading this folder as the extension under development. */
-function devUrl(base: string, folder: string): string {
-  const host = new URL(base).host;
-  const payload = [['extensionDevelopmentPath', `vscode-remote://${host}${ROOT}`]];
-  return `${base}/?${new URLSearchParams({ folder, payload: JSON.stringify(payload) }).toString()}`;
-}
-
-/** The user settings: with `web`, this extension's kind is web, so it runs in the web worker extension host. */
-function writeSettings(userDataDir: string, kind: Kind): void {
-  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({
-    'security.workspace.trust.enabled': false, 'workbench.startupEditor': 'none', 'files.autoSave': 'off',
-    'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false, 'telemetry.telemetryLevel': 'off',
-    ...(kind === 'web' ? { 'remote.extensionKind': { [EXTENSION_ID]: ['web'] } } : {}),
-  }, null, 2));
-}
-
-/** Where Developer: Show Running Extensions says this extension runs ("web worker", or the server's address). */
-async function runningWhere(page: Page): Promise<string> {
-  await runCommand(page, 'Developer: Show Running Extensions');
-  const row = page.locator('.monaco-list-row', { hasText: EXTENSION_ID }).first();
-  await row.waitFor({ timeout: 30_000 });
-  const text = await poll('the extension activated', async () => {
-    const t = await row.innerText();
-    return /Activating/.test(t) ? undefined : t;
-  }, 30_000);
-  await page.keyboard.press('Control+W');
-  return text;
-}
+type Kind = HostKind;
 
 interface Drawn { arcs: string[]; matrix: string[]; tip: string; paintMs: number }
 
@@ -80,37 +50,12 @@ function writeModelFiles(workspace: string): void {
 
 let server: CodeServer | undefined;
 let browser: Browser | undefined;
+
+const openIn = (kind: Kind, workspace: string): Promise<Page> => openInHost(server!, browser!, kind, workspace);
+/** The extension's log, once it has a line of its own. */
+const outputChannel = (page: Page, name: string): Promise<string> => channelText(page, name, /\d{4}-\d\d-\d\d\s.*\[info\]/);
 const drawn: Partial<Record<Kind, Drawn>> = {};
 const models: Partial<Record<Kind, ModelShown>> = {};
-
-async function openIn(kind: Kind, workspace: string): Promise<Page> {
-  writeSettings(server!.userDataDir, kind);
-  const page = await browser!.newPage({ viewport: { width: 1500, height: 950 } });
-  await page.goto(devUrl(server!.base, workspace));
-  await waitForWorkbench(page);
-  const where = await runningWhere(page);
-  if (kind === 'web') assert.match(where, /web worker/, `the extension runs in the web worker extension host: ${where}`);
-  else assert.doesNotMatch(where, /web worker/, `the extension runs in the Node extension host: ${where}`);
-  return page;
-}
-
-/** The text of an output channel, shown by Output: Show Output Channels…. */
-async function outputChannel(page: Page, name: string): Promise<string> {
-  // The keyboard back to the workbench from the panel's webview (its tooltip was last hovered).
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+1');
-  await runCommand(page, 'Output: Show Output Channels...');
-  const input = page.locator('.quick-input-widget input[type="text"], .quick-input-widget .quick-input-box input').first();
-  await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 10_000 });
-  await page.keyboard.press('Enter');
-  // The channel's editor fills after it opens: wait for a line with a date, as every log line starts
-  // (the editor draws spaces as no-break spaces).
-  return poll(`the ${name} output`, async () => {
-    const text = (await page.locator('.output-view .view-lines, .part.panel .monaco-editor .view-lines').allInnerTexts()).join('\n');
-    return /\d{4}-\d\d-\d\d\s.*\[info\]/.test(text) ? text.replace(/\u00a0/g, ' ') : undefined;
-  }, 15_000);
-}
 
 /** The notification toasts' text now. */
 async function toasts(page: Page): Promise<string> {
