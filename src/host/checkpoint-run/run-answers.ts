@@ -13,8 +13,15 @@
 // its forward made (kept-pass.ts: nothing computed again), the exact weights (a head, a window, a
 // tile) are computed from q and k when asked; its q and k are let go when the next run begins and
 // when the worker closes. Its norms are not kept (they are every head's n × n): a read of them says so.
+// Its big heads open as maps with no pyramid: 'map' gives a head's sinks (found from the run's rows)
+// and its two colour scales (from the column maxima the forward's pass kept), and a 'tile' is
+// computed from q and k (qk-tile.ts), exact, one pass over the head's rows at most.
 import { shapeOf, type ModelShape } from '../../core/model-attention/scan.js';
-import { layersAttention, type AttentionSource } from '../../core/tensors/attention-source.js';
+import { checkRows, layersAttention, type AttentionSource } from '../../core/tensors/attention-source.js';
+import { WHOLE_HEAD_MAX, type ScanOptions } from '../../core/model-attention/data.js';
+import { qkRunOf } from '../../core/model-attention/qk-source.js';
+import { qkTile } from '../../core/model-attention/qk-tile.js';
+import { mapFromColumns, sinksOf, tileProblem, type HeadMap, type HeadTile } from '../../core/model-attention/tiles.js';
 import type { PassResult } from '../../core/tensors/pass.js';
 import type { RunRequest, RunResponse } from '../../protocol/checkpoint-run.js';
 import { splitWords, splitWordsNote } from '../../core/tokenizer/split-words.js';
@@ -117,6 +124,8 @@ export class RunAnswers {
           const arrays = [lens.residual, lens.x, lens.wq, lens.wk, lens.wv, lens.wo, lens.q, lens.k, lens.v, lens.weights];
           return { response: { id: r.id, ok: true, lens }, transfer: arrays.map((a) => a.buffer as ArrayBuffer).filter((b, i, all) => all.indexOf(b) === i) };
         }
+        case 'map':
+          return { response: { id: r.id, ok: true, map: this.headMap(r.layer, r.head, r.options) }, transfer: [] };
         case 'valueNorms': {
           if (!this.attention) throw new Error('no run yet');
           if (this.last?.qk) throw new Error(normsRefusal(this.last.n));
@@ -169,7 +178,32 @@ export class RunAnswers {
       const picture = keptPicture(kept.pass, a.heads, r.layer, r.head);
       return picture ? { response: { id: r.id, ok: true, picture }, transfer: [picture.indices.buffer as ArrayBuffer] } : undefined;
     }
+    const run = this.last?.qk ? qkRunOf(this.last.qk) : undefined;
+    if (r.op === 'tile' && run) {
+      // Checked before the sinks are looked for (they read rows of the head).
+      checkRows(a.layers, a.heads, a.n, r.layer, r.head, 0, 0);
+      const problem = tileProblem(a.n, r.level, r.i0, r.j0, r.rows, r.cols);
+      if (problem) throw new RangeError(problem);
+      const { sinkColumns, ...blocks } = qkTile(run, r.layer, r.head, r.level, r.i0, r.j0, r.rows, r.cols, sinksOf(a, r.layer, r.head));
+      const tile: HeadTile = r.sinks === false || !sinkColumns ? blocks : { ...blocks, sinkColumns };
+      const sinks = (tile.sinkColumns ?? []).flatMap((c) => [c.max.buffer, c.sum.buffer] as ArrayBuffer[]);
+      return { response: { id: r.id, ok: true, tile }, transfer: [tile.max.buffer as ArrayBuffer, tile.sum.buffer as ArrayBuffer, ...sinks] };
+    }
     return undefined;
+  }
+
+  /**
+   * A big head's map, for a 'qk' run viewed whole: its sinks by the scan's rule from the run's rows
+   * (64 of them computed), the two maxima from the forward's column maxima (nothing else computed).
+   * Null when the run has none: heads sent whole, a step, the softmax or the norms asked.
+   */
+  private headMap(layer: number, head: number, options: ScanOptions): HeadMap | null {
+    const a = this.attention;
+    if (!a) throw new Error('no run yet');
+    checkRows(a.layers, a.heads, a.n, layer, head, 0, 0);
+    const columns = this.kept?.pass.columnMaxes?.[layer * a.heads + head];
+    if (!columns || a.n <= WHOLE_HEAD_MAX || options.softmax || options.norms) return null;
+    return mapFromColumns(a.n, sinksOf(a, layer, head), columns);
   }
 }
 
