@@ -19,7 +19,7 @@
 import { shapeOf, type ModelShape } from '../../core/model-attention/scan.js';
 import { checkRows, layersAttention, type AttentionSource } from '../../core/tensors/attention-source.js';
 import { WHOLE_HEAD_MAX, type ScanOptions } from '../../core/model-attention/data.js';
-import { qkRunOf } from '../../core/model-attention/qk-source.js';
+import { qkRunOf, type QkRun } from '../../core/model-attention/qk-source.js';
 import { qkTile } from '../../core/model-attention/qk-tile.js';
 import { mapFromColumns, sinksOf, tileProblem, type HeadMap, type HeadTile } from '../../core/model-attention/tiles.js';
 import type { PassResult } from '../../core/tensors/pass.js';
@@ -78,7 +78,7 @@ export class RunAnswers {
             this.attention = noted(prefixRows(qk.source, run.ids.length), note);
             shape = keptShape(this.attention);
             checkKeptPass(this.attention, qk.pass, shape.thumb);
-            this.kept = this.last.kept = { pass: qk.pass, thumb: shape.thumb };
+            this.kept = this.last.kept = { pass: qk.pass, thumb: shape.thumb, tiles: new Map() };
           } else {
             this.attention = noted(layersAttention(file, this.last.attention, run.model.heads, run.ids.length, run.tokens), note);
             shape = shapeOf(this.attention);
@@ -184,12 +184,26 @@ export class RunAnswers {
       checkRows(a.layers, a.heads, a.n, r.layer, r.head, 0, 0);
       const problem = tileProblem(a.n, r.level, r.i0, r.j0, r.rows, r.cols);
       if (problem) throw new RangeError(problem);
-      const { sinkColumns, ...blocks } = qkTile(run, r.layer, r.head, r.level, r.i0, r.j0, r.rows, r.cols, sinksOf(a, r.layer, r.head));
+      const { sinkColumns, ...blocks } = copyTile(this.keptTile(kept, run, r.layer, r.head, r.level, r.i0, r.j0, r.rows, r.cols));
       const tile: HeadTile = r.sinks === false || !sinkColumns ? blocks : { ...blocks, sinkColumns };
       const sinks = (tile.sinkColumns ?? []).flatMap((c) => [c.max.buffer, c.sum.buffer] as ArrayBuffer[]);
       return { response: { id: r.id, ok: true, tile }, transfer: [tile.max.buffer as ArrayBuffer, tile.sum.buffer as ArrayBuffer, ...sinks] };
     }
     return undefined;
+  }
+
+  /**
+   * A tile of the run (qk-tile.ts), the last KEPT_TILES kept: a coarse one is a pass over the head's
+   * rows, and the map asks it again each time the view zooms back out.
+   */
+  private keptTile(kept: Kept, run: QkRun, layer: number, head: number, level: number, i0: number, j0: number, rows: number, cols: number): HeadTile {
+    const key = `${layer} ${head} ${level} ${i0} ${j0} ${rows} ${cols}`;
+    const tile = kept.tiles.get(key) ?? qkTile(run, layer, head, level, i0, j0, rows, cols, sinksOf(this.attention!, layer, head));
+    // Most recently asked last; the oldest let go.
+    kept.tiles.delete(key);
+    kept.tiles.set(key, tile);
+    if (kept.tiles.size > KEPT_TILES) kept.tiles.delete(kept.tiles.keys().next().value!);
+    return tile;
   }
 
   /**
@@ -207,8 +221,17 @@ export class RunAnswers {
   }
 }
 
-/** A 'qk' run's pass over every head, as its forward made it, and its thumbnails' side. */
-interface Kept { pass: PassResult; thumb: number }
+/** A 'qk' run's pass over every head, as its forward made it, its thumbnails' side, and the map tiles last asked. */
+interface Kept { pass: PassResult; thumb: number; tiles: Map<string, HeadTile> }
+
+/** Map tiles a run keeps (each at most 256 × 256 blocks: 512 KiB and its sink columns). */
+const KEPT_TILES = 8;
+
+/** A tile's copy: the answer's buffers are posted away, the kept ones stay. */
+function copyTile(t: HeadTile): HeadTile {
+  const sinkColumns = t.sinkColumns?.map((c) => ({ key: c.key, max: c.max.slice(), sum: c.sum.slice() }));
+  return { ...t, max: t.max.slice(), sum: t.sum.slice(), ...(sinkColumns ? { sinkColumns } : {}) };
+}
 
 /** Why a run that kept q and k has no value-weighted norms, in one sentence. */
 function normsRefusal(n: number): string {

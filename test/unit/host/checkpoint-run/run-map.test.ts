@@ -20,6 +20,8 @@ import { receive } from '../../../../src/host/model-editor/answer.js';
 import { layersAttention, type AttentionSource } from '../../../../src/core/tensors/attention-source.js';
 import { passOverHeads } from '../../../../src/core/tensors/pass.js';
 import { headMapOf, sinksOf, tileFromSource, type HeadMap, type HeadTile } from '../../../../src/core/model-attention/tiles.js';
+import { qkRunOf } from '../../../../src/core/model-attention/qk-source.js';
+import type { Engine } from '../../../../src/host/checkpoint-run/engine.js';
 import type { RunRequest, RunResponse } from '../../../../src/protocol/checkpoint-run.js';
 import { writeTinyGpt2 } from '../../../support/tiny-folder.js';
 import { QWEN2_CONFIG, tinyCheckpoint, writeCheckpoint } from '../../../support/tiny-checkpoint.js';
@@ -112,6 +114,42 @@ test('a run that keeps q and k answers each big head\'s map and tiles as the den
   } finally {
     qk.close();
     dense.close();
+  }
+});
+
+test('a tile asked again is the one the run kept (nothing computed again), each answer a copy of it', () => {
+  const real = realEngine(undefined, { attention: 'qk' });
+  let reads = 0;
+  const engine: Engine = {
+    ...real,
+    run(...args) {
+      const run = real.run(...args);
+      const store = qkRunOf(run.qk!.source)!.store as { read: (...a: never[]) => Float32Array };
+      const read = store.read.bind(store);
+      store.read = (...a: never[]) => { reads++; return read(...a); };
+      return run;
+    },
+  };
+  const qk = new RunAnswers(engine);
+  try {
+    ok(qk, { op: 'run', folder, text: TEXT });
+    const ask = () => ok(qk, { op: 'tile', layer: 1, head: 0, level: 1, i0: 0, j0: 0, rows: 256, cols: 256, options: {} }).tile as HeadTile;
+    const first = ask();
+    const computed = reads;
+    assert.ok(computed > 0, 'the first is computed from q and k');
+    first.max.fill(-1);
+    first.sinkColumns![0].max.fill(-1);
+    const again = ask();
+    assert.equal(reads, computed, 'asked again: nothing read of q and k');
+    assert.ok(again.max.every((w) => w >= 0) && again.sinkColumns![0].max.every((w) => w >= 0), 'the kept tile is not the one posted away');
+    sameTile(again, tileFromSource(denseRun(), 1, 0, 1, 0, 0, 256, 256, sinksOf(denseRun(), 1, 0)), 'the kept tile');
+    // Nine other tiles later the first is let go: computed again.
+    for (let i0 = 0; i0 < 9; i0++) ok(qk, { op: 'tile', layer: 0, head: 0, level: 0, i0: i0 * 8, j0: 0, rows: 8, cols: 8, options: {} });
+    const before = reads;
+    ask();
+    assert.ok(reads > before, 'the oldest of more than eight tiles is let go');
+  } finally {
+    qk.close();
   }
 });
 
