@@ -21,7 +21,8 @@ import { checkRows, layersAttention, type AttentionSource } from '../../core/ten
 import { WHOLE_HEAD_MAX, type ScanOptions } from '../../core/model-attention/data.js';
 import { qkRunOf, type QkRun } from '../../core/model-attention/qk-source.js';
 import { qkTile } from '../../core/model-attention/qk-tile.js';
-import { mapFromColumns, sinksOf, tileProblem, type HeadMap, type HeadTile } from '../../core/model-attention/tiles.js';
+import { qkSinks } from '../../core/model-attention/qk-sinks.js';
+import { mapFromColumns, tileProblem, type HeadMap, type HeadTile } from '../../core/model-attention/tiles.js';
 import type { PassResult } from '../../core/tensors/pass.js';
 import type { RunRequest, RunResponse } from '../../protocol/checkpoint-run.js';
 import { splitWords, splitWordsNote } from '../../core/tokenizer/split-words.js';
@@ -78,7 +79,7 @@ export class RunAnswers {
             this.attention = noted(prefixRows(qk.source, run.ids.length), note);
             shape = keptShape(this.attention);
             checkKeptPass(this.attention, qk.pass, shape.thumb);
-            this.kept = this.last.kept = { pass: qk.pass, thumb: shape.thumb, tiles: new Map() };
+            this.kept = this.last.kept = { pass: qk.pass, thumb: shape.thumb, tiles: new Map(), sinks: new Map() };
           } else {
             this.attention = noted(layersAttention(file, this.last.attention, run.model.heads, run.ids.length, run.tokens), note);
             shape = shapeOf(this.attention);
@@ -198,7 +199,7 @@ export class RunAnswers {
    */
   private keptTile(kept: Kept, run: QkRun, layer: number, head: number, level: number, i0: number, j0: number, rows: number, cols: number): HeadTile {
     const key = `${layer} ${head} ${level} ${i0} ${j0} ${rows} ${cols}`;
-    const tile = kept.tiles.get(key) ?? qkTile(run, layer, head, level, i0, j0, rows, cols, sinksOf(this.attention!, layer, head));
+    const tile = kept.tiles.get(key) ?? qkTile(run, layer, head, level, i0, j0, rows, cols, sinksOfRun(kept, run, layer, head));
     // Most recently asked last; the oldest let go.
     kept.tiles.delete(key);
     kept.tiles.set(key, tile);
@@ -215,14 +216,23 @@ export class RunAnswers {
     const a = this.attention;
     if (!a) throw new Error('no run yet');
     checkRows(a.layers, a.heads, a.n, layer, head, 0, 0);
-    const columns = this.kept?.pass.columnMaxes?.[layer * a.heads + head];
-    if (!columns || a.n <= WHOLE_HEAD_MAX || options.softmax || options.norms) return null;
-    return mapFromColumns(a.n, sinksOf(a, layer, head), columns);
+    const kept = this.kept, run = this.last?.qk ? qkRunOf(this.last.qk) : undefined;
+    const columns = kept?.pass.columnMaxes?.[layer * a.heads + head];
+    if (!kept || !run || !columns || a.n <= WHOLE_HEAD_MAX || options.softmax || options.norms) return null;
+    return mapFromColumns(a.n, sinksOfRun(kept, run, layer, head), columns);
   }
 }
 
-/** A 'qk' run's pass over every head, as its forward made it, its thumbnails' side, and the map tiles last asked. */
-interface Kept { pass: PassResult; thumb: number; tiles: Map<string, HeadTile> }
+/** A 'qk' run's pass over every head, as its forward made it, its thumbnails' side, the map tiles last asked and the heads' sinks found. */
+interface Kept { pass: PassResult; thumb: number; tiles: Map<string, HeadTile>; sinks: Map<string, number[]> }
+
+/** A head's sinks (qk-sinks.ts), found once per run: its map and its tiles leave out the same keys. */
+function sinksOfRun(kept: Kept, run: QkRun, layer: number, head: number): number[] {
+  const key = `${layer} ${head}`;
+  let sinks = kept.sinks.get(key);
+  if (!sinks) kept.sinks.set(key, sinks = qkSinks(run, layer, head));
+  return sinks;
+}
 
 /** Map tiles a run keeps (each at most 256 × 256 blocks: 512 KiB and its sink columns). */
 const KEPT_TILES = 8;

@@ -12,8 +12,13 @@ import { MapBuilder } from '../../../../src/core/tensors/map/pyramid.js';
 import { findSinks } from '../../../../src/core/tensors/map/sinks.js';
 import { qkAttention } from '../../../../src/core/model-attention/qk-source.js';
 import { qkTile } from '../../../../src/core/model-attention/qk-tile.js';
+import { qkSinks } from '../../../../src/core/model-attention/qk-sinks.js';
 import { headMapOf, mapFromColumns, mapLevels, tileFromPyramid, tileFromSource, type HeadTile } from '../../../../src/core/model-attention/tiles.js';
 import { QK_SHAPES, qkIds, qkModel } from '../../../support/qk-models.js';
+import { memoryQkStore } from '../../../../src/core/model-attention/qk-store.js';
+import { blockRows, keyRange, weightsBlock } from '../../../../src/core/attention/attend32.js';
+import type { QkRun } from '../../../../src/core/model-attention/qk-source.js';
+import { seeded, between } from '../../../support/random.js';
 
 const N = 1024;
 
@@ -49,6 +54,9 @@ for (const [name, config] of Object.entries(QK_SHAPES)) {
       const flat = layer * c.heads + head;
       const found = findSinks(source, layer, head);
       assert.deepEqual(found, findSinks(want, layer, head), `layer ${layer} head ${head}: the sinks from the run's rows`);
+      assert.deepEqual(qkSinks(run.qk!.run, layer, head), found, `layer ${layer} head ${head}: the sinks from the sampled rows at once`);
+      // Without the rows' scales each sampled row is computed whole: the same sinks.
+      assert.deepEqual(qkSinks({ ...run.qk!.run, scales: undefined }, layer, head), found);
       const weights = want.head(layer, head);
       for (const sinks of [found, [0, 3, 511, 1023]]) {
         const pyramid = new MapBuilder(N, sinks, 0);
@@ -76,4 +84,30 @@ for (const [name, config] of Object.entries(QK_SHAPES)) {
 test('a map from column maxima refuses maxima of another length', () => {
   assert.throws(() => mapFromColumns(300, [0], new Float32Array(299)), /299 column maxima for a head of 300 keys/);
   assert.deepEqual(mapFromColumns(300, [0, 7], Float32Array.from({ length: 300 }, (_, j) => (j === 7 ? 0.9 : j === 0 ? 0.8 : j / 1000))), { n: 300, levels: 2, sinks: [0, 7], max: Math.fround(0.299), sinkMax: Math.fround(0.9) });
+});
+
+test('a head whose key 5 takes most of every row: its sinks from the sampled rows at once are the rows\' own, tiles leave it out', () => {
+  const n = 600, D = 8, rand = seeded(5);
+  const u = Array.from({ length: D }, () => between(rand, -1, 1));
+  const q = Float32Array.from({ length: n * D }, (_, k) => between(rand, -0.3, 0.3) + u[k % D]);
+  const k = Float32Array.from({ length: n * D }, (_, x) => (Math.floor(x / D) === 5 ? 6 * u[x % D] : between(rand, -0.3, 0.3)));
+  const store = memoryQkStore({ layers: 1, heads: 1, kvHeads: 1, headDim: D, n });
+  store.write(0, 'q', 0, q);
+  store.write(0, 'k', 0, k);
+  // The rows' softmax max and sum, as the forward keeps them.
+  const scales = new Float64Array(2 * n), shape = { n, headDim: D, divisor: Math.sqrt(D), mask: 'causal' as const };
+  for (let r0 = 0, step = blockRows(n); r0 < n; r0 += step) {
+    const count = Math.min(step, n - r0), { from, to } = keyRange(r0, r0 + count, n, 'causal');
+    weightsBlock(shape, store.read(0, 'q', 0, r0, count), count, r0, store.read(0, 'k', 0, from, to - from), from, to, scales.subarray(2 * r0, 2 * (r0 + count)));
+  }
+  const run: QkRun = { store, masks: ['causal'], divisor: Math.sqrt(D), scales: [scales] };
+  const source = qkAttention(run, { file: 'the run' });
+  const sinks = findSinks(source, 0, 0);
+  assert.deepEqual(sinks, [0, 5], 'key 5 is a sink');
+  assert.deepEqual(qkSinks(run, 0, 0), sinks);
+  const tile = qkTile(run, 0, 0, 2, 0, 0, 256, 256, sinks);
+  assert.deepEqual(tile, tileFromSource(source, 0, 0, 2, 0, 0, 256, 256, sinks));
+  assert.ok(tile.sinkColumns![1].max.slice(2).every((w) => w > 0.3), 'the sink column holds key 5\'s weights');
+  // Past the first queries (which see key 5 and few others), no block holds a weight near key 5's.
+  assert.ok(tile.max.slice(2 * tile.cols).every((w) => w < 0.3), 'the blocks leave it out');
 });
