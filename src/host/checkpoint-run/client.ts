@@ -14,6 +14,7 @@
 import type { ScanOptions } from '../../core/model-attention/data.js';
 import type { ModelShape } from '../../core/model-attention/scan.js';
 import type { PassResult } from '../../core/tensors/pass.js';
+import type { HeadMap, HeadTile } from '../../core/model-attention/tiles.js';
 import type { HeadLens, NextToken } from '../../core/checkpoint/types.js';
 import type { RunAnalysisRequest, RunReport, RunRequest, RunResponse, RunWorkerData } from '../../protocol/checkpoint-run.js';
 import { RequestError, type Requests } from '../../protocol/requests.js';
@@ -186,6 +187,10 @@ export class RunClient {
         read({ op: 'window', layer, head, i0, rows, j0, cols, options }, (r) => (r as { weights: Float32Array }).weights),
       rollout: (options: ScanOptions) => read({ op: 'rollout', options }, (r) => (r as { rollout?: Float32Array | null }).rollout ?? null),
       valueNorms: (layer: number, head: number) => read({ op: 'valueNorms', layer, head }, (r) => (r as { valueNorms: Float32Array }).valueNorms),
+      // A run that kept q and k: a big head's map and its tiles, computed in the worker (no pyramid is kept).
+      map: (layer: number, head: number, options: ScanOptions) => read({ op: 'map', layer, head, options }, (r) => (r as { map: HeadMap | null }).map ?? undefined),
+      tile: (layer: number, head: number, level: number, i0: number, j0: number, rows: number, cols: number, options: ScanOptions, sinks = true) =>
+        read({ op: 'tile', layer, head, level, i0, j0, rows, cols, options, ...(sinks ? {} : { sinks: false }) }, (r) => (r as { tile: HeadTile }).tile),
       // The document's reader is this client's: the session ends it, not the document.
       dispose: () => {},
     };

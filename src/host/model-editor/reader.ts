@@ -11,7 +11,7 @@ import type { ScanOptions } from '../../core/model-attention/data.js';
 import type { ModelShape } from '../../core/model-attention/scan.js';
 import type { PassResult } from '../../core/tensors/pass.js';
 import type { BandResult } from '../../core/tensors/band.js';
-import type { HeadTile } from '../../core/model-attention/tiles.js';
+import type { HeadMap, HeadTile } from '../../core/model-attention/tiles.js';
 import type { HeldAttention, ReaderResponse } from '../../protocol/model-reader.js';
 import type { Requests } from '../../protocol/requests.js';
 import type { AskOptions, LaneOptions } from '../workers/service.js';
@@ -34,6 +34,8 @@ export interface ModelReading {
   band?(layer: number, head: number, first: number, rows: number, options: ScanOptions): Promise<BandResult>;
   /** A tile of a big head's map, read from the source (model-attention/tiles.ts); `sinks` false: without its sink columns. */
   tile?(layer: number, head: number, level: number, i0: number, j0: number, rows: number, cols: number, options: ScanOptions, sinks?: boolean): Promise<HeadTile>;
+  /** A model run's reader only: a big head's map when the run keeps no pyramid (q and k kept), else undefined. */
+  map?(layer: number, head: number, options: ScanOptions): Promise<HeadMap | undefined>;
   /** A model run's reader only: ‖v_j W_O^h‖ of every key of one head (the norms divided by it are the weights). */
   valueNorms?(layer: number, head: number): Promise<Float32Array>;
   dispose(): void;
