@@ -2,7 +2,8 @@
 // thread (WebRunAnswers, as the run worker answers them), each after a yield to the event loop, so the
 // host draws and answers VS Code between a run and the views' reads. A forward pass itself is not
 // split: the core's layers run without a pause, which for the models a browser holds (the induction
-// example runs in milliseconds) is short. A request already cancelled when its turn comes does not run.
+// example runs in milliseconds) is short.
+// A request already cancelled when its turn comes does not run (it is answered as cancelled).
 import type { RunRequest, RunResponse, RunWorkerData } from '../../../protocol/checkpoint-run.js';
 import { RequestError, Requests } from '../../../protocol/requests.js';
 import type { AskOptions, LaneOptions } from '../../workers/service.js';
@@ -34,7 +35,12 @@ export class ThreadRunLane<Reply> implements RunLane<Reply> {
       setTimeout(() => {
         if (this.answers !== answers) return; // the lane closed
         // Failed meanwhile (a newer run replaced it): not run, but the files it brought are kept.
-        if (!this.requests.isPending(id)) { answers.keepFiles(request); return; }
+        if (!this.requests.isPending(id)) {
+          answers.keepFiles(request);
+          // Answered all the same: a client without a shared cancel flag waits for its runs' answers.
+          if (request.op === 'run') this.receive({ id, ok: false, cancelled: true, error: 'the run was cancelled', tensorError: false });
+          return;
+        }
         this.receive(answers.answer(request).response);
       }, 0);
     }, options.answers);
