@@ -10,7 +10,8 @@
 // when a run begins shows that run once it is done, or its error. The lane is whatever the host gives
 // (RunLanes): the desktop's worker service (node worker threads), the web's Web Worker, or the web's
 // host thread where there is no Worker. On the web the model's files come with the run (read through
-// workspace.fs first): sent once per folder and worker, since the worker keeps them.
+// workspace.fs first, moved to the worker, not copied): sent once per folder and worker, since the
+// worker keeps them.
 import type { ScanOptions } from '../../core/model-attention/data.js';
 import type { ModelShape } from '../../core/model-attention/scan.js';
 import type { PassResult } from '../../core/tensors/pass.js';
@@ -65,7 +66,7 @@ export class RunClient {
   /**
    * The cancel flag shared with the worker: every run with an id up to it stops. A browser page that is
    * not cross-origin isolated has no SharedArrayBuffer: the worker's copy is never told, so a replaced
-   * run there finishes in the worker (its promise still rejects here at once).
+   * run there finishes in the worker (its promise still rejects here at once), and the next is held back.
    */
   private readonly cancelFlag = new Int32Array(typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(4) : new ArrayBuffer(4));
   /**
