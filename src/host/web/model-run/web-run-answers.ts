@@ -48,7 +48,14 @@ export class WebRunAnswers {
     const run = this.keepFiles(request);
     const { tokens } = this.limits;
     if (run.op !== 'run' || tokens === undefined || (run.maxTokens !== undefined && run.maxTokens <= tokens)) return this.answers.answer(run);
-    return this.answers.answer({ ...run, maxTokens: tokens });
+    const answer = this.answers.answer({ ...run, maxTokens: tokens });
+    // Cut here, not by the spec: the view's note says so.
+    const { response } = answer;
+    if (response.ok && 'run' in response && response.run.ids.length >= tokens) {
+      const cut = `VS Code for the Web ran the first ${tokens} tokens only: without a Web Worker the run is on the extension host's own thread`;
+      response.run.note = response.run.note ? `${response.run.note}; ${cut}` : cut;
+    }
+    return answer;
   }
 
   /**
