@@ -88,8 +88,8 @@ export class WebModelFiles {
     if (problem) return { problem };
     // The index names the shards: read it (its limit checked above), refused here as the disk's reader refuses it.
     let indexBytes: Uint8Array | undefined;
-    const index = stats.get('model.safetensors.index.json');
-    if (index && isFile(index)) {
+    const indexStat = stats.get('model.safetensors.index.json');
+    if (indexStat && isFile(indexStat)) {
       const where = at('model.safetensors.index.json').toString();
       indexBytes = await vscode.workspace.fs.readFile(at('model.safetensors.index.json'));
       if (indexBytes.byteLength > MAX_CONFIG_BYTES) return { problem: tooLargeText(where, 'model.safetensors.index.json', MAX_CONFIG_BYTES) };
@@ -105,8 +105,8 @@ export class WebModelFiles {
       if (shardProblem) return { problem: shardProblem };
     }
     const key = JSON.stringify([folder.toString(), ...names.map((name) => { const s = stats.get(name)!; return [name, s.type, s.size, s.mtime]; })]);
-    const index0 = indexBytes;
-    return { folder: folder.toString(), files: { key, read: () => this.read(folder, names, stats, index0) } };
+    const index = indexBytes;
+    return { folder: folder.toString(), files: { key, read: () => this.read(folder, names, stats, index) } };
   }
 
   /** Why the stat'ed files cannot be read (a pipe or a device, a file over its limit, a total over the budget), or undefined. */
