@@ -28,11 +28,13 @@ export class FakeWebWorker {
     });
   }
 
-  postMessage(data: unknown): void {
+  postMessage(data: unknown, transfer: Transferable[] = []): void {
+    // Cloned now, as a browser does: what is transferred is gone from the sender at once.
+    const sent = structuredClone(data, { transfer });
     setTimeout(() => {
       if (this.terminated) return;
       try {
-        this.scope.onmessage?.({ data: structuredClone(data) });
+        this.scope.onmessage?.({ data: sent });
       } catch (e) {
         this.onerror?.({ message: (e as Error).message, preventDefault() {} });
       }

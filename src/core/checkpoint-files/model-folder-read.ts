@@ -22,6 +22,35 @@ export const MAX_TOKENIZER_BYTES = 64 * 1024 * 1024;
 /** The names a model folder's reader may open besides the shards an index names. */
 export const MODEL_FILE_NAMES = ['config.json', 'model.safetensors.index.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json', 'vocab.json', 'merges.txt', 'vocab.txt'] as const;
 
+/** The most bytes the reader reads of a small file it reads whole; undefined for weights (opened, read at offsets). */
+export function readLimit(name: string): number | undefined {
+  if (name === 'config.json' || name === 'model.safetensors.index.json' || name === 'tokenizer_config.json') return MAX_CONFIG_BYTES;
+  if (name === 'tokenizer.json' || name === 'vocab.json' || name === 'merges.txt' || name === 'vocab.txt') return MAX_TOKENIZER_BYTES;
+  return undefined;
+}
+
+/**
+ * The files of MODEL_FILE_NAMES the reader opens, given which of them are there (`has`: a file or
+ * not, anything by that name): the index rather than model.safetensors, tokenizer.json rather than
+ * the vocabularies, as readModelFolderFrom decides. The shards the index names come on top.
+ */
+export function filesOpened(has: (name: string) => boolean): string[] {
+  const weights = has('model.safetensors.index.json') ? 'model.safetensors.index.json' : 'model.safetensors';
+  const tokenizer = has('tokenizer.json') ? ['tokenizer.json', 'tokenizer_config.json']
+    : ['tokenizer_config.json', 'vocab.json', 'merges.txt', ...(has('vocab.json') || has('merges.txt') ? [] : ['vocab.txt'])];
+  return ['config.json', weights, ...tokenizer].filter(has);
+}
+
+/** The reader's sentence for a small file that is not a regular file (`detail` says what it is). */
+export function notRegularText(path: string, name: string, detail: string): string {
+  return `${path}: not a regular file (${detail}): a model folder's ${name} is a file`;
+}
+
+/** The reader's sentence for a small file over its limit. */
+export function tooLargeText(path: string, name: string, maxBytes: number): string {
+  return `${path}: more than ${maxBytes} bytes, too large for a ${name}`;
+}
+
 export interface ModelFolder {
   folder: string;
   configText: string;
@@ -42,8 +71,8 @@ function readText(files: FolderFiles, name: string, maxBytes: number, optional: 
   if ('refused' in read) {
     switch (read.refused) {
       case 'missing': if (optional) return undefined; throw new ModelError(`${path}: no such file`);
-      case 'not-regular': throw new ModelError(`${path}: not a regular file (${read.detail}): a model folder's ${name} is a file`);
-      case 'too-large': throw new ModelError(`${path}: more than ${maxBytes} bytes, too large for a ${name}`);
+      case 'not-regular': throw new ModelError(notRegularText(path, name, read.detail));
+      case 'too-large': throw new ModelError(tooLargeText(path, name, maxBytes));
       case 'unreadable': throw new ModelError(`${path}: cannot open (${read.detail})`);
     }
   }

@@ -11,6 +11,13 @@ import type { HeadLens } from '../checkpoint/types.js';
 /** The start of the `about` a lens's tensor file says in its metadata: a file a lens wrote says it. */
 export const LENS_ABOUT = 'Attention Lens: ';
 
+/** A file name's stem from a model's name and a head: "gpt2-layer3-head5" (the last part of a path, made a safe name). */
+export function lensStem(model: string, layer: number, head: number): string {
+  const last = model.replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? '';
+  const name = last.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+/, '') || 'model';
+  return `${name.slice(0, 60)}-layer${layer + 1}-head${head + 1}`;
+}
+
 /** The tensor file of the spec at `specPath`: <stem>.safetensors beside it. */
 export function lensTensorPath(specPath: string): string {
   return specPath.replace(/(\.attn)?\.json$/i, '') + '.safetensors';

@@ -20,13 +20,7 @@ import { fileSource } from '../../core/files/file-source.js';
 import { readBounded } from '../../core/files/read-bounded.js';
 import type { HeadLens } from '../../core/checkpoint/types.js';
 
-/** A file name's stem from a model's name and a head: "gpt2-layer3-head5". */
-export function lensStem(model: string, layer: number, head: number): string {
-  const name = basename(model.replace(/[\\/]+$/, '')).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+/, '') || 'model';
-  return `${name.slice(0, 60)}-layer${layer + 1}-head${head + 1}`;
-}
-
-export { LENS_SAVE_FILTERS, lensSpecFor, lensSpecPath, lensSpecText, lensTensorPath } from '../../core/checkpoint-spec/lens-file.js';
+export { LENS_SAVE_FILTERS, lensSpecFor, lensSpecPath, lensSpecText, lensStem, lensTensorPath } from '../../core/checkpoint-spec/lens-file.js';
 
 /** Why `specPath` cannot be written for a head of the model in `modelFolder`, or undefined. */
 export function lensTargetProblem(specPath: string, modelFolder: string): string | undefined {

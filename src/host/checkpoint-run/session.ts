@@ -28,7 +28,7 @@ import type { ModelView } from '../model-editor/view.js';
 import { showModelView } from '../model-editor/webview.js';
 import { updateDelay } from '../update-delay.js';
 import type { Dialogs } from '../dialogs.js';
-import { RunCancelled, RunClient, type RunFiles, type RunLanes } from './client.js';
+import { RunCancelled, RunClient, type ReadRunFiles, type RunFiles, type RunLanes } from './client.js';
 import { readModelSpecText, type ModelSpecRead } from './spec-text.js';
 import type { LensMessage, LensRun, LensSaving } from './lens-save.js';
 import { analysesMessage, analysisRequest, stepProblem } from './run-analyses-message.js';
@@ -165,7 +165,7 @@ export class RunSession {
       return;
     }
     this.model = spec;
-    const at = await this.context.places.locate(spec.model, this.uri);
+    const at = await this.locate(spec.model);
     // A newer edit's run began while the model was looked for (on the web its files were read): it wins.
     if (this.disposed || asked !== this.asked) return;
     if ('problem' in at) {
@@ -183,7 +183,7 @@ export class RunSession {
     this.lastKey = key;
     this.folder = at.folder;
     const started = performance.now();
-    const run = this.client.run(at.folder, spec.text, spec.maxTokens, precision, analysis, ablate, at.files);
+    const run = this.client.run(at.folder, spec.text, spec.maxTokens, precision, analysis, ablate, at.read);
     // The views open the new run once it is done (the document's reader waits for it).
     this.document.reread();
     this.progress(run, spec.model);
@@ -205,6 +205,21 @@ export class RunSession {
       this.lastKey = undefined;
       // A cancelled run is said in the view; it is no problem of the spec.
       this.problem(e instanceof Error ? e.message : String(e), e instanceof RunCancelled ? undefined : spec, document);
+    }
+  }
+
+  /**
+   * The model's place, with its files read when the run's worker lacks them (the web's); a failure to
+   * find or read them is the problem said, never a run left waiting.
+   */
+  private async locate(model: string): Promise<{ folder: string; read?: ReadRunFiles } | { problem: string }> {
+    try {
+      const at = await this.context.places.locate(model, this.uri);
+      if ('problem' in at || !at.files || !this.client.needsFiles(at.files.key)) return 'problem' in at ? at : { folder: at.folder };
+      const read = await at.files.read();
+      return 'problem' in read ? read : { folder: at.folder, read: { key: at.files.key, entries: read.entries } };
+    } catch (e) {
+      return { problem: `the model could not be looked for: ${e instanceof Error ? e.message : String(e)}` };
     }
   }
 

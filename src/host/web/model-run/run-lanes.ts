@@ -16,6 +16,8 @@ export const RUN_WORKER_SCRIPT = ['dist', 'web', 'run-worker.js'] as const;
 /** A Web Worker's lane that moves to the host's thread for good once its worker cannot start. */
 export class FallbackRunLane<Reply> implements RunLane<Reply> {
   private thread: ThreadRunLane<Reply> | undefined;
+  /** Whether the worker has answered a request (it started). */
+  private proven = false;
 
   constructor(private readonly worker: RunLane<Reply>, private readonly options: LaneOptions<Reply>, private readonly warn: (line: string) => void) {}
 
@@ -24,13 +26,21 @@ export class FallbackRunLane<Reply> implements RunLane<Reply> {
 
   async ask(message: object, options: AskOptions<Reply> = {}): Promise<Reply> {
     if (this.thread) return this.thread.ask(message, options);
+    // Until the worker has answered once, what a request brings is copied, not moved: a worker that
+    // cannot start would take the buffers with it, and the request is asked again on the thread.
+    const { transfer, ...copied } = options;
     try {
-      return await this.worker.ask(message, options);
+      const reply = await this.worker.ask(message, this.proven || !transfer ? options : copied);
+      this.proven = true;
+      return reply;
     } catch (e) {
-      if (!(e instanceof WorkerStartError) || this.thread) throw e;
-      this.warn(`${e.message}: running the model on the extension host's thread instead`);
-      this.worker.dispose(e);
-      this.thread = new ThreadRunLane(this.options);
+      // Every request the worker failed to start for is asked again on the thread, not only the first.
+      if (!(e instanceof WorkerStartError)) throw e;
+      if (!this.thread) {
+        this.warn(`${e.message}: running the model on the extension host's thread instead`);
+        this.worker.dispose(e);
+        this.thread = new ThreadRunLane(this.options);
+      }
       return this.thread.ask(message, options);
     }
   }

@@ -1,19 +1,12 @@
 // A head of a web run in the spec views: its spec and tensor file (the desktop's bytes: core/
 // checkpoint-spec/lens-file.ts) written through workspace.fs, then opened. "Open in the lens" writes in
-// the extension's storage under fresh names; "Save head as spec…" where the dialog says, beside the
+// the extension's storage, one lens per model and head, replaced when opened again; "Save head as spec…" where the dialog says, beside the
 // run's spec by default. The web writes a lens only to new names: the desktop replaces an earlier
 // lens's own files after reading them back as a lens's, which this does not, so a name that is taken,
 // or a target in the model's own folder, is refused in one line and nothing is written.
 import * as vscode from 'vscode';
-import { LENS_SAVE_FILTERS, lensFileContents, lensSpecPath, lensTensorPath } from '../../../core/checkpoint-spec/lens-file.js';
+import { LENS_SAVE_FILTERS, lensFileContents, lensSpecPath, lensStem, lensTensorPath } from '../../../core/checkpoint-spec/lens-file.js';
 import type { LensMessage, LensRun, LensSaving } from '../../checkpoint-run/lens-save.js';
-
-/** A file name's stem from a model's name and a head: "induction-gpt2-layer2-head1" (lens-files.ts's rule). */
-export function webLensStem(model: string, layer: number, head: number): string {
-  const last = model.replace(/[\\/]+$/, '').split('/').pop() ?? '';
-  const name = last.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+/, '') || 'model';
-  return `${name.slice(0, 60)}-layer${layer + 1}-head${head + 1}`;
-}
 
 async function isThere(uri: vscode.Uri): Promise<boolean> {
   try {
@@ -53,7 +46,7 @@ export async function saveWebLens(saving: LensSaving, run: LensRun, m: LensMessa
   const { model, folder } = run;
   try {
     const lens = await saving.lens(m.layer, m.head);
-    const stem = webLensStem(model, m.layer, m.head);
+    const stem = lensStem(model, m.layer, m.head);
     let spec: vscode.Uri;
     if (m.save) {
       const proposed = await freshLens(vscode.Uri.joinPath(run.spec, '..'), stem);
@@ -65,9 +58,10 @@ export async function saveWebLens(saving: LensSaving, run: LensRun, m: LensMessa
       const problem = await targetProblem(spec, folder);
       if (problem) { void vscode.window.showErrorMessage(`Attention Lens: ${problem}`); return; }
     } else {
+      // The extension's own storage: a head opened again replaces its earlier lens there, never piling up copies.
       const dir = vscode.Uri.joinPath(saving.globalStorageUri, 'lens');
       await vscode.workspace.fs.createDirectory(dir);
-      spec = await freshLens(dir, stem);
+      spec = vscode.Uri.joinPath(dir, `${stem}.attn.json`);
     }
     const tensor = tensorOf(spec);
     const { text, tensorBytes } = lensFileContents(lens, { tensorFile: nameOf(tensor), model, query: m.token });

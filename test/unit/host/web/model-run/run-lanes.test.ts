@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RunClient, type RunFiles } from '../../../../../src/host/checkpoint-run/client.js';
+import { RunClient, type ReadRunFiles } from '../../../../../src/host/checkpoint-run/client.js';
 import { distScripts, WorkerService } from '../../../../../src/host/workers/service.js';
 import { WebWorkerLane } from '../../../../../src/host/web/web-worker-lane.js';
 import { ThreadRunLane } from '../../../../../src/host/web/model-run/thread-lane.js';
@@ -28,13 +28,13 @@ const TEXT = 'The cat sat on the mat. The cat';
 const WEB_FOLDER = 'vscode-test-web://mount/examples/models/induction-gpt2';
 
 /** The example's folder as the web host hands it over: every file's bytes, by name. */
-function induction(): RunFiles {
+function induction(): ReadRunFiles {
   const entries = new Map<string, MemoryEntry>(readdirSync(FOLDER).map((name) => [name, new Uint8Array(readFileSync(join(FOLDER, name)))]));
   return { key: 'induction', entries };
 }
 
 /** The run's next tokens and every head's weights, as the model views read them. */
-async function numbers(client: RunClient, folder: string, files?: RunFiles, precision: 'f32' | 'f64' = 'f32') {
+async function numbers(client: RunClient, folder: string, files?: ReadRunFiles, precision: 'f32' | 'f64' = 'f32') {
   const report = await client.run(folder, TEXT, undefined, precision, undefined, undefined, files);
   const reader = client.reader();
   const shape = await reader.open('run');
@@ -106,7 +106,7 @@ test('the calling thread runs a request only after a turn of its event loop, and
     await assert.rejects(first, /replaced/);
     const second = await lane.ask({ op: 'run', folder: WEB_FOLDER, text: TEXT });
     assert.equal((second as { run: { next: { token: string }[] } }).run.next[0].token, ' sat');
-    assert.deepEqual(answered, [id + 1], 'the failed request never ran; the next one ran on the files it brought');
+    assert.deepEqual(answered, [id, id + 1], 'the failed request answered as cancelled, not run; the next one ran on the files it brought');
   } finally {
     lane.dispose();
   }

@@ -26,7 +26,7 @@ const EXAMPLES = join(ROOT, 'examples');
 
 beforeEach(() => standIn.reset());
 
-function webSession(spec: Uri, warnings: string[] = []) {
+function webSession(spec: Uri, warnings: string[] = [], places = webRunPlaces()) {
   const diagnostics = languages.createDiagnosticCollection('attention-lens-runs');
   const context: RunContext = {
     extensionUri: asVscode<vscode.Uri>(Uri.file(ROOT)),
@@ -34,7 +34,7 @@ function webSession(spec: Uri, warnings: string[] = []) {
     cache: asVscode<AnalysisCache>({ get: () => Promise.reject(new Error('the analysis is not asked here')) }),
     // No Worker here: the host's thread runs the model.
     workers: webRunLanes(asVscode<vscode.Uri>(Uri.file(ROOT)), (line) => warnings.push(line), false),
-    places: webRunPlaces(),
+    places,
     dialogs: proposedDialogs,
     diagnostics: asVscode<vscode.DiagnosticCollection>(diagnostics),
     showSpec: () => Promise.resolve(),
@@ -79,6 +79,21 @@ test('a model named by its Hugging Face id: one line on "model" and in the view'
     assert.equal(problem?.message, `model: ${line}`);
     await until('the view\'s error', () => session.info().state === 'error');
     assert.equal(session.info().error, line);
+  } finally {
+    session.dispose();
+    panel.dispose();
+  }
+});
+
+test('a model\'s place that cannot be looked for (its lookup throws) is a problem in the view, not a view left loading', async () => {
+  standIn.documents.state.folders = [{ uri: Uri.file(EXAMPLES), name: 'examples', index: 0 }];
+  const spec = Uri.file(join(EXAMPLES, 'run-throws-web.attn.json'));
+  standIn.documents.open(spec, JSON.stringify({ model: 'models/induction-gpt2', text: 'The cat' }));
+  const places = { ...webRunPlaces(), locate: () => Promise.reject(new Error('EACCES (FileSystemError)')) };
+  const { session, panel } = webSession(spec, [], places);
+  try {
+    await until('the view\'s error', () => session.info().state === 'error', 30_000);
+    assert.equal(session.info().error, 'the model could not be looked for: EACCES (FileSystemError)');
   } finally {
     session.dispose();
     panel.dispose();
