@@ -127,7 +127,8 @@ export const workspace = {
   fs: {
     async stat(uri: Uri) {
       const s = await stat(uri.fsPath).catch(() => { throw Object.assign(new Error(`EntryNotFound (FileSystemError): ${uri.toString()}`), { code: 'FileNotFound' }); });
-      return { type: s.isDirectory() ? 2 : 1, ctime: s.ctimeMs, mtime: s.mtimeMs, size: s.size };
+      // VS Code's: a pipe, device or socket is FileType.Unknown (0).
+      return { type: s.isDirectory() ? 2 : s.isFile() ? 1 : 0, ctime: s.ctimeMs, mtime: s.mtimeMs, size: s.size };
     },
     async readFile(uri: Uri): Promise<Uint8Array> {
       return new Uint8Array(await readFile(uri.fsPath));
