@@ -15,7 +15,7 @@ import { WebWorkerLane } from '../web-worker-lane.js';
 import { WorkerOrThread } from './worker-or-thread.js';
 import { workerScriptUrl } from '../worker-script.js';
 import { mib } from '../spec-files.js';
-import { inflateMembers } from './npz-members.js';
+import { inflateMembers, MembersOverRoom } from './npz-members.js';
 import { log } from '../../log.js';
 
 export const SCAN_WORKER_SCRIPT = ['dist', 'web', 'scan-worker.js'] as const;
@@ -42,6 +42,11 @@ export function tooLargeOnTheWeb(name: string, size: number): string {
 export function notAFile(stat: vscode.FileStat): string | undefined {
   if (stat.type & vscode.FileType.File) return undefined;
   return stat.type & vscode.FileType.Directory ? 'a directory' : 'a pipe, device or socket';
+}
+
+/** The sentence for an .npz whose deflated members, inflated, would be held past the limit with the file. */
+function inflatedTooLarge(name: string, fileBytes: number, membersBytes: number): string {
+  return `${name}: ${mib(fileBytes)} with ${mib(membersBytes)} of deflated members to inflate, over the ${mib(MAX_WEB_MODEL_FILE_BYTES)} the model editor holds in memory in VS Code for the Web; save it with np.savez (not compressed), or open it in VS Code on the desktop`;
 }
 
 /** `workers`: whether readers run in Web Workers (default: where the runtime gives them). */
@@ -87,12 +92,17 @@ export const readModelFile: FileOpening = async (path, open) => {
   // It may have grown since its stat.
   if (bytes.byteLength > MAX_WEB_MODEL_FILE_BYTES) throw new ReaderError(tooLargeOnTheWeb(name, bytes.byteLength), true);
   // An .npz's deflated members, inflated here (the reader has no synchronous zlib): held with the file, within the same limit.
-  const inflated = await inflateMembers(name, bytes, open);
+  // Refused from the members' declared sizes before any is inflated: the peak is the file and its members.
+  let inflated;
+  try {
+    inflated = await inflateMembers(name, bytes, open, MAX_WEB_MODEL_FILE_BYTES - bytes.byteLength);
+  } catch (e) {
+    if (!(e instanceof MembersOverRoom)) throw e;
+    throw new ReaderError(inflatedTooLarge(name, bytes.byteLength, e.declared), true);
+  }
   const members = Object.values(inflated ?? {}).filter((m): m is ArrayBuffer => typeof m !== 'string');
   const held = members.reduce((sum, m) => sum + m.byteLength, bytes.byteLength);
-  if (held > MAX_WEB_MODEL_FILE_BYTES) {
-    throw new ReaderError(`${name}: ${mib(bytes.byteLength)} with ${mib(held - bytes.byteLength)} of deflated members inflated, over the ${mib(MAX_WEB_MODEL_FILE_BYTES)} the model editor holds in memory in VS Code for the Web; save it with np.savez (not compressed), or open it in VS Code on the desktop`, true);
-  }
+  if (held > MAX_WEB_MODEL_FILE_BYTES) throw new ReaderError(inflatedTooLarge(name, bytes.byteLength, held - bytes.byteLength), true);
   const sidecar = await readSidecar(uri);
   // A buffer of its own, to transfer: readFile's array may be a view on a larger one.
   const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;

@@ -209,3 +209,30 @@ test('a missing file, a folder or a pipe is one line naming it; a pipe is never 
 test('on the web one reader scans a file (a helper would hold the whole file again)', () => {
   assert.equal(web().helperCount?.({ file: 'x', dtype: 'F32', layers: 12, heads: 12, tokens: 512, tokenTexts: [], thumb: 16 }), 0);
 });
+
+test('an .npz whose deflated members would go past the limit with the file is refused from their declared sizes, before any is inflated', async () => {
+  const dir = tempDir('attn-web-files-');
+  const file = join(dir, 'bomb.npz');
+  // A 4 MiB stored member, and one deflated member whose directory declares 510 MiB: 514 MiB held.
+  const filler = Buffer.alloc(4 * 2 ** 20);
+  const attn = npyFloat32([1, 1, 2, 2], [1, 0, 0.5, 0.5]);
+  writeFileSync(file, zipOf([{ name: 'filler.npy', data: filler }, { name: 'attn.npy', data: attn, deflate: true, declaredSize: 510 * 2 ** 20 }]));
+  const Real = globalThis.DecompressionStream;
+  let inflating = 0;
+  globalThis.DecompressionStream = class extends Real { constructor(format: CompressionFormat) { super(format); inflating++; } };
+  try {
+    await assert.rejects(readModelFile(uriOf(file), undefined), (e: unknown) => {
+      assert.ok(e instanceof ReaderError && e.tensorError);
+      assert.equal(e.message, `${file}: 4.1 MiB with 510.0 MiB of deflated members to inflate, over the 512.0 MiB the model editor holds in memory in VS Code for the Web; save it with np.savez (not compressed), or open it in VS Code on the desktop`);
+      return true;
+    });
+    assert.equal(inflating, 0, 'nothing was inflated');
+    // Within the room, the same member is inflated (and its lie about its size is the reader's to say).
+    writeFileSync(file, zipOf([{ name: 'filler.npy', data: filler }, { name: 'attn.npy', data: attn, deflate: true }]));
+    const opened = await readModelFile(uriOf(file), { tensor: 'attn' });
+    assert.equal(inflating, 1);
+    assert.equal(opened.transfer?.length, 2, 'the file and its inflated member, transferred');
+  } finally {
+    globalThis.DecompressionStream = Real;
+  }
+});
