@@ -18,6 +18,9 @@ export interface OpenOptions {
   tokens?: string[];
 }
 
+/** Why a tensor file must be a regular file, after "not a regular file but a pipe (FIFO)" (the same words on a disk and on the web). */
+export const TENSOR_FILE_IS_REGULAR = ' (a tensor file is read at offsets, which a pipe or device does not allow)';
+
 /** A sidecar tokens file is small: a few thousand strings. */
 export const MAX_TOKENS_FILE_BYTES = 4 * 1024 * 1024;
 

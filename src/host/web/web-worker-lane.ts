@@ -97,9 +97,13 @@ export class WebWorkerLane<Reply> {
       const why = event.message || 'its script did not run';
       // Silent until it failed: its script does not load, and a fresh worker would fail the same.
       if (!heard) { this.close(this.cannotStart(why)); return; }
+      const error = this.options.died?.(why) ?? new RequestError(`the ${this.job} worker stopped (${why})`);
+      // A worker that holds what it was given (a model reader's open file) may not be replaced by an
+      // empty one: the lane closes for good, as the desktop's does, and its owner opens a new one.
+      if (this.options.restart === false) { this.close(error); return; }
       this.worker = undefined;
       worker.terminate();
-      this.requests.failAll(this.options.died?.(why) ?? new RequestError(`the ${this.job} worker stopped (${why})`));
+      this.requests.failAll(error);
     };
     return worker;
   }

@@ -12,11 +12,20 @@ import type { OpenOptions } from '../../../core/files/attention-bytes.js';
 /** Inflated members by name: their bytes, or why they could not be inflated. */
 export type InflatedMembers = Record<string, ArrayBuffer | string>;
 
+/** The members would inflate to more than the room left: `declared` bytes, their sizes summed from the directory. */
+export class MembersOverRoom extends Error {
+  constructor(readonly declared: number) {
+    super(`the deflated members declare ${declared} bytes`);
+  }
+}
+
 /**
  * The deflated .npy members of `bytes` that a reader opening them with `open` reads, inflated (none
- * when the bytes are no .npz, or the reader will refuse the archive anyway).
+ * when the bytes are no .npz, or the reader will refuse the archive anyway). Throws MembersOverRoom,
+ * before inflating any, when their declared sizes add up to more than `room` bytes: what is inflated
+ * is allocated at its declared size and never past it, so the sum bounds what is held.
  */
-export async function inflateMembers(name: string, bytes: Uint8Array, open: OpenOptions | undefined): Promise<InflatedMembers | undefined> {
+export async function inflateMembers(name: string, bytes: Uint8Array, open: OpenOptions | undefined, room = Infinity): Promise<InflatedMembers | undefined> {
   if (!isZip(bytes.subarray(0, 8))) return undefined;
   const source = memorySource(name, bytes);
   let chosen;
@@ -26,9 +35,11 @@ export async function inflateMembers(name: string, bytes: Uint8Array, open: Open
   } catch {
     return undefined; // the reader parses the directory again and says what is wrong with it
   }
+  const deflated = chosen.filter((e) => e.method === 8 && e.size <= MAX_INFLATED_BYTES);
+  const declared = deflated.reduce((sum, e) => sum + e.size, 0);
+  if (declared > room) throw new MembersOverRoom(declared);
   const members: InflatedMembers = {};
-  for (const entry of chosen) {
-    if (entry.method !== 8 || entry.size > MAX_INFLATED_BYTES) continue;
+  for (const entry of deflated) {
     let start: number;
     try {
       start = entryDataStart(source, entry);

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { badFileName } from '../../../core/spec/read/file-name.js';
 import type { AttentionReference } from '../../../core/spec/read/reference.js';
+import { inFolder } from '../in-workspace.js';
 
 /** The referenced file's URI, or a sentence saying why the model editor does not open it. */
 export function webReferencedFile(specUri: vscode.Uri, ref: Pick<AttentionReference, 'file'>): vscode.Uri | string {
@@ -13,9 +14,6 @@ export function webReferencedFile(specUri: vscode.Uri, ref: Pick<AttentionRefere
   const folder = vscode.workspace.getWorkspaceFolder(specUri);
   if (!folder) return `${ref.file}: this spec is not in a folder of the workspace, so the model editor does not open files beside it here`;
   const file = vscode.Uri.joinPath(specUri, '..', ref.file);
-  const root = folder.uri.path.endsWith('/') ? folder.uri.path : `${folder.uri.path}/`;
-  if (file.scheme !== folder.uri.scheme || file.authority !== folder.uri.authority || !file.path.startsWith(root)) {
-    return `${ref.file}: outside the workspace folder ${folder.name}`;
-  }
+  if (file.path === folder.uri.path || !inFolder(folder.uri, file)) return `${ref.file}: outside the workspace folder ${folder.name}`;
   return file;
 }

@@ -5,7 +5,7 @@
 // copied) where the runtime gives one, else (or when it does not start) on the host's thread in
 // slices between events (in-thread-lane.ts). The editor is the desktop's (model-editor/editor.ts): only this differs.
 import * as vscode from 'vscode';
-import { MAX_TOKENS_FILE_BYTES, sidecarPath, sidecarTooLarge } from '../../../core/files/attention-bytes.js';
+import { MAX_TOKENS_FILE_BYTES, sidecarPath, sidecarTooLarge, TENSOR_FILE_IS_REGULAR } from '../../../core/files/attention-bytes.js';
 import { ModelReader, ReaderError, type FileOpening, type ReaderLanes } from '../../model-editor/reader.js';
 import { FileAnswers } from '../../model-editor/file-answers.js';
 import { InThreadLane } from '../../model-editor/in-thread-lane.js';
@@ -15,7 +15,7 @@ import { WebWorkerLane } from '../web-worker-lane.js';
 import { WorkerOrThread } from './worker-or-thread.js';
 import { workerScriptUrl } from '../worker-script.js';
 import { mib } from '../spec-files.js';
-import { inflateMembers } from './npz-members.js';
+import { inflateMembers, MembersOverRoom } from './npz-members.js';
 import { log } from '../../log.js';
 
 export const SCAN_WORKER_SCRIPT = ['dist', 'web', 'scan-worker.js'] as const;
@@ -32,6 +32,21 @@ export const MAX_WEB_MODEL_FILE_BYTES = 512 * 2 ** 20;
 /** The sentence for a file over the limit: its name, its size and the limit. */
 export function tooLargeOnTheWeb(name: string, size: number): string {
   return `${name}: ${mib(size)}, over the ${mib(MAX_WEB_MODEL_FILE_BYTES)} the model editor reads into memory in VS Code for the Web; open it in VS Code on the desktop, which reads it from disk at offsets`;
+}
+
+/**
+ * What a stat that is no file is, in words; undefined for a file. VS Code's stat says FileType.Unknown,
+ * size 0, for a pipe, a device or a socket: within any limit, and a read of a pipe waits for a writer
+ * for ever, so only a file (links followed) is read.
+ */
+export function notAFile(stat: vscode.FileStat): string | undefined {
+  if (stat.type & vscode.FileType.File) return undefined;
+  return stat.type & vscode.FileType.Directory ? 'a directory' : 'a pipe, device or socket';
+}
+
+/** The sentence for an .npz whose deflated members, inflated, would be held past the limit with the file. */
+function inflatedTooLarge(name: string, fileBytes: number, membersBytes: number): string {
+  return `${name}: ${mib(fileBytes)} with ${mib(membersBytes)} of deflated members to inflate, over the ${mib(MAX_WEB_MODEL_FILE_BYTES)} the model editor holds in memory in VS Code for the Web; save it with np.savez (not compressed), or open it in VS Code on the desktop`;
 }
 
 /** `workers`: whether readers run in Web Workers (default: where the runtime gives them). */
@@ -65,7 +80,8 @@ export const readModelFile: FileOpening = async (path, open) => {
   } catch (e) {
     throw new ReaderError(`${name}: cannot be read (${e instanceof Error ? e.message : String(e)})`, true);
   }
-  if (stat.type & vscode.FileType.Directory) throw new ReaderError(`${name}: a folder, not an attention file`, true);
+  const kind = notAFile(stat);
+  if (kind) throw new ReaderError(`${name}: not a regular file but ${kind}${TENSOR_FILE_IS_REGULAR}`, true);
   if (stat.size > MAX_WEB_MODEL_FILE_BYTES) throw new ReaderError(tooLargeOnTheWeb(name, stat.size), true);
   let bytes: Uint8Array;
   try {
@@ -76,12 +92,17 @@ export const readModelFile: FileOpening = async (path, open) => {
   // It may have grown since its stat.
   if (bytes.byteLength > MAX_WEB_MODEL_FILE_BYTES) throw new ReaderError(tooLargeOnTheWeb(name, bytes.byteLength), true);
   // An .npz's deflated members, inflated here (the reader has no synchronous zlib): held with the file, within the same limit.
-  const inflated = await inflateMembers(name, bytes, open);
+  // Refused from the members' declared sizes before any is inflated: the peak is the file and its members.
+  let inflated;
+  try {
+    inflated = await inflateMembers(name, bytes, open, MAX_WEB_MODEL_FILE_BYTES - bytes.byteLength);
+  } catch (e) {
+    if (!(e instanceof MembersOverRoom)) throw e;
+    throw new ReaderError(inflatedTooLarge(name, bytes.byteLength, e.declared), true);
+  }
   const members = Object.values(inflated ?? {}).filter((m): m is ArrayBuffer => typeof m !== 'string');
   const held = members.reduce((sum, m) => sum + m.byteLength, bytes.byteLength);
-  if (held > MAX_WEB_MODEL_FILE_BYTES) {
-    throw new ReaderError(`${name}: ${mib(bytes.byteLength)} with ${mib(held - bytes.byteLength)} of deflated members inflated, over the ${mib(MAX_WEB_MODEL_FILE_BYTES)} the model editor holds in memory in VS Code for the Web; save it with np.savez (not compressed), or open it in VS Code on the desktop`, true);
-  }
+  if (held > MAX_WEB_MODEL_FILE_BYTES) throw new ReaderError(inflatedTooLarge(name, bytes.byteLength, held - bytes.byteLength), true);
   const sidecar = await readSidecar(uri);
   // A buffer of its own, to transfer: readFile's array may be a view on a larger one.
   const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
@@ -103,7 +124,8 @@ async function readSidecar(uri: vscode.Uri): Promise<Uint8Array | string | undef
   } catch {
     return undefined;
   }
-  if (stat.type & vscode.FileType.Directory) return `${path}: not a regular file (a directory); a tokens file is a JSON array of strings`;
+  const kind = notAFile(stat);
+  if (kind) return `${path}: not a regular file (${kind}); a tokens file is a JSON array of strings`;
   if (stat.size > MAX_TOKENS_FILE_BYTES) return sidecarTooLarge(path);
   try {
     return await vscode.workspace.fs.readFile(sidecar);

@@ -9,6 +9,8 @@ import type { ReaderLane } from '../../model-editor/reader.js';
 
 export class WorkerOrThread<Reply> implements ReaderLane<Reply> {
   private chosen: Promise<ReaderLane<Reply>> | undefined;
+  /** The lane made so far: the worker while it is probed, then the one chosen (ended by dispose at any point). */
+  private current: ReaderLane<Reply> | undefined;
   private closed: Error | undefined;
 
   /** `worker`, `thread`: the two lanes, made when needed; `fellBack`: told why the worker did not start. */
@@ -18,12 +20,15 @@ export class WorkerOrThread<Reply> implements ReaderLane<Reply> {
 
   async ask(message: object, options: AskOptions<Reply> = {}): Promise<Reply> {
     const lane = await this.lane();
+    // Closed while the worker was probed: the request is not posted to a lane that is ending.
+    if (this.closed) throw this.closed;
     return lane.ask(message, options);
   }
 
   dispose(why: Error = new RequestError('the scan reader was closed')): void {
     this.closed ??= why;
-    void this.chosen?.then((lane) => lane.dispose(why), () => {});
+    // Directly, not once the probe settles: a worker that never answers it would never be ended.
+    this.current?.dispose(why);
   }
 
   private lane(): Promise<ReaderLane<Reply>> {
@@ -32,15 +37,15 @@ export class WorkerOrThread<Reply> implements ReaderLane<Reply> {
   }
 
   private async choose(): Promise<ReaderLane<Reply>> {
-    const worker = this.worker();
+    const worker = this.current = this.worker();
     try {
       await worker.ask({ op: 'close' });
       return worker;
     } catch (e) {
-      if (!(e instanceof WorkerStartError)) throw e;
+      if (!(e instanceof WorkerStartError) || this.closed) throw this.closed ?? e;
       worker.dispose(e);
       this.fellBack(e.message);
-      return this.thread();
+      return this.current = this.thread();
     }
   }
 }

@@ -14,7 +14,8 @@ import type { MemoryEntry } from '../../../core/checkpoint-files/folder-files.js
 import { badFileName } from '../../../core/spec/read/file-name.js';
 import type { RunFiles } from '../../checkpoint-run/client.js';
 import { NOT_ON_THE_WEB } from '../not-on-web-text.js';
-import { mib } from '../spec-files.js';
+import { mib } from '../../../core/files/mib.js';
+import { inWorkspace } from '../in-workspace.js';
 
 /** The most bytes of a model's files a run on the web reads: a tab holds them (in the run's worker) beside the run's own memory. */
 export const MAX_WEB_MODEL_BYTES = 512 * 2 ** 20;
@@ -30,11 +31,6 @@ const ABSOLUTE = badFileName('/');
 /** What VS Code reports that is neither a file nor a folder (a pipe, a socket, a device: type Unknown). */
 const NOT_A_FILE = 'neither a file nor a folder: a pipe, a socket or a device';
 
-/** Whether `uri` is a workspace folder or lies below one. */
-function inWorkspace(uri: vscode.Uri): boolean {
-  return (vscode.workspace.workspaceFolders ?? []).some(({ uri: root }) => root.scheme === uri.scheme && root.authority === uri.authority
-    && (uri.path === root.path || uri.path.startsWith(root.path.endsWith('/') ? root.path : `${root.path}/`)));
-}
 
 async function statOf(uri: vscode.Uri): Promise<vscode.FileStat | undefined> {
   try {

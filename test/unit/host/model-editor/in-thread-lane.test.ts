@@ -88,3 +88,32 @@ test('a file the reader refuses is the reader\'s error; closed, what waits fails
   await assert.rejects(reader.head(0, 0, {}), /the model reader was closed/);
   assert.equal(lane().answered, 2, 'the two opens only');
 });
+
+/** What opening `file` on a reader of the host's thread gives: its shape's size, or the refusal's words. */
+async function openedOnTheThread(file: string): Promise<string> {
+  const { reader } = inThreadReader();
+  try {
+    const shape = await reader.open(file);
+    return `${shape.layers} × ${shape.heads} × ${shape.tokens}`;
+  } catch (e) {
+    assert.ok(e instanceof ReaderError && e.tensorError, `a reader's refusal of the file: ${String(e)}`);
+    assert.ok(!e.message.includes('\n'));
+    return e.message;
+  } finally {
+    reader.dispose();
+  }
+}
+
+test('on the host\'s thread a file is opened only when its one-pass checks stay short: over 32 MiB it is refused, naming it', async () => {
+  // 1 × 1 × 3,000² float32: 34.3 MiB, whose opening (an .npz's CRC-32) would be one long slice.
+  const big = modelFile(1, 1, 3000);
+  assert.equal(await openedOnTheThread(big), `${big}: 34.4 MiB, over the 32.0 MiB the model editor reads on VS Code's own thread when the runtime gives no Web Worker (more would stall the editor); open it in VS Code on the desktop`);
+  // Past the rollout's token limit it has no rollout to compute: within the bytes, it opens.
+  assert.equal(await openedOnTheThread(modelFile(1, 1, 1100)), '1 × 1 × 1100');
+});
+
+test('on the host\'s thread a file whose rollout is one computation over 10⁸ multiply-adds is refused; a smaller one opens', async () => {
+  const long = modelFile(2, 1, 400);
+  assert.equal(await openedOnTheThread(long), `${long}: its rollout (2 layers × 400³ = 1.3e+8 multiply-adds) is over the 1e+8 the model editor computes on VS Code's own thread when the runtime gives no Web Worker (more would stall the editor); open it in VS Code on the desktop`);
+  assert.equal(await openedOnTheThread(modelFile(2, 1, 300)), '2 × 1 × 300');
+});

@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import type * as vscode from 'vscode';
 import { MAX_WEB_MODEL_FILE_BYTES, readModelFile, webModelFiles } from '../../../../../src/host/web/model-editor/web-files.js';
 import { ReaderError, type ModelReading } from '../../../../../src/host/model-editor/reader.js';
@@ -179,13 +180,59 @@ test('a file over the limit is refused before it is read: one line with its name
   assert.equal(opened.transfer?.length, 1);
 });
 
-test('a missing file, or a folder, is one line naming it', async () => {
+test('a missing file, a folder or a pipe is one line naming it; a pipe is never read (it would wait for a writer for ever)', async () => {
   const dir = tempDir('attn-web-files-');
   await assert.rejects(readModelFile(uriOf(join(dir, 'gone.npy')), undefined), (e: unknown) => e instanceof ReaderError && e.message.startsWith(`${join(dir, 'gone.npy')}: cannot be read (`));
   mkdirSync(join(dir, 'dir.npy'));
-  await assert.rejects(readModelFile(uriOf(join(dir, 'dir.npy')), undefined), (e: unknown) => e instanceof ReaderError && e.message === `${join(dir, 'dir.npy')}: a folder, not an attention file`);
+  const atOffsets = '(a tensor file is read at offsets, which a pipe or device does not allow)';
+  await assert.rejects(readModelFile(uriOf(join(dir, 'dir.npy')), undefined), { message: `${join(dir, 'dir.npy')}: not a regular file but a directory ${atOffsets}` });
+  execFileSync('mkfifo', [join(dir, 'pipe.npy')]);
+  await assert.rejects(readModelFile(uriOf(join(dir, 'pipe.npy')), undefined), { message: `${join(dir, 'pipe.npy')}: not a regular file but a pipe, device or socket ${atOffsets}` });
+  // The desktop's reader refuses it in the same words, naming the pipe as the disk knows it.
+  const onDisk = desktop.newReader();
+  try {
+    await assert.rejects(onDisk.open(join(dir, 'pipe.npy')), { message: `${join(dir, 'pipe.npy')}: not a regular file but a pipe (FIFO) ${atOffsets}` });
+  } finally {
+    onDisk.dispose();
+  }
+  // A pipe in a tokens file's place is refused as a folder is: the file opens without its tokens.
+  writeFileSync(join(dir, 'run.npy'), npyFloat32([1, 1, 2, 2], [1, 0, 0.5, 0.5]));
+  execFileSync('mkfifo', [join(dir, 'run.tokens.json')]);
+  const reader = web().newReader();
+  try {
+    await assert.rejects(reader.open(uriOf(join(dir, 'run.npy'))), { message: `${join(dir, 'run.tokens.json')}: not a regular file (a pipe, device or socket); a tokens file is a JSON array of strings` });
+  } finally {
+    reader.dispose();
+  }
 });
 
 test('on the web one reader scans a file (a helper would hold the whole file again)', () => {
   assert.equal(web().helperCount?.({ file: 'x', dtype: 'F32', layers: 12, heads: 12, tokens: 512, tokenTexts: [], thumb: 16 }), 0);
+});
+
+test('an .npz whose deflated members would go past the limit with the file is refused from their declared sizes, before any is inflated', async () => {
+  const dir = tempDir('attn-web-files-');
+  const file = join(dir, 'bomb.npz');
+  // A 4 MiB stored member, and one deflated member whose directory declares 510 MiB: 514 MiB held.
+  const filler = Buffer.alloc(4 * 2 ** 20);
+  const attn = npyFloat32([1, 1, 2, 2], [1, 0, 0.5, 0.5]);
+  writeFileSync(file, zipOf([{ name: 'filler.npy', data: filler }, { name: 'attn.npy', data: attn, deflate: true, declaredSize: 510 * 2 ** 20 }]));
+  const Real = globalThis.DecompressionStream;
+  let inflating = 0;
+  globalThis.DecompressionStream = class extends Real { constructor(format: CompressionFormat) { super(format); inflating++; } };
+  try {
+    await assert.rejects(readModelFile(uriOf(file), undefined), (e: unknown) => {
+      assert.ok(e instanceof ReaderError && e.tensorError);
+      assert.equal(e.message, `${file}: 4.1 MiB with 510.0 MiB of deflated members to inflate, over the 512.0 MiB the model editor holds in memory in VS Code for the Web; save it with np.savez (not compressed), or open it in VS Code on the desktop`);
+      return true;
+    });
+    assert.equal(inflating, 0, 'nothing was inflated');
+    // Within the room, the same member is inflated (and its lie about its size is the reader's to say).
+    writeFileSync(file, zipOf([{ name: 'filler.npy', data: filler }, { name: 'attn.npy', data: attn, deflate: true }]));
+    const opened = await readModelFile(uriOf(file), { tensor: 'attn' });
+    assert.equal(inflating, 1);
+    assert.equal(opened.transfer?.length, 2, 'the file and its inflated member, transferred');
+  } finally {
+    globalThis.DecompressionStream = Real;
+  }
 });

@@ -74,3 +74,31 @@ test('a worker that started and then failed is the reader\'s error, not a silent
   const lane = new WorkerOrThread<unknown>(() => new StubLane(() => Promise.reject(new RequestError('the scan worker stopped (out of memory)'))), () => assert.fail('no fall-back'), () => assert.fail('nothing said'));
   await assert.rejects(lane.ask({ op: 'openBytes' }), /the scan worker stopped \(out of memory\)/);
 });
+
+test('closed while its worker is still being probed: the worker is ended and what waits is refused, never posted', async () => {
+  // A worker whose probe never answers until it is ended (a script still loading, a busy runtime).
+  let end: ((e: Error) => void) | undefined;
+  const worker = new StubLane(() => new Promise((_resolve, reject) => { end = reject; }));
+  const dispose = worker.dispose.bind(worker);
+  worker.dispose = (why) => { dispose(why); end?.(why ?? new Error('ended')); };
+  const lane = new WorkerOrThread<unknown>(() => worker, () => assert.fail('no fall-back once closed'), () => assert.fail('nothing said'));
+  const waiting = lane.ask({ op: 'openBytes' });
+  lane.dispose(new RequestError('the document was closed'));
+  await assert.rejects(waiting, { message: 'the document was closed' });
+  assert.equal(worker.disposed?.message, 'the document was closed', 'the worker lane is ended at once');
+  assert.deepEqual(worker.asked, [{ op: 'close' }], 'the request was never posted');
+  await assert.rejects(lane.ask({ op: 'head' }), { message: 'the document was closed' });
+});
+
+test('closed while the probe is answered: the request is refused, not posted to the ending worker', async () => {
+  let answer: (() => void) | undefined;
+  const worker = new StubLane((m) => ('op' in m && m.op === 'close' ? new Promise<unknown>((resolve) => { answer = () => resolve({}); }) : Promise.resolve('posted')));
+  const lane = new WorkerOrThread<unknown>(() => worker, () => assert.fail('no fall-back'), () => assert.fail('nothing said'));
+  const waiting = lane.ask({ op: 'openBytes' });
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  lane.dispose();
+  answer!();
+  await assert.rejects(waiting, /the scan reader was closed/);
+  assert.deepEqual(worker.asked, [{ op: 'close' }]);
+  assert.ok(worker.disposed);
+});
