@@ -6,10 +6,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Frame, Page, Worker } from 'playwright-core';
-import { makeUserDataDir, ROOT, type CodeServer } from '../../scripts/vscode/code-server.mjs';
+import { launchChromium, makeUserDataDir, removeTempDirs, ROOT, startCodeServer, tail, type CodeServer } from '../../scripts/vscode/code-server.mjs';
 import { gemmWasmBase64 } from '../../src/core/kernels/gemm-wasm.js';
 import { gemm32WasmBase64 } from '../../src/core/kernels/gemm32-wasm.js';
-import { poll, runCommand, waitForWorkbench } from './workbench.js';
+import { poll, runCommand, waitForWorkbench, RESULTS } from './workbench.js';
 
 export const EXTENSION_ID = 'attention-lens.attention-lens';
 
@@ -104,4 +104,20 @@ export async function kernelCompiles(where: Worker | Frame): Promise<string> {
   };
   const kernels = [gemmWasmBase64, gemm32WasmBase64];
   return 'childFrames' in where ? where.evaluate(probe, kernels) : where.evaluate(probe, kernels);
+}
+
+/** code-server with `userDataDir`, its log in test-results/NAME-server.log, and a headless Chromium to look at it. */
+export async function startWorkbenchServer(name: string, userDataDir: string): Promise<{ server: CodeServer; browser: Browser }> {
+  fs.mkdirSync(RESULTS, { recursive: true });
+  const server = await startCodeServer({ userDataDir, logFile: path.join(RESULTS, `${name}-server.log`) });
+  if (process.env.ATTN_E2E_PIDS) fs.appendFileSync(process.env.ATTN_E2E_PIDS, `${server.pid}\n`);
+  return { server, browser: await launchChromium() };
+}
+
+/** Ends what startWorkbenchServer started, removes the temp folders (unless ATTN_KEEP_TEMP) and prints the server log's tail. */
+export async function stopWorkbenchServer(server: CodeServer | undefined, browser: Browser | undefined): Promise<void> {
+  await browser?.close().catch(() => {});
+  await server?.stop();
+  if (!process.env.ATTN_KEEP_TEMP) removeTempDirs();
+  if (server) console.log(`code-server log (tail):\n${tail(server.logFile, 5)}`);
 }

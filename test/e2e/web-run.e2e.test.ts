@@ -13,10 +13,10 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Frame, Page } from 'playwright-core';
 import {
-  launchChromium, makeExampleWorkspace, makeUserDataDir, removeTempDirs, ROOT, startCodeServer, tail, type CodeServer,
+  makeExampleWorkspace, makeUserDataDir, ROOT, type CodeServer,
 } from '../../scripts/vscode/code-server.mjs';
 import { poll, quickOpen, runCommand, RESULTS } from './workbench.js';
-import { openInHost, outputChannel as channelText, type HostKind } from './web-host.js';
+import { openInHost, outputChannel as channelText, startWorkbenchServer, stopWorkbenchServer, type HostKind } from './web-host.js';
 
 const SPEC = 'induction-gpt2.attn.json';
 type Kind = HostKind;
@@ -104,17 +104,10 @@ describe('a model spec\'s run in VS Code\'s web worker extension host', { timeou
     for (const f of ['dist/web/extension.js', 'dist/web/run-worker.js', 'dist/extension.js', 'dist/run-worker.js']) assert.ok(fs.existsSync(path.join(ROOT, f)), `${f} is built (node scripts/build.mjs)`);
     fs.mkdirSync(RESULTS, { recursive: true });
     workspace = makeExampleWorkspace();
-    server = await startCodeServer({ userDataDir: makeUserDataDir(), logFile: path.join(RESULTS, 'web-run-server.log') });
-    if (process.env.ATTN_E2E_PIDS) fs.appendFileSync(process.env.ATTN_E2E_PIDS, `${server.pid}\n`);
-    browser = await launchChromium();
+    ({ server, browser } = await startWorkbenchServer('web-run', makeUserDataDir()));
   });
 
-  after(async () => {
-    await browser?.close().catch(() => {});
-    await server?.stop();
-    if (!process.env.ATTN_KEEP_TEMP) removeTempDirs();
-    if (server) console.log(`code-server log (tail):\n${tail(server.logFile, 5)}`);
-  });
+  after(() => stopWorkbenchServer(server, browser));
 
   it('runs the induction example from its folder beside the spec: " sat" first, the induction head on " sat"', async () => {
     const page = await openIn('web', workspace);

@@ -14,11 +14,11 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Frame, Page, Worker } from 'playwright-core';
 import {
-  launchChromium, removeTempDirs, ROOT, startCodeServer, tail, tempDir, workbenchUrl, type CodeServer,
+  ROOT, tempDir, workbenchUrl, type CodeServer,
 } from '../../scripts/vscode/code-server.mjs';
 import { waitForWorkbench, RESULTS } from './workbench.js';
 import { assertModelRun, modelRunFrame, MODEL_STEP, STORY, panelsShown, stepShot, takeNext, walkSpecSteps } from './story-steps.js';
-import { kernelCompiles, runningWhere, webHostUserDataDir } from './web-host.js';
+import { kernelCompiles, runningWhere, startWorkbenchServer, stopWorkbenchServer, webHostUserDataDir } from './web-host.js';
 
 let server: CodeServer | undefined;
 let browser: Browser | undefined;
@@ -37,23 +37,17 @@ describe('the story on the web, walked with the keyboard alone', { timeout: 600_
     fs.mkdirSync(RESULTS, { recursive: true });
     workspace = tempDir('web-story-workspace');
     fs.writeFileSync(path.join(workspace, 'README.md'), 'a workspace for the story on the web\n');
-    server = await startCodeServer({ userDataDir: webHostUserDataDir({ 'workbench.colorTheme': 'Default Dark Modern' }), logFile: path.join(RESULTS, 'web-story-server.log') });
-    if (process.env.ATTN_E2E_PIDS) fs.appendFileSync(process.env.ATTN_E2E_PIDS, `${server.pid}\n`);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
+    const started = await startWorkbenchServer('web-story', webHostUserDataDir({ 'workbench.colorTheme': 'Default Dark Modern' }));
+    ({ server, browser } = started);
+    page = await started.browser.newPage({ viewport: { width: 1300, height: 900 } });
     page.on('worker', (w) => { workers.push(w); });
-    await page.goto(workbenchUrl(server.base, { folder: workspace, extensionDevelopmentPath: ROOT }));
+    await page.goto(workbenchUrl(started.server.base, { folder: workspace, extensionDevelopmentPath: ROOT }));
     await waitForWorkbench(page);
     // The sidebar closed (Ctrl+B), so the editor and the panel share the window.
     await page.keyboard.press('Control+B');
   });
 
-  after(async () => {
-    await browser?.close().catch(() => {});
-    await server?.stop();
-    if (!process.env.ATTN_KEEP_TEMP) removeTempDirs();
-    if (server) console.log(`code-server log (tail):\n${tail(server.logFile, 5)}`);
-  });
+  after(() => stopWorkbenchServer(server, browser));
 
   it('the walkthrough opens the first example; Next, by Tab and Enter, reaches every spec step with the desktop\'s numbers, then the induction head', async () => {
     try {

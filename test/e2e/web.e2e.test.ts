@@ -17,14 +17,14 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Frame, Page } from 'playwright-core';
 import {
-  launchChromium, makeExampleWorkspace, makeUserDataDir, removeTempDirs, ROOT, startCodeServer, tail, type CodeServer,
+  makeExampleWorkspace, makeUserDataDir, ROOT, type CodeServer,
 } from '../../scripts/vscode/code-server.mjs';
 import { randomAttention, writeSafetensors } from '../support/model-fixture.js';
 import { exactWeight } from '../../webview/views/model/head.js';
 import {
   attentionFrame, chooseView, drawnTexts, hoverMatrixCell, poll, quickOpen, runCommand, waitForState, RESULTS,
 } from './workbench.js';
-import { openInHost, outputChannel as channelText, type HostKind } from './web-host.js';
+import { openInHost, outputChannel as channelText, startWorkbenchServer, stopWorkbenchServer, type HostKind } from './web-host.js';
 
 const SPEC = 'apple-watch-lens.attn.json';
 type Kind = HostKind;
@@ -132,17 +132,10 @@ describe('the web extension in VS Code\'s web worker extension host', { timeout:
     fs.mkdirSync(RESULTS, { recursive: true });
     workspace = makeExampleWorkspace();
     writeModelFiles(workspace);
-    server = await startCodeServer({ userDataDir: makeUserDataDir(), logFile: path.join(RESULTS, 'web-server.log') });
-    if (process.env.ATTN_E2E_PIDS) fs.appendFileSync(process.env.ATTN_E2E_PIDS, `${server.pid}\n`);
-    browser = await launchChromium();
+    ({ server, browser } = await startWorkbenchServer('web', makeUserDataDir()));
   });
 
-  after(async () => {
-    await browser?.close().catch(() => {});
-    await server?.stop();
-    if (!process.env.ATTN_KEEP_TEMP) removeTempDirs();
-    if (server) console.log(`code-server log (tail):\n${tail(server.logFile, 5)}`);
-  });
+  after(() => stopWorkbenchServer(server, browser));
 
   it('runs the browser entry in the web worker host: Run a Model… says in one line that the cache needs the desktop', async () => {
     const page = await openIn('web', workspace);
