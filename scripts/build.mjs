@@ -1,9 +1,10 @@
 // Builds the bundles with esbuild: the extension host (CommonJS, vscode external), its analysis worker,
 // the webview (browser IIFE with d3 inside: nothing comes from a CDN), and the attn CLI.
 // Types are checked separately by `tsc --noEmit`, since esbuild does not check them.
+import { webRunWorkerBuildOptions } from './web-build.mjs';
 import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { webBuildOptions, webWorkerBuildOptions, writeExamplesIndex } from './web-build.mjs';
+import { webBuildOptions, webScanWorkerBuildOptions, webWorkerBuildOptions, writeExamplesIndex } from './web-build.mjs';
 
 const production = process.argv.includes('--production');
 const common = { bundle: true, minify: production, sourcemap: !production, logLevel: 'warning' };
@@ -37,9 +38,12 @@ await Promise.all([
   esbuild.build({
     ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/attn.js', external: ['jsdom'],
   }),
+  // The web extension's model run worker (a Web Worker: src/host/web/model-run/run-lanes.ts).
+  esbuild.build(webRunWorkerBuildOptions({ minify: production, sourcemap: !production })),
   // The web extension (package.json "browser"): the web worker extension host, no Node (scripts/web-build.mjs).
   esbuild.build(webBuildOptions({ minify: production, sourcemap: !production })),
   esbuild.build(webWorkerBuildOptions({ minify: production, sourcemap: !production })),
+  esbuild.build(webScanWorkerBuildOptions({ minify: production, sourcemap: !production })),
   esbuild.build({
     ...common, entryPoints: ['webview/panel/main.ts'], outfile: 'dist/webview.js',
     platform: 'browser', format: 'iife', target: 'es2022',

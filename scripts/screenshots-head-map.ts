@@ -1,7 +1,8 @@
 // Screenshots of a big head's map in a real VS Code (code-server + Chromium), as a user gets there:
 // Quick Open on an attention file, "Open Model Attention", Enter on the grid's first head; then on
-// the map, by keyboard: the whole head (and its foot: the legend), + three times, + to single cells and the arrows, a hover on
-// a cell there, and back to the whole head coloured by mass (m) on a log scale (l). Light, dark and
+// the map, by keyboard: the whole head (and its foot: the arcs and the legend), + three times, + to single cells and
+// the arrows (the cell they move read out beside it and by the status line), a hover on a cell there, and back to
+// the whole head coloured by mass (m), zoomed by mass, and on a log scale (l). Light, dark and
 // high contrast, with the editor about 430, 700 and 1,300 px wide. The file is ATTN_HEAD_MAP_FILE
 // (a .safetensors of attention), else .scratch/head-map-4096.safetensors, written here once if it is
 // not there: 1 × 2 × 4,096 F16, a sink on the first token, the previous token, a stripe 512 back, a
@@ -187,7 +188,8 @@ async function main(): Promise<void> {
           await page.screenshot({ path: file });
           made.push(file);
           const said = await frame.$eval('text.zoom-range', (e) => e.textContent).catch(() => '');
-          console.log(`${file} (view ${Math.round(shownWidth)} px; tiles ${tiles}; ${said})`);
+          const status = await frame.$eval('.map-status', (e) => e.textContent).catch(() => '');
+          console.log(`${file} (view ${Math.round(shownWidth)} px; tiles ${tiles}; ${said}; status: ${status})`);
         };
         const keys = async (...pressed: string[]) => {
           await frame.focus('g.head-map');
@@ -210,7 +212,8 @@ async function main(): Promise<void> {
         await shoot('level-0-hover', 'as before');
         await page.mouse.move(2, 2);
         await shoot('whole-mass', await keys('0', 'm'));
-        await shoot('whole-mass-log', await keys('l'));
+        await shoot('zoom-3-mass', await keys('+', '+', '+'));
+        await shoot('whole-mass-log', await keys('0', 'l'));
         await scroll('end');
         await shoot('whole-mass-log-foot', 'as before');
         await scroll('top');

@@ -12,6 +12,9 @@ export const WEB_OUTFILE = 'dist/web/extension.js';
 /** The analysis worker the web extension starts as a Web Worker (src/host/web/analysis-lanes.ts). */
 export const WEB_WORKER_ENTRY = 'src/host/web/analysis-worker.ts';
 export const WEB_WORKER_OUTFILE = 'dist/web/analysis-worker.js';
+/** The model editor's reader the web extension starts as a Web Worker (src/host/web/model-editor/web-files.ts). */
+export const WEB_SCAN_WORKER_ENTRY = 'src/host/web/model-editor/scan-worker.ts';
+export const WEB_SCAN_WORKER_OUTFILE = 'dist/web/scan-worker.js';
 
 const BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 
@@ -54,6 +57,11 @@ export function webWorkerBuildOptions(extra = {}) {
   return webBuildOptions({ entryPoints: [WEB_WORKER_ENTRY], outfile: WEB_WORKER_OUTFILE, format: 'iife', external: [], ...extra });
 }
 
+/** esbuild's options for the model editor's web reader: a classic worker script too, no Node. */
+export function webScanWorkerBuildOptions(extra = {}) {
+  return webWorkerBuildOptions({ entryPoints: [WEB_SCAN_WORKER_ENTRY], outfile: WEB_SCAN_WORKER_OUTFILE, ...extra });
+}
+
 /** Where Open Example finds the examples' list when the extension's folder cannot be listed (its index). */
 export const EXAMPLES_INDEX = 'dist/examples.json';
 
@@ -74,4 +82,13 @@ export function writeExamplesIndex(root = '.') {
   walk('');
   fs.mkdirSync(path.join(root, 'dist'), { recursive: true });
   fs.writeFileSync(path.join(root, EXAMPLES_INDEX), `${JSON.stringify({ files: files.sort() }, null, 1)}\n`);
+}
+
+/** The model run the web extension starts as a Web Worker (src/host/web/model-run/run-lanes.ts). */
+export const WEB_RUN_WORKER_ENTRY = 'src/host/web/model-run/run-worker.ts';
+export const WEB_RUN_WORKER_OUTFILE = 'dist/web/run-worker.js';
+
+/** esbuild's options for the web model run worker: a classic worker script, no Node, no kernel threads. */
+export function webRunWorkerBuildOptions(extra = {}) {
+  return webWorkerBuildOptions({ entryPoints: [WEB_RUN_WORKER_ENTRY], outfile: WEB_RUN_WORKER_OUTFILE, ...extra });
 }

@@ -15,10 +15,12 @@ import { showOnStart } from './panel/start.js';
 import type { AttentionLensApi } from './test-api.js';
 import type { Timings } from './panel/info.js';
 import { ModelEditorProvider } from './model-editor/editor.js';
+import { diskModelFiles } from './model-editor/disk-files.js';
 import { InstalledDialogs, proposedDialogs, userDialogs } from './dialogs.js';
 import { distScripts, WorkerService } from './workers/service.js';
 import { RunSessions } from './checkpoint-run/sessions.js';
 import { runModelCommand } from './checkpoint-run/run-model-command.js';
+import { desktopRunPlaces } from './checkpoint-run/places/desktop.js';
 import { NotebookOutputs } from './notebook/open-output.js';
 import { referencedFile } from './panel/reference.js';
 import { Analyst } from './analysis/analyst.js';
@@ -35,13 +37,13 @@ export function activate(context: vscode.ExtensionContext): AttentionLensApi {
   // Specs are read and computed in a worker thread: the host's own thread only posts the result.
   const runner = new AnalysisRunner(workers, (line) => log().warn(line), new Analyst(undefined, undefined, folderFiles));
   const cache = new AnalysisCache(runner);
-  const models = ModelEditorProvider.register(context, workers);
+  const models = ModelEditorProvider.register(context, diskModelFiles(workers));
   // Notebook outputs drawn by our renderer: "Open in Attention Lens" shows their weights in the model views.
   const notebooks = new NotebookOutputs(context.globalStorageUri, context.extensionUri, workers);
   // A spec that names a model's attention file opens the model editor on it, with the spec's tokens.
   // A model spec ({ "model", "text" }) runs the model in a worker and shows its run in the model views.
   const runs = new RunSessions({
-    extensionUri: context.extensionUri, globalStorageUri: context.globalStorageUri, cache, workers, dialogs,
+    extensionUri: context.extensionUri, globalStorageUri: context.globalStorageUri, cache, workers, dialogs, places: desktopRunPlaces,
     diagnostics: vscode.languages.createDiagnosticCollection('attention-lens-run'),
     showSpec: (uri) => panels.show(uri),
   });

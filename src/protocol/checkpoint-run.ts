@@ -11,8 +11,12 @@
 // to a prefix of the run (a step through its generated tokens: attention is causal, so the prefix is
 // what a run of those tokens alone gives). A run may also name heads to ablate (the views' toggles):
 // the views then read the ablated run's attention; 'valueNorms' answers the norms switch's second factor.
+// 'map' answers a big head's map for a run that kept q and k (a file's comes from its scan's pyramid);
+// its tiles are the reader's 'tile', computed from q and k.
 import type { ModelSummary, MaskedGuess, NextToken, HeadLens } from '../core/checkpoint/types.js';
 import type { ModelShape } from '../core/model-attention/scan.js';
+import type { HeadMap } from '../core/model-attention/tiles.js';
+import type { ScanOptions } from '../core/model-attention/data.js';
 import type { ReaderRequest, ReaderResponse } from './model-reader.js';
 import type { Ablation, AnalysisRequest, Attribution } from '../core/model-analysis/types.js';
 
@@ -48,22 +52,29 @@ export interface RunReport {
 
 /** The worker's workerData: `cancel` holds one Int32 (every run with an id up to it is cancelled). */
 export interface RunWorkerData {
-  cancel: SharedArrayBuffer;
+  /** A SharedArrayBuffer; on a web page that is not cross-origin isolated, an ArrayBuffer (cancels are then not heard). */
+  cancel: SharedArrayBuffer | ArrayBuffer;
   /** The folder of the tokenizer cache on disk (the extension's global storage), when there is one. */
   cacheFolder?: string;
 }
 
 export type RunRequest =
   | Exclude<ReaderRequest, { op: 'open' } | { op: 'openHeld' } | { op: 'close' }>
-  /** `analysis`: the spec's own asks; `ablate`: the heads the views switched off (the editor's, kept across edits). */
-  | { id: number; op: 'run'; folder: string; text: string; maxTokens?: number; precision?: 'f32' | 'f64'; analysis?: RunAnalysisRequest; ablate?: NonNullable<AnalysisRequest['ablate']> }
+  /**
+   * `analysis`: the spec's own asks; `ablate`: the heads the views switched off (the editor's, kept across edits);
+   * `files`: the web's model folder in memory, by file name ('folder' for an entry that is one), kept by the
+   * worker for later runs of the same folder.
+   */
+  | { id: number; op: 'run'; folder: string; text: string; maxTokens?: number; precision?: 'f32' | 'f64'; analysis?: RunAnalysisRequest; ablate?: NonNullable<AnalysisRequest['ablate']>; files?: Record<string, Uint8Array | 'folder'> }
   | { id: number; op: 'lens'; layer: number; head: number }
   /** The last run's logit lens: computed at the first ask (a pass again), kept until the next run. */
   | { id: number; op: 'logitLens' }
   /** The views read the last run's first `tokens` positions only (a step of its generation); its shape answers. */
   | { id: number; op: 'step'; tokens: number }
   /** ‖v_j W_O^h‖ of every key of one head (the value-weighted norms' second factor), from the norms read with options.norms. */
-  | { id: number; op: 'valueNorms'; layer: number; head: number };
+  | { id: number; op: 'valueNorms'; layer: number; head: number }
+  /** A big head's map (levels, sinks, the two colour scales) of a run that kept q and k; null when the run has none for it (heads sent whole, a step, a softmax asked). */
+  | { id: number; op: 'map'; layer: number; head: number; options: ScanOptions };
 
 export type RunResponse =
   | ReaderResponse
@@ -71,4 +82,5 @@ export type RunResponse =
   | { id: number; ok: false; cancelled: true; error: string; tensorError: false }
   | { id: number; ok: true; lens: HeadLens }
   | { id: number; ok: true; logitLens: NextToken[][][] }
-  | { id: number; ok: true; valueNorms: Float32Array };
+  | { id: number; ok: true; valueNorms: Float32Array }
+  | { id: number; ok: true; map: HeadMap | null };

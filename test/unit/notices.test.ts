@@ -29,6 +29,11 @@ test('the .vsix ships every bundle the build writes but the command line (an ext
   const build = readFileSync(join(ROOT, 'scripts', 'build.mjs'), 'utf8');
   const bundles = [...build.matchAll(/outfile: '(dist\/[\w.-]+\.js)'/g)].map((m) => m[1]).filter((f) => f !== 'dist/attn.js');
   assert.ok(bundles.length >= 8, `the build's bundles: ${bundles.join(', ')}`);
+  // The web's bundles are named by constants of web-build.mjs (the build and the web tests share them).
+  const web = readFileSync(join(ROOT, 'scripts', 'web-build.mjs'), 'utf8');
+  const webBundles = [...web.matchAll(/export const WEB_\w*OUTFILE = '(dist\/web\/[\w.-]+\.js)'/g)].map((m) => m[1]);
+  assert.ok(webBundles.length >= 4, `the web build's bundles: ${webBundles.join(', ')}`);
+  bundles.push(...webBundles);
   const shipped = readFileSync(join(ROOT, '.vscodeignore'), 'utf8').split('\n');
   for (const bundle of bundles) assert.ok(shipped.includes(`!${bundle}`), `${bundle} is not in .vscodeignore's list`);
 });

@@ -12,7 +12,7 @@ import { rolloutRefusal } from '../../core/tensors/rollout.js';
 import { maxOf, poolMax, SENT_PICTURE_MAX, thumbnailIndices, type ModelViewData } from '../../core/model-attention/data.js';
 import { MODEL_PAGE, MODEL_SVG, modelPageBytes, modelSvgBytes, overBudget, type PageShape } from '../../core/budget.js';
 import { heatmapIndices } from '../../core/tensors/heatmap.js';
-import { headFloat32, headPicture, rolloutOf, scanModel, thumbOf } from '../../core/model-attention/scan.js';
+import { headFloat32, headPicture, MAX_WHOLE_HEAD_CELLS, rolloutOf, scanModel, thumbOf } from '../../core/model-attention/scan.js';
 import { encodePalettePng } from '../../core/image/png.js';
 import { makeTheme } from '../../../webview/kit/colour.js';
 import { palette, type ModelViewOptions } from '../../../webview/views/model/common.js';
@@ -86,6 +86,12 @@ export function renderModelCommand(args: Args, io: Io, stdin?: Uint8Array): numb
       // would be too big to write or open.
       const tooBig = svg ? overBudget(MODEL_SVG, modelSvgBytes(a.layers, a.heads, thumbOf(a).thumb), `${a.layers} layers × ${a.heads} heads`, 'write the grid as --out FILE.png (the thumbnails alone) or as an --html page') : undefined;
       if (tooBig) { io.err(printable(`${files[0]}: ${tooBig}`)); return 1; }
+      // A head drawn whole (an SVG or PNG of it) past the cells a whole head may have: refused from
+      // the shape, before the scan reads every head of the file (minutes at 32,768 tokens).
+      if ((view === 'head' || view === 'head-tokens') && (typeof out === 'string' || typeof html !== 'string') && a.n * a.n > MAX_WHOLE_HEAD_CELLS) {
+        io.err(printable(`${files[0]}: a head of ${a.n.toLocaleString('en-US')} tokens is not drawn whole (${(a.n * a.n).toLocaleString('en-US')} weights, over the ${MAX_WHOLE_HEAD_CELLS.toLocaleString('en-US')} a whole head may have): write it with --html FILE.html (the head as a picture) or open it in the model editor (a map of tiles)`));
+        return 1;
+      }
       const leftOut: string[] = [];
       const { header, thumbnails } = scanModel(a, { softmax });
       // Only the rows' sums are the softmax's to mend (not the reader's notes or the budgets').

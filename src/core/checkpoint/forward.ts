@@ -216,7 +216,7 @@ function qkPass(c: ModelConfig, n: number, o: QkOptions): QkPassing {
   const picture = o.picture ?? runPictureSide(c.layers, H, n);
   const store = (o.store ?? memoryQkStore)(shape);
   const file = o.file ?? 'the run';
-  const passing = passShape({ file, dtype: 'F32', n, ...(o.tokens ? { tokens: o.tokens } : {}) }, { thumb, picture });
+  const passing = passShape({ file, dtype: 'F32', n, ...(o.tokens ? { tokens: o.tokens } : {}) }, { thumb, picture, columnMax: true });
   const copies = earlierCopies(o.tokens, n);
   const result = emptyPass(c.layers * H, thumb, picture);
   const row = new Float64Array(n), terms = new Float64Array(n);

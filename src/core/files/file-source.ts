@@ -4,6 +4,7 @@
 // bytes it asked for, else the file is truncated.
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { fileKind } from './read-bounded.js';
+import { TENSOR_FILE_IS_REGULAR } from './attention-bytes.js';
 import { checkRange, MAX_READ_BYTES, TensorFileError, type ByteSource } from '../tensors/source.js';
 
 /** A regular file open for reading: its descriptor (the caller closes it) and its size. */
@@ -44,7 +45,7 @@ export function openRegularFile(path: string, why = '', optional = false): Regul
 }
 
 export function fileSource(path: string): ByteSource {
-  const { fd, size } = openRegularFile(path, ' (a tensor file is read at offsets, which a pipe or device does not allow)');
+  const { fd, size } = openRegularFile(path, TENSOR_FILE_IS_REGULAR);
   const readFully = (buf: Uint8Array, offset: number) => {
     const length = buf.length;
     let done = 0;

@@ -1,26 +1,18 @@
 // Opening an attention file: which format (by its first bytes, so a renamed file still opens),
 // which tensors, and the tokens (safetensors' __metadata__.tokens, else a sidecar X.tokens.json
 // beside X.npy / X.npz / X.safetensors, else the caller's, as a spec's "tokens").
-import { attentionFromTensors } from '../tensors/attention-file.js';
 import type { AttentionSource } from '../tensors/attention-source.js';
 import { findTensorsIn, type FoundTensors, type NpzReader } from '../tensors/find-tensors.js';
 import { TensorFileError, type ByteSource } from '../tensors/source.js';
+import { attentionFrom, MAX_TOKENS_FILE_BYTES, sidecarPath, sidecarTooLarge, tokensOfSidecar, type OpenOptions } from './attention-bytes.js';
 import { fileSource } from './file-source.js';
 import { readBounded } from './read-bounded.js';
-import { checkInflatedTotal, entrySource, zipEntries, type ZipEntry } from './zip.js';
+import { inflateRawSync } from 'node:zlib';
+import { checkInflatedTotal, entrySource, zipEntries, type MemberReading, type ZipEntry } from './zip.js';
+import { crc32 } from './crc32.js';
 
-export interface OpenOptions {
-  /** Use only this tensor (a safetensors name, or an .npz member without .npy). */
-  tensor?: string;
-  /**
-   * Tokens a spec gives for the file: they are used even when the file has its own (the spec says what
-   * to show), and a note among the warnings says so when the two differ.
-   */
-  tokens?: string[];
-}
-
-/** A sidecar tokens file is small: a few thousand strings. */
-export const MAX_TOKENS_FILE_BYTES = 4 * 1024 * 1024;
+// The bytes' half (no Node) is attention-bytes.ts, which the web build opens files with.
+export { MAX_TOKENS_FILE_BYTES, sidecarPath, type OpenOptions };
 
 export function openAttention(path: string, options: OpenOptions = {}): AttentionSource {
   return attentionOf(fileSource(path), options, path);
@@ -31,20 +23,7 @@ export function openAttention(path: string, options: OpenOptions = {}): Attentio
  * `path`, when the bytes are a file's, is where its tokens may be kept beside it.
  */
 export function attentionOf(source: ByteSource, options: OpenOptions = {}, path?: string): AttentionSource {
-  try {
-    const { tensors, tokens, inflated } = findTensors(source, options.tensor);
-    const own = tokens ?? (path !== undefined ? sidecarTokens(path) : undefined);
-    const a = attentionFromTensors(source.name, tensors, options.tokens ?? own, () => source.close());
-    if (inflated) a.inflated = inflated;
-    if (options.tokens && own && own.join('\u0000') !== options.tokens.join('\u0000')) {
-      const first = own.slice(0, 4).map((t) => JSON.stringify(t)).join(' ');
-      a.notes = [...(a.notes ?? []), `the spec's tokens are shown, not the file's own (${first}${own.length > 4 ? ' …' : ''})`];
-    }
-    return a;
-  } catch (e) {
-    source.close();
-    throw e;
-  }
+  return attentionFrom(source, options, { npz: NPZ, ...(path !== undefined ? { sidecar: () => sidecarTokens(path) } : {}) });
 }
 
 /**
@@ -55,13 +34,18 @@ export function findTensors(source: ByteSource, wanted: string | undefined): Fou
   return findTensorsIn(source, wanted, NPZ);
 }
 
-/** The .npz reader of a disk: zip members inflated with node:zlib. */
-const NPZ: NpzReader<ZipEntry> = { zipEntries, entrySource, checkInflatedTotal };
+/**
+ * A member inflated with node:zlib, in one output chunk of the declared size (and one byte to tell a
+ * longer stream): zlib otherwise gathers chunks and joins them, holding the member twice (1 GB for a
+ * 503 MB member) until a collection.
+ */
+const DISK: MemberReading = {
+  inflate: (deflated, entry) => inflateRawSync(deflated, { maxOutputLength: Math.max(1, entry.size), chunkSize: Math.max(64, entry.size + 1) }),
+  crc32,
+};
 
-/** Where the tokens of the attention file at `path` may be kept beside it: X.tokens.json for X.npy. */
-export function sidecarPath(path: string): string {
-  return path.replace(/\.(npy|npz|safetensors)$/i, '') + '.tokens.json';
-}
+/** The .npz reader of a disk: zip members inflated with node:zlib, checked with its native CRC-32. */
+const NPZ: NpzReader<ZipEntry> = { zipEntries, entrySource: (source, entry) => entrySource(source, entry, DISK), checkInflatedTotal };
 
 /** X.tokens.json beside X.npy (or .npz, .safetensors): a JSON array of strings; undefined when there is none. */
 export function sidecarTokens(path: string): string[] | undefined {
@@ -73,17 +57,9 @@ export function sidecarTokens(path: string): string[] | undefined {
     switch (read.refused) {
       case 'missing': return undefined;
       case 'not-regular': throw new TensorFileError(`${sidecar}: not a regular file (${read.detail}); a tokens file is a JSON array of strings`);
-      case 'too-large': throw new TensorFileError(`${sidecar}: more than ${MAX_TOKENS_FILE_BYTES} bytes; a tokens file is a JSON array of strings`);
+      case 'too-large': throw new TensorFileError(sidecarTooLarge(sidecar));
       case 'unreadable': throw new TensorFileError(`${sidecar}: cannot open (${read.detail})`);
     }
   }
-  let tokens: unknown;
-  try {
-    tokens = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(read.bytes));
-  } catch {
-    // Not the parser's message: it quotes the file's first characters, whatever file this is.
-    throw new TensorFileError(`${sidecar}: not UTF-8 JSON; a tokens file is a JSON array of strings`);
-  }
-  if (!Array.isArray(tokens) || tokens.some((t) => typeof t !== 'string')) throw new TensorFileError(`${sidecar}: must be a JSON array of strings`);
-  return tokens as string[];
+  return tokensOfSidecar(sidecar, read.bytes);
 }

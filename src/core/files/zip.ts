@@ -1,9 +1,9 @@
 // The few parts of the zip format an .npz needs (np.savez and np.savez_compressed write it): the
 // end-of-central-directory record (and its ZIP64 form, which numpy always asks for), the central
 // directory's entries, each entry's local header, and stored or deflated data. Deflated entries are
-// inflated with node:zlib under a cap on their size, so a zip bomb stops at the cap.
-import { inflateRawSync } from 'node:zlib';
-import { crc32 } from './crc32.js';
+// inflated by the caller's Inflate (node:zlib on a disk, open.ts; on the web, the host's inflated
+// bytes) under a cap on their size, so a zip bomb stops at the cap, and checked by the caller's CRC-32
+// (Node's native one on a disk, the pure table on the web). No Node here: the web takes it.
 import { isZip } from '../tensors/find-tensors.js';
 import { TensorFileError, memorySource, type ByteSource } from '../tensors/source.js';
 
@@ -130,25 +130,39 @@ export function checkInflatedTotal(file: string, entries: readonly ZipEntry[]): 
   }
 }
 
-/** The entry's bytes: a window on the file when stored, inflated into memory (under the cap) when deflated. */
-export function entrySource(source: ByteSource, entry: ZipEntry): { source: ByteSource; start: number } {
+/** A deflated member's bytes inflated, at most `entry.size` of them (and one more, to tell a longer stream). */
+export type Inflate = (deflated: Uint8Array, entry: ZipEntry) => Uint8Array;
+
+/** How members are read: inflated, and their CRC-32 (continuing from `value`) taken. */
+export interface MemberReading {
+  inflate: Inflate;
+  crc32(data: Uint8Array, value?: number): number;
+}
+
+/** Where a member's data starts in the file (after its local header), checked to lie within it. */
+export function entryDataStart(source: ByteSource, entry: ZipEntry): number {
   const where = `${source.name}: ${entry.name}`;
   const local = dataView(source.read(entry.localHeader, 30));
   if (local.getUint32(0, true) !== 0x04034b50) throw new TensorFileError(`${where}: the zip entry's local header is missing`);
   const dataStart = entry.localHeader + 30 + local.getUint16(26, true) + local.getUint16(28, true);
   if (dataStart + entry.compressedSize > source.size) throw new TensorFileError(`${where}: truncated: the entry reaches past the end of the file`);
+  return dataStart;
+}
+
+/** The entry's bytes: a window on the file when stored, inflated into memory (under the cap) when deflated. */
+export function entrySource(source: ByteSource, entry: ZipEntry, { inflate, crc32 }: MemberReading): { source: ByteSource; start: number } {
+  const where = `${source.name}: ${entry.name}`;
+  const dataStart = entryDataStart(source, entry);
   if (entry.method === 0) {
     if (entry.size !== entry.compressedSize) throw new TensorFileError(`${where}: a stored entry whose sizes differ`);
-    checkCrc(where, entry, storedCrc(source, dataStart, entry.size));
+    checkCrc(where, entry, storedCrc(source, dataStart, entry.size, crc32));
     return { source: windowSource(source, dataStart, entry.size, where), start: 0 };
   }
   if (entry.method !== 8) throw new TensorFileError(`${where}: zip compression method ${entry.method} is not one we read (stored or deflated)`);
   if (entry.size > MAX_INFLATED_BYTES) throw new TensorFileError(`${where}: ${entry.size} bytes inflated is over the ${MAX_INFLATED_BYTES}-byte limit; save with np.savez (not compressed) to open it at offsets`);
-  let bytes: Buffer;
+  let bytes: Uint8Array;
   try {
-    // One output chunk of the declared size (and one byte to tell a longer stream): zlib otherwise
-    // gathers chunks and joins them, holding the member twice (1 GB for a 503 MB member) until a collection.
-    bytes = inflateRawSync(source.read(dataStart, entry.compressedSize), { maxOutputLength: Math.max(1, entry.size), chunkSize: Math.max(64, entry.size + 1) });
+    bytes = inflate(source.read(dataStart, entry.compressedSize), entry);
   } catch (e) {
     throw new TensorFileError(`${where}: the deflated data is damaged or larger than its declared ${entry.size} bytes (${e instanceof Error ? e.message : String(e)})`);
   }
@@ -165,7 +179,7 @@ const CRC_BLOCK = 16 * 1024 * 1024;
  * checks it: a damaged or altered member is refused rather than shown as data. Only members a
  * reader opens are read for it, so a spec's small tensor in a big .npz reads that member alone.
  */
-function storedCrc(source: ByteSource, start: number, size: number): number {
+function storedCrc(source: ByteSource, start: number, size: number, crc32: MemberReading['crc32']): number {
   let crc = 0;
   for (let at = 0; at < size; at += CRC_BLOCK) crc = crc32(source.read(start + at, Math.min(CRC_BLOCK, size - at)), crc);
   return crc;

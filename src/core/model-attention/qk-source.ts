@@ -92,11 +92,19 @@ export function qkWindow(run: QkRun, layer: number, head: number, i0: number, ro
   return out;
 }
 
+/** The runs behind the sources qkAttention made (a worker answers a map's tiles from the run itself: qk-tile.ts). */
+const runs = new WeakMap<AttentionSource, QkRun>();
+
+/** The run a source of qkAttention's reads, or undefined for any other source (a copy or a cut of one too). */
+export function qkRunOf(source: AttentionSource): QkRun | undefined {
+  return runs.get(source);
+}
+
 /** The run's attention as a source (dtype F32): rows computed from q and k when read. `close` lets the store go. */
 export function qkAttention(run: QkRun, options: { file: string; tokens?: string[] }): AttentionSource {
   const { layers, heads, n } = run.store.shape;
   if (run.masks.length !== layers) throw new RangeError(`${options.file}: ${run.masks.length} masks for ${layers} layers`);
-  return {
+  const source: AttentionSource = {
     file: options.file, dtype: 'F32', layers, heads, n,
     ...(options.tokens ? { tokens: options.tokens } : {}),
     head(layer, head, out = new Float64Array(n * n)) {
@@ -122,4 +130,6 @@ export function qkAttention(run: QkRun, options: { file: string; tokens?: string
     },
     close() { run.store.close(); },
   };
+  runs.set(source, run);
+  return source;
 }

@@ -55,7 +55,8 @@ export function clipTile(n: number, level: number, i0: number, j0: number, rows:
   return { rows: Math.min(rows, side - i0), cols: Math.min(cols, side - j0) };
 }
 
-function refuse(n: number, level: number, i0: number, j0: number, rows: number, cols: number): void {
+/** Throws a RangeError naming why a tile request is not one of an n-token head (tileProblem). */
+export function refuse(n: number, level: number, i0: number, j0: number, rows: number, cols: number): void {
   const problem = tileProblem(n, level, i0, j0, rows, cols);
   if (problem) throw new RangeError(problem);
 }
@@ -76,11 +77,34 @@ export function headMapProblem(m: unknown, n: number): string | undefined {
   return scale(map.max) && scale(map.sinkMax) ? undefined : 'a map whose maxima are not finite numbers ≥ 0';
 }
 
-/** A tile of zeros (clipped, no sink columns): a head whose scan has not reached it yet. */
-export function blankTile(n: number, level: number, i0: number, j0: number, rows: number, cols: number): HeadTile {
+/**
+ * A tile of zeros (clipped), with a column of zeros for each of `sinks`: a head whose scan has not
+ * reached it yet. The map's tiles always carry its sinks' columns (the webview refuses one without
+ * them); when they are not known yet, key 0 is the one sink every head has (sinks.ts).
+ */
+export function blankTile(n: number, level: number, i0: number, j0: number, rows: number, cols: number, sinks: readonly number[] = [0]): HeadTile {
   refuse(n, level, i0, j0, rows, cols);
   ({ rows, cols } = clipTile(n, level, i0, j0, rows, cols));
-  return { level, i0, j0, rows, cols, max: new Float32Array(rows * cols), sum: new Float32Array(rows * cols) };
+  const sinkColumns = sinks.map((key) => ({ key, max: new Float32Array(rows), sum: new Float32Array(rows) }));
+  return { level, i0, j0, rows, cols, max: new Float32Array(rows * cols), sum: new Float32Array(rows * cols), ...(sinkColumns.length ? { sinkColumns } : {}) };
+}
+
+/**
+ * The map of an n-token head from each key's strongest weight over all queries (a run's pass keeps
+ * them: PassResult.columnMaxes) and its sinks: `max` the strongest outside the sinks, `sinkMax` at
+ * them, exactly the maxima a pass building the pyramid finds (both start at 0, as a block's max does).
+ */
+export function mapFromColumns(n: number, sinks: readonly number[], columnMax: Float32Array): HeadMap {
+  if (columnMax.length !== n) throw new RangeError(`${columnMax.length} column maxima for a head of ${n} keys`);
+  let max = 0, sinkMax = 0;
+  const isSink = new Uint8Array(n);
+  for (const k of sinks) isSink[k] = 1;
+  for (let j = 0; j < n; j++) {
+    const w = columnMax[j];
+    if (isSink[j]) sinkMax = w > sinkMax ? w : sinkMax;
+    else max = w > max ? w : max;
+  }
+  return { n, levels: mapLevels(n), sinks: [...sinks], max, sinkMax };
 }
 
 /** The tile from a kept pyramid, or undefined when its level is deeper than the pyramid keeps. */

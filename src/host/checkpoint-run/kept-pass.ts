@@ -45,8 +45,8 @@ export function keptRange(pass: PassResult, total: number, thumb: number, from: 
   };
 }
 
-/** The pass's fields keptRange cuts by name. */
-const CUT = new Set(['stats', 'thumbnails', 'pictures']);
+/** The pass's fields keptRange cuts by name, or leaves out (the column maxima stay in the worker: the run's maps are made there). */
+const CUT = new Set(['stats', 'thumbnails', 'pictures', 'columnMaxes']);
 
 /** The kept picture of a head (a copy), or undefined when the run kept none (heads small enough to send whole). */
 export function keptPicture(pass: PassResult, heads: number, layer: number, head: number): HeadPicture | undefined {

@@ -14,25 +14,13 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, linkSync, lstatSync, openSync, realpathSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { within } from '../../core/checkpoint-files/model-location.js';
-import { lensSpec, type LensSpec } from '../../core/checkpoint-spec/lens-spec.js';
-import { windowLens, windowRange, windowSentence, type WindowedLens } from '../../core/checkpoint-spec/lens-window.js';
-import { DEFAULT_MAX_BYTES } from '../../core/json/json-tree.js';
-import { writeSafetensors } from '../../core/tensors/safetensors-write.js';
+import { LENS_ABOUT, lensFileContents, lensTensorPath } from '../../core/checkpoint-spec/lens-file.js';
 import { readSafetensors } from '../../core/tensors/safetensors.js';
 import { fileSource } from '../../core/files/file-source.js';
 import { readBounded } from '../../core/files/read-bounded.js';
 import type { HeadLens } from '../../core/checkpoint/types.js';
 
-/** A file name's stem from a model's name and a head: "gpt2-layer3-head5". */
-export function lensStem(model: string, layer: number, head: number): string {
-  const name = basename(model.replace(/[\\/]+$/, '')).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+/, '') || 'model';
-  return `${name.slice(0, 60)}-layer${layer + 1}-head${head + 1}`;
-}
-
-/** The tensor file of the spec at `specPath`: <stem>.safetensors beside it. */
-export function lensTensorPath(specPath: string): string {
-  return specPath.replace(/(\.attn)?\.json$/i, '') + '.safetensors';
-}
+export { LENS_SAVE_FILTERS, lensSpecFor, lensSpecPath, lensSpecText, lensStem, lensTensorPath } from '../../core/checkpoint-spec/lens-file.js';
 
 /** Why `specPath` cannot be written for a head of the model in `modelFolder`, or undefined. */
 export function lensTargetProblem(specPath: string, modelFolder: string): string | undefined {
@@ -61,8 +49,6 @@ export function lensTargetProblem(specPath: string, modelFolder: string): string
   return undefined;
 }
 
-/** The start of the `about` a lens's tensor file says in its metadata. */
-const LENS_ABOUT = 'Attention Lens: ';
 /** A lens's spec is read back to see that it is one; a longer file is not (4,096 tokens' words and band fit). */
 const MAX_LENS_SPEC_BYTES = 256 * 1024 * 1024;
 
@@ -150,45 +136,16 @@ function putInPlace(path: string, bytes: Uint8Array | string, replace: boolean):
   }
 }
 
-/**
- * The spec's text: indented, but a list of numbers (a sliding window's mask row) on one line, so a
- * band of 2,048 × 2,048 is 8 MB of JSON and not 50 (one number a line), within what a spec may be.
- */
-export function lensSpecText(spec: Record<string, unknown>): string {
-  // A row becomes a marked string first; the mark holds a NUL and a fresh nonce, so no token's text can pose as one.
-  const mark = `\u0000row-${randomBytes(6).toString('hex')}-`;
-  const rows: string[] = [];
-  const text = JSON.stringify(spec, (_key, value: unknown) => (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'number')
-    ? `${mark}${rows.push(JSON.stringify(value)) - 1}` : value), 2);
-  const marked = new RegExp(`"${JSON.stringify(mark).slice(1, -1).replace(/\\/g, '\\\\')}(\\d+)"`, 'g');
-  return `${text.replace(marked, (_, k: string) => rows[Number(k)])}\n`;
-}
-
-/** The spec and its tensors for a head: the whole run, or the window holding the query that a spec can hold (said in its title and description). */
-export function lensSpecFor(lens: HeadLens, options: { model: string; query: number; tensorFile: string }): LensSpec & { window?: WindowedLens } {
-  const window = windowLens(lens, options.query);
-  if (!window) return lensSpec(lens, { tensorFile: options.tensorFile, model: options.model, query: options.query });
-  const { spec, tensors } = lensSpec(window.lens, { tensorFile: options.tensorFile, model: options.model, query: window.query - window.first, first: window.first });
-  spec.title = `${String(spec.title)}, ${windowRange(window)}`;
-  spec.description = `${windowSentence(window, lens.bidirectional === true)} ${String(spec.description)}`;
-  return { spec, tensors, window };
-}
-
 /** Writes the spec and its tensor file; returns the spec's path. Throws with a sentence when it may not. */
 export function writeLensFiles(specPath: string, lens: HeadLens, options: { model: string; modelFolder: string; query: number }): string {
   const problem = lensTargetProblem(specPath, options.modelFolder);
   if (problem) throw new Error(problem);
   const tensorPath = lensTensorPath(specPath);
-  const { spec, tensors, window } = lensSpecFor(lens, { tensorFile: basename(tensorPath), model: options.model, query: options.query });
-  const text = lensSpecText(spec);
-  // The window is chosen to fit; long token texts could still pass the reader's cap: said, nothing written.
-  const bytes = Buffer.byteLength(text, 'utf8');
-  if (bytes > DEFAULT_MAX_BYTES) throw new Error(`the spec would be ${(bytes / 2 ** 20).toFixed(1)} MB, over the ${DEFAULT_MAX_BYTES / 2 ** 20} MB a spec may be; a shorter text gives a smaller one`);
-  const about = `${LENS_ABOUT}${options.model}, layer ${lens.layer + 1} head ${lens.head + 1}${window ? `, ${windowRange(window)}` : ''}`;
+  const { text, tensorBytes } = lensFileContents(lens, { tensorFile: basename(tensorPath), model: options.model, query: options.query });
   // Both there (an earlier lens, checked above) or neither: a name taken meanwhile fails the link (EEXIST).
   const replace = isThere(specPath);
   try {
-    putInPlace(tensorPath, writeSafetensors(tensors, { about }), replace);
+    putInPlace(tensorPath, tensorBytes, replace);
   } catch (e) {
     throw new Error(`${basename(tensorPath)}: cannot write (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
   }
@@ -201,18 +158,7 @@ export function writeLensFiles(specPath: string, lens: HeadLens, options: { mode
   return specPath;
 }
 
-/**
- * The save dialog's filter. VS Code's own dialog (code-server's, and the desktop's when native dialogs
- * are off) compares a typed name's last extension with the filter's and appends the first when none
- * matches; "json" beside "attn.json" keeps x.attn.json as it is, where "attn.json" alone made it
- * x.attn.json.attn.json. A name typed without extension still gets .attn.json.
- */
-export const LENS_SAVE_FILTERS: Record<string, string[]> = { 'Attention Lens spec': ['attn.json', 'json'] };
 
-/** The spec path for a name the save dialog gave: a doubled ".attn.json.attn.json" written once. */
-export function lensSpecPath(chosen: string): string {
-  return chosen.replace(/(\.attn\.json)(?:\.attn\.json)+$/i, '$1');
-}
 
 /** A fresh spec path in `folder` for the stem (stem.attn.json, else stem-2.attn.json, …). */
 export function freshLensPath(folder: string, stem: string): string {

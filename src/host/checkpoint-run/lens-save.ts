@@ -51,9 +51,10 @@ export async function saveLens(saving: LensSaving, run: LensRun, m: LensMessage)
       const problem = lensTargetProblem(target, folder);
       if (problem) { void vscode.window.showErrorMessage(`Attention Lens: ${problem}`); return; }
     } else {
+      // The extension's own storage: a head opened again replaces its earlier lens there, never piling up copies.
       const dir = vscode.Uri.joinPath(saving.globalStorageUri, 'lens');
       await vscode.workspace.fs.createDirectory(dir);
-      target = freshLensPath(dir.fsPath, stem);
+      target = path.join(dir.fsPath, `${stem}.attn.json`);
     }
     writeLensFiles(target, lens, { model, modelFolder: folder, query: m.token });
     const spec = vscode.Uri.file(target);

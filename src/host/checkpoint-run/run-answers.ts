@@ -13,8 +13,16 @@
 // its forward made (kept-pass.ts: nothing computed again), the exact weights (a head, a window, a
 // tile) are computed from q and k when asked; its q and k are let go when the next run begins and
 // when the worker closes. Its norms are not kept (they are every head's n × n): a read of them says so.
+// Its big heads open as maps with no pyramid: 'map' gives a head's sinks (found from the run's rows)
+// and its two colour scales (from the column maxima the forward's pass kept), and a 'tile' is
+// computed from q and k (qk-tile.ts), exact, one pass over the head's rows at most.
 import { shapeOf, type ModelShape } from '../../core/model-attention/scan.js';
-import { layersAttention, type AttentionSource } from '../../core/tensors/attention-source.js';
+import { checkRows, layersAttention, type AttentionSource } from '../../core/tensors/attention-source.js';
+import { WHOLE_HEAD_MAX, type ScanOptions } from '../../core/model-attention/data.js';
+import { qkRunOf, type QkRun } from '../../core/model-attention/qk-source.js';
+import { qkTile } from '../../core/model-attention/qk-tile.js';
+import { qkSinks } from '../../core/model-attention/qk-sinks.js';
+import { mapFromColumns, tileProblem, type HeadMap, type HeadTile } from '../../core/model-attention/tiles.js';
 import type { PassResult } from '../../core/tensors/pass.js';
 import type { RunRequest, RunResponse } from '../../protocol/checkpoint-run.js';
 import { splitWords, splitWordsNote } from '../../core/tokenizer/split-words.js';
@@ -71,7 +79,7 @@ export class RunAnswers {
             this.attention = noted(prefixRows(qk.source, run.ids.length), note);
             shape = keptShape(this.attention);
             checkKeptPass(this.attention, qk.pass, shape.thumb);
-            this.kept = this.last.kept = { pass: qk.pass, thumb: shape.thumb };
+            this.kept = this.last.kept = { pass: qk.pass, thumb: shape.thumb, tiles: new Map(), sinks: new Map() };
           } else {
             this.attention = noted(layersAttention(file, this.last.attention, run.model.heads, run.ids.length, run.tokens), note);
             shape = shapeOf(this.attention);
@@ -117,6 +125,8 @@ export class RunAnswers {
           const arrays = [lens.residual, lens.x, lens.wq, lens.wk, lens.wv, lens.wo, lens.q, lens.k, lens.v, lens.weights];
           return { response: { id: r.id, ok: true, lens }, transfer: arrays.map((a) => a.buffer as ArrayBuffer).filter((b, i, all) => all.indexOf(b) === i) };
         }
+        case 'map':
+          return { response: { id: r.id, ok: true, map: this.headMap(r.layer, r.head, r.options) }, transfer: [] };
         case 'valueNorms': {
           if (!this.attention) throw new Error('no run yet');
           if (this.last?.qk) throw new Error(normsRefusal(this.last.n));
@@ -169,12 +179,69 @@ export class RunAnswers {
       const picture = keptPicture(kept.pass, a.heads, r.layer, r.head);
       return picture ? { response: { id: r.id, ok: true, picture }, transfer: [picture.indices.buffer as ArrayBuffer] } : undefined;
     }
+    const run = this.last?.qk ? qkRunOf(this.last.qk) : undefined;
+    if (r.op === 'tile' && run) {
+      // Checked before the sinks are looked for (they read rows of the head).
+      checkRows(a.layers, a.heads, a.n, r.layer, r.head, 0, 0);
+      const problem = tileProblem(a.n, r.level, r.i0, r.j0, r.rows, r.cols);
+      if (problem) throw new RangeError(problem);
+      const { sinkColumns, ...blocks } = copyTile(this.keptTile(kept, run, r.layer, r.head, r.level, r.i0, r.j0, r.rows, r.cols));
+      const tile: HeadTile = r.sinks === false || !sinkColumns ? blocks : { ...blocks, sinkColumns };
+      const sinks = (tile.sinkColumns ?? []).flatMap((c) => [c.max.buffer, c.sum.buffer] as ArrayBuffer[]);
+      return { response: { id: r.id, ok: true, tile }, transfer: [tile.max.buffer as ArrayBuffer, tile.sum.buffer as ArrayBuffer, ...sinks] };
+    }
     return undefined;
+  }
+
+  /**
+   * A tile of the run (qk-tile.ts), the last KEPT_TILES kept: a coarse one is a pass over the head's
+   * rows, and the map asks it again each time the view zooms back out.
+   */
+  private keptTile(kept: Kept, run: QkRun, layer: number, head: number, level: number, i0: number, j0: number, rows: number, cols: number): HeadTile {
+    const key = `${layer} ${head} ${level} ${i0} ${j0} ${rows} ${cols}`;
+    const tile = kept.tiles.get(key) ?? qkTile(run, layer, head, level, i0, j0, rows, cols, sinksOfRun(kept, run, layer, head));
+    // Most recently asked last; the oldest let go.
+    kept.tiles.delete(key);
+    kept.tiles.set(key, tile);
+    if (kept.tiles.size > KEPT_TILES) kept.tiles.delete(kept.tiles.keys().next().value!);
+    return tile;
+  }
+
+  /**
+   * A big head's map, for a 'qk' run viewed whole: its sinks by the scan's rule from the run's rows
+   * (64 of them computed), the two maxima from the forward's column maxima (nothing else computed).
+   * Null when the run has none: heads sent whole, a step, the softmax or the norms asked.
+   */
+  private headMap(layer: number, head: number, options: ScanOptions): HeadMap | null {
+    const a = this.attention;
+    if (!a) throw new Error('no run yet');
+    checkRows(a.layers, a.heads, a.n, layer, head, 0, 0);
+    const kept = this.kept, run = this.last?.qk ? qkRunOf(this.last.qk) : undefined;
+    const columns = kept?.pass.columnMaxes?.[layer * a.heads + head];
+    if (!kept || !run || !columns || a.n <= WHOLE_HEAD_MAX || options.softmax || options.norms) return null;
+    return mapFromColumns(a.n, sinksOfRun(kept, run, layer, head), columns);
   }
 }
 
-/** A 'qk' run's pass over every head, as its forward made it, and its thumbnails' side. */
-interface Kept { pass: PassResult; thumb: number }
+/** A 'qk' run's pass over every head, as its forward made it, its thumbnails' side, the map tiles last asked and the heads' sinks found. */
+interface Kept { pass: PassResult; thumb: number; tiles: Map<string, HeadTile>; sinks: Map<string, number[]> }
+
+/** A head's sinks (qk-sinks.ts), found once per run: its map and its tiles leave out the same keys. */
+function sinksOfRun(kept: Kept, run: QkRun, layer: number, head: number): number[] {
+  const key = `${layer} ${head}`;
+  let sinks = kept.sinks.get(key);
+  if (!sinks) kept.sinks.set(key, sinks = qkSinks(run, layer, head));
+  return sinks;
+}
+
+/** Map tiles a run keeps (each at most 256 × 256 blocks: 512 KiB and its sink columns). */
+const KEPT_TILES = 8;
+
+/** A tile's copy: the answer's buffers are posted away, the kept ones stay. */
+function copyTile(t: HeadTile): HeadTile {
+  const sinkColumns = t.sinkColumns?.map((c) => ({ key: c.key, max: c.max.slice(), sum: c.sum.slice() }));
+  return { ...t, max: t.max.slice(), sum: t.sum.slice(), ...(sinkColumns ? { sinkColumns } : {}) };
+}
 
 /** Why a run that kept q and k has no value-weighted norms, in one sentence. */
 function normsRefusal(n: number): string {

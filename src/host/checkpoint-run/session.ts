@@ -9,9 +9,9 @@
 // whose read here fails gets that reason on its first character and in the view. A head the views
 // save, or open in the lens, is written by lens-save.ts. Heads the views ablate are kept here (not in
 // the spec): each toggle runs again at once, and every later run (an edit of the text) ablates them too.
-import * as path from 'node:path';
+// Where the model is and how a head is saved are the host's (RunPlaces): the desktop's disk
+// (places/desktop.ts), or the web's workspace.fs (host/web/model-run/), so this file is the same on both.
 import * as vscode from 'vscode';
-import { resolveModelFolder, hfCacheRoot, nodeFolderFs } from '../../core/checkpoint-files/model-location.js';
 import type { Problem } from '../../core/json/problems.js';
 import { stringOffsets } from '../../core/json/string-offsets.js';
 import { splitWords } from '../../core/tokenizer/split-words.js';
@@ -28,19 +28,28 @@ import type { ModelView } from '../model-editor/view.js';
 import { showModelView } from '../model-editor/webview.js';
 import { updateDelay } from '../update-delay.js';
 import type { Dialogs } from '../dialogs.js';
-import type { WorkerService } from '../workers/service.js';
-import { RunCancelled, RunClient } from './client.js';
+import { RunCancelled, RunClient, type ReadRunFiles, type RunFiles, type RunLanes } from './client.js';
 import { readModelSpecText, type ModelSpecRead } from './spec-text.js';
-import { saveLens, type LensMessage } from './lens-save.js';
+import type { LensMessage, LensRun, LensSaving } from './lens-save.js';
 import { analysesMessage, analysisRequest, stepProblem } from './run-analyses-message.js';
+
+/** Where a spec's model is, and how a head of its run is saved: the desktop's disk, or the web's workspace.fs. */
+export interface RunPlaces {
+  /** The model the spec names (its "model" as written): its folder, with its files when the run reads them from memory (the web); or why it cannot run here, in one line. */
+  locate(model: string, spec: vscode.Uri): Promise<{ folder: string; files?: RunFiles } | { problem: string }>;
+  /** Writes a head of the run as a spec (or in the extension's storage) and opens it; or says why not. */
+  saveLens(saving: LensSaving, run: LensRun, m: LensMessage): Promise<void>;
+}
 
 export interface RunContext {
   extensionUri: vscode.Uri;
   globalStorageUri: vscode.Uri;
   /** Reads a spec that is no longer a model spec, to say why it does not run. */
   cache: AnalysisCache;
-  /** The host's worker service: each session's run is a lane of its 'run' job. */
-  workers: WorkerService;
+  /** The host's worker service (or the web's lanes): each session's run is a lane of its 'run' job. */
+  workers: RunLanes;
+  /** Where models are and where heads are saved. */
+  places: RunPlaces;
   /** How "Save this head as a spec" asks where to save. */
   dialogs: Dialogs;
   /** Problems of runs, on the spec's "model" value. */
@@ -72,6 +81,8 @@ export class RunSession {
   private runError: string | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
+  /** The latest runNow's number: one that waited on the model's place while a newer began gives way. */
+  private asked = 0;
   /** The heads the views switched off (kept across edits of the text, not in the spec), and how. */
   private ablation: { heads: HeadRef[]; mode: AblationMode } = { heads: [], mode: 'zero' };
   /** The heads the latest report's run ablated. */
@@ -123,6 +134,7 @@ export class RunSession {
 
   private async runNow(): Promise<void> {
     if (this.disposed) return;
+    const asked = ++this.asked;
     let document: vscode.TextDocument;
     let spec: ModelSpec | undefined;
     let problems: readonly Problem[];
@@ -153,11 +165,9 @@ export class RunSession {
       return;
     }
     this.model = spec;
-    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-    const at = resolveModelFolder(spec.model, {
-      specFolder: this.uri.scheme === 'file' ? path.dirname(this.uri.fsPath) : undefined,
-      workspaceFolders: folders, cacheRoot: hfCacheRoot(), trusted: vscode.workspace.isTrusted, fs: nodeFolderFs,
-    });
+    const at = await this.locate(spec.model);
+    // A newer edit's run began while the model was looked for (on the web its files were read): it wins.
+    if (this.disposed || asked !== this.asked) return;
     if ('problem' in at) {
       this.refuse(at.problem, spec, document);
       return;
@@ -173,7 +183,7 @@ export class RunSession {
     this.lastKey = key;
     this.folder = at.folder;
     const started = performance.now();
-    const run = this.client.run(at.folder, spec.text, spec.maxTokens, precision, analysis, ablate);
+    const run = this.client.run(at.folder, spec.text, spec.maxTokens, precision, analysis, ablate, at.read);
     // The views open the new run once it is done (the document's reader waits for it).
     this.document.reread();
     this.progress(run, spec.model);
@@ -195,6 +205,21 @@ export class RunSession {
       this.lastKey = undefined;
       // A cancelled run is said in the view; it is no problem of the spec.
       this.problem(e instanceof Error ? e.message : String(e), e instanceof RunCancelled ? undefined : spec, document);
+    }
+  }
+
+  /**
+   * The model's place, with its files read when the run's worker lacks them (the web's); a failure to
+   * find or read them is the problem said, never a run left waiting.
+   */
+  private async locate(model: string): Promise<{ folder: string; read?: ReadRunFiles } | { problem: string }> {
+    try {
+      const at = await this.context.places.locate(model, this.uri);
+      if ('problem' in at || !at.files || !this.client.needsFiles(at.files.key)) return 'problem' in at ? at : { folder: at.folder };
+      const read = await at.files.read();
+      return 'problem' in read ? read : { folder: at.folder, read: { key: at.files.key, entries: read.entries } };
+    } catch (e) {
+      return { problem: `the model could not be looked for: ${e instanceof Error ? e.message : String(e)}` };
     }
   }
 
@@ -306,7 +331,7 @@ export class RunSession {
     const folder = this.folder, model = this.model?.model;
     if (!folder || !model || !this.report) return;
     const { dialogs, globalStorageUri, showSpec } = this.context;
-    await saveLens({ lens: (layer, head) => this.client.lens(layer, head), dialogs, globalStorageUri, showSpec }, { spec: this.uri, model, folder }, m);
+    await this.context.places.saveLens({ lens: (layer, head) => this.client.lens(layer, head), dialogs, globalStorageUri, showSpec }, { spec: this.uri, model, folder }, m);
   }
 }
 

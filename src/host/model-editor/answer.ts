@@ -44,8 +44,10 @@ export async function receive(view: ModelView, m: unknown): Promise<void> {
         const kept = scan.pictures[flat];
         const { res, indices, max } = kept ?? await reader.picture(layer, head, options);
         const part = scan.mapOf(flat);
+        // A run that keeps q and k has no pyramid: its reader makes the map.
+        const map = part ? headMapOf(shape!.tokens, part) : await reader.map?.(layer, head, options);
         view.headRead(asked);
-        return { type: 'head', layer, head, picture: { res, indices }, max, ...(part ? { map: headMapOf(shape!.tokens, part) } : {}), ...valueNorms };
+        return { type: 'head', layer, head, picture: { res, indices }, max, ...(map ? { map } : {}), ...valueNorms };
       });
     }
     case 'window': {
@@ -62,7 +64,7 @@ export async function receive(view: ModelView, m: unknown): Promise<void> {
         // A level the scan's pyramid will hold, of a head it has not reached yet: blank until its
         // first band is in (reading the head for it would take as long as its scan).
         const base = shape!.tokens > WHOLE_HEAD_MAX ? pyramidBase(shape!.layers * shape!.heads, shape!.tokens) : undefined;
-        if (!part && !scan.finished && !scan.error && base !== undefined && level >= base) return { type: 'tile', layer, head, ...blankTile(shape!.tokens, level, i0, j0, rows, cols) };
+        if (!part && !reader.map && !scan.finished && !scan.error && base !== undefined && level >= base) return { type: 'tile', layer, head, ...blankTile(shape!.tokens, level, i0, j0, rows, cols) };
         if (!reader.tile) throw new ReaderError('this attention is not read in tiles', false);
         // A head read whole: its sinks' columns are here, and the worker reads only the tile's keys.
         if (part && scan.headRead(flat)) {

@@ -5,13 +5,13 @@
 // shared by every editor that shows it (shared-scan.ts). An editor closing leaves the scans the
 // others watch; the document closing (its last editor closed) stops them and ends the workers.
 // Pure (no VS Code): editor.ts makes one per file and wraps it for VS Code.
-import { availableParallelism } from 'node:os';
 import type { OpenOptions } from '../../core/files/open.js';
 import type { ScanOptions } from '../../core/model-attention/data.js';
 import type { ModelShape } from '../../core/model-attention/scan.js';
 import { ReaderError, type ModelReading } from './reader.js';
 import { scanHelperCount, WEIGHTS_PER_RANGE } from './scan.js';
 import { SharedScan, type ModelLog, type OpenFile, type ScanSubscriber } from './shared-scan.js';
+import { hostCores } from './model-files.js';
 
 /** An editor of the document: it watches one scan, and starts again when the file is opened anew. */
 export interface DocumentView extends ScanSubscriber {
@@ -22,13 +22,13 @@ export interface DocumentView extends ScanSubscriber {
 export interface ModelDocumentOptions {
   /** The file's URI (as the editors report it). */
   uri: string;
-  /** Its path on disk. */
+  /** What its reader opens: its path on disk (on the web, its URI, whose bytes the reader reads first). */
   path: string;
   /** The tensor and tokens a spec that references the file names. */
   open?: OpenOptions;
   /** Why the file cannot be read at all (it is not on disk): every editor shows this. */
   refused?: string;
-  /** A new reader of model files (a worker thread). */
+  /** A new reader of model files (a worker thread; on the web, a Web Worker or the host's thread). */
   newReader(): ModelReading;
   /** Helpers that may join a scan of this shape (default: one per spare core, at most MAX_SCAN_HELPERS). */
   helperCount?(shape: ModelShape): number;
@@ -83,7 +83,7 @@ export class ModelDocument {
         booted: this.bootedOnce,
         // A file read from deflated members is inflated whole into each reader's memory: helpers would
         // multiply it (4 readers of a 1 GB member took 4.15 GB), so its one reader scans it alone.
-        helperCount: (shape) => (shape.inflated ? 0 : this.settings.helperCount?.(shape) ?? scanHelperCount(shape, availableParallelism(), this.weightsPerRange)),
+        helperCount: (shape) => (shape.inflated ? 0 : this.settings.helperCount?.(shape) ?? scanHelperCount(shape, hostCores(), this.weightsPerRange)),
         openHelper: () => this.openHelper(),
         weightsPerRange: this.weightsPerRange,
         log: this.settings.log,

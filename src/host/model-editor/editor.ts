@@ -4,9 +4,9 @@
 // it (webview.ts, view.ts), so two editor groups on one file, or the editor and a spec that references
 // the file, read it once. This file is the glue to VS Code: registering, the documents' lifetimes, the
 // spec's tensor and tokens for a file it references, and the test seam's report of every editor.
+// The same on the desktop and the web: how files are read is the ModelFiles it is given (model-files.ts).
 import type { OpenOptions } from '../../core/files/open.js';
 import * as vscode from 'vscode';
-import { ModelReader } from './reader.js';
 import { ModelDocument } from './document.js';
 import type { ModelEditorInfo } from './info.js';
 import type { ModelView } from './view.js';
@@ -15,7 +15,7 @@ import { modelTarget } from './command-target.js';
 import { log } from '../log.js';
 import { columnBeside } from '../editor-groups.js';
 import type { ModelViewName } from '../../core/vocabulary.js';
-import type { WorkerService } from '../workers/service.js';
+import type { ModelFiles } from './model-files.js';
 
 export const MODEL_VIEW_TYPE = 'attentionLens.model';
 
@@ -31,11 +31,11 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider<
   /** The tensor and tokens a spec named for a file it references, by the file's URI (Show Attention on such a spec). */
   private readonly references = new Map<string, OpenOptions>();
 
-  /** `workers`: the host's worker service, whose 'scan' job reads the files. */
-  constructor(private readonly extensionUri: vscode.Uri, private readonly workers: WorkerService) {}
+  /** `files`: how the files are read (the desktop's worker threads on disk, or the web's workspace.fs). */
+  constructor(private readonly extensionUri: vscode.Uri, private readonly files: ModelFiles) {}
 
-  static register(context: vscode.ExtensionContext, workers: WorkerService): ModelEditorProvider {
-    const provider = new ModelEditorProvider(context.extensionUri, workers);
+  static register(context: vscode.ExtensionContext, files: ModelFiles): ModelEditorProvider {
+    const provider = new ModelEditorProvider(context.extensionUri, files);
     context.subscriptions.push(
       vscode.window.registerCustomEditorProvider(MODEL_VIEW_TYPE, provider, { webviewOptions: { retainContextWhenHidden: false }, supportsMultipleEditorsPerDocument: true }),
       vscode.commands.registerCommand('attentionLens.openModel', (uri?: unknown) => {
@@ -70,10 +70,13 @@ export class ModelEditorProvider implements vscode.CustomReadonlyEditorProvider<
 
   openCustomDocument(uri: vscode.Uri): ModelFile {
     const key = uri.toString();
+    const where = this.files.pathOf(uri);
+    const helperCount = this.files.helperCount;
     const model = new ModelDocument({
-      uri: key, path: uri.fsPath, open: this.references.get(key),
-      ...(uri.scheme === 'file' ? {} : { refused: `${key}: Attention Lens reads model files from disk only (this one is on ${uri.scheme})` }),
-      newReader: () => new ModelReader(this.workers),
+      uri: key, path: 'path' in where ? where.path : key, open: this.references.get(key),
+      ...('refused' in where ? { refused: where.refused } : {}),
+      newReader: () => this.files.newReader(),
+      ...(helperCount ? { helperCount: (shape) => helperCount(shape) } : {}),
       log: log(),
     });
     this.documents.set(key, model);

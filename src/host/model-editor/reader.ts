@@ -1,6 +1,8 @@
-// The extension host's side of the model reader: a worker thread per open model file (and a few
-// helpers while it is scanned), each a lane of the worker service's 'scan' job, asked one thing at
-// a time (a range of the scan, a head, the rollout), each answer a promise. A worker that dies
+// The extension host's side of the model reader: a worker per open model file (and a few helpers
+// while it is scanned), each a lane of a 'scan' job, asked one thing at a time (a range of the scan,
+// a head, the rollout), each answer a promise. The lanes are the desktop's worker threads (the
+// worker service) or, on the web, Web Workers or the host's own thread (web/model-editor/); how a
+// file is opened is the desktop's path on disk, or, on the web, its bytes read first (FileOpening). A worker that dies
 // answers every pending request with its error, and every later one too (the file it held open is
 // gone with it: the document opens a new reader when it reads the file again), so an editor never
 // waits forever.
@@ -9,10 +11,11 @@ import type { ScanOptions } from '../../core/model-attention/data.js';
 import type { ModelShape } from '../../core/model-attention/scan.js';
 import type { PassResult } from '../../core/tensors/pass.js';
 import type { BandResult } from '../../core/tensors/band.js';
-import type { HeadTile } from '../../core/model-attention/tiles.js';
-import type { HeldAttention, ReaderRequest, ReaderResponse } from '../../protocol/model-reader.js';
+import type { HeadMap, HeadTile } from '../../core/model-attention/tiles.js';
+import type { HeldAttention, ReaderResponse } from '../../protocol/model-reader.js';
 import type { Requests } from '../../protocol/requests.js';
-import type { Lane, WorkerService } from '../workers/service.js';
+import type { AskOptions, LaneOptions } from '../workers/service.js';
+import type { FileRequest } from './file-answers.js';
 
 /** An error from the worker: `tensorError` when a reader refused the file (shown as is). */
 export class ReaderError extends Error {
@@ -31,6 +34,8 @@ export interface ModelReading {
   band?(layer: number, head: number, first: number, rows: number, options: ScanOptions): Promise<BandResult>;
   /** A tile of a big head's map, read from the source (model-attention/tiles.ts); `sinks` false: without its sink columns. */
   tile?(layer: number, head: number, level: number, i0: number, j0: number, rows: number, cols: number, options: ScanOptions, sinks?: boolean): Promise<HeadTile>;
+  /** A model run's reader only: a big head's map when the run keeps no pyramid (q and k kept), else undefined. */
+  map?(layer: number, head: number, options: ScanOptions): Promise<HeadMap | undefined>;
   /** A model run's reader only: ‖v_j W_O^h‖ of every key of one head (the norms divided by it are the weights). */
   valueNorms?(layer: number, head: number): Promise<Float32Array>;
   dispose(): void;
@@ -40,22 +45,41 @@ type Without<T> = T extends unknown ? Omit<T, 'id'> : never;
 
 type Ok = ReaderResponse & { ok: true };
 
+/** A reader's worker: a node worker thread's lane (workers/service.ts), a Web Worker's, or the host's own thread's. */
+export interface ReaderLane<Reply> {
+  /** Whether the lane can work (it starts its worker now, if it has one to start). */
+  ready(): boolean;
+  ask(message: object, options?: AskOptions<Reply>): Promise<Reply>;
+  dispose(why?: Error): void;
+}
+
+/** Where readers get their lanes: the worker service on the desktop (its 'scan' job), the web's own on the web. */
+export interface ReaderLanes {
+  lane<Reply>(job: 'scan', options: LaneOptions<Reply>): ReaderLane<Reply>;
+}
+
+/** The request that opens the file at `path` (with what it transfers): by default, the path itself, for a reader with a disk. */
+export type FileOpening = (path: string, open: OpenOptions | undefined) => Promise<{ request: Without<FileRequest>; transfer?: ArrayBuffer[] }>;
+
+const openByPath: FileOpening = async (path, open) => ({ request: { op: 'open', path, ...(open ? { open } : {}) } });
+
 export class ModelReader implements ModelReading {
-  private readonly lane: Lane<Ok>;
+  private readonly lane: ReaderLane<Ok>;
 
   /**
    * A reader whose 'open' opens attention the host holds (a notebook output's), whatever path it is
    * given: what ModelDocument asks of a reader of a file.
    */
-  static holding(workers: WorkerService, attention: HeldAttention): ModelReading {
+  static holding(workers: ReaderLanes, attention: HeldAttention): ModelReading {
     return new ModelReader(workers, attention);
   }
 
   /**
-   * `workers`: the host's worker service (its 'scan' job: dist/scan-worker.js). `held`: the
-   * attention 'open' opens in place of a file (see holding()).
+   * `workers`: where its lane comes from (the host's worker service: its 'scan' job, dist/scan-worker.js).
+   * `held`: the attention 'open' opens in place of a file (see holding()). `opening`: how a file is
+   * opened (default: by its path, in a worker with a disk).
    */
-  constructor(workers: WorkerService, private readonly held?: HeldAttention) {
+  constructor(workers: ReaderLanes, private readonly held?: HeldAttention, private readonly opening: FileOpening = openByPath) {
     this.lane = workers.lane<Ok>('scan', {
       receive: (message, requests: Requests<Ok>) => {
         const r = message as ReaderResponse;
@@ -69,14 +93,15 @@ export class ModelReader implements ModelReading {
     this.lane.ready();
   }
 
-  private ask(request: Without<ReaderRequest>): Promise<Ok> {
-    return this.lane.ask(request);
+  private ask(request: Without<FileRequest>, transfer?: ArrayBuffer[]): Promise<Ok> {
+    return this.lane.ask(request, transfer ? { transfer } : {});
   }
 
   /** Opens the file (its header only). `open`: the tensor and tokens a spec that references the file names (see read/reference.ts). */
   async open(path: string, open?: OpenOptions): Promise<ModelShape> {
     if (this.held) return this.openHeld(this.held);
-    return (await this.ask({ op: 'open', path, ...(open ? { open } : {}) })).shape!;
+    const { request, transfer } = await this.opening(path, open);
+    return (await this.ask(request, transfer)).shape!;
   }
 
   /** Opens attention the host holds (its values shared with the worker, not copied). */

@@ -2,8 +2,9 @@
 // browser): the learner's side of the extension, the spec panel with its views, live diagnostics,
 // hovers, completions, the walkthrough and Open Example, Apply Learned Weights and export. There is no
 // Node here: specs are computed in a Web Worker when the runtime gives one, else on the host's thread
-// between yields (analysis-web.ts); files are read through vscode.workspace.fs. What needs a disk or
-// Node (a model's checkpoint, a Hugging Face cache, the model editor's file reader) says so in one line.
+// between yields (analysis-lanes.ts); files are read through vscode.workspace.fs: attention files in the
+// model editor (model-editor/web-files.ts) and the model folder a model spec names (model-run/). What
+// needs a disk (a Hugging Face cache, an absolute path) says so in one line.
 import * as vscode from 'vscode';
 import { AnalysisCache } from '../analysis/cache.js';
 import { AnalysisRunner } from '../analysis/runner.js';
@@ -15,11 +16,15 @@ import { disposeLog, log } from '../log.js';
 import { PanelManager } from '../panel/panels.js';
 import type { Timings } from '../panel/info.js';
 import { InstalledDialogs } from '../dialogs.js';
-import { NOT_ON_THE_WEB, notOnTheWeb } from './not-on-web.js';
+import { notOnTheWeb } from './not-on-web.js';
 import { webAnalysisLanes } from './analysis-lanes.js';
 import { Analyst } from '../analysis/analyst.js';
+import { webRunSessions } from './model-run/web-runs.js';
 import { filesNotRead } from './no-disk-files.js';
 import { withSpecFiles } from './spec-files.js';
+import { ModelEditorProvider } from '../model-editor/editor.js';
+import { webModelFiles } from './model-editor/web-files.js';
+import { webReferencedFile } from './model-editor/reference.js';
 
 const loadedAt = performance.now();
 
@@ -31,21 +36,25 @@ export function activate(context: vscode.ExtensionContext): { panels: () => unkn
   const runner = new AnalysisRunner(webAnalysisLanes(context.extensionUri), (line) => log().warn(line), new Analyst(undefined, undefined, filesNotRead), withSpecFiles);
   // Every spec's "folder" here is its URI, where spec-files.ts reads beside it.
   const cache = new AnalysisCache(runner, (document) => document.uri.toString());
+  const models = ModelEditorProvider.register(context, webModelFiles(context.extensionUri));
   const panels: PanelManager = new PanelManager({
     extensionUri: context.extensionUri, cache, timings, dialogs,
-    referencedFile: () => `a model's attention file is read by the model editor, which ${NOT_ON_THE_WEB}`,
-    // Asked on each update of a model spec (focus false) and by the panel's button (focus true): said when asked.
-    runModel: (_spec, show) => { if (show.focus) notOnTheWeb('a model spec runs a checkpoint'); },
+    referencedFile: webReferencedFile,
+    openModel: (file, open, show) => models.openReference(file, open, show),
+    runModel: (spec, show) => runs.open(spec, show),
   });
+  // A model spec runs its model from a folder beside it, read through workspace.fs (model-run/).
+  const runs = webRunSessions(context, cache, dialogs, (uri) => panels.show(uri));
   context.subscriptions.push(
     new SpecDiagnostics(cache),
     registerSpecHovers(cache),
     registerWeightCompletions(),
     panels,
+    runs,
     ...specCommands(context, panels),
-    vscode.commands.registerCommand('attentionLens.openModel', () => notOnTheWeb('the model editor reads checkpoint files from a disk')),
-    vscode.commands.registerCommand('attentionLens.runModel', () => notOnTheWeb('a model run loads a checkpoint')),
-    vscode.commands.registerCommand('attentionLens.saveHeadAsSpec', () => notOnTheWeb('a head is saved from a model run')),
+    // Run a Model… picks from the Hugging Face cache on a disk; a model spec beside its model folder runs here.
+    vscode.commands.registerCommand('attentionLens.runModel', () => notOnTheWeb('Run a Model… lists the models of a Hugging Face cache on a disk (a model spec naming a model folder in this workspace runs here)')),
+    vscode.commands.registerCommand('attentionLens.saveHeadAsSpec', () => runs.saveHead()),
     { dispose: () => runner.dispose() },
     { dispose: disposeLog },
   );

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { parseJson, type Node } from '../../core/json/json-tree.js';
 import { badFileName } from '../../core/spec/read/file-name.js';
+import { mib } from '../../core/files/mib.js';
 import type { WorkerRequest } from '../../protocol/analysis-worker.js';
 
 /** The largest tensor file read on the web: it is held in the browser's memory, twice while it is posted. */
@@ -87,7 +88,5 @@ async function readBeside(folder: vscode.Uri, name: string): Promise<Uint8Array 
   }
 }
 
-/** Bytes in MiB to a tenth, rounded up (so a file just over the limit never reads as the limit). */
-function mib(bytes: number): string {
-  return `${(Math.ceil(bytes / 2 ** 20 * 10) / 10).toFixed(1)} MiB`;
-}
+// Said here too: the web's sentences import it from this file.
+export { mib };

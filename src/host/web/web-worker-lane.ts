@@ -30,6 +30,9 @@ export class WebWorkerLane<Reply> {
     );
   }
 
+  /** Whether a worker of this lane is alive now. */
+  get alive(): boolean { return this.worker !== undefined; }
+
   /** Whether the lane may still start a worker (false once its script failed to load or start). */
   ready(): boolean {
     this.notReady = this.closed;
@@ -44,6 +47,11 @@ export class WebWorkerLane<Reply> {
       options.sent?.(id);
       worker.postMessage({ ...message, id }, options.transfer ? [...options.transfer] : []);
     }, options.answers);
+  }
+
+  /** Request `id` fails now with `error` (its answer, if it comes, is dropped). */
+  fail(id: number, error: Error): boolean {
+    return this.requests.fail(id, error);
   }
 
   /** Ends the worker under way (a computation cannot be interrupted otherwise); the next request starts a fresh one. */
@@ -70,6 +78,8 @@ export class WebWorkerLane<Reply> {
     }
     this.started++;
     this.worker = worker;
+    // A Web Worker has no workerData: the lane's (a run's cancel flag) is its first message.
+    if (this.options.workerData !== undefined) worker.postMessage({ workerData: this.options.workerData });
     let heard = false;
     worker.onmessage = (event: MessageEvent) => {
       if (worker !== this.worker) return; // ended or replaced: its late answers are stale
@@ -87,9 +97,13 @@ export class WebWorkerLane<Reply> {
       const why = event.message || 'its script did not run';
       // Silent until it failed: its script does not load, and a fresh worker would fail the same.
       if (!heard) { this.close(this.cannotStart(why)); return; }
+      const error = this.options.died?.(why) ?? new RequestError(`the ${this.job} worker stopped (${why})`);
+      // A worker that holds what it was given (a model reader's open file) may not be replaced by an
+      // empty one: the lane closes for good, as the desktop's does, and its owner opens a new one.
+      if (this.options.restart === false) { this.close(error); return; }
       this.worker = undefined;
       worker.terminate();
-      this.requests.failAll(this.options.died?.(why) ?? new RequestError(`the ${this.job} worker stopped (${why})`));
+      this.requests.failAll(error);
     };
     return worker;
   }

@@ -92,6 +92,12 @@ export const workspace = {
     };
   },
 
+  /** The folder of the workspace that holds `uri` (the longest that does), as VS Code answers. */
+  getWorkspaceFolder(uri: Uri) {
+    const inside = state.folders.filter((f) => f.uri.scheme === uri.scheme && (uri.path === f.uri.path || uri.path.startsWith(`${f.uri.path.replace(/\/$/, '')}/`)));
+    return inside.sort((a, b) => b.uri.path.length - a.uri.path.length)[0];
+  },
+
   asRelativePath(pathOrUri: string | Uri, includeWorkspaceFolder = false): string {
     const fsPath = typeof pathOrUri === 'string' ? pathOrUri : pathOrUri.fsPath;
     const folder = state.folders.find((f) => !relative(f.uri.fsPath, fsPath).startsWith('..'));
@@ -121,7 +127,8 @@ export const workspace = {
   fs: {
     async stat(uri: Uri) {
       const s = await stat(uri.fsPath).catch(() => { throw Object.assign(new Error(`EntryNotFound (FileSystemError): ${uri.toString()}`), { code: 'FileNotFound' }); });
-      return { type: s.isDirectory() ? 2 : 1, ctime: s.ctimeMs, mtime: s.mtimeMs, size: s.size };
+      // VS Code's own: a pipe, a socket or a device is FileType.Unknown (0).
+      return { type: s.isDirectory() ? 2 : s.isFile() ? 1 : 0, ctime: s.ctimeMs, mtime: s.mtimeMs, size: s.size };
     },
     async readFile(uri: Uri): Promise<Uint8Array> {
       return new Uint8Array(await readFile(uri.fsPath));

@@ -7,16 +7,19 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinModules } from 'node:module';
 import * as esbuild from 'esbuild';
-import { isNodeBuiltin, noNodeBuiltins, webBuildOptions, webWorkerBuildOptions } from '../../../scripts/web-build.mjs';
+import { isNodeBuiltin, noNodeBuiltins, webBuildOptions, webScanWorkerBuildOptions, webWorkerBuildOptions } from '../../../scripts/web-build.mjs';
 
 const NODE_ONLY = ['fs', 'path', 'worker_threads', 'child_process', 'os', 'crypto', 'zlib', 'process', 'perf_hooks', 'v8', 'vm'];
 const NODE_GLOBALS = ['Buffer', 'process', '__dirname', '__filename', 'global'];
 const marker = (name: string) => `__node_global_${name}__`;
 
-/** The web extension's bundle, or (`worker`) its analysis worker's, with Node left visible. */
-async function webBundle(worker = false) {
+type Bundle = 'extension' | 'analysis' | 'scan';
+const OPTIONS = { extension: webBuildOptions, analysis: webWorkerBuildOptions, scan: webScanWorkerBuildOptions } as const;
+
+/** One of the web bundles (the extension's, its analysis worker's, its model reader's), with Node left visible. */
+async function webBundle(bundle: Bundle) {
   const everyBuiltin = builtinModules.flatMap((m) => [m, `node:${m}`]);
-  return esbuild.build((worker ? webWorkerBuildOptions : webBuildOptions)({
+  return esbuild.build(OPTIONS[bundle]({
     write: false, metafile: true, minify: false, sourcemap: false, logLevel: 'silent', plugins: [],
     external: ['vscode', ...everyBuiltin],
     define: Object.fromEntries(NODE_GLOBALS.map((g) => [g, marker(g)])),
@@ -29,19 +32,25 @@ function externalImports(metafile: esbuild.Metafile): { file: string; path: stri
     input.imports.filter((i) => i.external).map((i) => ({ file, path: i.path })));
 }
 
-for (const [name, worker, externals] of [['web extension', false, ['vscode']], ['web analysis worker', true, []]] as const) {
+const BUNDLES = [
+  ['web extension', 'extension', ['vscode'], ['src/host/analysis/analyst.ts', 'src/host/model-editor/editor.ts', 'src/host/web/model-editor/web-files.ts', 'src/host/web/model-editor/npz-members.ts']],
+  ['web analysis worker', 'analysis', [], ['src/host/analysis/analyst.ts']],
+  ['web model reader', 'scan', [], ['src/host/model-editor/file-answers.ts', 'src/core/files/attention-bytes.ts', 'src/core/files/zip.ts']],
+] as const;
+
+for (const [name, bundle, externals, sources] of BUNDLES) {
   test(`the ${name}'s bundle imports no Node module, whatever file would bring one`, async () => {
-    const { metafile } = await webBundle(worker);
+    const { metafile } = await webBundle(bundle);
     assert.ok(metafile);
     const imports = externalImports(metafile);
     const node = imports.filter((i) => isNodeBuiltin(i.path));
     assert.deepEqual(node, [], `Node modules in the ${name}'s bundle: ${node.map((i) => `${i.path} (from ${i.file})`).join(', ')}`);
     assert.deepEqual([...new Set(imports.map((i) => i.path))], externals);
-    assert.ok(Object.keys(metafile.inputs).some((f) => f.endsWith('src/host/analysis/analyst.ts')), 'the analysis is in the bundle');
+    for (const source of sources) assert.ok(Object.keys(metafile.inputs).some((f) => f.endsWith(source)), `${source} is in the bundle`);
   });
 
   test(`the ${name}'s bundle uses none of the globals only Node has (Buffer, process, __dirname)`, async () => {
-    const text = (await webBundle(worker)).outputFiles!.find((f) => f.path.endsWith('.js'))!.text;
+    const text = (await webBundle(bundle)).outputFiles!.find((f) => f.path.endsWith('.js'))!.text;
     const used = NODE_GLOBALS.filter((g) => text.includes(marker(g)));
     assert.deepEqual(used, [], `Node globals in the ${name}'s bundle: ${used.join(', ')}`);
   });

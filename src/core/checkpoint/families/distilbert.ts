@@ -9,7 +9,7 @@ import type { Obj } from '../../json/object.js';
 import { ModelError } from '../error.js';
 import { flag, size } from './shared/config-keys.js';
 import { ENCODER_BLOCK, encoderLayout, encoderNaming, exactGelu, withHead, type EncoderLayout } from './shared/encoder.js';
-import { type Family, type FamilyConfig, type FamilyTensors, type LayerNames } from './shared/family.js';
+import type { Family, FamilyConfig, FamilyTensors, LayerNames } from './shared/family.js';
 
 function readConfig(json: Obj, file: string): FamilyConfig {
   const dModel = size(json, file, ['dim']);

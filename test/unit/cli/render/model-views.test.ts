@@ -267,3 +267,17 @@ test('a head too big for the page is carried as the editor\'s picture of it (512
   assert.match(root.textContent ?? '', /layer 1 head 1/, 'the head view drew the picture');
   dom.window.close();
 });
+
+test('a head over the cells a whole head may have is refused from its shape, before any head is read', async () => {
+  // 4,097 tokens of zeros: a scan would first warn of its rows of zeros; the refusal comes alone.
+  const n = 4097, big = join(dir, 'big-head.safetensors');
+  writeSafetensors(big, new Float32Array(n * n), 1, 1, n);
+  for (const view of ['head', 'head-tokens']) {
+    for (const extra of [['--out', join(dir, 'big.svg')], ['--out', join(dir, 'big.png')], []]) {
+      const r = await attn('render', big, '--view', view, ...extra);
+      assert.equal(r.code, 1, `${view} ${extra.join(' ')}`);
+      assert.equal(r.err, `${big}: a head of 4,097 tokens is not drawn whole (16,785,409 weights, over the 16,777,216 a whole head may have): write it with --html FILE.html (the head as a picture) or open it in the model editor (a map of tiles)`);
+      assert.equal(r.out, '');
+    }
+  }
+});

@@ -56,10 +56,15 @@ for (const [name, config] of Object.entries(QK_SHAPES)) {
     const { thumb, picture } = run.qk;
     assert.equal(thumb, thumbOf({ layers: c.layers, heads: c.heads, n: N }).thumb);
     assert.equal(picture, 512);
-    const overDense = passOverHeads(want, { thumb, picture });
-    assert.ok(overDense.stats.length === c.layers * c.heads && overDense.pictures!.length === overDense.stats.length);
+    // The run keeps each key's column maximum too: the dense run's, bit for bit.
+    const overDense = passOverHeads(want, { thumb, picture, columnMax: true });
+    assert.ok(overDense.stats.length === c.layers * c.heads && overDense.pictures!.length === overDense.stats.length && overDense.columnMaxes!.length === overDense.stats.length);
     assert.deepEqual(run.qk.pass, overDense);
-    assert.deepEqual(passOverHeads(source, { thumb, picture }), overDense);
+    assert.deepEqual(passOverHeads(source, { thumb, picture, columnMax: true }), overDense);
+    const flat = c.layers * c.heads - 1, last = want.head(c.layers - 1, c.heads - 1);
+    const byHand = new Float32Array(N);
+    for (let i = 0; i < N; i++) for (let j = 0; j < N; j++) byHand[j] = Math.max(byHand[j], last[i * N + j]);
+    assert.deepEqual(run.qk.pass.columnMaxes![flat], byHand, 'the last head\'s column maxima, by hand');
     source.close();
     assert.throws(() => source.rowBytes(0, 0, 0, 1), /let go/);
   });

@@ -4,7 +4,7 @@
 // given as columns; the pyramid the pass keeps gives the same tiles without reading.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clipTile, sinkColumnsOf, headMapOf, headMapProblem, headTileProblem, levelSide, mapLevels, MAX_TILE_CELLS, sinksOf, tileFromPyramid, tileFromSource, tileProblem, type HeadTile } from '../../../../src/core/model-attention/tiles.js';
+import { blankTile, clipTile, sinkColumnsOf, headMapOf, headMapProblem, headTileProblem, levelSide, mapLevels, MAX_TILE_CELLS, sinksOf, tileFromPyramid, tileFromSource, tileProblem, type HeadTile } from '../../../../src/core/model-attention/tiles.js';
 import { MAX_KEPT_PYRAMID_BYTES, pyramidBase, pyramidBytes } from '../../../../src/core/tensors/map/pyramid.js';
 import { passOverHeads } from '../../../../src/core/tensors/pass.js';
 import { forEachRow } from '../../../../src/core/tensors/rows.js';
@@ -177,4 +177,16 @@ test('a tile as the host posts it is checked: clipped, its arrays rows × cols, 
   assert.match(headMapProblem({ n, levels: 3, sinks: [37, 0], max: 0.5, sinkMax: 1 }, n)!, /sorted/);
   assert.match(headMapProblem({ n, levels: 2, sinks: [0], max: 0.5, sinkMax: 1 }, n)!, /levels/);
   assert.match(headMapProblem({ n, levels: 3, sinks: [0], max: NaN, sinkMax: 1 }, n)!, /maxima/);
+});
+
+test('a blank tile carries a column of zeros for each sink, so the map draws it (key 0 when the sinks are not known)', () => {
+  const n = 1000, map = headMapOf(n, { sinks: [0, 40], max: 0.5, sinkMax: 0.9 });
+  const blank = blankTile(n, 1, 490, 10, 20, 30, map.sinks);
+  assert.deepEqual([blank.rows, blank.cols], [10, 30], 'clipped to the head');
+  assert.equal(headTileProblem(blank as unknown as Record<string, unknown>, n, map.sinks.length), undefined);
+  assert.deepEqual(blank.sinkColumns!.map((c) => [c.key, [...c.max], [...c.sum]]), [0, 40].map((key) => [key, Array(10).fill(0), Array(10).fill(0)]));
+  const unknown = blankTile(n, 0, 0, 0, 4, 4);
+  assert.deepEqual(unknown.sinkColumns!.map((c) => c.key), [0]);
+  assert.equal(headTileProblem(unknown as unknown as Record<string, unknown>, n, 1), undefined);
+  assert.throws(() => blankTile(n, 9, 0, 0, 1, 1), /not a whole number below/);
 });

@@ -288,3 +288,19 @@ test('a row fed with the keys it may weigh gives the bits of the whole row', asy
   assert.deepEqual(bounded.thumbnails, whole.thumbnails);
   assert.deepEqual(bounded.pictures, whole.pictures);
 });
+
+test('with columnMax a pass keeps each head\'s strongest weight on each key, the other results unchanged', () => {
+  const rand = seeded(11), layers = 2, heads = 3, n = 37;
+  const values = Float32Array.from({ length: layers * heads * n * n }, () => between(rand, 0, 1));
+  const a = memoryAttention(values, layers, heads, n);
+  const pass = passOverHeads(a, { thumb: 4, columnMax: true });
+  assert.equal(pass.columnMaxes!.length, layers * heads);
+  for (let h = 0; h < layers * heads; h++) {
+    const want = new Float32Array(n);
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) want[j] = Math.max(want[j], values[h * n * n + i * n + j]);
+    assert.deepEqual(pass.columnMaxes![h], want, `head ${h}`);
+  }
+  const { columnMaxes, ...rest } = pass;
+  assert.ok(columnMaxes);
+  assert.deepEqual(rest, passOverHeads(a, { thumb: 4 }));
+});

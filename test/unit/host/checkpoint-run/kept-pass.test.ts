@@ -18,6 +18,7 @@ function keptPass(): PassResult {
     offRows: 3, firstOff: 'layer 0 head 1 query 2 sums to 0.9', zeroRows: 1, firstZero: 'layer 1 head 0 query 0', negatives: 2, firstNegative: 'layer 1 head 2 query 3 key 1 (-0.1)',
     // Stand-ins for the maps: keptRange cuts any per-head list without reading it.
     maps: stats.map((_, k) => ({ head: k })) as unknown as PassResult['maps'],
+    columnMaxes: stats.map(() => new Float32Array(4)),
   };
 }
 
@@ -28,6 +29,7 @@ test('a range is its heads\' statistics, thumbnails, pictures and per-head lists
   assert.deepEqual([...part.thumbnails], [...pass.thumbnails.subarray(8, 20)]);
   assert.deepEqual(part.pictures!.map((p) => [...p.indices]), [[2, 2, 2, 2], [3, 3, 3, 3], [4, 4, 4, 4]]);
   assert.deepEqual(part.maps, [{ head: 2 }, { head: 3 }, { head: 4 }]);
+  assert.equal(part.columnMaxes, undefined, 'the column maxima stay with the run (16 MB at 512 heads of 8,192 tokens)');
   part.thumbnails.fill(-1);
   part.pictures![0].indices.fill(9);
   assert.equal(pass.thumbnails[8], 8);

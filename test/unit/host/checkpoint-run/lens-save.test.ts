@@ -63,6 +63,10 @@ test('an open writes in the extension\'s storage and asks nothing', async () => 
   assert.ok(existsSync(spec));
   assert.deepEqual(shown, [spec]);
   assert.deepEqual(standIn.windows.state.editors, [], 'no editor: the views only');
+  // Opened again (a newer run, or the same click twice): its lens replaced, no copies piling up.
+  await saveLens(saving, run, head(false));
+  assert.deepEqual(shown, [spec, spec]);
+  assert.deepEqual(readdirSync(join(dir, 'storage', 'lens')).sort(), ['tiny-layer2-head3.attn.json', 'tiny-layer2-head3.safetensors']);
 });
 
 test('a cancelled dialog writes nothing; a target in the model\'s folder or a head not cut is one error and nothing written', async () => {

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { cpSync, writeFileSync } from 'node:fs';
 import type * as vscode from 'vscode';
 import { RunSession, type RunContext } from '../../../../src/host/checkpoint-run/session.js';
+import { desktopRunPlaces } from '../../../../src/host/checkpoint-run/places/desktop.js';
 import { distScripts, WorkerService } from '../../../../src/host/workers/service.js';
 import type { AnalysisCache } from '../../../../src/host/analysis/cache.js';
 import { proposedDialogs } from '../../../../src/host/dialogs.js';
@@ -48,7 +49,7 @@ function open(encoder = false, asks: Record<string, unknown> = {}) {
     extensionUri: asVscode<vscode.Uri>(Uri.file(ROOT)),
     globalStorageUri: asVscode<vscode.Uri>(Uri.file(join(dir, 'storage'))),
     cache: asVscode<AnalysisCache>({ get: () => Promise.reject(new Error('the analysis is not asked here')) }),
-    workers, dialogs: proposedDialogs,
+    workers, places: desktopRunPlaces, dialogs: proposedDialogs,
     diagnostics: asVscode<vscode.DiagnosticCollection>(languages.createDiagnosticCollection('attention-lens-runs')),
     showSpec: () => Promise.resolve(),
   };

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import type * as vscode from 'vscode';
 import { RunSession, type RunContext } from '../../../../src/host/checkpoint-run/session.js';
+import { desktopRunPlaces } from '../../../../src/host/checkpoint-run/places/desktop.js';
 import { distScripts, WorkerService } from '../../../../src/host/workers/service.js';
 import type { AnalysisCache } from '../../../../src/host/analysis/cache.js';
 import { proposedDialogs } from '../../../../src/host/dialogs.js';
@@ -28,6 +29,7 @@ function runContext(dir: string, extra: Partial<RunContext> = {}) {
     globalStorageUri: asVscode<vscode.Uri>(Uri.file(join(dir, 'storage'))),
     cache: asVscode<AnalysisCache>({ get: () => Promise.reject(new Error('the analysis is not asked here')) }),
     workers,
+    places: desktopRunPlaces,
     dialogs: proposedDialogs,
     diagnostics: asVscode<vscode.DiagnosticCollection>(diagnostics),
     showSpec: () => Promise.resolve(),

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import type * as vscode from 'vscode';
 import { RUN_VIEW_TYPE, RunSessions } from '../../../../src/host/checkpoint-run/sessions.js';
+import { desktopRunPlaces } from '../../../../src/host/checkpoint-run/places/desktop.js';
 import type { RunContext } from '../../../../src/host/checkpoint-run/session.js';
 import { distScripts, WorkerService } from '../../../../src/host/workers/service.js';
 import type { AnalysisCache } from '../../../../src/host/analysis/cache.js';
@@ -29,6 +30,7 @@ test('a model spec in the second of two groups runs in the first, not in a third
     globalStorageUri: asVscode<vscode.Uri>(Uri.file(join(dir, 'storage'))),
     cache: asVscode<AnalysisCache>({ get: () => Promise.reject(new Error('the analysis is not asked here')) }),
     workers,
+    places: desktopRunPlaces,
     dialogs: proposedDialogs,
     diagnostics: asVscode<vscode.DiagnosticCollection>(languages.createDiagnosticCollection('attention-lens-runs')),
     showSpec: () => Promise.resolve(),

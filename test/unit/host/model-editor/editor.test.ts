@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type * as vscode from 'vscode';
 import { MODEL_VIEW_TYPE, ModelEditorProvider } from '../../../../src/host/model-editor/editor.js';
 import { distScripts, WorkerService } from '../../../../src/host/workers/service.js';
+import { diskModelFiles } from '../../../../src/host/model-editor/disk-files.js';
 import { SILENT_RELOAD_MS, SILENT_RELOADS } from '../../../../src/host/model-editor/webview.js';
 import type { ModelHeader } from '../../../../src/core/model-attention/data.js';
 import { asVscode, commands, extensionContext, standIn, Uri, ViewColumn, window, type WebviewPanel } from '../../../support/vscode/index.js';
@@ -31,7 +32,7 @@ function modelFile(tokens: string[] | null = ['the', 'cat', 'sat', 'on', 'it']):
 function register() {
   const context = extensionContext(ROOT);
   const workers = new WorkerService(distScripts(join(ROOT, 'dist')));
-  const provider = ModelEditorProvider.register(asVscode<vscode.ExtensionContext>(context), workers);
+  const provider = ModelEditorProvider.register(asVscode<vscode.ExtensionContext>(context), diskModelFiles(workers));
   return { context, provider, dispose: () => { for (const s of context.subscriptions) s.dispose(); workers.dispose(); } };
 }
 

@@ -43,7 +43,15 @@ class FakeWorker {
   }
 
   postMessage(data: unknown): void {
-    setTimeout(() => { if (!this.terminated) this.scope.onmessage?.({ data: structuredClone(data) }); });
+    setTimeout(() => {
+      if (this.terminated) return;
+      // An error thrown while the worker handles a message reaches its Worker object as an error event.
+      try {
+        this.scope.onmessage?.({ data: structuredClone(data) });
+      } catch (e) {
+        this.onerror?.({ message: (e as Error).message, preventDefault() {} });
+      }
+    });
   }
 
   terminate(): void { this.terminated = true; }
@@ -118,4 +126,27 @@ test('a newer version cancels the computation under way: its worker ends and a f
   } finally {
     runner.dispose();
   }
+}));
+
+/** A worker that says hello, answers every request, and dies on 'crash' (as one out of memory would). */
+const CRASHING = 'postMessage({ id: 0 }); onmessage = (e) => { if (e.data.op === "crash") throw new Error("out of memory"); postMessage({ id: e.data.id, op: e.data.op }); };';
+
+test('a worker that may not restart (a reader holding its file) closes its lane when it dies; one that may is replaced', () => withWorkers(async () => {
+  scripts.set('blob:crashing', CRASHING);
+  const held = new WebWorkerLane<{ op: string }>(Promise.resolve('blob:crashing'), { restart: false, died: (why) => new Error(`the model reader stopped (${why})`) }, 'scan');
+  assert.deepEqual(await held.ask({ op: 'open' }), { id: 1, op: 'open' });
+  await assert.rejects(held.ask({ op: 'crash' }), { message: 'the model reader stopped (out of memory)' });
+  // No empty worker in its place: the next request is refused with the same words, and none started.
+  await assert.rejects(held.ask({ op: 'head' }), { message: 'the model reader stopped (out of memory)' });
+  assert.equal(held.ready(), false);
+  assert.equal(workers.length, 1);
+  assert.ok(workers[0].terminated);
+  held.dispose();
+
+  const fresh = new WebWorkerLane<{ op: string }>(Promise.resolve('blob:crashing'), {}, 'analysis');
+  assert.deepEqual(await fresh.ask({ op: 'first' }), { id: 1, op: 'first' });
+  await assert.rejects(fresh.ask({ op: 'crash' }), /the analysis worker stopped \(out of memory\)/);
+  assert.deepEqual(await fresh.ask({ op: 'again' }), { id: 3, op: 'again' });
+  assert.equal(fresh.started, 2);
+  fresh.dispose();
 }));

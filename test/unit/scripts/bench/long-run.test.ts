@@ -47,3 +47,13 @@ test('the report judges the long run against the goals and sets the other cases 
   // The 4,096-token run keeping q and k is beside it, not judged.
   assert.equal(lines.filter((l) => /^[✓✗]/.test(l)).length, 3);
 });
+
+test('a run whose heads open as maps: the map counts in the head\'s time, its tiles beside the generic path\'s', () => {
+  const mapped = { tokens: 8192, attention: 'qk', loadMs: 1, forwardMs: 2, runMs: 3, gridMs: 900, passes: 512, pictureMs: 2, pictureRes: 256, windowMs: 40, tileMs: 600, mapMs: 30, sinks: 2, columnMaxMB: 16, deepTileMs: 6, referenceTileMs: 1500, peakMB: 3000, sampledMB: 2999 };
+  const lines = report(2355, [mapped], 8192);
+  assert.match(lines[0], /head \(picture \+ map \+ window \+ tile\) ≤ 300 ms/);
+  assert.ok(lines[1].includes('map ms (sinks)') && lines[1].includes('level-0 tile ms') && lines[1].includes('generic tile ms'));
+  assert.ok(lines.includes('qk | 8192 | 1.0 | 2.0 | 3.0 | 900 (512) | 2.0 (256) | 30 (2) | 40 | 600 | 6.0 | 1500 | 3000 (2999)'), lines.join('\n'));
+  assert.ok(lines.includes('✗ qk 8192 tokens: head 672 ms: picture 2.0 + map 30 + window 40 + tile 600 (goal ≤ 300 ms)'), lines.join('\n'));
+  assert.ok(lines.includes('  qk 8192 tokens: the head answer with its map 32 ms (picture 2.0 + map 30, 2 sinks); first coarse tile 600 ms (the generic reader path: 1500 ms); level-0 tile 6.0 ms; column maxima kept 16 MB'), lines.join('\n'));
+});

@@ -12,7 +12,9 @@ import { crosshair, headName, indicesHref, NOTE_LINE, noteLines, shown, tokenLab
 import type { HeadMap, HeadTile } from './tile-types.js';
 import { inView, keptZoom, levelFor, meets, tileKey, tilesFor, zoomOf, type Zoom } from './plan.js';
 import { TileStore } from './tile-store.js';
-import { LOG_DECADES, massTop, padded, sinkShades, tileShades } from './shades.js';
+import { LOG_DECADES, levelMassTop, padded, sinkShades, tileShades } from './shades.js';
+import { tileRect } from './place.js';
+import { blockLinksInView } from './block-arcs.js';
 import { axisLabels, labelStride } from './axis.js';
 import { describeCell, describeSink, tileAt } from './hover.js';
 import { arcWindowNote, drawArcLinks, linksInView } from './arcs.js';
@@ -40,9 +42,10 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
   const tokens = data.header.tokenTexts;
   const labelled = tokens.length === n;
   const norms = !!data.header.norms;
-  store.showing(layer, head);
+  store.showing(layer, head, n);
   const sinkArea = map.sinks.length ? map.sinks.length * SINK_W + SINK_GAP : 0;
-  const side = Math.max(Math.min(200, options.width - 130 - sinkArea), Math.min(760, options.width - 140 - sinkArea));
+  // All the width there is (a wide editor gets a wider map, its blocks a pixel each).
+  const side = Math.floor(Math.max(Math.min(200, options.width - 130 - sinkArea), options.width - 140 - sinkArea));
   const width = LEFT + sinkArea + side + 20;
   const cell = side / n;
   const maxK = Math.max(1, (n * DEEPEST_PX) / side);
@@ -51,7 +54,8 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
   const what = norms ? 'norm' : 'weight';
   const topNote = `rows: queries, columns: keys; a pixel is a block of queries × keys coloured by its ${settings.colour === 'max' ? `strongest ${what}` : `mass (the ${what}s' sum per query)`}, on a ${settings.scale} scale; zoom in for every cell`
     + (map.sinks.length ? `; the sink key${map.sinks.length > 1 ? 's' : ''} ${sinkWords} drawn apart at the left on ${map.sinks.length > 1 ? 'their' : 'its'} own scale` : '');
-  const topLines = noteLines(topNote, width - 16, 4, theme.fontSize);
+  // Up to five lines: in a 430 px editor four cut the sink's part.
+  const topLines = noteLines(topNote, width - 16, 5, theme.fontSize);
   const switchesY = 36 + topLines.length * NOTE_LINE + 4;
   const top = switchesY + 110;
   const keyLabelPx = top - 4 - (switchesY + 14);
@@ -88,8 +92,10 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
     matrix.append('image').attr('class', 'heatmap').attr('width', side).attr('height', side).attr('preserveAspectRatio', 'none')
       .attr('image-rendering', 'pixelated').attr('href', indicesHref(onKeysScale(loaded.picture.indices, loaded.max, map.max, settings), loaded.picture.res, loaded.picture.res, theme, options.deflate));
   }
-  const tilesG = matrix.append('g').attr('class', 'tiles');
-  const highlight = matrix.append('g').attr('class', 'highlight').attr('pointer-events', 'none');
+  // The tiles are placed on screen pixels (place.ts), not scaled with the picture under them.
+  const tilesG = frame.append('g').attr('class', 'tiles');
+  const overlay = frame.append('g').attr('class', 'overlay');
+  const highlight = overlay.append('g').attr('class', 'highlight').attr('pointer-events', 'none');
   const frames = svg.append('g').attr('pointer-events', 'none');
   frames.append('rect').attr('x', LEFT + sinkArea).attr('y', top).attr('width', side).attr('height', side).attr('fill', 'none').attr('stroke', theme.grid);
   if (sinkArea) frames.append('rect').attr('x', LEFT).attr('y', top).attr('width', sinkArea - SINK_GAP).attr('height', side).attr('fill', 'none').attr('stroke', theme.grid);
@@ -132,8 +138,14 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
     arcLayer.selectAll('*').remove();
     arcNoteG.selectAll('*').remove();
     let said: string;
+    const k = Math.max(1, Math.floor(options.k));
     if (level > 0) {
-      said = `arcs: zoom in to single cells for each query's ${Math.max(1, Math.floor(options.k))} strongest links among the keys in view`;
+      // Above single cells: groups of whole blocks, each query group's strongest links by its blocks' max.
+      const arcs = blockLinksInView(store.kept(), level, view.i0, view.i1, view.j0, view.j1, k);
+      const g = arcs.group;
+      drawArcLinks(arcLayer, arcs.links, (i) => LEFT + sinkArea + t.x + (Math.min(n, i + g / 2)) * view.px, arcTop, arcBase, theme, map.max);
+      const reading = arcs.read < arcs.groups ? '; reading the blocks in view…' : '';
+      said = `arcs: each ${g} queries' ${k} strongest blocks of ${g} × ${g} in view, by strongest ${what} (sinks left out; ${arcs.links.length} drawn); zoom in for single tokens${reading}`;
     } else {
       const kept = store.kept().filter((tile) => tile.level === 0);
       let last: HeadTile | undefined;
@@ -144,10 +156,10 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
         if (sink >= 0) return last.sinkColumns?.find((c) => c.key === j)?.max[i - last.i0];
         return last.max[(i - last.i0) * last.cols + (j - last.j0)];
       };
-      const win = linksInView(weightAt, view.i0, view.i1, view.j0, view.j1, options.k);
+      const win = linksInView(weightAt, view.i0, view.i1, view.j0, view.j1, k);
       drawArcLinks(arcLayer, win.links, (i) => LEFT + sinkArea + t.x + (i + 0.5) * view.px, arcTop, arcBase, theme, Math.max(map.max, map.sinkMax));
       const reading = kept.some((tile) => meets(tile, view)) ? '' : '; reading the cells in view…';
-      said = `${arcWindowNote(win, Math.max(1, Math.floor(options.k)), view.i1 - view.i0 + 1)}${reading}`;
+      said = `${arcWindowNote(win, k, view.i1 - view.i0 + 1)}${reading}`;
     }
     notes[arcNoteAt] = said;
     wrappedNote(arcNoteG, theme, 8, arcBase + 20, said, noteLines(said, width - 16, 3, theme.fontSize));
@@ -165,12 +177,14 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
     g.append('text').attr('class', 'legend-hi').attr('x', LEGEND_W).attr('y', 38).attr('font-size', 10).attr('text-anchor', 'end').attr('fill', theme.muted).text(hi);
   };
   const lowEnd = (top_: number) => settings.scale === 'log' ? `≤ ${fmt(top_ * 10 ** -LOG_DECADES, 2)}` : '0';
-  let legendLevel = -1;
+  /** The keys' scale top at a level: the strongest weight, or the largest block mass seen at it (shades.ts). */
+  const keyTopAt = (level: number) => settings.colour === 'max' ? map.max : levelMassTop(store.massSeen, map, level, norms);
+  let legendSaid = '';
   const drawLegend = (level: number) => {
-    if (level === legendLevel) return;
-    legendLevel = level;
+    const keyTop = keyTopAt(level);
+    if (`${level}:${keyTop}` === legendSaid) return;
+    legendSaid = `${level}:${keyTop}`;
     legend.selectAll('*').remove();
-    const keyTop = settings.colour === 'max' ? map.max : massTop(map, level, norms);
     bar(0, 0, keysLabel, lowEnd(keyTop), fmt(keyTop, 3), 'legend-keys');
     if (map.sinks.length) bar(stacked ? 0 : width / 2, stacked ? 48 : 0, sinksLabel, lowEnd(map.sinkMax), fmt(map.sinkMax, 3), 'legend-sinks');
   };
@@ -212,47 +226,72 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
     return said;
   };
 
-  // Tiles: the kept ones at the level in view and coarser, coarsest first, each one PNG made once.
+  // Tiles: the kept ones at the level in view and coarser, coarsest first, each one PNG per scale.
   let t: Zoom = { k: 1, x: 0, y: 0 };
   const hrefs = new Map<string, string>();
   const drawn = new Map<string, SVGImageElement>();
   const sinkDrawn = new Map<string, SVGImageElement[]>();
-  const hrefOf = (tile: HeadTile) => {
-    const key = tileKey(tile);
+  /**
+   * A tile's PNG on the scale of the level in view: by max every level's scale is the head's; by mass
+   * a coarser stand-in is put on the view level's (its mass over 2^Δ, the level's top), so it is no
+   * brighter than the finer tiles that replace it.
+   */
+  const hrefOf = (tile: HeadTile, level: number) => {
+    const at = { level, top: keyTopAt(level) };
+    const key = settings.colour === 'max' ? tileKey(tile) : `${tileKey(tile)}@${at.level}:${at.top}`;
     let href = hrefs.get(key);
-    if (!href) { href = indicesHref(padded(tileShades(tile, map, settings.colour, settings.scale, norms), tile.cols, tile.rows, PAD), tile.cols + PAD, tile.rows + PAD, theme, options.deflate); hrefs.set(key, href); }
-    return href;
+    if (!href) { href = indicesHref(padded(tileShades(tile, map, settings.colour, settings.scale, norms, at), tile.cols, tile.rows, PAD), tile.cols + PAD, tile.rows + PAD, theme, options.deflate); hrefs.set(key, href); }
+    return { key, href };
   };
+  const dpr = () => container.ownerDocument.defaultView?.devicePixelRatio || 1;
+  /** The drawn tiles and sink columns at the zoom's place on screen, their edges on device pixels. */
+  const place = () => {
+    const d = dpr();
+    for (const [key, el] of drawn) {
+      const tile = shownTiles.get(key);
+      if (!tile) continue;
+      const r = tileRect(tile, cell, t, d, PAD);
+      el.setAttribute('x', String(r.x)); el.setAttribute('y', String(r.y));
+      el.setAttribute('width', String(r.width)); el.setAttribute('height', String(r.height));
+      for (const col of sinkDrawn.get(key) ?? []) { col.setAttribute('y', String(r.y)); col.setAttribute('height', String(r.height)); }
+    }
+  };
+  const shownTiles = new Map<string, HeadTile>();
   const paint = () => {
     const level = levelFor(n, side, t.k, map.levels);
     const view = inView(n, side, t);
     const show = store.kept().filter((tile) => tile.level >= level && meets(tile, view)).sort((a, b) => b.level - a.level || a.i0 - b.i0 || a.j0 - b.j0).slice(-DRAWN_MAX);
     const keys = new Set(show.map(tileKey));
-    for (const [key, el] of drawn) if (!keys.has(key)) { el.remove(); drawn.delete(key); }
+    for (const [key, el] of drawn) if (!keys.has(key)) { el.remove(); drawn.delete(key); shownTiles.delete(key); }
     for (const [key, els] of sinkDrawn) if (!keys.has(key)) { els.forEach((el) => el.remove()); sinkDrawn.delete(key); }
+    const used = new Set<string>();
     for (const tile of show) {
       const key = tileKey(tile);
-      const b = 2 ** tile.level * cell;
+      const png = hrefOf(tile, level);
+      used.add(png.key);
       let el = drawn.get(key);
       if (!el) {
+        // PAD blocks more (its edge repeated) under the neighbours drawn after it: no seam between them.
         el = tilesG.append('image').attr('class', 'tile').attr('data-level', tile.level).attr('data-i0', tile.i0).attr('data-j0', tile.j0)
-          // PAD blocks more (its edge repeated) under the neighbours drawn after it: no seam between scaled images.
-          .attr('x', tile.j0 * b).attr('y', tile.i0 * b).attr('width', (tile.cols + PAD) * b).attr('height', (tile.rows + PAD) * b)
-          .attr('preserveAspectRatio', 'none').attr('image-rendering', 'pixelated').attr('href', hrefOf(tile)).node()!;
+          .attr('preserveAspectRatio', 'none').attr('image-rendering', 'pixelated').node()!;
         drawn.set(key, el);
+        shownTiles.set(key, tile);
       }
+      if (el.getAttribute('data-shade') !== png.key) { el.setAttribute('href', png.href); el.setAttribute('data-shade', png.key); }
       tilesG.node()!.append(el); // in order: coarser under finer
       if (tile.sinkColumns?.length && !sinkDrawn.has(key)) {
         sinkDrawn.set(key, tile.sinkColumns.map((col) => {
           const q = map.sinks.indexOf(col.key);
           return sinkG.append('image').attr('class', 'sink-tile').attr('data-key', col.key).attr('data-level', tile.level).attr('data-i0', tile.i0)
-            .attr('x', q * SINK_W).attr('y', tile.i0 * b).attr('width', SINK_W).attr('height', (tile.rows + PAD) * b)
+            .attr('x', q * SINK_W).attr('width', SINK_W)
             .attr('preserveAspectRatio', 'none').attr('image-rendering', 'pixelated')
             .attr('href', indicesHref(padded(sinkShades(tile, col, map, settings.colour, settings.scale), 1, tile.rows, 0, PAD), 1, tile.rows + PAD, theme, options.deflate)).node()!;
         }));
       }
       for (const el2 of sinkDrawn.get(key) ?? []) sinkG.node()!.append(el2);
     }
+    for (const key of hrefs.keys()) if (!used.has(key)) hrefs.delete(key);
+    place();
     drawLegend(level);
     drawArcs(level);
     return { level, view };
@@ -265,9 +304,10 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
   const setZoom = (z: Zoom) => {
     t = z;
     matrix.attr('transform', `translate(${z.x},${z.y}) scale(${z.k})`);
-    sinkG.attr('transform', `translate(0,${z.y}) scale(1,${z.k})`);
+    overlay.attr('transform', `translate(${z.x},${z.y}) scale(${z.k})`);
     drawLabels(z);
     paint();
+    if (focused && reading) light(focused.i, focused.j);
     hover();
   };
   const kept = store.zooms.get(`${layer}:${head}`);
@@ -278,7 +318,7 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
   // The pointer's place in the frame (not in the head: a wheel zoom under a still pointer moves the cell under it).
   let hovered: { fx: number; fy: number; at: { x: number; y: number } } | undefined;
   const hover = () => {
-    if (!hovered) return;
+    if (!hovered) { readOut(); return; }
     const px = cell * t.k;
     const i = Math.floor((hovered.fy - t.y) / px), j = Math.floor((hovered.fx - t.x) / px);
     if (i < 0 || j < 0 || i >= n || j >= n) return;
@@ -297,10 +337,29 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
     // text drawn under the map in VS Code.
     .style('position', 'absolute').style('width', '1px').style('height', '1px').style('overflow', 'hidden')
     .style('clip', 'rect(0 0 0 0)').style('white-space', 'nowrap');
+  // The keyboard's cell: the arrows move it a block of the level in view (a cell at level 0), the view
+  // following; its readout is the hover's, said by the status line and shown beside it.
+  let focused: { i: number; j: number } | undefined;
+  /** Whether the cell is being read (from an arrow until the map loses the focus): tiles coming update it. */
+  let reading = false;
+  /** After a zoom or pan key: the range in view, and the keyboard's cell (kept in view) or the centre. */
   const announce = (said: string) => {
     const view = inView(n, side, t);
-    const ci = Math.floor((view.i0 + view.i1) / 2), cj = Math.floor((view.j0 + view.j1) / 2);
-    status.text(`${said}. At the centre: ${describeAt(ci, cj).join('; ')}`);
+    const within = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
+    if (focused && reading) {
+      focused = { i: within(focused.i, view.i0, view.i1), j: within(focused.j, view.j0, view.j1) };
+      light(focused.i, focused.j);
+    }
+    const at = (reading ? focused : undefined) ?? { i: Math.floor((view.i0 + view.i1) / 2), j: Math.floor((view.j0 + view.j1) / 2) };
+    status.text(`${said}. At ${focused && reading ? 'the cell' : 'the centre'}: ${describeAt(at.i, at.j).join('; ')}`);
+  };
+  const readOut = () => {
+    if (!focused || !reading) return;
+    const lines = describeAt(focused.i, focused.j);
+    const said = lines.join('; ');
+    if (status.text() !== said) status.text(said);
+    const at = highlight.select<SVGRectElement>('rect.cursor').node();
+    if (at) options.tooltip?.show(lines, at);
   };
 
   let unzoom = () => {};
@@ -312,25 +371,45 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
     const sel = select(node);
     sel.call(zoomer).call(zoomer.transform, zoomIdentity.translate(start.x, start.y).scale(start.k));
     frame.attr('tabindex', 0).attr('role', 'application')
-      .attr('aria-label', `${headName(layer, head)}, ${n} by ${n}, a map: plus and minus zoom, the arrows pan, 0 or Home shows the whole head; m colours by strongest weight or mass, l switches linear and log`)
+      .attr('aria-label', `${headName(layer, head)}, ${n} by ${n}, a map: the arrows move the cell read out, shift and the arrows pan, plus and minus zoom, 0 or Home shows the whole head; m colours by strongest weight or mass, l switches linear and log`)
       .on('keydown', (e: KeyboardEvent) => {
         if (e.ctrlKey || e.metaKey || e.altKey) return;
         const pan = side / 8 / t.k;
+        const step = (di: number, dj: number) => () => {
+          const view = inView(n, side, t), b = 2 ** levelFor(n, side, t.k, map.levels);
+          // From the cell read before if it is still in view, else from the view's centre.
+          const inside = focused && focused.i >= view.i0 && focused.i <= view.i1 && focused.j >= view.j0 && focused.j <= view.j1;
+          const from = inside && focused ? focused : { i: Math.floor((view.i0 + view.i1) / 2), j: Math.floor((view.j0 + view.j1) / 2) };
+          const i = Math.max(0, Math.min(n - 1, from.i + di * b)), j = Math.max(0, Math.min(n - 1, from.j + dj * b));
+          focused = { i, j };
+          reading = true;
+          // The view follows the cell: panned just enough to hold it.
+          const px = cell * t.k, x = t.x + j * px, y = t.y + i * px;
+          const dx = x < 0 ? -x : x + px > side ? side - x - px : 0, dy = y < 0 ? -y : y + px > side ? side - y - px : 0;
+          if (dx || dy) zoomer.translateBy(sel, dx / t.k, dy / t.k);
+          else { light(i, j); readOut(); }
+        };
         const keys: Record<string, () => void> = {
           '+': () => zoomer.scaleBy(sel, 2), '=': () => zoomer.scaleBy(sel, 2), '-': () => zoomer.scaleBy(sel, 0.5), '−': () => zoomer.scaleBy(sel, 0.5),
-          ArrowLeft: () => zoomer.translateBy(sel, pan, 0), ArrowRight: () => zoomer.translateBy(sel, -pan, 0),
-          ArrowUp: () => zoomer.translateBy(sel, 0, pan), ArrowDown: () => zoomer.translateBy(sel, 0, -pan),
+          ArrowLeft: step(0, -1), ArrowRight: step(0, 1), ArrowUp: step(-1, 0), ArrowDown: step(1, 0),
           '0': () => zoomer.transform(sel, zoomIdentity), Home: () => zoomer.transform(sel, zoomIdentity),
           m: () => { settings.colour = settings.colour === 'max' ? 'mass' : 'max'; recolour(); },
           l: () => { settings.scale = settings.scale === 'linear' ? 'log' : 'linear'; recolour(); },
         };
-        const act = keys[e.key];
+        const panKeys: Record<string, () => void> = {
+          ArrowLeft: () => zoomer.translateBy(sel, pan, 0), ArrowRight: () => zoomer.translateBy(sel, -pan, 0),
+          ArrowUp: () => zoomer.translateBy(sel, 0, pan), ArrowDown: () => zoomer.translateBy(sel, 0, -pan),
+        };
+        const act = (e.shiftKey ? panKeys[e.key] : undefined) ?? keys[e.key];
         if (!act) return;
         e.preventDefault();
         e.stopPropagation();
         act();
-        announce(drawLabels(t));
+        const said = drawLabels(t);
+        if (focused && e.key.startsWith('Arrow') && !e.shiftKey) readOut();
+        else announce(said);
       })
+      .on('blur', () => { reading = false; if (!hovered) { highlight.selectAll('*').remove(); options.tooltip?.hide(); } })
       .on('pointermove', (e: PointerEvent) => {
         const [fx, fy] = pointer(e, node);
         hovered = { fx, fy, at: { x: e.clientX, y: e.clientY } };
@@ -339,7 +418,7 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
       .on('pointerleave', () => { hovered = undefined; highlight.selectAll('*').remove(); options.tooltip?.hide(); });
     sinkFrame.on('pointermove', (e: PointerEvent) => {
       const [x, y] = pointer(e, sinkG.node()!);
-      const q = Math.floor(x / SINK_W), i = Math.floor(y / cell);
+      const q = Math.floor(x / SINK_W), i = Math.floor((y - t.y) / (cell * t.k));
       if (q < 0 || q >= map.sinks.length || i < 0 || i >= n) return;
       options.tooltip?.show(describeSink(store.kept(), map, levelFor(n, side, t.k, map.levels), i, map.sinks[q], tokens, norms), { x: e.clientX, y: e.clientY });
     }).on('pointerleave', () => options.tooltip?.hide());
@@ -350,7 +429,8 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
   }
   store.listener = (tile) => {
     const level = levelFor(n, side, t.k, map.levels);
-    if (tile.level >= level && meets(tile, inView(n, side, t))) paint();
+    // A tile in view, or one that moved the mass scale's top (every tile drawn is shaded anew).
+    if ((tile.level >= level && meets(tile, inView(n, side, t))) || !legendSaid.endsWith(`:${keyTopAt(level)}`)) paint();
     hover();
   };
   return {

@@ -1,8 +1,7 @@
 // A tile's blocks as colour indices (0 … 255 of the theme's sequential palette): by their strongest
 // weight or by their mass (the weights' sum over the block's queries, a mean row's share of its
 // attention on those keys), on a linear or a log scale. The sink keys' columns have their own scale.
-import type { HeadMap, HeadTile } from './tile-types.js';
-import type { MapColour, MapScale } from './tile-store.js';
+import type { HeadMap, HeadTile, MapColour, MapScale } from './tile-types.js';
 
 /** The log scale spans this many decades below the scale's top (weights under 1e-4 of it are the lowest colour). */
 export const LOG_DECADES = 4;
@@ -22,23 +21,57 @@ export function massTop(map: HeadMap, level: number, norms: boolean): number {
   return norms ? top : Math.min(1, top);
 }
 
+/**
+ * The mass scale's top at `level` from the largest block mass seen at each level (`seen`): the
+ * level's own, or at least a coarser one's over 2^Δ (a coarse block's mass per query over 2^Δ is the
+ * mean of the 4^Δ blocks it covers, so one of them reaches it); the bound `massTop` until any is seen.
+ */
+export function levelMassTop(seen: ReadonlyMap<number, number>, map: HeadMap, level: number, norms: boolean): number {
+  const bound = massTop(map, level, norms);
+  let top = 0;
+  for (const [at, v] of seen) if (at >= level && v > 0) top = Math.max(top, v / 2 ** (at - level));
+  return top > 0 ? Math.min(bound, top) : bound;
+}
+
 /** The queries in block row `i` at `level` (the last block of a head may be short). */
 function queriesIn(n: number, level: number, i: number): number {
   const b = 2 ** level;
   return Math.max(1, Math.min(b, n - i * b));
 }
 
-/** The value a block is coloured by: its max, or its mass per query. */
-export function blockValue(tile: HeadTile, n: number, colour: MapColour, r: number, c: number): number {
+/**
+ * The value a block is coloured by: its max, or its mass per query. Drawn at a finer `viewLevel`
+ * (a stand-in while the finer tiles come), the mass is over 2^Δ: per query it sums 2^Δ times the
+ * keys of a view block, so over 2^Δ it is the mean of the 4^Δ view blocks it covers. The max is the
+ * same at every level.
+ */
+export function blockValue(tile: HeadTile, n: number, colour: MapColour, r: number, c: number, viewLevel = tile.level): number {
   const k = r * tile.cols + c;
-  return colour === 'max' ? tile.max[k] : tile.sum[k] / queriesIn(n, tile.level, tile.i0 + r);
+  return colour === 'max' ? tile.max[k] : tile.sum[k] / queriesIn(n, tile.level, tile.i0 + r) / 2 ** Math.max(0, tile.level - viewLevel);
 }
 
-/** The tile's rows × cols indices. */
-export function tileShades(tile: HeadTile, map: HeadMap, colour: MapColour, scale: MapScale, norms: boolean): Uint8Array {
-  const top = colour === 'max' ? map.max : massTop(map, tile.level, norms);
+/** The largest mass per query of a tile's blocks (the sink keys left out, as in the blocks). */
+export function tileMassMax(tile: HeadTile, n: number): number {
+  let top = 0;
+  for (let r = 0; r < tile.rows; r++) {
+    const q = queriesIn(n, tile.level, tile.i0 + r);
+    for (let c = 0; c < tile.cols; c++) {
+      const v = tile.sum[r * tile.cols + c] / q;
+      if (v > top) top = v;
+    }
+  }
+  return top;
+}
+
+/** Where a tile is drawn: the level in view and its scale's top (its own level and bound when not given). */
+export interface ShadeAt { level: number; top: number }
+
+/** The tile's rows × cols indices, on the scale of the level in view. */
+export function tileShades(tile: HeadTile, map: HeadMap, colour: MapColour, scale: MapScale, norms: boolean, at?: ShadeAt): Uint8Array {
+  const viewLevel = at?.level ?? tile.level;
+  const top = at?.top ?? (colour === 'max' ? map.max : massTop(map, tile.level, norms));
   const out = new Uint8Array(tile.rows * tile.cols);
-  for (let r = 0; r < tile.rows; r++) for (let c = 0; c < tile.cols; c++) out[r * tile.cols + c] = shade(blockValue(tile, map.n, colour, r, c), top, scale);
+  for (let r = 0; r < tile.rows; r++) for (let c = 0; c < tile.cols; c++) out[r * tile.cols + c] = shade(blockValue(tile, map.n, colour, r, c, viewLevel), top, scale);
   return out;
 }
 

@@ -3,22 +3,21 @@
 // time, so the host works on what is in view now), the asks waiting (replaced by each new view, so a
 // quick zoom through levels leaves no backlog), and the map's colour switches and zoom. An answer
 // that was not asked for this head (a head shown before, a view made anew) is dropped.
-import type { HeadTile, TileAnswer, TileAsk } from './tile-types.js';
+import type { HeadTile, MapColour, MapScale, TileAnswer, TileAsk } from './tile-types.js';
 import { tileKey, type KeptZoom, type TileSpec } from './plan.js';
+import { tileMassMax } from './shades.js';
 
 /** Tiles kept: 32 × 256² blocks × (max + sum) float32 is 16 MiB. */
 export const TILES_KEPT = 32;
 /** Asks sent and not yet answered. */
 export const TILES_IN_FLIGHT = 4;
 
-/** What colours a block: its strongest weight (a needle stays visible) or its mass (the weights' sum). */
-export type MapColour = 'max' | 'mass';
-export type MapScale = 'linear' | 'log';
+export type { MapColour, MapScale };
 
 export interface MapSettings { colour: MapColour; scale: MapScale }
 
 export class TileStore {
-  private shown: { layer: number; head: number } | undefined;
+  private shown: { layer: number; head: number; n: number } | undefined;
   private readonly cache = new Map<string, HeadTile>();
   private readonly inFlight = new Set<string>();
   private queue: TileSpec[] = [];
@@ -31,15 +30,21 @@ export class TileStore {
   onZoom: (() => void) | undefined;
   /** The editor draws the view anew when a colour switch changes (its note and legend say it). */
   onSettings: (() => void) | undefined;
+  /**
+   * The largest block mass per query seen at each level of the shown head (kept when its tiles are
+   * pushed out): the mass scale's real top, where the map's bound is often several times too high.
+   */
+  readonly massSeen = new Map<number, number>();
   /** Answers dropped (for tests and the bench). */
   dropped = 0;
 
   constructor(private readonly post: (ask: TileAsk) => void, private readonly capacity = TILES_KEPT, private readonly parallel = TILES_IN_FLIGHT) {}
 
-  /** The head the tiles are of: another one forgets the tiles and the asks. */
-  showing(layer: number, head: number): void {
-    if (this.shown?.layer === layer && this.shown.head === head) return;
-    this.shown = { layer, head };
+  /** The head the tiles are of (`n` tokens): another one forgets the tiles, the asks and the masses seen. */
+  showing(layer: number, head: number, n = Infinity): void {
+    if (this.shown?.layer === layer && this.shown.head === head && this.shown.n === n) return;
+    this.shown = { layer, head, n };
+    this.massSeen.clear();
     this.cache.clear();
     this.inFlight.clear();
     this.queue = [];
@@ -51,6 +56,7 @@ export class TileStore {
    */
   reset(): void {
     this.shown = undefined;
+    this.massSeen.clear();
     this.cache.clear();
     this.inFlight.clear();
     this.queue = [];
@@ -88,6 +94,7 @@ export class TileStore {
     this.inFlight.delete(key);
     const { type: _t, layer: _l, head: _h, ...tile } = answer;
     this.cache.set(key, tile);
+    this.massSeen.set(tile.level, Math.max(this.massSeen.get(tile.level) ?? 0, tileMassMax(tile, this.shown.n)));
     while (this.cache.size > this.capacity) this.cache.delete(this.cache.keys().next().value as string);
     this.pump();
     this.listener?.(tile);

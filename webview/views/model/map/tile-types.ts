@@ -7,6 +7,10 @@ import type { ModelHostMessage, ModelWebviewMessage } from '../../../../src/prot
 
 export { MAX_TILE_CELLS, type HeadMap, type HeadTile };
 
+/** What colours a block: its strongest weight (a needle stays visible) or its mass (the weights' sum). */
+export type MapColour = 'max' | 'mass';
+export type MapScale = 'linear' | 'log';
+
 /** The webview's ask for a tile. */
 export type TileAsk = Extract<ModelWebviewMessage, { type: 'tile' }>;
 

@@ -12,14 +12,17 @@ import { renderModelHead } from '../../../../../../webview/views/model/head.js';
 import { indicesHref } from '../../../../../../webview/views/model/common.js';
 import { TileStore, TILES_IN_FLIGHT } from '../../../../../../webview/views/model/map/tile-store.js';
 import { inView, levelFor, tilesFor, tileKey, TILE_SIDE } from '../../../../../../webview/views/model/map/plan.js';
-import { padded, sinkShades, tileShades } from '../../../../../../webview/views/model/map/shades.js';
+import { levelMassTop, padded, sinkShades, tileMassMax, tileShades } from '../../../../../../webview/views/model/map/shades.js';
+import { exactWeight } from '../../../../../../webview/views/model/map/hover.js';
+import { fmt } from '../../../../../../webview/kit/format.js';
 import { MAX_TILE_CELLS, type TileAsk } from '../../../../../../webview/views/model/map/tile-types.js';
 import type { ModelViewData } from '../../../../../../src/core/model-attention/data.js';
 import { answerOf, mapData, tileOf } from '../../../../../support/head-map.js';
 import { modelOptions } from '../../../../../support/model-views.js';
 
-function draw(data: ModelViewData, opts: { width?: number; interactive?: boolean; store?: TileStore } = {}) {
+function draw(data: ModelViewData, opts: { width?: number; interactive?: boolean; store?: TileStore; dpr?: number } = {}) {
   const dom = new JSDOM('<!doctype html><body><div id="root"></div></body>', { pretendToBeVisual: true });
+  if (opts.dpr) Object.defineProperty(dom.window, 'devicePixelRatio', { value: opts.dpr, configurable: true });
   if (!('navigator' in globalThis)) Object.defineProperty(globalThis, 'navigator', { value: dom.window.navigator, configurable: true });
   const root = dom.window.document.getElementById('root') as unknown as HTMLElement;
   const asks: TileAsk[] = [];
@@ -28,7 +31,7 @@ function draw(data: ModelViewData, opts: { width?: number; interactive?: boolean
   const options = { ...modelOptions({ width: opts.width ?? 900, interactive: opts.interactive ?? false, tooltip: { show: (l: readonly string[]) => { tips.push([...l]); }, hide: () => {} } }), tiles: store };
   const handle = renderModelHead(root, data, options);
   const svg = handle.svg;
-  const key = (k: string) => svg.querySelector('g.head-map')!.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true }));
+  const key = (k: string, shiftKey = false) => svg.querySelector('g.head-map')!.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key: k, shiftKey, bubbles: true, cancelable: true }));
   const range = () => svg.querySelector('text.zoom-range')!.textContent!;
   return { dom, root, svg, handle, store, asks, key, range, tips };
 }
@@ -70,8 +73,8 @@ test('a tile is drawn when it comes, its blocks in the colours of their stronges
   // Two blocks more each way, the last column and row repeated (under the next tiles: no seam).
   assert.equal(img.getAttribute('href'), indicesHref(padded(tileShades(tile, map, 'max', 'linear', false), first.cols, first.rows, 2), first.cols + 2, first.rows + 2, theme));
   const b = 2 * SIDE / 2048;
-  assert.equal(Number(img.getAttribute('x')), first.j0 * b);
-  assert.equal(Number(img.getAttribute('width')), (first.cols + 2) * b, 'every block in its place, two more under the next tile');
+  assert.equal(Number(img.getAttribute('x')), Math.round(first.j0 * b));
+  assert.equal(Number(img.getAttribute('width')), Math.round((first.j0 + first.cols + 2) * b) - Math.round(first.j0 * b), 'every block in its place, two more under the next tile');
   // The fifth ask goes out once one is answered.
   assert.equal(asks.length, TILES_IN_FLIGHT + 1);
   // The sink column: key 0's weights over the same rows, on the sinks' scale (1), not the rest's (0.4).
@@ -127,18 +130,18 @@ test('a zoom step redraws at once from the coarser tiles kept, and asks the fine
   assert.equal(fine.parentElement!.lastElementChild, fine, 'over the coarser ones');
 });
 
-test('the keyboard zooms (+, =, −), pans (arrows) and resets (0, Home), and says where the view is', () => {
+test('the keyboard zooms (+, =, −), pans (shift and the arrows) and resets (0, Home), and says where the view is', () => {
   const { data } = mapData(2048);
   const { svg, key, range, root } = draw(data, { interactive: true });
   const frame = svg.querySelector('g.head-map')!;
   assert.equal(frame.getAttribute('tabindex'), '0');
-  assert.match(frame.getAttribute('aria-label')!, /plus and minus zoom, the arrows pan, 0 or Home/);
+  assert.match(frame.getAttribute('aria-label')!, /the arrows move the cell read out, shift and the arrows pan, plus and minus zoom, 0 or Home/);
   key('=');
   assert.match(range(), /^shown: queries 513–1536 × keys 513–1536/);
-  key('ArrowRight');
+  key('ArrowRight', true);
   const right = /keys (\d+)–/.exec(range())!;
   assert.ok(Number(right[1]) > 513, `the keys in view move right: ${range()}`);
-  key('ArrowDown');
+  key('ArrowDown', true);
   assert.ok(Number(/queries (\d+)–/.exec(range())![1]) > 513, 'the queries in view move down');
   const status = root.querySelector('[role=status]')!;
   assert.match(status.textContent!, /^shown: queries \d+–\d+ × keys \d+–\d+; .*\. At the centre: query #\d+ "\w+" → key #\d+/);
@@ -197,8 +200,8 @@ test('labels never overlap: 32,768 tokens of one repeated word, at the whole hea
   const { svg, key, range } = draw(data, { interactive: true, width: 1200 });
   const whole = assertApart(svg);
   assert.ok(whole.rows >= 20 && whole.cols >= 20, `${whole.rows} row and ${whole.cols} column labels`);
-  assert.match(svg.querySelector('text.row-label')!.textContent!, /^1000 "the"$/, 'thinned labels carry their place');
-  assert.match(range(), /labels every 1000/);
+  assert.match(svg.querySelector('text.row-label')!.textContent!, /^500 "the"$/, 'thinned labels carry their place');
+  assert.match(range(), /labels every 500/);
   for (let k = 0; k < 11; k++) key('+');
   const deep = assertApart(svg);
   assert.ok(deep.rows >= 20, `${deep.rows} row labels at the deepest zoom`);
@@ -217,12 +220,13 @@ test('at 430 px the map, its sink column, its labels, range and legend stay insi
   assert.equal(svg.querySelector('g.legend-keys text.legend-label')!.textContent, 'other keys: strongest weight (linear)');
   assert.equal(svg.querySelector('g.legend-sinks text.legend-label')!.textContent, 'sink: strongest weight (linear)');
   assert.equal(svg.querySelector('g.legend-sinks')!.getAttribute('transform'), 'translate(0,48)');
+  // The notes whole (a cut one carries a <title>): what the map shows, and what its arcs are.
+  assert.equal(svg.querySelectorAll('text.note title').length, 0, [...svg.querySelectorAll('text.note')].map((t) => t.textContent).join(' | '));
 });
 
-test('the map\'s arcs: at level 0 each query\'s strongest links among the keys in view, the sink\'s included; above, a line says to zoom', () => {
+test('the map\'s arcs: at level 0 each query\'s strongest links among the keys in view, the sink\'s included', () => {
   const { data, w, map } = mapData(2048);
   const { svg, store, asks, key, handle } = draw(data, { interactive: true });
-  assert.match(handle.notes.at(-1)!, /^arcs: zoom in to single cells for each query's 2 strongest links/);
   key('+'); key('+'); key('+');
   assert.match(handle.notes.at(-1)!, /reading the cells in view…$/);
   assert.match(svg.querySelector('text.zoom-range')!.textContent!, /every cell exact/);
@@ -300,4 +304,163 @@ test('the host\'s picture is put on the tiles\' scale (the strongest weight outs
   assert.equal(onKeysScale(indices, 1, 0.2, { colour: 'max', scale: 'log' }), indices);
   assert.equal(onKeysScale(indices, 0.1, 0.2, { colour: 'max', scale: 'linear' }), indices);
   assert.equal(onKeysScale(indices, undefined, 0.2, { colour: 'max', scale: 'linear' }), indices);
+});
+
+/** Answers every ask sent so far and those each answer sends. */
+function answerAll(store: TileStore, asks: TileAsk[], w: Float32Array, map: Parameters<typeof answerOf>[1], from = 0) {
+  for (let k = from; k < asks.length; k++) store.receive(answerOf(w, map, asks[k]));
+}
+
+test('by mass, a coarser tile standing in for the level in view is shaded on that level\'s scale, not brighter than its own', () => {
+  const { data, w, map } = mapData(2048);
+  const store = new TileStore((a) => asks.push(a));
+  const asks: TileAsk[] = [];
+  store.settings = { colour: 'mass', scale: 'linear' };
+  const { svg, key } = draw(data, { interactive: true, store });
+  answerAll(store, asks, w, map);
+  key('+'); key('+');
+  const standIn = svg.querySelector('image.tile[data-level="1"]')!;
+  assert.ok(standIn, 'a level-1 tile stands in at level 0');
+  const spec = { level: 1, i0: Number(standIn.getAttribute('data-i0')), j0: Number(standIn.getAttribute('data-j0')), rows: 256, cols: 256 };
+  const tile = tileOf(w, map, spec);
+  const top = levelMassTop(store.massSeen, map, 0, false);
+  const theme = makeTheme('light');
+  assert.equal(standIn.getAttribute('href'), indicesHref(padded(tileShades(tile, map, 'mass', 'linear', false, { level: 0, top }), 256, 256, 2), 258, 258, theme));
+  assert.match(standIn.getAttribute('data-shade')!, /@0:/, 'its picture is kept by the level in view');
+  // Its brightest block is no brighter than the finer tiles' brightest, once they come.
+  const standInTop = Math.max(...tileShades(tile, map, 'mass', 'linear', false, { level: 0, top }));
+  answerAll(store, asks, w, map);
+  const fine = store.kept().filter((t) => t.level === 0);
+  assert.ok(fine.length > 0);
+  const fineTop = Math.max(...fine.map((t) => Math.max(...tileShades(t, map, 'mass', 'linear', false, { level: 0, top: levelMassTop(store.massSeen, map, 0, false) }))));
+  assert.ok(standInTop <= fineTop, `the stand-in's brightest ${standInTop}, the finer tiles' ${fineTop}`);
+  // Zoomed out again the same tile is on its own level's scale.
+  key('0');
+  const whole = svg.querySelector(`image.tile[data-level="1"][data-i0="${spec.i0}"][data-j0="${spec.j0}"]`)!;
+  assert.match(whole.getAttribute('data-shade')!, /@1:/);
+});
+
+test('by mass, the scale\'s top is the largest block mass of the tiles come, not the bound 2^L × the strongest weight', () => {
+  const { data, w, map } = mapData(2048);
+  const asks: TileAsk[] = [];
+  const store = new TileStore((a) => asks.push(a));
+  store.settings = { colour: 'mass', scale: 'linear' };
+  const { svg } = draw(data, { store });
+  assert.equal(svg.querySelector('g.legend-keys text.legend-hi')!.textContent, '0.8', 'before any tile: the bound min(1, 2 × 0.4)');
+  answerAll(store, asks, w, map);
+  const real = Math.max(...asks.map((a) => tileMassMax(tileOf(w, map, a), 2048)));
+  assert.ok(real < 0.8 && real > 0, `${real}`);
+  assert.equal(store.massSeen.get(1), real);
+  assert.equal(svg.querySelector('g.legend-keys text.legend-hi')!.textContent, fmt(real, 3));
+  // The tiles drawn are shaded on it: the strongest block is the top colour.
+  const theme = makeTheme('light');
+  const a = asks.find((x) => tileMassMax(tileOf(w, map, x), 2048) === real)!;
+  const img = svg.querySelector(`image.tile[data-i0="${a.i0}"][data-j0="${a.j0}"]`)!;
+  const shades = tileShades(tileOf(w, map, a), map, 'mass', 'linear', false, { level: 1, top: real });
+  assert.equal(Math.max(...shades), 255);
+  assert.equal(img.getAttribute('href'), indicesHref(padded(shades, a.cols, a.rows, 2), a.cols + 2, a.rows + 2, theme));
+  // Another head forgets them.
+  store.showing(0, 1, 2048);
+  assert.equal(store.massSeen.size, 0);
+});
+
+test('a wide editor gets a map as wide as it has room for', () => {
+  const { data } = mapData(2048);
+  for (const width of [900, 1300, 1600]) {
+    const { svg } = draw(data, { width });
+    const frame = svg.querySelector('g.head-map rect.hit')!;
+    assert.equal(Number(frame.getAttribute('width')), width - 140 - 20, `at ${width} px`);
+    assert.ok(Number(svg.getAttribute('width')) <= width);
+  }
+});
+
+/** An element's rect in the map's frame: its x, y, width, height through its parents' translate and scale. */
+function inFrame(el: Element): { x: number; y: number; w: number; h: number } {
+  let x = Number(el.getAttribute('x') ?? 0), y = Number(el.getAttribute('y') ?? 0), w = Number(el.getAttribute('width')), h = Number(el.getAttribute('height'));
+  for (let p = el.parentElement; p && !p.classList.contains('head-map') && !p.classList.contains('sink-columns'); p = p.parentElement) {
+    const tf = p.getAttribute('transform') ?? '';
+    const s = /scale\(([-\d.e]+)(?:,\s*([-\d.e]+))?\)/.exec(tf), tr = /translate\(([-\d.e]+),\s*([-\d.e]+)\)/.exec(tf);
+    const sx = s ? Number(s[1]) : 1, sy = s ? Number(s[2] ?? s[1]) : 1;
+    x *= sx; w *= sx; y *= sy; h *= sy;
+    if (tr) { x += Number(tr[1]); y += Number(tr[2]); }
+  }
+  return { x, y, w, h };
+}
+
+test('tiles are drawn on device pixels: no edge between pixels, each reaching the next tile\'s first pixel (no seam)', () => {
+  const { data, w, map } = mapData(2048);
+  for (const dpr of [1, 2]) {
+    const { svg, store, asks, key } = draw(data, { interactive: true, dpr });
+    answerAll(store, asks, w, map);
+    key('+'); key('+'); key('ArrowRight', true); key('ArrowDown', true); key('ArrowRight', true);
+    answerAll(store, asks, w, map);
+    const tiles = [...svg.querySelectorAll('image.tile[data-level="0"]')];
+    assert.ok(tiles.length >= 2, `${tiles.length} level-0 tiles`);
+    const on = (v: number) => Math.abs(v * dpr - Math.round(v * dpr)) < 1e-6;
+    for (const el of [...tiles, ...svg.querySelectorAll('image.sink-tile[data-level="0"]')]) {
+      const r = inFrame(el);
+      assert.ok(on(r.x) && on(r.y) && on(r.x + r.w) && on(r.y + r.h), `${el.getAttribute('class')} ${el.getAttribute('data-i0')},${el.getAttribute('data-j0')} at ${JSON.stringify(r)}, ${dpr} device px a px`);
+    }
+    let pairs = 0;
+    for (const a of tiles) for (const b of tiles) {
+      const [ai, aj, bi, bj] = [a, b].flatMap((el) => [Number(el.getAttribute('data-i0')), Number(el.getAttribute('data-j0'))]);
+      const ra = inFrame(a), rb = inFrame(b);
+      if (ai === bi && bj === aj + 256) { pairs++; assert.ok(ra.x + ra.w > rb.x, 'reaches under the tile at its right'); }
+      if (aj === bj && bi === ai + 256) { pairs++; assert.ok(ra.y + ra.h > rb.y, 'reaches under the tile below'); }
+    }
+    assert.ok(pairs >= 1, 'neighbouring tiles in view');
+  }
+});
+
+test('above single cells the arcs band draws each query group\'s strongest links by their blocks, and says so', () => {
+  const { data, w, map } = mapData(2048);
+  const { svg, store, asks, handle } = draw(data, { interactive: true });
+  assert.match(handle.notes.at(-1)!, /reading the blocks in view…$/);
+  answerAll(store, asks, w, map);
+  const arcs = [...svg.querySelectorAll('g.arc-window path.arc')];
+  assert.equal(arcs.length, 64 * 2 - 1, 'two links for each of the 64 groups of 32 queries (the first has only its own keys before it)');
+  assert.equal(handle.notes.at(-1)!, 'arcs: each 32 queries\' 2 strongest blocks of 32 × 32 in view, by strongest weight (sinks left out; 127 drawn); zoom in for single tokens');
+  for (const p of arcs) {
+    const i = Number(p.getAttribute('data-i')), j = Number(p.getAttribute('data-j'));
+    assert.ok(i % 32 === 0 && j % 32 === 0 && j <= i, `groups ${i} → ${j}: causal`);
+  }
+});
+
+test('the arrows move a cell read out like the hover (tokens and exact weight), the view following it, said by the status line', () => {
+  const { data, w, map } = mapData(2048);
+  const { svg, store, asks, key, range, root, tips, dom } = draw(data, { interactive: true });
+  const status = root.querySelector('[role=status]')!;
+  answerAll(store, asks, w, map);
+  // At the whole head a step is a block of 2 × 2, from the cell at the centre (1,024, 1,024 counted from 1).
+  key('ArrowLeft');
+  assert.match(status.textContent!, /^queries 1023–1024 × keys 1021–1022 \(a block of 2 × 2, level 1 of 1024 blocks a side\); strongest weight 0\.3\d*, sum/);
+  key('+'); key('+'); key('+');
+  answerAll(store, asks, w, map);
+  const [i0, i1, j0, j1] = /queries (\d+)–(\d+) × keys (\d+)–(\d+)/.exec(range())!.slice(1).map((x) => Number(x) - 1);
+  assert.ok(i0 <= 1023 && 1023 <= i1 && j0 <= 1021 && 1021 <= j1, 'the cell stays in view through the zoom');
+  // At level 0 a step is a cell: down one, right two, to the previous token's cell of query 1,025.
+  key('ArrowDown'); key('ArrowRight'); key('ArrowRight');
+  const name = (k: number) => `#${k + 1} "${['the', 'cat', 'sat'][k % 3]}"`;
+  const weight = w[1024 * 2048 + 1023];
+  assert.ok(weight > 0.3);
+  assert.equal(status.textContent, `query ${name(1024)} → key ${name(1023)}; weight ${exactWeight(weight)}`);
+  assert.deepEqual(tips.at(-1), [`query ${name(1024)} → key ${name(1023)}`, `weight ${exactWeight(weight)}`], 'shown beside the cell');
+  const cursor = svg.querySelector('g.highlight rect.cursor')!;
+  const cell = SIDE / 2048;
+  assert.equal(Number(cursor.getAttribute('x')), 1023 * cell);
+  assert.equal(Number(cursor.getAttribute('y')), 1024 * cell);
+  // Past the view's right edge the view pans to hold the cell.
+  const steps = j1 - 1023 + 3, j = 1023 + steps;
+  for (let k = 0; k < steps; k++) key('ArrowRight');
+  const [, , j0b, j1b] = /queries (\d+)–(\d+) × keys (\d+)–(\d+)/.exec(range())!.slice(1).map((x) => Number(x) - 1);
+  assert.ok(j0b > j0 && j <= j1b, `keys ${j0b}–${j1b} hold key ${j}`);
+  assert.equal(status.textContent, `query ${name(1024)} → key ${name(j)}; weight 0`);
+  // Once the map loses the focus, tiles coming no longer bring the readout back.
+  const shownTips = tips.length;
+  svg.querySelector('g.head-map')!.dispatchEvent(new dom.window.FocusEvent('blur'));
+  answerAll(store, asks, w, map);
+  key('+', false);
+  answerAll(store, asks, w, map);
+  assert.equal(tips.length, shownTips);
+  assert.equal(svg.querySelector('g.highlight rect.cursor'), null);
 });
