@@ -205,7 +205,8 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
 
   // Sink keys' labels over their columns, at fixed places; the other keys' labels keep clear of them.
   const sinkAt = map.sinks.map((_, q) => LEFT + q * SINK_W + SINK_W / 2);
-  const labelText = (i: number, stride: number, px: number) => stride > 1 && labelled ? `${shown(i)} ${tokenLabel(tokens, i, px - 7 * String(shown(i)).length, 11)}` : tokenLabel(tokens, i, px, 11);
+  // Each label carries its token's place, so the copies of a repeated word are told apart at every zoom.
+  const labelText = (i: number, px: number) => labelled ? `${shown(i)} ${tokenLabel(tokens, i, px - 7 * String(shown(i)).length, 11)}` : tokenLabel(tokens, i, px, 11);
   const drawLabels = (t: Zoom) => {
     const view = inView(n, side, t);
     const stride = labelStride(view.px);
@@ -214,7 +215,7 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
     colLabels.selectAll('*').remove();
     for (const { index, at } of axisLabels(view.i0, view.i1, view.px, t.y, side)) {
       rowLabels.append('text').attr('class', 'row-label').attr('data-i', index).attr('x', LEFT - 4).attr('y', top + at + size / 3)
-        .attr('text-anchor', 'end').attr('font-size', size).text(labelText(index, stride, LEFT - 10));
+        .attr('text-anchor', 'end').attr('font-size', size).text(labelText(index, LEFT - 10));
     }
     map.sinks.forEach((k, q) => {
       colLabels.append('text').attr('class', 'col-label sink-label').attr('data-j', k).attr('font-size', 11)
@@ -223,7 +224,7 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
     const taken = sinkAt.map((x) => x - LEFT - sinkArea);
     for (const { index, at } of axisLabels(view.j0, view.j1, view.px, t.x, side, taken)) {
       colLabels.append('text').attr('class', 'col-label').attr('data-j', index).attr('font-size', size)
-        .attr('transform', `translate(${LEFT + sinkArea + at + size / 3},${top - 4}) rotate(-90)`).text(labelText(index, stride, keyLabelPx));
+        .attr('transform', `translate(${LEFT + sinkArea + at + size / 3},${top - 4}) rotate(-90)`).text(labelText(index, keyLabelPx));
     }
     const level = levelFor(n, side, t.k, map.levels);
     const ranges = `${t.k > 1 ? 'shown: ' : ''}queries ${shown(view.i0)}–${shown(view.i1)} × keys ${shown(view.j0)}–${shown(view.j1)}`;

@@ -208,6 +208,10 @@ test('labels never overlap: 32,768 tokens of one repeated word, at the whole hea
   const deep = assertApart(svg);
   assert.ok(deep.rows >= 20, `${deep.rows} row labels at the deepest zoom`);
   assert.match(range(), /every cell exact/);
+  // Every token labelled: each copy of the word still says which it is.
+  const rows = [...svg.querySelectorAll('text.row-label')].map((t) => t.textContent!);
+  assert.ok(rows.every((t) => /^\d+ "the"$/.test(t)), `labels at the deepest zoom: ${rows.slice(0, 3).join(', ')}`);
+  assert.equal(new Set(rows).size, rows.length, 'no two labels alike');
   assert.ok(svg.querySelector('text.sink-label'), 'the sink key keeps its label over its column');
 });
 
