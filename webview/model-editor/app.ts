@@ -263,13 +263,14 @@ export class ModelApp {
 
   /**
    * A tile of the shown big head, for the head view to draw (no redraw: the view paints it in place).
-   * One of a head no longer shown, or not asked for, is dropped; a malformed one is a message the page cannot use.
+   * One of a head no longer shown, not asked for, or not fitting the map shown is dropped: a new run's
+   * tile can come while the page still shows the old run's map (other sinks, another n), and the
+   * map drawn is still right, so it is no error.
    */
   private receiveTile(m: TileAnswer): void {
     const shown = this.data?.head as MapHead | undefined;
     if (!shown?.map || m.layer !== shown.layer || m.head !== shown.head) { this.tiles.dropped++; return; }
-    const problem = tileProblem(m as unknown as Record<string, unknown>, shown.map);
-    if (problem) { this.fail(`Attention Lens could not use a message: ${problem}`); return; }
+    if (tileProblem(m as unknown as Record<string, unknown>, shown.map)) { this.tiles.dropped++; return; }
     this.tiles.receive(m);
   }
 

@@ -523,7 +523,8 @@ function embed(c: ModelConfig, num: Numeric, names: ModelNames, w: Weights, tabl
   const E = c.dModel;
   // Each row widened (exactly) as it is looked up: neither table is held wide.
   const token = new Float32Array(E), position = new Float32Array(E);
-  const positions = c.block.position === 'learned' ? names.positions! : undefined;
+  // The position table read once for all rows (a weight not kept is read again at each lookup).
+  const positions = c.block.position === 'learned' ? w.matrix(names.positions!) : undefined;
   const type0 = c.block.embeddings?.tokenType ? w.f32(names.tokenType!).subarray(0, E) : undefined;
   const rowOf = positionRows(c, ids);
   // √dModel as the model's code holds it: in the embedding's own dtype.
@@ -533,7 +534,7 @@ function embed(c: ModelConfig, num: Numeric, names: ModelNames, w: Weights, tabl
     const id = ids[i], at = (i - from) * E;
     if (!Number.isInteger(id) || id < 0 || id >= c.vocab) throw new ModelError(`token id ${id} is outside the model's vocabulary of ${c.vocab} (config.json's vocab_size)`);
     widenInto(table, id * E, E, token, 0);
-    if (positions) w.rowInto(positions, rowOf(i), position);
+    if (positions) widenInto(positions, rowOf(i) * positions.cols, positions.cols, position, 0);
     // In float64 arithmetic, then stored (the same sums as a float64 run's, rounded once).
     for (let j = 0; j < E; j++) {
       let v = (scale !== undefined ? token[j] * scale : token[j]) + (positions ? position[j] : 0);

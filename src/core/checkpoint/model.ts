@@ -138,15 +138,16 @@ export function runBytes(m: RunShape, n: number, plan: RunPlan = { attention: 'd
 /**
  * A qk run's own bytes: the kept q and k when in memory; one block of a head's weights (float32) and
  * a row of it widened with its entropy terms; the head's q, keys and values cut out of the layer's;
- * every head's thumbnail, picture and row scales, and the pass's pooling of one head.
+ * every head's thumbnail, picture, row scales and column maxima, and the pass's pooling of one head.
  */
 function qkRunBytes(m: RunShape, n: number, plan: RunPlan): number {
   const c = m.config, D = c.headDim, heads = c.layers * c.heads;
   const kept = plan.qkIn === 'file' ? 0 : qkBytes({ layers: c.layers, heads: c.heads, kvHeads: c.kvHeads, headDim: D, n });
   const thumb = thumbOf({ layers: c.layers, heads: c.heads, n }).thumb, picture = runPictureSide(c.layers, c.heads, n);
   const block = Math.min(BLOCK_CELLS, n * n) * 4 * 2 + n * 8 * 3 + n * D * 4 * 3;
-  // Per head: its thumbnail (float32), picture (a byte a pixel) and each row's softmax max and sum (float64).
-  return kept + block + heads * (thumb * thumb * 4 + picture * picture + n * 16) + picture * picture * 4;
+  // Per head: its thumbnail (float32), picture (a byte a pixel), each row's softmax max and sum
+  // (float64) and each key column's strongest weight (float32, the head map's scales).
+  return kept + block + heads * (thumb * thumb * 4 + picture * picture + n * 16 + n * 4) + picture * picture * 4;
 }
 
 const gb = (bytes: number) => `${(bytes / 2 ** 30).toFixed(bytes < 2 ** 30 ? 2 : 1)} GB`;

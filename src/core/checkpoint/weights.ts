@@ -14,7 +14,7 @@
 // for), so the forward pass and the lens read such a part as any tensor.
 import { isDType, ITEM_SIZE, type DType } from '../tensors/dtype.js';
 import type { TensorRef } from '../tensors/attention-file.js';
-import { widenInto, type StoredMatrix } from '../kernels/stored.js';
+import type { StoredMatrix } from '../kernels/stored.js';
 import type { ModelConfig } from './config.js';
 import { ModelError } from './error.js';
 import type { ModelNames, TensorPart } from './families/shared/family.js';
@@ -149,13 +149,6 @@ export class Weights {
       }
     }
     return new ModelError(`the forward pass overflows ${where}: a number passed the range of its precision, though every weight it read is finite`);
-  }
-
-  /** Row `row` of a matrix (an embedding's, a position's) widened to float32 into `out`. */
-  rowInto(name: string, row: number, out: Float32Array): Float32Array {
-    const m = this.matrix(name);
-    widenInto(m, row * m.cols, m.cols, out, 0);
-    return out;
   }
 
   /** Bytes of stored weights this object holds between runs (kept ones; the saved tensor of the last part read). */

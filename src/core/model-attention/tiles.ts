@@ -1,8 +1,9 @@
 // A big head as a map of tiles (the head view zooms and pans it): at level L a cell is a block of
 // 2^L queries × 2^L keys, drawn as its strongest weight (max) or its total (sum); level 0 is the
-// head's own weights (the hover's numbers). The coarse levels come from the pyramid the scan kept
-// (tensors/pyramid.ts: nothing is read for them), the deep ones are read from the file for the
-// region asked, only its columns where the file can (AttentionSource.columnBytes). The sink keys
+// head's own weights (the hover's numbers). For a file, the coarse levels come from the pyramid the
+// scan kept (tensors/pyramid.ts: nothing is read for them), the deep ones are read from the file for
+// the region asked, only its columns where the file can (AttentionSource.columnBytes); a model run
+// that kept q and k computes every level from them (qk-tile.ts). The sink keys
 // (tensors/sinks.ts) are left out of the blocks (their cells count them as 0) and come as columns
 // of their own, pooled over the same row blocks, so the colour scale of the rest is its own.
 // A block's max starts at 0 (weights are ≥ 0; a negative weight, already warned of, is drawn as 0).

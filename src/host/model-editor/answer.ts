@@ -4,7 +4,8 @@
 // read by the document's reader and posted back. A small head goes whole; a big one as its picture
 // (the one the scan kept, so a switch reads nothing, else read now) and its map, with exact weights
 // in windows and tiles of the map on request: a tile at a level the scan's pyramid keeps is cut from
-// it here (nothing read), a deeper one is read from the file by the reader.
+// it here (nothing read), a deeper one is read from the file by the reader; a model run that kept q
+// and k keeps no pyramid, and computes every tile from them (one at a time, for the head shown).
 // Pure (no VS Code): webview.ts passes each message here; tests call it as a webview would.
 import { WHOLE_HEAD_MAX } from '../../core/model-attention/data.js';
 import { blankTile, headMapOf, sinkColumnsOf, tileFromPyramid } from '../../core/model-attention/tiles.js';
@@ -72,7 +73,13 @@ export async function receive(view: ModelView, m: unknown): Promise<void> {
           const sinkColumns = sinkColumnsOf(part, shape!.tokens, level, tile.i0, tile.rows);
           return { type: 'tile', layer, head, ...tile, ...(sinkColumns.length ? { sinkColumns } : {}) };
         }
-        return { type: 'tile', layer, head, ...await reader.tile(layer, head, level, i0, j0, rows, cols, options) };
+        const ask = reader.tile.bind(reader);
+        // A run's tiles are computed from its q and k: one at a time, none for a head left behind.
+        if (reader.map) {
+          const tile = await view.inTileTurn(layer, head, () => ask(layer, head, level, i0, j0, rows, cols, options));
+          return tile && { type: 'tile', layer, head, ...tile };
+        }
+        return { type: 'tile', layer, head, ...await ask(layer, head, level, i0, j0, rows, cols, options) };
       });
     }
     case 'rollout': return view.answer(async (reader) => ({ type: 'rollout', rollout: await reader.rollout(options) }));

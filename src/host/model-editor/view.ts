@@ -125,13 +125,13 @@ export class ModelView implements DocumentView {
    * editor's scan. The answer is posted unless the options or the file changed meanwhile (then the
    * webview asks again); a read that fails becomes the error panel.
    */
-  async answer(read: (reader: ModelReading, scan: SharedScan) => Promise<ModelHostMessage>): Promise<void> {
+  async answer(read: (reader: ModelReading, scan: SharedScan) => Promise<ModelHostMessage | undefined>): Promise<void> {
     const epoch = this.epoch, scan = this.scan;
     const current = () => !this.disposed && epoch === this.epoch;
     try {
       const { reader } = await this.document.opened;
       const message = await read(reader, scan);
-      if (current()) this.post(message);
+      if (current() && message) this.post(message);
     } catch (e) {
       if (!current()) return;
       this.problem = readProblem(e, this.hooks.log);
@@ -152,6 +152,23 @@ export class ModelView implements DocumentView {
 
   /** The head the webview asked for last (a command acts on it: "Save this head as a spec"). */
   lastHead: { layer: number; head: number } | undefined;
+
+  /** The tiles computed one at a time (a run's, from its q and k), in the order asked. */
+  private tileTurns: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Runs `job` once the tiles asked before it are answered, or drops it (undefined) when by then the
+   * webview has asked for another head: a tile computed from q and k costs up to one pass over the
+   * head, and a user stepping through heads would otherwise queue every head's tiles in the worker.
+   */
+  inTileTurn<T>(layer: number, head: number, job: () => Promise<T>): Promise<T | undefined> {
+    const turn = this.tileTurns.then(() => {
+      const shown = this.lastHead;
+      return shown && (shown.layer !== layer || shown.head !== head) ? undefined : job();
+    });
+    this.tileTurns = turn.catch(() => undefined);
+    return turn;
+  }
 
   /** The webview asked for a head: the time it asked (its paint ends the switch). */
   headAsked(layer?: number, head?: number): number {

@@ -93,6 +93,18 @@ test('a kept model decodes each weight once over many runs; its budget counts th
   assert.ok(runBytes(kept, 30) > runBytes(single, 30));
 });
 
+test('a model not kept reads its position table once a run, not once a token: the decodes of a run do not grow with its length', () => {
+  const { configText, tensors } = tinyCheckpoint(GPT2_CONFIG, 5);
+  const decodesOf = (text: string) => {
+    const single = loadModel(configText, tensors, { precision: 'f64' });
+    runText(single, chars, text);
+    return single.weights.decoded;
+  };
+  const short = decodesOf('The cat'), long = decodesOf('The cat sat on the mat. A dog');
+  assert.ok(short > 0);
+  assert.equal(long, short, `${long} decodes for 29 tokens against ${short} for 7`);
+});
+
 test('sharedPrefix, and a pass with capture (the lens) computes every position whatever it is offered', () => {
   assert.equal(sharedPrefix([1, 2, 3], [1, 2, 4, 5]), 2);
   assert.equal(sharedPrefix([1, 2], [1, 2, 3]), 2);

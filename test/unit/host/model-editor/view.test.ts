@@ -207,3 +207,30 @@ test('a message that comes after its editor closed begins nothing: a late softma
     document.dispose();
   }
 });
+
+test('a run\'s tiles are computed one at a time, in the order asked; a tile of a head the webview left is dropped, not computed; a failed one does not stop the next', async () => {
+  const { document } = heldDocument(new Gate());
+  const view = new ModelView(document, { post: new WebviewStandIn().post, log: new LogStandIn(), postEveryMs: 0 });
+  try {
+    view.headAsked(0, 1);
+    const ran: string[] = [];
+    let release: () => void = () => {};
+    const first = view.inTileTurn(0, 1, () => new Promise<string>((resolve) => { ran.push('a'); release = () => resolve('a'); }));
+    const second = view.inTileTurn(0, 1, async () => { ran.push('b'); return 'b'; });
+    await until('the first tile under way', () => ran.length === 1);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(ran, ['a'], 'the second waits for the first');
+    view.headAsked(1, 2);
+    const failing = view.inTileTurn(1, 2, async () => { ran.push('x'); throw new Error('refused'); });
+    const last = view.inTileTurn(1, 2, async () => { ran.push('d'); return 'd'; });
+    release();
+    assert.equal(await first, 'a');
+    assert.equal(await second, undefined, 'asked for head 0.1, which the webview left');
+    await assert.rejects(failing, /refused/);
+    assert.equal(await last, 'd');
+    assert.deepEqual(ran, ['a', 'x', 'd']);
+  } finally {
+    view.dispose();
+    document.dispose();
+  }
+});

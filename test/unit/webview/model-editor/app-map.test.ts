@@ -1,6 +1,6 @@
 // The editor and a big head's map: the 'head' message's map is checked, the view's tile asks go to
 // the host, the 'tile' answers come back to the shown view (drawn in place, no redraw), a tile not
-// asked for is dropped and a malformed one is an error; the colour switch redraws with the map
+// asked for or not fitting the map shown is dropped (never an error panel), a malformed one refused; the colour switch redraws with the map
 // focused, and the switches and the zoom are kept through VS Code's state for a page made anew.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -47,9 +47,31 @@ test('the map\'s tile asks go to the host and its answers are drawn in place; on
   app.receive(answerOf(w, map, asks[0]));
   assert.equal(doc.querySelectorAll('image.tile').length, 1, 'an answer not asked for (a repeat) is dropped');
   assert.equal(root.dataset.state, 'ready');
+  // A message malformed in itself (the protocol's check) is still refused.
   app.receive({ ...answerOf(w, map, asks[1]), max: new Float32Array(3) });
   assert.equal(root.dataset.state, 'error');
   assert.match(doc.querySelector('[role=alert]')!.textContent!, /could not use a message: a tile whose max and sum are not rows × cols float32/);
+});
+
+test('a new run\'s tile reaching the page still showing the old run\'s map (other sinks) is dropped, the map kept', () => {
+  const { doc, root, app, tiles } = page();
+  app.start();
+  app.receive({ type: 'model', header: data.header, thumbnails: data.thumbnails });
+  app.receive(headMessage);
+  const svg = doc.querySelector('svg')!;
+  const asks = tiles();
+  const drawn = doc.querySelectorAll('image.tile').length;
+  // The new run's sinks are other keys: its tile's sink columns are not the shown map's.
+  const answer = answerOf(w, map, asks[0]);
+  const other = Math.max(...map.sinks, 0) + 1;
+  app.receive({ ...answer, sinkColumns: [{ key: other, max: new Float32Array(answer.rows), sum: new Float32Array(answer.rows) }] });
+  assert.equal(root.dataset.state, 'ready');
+  assert.equal(doc.querySelector('[role=alert]'), null, 'no error panel');
+  assert.equal(doc.querySelector('svg'), svg, 'the map shown stays');
+  assert.equal(doc.querySelectorAll('image.tile').length, drawn);
+  // The tile that fits is still drawn when it comes.
+  app.receive(answer);
+  assert.equal(doc.querySelectorAll('image.tile').length, drawn + 1);
 });
 
 test('a head whose map does not fit the head is refused', () => {

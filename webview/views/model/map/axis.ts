@@ -1,6 +1,6 @@
 // Token labels on the map's axes: as many as fit 12 px apart at round places (every token, or every
 // 2nd, 5th, 10th, 20th, 25th, 50th, 100th, …, counted from 1), of the tokens in view only, so no two
-// ever overlap however long the head (a repeated word is labelled with its place once labels thin).
+// ever overlap however long the head (each label carries its token's place: a repeated word is told apart).
 
 /** Labels this many tokens apart keep 12 px between them: 1, 2, 5, 10, 20, 25, 50, 100, … */
 export function labelStride(cellPx: number): number {

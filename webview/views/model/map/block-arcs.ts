@@ -10,7 +10,7 @@ export interface BlockArcs {
   group: number;
   /** First query and key token of each link's groups, and its strongest weight. */
   links: [number, number, number][];
-  /** Query groups with a link, of the groups in view. */
+  /** Query groups whose blocks in view are all kept (read, links or not: a causal head's zeros too), of the groups in view. */
   read: number; groups: number;
 }
 
@@ -47,6 +47,9 @@ export function blockLinksInView(tiles: readonly HeadTile[], level: number, i0: 
     return Number.isNaN(v) ? undefined : v;
   };
   const win = linksInView(weightAt, gi0, gi0 + rows - 1, gj0, gj0 + cols - 1, k);
-  const read = new Set(win.links.map(([gi]) => gi)).size;
+  // Read by the blocks kept, not by the links found: above a causal diagonal every block is 0 and
+  // no group has a link, yet nothing is left to read.
+  let read = 0;
+  for (let r = 0; r < rows; r++) if (!grid.subarray(r * cols, (r + 1) * cols).some(Number.isNaN)) read++;
   return { group: g, links: win.links.map(([gi, gj, w]) => [gi * g, gj * g, w]), read, groups: rows };
 }

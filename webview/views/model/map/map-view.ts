@@ -11,9 +11,9 @@ import { clip, fmt, textWidth } from '../../../kit/format.js';
 import { crosshair, headName, indicesHref, NOTE_LINE, noteLines, shown, tokenLabel, wrappedNote, type ModelViewOptions } from '../common.js';
 import type { HeadMap, HeadTile } from './tile-types.js';
 import { inView, keptZoom, levelFor, meets, tileKey, tilesFor, zoomOf, type Zoom } from './plan.js';
-import { TileStore } from './tile-store.js';
+import { TileStore, TILES_KEPT } from './tile-store.js';
 import { LOG_DECADES, levelMassTop, padded, sinkShades, tileShades } from './shades.js';
-import { tileRect } from './place.js';
+import { snap, tileRect } from './place.js';
 import { blockLinksInView } from './block-arcs.js';
 import { axisLabels, labelStride } from './axis.js';
 import { describeCell, describeSink, tileAt } from './hover.js';
@@ -26,8 +26,22 @@ const SINK_GAP = 8, LEFT = 110, LEGEND_W = 120;
 const DEEPEST_PX = 24;
 /** Blocks a tile's image reaches under the next tile's (its last column and row repeated). */
 const PAD = 2;
-/** Images of tiles drawn at once at most (coarser ones under the level in view). */
-const DRAWN_MAX = 48;
+/** Images of tiles drawn at once at most (coarser ones under the level in view): all those kept. */
+const DRAWN_MAX = TILES_KEPT;
+
+/**
+ * The map's greatest side: wider, a view needed more tiles than the store keeps (64 at a 1,920 px
+ * editor), half stayed the coarse picture and every pan asked again tiles that pushed out the
+ * others. At 1,024 px a view spans up to 1,024 × √2 blocks of its level a side (levelFor rounds log2
+ * of the tokens a pixel): at most 7 tiles a side, 49 (TILES_KEPT holds them). It also keeps the
+ * square map inside a window's height.
+ */
+export const MAP_SIDE_MAX = 1024;
+
+/** The map's side in an editor `width` px wide: the width there is (blocks a pixel each), up to MAP_SIDE_MAX. */
+export function mapSide(width: number, sinkArea: number): number {
+  return Math.floor(Math.min(MAP_SIDE_MAX, Math.max(Math.min(200, width - 130 - sinkArea), width - 140 - sinkArea)));
+}
 
 /** What the map view needs beyond the model views' options: the editor's tile store. */
 export interface MapViewOptions extends ModelViewOptions { tiles?: TileStore }
@@ -44,8 +58,7 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
   const norms = !!data.header.norms;
   store.showing(layer, head, n);
   const sinkArea = map.sinks.length ? map.sinks.length * SINK_W + SINK_GAP : 0;
-  // All the width there is (a wide editor gets a wider map, its blocks a pixel each).
-  const side = Math.floor(Math.max(Math.min(200, options.width - 130 - sinkArea), options.width - 140 - sinkArea));
+  const side = mapSide(options.width, sinkArea);
   const width = LEFT + sinkArea + side + 20;
   const cell = side / n;
   const maxK = Math.max(1, (n * DEEPEST_PX) / side);
@@ -126,7 +139,8 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
   toggle(w1 + 16, 'map-scale', 'scale', ['linear', 'log'], settings.scale, () => { settings.scale = settings.scale === 'linear' ? 'log' : 'linear'; recolour(); });
 
   // Arcs: at level 0 (every cell kept exact), each query's k strongest links among the keys in view,
-  // the sink keys' included, for the queries in view (their last ARCS_MAX); above it, a line says how to get them.
+  // the sink keys' included, for the queries in view (their last ARCS_MAX); above it, the links of
+  // groups of whole blocks by their strongest weight (block-arcs.ts), the sinks left out.
   defs.append('clipPath').attr('id', `al-map-arcs-${uid}`).append('rect').attr('x', LEFT + sinkArea).attr('y', arcTop - 10).attr('width', side).attr('height', arcBase - arcTop + 12);
   const arcLayer = svg.append('g').attr('class', 'arc-window').attr('clip-path', `url(#al-map-arcs-${uid})`);
   svg.append('line').attr('x1', LEFT + sinkArea).attr('x2', LEFT + sinkArea + side).attr('y1', arcBase).attr('y2', arcBase).attr('stroke', theme.grid);
@@ -191,7 +205,8 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
 
   // Sink keys' labels over their columns, at fixed places; the other keys' labels keep clear of them.
   const sinkAt = map.sinks.map((_, q) => LEFT + q * SINK_W + SINK_W / 2);
-  const labelText = (i: number, stride: number, px: number) => stride > 1 && labelled ? `${shown(i)} ${tokenLabel(tokens, i, px - 7 * String(shown(i)).length, 11)}` : tokenLabel(tokens, i, px, 11);
+  // Each label carries its token's place, so the copies of a repeated word are told apart at every zoom.
+  const labelText = (i: number, px: number) => labelled ? `${shown(i)} ${tokenLabel(tokens, i, px - 7 * String(shown(i)).length, 11)}` : tokenLabel(tokens, i, px, 11);
   const drawLabels = (t: Zoom) => {
     const view = inView(n, side, t);
     const stride = labelStride(view.px);
@@ -200,7 +215,7 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
     colLabels.selectAll('*').remove();
     for (const { index, at } of axisLabels(view.i0, view.i1, view.px, t.y, side)) {
       rowLabels.append('text').attr('class', 'row-label').attr('data-i', index).attr('x', LEFT - 4).attr('y', top + at + size / 3)
-        .attr('text-anchor', 'end').attr('font-size', size).text(labelText(index, stride, LEFT - 10));
+        .attr('text-anchor', 'end').attr('font-size', size).text(labelText(index, LEFT - 10));
     }
     map.sinks.forEach((k, q) => {
       colLabels.append('text').attr('class', 'col-label sink-label').attr('data-j', k).attr('font-size', 11)
@@ -209,7 +224,7 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
     const taken = sinkAt.map((x) => x - LEFT - sinkArea);
     for (const { index, at } of axisLabels(view.j0, view.j1, view.px, t.x, side, taken)) {
       colLabels.append('text').attr('class', 'col-label').attr('data-j', index).attr('font-size', size)
-        .attr('transform', `translate(${LEFT + sinkArea + at + size / 3},${top - 4}) rotate(-90)`).text(labelText(index, stride, keyLabelPx));
+        .attr('transform', `translate(${LEFT + sinkArea + at + size / 3},${top - 4}) rotate(-90)`).text(labelText(index, keyLabelPx));
     }
     const level = levelFor(n, side, t.k, map.levels);
     const ranges = `${t.k > 1 ? 'shown: ' : ''}queries ${shown(view.i0)}–${shown(view.i1)} × keys ${shown(view.j0)}–${shown(view.j1)}`;
@@ -250,10 +265,15 @@ export function renderHeadMapView(container: HTMLElement, data: ModelViewData, o
     for (const [key, el] of drawn) {
       const tile = shownTiles.get(key);
       if (!tile) continue;
-      const r = tileRect(tile, cell, t, d, PAD);
+      const r = tileRect(tile, cell, t, d, PAD, { x: LEFT + sinkArea, y: top });
       el.setAttribute('x', String(r.x)); el.setAttribute('y', String(r.y));
       el.setAttribute('width', String(r.width)); el.setAttribute('height', String(r.height));
-      for (const col of sinkDrawn.get(key) ?? []) { col.setAttribute('y', String(r.y)); col.setAttribute('height', String(r.height)); }
+      for (const col of sinkDrawn.get(key) ?? []) {
+        // A sink's column on device pixels too: its frame starts at LEFT px, 137.5 device px at 1.25.
+        const q = map.sinks.indexOf(Number(col.getAttribute('data-key'))), x0 = snap(LEFT + q * SINK_W, d);
+        col.setAttribute('x', String(x0 - LEFT)); col.setAttribute('width', String(snap(LEFT + (q + 1) * SINK_W, d) - x0));
+        col.setAttribute('y', String(r.y)); col.setAttribute('height', String(r.height));
+      }
     }
   };
   const shownTiles = new Map<string, HeadTile>();

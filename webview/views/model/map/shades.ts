@@ -33,21 +33,24 @@ export function levelMassTop(seen: ReadonlyMap<number, number>, map: HeadMap, le
   return top > 0 ? Math.min(bound, top) : bound;
 }
 
-/** The queries in block row `i` at `level` (the last block of a head may be short). */
-function queriesIn(n: number, level: number, i: number): number {
+/** The tokens in block `i` of a side at `level` (the last block of a head may be short). */
+function tokensIn(n: number, level: number, i: number): number {
   const b = 2 ** level;
   return Math.max(1, Math.min(b, n - i * b));
 }
+const queriesIn = tokensIn;
 
 /**
  * The value a block is coloured by: its max, or its mass per query. Drawn at a finer `viewLevel`
- * (a stand-in while the finer tiles come), the mass is over 2^Δ: per query it sums 2^Δ times the
- * keys of a view block, so over 2^Δ it is the mean of the 4^Δ view blocks it covers. The max is the
- * same at every level.
+ * (a stand-in while the finer tiles come), the mass is over the view-level columns the block really
+ * covers (2^Δ, fewer at the head's last, short key block): per query it sums the keys of that many
+ * view blocks, so over them it is their mean. The max is the same at every level.
  */
 export function blockValue(tile: HeadTile, n: number, colour: MapColour, r: number, c: number, viewLevel = tile.level): number {
   const k = r * tile.cols + c;
-  return colour === 'max' ? tile.max[k] : tile.sum[k] / queriesIn(n, tile.level, tile.i0 + r) / 2 ** Math.max(0, tile.level - viewLevel);
+  if (colour === 'max') return tile.max[k];
+  const columns = viewLevel < tile.level ? Math.ceil(tokensIn(n, tile.level, tile.j0 + c) / 2 ** viewLevel) : 1;
+  return tile.sum[k] / queriesIn(n, tile.level, tile.i0 + r) / columns;
 }
 
 /** The largest mass per query of a tile's blocks (the sink keys left out, as in the blocks). */

@@ -1,14 +1,18 @@
 // The tiles of the shown big head, kept by the editor across the head view's redraws (a resize, a
 // theme switch): a small least-recently-used cache, the asks sent and not yet answered (a few at a
-// time, so the host works on what is in view now), the asks waiting (replaced by each new view, so a
-// quick zoom through levels leaves no backlog), and the map's colour switches and zoom. An answer
-// that was not asked for this head (a head shown before, a view made anew) is dropped.
+// time, so the host works on what is in view now), the asks waiting (replaced by each new view, so
+// only the asks already sent of a view zoomed past are still answered), and the map's colour
+// switches and zoom. A view never needs more tiles than are kept (map-view.ts caps the map's
+// side). An answer that was not asked for this head (a head shown before, a view made anew) is dropped.
 import type { HeadTile, MapColour, MapScale, TileAnswer, TileAsk } from './tile-types.js';
 import { tileKey, type KeptZoom, type TileSpec } from './plan.js';
 import { tileMassMax } from './shades.js';
 
-/** Tiles kept: 32 × 256² blocks × (max + sum) float32 is 16 MiB. */
-export const TILES_KEPT = 32;
+/**
+ * Tiles kept: a view of the widest map (1,024 px) needs up to 49, and fewer kept made every pan ask
+ * again the tiles that pushed out the rest. 64 × 256² blocks × (max + sum) float32 is 32 MiB.
+ */
+export const TILES_KEPT = 64;
 /** Asks sent and not yet answered. */
 export const TILES_IN_FLIGHT = 4;
 

@@ -44,3 +44,20 @@ test('each query group links to its k strongest key groups by the strongest weig
   assert.equal(none.links.length, 0);
   assert.equal(none.read, 0);
 });
+
+test('a region kept but all zero (above a causal diagonal) is read: no links, and nothing left to read', () => {
+  const level = 2, rows = 256, cols = 256;
+  const zeros = { level, i0: 0, j0: 256, rows, cols, max: new Float32Array(rows * cols), sum: new Float32Array(rows * cols) };
+  // Queries 0…1023 × keys 1024…2047: every block of it in the tile kept, every one 0.
+  const all = blockLinksInView([zeros], level, 0, 1023, 1024, 2047, 3);
+  assert.equal(all.links.length, 0);
+  assert.ok(all.groups > 0);
+  assert.equal(all.read, all.groups);
+  // Half the keys in view kept (the tile at their right not yet come): no group is read.
+  const half = blockLinksInView([zeros], level, 0, 1023, 1024, 3071, 3);
+  assert.equal(half.read, 0);
+  // Half the queries' blocks kept: those groups alone are read.
+  const top = { ...zeros, i0: 0, rows: 128, max: new Float32Array(128 * cols), sum: new Float32Array(128 * cols) };
+  const part = blockLinksInView([top], level, 0, 1023, 1024, 2047, 3);
+  assert.equal(part.read, part.groups / 2);
+});

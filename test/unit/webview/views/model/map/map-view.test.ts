@@ -10,7 +10,9 @@ import { JSDOM } from 'jsdom';
 import { makeTheme } from '../../../../../../webview/kit/colour.js';
 import { renderModelHead } from '../../../../../../webview/views/model/head.js';
 import { indicesHref } from '../../../../../../webview/views/model/common.js';
-import { TileStore, TILES_IN_FLIGHT } from '../../../../../../webview/views/model/map/tile-store.js';
+import { TileStore, TILES_IN_FLIGHT, TILES_KEPT } from '../../../../../../webview/views/model/map/tile-store.js';
+import { MAP_SIDE_MAX, mapSide } from '../../../../../../webview/views/model/map/map-view.js';
+import { mapLevels } from '../../../../../../src/core/tensors/map/pyramid.js';
 import { inView, levelFor, tilesFor, tileKey, TILE_SIDE } from '../../../../../../webview/views/model/map/plan.js';
 import { levelMassTop, padded, sinkShades, tileMassMax, tileShades } from '../../../../../../webview/views/model/map/shades.js';
 import { exactWeight } from '../../../../../../webview/views/model/map/hover.js';
@@ -206,6 +208,10 @@ test('labels never overlap: 32,768 tokens of one repeated word, at the whole hea
   const deep = assertApart(svg);
   assert.ok(deep.rows >= 20, `${deep.rows} row labels at the deepest zoom`);
   assert.match(range(), /every cell exact/);
+  // Every token labelled: each copy of the word still says which it is.
+  const rows = [...svg.querySelectorAll('text.row-label')].map((t) => t.textContent!);
+  assert.ok(rows.every((t) => /^\d+ "the"$/.test(t)), `labels at the deepest zoom: ${rows.slice(0, 3).join(', ')}`);
+  assert.equal(new Set(rows).size, rows.length, 'no two labels alike');
   assert.ok(svg.querySelector('text.sink-label'), 'the sink key keeps its label over its column');
 });
 
@@ -364,20 +370,41 @@ test('by mass, the scale\'s top is the largest block mass of the tiles come, not
   assert.equal(store.massSeen.size, 0);
 });
 
-test('a wide editor gets a map as wide as it has room for', () => {
+test('a wider editor gets a map as wide as it has room for, up to the side whose view the tiles kept hold', () => {
   const { data } = mapData(2048);
-  for (const width of [900, 1300, 1600]) {
+  for (const width of [900, 1184, 1300, 1600, 1920]) {
     const { svg } = draw(data, { width });
     const frame = svg.querySelector('g.head-map rect.hit')!;
-    assert.equal(Number(frame.getAttribute('width')), width - 140 - 20, `at ${width} px`);
+    assert.equal(Number(frame.getAttribute('width')), Math.min(MAP_SIDE_MAX, width - 140 - 20), `at ${width} px`);
     assert.ok(Number(svg.getAttribute('width')) <= width);
   }
 });
 
-/** An element's rect in the map's frame: its x, y, width, height through its parents' translate and scale. */
-function inFrame(el: Element): { x: number; y: number; w: number; h: number } {
+test('at every editor width, level and pan a view needs no more tiles than the store keeps', () => {
+  let worst = 0;
+  const sides = new Set<number>();
+  for (let width = 300; width <= 4000; width += 10) for (const sinkArea of [0, 20, 104]) sides.add(mapSide(width, sinkArea));
+  for (const n of [4097, 8200, 32768]) {
+    for (const side of sides) {
+      const maxK = Math.max(1, (n * 24) / side);
+      for (let k = 1; k <= maxK; k *= 1.09) {
+        // The view's corner over the whole range it can take (d3 keeps the map covering the frame).
+        for (const fx of [0, 0.31, 0.77, 1]) for (const fy of [0, 0.53, 1]) {
+          const z = { k, x: side * (1 - k) * fx, y: side * (1 - k) * fy };
+          const level = levelFor(n, side, k, mapLevels(n));
+          worst = Math.max(worst, tilesFor(n, level, inView(n, side, z)).length);
+          assert.ok(worst <= TILES_KEPT, `n ${n}, side ${side}, k ${k}: ${worst} tiles`);
+        }
+      }
+    }
+  }
+  assert.ok(worst > 4, `${worst} tiles at most`);
+});
+
+/** An element's rect in the picture: its x, y, width, height through its parents' translate and scale (the map's frame's included). */
+function inPicture(el: Element): { x: number; y: number; w: number; h: number } {
   let x = Number(el.getAttribute('x') ?? 0), y = Number(el.getAttribute('y') ?? 0), w = Number(el.getAttribute('width')), h = Number(el.getAttribute('height'));
-  for (let p = el.parentElement; p && !p.classList.contains('head-map') && !p.classList.contains('sink-columns'); p = p.parentElement) {
+  for (let p = el.parentElement; p && p.tagName.toLowerCase() !== 'svg'; p = p.parentElement) {
     const tf = p.getAttribute('transform') ?? '';
     const s = /scale\(([-\d.e]+)(?:,\s*([-\d.e]+))?\)/.exec(tf), tr = /translate\(([-\d.e]+),\s*([-\d.e]+)\)/.exec(tf);
     const sx = s ? Number(s[1]) : 1, sy = s ? Number(s[2] ?? s[1]) : 1;
@@ -389,7 +416,8 @@ function inFrame(el: Element): { x: number; y: number; w: number; h: number } {
 
 test('tiles are drawn on device pixels: no edge between pixels, each reaching the next tile\'s first pixel (no seam)', () => {
   const { data, w, map } = mapData(2048);
-  for (const dpr of [1, 2]) {
+  // At 1.25 the frame's own place (LEFT + the sinks' columns, the notes' height) is off device pixels.
+  for (const dpr of [1, 1.25, 2]) {
     const { svg, store, asks, key } = draw(data, { interactive: true, dpr });
     answerAll(store, asks, w, map);
     key('+'); key('+'); key('ArrowRight', true); key('ArrowDown', true); key('ArrowRight', true);
@@ -398,13 +426,13 @@ test('tiles are drawn on device pixels: no edge between pixels, each reaching th
     assert.ok(tiles.length >= 2, `${tiles.length} level-0 tiles`);
     const on = (v: number) => Math.abs(v * dpr - Math.round(v * dpr)) < 1e-6;
     for (const el of [...tiles, ...svg.querySelectorAll('image.sink-tile[data-level="0"]')]) {
-      const r = inFrame(el);
+      const r = inPicture(el);
       assert.ok(on(r.x) && on(r.y) && on(r.x + r.w) && on(r.y + r.h), `${el.getAttribute('class')} ${el.getAttribute('data-i0')},${el.getAttribute('data-j0')} at ${JSON.stringify(r)}, ${dpr} device px a px`);
     }
     let pairs = 0;
     for (const a of tiles) for (const b of tiles) {
       const [ai, aj, bi, bj] = [a, b].flatMap((el) => [Number(el.getAttribute('data-i0')), Number(el.getAttribute('data-j0'))]);
-      const ra = inFrame(a), rb = inFrame(b);
+      const ra = inPicture(a), rb = inPicture(b);
       if (ai === bi && bj === aj + 256) { pairs++; assert.ok(ra.x + ra.w > rb.x, 'reaches under the tile at its right'); }
       if (aj === bj && bi === ai + 256) { pairs++; assert.ok(ra.y + ra.h > rb.y, 'reaches under the tile below'); }
     }

@@ -18,3 +18,18 @@ test('tile edges land on device pixels and a tile reaches the next one\'s first 
   }
   assert.equal(snap(1.26, 0), 1, 'no ratio: a px');
 });
+
+test('edges are snapped where they land in the picture, the frame\'s own place added: at 1.25 a frame at 130 px is 162.5 device px', () => {
+  const dpr = 1.25, origin = { x: 130, y: 201 };
+  const z = { k: 2.7, x: -41.3, y: -9.9 };
+  const cell = 724 / 8200;
+  const t = { level: 1, i0: 256, j0: 512, rows: 256, cols: 256 };
+  const r = tileRect(t, cell, z, dpr, 2, origin);
+  for (const v of [origin.x + r.x, origin.x + r.x + r.width, origin.y + r.y, origin.y + r.y + r.height]) {
+    assert.ok(Math.abs(v * dpr - Math.round(v * dpr)) < 1e-9, `${v} px is ${v * dpr} device px`);
+  }
+  // Snapped in the frame instead, the same tile's edge is half a device pixel off.
+  const inFrame = tileRect(t, cell, z, dpr, 2);
+  assert.ok(Math.abs((origin.x + inFrame.x) * dpr - Math.round((origin.x + inFrame.x) * dpr)) > 0.25);
+  assert.ok(Math.abs(r.x - (z.x + 512 * 2 * cell * z.k)) <= 0.5 / dpr, 'within half a device pixel of its place');
+});

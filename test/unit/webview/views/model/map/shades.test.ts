@@ -57,3 +57,24 @@ test('the mass scale\'s top is the largest block mass seen at the level, or a co
   assert.equal(levelMassTop(new Map([[0, 0.9]]), map, 1, false), massTop(map, 1, false), 'a finer level says nothing of a coarser one');
   assert.equal(levelMassTop(new Map([[1, 5]]), map, 1, false), massTop(map, 1, false), 'never past the bound');
 });
+
+test('a stand-in of the head\'s last, short key block (n not a power of two) is the mean of the view blocks it really covers', () => {
+  // 8,200 tokens, every query spreading its attention evenly (1/n a key): a view block's mass per
+  // query is its keys / n, so each stand-in must equal the view blocks it covers, not be darker.
+  const big = 8200, level = 5, b = 2 ** level;
+  const last = Math.floor((big - 1) / b); // keys 8,192…8,199: 8 of 32
+  const keys = (lv: number, j: number) => Math.min(2 ** lv, big - j * 2 ** lv);
+  const cols = 2, j0 = last - 1, rows = 2;
+  const sum = new Float32Array(rows * cols), max = new Float32Array(rows * cols).fill(1 / big);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) sum[r * cols + c] = b * keys(level, j0 + c) / big;
+  const tile = { level, i0: 0, j0, rows, cols, max, sum };
+  for (const viewLevel of [0, 2, 3, 4]) {
+    for (let c = 0; c < cols; c++) {
+      const first = ((j0 + c) * b) / 2 ** viewLevel, covered = Math.ceil(keys(level, j0 + c) / 2 ** viewLevel);
+      let mean = 0;
+      for (let v = 0; v < covered; v++) mean += keys(viewLevel, first + v) / big / covered;
+      const got = blockValue(tile, big, 'mass', 0, c, viewLevel);
+      assert.ok(Math.abs(got - mean) < 1e-6 * mean, `level ${level} block ${j0 + c} drawn at ${viewLevel}: ${got} against ${mean}`);
+    }
+  }
+});
