@@ -9,8 +9,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import {
-  installVsix, launchChromium, makeExampleWorkspace, makeUserDataDir, removeTempDirs, ROOT, startCodeServer, tempDir, workbenchUrl, killGroup,
+  installVsix, launchChromium, makeExampleWorkspace, makeUserDataDir, ROOT, startCodeServer, tempDir, workbenchUrl,
 } from './vscode/code-server.mjs';
+import { endShots, runShots } from './shots-session.js';
 import { attentionFrame, chooseView, pickColorTheme, poll, quickOpen, runCommand, waitForState, waitForWorkbench } from '../test/e2e/workbench.js';
 
 const RESULTS = path.join(ROOT, 'test-results');
@@ -85,7 +86,7 @@ async function fitWebview(page: Page, width: number): Promise<number> {
   return shown;
 }
 
-async function main(): Promise<void> {
+async function main(): Promise<string[]> {
   fs.mkdirSync(RESULTS, { recursive: true });
   const extensionsDir = tempDir('shots-extensions');
   installVsix(VSIX, extensionsDir);
@@ -183,14 +184,9 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    await browser.close();
-    await killGroup(server.pid);
-    removeTempDirs();
+    await endShots(browser, server);
   }
-  console.log(`${made.length} screenshots in ${RESULTS}`);
+  return made;
 }
 
-main().catch((e: unknown) => {
-  console.error(e instanceof Error ? e.message : String(e));
-  process.exitCode = 1;
-});
+runShots(main, RESULTS);

@@ -14,8 +14,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import {
-  installVsix, launchChromium, makeUserDataDir, removeTempDirs, ROOT, startCodeServer, tempDir, workbenchUrl, killGroup,
+  installVsix, launchChromium, makeUserDataDir, ROOT, startCodeServer, tempDir, workbenchUrl,
 } from './vscode/code-server.mjs';
+import { endShots, runShots } from './shots-session.js';
 import { pickColorTheme, poll, quickOpen, runCommand, waitForWorkbench } from '../test/e2e/workbench.js';
 
 const RESULTS = path.join(ROOT, 'test-results');
@@ -145,7 +146,7 @@ async function fitWebview(page: Page, width: number): Promise<number> {
   return shown;
 }
 
-async function main(): Promise<void> {
+async function main(): Promise<string[]> {
   if (!fs.existsSync(FILE)) {
     if (process.env.ATTN_HEAD_MAP_FILE) throw new Error(`${FILE}: no such attention file`);
     writeDefaultFile(FILE);
@@ -226,14 +227,9 @@ async function main(): Promise<void> {
       await page.close();
     }
   } finally {
-    await browser.close();
-    await killGroup(server.pid);
-    removeTempDirs();
+    await endShots(browser, server);
   }
-  console.log(`${made.length} screenshots in ${RESULTS}`);
+  return made;
 }
 
-main().catch((e: unknown) => {
-  console.error(e instanceof Error ? e.message : String(e));
-  process.exitCode = 1;
-});
+runShots(main, RESULTS);

@@ -7,68 +7,21 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runInNewContext } from 'node:vm';
 import { AnalysisRunner, Cancelled, type AnalysisLanes } from '../../../../src/host/analysis/runner.js';
 import { WebWorkerLane } from '../../../../src/host/web/web-worker-lane.js';
 import { decodeAttention } from '../../../../src/core/result/wire.js';
 import { analyze } from '../../../../src/core/index.js';
 import { exampleText } from '../../../support/specs.js';
 import { ROOT } from '../../../support/paths.js';
+import { startedWorkers, withFakeWorkers, workerScripts } from '../../../support/fake-web-worker.js';
 
 const SCRIPT = join(ROOT, 'dist', 'web', 'analysis-worker.js');
 
-/** Scripts by URL, as blob: URLs would hold them. */
-const scripts = new Map<string, string>();
-const workers: FakeWorker[] = [];
-
-/** A dedicated worker as a browser gives one: its own global scope, messages cloned, events later. */
-class FakeWorker {
-  onmessage: ((e: { data: unknown }) => void) | null = null;
-  onerror: ((e: { message: string; preventDefault(): void }) => void) | null = null;
-  terminated = false;
-  private readonly scope: { onmessage: ((e: { data: unknown }) => void) | null };
-
-  constructor(url: string) {
-    workers.push(this);
-    const post = (data: unknown) => setTimeout(() => { if (!this.terminated) this.onmessage?.({ data: structuredClone(data) }); });
-    this.scope = { onmessage: null };
-    const globals = { postMessage: post, performance, TextEncoder, TextDecoder, console, setTimeout, clearTimeout };
-    setTimeout(() => {
-      try {
-        runInNewContext(scripts.get(url) ?? 'throw new Error("no such script")', Object.assign(this.scope, globals));
-      } catch (e) {
-        this.onerror?.({ message: (e as Error).message, preventDefault() {} });
-      }
-    });
-  }
-
-  postMessage(data: unknown): void {
-    setTimeout(() => {
-      if (this.terminated) return;
-      // An error thrown while the worker handles a message reaches its Worker object as an error event.
-      try {
-        this.scope.onmessage?.({ data: structuredClone(data) });
-      } catch (e) {
-        this.onerror?.({ message: (e as Error).message, preventDefault() {} });
-      }
-    });
-  }
-
-  terminate(): void { this.terminated = true; }
-}
-
-function withWorkers<T>(f: () => Promise<T>): Promise<T> {
-  const saved = (globalThis as { Worker?: unknown }).Worker;
-  (globalThis as { Worker?: unknown }).Worker = FakeWorker;
-  workers.length = 0;
-  return f().finally(() => { (globalThis as { Worker?: unknown }).Worker = saved; });
-}
-
 const lanesOf = (url: Promise<string>): AnalysisLanes => ({ lane: (_job, options) => new WebWorkerLane(url, options) });
 
-test('the web worker computes what the core computes, off the calling thread', () => withWorkers(async () => {
+test('the web worker computes what the core computes, off the calling thread', () => withFakeWorkers(async () => {
   assert.ok(existsSync(SCRIPT), 'npm run test:unit builds dist/ first');
-  scripts.set('blob:analysis', readFileSync(SCRIPT, 'utf8'));
+  workerScripts.set('blob:analysis', readFileSync(SCRIPT, 'utf8'));
   const lines: string[] = [];
   const runner = new AnalysisRunner(lanesOf(Promise.resolve('blob:analysis')), (line) => lines.push(line));
   try {
@@ -86,13 +39,13 @@ test('the web worker computes what the core computes, off the calling thread', (
     const broken = await runner.run('doc', '{ "inputs": 3 }');
     assert.equal(broken.wire, undefined);
     assert.ok(broken.problems.some((p) => p.severity === 'error'));
-    assert.equal(workers.length, 1);
+    assert.equal(startedWorkers.length, 1);
   } finally {
     runner.dispose();
   }
 }));
 
-test('a worker script that cannot be read, or does not run, leaves the runner computing here', () => withWorkers(async () => {
+test('a worker script that cannot be read, or does not run, leaves the runner computing here', () => withFakeWorkers(async () => {
   for (const url of [Promise.reject(new Error('no dist/web/analysis-worker.js')), Promise.resolve('blob:missing')]) {
     const lines: string[] = [];
     const runner = new AnalysisRunner(lanesOf(url), (line) => lines.push(line));
@@ -110,19 +63,19 @@ test('a worker script that cannot be read, or does not run, leaves the runner co
   }
 }));
 
-test('a newer version cancels the computation under way: its worker ends and a fresh one answers', () => withWorkers(async () => {
-  scripts.set('blob:analysis', readFileSync(SCRIPT, 'utf8'));
+test('a newer version cancels the computation under way: its worker ends and a fresh one answers', () => withFakeWorkers(async () => {
+  workerScripts.set('blob:analysis', readFileSync(SCRIPT, 'utf8'));
   const runner = new AnalysisRunner(lanesOf(Promise.resolve('blob:analysis')));
   try {
     const first = runner.run('doc', exampleText('apple-watch-lens.attn.json'));
     // Once the first request is posted (the worker exists), a newer version of the same document.
-    await new Promise<void>((resolve) => { const wait = () => (workers.length > 0 ? resolve() : setTimeout(wait)); wait(); });
+    await new Promise<void>((resolve) => { const wait = () => (startedWorkers.length > 0 ? resolve() : setTimeout(wait)); wait(); });
     const second = runner.run('doc', exampleText('apple-watch-raw.attn.json'));
     await assert.rejects(first, Cancelled);
     const a = await second;
     assert.ok(a.wire);
     assert.equal(runner.started, 2, 'a fresh worker');
-    assert.equal(workers[0].terminated, true, 'the first one was ended');
+    assert.equal(startedWorkers[0].terminated, true, 'the first one was ended');
   } finally {
     runner.dispose();
   }
@@ -131,16 +84,16 @@ test('a newer version cancels the computation under way: its worker ends and a f
 /** A worker that says hello, answers every request, and dies on 'crash' (as one out of memory would). */
 const CRASHING = 'postMessage({ id: 0 }); onmessage = (e) => { if (e.data.op === "crash") throw new Error("out of memory"); postMessage({ id: e.data.id, op: e.data.op }); };';
 
-test('a worker that may not restart (a reader holding its file) closes its lane when it dies; one that may is replaced', () => withWorkers(async () => {
-  scripts.set('blob:crashing', CRASHING);
+test('a worker that may not restart (a reader holding its file) closes its lane when it dies; one that may is replaced', () => withFakeWorkers(async () => {
+  workerScripts.set('blob:crashing', CRASHING);
   const held = new WebWorkerLane<{ op: string }>(Promise.resolve('blob:crashing'), { restart: false, died: (why) => new Error(`the model reader stopped (${why})`) }, 'scan');
   assert.deepEqual(await held.ask({ op: 'open' }), { id: 1, op: 'open' });
   await assert.rejects(held.ask({ op: 'crash' }), { message: 'the model reader stopped (out of memory)' });
   // No empty worker in its place: the next request is refused with the same words, and none started.
   await assert.rejects(held.ask({ op: 'head' }), { message: 'the model reader stopped (out of memory)' });
   assert.equal(held.ready(), false);
-  assert.equal(workers.length, 1);
-  assert.ok(workers[0].terminated);
+  assert.equal(startedWorkers.length, 1);
+  assert.ok(startedWorkers[0].terminated);
   held.dispose();
 
   const fresh = new WebWorkerLane<{ op: string }>(Promise.resolve('blob:crashing'), {}, 'analysis');
